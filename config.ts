@@ -1,0 +1,148 @@
+// Instance settings. Names follow Forgejo's app.ini sections and keys; every setting can be set by
+// an environment variable CAIRN__<SECTION>__<KEY>, a dot in a section name becoming `_`
+// (`[service.explore]` is `SERVICE_EXPLORE`). A bad value stops the start with its variable name.
+import path from 'node:path';
+
+type Kind = 'bool' | 'int' | 'string' | 'url';
+interface SettingDef { kind: Kind; default: string }
+
+const SETTINGS = {
+  SERVER: {
+    HTTP_ADDR: { kind: 'string', default: '0.0.0.0' },
+    HTTP_PORT: { kind: 'int', default: '3000' },
+    ROOT_URL: { kind: 'url', default: '' },
+    APP_DATA_PATH: { kind: 'string', default: './data' },
+    SSH_DOMAIN: { kind: 'string', default: 'localhost' },
+    SSH_PORT: { kind: 'int', default: '22' },
+    SSH_USER: { kind: 'string', default: 'git' },
+    OFFLINE_MODE: { kind: 'bool', default: 'true' },
+  },
+  DATABASE: {
+    URL: { kind: 'string', default: '' },
+    POOL_MAX: { kind: 'int', default: '10' },
+  },
+  API: {
+    ENABLE_SWAGGER: { kind: 'bool', default: 'true' },
+    MAX_RESPONSE_ITEMS: { kind: 'int', default: '50' },
+    DEFAULT_PAGING_NUM: { kind: 'int', default: '30' },
+    DEFAULT_GIT_TREES_PER_PAGE: { kind: 'int', default: '1000' },
+    DEFAULT_MAX_BLOB_SIZE: { kind: 'int', default: '10485760' },
+  },
+  FEDERATION: {
+    ENABLED: { kind: 'bool', default: 'false' },
+  },
+  SERVICE: {
+    ENABLE_USER_HEATMAP: { kind: 'bool', default: 'true' },
+    REQUIRE_SIGNIN_VIEW: { kind: 'bool', default: 'false' },
+    ENABLE_REVERSE_PROXY_AUTHENTICATION_API: { kind: 'bool', default: 'false' },
+    ENABLE_BASIC_AUTHENTICATION: { kind: 'bool', default: 'true' },
+    NO_REPLY_ADDRESS: { kind: 'string', default: '' },
+    DEFAULT_KEEP_EMAIL_PRIVATE: { kind: 'bool', default: 'false' },
+  },
+  SERVICE_EXPLORE: {
+    REQUIRE_SIGNIN_VIEW: { kind: 'bool', default: 'false' },
+    DISABLE_USERS_PAGE: { kind: 'bool', default: 'false' },
+  },
+  QUOTA: {
+    ENABLED: { kind: 'bool', default: 'false' },
+  },
+  REPOSITORY: {
+    ROOT: { kind: 'string', default: '' },
+    DEFAULT_BRANCH: { kind: 'string', default: 'main' },
+    DISABLE_STARS: { kind: 'bool', default: 'false' },
+    DISABLE_FORKS: { kind: 'bool', default: 'false' },
+    ENABLE_FLAGS: { kind: 'bool', default: 'false' },
+    FORCE_PRIVATE: { kind: 'bool', default: 'false' },
+    DISABLE_MIGRATIONS: { kind: 'bool', default: 'false' },
+    DISABLE_MIRRORS: { kind: 'bool', default: 'false' },
+    DISABLE_HTTP_GIT: { kind: 'bool', default: 'false' },
+  },
+  SECURITY: {
+    SECRET_KEY: { kind: 'string', default: '' },
+    DISABLE_WEBHOOKS: { kind: 'bool', default: 'false' },
+    DISABLE_GIT_HOOKS: { kind: 'bool', default: 'true' },
+    DISABLE_QUERY_AUTH_TOKEN: { kind: 'bool', default: 'false' },
+    REVERSE_PROXY_AUTHENTICATION_USER: { kind: 'string', default: 'X-WEBAUTH-USER' },
+  },
+  ATTACHMENT: {
+    ENABLED: { kind: 'bool', default: 'true' },
+    MAX_SIZE: { kind: 'int', default: '2048' },
+    MAX_FILES: { kind: 'int', default: '5' },
+  },
+  ACTIONS: {
+    ENABLED: { kind: 'bool', default: 'true' },
+  },
+  LOG: {
+    LEVEL: { kind: 'string', default: 'info' },
+  },
+} as const satisfies Record<string, Record<string, SettingDef>>;
+
+type Settings = typeof SETTINGS;
+type Value<D extends SettingDef> = D['kind'] extends 'bool' ? boolean : D['kind'] extends 'int' ? number : string;
+export type Config = { -readonly [S in keyof Settings]: { -readonly [K in keyof Settings[S]]: Settings[S][K] extends SettingDef ? Value<Settings[S][K]> : never } } & {
+  /** AppURL: ROOT_URL, always ending in `/`. */
+  appUrl: string;
+  /** AppSubURL: the path part of AppURL without a trailing slash. */
+  appSubUrl: string;
+  repoRoot: string;
+  dataPath: string;
+  /** CAIRN__ variables that name no known setting. */
+  unknown: string[];
+};
+
+export class ConfigError extends Error {}
+
+/** Overrides use the environment-variable names, without the CAIRN__ prefix: `{ 'QUOTA__ENABLED': 'true' }`. */
+export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Record<string, string> = {}): Config {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [section, keys] of Object.entries(SETTINGS)) {
+    out[section] = {};
+    for (const [key, def] of Object.entries(keys) as [string, SettingDef][]) {
+      const name = `${section}__${key}`;
+      const raw = overrides[name] ?? env[`CAIRN__${name}`] ?? def.default;
+      out[section][key] = parse(`CAIRN__${name}`, def.kind, raw);
+    }
+  }
+  const cfg = out as unknown as Config;
+  // Unknown names are reported, not fatal: an operator may set what a later version reads.
+  cfg.unknown = Object.keys(env).filter((name) => {
+    if (!name.startsWith('CAIRN__')) return false;
+    const [section, key] = name.slice(7).split('__');
+    return !(section in SETTINGS) || !(key in SETTINGS[section as keyof Settings]);
+  });
+  const port = cfg.SERVER.HTTP_PORT;
+  if (port < 0 || port > 65535) throw new ConfigError(`CAIRN__SERVER__HTTP_PORT: ${port} is not a port number`);
+  const root = cfg.SERVER.ROOT_URL || `http://localhost:${port || 3000}/`;
+  cfg.appUrl = root.endsWith('/') ? root : `${root}/`;
+  cfg.appSubUrl = new URL(cfg.appUrl).pathname.replace(/\/$/, '');
+  cfg.dataPath = path.resolve(cfg.SERVER.APP_DATA_PATH);
+  cfg.repoRoot = cfg.REPOSITORY.ROOT ? path.resolve(cfg.REPOSITORY.ROOT) : path.join(cfg.dataPath, 'forgejo-repositories');
+  if (!cfg.SERVICE.NO_REPLY_ADDRESS) cfg.SERVICE.NO_REPLY_ADDRESS = `noreply.${new URL(cfg.appUrl).hostname}`;
+  if (!/^(trace|debug|info|warn|error|fatal|silent)$/.test(cfg.LOG.LEVEL)) throw new ConfigError(`CAIRN__LOG__LEVEL: unknown level ${cfg.LOG.LEVEL}`);
+  return cfg;
+}
+
+function parse(name: string, kind: Kind, raw: string): unknown {
+  const v = raw.trim();
+  switch (kind) {
+    case 'bool':
+      if (/^(true|1|yes|on)$/i.test(v)) return true;
+      if (/^(false|0|no|off)$/i.test(v)) return false;
+      throw new ConfigError(`${name}: "${raw}" is not a boolean (true or false)`);
+    case 'int':
+      if (!/^-?\d+$/.test(v)) throw new ConfigError(`${name}: "${raw}" is not an integer`);
+      return Number(v);
+    case 'url':
+      if (v === '') return v;
+      if (!URL.canParse(v) || !/^https?:$/.test(new URL(v).protocol)) throw new ConfigError(`${name}: "${raw}" is not an http(s) URL`);
+      return v;
+    case 'string':
+      return v;
+  }
+}
+
+/** Every setting with its variable name and default, for the README and `cli config`. */
+export function describeSettings(): { variable: string; kind: Kind; default: string }[] {
+  return Object.entries(SETTINGS).flatMap(([section, keys]) =>
+    Object.entries(keys).map(([key, def]) => ({ variable: `CAIRN__${section}__${key}`, kind: (def as SettingDef).kind, default: (def as SettingDef).default })));
+}

@@ -1,0 +1,245 @@
+import type { Readable } from 'node:stream';
+import { readObject } from './cat-file.ts';
+import { GitError, RevNotFoundError } from './errors.ts';
+import { assertSafeArg, gitStream, runGit } from './exec.ts';
+
+export interface Signature {
+  name: string;
+  email: string;
+  /** RFC 3339 in the commit's own offset, e.g. 2024-01-02T03:04:05+02:00 (Z for +0000, as Go prints it). */
+  date: string;
+  /** Seconds since the epoch. */
+  timestamp: number;
+  /** The offset as git stores it, e.g. +0200. */
+  tz: string;
+}
+
+export interface Commit {
+  sha: string;
+  tree: string;
+  parents: string[];
+  author: Signature;
+  committer: Signature;
+  message: string;
+  /** The raw gpgsig (or gpgsig-sha256) header, continuation lines joined with \n. */
+  signature?: string;
+  /** The commit object without its signature header: what the signature signs. */
+  signedPayload?: string;
+}
+
+export interface RangeOptions {
+  rev: string;
+  path?: string;
+  since?: Date;
+  until?: Date;
+  firstParent?: boolean;
+}
+
+export interface LogOptions extends RangeOptions {
+  skip?: number;
+  limit?: number;
+}
+
+export type FileStatus = 'added' | 'removed' | 'modified' | 'renamed' | 'copied';
+
+export interface ChangedFile {
+  filename: string;
+  status: FileStatus;
+  /** Source path of a rename or copy. */
+  previousFilename?: string;
+  additions: number;
+  deletions: number;
+  binary: boolean;
+}
+
+export interface DiffStats {
+  total: number;
+  additions: number;
+  deletions: number;
+}
+
+const IDENT = /^(.*) <(.*)> (\d+) ([+-]\d{4})$/;
+const SIGNATURE_HEADERS = new Set(['gpgsig', 'gpgsig-sha256']);
+
+export function formatGitDate(timestamp: number, tz: string): string {
+  const sign = tz.startsWith('-') ? -1 : 1;
+  const minutes = sign * (Number(tz.slice(1, 3)) * 60 + Number(tz.slice(3, 5)));
+  const local = new Date((timestamp + minutes * 60) * 1000).toISOString().slice(0, 19);
+  return minutes === 0 ? `${local}Z` : `${local}${sign < 0 ? '-' : '+'}${tz.slice(1, 3)}:${tz.slice(3, 5)}`;
+}
+
+function parseIdent(value: string): Signature {
+  const m = IDENT.exec(value);
+  // Objects written by broken tools may lack a date; keep the name rather than fail the listing.
+  if (!m) return { name: value, email: '', date: formatGitDate(0, '+0000'), timestamp: 0, tz: '+0000' };
+  const timestamp = Number(m[3]);
+  return { name: m[1], email: m[2], date: formatGitDate(timestamp, m[4]), timestamp, tz: m[4] };
+}
+
+/** Parses a raw commit object (as cat-file prints it). */
+export function parseCommit(sha: string, raw: Buffer): Commit {
+  const text = raw.toString('utf8');
+  const split = text.indexOf('\n\n');
+  const headerText = split < 0 ? text : text.slice(0, split);
+  const message = split < 0 ? '' : text.slice(split + 2);
+  const headers: [string, string][] = [];
+  const unsigned: string[] = [];
+  let inSignature = false;
+  for (const line of headerText.split('\n')) {
+    const last = headers[headers.length - 1];
+    if (line.startsWith(' ') && last) {
+      last[1] += `\n${line.slice(1)}`;
+      if (!inSignature) unsigned.push(line);
+      continue;
+    }
+    const space = line.indexOf(' ');
+    const key = space < 0 ? line : line.slice(0, space);
+    headers.push([key, space < 0 ? '' : line.slice(space + 1)]);
+    inSignature = SIGNATURE_HEADERS.has(key);
+    if (!inSignature) unsigned.push(line);
+  }
+  const commit: Commit = {
+    sha,
+    tree: '',
+    parents: [],
+    author: parseIdent(''),
+    committer: parseIdent(''),
+    message,
+  };
+  for (const [key, value] of headers) {
+    if (key === 'tree') commit.tree = value;
+    else if (key === 'parent') commit.parents.push(value);
+    else if (key === 'author') commit.author = parseIdent(value);
+    else if (key === 'committer') commit.committer = parseIdent(value);
+    else if (SIGNATURE_HEADERS.has(key) && commit.signature === undefined) commit.signature = value;
+  }
+  if (commit.signature !== undefined) commit.signedPayload = `${unsigned.join('\n')}${text.slice(split < 0 ? text.length : split)}`;
+  return commit;
+}
+
+/** The commit a revision names (tags are peeled), or null. */
+export async function getCommit(repoPath: string, rev: string): Promise<Commit | null> {
+  const obj = await readObject(repoPath, `${rev}^{commit}`);
+  return obj ? parseCommit(obj.oid, obj.content) : null;
+}
+
+function rangeArgs(opts: RangeOptions): string[] {
+  assertSafeArg(opts.rev, 'revision');
+  const args: string[] = [];
+  if (opts.firstParent) args.push('--first-parent');
+  if (opts.since) args.push(`--since=@${Math.floor(opts.since.getTime() / 1000)}`);
+  if (opts.until) args.push(`--until=@${Math.floor(opts.until.getTime() / 1000)}`);
+  args.push('--end-of-options', opts.rev, '--');
+  if (opts.path !== undefined && opts.path !== '') args.push(opts.path);
+  return args;
+}
+
+async function revList(repoPath: string, args: string[], rev: string): Promise<string> {
+  try {
+    const { stdout } = await runGit(repoPath, ['rev-list', ...args]);
+    return stdout.toString('utf8');
+  } catch (err) {
+    if (err instanceof GitError && (/bad revision|unknown revision/.test(err.stderr) || err.stderr.includes(`bad object ${rev}`))) {
+      throw new RevNotFoundError(rev);
+    }
+    throw err;
+  }
+}
+
+/** Commits reachable from `rev`, newest first. Throws RevNotFoundError for an unknown rev. */
+export async function log(repoPath: string, opts: LogOptions): Promise<Commit[]> {
+  const paging: string[] = [];
+  if (opts.skip) paging.push(`--skip=${Math.max(0, Math.floor(opts.skip))}`);
+  if (opts.limit !== undefined) paging.push(`--max-count=${Math.max(0, Math.floor(opts.limit))}`);
+  const out = await revList(repoPath, [...paging, ...rangeArgs(opts)], opts.rev);
+  const shas = out.split('\n').filter((s) => s !== '');
+  const commits = await Promise.all(shas.map((sha) => getCommit(repoPath, sha)));
+  return commits.map((c, i) => {
+    if (!c) throw new GitError(`commit ${shas[i]} listed by rev-list is unreadable`, null, '', ['cat-file']);
+    return c;
+  });
+}
+
+export async function countCommits(repoPath: string, opts: RangeOptions): Promise<number> {
+  const out = await revList(repoPath, ['--count', ...rangeArgs(opts)], opts.rev);
+  return Number(out.trim());
+}
+
+function statusOf(letter: string): FileStatus {
+  if (letter === 'A') return 'added';
+  if (letter === 'D') return 'removed';
+  if (letter === 'R') return 'renamed';
+  if (letter === 'C') return 'copied';
+  return 'modified'; // M, and T (type change)
+}
+
+/**
+ * Files changed from `from` to `to` (from = null: `to` is a root commit, diffed against the empty
+ * tree). Parses `diff-tree --raw --numstat -z`, which prints all raw records, then all numstat
+ * records, in the same order.
+ */
+export async function diffFiles(repoPath: string, from: string | null, to: string, opts: { renames?: boolean } = {}): Promise<ChangedFile[]> {
+  assertSafeArg(to, 'revision');
+  if (from !== null) assertSafeArg(from, 'revision');
+  const args = ['diff-tree', '-r', '-z', '--raw', '--numstat', opts.renames ? '-M' : '--no-renames'];
+  args.push(...(from === null ? ['--root', '--no-commit-id', to] : [from, to]));
+  const { stdout } = await runGit(repoPath, args);
+  const tokens = stdout.toString('utf8').split('\0');
+  const files: ChangedFile[] = [];
+  const counts: { additions: number; deletions: number; binary: boolean }[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const tok = tokens[i];
+    if (tok === '') continue;
+    if (tok.startsWith(':')) {
+      const letter = tok.split(' ')[4]?.charAt(0) ?? 'M';
+      const status = statusOf(letter);
+      if (status === 'renamed' || status === 'copied') {
+        files.push({ filename: tokens[i + 2], previousFilename: tokens[i + 1], status, additions: 0, deletions: 0, binary: false });
+        i += 2;
+      } else {
+        files.push({ filename: tokens[i + 1], status, additions: 0, deletions: 0, binary: false });
+        i += 1;
+      }
+      continue;
+    }
+    const m = /^(\d+|-)\t(\d+|-)\t([\s\S]*)$/.exec(tok);
+    if (!m) throw new GitError(`diff-tree: unexpected record ${JSON.stringify(tok)}`, null, '', args);
+    const binary = m[1] === '-';
+    counts.push({ additions: binary ? 0 : Number(m[1]), deletions: binary ? 0 : Number(m[2]), binary });
+    if (m[3] === '') i += 2; // rename: "<a>\t<d>\t\0<old>\0<new>\0"
+  }
+  if (counts.length !== files.length) throw new GitError('diff-tree: raw and numstat records disagree', null, '', args);
+  return files.map((f, i) => ({ ...f, ...counts[i] }));
+}
+
+export function sumStats(files: ChangedFile[]): DiffStats {
+  const additions = files.reduce((n, f) => n + f.additions, 0);
+  const deletions = files.reduce((n, f) => n + f.deletions, 0);
+  return { total: additions + deletions, additions, deletions };
+}
+
+/** Files and line stats of one commit, against its first parent (merges included). Null for an unknown commit. */
+export async function commitFilesAndStats(repoPath: string, rev: string): Promise<{ files: ChangedFile[]; stats: DiffStats } | null> {
+  const commit = await getCommit(repoPath, rev);
+  if (!commit) return null;
+  const files = await diffFiles(repoPath, commit.parents[0] ?? null, commit.sha);
+  return { files, stats: sumStats(files) };
+}
+
+/**
+ * `.diff` / `.patch` of one commit as a stream, as Forgejo renders them: the diff is against the
+ * first parent; the patch is `format-patch` of parent..commit (for a merge, the merged-in commits).
+ * Null for an unknown commit.
+ */
+export async function diffOrPatch(repoPath: string, rev: string, kind: 'diff' | 'patch'): Promise<Readable | null> {
+  const commit = await getCommit(repoPath, rev);
+  if (!commit) return null;
+  const parent = commit.parents[0];
+  let args: string[];
+  if (kind === 'diff') {
+    args = parent ? ['diff-tree', '-p', '-M', parent, commit.sha] : ['diff-tree', '-p', '-M', '--root', '--no-commit-id', commit.sha];
+  } else {
+    args = ['format-patch', '--no-signature', '--stdout', ...(parent ? [`${parent}..${commit.sha}`] : ['--root', commit.sha])];
+  }
+  return gitStream(repoPath, args);
+}

@@ -1,0 +1,12 @@
+export * from './errors.ts';
+export { assertSafeArg, gitEnv, gitStream, runGit, spawnGit, DEFAULT_TIMEOUT_MS, type RunOptions, type RunResult, type SpawnOptions, type StreamOptions } from './exec.ts';
+export { isFullOid, isOidPrefix, zeroOid } from './oid.ts';
+export { assertBranchName, assertFullRef, assertTagName, isValidBranchName, isValidRefName, isValidTagName } from './refname.ts';
+export { BatchReader, closeAll, closeBatch, getBatch, readInfo, readObject, type GitObject, type ObjectInfo, type ObjectType } from './cat-file.ts';
+export * from './repo.ts';
+export * from './commits.ts';
+export * from './trees.ts';
+export * from './write.ts';
+export * from './merge.ts';
+export * from './http.ts';
+export * from './archive.ts';

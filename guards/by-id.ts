@@ -1,0 +1,25 @@
+// ActivityPub path loaders: `{user-id}` (user by id) and `{repository-id}` (repository by id).
+import { User } from '../model/user.ts';
+import { Repository } from '../model/repo.ts';
+import { NOT_FOUND } from '../lib/errors.ts';
+import { repoPermission } from '../lib/perm.ts';
+import { deny, isSiteAdmin, step } from './types.ts';
+
+const idOf = (v: string | undefined) => (v && /^\d{1,15}$/.test(v) ? Number(v) : 0);
+
+export const USER_BY_ID = step('USER_BY_ID', 'loader', [], ['user'], async (s) => {
+  const user = await s.em.findOne(User, { id: idOf(s.params['user-id']), type: 0 });
+  if (!user) return deny(404, NOT_FOUND, { errors: [] });
+  s.contextUser = user;
+  return null;
+});
+
+export const REPO_BY_ID = step('REPO_BY_ID', 'loader', [], ['repo'], async (s) => {
+  const repo = await s.em.findOne(Repository, { id: idOf(s.params['repository-id']) });
+  const owner = repo && (await s.em.findOne(User, { id: repo.ownerId }));
+  if (!repo || !owner) return deny(404, NOT_FOUND, { errors: [] });
+  const perm = await repoPermission(s.em, { repo, owner, doer: s.auth.doer, siteAdmin: isSiteAdmin(s), token: s.auth.token });
+  if (!perm.hasAnyAccess()) return deny(404, NOT_FOUND, { errors: [] });
+  s.repo = { repo, owner, perm };
+  return null;
+});

@@ -1,0 +1,27 @@
+// Spec, path resolution, unit gates: each answers 404 when its condition holds. Also the attachments
+// gate (instance setting) and the actions-unit gate (spec, "What the service does" 5).
+import { NOT_FOUND } from '../lib/errors.ts';
+import { deny, isSiteAdmin, need, step, type RequestState } from './types.ts';
+
+const missing = () => deny(404, NOT_FOUND, { errors: [] });
+const canRead = (s: RequestState, unit: 'issues' | 'pulls' | 'wiki') => {
+  const { perm } = need(s.repo, 'repo');
+  return perm.canRead(unit) || (perm.unitEnabled(unit) && isSiteAdmin(s));
+};
+/** Pulls are possible on a repository that is not empty and not a mirror... as far as the record tells. */
+const pullsPossible = (s: RequestState) => !need(s.repo, 'repo').repo.isMirror;
+
+export const ISSUES_GATE = step('ISSUES_GATE', 'gate', ['repo'], [], (s) => (canRead(s, 'issues') ? null : missing()));
+export const PULLS_GATE = step('PULLS_GATE', 'gate', ['repo'], [], (s) => (pullsPossible(s) && canRead(s, 'pulls') ? null : missing()));
+export const ISSUES_OR_PULLS_GATE = step('ISSUES_OR_PULLS_GATE', 'gate', ['repo'], [], (s) =>
+  canRead(s, 'issues') || (pullsPossible(s) && canRead(s, 'pulls')) ? null : missing());
+export const WIKI_GATE = step('WIKI_GATE', 'gate', ['repo'], [], (s) => (canRead(s, 'wiki') ? null : missing()));
+export const ATTACHMENTS_GATE = step('ATTACHMENTS_GATE', 'gate', [], [], (s) => (s.config.ATTACHMENT.ENABLED ? null : missing()));
+export const ACTIONS_GATE = step('ACTIONS_GATE', 'gate', ['repo'], [], (s) =>
+  s.config.ACTIONS.ENABLED && need(s.repo, 'repo').perm.unitEnabled('actions') ? null : missing());
+/**
+ * Spec, local-issue gate: "issues unit disabled and the issue at {index} is not a pull request (or does
+ * not exist)". Issues are not stored yet, so with the issues unit off every index is "not a pull request".
+ */
+export const LOCAL_ISSUE_GATE = step('LOCAL_ISSUE_GATE', 'gate', ['repo'], [], (s) =>
+  need(s.repo, 'repo').perm.unitEnabled('issues') ? null : missing());

@@ -1,0 +1,46 @@
+// Repository assignment (spec, path resolution rules 1-6; forgejo-facts 5 and 1.2).
+import { User, UserRedirect } from '../model/user.ts';
+import { Repository, RepoRedirect, type IRepository } from '../model/repo.ts';
+import { canSeeOwner, repoPermission } from '../lib/perm.ts';
+import { NOT_FOUND } from '../lib/errors.ts';
+import { deny, isSiteAdmin, step, type RequestState } from './types.ts';
+import { redirectPath } from './redirect.ts';
+
+export const REPO = step('REPO', 'loader', [], ['repo'], async (s) => {
+  const ownerName = s.params.username ?? '';
+  const repoName = s.params.reponame ?? '';
+  const doer = s.auth.doer;
+  // Rule 1: the signed-in user's own name never goes through a lookup or a redirect.
+  let owner = doer && doer.lowerName === ownerName.toLowerCase() ? doer : await s.em.findOne(User, { lowerName: ownerName.toLowerCase() });
+  if (!owner) {
+    // Rule 2: renamed owner.
+    const r = await s.em.findOne(UserRedirect, { lowerName: ownerName.toLowerCase() });
+    const target = r && (await s.em.findOne(User, { id: r.redirectUserId }));
+    if (target && (await canSeeOwner(s.em, target, doer, isSiteAdmin(s)))) {
+      return { status: 307 as const, location: redirectPath(s, ownerName, target.name) };
+    }
+    return deny(404, 'GetUserByName', { errors: [`user redirect does not exist [name: ${ownerName.toLowerCase()}]`] });
+  }
+  const repo = await s.em.findOne(Repository, { ownerId: owner.id, lowerName: repoName.toLowerCase() });
+  if (!repo) return redirectRepo(s, owner.id, ownerName, repoName);
+  const perm = await repoPermission(s.em, { repo, owner, doer, siteAdmin: isSiteAdmin(s), token: s.auth.token });
+  // Rule 6: no access is indistinguishable from no repository.
+  if (!perm.hasAnyAccess()) return deny(404, NOT_FOUND, { errors: [] });
+  s.repo = { repo, owner, perm };
+  return null;
+});
+
+// Rule 3: a renamed or transferred repository answers 301 when the caller can reach the new one.
+async function redirectRepo(s: RequestState, ownerId: number, ownerName: string, repoName: string) {
+  const r = await s.em.findOne(RepoRedirect, { ownerId, lowerName: repoName.toLowerCase() });
+  const target: IRepository | null = r && (await s.em.findOne(Repository, { id: r.redirectRepoId }));
+  const targetOwner = target && (await s.em.findOne(User, { id: target.ownerId }));
+  if (target && targetOwner) {
+    const perm = await repoPermission(s.em, { repo: target, owner: targetOwner, doer: s.auth.doer, siteAdmin: isSiteAdmin(s), token: s.auth.token });
+    if (perm.hasAnyAccess()) {
+      const location = redirectPath(s, `${ownerName}/${repoName}`, `${targetOwner.name}/${target.name}`);
+      return { status: 301 as const, location };
+    }
+  }
+  return deny(404, NOT_FOUND, { errors: [] });
+}

@@ -1,0 +1,79 @@
+// The vocabulary of route chains: loaders resolve path parameters into typed state, gates and guards
+// decide. Every step declares what it needs and provides, so the interpreter can check a chain at start.
+import type { EntityManager } from '@mikro-orm/core';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Config } from '../config.ts';
+import type { IUser } from '../model/user.ts';
+import type { IRepository } from '../model/repo.ts';
+import type { ITeam } from '../model/org.ts';
+import type { Auth } from '../lib/auth-types.ts';
+import type { RepoPermission } from '../lib/perm.ts';
+import type { Services } from '../lib/services.ts';
+
+export type Need = 'user' | 'org' | 'repo' | 'team' | 'comment' | 'package' | 'body';
+export type StepKind = 'loader' | 'limit' | 'gate' | 'guard' | 'body';
+
+export interface Deny {
+  status: number;
+  message: string;
+  /** 404 bodies carry an `errors` list; a few 403 bodies carry only `message`. */
+  errors?: string[];
+  bare?: boolean;
+}
+export interface Redirect { status: 301 | 307; location: string }
+export type Outcome = Deny | Redirect | null;
+
+export interface LoadedRepo {
+  repo: IRepository;
+  owner: IUser;
+  perm: RepoPermission;
+}
+
+/** Everything a step or handler may read about the request. Loaders fill the optional parts. */
+export interface RequestState {
+  readonly config: Config;
+  readonly services: Services;
+  readonly em: EntityManager;
+  readonly method: string;
+  /** Request path below the API base, without the query. */
+  readonly path: string;
+  readonly params: Record<string, string>;
+  readonly query: URLSearchParams;
+  readonly headers: IncomingHttpHeaders;
+  readonly auth: Auth;
+  /** Raw parsed body (JSON value, text, or multipart fields and files), before validation. */
+  readonly rawBody: unknown;
+  body?: unknown;
+  contextUser?: IUser;
+  org?: IUser;
+  repo?: LoadedRepo;
+  team?: ITeam;
+}
+
+export interface Step {
+  /** As printed in the route matrix, e.g. `RW(code)`. */
+  readonly name: string;
+  readonly kind: StepKind;
+  readonly needs: readonly Need[];
+  readonly provides: readonly Need[];
+  run(s: RequestState): Promise<Outcome> | Outcome;
+}
+
+export const deny = (status: number, message: string, extra: Partial<Deny> = {}): Deny => ({ status, message, ...extra });
+export const isRedirect = (o: Outcome): o is Redirect => o !== null && 'location' in o;
+
+export function step(name: string, kind: StepKind, needs: readonly Need[], provides: readonly Need[], run: Step['run']): Step {
+  return Object.freeze({ name, kind, needs, provides, run });
+}
+
+/** Site-admin rights, which public-only and repo-specific tokens do not inherit (spec, token kinds). */
+export function isSiteAdmin(s: Pick<RequestState, 'auth'>): boolean {
+  const { doer, token } = s.auth;
+  return !!doer?.isAdmin && !(token && (token.publicOnly || token.repoIds));
+}
+
+/** Narrow a loader-provided field; the start-up check guarantees it is present. */
+export function need<T>(value: T | undefined, what: Need): T {
+  if (value === undefined) throw new Error(`chain bug: ${what} not loaded`);
+  return value;
+}

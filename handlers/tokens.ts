@@ -1,0 +1,108 @@
+// Access tokens of a user (forgejo-facts 2.9): list, create (value shown once), delete by id or name.
+import type { Handler } from '../lib/handler.ts';
+import { json, noContent } from '../lib/handler.ts';
+import type { CreateAccessTokenOption } from '../model/schemas/index.ts';
+import { AccessToken, AccessTokenRepo, type IAccessToken } from '../model/token.ts';
+import { Repository } from '../model/repo.ts';
+import { User } from '../model/user.ts';
+import { newSalt, newTokenValue, hashToken } from '../lib/tokens.ts';
+import { normalizeScopes, ScopeError } from '../lib/scopes.ts';
+import { badRequest, notFound, unprocessable } from '../lib/errors.ts';
+import { pageOf } from '../lib/paging.ts';
+import { repoPermission } from '../lib/perm.ts';
+import { fmtTime } from '../model/time.ts';
+import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
+
+const REPO_TOKEN_SCOPES = new Set(['read:issue', 'write:issue', 'read:repository', 'write:repository']);
+
+async function apiToken(s: RequestState, t: IAccessToken, value: string) {
+  const links = await s.em.find(AccessTokenRepo, { tokenId: t.id }, { orderBy: { repoId: 'asc' } });
+  let repositories: unknown = null;
+  if (links.length) {
+    const repos = await s.em.find(Repository, { id: { $in: links.map((l) => l.repoId) } }, { orderBy: { id: 'asc' } });
+    const out = [];
+    for (const r of repos) {
+      const owner = await s.em.findOneOrFail(User, { id: r.ownerId });
+      const perm = await repoPermission(s.em, { repo: r, owner, doer: s.auth.doer, siteAdmin: isSiteAdmin(s), token: null });
+      if (perm.hasAnyAccess()) out.push({ id: r.id, name: r.name, owner: owner.name, full_name: `${owner.name}/${r.name}` });
+    }
+    repositories = out;
+  }
+  return {
+    id: t.id,
+    name: t.name,
+    sha1: value,
+    token_last_eight: t.tokenLastEight,
+    scopes: t.scope ? t.scope.split(',') : [],
+    created_at: fmtTime(t.createdAt),
+    repositories,
+  };
+}
+
+export const list: Handler = async (c) => {
+  const user = need(c.contextUser, 'user');
+  const p = pageOf(c);
+  const [rows, total] = await c.em.findAndCount(AccessToken, { uid: user.id }, { orderBy: { id: 'desc' }, limit: p.limit, offset: p.offset });
+  const out = [];
+  for (const t of rows) out.push(await apiToken(c, t, ''));
+  return json(200, out, { 'X-Total-Count': String(total) });
+};
+
+export const create: Handler<CreateAccessTokenOption> = async (c) => {
+  const user = need(c.contextUser, 'user');
+  const body = c.body;
+  let scopes: string[];
+  try {
+    scopes = normalizeScopes(body.scopes ?? []);
+  } catch (e) {
+    if (e instanceof ScopeError) throw badRequest(`invalid access token scope provided: ${e.message}`);
+    throw e;
+  }
+  if (scopes.length === 0) throw badRequest('access token must have a scope');
+  const repoIds: number[] = [];
+  if (body.repositories) {
+    // Spec, "Access token creation": a present but empty list must not make an all-access token.
+    if (body.repositories.length === 0) throw badRequest('Access tokens with specified repositories must have at least one repository.');
+    if (scopes.includes('public-only')) throw badRequest('Access tokens with specified repositories cannot be combined with the public-only scope.');
+    if (!scopes.every((sc) => REPO_TOKEN_SCOPES.has(sc))) {
+      throw badRequest('Access tokens with specified repositories can only be used with the read:issue, write:issue, read:repository, and write:repository scopes.');
+    }
+    for (const target of body.repositories) {
+      const ownerName = String(target.owner ?? '');
+      const name = String(target.name ?? '');
+      const owner = await c.em.findOne(User, { lowerName: ownerName.toLowerCase() });
+      const repo = owner && (await c.em.findOne(Repository, { ownerId: owner.id, lowerName: name.toLowerCase() }));
+      const perm = repo && owner && (await repoPermission(c.em, { repo, owner, doer: user, siteAdmin: user.isAdmin, token: null }));
+      if (!repo || !perm || !perm.hasAnyAccess()) throw badRequest(`repository ${ownerName}/${name} does not exist`);
+      if (!repoIds.includes(repo.id)) repoIds.push(repo.id);
+    }
+  }
+  if ((await c.em.count(AccessToken, { uid: user.id, name: body.name })) > 0) throw badRequest('access token name has been used already');
+  const value = newTokenValue();
+  const salt = newSalt();
+  const token = c.em.create(AccessToken, {
+    uid: user.id, name: body.name, tokenHash: hashToken(value, salt), tokenSalt: salt, tokenLastEight: value.slice(-8), scope: scopes.join(','),
+  });
+  await c.em.flush();
+  for (const repoId of repoIds) c.em.create(AccessTokenRepo, { tokenId: token.id, repoId });
+  await c.em.flush();
+  return json(201, await apiToken(c, token, value));
+};
+
+export const remove: Handler = async (c) => {
+  const user = need(c.contextUser, 'user');
+  const key = c.params.id;
+  let token: IAccessToken | null = null;
+  if (/^\d+$/.test(key)) token = await c.em.findOne(AccessToken, { uid: user.id, id: Number(key) });
+  if (!token) {
+    const named = await c.em.find(AccessToken, { uid: user.id, name: key });
+    if (named.length > 1) throw unprocessable(`multiple matches for token name '${key}'`);
+    token = named[0] ?? null;
+  }
+  if (!token) throw notFound();
+  await c.em.nativeDelete(AccessTokenRepo, { tokenId: token.id });
+  c.em.remove(token);
+  await c.em.flush();
+  return noContent();
+};
+

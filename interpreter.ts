@@ -1,0 +1,190 @@
+// The route-table interpreter: checks the table at start, orders the rows for matching, and runs
+// each request through sudo → scope check → the row's chain → handler. It alone knows @koa/router.
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { RouteSpec } from './lib/route-spec.ts';
+import { FLAGS } from './lib/route-spec.ts';
+import type { Config } from './config.ts';
+import type { Need, Outcome, RequestState, Step } from './guards/types.ts';
+import { isRedirect, isSiteAdmin, step } from './guards/types.ts';
+import { BODY } from './guards/body.ts';
+import { handlers, PENDING, type HandlerKey } from './handlers/index.ts';
+import type { Handler, HandlerCtx } from './lib/handler.ts';
+import { BodySchemas, type BodySchemaName } from './model/schemas/index.ts';
+import { compileBody } from './model/schemas/validate.ts';
+import { HttpError, MSG } from './lib/errors.ts';
+import { hasScope } from './lib/scopes.ts';
+import { applySudo } from './lib/auth.ts';
+
+export class TableError extends Error {}
+
+// ---------------------------------------------------------------------------------------------
+// Paths
+
+type SegKind = 0 | 1 | 2 | 3; // static, parameter with literal text, parameter, tail
+const segKind = (seg: string): SegKind => (seg === '*' ? 3 : /^\{[^}]+\}$/.test(seg) ? 2 : seg.includes('{') ? 1 : 0);
+const segments = (path: string) => path.split('/').slice(1);
+
+/** Spec spelling to @koa/router (path-to-regexp 8) syntax. */
+export function routerPath(path: string): string {
+  return path
+    .split('/')
+    .map((seg) => {
+      if (seg === '*') return '*path';
+      return seg.replace(/\{([^}]+)\}/g, (_, name: string) => (/^\w+$/.test(name) ? `:${name}` : `:"${name}"`));
+    })
+    .join('/');
+}
+
+/** Orders rows so that the first match is the most specific: static > parameter with text > parameter > tail. */
+export function compareSpecificity(a: string, b: string): number {
+  const sa = segments(a);
+  const sb = segments(b);
+  for (let i = 0; i < Math.max(sa.length, sb.length); i++) {
+    if (sa[i] === undefined) return -1;
+    if (sb[i] === undefined) return 1;
+    const d = segKind(sa[i]) - segKind(sb[i]);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** The shape two paths share when one URL could match both with no winner. */
+const shape = (path: string) =>
+  segments(path).map((s) => (segKind(s) === 0 ? s.toLowerCase() : segKind(s) === 1 ? s.replace(/\{[^}]+\}/g, '{}') : segKind(s) === 2 ? '{}' : '*')).join('/');
+
+// ---------------------------------------------------------------------------------------------
+// Start-up check
+
+const bodyName = (b: RouteSpec['body']): b is BodySchemaName => b !== null && b !== 'text' && b !== 'multipart';
+
+export function validateTable(table: readonly RouteSpec[]): void {
+  const problems: string[] = [];
+  const seen = new Map<string, RouteSpec>();
+  const shapes = new Map<string, RouteSpec>();
+  const implemented = new Set(Object.keys(handlers));
+  for (const key of PENDING) if (implemented.has(key)) problems.push(`handler ${key} is both implemented and pending`);
+  for (const r of table) {
+    const id = `${r.method} ${r.path}`;
+    if (seen.has(id)) problems.push(`duplicate route ${id}`);
+    seen.set(id, r);
+    const sh = `${r.method} ${shape(r.path)}`;
+    const other = shapes.get(sh);
+    if (other && other.path !== r.path) problems.push(`ambiguous routes: ${id} and ${other.method} ${other.path}`);
+    shapes.set(sh, r);
+    if (!implemented.has(r.handler) && !(PENDING as readonly string[]).includes(r.handler)) problems.push(`${id}: unknown handler ${r.handler}`);
+    if (bodyName(r.body) && !(r.body in BodySchemas)) problems.push(`${id}: unknown body schema ${r.body}`);
+    const hasBody = r.chain.includes(BODY);
+    if (r.body !== null && !hasBody) problems.push(`${id}: body ${r.body} without a BODY step`);
+    if (r.body === null && hasBody) problems.push(`${id}: BODY step without a body`);
+    if (r.flag !== null && !(r.flag in FLAGS)) problems.push(`${id}: unknown flag ${r.flag}`);
+    const provided = new Set<Need>();
+    for (const s of r.chain) {
+      if (!s || typeof s.run !== 'function') { problems.push(`${id}: chain holds something that is not a step`); continue; }
+      for (const n of s.needs) if (!provided.has(n)) problems.push(`${id}: ${s.name} needs ${n}, which no earlier step provides`);
+      for (const p of s.provides) provided.add(p);
+    }
+  }
+  if (problems.length) throw new TableError(`route table rejected:\n  ${problems.join('\n  ')}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Request handling
+
+/** A row with its BODY step bound to the row's schema: the chain that actually runs. */
+export interface BoundRoute {
+  spec: RouteSpec;
+  steps: readonly Step[];
+  handler: Handler<any> | null;
+}
+
+export function bindRoute(spec: RouteSpec): BoundRoute {
+  const steps = spec.chain.map((s) => (s === BODY ? bodyStep(spec) : s));
+  const handler = (handlers as unknown as Record<string, Handler<any>>)[spec.handler] ?? null;
+  return { spec, steps, handler };
+}
+
+function bodyStep(spec: RouteSpec): Step {
+  const kind = spec.body!;
+  if (kind === 'text') {
+    return step('BODY', 'body', [], ['body'], (s) => {
+      s.body = typeof s.rawBody === 'string' ? s.rawBody : '';
+      return null;
+    });
+  }
+  if (kind === 'multipart') {
+    return step('BODY', 'body', [], ['body'], (s) => {
+      const raw = s.rawBody as { files?: unknown } | undefined;
+      if (!raw || typeof raw !== 'object' || !raw.files) return { status: 422, message: '[Attachment]: Required' };
+      s.body = raw;
+      return null;
+    });
+  }
+  const check = compileBody(BodySchemas[kind]);
+  return step('BODY', 'body', [], ['body'], (s) => {
+    const raw = s.rawBody === undefined ? {} : s.rawBody;
+    const r = check(raw);
+    if (!r.ok) return { status: 422, message: r.message };
+    s.body = r.value;
+    return null;
+  });
+}
+
+/** Spec, scope checks: a scoped token needs at least one of the row's categories at the method's level. */
+export function scopeCheck(s: RequestState, spec: RouteSpec): Outcome {
+  const token = s.auth.token;
+  if (!token || spec.scope.length === 0) return null;
+  if (!token.scopes) return { status: 403, message: `checking scope failed: invalid access token scope: ${token.raw}` };
+  const level = s.method === 'GET' || s.method === 'HEAD' ? 'read' : 'write';
+  if (spec.scope.some((c) => hasScope(token.scopes!, c, level))) return null;
+  return { status: 403, message: MSG.missingScope(spec.scope.map((c) => `${level}:${c}`)) };
+}
+
+export type StateFactory = (ctx: Context, route: BoundRoute) => Promise<RequestState>;
+export type Responder = (ctx: Context, s: RequestState, outcome: NonNullable<Outcome>) => void;
+
+export interface RunHooks {
+  makeState: StateFactory;
+  respond: Responder;
+  render: (ctx: Context, s: RequestState, reply: Awaited<ReturnType<Handler<any>>>) => void;
+  /** Runs a mutating handler in one transaction (one flush per request). */
+  transactional: <T>(s: RequestState, fn: (s: RequestState) => Promise<T>) => Promise<T>;
+}
+
+export async function runRoute(ctx: Context, route: BoundRoute, hooks: RunHooks): Promise<void> {
+  let s = await hooks.makeState(ctx, route);
+  // 1. Impersonation.
+  const auth = await applySudo(s.em, s.auth, { headers: s.headers, query: s.query }, isSiteAdmin(s));
+  if (auth !== s.auth) s = { ...s, auth };
+  // 2. Token scope.
+  const denied = scopeCheck(s, route.spec);
+  if (denied) return hooks.respond(ctx, s, denied);
+  // 3. The chain, exactly as written.
+  for (const st of route.steps) {
+    const outcome = await st.run(s);
+    if (outcome) return hooks.respond(ctx, s, outcome);
+  }
+  // 4. The handler, or 501 for a row that has none yet.
+  if (!route.handler) throw new HttpError(501, MSG.notImplemented);
+  const handler = route.handler;
+  const reply = s.method === 'GET' || s.method === 'HEAD'
+    ? await handler(s as HandlerCtx<unknown>)
+    : await hooks.transactional(s, (tx) => handler(tx as HandlerCtx<unknown>));
+  hooks.render(ctx, s, reply);
+}
+
+/** Mounts every row whose flag is on, most specific first. */
+export function mountTable(table: readonly RouteSpec[], cfg: Config, hooks: RunHooks, prefix = '/api/v1'): Router {
+  validateTable(table);
+  const router = new Router({ prefix });
+  const ordered = [...table].sort((a, b) => compareSpecificity(a.path, b.path));
+  for (const spec of ordered) {
+    if (spec.flag && !FLAGS[spec.flag](cfg)) continue;
+    const route = bindRoute(spec);
+    router.register(routerPath(spec.path), [spec.method], (ctx: Context) => runRoute(ctx, route, hooks));
+  }
+  return router;
+}
+
+export const isImplemented = (key: HandlerKey) => key in handlers;
+export const redirectOutcome = isRedirect;

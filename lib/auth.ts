@@ -1,0 +1,143 @@
+// Authentication of an API request (spec, Authentication; forgejo-facts 2.1-2.6). Methods are tried in
+// Forgejo's order; credentials that are present but rejected answer 401 on every route.
+import type { EntityManager } from '@mikro-orm/core';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Config } from '../config.ts';
+import { User, type IUser } from '../model/user.ts';
+import { HttpError } from './errors.ts';
+import { verifyPassword } from './password.ts';
+import { findToken, tokenRepoIds, TokenLookupError } from './tokens.ts';
+import { parseScopes, ScopeError } from './scopes.ts';
+import { checkTotp } from './totp.ts';
+import type { SecretBox } from './secretbox.ts';
+import type { Auth, TokenInfo } from './auth-types.ts';
+
+export const QUERY_TOKEN_WARNING =
+  'token and access_token API authentication is deprecated and will be removed in Forgejo v13.0.0. Please use AuthorizationHeaderToken instead. Existing queries will continue to work but without authorization.';
+const OTP_HEADERS = ['x-forgejo-otp', 'x-gitea-otp', 'x-service-otp'] as const;
+
+export interface AuthInput {
+  headers: IncomingHttpHeaders;
+  query: URLSearchParams;
+}
+
+export interface AuthResult extends Auth {
+  /** Response headers the authentication step asks for (the query-token deprecation warning). */
+  warning?: string;
+}
+
+const anonymous = (): AuthResult => ({ doer: null, method: null, token: null, sudoer: null });
+
+export async function authenticate(em: EntityManager, cfg: Config, secrets: SecretBox, req: AuthInput): Promise<AuthResult> {
+  const errors: string[] = [];
+  let warning: string | undefined;
+  const queryToken = req.query.get('token') || req.query.get('access_token') || '';
+  if (req.query.has('token') || req.query.has('access_token')) warning = QUERY_TOKEN_WARNING;
+  const header = typeof req.headers.authorization === 'string' ? req.headers.authorization.trim() : '';
+  const [scheme, value, ...extra] = header.split(/\s+/);
+  const kind = scheme?.toLowerCase();
+
+  let result: AuthResult | null = null;
+  // 1. Basic with a password.
+  let basic: { user: string; pass: string } | null = null;
+  if (kind === 'basic' && header) {
+    basic = decodeBasic(value ?? '');
+    if (!basic) errors.push('invalid basic authentication header');
+    else if (!cfg.SERVICE.ENABLE_BASIC_AUTHENTICATION) errors.push('basic authentication by username & password is disabled');
+    else {
+      const r = await passwordLogin(em, secrets, basic.user, basic.pass, req.headers);
+      if (typeof r === 'string') errors.push(r);
+      else result = { doer: r, method: 'basic', token: null, sudoer: null };
+    }
+  }
+  // 2. Access token: query parameter first, then `token`/`Bearer`, then Basic's password (or username).
+  if (!result) {
+    let presented: string | null = null;
+    if (queryToken && !cfg.SECURITY.DISABLE_QUERY_AUTH_TOKEN) presented = queryToken;
+    else if ((kind === 'token' || kind === 'bearer') && extra.length === 0) presented = value ?? '';
+    else if (kind === 'token' || kind === 'bearer') errors.push('invalid authorization header');
+    else if (basic) presented = basic.pass === '' || basic.pass === 'x-oauth-basic' ? basic.user : basic.pass;
+    if (presented !== null) {
+      const r = await tokenLogin(em, presented);
+      if (typeof r === 'string') errors.push(r);
+      else result = r;
+    }
+  }
+  // 3. Reverse-proxy identity, only when the instance enables it for the API.
+  if (!result && cfg.SERVICE.ENABLE_REVERSE_PROXY_AUTHENTICATION_API) {
+    const name = req.headers[cfg.SECURITY.REVERSE_PROXY_AUTHENTICATION_USER.toLowerCase()];
+    if (typeof name === 'string' && name.trim()) {
+      const user = await em.findOne(User, { lowerName: name.trim().toLowerCase(), type: 0 });
+      if (user) result = { doer: user, method: 'reverse-proxy', token: null, sudoer: null };
+      else errors.push(`user does not exist [name: ${name.trim()}]`);
+    }
+  }
+  if (!result) {
+    if (errors.length) throw new HttpError(401, errors.join('\n'));
+    return { ...anonymous(), warning };
+  }
+  checkAccountState(result.doer!, cfg);
+  return { ...result, warning };
+}
+
+function decodeBasic(value: string): { user: string; pass: string } | null {
+  if (!/^[A-Za-z0-9+/]+=*$/.test(value)) return null;
+  const text = Buffer.from(value, 'base64').toString('utf8');
+  const i = text.indexOf(':');
+  return i < 0 ? null : { user: text.slice(0, i), pass: text.slice(i + 1) };
+}
+
+async function passwordLogin(em: EntityManager, secrets: SecretBox, login: string, password: string, headers: IncomingHttpHeaders): Promise<IUser | string> {
+  const lower = login.trim().toLowerCase();
+  const user = await em.findOne(User, lower.includes('@') ? { email: { $ilike: lower }, type: 0 } : { lowerName: lower, type: 0 }, { populate: ['passwordHash', 'totpSecret', 'totpLastUsed'] });
+  if (!user || !user.passwordHash || !(await verifyPassword(password, user.passwordHash))) {
+    return `user's password is invalid [name: ${login}]`;
+  }
+  if (user.totpSecret) {
+    const code = OTP_HEADERS.map((h) => headers[h]).find((v): v is string => typeof v === 'string' && v !== '') ?? '';
+    const step = checkTotp(secrets.open(user.totpSecret), code.trim());
+    // A code is good once: replaying the last accepted step is refused.
+    if (step === null || String(step) === user.totpLastUsed) return 'invalid provided OTP';
+    user.totpLastUsed = String(step);
+    await em.flush();
+  }
+  return user;
+}
+
+async function tokenLogin(em: EntityManager, value: string): Promise<AuthResult | string> {
+  let row;
+  try {
+    row = await findToken(em, value);
+  } catch (e) {
+    if (e instanceof TokenLookupError) return e.message;
+    throw e;
+  }
+  const user = await em.findOne(User, { id: row.uid });
+  if (!user) return `access token does not exist [sha: ${value}]`;
+  let scopes: TokenInfo['scopes'] = null;
+  try {
+    scopes = parseScopes(row.scope);
+  } catch (e) {
+    if (!(e instanceof ScopeError)) throw e;
+  }
+  const token: TokenInfo = { id: row.id, scopes, raw: row.scope, publicOnly: !!scopes?.publicOnly, repoIds: await tokenRepoIds(em, row.id) };
+  await em.nativeUpdate('AccessToken', { id: row.id }, { updatedAt: new Date() });
+  return { doer: user, method: 'token', token, sudoer: null };
+}
+
+/** forgejo-facts 2.6: account states that stop a signed-in request, answered with a bare `{message}`. */
+function checkAccountState(user: IUser, cfg: Config) {
+  if (user.prohibitLogin) throw new HttpError(403, 'This account is prohibited from signing in, please contact your site administrator.', { bare: true });
+  if (!user.isActive) throw new HttpError(403, 'This account is not activated.', { bare: true });
+  if (user.mustChangePassword) throw new HttpError(403, `You must change your password. Change it at: ${cfg.appUrl}/user/change_password`, { bare: true });
+}
+
+/** Spec, impersonation rule: `sudo` query first, then the `Sudo` header. */
+export async function applySudo(em: EntityManager, auth: Auth, req: AuthInput, isAdmin: boolean): Promise<Auth> {
+  const name = req.query.get('sudo') || (typeof req.headers.sudo === 'string' ? req.headers.sudo : '');
+  if (!name) return auth;
+  if (!auth.doer || !isAdmin) throw new HttpError(403, 'Only administrators allowed to sudo.', { bare: true });
+  const target = await em.findOne(User, { lowerName: name.toLowerCase(), type: 0 });
+  if (!target) throw new HttpError(404, "The target couldn't be found.", { errors: [] });
+  return { ...auth, doer: target, sudoer: auth.doer };
+}

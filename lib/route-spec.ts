@@ -1,0 +1,35 @@
+// The shape of one row of routes.table.ts.
+import type { Step } from '../guards/types.ts';
+import type { BodySchemaName } from '../model/schemas/index.ts';
+import type { HandlerKey } from '../handlers/index.ts';
+import type { Category } from './scopes.ts';
+import type { Config } from '../config.ts';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type BodyKind = BodySchemaName | 'text' | 'multipart';
+
+/** Instance settings that decide whether a route exists at all (spec, "What the service does" 3). */
+export const FLAGS = {
+  swagger: (c: Config) => c.API.ENABLE_SWAGGER,
+  federation: (c: Config) => c.FEDERATION.ENABLED,
+  heatmap: (c: Config) => c.SERVICE.ENABLE_USER_HEATMAP,
+  quota: (c: Config) => c.QUOTA.ENABLED,
+  stars: (c: Config) => !c.REPOSITORY.DISABLE_STARS,
+  forks: (c: Config) => !c.REPOSITORY.DISABLE_FORKS,
+  flags: (c: Config) => c.REPOSITORY.ENABLE_FLAGS,
+} as const;
+export type Flag = keyof typeof FLAGS;
+
+export interface RouteSpec {
+  readonly method: Method;
+  /** Spelled as in the spec, below /api/v1: `{param}` segments, `*` for a tail. */
+  readonly path: string;
+  readonly body: BodyKind | null;
+  /** Token scope categories; a scoped token needs at least one at the method's level. */
+  readonly scope: readonly Exclude<Category, 'misc'>[];
+  readonly flag: Flag | null;
+  readonly deprecated: boolean;
+  /** The steps after sudo and the scope check, in the order they run. */
+  readonly chain: readonly Step[];
+  readonly handler: HandlerKey;
+}

@@ -1,0 +1,47 @@
+// Token scopes (forgejo-facts 3): vocabulary, normalisation and the check of spec rule "Scope checks".
+export const CATEGORIES = ['activitypub', 'admin', 'misc', 'notification', 'organization', 'package', 'issue', 'repository', 'user'] as const;
+export type Category = (typeof CATEGORIES)[number];
+export type Level = 'read' | 'write';
+
+export class ScopeError extends Error {}
+
+export interface ParsedScopes {
+  all: boolean;
+  publicOnly: boolean;
+  /** Highest level held per category. */
+  levels: Map<Category, Level>;
+}
+
+/** Parses a comma-joined scope list; throws ScopeError on an unknown item (`sudo` and empty items are ignored). */
+export function parseScopes(raw: string): ParsedScopes {
+  const out: ParsedScopes = { all: false, publicOnly: false, levels: new Map() };
+  for (const item of raw.split(',').map((s) => s.trim())) {
+    if (item === '' || item === 'sudo') continue;
+    if (item === 'all') { out.all = true; continue; }
+    if (item === 'public-only') { out.publicOnly = true; continue; }
+    const m = /^(read|write):([a-z]+)$/.exec(item);
+    if (!m || !(CATEGORIES as readonly string[]).includes(m[2])) throw new ScopeError(`invalid access token scope: ${item}`);
+    const cat = m[2] as Category;
+    if (m[1] === 'write' || !out.levels.has(cat)) out.levels.set(cat, m[1] as Level);
+  }
+  if (out.all) for (const c of CATEGORIES) out.levels.set(c, 'write');
+  return out;
+}
+
+/** Forgejo's stored form: deduplicated, read dropped under write, fixed order, nine writes collapse to `all`. */
+export function normalizeScopes(items: string[]): string[] {
+  const parsed = parseScopes(items.join(','));
+  const out: string[] = [];
+  if (parsed.publicOnly) out.push('public-only');
+  if (CATEGORIES.every((c) => parsed.levels.get(c) === 'write')) return [...out, 'all'];
+  for (const c of CATEGORIES) {
+    const level = parsed.levels.get(c);
+    if (level) out.push(`${level}:${c}`);
+  }
+  return out;
+}
+
+export function hasScope(p: ParsedScopes, category: Category, level: Level): boolean {
+  const held = p.levels.get(category);
+  return held === 'write' || (held === 'read' && level === 'read');
+}

@@ -1,0 +1,62 @@
+// api.User and api.Organization wire shapes (forgejo-facts 6.2, 6.3).
+import { createHash } from 'node:crypto';
+import type { Config } from '../config.ts';
+import type { IUser } from './user.ts';
+import { fmtTime } from './time.ts';
+
+export interface Viewer { doer: IUser | null; siteAdmin: boolean }
+
+export function avatarUrl(cfg: Config, u: Pick<IUser, 'id' | 'avatar' | 'lowerName'>): string {
+  const hash = u.avatar || createHash('md5').update(`cairn-avatar-${u.id}-${u.lowerName}`).digest('hex');
+  return `${cfg.appUrl}avatars/${hash}`;
+}
+
+export function toApiUser(cfg: Config, u: IUser, viewer: Viewer, counts: { followers?: number; following?: number; stars?: number } = {}) {
+  const self = viewer.doer?.id === u.id;
+  const privileged = self || viewer.siteAdmin;
+  const noreply = `${u.lowerName}@${cfg.SERVICE.NO_REPLY_ADDRESS}`;
+  const email = privileged ? u.email : !viewer.doer || u.keepEmailPrivate ? noreply : u.email;
+  return {
+    id: u.id,
+    login: u.name,
+    login_name: privileged ? u.loginName : '',
+    source_id: privileged ? u.sourceId : 0,
+    full_name: u.fullName,
+    email,
+    avatar_url: avatarUrl(cfg, u),
+    html_url: `${cfg.appUrl}${encodeURIComponent(u.name)}`,
+    language: privileged ? u.language : '',
+    is_admin: privileged ? u.isAdmin : false,
+    last_login: privileged ? fmtTime(u.lastLoginAt) : fmtTime(null),
+    created: fmtTime(u.createdAt),
+    restricted: u.restricted,
+    active: privileged ? u.isActive : false,
+    prohibit_login: privileged ? u.prohibitLogin : false,
+    location: u.location,
+    pronouns: u.pronouns,
+    website: u.website,
+    description: u.description,
+    visibility: u.visibility,
+    followers_count: counts.followers ?? 0,
+    following_count: counts.following ?? 0,
+    starred_repos_count: counts.stars ?? 0,
+    username: u.name,
+  };
+}
+
+export function toApiOrg(cfg: Config, o: IUser) {
+  return {
+    id: o.id,
+    name: o.name,
+    full_name: o.fullName,
+    email: o.email,
+    avatar_url: avatarUrl(cfg, o),
+    description: o.description,
+    website: o.website,
+    location: o.location,
+    visibility: o.visibility,
+    repo_admin_change_team_access: o.repoAdminChangeTeamAccess,
+    created: fmtTime(o.createdAt),
+    username: o.name,
+  };
+}

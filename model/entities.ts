@@ -1,0 +1,14 @@
+import { User, UserRedirect, EmailAddress } from './user.ts';
+import { AccessToken, AccessTokenRepo } from './token.ts';
+import { Repository, RepoUnit, Collaboration, RepoRedirect } from './repo.ts';
+import { OrgUser, Team, TeamUnit, TeamUser, TeamRepo } from './org.ts';
+import { ResourceIndex } from './counter.ts';
+
+/** Every entity the ORM knows. A new entity is added here and gets a migration in model/migrations/. */
+export const entities = [
+  User, UserRedirect, EmailAddress,
+  AccessToken, AccessTokenRepo,
+  Repository, RepoUnit, Collaboration, RepoRedirect,
+  OrgUser, Team, TeamUnit, TeamUser, TeamRepo,
+  ResourceIndex,
+];

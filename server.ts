@@ -1,0 +1,239 @@
+// The HTTP server: Koa, the body parser, authentication, the mounted route table, the API
+// description, and the one place where errors become responses.
+import fs from 'node:fs';
+import path from 'node:path';
+import http from 'node:http';
+import { randomBytes, randomUUID } from 'node:crypto';
+import Koa, { type Context } from 'koa';
+import { koaBody, HttpMethodEnum } from 'koa-body';
+import pino, { type Logger } from 'pino';
+import type { Config } from './config.ts';
+import { routes } from './routes.table.ts';
+import { mountTable, type RunHooks } from './interpreter.ts';
+import type { Outcome, RequestState } from './guards/types.ts';
+import { isRedirect } from './guards/types.ts';
+import { HttpError, NOT_FOUND } from './lib/errors.ts';
+import { authenticate, type AuthResult } from './lib/auth.ts';
+import { JSON_TYPE, renderJson } from './lib/json.ts';
+import { isStream, type Reply } from './lib/handler.ts';
+import { SecretBox } from './lib/secretbox.ts';
+import { repoPathFor, type Services } from './lib/services.ts';
+import type { Orm } from './model/db.ts';
+import { openApiDocument } from './lib/openapi.ts';
+
+export interface AppOptions {
+  config: Config;
+  orm: Orm;
+  log?: Logger;
+}
+
+const STATE_AUTH = 'cairnAuth';
+
+/** The instance secret: [security] SECRET_KEY, or a key generated once under the data path. */
+export function secretKey(cfg: Config): string {
+  if (cfg.SECURITY.SECRET_KEY) return cfg.SECURITY.SECRET_KEY;
+  const file = path.join(cfg.dataPath, 'secret_key');
+  if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
+  fs.mkdirSync(cfg.dataPath, { recursive: true });
+  const key = randomBytes(32).toString('hex');
+  // `wx`: when two processes start together, the first writer wins and the other reads its key.
+  try {
+    fs.writeFileSync(file, key, { flag: 'wx', mode: 0o600 });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    return fs.readFileSync(file, 'utf8').trim();
+  }
+  return key;
+}
+
+export function createApp({ config, orm, log }: AppOptions): Koa {
+  const logger = log ?? pino({ level: config.LOG.LEVEL });
+  const services: Services = { log: logger, secrets: new SecretBox(secretKey(config)), repoPath: repoPathFor(config) };
+  const swaggerUrl = `${config.appUrl}api/swagger`;
+  const app = new Koa();
+  app.proxy = true;
+
+  const errorBody = (status: number, message: string, extra: { errors?: string[]; bare?: boolean } = {}) => {
+    if (extra.bare) return { message };
+    const body: Record<string, unknown> = { message, url: swaggerUrl };
+    if (extra.errors) body.errors = extra.errors;
+    return body;
+  };
+  const sendJson = (ctx: Context, status: number, body: unknown) => {
+    ctx.status = status;
+    ctx.type = JSON_TYPE;
+    ctx.body = renderJson(body);
+  };
+
+  // Errors: HttpError is rendered as it says; anything else is logged with the request id and
+  // answered 500 without internals.
+  app.use(async (ctx, next) => {
+    const requestId = randomUUID();
+    ctx.set('X-Request-Id', requestId);
+    try {
+      await next();
+    } catch (e) {
+      if (e instanceof HttpError) return sendJson(ctx, e.status, errorBody(e.status, e.message, e.extra));
+      const status = (e as { status?: number; expose?: boolean }).status;
+      if (typeof status === 'number' && status >= 400 && status < 500 && (e as { expose?: boolean }).expose) {
+        // Body parser and HTTP framework errors (malformed JSON, body too large).
+        return sendJson(ctx, status, errorBody(status, (e as Error).message));
+      }
+      logger.error({ err: e, requestId, method: ctx.method, path: ctx.path }, 'unexpected error');
+      sendJson(ctx, 500, errorBody(500, ''));
+    }
+  });
+
+  app.use(async (ctx, next) => {
+    ctx.set('Cache-Control', 'max-age=0, private, must-revalidate');
+    ctx.set('X-Frame-Options', 'SAMEORIGIN');
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    await next();
+  });
+
+  // The API description, generated from the table.
+  app.use(async (ctx, next) => {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    if (ctx.path === '/swagger.v1.json' && config.API.ENABLE_SWAGGER) {
+      ctx.type = JSON_TYPE;
+      ctx.body = renderJson(openApiDocument(routes, config));
+      return;
+    }
+    if (ctx.path === '/api/swagger' && config.API.ENABLE_SWAGGER) {
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.body = swaggerPage(config);
+      return;
+    }
+    return next();
+  });
+
+  app.use(koaBody({
+    multipart: true,
+    text: true,
+    json: true,
+    urlencoded: true,
+    parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
+    jsonLimit: '16mb',
+    textLimit: '16mb',
+    formidable: { maxFileSize: config.ATTACHMENT.MAX_SIZE * 1024 * 1024 },
+    onError: (err) => { throw new HttpError(422, `invalid request body: ${err.message}`); },
+  }));
+
+  // Authentication, for every API request (bad credentials are 401 on every route).
+  app.use(async (ctx, next) => {
+    if (!ctx.path.startsWith('/api/v1')) return next();
+    const em = orm.em.fork();
+    const query = new URLSearchParams(ctx.querystring);
+    const auth: AuthResult = await authenticate(em, config, services.secrets, { headers: ctx.headers, query });
+    if (auth.warning) ctx.set('Warning', auth.warning);
+    // forgejo-facts 2.6 with the spec's preference for 401 on sign-in-required instances.
+    if (!auth.doer && config.SERVICE.REQUIRE_SIGNIN_VIEW) throw new HttpError(401, 'Only signed in user is allowed to call APIs.');
+    ctx.state[STATE_AUTH] = { auth, em };
+    await next();
+  });
+
+  const hooks: RunHooks = {
+    async makeState(ctx, route) {
+      const { auth, em } = ctx.state[STATE_AUTH] as { auth: AuthResult; em: RequestState['em'] };
+      const params: Record<string, string> = {};
+      for (const [k, v] of Object.entries(ctx.params ?? {})) params[k] = Array.isArray(v) ? v.join('/') : String(v ?? '');
+      const files = (ctx.request as { files?: unknown }).files;
+      const rawBody = route.spec.body === 'multipart' ? { fields: ctx.request.body, files } : ctx.request.body;
+      return {
+        config, services, em,
+        method: ctx.method,
+        path: ctx.path.slice('/api/v1'.length) || '/',
+        params,
+        query: new URLSearchParams(ctx.querystring),
+        headers: ctx.headers,
+        auth: { doer: auth.doer, method: auth.method, token: auth.token, sudoer: auth.sudoer },
+        rawBody,
+      };
+    },
+    respond(ctx, _s, outcome: NonNullable<Outcome>) {
+      if (isRedirect(outcome)) {
+        ctx.status = outcome.status;
+        ctx.set('Location', outcome.location);
+        ctx.body = '';
+        return;
+      }
+      sendJson(ctx, outcome.status, errorBody(outcome.status, outcome.message, outcome));
+    },
+    render(ctx, _s, reply: Reply) {
+      ctx.status = reply.status;
+      for (const [k, v] of Object.entries(reply.headers ?? {})) ctx.set(k, v);
+      if (reply.body === undefined || reply.status === 204) { ctx.body = null; ctx.status = reply.status; return; }
+      if (isStream(reply.body) || Buffer.isBuffer(reply.body) || (typeof reply.body === 'string' && reply.type)) {
+        ctx.type = reply.type ?? 'application/octet-stream';
+        ctx.body = reply.body;
+        return;
+      }
+      ctx.type = JSON_TYPE;
+      ctx.body = renderJson(reply.body);
+    },
+    // The same EntityManager runs the handler inside one transaction, so entities the chain loaded
+    // stay managed and are flushed once, at commit.
+    async transactional(s, fn) {
+      await s.em.begin();
+      try {
+        const out = await fn(s);
+        await s.em.commit();
+        return out;
+      } catch (e) {
+        await s.em.rollback();
+        throw e;
+      }
+    },
+  };
+
+  const router = mountTable(routes, config, hooks);
+  app.use(router.routes());
+
+  // GET /api/v1/swagger is a table row (flag `swagger`); everything else under /api/v1 is unknown.
+  app.use(async (ctx) => {
+    if (ctx.path.startsWith('/api/')) return sendJson(ctx, 404, errorBody(404, NOT_FOUND, { errors: [] }));
+    sendJson(ctx, 404, errorBody(404, NOT_FOUND, { errors: [] }));
+  });
+  return app;
+}
+
+function swaggerPage(cfg: Config): string {
+  const src = `${cfg.appSubUrl}/swagger.v1.json`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>cairn API</title>
+<style>body{font:14px system-ui,sans-serif;margin:2rem}table{border-collapse:collapse}td,th{padding:2px 8px;border-bottom:1px solid #ddd;text-align:left}code{font-size:13px}</style></head>
+<body><h1>cairn API v1</h1><p>The machine-readable description is <a href="${src}">${src}</a>.</p>
+<table id="ops"><thead><tr><th>Method</th><th>Path</th><th>Summary</th></tr></thead><tbody></tbody></table>
+<script>
+fetch(${JSON.stringify(src)}).then(r => r.json()).then(doc => {
+  const body = document.querySelector('#ops tbody');
+  for (const [p, ops] of Object.entries(doc.paths)) for (const [m, op] of Object.entries(ops)) {
+    const tr = document.createElement('tr');
+    for (const t of [m.toUpperCase(), doc.basePath + p, op.summary || '']) { const td = document.createElement('td'); td.textContent = t; tr.append(td); }
+    body.append(tr);
+  }
+});
+</script></body></html>
+`;
+}
+
+export interface Running {
+  server: http.Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function listen(app: Koa, host: string, port: number): Promise<Running> {
+  const server = http.createServer(app.callback());
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const addr = server.address();
+  const actualPort = typeof addr === 'object' && addr ? addr.port : port;
+  return {
+    server,
+    url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${actualPort}`,
+    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}
