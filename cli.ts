@@ -10,95 +10,33 @@ import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { migrate, openDatabase, type Orm } from './model/db.ts';
-import { createApp, listen, secretKey } from './server.ts';
+import { createApp, listen } from './server.ts';
 import { routes } from './routes.table.ts';
 import { validateTable, TableError } from './interpreter.ts';
 import { matrixJson, matrixMarkdown } from './lib/matrix.ts';
-import { createUser } from './lib/accounts.ts';
-import { User } from './model/user.ts';
-import { AccessToken } from './model/token.ts';
-import { hashToken, newSalt, newTokenValue } from './lib/tokens.ts';
-import { normalizeScopes } from './lib/scopes.ts';
-import { newTotpSecret, totpFor } from './lib/totp.ts';
-import { SecretBox } from './lib/secretbox.ts';
+import { runAdmin, USAGE, type Output } from './cli-admin.ts';
 import { HttpError } from './lib/errors.ts';
 import { closeAll } from './git/cat-file.ts';
 
-interface Output { lines: string[]; code: number }
 const socketPath = (cfg: Config) => path.join(cfg.dataPath, 'cairn-admin.sock');
 
-const USAGE = `usage: npm run cli -- <command>
-  serve                         start the HTTP server (npm start)
-  migrate                       apply database migrations and exit
-  routes [--json]               print the route matrix
-  admin user create --username NAME --password PW --email E [--admin] [--must-change-password]
-                    [--access-token] [--access-token-name NAME] [--access-token-scopes all]
-  admin user 2fa enroll --username NAME     enable TOTP two-factor sign-in; prints the secret
-  admin user 2fa disable --username NAME
-  admin user list`;
 
-/** Admin commands, run against an open database (here, or inside the running server). */
-export async function runAdmin(orm: Orm, cfg: Config, argv: string[]): Promise<Output> {
-  const lines: string[] = [];
-  const [group, sub, ...rest] = argv;
-  if (group !== 'user') return { lines: [USAGE], code: 2 };
-  const em = orm.em.fork();
-  if (sub === 'create') {
-    const { values } = parseArgs({
-      args: rest,
-      options: {
-        username: { type: 'string' }, password: { type: 'string' }, email: { type: 'string' }, admin: { type: 'boolean' },
-        'must-change-password': { type: 'boolean' }, 'access-token': { type: 'boolean' },
-        'access-token-name': { type: 'string' }, 'access-token-scopes': { type: 'string' },
-      },
-    });
-    if (!values.username || !values.password || !values.email) return { lines: ['--username, --password and --email are required'], code: 2 };
-    const user = await em.transactional(async (tx) => {
-      const u = await createUser(tx, {
-        name: values.username!, email: values.email!, password: values.password!, isAdmin: !!values.admin,
-        mustChangePassword: !!values['must-change-password'],
-      });
-      lines.push(`New user '${u.name}' has been successfully created!`);
-      if (values['access-token']) {
-        const value = newTokenValue();
-        const salt = newSalt();
-        const scopes = normalizeScopes((values['access-token-scopes'] ?? 'all').split(','));
-        tx.create(AccessToken, {
-          uid: u.id, name: values['access-token-name'] ?? 'gitea-admin', tokenHash: hashToken(value, salt), tokenSalt: salt,
-          tokenLastEight: value.slice(-8), scope: scopes.join(','),
-        });
-        lines.push(value);
-      }
-      return u;
-    });
-    return { lines, code: user ? 0 : 1 };
+async function createMigration(cfg: Config, name: string): Promise<string | null> {
+  const db = await openDatabase(cfg, { memory: true });
+  try {
+    await migrate(db.orm);
+    const sql = await db.orm.getSchemaGenerator().getUpdateSchemaSQL({ wrap: false });
+    const statements = sql.split(/;\n/).map((x) => x.trim().replace(/;$/, '')).filter((x) => x && !x.startsWith('--') && !x.startsWith('set names'));
+    if (statements.length === 0) return null;
+    const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
+    const cls = `Migration${stamp}${name}`;
+    const file = path.join(path.dirname(new URL(import.meta.url).pathname), 'model', 'migrations', `${cls}.ts`);
+    const body = statements.map((x) => `    this.addSql(${JSON.stringify(x)});`).join('\n');
+    fs.writeFileSync(file, `import { Migration } from '@mikro-orm/migrations';\n\nexport class ${cls} extends Migration {\n  override async up(): Promise<void> {\n${body}\n  }\n}\n`);
+    return file;
+  } finally {
+    await db.close();
   }
-  if (sub === '2fa') {
-    const [action, ...more] = rest;
-    const { values } = parseArgs({ args: more, options: { username: { type: 'string' } } });
-    const user = await em.findOne(User, { lowerName: (values.username ?? '').toLowerCase(), type: 0 }, { populate: ['totpSecret'] });
-    if (!user) return { lines: [`user does not exist [name: ${values.username ?? ''}]`], code: 1 };
-    const box = new SecretBox(secretKey(cfg));
-    if (action === 'enroll') {
-      const secret = newTotpSecret();
-      user.totpSecret = box.seal(secret);
-      user.totpLastUsed = '';
-      await em.flush();
-      lines.push(`otpauth: ${totpFor(secret, user.name).toString()}`, secret);
-      return { lines, code: 0 };
-    }
-    if (action === 'disable') {
-      user.totpSecret = '';
-      await em.flush();
-      return { lines: [`two-factor authentication disabled for '${user.name}'`], code: 0 };
-    }
-    return { lines: [USAGE], code: 2 };
-  }
-  if (sub === 'list') {
-    for (const u of await em.find(User, { type: 0 }, { orderBy: { id: 'asc' } })) lines.push(`${u.id}\t${u.name}\t${u.email}\t${u.isAdmin ? 'admin' : ''}`);
-    return { lines, code: 0 };
-  }
-  return { lines: [USAGE], code: 2 };
 }
 
 async function withDatabase<T>(cfg: Config, fn: (orm: Orm) => Promise<T>): Promise<T> {
@@ -185,6 +123,14 @@ async function main(argv: string[]): Promise<number> {
     case 'migrate': {
       const done = await withDatabase(cfg, async () => []);
       console.log(`migrations up to date${done.length ? `: ${done.join(', ')}` : ''}`);
+      return 0;
+    }
+    case 'migration': {
+      // Maintainers: `npm run cli -- migration create <Name>` writes the SQL that brings the committed
+      // migrations up to the entities, for review, into model/migrations/ (then list it in index.ts).
+      if (rest[0] !== 'create' || !/^[A-Z]\w*$/.test(rest[1] ?? '')) { console.error('usage: migration create <PascalCaseName>'); return 2; }
+      const file = await createMigration(cfg, rest[1]);
+      console.log(file ?? 'no schema changes');
       return 0;
     }
     case 'admin': {

@@ -3,7 +3,7 @@
 import {
   TOK, BASIC, SA, SELF, OWN, ADM, RW, RR, ARR, ONA, OM, GH, WH, NA, Q, BRANCHW, EXPLORE, PKGWRITE, SIG, BODY,
   REPO, USER, COMMENT, USER_BY_ID, REPO_BY_ID, PUBLIC_ONLY, NO_REPO_TOKEN, OWNER_SCOPE,
-  ISSUES_GATE, LOCAL_ISSUE_GATE, WIKI_GATE, ATTACHMENTS_GATE, PKGREAD,
+  ISSUES_GATE, LOCAL_ISSUE_GATE, WIKI_GATE, ATTACHMENTS_GATE, PKGREAD, ONE_OF,
   REPO_CTX, ISSUE_CTX, PULL_CTX, REPO_ACTIONS_CTX, REPO_SHARED_ACTIONS, ORG_CTX, USR, USR_VISIBLE, TEAM_CTX, PKG_CTX, ADMIN,
 } from './guards/index.ts';
 import type { RouteSpec } from './lib/route-spec.ts';
@@ -173,7 +173,7 @@ export const routes = [
   { method: 'GET', path: '/repos/{username}/{reponame}/raw/*', body: null, scope: ['repository'], flag: null, deprecated: false, chain: [...REPO_CTX, RR('code')], handler: 'raw.get' },
   { method: 'GET', path: '/repos/{username}/{reponame}/media/*', body: null, scope: ['repository'], flag: null, deprecated: false, chain: [...REPO_CTX, RR('code')], handler: 'media.get' },
   { method: 'GET', path: '/repos/{username}/{reponame}/archive/*', body: null, scope: ['repository'], flag: null, deprecated: false, chain: [...REPO_CTX, RR('code')], handler: 'archive.get' },
-  { method: 'GET', path: '/repos/{username}/{reponame}/{ball_type}/*', body: null, scope: ['repository'], flag: null, deprecated: false, chain: [...REPO_CTX, RR('code')], handler: 'ballType.get' },
+  { method: 'GET', path: '/repos/{username}/{reponame}/{ball_type}/*', body: null, scope: ['repository'], flag: null, deprecated: false, chain: [ONE_OF('ball_type', 'tarball', 'zipball', 'bundle'), ...REPO_CTX, RR('code')], handler: 'ballType.get' },
   { method: 'GET', path: '/repos/{username}/{reponame}/forks', body: null, scope: ['repository'], flag: 'forks', deprecated: false, chain: [...REPO_CTX], handler: 'forks.list' },
   { method: 'POST', path: '/repos/{username}/{reponame}/forks', body: 'CreateForkOption', scope: ['repository'], flag: 'forks', deprecated: false, chain: [...REPO_CTX, TOK, RR('code'), BODY], handler: 'forks.create' },
   { method: 'GET', path: '/repos/{username}/{reponame}/branches', body: null, scope: ['repository'], flag: null, deprecated: false, chain: [...REPO_CTX, RR('code')], handler: 'branches.list' },
@@ -242,7 +242,7 @@ export const routes = [
   { method: 'GET', path: '/repos/{username}/{reponame}/commits/{ref}/statuses', body: null, scope: ['repository'], flag: null, deprecated: false, chain: [...REPO_CTX, RR('code')], handler: 'commits.listStatuses' },
   { method: 'GET', path: '/repos/{username}/{reponame}/commits/{ref}/pull', body: null, scope: ['repository'], flag: null, deprecated: false, chain: [...REPO_CTX, RR('code')], handler: 'commits.listPull' },
   { method: 'GET', path: '/repos/{username}/{reponame}/git/commits/{sha}', body: null, scope: ['repository'], flag: null, deprecated: false, chain: [...REPO_CTX, RR('code')], handler: 'git.getCommits' },
-  { method: 'GET', path: '/repos/{username}/{reponame}/git/commits/{sha}.{diffType}', body: null, scope: ['repository'], flag: null, deprecated: false, chain: [...REPO_CTX, RR('code')], handler: 'git.getCommitsItem' },
+  { method: 'GET', path: '/repos/{username}/{reponame}/git/commits/{sha}.{diffType}', body: null, scope: ['repository'], flag: null, deprecated: false, chain: [ONE_OF('diffType', 'diff', 'patch'), ...REPO_CTX, RR('code')], handler: 'git.getCommitsItem' },
   { method: 'GET', path: '/repos/{username}/{reponame}/git/refs', body: null, scope: ['repository'], flag: null, deprecated: false, chain: [...REPO_CTX, RR('code')], handler: 'git.listRefs' },
   { method: 'GET', path: '/repos/{username}/{reponame}/git/refs/*', body: null, scope: ['repository'], flag: null, deprecated: false, chain: [...REPO_CTX, RR('code')], handler: 'git.getRefs' },
   { method: 'GET', path: '/repos/{username}/{reponame}/git/trees/{sha}', body: null, scope: ['repository'], flag: null, deprecated: false, chain: [...REPO_CTX, RR('code')], handler: 'git.getTrees' },
@@ -281,7 +281,7 @@ export const routes = [
   { method: 'GET', path: '/repos/{username}/{reponame}/pulls/pinned', body: null, scope: ['repository'], flag: null, deprecated: false, chain: [...PULL_CTX], handler: 'pulls.listPinned' },
   { method: 'GET', path: '/repos/{username}/{reponame}/pulls/{index}', body: null, scope: ['repository'], flag: null, deprecated: false, chain: [...PULL_CTX], handler: 'pulls.get' },
   { method: 'PATCH', path: '/repos/{username}/{reponame}/pulls/{index}', body: 'EditPullRequestOption', scope: ['repository'], flag: null, deprecated: false, chain: [...PULL_CTX, TOK, BODY], handler: 'pulls.edit' },
-  { method: 'GET', path: '/repos/{username}/{reponame}/pulls/{index}.{diffType}', body: null, scope: ['repository'], flag: null, deprecated: false, chain: [...PULL_CTX], handler: 'pulls.getItem' },
+  { method: 'GET', path: '/repos/{username}/{reponame}/pulls/{index}.{diffType}', body: null, scope: ['repository'], flag: null, deprecated: false, chain: [ONE_OF('diffType', 'diff', 'patch'), ...PULL_CTX], handler: 'pulls.getItem' },
   { method: 'POST', path: '/repos/{username}/{reponame}/pulls/{index}/update', body: null, scope: ['repository'], flag: null, deprecated: false, chain: [...PULL_CTX, TOK, Q('size:git:all', 'repo')], handler: 'pulls.createUpdate' },
   { method: 'GET', path: '/repos/{username}/{reponame}/pulls/{index}/commits', body: null, scope: ['repository'], flag: null, deprecated: false, chain: [...PULL_CTX], handler: 'pulls.listCommits' },
   { method: 'GET', path: '/repos/{username}/{reponame}/pulls/{index}/files', body: null, scope: ['repository'], flag: null, deprecated: false, chain: [...PULL_CTX], handler: 'pulls.listFiles' },

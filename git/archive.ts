@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import { readInfo } from './cat-file.ts';
 import { RevNotFoundError } from './errors.ts';
 import { gitStream, runGit } from './exec.ts';
-import { validatePath } from './write.ts';
+import { validatePath } from './paths.ts';
 
 export type ArchiveFormat = 'tar.gz' | 'zip' | 'bundle';
 

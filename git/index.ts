@@ -6,7 +6,10 @@ export { BatchReader, closeAll, closeBatch, getBatch, readInfo, readObject, type
 export * from './repo.ts';
 export * from './commits.ts';
 export * from './trees.ts';
-export * from './write.ts';
+export * from './identity.ts';
+export { validatePath } from './paths.ts';
+export { createAnnotatedTag, createBranchRef, createLightweightTag, deleteRef } from './refs.ts';
+export { commitFiles, type CommitFilesOptions, type CommitResult, type FileMode, type FileOp } from './write.ts';
 export * from './merge.ts';
 export * from './http.ts';
 export * from './archive.ts';

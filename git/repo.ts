@@ -81,7 +81,7 @@ function parseRefLines(stdout: Buffer): (Ref & { peeledType: string })[] {
 export async function listRefs(repoPath: string, prefix?: string): Promise<Ref[]> {
   const args = ['for-each-ref', REF_FORMAT];
   if (prefix !== undefined) {
-    assertFullRef(prefix.replace(/\/$/, ''));
+    if (prefix !== 'refs/') assertFullRef(prefix.replace(/\/$/, ''));
     args.push(prefix);
   }
   const { stdout } = await runGit(repoPath, args);

@@ -2,34 +2,19 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { readInfo, readObject } from './cat-file.ts';
-import {
-  FileExistsError,
-  FileNotFoundError,
-  GitError,
-  InvalidIdentityError,
-  InvalidPathError,
-  RefConflictError,
-  RefExistsError,
-  RefNotFoundError,
-  RevNotFoundError,
-  ShaMismatchError,
-} from './errors.ts';
+import { FileExistsError, FileNotFoundError, GitError, InvalidPathError, RevNotFoundError, ShaMismatchError } from './errors.ts';
 import { runGit } from './exec.ts';
+import { identityEnv, validateIdentity, type Identity } from './identity.ts';
 import { isFullOid, zeroOid } from './oid.ts';
-import { assertBranchName, assertFullRef, assertTagName } from './refname.ts';
-import { revParse } from './repo.ts';
+import { validatePath } from './paths.ts';
+import { assertBranchName } from './refname.ts';
+import { updateRef } from './refs.ts';
 import { parseTreeObject, type RawTreeEntry } from './trees.ts';
 
-export type FileMode = '100644' | '100755' | '120000';
+export type { Identity } from './identity.ts';
+export { validatePath } from './paths.ts';
 
-export interface Identity {
-  name: string;
-  email: string;
-  /** Default: now. */
-  date?: Date;
-  /** Offset stored with the date, e.g. +0200. Default +0000. */
-  tz?: string;
-}
+export type FileMode = '100644' | '100755' | '120000';
 
 export interface FileOp {
   op: 'create' | 'update' | 'delete' | 'move';
@@ -64,55 +49,6 @@ export interface CommitResult {
 }
 
 const FILE_MODES = new Set(['100644', '100755', '120000']);
-const TZ = /^[+-]\d{4}$/;
-
-/** Checks a repository-relative path given by a client. */
-export function validatePath(p: string): void {
-  if (p === '') throw new InvalidPathError(p, 'empty');
-  if (/[\x00-\x1f\x7f]/.test(p)) throw new InvalidPathError(p, 'control character');
-  if (p.includes('\\')) throw new InvalidPathError(p, 'backslash');
-  if (p.startsWith('/')) throw new InvalidPathError(p, 'absolute');
-  if (p.endsWith('/')) throw new InvalidPathError(p, 'trailing slash');
-  for (const segment of p.split('/')) {
-    if (segment === '') throw new InvalidPathError(p, 'empty segment');
-    if (segment === '.' || segment === '..') throw new InvalidPathError(p, `'${segment}' segment`);
-    if (segment.toLowerCase() === '.git') throw new InvalidPathError(p, "'.git' segment");
-  }
-}
-
-function validateIdentity(who: Identity, role: string): void {
-  if (who.name.trim() === '') throw new InvalidIdentityError(`${role} name is empty`);
-  for (const value of [who.name, who.email]) {
-    if (/[<>\n\r\0]/.test(value)) throw new InvalidIdentityError(`${role} name and email may not contain <, > or line breaks`);
-  }
-  if (who.tz !== undefined && !TZ.test(who.tz)) throw new InvalidIdentityError(`${role} time zone must look like +0200`);
-}
-
-function gitDate(who: Identity): string {
-  return `@${Math.floor((who.date ?? new Date()).getTime() / 1000)} ${who.tz ?? '+0000'}`;
-}
-
-function identityEnv(author: Identity, committer: Identity): Record<string, string> {
-  return {
-    GIT_AUTHOR_NAME: author.name,
-    GIT_AUTHOR_EMAIL: author.email,
-    GIT_AUTHOR_DATE: gitDate(author),
-    GIT_COMMITTER_NAME: committer.name,
-    GIT_COMMITTER_EMAIL: committer.email,
-    GIT_COMMITTER_DATE: gitDate(committer),
-  };
-}
-
-/** Compare-and-swap of a ref; `old` is the all-zero id when the ref must not exist. */
-async function updateRef(repoPath: string, ref: string, value: string, old: string, env: Record<string, string>): Promise<void> {
-  try {
-    await runGit(repoPath, ['update-ref', ref, value, old], { env });
-  } catch (err) {
-    // Both "is at X but expected Y" and a held lock (a concurrent writer) read "cannot lock ref".
-    if (err instanceof GitError && err.stderr.includes('cannot lock ref')) throw new RefConflictError(ref, err.stderr.trim());
-    throw err;
-  }
-}
 
 interface Blob {
   mode: string;
@@ -281,70 +217,4 @@ export async function commitFiles(repoPath: string, opts: CommitFilesOptions): P
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }
-}
-
-function systemIdentityEnv(): Record<string, string> {
-  // update-ref writes a reflog entry, which needs some committer identity.
-  const who: Identity = { name: 'cairn', email: 'cairn@localhost' };
-  return identityEnv(who, who);
-}
-
-/** Creates refs/heads/<name> at the commit `from` names; RefExistsError if the branch (or a clashing one) exists. */
-export async function createBranchRef(repoPath: string, name: string, from: string): Promise<string> {
-  assertBranchName(name);
-  const target = await readInfo(repoPath, `${from}^{commit}`);
-  if (!target) throw new RevNotFoundError(from);
-  const ref = `refs/heads/${name}`;
-  try {
-    await updateRef(repoPath, ref, target.oid, zeroOid(target.oid), systemIdentityEnv());
-  } catch (err) {
-    if (err instanceof RefConflictError) throw new RefExistsError(ref);
-    throw err;
-  }
-  return target.oid;
-}
-
-/** Deletes a full ref, only if it still has the value `oldSha` (default: its current value). */
-export async function deleteRef(repoPath: string, ref: string, oldSha?: string): Promise<void> {
-  assertFullRef(ref);
-  const old = oldSha ?? (await revParse(repoPath, ref));
-  if (old === null) throw new RefNotFoundError(ref);
-  if (!isFullOid(old)) throw new RevNotFoundError(old);
-  try {
-    await runGit(repoPath, ['update-ref', '-d', ref, old], { env: systemIdentityEnv() });
-  } catch (err) {
-    if (err instanceof GitError && err.stderr.includes('cannot lock ref')) throw new RefConflictError(ref, err.stderr.trim());
-    throw err;
-  }
-}
-
-async function createRefExclusive(repoPath: string, ref: string, oid: string): Promise<void> {
-  try {
-    await updateRef(repoPath, ref, oid, zeroOid(oid), systemIdentityEnv());
-  } catch (err) {
-    if (err instanceof RefConflictError) throw new RefExistsError(ref);
-    throw err;
-  }
-}
-
-export async function createLightweightTag(repoPath: string, name: string, target: string): Promise<string> {
-  assertTagName(name);
-  const info = await readInfo(repoPath, target);
-  if (!info) throw new RevNotFoundError(target);
-  await createRefExclusive(repoPath, `refs/tags/${name}`, info.oid);
-  return info.oid;
-}
-
-/** Writes a tag object with `mktag` (which fsck-checks it) and creates refs/tags/<name>. Returns the tag object id. */
-export async function createAnnotatedTag(repoPath: string, name: string, target: string, message: string, tagger: Identity): Promise<string> {
-  assertTagName(name);
-  validateIdentity(tagger, 'tagger');
-  const info = await readInfo(repoPath, target);
-  if (!info) throw new RevNotFoundError(target);
-  const body = message === '' || message.endsWith('\n') ? message : `${message}\n`;
-  const date = gitDate(tagger).slice(1);
-  const text = `object ${info.oid}\ntype ${info.type}\ntag ${name}\ntagger ${tagger.name} <${tagger.email}> ${date}\n\n${body}`;
-  const tagOid = (await runGit(repoPath, ['mktag'], { input: text })).stdout.toString('utf8').trim();
-  await createRefExclusive(repoPath, `refs/tags/${name}`, tagOid);
-  return tagOid;
 }

@@ -28,6 +28,7 @@ export { COMMENT } from './comment.ts';
 export { PACKAGE } from './package.ts';
 export { USER_BY_ID, REPO_BY_ID } from './by-id.ts';
 export { PUBLIC_ONLY } from './public-only.ts';
+export { ONE_OF } from './one-of.ts';
 export { NO_REPO_TOKEN } from './token-limits.ts';
 export { OWNER_SCOPE } from './owner-scope.ts';
 export { ISSUES_GATE, PULLS_GATE, ISSUES_OR_PULLS_GATE, LOCAL_ISSUE_GATE, WIKI_GATE, ATTACHMENTS_GATE, ACTIONS_GATE } from './gates.ts';

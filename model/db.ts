@@ -20,7 +20,7 @@ export interface DbHandle {
 const common = {
   entities,
   extensions: [Migrator],
-  migrations: { migrationsList: migrations, transactional: true, allOrNothing: true, tableName: 'cairn_migrations' },
+  migrations: { migrationsList: migrations, transactional: true, allOrNothing: true, tableName: 'cairn_migrations', silent: true },
   allowGlobalContext: false,
   debug: false,
   discovery: { warnWhenNoEntities: false },

@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { archiveStream } from '../../git/archive.ts';
 import { InvalidPathError, RevNotFoundError } from '../../git/errors.ts';
 import { runGit } from '../../git/exec.ts';
-import { createLightweightTag } from '../../git/write.ts';
+import { createLightweightTag } from '../../git/refs.ts';
 import { commit, git, sandbox, text, type Sandbox } from './fixture.ts';
 
 let sb: Sandbox;

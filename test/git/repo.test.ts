@@ -16,7 +16,7 @@ import {
   revParse,
   setHead,
 } from '../../git/repo.ts';
-import { createLightweightTag } from '../../git/write.ts';
+import { createLightweightTag } from '../../git/refs.ts';
 import { commit, git, sandbox, text, type Sandbox } from './fixture.ts';
 
 let sb: Sandbox;
@@ -76,6 +76,7 @@ test('refs: list, resolve, rev-parse, HEAD', async () => {
     ],
   );
   assert.equal((await listRefs(repo, 'refs/heads/')).map((r) => r.name), ['refs/heads/dev', 'refs/heads/main']);
+  assert.is((await listRefs(repo, 'refs/')).length, 4);
 
   assert.equal(await resolveRef(repo, 'main'), { kind: 'branch', ref: 'refs/heads/main', oid: c1, commit: c1 });
   assert.equal(await resolveRef(repo, 'dev'), { kind: 'branch', ref: 'refs/heads/dev', oid: c2, commit: c2 });

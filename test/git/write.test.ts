@@ -15,15 +15,8 @@ import {
 } from '../../git/errors.ts';
 import { listRefs, resolveRef } from '../../git/repo.ts';
 import { lsTree } from '../../git/trees.ts';
-import {
-  commitFiles,
-  createAnnotatedTag,
-  createBranchRef,
-  createLightweightTag,
-  deleteRef,
-  validatePath,
-  type FileOp,
-} from '../../git/write.ts';
+import { createAnnotatedTag, createBranchRef, createLightweightTag, deleteRef } from '../../git/refs.ts';
+import { commitFiles, validatePath, type FileOp } from '../../git/write.ts';
 import { alice, bob, commit, git, sandbox, text, type Sandbox } from './fixture.ts';
 
 let sb: Sandbox;

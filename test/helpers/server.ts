@@ -1,0 +1,75 @@
+// A real cairn for tests: real HTTP on port 0, a real database (PostgreSQL when CAIRN__DATABASE__URL
+// is set — a fresh database per test process — else in-memory PGlite), real git repositories in a
+// temporary data directory.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import pino from 'pino';
+import { loadConfig, type Config } from '../../config.ts';
+import { migrate, openDatabase, type DbHandle } from '../../model/db.ts';
+import { createApp, listen, type Running } from '../../server.ts';
+import { closeAll } from '../../git/cat-file.ts';
+
+export interface TestDb {
+  db: DbHandle;
+  dataPath: string;
+  close(): Promise<void>;
+}
+
+/** One database (and data directory) per test process; several servers may share it. */
+export async function openTestDb(): Promise<TestDb> {
+  const dataPath = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-test-'));
+  const base = process.env.CAIRN__DATABASE__URL;
+  let url = '';
+  let dropDb: (() => Promise<void>) | null = null;
+  if (base) {
+    const name = `cairn_test_${process.pid}_${Date.now().toString(36)}`;
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const u = new URL(base);
+    u.pathname = `/${name}`;
+    url = u.toString();
+    dropDb = async () => {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    };
+  }
+  const cfg = loadConfig({}, { SERVER__APP_DATA_PATH: dataPath, DATABASE__URL: url });
+  const db = await openDatabase(cfg, { memory: !url });
+  await migrate(db.orm);
+  return {
+    db,
+    dataPath,
+    async close() {
+      await closeAll();
+      await db.close();
+      if (dropDb) await dropDb();
+      fs.rmSync(dataPath, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface TestServer {
+  url: string;
+  api: string;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** Starts a server on port 0 over a shared test database, with settings overrides (`QUOTA__ENABLED: 'true'`). */
+export async function startServer(t: TestDb, overrides: Record<string, string> = {}): Promise<TestServer> {
+  const cfg0 = loadConfig({}, { SERVER__APP_DATA_PATH: t.dataPath, ...overrides });
+  const log = pino({ level: process.env.TEST_LOG ?? 'silent' });
+  const app = createApp({ config: cfg0, orm: t.db.orm, log });
+  const running: Running = await listen(app, '127.0.0.1', 0);
+  // ROOT_URL must name the real port for Link headers and redirects; rebuild with it.
+  const cfg = loadConfig({}, { SERVER__APP_DATA_PATH: t.dataPath, SERVER__ROOT_URL: `${running.url}/`, ...overrides });
+  running.server.removeAllListeners('request');
+  running.server.on('request', createApp({ config: cfg, orm: t.db.orm, log }).callback());
+  return { url: running.url, api: `${running.url}/api/v1`, config: cfg, close: () => running.close() };
+}
