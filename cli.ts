@@ -145,7 +145,8 @@ async function main(argv: string[]): Promise<number> {
 }
 
 main(process.argv.slice(2)).then(
-  (code) => { if (code >= 0) process.exit(code); },
+  // Exit only once stdout has drained: a piped `routes --json` is larger than one pipe buffer.
+  (code) => { if (code >= 0) process.stdout.write('', () => process.exit(code)); },
   (e) => {
     if (e instanceof ConfigError || e instanceof TableError || e instanceof HttpError) console.error(`cairn: ${e.message}`);
     else console.error(e);

@@ -77,7 +77,7 @@ export class BatchReader {
   }
 
   readObject(rev: string): Promise<GitObject | null> {
-    return this.request(rev, true) as Promise<GitObject | null>;
+    return this.request(rev, true).then((obj) => (obj && 'content' in obj ? obj : null));
   }
 
   readInfo(rev: string): Promise<ObjectInfo | null> {

@@ -3,6 +3,11 @@ import { AccessToken, AccessTokenRepo } from './token.ts';
 import { Repository, RepoUnit, Collaboration, RepoRedirect } from './repo.ts';
 import { OrgUser, Team, TeamUnit, TeamUser, TeamRepo } from './org.ts';
 import { ResourceIndex } from './counter.ts';
+import { Label } from './label.ts';
+import { Star, Watch } from './star.ts';
+import { Topic, RepoTopic } from './topic.ts';
+import { RepoTransfer } from './transfer.ts';
+import { Mirror, PushMirror } from './mirror.ts';
 
 /** Every entity the ORM knows. A new entity is added here and gets a migration in model/migrations/. */
 export const entities = [
@@ -11,4 +16,5 @@ export const entities = [
   Repository, RepoUnit, Collaboration, RepoRedirect,
   OrgUser, Team, TeamUnit, TeamUser, TeamRepo,
   ResourceIndex,
+  Label, Star, Watch, Topic, RepoTopic, RepoTransfer, Mirror, PushMirror,
 ];

@@ -1,6 +1,8 @@
 import { Migration20261121000000Foundation } from './Migration20261121000000Foundation.ts';
+import { Migration20261121060104RepoRecords } from './Migration20261121060104RepoRecords.ts';
 
 /** Committed migrations, applied in this order at start (`cli migrate` runs them alone). */
 export const migrations = [
   { name: 'Migration20261121000000Foundation', class: Migration20261121000000Foundation },
+  { name: 'Migration20261121060104RepoRecords', class: Migration20261121060104RepoRecords },
 ];

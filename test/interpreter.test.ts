@@ -1,0 +1,89 @@
+// The interpreter's start-up checks and matching order (STYLE.md, "The bootstrapper").
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { compareSpecificity, routerPath, validateTable, TableError, bindRoute, scopeCheck } from '../interpreter.ts';
+import { routes } from '../routes.table.ts';
+import type { RouteSpec } from '../lib/route-spec.ts';
+import { ADM, BODY, REPO_CTX, SELF, TOK, USER } from '../guards/index.ts';
+import { loadConfig } from '../config.ts';
+import { parseScopes } from '../lib/scopes.ts';
+import type { RequestState } from '../guards/types.ts';
+
+const row = (over: Partial<RouteSpec>): RouteSpec => ({
+  method: 'GET', path: '/version', body: null, scope: [], flag: null, deprecated: false, chain: [], handler: 'misc.version', ...over,
+});
+const rejects = (table: RouteSpec[], text: string) => {
+  try {
+    validateTable(table);
+  } catch (e) {
+    assert.instance(e, TableError);
+    assert.ok((e as Error).message.includes(text), (e as Error).message);
+    return;
+  }
+  assert.unreachable(`table accepted; expected: ${text}`);
+};
+
+test('the real table passes the start-up check', () => {
+  validateTable(routes);
+});
+
+test('a duplicate method and path stops the start', () => rejects([row({}), row({})], 'duplicate route GET /version'));
+
+test('two patterns that can match one URL with no winner stop the start', () =>
+  rejects([row({ path: '/a/{x}' }), row({ path: '/a/{y}', handler: 'users.get' })], 'ambiguous routes'));
+
+test('an unknown handler key stops the start', () =>
+  rejects([row({ handler: 'nope.nothing' as RouteSpec['handler'] })], 'unknown handler nope.nothing'));
+
+test('an unknown body schema stops the start', () =>
+  rejects([row({ method: 'POST', body: 'NoSuchOption' as RouteSpec['body'], chain: [BODY] })], 'unknown body schema NoSuchOption'));
+
+test('a body without BODY, or BODY without a body, stops the start', () => {
+  rejects([row({ method: 'POST', body: 'CreateRepoOption' })], 'without a BODY step');
+  rejects([row({ method: 'POST', chain: [BODY] })], 'BODY step without a body');
+});
+
+test('a step whose needs no earlier step provides stops the start', () => {
+  rejects([row({ chain: [ADM()] })], 'ADM needs repo');
+  rejects([row({ chain: [SELF, USER] })], 'SELF needs user');
+  validateTable([row({ chain: [...REPO_CTX, TOK, ADM()] }), row({ path: '/x/{username}', chain: [USER, SELF] })]);
+});
+
+test('guard constructors check their arguments when the table is built', () => {
+  assert.throws(() => ADM('nonsense'), /unknown unit/);
+});
+
+test('paths convert to router syntax; static beats parameter beats tail, whatever the row order', () => {
+  assert.is(routerPath('/repos/{username}/{reponame}/contents/*'), '/repos/:username/:reponame/contents/*path');
+  assert.is(routerPath('/activitypub/user-id/{user-id}'), '/activitypub/user-id/:"user-id"');
+  assert.is(routerPath('/repos/{username}/{reponame}/git/commits/{sha}.{diffType}'), '/repos/:username/:reponame/git/commits/:sha.:diffType');
+  const paths = ['/r/{ball_type}/*', '/r/{x}', '/r/raw/*', '/r/pulls', '/r/{a}.{b}'];
+  const sorted = [...paths].sort(compareSpecificity);
+  assert.equal(sorted, ['/r/pulls', '/r/raw/*', '/r/{a}.{b}', '/r/{x}', '/r/{ball_type}/*']);
+});
+
+test('scope check: at least one category at the method\'s level; none needed without categories', () => {
+  const cfg = loadConfig({});
+  const state = (method: string, scope: string): RequestState => ({
+    config: cfg, method, auth: { doer: null, method: 'token', sudoer: null, token: { id: 1, scopes: parseScopes(scope), raw: scope, publicOnly: false, repoIds: null } },
+  } as unknown as RequestState);
+  const r = row({ scope: ['user', 'organization'] });
+  assert.is(scopeCheck(state('GET', 'read:organization'), r), null);
+  assert.is(scopeCheck(state('POST', 'read:organization'), r)?.status, 403);
+  assert.is((scopeCheck(state('POST', 'read:organization'), r) as { message: string }).message, 'token does not have at least one of required scope(s): [write:user write:organization]');
+  assert.is(scopeCheck(state('DELETE', 'write:user'), r), null);
+  assert.is(scopeCheck(state('GET', 'read:misc'), row({})), null);
+});
+
+test('BODY is bound to the row\'s schema and reports Forgejo\'s 422 message', async () => {
+  const bound = bindRoute(routes.find((r) => r.method === 'POST' && r.path === '/user/repos')!);
+  const body = bound.steps.find((s) => s.name === 'BODY')!;
+  const s = { rawBody: { name: 5 } } as unknown as RequestState;
+  const out = await body.run(s);
+  assert.is(out && 'message' in out ? out.status : 0, 422);
+  const ok = { rawBody: { name: 'fine' } } as unknown as RequestState;
+  assert.is(await body.run(ok), null);
+  assert.equal(ok.body, { name: 'fine' });
+});
+
+test.run();

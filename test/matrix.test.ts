@@ -1,0 +1,32 @@
+// The guard matrix snapshot (STYLE.md, "Matrix"): every row flattened to one line and compared with
+// the committed snapshot, so a permission change shows up as a reviewable diff.
+// Regenerate with `UPDATE_SNAPSHOT=1 npx tsx test/matrix.test.ts`.
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { routes } from '../routes.table.ts';
+import { matrixJson, matrixLine } from '../lib/matrix.ts';
+
+const file = path.join(path.dirname(new URL(import.meta.url).pathname), 'matrix.snapshot.txt');
+
+test('the guard matrix matches the committed snapshot', () => {
+  const lines = matrixJson(routes).map(matrixLine).join('\n') + '\n';
+  if (process.env.UPDATE_SNAPSHOT) fs.writeFileSync(file, lines);
+  const want = fs.readFileSync(file, 'utf8');
+  const got = lines.split('\n');
+  const diff = want.split('\n').map((l, i) => (l === got[i] ? null : `line ${i + 1}\n  - ${l}\n  + ${got[i] ?? ''}`)).filter(Boolean);
+  assert.equal(diff.slice(0, 10), [], `${diff.length} lines differ`);
+  assert.is(got.length, want.split('\n').length);
+});
+
+test('the matrix lists every operation once, and counts implemented routes from the handler registry', () => {
+  const m = matrixJson(routes);
+  assert.is(m.length, 511);
+  assert.ok(m.some((r) => r.implemented));
+  assert.ok(m.some((r) => !r.implemented));
+  const tokens = m.find((r) => r.method === 'POST' && r.path === '/users/{username}/tokens')!;
+  assert.equal(tokens.chain, ['USER', 'PUBLIC_ONLY(user)', 'USER_VISIBLE', 'SELF', 'BODY', 'BASIC', 'TOK']);
+});
+
+test.run();
