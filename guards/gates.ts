@@ -8,8 +8,8 @@ const canRead = (s: RequestState, unit: 'issues' | 'pulls' | 'wiki') => {
   const { perm } = need(s.repo, 'repo');
   return perm.canRead(unit) || (perm.unitEnabled(unit) && isSiteAdmin(s));
 };
-/** Pulls are possible on a repository that is not empty and not a mirror... as far as the record tells. */
-const pullsPossible = (s: RequestState) => !need(s.repo, 'repo').repo.isMirror;
+/** Forgejo's CanEnablePulls: pulls are possible on a repository that is neither empty nor a mirror. */
+const pullsPossible = (s: RequestState) => { const { repo } = need(s.repo, 'repo'); return !repo.isMirror && !repo.isEmpty; };
 
 export const ISSUES_GATE = step('ISSUES_GATE', 'gate', ['repo'], [], (s) => (canRead(s, 'issues') ? null : missing()));
 export const PULLS_GATE = step('PULLS_GATE', 'gate', ['repo'], [], (s) => (pullsPossible(s) && canRead(s, 'pulls') ? null : missing()));

@@ -13,7 +13,7 @@ const NEEDS: Record<Cat, Need[]> = {
 };
 
 export function PUBLIC_ONLY(category: Cat) {
-  if (!(category in WHAT)) throw new Error(`PUBLIC_ONLY: unknown category "${category}"`);
+  if (!Object.hasOwn(WHAT, category)) throw new Error(`PUBLIC_ONLY: unknown category "${category}"`);
   return step(`PUBLIC_ONLY(${category})`, 'limit', NEEDS[category], [], (s) => {
     if (!s.auth.token?.publicOnly) return null;
     const no = deny(403, MSG.publicOnly(WHAT[category]));

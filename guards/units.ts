@@ -3,7 +3,7 @@
 import { Unit, type UnitName } from '../lib/perm.ts';
 
 export function checkUnits(guard: string, units: readonly string[]): UnitName[] {
-  for (const u of units) if (!(u in Unit)) throw new Error(`${guard}: unknown unit "${u}"`);
+  for (const u of units) if (!Object.hasOwn(Unit, u)) throw new Error(`${guard}: unknown unit "${u}"`);
   return units as UnitName[];
 }
 export const label = (guard: string, units: readonly string[]) => (units.length ? `${guard}(${units.join(', ')})` : guard);

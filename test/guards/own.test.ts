@@ -52,4 +52,9 @@ test('OWN: unknown unit names are refused at construction', () => {
   assert.throws(() => loose(OWN)('repo.code'), /unknown unit/);
 });
 
+test('OWN: names inherited from Object.prototype are not units either [STYLE: constructors check their arguments]', () => {
+  assert.throws(() => loose(OWN)('toString'), /unknown unit/);
+  assert.throws(() => loose(OWN)('constructor'), /unknown unit/);
+});
+
 test.run();

@@ -7,7 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import pino from 'pino';
 import type { EntityManager } from '@mikro-orm/core';
-import { loadConfig } from '../../config.ts';
+import { loadConfig, type Config } from '../../config.ts';
 import type { IUser } from '../../model/user.ts';
 import type { IRepository } from '../../model/repo.ts';
 import type { ITeam } from '../../model/org.ts';
@@ -95,9 +95,12 @@ const noDb = new Proxy({}, {
   get(_t, prop) { throw new Error(`a pure guard used the database (em.${String(prop)})`); },
 }) as unknown as EntityManager;
 
+export const servicesFor = (config: Config): Services =>
+  ({ log: pino({ level: 'silent' }), secrets: new SecretBox('guard-tests'), repoPath: repoPathFor(config) });
+
 export function state(g: Given = {}): RequestState {
   const config = loadConfig({}, g.config ?? {});
-  const services: Services = { log: pino({ level: 'silent' }), secrets: new SecretBox('guard-tests'), repoPath: repoPathFor(config) };
+  const services = servicesFor(config);
   const doer = g.doer ?? null;
   const tok = g.token ?? null;
   const method = g.method !== undefined ? g.method : tok ? 'token' : doer ? 'basic' : null;
