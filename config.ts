@@ -57,6 +57,11 @@ const SETTINGS = {
     DISABLE_MIRRORS: { kind: 'bool', default: 'false' },
     DISABLE_HTTP_GIT: { kind: 'bool', default: 'false' },
   },
+  MIGRATIONS: {
+    ALLOW_LOCALNETWORKS: { kind: 'bool', default: 'false' },
+    ALLOWED_DOMAINS: { kind: 'string', default: '' },
+    BLOCKED_DOMAINS: { kind: 'string', default: '' },
+  },
   SECURITY: {
     SECRET_KEY: { kind: 'string', default: '' },
     DISABLE_WEBHOOKS: { kind: 'bool', default: 'false' },

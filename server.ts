@@ -20,6 +20,8 @@ import { SecretBox } from './lib/secretbox.ts';
 import { repoPathFor, type Services } from './lib/services.ts';
 import type { Orm } from './model/db.ts';
 import { openApiDocument } from './lib/openapi.ts';
+import { serveAvatars } from './lib/avatar-serve.ts';
+import { createGitHttp } from './git-http.ts';
 
 export interface AppOptions {
   config: Config;
@@ -91,6 +93,9 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
     await next();
   });
 
+  // Avatar images, where every `avatar_url` points.
+  app.use(serveAvatars(config));
+
   // The API description, generated from the table.
   app.use(async (ctx, next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
@@ -106,6 +111,9 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
     }
     return next();
   });
+
+  // Git over HTTP (smart protocol) lives outside /api/v1; it must see request bodies unparsed.
+  app.use(createGitHttp({ config, orm, services }));
 
   app.use(koaBody({
     multipart: true,

@@ -106,3 +106,11 @@ export class InvalidIdentityError extends Error {
     this.name = 'InvalidIdentityError';
   }
 }
+
+/** A patch that does not apply to the tree it was given. */
+export class PatchApplyError extends Error {
+  constructor(readonly detail: string) {
+    super(`patch does not apply: ${detail}`);
+    this.name = 'PatchApplyError';
+  }
+}

@@ -13,6 +13,8 @@ export interface RpcOptions {
   gitProtocol?: string;
   env?: Record<string, string>;
   timeoutMs?: number;
+  /** `-c key=value` settings for this invocation (e.g. core.hooksPath). */
+  config?: Record<string, string>;
 }
 
 const GIT_PROTOCOL = /^[A-Za-z0-9=:._-]*$/;
@@ -58,7 +60,8 @@ export async function advertiseRefs(repoPath: string, service: GitService, opts:
 
 /** The response body of `POST <service>`: git's output for the request body piped to it. */
 export function serviceRpc(repoPath: string, service: GitService, request: Readable, opts: RpcOptions = {}): Readable {
-  return gitStream(null, [subcommand(service), '--stateless-rpc', repoArg(repoPath)], {
+  const config = Object.entries(opts.config ?? {}).flatMap(([k, v]) => ['-c', `${k}=${v}`]);
+  return gitStream(null, [...config, subcommand(service), '--stateless-rpc', repoArg(repoPath)], {
     input: request,
     env: serviceEnv(opts),
     timeoutMs: opts.timeoutMs,

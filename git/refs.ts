@@ -76,3 +76,31 @@ export async function createAnnotatedTag(repoPath: string, name: string, target:
   await createRefExclusive(repoPath, `refs/tags/${name}`, tagOid);
   return tagOid;
 }
+
+/** Renames a branch in one update-ref transaction: both refs move or neither (RefConflictError). */
+export async function renameBranchRef(repoPath: string, from: string, to: string, oid: string): Promise<void> {
+  assertBranchName(from);
+  assertBranchName(to);
+  if (!isFullOid(oid)) throw new RevNotFoundError(oid);
+  const input = `create refs/heads/${to} ${oid}\ndelete refs/heads/${from} ${oid}\n`;
+  try {
+    await runGit(repoPath, ['update-ref', '--stdin'], { input, env: systemIdentityEnv() });
+  } catch (err) {
+    if (err instanceof GitError && /cannot lock ref|reference already exists/.test(err.stderr)) throw new RefConflictError(`refs/heads/${to}`, err.stderr.trim());
+    throw err;
+  }
+}
+
+export interface BranchHead {
+  name: string;
+  oid: string;
+}
+
+/** Branches, newest head commit first, then by name (Forgejo's branch list order). */
+export async function listBranches(repoPath: string): Promise<BranchHead[]> {
+  const { stdout } = await runGit(repoPath, ['for-each-ref', '--sort=refname', '--sort=-committerdate', '--format=%(refname)%00%(objectname)', 'refs/heads/']);
+  return stdout.toString('utf8').split('\n').filter((l) => l !== '').map((l) => {
+    const [ref = '', oid = ''] = l.split('\0');
+    return { name: ref.slice('refs/heads/'.length), oid };
+  });
+}

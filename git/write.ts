@@ -7,7 +7,7 @@ import { runGit } from './exec.ts';
 import { identityEnv, validateIdentity, type Identity } from './identity.ts';
 import { isFullOid, zeroOid } from './oid.ts';
 import { validatePath } from './paths.ts';
-import { assertBranchName } from './refname.ts';
+import { assertBranchName, assertFullRef } from './refname.ts';
 import { updateRef } from './refs.ts';
 import { parseTreeObject, type RawTreeEntry } from './trees.ts';
 
@@ -32,6 +32,8 @@ export interface FileOp {
 export interface CommitFilesOptions {
   /** Branch to update (short name). */
   branch: string;
+  /** A full ref to update instead of the branch (e.g. refs/notes/commits). */
+  ref?: string;
   /** Commit the change is based on; null for a first commit or an orphan branch. */
   parent: string | null;
   /** The branch's value the caller read: defaults to `parent`; null means the branch must not exist yet. */
@@ -176,7 +178,8 @@ async function writeBlobs(repoPath: string, tmp: string, blobs: Blob[]): Promise
  * wins and the others get RefConflictError.
  */
 export async function commitFiles(repoPath: string, opts: CommitFilesOptions): Promise<CommitResult> {
-  assertBranchName(opts.branch);
+  if (opts.ref !== undefined) assertFullRef(opts.ref);
+  else assertBranchName(opts.branch);
   const committer = opts.committer ?? opts.author;
   validateIdentity(opts.author, 'author');
   validateIdentity(committer, 'committer');
@@ -212,7 +215,7 @@ export async function commitFiles(repoPath: string, opts: CommitFilesOptions): P
     const message = opts.message.endsWith('\n') ? opts.message : `${opts.message}\n`;
     const parentArgs = opts.parent !== null ? ['-p', opts.parent] : [];
     const commitSha = (await runGit(repoPath, ['commit-tree', treeSha, ...parentArgs], { env, input: message })).stdout.toString('utf8').trim();
-    await updateRef(repoPath, `refs/heads/${opts.branch}`, commitSha, expectedOld ?? zeroOid(commitSha), env);
+    await updateRef(repoPath, opts.ref ?? `refs/heads/${opts.branch}`, commitSha, expectedOld ?? zeroOid(commitSha), env);
     return { commitSha, treeSha };
   } finally {
     await rm(tmp, { recursive: true, force: true });

@@ -1,34 +1,45 @@
-// Site administration of users: list, create, edit, delete (forgejo-facts 6.2 for the shape).
+// Site administration of users (Forgejo's routers/api/v1/admin/user.go, org.go): list, create,
+// edit, delete, rename, a user's organizations, and all organizations (forgejo-facts 6.2, 6.3).
 import type { Handler } from '../lib/handler.ts';
 import { json, noContent } from '../lib/handler.ts';
-import type { CreateUserOption, EditUserOption } from '../model/schemas/index.ts';
+import type { CreateOrgOption, CreateUserOption, EditUserOption, RenameUserOption } from '../model/schemas/index.ts';
 import { EmailAddress, User, type IUser } from '../model/user.ts';
-import { AccessToken, AccessTokenRepo } from '../model/token.ts';
-import { Collaboration, Repository } from '../model/repo.ts';
-import { OrgUser, TeamUser } from '../model/org.ts';
-import { createUser } from '../lib/accounts.ts';
+import { createOrg, createUser } from '../lib/accounts.ts';
 import { hashPassword } from '../lib/password.ts';
-import { deleteRepository } from '../lib/repos.ts';
+import { deleteUser } from '../lib/delete-user.ts';
+import { renameOwner } from '../lib/rename-owner.ts';
+import { isValidEmail } from '../lib/emails.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
-import { unprocessable } from '../lib/errors.ts';
-import { toApiUser } from '../model/api-user.ts';
+import { badRequest, unprocessable } from '../lib/errors.ts';
+import { toApiOrg, toApiUser } from '../model/api-user.ts';
 import { need, type RequestState } from '../guards/types.ts';
+import { userOrder } from './users.ts';
+
+/** Forgejo's default [security] MIN_PASSWORD_LENGTH. */
+const MIN_PASSWORD_LENGTH = 8;
 
 const asAdmin = (s: RequestState) => ({ doer: s.auth.doer, siteAdmin: true });
+
+function individual(u: IUser): IUser {
+  if (u.type !== 0) throw unprocessable(`${u.name} is an organization not a user`);
+  return u;
+}
 
 export const list: Handler = async (c) => {
   const p = pageOf(c);
   const where: Record<string, unknown> = { type: 0 };
   const source = c.query.get('source_id');
   if (source && /^\d+$/.test(source)) where.sourceId = Number(source);
-  const login = c.query.get('login_name');
+  const login = (c.query.get('login_name') ?? '').trim();
   if (login) where.loginName = login;
-  const [rows, total] = await c.em.findAndCount(User, where, { orderBy: { id: 'asc' }, limit: p.limit, offset: p.offset });
+  const [rows, total] = await c.em.findAndCount(User, where, { orderBy: userOrder(c.query), limit: p.limit, offset: p.offset });
   return json(200, rows.map((u) => toApiUser(c.config, u, asAdmin(c))), pagingHeaders(c, p, total));
 };
 
+/** Forgejo refuses a local account whose password is shorter than MIN_PASSWORD_LENGTH (400). */
 export const create: Handler<CreateUserOption> = async (c) => {
   const b = c.body;
+  if (!b.source_id && (b.password ?? '').length < MIN_PASSWORD_LENGTH) throw badRequest('PasswordIsRequired');
   const user = await createUser(c.em, {
     name: b.username,
     email: b.email,
@@ -41,23 +52,37 @@ export const create: Handler<CreateUserOption> = async (c) => {
     // Forgejo makes API-created users change their password unless told otherwise.
     mustChangePassword: b.must_change_password ?? true,
   });
-  if (b.created_at) user.createdAt = new Date(b.created_at);
+  if (b.created_at) {
+    const created = new Date(b.created_at);
+    if (Number.isNaN(created.getTime())) throw unprocessable('[Created]: Invalid date');
+    user.createdAt = created;
+  }
   await c.em.flush();
   return json(201, toApiUser(c.config, user, asAdmin(c)));
 };
 
+/** Forgejo's AdminAddOrSetPrimaryEmailAddress: an address of another user is refused (400 there). */
+async function setPrimaryEmail(c: RequestState, user: IUser, email: string) {
+  if (email.toLowerCase() === user.email.toLowerCase()) return;
+  if (!isValidEmail(email)) throw badRequest(`e-mail invalid [email: ${email}]`);
+  const lower = email.toLowerCase();
+  const other = await c.em.findOne(EmailAddress, { lowerEmail: lower });
+  if (other && other.uid !== user.id) throw badRequest(`e-mail already in use [email: ${email}]`);
+  await c.em.nativeUpdate(EmailAddress, { uid: user.id, isPrimary: true }, { isPrimary: false });
+  if (other) { other.isPrimary = true; other.isActivated = true; }
+  else c.em.create(EmailAddress, { uid: user.id, email, lowerEmail: lower, isActivated: true, isPrimary: true });
+  user.email = email;
+}
+
 export const edit: Handler<EditUserOption> = async (c) => {
   const user = need(c.contextUser, 'user');
   const b = c.body;
-  if (b.email !== undefined && b.email.toLowerCase() !== user.email.toLowerCase()) {
-    const lower = b.email.toLowerCase();
-    const other = await c.em.findOne(EmailAddress, { lowerEmail: lower });
-    if (other && other.uid !== user.id) throw unprocessable(`e-mail already in use [email: ${b.email}]`);
-    await c.em.nativeUpdate(EmailAddress, { uid: user.id, isPrimary: true }, { isPrimary: false });
-    if (other) other.isPrimary = true;
-    else c.em.create(EmailAddress, { uid: user.id, email: b.email, lowerEmail: lower, isActivated: true, isPrimary: true });
-    user.email = b.email;
+  if ((b.source_id === undefined) !== (b.login_name === undefined)) throw unprocessable('source_id and login_name must be specified together');
+  if (b.password && b.password.length < MIN_PASSWORD_LENGTH) throw badRequest(`password must be at least ${MIN_PASSWORD_LENGTH} characters`);
+  if (b.admin === false && user.isAdmin && (await c.em.count(User, { isAdmin: true, type: 0 })) <= 1) {
+    throw badRequest(`can not delete the last admin user [uid: ${user.id}]`);
   }
+  if (b.email !== undefined) await setPrimaryEmail(c, user, b.email);
   if (b.password) user.passwordHash = await hashPassword(b.password);
   if (b.login_name !== undefined) user.loginName = b.login_name;
   if (b.source_id !== undefined) user.sourceId = b.source_id;
@@ -79,28 +104,41 @@ export const edit: Handler<EditUserOption> = async (c) => {
   return json(200, toApiUser(c.config, user, asAdmin(c)));
 };
 
-/** Refuses while the user owns repositories (unless `purge`) or belongs to organizations, as Forgejo does. */
+/** Refuses while the user owns repositories or belongs to organizations, unless `purge`, as Forgejo does. */
 export const remove: Handler = async (c) => {
-  const user = need(c.contextUser, 'user');
-  if (user.type !== 0) throw unprocessable(`user does not exist [name: ${user.name}]`);
+  const user = individual(need(c.contextUser, 'user'));
   if (user.id === c.auth.doer?.id) throw unprocessable('you cannot delete yourself');
-  const purge = c.query.get('purge') === 'true';
-  const repos = await c.em.find(Repository, { ownerId: user.id });
-  if (repos.length && !purge) throw unprocessable(`user still has ownership of repositories [uid: ${user.id}]`);
-  if (!purge && (await c.em.count(OrgUser, { uid: user.id })) > 0) throw unprocessable(`user still has membership of organizations [uid: ${user.id}]`);
-  for (const r of repos) await deleteRepository(c.em, c.services, r, user);
-  await purgeUserRows(c.em, user);
+  await deleteUser(c.em, c.config, c.services, user, c.query.get('purge') === 'true');
   return noContent();
 };
 
-async function purgeUserRows(em: RequestState['em'], user: IUser) {
-  const tokens = await em.find(AccessToken, { uid: user.id });
-  if (tokens.length) await em.nativeDelete(AccessTokenRepo, { tokenId: { $in: tokens.map((t) => t.id) } });
-  await em.nativeDelete(AccessToken, { uid: user.id });
-  await em.nativeDelete(EmailAddress, { uid: user.id });
-  await em.nativeDelete(Collaboration, { userId: user.id });
-  await em.nativeDelete(TeamUser, { uid: user.id });
-  await em.nativeDelete(OrgUser, { uid: user.id });
-  em.remove(user);
-  await em.flush();
-}
+/** The old name keeps redirecting (307) to the user; repositories move with the owner. */
+export const rename: Handler<RenameUserOption> = async (c) => {
+  const user = individual(need(c.contextUser, 'user'));
+  await renameOwner(c.em, c.services, user, c.body.new_username);
+  return noContent();
+};
+
+/** Forgejo's admin CreateOrg: a new organization whose first owner is `{username}`. */
+export const createOrgFor: Handler<CreateOrgOption> = async (c) => {
+  const owner = individual(need(c.contextUser, 'user'));
+  const b = c.body;
+  const org = await createOrg(c.em, owner, {
+    name: b.username,
+    fullName: b.full_name,
+    email: b.email,
+    description: b.description,
+    website: b.website,
+    location: b.location,
+    visibility: b.visibility || undefined,
+    repoAdminChangeTeamAccess: b.repo_admin_change_team_access,
+  });
+  return json(201, toApiOrg(c.config, org));
+};
+
+/** Forgejo's GetAllOrgs: every organization, by name. */
+export const listOrgs: Handler = async (c) => {
+  const p = pageOf(c);
+  const [rows, total] = await c.em.findAndCount(User, { type: 1 }, { orderBy: { name: 'asc', id: 'asc' }, limit: p.limit, offset: p.offset });
+  return json(200, rows.map((o) => toApiOrg(c.config, o)), pagingHeaders(c, p, total));
+};

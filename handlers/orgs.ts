@@ -1,15 +1,26 @@
-// Organizations: create and read.
+// Organizations: list, create, read, edit, delete, rename, avatar, activity feed and blocked users
+// (Forgejo's routers/api/v1/org/org.go and avatar.go; forgejo-facts 6.3).
 import type { Handler } from '../lib/handler.ts';
-import { json } from '../lib/handler.ts';
-import type { CreateOrgOption } from '../model/schemas/index.ts';
+import { json, noContent } from '../lib/handler.ts';
+import type { CreateOrgOption, EditOrgOption, RenameOrgOption, UpdateUserAvatarOption } from '../model/schemas/index.ts';
+import { User, UserRedirect, type IUser, type Visibility } from '../model/user.ts';
+import { OrgUser, Team, TeamRepo, TeamUnit, TeamUser } from '../model/org.ts';
+import { Repository } from '../model/repo.ts';
+import { Label } from '../model/label.ts';
+import { BlockedUser, Follow } from '../model/social.ts';
 import { createOrg } from '../lib/accounts.ts';
-import { forbidden } from '../lib/errors.ts';
+import { renameOwner } from '../lib/rename-owner.ts';
+import { decodeAvatar, deleteAvatar, storeAvatar } from '../lib/avatar-store.ts';
+import { blockUser, listBlocked, unblockUser } from '../lib/blocks.ts';
+import { pageOf, pagingHeaders } from '../lib/paging.ts';
+import { forbidden, unprocessable } from '../lib/errors.ts';
 import { toApiOrg } from '../model/api-user.ts';
 import { isSiteAdmin, need } from '../guards/types.ts';
 
 export const create: Handler<CreateOrgOption> = async (c) => {
   const doer = c.auth.doer!;
-  if (!isSiteAdmin(c) && (!doer.allowCreateOrganization || doer.restricted)) throw forbidden('Given user is not allowed to create organization.');
+  // Forgejo's CanCreateOrganization: site admins, or users allowed to (restricted ones included).
+  if (!isSiteAdmin(c) && !doer.allowCreateOrganization) throw forbidden('Given user is not allowed to create organization.');
   const b = c.body;
   const org = await createOrg(c.em, doer, {
     name: b.username,
@@ -24,4 +35,113 @@ export const create: Handler<CreateOrgOption> = async (c) => {
   return json(201, toApiOrg(c.config, org));
 };
 
-export const get: Handler = async (c) => json(200, toApiOrg(c.config, need(c.org, 'org')));
+/**
+ * Forgejo's GetAll: public organizations for everyone; signed-in callers (not with a public-only
+ * token) also see limited ones, site admins private ones too. A restricted user sees only the
+ * organizations they belong to. Sorted by name.
+ */
+export const list: Handler = async (c) => {
+  const p = pageOf(c);
+  const doer = c.auth.doer;
+  const visible: Visibility[] = ['public'];
+  if (doer && !c.auth.token?.publicOnly) {
+    visible.push('limited');
+    if (isSiteAdmin(c)) visible.push('private');
+  }
+  const where: Record<string, unknown> = { type: 1, visibility: { $in: visible } };
+  if (doer?.restricted && !isSiteAdmin(c)) {
+    where.id = { $in: (await c.em.find(OrgUser, { uid: doer.id })).map((m) => m.orgId) };
+  }
+  const [rows, total] = await c.em.findAndCount(User, where, { orderBy: { lowerName: 'asc' }, limit: p.limit, offset: p.offset });
+  return json(200, rows.map((o) => toApiOrg(c.config, o)), pagingHeaders(c, p, total));
+};
+
+/** Forgejo hides the e-mail address from anonymous callers. */
+export const get: Handler = async (c) => {
+  const org = toApiOrg(c.config, need(c.org, 'org'));
+  return json(200, c.auth.doer ? org : { ...org, email: '' });
+};
+
+/** Only the fields the body carries change (Forgejo would also blank absent strings). */
+export const edit: Handler<EditOrgOption> = async (c) => {
+  const org = need(c.org, 'org');
+  const b = c.body;
+  if (b.email !== undefined) org.email = b.email;
+  if (b.full_name !== undefined) org.fullName = b.full_name;
+  if (b.description !== undefined) org.description = b.description;
+  if (b.website !== undefined) org.website = b.website;
+  if (b.location !== undefined) org.location = b.location;
+  if (b.visibility) org.visibility = b.visibility;
+  if (b.repo_admin_change_team_access !== undefined) org.repoAdminChangeTeamAccess = b.repo_admin_change_team_access;
+  await c.em.flush();
+  return json(200, toApiOrg(c.config, org));
+};
+
+/** Forgejo's DeleteOrganization refuses while the organization owns repositories (ErrUserOwnRepos). */
+export const remove: Handler = async (c) => {
+  const org = need(c.org, 'org');
+  if ((await c.em.count(Repository, { ownerId: org.id })) > 0) throw unprocessable(`user still has ownership of repositories [uid: ${org.id}]`);
+  const em = c.em;
+  await em.nativeDelete(TeamUnit, { orgId: org.id });
+  await em.nativeDelete(TeamRepo, { orgId: org.id });
+  await em.nativeDelete(TeamUser, { orgId: org.id });
+  await em.nativeDelete(Team, { orgId: org.id });
+  await em.nativeDelete(OrgUser, { orgId: org.id });
+  await em.nativeDelete(Label, { orgId: org.id });
+  await em.nativeDelete(BlockedUser, { userId: org.id });
+  await em.nativeDelete(Follow, { $or: [{ userId: org.id }, { followId: org.id }] });
+  await em.nativeDelete(UserRedirect, { redirectUserId: org.id });
+  const avatar = org.avatar;
+  em.remove(org);
+  await em.flush();
+  if (avatar) await deleteAvatar(c.config, avatar);
+  return noContent();
+};
+
+export const rename: Handler<RenameOrgOption> = async (c) => {
+  await renameOwner(c.em, c.services, need(c.org, 'org'), c.body.new_name);
+  return noContent();
+};
+
+export const updateAvatar: Handler<UpdateUserAvatarOption> = async (c) => {
+  const org = need(c.org, 'org');
+  const data = decodeAvatar(c.body.image);
+  const old = org.avatar;
+  org.avatar = await storeAvatar(c.config, org.id, data);
+  await c.em.flush();
+  if (old && old !== org.avatar) await deleteAvatar(c.config, old);
+  return noContent();
+};
+
+export const deleteAvatarOf: Handler = async (c) => {
+  const org = need(c.org, 'org');
+  const old = org.avatar;
+  org.avatar = '';
+  await c.em.flush();
+  if (old) await deleteAvatar(c.config, old);
+  return noContent();
+};
+
+/** cairn records no activities yet: an empty feed, in Forgejo's shape (X-Total-Count only). */
+export const activityFeeds: Handler = async () => json(200, [], { 'X-Total-Count': '0' });
+
+export const listBlockedUsers: Handler = async (c) => {
+  const p = pageOf(c);
+  const { items, total } = await listBlocked(c.em, need(c.org, 'org').id, p);
+  return json(200, items, pagingHeaders(c, p, total));
+};
+
+function notAnOrg(u: IUser): IUser {
+  if (u.type !== 0) throw unprocessable(`${u.name} is an organization not a user`);
+  return u;
+}
+
+export const block: Handler = async (c) => {
+  await blockUser(c.em, need(c.org, 'org'), notAnOrg(need(c.contextUser, 'user')));
+  return noContent();
+};
+
+export const unblock: Handler = async (c) => {
+  await unblockUser(c.em, need(c.org, 'org'), notAnOrg(need(c.contextUser, 'user')));
+  return noContent();
+};

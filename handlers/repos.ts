@@ -1,21 +1,49 @@
-// Repository records: create (for the caller or, as admin, for another owner), read, edit, delete.
+// Repository records: create (for the caller, in an organization, or as admin for another owner),
+// read, edit, delete.
 import type { Handler, HandlerCtx } from '../lib/handler.ts';
 import { json, noContent } from '../lib/handler.ts';
 import type { CreateRepoOption, EditRepoOption } from '../model/schemas/index.ts';
-import { RepoUnit, type IRepository } from '../model/repo.ts';
-import type { IUser } from '../model/user.ts';
+import { Repository, RepoUnit, type IRepository, type IRepoUnit } from '../model/repo.ts';
+import { Mirror } from '../model/mirror.ts';
+import { RepoTransfer } from '../model/transfer.ts';
+import { User, type IUser } from '../model/user.ts';
 import { createRepository, defaultUnitConfig, deleteRepository, renameRepository, repoUnits } from '../lib/repos.ts';
 import { repoPermission, Unit, type UnitName } from '../lib/perm.ts';
 import { unprocessable } from '../lib/errors.ts';
+import { checkRepoName } from '../lib/names.ts';
+import { checkMirrorInterval } from '../lib/duration.ts';
+import { transferJson } from '../lib/transfer.ts';
 import { toApiRepo } from '../model/api-repo.ts';
 import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
-import { revParse } from '../git/repo.ts';
-import { setHead } from '../git/repo.ts';
+import { revParse, setHead } from '../git/repo.ts';
+import { isValidBranchName } from '../git/refname.ts';
 
-export async function repoJson(s: RequestState, repo: IRepository, owner: IUser) {
+/** api.Repository as the caller sees it, with `parent` for forks and `repo_transfer` while one is pending. */
+export async function repoJson(s: RequestState, repo: IRepository, owner: IUser): Promise<Record<string, unknown>> {
+  const viewer = { doer: s.auth.doer, siteAdmin: isSiteAdmin(s) };
   const units = await repoUnits(s.em, repo.id);
   const perm = await repoPermission(s.em, { repo, owner, doer: s.auth.doer, siteAdmin: isSiteAdmin(s), token: s.auth.token }, new Set(units.map((u) => u.type)));
-  return toApiRepo(s.config, { repo, owner, units, perm }, { doer: s.auth.doer, siteAdmin: isSiteAdmin(s) });
+  let parent: Record<string, unknown> | null = null;
+  if (repo.isFork && repo.forkId) {
+    const base = await s.em.findOne(Repository, { id: repo.forkId });
+    const baseOwner = base && (await s.em.findOne(User, { id: base.ownerId }));
+    // Forgejo shows the parent with the child's permissions (forgejo-facts 6.5).
+    if (base && baseOwner) parent = toApiRepo(s.config, { repo: base, owner: baseOwner, units: await repoUnits(s.em, base.id), perm }, viewer);
+  }
+  const pending = await s.em.findOne(RepoTransfer, { repoId: repo.id });
+  const transfer = pending ? await transferJson(s.em, s.config, pending, viewer) : null;
+  return toApiRepo(s.config, { repo, owner, units, perm, parent, transfer }, viewer);
+}
+
+/** Several repositories, owners loaded once. */
+export async function reposJson(s: RequestState, repos: IRepository[]): Promise<Record<string, unknown>[]> {
+  const owners = repos.length ? await s.em.find(User, { id: { $in: [...new Set(repos.map((r) => r.ownerId))] } }) : [];
+  const out: Record<string, unknown>[] = [];
+  for (const r of repos) {
+    const owner = owners.find((o) => o.id === r.ownerId);
+    if (owner) out.push(await repoJson(s, r, owner));
+  }
+  return out;
 }
 
 async function createFor(c: HandlerCtx<CreateRepoOption>, owner: IUser) {
@@ -39,6 +67,7 @@ async function createFor(c: HandlerCtx<CreateRepoOption>, owner: IUser) {
 
 export const createForMe: Handler<CreateRepoOption> = (c) => createFor(c, c.auth.doer!);
 export const createForUser: Handler<CreateRepoOption> = (c) => createFor(c, need(c.contextUser, 'user'));
+export const createInOrg: Handler<CreateRepoOption> = (c) => createFor(c, need(c.org, 'org'));
 
 export const get: Handler = async (c) => {
   const { repo, owner } = need(c.repo, 'repo');
@@ -51,52 +80,154 @@ export const remove: Handler = async (c) => {
   return noContent();
 };
 
-const UNIT_FLAGS: [keyof EditRepoOption, UnitName][] = [
-  ['has_issues', 'issues'], ['has_wiki', 'wiki'], ['has_pull_requests', 'pulls'], ['has_projects', 'projects'],
-  ['has_releases', 'releases'], ['has_packages', 'packages'], ['has_actions', 'actions'],
-];
+const MERGE_STYLES = ['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only', 'manually-merged', 'rebase-update-only'];
+const UPDATE_STYLES = ['merge', 'rebase'];
+const TRACKER_STYLES = ['', 'numeric', 'alphanumeric', 'regexp'];
 const PULL_SETTINGS = [
   'allow_merge_commits', 'allow_rebase', 'allow_rebase_explicit', 'allow_squash_merge', 'allow_fast_forward_only_merge',
   'allow_rebase_update', 'allow_manual_merge', 'autodetect_manual_merge', 'default_delete_branch_after_merge',
   'default_merge_style', 'default_update_style', 'default_allow_maintainer_edit', 'ignore_whitespace_conflicts',
 ] as const;
+const SIMPLE_UNITS: [keyof EditRepoOption, UnitName][] = [
+  ['has_projects', 'projects'], ['has_releases', 'releases'], ['has_packages', 'packages'], ['has_actions', 'actions'],
+];
+
+const isHttpUrl = (u: string) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol);
+const trackerFormatOk = (f: string) => isHttpUrl(f.replaceAll('{user}', 'u').replaceAll('{repo}', 'r').replaceAll('{index}', '1'));
+
+/** Every 422 of PATCH {R} is decided here, before anything is written or moved. */
+async function checkEdit(c: HandlerCtx<EditRepoOption>, repo: IRepository, owner: IUser): Promise<void> {
+  const b = c.body;
+  if (b.name && b.name !== repo.name) {
+    checkRepoName(b.name);
+    if (b.name.toLowerCase() !== repo.lowerName && (await c.em.count(Repository, { ownerId: owner.id, lowerName: b.name.toLowerCase() })) > 0) {
+      throw unprocessable(`repo name is already taken [name: ${b.name}]`);
+    }
+  }
+  if (b.private === false && repo.isPrivate && !repo.isFork && c.config.REPOSITORY.FORCE_PRIVATE && !isSiteAdmin(c)) {
+    throw unprocessable('cannot change private repository to public');
+  }
+  if (b.default_branch !== undefined && b.default_branch !== repo.defaultBranch && !repo.isEmpty) {
+    if (!(await revParse(c.services.repoPath(owner.name, repo.name), `refs/heads/${b.default_branch}`))) throw unprocessable(`branch does not exist [name: ${b.default_branch}]`);
+  }
+  if (b.wiki_branch && !isValidBranchName(b.wiki_branch)) throw unprocessable('[WikiBranch]: GitRefName');
+  const t = b.external_tracker;
+  if (t && b.has_issues !== false) {
+    if (!isHttpUrl(t.external_tracker_url ?? '')) throw unprocessable('Invalid external tracker URL');
+    if (t.external_tracker_format && !trackerFormatOk(t.external_tracker_format)) throw unprocessable('Invalid external tracker URL format');
+    if (!TRACKER_STYLES.includes(t.external_tracker_style ?? '')) throw unprocessable(`Invalid external tracker style: "${t.external_tracker_style}"`);
+  }
+  if (b.external_wiki && b.has_wiki !== false && !isHttpUrl(b.external_wiki.external_wiki_url ?? '')) throw unprocessable('Invalid external wiki URL');
+  if (b.default_merge_style && !MERGE_STYLES.includes(b.default_merge_style)) throw unprocessable(`Invalid default merge style: "${b.default_merge_style}"`);
+  if (b.default_update_style && !UPDATE_STYLES.includes(b.default_update_style)) throw unprocessable(`Invalid default update style: "${b.default_update_style}"`);
+  if (b.archived !== undefined && repo.isMirror) throw unprocessable('repo is a mirror, cannot archive/un-archive');
+  if ((b.mirror_interval !== undefined || b.enable_prune !== undefined) && !repo.isMirror) throw unprocessable('repo is not a mirror, can not change mirror interval');
+  if (b.mirror_interval !== undefined) {
+    const r = checkMirrorInterval(b.mirror_interval);
+    if ('error' in r) throw unprocessable(r.error);
+  }
+}
+
+/** Forgejo's updateRepoUnits: issues vs external tracker, wiki vs external wiki, pull settings, plain units. */
+function editUnits(c: HandlerCtx<EditRepoOption>, repoId: number, units: IRepoUnit[]): void {
+  const b = c.body;
+  const find = (u: UnitName) => units.find((x) => x.type === Unit[u]);
+  const drop = (u: UnitName) => { const row = find(u); if (row) { c.em.remove(row); units.splice(units.indexOf(row), 1); } };
+  const put = (u: UnitName, config: Record<string, unknown>) => {
+    const row = find(u);
+    if (row) row.config = config;
+    else units.push(c.em.create(RepoUnit, { repoId, type: Unit[u], config }));
+  };
+
+  const hasIssues = b.has_issues ?? !!(find('issues') || find('ext_issues'));
+  if (!hasIssues) { drop('issues'); drop('ext_issues'); }
+  else if (b.external_tracker) {
+    const t = b.external_tracker;
+    put('ext_issues', {
+      external_tracker_url: t.external_tracker_url ?? '', external_tracker_format: t.external_tracker_format ?? '',
+      external_tracker_style: t.external_tracker_style ?? '', external_tracker_regexp_pattern: t.external_tracker_regexp_pattern ?? '',
+    });
+    drop('issues');
+  } else if (b.has_issues !== undefined || b.internal_tracker || find('issues')) {
+    const it = b.internal_tracker;
+    // Go's bools: fields left out of internal_tracker count as false, as in Forgejo.
+    const config = it
+      ? { enable_time_tracker: !!it.enable_time_tracker, allow_only_contributors_to_track_time: !!it.allow_only_contributors_to_track_time, enable_issue_dependencies: !!it.enable_issue_dependencies }
+      : (find('issues')?.config ?? defaultUnitConfig('issues'));
+    put('issues', config);
+    drop('ext_issues');
+  }
+
+  const hasWiki = b.has_wiki ?? !!(find('wiki') || find('ext_wiki'));
+  if (!hasWiki) { drop('wiki'); drop('ext_wiki'); }
+  else if (b.external_wiki) {
+    put('ext_wiki', { external_wiki_url: b.external_wiki.external_wiki_url ?? '' });
+    drop('wiki');
+  } else if (b.has_wiki !== undefined || b.globally_editable_wiki !== undefined || find('wiki')) {
+    const config = { ...(find('wiki')?.config ?? {}) };
+    if (b.globally_editable_wiki !== undefined) config.default_permissions = b.globally_editable_wiki ? 'write' : 'read';
+    put('wiki', config);
+    drop('ext_wiki');
+  }
+
+  const hasPulls = b.has_pull_requests ?? !!find('pulls');
+  if (!hasPulls) drop('pulls');
+  else {
+    const config = { ...(find('pulls')?.config ?? { ...defaultUnitConfig('pulls'), allow_manual_merge: true }) };
+    for (const k of PULL_SETTINGS) if (b[k] !== undefined && b[k] !== '') config[k] = b[k];
+    put('pulls', config);
+  }
+
+  for (const [field, name] of SIMPLE_UNITS) {
+    const want = b[field];
+    if (want === true && !find(name)) put(name, defaultUnitConfig(name));
+    if (want === false) drop(name);
+  }
+}
 
 export const edit: Handler<EditRepoOption> = async (c) => {
   const { repo, owner } = need(c.repo, 'repo');
   const b = c.body;
-  if (b.name !== undefined && b.name !== repo.name) await renameRepository(c.em, c.services, repo, owner, b.name);
+  await checkEdit(c, repo, owner);
+  const path = c.services.repoPath(owner.name, repo.name);
+
   if (b.description !== undefined) repo.description = b.description;
   if (b.website !== undefined) repo.website = b.website;
-  if (b.private !== undefined) repo.isPrivate = c.config.REPOSITORY.FORCE_PRIVATE || b.private;
   if (b.template !== undefined) repo.isTemplate = b.template;
   if (b.wiki_branch) repo.wikiBranch = b.wiki_branch;
-  if (b.default_branch !== undefined && b.default_branch !== repo.defaultBranch) {
-    const path = c.services.repoPath(owner.name, repo.name);
-    if (!repo.isEmpty && !(await revParse(path, `refs/heads/${b.default_branch}`))) throw unprocessable(`branch does not exist [name: ${b.default_branch}]`);
-    await setHead(path, b.default_branch);
-    repo.defaultBranch = b.default_branch;
+  if (b.private !== undefined) {
+    // A fork's visibility follows its base repository.
+    const base = repo.isFork ? await c.em.findOne(Repository, { id: repo.forkId }) : null;
+    const priv = base ? base.isPrivate : b.private;
+    if (priv !== repo.isPrivate) {
+      repo.isPrivate = priv;
+      for (const fork of await c.em.find(Repository, { forkId: repo.id })) fork.isPrivate = priv || owner.visibility === 'private';
+    }
   }
   const units = await repoUnits(c.em, repo.id);
-  for (const [field, name] of UNIT_FLAGS) {
-    const want = b[field];
-    if (typeof want !== 'boolean') continue;
-    const row = units.find((u) => u.type === Unit[name]);
-    if (want && !row) units.push(c.em.create(RepoUnit, { repoId: repo.id, type: Unit[name], config: defaultUnitConfig(name) }));
-    if (!want && row) { c.em.remove(row); units.splice(units.indexOf(row), 1); }
-  }
-  const pulls = units.find((u) => u.type === Unit.pulls);
-  if (pulls) {
-    const config = { ...pulls.config };
-    for (const k of PULL_SETTINGS) if (b[k] !== undefined && b[k] !== '') config[k] = b[k];
-    pulls.config = config;
-  }
-  const issues = units.find((u) => u.type === Unit.issues);
-  if (issues && b.internal_tracker) issues.config = { ...issues.config, ...b.internal_tracker };
+  editUnits(c, repo.id, units);
   if (b.archived !== undefined && b.archived !== repo.isArchived) {
     repo.isArchived = b.archived;
     repo.archivedAt = b.archived ? new Date() : null;
   }
+  if (b.mirror_interval !== undefined || b.enable_prune !== undefined) {
+    const mirror = await c.em.findOneOrFail(Mirror, { repoId: repo.id });
+    if (b.mirror_interval !== undefined) {
+      const r = checkMirrorInterval(b.mirror_interval);
+      if (!('error' in r)) {
+        mirror.interval = r.text;
+        mirror.nextUpdateAt = r.ms ? new Date(Date.now() + r.ms) : null;
+        repo.mirrorInterval = r.text;
+      }
+    }
+    if (b.enable_prune !== undefined) mirror.enablePrune = b.enable_prune;
+  }
+  const newBranch = b.default_branch !== undefined && b.default_branch !== repo.defaultBranch ? b.default_branch : null;
+  if (newBranch) repo.defaultBranch = newBranch;
   repo.updatedAt = new Date();
   await c.em.flush();
+  // Disk changes last: every check has passed and the record is written.
+  if (newBranch) await setHead(path, newBranch);
+  if (b.name && b.name !== repo.name) await renameRepository(c.em, c.services, repo, owner, b.name);
   return json(200, await repoJson(c, repo, owner));
 };

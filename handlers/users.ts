@@ -1,9 +1,160 @@
-// Users: the signed-in user and user profiles.
+// Users: the signed-in user, profiles, search, heatmap, activity feed, a user's organizations and
+// organization permissions, starred and watched repositories (Forgejo's routers/api/v1/user/user.go,
+// star.go, watch.go and org/org.go; forgejo-facts 6.2, 12.2).
 import type { Handler } from '../lib/handler.ts';
 import { json } from '../lib/handler.ts';
-import { toApiUser } from '../model/api-user.ts';
-import { isSiteAdmin, need } from '../guards/types.ts';
+import type { IUser } from '../model/user.ts';
+import { User } from '../model/user.ts';
+import { OrgUser, Team, TeamUser } from '../model/org.ts';
+import { Repository } from '../model/repo.ts';
+import { Star, Watch, WatchMode } from '../model/star.ts';
+import { toApiOrg, toApiUser } from '../model/api-user.ts';
+import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
+import { canSeeUserFilter } from '../lib/user-visibility.ts';
+import { canSeeOwner, Mode, repoPermission } from '../lib/perm.ts';
+import { notFound } from '../lib/errors.ts';
+import { isOrgOwner } from '../guards/membership.ts';
+import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
+import { repoJson } from './repos.ts';
 
-export const me: Handler = async (c) => json(200, toApiUser(c.config, c.auth.doer!, { doer: c.auth.doer, siteAdmin: isSiteAdmin(c) }));
+/** One user as the caller may see it, with Forgejo's counters. */
+export async function userJson(s: RequestState, u: IUser) {
+  const stars = await s.em.count(Star, { uid: u.id });
+  return toApiUser(s.config, u, { doer: s.auth.doer, siteAdmin: isSiteAdmin(s) }, { stars });
+}
 
-export const get: Handler = async (c) => json(200, toApiUser(c.config, need(c.contextUser, 'user'), { doer: c.auth.doer, siteAdmin: isSiteAdmin(c) }));
+export async function usersJson(s: RequestState, users: IUser[]) {
+  const out = [];
+  for (const u of users) out.push(await userJson(s, u));
+  return out;
+}
+
+export const me: Handler = async (c) => json(200, await userJson(c, c.auth.doer!));
+
+export const get: Handler = async (c) => json(200, await userJson(c, need(c.contextUser, 'user')));
+
+/**
+ * Forgejo's pseudo users, which `uid` can name (forgejo-facts 12.2): Ghost (-1) and the Actions user
+ * (-2). They have no row, so a stand-in goes through the same converter as real users.
+ */
+function pseudoUser(c: RequestState, id: -1 | -2) {
+  const ghost = id === -1;
+  const name = ghost ? 'Ghost' : 'forgejo-actions';
+  const standIn: Partial<IUser> = {
+    id, name, lowerName: name.toLowerCase(), fullName: ghost ? '' : 'Forgejo Actions', email: ghost ? '' : 'noreply@forgejo.org',
+    keepEmailPrivate: !ghost, isAdmin: false, isActive: true, prohibitLogin: false, restricted: false, visibility: 'public',
+    description: '', website: '', location: '', pronouns: '', hidePronouns: false, language: '', avatar: '',
+    loginName: ghost ? '' : name, sourceId: 0, numFollowers: 0, numFollowing: 0, createdAt: new Date(0), lastLoginAt: null,
+  };
+  const out = toApiUser(c.config, standIn as IUser, { doer: c.auth.doer, siteAdmin: isSiteAdmin(c) });
+  return ghost ? { ...out, html_url: '' } : out;
+}
+
+const SORTS: Record<string, Record<string, 'asc' | 'desc'>> = {
+  oldest: { createdAt: 'asc' },
+  newest: { createdAt: 'desc' },
+  alphabetically: { name: 'asc' },
+  reversealphabetically: { name: 'desc' },
+  recentupdate: { updatedAt: 'desc' },
+  leastupdate: { updatedAt: 'asc' },
+};
+export const userOrder = (q: URLSearchParams) => ({ ...(SORTS[q.get('sort') ?? ''] ?? SORTS.alphabetically), id: 'asc' as const });
+
+/** `q` matches the name, the full name, or an e-mail address the caller may see (Forgejo's SearchUsers). */
+export const search: Handler = async (c) => {
+  const p = pageOf(c);
+  const uidText = c.query.get('uid') ?? '';
+  const uid = /^-?\d+$/.test(uidText) ? Number(uidText) : 0;
+  if (uid === -1 || uid === -2) return json(200, { ok: true, data: [pseudoUser(c, uid)] }, pagingHeaders(c, p, 1));
+  const doer = c.auth.doer;
+  const and: object[] = [{ type: 0 }, await canSeeUserFilter(c.em, doer, isSiteAdmin(c))];
+  if (c.auth.token?.publicOnly) and.push({ visibility: 'public' });
+  if (uid > 0) and.push({ id: uid });
+  const q = (c.query.get('q') ?? '').trim().toLowerCase();
+  if (q) {
+    const like = `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+    const email: object = !doer ? { email: { $ilike: like }, keepEmailPrivate: false }
+      : isSiteAdmin(c) ? { email: { $ilike: like } }
+      : { email: { $ilike: like }, $or: [{ keepEmailPrivate: false }, { id: doer.id }] };
+    and.push({ $or: [{ lowerName: { $like: like } }, { fullName: { $ilike: like } }, email] });
+  }
+  const [rows, total] = await c.em.findAndCount(User, { $and: and }, { orderBy: userOrder(c.query), limit: p.limit, offset: p.offset });
+  return json(200, { ok: true, data: await usersJson(c, rows) }, pagingHeaders(c, p, total));
+};
+
+/** cairn records no activity yet, so the heatmap is empty (Forgejo answers `[]` then too). */
+export const heatmap: Handler = async () => json(200, []);
+
+/** No activities are recorded yet: an empty feed with Forgejo's paging headers. */
+export const activityFeeds: Handler = async (c) => json(200, [], pagingHeaders(c, pageOf(c), 0));
+
+/**
+ * Forgejo's listUserOrgs: organizations where the user's membership is public and the organization
+ * is public; everything for the user themself and site admins.
+ */
+async function listOrgsOf(c: RequestState, user: IUser) {
+  const p = pageOf(c);
+  const all = !!c.auth.doer && (c.auth.doer.id === user.id || isSiteAdmin(c));
+  const memberships = await c.em.find(OrgUser, all ? { uid: user.id } : { uid: user.id, isPublic: true });
+  const where = all ? { type: 1, id: { $in: memberships.map((m) => m.orgId) } } : { type: 1, visibility: 'public' as const, id: { $in: memberships.map((m) => m.orgId) } };
+  const [rows, total] = await c.em.findAndCount(User, where, { orderBy: { lowerName: 'asc' }, limit: p.limit, offset: p.offset });
+  return json(200, rows.map((o) => toApiOrg(c.config, o)), pagingHeaders(c, p, total));
+}
+
+export const listMyOrgs: Handler = async (c) => listOrgsOf(c, c.auth.doer!);
+export const listOrgs: Handler = async (c) => listOrgsOf(c, need(c.contextUser, 'user'));
+
+/** Forgejo's GetUserOrgsPermissions: the user's highest team mode in the organization. */
+export const orgPermissions: Handler = async (c) => {
+  const user = need(c.contextUser, 'user');
+  const name = c.params.org ?? '';
+  const org = await c.em.findOne(User, { lowerName: name.toLowerCase() });
+  if (!org) throw notFound('GetUserByName', [`user does not exist [uid: 0, name: ${name}]`]);
+  // Visibility is judged for the user asked about, not for the caller (as Forgejo does).
+  if (!(await canSeeOwner(c.em, org, user, user.isAdmin))) throw notFound('HasOrgOrUserVisible');
+  const teamIds = (await c.em.find(TeamUser, { orgId: org.id, uid: user.id })).map((t) => t.teamId);
+  const teams = teamIds.length ? await c.em.find(Team, { id: { $in: teamIds } }) : [];
+  const level = Math.max(Mode.none, ...teams.map((t) => t.accessMode));
+  const owner = await isOrgOwner(c.em, org.id, user.id);
+  return json(200, {
+    can_read: level > Mode.none,
+    can_write: level > Mode.read,
+    is_admin: level > Mode.write,
+    is_owner: level > Mode.admin,
+    can_create_repository: owner || teams.some((t) => t.canCreateOrgRepo),
+  });
+};
+
+/**
+ * Repositories by id, newest link first, keeping those the caller can reach (spec, token kinds:
+ * starred and subscriptions routes never list what the token cannot reach), one page of them.
+ */
+async function reachableRepos(c: RequestState, repoIds: number[], p: Page) {
+  const repos = repoIds.length ? await c.em.find(Repository, { id: { $in: repoIds } }) : [];
+  const byId = new Map(repos.map((r) => [r.id, r]));
+  const visible = [];
+  for (const id of repoIds) {
+    const repo = byId.get(id);
+    const owner = repo && (await c.em.findOne(User, { id: repo.ownerId }));
+    if (!repo || !owner) continue;
+    const perm = await repoPermission(c.em, { repo, owner, doer: c.auth.doer, siteAdmin: isSiteAdmin(c), token: c.auth.token });
+    if (perm.hasAnyAccess()) visible.push({ repo, owner });
+  }
+  const out = [];
+  for (const { repo, owner } of visible.slice(p.offset, p.offset + p.limit)) out.push(await repoJson(c, repo, owner));
+  return json(200, out, pagingHeaders(c, p, visible.length));
+}
+
+export const listStarred: Handler = async (c) => {
+  const user = need(c.contextUser, 'user');
+  const stars = await c.em.find(Star, { uid: user.id }, { orderBy: { id: 'desc' } });
+  return reachableRepos(c, stars.map((s) => s.repoId), pageOf(c));
+};
+
+async function watchedBy(c: RequestState, user: IUser) {
+  const watches = await c.em.find(Watch, { userId: user.id, mode: { $in: [WatchMode.normal, WatchMode.auto] } }, { orderBy: { id: 'desc' } });
+  return reachableRepos(c, watches.map((w) => w.repoId), pageOf(c));
+}
+
+export const listSubscriptions: Handler = async (c) => watchedBy(c, need(c.contextUser, 'user'));
+export const listMySubscriptions: Handler = async (c) => watchedBy(c, c.auth.doer!);

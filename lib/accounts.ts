@@ -5,6 +5,7 @@ import { OrgUser, Team, TeamUnit, TeamUser } from '../model/org.ts';
 import { Mode, UNIT_NAMES, Unit } from './perm.ts';
 import { hashPassword } from './password.ts';
 import { checkUserName } from './names.ts';
+import { isValidEmail } from './emails.ts';
 import { unprocessable } from './errors.ts';
 
 export interface NewUser {
@@ -27,7 +28,7 @@ export async function nameTaken(em: EntityManager, name: string): Promise<boolea
 export async function createUser(em: EntityManager, input: NewUser): Promise<IUser> {
   checkUserName(input.name);
   const email = input.email.trim();
-  if (!/^[^@\s]+@[^@\s]+$/.test(email)) throw unprocessable(`e-mail invalid [email: ${email}]`);
+  if (!isValidEmail(email)) throw unprocessable(`e-mail invalid [email: ${email}]`);
   if (await nameTaken(em, input.name)) throw unprocessable(`user already exists [name: ${input.name}]`);
   if ((await em.count(EmailAddress, { lowerEmail: email.toLowerCase() })) > 0) throw unprocessable(`e-mail already in use [email: ${email}]`);
   const user = em.create(User, {

@@ -2,22 +2,32 @@
 // repository on disk (forgejo-facts 8.1, 8.2, 10.1).
 import fs from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/core';
+import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/core';
 import type { Config } from '../config.ts';
 import type { Services } from './services.ts';
 import { Collaboration, RepoRedirect, RepoUnit, Repository, type IRepository, type IRepoUnit } from '../model/repo.ts';
 import { AccessTokenRepo } from '../model/token.ts';
-import { TeamRepo } from '../model/org.ts';
+import { Team, TeamRepo } from '../model/org.ts';
+import { Label } from '../model/label.ts';
+import { Star, Watch, WatchMode } from '../model/star.ts';
+import { RepoTransfer } from '../model/transfer.ts';
+import { Mirror, PushMirror } from '../model/mirror.ts';
+import { ProtectedBranch, ProtectedTag } from '../model/branch-protection.ts';
+import { CommitStatus } from '../model/commit-status.ts';
 import type { IUser } from '../model/user.ts';
-import { DEFAULT_UNITS, Mode, Unit, type UnitName } from './perm.ts';
+import { DEFAULT_UNITS, Mode, Unit, repoPermission, type UnitName } from './perm.ts';
 import { checkRepoName } from './names.ts';
 import { badRequest, conflict, unprocessable } from './errors.ts';
-import { initBare, renameRepo, deleteRepo } from '../git/repo.ts';
+import { initBare, renameRepo, deleteRepo, repoSize, type ObjectFormat } from '../git/repo.ts';
 import { closeBatch } from '../git/cat-file.ts';
+import { runGit } from '../git/exec.ts';
 import { commitFiles, type FileOp } from '../git/write.ts';
 import { isValidBranchName } from '../git/refname.ts';
 import { RepoExistsError } from '../git/errors.ts';
-import { isOrgOwner } from '../guards/membership.ts';
+import { gitignore } from './templates/gitignore.ts';
+import { fillLicense, licenseText } from './templates/licenses.ts';
+import { labelSet } from './templates/labels.ts';
+import { dropRepoTopics } from './topics.ts';
 
 export const DEFAULT_PULLS_CONFIG = {
   ignore_whitespace_conflicts: false,
@@ -36,11 +46,130 @@ export const DEFAULT_PULLS_CONFIG = {
 };
 export const DEFAULT_ISSUES_CONFIG = { enable_time_tracker: true, allow_only_contributors_to_track_time: true, enable_issue_dependencies: true };
 
+/** forgejo-facts 8.2: forks start with code and pulls, mirrors without pulls and actions. */
+export const FORK_UNITS: UnitName[] = ['code', 'pulls'];
+export const MIRROR_UNITS: UnitName[] = ['code', 'issues', 'releases', 'wiki', 'projects', 'packages'];
+
 export function defaultUnitConfig(u: UnitName): Record<string, unknown> {
   if (u === 'pulls') return { ...DEFAULT_PULLS_CONFIG };
   if (u === 'issues') return { ...DEFAULT_ISSUES_CONFIG };
   return {};
 }
+
+export const REPO_EXISTS = 'The repository with the same name already exists.';
+export const FILES_EXIST = 'Files already exist for this repository. Adopt them or delete them.';
+
+let sha256Support: Promise<boolean> | null = null;
+/** forgejo-facts 10.3: sha256 repositories need git >= 2.42. */
+export function gitSupportsSha256(): Promise<boolean> {
+  sha256Support ??= runGit(null, ['version']).then(({ stdout }) => {
+    const m = /(\d+)\.(\d+)/.exec(stdout.toString('utf8'));
+    return !!m && (Number(m[1]) > 2 || (Number(m[1]) === 2 && Number(m[2]) >= 42));
+  });
+  return sha256Support;
+}
+
+/** The fields a new repository record takes; everything else starts at its default. */
+export interface RepoRecord {
+  name: string;
+  description?: string;
+  website?: string;
+  private?: boolean;
+  template?: boolean;
+  defaultBranch?: string;
+  objectFormat?: ObjectFormat;
+  trustModel?: string;
+  units?: UnitName[];
+  isFork?: boolean;
+  forkId?: number;
+  templateId?: number;
+  isMirror?: boolean;
+  mirrorInterval?: string;
+  originalUrl?: string;
+  avatar?: string;
+}
+
+/** Checks that fail before anything is written: name rules, branch name, object format, a free name. */
+export async function checkNewRepo(em: EntityManager, cfg: Config, owner: IUser, r: Pick<RepoRecord, 'name' | 'defaultBranch' | 'objectFormat'>): Promise<void> {
+  checkRepoName(r.name);
+  if (!isValidBranchName(r.defaultBranch || cfg.REPOSITORY.DEFAULT_BRANCH)) throw unprocessable('[DefaultBranch]: GitRefName');
+  if (r.objectFormat === 'sha256' && !(await gitSupportsSha256())) throw unprocessable('object format sha256 is not supported by this server\'s git (it needs git 2.42 or newer)');
+  if ((await em.count(Repository, { ownerId: owner.id, lowerName: r.name.toLowerCase() })) > 0) throw conflict(REPO_EXISTS);
+}
+
+/**
+ * Writes the record with its units and the side effects of creation (forgejo-facts 8.1): teams that
+ * include all repositories get it, a creator in an organization who is not admin there becomes an
+ * admin collaborator, the creator watches it, and an old redirect for the name goes away.
+ */
+export async function insertRepository(em: EntityManager, cfg: Config, owner: IUser, doer: IUser, r: RepoRecord): Promise<IRepository> {
+  await checkNewRepo(em, cfg, owner, r);
+  const repo = em.create(Repository, {
+    ownerId: owner.id,
+    ownerName: owner.name,
+    name: r.name,
+    lowerName: r.name.toLowerCase(),
+    description: r.description ?? '',
+    website: r.website ?? '',
+    defaultBranch: r.defaultBranch || cfg.REPOSITORY.DEFAULT_BRANCH,
+    wikiBranch: cfg.REPOSITORY.DEFAULT_BRANCH,
+    isPrivate: cfg.REPOSITORY.FORCE_PRIVATE || !!r.private,
+    isTemplate: !!r.template,
+    objectFormatName: r.objectFormat ?? 'sha1',
+    trustModel: r.trustModel || 'default',
+    isEmpty: true,
+    isFork: !!r.isFork,
+    forkId: r.forkId ?? 0,
+    templateId: r.templateId ?? 0,
+    isMirror: !!r.isMirror,
+    mirrorInterval: r.isMirror ? (r.mirrorInterval ?? '') : '',
+    originalUrl: r.originalUrl ?? '',
+    avatar: r.avatar ?? '',
+  });
+  try {
+    await em.flush();
+  } catch (e) {
+    // A concurrent request took the name between the check and the insert.
+    if (e instanceof UniqueConstraintViolationException) throw conflict(REPO_EXISTS);
+    throw e;
+  }
+  const units = r.units ?? DEFAULT_UNITS;
+  for (const u of units) em.create(RepoUnit, { repoId: repo.id, type: Unit[u], config: defaultUnitConfig(u) });
+  await em.nativeDelete(RepoRedirect, { ownerId: owner.id, lowerName: repo.lowerName });
+  if (owner.type === 1) {
+    const allRepoTeams = await em.find(Team, { orgId: owner.id, includesAllRepositories: true });
+    for (const t of allRepoTeams) em.create(TeamRepo, { teamId: t.id, orgId: owner.id, repoId: repo.id });
+    await em.flush();
+    const perm = await repoPermission(em, { repo, owner, doer, siteAdmin: doer.isAdmin, token: null }, new Set(units.map((u) => Unit[u])));
+    if (!perm.isAdmin()) em.create(Collaboration, { repoId: repo.id, userId: doer.id, mode: Mode.admin });
+  }
+  em.create(Watch, { userId: doer.id, repoId: repo.id, mode: WatchMode.normal });
+  repo.numWatches = 1;
+  await em.flush();
+  return repo;
+}
+
+/**
+ * Claims the repository directory with `git init --bare`, then runs `fill`. When `fill` (or anything
+ * in it) throws, the directory is removed again, so a failed request leaves no repository on disk;
+ * the transaction takes the record away.
+ */
+export async function withNewGitDir<T>(path: string, init: { defaultBranch: string; objectFormat?: ObjectFormat }, fill: () => Promise<T>): Promise<T> {
+  try {
+    await initBare(path, init);
+  } catch (e) {
+    if (e instanceof RepoExistsError) throw conflict(FILES_EXIST);
+    throw e;
+  }
+  try {
+    return await fill();
+  } catch (e) {
+    await deleteRepo(path);
+    throw e;
+  }
+}
+
+export const wikiPath = (services: Services, owner: string, name: string) => services.repoPath(owner, `${name}.wiki`);
 
 export interface NewRepo {
   name: string;
@@ -57,54 +186,67 @@ export interface NewRepo {
   trustModel?: string;
 }
 
-export async function createRepository(em: EntityManager, cfg: Config, services: Services, owner: IUser, doer: IUser, input: NewRepo): Promise<IRepository> {
-  checkRepoName(input.name);
-  const defaultBranch = input.defaultBranch || cfg.REPOSITORY.DEFAULT_BRANCH;
-  if (!isValidBranchName(defaultBranch)) throw unprocessable('[DefaultBranch]: GitRefName');
-  if (input.readme && input.readme !== 'Default') throw badRequest('readme template does not exist, available templates: [Default]');
-  if (input.issueLabels) throw unprocessable(`label set "${input.issueLabels}" does not exist`);
-  if (input.gitignores) throw unprocessable(`gitignore template "${input.gitignores}" does not exist`);
-  if (input.license) throw unprocessable(`license template "${input.license}" does not exist`);
-  if (input.objectFormat === 'sha256') throw unprocessable('object format sha256 is not supported by this server\'s git');
-  if ((await em.count(Repository, { ownerId: owner.id, lowerName: input.name.toLowerCase() })) > 0) {
-    throw conflict('The repository with the same name already exists.');
-  }
-  const repo = em.create(Repository, {
-    ownerId: owner.id,
-    ownerName: owner.name,
-    name: input.name,
-    lowerName: input.name.toLowerCase(),
-    description: input.description ?? '',
-    defaultBranch,
-    wikiBranch: cfg.REPOSITORY.DEFAULT_BRANCH,
-    isPrivate: cfg.REPOSITORY.FORCE_PRIVATE || !!input.private,
-    isTemplate: !!input.template,
-    objectFormatName: input.objectFormat ?? 'sha1',
-    trustModel: input.trustModel ?? 'default',
-    isEmpty: true,
-  });
-  await em.flush();
-  for (const u of DEFAULT_UNITS) em.create(RepoUnit, { repoId: repo.id, type: Unit[u], config: defaultUnitConfig(u) });
-  await em.nativeDelete(RepoRedirect, { ownerId: owner.id, lowerName: repo.lowerName });
-  if (owner.type === 1 && !(await isOrgOwner(em, owner.id, doer.id))) {
-    em.create(Collaboration, { repoId: repo.id, userId: doer.id, mode: Mode.admin });
-  }
-  await em.flush();
+const splitList = (s: string | undefined) => (s ?? '').split(',').map((x) => x.trim()).filter((x) => x !== '');
 
-  const path = services.repoPath(owner.name, repo.name);
-  try {
-    await initBare(path, { defaultBranch, objectFormat: repo.objectFormatName === 'sha256' ? 'sha256' : 'sha1' });
-  } catch (e) {
-    if (e instanceof RepoExistsError) throw conflict('The repository with the same name already exists.');
-    throw e;
-  }
+/** Template names a creation request refers to must exist before anything is written. */
+function checkTemplates(input: NewRepo): void {
   if (input.autoInit) {
-    const ops: FileOp[] = [{ op: 'create', path: 'README.md', content: Buffer.from(`# ${repo.name}\n\n${repo.description}`) }];
-    const who = { name: doer.fullName || doer.name, email: doer.keepEmailPrivate ? `${doer.lowerName}@${cfg.SERVICE.NO_REPLY_ADDRESS}` : doer.email };
-    await commitFiles(path, { branch: defaultBranch, parent: null, expectedOld: null, ops, message: 'Initial commit', author: who });
-    repo.isEmpty = false;
-    await em.flush();
+    const readme = input.readme || 'Default';
+    if (readme !== 'Default') throw badRequest('readme template does not exist, available templates: [Default]');
+    for (const g of splitList(input.gitignores)) if (gitignore(g) === undefined) throw unprocessable(`gitignore template "${g}" does not exist`);
+    if (input.license && licenseText(input.license) === undefined) throw unprocessable(`license template "${input.license}" does not exist`);
   }
+  if (input.issueLabels && !labelSet(input.issueLabels)) throw unprocessable(`failed to load label template file "${input.issueLabels}": template not found`);
+}
+
+export function authorOf(cfg: Config, u: IUser) {
+  return { name: u.fullName || u.name, email: u.keepEmailPrivate ? `${u.lowerName}@${cfg.SERVICE.NO_REPLY_ADDRESS}` : u.email };
+}
+
+/** The files of `auto_init` (forgejo-facts 8.1): README, .gitignore blocks, LICENSE. */
+function initialFiles(cfg: Config, repo: IRepository, owner: IUser, doer: IUser, input: NewRepo): FileOp[] {
+  const ops: FileOp[] = [{ op: 'create', path: 'README.md', content: Buffer.from(`# ${repo.name}\n\n${repo.description}`) }];
+  const ignores = splitList(input.gitignores);
+  if (ignores.length) {
+    const text = ignores.map((g) => `# ---> ${g}\n${gitignore(g)}\n`).join('');
+    ops.push({ op: 'create', path: '.gitignore', content: Buffer.from(text) });
+  }
+  if (input.license) {
+    const text = fillLicense(input.license, { owner: owner.name, email: authorOf(cfg, doer).email, repo: repo.name, year: String(new Date().getFullYear()) });
+    ops.push({ op: 'create', path: 'LICENSE', content: Buffer.from(text ?? '') });
+  }
+  return ops;
+}
+
+export async function addLabelSet(em: EntityManager, repoId: number, setName: string): Promise<void> {
+  for (const l of labelSet(setName) ?? []) {
+    em.create(Label, { repoId, orgId: 0, name: l.name, color: `#${l.color}`, description: l.description, exclusive: l.exclusive });
+  }
+  await em.flush();
+}
+
+export async function createRepository(em: EntityManager, cfg: Config, services: Services, owner: IUser, doer: IUser, input: NewRepo): Promise<IRepository> {
+  checkTemplates(input);
+  const repo = await insertRepository(em, cfg, owner, doer, {
+    name: input.name,
+    description: input.description,
+    private: input.private,
+    template: input.template,
+    defaultBranch: input.defaultBranch,
+    objectFormat: input.objectFormat,
+    trustModel: input.trustModel,
+  });
+  const path = services.repoPath(owner.name, repo.name);
+  await withNewGitDir(path, { defaultBranch: repo.defaultBranch, objectFormat: repo.objectFormatName as ObjectFormat }, async () => {
+    if (input.issueLabels) await addLabelSet(em, repo.id, input.issueLabels);
+    if (input.autoInit) {
+      const author = authorOf(cfg, doer);
+      await commitFiles(path, { branch: repo.defaultBranch, parent: null, expectedOld: null, ops: initialFiles(cfg, repo, owner, doer, input), message: 'Initial commit', author });
+      repo.isEmpty = false;
+      repo.size = await repoSize(path);
+      await em.flush();
+    }
+  });
   return repo;
 }
 
@@ -112,15 +254,26 @@ export async function repoUnits(em: EntityManager, repoId: number): Promise<IRep
   return em.find(RepoUnit, { repoId }, { orderBy: { type: 'asc' } });
 }
 
+const exists = (p: string) => fs.access(p).then(() => true, () => false);
+
+/** Moves a repository directory and its wiki, if any. */
+export async function moveGitDirs(services: Services, from: { owner: string; name: string }, to: { owner: string; name: string }): Promise<void> {
+  const src = services.repoPath(from.owner, from.name);
+  const dst = services.repoPath(to.owner, to.name);
+  if (src === dst) return;
+  await renameRepo(src, dst);
+  const wikiSrc = wikiPath(services, from.owner, from.name);
+  if (await exists(wikiSrc)) await renameRepo(wikiSrc, wikiPath(services, to.owner, to.name));
+}
+
 /** Moves the repository directory and leaves a redirect from the old name (spec, path resolution rule 3). */
 export async function renameRepository(em: EntityManager, services: Services, repo: IRepository, owner: IUser, newName: string): Promise<void> {
   checkRepoName(newName);
   if (newName === repo.name) return;
   if (newName.toLowerCase() !== repo.lowerName && (await em.count(Repository, { ownerId: owner.id, lowerName: newName.toLowerCase() })) > 0) {
-    throw conflict('The repository with the same name already exists.');
+    throw conflict(REPO_EXISTS);
   }
-  const from = services.repoPath(owner.name, repo.name);
-  const to = services.repoPath(owner.name, newName);
+  const oldName = repo.name;
   if (newName.toLowerCase() !== repo.lowerName) {
     await em.nativeDelete(RepoRedirect, { ownerId: owner.id, lowerName: newName.toLowerCase() });
     em.create(RepoRedirect, { ownerId: owner.id, lowerName: repo.lowerName, redirectRepoId: repo.id });
@@ -128,22 +281,42 @@ export async function renameRepository(em: EntityManager, services: Services, re
   repo.name = newName;
   repo.lowerName = newName.toLowerCase();
   await em.flush();
-  if (from !== to) await renameRepo(from, to);
+  await moveGitDirs(services, { owner: owner.name, name: oldName }, { owner: owner.name, name: newName });
 }
 
-/** Deletes the record and everything that points at it, then the git directory. */
+/**
+ * Deletes the record and everything that points at it, then the git directories. Forks of it become
+ * ordinary repositories; the repository it was forked from counts one fork less.
+ */
 export async function deleteRepository(em: EntityManager, services: Services, repo: IRepository, owner: IUser): Promise<void> {
-  await em.nativeDelete(RepoUnit, { repoId: repo.id });
-  await em.nativeDelete(Collaboration, { repoId: repo.id });
-  await em.nativeDelete(TeamRepo, { repoId: repo.id });
-  await em.nativeDelete(AccessTokenRepo, { repoId: repo.id });
-  await em.nativeDelete(RepoRedirect, { redirectRepoId: repo.id });
+  const repoId = repo.id;
+  await em.nativeDelete(RepoUnit, { repoId });
+  await em.nativeDelete(Collaboration, { repoId });
+  await em.nativeDelete(TeamRepo, { repoId });
+  await em.nativeDelete(AccessTokenRepo, { repoId });
+  await em.nativeDelete(Star, { repoId });
+  await em.nativeDelete(Watch, { repoId });
+  await em.nativeDelete(RepoTransfer, { repoId });
+  await em.nativeDelete(Mirror, { repoId });
+  await em.nativeDelete(PushMirror, { repoId });
+  await em.nativeDelete(Label, { repoId });
+  await em.nativeDelete(ProtectedBranch, { repoId });
+  await em.nativeDelete(ProtectedTag, { repoId });
+  await em.nativeDelete(CommitStatus, { repoId });
+  await dropRepoTopics(em, repoId);
+  await em.nativeDelete(RepoRedirect, { redirectRepoId: repoId });
+  await em.nativeUpdate(Repository, { forkId: repoId }, { forkId: 0, isFork: false });
+  if (repo.isFork && repo.forkId) {
+    const base = await em.findOne(Repository, { id: repo.forkId });
+    if (base) base.numForks = Math.max(0, (await em.count(Repository, { forkId: base.id, id: { $ne: repoId } })));
+  }
   em.remove(repo);
   await em.flush();
   // Move aside first so a half-finished removal never leaves a repository that looks valid.
-  const dir = services.repoPath(owner.name, repo.name);
-  await closeBatch(dir);
-  const trash = `${dir}.deleted-${randomBytes(4).toString('hex')}`;
-  await fs.rename(dir, trash).catch((e: NodeJS.ErrnoException) => { if (e.code !== 'ENOENT') throw e; });
-  await deleteRepo(trash);
+  for (const dir of [services.repoPath(owner.name, repo.name), wikiPath(services, owner.name, repo.name)]) {
+    await closeBatch(dir);
+    const trash = `${dir}.deleted-${randomBytes(4).toString('hex')}`;
+    await fs.rename(dir, trash).catch((e: NodeJS.ErrnoException) => { if (e.code !== 'ENOENT') throw e; });
+    await deleteRepo(trash);
+  }
 }

@@ -12,6 +12,8 @@ export interface RepoView {
   units: IRepoUnit[];
   perm: RepoPermission;
   parent?: ReturnType<typeof toApiRepo> | null;
+  /** A pending transfer (RepoTransfer shape), null otherwise. */
+  transfer?: Record<string, unknown> | null;
 }
 
 export function sshUrl(cfg: Config, owner: string, name: string): string {
@@ -64,12 +66,12 @@ export function toApiRepo(cfg: Config, v: RepoView, viewer: Viewer): Record<stri
     updated_at: fmtTime(repo.updatedAt),
     archived_at: fmtTime(repo.archivedAt, EPOCH),
     permissions: { admin: perm.isAdmin(), push: perm.canWrite('code'), pull: perm.canRead('code') },
-    has_issues: !!unit(Unit.issues),
-    has_wiki: !!unit(Unit.wiki),
+    has_issues: !!unit(Unit.issues) || !!unit(Unit.ext_issues),
+    has_wiki: !!unit(Unit.wiki) || !!unit(Unit.ext_wiki),
     has_wiki_contents: false,
     wiki_ssh_url: sshUrl(cfg, owner.name, `${repo.name}.wiki`),
     wiki_clone_url: `${htmlUrl}.wiki.git`,
-    globally_editable_wiki: false,
+    globally_editable_wiki: unit(Unit.wiki)?.config?.default_permissions === 'write',
     has_pull_requests: hasPulls,
     has_projects: !!unit(Unit.projects),
     has_releases: !!unit(Unit.releases),
@@ -91,7 +93,7 @@ export function toApiRepo(cfg: Config, v: RepoView, viewer: Viewer): Record<stri
     mirror_interval: repo.isMirror ? repo.mirrorInterval : '',
     object_format_name: repo.objectFormatName,
     mirror_updated: repo.isMirror ? fmtTime(repo.mirrorUpdatedAt) : ZERO_TIME,
-    repo_transfer: null,
+    repo_transfer: v.transfer ?? null,
     topics: repo.topics ?? [],
   };
   if (issues) {

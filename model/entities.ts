@@ -8,6 +8,11 @@ import { Star, Watch } from './star.ts';
 import { Topic, RepoTopic } from './topic.ts';
 import { RepoTransfer } from './transfer.ts';
 import { Mirror, PushMirror } from './mirror.ts';
+import { Follow, BlockedUser } from './social.ts';
+import { PublicKey, GpgKey, GpgKeyImport } from './keys.ts';
+import { OAuth2Application } from './oauth2.ts';
+import { ProtectedBranch, ProtectedTag } from './branch-protection.ts';
+import { CommitStatus } from './commit-status.ts';
 
 /** Every entity the ORM knows. A new entity is added here and gets a migration in model/migrations/. */
 export const entities = [
@@ -17,4 +22,6 @@ export const entities = [
   OrgUser, Team, TeamUnit, TeamUser, TeamRepo,
   ResourceIndex,
   Label, Star, Watch, Topic, RepoTopic, RepoTransfer, Mirror, PushMirror,
+  Follow, BlockedUser, PublicKey, GpgKey, GpgKeyImport, OAuth2Application,
+  ProtectedBranch, ProtectedTag, CommitStatus,
 ];

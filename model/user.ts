@@ -30,6 +30,10 @@ export const User = defineEntity({
     theme: p.string().length(64).default(''),
     diffViewStyle: p.string().length(32).default(''),
     hideActivity: p.boolean().default(false),
+    hidePronouns: p.boolean().default(false),
+    /** Kept in step with the follow table (Forgejo's num_followers / num_following). */
+    numFollowers: p.integer().default(0),
+    numFollowing: p.integer().default(0),
     enableRepoUnitHints: p.boolean().default(true),
     avatar: p.string().length(64).default(''),
     loginName: p.string().length(255).default(''),

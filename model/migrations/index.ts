@@ -1,8 +1,12 @@
 import { Migration20261121000000Foundation } from './Migration20261121000000Foundation.ts';
 import { Migration20261121060104RepoRecords } from './Migration20261121060104RepoRecords.ts';
+import { Migration20261121060135Identity } from './Migration20261121060135Identity.ts';
+import { Migration20261121060213GitData } from './Migration20261121060213GitData.ts';
 
 /** Committed migrations, applied in this order at start (`cli migrate` runs them alone). */
 export const migrations = [
   { name: 'Migration20261121000000Foundation', class: Migration20261121000000Foundation },
   { name: 'Migration20261121060104RepoRecords', class: Migration20261121060104RepoRecords },
+  { name: 'Migration20261121060135Identity', class: Migration20261121060135Identity },
+  { name: 'Migration20261121060213GitData', class: Migration20261121060213GitData },
 ];

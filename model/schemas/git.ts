@@ -297,7 +297,8 @@ export type FileResponse = Static<typeof FileResponse>;
 
 export const FilesResponse = Type.Object({
   commit: Type.Optional(Type.Union([FileCommitResponse, Type.Null()], { 'x-go-name': 'Commit' })),
-  files: Type.Optional(Type.Union([Type.Array(ContentsResponse), Type.Null()], { 'x-go-name': 'Files' })),
+  // A deleted path answers null in its place (Forgejo's []*ContentsResponse).
+  files: Type.Optional(Type.Union([Type.Array(Type.Union([ContentsResponse, Type.Null()])), Type.Null()], { 'x-go-name': 'Files' })),
   verification: Type.Optional(Type.Union([PayloadCommitVerification, Type.Null()], { 'x-go-name': 'Verification' })),
 }, { $id: 'FilesResponse', description: 'FilesResponse contains information about multiple files from a repo' });
 export type FilesResponse = Static<typeof FilesResponse>;

@@ -1,0 +1,83 @@
+// Commit history queries for the API. Everything here is keyed by a full commit id, so the answers
+// never change and are cached: a page of the log, its total, and a commit's changed files.
+import path from 'node:path';
+import { GitError, RevNotFoundError } from './errors.ts';
+import { assertSafeArg, runGit } from './exec.ts';
+import { diffFiles, getCommit, sumStats, type ChangedFile, type DiffStats } from './commits.ts';
+import { Lru } from './lru.ts';
+
+export interface HistoryQuery {
+  /** Full commit id to start from. */
+  commit: string;
+  /** Revisions whose history is excluded (`not`). */
+  not?: string;
+  path?: string;
+  since?: Date;
+  until?: Date;
+}
+
+const counts = new Lru<string, number>(2_000);
+const pages = new Lru<string, string[]>(2_000);
+const changes = new Lru<string, { files: ChangedFile[]; stats: DiffStats }>(20_000);
+
+function keyOf(repoPath: string, q: HistoryQuery): string {
+  return [path.resolve(repoPath), q.commit, q.not ?? '', q.path ?? '', q.since?.getTime() ?? '', q.until?.getTime() ?? ''].join('\0');
+}
+
+function args(q: HistoryQuery): string[] {
+  assertSafeArg(q.commit, 'revision');
+  const out: string[] = [];
+  if (q.since) out.push(`--since=@${Math.floor(q.since.getTime() / 1000)}`);
+  if (q.until) out.push(`--until=@${Math.floor(q.until.getTime() / 1000)}`);
+  out.push('--end-of-options', q.commit);
+  if (q.not) {
+    assertSafeArg(q.not, 'revision');
+    out.push(`^${q.not}`);
+  }
+  out.push('--');
+  if (q.path) out.push(q.path);
+  return out;
+}
+
+async function revList(repoPath: string, extra: string[], q: HistoryQuery): Promise<string> {
+  try {
+    return (await runGit(repoPath, ['rev-list', ...extra, ...args(q)])).stdout.toString('utf8');
+  } catch (err) {
+    if (err instanceof GitError && /bad revision|unknown revision|bad object/.test(err.stderr)) throw new RevNotFoundError(q.not ?? q.commit);
+    throw err;
+  }
+}
+
+export function countHistory(repoPath: string, q: HistoryQuery): Promise<number> {
+  return counts.getOr(keyOf(repoPath, q), async () => Number((await revList(repoPath, ['--count'], q)).trim()));
+}
+
+/** Commit ids of one page of history, newest first. */
+export function historyPage(repoPath: string, q: HistoryQuery, skip: number, limit: number): Promise<string[]> {
+  const key = `${keyOf(repoPath, q)}\0${skip}\0${limit}`;
+  return pages.getOr(key, async () => {
+    const out = await revList(repoPath, [`--skip=${Math.max(0, skip)}`, `--max-count=${Math.max(0, limit)}`], q);
+    return out.split('\n').filter((s) => s !== '');
+  });
+}
+
+/** Files changed by a commit against its first parent, with line counts. */
+export function commitChanges(repoPath: string, sha: string): Promise<{ files: ChangedFile[]; stats: DiffStats } | undefined> {
+  return changes.getOr(`${path.resolve(repoPath)}\0${sha}`, async () => {
+    const commit = await getCommit(repoPath, sha);
+    if (!commit) return undefined;
+    const files = await diffFiles(repoPath, commit.parents[0] ?? null, commit.sha);
+    return { files, stats: sumStats(files) };
+  });
+}
+
+/** Commits in `head` not in `base` (newest first), and the files changed from their merge base. */
+export async function compareRange(repoPath: string, base: string, head: string): Promise<{ commits: string[]; files: ChangedFile[] }> {
+  assertSafeArg(base, 'revision');
+  assertSafeArg(head, 'revision');
+  const { stdout } = await runGit(repoPath, ['rev-list', '--end-of-options', head, `^${base}`, '--']);
+  const mb = await runGit(repoPath, ['merge-base', base, head], { okCodes: [0, 1] });
+  const from = mb.code === 0 ? mb.stdout.toString('utf8').trim() : null;
+  const files = from === head ? [] : await diffFiles(repoPath, from, head);
+  return { commits: stdout.toString('utf8').split('\n').filter((s) => s !== ''), files };
+}

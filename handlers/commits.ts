@@ -1,0 +1,126 @@
+// Commit lists: GET {R}/commits, the commit of a merged pull request, and compare (Forgejo
+// routers/api/v1/repo/commits.go, compare.go; forgejo-facts 4.2, 6.10, 12.3).
+import type { Handler } from '../lib/handler.ts';
+import { json } from '../lib/handler.ts';
+import { getCommit, type Commit } from '../git/commits.ts';
+import { lookupRef } from '../git/lookup.ts';
+import { commitChanges, compareRange, countHistory, historyPage, type HistoryQuery } from '../git/history.ts';
+import { RevNotFoundError } from '../git/errors.ts';
+import { validatePath } from '../git/paths.ts';
+import { InvalidPathError } from '../git/errors.ts';
+import { CommitUsers, toApiCommit, type RepoUrls } from '../model/api-git.ts';
+import { conflict, notFound, unprocessable } from '../lib/errors.ts';
+import { pageOf, pagingHeaders } from '../lib/paging.ts';
+import { EMPTY_REPO, flag, gitCtx } from '../lib/repo-git.ts';
+import type { RequestState } from '../guards/types.ts';
+
+/** `[git] COMMITS_RANGE_SIZE`: the commit list never pages by more (forgejo-facts 4.1). */
+const COMMITS_RANGE_SIZE = 50;
+
+export interface CommitOptions { stat: boolean; files: boolean; verification: boolean }
+
+export const commitOptions = (q: URLSearchParams): CommitOptions => ({ stat: flag(q, 'stat'), files: flag(q, 'files'), verification: flag(q, 'verification') });
+
+/** api.Commit for each id, in order, with one user lookup for the whole batch. */
+export async function apiCommits(s: RequestState, repoPath: string, urls: RepoUrls, shas: string[], opts: CommitOptions) {
+  const commits = await Promise.all(shas.map((sha) => getCommit(repoPath, sha)));
+  const found = commits.filter((c): c is Commit => c !== null);
+  const users = new CommitUsers(s.em, s.config);
+  await users.load(found.flatMap((c) => [c.author.email, c.committer.email]));
+  const changes = opts.stat || opts.files ? await Promise.all(found.map((c) => commitChanges(repoPath, c.sha))) : [];
+  return found.map((c, i) => toApiCommit(s.config, urls, c, users, {
+    files: opts.files ? (changes[i]?.files ?? []) : null,
+    stats: opts.stat ? (changes[i]?.stats ?? null) : null,
+    verification: opts.verification,
+  }));
+}
+
+function parseTime(q: URLSearchParams, name: string): Date | undefined {
+  const v = q.get(name);
+  if (v === null || v === '') return undefined;
+  const d = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(v) ? new Date(v) : new Date(NaN);
+  if (Number.isNaN(d.getTime())) throw unprocessable(`invalid ${name}: parsing time "${v}" as "2006-01-02T15:04:05Z07:00": cannot parse`);
+  return d;
+}
+
+export const list: Handler = async (c) => {
+  const g = gitCtx(c);
+  if (g.repo.isEmpty) throw conflict(EMPTY_REPO);
+  const page = pageOf(c);
+  const limit = Math.min(page.limit, COMMITS_RANGE_SIZE);
+  const sha = c.query.get('sha') ?? '';
+  const file = c.query.get('path') ?? '';
+  const not = c.query.get('not') ?? '';
+  const since = parseTime(c.query, 'since');
+  const until = parseTime(c.query, 'until');
+  if (file !== '') {
+    try {
+      validatePath(file);
+    } catch (e) {
+      if (e instanceof InvalidPathError) throw unprocessable(`path contains a malformed path component [path: ${file}]`);
+      throw e;
+    }
+  }
+  const start = await lookupRef(g.path, sha === '' ? g.repo.defaultBranch : sha);
+  // forgejo-facts 1.2: an unknown `sha` answers 404 with the body `null`.
+  if (!start?.commit) return json(404, null);
+  let notCommit: string | undefined;
+  if (not !== '') {
+    notCommit = (await lookupRef(g.path, not))?.commit ?? undefined;
+    if (!notCommit) return json(404, null);
+  }
+  const q: HistoryQuery = { commit: start.commit, not: notCommit, path: file || undefined, since, until };
+  let total: number;
+  try {
+    total = await countHistory(g.path, q);
+  } catch (e) {
+    if (e instanceof RevNotFoundError) return json(404, null);
+    throw e;
+  }
+  if (file !== '' && total === 0) throw notFound('FileCommitsCount');
+  const shas = await historyPage(g.path, q, (page.page - 1) * limit, limit);
+  const body = await apiCommits(c, g.path, g.urls, shas, commitOptions(c.query));
+  const pageCount = Math.ceil(total / limit);
+  const headers = pagingHeaders(c, { ...page, limit }, total);
+  Object.assign(headers, {
+    'X-Page': String(page.page),
+    'X-PerPage': String(limit),
+    'X-Total': String(total),
+    'X-PageCount': String(pageCount),
+    'X-HasMore': String(page.page < pageCount),
+    'Access-Control-Expose-Headers': 'Link, X-Total-Count, X-Page, X-PerPage, X-Total, X-PageCount, X-HasMore',
+  });
+  return json(200, body, headers);
+};
+
+/** No pull request exists for any commit until pull requests are stored. */
+export const listPull: Handler = async () => {
+  throw notFound('GetPullRequestByMergedCommit', ['pull request does not exist']);
+};
+
+/** `base...head` (or `base..head`, or just `head` against the default branch) within the repository. */
+export const compare: Handler = async (c) => {
+  const g = gitCtx(c);
+  const info = c.params.path ?? '';
+  let [base, head] = [g.repo.defaultBranch, g.repo.defaultBranch];
+  if (info !== '') {
+    const three = info.split('...');
+    const two = info.split('..');
+    if (three.length === 2) [base, head] = three;
+    else if (two.length === 2) [base, head] = two;
+    else head = info;
+  }
+  if (head.includes(':')) head = head.slice(head.lastIndexOf(':') + 1);
+  const b = g.repo.isEmpty ? null : await lookupRef(g.path, base);
+  const h = g.repo.isEmpty ? null : await lookupRef(g.path, head);
+  if (!b?.commit) throw notFound(`BaseNotExist`, [`base ${base} does not exist`]);
+  if (!h?.commit) throw notFound(`HeadNotExist`, [`head ${head} does not exist`]);
+  const range = await compareRange(g.path, b.commit, h.commit);
+  const opts = { stat: true, files: flag(c.query, 'files'), verification: flag(c.query, 'verification') };
+  const commits = await apiCommits(c, g.path, g.urls, range.commits, opts);
+  return json(200, {
+    total_commits: commits.length,
+    commits,
+    files: range.files.map((f) => ({ filename: f.filename, status: f.status })),
+  });
+};

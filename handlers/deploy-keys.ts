@@ -1,0 +1,68 @@
+// Deploy keys of a repository: SSH keys with read or read/write access to one repository. They are
+// public_key rows of type `deploy` whose owner is the repository.
+import type { Handler } from '../lib/handler.ts';
+import { json, noContent } from '../lib/handler.ts';
+import type { CreateKeyOption } from '../model/schemas/index.ts';
+import { KeyType, PublicKey, type IPublicKey } from '../model/keys.ts';
+import { parseSshKey } from '../lib/ssh-keys.ts';
+import { notFound, unprocessable } from '../lib/errors.ts';
+import { pageOf, pagingHeaders } from '../lib/paging.ts';
+import { fmtTime } from '../model/time.ts';
+import { need, type RequestState } from '../guards/types.ts';
+import { repoJson } from './repos.ts';
+
+async function deployKeyJson(s: RequestState, key: IPublicKey) {
+  const { repo, owner } = need(s.repo, 'repo');
+  return {
+    id: key.id,
+    key_id: key.id,
+    key: key.content,
+    url: `${s.config.appUrl}api/v1/repos/${owner.name}/${repo.name}/keys/${key.id}`,
+    title: key.name,
+    fingerprint: key.fingerprint,
+    created_at: fmtTime(key.createdAt),
+    read_only: key.mode === 1,
+    repository: await repoJson(s, repo, owner),
+  };
+}
+
+const keyOf = async (s: RequestState) => {
+  const id = /^\d{1,15}$/.test(s.params.id ?? '') ? Number(s.params.id) : 0;
+  const key = await s.em.findOne(PublicKey, { id, type: KeyType.deploy, ownerId: need(s.repo, 'repo').repo.id });
+  if (!key) throw notFound();
+  return key;
+};
+
+export const list: Handler = async (c) => {
+  const { repo } = need(c.repo, 'repo');
+  const p = pageOf(c);
+  const where: Record<string, unknown> = { type: KeyType.deploy, ownerId: repo.id };
+  const fingerprint = c.query.get('fingerprint');
+  if (fingerprint) where.fingerprint = fingerprint;
+  const [rows, total] = await c.em.findAndCount(PublicKey, where, { orderBy: { id: 'asc' }, limit: p.limit, offset: p.offset });
+  const out = [];
+  for (const k of rows) out.push(await deployKeyJson(c, k));
+  return json(200, out, pagingHeaders(c, p, total));
+};
+
+export const get: Handler = async (c) => json(200, await deployKeyJson(c, await keyOf(c)));
+
+export const create: Handler<CreateKeyOption> = async (c) => {
+  const { repo } = need(c.repo, 'repo');
+  const parsed = parseSshKey(c.body.key);
+  // One key serves one purpose: a user's login key cannot also be a deploy key, nor be added twice.
+  const taken = await c.em.findOne(PublicKey, { fingerprint: parsed.fingerprint, $or: [{ type: KeyType.user }, { type: KeyType.deploy, ownerId: repo.id }] });
+  if (taken) throw unprocessable(taken.type === KeyType.user ? 'Key content has been used as non-deploy key' : 'A key with the same name already exists');
+  if ((await c.em.count(PublicKey, { type: KeyType.deploy, ownerId: repo.id, name: c.body.title })) > 0) throw unprocessable('A key with the same name already exists');
+  const key = c.em.create(PublicKey, {
+    ownerId: repo.id, name: c.body.title, fingerprint: parsed.fingerprint, content: parsed.content, mode: c.body.read_only ? 1 : 2, type: KeyType.deploy, verified: false,
+  });
+  await c.em.flush();
+  return json(201, await deployKeyJson(c, key));
+};
+
+export const remove: Handler = async (c) => {
+  c.em.remove(await keyOf(c));
+  await c.em.flush();
+  return noContent();
+};

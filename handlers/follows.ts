@@ -1,0 +1,85 @@
+// Followers, following and blocking (Forgejo's routers/api/v1/user/follower.go and user.go).
+import type { Handler } from '../lib/handler.ts';
+import { json, noContent } from '../lib/handler.ts';
+import { User, UserRedirect, type IUser } from '../model/user.ts';
+import { Follow } from '../model/social.ts';
+import { pageOf, pagingHeaders } from '../lib/paging.ts';
+import { canSeeUserFilter } from '../lib/user-visibility.ts';
+import { follow, isFollowing, unfollow } from '../lib/follows.ts';
+import { blockUser, isBlockedEither, listBlocked, unblockUser } from '../lib/blocks.ts';
+import { canSeeOwner } from '../lib/perm.ts';
+import { forbidden, notFound, unprocessable } from '../lib/errors.ts';
+import { redirectPath } from '../guards/redirect.ts';
+import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
+import { usersJson } from './users.ts';
+
+/** Users on one side of `user`'s follows that the caller may see, one page of them. */
+async function followList(c: RequestState, user: IUser, side: 'followers' | 'following') {
+  const p = pageOf(c);
+  const rows = await c.em.find(Follow, side === 'followers' ? { followId: user.id } : { userId: user.id });
+  const ids = rows.map((f) => (side === 'followers' ? f.userId : f.followId));
+  const where = { $and: [{ id: { $in: ids }, type: 0 }, await canSeeUserFilter(c.em, c.auth.doer, isSiteAdmin(c))] };
+  const [users, total] = await c.em.findAndCount(User, where, { orderBy: { id: 'asc' }, limit: p.limit, offset: p.offset });
+  return json(200, await usersJson(c, users), pagingHeaders(c, p, total));
+}
+
+export const listFollowers: Handler = async (c) => followList(c, need(c.contextUser, 'user'), 'followers');
+export const listFollowing: Handler = async (c) => followList(c, need(c.contextUser, 'user'), 'following');
+export const listMyFollowers: Handler = async (c) => followList(c, c.auth.doer!, 'followers');
+export const listMyFollowing: Handler = async (c) => followList(c, c.auth.doer!, 'following');
+
+const followAnswer = async (c: RequestState, userId: number, followId: number) => {
+  if (await isFollowing(c.em, userId, followId)) return noContent();
+  throw notFound();
+};
+
+/** `{target}` is looked up like Forgejo's GetUserByParamsName: a renamed user redirects (307). */
+export const checkFollowing: Handler = async (c) => {
+  const user = need(c.contextUser, 'user');
+  const name = c.params.target ?? '';
+  const target = await c.em.findOne(User, { lowerName: name.toLowerCase() });
+  if (target) return followAnswer(c, user.id, target.id);
+  const redirect = await c.em.findOne(UserRedirect, { lowerName: name.toLowerCase() });
+  const renamed = redirect && (await c.em.findOne(User, { id: redirect.redirectUserId }));
+  if (renamed && (await canSeeOwner(c.em, renamed, c.auth.doer, isSiteAdmin(c)))) {
+    return { status: 307, headers: { Location: redirectPath(c, name, renamed.name) }, body: '', type: 'text/plain' };
+  }
+  throw notFound('GetUserByName', [`user does not exist [uid: 0, name: ${name}]`]);
+};
+
+export const checkMyFollowing: Handler = async (c) => followAnswer(c, c.auth.doer!.id, need(c.contextUser, 'user').id);
+
+/** Forgejo's FollowUser: a block in either direction forbids following (403). */
+export const putFollowing: Handler = async (c) => {
+  const doer = c.auth.doer!;
+  const target = need(c.contextUser, 'user');
+  if (doer.id !== target.id && (await isBlockedEither(c.em, doer.id, target.id))) throw forbidden('user is blocked by the poster or repository owner');
+  await follow(c.em, doer.id, target.id);
+  return noContent();
+};
+
+export const removeFollowing: Handler = async (c) => {
+  await unfollow(c.em, c.auth.doer!.id, need(c.contextUser, 'user').id);
+  return noContent();
+};
+
+export const listBlockedUsers: Handler = async (c) => {
+  const p = pageOf(c);
+  const { items, total } = await listBlocked(c.em, c.auth.doer!.id, p);
+  return json(200, items, pagingHeaders(c, p, total));
+};
+
+function individual(u: IUser): IUser {
+  if (u.type !== 0) throw unprocessable(`${u.name} is an organization not a user`);
+  return u;
+}
+
+export const block: Handler = async (c) => {
+  await blockUser(c.em, c.auth.doer!, individual(need(c.contextUser, 'user')));
+  return noContent();
+};
+
+export const unblock: Handler = async (c) => {
+  await unblockUser(c.em, c.auth.doer!, individual(need(c.contextUser, 'user')));
+  return noContent();
+};

@@ -1,0 +1,39 @@
+// Forks and fork sync (Forgejo routers/api/v1/repo/fork.go, sync_fork.go).
+import type { Handler } from '../lib/handler.ts';
+import { json, noContent } from '../lib/handler.ts';
+import type { CreateForkOption } from '../model/schemas/index.ts';
+import { User } from '../model/user.ts';
+import { pageOf, pagingHeaders } from '../lib/paging.ts';
+import { allOf, findRepos, forksOf, reachable, ORDER_BY_ID } from '../lib/repo-search.ts';
+import { forkRepository, syncFork, syncInfo } from '../lib/forks.ts';
+import { need } from '../guards/types.ts';
+import { repoJson, reposJson } from './repos.ts';
+import { callerOf } from './repo-lists.ts';
+
+export const list: Handler = async (c) => {
+  const { repo } = need(c.repo, 'repo');
+  const p = pageOf(c);
+  const { repos, total } = await findRepos(c.em, allOf([forksOf(repo.id), reachable(callerOf(c))]), ORDER_BY_ID, p);
+  return json(200, await reposJson(c, repos), pagingHeaders(c, p, total));
+};
+
+/** 202 with the fork, as Forgejo answers. The FORK_TARGET guard has vetted `organization`. */
+export const create: Handler<CreateForkOption> = async (c) => {
+  const { repo, owner } = need(c.repo, 'repo');
+  const doer = c.auth.doer!;
+  const forker = c.body.organization ? await c.em.findOneOrFail(User, { lowerName: c.body.organization.toLowerCase() }) : doer;
+  const fork = await forkRepository(c.em, c.config, c.services, doer, repo, owner, forker, c.body.name || repo.name);
+  return json(202, await repoJson(c, fork, forker));
+};
+
+const branchOf = (c: Parameters<Handler>[0]) => c.params.branch ?? need(c.repo, 'repo').repo.defaultBranch;
+
+export const getSync: Handler = async (c) => {
+  const { base: _base, ...info } = await syncInfo(c.em, c.services, need(c.repo, 'repo').repo, branchOf(c));
+  return json(200, info);
+};
+
+export const sync: Handler = async (c) => {
+  await syncFork(c.em, c.services, need(c.repo, 'repo').repo, branchOf(c));
+  return noContent();
+};

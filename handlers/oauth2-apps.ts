@@ -1,0 +1,92 @@
+// OAuth2 applications of the signed-in user (Forgejo's routers/api/v1/user/app.go). The client
+// secret is shown once, on create and on edit (which regenerates it); only a salted hash is kept.
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import type { Handler } from '../lib/handler.ts';
+import { json, noContent } from '../lib/handler.ts';
+import type { CreateOAuth2ApplicationOptions } from '../model/schemas/index.ts';
+import { OAuth2Application, type IOAuth2Application } from '../model/oauth2.ts';
+import { fmtTime } from '../model/time.ts';
+import { pageOf, pagingHeaders } from '../lib/paging.ts';
+import { notFound, unprocessable } from '../lib/errors.ts';
+import type { RequestState } from '../guards/types.ts';
+
+const idParam = (v: string | undefined) => (v && /^\d{1,15}$/.test(v) ? Number(v) : 0);
+
+const appJson = (a: IOAuth2Application, secret = '') => ({
+  id: a.id,
+  name: a.name,
+  client_id: a.clientId,
+  client_secret: secret,
+  confidential_client: a.confidentialClient,
+  redirect_uris: a.redirectUris,
+  created: fmtTime(a.createdAt),
+});
+
+/** Forgejo's secrets look like `gto_` + 32 random bytes in lower-case base32. */
+function newSecret(): { value: string; hash: string } {
+  const bytes = randomBytes(32);
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
+  let bits = 0;
+  let acc = 0;
+  let out = '';
+  for (const b of bytes) {
+    acc = (acc << 8) | b;
+    bits += 8;
+    while (bits >= 5) { out += alphabet[(acc >> (bits - 5)) & 31]; bits -= 5; }
+  }
+  if (bits > 0) out += alphabet[(acc << (5 - bits)) & 31];
+  const value = `gto_${out}`;
+  const salt = randomBytes(16).toString('hex');
+  return { value, hash: `${salt}$${createHmac('sha256', salt).update(value).digest('hex')}` };
+}
+
+/** Forgejo binds `name` and `redirect_uris` as Required (422 `[Field]: Required`). */
+function checkOptions(b: CreateOAuth2ApplicationOptions): { name: string; uris: string[] } {
+  if (!b.name) throw unprocessable('[Name]: Required');
+  if (!b.redirect_uris || b.redirect_uris.length === 0) throw unprocessable('[RedirectURIs]: Required');
+  return { name: b.name, uris: b.redirect_uris };
+}
+
+async function ownApp(c: RequestState): Promise<IOAuth2Application> {
+  const app = await c.em.findOne(OAuth2Application, { id: idParam(c.params.id), uid: c.auth.doer!.id });
+  if (!app) throw notFound();
+  return app;
+}
+
+export const list: Handler = async (c) => {
+  const p = pageOf(c);
+  const [rows, total] = await c.em.findAndCount(OAuth2Application, { uid: c.auth.doer!.id }, { orderBy: { id: 'asc' }, limit: p.limit, offset: p.offset });
+  return json(200, rows.map((a) => appJson(a)), pagingHeaders(c, p, total));
+};
+
+export const get: Handler = async (c) => json(200, appJson(await ownApp(c)));
+
+export const create: Handler<CreateOAuth2ApplicationOptions> = async (c) => {
+  const { name, uris } = checkOptions(c.body);
+  const secret = newSecret();
+  const app = c.em.create(OAuth2Application, {
+    uid: c.auth.doer!.id, name, clientId: randomUUID(), clientSecretHash: secret.hash,
+    confidentialClient: c.body.confidential_client ?? false, redirectUris: uris,
+  });
+  await c.em.flush();
+  return json(201, appJson(app, secret.value));
+};
+
+export const edit: Handler<CreateOAuth2ApplicationOptions> = async (c) => {
+  const app = await ownApp(c);
+  const { name, uris } = checkOptions(c.body);
+  const secret = newSecret();
+  app.name = name;
+  app.redirectUris = uris;
+  app.confidentialClient = c.body.confidential_client ?? false;
+  app.clientSecretHash = secret.hash;
+  await c.em.flush();
+  return json(200, appJson(app, secret.value));
+};
+
+export const remove: Handler = async (c) => {
+  const app = await ownApp(c);
+  c.em.remove(app);
+  await c.em.flush();
+  return noContent();
+};

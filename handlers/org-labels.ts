@@ -1,0 +1,80 @@
+// Organization labels (Forgejo's routers/api/v1/org/label.go): usable on every repository of the
+// organization. Labels are not unique by name, as in Forgejo.
+import type { Handler, HandlerCtx } from '../lib/handler.ts';
+import { json, noContent } from '../lib/handler.ts';
+import type { CreateLabelOption, EditLabelOption } from '../model/schemas/index.ts';
+import { Label, type ILabel } from '../model/label.ts';
+import { normalizeLabelColor } from '../lib/label-color.ts';
+import { pageOf, pagingHeaders } from '../lib/paging.ts';
+import { notFound } from '../lib/errors.ts';
+import { orgApiUrl, toApiLabel } from '../model/api-label.ts';
+import { need } from '../guards/types.ts';
+
+const SORTS: Record<string, Record<string, 'asc' | 'desc'>> = {
+  reversealphabetically: { name: 'desc' },
+  leastissues: { numIssues: 'asc' },
+  mostissues: { numIssues: 'desc' },
+};
+
+const asJson = (c: HandlerCtx<unknown>, l: ILabel) => toApiLabel(l, orgApiUrl(c.config, need(c.org, 'org').name));
+
+/** `{id}` is a label id, or for GET also a label name (Forgejo's GetLabel). */
+async function findLabel(c: HandlerCtx<unknown>, byName: boolean): Promise<ILabel> {
+  const orgId = need(c.org, 'org').id;
+  const raw = c.params.id ?? '';
+  const id = /^-?\d+$/.test(raw) ? Number(raw) : null;
+  const label = id !== null
+    ? await c.em.findOne(Label, { orgId, id, repoId: 0 })
+    : byName ? await c.em.findOne(Label, { orgId, repoId: 0, name: raw }) : null;
+  if (!label) throw notFound();
+  return label;
+}
+
+export const list: Handler = async (c) => {
+  const p = pageOf(c);
+  const orderBy = { ...(SORTS[c.query.get('sort') ?? ''] ?? { name: 'asc' }), id: 'asc' as const };
+  const [rows, total] = await c.em.findAndCount(Label, { orgId: need(c.org, 'org').id, repoId: 0 }, { orderBy, limit: p.limit, offset: p.offset });
+  return json(200, rows.map((l) => asJson(c, l)), pagingHeaders(c, p, total));
+};
+
+export const get: Handler = async (c) => json(200, asJson(c, await findLabel(c, true)));
+
+export const create: Handler<CreateLabelOption> = async (c) => {
+  const b = c.body;
+  const archived = !!b.is_archived;
+  const label = c.em.create(Label, {
+    orgId: need(c.org, 'org').id,
+    repoId: 0,
+    name: b.name,
+    exclusive: !!b.exclusive,
+    color: normalizeLabelColor(b.color),
+    description: b.description ?? '',
+    isArchived: archived,
+    archivedAt: archived ? new Date() : null,
+  });
+  await c.em.flush();
+  return json(201, asJson(c, label));
+};
+
+/** Only the fields the body carries change (Forgejo would also unarchive when `is_archived` is absent). */
+export const edit: Handler<EditLabelOption> = async (c) => {
+  const label = await findLabel(c, false);
+  const b = c.body;
+  if (b.name !== undefined) label.name = b.name;
+  if (b.exclusive !== undefined) label.exclusive = b.exclusive;
+  if (b.color !== undefined) label.color = normalizeLabelColor(b.color);
+  if (b.description !== undefined) label.description = b.description;
+  if (b.is_archived !== undefined && b.is_archived !== label.isArchived) {
+    label.isArchived = b.is_archived;
+    label.archivedAt = b.is_archived ? new Date() : null;
+  }
+  await c.em.flush();
+  return json(200, asJson(c, label));
+};
+
+/** Like Forgejo, deleting a label that is not there (or not the organization's) answers 204. */
+export const remove: Handler = async (c) => {
+  const raw = c.params.id ?? '';
+  if (/^\d+$/.test(raw)) await c.em.nativeDelete(Label, { id: Number(raw), orgId: need(c.org, 'org').id, repoId: 0 });
+  return noContent();
+};

@@ -1,0 +1,21 @@
+// `POST/DELETE {R}/avatar`.
+import type { Handler } from '../lib/handler.ts';
+import { noContent } from '../lib/handler.ts';
+import type { UpdateRepoAvatarOption } from '../model/schemas/index.ts';
+import { decodeAvatar } from '../lib/avatar-store.ts';
+import { clearRepoAvatar, setRepoAvatar } from '../lib/repo-avatar.ts';
+import { need } from '../guards/types.ts';
+
+export const create: Handler<UpdateRepoAvatarOption> = async (c) => {
+  const { repo } = need(c.repo, 'repo');
+  await setRepoAvatar(c.config, repo, decodeAvatar(c.body.image));
+  await c.em.flush();
+  return noContent();
+};
+
+export const remove: Handler = async (c) => {
+  const { repo } = need(c.repo, 'repo');
+  await clearRepoAvatar(c.config, repo);
+  await c.em.flush();
+  return noContent();
+};

@@ -1,0 +1,39 @@
+// Repository listings and search. Each one is limited to what the caller can reach (lib/repo-search.ts).
+import type { Handler } from '../lib/handler.ts';
+import { json } from '../lib/handler.ts';
+import { pageOf, pagingHeaders } from '../lib/paging.ts';
+import { allOf, findRepos, orderByParam, ownedBy, ownedOrCollaborating, reachable, searchCondition, ORDER_BY_ID, type Caller, type Sql } from '../lib/repo-search.ts';
+import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
+import { reposJson } from './repos.ts';
+
+export const callerOf = (s: RequestState): Caller => ({ doer: s.auth.doer, siteAdmin: isSiteAdmin(s), token: s.auth.token });
+
+async function page(s: RequestState, where: Sql, order: Sql) {
+  const p = pageOf(s);
+  const { repos, total } = await findRepos(s.em, where, order, p);
+  return { data: await reposJson(s, repos), headers: pagingHeaders(s, p, total) };
+}
+
+/** `GET /repos/search`: Forgejo wraps the list as `{ok, data}` (forgejo-facts 12.2). */
+export const search: Handler = async (c) => {
+  const { where, order } = searchCondition(callerOf(c), c.query);
+  const { data, headers } = await page(c, where, order);
+  return json(200, { ok: true, data }, headers);
+};
+
+/** `GET /user/repos`: owned and collaborative repositories of the caller. */
+export const listMine: Handler = async (c) => {
+  const { data, headers } = await page(c, allOf([ownedOrCollaborating(c.auth.doer!.id), reachable(callerOf(c))]), orderByParam(c.query.get('order_by')));
+  return json(200, data, headers);
+};
+
+/** `GET /users/{username}/repos` and `GET /orgs/{org}/repos`: repositories the owner owns. */
+export const listOfUser: Handler = async (c) => {
+  const { data, headers } = await page(c, allOf([ownedBy(need(c.contextUser, 'user').id), reachable(callerOf(c))]), ORDER_BY_ID);
+  return json(200, data, headers);
+};
+
+export const listOfOrg: Handler = async (c) => {
+  const { data, headers } = await page(c, allOf([ownedBy(need(c.org, 'org').id), reachable(callerOf(c))]), ORDER_BY_ID);
+  return json(200, data, headers);
+};

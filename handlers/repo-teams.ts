@@ -1,0 +1,48 @@
+// Teams of an organization's repository (Forgejo routers/api/v1/repo/teams.go).
+import type { Handler } from '../lib/handler.ts';
+import { json, noContent } from '../lib/handler.ts';
+import { Team, TeamRepo, TeamUnit, type ITeam } from '../model/org.ts';
+import { notFound, unprocessable } from '../lib/errors.ts';
+import { toApiTeam } from '../model/api-team.ts';
+import { need, type RequestState } from '../guards/types.ts';
+
+async function teamNamed(s: RequestState, orgId: number): Promise<ITeam> {
+  const name = s.params.team ?? '';
+  const team = await s.em.findOne(Team, { orgId, lowerName: name.toLowerCase() });
+  if (!team) throw notFound('TeamNotExit', [`team does not exist [org_id: ${orgId}, team_id: 0, name: ${name}]`]);
+  return team;
+}
+
+const linked = async (s: RequestState, teamId: number, repoId: number) => (await s.em.count(TeamRepo, { teamId, repoId })) > 0;
+
+export const list: Handler = async (c) => {
+  const { repo } = need(c.repo, 'repo');
+  const links = await c.em.find(TeamRepo, { repoId: repo.id });
+  const teams = links.length ? await c.em.find(Team, { id: { $in: links.map((l) => l.teamId) } }, { orderBy: { name: 'asc' } }) : [];
+  const units = teams.length ? await c.em.find(TeamUnit, { teamId: { $in: teams.map((t) => t.id) } }) : [];
+  return json(200, teams.map((t) => toApiTeam(c.config, t, units)));
+};
+
+export const get: Handler = async (c) => {
+  const { repo, owner } = need(c.repo, 'repo');
+  const team = await teamNamed(c, owner.id);
+  if (!(await linked(c, team.id, repo.id))) throw notFound();
+  return json(200, toApiTeam(c.config, team, await c.em.find(TeamUnit, { teamId: team.id }), owner));
+};
+
+export const put: Handler = async (c) => {
+  const { repo, owner } = need(c.repo, 'repo');
+  const team = await teamNamed(c, owner.id);
+  if (await linked(c, team.id, repo.id)) throw unprocessable(`team '${team.name}' is already added to repo`);
+  c.em.create(TeamRepo, { teamId: team.id, orgId: owner.id, repoId: repo.id });
+  await c.em.flush();
+  return noContent();
+};
+
+export const remove: Handler = async (c) => {
+  const { repo, owner } = need(c.repo, 'repo');
+  const team = await teamNamed(c, owner.id);
+  if (!(await linked(c, team.id, repo.id))) throw unprocessable(`team '${team.name}' was not added to repo`);
+  await c.em.nativeDelete(TeamRepo, { teamId: team.id, repoId: repo.id });
+  return noContent();
+};

@@ -1,0 +1,125 @@
+// Commit statuses: create, list by sha or ref, combined status (Forgejo routers/api/v1/repo/status.go,
+// models/git/commit_status.go, services/convert ToCommitStatus / ToCombinedStatus).
+import { createHash } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/core';
+import type { Config } from '../config.ts';
+import type { Handler } from '../lib/handler.ts';
+import { json } from '../lib/handler.ts';
+import type { CreateStatusOption } from '../model/schemas/index.ts';
+import { CommitStatus, type ICommitStatus } from '../model/commit-status.ts';
+import { nextIndex } from '../model/counter.ts';
+import { User } from '../model/user.ts';
+import { toApiUser } from '../model/api-user.ts';
+import { fmtTime } from '../model/time.ts';
+import { lookupRef } from '../git/lookup.ts';
+import { isValidRefName } from '../git/refname.ts';
+import { badRequest, notFound, unprocessable } from '../lib/errors.ts';
+import { pageOf, pagingHeaders } from '../lib/paging.ts';
+import { gitCtx, type GitCtx } from '../lib/repo-git.ts';
+import type { RequestState } from '../guards/types.ts';
+import { repoJson } from './repos.ts';
+
+/** Worst first: a combined state is the worst of the latest status per context. */
+const PRIORITY: Record<string, number> = { error: 0, failure: 1, warning: 2, pending: 3, success: 4, skipped: 5 };
+const STATES = Object.keys(PRIORITY);
+
+const contextHash = (context: string) => createHash('sha1').update(context).digest('hex');
+
+async function toApiStatus(em: EntityManager, cfg: Config, g: GitCtx, s: ICommitStatus) {
+  const creator = s.creatorId ? await em.findOne(User, { id: s.creatorId }) : null;
+  return {
+    id: s.index,
+    status: s.state,
+    target_url: s.targetUrl,
+    description: s.description,
+    url: `${g.urls.api}/statuses/${s.sha}`,
+    context: s.context,
+    creator: creator ? toApiUser(cfg, creator, { doer: null, siteAdmin: false }) : null,
+    created_at: fmtTime(s.createdAt),
+    updated_at: fmtTime(s.updatedAt),
+  };
+}
+
+/** A full commit id for a branch, tag or (abbreviated) id; anything else is looked up as given. */
+async function commitOf(g: GitCtx, name: string): Promise<string> {
+  if (name === '') throw badRequest('ref/sha not given');
+  const found = g.repo.isEmpty || !isValidRefName(name) ? null : await lookupRef(g.path, name);
+  return found?.commit ?? name;
+}
+
+export const create: Handler<CreateStatusOption> = async (c) => {
+  const g = gitCtx(c);
+  const sha = c.params.sha ?? '';
+  if (sha === '') throw badRequest('sha not given');
+  const found = g.repo.isEmpty || !isValidRefName(sha) ? null : await lookupRef(g.path, sha);
+  if (!found?.commit) throw notFound(`object does not exist [id: ${sha}, rel_path: ]`);
+  const state = c.body.state ?? '';
+  if (!STATES.includes(state)) throw unprocessable(`invalid commit status state [state: ${state}]`);
+  const context = c.body.context ?? '';
+  const row = c.em.create(CommitStatus, {
+    index: await nextIndex(c.em, `cs:${createHash('sha1').update(found.commit).digest('base64url')}`, g.repo.id),
+    repoId: g.repo.id,
+    sha: found.commit,
+    state,
+    targetUrl: c.body.target_url ?? '',
+    description: c.body.description ?? '',
+    context,
+    contextHash: contextHash(context),
+    creatorId: c.auth.doer?.id ?? 0,
+  });
+  await c.em.flush();
+  return json(201, await toApiStatus(c.em, c.config, g, row));
+};
+
+const ORDER: Record<string, Record<string, 'asc' | 'desc'>> = {
+  oldest: { createdAt: 'asc' },
+  recentupdate: { updatedAt: 'desc' },
+  leastupdate: { updatedAt: 'asc' },
+  // Forgejo's own (inverted) naming of the index orders.
+  leastindex: { index: 'desc' },
+  highestindex: { index: 'asc' },
+};
+
+async function listFor(c: RequestState, name: string) {
+  const g = gitCtx(c);
+  const sha = await commitOf(g, name);
+  const page = pageOf(c);
+  const where: Record<string, unknown> = { repoId: g.repo.id, sha };
+  const state = c.query.get('state');
+  if (state) where.state = state;
+  const orderBy = [ORDER[c.query.get('sort') ?? ''] ?? { createdAt: 'desc' }, { id: 'desc' as const }];
+  const [rows, total] = await c.em.findAndCount(CommitStatus, where, { orderBy, limit: page.limit, offset: page.offset });
+  const out = [];
+  for (const r of rows) out.push(await toApiStatus(c.em, c.config, g, r));
+  return json(200, out, pagingHeaders(c, page, total));
+}
+
+export const listBySha: Handler = (c) => listFor(c, c.params.sha ?? '');
+export const listByRef: Handler = (c) => listFor(c, c.params.ref ?? '');
+
+export const combined: Handler = async (c) => {
+  const g = gitCtx(c);
+  const sha = await commitOf(g, c.params.ref ?? '');
+  const page = pageOf(c);
+  const all = await c.em.find(CommitStatus, { repoId: g.repo.id, sha }, { orderBy: { id: 'desc' } });
+  // The latest status of each context, newest context first.
+  const latest: ICommitStatus[] = [];
+  const seen = new Set<string>();
+  for (const s of all) if (!seen.has(s.contextHash)) { seen.add(s.contextHash); latest.push(s); }
+  if (latest.length === 0) return json(200, { state: '', sha: '', total_count: 0, statuses: null, repository: null, commit_url: '', url: '' });
+  const slice = latest.slice(page.offset, page.offset + page.limit);
+  let state = '';
+  for (const s of slice) if (state === '' || (s.state in PRIORITY && PRIORITY[s.state] <= (PRIORITY[state] ?? 99))) state = s.state;
+  if (state === 'error') state = 'failure';
+  const statuses = [];
+  for (const s of slice) statuses.push(await toApiStatus(c.em, c.config, g, s));
+  return json(200, {
+    state,
+    sha,
+    total_count: slice.length,
+    statuses,
+    repository: await repoJson(c, g.repo, g.owner),
+    commit_url: '',
+    url: '',
+  }, pagingHeaders(c, page, latest.length));
+};

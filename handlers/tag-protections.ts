@@ -1,0 +1,85 @@
+// Tag protection rules: list, get, create, edit, delete (Forgejo routers/api/v1/repo/tag.go,
+// services/convert ToTagProtection).
+import type { EntityManager } from '@mikro-orm/core';
+import type { Handler } from '../lib/handler.ts';
+import { json, noContent } from '../lib/handler.ts';
+import type { CreateTagProtectionOption, EditTagProtectionOption } from '../model/schemas/index.ts';
+import { ProtectedTag, type IProtectedTag } from '../model/branch-protection.ts';
+import { fmtTime } from '../model/time.ts';
+import { badRequest, forbidden, notFound, unprocessable } from '../lib/errors.ts';
+import { teamIds, teamNames, userNames, writerIds } from '../lib/allowlists.ts';
+import { tagPattern } from '../lib/branch-rules.ts';
+import { need, type RequestState } from '../guards/types.ts';
+
+export async function toApiTagProtection(em: EntityManager, t: IProtectedTag) {
+  return {
+    id: t.id,
+    name_pattern: t.namePattern,
+    whitelist_usernames: await userNames(em, t.allowlistUserIds),
+    whitelist_teams: await teamNames(em, t.allowlistTeamIds),
+    created_at: fmtTime(t.createdAt),
+    updated_at: fmtTime(t.updatedAt),
+  };
+}
+
+function checkPattern(pattern: string): void {
+  if (tagPattern(pattern) === null) throw unprocessable(`invalid name pattern [pattern: ${pattern}]`);
+}
+
+export const list: Handler = async (c) => {
+  const { repo } = need(c.repo, 'repo');
+  const rows = await c.em.find(ProtectedTag, { repoId: repo.id }, { orderBy: { id: 'asc' } });
+  const out = [];
+  for (const r of rows) out.push(await toApiTagProtection(c.em, r));
+  return json(200, out);
+};
+
+async function byId(c: RequestState): Promise<IProtectedTag> {
+  const { repo } = need(c.repo, 'repo');
+  const id = /^\d{1,15}$/.test(c.params.id ?? '') ? Number(c.params.id) : 0;
+  const row = id > 0 ? await c.em.findOne(ProtectedTag, { id, repoId: repo.id }) : null;
+  if (!row) throw notFound();
+  return row;
+}
+
+export const get: Handler = async (c) => json(200, await toApiTagProtection(c.em, await byId(c)));
+
+export const create: Handler<CreateTagProtectionOption> = async (c) => {
+  const { repo, owner } = need(c.repo, 'repo');
+  const b = c.body;
+  const pattern = (b.name_pattern ?? '').trim();
+  if (pattern === '') throw badRequest('name_pattern are empty');
+  if (!b.whitelist_usernames?.length && !b.whitelist_teams?.length) throw badRequest('both whitelist_usernames and whitelist_teams are empty');
+  if (await c.em.findOne(ProtectedTag, { repoId: repo.id, namePattern: pattern })) throw forbidden('Tag protection already exist');
+  checkPattern(pattern);
+  const row = c.em.create(ProtectedTag, {
+    repoId: repo.id,
+    namePattern: pattern,
+    allowlistUserIds: await writerIds(c.em, repo, owner, b.whitelist_usernames ?? []),
+    allowlistTeamIds: await teamIds(c.em, repo, owner, b.whitelist_teams ?? []),
+  });
+  await c.em.flush();
+  return json(201, await toApiTagProtection(c.em, row));
+};
+
+export const edit: Handler<EditTagProtectionOption> = async (c) => {
+  const { repo, owner } = need(c.repo, 'repo');
+  const row = await byId(c);
+  const b = c.body;
+  if (b.name_pattern !== undefined) {
+    checkPattern(b.name_pattern.trim());
+    row.namePattern = b.name_pattern.trim();
+  }
+  if (b.whitelist_teams !== undefined) row.allowlistTeamIds = await teamIds(c.em, repo, owner, b.whitelist_teams);
+  if (b.whitelist_usernames !== undefined) row.allowlistUserIds = await writerIds(c.em, repo, owner, b.whitelist_usernames);
+  row.updatedAt = new Date();
+  await c.em.flush();
+  return json(200, await toApiTagProtection(c.em, row));
+};
+
+export const remove: Handler = async (c) => {
+  const row = await byId(c);
+  c.em.remove(row);
+  await c.em.flush();
+  return noContent();
+};

@@ -1,0 +1,79 @@
+// Tags: list, get, create (lightweight or annotated), delete (Forgejo routers/api/v1/repo/tag.go,
+// services/convert ToTag).
+import type { Handler } from '../lib/handler.ts';
+import { json, noContent } from '../lib/handler.ts';
+import type { CreateTagOption } from '../model/schemas/index.ts';
+import { lookupRef, readRef } from '../git/lookup.ts';
+import { createAnnotatedTag, createLightweightTag, deleteRef } from '../git/refs.ts';
+import { RefExistsError } from '../git/errors.ts';
+import { listTags, tagInfo, type TagInfo } from '../git/tags.ts';
+import { conflict, notFound } from '../lib/errors.ts';
+import { pageOf, pagingHeaders } from '../lib/paging.ts';
+import { gitCtx, gitWrite, httpErrorOf, identityOf, refreshAfterWrite } from '../lib/repo-git.ts';
+import type { RepoUrls } from '../model/api-git.ts';
+import { ZERO_TIME } from '../model/time.ts';
+
+export function toApiTag(urls: RepoUrls, t: TagInfo) {
+  return {
+    name: t.name,
+    message: t.message.trim(),
+    id: t.id,
+    commit: { url: `${urls.api}/git/commits/${t.id}`, sha: t.commit ?? t.id, created: t.created ?? ZERO_TIME },
+    zipball_url: `${urls.html}/archive/${encodeURIComponent(t.name)}.zip`,
+    tarball_url: `${urls.html}/archive/${encodeURIComponent(t.name)}.tar.gz`,
+    archive_download_count: { zip: 0, tar_gz: 0 },
+  };
+}
+
+export const list: Handler = async (c) => {
+  const g = gitCtx(c);
+  const page = pageOf(c);
+  const refs = g.repo.isEmpty ? [] : await listTags(g.path);
+  const infos = await Promise.all(refs.slice(page.offset, page.offset + page.limit).map((r) => tagInfo(g.path, r.name, r.oid)));
+  const out = infos.flatMap((t) => (t ? [toApiTag(g.urls, t)] : []));
+  return json(200, out, pagingHeaders(c, page, refs.length));
+};
+
+async function tagByName(path: string, name: string): Promise<TagInfo> {
+  const ref = name === '' ? null : await readRef(path, 'tags', name);
+  const info = ref && (await tagInfo(path, name, ref.oid));
+  if (!info) throw notFound(name);
+  return info;
+}
+
+export const get: Handler = async (c) => {
+  const g = gitCtx(c);
+  return json(200, toApiTag(g.urls, await tagByName(g.path, c.params.path ?? '')));
+};
+
+export const create: Handler<CreateTagOption> = async (c) => {
+  const g = gitCtx(c);
+  const b = c.body;
+  const target = b.target || g.repo.defaultBranch;
+  const commit = g.repo.isEmpty ? null : (await lookupRef(g.path, target))?.commit;
+  if (!commit) throw notFound(`target not found: object does not exist [id: ${target}, rel_path: ]`);
+  if (await readRef(g.path, 'tags', b.tag_name)) throw conflict(`tag already exists [name: ${b.tag_name}]`);
+  const doer = c.auth.doer!;
+  try {
+    if (b.message) {
+      await createAnnotatedTag(g.path, b.tag_name, commit, b.message, identityOf(c.config, doer));
+    } else {
+      await createLightweightTag(g.path, b.tag_name, commit);
+    }
+  } catch (e) {
+    if (e instanceof RefExistsError) throw conflict(`tag already exists [name: ${b.tag_name}]`);
+    throw httpErrorOf(e) ?? e;
+  }
+  await refreshAfterWrite(c.em, g.repo, g.path);
+  return json(201, toApiTag(g.urls, await tagByName(g.path, b.tag_name)));
+};
+
+export const remove: Handler = async (c) => {
+  const g = gitCtx(c);
+  const name = c.params.path ?? '';
+  const ref = name === '' ? null : await readRef(g.path, 'tags', name);
+  if (!ref) throw notFound();
+  await gitWrite(() => deleteRef(g.path, `refs/tags/${name}`, ref.oid));
+  await refreshAfterWrite(c.em, g.repo, g.path);
+  return noContent();
+};

@@ -1,0 +1,65 @@
+// The signed-in user's settings and avatar (Forgejo's routers/api/v1/user/settings.go, avatar.go).
+import type { Handler } from '../lib/handler.ts';
+import { json, noContent } from '../lib/handler.ts';
+import type { UpdateUserAvatarOption, UserSettingsOptions } from '../model/schemas/index.ts';
+import type { IUser } from '../model/user.ts';
+import { decodeAvatar, deleteAvatar, storeAvatar } from '../lib/avatar-store.ts';
+
+/** Forgejo's User2UserSettings. */
+const settingsJson = (u: IUser) => ({
+  full_name: u.fullName,
+  website: u.website,
+  description: u.description,
+  location: u.location,
+  pronouns: u.pronouns,
+  language: u.language,
+  theme: u.theme,
+  diff_view_style: u.diffViewStyle,
+  hide_email: u.keepEmailPrivate,
+  hide_pronouns: u.hidePronouns,
+  hide_activity: u.hideActivity,
+  enable_repo_unit_hints: u.enableRepoUnitHints,
+});
+
+export const get: Handler = async (c) => json(200, settingsJson(c.auth.doer!));
+
+/** Only the fields the body carries change. */
+export const edit: Handler<UserSettingsOptions> = async (c) => {
+  const u = c.auth.doer!;
+  const b = c.body;
+  if (b.full_name !== undefined) u.fullName = b.full_name;
+  if (b.website !== undefined) u.website = b.website;
+  if (b.description !== undefined) u.description = b.description;
+  if (b.location !== undefined) u.location = b.location;
+  if (b.pronouns !== undefined) u.pronouns = b.pronouns;
+  if (b.language !== undefined) u.language = b.language;
+  if (b.theme !== undefined) u.theme = b.theme;
+  if (b.diff_view_style !== undefined) u.diffViewStyle = b.diff_view_style;
+  if (b.hide_email !== undefined) u.keepEmailPrivate = b.hide_email;
+  if (b.hide_pronouns !== undefined) u.hidePronouns = b.hide_pronouns;
+  if (b.hide_activity !== undefined) u.hideActivity = b.hide_activity;
+  if (b.enable_repo_unit_hints !== undefined) u.enableRepoUnitHints = b.enable_repo_unit_hints;
+  await c.em.flush();
+  return json(200, settingsJson(u));
+};
+
+/** The old image file goes once the new one is recorded. */
+export const updateAvatar: Handler<UpdateUserAvatarOption> = async (c) => {
+  const u = c.auth.doer!;
+  const data = decodeAvatar(c.body.image);
+  const old = u.avatar;
+  u.avatar = await storeAvatar(c.config, u.id, data);
+  await c.em.flush();
+  if (old && old !== u.avatar) await deleteAvatar(c.config, old);
+  return noContent();
+};
+
+/** Back to the generated default avatar. */
+export const removeAvatar: Handler = async (c) => {
+  const u = c.auth.doer!;
+  const old = u.avatar;
+  u.avatar = '';
+  await c.em.flush();
+  if (old) await deleteAvatar(c.config, old);
+  return noContent();
+};

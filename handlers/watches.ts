@@ -1,0 +1,46 @@
+// Watching a repository (Forgejo routers/api/v1/repo/subscriber.go, user/watch.go).
+import type { Handler } from '../lib/handler.ts';
+import { json, noContent } from '../lib/handler.ts';
+import { Watch } from '../model/star.ts';
+import { User } from '../model/user.ts';
+import type { IRepository } from '../model/repo.ts';
+import type { IUser } from '../model/user.ts';
+import { notFound } from '../lib/errors.ts';
+import { pageOf, pagingHeaders } from '../lib/paging.ts';
+import { WATCHING, isWatching, setWatch } from '../lib/social.ts';
+import { toApiUser } from '../model/api-user.ts';
+import { fmtTime } from '../model/time.ts';
+import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
+
+/** WatchInfo: Forgejo reports the repository's creation time as `created_at`. */
+function watchInfo(s: RequestState, repo: IRepository, owner: IUser) {
+  const url = `${s.config.appUrl}api/v1/repos/${owner.name}/${repo.name}`;
+  return { subscribed: true, ignored: false, reason: null, created_at: fmtTime(repo.createdAt), url: `${url}/subscription`, repository_url: url };
+}
+
+export const subscribers: Handler = async (c) => {
+  const { repo } = need(c.repo, 'repo');
+  const p = pageOf(c);
+  const [rows, total] = await c.em.findAndCount(Watch, { repoId: repo.id, mode: { $in: WATCHING } }, { orderBy: { id: 'asc' }, limit: p.limit, offset: p.offset });
+  const users = rows.length ? await c.em.find(User, { id: { $in: rows.map((w) => w.userId) } }) : [];
+  const viewer = { doer: c.auth.doer, siteAdmin: isSiteAdmin(c) };
+  const out = rows.map((w) => users.find((u) => u.id === w.userId)).filter((u) => u !== undefined).map((u) => toApiUser(c.config, u, viewer));
+  return json(200, out, pagingHeaders(c, p, total));
+};
+
+export const get: Handler = async (c) => {
+  const { repo, owner } = need(c.repo, 'repo');
+  if (!(await isWatching(c.em, c.auth.doer!.id, repo.id))) throw notFound();
+  return json(200, watchInfo(c, repo, owner));
+};
+
+export const put: Handler = async (c) => {
+  const { repo, owner } = need(c.repo, 'repo');
+  await setWatch(c.em, c.auth.doer!.id, repo, true);
+  return json(200, watchInfo(c, repo, owner));
+};
+
+export const remove: Handler = async (c) => {
+  await setWatch(c.em, c.auth.doer!.id, need(c.repo, 'repo').repo, false);
+  return noContent();
+};

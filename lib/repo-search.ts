@@ -1,0 +1,178 @@
+// Which repositories a caller can reach, as SQL, and Forgejo's repository search on top of it
+// (models/repo/repo_list.go SearchRepositoryCondition). Every listing route builds on `reachable`,
+// so a listing never shows a repository whose page would answer 404 (spec, token kinds: "Listing
+// and lookup routes return only repositories the token can reach, and never private repositories
+// for public-only tokens").
+import type { EntityManager } from '@mikro-orm/core';
+import { Repository, type IRepository } from '../model/repo.ts';
+import type { IUser } from '../model/user.ts';
+import type { TokenInfo } from './auth-types.ts';
+import type { Page } from './paging.ts';
+import { unprocessable } from './errors.ts';
+
+export interface Caller { doer: IUser | null; siteAdmin: boolean; token: TokenInfo | null }
+
+/** A WHERE fragment over `repository r` with its `?` parameters. */
+export interface Sql { sql: string; params: unknown[] }
+const sql = (s: string, ...params: unknown[]): Sql => ({ sql: s, params });
+const and = (parts: Sql[]): Sql => (parts.length ? sql(parts.map((p) => `(${p.sql})`).join(' and '), ...parts.flatMap((p) => p.params)) : sql('true'));
+const or = (parts: Sql[]): Sql => sql(parts.map((p) => `(${p.sql})`).join(' or '), ...parts.flatMap((p) => p.params));
+
+/** Public repositories of public owners: what anonymous callers and public-only tokens see. */
+export const PUBLIC = sql(`not r.is_private and exists (select 1 from "user" o where o.id = r.owner_id and o.visibility = 'public')`);
+
+/** A team of the owning organization holding `uid` that covers the repository. */
+const viaTeam = (uid: number) => sql(
+  `exists (select 1 from team_user tu join team t on t.id = tu.team_id
+    where tu.uid = ? and t.org_id = r.owner_id
+      and (t.includes_all_repositories or exists (select 1 from team_repo tr where tr.team_id = t.id and tr.repo_id = r.id)))`, uid);
+const viaCollaboration = (uid: number) => sql(`exists (select 1 from collaboration c where c.repo_id = r.id and c.user_id = ?)`, uid);
+
+/** lib/perm.ts as a condition: owned, collaborating, through a team, or public with a visible owner. */
+function accessibleTo(uid: number): Sql {
+  return or([
+    sql('r.owner_id = ?', uid),
+    viaCollaboration(uid),
+    viaTeam(uid),
+    sql(`not r.is_private and exists (select 1 from "user" o where o.id = r.owner_id
+      and (o.visibility in ('public', 'limited') or exists (select 1 from org_user ou where ou.org_id = o.id and ou.uid = ?)))`, uid),
+  ]);
+}
+
+/** The repositories the caller can reach at all (lib/perm.ts including the token-kind reductions). */
+export function reachable(c: Caller): Sql {
+  if (!c.doer || c.token?.publicOnly) return PUBLIC;
+  if (c.siteAdmin) return sql('true');
+  const mine = accessibleTo(c.doer.id);
+  if (c.token?.repoIds) {
+    if (c.token.repoIds.length === 0) return PUBLIC;
+    return or([and([sql(`r.id in (${c.token.repoIds.map(() => '?').join(',')})`, ...c.token.repoIds), mine]), PUBLIC]);
+  }
+  return mine;
+}
+
+/** Runs a condition with paging and order; returns the page of repositories (in order) and the total. */
+export async function findRepos(em: EntityManager, where: Sql, order: Sql, page: Page | null): Promise<{ repos: IRepository[]; total: number }> {
+  const conn = em.getConnection();
+  const tx = em.getTransactionContext();
+  const countRows: { n: number }[] = await conn.execute(`select count(*)::int as n from repository r where ${where.sql}`, where.params, 'all', tx);
+  const limit = page ? ` limit ${page.limit} offset ${page.offset}` : '';
+  const rows: { id: number }[] = await conn.execute(`select r.id from repository r where ${where.sql} order by ${order.sql}${limit}`, [...where.params, ...order.params], 'all', tx);
+  const ids = rows.map((r) => Number(r.id));
+  const found = ids.length ? await em.find(Repository, { id: { $in: ids } }) : [];
+  const byId = new Map(found.map((r) => [r.id, r]));
+  return { repos: ids.map((id) => byId.get(id)).filter((r): r is IRepository => !!r), total: Number(countRows[0]?.n ?? 0) };
+}
+
+export const ORDER_BY_ID = sql('r.id asc');
+
+const SORTS: Record<string, string> = {
+  alpha: 'r.owner_name {d}, r.lower_name {d}',
+  created: 'r.created_at {d}',
+  updated: 'r.updated_at {d}',
+  size: 'r.size {d}',
+  git_size: 'r.size {d}',
+  lfs_size: 'r.size {d}',
+  id: 'r.id {d}',
+  stars: 'r.num_stars {d}',
+  forks: 'r.num_forks {d}',
+};
+
+const likeArg = (s: string) => `%${s.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+const bool = (v: string | null) => v !== null && /^(1|t|true)$/i.test(v);
+const int = (v: string | null) => (v && /^-?\d{1,15}$/.test(v) ? Number(v) : 0);
+
+/**
+ * `GET /repos/search` (Forgejo routers/api/v1/repo/repo.go Search): q (comma-separated, with
+ * `topic` matching topics only, `includeDesc` descriptions too), uid with exclusive, team_id,
+ * starredBy, private, is_private, template, archived, mode, sort/order, priority_owner_id.
+ */
+export function searchCondition(c: Caller, q: URLSearchParams): { where: Sql; order: Sql } {
+  const parts: Sql[] = [];
+  // Forgejo's `private` option: include the private repositories the caller may see (default true
+  // for a signed-in caller); a public-only token never does.
+  const wantPrivate = !!c.doer && !c.token?.publicOnly && (q.get('private') === null || q.get('private') === '' || bool(q.get('private')));
+  parts.push(wantPrivate ? reachable(c) : PUBLIC);
+
+  const mode = q.get('mode') ?? '';
+  let collaborate: boolean | null = bool(q.get('exclusive')) ? false : null;
+  switch (mode) {
+    case 'source': parts.push(sql('not r.is_fork and not r.is_mirror')); break;
+    case 'fork': parts.push(sql('r.is_fork')); break;
+    case 'mirror': parts.push(sql('r.is_mirror')); break;
+    case 'collaborative': parts.push(sql('not r.is_mirror')); collaborate = true; break;
+    case '': break;
+    default: throw unprocessable(`Invalid search mode: "${mode}"`);
+  }
+
+  const uid = int(q.get('uid'));
+  if (uid > 0) {
+    const owned = sql('r.owner_id = ?', uid);
+    const collab = and([sql('r.owner_id <> ?', uid), or([viaCollaboration(uid), viaTeam(uid)])]);
+    parts.push(collaborate === false ? owned : collaborate === true ? collab : or([owned, collab]));
+  }
+  const teamId = int(q.get('team_id'));
+  if (teamId > 0) parts.push(sql('r.id in (select repo_id from team_repo where team_id = ?)', teamId));
+  const starredBy = int(q.get('starredBy'));
+  if (starredBy > 0) parts.push(sql('r.id in (select repo_id from star where uid = ?)', starredBy));
+  for (const [param, column] of [['is_private', 'r.is_private'], ['template', 'r.is_template'], ['archived', 'r.is_archived']] as const) {
+    const v = q.get(param);
+    if (v !== null && v !== '') parts.push(sql(bool(v) ? column : `not ${column}`));
+  }
+
+  const keyword = (q.get('q') ?? '').trim();
+  if (keyword) {
+    const words = keyword.split(',').filter((w) => w !== '');
+    const topicOnly = bool(q.get('topic'));
+    const topicMatch = (w: string) => (topicOnly ? sql('t.name = ?', w.toLowerCase()) : sql(`t.name like ? escape '\\'`, likeArg(w)));
+    const byTopic = sql(`r.id in (select rt.repo_id from repo_topic rt join topic t on t.id = rt.topic_id where ${or(words.map(topicMatch)).sql})`, ...words.flatMap((w) => topicMatch(w).params));
+    if (topicOnly) parts.push(byTopic);
+    else {
+      const likes: Sql[] = [byTopic];
+      for (const w of words) {
+        likes.push(sql(`r.lower_name like ? escape '\\'`, likeArg(w)));
+        if (bool(q.get('includeDesc'))) likes.push(sql(`lower(r.description) like ? escape '\\'`, likeArg(w)));
+      }
+      const pieces = keyword.split('/');
+      if (teamId === 0 && pieces.length === 2) {
+        likes.push(sql(`lower(r.owner_name) like ? escape '\\' and r.lower_name like ? escape '\\'`, likeArg(pieces[0]), likeArg(pieces[1])));
+      }
+      parts.push(or(likes));
+    }
+  }
+
+  let order = SORTS.alpha.replaceAll('{d}', 'asc');
+  const sort = q.get('sort') ?? '';
+  if (sort) {
+    const dir = q.get('order') || 'asc';
+    if (dir !== 'asc' && dir !== 'desc') throw unprocessable(`Invalid sort order: "${dir}"`);
+    if (!Object.hasOwn(SORTS, sort)) throw unprocessable(`Invalid sort mode: "${sort}"`);
+    order = SORTS[sort].replaceAll('{d}', dir);
+  }
+  const priority = int(q.get('priority_owner_id'));
+  const orderSql = priority > 0 ? sql(`case when r.owner_id = ? then 0 else 1 end, ${order}, r.id asc`, priority) : sql(`${order}, r.id asc`);
+  return { where: and(parts), order: orderSql };
+}
+
+/** `order_by` of `GET /user/repos` (Forgejo's ListMyRepos). */
+const ORDER_BY: Record<string, string> = {
+  name: 'r.lower_name asc', id: 'r.id asc', newest: 'r.created_at desc', oldest: 'r.created_at asc',
+  recentupdate: 'r.updated_at desc', leastupdate: 'r.updated_at asc', reversealphabetically: 'r.lower_name desc',
+  alphabetically: 'r.lower_name asc', reversesize: 'r.size desc', size: 'r.size asc', reversegitsize: 'r.size desc',
+  gitsize: 'r.size asc', reverselfssize: 'r.size desc', lfssize: 'r.size asc', moststars: 'r.num_stars desc',
+  feweststars: 'r.num_stars asc', mostforks: 'r.num_forks desc', fewestforks: 'r.num_forks asc',
+};
+
+export function orderByParam(v: string | null): Sql {
+  const key = v || 'name';
+  if (!Object.hasOwn(ORDER_BY, key)) throw unprocessable(`Invalid order_by: "${key}"`);
+  return sql(`${ORDER_BY[key]}, r.id asc`);
+}
+
+/** Repositories owned by `ownerId`, plus (for the owner) those they collaborate on. */
+export const ownedBy = (ownerId: number) => sql('r.owner_id = ?', ownerId);
+export const ownedOrCollaborating = (uid: number) => or([sql('r.owner_id = ?', uid), viaCollaboration(uid), viaTeam(uid)]);
+export const starredBy = (uid: number) => sql('r.id in (select repo_id from star where uid = ?)', uid);
+export const watchedBy = (uid: number) => sql('r.id in (select repo_id from watch where user_id = ? and mode in (1, 3))', uid);
+export const forksOf = (repoId: number) => sql('r.fork_id = ?', repoId);
+export { and as allOf };

@@ -1,0 +1,167 @@
+// Wire shapes of git data (forgejo-facts 6.9-6.11; Forgejo services/convert and
+// services/repository/files): commits, payload commits, branches, tags, contents and file responses.
+import type { EntityManager } from '@mikro-orm/core';
+import type { Config } from '../config.ts';
+import type { Commit, Signature } from '../git/commits.ts';
+import type { ChangedFile, DiffStats } from '../git/commits.ts';
+import { EmailAddress, User, type IUser } from './user.ts';
+import type { IRepository } from './repo.ts';
+import { toApiUser } from './api-user.ts';
+import { ZERO_TIME } from './time.ts';
+
+export interface RepoUrls {
+  api: string;
+  html: string;
+}
+
+const seg = (s: string) => s.split('/').map(encodeURIComponent).join('/');
+
+export function repoUrls(cfg: Config, owner: Pick<IUser, 'name'>, repo: Pick<IRepository, 'name'>): RepoUrls {
+  return { api: `${cfg.appUrl}api/v1/repos/${owner.name}/${repo.name}`, html: `${cfg.appUrl}${owner.name}/${repo.name}` };
+}
+
+/** Users of commit emails (primary or activated addresses, and noreply addresses), one query per batch. */
+export class CommitUsers {
+  private readonly cache = new Map<string, IUser | null>();
+  constructor(private readonly em: EntityManager, private readonly cfg: Config) {}
+
+  async load(emails: string[]): Promise<void> {
+    const wanted = [...new Set(emails.map((e) => e.toLowerCase()))].filter((e) => e !== '' && !this.cache.has(e));
+    if (wanted.length === 0) return;
+    for (const e of wanted) this.cache.set(e, null);
+    const addresses = await this.em.find(EmailAddress, { lowerEmail: { $in: wanted }, isActivated: true });
+    const noreply = `@${this.cfg.SERVICE.NO_REPLY_ADDRESS.toLowerCase()}`;
+    const names = wanted.filter((e) => e.endsWith(noreply)).map((e) => e.slice(0, -noreply.length));
+    const ids = addresses.map((a) => a.uid);
+    const users = ids.length || names.length
+      ? await this.em.find(User, { type: 0, $or: [...(ids.length ? [{ id: { $in: ids } }] : []), ...(names.length ? [{ lowerName: { $in: names } }] : [])] })
+      : [];
+    for (const a of addresses) this.cache.set(a.lowerEmail, users.find((u) => u.id === a.uid) ?? null);
+    for (const u of users) if (names.includes(u.lowerName)) this.cache.set(`${u.lowerName}${noreply}`, u);
+  }
+
+  get(email: string): IUser | null {
+    return this.cache.get(email.toLowerCase()) ?? null;
+  }
+}
+
+/** An unsigned commit, or a signed one this server has no key to check (no GPG keys are stored). */
+export function toVerification(c: Pick<Commit, 'signature' | 'signedPayload'>) {
+  if (c.signature === undefined) return { verified: false, reason: 'gpg.error.not_signed_commit', signature: '', signer: null, payload: '' };
+  return { verified: false, reason: 'gpg.error.no_gpg_keys_found', signature: c.signature, signer: null, payload: c.signedPayload ?? '' };
+}
+
+export function toPayloadCommit(urls: RepoUrls, c: Commit, users: CommitUsers) {
+  return {
+    id: c.sha,
+    message: c.message,
+    url: `${urls.html}/commit/${c.sha}`,
+    author: { name: c.author.name, email: c.author.email, username: users.get(c.author.email)?.name ?? '' },
+    committer: { name: c.committer.name, email: c.committer.email, username: users.get(c.committer.email)?.name ?? '' },
+    verification: toVerification(c),
+    timestamp: c.author.date,
+    added: null,
+    removed: null,
+    modified: null,
+  };
+}
+
+export interface CommitExtras {
+  files?: ChangedFile[] | null;
+  stats?: DiffStats | null;
+  verification?: boolean;
+}
+
+/** api.Commit (forgejo-facts 6.10), including the `tree.sha` = commit sha quirk. */
+export function toApiCommit(cfg: Config, urls: RepoUrls, c: Commit, users: CommitUsers, extras: CommitExtras = {}) {
+  const url = `${urls.api}/git/commits/${c.sha}`;
+  const anon = { doer: null, siteAdmin: false };
+  const author = users.get(c.author.email);
+  const committer = users.get(c.committer.email);
+  return {
+    url,
+    sha: c.sha,
+    created: c.committer.date,
+    html_url: `${urls.html}/commit/${c.sha}`,
+    commit: {
+      url,
+      author: { name: c.author.name, email: c.author.email, date: c.author.date },
+      committer: { name: c.committer.name, email: c.committer.email, date: c.committer.date },
+      message: c.message,
+      tree: { url: `${urls.api}/git/trees/${c.sha}`, sha: c.sha, created: c.committer.date },
+      verification: extras.verification === false ? null : toVerification(c),
+    },
+    author: author ? toApiUser(cfg, author, anon) : null,
+    committer: committer ? toApiUser(cfg, committer, anon) : null,
+    parents: c.parents.map((p) => ({ url: `${urls.api}/git/commits/${p}`, sha: p, created: ZERO_TIME })),
+    files: extras.files ? extras.files.map((f) => ({ filename: f.filename, status: f.status })) : null,
+    stats: extras.stats ?? null,
+  };
+}
+
+export const utcDate = (s: Signature) => new Date(s.timestamp * 1000).toISOString().replace('.000Z', 'Z');
+
+/** The commit part of a file-change answer (Forgejo GetFileCommitResponse): UTC dates, the real tree. */
+export function toFileCommit(urls: RepoUrls, c: Commit) {
+  return {
+    url: `${urls.api}/git/commits/${c.sha}`,
+    sha: c.sha,
+    created: ZERO_TIME,
+    html_url: `${urls.html}/commit/${c.sha}`,
+    author: { name: c.author.name, email: c.author.email, date: utcDate(c.author) },
+    committer: { name: c.committer.name, email: c.committer.email, date: utcDate(c.committer) },
+    parents: c.parents.map((p) => ({ url: `${urls.api}/git/commits/${p}`, sha: p, created: ZERO_TIME })),
+    message: c.message,
+    tree: { url: `${urls.api}/git/trees/${c.tree}`, sha: c.tree, created: ZERO_TIME },
+  };
+}
+
+export interface ContentsInput {
+  name: string;
+  path: string;
+  sha: string;
+  type: 'file' | 'dir' | 'symlink' | 'submodule';
+  size: number;
+  /** The ref as the client gave it (or the default branch). */
+  ref: string;
+  /** branch | tag | commit: the URL segment of html_url / download_url. */
+  refType: string;
+  /** The ref as it appears in html_url / download_url (a full commit id for commit ids). */
+  refInUrl: string;
+  lastCommitSha: string;
+  lastCommitWhen: string;
+  content?: string | null;
+  target?: string | null;
+  submoduleUrl?: string | null;
+}
+
+/** ContentsResponse (forgejo-facts 6.11): every key present, nullable ones null when not applicable. */
+export function toContents(urls: RepoUrls, e: ContentsInput) {
+  const self = `${urls.api}/contents/${seg(e.path)}?ref=${encodeURIComponent(e.ref)}`;
+  const submodule = e.type === 'submodule';
+  const html = submodule ? null : `${urls.html}/src/${e.refType}/${seg(e.refInUrl)}/${seg(e.path)}`;
+  const git = submodule ? null : `${urls.api}/git/blobs/${e.sha}`;
+  const download = e.type === 'file' || e.type === 'symlink' ? `${urls.html}/raw/${e.refType}/${seg(e.refInUrl)}/${seg(e.path)}` : null;
+  return {
+    name: e.name,
+    path: e.path,
+    sha: e.sha,
+    last_commit_sha: e.lastCommitSha,
+    last_commit_when: e.lastCommitWhen,
+    type: e.type,
+    size: e.size,
+    encoding: e.content === undefined || e.content === null ? null : 'base64',
+    content: e.content ?? null,
+    target: e.target ?? null,
+    url: self,
+    html_url: html,
+    git_url: git,
+    download_url: download,
+    submodule_git_url: e.submoduleUrl ?? null,
+    _links: { self, git, html },
+  };
+}
+
+export function toCommitUser(s: Signature) {
+  return { name: s.name, email: s.email, date: utcDate(s) };
+}

@@ -1,0 +1,232 @@
+// Commits and git objects through the API: the commit list with its filters and headers, single
+// commits, diff/patch, compare, refs, trees, blobs, notes and commit statuses (Forgejo
+// routers/api/v1/repo/{commits,git_ref,tree,blob,notes,status}.go; forgejo-facts 4.2, 6.10, 12.3).
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import fs from 'node:fs';
+import path from 'node:path';
+import { openTestDb, startServer, type TestDb, type TestServer } from '../helpers/server.ts';
+import { call } from '../helpers/client.ts';
+import { makeRepo, makeUser, type TestUser } from '../helpers/fixtures.ts';
+import { cloneUrl, mustGit, mustGitEnv, workDir } from '../helpers/git-cli.ts';
+import { ApiSchemas, validateResponse } from '../../model/schemas/index.ts';
+
+let db: TestDb;
+let srv: TestServer;
+let alice: TestUser;
+let bob: TestUser;
+let tmp: string;
+const shas: string[] = []; // oldest first
+
+const valid = (schema: keyof typeof ApiSchemas, value: unknown) => {
+  const r = validateResponse(ApiSchemas[schema], value);
+  assert.ok(r.ok, JSON.stringify(r));
+};
+const api = (method: string, p: string, body?: unknown, token = alice.token) => call(srv.api, method, p, { token, body });
+const R = () => `/repos/${alice.name}/hist`;
+
+test.before(async () => {
+  db = await openTestDb();
+  srv = await startServer(db);
+  alice = await makeUser(db, srv.api);
+  bob = await makeUser(db, srv.api);
+  tmp = workDir();
+  await makeRepo(srv.api, alice, { name: 'hist' });
+  await makeRepo(srv.api, alice, { name: 'blank' });
+  const wt = path.join(tmp, 'hist');
+  await mustGit(null, 'clone', '-q', cloneUrl(srv.url, alice.name, 'hist', [alice.name, alice.token]), wt);
+  // Five commits a day apart; commit 3 touches only docs/, commit 1 is authored by Alice's address.
+  for (let i = 1; i <= 5; i++) {
+    const file = i === 3 ? 'docs/guide.md' : 'main.txt';
+    fs.mkdirSync(path.join(wt, 'docs'), { recursive: true });
+    fs.appendFileSync(path.join(wt, file), `line ${i}\n`);
+    await mustGit(wt, 'add', '-A');
+    const date = `2024-01-0${i}T12:00:00+02:00`;
+    const email = i === 1 ? `${alice.name}@example.com` : 'someone@example.com';
+    await mustGitEnv({ GIT_AUTHOR_EMAIL: email, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date }, wt, 'commit', '-q', '-m', `commit ${i}`);
+    shas.push(await mustGit(wt, 'rev-parse', 'HEAD'));
+  }
+  await mustGit(wt, 'push', '-q', 'origin', 'HEAD:main');
+  await mustGit(wt, 'push', '-q', 'origin', `${shas[2]}:refs/heads/old`);
+});
+test.after(async () => {
+  await srv.close();
+  await db.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+test('forgejo-facts 12.3: the commit list of an empty repository is 409', async () => {
+  const r = await api('GET', `/repos/${alice.name}/blank/commits`);
+  assert.is(r.status, 409);
+  assert.is(r.json.message, 'Git Repository is empty.');
+});
+
+test('forgejo-facts 4.2 and 6.10: list with paging headers and the commit shape', async () => {
+  const r = await api('GET', `${R()}/commits?limit=2&page=2`);
+  assert.is(r.status, 200);
+  for (const c of r.json) valid('Commit', c);
+  assert.equal(r.json.map((c: { sha: string }) => c.sha), [shas[2], shas[1]]);
+  assert.is(r.headers.get('x-total-count'), '5');
+  assert.is(r.headers.get('x-total'), '5');
+  assert.is(r.headers.get('x-page'), '2');
+  assert.is(r.headers.get('x-perpage'), '2');
+  assert.is(r.headers.get('x-pagecount'), '3');
+  assert.is(r.headers.get('x-hasmore'), 'true');
+  assert.match(r.headers.get('link') ?? '', 'rel="next"');
+  const c = r.json[0];
+  assert.is(c.commit.tree.sha, shas[2]);
+  assert.is(c.commit.author.date, '2024-01-03T12:00:00+02:00');
+  assert.is(c.created, c.commit.committer.date);
+  assert.equal(c.parents.map((p: { sha: string }) => p.sha), [shas[1]]);
+  assert.equal(c.files, [{ filename: 'docs/guide.md', status: 'added' }]);
+  assert.equal(c.stats, { total: 1, additions: 1, deletions: 0 });
+  assert.is(c.commit.verification.reason, 'gpg.error.not_signed_commit');
+  assert.is(c.author, null);
+  const first = await api('GET', `${R()}/commits?sha=${shas[0]}`);
+  assert.is(first.json[0].author.login, alice.name);
+  const last = await api('GET', `${R()}/commits?limit=2&page=3`);
+  assert.is(last.headers.get('x-hasmore'), 'false');
+});
+
+test('filters: sha, path, not, since, until, and the stat/files/verification switches', async () => {
+  const ids = async (q: string) => (await api('GET', `${R()}/commits?${q}`)).json.map((c: { sha: string }) => c.sha);
+  assert.equal(await ids('sha=old'), [shas[2], shas[1], shas[0]]);
+  assert.equal(await ids('path=docs/guide.md'), [shas[2]]);
+  assert.equal(await ids(`not=old`), [shas[4], shas[3]]);
+  assert.equal(await ids('since=2024-01-03T00:00:00Z'), [shas[4], shas[3], shas[2]]);
+  assert.equal(await ids('until=2024-01-02T23:00:00Z'), [shas[1], shas[0]]);
+  const lean = await api('GET', `${R()}/commits?limit=1&stat=false&files=false&verification=false`);
+  assert.is(lean.json[0].stats, null);
+  assert.is(lean.json[0].files, null);
+  assert.is(lean.json[0].commit.verification, null);
+  const unknown = await api('GET', `${R()}/commits?sha=nope`);
+  assert.is(unknown.status, 404);
+  assert.is(unknown.text, 'null\n');
+  assert.is((await api('GET', `${R()}/commits?path=nope.txt`)).status, 404);
+  assert.is((await api('GET', `${R()}/commits?since=yesterday`)).status, 422);
+});
+
+test('a single commit, its diff and its patch', async () => {
+  const r = await api('GET', `${R()}/git/commits/${shas[1]}`);
+  assert.is(r.status, 200);
+  valid('Commit', r.json);
+  assert.is(r.json.sha, shas[1]);
+  assert.is(r.json.commit.message, 'commit 2\n');
+  assert.is((await api('GET', `${R()}/git/commits/main`)).json.sha, shas[4]);
+  assert.is((await api('GET', `${R()}/git/commits/${'f'.repeat(40)}`)).status, 404);
+  assert.is((await api('GET', `${R()}/git/commits/main~1`)).status, 422);
+  const diff = await fetch(`${srv.api}${R()}/git/commits/${shas[1]}.diff`);
+  assert.is(diff.status, 200);
+  const text = await diff.text();
+  assert.match(text, 'diff --git a/main.txt b/main.txt');
+  assert.match(text, '+line 2');
+  const patch = await (await fetch(`${srv.api}${R()}/git/commits/${shas[1]}.patch`)).text();
+  assert.match(patch, `From ${shas[1]}`);
+  assert.match(patch, 'Subject: [PATCH] commit 2');
+  assert.is((await fetch(`${srv.api}${R()}/git/commits/${shas[1]}.zip`)).status, 404);
+});
+
+test('compare: commits and files between two refs', async () => {
+  const r = await api('GET', `${R()}/compare/old...main`);
+  assert.is(r.status, 200);
+  valid('Compare', r.json);
+  assert.is(r.json.total_commits, 2);
+  assert.equal(r.json.commits.map((c: { sha: string }) => c.sha), [shas[4], shas[3]]);
+  assert.equal(r.json.files, [{ filename: 'main.txt', status: 'modified' }]);
+  assert.is((await api('GET', `${R()}/compare/old...nope`)).status, 404);
+});
+
+test('refs, trees and blobs', async () => {
+  const one = await api('GET', `${R()}/git/refs/heads/main`);
+  valid('Reference', one.json);
+  assert.is(one.json.object.sha, shas[4]);
+  const many = await api('GET', `${R()}/git/refs/heads`);
+  assert.is(many.json.length, 2);
+  assert.is((await api('GET', `${R()}/git/refs/tags`)).status, 404);
+  const tree = await api('GET', `${R()}/git/trees/main?recursive=1&per_page=2`);
+  valid('GitTreeResponse', tree.json);
+  assert.is(tree.json.sha, shas[4]);
+  assert.is(tree.json.total_count, 3);
+  assert.is(tree.json.truncated, true);
+  assert.equal(tree.json.tree.map((e: { path: string }) => e.path), ['docs', 'docs/guide.md']);
+  const page2 = await api('GET', `${R()}/git/trees/main?recursive=1&per_page=2&page=2`);
+  assert.equal(page2.json.tree.map((e: { path: string }) => e.path), ['main.txt']);
+  assert.is((await api('GET', `${R()}/git/trees/nope`)).status, 400);
+  const entry = page2.json.tree[0];
+  const blob = await api('GET', `${R()}/git/blobs/${entry.sha}`);
+  valid('GitBlob', blob.json);
+  assert.is(Buffer.from(blob.json.content, 'base64').toString(), 'line 1\nline 2\nline 4\nline 5\n');
+  const blobs = await api('GET', `${R()}/git/blobs?shas=${entry.sha},${tree.json.tree[1].sha}`);
+  assert.is(blobs.json.length, 2);
+  assert.is((await api('GET', `${R()}/git/blobs`)).status, 400);
+  assert.is((await api('GET', `${R()}/git/blobs/${shas[0]}`)).status, 400);
+});
+
+test('notes: add, read, replace, delete', async () => {
+  assert.is((await api('GET', `${R()}/git/notes/${shas[0]}`)).status, 404);
+  const added = await api('POST', `${R()}/git/notes/${shas[0]}`, { message: 'reviewed' });
+  assert.is(added.status, 200);
+  valid('Note', added.json);
+  assert.is(added.json.message, 'reviewed\n');
+  const read = await api('GET', `${R()}/git/notes/${shas[0].slice(0, 10)}`);
+  assert.is(read.json.message, 'reviewed\n');
+  valid('Commit', read.json.commit);
+  await api('POST', `${R()}/git/notes/${shas[0]}`, { message: 'reviewed twice' });
+  assert.is((await api('GET', `${R()}/git/notes/${shas[0]}`)).json.message, 'reviewed twice\n');
+  assert.is((await api('POST', `${R()}/git/notes/${shas[0]}`, { message: 'x' }, bob.token)).status, 403);
+  assert.is((await api('DELETE', `${R()}/git/notes/${shas[0]}`)).status, 204);
+  assert.is((await api('GET', `${R()}/git/notes/${shas[0]}`)).status, 404);
+  assert.is((await api('DELETE', `${R()}/git/notes/${shas[0]}`)).status, 404);
+});
+
+test('commit statuses: create, list by sha and ref, combined state', async () => {
+  const created = await api('POST', `${R()}/statuses/${shas[4]}`, { state: 'pending', context: 'ci/build', target_url: 'https://ci.example.com/1' });
+  assert.is(created.status, 201);
+  valid('CommitStatus', created.json);
+  assert.is(created.json.id, 1);
+  assert.is(created.json.creator.login, alice.name);
+  assert.is((await api('POST', `${R()}/statuses/${shas[4]}`, { state: 'success', context: 'ci/build' })).json.id, 2);
+  await api('POST', `${R()}/statuses/main`, { state: 'failure', context: 'ci/lint' });
+  assert.is((await api('POST', `${R()}/statuses/${shas[3]}`, { state: 'success', context: 'ci/build' })).json.id, 1);
+  assert.is((await api('POST', `${R()}/statuses/${shas[4]}`, { state: 'bogus' })).status, 422);
+  assert.is((await api('POST', `${R()}/statuses/${'e'.repeat(40)}`, { state: 'success' })).status, 404);
+  assert.is((await api('POST', `${R()}/statuses/${shas[4]}`, { state: 'success' }, bob.token)).status, 403);
+  const bySha = await api('GET', `${R()}/statuses/${shas[4]}`);
+  assert.is(bySha.headers.get('x-total-count'), '3');
+  for (const s of bySha.json) valid('CommitStatus', s);
+  assert.equal(bySha.json.map((s: { id: number }) => s.id), [3, 2, 1]);
+  const byRef = await api('GET', `${R()}/commits/main/statuses?state=success`);
+  assert.equal(byRef.json.map((s: { id: number }) => s.id), [2]);
+  const combined = await api('GET', `${R()}/commits/main/status`);
+  valid('CombinedStatus', combined.json);
+  assert.is(combined.json.state, 'failure');
+  assert.is(combined.json.total_count, 2);
+  assert.is(combined.json.sha, shas[4]);
+  assert.is(combined.json.repository.full_name, `${alice.name}/hist`);
+  const none = await api('GET', `${R()}/commits/old/status`);
+  assert.is(none.json.state, '');
+  assert.is(none.json.total_count, 0);
+});
+
+test('names git would refuse are 4xx, never 500', async () => {
+  const cases: [string, number][] = [
+    ['/branches/a%0Ab', 404], ['/branches/a%00b', 404], ['/tags/a%0Ab', 404], ['/git/trees/a%0Ab', 400], ['/git/commits/a%0Ab', 422],
+    ['/raw/a%0Ab', 404], ['/raw/x?ref=a%0Ab', 404], ['/contents/README.md?ref=a%0Ab', 404], ['/commits?sha=a%0Ab', 404],
+    ['/compare/a%0Ab...main', 404], ['/archive/a%0Ab.zip', 404], ['/commits/a%0Ab/status', 200], ['/git/blobs/a%0Ab', 400],
+  ];
+  for (const [p, status] of cases) assert.is((await api('GET', `${R()}${p}`)).status, status, p);
+});
+
+test('commits/{ref}/pull: no pull request exists', async () => {
+  assert.is((await api('GET', `${R()}/commits/${shas[4]}/pull`)).status, 404);
+});
+
+test('readers read; the private repository is 404 for outsiders', async () => {
+  await makeRepo(srv.api, alice, { name: 'secret', private: true, auto_init: true });
+  assert.is((await api('GET', `${R()}/commits`, undefined, bob.token)).status, 200);
+  for (const p of ['/commits', '/git/refs', '/contents', '/branches', '/tags', '/languages']) {
+    assert.is((await api('GET', `/repos/${alice.name}/secret${p}`, undefined, bob.token)).status, 404, p);
+  }
+});
+
+test.run();
