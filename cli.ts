@@ -6,7 +6,6 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { migrate, openDatabase, type Orm } from './model/db.ts';

@@ -6,7 +6,7 @@ import {
   REPO, USER, COMMENT, USER_BY_ID, REPO_BY_ID, PUBLIC_ONLY, NO_REPO_TOKEN, OWNER_SCOPE,
   ISSUES_GATE, LOCAL_ISSUE_GATE, WIKI_GATE, ATTACHMENTS_GATE, PKGREAD, ONE_OF, TEAM_REPO, TEAM_REPO_ADM, MEMBER_SELF,
   CAN_CREATE_ORG_REPO, ADM_OR_SELF_COLLABORATOR, TRANSFER_RECIPIENT, FORK_TARGET, GENERATE_OWNER, MIGRATE_OWNER, MIGRATIONS_GATE,
-  REPO_ID, ORG_REPO, TEAM_ACCESS_CHANGE, NOT_BLOCKED_BY_OWNER, IS_FORK, IS_MIRROR, IS_TEMPLATE,
+  REPO_ID, CAN_CREATE_ORG, ORG_REPO, TEAM_ACCESS_CHANGE, NOT_BLOCKED_BY_OWNER, IS_FORK, IS_MIRROR, IS_TEMPLATE,
   REPO_CTX, ISSUE_CTX, PULL_CTX, REPO_ACTIONS_CTX, REPO_SHARED_ACTIONS, ORG_CTX, USR, USR_VISIBLE, TEAM_CTX, PKG_CTX, ADMIN,
 } from './guards/index.ts';
 import type { RouteSpec } from './lib/route-spec.ts';
@@ -393,7 +393,7 @@ export const routes = [
   { method: 'POST', path: '/packages/{username}/{type}/{name}/-/unlink', body: null, scope: ['package'], flag: null, deprecated: false, chain: [...PKG_CTX, TOK, PKGWRITE], handler: 'packages.createUnlink' },
   { method: 'GET', path: '/users/{username}/orgs', body: null, scope: ['user', 'organization'], flag: null, deprecated: false, chain: [...USR, TOK], handler: 'users.listOrgs' },
   { method: 'GET', path: '/users/{username}/orgs/{org}/permissions', body: null, scope: ['user', 'organization'], flag: null, deprecated: false, chain: [...USR, TOK], handler: 'users.listOrgsPermissions' },
-  { method: 'POST', path: '/orgs', body: 'CreateOrgOption', scope: ['organization'], flag: null, deprecated: false, chain: [TOK, BODY], handler: 'orgs.create' },
+  { method: 'POST', path: '/orgs', body: 'CreateOrgOption', scope: ['organization'], flag: null, deprecated: false, chain: [TOK, CAN_CREATE_ORG, BODY], handler: 'orgs.create' },
   { method: 'GET', path: '/orgs', body: null, scope: ['organization'], flag: null, deprecated: false, chain: [], handler: 'orgs.list' },
   { method: 'GET', path: '/orgs/{org}', body: null, scope: ['organization'], flag: null, deprecated: false, chain: [...ORG_CTX], handler: 'orgs.get' },
   { method: 'PATCH', path: '/orgs/{org}', body: 'EditOrgOption', scope: ['organization'], flag: null, deprecated: false, chain: [...ORG_CTX, TOK, ONA, BODY], handler: 'orgs.edit' },

@@ -25,6 +25,7 @@ export { SIG } from './sig.ts';
 export { BODY } from './body.ts';
 export { REPO } from './repo.ts';
 export { REPO_ID } from './repo-id.ts';
+export { CAN_CREATE_ORG } from './can-create-org.ts';
 export { CAN_CREATE_ORG_REPO } from './can-create-org-repo.ts';
 export { ADM_OR_SELF_COLLABORATOR } from './collaborator-permission.ts';
 export { TRANSFER_RECIPIENT } from './transfer.ts';

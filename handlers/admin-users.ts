@@ -14,6 +14,7 @@ import { badRequest, unprocessable } from '../lib/errors.ts';
 import { toApiOrg, toApiUser } from '../model/api-user.ts';
 import { need, type RequestState } from '../guards/types.ts';
 import { userOrder } from './users.ts';
+import { newOrgFrom } from './orgs.ts';
 
 /** Forgejo's default [security] MIN_PASSWORD_LENGTH. */
 const MIN_PASSWORD_LENGTH = 8;
@@ -122,18 +123,7 @@ export const rename: Handler<RenameUserOption> = async (c) => {
 /** Forgejo's admin CreateOrg: a new organization whose first owner is `{username}`. */
 export const createOrgFor: Handler<CreateOrgOption> = async (c) => {
   const owner = individual(need(c.contextUser, 'user'));
-  const b = c.body;
-  const org = await createOrg(c.em, owner, {
-    name: b.username,
-    fullName: b.full_name,
-    email: b.email,
-    description: b.description,
-    website: b.website,
-    location: b.location,
-    visibility: b.visibility || undefined,
-    repoAdminChangeTeamAccess: b.repo_admin_change_team_access,
-  });
-  return json(201, toApiOrg(c.config, org));
+  return json(201, toApiOrg(c.config, await createOrg(c.em, owner, newOrgFrom(c.body))));
 };
 
 /** Forgejo's GetAllOrgs: every organization, by name. */

@@ -8,21 +8,18 @@ import { OrgUser, Team, TeamRepo, TeamUnit, TeamUser } from '../model/org.ts';
 import { Repository } from '../model/repo.ts';
 import { Label } from '../model/label.ts';
 import { BlockedUser, Follow } from '../model/social.ts';
-import { createOrg } from '../lib/accounts.ts';
+import { createOrg, type NewOrg } from '../lib/accounts.ts';
 import { renameOwner } from '../lib/rename-owner.ts';
 import { decodeAvatar, deleteAvatar, storeAvatar } from '../lib/avatar-store.ts';
 import { blockUser, listBlocked, unblockUser } from '../lib/blocks.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
-import { forbidden, unprocessable } from '../lib/errors.ts';
+import { unprocessable } from '../lib/errors.ts';
 import { toApiOrg } from '../model/api-user.ts';
 import { isSiteAdmin, need } from '../guards/types.ts';
 
-export const create: Handler<CreateOrgOption> = async (c) => {
-  const doer = c.auth.doer!;
-  // Forgejo's CanCreateOrganization: site admins, or users allowed to (restricted ones included).
-  if (!isSiteAdmin(c) && !doer.allowCreateOrganization) throw forbidden('Given user is not allowed to create organization.');
-  const b = c.body;
-  const org = await createOrg(c.em, doer, {
+/** The fields of a CreateOrgOption, for `POST /orgs` and the admin's `POST /admin/users/{username}/orgs`. */
+export function newOrgFrom(b: CreateOrgOption): NewOrg {
+  return {
     name: b.username,
     fullName: b.full_name,
     email: b.email,
@@ -31,9 +28,10 @@ export const create: Handler<CreateOrgOption> = async (c) => {
     location: b.location,
     visibility: b.visibility || undefined,
     repoAdminChangeTeamAccess: b.repo_admin_change_team_access,
-  });
-  return json(201, toApiOrg(c.config, org));
-};
+  };
+}
+
+export const create: Handler<CreateOrgOption> = async (c) => json(201, toApiOrg(c.config, await createOrg(c.em, c.auth.doer!, newOrgFrom(c.body))));
 
 /**
  * Forgejo's GetAll: public organizations for everyone; signed-in callers (not with a public-only

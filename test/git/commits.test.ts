@@ -5,7 +5,7 @@ import { RevNotFoundError } from '../../git/errors.ts';
 import { commitFilesAndStats, countCommits, diffFiles, diffOrPatch, formatGitDate, getCommit, log, parseCommit } from '../../git/commits.ts';
 import { runGit } from '../../git/exec.ts';
 import { commitFiles } from '../../git/write.ts';
-import { alice, bob, commit, git, sandbox, text, type Sandbox } from './fixture.ts';
+import { alice, commit, git, sandbox, text, type Sandbox } from './fixture.ts';
 
 let sb: Sandbox;
 let repo: string;

@@ -28,7 +28,7 @@ test('clean merge, conflicting merge, merge base and ancestry', async () => {
   ]);
   const left = await branchFrom(repo, 'left', base, 'a.txt', 'A\n');
   const right = await branchFrom(repo, 'right', base, 'b.txt', 'B\n');
-  const clash = await branchFrom(repo, 'clash', base, 'a.txt', 'other\n');
+  await branchFrom(repo, 'clash', base, 'a.txt', 'other\n');
 
   const clean = await mergeTree(repo, left, right);
   assert.is(clean.clean, true);
