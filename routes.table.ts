@@ -6,7 +6,7 @@ import {
   REPO, USER, COMMENT, USER_BY_ID, REPO_BY_ID, PUBLIC_ONLY, NO_REPO_TOKEN, OWNER_SCOPE,
   ISSUES_GATE, LOCAL_ISSUE_GATE, WIKI_GATE, ATTACHMENTS_GATE, PKGREAD, ONE_OF, TEAM_REPO, TEAM_REPO_ADM, MEMBER_SELF,
   CAN_CREATE_ORG_REPO, ADM_OR_SELF_COLLABORATOR, TRANSFER_RECIPIENT, FORK_TARGET, GENERATE_OWNER, MIGRATE_OWNER, MIGRATIONS_GATE,
-  REPO_ID, CAN_CREATE_ORG, ORG_REPO, TEAM_ACCESS_CHANGE, NOT_BLOCKED_BY_OWNER, IS_FORK, IS_MIRROR, IS_TEMPLATE,
+  REPO_ID, CAN_CREATE_ORG, NOT_BLOCKED_USER, COLLABORATOR_NOT_BLOCKED, ORG_REPO, TEAM_ACCESS_CHANGE, NOT_BLOCKED_BY_OWNER, IS_FORK, IS_MIRROR, IS_TEMPLATE,
   REPO_CTX, ISSUE_CTX, PULL_CTX, REPO_ACTIONS_CTX, REPO_SHARED_ACTIONS, ORG_CTX, USR, USR_VISIBLE, TEAM_CTX, PKG_CTX, ADMIN,
 } from './guards/index.ts';
 import type { RouteSpec } from './lib/route-spec.ts';
@@ -93,7 +93,7 @@ export const routes = [
   { method: 'GET', path: '/user/followers', body: null, scope: ['user'], flag: null, deprecated: false, chain: [TOK], handler: 'user.listFollowers' },
   { method: 'GET', path: '/user/following', body: null, scope: ['user'], flag: null, deprecated: false, chain: [TOK], handler: 'user.listFollowing' },
   { method: 'GET', path: '/user/following/{username}', body: null, scope: ['user'], flag: null, deprecated: false, chain: [TOK, USER], handler: 'user.getFollowing' },
-  { method: 'PUT', path: '/user/following/{username}', body: null, scope: ['user'], flag: null, deprecated: false, chain: [TOK, USER], handler: 'user.putFollowing' },
+  { method: 'PUT', path: '/user/following/{username}', body: null, scope: ['user'], flag: null, deprecated: false, chain: [TOK, USER, NOT_BLOCKED_USER], handler: 'user.putFollowing' },
   { method: 'DELETE', path: '/user/following/{username}', body: null, scope: ['user'], flag: null, deprecated: false, chain: [TOK, USER], handler: 'user.removeFollowing' },
   { method: 'POST', path: '/user/activitypub/follow', body: 'APRemoteFollowOption', scope: ['user'], flag: 'federation', deprecated: false, chain: [TOK, BODY], handler: 'user.createActivitypubFollow' },
   { method: 'GET', path: '/user/keys', body: null, scope: ['user'], flag: null, deprecated: false, chain: [TOK], handler: 'user.listKeys' },
@@ -158,7 +158,7 @@ export const routes = [
   { method: 'POST', path: '/repos/{username}/{reponame}/hooks/{id}/tests', body: null, scope: ['repository'], flag: null, deprecated: false, chain: [...REPO_CTX, TOK, ADM(), WH], handler: 'hooks.createTests' },
   { method: 'GET', path: '/repos/{username}/{reponame}/collaborators', body: null, scope: ['repository'], flag: null, deprecated: false, chain: [...REPO_CTX, TOK, ARR], handler: 'collaborators.list' },
   { method: 'GET', path: '/repos/{username}/{reponame}/collaborators/{collaborator}', body: null, scope: ['repository'], flag: null, deprecated: false, chain: [...REPO_CTX, TOK, ARR], handler: 'collaborators.get' },
-  { method: 'PUT', path: '/repos/{username}/{reponame}/collaborators/{collaborator}', body: 'AddCollaboratorOption', scope: ['repository'], flag: null, deprecated: false, chain: [...REPO_CTX, TOK, ADM(), BODY], handler: 'collaborators.put' },
+  { method: 'PUT', path: '/repos/{username}/{reponame}/collaborators/{collaborator}', body: 'AddCollaboratorOption', scope: ['repository'], flag: null, deprecated: false, chain: [...REPO_CTX, TOK, ADM(), BODY, COLLABORATOR_NOT_BLOCKED], handler: 'collaborators.put' },
   { method: 'DELETE', path: '/repos/{username}/{reponame}/collaborators/{collaborator}', body: null, scope: ['repository'], flag: null, deprecated: false, chain: [...REPO_CTX, TOK, ADM()], handler: 'collaborators.remove' },
   { method: 'GET', path: '/repos/{username}/{reponame}/collaborators/{collaborator}/permission', body: null, scope: ['repository'], flag: null, deprecated: false, chain: [...REPO_CTX, TOK, ADM_OR_SELF_COLLABORATOR], handler: 'collaborators.listPermission' },
   { method: 'GET', path: '/repos/{username}/{reponame}/flags', body: null, scope: ['repository', 'admin'], flag: 'flags', deprecated: false, chain: [...REPO_CTX, TOK, SA], handler: 'flags.list' },

@@ -32,7 +32,7 @@ export { TRANSFER_RECIPIENT } from './transfer.ts';
 export { FORK_TARGET, GENERATE_OWNER, MIGRATE_OWNER } from './owner-in-body.ts';
 export { MIGRATIONS_GATE } from './migrations.ts';
 export { ORG_REPO, TEAM_ACCESS_CHANGE } from './org-repo.ts';
-export { NOT_BLOCKED_BY_OWNER } from './not-blocked.ts';
+export { NOT_BLOCKED_BY_OWNER, NOT_BLOCKED_USER, COLLABORATOR_NOT_BLOCKED } from './not-blocked.ts';
 export { IS_FORK, IS_MIRROR, IS_TEMPLATE } from './repo-state.ts';
 export { ORG } from './org.ts';
 export { TEAM } from './team.ts';

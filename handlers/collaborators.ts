@@ -6,8 +6,7 @@ import type { AddCollaboratorOption } from '../model/schemas/index.ts';
 import { Collaboration } from '../model/repo.ts';
 import { User, type IUser } from '../model/user.ts';
 import { Mode, Unit, modeName, parseMode, repoPermission } from '../lib/perm.ts';
-import { forbidden, notFound, unprocessable } from '../lib/errors.ts';
-import { isBlockedEither } from '../lib/blocks.ts';
+import { notFound, unprocessable } from '../lib/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { OrgUser, Team, TeamRepo, TeamUnit, TeamUser } from '../model/org.ts';
 import { Watch, WatchMode } from '../model/star.ts';
@@ -26,8 +25,6 @@ export const put: Handler<AddCollaboratorOption> = async (c) => {
   const user = await collaborator(c);
   if (user.id === repo.ownerId) throw unprocessable('the repository owner cannot be added as a collaborator');
   if (!user.isActive) throw unprocessable(`user is not active [name: ${user.name}]`);
-  // Forgejo's AddOrUpdateCollaborator: a block between the owner and the user, either way, is 403.
-  if (await isBlockedEither(c.em, repo.ownerId, user.id)) throw forbidden('user is blocked by the poster or repository owner');
   const requested = parseMode(c.body.permission);
   const mode = requested >= Mode.read && requested <= Mode.admin ? requested : null;
   const existing = await c.em.findOne(Collaboration, { repoId: repo.id, userId: user.id });

@@ -6,9 +6,9 @@ import { Follow } from '../model/social.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { canSeeUserFilter } from '../lib/user-visibility.ts';
 import { follow, isFollowing, unfollow } from '../lib/follows.ts';
-import { blockUser, isBlockedEither, listBlocked, unblockUser } from '../lib/blocks.ts';
+import { blockUser, listBlocked, unblockUser } from '../lib/blocks.ts';
 import { canSeeOwner } from '../lib/perm.ts';
-import { forbidden, notFound, unprocessable } from '../lib/errors.ts';
+import { notFound, unprocessable } from '../lib/errors.ts';
 import { redirectPath } from '../guards/redirect.ts';
 import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
 import { usersJson } from './users.ts';
@@ -49,12 +49,8 @@ export const checkFollowing: Handler = async (c) => {
 
 export const checkMyFollowing: Handler = async (c) => followAnswer(c, c.auth.doer!.id, need(c.contextUser, 'user').id);
 
-/** Forgejo's FollowUser: a block in either direction forbids following (403). */
 export const putFollowing: Handler = async (c) => {
-  const doer = c.auth.doer!;
-  const target = need(c.contextUser, 'user');
-  if (doer.id !== target.id && (await isBlockedEither(c.em, doer.id, target.id))) throw forbidden('user is blocked by the poster or repository owner');
-  await follow(c.em, doer.id, target.id);
+  await follow(c.em, c.auth.doer!.id, need(c.contextUser, 'user').id);
   return noContent();
 };
 
