@@ -1,7 +1,9 @@
 // Repository assignment (spec, path resolution rules 1-6; forgejo-facts 5 and 1.2).
 import { User, UserRedirect } from '../model/user.ts';
-import { Repository, RepoRedirect, type IRepository } from '../model/repo.ts';
+import { Repository } from '../model/repo.ts';
+import { findRedirectTarget } from '../lib/repo-redirect.ts';
 import { canSeeOwner, repoPermission } from '../lib/perm.ts';
+import { repoUnits } from '../lib/repos.ts';
 import { NOT_FOUND } from '../lib/errors.ts';
 import { deny, isSiteAdmin, step, type RequestState } from './types.ts';
 import { redirectPath } from './redirect.ts';
@@ -23,19 +25,19 @@ export const REPO = step('REPO', 'loader', [], ['repo'], async (s) => {
   }
   const repo = await s.em.findOne(Repository, { ownerId: owner.id, lowerName: repoName.toLowerCase() });
   if (!repo) return redirectRepo(s, owner.id, ownerName, repoName);
-  const perm = await repoPermission(s.em, { repo, owner, doer, siteAdmin: isSiteAdmin(s), token: s.auth.token });
+  const units = await repoUnits(s.em, repo.id);
+  const perm = await repoPermission(s.em, { repo, owner, doer, siteAdmin: isSiteAdmin(s), token: s.auth.token }, new Set(units.map((u) => u.type)));
   // Rule 6: no access is indistinguishable from no repository.
   if (!perm.hasAnyAccess()) return deny(404, NOT_FOUND, { errors: [] });
-  s.repo = { repo, owner, perm };
+  s.repo = { repo, owner, perm, units };
   return null;
 });
 
 // Rule 3: a renamed or transferred repository answers 301 when the caller can reach the new one.
 async function redirectRepo(s: RequestState, ownerId: number, ownerName: string, repoName: string) {
-  const r = await s.em.findOne(RepoRedirect, { ownerId, lowerName: repoName.toLowerCase() });
-  const target: IRepository | null = r && (await s.em.findOne(Repository, { id: r.redirectRepoId }));
-  const targetOwner = target && (await s.em.findOne(User, { id: target.ownerId }));
-  if (target && targetOwner) {
+  const found = await findRedirectTarget(s.em, ownerId, repoName);
+  if (found) {
+    const { repo: target, owner: targetOwner } = found;
     const perm = await repoPermission(s.em, { repo: target, owner: targetOwner, doer: s.auth.doer, siteAdmin: isSiteAdmin(s), token: s.auth.token });
     if (perm.hasAnyAccess()) {
       const location = redirectPath(s, `${ownerName}/${repoName}`, `${targetOwner.name}/${target.name}`);

@@ -4,7 +4,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Config } from '../config.ts';
 import type { IUser } from '../model/user.ts';
-import type { IRepository } from '../model/repo.ts';
+import type { IRepository, IRepoUnit } from '../model/repo.ts';
 import type { ITeam } from '../model/org.ts';
 import type { Auth } from '../lib/auth-types.ts';
 import type { RepoPermission } from '../lib/perm.ts';
@@ -27,6 +27,8 @@ export interface LoadedRepo {
   repo: IRepository;
   owner: IUser;
   perm: RepoPermission;
+  /** The repository's unit rows, when the loader read them (handlers reuse them). */
+  units?: IRepoUnit[];
 }
 
 /** Everything a step or handler may read about the request. Loaders fill the optional parts. */

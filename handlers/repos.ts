@@ -21,8 +21,10 @@ import { isValidBranchName } from '../git/refname.ts';
 /** api.Repository as the caller sees it, with `parent` for forks and `repo_transfer` while one is pending. */
 export async function repoJson(s: RequestState, repo: IRepository, owner: IUser): Promise<Record<string, unknown>> {
   const viewer = { doer: s.auth.doer, siteAdmin: isSiteAdmin(s) };
-  const units = await repoUnits(s.em, repo.id);
-  const perm = await repoPermission(s.em, { repo, owner, doer: s.auth.doer, siteAdmin: isSiteAdmin(s), token: s.auth.token }, new Set(units.map((u) => u.type)));
+  // A read may reuse what the loader read for the addressed repository; a write may have changed it.
+  const loaded = s.method === 'GET' && s.repo?.repo.id === repo.id && s.repo.units ? s.repo : null;
+  const units = loaded?.units ?? (await repoUnits(s.em, repo.id));
+  const perm = loaded?.perm ?? (await repoPermission(s.em, { repo, owner, doer: s.auth.doer, siteAdmin: isSiteAdmin(s), token: s.auth.token }, new Set(units.map((u) => u.type))));
   let parent: Record<string, unknown> | null = null;
   if (repo.isFork && repo.forkId) {
     const base = await s.em.findOne(Repository, { id: repo.forkId });

@@ -7,7 +7,7 @@ import { User, type IUser } from '../model/user.ts';
 import { AccessToken } from '../model/token.ts';
 import { HttpError } from './errors.ts';
 import { verifyPassword } from './password.ts';
-import { findToken, tokenRepoIds, TokenLookupError } from './tokens.ts';
+import { findToken, TokenLookupError } from './tokens.ts';
 import { parseScopes, ScopeError } from './scopes.ts';
 import { checkTotp } from './totp.ts';
 import type { SecretBox } from './secretbox.ts';
@@ -121,7 +121,7 @@ async function tokenLogin(em: EntityManager, value: string): Promise<AuthResult 
   } catch (e) {
     if (!(e instanceof ScopeError)) throw e;
   }
-  const token: TokenInfo = { id: row.id, scopes, raw: row.scope, publicOnly: !!scopes?.publicOnly, repoIds: await tokenRepoIds(em, row.id) };
+  const token: TokenInfo = { id: row.id, scopes, raw: row.scope, publicOnly: !!scopes?.publicOnly, repoIds: row.repoIds };
   // Last use is kept to the minute: a write on every request would serialise readers for nothing.
   if (Date.now() - row.updatedAt.getTime() > 60_000) await em.nativeUpdate(AccessToken, { id: row.id }, { updatedAt: new Date() });
   return { doer: user, method: 'token', token, sudoer: null };

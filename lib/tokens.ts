@@ -3,7 +3,6 @@
 // HMAC-SHA256 is enough to make the stored value useless to a thief, and keeps each request cheap.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
-import { AccessToken, AccessTokenRepo, type IAccessToken } from '../model/token.ts';
 
 export const TOKEN_RE = /^[0-9a-f]{40}$/;
 
@@ -21,20 +20,28 @@ export function newSalt(): string {
 
 export class TokenLookupError extends Error {}
 
-/** Finds the token row for a presented value, or throws TokenLookupError with Forgejo's message. */
-export async function findToken(em: EntityManager, value: string): Promise<IAccessToken> {
+export interface FoundToken { id: number; uid: number; scope: string; updatedAt: Date; repoIds: number[] | null }
+
+/**
+ * Finds the token for a presented value, with its repository list, in one query (this runs on every
+ * token-authenticated request); throws TokenLookupError with Forgejo's message.
+ */
+export async function findToken(em: EntityManager, value: string): Promise<FoundToken> {
   if (value === '') throw new TokenLookupError('access token is empty');
   if (!TOKEN_RE.test(value)) throw new TokenLookupError(`access token does not exist [sha: ${value}]`);
-  const candidates = await em.find(AccessToken, { tokenLastEight: value.slice(-8) }, { populate: ['tokenHash', 'tokenSalt'] });
-  for (const t of candidates) {
-    const want = Buffer.from(t.tokenHash, 'hex');
-    const got = Buffer.from(hashToken(value, t.tokenSalt), 'hex');
-    if (want.length === got.length && timingSafeEqual(want, got)) return t;
+  const rows = await em.getConnection().execute<{ id: number; uid: number; scope: string; token_hash: string; token_salt: string; updated_at: Date | string; repo_ids: number[] | null }[]>(
+    `select t.id, t.uid, t.scope, t.token_hash, t.token_salt, t.updated_at,
+            (select array_agg(r.repo_id order by r.repo_id) from access_token_repo r where r.token_id = t.id) as repo_ids
+       from access_token t where t.token_last_eight = ?`,
+    [value.slice(-8)],
+  );
+  for (const t of rows) {
+    const want = Buffer.from(t.token_hash, 'hex');
+    const got = Buffer.from(hashToken(value, t.token_salt), 'hex');
+    if (want.length === got.length && timingSafeEqual(want, got)) {
+      const repoIds = t.repo_ids?.length ? t.repo_ids.map(Number) : null;
+      return { id: Number(t.id), uid: Number(t.uid), scope: t.scope, updatedAt: new Date(t.updated_at), repoIds };
+    }
   }
   throw new TokenLookupError(`access token does not exist [sha: ${value}]`);
-}
-
-export async function tokenRepoIds(em: EntityManager, tokenId: number): Promise<number[] | null> {
-  const rows = await em.find(AccessTokenRepo, { tokenId }, { orderBy: { repoId: 'asc' } });
-  return rows.length ? rows.map((r) => r.repoId) : null;
 }
