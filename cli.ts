@@ -9,7 +9,10 @@ import path from 'node:path';
 import pino from 'pino';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { migrate, openDatabase, type Orm } from './model/db.ts';
-import { createApp, listen } from './server.ts';
+import { createApp, listen, secretKey } from './server.ts';
+import { startMirrorScheduler } from './lib/mirror-schedule.ts';
+import { SecretBox } from './lib/secretbox.ts';
+import { repoPathFor } from './lib/services.ts';
 import { routes } from './routes.table.ts';
 import { validateTable, TableError } from './interpreter.ts';
 import { matrixJson, matrixMarkdown } from './lib/matrix.ts';
@@ -93,8 +96,10 @@ async function serve(cfg: Config) {
   const app = createApp({ config: cfg, orm: db.orm, log });
   const running = await listen(app, cfg.SERVER.HTTP_ADDR, cfg.SERVER.HTTP_PORT);
   const admin = serveAdminSocket(db.orm, cfg);
+  const mirrors = startMirrorScheduler(db.orm.em, { log, secrets: new SecretBox(secretKey(cfg)), repoPath: repoPathFor(cfg) });
   log.info({ url: running.url, database: cfg.DATABASE.URL ? 'postgresql' : 'embedded' }, `cairn listening on ${running.url}`);
   const stop = async () => {
+    await mirrors.stop();
     admin.close();
     fs.rmSync(socketPath(cfg), { force: true });
     await running.close();

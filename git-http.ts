@@ -16,6 +16,7 @@ import { HttpError } from './lib/errors.ts';
 import { hasScope } from './lib/scopes.ts';
 import { repoPermission } from './lib/perm.ts';
 import { refreshAfterWrite } from './lib/repo-git.ts';
+import { findRedirectTarget } from './lib/repo-redirect.ts';
 import { checkPush, hasPushRules, type RefUpdate } from './lib/push-rules.ts';
 import { installHooks, openHookSession, type HookSession } from './lib/push-hook.ts';
 import { User } from './model/user.ts';
@@ -75,7 +76,7 @@ export function createGitHttp(deps: GitHttpDeps): Middleware {
     try {
       if (service !== 'git-upload-pack' && service !== 'git-receive-pack') throw new GitHttpError(403, 'unsupported service (only the smart HTTP protocol is served)');
       if (config.REPOSITORY.DISABLE_HTTP_GIT) throw new GitHttpError(403, 'Interacting with repositories by HTTP protocol is not allowed');
-      await serve(ctx, ownerName, rawRepo.replace(/\.git$/, ''), service, isInfo);
+      await serve(ctx, ownerName, rawRepo.replace(/\.git$/, ''), service, isInfo, (o, n) => `${prefix}/${encodeURIComponent(o)}/${encodeURIComponent(n)}${rawRepo.endsWith('.git') ? '.git' : ''}/${action}${ctx.querystring ? `?${ctx.querystring}` : ''}`);
     } catch (e) {
       if (e instanceof GitHttpError) return reply(ctx, e.status, e.message, e.askAuth);
       if (e instanceof HttpError && e.status === 401) return reply(ctx, 401, e.message, true);
@@ -92,7 +93,7 @@ export function createGitHttp(deps: GitHttpDeps): Middleware {
     ctx.body = `${message}\n`;
   }
 
-  async function serve(ctx: Context, ownerName: string, repoName: string, service: GitService, isInfo: boolean): Promise<void> {
+  async function serve(ctx: Context, ownerName: string, repoName: string, service: GitService, isInfo: boolean, movedTo: (owner: string, name: string) => string): Promise<void> {
     const em = orm.em.fork();
     const query = new URLSearchParams(ctx.querystring);
     const auth: AuthResult = await authenticate(em, config, services.secrets, { headers: ctx.headers, query });
@@ -103,6 +104,17 @@ export function createGitHttp(deps: GitHttpDeps): Middleware {
     const siteAdmin = !!doer?.isAdmin && !(auth.token && (auth.token.publicOnly || auth.token.repoIds));
     const perm = repo && owner ? await repoPermission(em, { repo, owner, doer, siteAdmin, token: auth.token }) : null;
     const canRead = !!perm && (perm.canRead('code') || perm.isAdmin());
+    // A renamed or transferred repository: git follows a redirect of its first request.
+    const mayAsk = !!doer || (isPull && !config.SERVICE.REQUIRE_SIGNIN_VIEW);
+    if (!repo && owner && mayAsk) {
+      const moved = await findRedirectTarget(em, owner.id, repoName);
+      const movedPerm = moved && (await repoPermission(em, { ...moved, doer, siteAdmin, token: auth.token }));
+      if (moved && movedPerm && (movedPerm.canRead('code') || movedPerm.isAdmin())) {
+        ctx.status = 301;
+        ctx.redirect(movedTo(moved.owner.name, moved.repo.name));
+        return;
+      }
+    }
     // Only a public read needs no credentials; otherwise ask for them rather than reveal anything.
     if (!doer && (!isPull || !canRead || config.SERVICE.REQUIRE_SIGNIN_VIEW)) throw new GitHttpError(401, 'Unauthorized', true);
     if (!repo || !owner || !perm || !canRead) throw new GitHttpError(404, 'Repository not found');

@@ -154,7 +154,7 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
         params,
         query: new URLSearchParams(ctx.querystring),
         headers: ctx.headers,
-        auth: { doer: auth.doer, method: auth.method, token: auth.token, sudoer: auth.sudoer },
+        auth: { doer: auth.doer, method: auth.method, token: auth.token, sudoer: auth.sudoer, task: auth.task ?? null },
         rawBody,
       };
     },

@@ -2,7 +2,7 @@
 import { User, UserRedirect } from '../model/user.ts';
 import { Repository } from '../model/repo.ts';
 import { findRedirectTarget } from '../lib/repo-redirect.ts';
-import { canSeeOwner, repoPermission } from '../lib/perm.ts';
+import { canSeeOwner, Mode, RepoPermission, repoPermission } from '../lib/perm.ts';
 import { repoUnits } from '../lib/repos.ts';
 import { NOT_FOUND } from '../lib/errors.ts';
 import { deny, isSiteAdmin, step, type RequestState } from './types.ts';
@@ -26,6 +26,16 @@ export const REPO = step('REPO', 'loader', [], ['repo'], async (s) => {
   const repo = await s.em.findOne(Repository, { ownerId: owner.id, lowerName: repoName.toLowerCase() });
   if (!repo) return redirectRepo(s, owner.id, ownerName, repoName);
   const units = await repoUnits(s.em, repo.id);
+  const task = s.auth.task;
+  if (task) {
+    // Rule 4: a task reaches only its own repository — read when it runs for a fork's pull request,
+    // otherwise write — on every enabled unit.
+    if (task.repoId !== repo.id) return deny(404, NOT_FOUND, { errors: [] });
+    const mode = task.isForkPullRequest ? Mode.read : Mode.write;
+    const enabled = new Set(units.map((u) => u.type));
+    s.repo = { repo, owner, perm: new RepoPermission(mode, new Map([...enabled].map((u) => [u, mode])), enabled), units };
+    return null;
+  }
   const perm = await repoPermission(s.em, { repo, owner, doer, siteAdmin: isSiteAdmin(s), token: s.auth.token }, new Set(units.map((u) => u.type)));
   // Rule 6: no access is indistinguishable from no repository.
   if (!perm.hasAnyAccess()) return deny(404, NOT_FOUND, { errors: [] });

@@ -27,6 +27,7 @@ import * as mirrors from './mirrors.ts';
 import * as orgs from './orgs.ts';
 import * as orgMembers from './org-members.ts';
 import * as orgLabels from './org-labels.ts';
+import * as repoLabels from './labels.ts';
 import * as teams from './teams.ts';
 import * as branches from './branches.ts';
 import * as branchProtections from './branch-protections.ts';
@@ -151,6 +152,7 @@ export const handlers = {
   'orgs.getLabels': orgLabels.get,
   'orgs.editLabels': orgLabels.edit,
   'orgs.removeLabels': orgLabels.remove,
+  'labels.list': repoLabels.list,
   'orgs.listTeams': teams.listOfOrg,
   'orgs.createTeams': teams.create,
   'orgs.listTeamsSearch': teams.search,

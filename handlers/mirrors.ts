@@ -8,6 +8,7 @@ import { PushMirror } from '../model/mirror.ts';
 import { notFound, unprocessable } from '../lib/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { convertMirror, createPushMirror, migrateRepository, pushMirrorJson, syncMirror, syncPushMirror } from '../lib/mirrors.ts';
+import { apiSourceOf, fetchSourceLabels, servesApi, type SourceLabel } from '../lib/migrate-labels.ts';
 import { need } from '../guards/types.ts';
 import { repoJson } from './repos.ts';
 
@@ -20,10 +21,22 @@ export const migrate: Handler<MigrateRepoOptions> = async (c) => {
   let owner: IUser = doer;
   if (b.repo_owner) owner = await c.em.findOneOrFail(User, { lowerName: b.repo_owner.toLowerCase() });
   else if (b.uid) owner = await c.em.findOneOrFail(User, { id: b.uid });
-  // Forgejo's plain git migration ignores these options; for other services cairn cannot fetch them.
+  // Forgejo's plain git migration ignores these options. From another instance of this API (service
+  // gitea, or a git URL whose host serves /api/v1/version) labels are imported; the rest cannot be
+  // stored by cairn, and no other service can be read.
   const asked = NOT_MIGRATABLE.filter((k) => b[k]);
-  if (!b.mirror && asked.length && b.service && b.service !== 'git') {
-    throw unprocessable(`migrating ${asked.join(', ')} from ${b.service} is not supported; only git data and the wiki can be migrated`);
+  let labels: SourceLabel[] = [];
+  if (!b.mirror && asked.length) {
+    const service = b.service || 'git';
+    const src = service === 'git' || service === 'gitea'
+      ? apiSourceOf(b.clone_addr, { username: b.auth_username, password: b.auth_password, token: b.auth_token })
+      : null;
+    const isApi = !!src && (service === 'gitea' || (await servesApi(c.config, src)));
+    if (service !== 'git' || isApi) {
+      const refused = asked.filter((k) => k !== 'labels' || !isApi);
+      if (refused.length) throw unprocessable(`migrating ${refused.join(', ')} from ${service} is not supported; only git data, the wiki and labels can be migrated`);
+      if (src && b.labels) labels = await fetchSourceLabels(c.config, src);
+    }
   }
   const repo = await migrateRepository(c.em, c.config, c.services, doer, owner, {
     cloneAddr: b.clone_addr,
@@ -36,6 +49,7 @@ export const migrate: Handler<MigrateRepoOptions> = async (c) => {
     mirror: b.mirror,
     mirrorInterval: b.mirror_interval,
     wiki: b.wiki,
+    labels,
   });
   return json(201, await repoJson(c, repo, owner));
 };

@@ -33,7 +33,7 @@ export const PENDING = [
   'issues.removeCommentsItem', 'issues.removeCommentsReactions', 'issues.removeDependencies', 'issues.removeLabels',
   'issues.removeLabelsItem', 'issues.removePin', 'issues.removeReactions', 'issues.removeStopwatchDelete',
   'issues.removeSubscriptions', 'issues.removeTimes', 'issues.removeTimesItem', 'issues.search', 
-  'labels.create', 'labels.edit', 'labels.get', 'labels.list',
+  'labels.create', 'labels.edit', 'labels.get',
   'labels.remove', 'milestones.create', 'milestones.edit', 'milestones.get',
   'milestones.list', 'milestones.remove', 
   'misc.getActionsRun',

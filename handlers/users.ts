@@ -9,6 +9,7 @@ import { OrgUser, Team, TeamUser } from '../model/org.ts';
 import { Repository } from '../model/repo.ts';
 import { Star, Watch, WatchMode } from '../model/star.ts';
 import { toApiOrg, toApiUser } from '../model/api-user.ts';
+import { pseudoUser } from '../lib/pseudo-users.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
 import { canSeeUserFilter } from '../lib/user-visibility.ts';
 import { canSeeOwner, Mode, repoPermission } from '../lib/perm.ts';
@@ -33,20 +34,10 @@ export const me: Handler = async (c) => json(200, await userJson(c, c.auth.doer!
 
 export const get: Handler = async (c) => json(200, await userJson(c, need(c.contextUser, 'user')));
 
-/**
- * Forgejo's pseudo users, which `uid` can name (forgejo-facts 12.2): Ghost (-1) and the Actions user
- * (-2). They have no row, so a stand-in goes through the same converter as real users.
- */
-function pseudoUser(c: RequestState, id: -1 | -2) {
+/** Forgejo's pseudo users, which `uid` can name (forgejo-facts 12.2): Ghost (-1) and the Actions user (-2). */
+function pseudoUserJson(c: RequestState, id: -1 | -2) {
   const ghost = id === -1;
-  const name = ghost ? 'Ghost' : 'forgejo-actions';
-  const standIn: Partial<IUser> = {
-    id, name, lowerName: name.toLowerCase(), fullName: ghost ? '' : 'Forgejo Actions', email: ghost ? '' : 'noreply@forgejo.org',
-    keepEmailPrivate: !ghost, isAdmin: false, isActive: true, prohibitLogin: false, restricted: false, visibility: 'public',
-    description: '', website: '', location: '', pronouns: '', hidePronouns: false, language: '', avatar: '',
-    loginName: ghost ? '' : name, sourceId: 0, numFollowers: 0, numFollowing: 0, createdAt: new Date(0), lastLoginAt: null,
-  };
-  const out = toApiUser(c.config, standIn as IUser, { doer: c.auth.doer, siteAdmin: isSiteAdmin(c) });
+  const out = toApiUser(c.config, pseudoUser(id), { doer: c.auth.doer, siteAdmin: isSiteAdmin(c) });
   return ghost ? { ...out, html_url: '' } : out;
 }
 
@@ -65,7 +56,7 @@ export const search: Handler = async (c) => {
   const p = pageOf(c);
   const uidText = c.query.get('uid') ?? '';
   const uid = /^-?\d+$/.test(uidText) ? Number(uidText) : 0;
-  if (uid === -1 || uid === -2) return json(200, { ok: true, data: [pseudoUser(c, uid)] }, pagingHeaders(c, p, 1));
+  if (uid === -1 || uid === -2) return json(200, { ok: true, data: [pseudoUserJson(c, uid)] }, pagingHeaders(c, p, 1));
   const doer = c.auth.doer;
   const and: object[] = [{ type: 0 }, await canSeeUserFilter(c.em, doer, isSiteAdmin(c))];
   if (c.auth.token?.publicOnly) and.push({ visibility: 'public' });

@@ -13,10 +13,19 @@ export interface TokenInfo {
   repoIds: number[] | null;
 }
 
+/** The actions task whose token authenticated the request (spec, path resolution rule 4). */
+export interface TaskInfo {
+  id: number;
+  repoId: number;
+  isForkPullRequest: boolean;
+}
+
 export interface Auth {
   doer: IUser | null;
   method: AuthMethod | null;
   token: TokenInfo | null;
   /** The signed-in admin when acting through sudo. */
   sudoer: IUser | null;
+  /** Set when an actions task token authenticated the request; the doer is then the Actions user. */
+  task?: TaskInfo | null;
 }

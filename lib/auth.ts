@@ -7,7 +7,8 @@ import { User, type IUser } from '../model/user.ts';
 import { AccessToken } from '../model/token.ts';
 import { HttpError } from './errors.ts';
 import { verifyPassword } from './password.ts';
-import { findToken, TokenLookupError } from './tokens.ts';
+import { findTaskToken, findToken, TokenLookupError } from './tokens.ts';
+import { pseudoUser } from './pseudo-users.ts';
 import { parseScopes, ScopeError } from './scopes.ts';
 import { checkTotp } from './totp.ts';
 import type { SecretBox } from './secretbox.ts';
@@ -110,8 +111,12 @@ async function tokenLogin(em: EntityManager, value: string): Promise<AuthResult 
   try {
     row = await findToken(em, value);
   } catch (e) {
-    if (e instanceof TokenLookupError) return e.message;
-    throw e;
+    if (!(e instanceof TokenLookupError)) throw e;
+    // Not a personal access token: perhaps the token of a running actions task. Its caller is the
+    // Actions user, with no scope restriction (forgejo-facts 2.10).
+    const task = await findTaskToken(em, value);
+    if (task) return { doer: pseudoUser(-2), method: 'actions', token: null, sudoer: null, task };
+    return e.message;
   }
   const user = await em.findOne(User, { id: row.uid });
   if (!user) return `access token does not exist [sha: ${value}]`;

@@ -1,11 +1,13 @@
 // GET /avatars/<hash> outside /api/v1, where every `avatar_url` points (forgejo-facts 6.2): an
 // uploaded image as stored, or — for the generated default (an md5-length hash) — a deterministic
 // 5×5 identicon PNG derived from the hash, standing in for Forgejo's random default avatar.
+// GET /repo-avatars/<hash> serves repository avatars; those have no generated default.
 import { createHash } from 'node:crypto';
 import zlib from 'node:zlib';
 import type { Middleware } from 'koa';
 import type { Config } from '../config.ts';
 import { imageInfo, readAvatar } from './avatar-store.ts';
+import { readRepoAvatar } from './repo-avatar.ts';
 
 const SIZE = 290;
 const CELL = 58;
@@ -46,11 +48,18 @@ const TYPES = { png: 'image/png', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'i
 /** Koa middleware; mount it before the API router. Anything else passes through. */
 export function serveAvatars(cfg: Config): Middleware {
   const prefix = `${cfg.appSubUrl}/avatars/`;
+  const repoPrefix = `${cfg.appSubUrl}/repo-avatars/`;
   return async (ctx, next) => {
-    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || !ctx.path.startsWith(prefix)) return next();
-    const hash = ctx.path.slice(prefix.length);
-    const stored = await readAvatar(cfg, hash);
-    const data = stored ?? (/^[0-9a-f]{32}$/.test(hash) ? identicon(hash) : null);
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    let data: Buffer | null;
+    if (ctx.path.startsWith(prefix)) {
+      const hash = ctx.path.slice(prefix.length);
+      data = (await readAvatar(cfg, hash)) ?? (/^[0-9a-f]{32}$/.test(hash) ? identicon(hash) : null);
+    } else if (ctx.path.startsWith(repoPrefix)) {
+      data = await readRepoAvatar(cfg, ctx.path.slice(repoPrefix.length));
+    } else {
+      return next();
+    }
     if (!data) {
       ctx.status = 404;
       ctx.type = 'text/plain; charset=utf-8';

@@ -14,8 +14,10 @@ import { MIRROR_UNITS, insertRepository, wikiPath, withNewGitDir } from './repos
 import { DEFAULT_MIRROR_INTERVAL, checkMirrorInterval, formatDuration, parseDuration } from './duration.ts';
 import { checkRemoteAllowed, parseRemote, type Remote } from './remote-url.ts';
 import { GlobError, compileGlob } from './glob.ts';
+import { insertLabels, type SourceLabel } from './migrate-labels.ts';
 import { fmtTime } from '../model/time.ts';
 import { GitError } from '../git/errors.ts';
+import { readRef } from '../git/lookup.ts';
 import { initBare, isEmpty, listRefs, repoSize, setHead, deleteRepo } from '../git/repo.ts';
 import { ALL_BRANCHES_AND_TAGS, configureMirrorOrigin, fetchFrom, fetchOrigin, pushTo, remoteExists, remoteHeadBranch, removeOrigin, type RemoteAuth } from '../git/remote.ts';
 
@@ -47,6 +49,8 @@ export interface MigrateInput {
   mirror?: boolean;
   mirrorInterval?: string;
   wiki?: boolean;
+  /** Read from the source's API beforehand (lib/migrate-labels.ts). */
+  labels?: SourceLabel[];
 }
 
 /** The remote of a migration request, checked against the instance's allow and block lists. */
@@ -102,6 +106,7 @@ export async function migrateRepository(em: EntityManager, cfg: Config, services
       repo.mirrorUpdatedAt = now;
     }
     if (input.wiki) await migrateWiki(services, owner, repo, remote);
+    insertLabels(em, repo.id, input.labels ?? []);
     await em.flush();
   });
   return repo;
@@ -139,6 +144,14 @@ export async function syncMirror(em: EntityManager, services: Services, repo: IR
   repo.mirrorUpdatedAt = now;
   repo.isEmpty = await isEmpty(path);
   repo.size = await repoSize(path);
+  // A mirror of an empty (or since renamed) default branch follows the first branch there is.
+  if (!(await readRef(path, 'heads', repo.defaultBranch))) {
+    const first = (await listRefs(path, 'refs/heads/'))[0];
+    if (first) {
+      repo.defaultBranch = first.name.slice('refs/heads/'.length);
+      await setHead(path, repo.defaultBranch);
+    }
+  }
   await em.flush();
   return mirror;
 }
@@ -192,6 +205,7 @@ export async function createPushMirror(em: EntityManager, cfg: Config, services:
     branchFilter: input.branchFilter ?? '',
     syncOnCommit: input.syncOnCommit ?? false,
     interval: checked.text,
+    nextUpdateAt: checked.ms ? new Date(Date.now() + checked.ms) : null,
   });
   await em.flush();
   return pm;

@@ -35,6 +35,15 @@ export async function copyRepoAvatar(cfg: Config, from: IRepository, to: IReposi
   if (data) await setRepoAvatar(cfg, to, data);
 }
 
+/** The stored image of a repository avatar hash, or null. */
+export async function readRepoAvatar(cfg: Config, hash: string): Promise<Buffer | null> {
+  if (!/^[0-9a-f]{64}$/.test(hash)) return null;
+  return fs.readFile(path.join(dir(cfg), hash)).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'ENOENT') return null;
+    throw e;
+  });
+}
+
 async function removeFile(cfg: Config, hash: string): Promise<void> {
   if (/^[0-9a-f]{64}$/.test(hash)) await fs.rm(path.join(dir(cfg), hash), { force: true });
 }

@@ -11,6 +11,7 @@ import { need, type LoadedRepo, type RequestState } from '../guards/types.ts';
 import { repoUrls, type RepoUrls } from '../model/api-git.ts';
 import type { IRepository } from '../model/repo.ts';
 import { conflict, HttpError, notFound, unprocessable } from './errors.ts';
+import { afterRefsUpdated } from './mirror-schedule.ts';
 
 export interface GitCtx extends LoadedRepo {
   path: string;
@@ -60,7 +61,7 @@ export async function gitWrite<T>(fn: () => Promise<T>): Promise<T> {
 /**
  * After refs moved: the repository is not empty any more, its size and update time change, and the
  * first branch written to an empty repository becomes the default branch when the configured one
- * does not exist (Forgejo services/repository/push.go).
+ * does not exist (Forgejo services/repository/push.go). Push mirrors with sync_on_commit become due.
  */
 export async function refreshAfterWrite(em: EntityManager, repo: IRepository, repoPath: string, branches: string[] = []): Promise<void> {
   const wasEmpty = repo.isEmpty;
@@ -77,6 +78,7 @@ export async function refreshAfterWrite(em: EntityManager, repo: IRepository, re
   repo.size = await repoSize(repoPath);
   repo.updatedAt = new Date();
   await em.flush();
+  await afterRefsUpdated(em, repo.id);
 }
 
 /** A user's git identity: full name (else login) and email (the noreply address when kept private). */

@@ -3,6 +3,7 @@
 // HMAC-SHA256 is enough to make the stored value useless to a thief, and keeps each request cheap.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
+import type { TaskInfo } from './auth-types.ts';
 
 export const TOKEN_RE = /^[0-9a-f]{40}$/;
 
@@ -44,4 +45,19 @@ export async function findToken(em: EntityManager, value: string): Promise<Found
     }
   }
   throw new TokenLookupError(`access token does not exist [sha: ${value}]`);
+}
+
+/** A running actions task whose job token is `value`, or null (forgejo-facts 2.10: task tokens). */
+export async function findTaskToken(em: EntityManager, value: string): Promise<TaskInfo | null> {
+  if (!TOKEN_RE.test(value)) return null;
+  const rows = await em.getConnection().execute<{ id: number; repo_id: number; is_fork_pull_request: boolean; token_hash: string; token_salt: string }[]>(
+    `select id, repo_id, is_fork_pull_request, token_hash, token_salt from action_task where token_last_eight = ? and status = 'running'`,
+    [value.slice(-8)],
+  );
+  for (const t of rows) {
+    const want = Buffer.from(t.token_hash, 'hex');
+    const got = Buffer.from(hashToken(value, t.token_salt), 'hex');
+    if (want.length === got.length && timingSafeEqual(want, got)) return { id: Number(t.id), repoId: Number(t.repo_id), isForkPullRequest: t.is_fork_pull_request };
+  }
+  return null;
 }

@@ -3,6 +3,7 @@ import { AccessToken, AccessTokenRepo } from './token.ts';
 import { Repository, RepoUnit, Collaboration, RepoRedirect } from './repo.ts';
 import { OrgUser, Team, TeamUnit, TeamUser, TeamRepo } from './org.ts';
 import { ResourceIndex } from './counter.ts';
+import { ActionTask } from './action-task.ts';
 import { Label } from './label.ts';
 import { Star, Watch } from './star.ts';
 import { Topic, RepoTopic } from './topic.ts';
@@ -21,6 +22,7 @@ export const entities = [
   Repository, RepoUnit, Collaboration, RepoRedirect,
   OrgUser, Team, TeamUnit, TeamUser, TeamRepo,
   ResourceIndex,
+  ActionTask,
   Label, Star, Watch, Topic, RepoTopic, RepoTransfer, Mirror, PushMirror,
   Follow, BlockedUser, PublicKey, GpgKey, GpgKeyImport, OAuth2Application,
   ProtectedBranch, ProtectedTag, CommitStatus,

@@ -14,7 +14,8 @@ export const Mirror = defineEntity({
     enablePrune: p.boolean().default(true),
     lastError: p.text().default(''),
     updatedAt: p.datetime().nullable(),
-    nextUpdateAt: p.datetime().nullable(),
+    /** When the scheduler fetches next; null when the interval is 0 (lib/mirror-schedule.ts). */
+    nextUpdateAt: p.datetime().nullable().index(),
   },
 });
 export type IMirror = InferEntity<typeof Mirror>;
@@ -35,6 +36,8 @@ export const PushMirror = defineEntity({
     lastError: p.text().default(''),
     createdAt: p.datetime().onCreate(() => new Date()),
     lastUpdate: p.datetime().nullable(),
+    /** When the scheduler pushes next: the interval, or now after refs moved with sync_on_commit. */
+    nextUpdateAt: p.datetime().nullable().index(),
   },
   uniques: [{ properties: ['repoId', 'remoteName'] }],
 });

@@ -2,6 +2,8 @@ import { Migration20261121000000Foundation } from './Migration20261121000000Foun
 import { Migration20261121060104RepoRecords } from './Migration20261121060104RepoRecords.ts';
 import { Migration20261121060135Identity } from './Migration20261121060135Identity.ts';
 import { Migration20261121060213GitData } from './Migration20261121060213GitData.ts';
+import { Migration20261121070418MirrorSchedule } from './Migration20261121070418MirrorSchedule.ts';
+import { Migration20261121070808ActionTask } from './Migration20261121070808ActionTask.ts';
 
 /** Committed migrations, applied in this order at start (`cli migrate` runs them alone). */
 export const migrations = [
@@ -9,4 +11,6 @@ export const migrations = [
   { name: 'Migration20261121060104RepoRecords', class: Migration20261121060104RepoRecords },
   { name: 'Migration20261121060135Identity', class: Migration20261121060135Identity },
   { name: 'Migration20261121060213GitData', class: Migration20261121060213GitData },
+  { name: 'Migration20261121070418MirrorSchedule', class: Migration20261121070418MirrorSchedule },
+  { name: 'Migration20261121070808ActionTask', class: Migration20261121070808ActionTask },
 ];

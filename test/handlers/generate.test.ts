@@ -79,9 +79,14 @@ test('POST/DELETE {R}/avatar: stored under the data path, avatar_url set and cle
   assert.ok(url.startsWith(`${env.srv.config.appUrl}repo-avatars/`), url);
   const file = `${env.srv.config.dataPath}/repo-avatars/${url.split('/').pop()}`;
   assert.ok(exists(file));
+  const served = await fetch(url);
+  assert.is(served.status, 200, 'avatar_url is served');
+  assert.is(served.headers.get('content-type'), 'image/png');
+  assert.ok(Buffer.from(await served.arrayBuffer()).equals(Buffer.from(PNG, 'base64')));
   assert.is((await env.as(alice, 'DELETE', `${path}/avatar`)).status, 204);
   assert.is((await env.as(alice, 'GET', path)).json.avatar_url, '');
   assert.not.ok(exists(file));
+  assert.is((await fetch(url)).status, 404, 'gone with the avatar');
 });
 
 test.run();

@@ -217,4 +217,30 @@ test('a fetch after new commits only transfers what is new, and the repository s
   await mustGit(null, `--git-dir=${path.join(srv.config.repoRoot, alice.name.toLowerCase(), 'pub.git')}`, 'fsck', '--strict');
 });
 
+test('a renamed repository answers 301 to its new path for whoever can see it (git follows it); 404/401 otherwise', async () => {
+  await makeRepo(srv.api, alice, { name: 'before-pub', auto_init: true });
+  await makeRepo(srv.api, alice, { name: 'before-priv', auto_init: true, private: true });
+  for (const [from, to] of [['before-pub', 'after-pub'], ['before-priv', 'after-priv']]) {
+    const r = await api('PATCH', `/repos/${alice.name}/${from}`, { token: alice.token, body: { name: to } });
+    assert.is(r.status, 200, r.text);
+  }
+  const refs = (repo: string, suffix = '.git', auth?: [string, string]) => fetch(`${srv.url}/${alice.name}/${repo}${suffix}/info/refs?service=git-upload-pack`, {
+    redirect: 'manual',
+    headers: auth ? { Authorization: `Basic ${Buffer.from(auth.join(':')).toString('base64')}` } : {},
+  });
+  const pub = await refs('before-pub');
+  assert.is(pub.status, 301);
+  assert.is(pub.headers.get('location'), `/${alice.name}/after-pub.git/info/refs?service=git-upload-pack`);
+  assert.is((await refs('before-pub', '')).headers.get('location'), `/${alice.name}/after-pub/info/refs?service=git-upload-pack`);
+  await mustGit(null, 'clone', '-q', cloneUrl(srv.url, alice.name, 'before-pub'), dir('renamed-pub'));
+  assert.is(await mustGit(dir('renamed-pub'), 'rev-parse', 'HEAD'), await head('after-pub', 'refs/heads/main'));
+
+  assert.is((await refs('before-priv')).status, 401, 'anonymous callers are asked for credentials');
+  assert.is((await refs('before-priv', '.git', creds(bob))).status, 404, 'outsiders learn nothing');
+  const own = await refs('before-priv', '.git', creds(alice));
+  assert.is(own.status, 301);
+  assert.is(own.headers.get('location'), `/${alice.name}/after-priv.git/info/refs?service=git-upload-pack`);
+  assert.is((await refs('never-existed', '.git', creds(alice))).status, 404);
+});
+
 test.run();

@@ -10,7 +10,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Repository } from '../../model/repo.ts';
 import { Mirror, PushMirror } from '../../model/mirror.ts';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { Label } from '../../model/label.ts';
+import { openTestDb, startServer, type TestServer } from '../helpers/server.ts';
+import { makeUser } from '../helpers/fixtures.ts';
 import { call } from '../helpers/client.ts';
 import { checked, exists, gitDir, newOrg, newRepo, setup, uniq, valid, validList, type Env } from './repo-setup.ts';
 import type { TestUser } from '../helpers/fixtures.ts';
@@ -269,6 +271,73 @@ test('push mirrors: create (credentials sealed), list, get, sync pushes, delete;
   assert.is((await L(alice, 'DELETE', `${base}/${created.json.remote_name}`)).status, 204);
   assert.is((await L(alice, 'DELETE', `${base}/${created.json.remote_name}`)).status, 404);
   assert.equal((await L(alice, 'GET', base)).json, []);
+});
+
+test('migrate with labels from another instance of this API: labels imported page by page, token sent; the rest refused', async () => {
+  const { alice } = env;
+  // A second instance with its own database: one embedded database serves one request at a time.
+  const sourceDb = await openTestDb();
+  const source = await startServer(sourceDb);
+  try {
+    const bob = await makeUser(sourceDb, source.api);
+    const em = sourceDb.db.orm.em.fork();
+    const here = () => env.db.db.orm.em.fork();
+    const S = async (u: TestUser, method: string, p: string, body?: unknown) => checked(await call(source.api, method, p, { token: u.token, body }));
+    const pub = await S(bob, 'POST', '/user/repos', { name: uniq('lsrc'), auto_init: true, issue_labels: 'Default' });
+    assert.is(pub.status, 201, pub.text);
+    em.create(Label, { repoId: pub.json.id, orgId: 0, name: 'scope/old', color: '#abcdef', description: 'archived one', exclusive: true, isArchived: true, archivedAt: new Date() });
+    await em.flush();
+    const srcLabels = (await em.find(Label, { repoId: pub.json.id }, { orderBy: { name: 'asc' } })).map((l) => [l.name, l.color, l.description, l.exclusive, l.isArchived]);
+    assert.ok(srcLabels.length > 5);
+
+    const name = uniq('lmig');
+    const r = await L(alice, 'POST', '/repos/migrate', { clone_addr: `${source.url}/${bob.name}/${pub.json.name}.git`, repo_name: name, service: 'git', labels: true });
+    assert.is(r.status, 201, r.text);
+    valid('Repository', r.json);
+    assert.is(r.json.empty, false);
+    const got = (await here().find(Label, { repoId: r.json.id }, { orderBy: { name: 'asc' } })).map((l) => [l.name, l.color, l.description, l.exclusive, l.isArchived]);
+    assert.equal(got, srcLabels);
+    const listed = await L(alice, 'GET', `/repos/${alice.name}/${name}/labels?limit=50`);
+    assert.is(listed.status, 200, listed.text);
+    validList('Label', listed);
+    assert.is(listed.json.length, srcLabels.length);
+
+    // A private source with more labels than one page: read with the token, every page.
+    const priv = await S(bob, 'POST', '/user/repos', { name: uniq('lpriv'), auto_init: true, private: true });
+    for (let i = 0; i < 57; i++) em.create(Label, { repoId: priv.json.id, orgId: 0, name: `l${String(i).padStart(2, '0')}`, color: '#00aa00' });
+    await em.flush();
+    const privUrl = `${source.url}/${bob.name}/${priv.json.name}.git`;
+    const before = await here().count(Repository, {});
+    const anon = await L(alice, 'POST', '/repos/migrate', { clone_addr: privUrl, repo_name: uniq('lp'), service: 'gitea', labels: true });
+    assert.is(anon.status, 422, anon.text);
+    assert.match(anon.json.message, /labels/);
+    assert.is(await here().count(Repository, {}), before, 'nothing written');
+    const withToken = await L(alice, 'POST', '/repos/migrate', { clone_addr: privUrl, repo_name: uniq('lp'), service: 'gitea', labels: true, auth_token: bob.token });
+    assert.is(withToken.status, 201, withToken.text);
+    assert.is(await here().count(Label, { repoId: withToken.json.id }), 57);
+
+    for (const [opt, body] of [['issues', { service: 'git', issues: true, labels: true }], ['milestones', { service: 'gitea', milestones: true }], ['releases', { service: 'gitea', releases: true }], ['pull_requests', { service: 'git', pull_requests: true }]] as const) {
+      const refused = await L(alice, 'POST', '/repos/migrate', { clone_addr: `${source.url}/${bob.name}/${pub.json.name}.git`, repo_name: uniq('lr'), ...body });
+      assert.is(refused.status, 422, refused.text);
+      assert.ok(refused.json.message.includes(opt), refused.json.message);
+      assert.is(refused.json.message, `migrating ${opt} from ${body.service} is not supported; only git data, the wiki and labels can be migrated`);
+    }
+    const github = await L(alice, 'POST', '/repos/migrate', { clone_addr: `${source.url}/${bob.name}/${pub.json.name}.git`, repo_name: uniq('lr'), service: 'github', labels: true });
+    assert.is(github.status, 422);
+    assert.match(github.json.message, /labels from github/);
+    assert.is(await here().count(Repository, {}), before + 1, 'refusals write nothing');
+
+    const plain = await L(alice, 'POST', '/repos/migrate', { clone_addr: `file://${sourceRepo(uniq('plain'))}`, repo_name: uniq('lplain'), service: 'git', labels: true, issues: true });
+    assert.is(plain.status, 201, 'a plain git source ignores the options, as Forgejo');
+    assert.is(await here().count(Label, { repoId: plain.json.id }), 0);
+
+    const blocked = await env.as(alice, 'POST', '/repos/migrate', { clone_addr: `${source.url}/${bob.name}/${pub.json.name}.git`, repo_name: uniq('lb'), service: 'gitea', labels: true });
+    assert.is(blocked.status, 422, 'the API calls obey ALLOW_LOCALNETWORKS too');
+    assert.match(blocked.json.message, /disallowed hosts/);
+  } finally {
+    await source.close();
+    await sourceDb.close();
+  }
 });
 
 test.run();

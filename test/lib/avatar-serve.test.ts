@@ -48,6 +48,19 @@ test('the generated default avatar of a user is a real PNG, the same every time'
   assert.ok(a.equals(identicon(url.pathname.split('/').pop()!)));
 });
 
+test('a repository avatar is served from repo-avatars/; unknown or malformed hashes are 404', async () => {
+  const hash = 'c'.repeat(64);
+  fs.mkdirSync(path.join(dataPath, 'repo-avatars'), { recursive: true });
+  fs.writeFileSync(path.join(dataPath, 'repo-avatars', hash), PNG);
+  const r = await fetch(`${base}/repo-avatars/${hash}`);
+  assert.is(r.status, 200);
+  assert.is(r.headers.get('content-type'), 'image/png');
+  assert.ok(Buffer.from(await r.arrayBuffer()).equals(PNG));
+  assert.is((await fetch(`${base}/repo-avatars/${'d'.repeat(64)}`)).status, 404);
+  assert.is((await fetch(`${base}/repo-avatars/${'b'.repeat(32)}`)).status, 404, 'no generated default');
+  assert.is((await fetch(`${base}/repo-avatars/%2e%2e%2fsecret_key`)).status, 404);
+});
+
 test('unknown hashes are 404 and other paths pass through', async () => {
   assert.is((await fetch(`${base}/avatars/${'a'.repeat(64)}`)).status, 404);
   assert.is((await fetch(`${base}/avatars/%2e%2e%2fsecret_key`)).status, 404);
