@@ -4,13 +4,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ApiSchemas, validateResponse, type ApiSchemaName } from '../../model/schemas/index.ts';
+import type { ApiSchemaName } from '../../model/schemas/index.ts';
 import { openTestDb, startServer, type TestDb, type TestServer } from '../helpers/server.ts';
 import { call, type Call, type Res } from '../helpers/client.ts';
 import { makeRepo, makeUser, uniq, type TestUser } from '../helpers/fixtures.ts';
 import { EmailAddress, User, UserRedirect } from '../../model/user.ts';
 import { Repository } from '../../model/repo.ts';
 import { Follow } from '../../model/social.ts';
+import { valid, validList } from '../helpers/schema.ts';
 
 let db: TestDb;
 let srv: TestServer;
@@ -21,16 +22,12 @@ const api = (method: string, p: string, o: Call = {}) => call(srv.api, method, p
 const as = (u: TestUser | undefined, method: string, p: string, body?: unknown) => api(method, p, { token: u?.token, body });
 const em = () => db.db.orm.em.fork();
 
-function valid(name: ApiSchemaName, value: unknown) {
-  const r = validateResponse(ApiSchemas[name], value);
-  assert.ok(r.ok, `${name}: ${JSON.stringify(r)} ${JSON.stringify(value)}`);
-}
-function validList(name: ApiSchemaName, res: Res) {
-  assert.is(res.status, 200, res.text);
-  assert.ok(Array.isArray(res.json), res.text);
-  for (const v of res.json) valid(name, v);
-}
 const gitDir = (owner: string, repo: string) => path.join(srv.config.repoRoot, owner.toLowerCase(), `${repo.toLowerCase()}.git`);
+
+function validOkList(name: ApiSchemaName, res: Res) {
+  assert.is(res.status, 200, res.text);
+  validList(name, res);
+}
 
 test.before(async () => {
   db = await openTestDb();
@@ -45,7 +42,7 @@ test.after(async () => {
 
 test('GET /admin/users: User list with all fields, paging headers and sort; non-admins 403', async () => {
   const r = await as(admin, 'GET', '/admin/users?limit=1&sort=newest');
-  validList('User', r);
+  validOkList('User', r);
   assert.is(r.json.length, 1);
   assert.ok(Number(r.headers.get('x-total-count')) >= 2);
   assert.ok(r.headers.get('link')?.includes('rel="next"'));
@@ -92,7 +89,7 @@ test('PATCH /admin/users/{u}: fields change; used e-mail 400; source_id without 
   assert.is(r.json.visibility, 'limited');
   assert.is(r.json.email, `${u.name}-new@example.com`);
   const emails = await as(admin, 'GET', `/admin/users/${u.name}/emails`);
-  validList('Email', emails);
+  validOkList('Email', emails);
   assert.equal(emails.json.map((e: { email: string; primary: boolean; user_id: number; username: string }) => [e.email, e.primary, e.user_id, e.username]),
     [[`${u.name}@example.com`, false, u.id, u.name], [`${u.name}-new@example.com`, true, u.id, u.name]]);
   const used = await as(admin, 'PATCH', `/admin/users/${u.name}`, { email: `${alice.name}@example.com` });
@@ -179,11 +176,11 @@ test('e-mail administration: delete a user address, all addresses paged, search 
   assert.is((await as(admin, 'DELETE', `/admin/users/${u.name}/emails`, { emails: [extra] })).status, 204);
   assert.is((await as(admin, 'GET', `/admin/users/${u.name}/emails`)).json.length, 1);
   const all = await as(admin, 'GET', '/admin/emails?limit=2');
-  validList('Email', all);
+  validOkList('Email', all);
   assert.is(all.json.length, 2);
   assert.ok(Number(all.headers.get('x-total-count')) >= 3);
   const found = await as(admin, 'GET', `/admin/emails/search?q=${u.name.toUpperCase()}`);
-  validList('Email', found);
+  validOkList('Email', found);
   assert.equal(found.json.map((e: { email: string; username: string }) => [e.email, e.username]), [[`${u.name}@example.com`, u.name]]);
   assert.is(found.headers.get('x-total-count'), '1');
   assert.is((await as(u, 'GET', '/admin/emails')).status, 403);
@@ -196,13 +193,13 @@ test("organizations: GET /admin/orgs lists private ones; a user's organizations;
   valid('Organization', made.json);
   assert.is(made.json.visibility, 'private');
   const theirs = await as(admin, 'GET', `/admin/users/${u.name}/orgs`);
-  validList('Organization', theirs);
+  validOkList('Organization', theirs);
   assert.equal(theirs.json.map((o: { name: string }) => o.name), [made.json.name]);
   assert.equal((await as(u, 'GET', '/user/orgs')).json.map((o: { name: string }) => o.name), [made.json.name]);
   const perm = await as(u, 'GET', `/users/${u.name}/orgs/${made.json.name}/permissions`);
   assert.is(perm.json.is_owner, true);
   const all = await as(admin, 'GET', '/admin/orgs?limit=50');
-  validList('Organization', all);
+  validOkList('Organization', all);
   assert.ok(all.json.some((o: { name: string }) => o.name === made.json.name));
   const dup = await as(admin, 'POST', `/admin/users/${u.name}/orgs`, { username: made.json.name.toUpperCase() });
   assert.is(dup.status, 422);
@@ -216,7 +213,7 @@ test('tokens of a user, administered without a password', async () => {
   valid('AccessToken', made.json);
   assert.is((await api('GET', '/user', { token: made.json.sha1 })).json.login, u.name);
   const list = await as(admin, 'GET', `/admin/users/${u.name}/tokens`);
-  validList('AccessToken', list);
+  validOkList('AccessToken', list);
   assert.ok(list.json.some((t: { name: string; sha1: string }) => t.name === 'admin-made' && t.sha1 === ''));
   assert.is((await as(admin, 'DELETE', `/admin/users/${u.name}/tokens/${made.json.id}`)).status, 204);
   assert.is((await api('GET', '/user', { token: made.json.sha1 })).status, 401);

@@ -5,11 +5,12 @@ import sshpk from 'sshpk';
 import * as openpgp from 'openpgp';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ApiSchemas, validateResponse, type ApiSchemaName } from '../../model/schemas/index.ts';
+import type { ApiSchemaName } from '../../model/schemas/index.ts';
 import { openTestDb, startServer, type TestDb, type TestServer } from '../helpers/server.ts';
 import { call, type Call, type Res } from '../helpers/client.ts';
 import { makeUser, uniq, type TestUser } from '../helpers/fixtures.ts';
 import { GpgKey, PublicKey } from '../../model/keys.ts';
+import { valid, validList } from '../helpers/schema.ts';
 
 let db: TestDb;
 let srv: TestServer;
@@ -20,15 +21,6 @@ let bob: TestUser;
 const api = (method: string, p: string, o: Call = {}) => call(srv.api, method, p, o);
 const as = (u: TestUser | undefined, method: string, p: string, body?: unknown) => api(method, p, { token: u?.token, body });
 
-function valid(name: ApiSchemaName, value: unknown) {
-  const r = validateResponse(ApiSchemas[name], value);
-  assert.ok(r.ok, `${name}: ${JSON.stringify(r)} ${JSON.stringify(value)}`);
-}
-function validList(name: ApiSchemaName, res: Res) {
-  assert.is(res.status, 200, res.text);
-  assert.ok(Array.isArray(res.json), res.text);
-  for (const v of res.json) valid(name, v);
-}
 
 /** A fresh ed25519 key as an OpenSSH line, with its OpenSSH fingerprint. */
 function sshKey(kind: 'ed25519' | 'rsa2048' | 'rsa3072' = 'ed25519') {
@@ -45,6 +37,11 @@ async function pgpKey(email: string) {
   const sign = async (text: string) =>
     (await openpgp.sign({ message: await openpgp.createMessage({ text }), signingKeys: priv, detached: true })) as string;
   return { publicKey, keyId, sign };
+}
+
+function validOkList(name: ApiSchemaName, res: Res) {
+  assert.is(res.status, 200, res.text);
+  validList(name, res);
 }
 
 test.before(async () => {
@@ -77,7 +74,7 @@ test('POST /user/keys: PublicKey shape with SHA256 fingerprint, key_type, read_o
   assert.is(got.json.fingerprint, k.fingerprint);
   // Anyone's listing shows the key, without the private parts.
   const theirs = await as(bob, 'GET', `/users/${alice.name}/keys`);
-  validList('PublicKey', theirs);
+  validOkList('PublicKey', theirs);
   assert.is(theirs.json.length, 1);
   assert.is(theirs.json[0].key_type, undefined);
   assert.is(theirs.json[0].user, undefined);
@@ -179,7 +176,7 @@ test('GPG: a key whose identity matches an activated address is added unverified
   assert.is(r.json.subkeys[0].emails, null);
   assert.is(r.json.expires_at, '0001-01-01T00:00:00Z');
   const list = await as(bob, 'GET', `/users/${alice.name}/gpg_keys`);
-  validList('GPGKey', list);
+  validOkList('GPGKey', list);
   assert.equal(list.json.map((x: { key_id: string }) => x.key_id), [k.keyId]);
   assert.is(list.headers.get('x-total-count'), '1');
   const one = await as(alice, 'GET', `/user/gpg_keys/${r.json.id}`);

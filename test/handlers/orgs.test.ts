@@ -4,10 +4,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ApiSchemas, validateResponse, type ApiSchemaName } from '../../model/schemas/index.ts';
+import type { ApiSchemaName } from '../../model/schemas/index.ts';
 import { openTestDb, startServer, type TestDb, type TestServer } from '../helpers/server.ts';
 import { call, type Call, type Res } from '../helpers/client.ts';
 import { makeToken, makeUser, uniq, type TestUser } from '../helpers/fixtures.ts';
+import { valid, validList } from '../helpers/schema.ts';
 
 let db: TestDb;
 let srv: TestServer;
@@ -19,14 +20,6 @@ let outsider: TestUser;
 const api = async (method: string, p: string, o: Call = {}) => checked(await call(srv.api, method, p, o));
 const as = (u: TestUser | undefined, method: string, p: string, body?: unknown) => api(method, p, { token: u?.token, body });
 
-function valid(name: ApiSchemaName, value: unknown) {
-  const r = validateResponse(ApiSchemas[name], value);
-  assert.ok(r.ok, `${name}: ${JSON.stringify(r)} ${JSON.stringify(value)}`);
-}
-function validList(name: ApiSchemaName, res: Res) {
-  assert.ok(Array.isArray(res.json), res.text);
-  for (const v of res.json) valid(name, v);
-}
 
 const ERROR_SCHEMA: Record<number, ApiSchemaName> = { 401: 'APIUnauthorizedError', 403: 'APIForbiddenError', 404: 'APINotFound', 422: 'APIValidationError' };
 /** Error answers are JSON too: each is checked against its error schema and must carry a message. */

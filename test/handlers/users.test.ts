@@ -3,7 +3,7 @@
 // repositories, OAuth2 applications and two-factor sign-in — every JSON answer checked against its schema.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ApiSchemas, validateResponse, type ApiSchemaName } from '../../model/schemas/index.ts';
+import type { ApiSchemaName } from '../../model/schemas/index.ts';
 import { openTestDb, startServer, type TestDb, type TestServer } from '../helpers/server.ts';
 import { call, type Call, type Res } from '../helpers/client.ts';
 import { makeRepo, makeToken, makeUser, uniq, type TestUser } from '../helpers/fixtures.ts';
@@ -13,6 +13,7 @@ import { Collaboration } from '../../model/repo.ts';
 import { EmailAddress, User } from '../../model/user.ts';
 import { OAuth2Application } from '../../model/oauth2.ts';
 import { Star, Watch, WatchMode } from '../../model/star.ts';
+import { valid, validList } from '../helpers/schema.ts';
 
 let db: TestDb;
 let srv: TestServer;
@@ -23,20 +24,16 @@ let bob: TestUser;
 const api = (method: string, p: string, o: Call = {}) => call(srv.api, method, p, o);
 const as = (u: TestUser | undefined, method: string, p: string, body?: unknown) => api(method, p, { token: u?.token, body });
 
-function valid(name: ApiSchemaName, value: unknown) {
-  const r = validateResponse(ApiSchemas[name], value);
-  assert.ok(r.ok, `${name}: ${JSON.stringify(r)} ${JSON.stringify(value)}`);
-}
-function validList(name: ApiSchemaName, res: Res) {
-  assert.is(res.status, 200, res.text);
-  assert.ok(Array.isArray(res.json), res.text);
-  for (const v of res.json) valid(name, v);
-}
 const logins = (res: Res) => (res.json as { login: string }[]).map((u) => u.login);
 
 async function setVisibility(u: TestUser, visibility: string) {
   const r = await as(admin, 'PATCH', `/admin/users/${u.name}`, { visibility });
   assert.is(r.status, 200, r.text);
+}
+
+function validOkList(name: ApiSchemaName, res: Res) {
+  assert.is(res.status, 200, res.text);
+  validList(name, res);
 }
 
 test.before(async () => {
@@ -128,11 +125,11 @@ test('follow: PUT/GET/DELETE /user/following/{u}, followers and following lists 
   const missing = await api('GET', `/users/${a.name}/following/nobody-${uniq('x')}`, { token: b.token });
   assert.is(missing.status, 404);
   const followers = await as(a, 'GET', `/users/${b.name}/followers`);
-  validList('User', followers);
+  validOkList('User', followers);
   assert.equal(logins(followers), [a.name]);
   assert.is(followers.headers.get('x-total-count'), '1');
   const mine = await as(a, 'GET', '/user/following');
-  validList('User', mine);
+  validOkList('User', mine);
   assert.equal(logins(mine), [b.name]);
   assert.equal(logins(await as(b, 'GET', '/user/followers')), [a.name]);
   const profile = await as(a, 'GET', `/users/${b.name}`);
@@ -152,7 +149,7 @@ test('block: list_blocked shape, a block ends follows and collaborations and for
   assert.is((await as(owner, 'PUT', `/repos/${owner.name}/${repo.name}/collaborators/${pest.name}`, {})).status, 204);
   assert.is((await as(owner, 'PUT', `/user/block/${pest.name}`)).status, 204);
   const list = await as(owner, 'GET', '/user/list_blocked');
-  validList('BlockedUser', list);
+  validOkList('BlockedUser', list);
   assert.is(list.json[0].block_id, pest.id);
   assert.is(list.headers.get('x-total-count'), '1');
   assert.equal((await as(pest, 'GET', '/user/following')).json, []);
@@ -201,7 +198,7 @@ test('GET/PATCH /user/settings: UserSettings shape, only given fields change, hi
 test('e-mail addresses: list, add (201 with the whole list), duplicates and bad syntax 422, delete, primary kept', async () => {
   const u = await makeUser(db, srv.api);
   const list = await as(u, 'GET', '/user/emails');
-  validList('Email', list);
+  validOkList('Email', list);
   assert.equal(list.json.map((e: { email: string; primary: boolean }) => [e.email, e.primary]), [[`${u.name}@example.com`, true]]);
   const extra = `${uniq('extra')}@example.org`;
   const add = await as(u, 'POST', '/user/emails', { emails: [extra] });
@@ -251,7 +248,7 @@ test("a user's organizations: public memberships for others, all for the user; O
   const closed = await as(u, 'POST', '/orgs', { username: uniq('priv'), visibility: 'private' });
   assert.is(open.status, 201);
   const mine = await as(u, 'GET', '/user/orgs');
-  validList('Organization', mine);
+  validOkList('Organization', mine);
   assert.is(mine.json.length, 2);
   assert.is(mine.headers.get('x-total-count'), '2');
   // Memberships are private until published.
@@ -284,13 +281,13 @@ test('starred and subscriptions: Repository lists the caller can reach, with X-T
   }
   await em.flush();
   const own = await as(u, 'GET', `/users/${u.name}/starred`);
-  validList('Repository', own);
+  validOkList('Repository', own);
   assert.is(own.json.length, 2);
   const others = await api('GET', `/users/${u.name}/starred`);
   assert.equal(others.json.map((r: { name: string }) => r.name), [pub.name]);
   assert.is(others.headers.get('x-total-count'), '1');
   const subs = await as(u, 'GET', '/user/subscriptions');
-  validList('Repository', subs);
+  validOkList('Repository', subs);
   assert.is(subs.json.length, 2);
   const theirs = await as(bob, 'GET', `/users/${u.name}/subscriptions`);
   assert.equal(theirs.json.map((r: { name: string }) => r.name), [pub.name]);
@@ -307,7 +304,7 @@ test('OAuth2 applications: secret shown once and stored hashed, list/get/patch/d
   const row = await db.db.orm.em.fork().findOneOrFail(OAuth2Application, { id: made.json.id }, { populate: ['clientSecretHash'] });
   assert.not.ok(row.clientSecretHash.includes(made.json.client_secret));
   const list = await as(u, 'GET', '/user/applications/oauth2');
-  validList('OAuth2Application', list);
+  validOkList('OAuth2Application', list);
   assert.is(list.json[0].client_secret, '');
   assert.is(list.headers.get('x-total-count'), '1');
   const one = await as(u, 'GET', `/user/applications/oauth2/${made.json.id}`);
