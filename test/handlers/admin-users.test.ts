@@ -4,14 +4,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { ApiSchemaName } from '../../model/schemas/index.ts';
 import { openTestDb, startServer, type TestDb, type TestServer } from '../helpers/server.ts';
-import { call, type Call, type Res } from '../helpers/client.ts';
+import { call, type Call } from '../helpers/client.ts';
 import { makeRepo, makeUser, uniq, type TestUser } from '../helpers/fixtures.ts';
 import { EmailAddress, User, UserRedirect } from '../../model/user.ts';
 import { Repository } from '../../model/repo.ts';
 import { Follow } from '../../model/social.ts';
-import { valid, validList } from '../helpers/schema.ts';
+import { valid, validOkList } from '../helpers/schema.ts';
 
 let db: TestDb;
 let srv: TestServer;
@@ -24,10 +23,6 @@ const em = () => db.db.orm.em.fork();
 
 const gitDir = (owner: string, repo: string) => path.join(srv.config.repoRoot, owner.toLowerCase(), `${repo.toLowerCase()}.git`);
 
-function validOkList(name: ApiSchemaName, res: Res) {
-  assert.is(res.status, 200, res.text);
-  validList(name, res);
-}
 
 test.before(async () => {
   db = await openTestDb();

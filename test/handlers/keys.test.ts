@@ -5,12 +5,11 @@ import sshpk from 'sshpk';
 import * as openpgp from 'openpgp';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { ApiSchemaName } from '../../model/schemas/index.ts';
 import { openTestDb, startServer, type TestDb, type TestServer } from '../helpers/server.ts';
-import { call, type Call, type Res } from '../helpers/client.ts';
+import { call, type Call } from '../helpers/client.ts';
 import { makeUser, uniq, type TestUser } from '../helpers/fixtures.ts';
 import { GpgKey, PublicKey } from '../../model/keys.ts';
-import { valid, validList } from '../helpers/schema.ts';
+import { valid, validOkList } from '../helpers/schema.ts';
 
 let db: TestDb;
 let srv: TestServer;
@@ -39,10 +38,6 @@ async function pgpKey(email: string) {
   return { publicKey, keyId, sign };
 }
 
-function validOkList(name: ApiSchemaName, res: Res) {
-  assert.is(res.status, 200, res.text);
-  validList(name, res);
-}
 
 test.before(async () => {
   db = await openTestDb();

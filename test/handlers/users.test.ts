@@ -3,7 +3,6 @@
 // repositories, OAuth2 applications and two-factor sign-in — every JSON answer checked against its schema.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { ApiSchemaName } from '../../model/schemas/index.ts';
 import { openTestDb, startServer, type TestDb, type TestServer } from '../helpers/server.ts';
 import { call, type Call, type Res } from '../helpers/client.ts';
 import { makeRepo, makeToken, makeUser, uniq, type TestUser } from '../helpers/fixtures.ts';
@@ -13,7 +12,7 @@ import { Collaboration } from '../../model/repo.ts';
 import { EmailAddress, User } from '../../model/user.ts';
 import { OAuth2Application } from '../../model/oauth2.ts';
 import { Star, Watch, WatchMode } from '../../model/star.ts';
-import { valid, validList } from '../helpers/schema.ts';
+import { valid, validOkList } from '../helpers/schema.ts';
 
 let db: TestDb;
 let srv: TestServer;
@@ -31,10 +30,6 @@ async function setVisibility(u: TestUser, visibility: string) {
   assert.is(r.status, 200, r.text);
 }
 
-function validOkList(name: ApiSchemaName, res: Res) {
-  assert.is(res.status, 200, res.text);
-  validList(name, res);
-}
 
 test.before(async () => {
   db = await openTestDb();

@@ -14,3 +14,9 @@ export function validList(name: ApiSchemaName, res: Res): void {
   assert.ok(Array.isArray(res.json), res.text);
   for (const v of res.json) valid(name, v);
 }
+
+/** A 200 list answer whose every element has the shape. */
+export function validOkList(name: ApiSchemaName, res: Res): void {
+  assert.is(res.status, 200, res.text);
+  validList(name, res);
+}
