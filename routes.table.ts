@@ -393,7 +393,7 @@ export const routes = [
   { method: 'POST', path: '/packages/{username}/{type}/{name}/-/unlink', body: null, scope: ['package'], flag: null, deprecated: false, chain: [...PKG_CTX, TOK, PKGWRITE], handler: 'packages.createUnlink' },
   { method: 'GET', path: '/users/{username}/orgs', body: null, scope: ['user', 'organization'], flag: null, deprecated: false, chain: [...USR, TOK], handler: 'users.listOrgs' },
   { method: 'GET', path: '/users/{username}/orgs/{org}/permissions', body: null, scope: ['user', 'organization'], flag: null, deprecated: false, chain: [...USR, TOK], handler: 'users.listOrgsPermissions' },
-  { method: 'POST', path: '/orgs', body: 'CreateOrgOption', scope: ['organization'], flag: null, deprecated: false, chain: [TOK, CAN_CREATE_ORG, BODY], handler: 'orgs.create' },
+  { method: 'POST', path: '/orgs', body: 'CreateOrgOption', scope: ['organization'], flag: null, deprecated: false, chain: [TOK, BODY, CAN_CREATE_ORG], handler: 'orgs.create' },
   { method: 'GET', path: '/orgs', body: null, scope: ['organization'], flag: null, deprecated: false, chain: [], handler: 'orgs.list' },
   { method: 'GET', path: '/orgs/{org}', body: null, scope: ['organization'], flag: null, deprecated: false, chain: [...ORG_CTX], handler: 'orgs.get' },
   { method: 'PATCH', path: '/orgs/{org}', body: 'EditOrgOption', scope: ['organization'], flag: null, deprecated: false, chain: [...ORG_CTX, TOK, ONA, BODY], handler: 'orgs.edit' },
