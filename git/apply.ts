@@ -6,7 +6,7 @@ import path from 'node:path';
 import { readInfo } from './cat-file.ts';
 import { GitError, PatchApplyError, RevNotFoundError } from './errors.ts';
 import { runGit } from './exec.ts';
-import { identityEnv, validateIdentity, type Identity } from './identity.ts';
+import { commitMessageText, identityEnv, validateIdentity, type Identity } from './identity.ts';
 import { isFullOid } from './oid.ts';
 import { assertBranchName } from './refname.ts';
 import { updateRef } from './refs.ts';
@@ -28,6 +28,7 @@ export async function applyPatch(repoPath: string, opts: ApplyPatchOptions): Pro
   const committer = opts.committer ?? opts.author;
   validateIdentity(opts.author, 'author');
   validateIdentity(committer, 'committer');
+  const message = commitMessageText(opts.message);
   if (!isFullOid(opts.parent)) throw new RevNotFoundError(opts.parent);
   const tree = await readInfo(repoPath, `${opts.parent}^{tree}`);
   if (!tree) throw new RevNotFoundError(opts.parent);
@@ -47,7 +48,6 @@ export async function applyPatch(repoPath: string, opts: ApplyPatchOptions): Pro
       throw err;
     }
     const treeSha = (await runGit(repoPath, ['write-tree'], { env })).stdout.toString('utf8').trim();
-    const message = opts.message.endsWith('\n') ? opts.message : `${opts.message}\n`;
     const commitSha = (await runGit(repoPath, ['commit-tree', treeSha, '-p', opts.parent], { env, input: message })).stdout.toString('utf8').trim();
     await updateRef(repoPath, `refs/heads/${opts.branch}`, commitSha, expectedOld ?? '0'.repeat(commitSha.length), env);
     const { stdout } = await runGit(repoPath, ['diff-tree', '-r', '-z', '--name-only', '--no-renames', opts.parent, commitSha]);

@@ -107,6 +107,14 @@ export class InvalidIdentityError extends Error {
   }
 }
 
+/** A commit message git refuses to store (commit-tree rejects NUL bytes). */
+export class InvalidMessageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidMessageError';
+  }
+}
+
 /** A patch that does not apply to the tree it was given. */
 export class PatchApplyError extends Error {
   constructor(readonly detail: string) {

@@ -1,4 +1,4 @@
-import { InvalidIdentityError } from './errors.ts';
+import { InvalidIdentityError, InvalidMessageError } from './errors.ts';
 
 export interface Identity {
   name: string;
@@ -37,4 +37,10 @@ export function identityEnv(author: Identity, committer: Identity): Record<strin
 export function systemIdentityEnv(): Record<string, string> {
   const who: Identity = { name: 'cairn', email: 'cairn@localhost' };
   return identityEnv(who, who);
+}
+
+/** The message as commit-tree stores it (newline-terminated); git refuses NUL bytes in a commit message. */
+export function commitMessageText(message: string): string {
+  if (message.includes('\0')) throw new InvalidMessageError('commit message may not contain NUL bytes');
+  return message.endsWith('\n') ? message : `${message}\n`;
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { readInfo, readObject } from './cat-file.ts';
 import { FileExistsError, FileNotFoundError, GitError, InvalidPathError, RevNotFoundError, ShaMismatchError } from './errors.ts';
 import { runGit } from './exec.ts';
-import { identityEnv, validateIdentity, type Identity } from './identity.ts';
+import { commitMessageText, identityEnv, validateIdentity, type Identity } from './identity.ts';
 import { isFullOid, zeroOid } from './oid.ts';
 import { validatePath } from './paths.ts';
 import { assertBranchName, assertFullRef } from './refname.ts';
@@ -183,6 +183,7 @@ export async function commitFiles(repoPath: string, opts: CommitFilesOptions): P
   const committer = opts.committer ?? opts.author;
   validateIdentity(opts.author, 'author');
   validateIdentity(committer, 'committer');
+  const message = commitMessageText(opts.message);
   if (opts.parent !== null && !isFullOid(opts.parent)) throw new RevNotFoundError(opts.parent);
   const expectedOld = opts.expectedOld === undefined ? opts.parent : opts.expectedOld;
   if (expectedOld !== null && !isFullOid(expectedOld)) throw new RevNotFoundError(expectedOld);
@@ -212,7 +213,6 @@ export async function commitFiles(repoPath: string, opts: CommitFilesOptions): P
     const ignored = /^Ignoring path (.*)$/m.exec(stderr);
     if (ignored) throw new InvalidPathError(ignored[1], 'rejected by git');
     const treeSha = (await runGit(repoPath, ['write-tree'], { env })).stdout.toString('utf8').trim();
-    const message = opts.message.endsWith('\n') ? opts.message : `${opts.message}\n`;
     const parentArgs = opts.parent !== null ? ['-p', opts.parent] : [];
     const commitSha = (await runGit(repoPath, ['commit-tree', treeSha, ...parentArgs], { env, input: message })).stdout.toString('utf8').trim();
     await updateRef(repoPath, opts.ref ?? `refs/heads/${opts.branch}`, commitSha, expectedOld ?? zeroOid(commitSha), env);

@@ -16,7 +16,7 @@ const idParam = (v: string | undefined) => (v && /^\d{1,15}$/.test(v) ? Number(v
 
 /**
  * Forgejo's ToPublicKey; the key's owner and kind are added only for the owner and site admins
- * (appendPrivateInformation). User keys always have write access, so `read_only` is false.
+ * (appendPrivateInformation). User keys always have write access, so `read_only` (omitempty) is left out.
  */
 export async function keyJson(s: RequestState, key: IPublicKey, owner?: IUser) {
   const out: Record<string, unknown> = {
@@ -27,8 +27,10 @@ export async function keyJson(s: RequestState, key: IPublicKey, owner?: IUser) {
     fingerprint: key.fingerprint,
     created_at: fmtTime(key.createdAt),
     updated_at: fmtTime(key.updatedAt),
-    read_only: key.mode === 1,
+    verified: key.verified,
   };
+  // api.PublicKey tags read_only `omitempty`, while verified is always sent.
+  if (key.mode === 1) out.read_only = true;
   if (isSiteAdmin(s) || s.auth.doer?.id === key.ownerId) {
     out.key_type = key.type === KeyType.user ? 'user' : key.type === KeyType.deploy ? 'deploy' : 'unknown';
     if (key.type === KeyType.user) {

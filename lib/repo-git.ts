@@ -3,7 +3,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { readRef } from '../git/lookup.ts';
 import {
-  FileExistsError, FileNotFoundError, InvalidIdentityError, InvalidPathError, InvalidRefNameError, PatchApplyError,
+  FileExistsError, FileNotFoundError, InvalidIdentityError, InvalidMessageError, InvalidPathError, InvalidRefNameError, PatchApplyError,
   RefConflictError, RefExistsError, RefNotFoundError, RevNotFoundError, ShaMismatchError,
 } from '../git/errors.ts';
 import { isEmpty, repoSize, setHead } from '../git/repo.ts';
@@ -40,7 +40,7 @@ export function httpErrorOf(e: unknown): HttpError | null {
   if (e instanceof FileNotFoundError) return notFound(`repository file does not exist [path: ${e.path}]`);
   if (e instanceof FileExistsError) return unprocessable(`repository file already exists [path: ${e.path}]`);
   if (e instanceof InvalidPathError) return unprocessable(`path contains a malformed path component [path: ${e.path}]`);
-  if (e instanceof InvalidIdentityError) return unprocessable(e.message);
+  if (e instanceof InvalidIdentityError || e instanceof InvalidMessageError) return unprocessable(e.message);
   if (e instanceof InvalidRefNameError) return unprocessable(`invalid reference name [name: ${e.ref}]`);
   if (e instanceof RevNotFoundError) return notFound(`revision does not exist [rev: ${e.rev}]`);
   if (e instanceof RefNotFoundError) return notFound(`reference does not exist [ref: ${e.ref}]`);

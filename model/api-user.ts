@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '../config.ts';
 import type { IUser } from './user.ts';
-import { fmtTime } from './time.ts';
+import { EPOCH, fmtTime } from './time.ts';
 
 export interface Viewer { doer: IUser | null; siteAdmin: boolean }
 
@@ -27,7 +27,8 @@ export function toApiUser(cfg: Config, u: IUser, viewer: Viewer, counts: { follo
     html_url: `${cfg.appUrl}${encodeURIComponent(u.name)}`,
     language: privileged ? u.language : '',
     is_admin: privileged ? u.isAdmin : false,
-    last_login: privileged ? fmtTime(u.lastLoginAt) : fmtTime(null),
+    // Forgejo stores unix seconds: a user who never signed in has 0, which its owner and admins see as the epoch.
+    last_login: privileged ? fmtTime(u.lastLoginAt, EPOCH) : fmtTime(null),
     created: fmtTime(u.createdAt),
     restricted: u.restricted,
     active: privileged ? u.isActive : false,

@@ -177,6 +177,36 @@ test('spec, NA: every NA route answers 423 on an archived repository', async () 
   assert.equal(failures, []);
 });
 
+test('spec, Issues and Packages: a row\'s listed guards answer before the comment or package lookup', async () => {
+  // Black-box probe finding: these rows list "NA; TOK" / "TOK; NA" / "TOK; PKGWRITE" without a comment or
+  // package assignment, so an unknown comment or package must not hide the 401 or 423.
+  const c = `/repos/${alice.name}`;
+  const cases: [string, string, string | undefined, number][] = [
+    ['PATCH', `${c}/pub/issues/comments/999999`, undefined, 401],
+    ['DELETE', `${c}/pub/issues/comments/999999`, undefined, 401],
+    ['POST', `${c}/pub/issues/comments/999999/assets`, undefined, 401],
+    ['PATCH', `${c}/pub/issues/comments/999999/assets/1`, undefined, 401],
+    ['DELETE', `${c}/pub/issues/comments/999999/assets/1`, undefined, 401],
+    ['PATCH', `${c}/arch/issues/comments/999999`, alice.token, 423],
+    ['POST', `${c}/arch/issues/comments/999999/assets`, alice.token, 423],
+    ['PATCH', `${c}/arch/issues/comments/999999/assets/1`, alice.token, 423],
+    ['DELETE', `${c}/arch/issues/comments/999999/assets/1`, alice.token, 423],
+    ['POST', `/packages/${alice.name}/generic/nosuch/-/link/pub`, undefined, 401],
+    ['POST', `/packages/${alice.name}/generic/nosuch/-/unlink`, undefined, 401],
+    ['POST', `/packages/${alice.name}/generic/nosuch/-/unlink`, bob.token, 403],
+    // Where the lookup is listed (or names a version), the unknown thing is still 404.
+    ['GET', `${c}/pub/issues/comments/999999`, alice.token, 404],
+    ['DELETE', `/packages/${alice.name}/generic/nosuch/1.0.0`, undefined, 404],
+  ];
+  const failures: string[] = [];
+  for (const [method, path, token, want] of cases) {
+    const body = method === 'PATCH' ? (path.includes('assets') ? { name: 'x' } : { body: 'x' }) : undefined;
+    const res = await call(srv.api, method, path, { token, body });
+    if (res.status !== want) failures.push(`${method} ${path}: ${res.status}, want ${want}`);
+  }
+  assert.equal(failures, []);
+});
+
 test('spec, "What the service does" 3: settings-gated routes do not exist when off, and exist when on', async () => {
   const flagged = rows.filter((r) => r.flag);
   assert.ok(flagged.length > 30);

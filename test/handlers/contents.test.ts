@@ -177,6 +177,14 @@ test('bad paths are 422 and change nothing', async () => {
   }
   const batch = await api('POST', `${R()}/contents`, { files: [{ operation: 'create', path: '../escape', content: b64('x') }] });
   assert.is(batch.status, 422);
+  // git commit-tree refuses a NUL byte in the message: a clear 422, not a 500.
+  const nul = await api('POST', `${R()}/contents/nul.txt`, { content: b64('x'), message: 'a\u0000b' });
+  assert.is(nul.status, 422);
+  assert.match(nul.json.message, /NUL/);
+  const nulBatch = await api('POST', `${R()}/contents`, { message: 'a\u0000b', files: [{ operation: 'create', path: 'nul.txt', content: b64('x') }] });
+  assert.is(nulBatch.status, 422);
+  const nulPatch = await api('POST', `/repos/${alice.name}/files/diffpatch`, { content: 'diff --git a/x b/x\n', sha: head, message: 'a\u0000b' });
+  assert.is(nulPatch.status, 422);
   assert.is(await refOf('refs/heads/main'), head);
 });
 

@@ -60,7 +60,8 @@ test('POST /user/keys: PublicKey shape with SHA256 fingerprint, key_type, read_o
   assert.match(r.json.fingerprint, /^SHA256:/);
   assert.is(r.json.key, `${k.line} alice@laptop`);
   assert.is(r.json.key_type, 'user');
-  assert.is(r.json.read_only, false);
+  assert.not.ok('read_only' in r.json, 'read_only is omitempty in api.PublicKey');
+  assert.is(r.json.verified, false);
   assert.is(r.json.title, 'laptop');
   assert.is(r.json.url, `${srv.config.appUrl}api/v1/user/keys/${r.json.id}`);
   assert.is(r.json.user.login, alice.name);

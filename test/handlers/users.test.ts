@@ -49,6 +49,7 @@ test('GET /user and GET {U}: the User shape; private fields only for the user an
   valid('User', me.json);
   assert.is(me.json.login, alice.name);
   assert.is(me.json.email, `${alice.name}@example.com`);
+  assert.is(me.json.last_login, '1970-01-01T00:00:00Z', 'never signed in: unix 0 for the user themself');
   const seen = await as(bob, 'GET', `/users/${alice.name}`);
   valid('User', seen.json);
   assert.is(seen.json.login_name, '');
