@@ -28,6 +28,7 @@ import * as orgs from './orgs.ts';
 import * as orgMembers from './org-members.ts';
 import * as orgLabels from './org-labels.ts';
 import * as repoLabels from './labels.ts';
+import * as milestones from './milestones.ts';
 import * as teams from './teams.ts';
 import * as branches from './branches.ts';
 import * as branchProtections from './branch-protections.ts';
@@ -153,6 +154,15 @@ export const handlers = {
   'orgs.editLabels': orgLabels.edit,
   'orgs.removeLabels': orgLabels.remove,
   'labels.list': repoLabels.list,
+  'labels.get': repoLabels.get,
+  'labels.create': repoLabels.create,
+  'labels.edit': repoLabels.edit,
+  'labels.remove': repoLabels.remove,
+  'milestones.list': milestones.list,
+  'milestones.get': milestones.get,
+  'milestones.create': milestones.create,
+  'milestones.edit': milestones.edit,
+  'milestones.remove': milestones.remove,
   'orgs.listTeams': teams.listOfOrg,
   'orgs.createTeams': teams.create,
   'orgs.listTeamsSearch': teams.search,

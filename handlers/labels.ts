@@ -1,9 +1,12 @@
-// Repository labels (Forgejo's routers/api/v1/repo/label.go). Only the list exists so far; the
-// other label routes are pending.
-import type { Handler } from '../lib/handler.ts';
-import { json } from '../lib/handler.ts';
-import { Label } from '../model/label.ts';
+// Repository labels (Forgejo's routers/api/v1/repo/label.go). Labels are not unique by name, as in
+// Forgejo.
+import type { Handler, HandlerCtx } from '../lib/handler.ts';
+import { json, noContent } from '../lib/handler.ts';
+import type { CreateLabelOption, EditLabelOption } from '../model/schemas/index.ts';
+import { Label, type ILabel } from '../model/label.ts';
+import { normalizeLabelColor } from '../lib/label-color.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
+import { notFound, unprocessable } from '../lib/errors.ts';
 import { toApiLabel } from '../model/api-label.ts';
 import { need } from '../guards/types.ts';
 
@@ -13,11 +16,75 @@ const SORTS: Record<string, Record<string, 'asc' | 'desc'>> = {
   mostissues: { numIssues: 'desc' },
 };
 
-export const list: Handler = async (c) => {
+const asJson = (c: HandlerCtx<unknown>, l: ILabel) => {
   const { repo, owner } = need(c.repo, 'repo');
+  return toApiLabel(l, `${c.config.appUrl}api/v1/repos/${encodeURIComponent(owner.name)}/${encodeURIComponent(repo.name)}`);
+};
+
+/** `{id}` is a label id of this repository, or for GET also a label name (Forgejo's GetLabel). */
+async function findLabel(c: HandlerCtx<unknown>, byName: boolean): Promise<ILabel> {
+  const repoId = need(c.repo, 'repo').repo.id;
+  const raw = c.params.id ?? '';
+  const id = /^-?\d+$/.test(raw) ? Number(raw) : null;
+  const label = id !== null
+    ? await c.em.findOne(Label, { repoId, id, orgId: 0 })
+    : byName ? await c.em.findOne(Label, { repoId, orgId: 0, name: raw }) : null;
+  if (!label) throw notFound();
+  return label;
+}
+
+/** Forgejo binds `name` with `Required`: an empty name is a 422 like a missing one. */
+function labelName(name: string): string {
+  if (name.trim() === '') throw unprocessable('[Name]: Required');
+  return name;
+}
+
+export const list: Handler = async (c) => {
+  const { repo } = need(c.repo, 'repo');
   const p = pageOf(c);
   const orderBy = { ...(SORTS[c.query.get('sort') ?? ''] ?? { name: 'asc' }), id: 'asc' as const };
   const [rows, total] = await c.em.findAndCount(Label, { repoId: repo.id, orgId: 0 }, { orderBy, limit: p.limit, offset: p.offset });
-  const base = `${c.config.appUrl}api/v1/repos/${encodeURIComponent(owner.name)}/${encodeURIComponent(repo.name)}`;
-  return json(200, rows.map((l) => toApiLabel(l, base)), pagingHeaders(c, p, total));
+  return json(200, rows.map((l) => asJson(c, l)), pagingHeaders(c, p, total));
+};
+
+export const get: Handler = async (c) => json(200, asJson(c, await findLabel(c, true)));
+
+export const create: Handler<CreateLabelOption> = async (c) => {
+  const b = c.body;
+  const archived = !!b.is_archived;
+  const label = c.em.create(Label, {
+    repoId: need(c.repo, 'repo').repo.id,
+    orgId: 0,
+    name: labelName(b.name),
+    exclusive: !!b.exclusive,
+    color: normalizeLabelColor(b.color),
+    description: b.description ?? '',
+    isArchived: archived,
+    archivedAt: archived ? new Date() : null,
+  });
+  await c.em.flush();
+  return json(201, asJson(c, label));
+};
+
+/** Only the fields the body carries change (as for organization labels). */
+export const edit: Handler<EditLabelOption> = async (c) => {
+  const label = await findLabel(c, false);
+  const b = c.body;
+  if (b.name !== undefined) label.name = labelName(b.name);
+  if (b.exclusive !== undefined) label.exclusive = b.exclusive;
+  if (b.color !== undefined) label.color = normalizeLabelColor(b.color);
+  if (b.description !== undefined) label.description = b.description;
+  if (b.is_archived !== undefined && b.is_archived !== label.isArchived) {
+    label.isArchived = b.is_archived;
+    label.archivedAt = b.is_archived ? new Date() : null;
+  }
+  await c.em.flush();
+  return json(200, asJson(c, label));
+};
+
+/** Like Forgejo's DeleteLabel, a label that is not there (or not this repository's) answers 204. */
+export const remove: Handler = async (c) => {
+  const raw = c.params.id ?? '';
+  if (/^\d+$/.test(raw)) await c.em.nativeDelete(Label, { id: Number(raw), repoId: need(c.repo, 'repo').repo.id, orgId: 0 });
+  return noContent();
 };

@@ -14,6 +14,7 @@ import { PublicKey, GpgKey, GpgKeyImport } from './keys.ts';
 import { OAuth2Application } from './oauth2.ts';
 import { ProtectedBranch, ProtectedTag } from './branch-protection.ts';
 import { CommitStatus } from './commit-status.ts';
+import { Milestone } from './milestone.ts';
 
 /** Every entity the ORM knows. A new entity is added here and gets a migration in model/migrations/. */
 export const entities = [
@@ -26,4 +27,5 @@ export const entities = [
   Label, Star, Watch, Topic, RepoTopic, RepoTransfer, Mirror, PushMirror,
   Follow, BlockedUser, PublicKey, GpgKey, GpgKeyImport, OAuth2Application,
   ProtectedBranch, ProtectedTag, CommitStatus,
+  Milestone,
 ];

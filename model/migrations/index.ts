@@ -4,6 +4,7 @@ import { Migration20261121060135Identity } from './Migration20261121060135Identi
 import { Migration20261121060213GitData } from './Migration20261121060213GitData.ts';
 import { Migration20261121070418MirrorSchedule } from './Migration20261121070418MirrorSchedule.ts';
 import { Migration20261121070808ActionTask } from './Migration20261121070808ActionTask.ts';
+import { Migration20261121075432Milestones } from './Migration20261121075432Milestones.ts';
 
 /** Committed migrations, applied in this order at start (`cli migrate` runs them alone). */
 export const migrations = [
@@ -13,4 +14,5 @@ export const migrations = [
   { name: 'Migration20261121060213GitData', class: Migration20261121060213GitData },
   { name: 'Migration20261121070418MirrorSchedule', class: Migration20261121070418MirrorSchedule },
   { name: 'Migration20261121070808ActionTask', class: Migration20261121070808ActionTask },
+  { name: 'Migration20261121075432Milestones', class: Migration20261121075432Milestones },
 ];
