@@ -4,7 +4,7 @@ import type { Handler, HandlerCtx } from '../lib/handler.ts';
 import { json, noContent } from '../lib/handler.ts';
 import type { CreateLabelOption, EditLabelOption } from '../model/schemas/index.ts';
 import { Label, type ILabel } from '../model/label.ts';
-import { normalizeLabelColor } from '../lib/label-color.ts';
+import { applyLabelEdit, newLabelFields } from '../lib/label-fields.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { notFound, unprocessable } from '../lib/errors.ts';
 import { toApiLabel } from '../model/api-label.ts';
@@ -50,18 +50,7 @@ export const list: Handler = async (c) => {
 export const get: Handler = async (c) => json(200, asJson(c, await findLabel(c, true)));
 
 export const create: Handler<CreateLabelOption> = async (c) => {
-  const b = c.body;
-  const archived = !!b.is_archived;
-  const label = c.em.create(Label, {
-    repoId: need(c.repo, 'repo').repo.id,
-    orgId: 0,
-    name: labelName(b.name),
-    exclusive: !!b.exclusive,
-    color: normalizeLabelColor(b.color),
-    description: b.description ?? '',
-    isArchived: archived,
-    archivedAt: archived ? new Date() : null,
-  });
+  const label = c.em.create(Label, { repoId: need(c.repo, 'repo').repo.id, orgId: 0, ...newLabelFields(c.body, labelName) });
   await c.em.flush();
   return json(201, asJson(c, label));
 };
@@ -69,15 +58,7 @@ export const create: Handler<CreateLabelOption> = async (c) => {
 /** Only the fields the body carries change (as for organization labels). */
 export const edit: Handler<EditLabelOption> = async (c) => {
   const label = await findLabel(c, false);
-  const b = c.body;
-  if (b.name !== undefined) label.name = labelName(b.name);
-  if (b.exclusive !== undefined) label.exclusive = b.exclusive;
-  if (b.color !== undefined) label.color = normalizeLabelColor(b.color);
-  if (b.description !== undefined) label.description = b.description;
-  if (b.is_archived !== undefined && b.is_archived !== label.isArchived) {
-    label.isArchived = b.is_archived;
-    label.archivedAt = b.is_archived ? new Date() : null;
-  }
+  applyLabelEdit(label, c.body, labelName);
   await c.em.flush();
   return json(200, asJson(c, label));
 };

@@ -4,7 +4,7 @@ import type { Handler, HandlerCtx } from '../lib/handler.ts';
 import { json, noContent } from '../lib/handler.ts';
 import type { CreateLabelOption, EditLabelOption } from '../model/schemas/index.ts';
 import { Label, type ILabel } from '../model/label.ts';
-import { normalizeLabelColor } from '../lib/label-color.ts';
+import { applyLabelEdit, newLabelFields } from '../lib/label-fields.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { notFound } from '../lib/errors.ts';
 import { orgApiUrl, toApiLabel } from '../model/api-label.ts';
@@ -40,18 +40,7 @@ export const list: Handler = async (c) => {
 export const get: Handler = async (c) => json(200, asJson(c, await findLabel(c, true)));
 
 export const create: Handler<CreateLabelOption> = async (c) => {
-  const b = c.body;
-  const archived = !!b.is_archived;
-  const label = c.em.create(Label, {
-    orgId: need(c.org, 'org').id,
-    repoId: 0,
-    name: b.name,
-    exclusive: !!b.exclusive,
-    color: normalizeLabelColor(b.color),
-    description: b.description ?? '',
-    isArchived: archived,
-    archivedAt: archived ? new Date() : null,
-  });
+  const label = c.em.create(Label, { orgId: need(c.org, 'org').id, repoId: 0, ...newLabelFields(c.body) });
   await c.em.flush();
   return json(201, asJson(c, label));
 };
@@ -59,15 +48,7 @@ export const create: Handler<CreateLabelOption> = async (c) => {
 /** Only the fields the body carries change (Forgejo would also unarchive when `is_archived` is absent). */
 export const edit: Handler<EditLabelOption> = async (c) => {
   const label = await findLabel(c, false);
-  const b = c.body;
-  if (b.name !== undefined) label.name = b.name;
-  if (b.exclusive !== undefined) label.exclusive = b.exclusive;
-  if (b.color !== undefined) label.color = normalizeLabelColor(b.color);
-  if (b.description !== undefined) label.description = b.description;
-  if (b.is_archived !== undefined && b.is_archived !== label.isArchived) {
-    label.isArchived = b.is_archived;
-    label.archivedAt = b.is_archived ? new Date() : null;
-  }
+  applyLabelEdit(label, c.body);
   await c.em.flush();
   return json(200, asJson(c, label));
 };
