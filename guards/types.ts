@@ -6,6 +6,7 @@ import type { Config } from '../config.ts';
 import type { IUser } from '../model/user.ts';
 import type { IRepository, IRepoUnit } from '../model/repo.ts';
 import type { ITeam } from '../model/org.ts';
+import type { IComment, IIssue } from '../model/issue.ts';
 import type { Auth } from '../lib/auth-types.ts';
 import type { RepoPermission } from '../lib/perm.ts';
 import type { Services } from '../lib/services.ts';
@@ -50,6 +51,8 @@ export interface RequestState {
   org?: IUser;
   repo?: LoadedRepo;
   team?: ITeam;
+  /** The comment of `{id}`/`{comment}` and its issue (COMMENT loader). */
+  comment?: { comment: IComment; issue: IIssue };
 }
 
 export interface Step {

@@ -15,6 +15,10 @@ import { OAuth2Application } from './oauth2.ts';
 import { ProtectedBranch, ProtectedTag } from './branch-protection.ts';
 import { CommitStatus } from './commit-status.ts';
 import { Milestone } from './milestone.ts';
+import { Issue, IssueLabel, IssueAssignee, Comment, Reaction, IssueWatch, IssueDependency, TrackedTime, Stopwatch } from './issue.ts';
+import { Attachment } from './attachment.ts';
+import { Release } from './release.ts';
+import { PullRequest, Review, AutoMerge } from './pull.ts';
 
 /** Every entity the ORM knows. A new entity is added here and gets a migration in model/migrations/. */
 export const entities = [
@@ -28,4 +32,6 @@ export const entities = [
   Follow, BlockedUser, PublicKey, GpgKey, GpgKeyImport, OAuth2Application,
   ProtectedBranch, ProtectedTag, CommitStatus,
   Milestone,
+  Issue, IssueLabel, IssueAssignee, Comment, Reaction, IssueWatch, IssueDependency, TrackedTime, Stopwatch,
+  Attachment, Release, PullRequest, Review, AutoMerge,
 ];

@@ -1,0 +1,170 @@
+// Issues and pulls share one record (model/issue.ts). This module holds what every issue route needs:
+// finding the issue of `{index}` the caller may read, the poster-or-writer rule, creating an issue with
+// the next number, timeline events, and recounting the derived totals in SQL (safe with several processes).
+import type { EntityManager } from '@mikro-orm/core';
+import { nextIndex } from '../model/counter.ts';
+import { Comment, CommentType, Issue, IssueAssignee, IssueLabel, type IComment, type IIssue } from '../model/issue.ts';
+import type { IRepository } from '../model/repo.ts';
+import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
+import { notFound } from './errors.ts';
+
+/** Forgejo truncates titles to 255 bytes (forgejo-facts 9), on a character boundary. */
+export function truncateTitle(title: string): string {
+  const buf = Buffer.from(title, 'utf8');
+  if (buf.length <= 255) return title;
+  let s = buf.subarray(0, 255).toString('utf8');
+  if (s.endsWith('\uFFFD')) s = s.slice(0, -1);
+  return s;
+}
+
+/** Whether the caller may read the unit an issue belongs to (issues, or pulls for a pull request). */
+export function canReadIssue(s: Pick<RequestState, 'repo' | 'auth'>, issue: Pick<IIssue, 'isPull'>): boolean {
+  const { perm } = need(s.repo, 'repo');
+  const unit = issue.isPull ? 'pulls' : 'issues';
+  return perm.canRead(unit) || (perm.unitEnabled(unit) && isSiteAdmin(s));
+}
+
+/** Forgejo's CanWriteIssuesOrPulls. */
+export function canWriteIssues(s: Pick<RequestState, 'repo' | 'auth'>, isPull: boolean): boolean {
+  const { perm } = need(s.repo, 'repo');
+  const unit = isPull ? 'pulls' : 'issues';
+  return perm.canWrite(unit) || (perm.unitEnabled(unit) && isSiteAdmin(s));
+}
+
+/** The poster of an issue, or a writer of its unit, may change it (Forgejo's EditIssue rule). */
+export function canEditIssue(s: Pick<RequestState, 'repo' | 'auth'>, issue: IIssue): boolean {
+  return (!!s.auth.doer && s.auth.doer.id === issue.posterId) || canWriteIssues(s, issue.isPull);
+}
+
+/** A positive 64-bit-safe integer path parameter, or null. */
+export function positiveInt(raw: string | undefined): number | null {
+  if (!raw || !/^\d{1,15}$/.test(raw)) return null;
+  const n = Number(raw);
+  return n > 0 && n <= 2 ** 31 - 1 ? n : null;
+}
+
+export async function findIssueByIndex(em: EntityManager, repoId: number, index: number): Promise<IIssue | null> {
+  return em.findOne(Issue, { repoId, index });
+}
+
+/**
+ * The issue (or pull) at `{index}` of the loaded repository, if the caller can read its unit; 404
+ * otherwise (an inaccessible issue is as absent as a missing one).
+ */
+export async function loadIssue(s: RequestState, param = 'index'): Promise<IIssue> {
+  const index = positiveInt(s.params[param]);
+  const issue = index === null ? null : await findIssueByIndex(s.em, need(s.repo, 'repo').repo.id, index);
+  if (!issue || !canReadIssue(s, issue)) throw notFound();
+  return issue;
+}
+
+export interface NewIssue {
+  repo: IRepository;
+  posterId: number;
+  title: string;
+  content?: string;
+  ref?: string;
+  isPull?: boolean;
+  isClosed?: boolean;
+  milestoneId?: number;
+  deadline?: Date | null;
+  labelIds?: number[];
+  assigneeIds?: number[];
+  /** Migrations: the author on the source instance and the original times. */
+  originalAuthor?: string;
+  originalAuthorId?: number;
+  createdAt?: Date;
+  updatedAt?: Date;
+  closedAt?: Date | null;
+  /** Migrations keep the source's numbers; the sequence is raised past them. */
+  index?: number;
+}
+
+/** Insert an issue with the repository's next number (shared with pulls), its labels and assignees. */
+export async function createIssue(em: EntityManager, n: NewIssue): Promise<IIssue> {
+  const index = n.index ?? await nextIndex(em, 'issue', n.repo.id);
+  if (n.index !== undefined) await raiseIndex(em, n.repo.id, n.index);
+  const now = new Date();
+  const issue = em.create(Issue, {
+    repoId: n.repo.id,
+    index,
+    posterId: n.posterId,
+    title: truncateTitle(n.title),
+    content: n.content ?? '',
+    ref: n.ref ?? '',
+    isPull: n.isPull ?? false,
+    isClosed: n.isClosed ?? false,
+    milestoneId: n.milestoneId ?? 0,
+    deadline: n.deadline ?? null,
+    originalAuthor: n.originalAuthor ?? '',
+    originalAuthorId: n.originalAuthorId ?? 0,
+    createdAt: n.createdAt ?? now,
+    updatedAt: n.updatedAt ?? n.createdAt ?? now,
+    closedAt: n.isClosed ? (n.closedAt ?? now) : null,
+  });
+  await em.flush();
+  for (const labelId of new Set(n.labelIds ?? [])) em.create(IssueLabel, { issueId: issue.id, labelId });
+  for (const assigneeId of new Set(n.assigneeIds ?? [])) em.create(IssueAssignee, { issueId: issue.id, assigneeId });
+  await em.flush();
+  await recountIssueTotals(em, { repoIds: [n.repo.id], labelIds: n.labelIds, milestoneIds: n.milestoneId ? [n.milestoneId] : [] });
+  return issue;
+}
+
+/** Make sure the next allocated number is above `index` (migrations keep the source's numbers). */
+export async function raiseIndex(em: EntityManager, repoId: number, index: number): Promise<void> {
+  await em.getConnection().execute(
+    `insert into resource_index (kind, group_id, max_index) values ('issue', ?, ?)
+     on conflict (kind, group_id) do update set max_index = greatest(resource_index.max_index, excluded.max_index)`,
+    [repoId, index], 'run', em.getTransactionContext());
+}
+
+/** Add a timeline event or comment to an issue; plain comments also raise the issue's comment count. */
+export async function addComment(em: EntityManager, issue: IIssue, posterId: number, type: number, fields: Partial<IComment> = {}): Promise<IComment> {
+  const comment = em.create(Comment, { ...fields, type, issueId: issue.id, posterId } as IComment);
+  await em.flush();
+  if (type === CommentType.comment) await recountComments(em, issue);
+  return comment;
+}
+
+/** Recount an issue's plain comments (Forgejo's num_comments) and persist it on the entity. */
+export async function recountComments(em: EntityManager, issue: IIssue): Promise<void> {
+  issue.numComments = await em.count(Comment, { issueId: issue.id, type: CommentType.comment });
+  await em.flush();
+}
+
+/**
+ * Recount the derived totals after issues changed state, labels or milestones: open issues and pulls of
+ * repositories, issue counts of labels and milestones. One statement each, reading committed rows of
+ * this transaction, so concurrent writers converge.
+ */
+export async function recountIssueTotals(em: EntityManager, what: { repoIds?: number[]; labelIds?: number[]; milestoneIds?: number[] }): Promise<void> {
+  await em.flush();
+  const run = (sql: string, params: unknown[]) => em.getConnection().execute(sql, params, 'run', em.getTransactionContext());
+  const repoIds = [...new Set(what.repoIds ?? [])];
+  const labelIds = [...new Set(what.labelIds ?? [])].filter((id) => id > 0);
+  const milestoneIds = [...new Set(what.milestoneIds ?? [])].filter((id) => id > 0);
+  if (repoIds.length) {
+    await run(`update repository r set
+      num_open_issues = (select count(*) from issue i where i.repo_id = r.id and not i.is_pull and not i.is_closed),
+      num_open_pulls = (select count(*) from issue i where i.repo_id = r.id and i.is_pull and not i.is_closed)
+      where r.id in (${repoIds.map(() => '?').join(',')})`, repoIds);
+  }
+  if (labelIds.length) {
+    await run(`update label l set
+      num_issues = (select count(*) from issue_label il where il.label_id = l.id),
+      num_closed_issues = (select count(*) from issue_label il join issue i on i.id = il.issue_id where il.label_id = l.id and i.is_closed)
+      where l.id in (${labelIds.map(() => '?').join(',')})`, labelIds);
+  }
+  if (milestoneIds.length) {
+    await run(`update milestone m set
+      num_issues = (select count(*) from issue i where i.milestone_id = m.id),
+      num_closed_issues = (select count(*) from issue i where i.milestone_id = m.id and i.is_closed)
+      where m.id in (${milestoneIds.map(() => '?').join(',')})`, milestoneIds);
+  }
+  // Entities already in this EntityManager keep their old counters; callers re-read what they return.
+}
+
+/** Label ids attached to an issue. */
+export async function labelIdsOf(em: EntityManager, issueId: number): Promise<number[]> {
+  return (await em.find(IssueLabel, { issueId }, { fields: ['labelId'] })).map((l) => l.labelId);
+}

@@ -1,0 +1,155 @@
+// api.Issue, api.Comment and api.Attachment wire shapes (forgejo-facts 6.7; Forgejo's convert.ToAPIIssue,
+// ToAPIComment, ToAPIAttachment). Lists are converted in one batch: a fixed number of queries however
+// many issues are listed.
+import type { EntityManager } from '@mikro-orm/core';
+import type { Config } from '../config.ts';
+import { User, type IUser } from './user.ts';
+import { Repository, type IRepository } from './repo.ts';
+import { Label } from './label.ts';
+import { Milestone } from './milestone.ts';
+import { Issue, IssueAssignee, IssueLabel, type IComment, type IIssue } from './issue.ts';
+import { Attachment, type IAttachment } from './attachment.ts';
+import { PullRequest } from './pull.ts';
+import { toApiUser, type Viewer } from './api-user.ts';
+import { toApiLabel } from './api-label.ts';
+import { toApiMilestone } from './api-milestone.ts';
+import { fmtTime } from './time.ts';
+import { pseudoUser } from '../lib/pseudo-users.ts';
+
+export const repoApiUrl = (cfg: Config, owner: string, name: string) => `${cfg.appUrl}api/v1/repos/${owner}/${name}`;
+export const repoHtmlUrl = (cfg: Config, owner: string, name: string) => `${cfg.appUrl}${owner}/${name}`;
+
+/** `/issues/<n>` or, for a pull request, `/pulls/<n>` below the repository's HTML or API URL. */
+export const issuePath = (i: Pick<IIssue, 'isPull' | 'index'>) => `/${i.isPull ? 'pulls' : 'issues'}/${i.index}`;
+
+/** Forgejo's default WORK_IN_PROGRESS_PREFIXES. */
+export const isWorkInProgress = (title: string) => /^(wip:|\[wip\])/i.test(title.trimStart());
+
+/** Users by id; ids without a row (deleted users) come back as Ghost, as Forgejo shows them. */
+export async function usersById(em: EntityManager, ids: Iterable<number>): Promise<Map<number, IUser>> {
+  const want = [...new Set([...ids].filter((id) => id > 0))];
+  const rows = want.length ? await em.find(User, { id: { $in: want } }) : [];
+  const map = new Map(rows.map((u) => [u.id, u]));
+  for (const id of want) if (!map.has(id)) map.set(id, pseudoUser(-1));
+  map.set(-1, pseudoUser(-1));
+  map.set(-2, pseudoUser(-2));
+  return map;
+}
+
+export function toApiAttachment(cfg: Config, a: IAttachment) {
+  return {
+    id: a.id,
+    name: a.name,
+    size: a.size,
+    download_count: a.downloadCount,
+    created_at: fmtTime(a.createdAt),
+    uuid: a.uuid,
+    browser_download_url: a.externalUrl || `${cfg.appUrl}attachments/${a.uuid}`,
+    type: a.externalUrl ? 'external' as const : 'attachment' as const,
+  };
+}
+
+interface RepoNames { repo: IRepository; ownerName: string }
+
+async function reposById(em: EntityManager, ids: number[]): Promise<Map<number, RepoNames>> {
+  const repos = await em.find(Repository, { id: { $in: [...new Set(ids)] } });
+  return new Map(repos.map((r) => [r.id, { repo: r, ownerName: r.ownerName }]));
+}
+
+/**
+ * Convert issues (of any repositories) to api.Issue. `attachments` false leaves `assets` empty without
+ * a query (Forgejo lists them only where attachments are enabled).
+ */
+export async function issuesToApi(em: EntityManager, cfg: Config, viewer: Viewer, issues: IIssue[], opts: { attachments?: boolean } = {}) {
+  if (issues.length === 0) return [];
+  const ids = issues.map((i) => i.id);
+  const [repos, issueLabels, assignees, pulls, attachments] = await Promise.all([
+    reposById(em, issues.map((i) => i.repoId)),
+    em.find(IssueLabel, { issueId: { $in: ids } }, { orderBy: { id: 'asc' } }),
+    em.find(IssueAssignee, { issueId: { $in: ids } }, { orderBy: { id: 'asc' } }),
+    issues.some((i) => i.isPull) ? em.find(PullRequest, { issueId: { $in: issues.filter((i) => i.isPull).map((i) => i.id) } }) : [],
+    opts.attachments === false ? [] : em.find(Attachment, { issueId: { $in: ids }, commentId: 0 }, { orderBy: { id: 'asc' } }),
+  ]);
+  const labelIds = [...new Set(issueLabels.map((l) => l.labelId))];
+  const milestoneIds = [...new Set(issues.map((i) => i.milestoneId).filter((id) => id > 0))];
+  const [labels, milestones, users] = await Promise.all([
+    labelIds.length ? em.find(Label, { id: { $in: labelIds } }) : [],
+    milestoneIds.length ? em.find(Milestone, { id: { $in: milestoneIds } }) : [],
+    usersById(em, [...issues.map((i) => i.posterId), ...assignees.map((a) => a.assigneeId)]),
+  ]);
+  const labelById = new Map(labels.map((l) => [l.id, l]));
+  const milestoneById = new Map(milestones.map((m) => [m.id, m]));
+  const pullByIssue = new Map(pulls.map((p) => [p.issueId, p]));
+  return issues.map((i) => {
+    const r = repos.get(i.repoId);
+    const owner = r?.ownerName ?? '';
+    const name = r?.repo.name ?? '';
+    const html = `${repoHtmlUrl(cfg, owner, name)}${issuePath(i)}`;
+    const labelsOf = issueLabels.filter((l) => l.issueId === i.id).map((l) => labelById.get(l.labelId)).filter((l) => !!l);
+    const assigneesOf = assignees.filter((a) => a.issueId === i.id).map((a) => toApiUser(cfg, users.get(a.assigneeId)!, viewer));
+    const milestone = i.milestoneId ? milestoneById.get(i.milestoneId) : undefined;
+    const pull = pullByIssue.get(i.id);
+    return {
+      id: i.id,
+      url: `${repoApiUrl(cfg, owner, name)}${issuePath(i)}`,
+      html_url: html,
+      number: i.index,
+      user: toApiUser(cfg, users.get(i.posterId) ?? pseudoUser(-1), viewer),
+      original_author: i.originalAuthor,
+      original_author_id: i.originalAuthorId,
+      title: i.title,
+      body: i.content,
+      ref: i.ref,
+      assets: attachments.filter((a) => a.issueId === i.id).map((a) => toApiAttachment(cfg, a)),
+      labels: labelsOf.map((l) => toApiLabel(l, l.orgId ? `${cfg.appUrl}api/v1/orgs/${owner}` : repoApiUrl(cfg, owner, name))),
+      milestone: milestone ? toApiMilestone(milestone) : null,
+      assignee: assigneesOf[0] ?? null,
+      assignees: assigneesOf.length ? assigneesOf : null,
+      state: i.isClosed ? 'closed' as const : 'open' as const,
+      is_locked: i.isLocked,
+      comments: i.numComments,
+      created_at: fmtTime(i.createdAt),
+      updated_at: fmtTime(i.updatedAt),
+      closed_at: i.isClosed && i.closedAt ? fmtTime(i.closedAt) : null,
+      due_date: i.deadline ? fmtTime(i.deadline) : null,
+      pull_request: i.isPull
+        ? { merged: !!pull?.hasMerged, merged_at: pull?.hasMerged && pull.mergedAt ? fmtTime(pull.mergedAt) : null, draft: isWorkInProgress(i.title), html_url: html }
+        : null,
+      repository: { id: i.repoId, name, owner, full_name: `${owner}/${name}` },
+      pin_order: i.pinOrder,
+    };
+  });
+}
+
+export async function issueToApi(em: EntityManager, cfg: Config, viewer: Viewer, issue: IIssue, opts: { attachments?: boolean } = {}) {
+  return (await issuesToApi(em, cfg, viewer, [issue], opts))[0];
+}
+
+/** api.Comment for plain comments (type 0) and review comments; `issues` must hold each comment's issue. */
+export async function commentsToApi(em: EntityManager, cfg: Config, viewer: Viewer, comments: IComment[], issues?: Map<number, IIssue>) {
+  if (comments.length === 0) return [];
+  const issueMap = issues ?? new Map((await em.find(Issue, { id: { $in: [...new Set(comments.map((c) => c.issueId))] } })).map((i) => [i.id, i]));
+  const [repos, users, attachments] = await Promise.all([
+    reposById(em, [...issueMap.values()].map((i) => i.repoId)),
+    usersById(em, comments.map((c) => c.posterId)),
+    em.find(Attachment, { commentId: { $in: comments.map((c) => c.id) } }, { orderBy: { id: 'asc' } }),
+  ]);
+  return comments.map((c) => {
+    const issue = issueMap.get(c.issueId);
+    const r = issue ? repos.get(issue.repoId) : undefined;
+    const issueHtml = issue && r ? `${repoHtmlUrl(cfg, r.ownerName, r.repo.name)}${issuePath(issue)}` : '';
+    return {
+      id: c.id,
+      html_url: `${issueHtml}#issuecomment-${c.id}`,
+      pull_request_url: issue?.isPull ? issueHtml : '',
+      issue_url: issue && !issue.isPull ? issueHtml : '',
+      user: toApiUser(cfg, users.get(c.posterId) ?? pseudoUser(-1), viewer),
+      original_author: c.originalAuthor,
+      original_author_id: c.originalAuthorId,
+      body: c.content,
+      assets: attachments.filter((a) => a.commentId === c.id).map((a) => toApiAttachment(cfg, a)),
+      created_at: fmtTime(c.createdAt),
+      updated_at: fmtTime(c.updatedAt),
+    };
+  });
+}
