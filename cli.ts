@@ -23,6 +23,17 @@ import { closeAll } from './git/cat-file.ts';
 const socketPath = (cfg: Config) => path.join(cfg.dataPath, 'cairn-admin.sock');
 
 
+/** Add a new migration class to model/migrations/index.ts: its import and its entry, last. */
+function registerMigration(index: string, cls: string): void {
+  let src = fs.readFileSync(index, 'utf8');
+  const imports = [...src.matchAll(/^import .*;$/gm)];
+  const lastImport = imports[imports.length - 1];
+  const at = lastImport.index + lastImport[0].length;
+  src = `${src.slice(0, at)}\nimport { ${cls} } from './${cls}.ts';${src.slice(at)}`;
+  src = src.replace(/\n\];\s*$/, `\n  { name: '${cls}', class: ${cls} },\n];\n`);
+  fs.writeFileSync(index, src);
+}
+
 async function createMigration(cfg: Config, name: string): Promise<string | null> {
   const db = await openDatabase(cfg, { memory: true });
   try {
@@ -35,6 +46,7 @@ async function createMigration(cfg: Config, name: string): Promise<string | null
     const file = path.join(path.dirname(new URL(import.meta.url).pathname), 'model', 'migrations', `${cls}.ts`);
     const body = statements.map((x) => `    this.addSql(${JSON.stringify(x)});`).join('\n');
     fs.writeFileSync(file, `import { Migration } from '@mikro-orm/migrations';\n\nexport class ${cls} extends Migration {\n  override async up(): Promise<void> {\n${body}\n  }\n}\n`);
+    registerMigration(path.join(path.dirname(file), 'index.ts'), cls);
     return file;
   } finally {
     await db.close();
