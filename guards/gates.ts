@@ -2,6 +2,8 @@
 // gate (instance setting) and the actions-unit gate (spec, "What the service does" 5).
 import { NOT_FOUND } from '../lib/errors.ts';
 import { deny, isSiteAdmin, need, step, type RequestState } from './types.ts';
+import { positiveInt } from '../lib/issues.ts';
+import { Issue } from '../model/issue.ts';
 
 const missing = () => deny(404, NOT_FOUND, { errors: [] });
 const canRead = (s: RequestState, unit: 'issues' | 'pulls' | 'wiki') => {
@@ -21,7 +23,12 @@ export const ACTIONS_GATE = step('ACTIONS_GATE', 'gate', ['repo'], [], (s) =>
   s.config.ACTIONS.ENABLED && need(s.repo, 'repo').perm.unitEnabled('actions') ? null : missing());
 /**
  * Spec, local-issue gate: "issues unit disabled and the issue at {index} is not a pull request (or does
- * not exist)". Issues are not stored yet, so with the issues unit off every index is "not a pull request".
+ * not exist)" — with the issues unit off, only pull requests stay reachable through the issue routes.
  */
-export const LOCAL_ISSUE_GATE = step('LOCAL_ISSUE_GATE', 'gate', ['repo'], [], (s) =>
-  need(s.repo, 'repo').perm.unitEnabled('issues') ? null : missing());
+export const LOCAL_ISSUE_GATE = step('LOCAL_ISSUE_GATE', 'gate', ['repo'], [], async (s) => {
+  const { repo, perm } = need(s.repo, 'repo');
+  if (perm.unitEnabled('issues')) return null;
+  const index = positiveInt(s.params.index);
+  const issue = index === null ? null : await s.em.findOne(Issue, { repoId: repo.id, index }, { fields: ['isPull'] });
+  return issue?.isPull ? null : missing();
+});
