@@ -60,11 +60,18 @@ export const REPO_EXISTS = 'The repository with the same name already exists.';
 export const FILES_EXIST = 'Files already exist for this repository. Adopt them or delete them.';
 
 let sha256Support: Promise<boolean> | null = null;
-/** forgejo-facts 10.3: sha256 repositories need git >= 2.42. */
+/**
+ * Whether this server's git can hold sha256 repositories. Forgejo asks for git >= 2.42 (forgejo-facts
+ * 10.3) because it runs porcelain in temporary clones; cairn only uses plumbing (init, cat-file,
+ * hash-object, mktree, commit-tree, update-ref, merge-tree, upload/receive-pack), which handles sha256
+ * from git 2.29 on — test/handlers/sha256.test.ts runs the whole repository scenario on such a
+ * repository. What remains of the old limit is on the client side: a git older than 2.42 that clones an
+ * EMPTY sha256 repository makes a sha1 clone and cannot push it back.
+ */
 export function gitSupportsSha256(): Promise<boolean> {
   sha256Support ??= runGit(null, ['version']).then(({ stdout }) => {
     const m = /(\d+)\.(\d+)/.exec(stdout.toString('utf8'));
-    return !!m && (Number(m[1]) > 2 || (Number(m[1]) === 2 && Number(m[2]) >= 42));
+    return !!m && (Number(m[1]) > 2 || (Number(m[1]) === 2 && Number(m[2]) >= 29));
   });
   return sha256Support;
 }
@@ -93,7 +100,7 @@ export interface RepoRecord {
 export async function checkNewRepo(em: EntityManager, cfg: Config, owner: IUser, r: Pick<RepoRecord, 'name' | 'defaultBranch' | 'objectFormat'>): Promise<void> {
   checkRepoName(r.name);
   if (!isValidBranchName(r.defaultBranch || cfg.REPOSITORY.DEFAULT_BRANCH)) throw unprocessable('[DefaultBranch]: GitRefName');
-  if (r.objectFormat === 'sha256' && !(await gitSupportsSha256())) throw unprocessable('object format sha256 is not supported by this server\'s git (it needs git 2.42 or newer)');
+  if (r.objectFormat === 'sha256' && !(await gitSupportsSha256())) throw unprocessable('object format sha256 is not supported by this server\'s git (it needs git 2.29 or newer)');
   if ((await em.count(Repository, { ownerId: owner.id, lowerName: r.name.toLowerCase() })) > 0) throw conflict(REPO_EXISTS);
 }
 
