@@ -45,9 +45,68 @@ export async function openDatabase(cfg: Config, opts: { memory?: boolean } = {})
     ...common,
     driver: PGliteDriver as unknown as Options['driver'],
     dbName: 'postgres',
-    driverOptions: { connection: { pglite: () => pglite } },
+    driverOptions: { connection: { pglite: () => singleStatementsAsQueries(pglite) } },
   });
   return { orm, close: async () => { await orm.close(true); await pglite.close(); } };
+}
+
+/**
+ * The PGlite knex client runs any raw SQL containing a `;` through `exec` (the multi-statement path,
+ * which answers a list of results). MikroORM inlines parameters into raw SQL, so a `;` inside a quoted
+ * value — a search for `a;b` — took that path and the caller got the wrong shape. This hands SQL that is
+ * one statement once quotes are skipped back to `query`, as the client does for every other statement.
+ */
+function singleStatementsAsQueries(db: PGlite): PGlite {
+  return new Proxy(db, {
+    get(target, prop) {
+      if (prop === 'exec') {
+        return (sql: string, opts?: Parameters<PGlite['exec']>[1]) =>
+          statementCount(sql) <= 1 ? target.query(sql, [], opts) : target.exec(sql, opts);
+      }
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/** Statements in a SQL text: top-level `;` separators, skipping quoted text, dollar quotes and comments. */
+export function statementCount(sql: string): number {
+  let count = 0;
+  let pending = false;
+  for (let i = 0; i < sql.length; i++) {
+    const ch = sql[i];
+    if (ch === "'" || ch === '"') {
+      i = closing(sql, i, ch);
+      pending = true;
+    } else if (ch === '$' && /^\$[A-Za-z_]*\$/.test(sql.slice(i, i + 64))) {
+      const tag = /^\$[A-Za-z_]*\$/.exec(sql.slice(i, i + 64))![0];
+      const end = sql.indexOf(tag, i + tag.length);
+      i = end < 0 ? sql.length : end + tag.length - 1;
+      pending = true;
+    } else if (ch === '-' && sql[i + 1] === '-') {
+      const end = sql.indexOf('\n', i);
+      i = end < 0 ? sql.length : end;
+    } else if (ch === '/' && sql[i + 1] === '*') {
+      const end = sql.indexOf('*/', i + 2);
+      i = end < 0 ? sql.length : end + 1;
+    } else if (ch === ';') {
+      if (pending) count++;
+      pending = false;
+    } else if (!/\s/.test(ch)) {
+      pending = true;
+    }
+  }
+  return count + (pending ? 1 : 0);
+}
+
+/** Index of the quote closing the one at `start` (a doubled quote is an escaped one). */
+function closing(sql: string, start: number, quote: string): number {
+  for (let i = start + 1; i < sql.length; i++) {
+    if (sql[i] !== quote) continue;
+    if (sql[i + 1] === quote) { i++; continue; }
+    return i;
+  }
+  return sql.length;
 }
 
 export async function migrate(orm: Orm): Promise<string[]> {
