@@ -73,9 +73,18 @@ const SETTINGS = {
     ENABLED: { kind: 'bool', default: 'true' },
     MAX_SIZE: { kind: 'int', default: '2048' },
     MAX_FILES: { kind: 'int', default: '5' },
+    ALLOWED_TYPES: { kind: 'string', default: '.avif,.cpuprofile,.csv,.dmp,.docx,.fodg,.fodp,.fods,.fodt,.gif,.gz,.jpeg,.jpg,.json,.jsonc,.log,.md,.mov,.mp4,.odf,.odg,.odp,.ods,.odt,.patch,.pdf,.png,.pptx,.svg,.tgz,.txt,.webm,.webp,.xls,.xlsx,.zip' },
+  },
+  /** Forgejo's [repository.release]: an empty list accepts every file type for release assets. */
+  REPOSITORY_RELEASE: {
+    ALLOWED_TYPES: { kind: 'string', default: '' },
   },
   ACTIONS: {
     ENABLED: { kind: 'bool', default: 'true' },
+  },
+  /** Forgejo's [ui] REACTIONS: the reactions users may give, a comma list (see `listSetting`). */
+  UI: {
+    REACTIONS: { kind: 'string', default: '+1, -1, laugh, hooray, confused, heart, rocket, eyes' },
   },
   LOG: {
     LEVEL: { kind: 'string', default: 'info' },
@@ -126,6 +135,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!/^(trace|debug|info|warn|error|fatal|silent)$/.test(cfg.LOG.LEVEL)) throw new ConfigError(`CAIRN__LOG__LEVEL: unknown level ${cfg.LOG.LEVEL}`);
   return cfg;
 }
+
+/** A comma-list setting as Forgejo reads one: items trimmed, empty ones dropped. */
+export const listSetting = (raw: string): string[] => raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
 
 function parse(name: string, kind: Kind, raw: string): unknown {
   const v = raw.trim();

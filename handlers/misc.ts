@@ -2,16 +2,17 @@
 import type { Handler } from '../lib/handler.ts';
 import { json } from '../lib/handler.ts';
 import { API_VERSION } from '../lib/version.ts';
+import { listSetting } from '../config.ts';
 
 export const version: Handler = async () => json(200, { version: API_VERSION });
 
 /** forgejo-facts 5: `GET /swagger` redirects with 303 to AppSubURL/api/swagger. */
 export const swagger: Handler = async (c) => ({ status: 303, headers: { Location: `${c.config.appSubUrl}/api/swagger` } });
 
-export const settingsUi: Handler = async () =>
+export const settingsUi: Handler = async (c) =>
   json(200, {
     default_theme: 'forgejo-auto',
-    allowed_reactions: ['+1', '-1', 'laugh', 'hooray', 'confused', 'heart', 'rocket', 'eyes'],
+    allowed_reactions: listSetting(c.config.UI.REACTIONS),
     custom_emojis: ['git', 'gitea', 'codeberg', 'gitlab', 'github', 'gogs', 'forgejo'],
   });
 
@@ -23,10 +24,8 @@ export const settingsApi: Handler = async (c) =>
     default_max_blob_size: c.config.API.DEFAULT_MAX_BLOB_SIZE,
   });
 
-const ALLOWED_TYPES = '.avif,.cpuprofile,.csv,.dmp,.docx,.fodg,.fodp,.fods,.fodt,.gif,.gz,.jpeg,.jpg,.json,.jsonc,.log,.md,.mov,.mp4,.odf,.odg,.odp,.ods,.odt,.patch,.pdf,.png,.pptx,.svg,.tgz,.txt,.webm,.webp,.xls,.xlsx,.zip';
-
 export const settingsAttachment: Handler = async (c) =>
-  json(200, { enabled: c.config.ATTACHMENT.ENABLED, allowed_types: ALLOWED_TYPES, max_size: c.config.ATTACHMENT.MAX_SIZE, max_files: c.config.ATTACHMENT.MAX_FILES });
+  json(200, { enabled: c.config.ATTACHMENT.ENABLED, allowed_types: c.config.ATTACHMENT.ALLOWED_TYPES, max_size: c.config.ATTACHMENT.MAX_SIZE, max_files: c.config.ATTACHMENT.MAX_FILES });
 
 export const settingsRepository: Handler = async (c) =>
   json(200, {

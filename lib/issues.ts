@@ -58,6 +58,25 @@ export async function loadIssue(s: RequestState, param = 'index'): Promise<IIssu
   return issue;
 }
 
+/**
+ * The comment `id` with its issue, when that issue belongs to the loaded repository and the caller may
+ * read its unit (spec, comment paths); null otherwise, so every miss is the same 404.
+ */
+export async function findReadableComment(s: RequestState, rawId: string | undefined): Promise<{ comment: IComment; issue: IIssue } | null> {
+  const id = positiveInt(rawId);
+  const comment = id === null ? null : await s.em.findOne(Comment, { id });
+  const issue = comment ? await s.em.findOne(Issue, { id: comment.issueId }) : null;
+  if (!comment || !issue || issue.repoId !== need(s.repo, 'repo').repo.id || !canReadIssue(s, issue)) return null;
+  return { comment, issue };
+}
+
+/** `findReadableComment` of `{id}` for routes whose chain has no COMMENT loader; 404 when absent. */
+export async function loadComment(s: RequestState, param = 'id'): Promise<{ comment: IComment; issue: IIssue }> {
+  const found = await findReadableComment(s, s.params[param]);
+  if (!found) throw notFound();
+  return found;
+}
+
 export interface NewIssue {
   repo: IRepository;
   posterId: number;

@@ -7,9 +7,9 @@ import { User, type IUser } from './user.ts';
 import { Repository, type IRepository } from './repo.ts';
 import { Label } from './label.ts';
 import { Milestone } from './milestone.ts';
-import { Issue, IssueAssignee, IssueLabel, type IComment, type IIssue } from './issue.ts';
+import { CommentType, Issue, IssueAssignee, IssueLabel, type IComment, type IIssue } from './issue.ts';
 import { Attachment, type IAttachment } from './attachment.ts';
-import { PullRequest } from './pull.ts';
+import { PullRequest, Review, ReviewType } from './pull.ts';
 import { toApiUser, type Viewer } from './api-user.ts';
 import { toApiLabel } from './api-label.ts';
 import { toApiMilestone } from './api-milestone.ts';
@@ -129,18 +129,23 @@ export async function issueToApi(em: EntityManager, cfg: Config, viewer: Viewer,
 export async function commentsToApi(em: EntityManager, cfg: Config, viewer: Viewer, comments: IComment[], issues?: Map<number, IIssue>) {
   if (comments.length === 0) return [];
   const issueMap = issues ?? new Map((await em.find(Issue, { id: { $in: [...new Set(comments.map((c) => c.issueId))] } })).map((i) => [i.id, i]));
-  const [repos, users, attachments] = await Promise.all([
+  const reviewIds = [...new Set(comments.filter((c) => c.type === CommentType.code && c.reviewId > 0).map((c) => c.reviewId))];
+  const [repos, users, attachments, reviews] = await Promise.all([
     reposById(em, [...issueMap.values()].map((i) => i.repoId)),
     usersById(em, comments.map((c) => c.posterId)),
     em.find(Attachment, { commentId: { $in: comments.map((c) => c.id) } }, { orderBy: { id: 'asc' } }),
+    reviewIds.length ? em.find(Review, { id: { $in: reviewIds } }) : [],
   ]);
+  const reviewType = new Map(reviews.map((r) => [r.id, r.type]));
+  // Forgejo's Comment.hashLink: code comments outside a submitted review link into the files view.
+  const filesView = (c: IComment) => c.type === CommentType.code && (reviewType.get(c.reviewId) ?? ReviewType.pending) <= ReviewType.pending;
   return comments.map((c) => {
     const issue = issueMap.get(c.issueId);
     const r = issue ? repos.get(issue.repoId) : undefined;
     const issueHtml = issue && r ? `${repoHtmlUrl(cfg, r.ownerName, r.repo.name)}${issuePath(issue)}` : '';
     return {
       id: c.id,
-      html_url: `${issueHtml}#issuecomment-${c.id}`,
+      html_url: `${issueHtml}${filesView(c) ? '/files' : ''}#issuecomment-${c.id}`,
       pull_request_url: issue?.isPull ? issueHtml : '',
       issue_url: issue && !issue.isPull ? issueHtml : '',
       user: toApiUser(cfg, users.get(c.posterId) ?? pseudoUser(-1), viewer),
