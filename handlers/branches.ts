@@ -11,7 +11,7 @@ import { ProtectedBranch, type IProtectedBranch } from '../model/branch-protecti
 import { canUserMergeRule, canUserPushRule, firstMatch, loadBranchRules } from '../lib/branch-rules.ts';
 import { conflict, notFound, unprocessable } from '../lib/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
-import { EMPTY_REPO, gitCtx, gitWrite, httpErrorOf, refreshAfterWrite, type GitCtx } from '../lib/repo-git.ts';
+import { EMPTY_REPO, gitCtx, gitWrite, httpErrorOf, pullRefresh, refreshAfterWrite, type GitCtx } from '../lib/repo-git.ts';
 import { setHead } from '../git/repo.ts';
 import { isGlobPattern } from '../lib/glob.ts';
 import type { RequestState } from '../guards/types.ts';
@@ -91,7 +91,7 @@ export const create: Handler<CreateBranchRepoOption> = async (c: HandlerCtx<Crea
     if (e instanceof RefExistsError) throw conflict('The branch already exists.');
     throw httpErrorOf(e) ?? e;
   }
-  await refreshAfterWrite(c.em, g.repo, g.path, [b.new_branch_name]);
+  await refreshAfterWrite(c.em, g.repo, g.path, [b.new_branch_name], pullRefresh(c));
   return json(201, await branchJson(c, g, b.new_branch_name, from));
 };
 
@@ -112,7 +112,7 @@ export const edit: Handler<UpdateBranchRepoOption> = async (c) => {
     await setHead(g.path, to);
     g.repo.defaultBranch = to;
   }
-  await refreshAfterWrite(c.em, g.repo, g.path);
+  await refreshAfterWrite(c.em, g.repo, g.path, [], pullRefresh(c));
   return noContent();
 };
 
@@ -123,6 +123,6 @@ export const remove: Handler = async (c) => {
   const head = name === '' ? null : await readRef(g.path, 'heads', name);
   if (!head) throw notFound(`branch does not exist [name: ${name}]`);
   await gitWrite(() => deleteRef(g.path, `refs/heads/${name}`, head.oid));
-  await refreshAfterWrite(c.em, g.repo, g.path);
+  await refreshAfterWrite(c.em, g.repo, g.path, [], pullRefresh(c));
   return noContent();
 };

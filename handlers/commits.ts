@@ -12,7 +12,9 @@ import { CommitUsers, toApiCommit, type RepoUrls } from '../model/api-git.ts';
 import { conflict, notFound, unprocessable } from '../lib/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { EMPTY_REPO, flag, gitCtx } from '../lib/repo-git.ts';
-import type { RequestState } from '../guards/types.ts';
+import { isSiteAdmin, type RequestState } from '../guards/types.ts';
+import { PullRequest } from '../model/pull.ts';
+import { pullToApi } from '../model/api-pull.ts';
 
 /** `[git] COMMITS_RANGE_SIZE`: the commit list never pages by more (forgejo-facts 4.1). */
 const COMMITS_RANGE_SIZE = 50;
@@ -93,9 +95,19 @@ export const list: Handler = async (c) => {
   return json(200, body, headers);
 };
 
-/** No pull request exists for any commit until pull requests are stored. */
-export const listPull: Handler = async () => {
-  throw notFound('GetPullRequestByMergedCommit', ['pull request does not exist']);
+/**
+ * The pull request of a commit: the one merged as that commit (Forgejo's GetPullRequestByMergedCommit),
+ * else the newest whose head is that commit. Pull requests stay hidden from callers who cannot read them.
+ */
+export const listPull: Handler = async (c) => {
+  const g = gitCtx(c);
+  const sha = c.params.ref ?? '';
+  const readable = g.perm.canRead('pulls') || (g.perm.unitEnabled('pulls') && isSiteAdmin(c));
+  const pull = !readable || sha === '' ? null
+    : (await c.em.findOne(PullRequest, { baseRepoId: g.repo.id, hasMerged: true, mergedCommitId: sha }, { orderBy: { id: 'desc' } }))
+      ?? (await c.em.findOne(PullRequest, { baseRepoId: g.repo.id, headCommitId: sha }, { orderBy: { id: 'desc' } }));
+  if (!pull) throw notFound('GetPullRequestByMergedCommit', [`pull request does not exist [id: 0, issue_id: 0, head_repo_id: 0, base_repo_id: ${g.repo.id}, head_branch: , base_branch: ]`]);
+  return json(200, await pullToApi(c, pull));
 };
 
 /** `base...head` (or `base..head`, or just `head` against the default branch) within the repository. */

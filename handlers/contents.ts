@@ -15,7 +15,7 @@ import type { Identity } from '../git/identity.ts';
 import { toFileCommit, toVerification } from '../model/api-git.ts';
 import { badRequest, conflict, HttpError, notFound, unprocessable } from '../lib/errors.ts';
 import { contentsOf, contentsOrList } from '../lib/contents.ts';
-import { gitCtx, httpErrorOf, identityOf, refreshAfterWrite, type GitCtx } from '../lib/repo-git.ts';
+import { gitCtx, httpErrorOf, identityOf, pullRefresh, refreshAfterWrite, type GitCtx } from '../lib/repo-git.ts';
 import type { RequestState } from '../guards/types.ts';
 
 // --- reading ------------------------------------------------------------------------------------
@@ -154,7 +154,7 @@ async function writeChanges(c: RequestState, g: GitCtx, o: WriteOptions, changes
   } catch (e) {
     throw mapErrors(e) ?? e;
   }
-  await refreshAfterWrite(c.em, g.repo, g.path, [newBranch]);
+  await refreshAfterWrite(c.em, g.repo, g.path, [newBranch], pullRefresh(c));
   const commit = await getCommit(g.path, commitSha);
   if (!commit) throw new Error(`commit ${commitSha} vanished after it was written`);
   return { commit, branch: newBranch, paths: changes.map((ch) => ch.path) };
@@ -236,7 +236,7 @@ export const diffPatch: Handler<ApplyDiffPatchFileOptions> = async (c) => {
   } catch (e) {
     throw httpErrorOf(e) ?? e;
   }
-  await refreshAfterWrite(c.em, g.repo, g.path, [newBranch]);
+  await refreshAfterWrite(c.em, g.repo, g.path, [newBranch], pullRefresh(c));
   const commit = await getCommit(g.path, commitSha);
   if (!commit) throw new Error(`commit ${commitSha} vanished after it was written`);
   return json(200, { content: null, commit: toFileCommit(g.urls, commit), verification: toVerification(commit) });

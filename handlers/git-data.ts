@@ -14,7 +14,7 @@ import { readTagObject } from '../git/tags.ts';
 import { getTree } from '../git/trees.ts';
 import { toCommitUser, toVerification, type RepoUrls } from '../model/api-git.ts';
 import { badRequest, notFound, unprocessable } from '../lib/errors.ts';
-import { flag, gitCtx, gitWrite, identityOf, refreshAfterWrite } from '../lib/repo-git.ts';
+import { flag, gitCtx, gitWrite, identityOf, pullRefresh, refreshAfterWrite } from '../lib/repo-git.ts';
 import { apiCommits, commitOptions } from './commits.ts';
 import type { RequestState } from '../guards/types.ts';
 
@@ -156,7 +156,7 @@ export const createNote: Handler<NoteOptions> = async (c) => {
   const message = c.body.message ?? '';
   if (message.trim() === '') throw unprocessable('[Message]: Required');
   await gitWrite(() => setNote(g.path, target, message, doerIdentity(c)));
-  await refreshAfterWrite(c.em, g.repo, g.path);
+  await refreshAfterWrite(c.em, g.repo, g.path, [], pullRefresh(c));
   return json(200, await noteJson(c, target));
 };
 
@@ -165,6 +165,6 @@ export const deleteNote: Handler = async (c) => {
   const target = await noteTarget(c);
   const removed = await gitWrite(() => removeNote(g.path, target, doerIdentity(c)));
   if (!removed) throw notFound(ref(c, 'sha'));
-  await refreshAfterWrite(c.em, g.repo, g.path);
+  await refreshAfterWrite(c.em, g.repo, g.path, [], pullRefresh(c));
   return noContent();
 };

@@ -18,6 +18,7 @@ import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { gitCtx, type GitCtx } from '../lib/repo-git.ts';
 import type { RequestState } from '../guards/types.ts';
 import { repoJson } from './repos.ts';
+import { runScheduledMerges } from '../lib/pull-merge.ts';
 
 /** Worst first: a combined state is the worst of the latest status per context. */
 const PRIORITY: Record<string, number> = { error: 0, failure: 1, warning: 2, pending: 3, success: 4, skipped: 5 };
@@ -68,6 +69,7 @@ export const create: Handler<CreateStatusOption> = async (c) => {
     creatorId: c.auth.doer?.id ?? 0,
   });
   await c.em.flush();
+  await runScheduledMerges(c.em, c.services, c.config, g.repo, found.commit);
   return json(201, await toApiStatus(c.em, c.config, g, row));
 };
 

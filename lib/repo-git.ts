@@ -12,6 +12,8 @@ import { repoUrls, type RepoUrls } from '../model/api-git.ts';
 import type { IRepository } from '../model/repo.ts';
 import { conflict, HttpError, notFound, unprocessable } from './errors.ts';
 import { afterRefsUpdated } from './mirror-schedule.ts';
+import { refreshPullsAfterRefChange } from './pulls.ts';
+import type { Services } from './services.ts';
 
 export interface GitCtx extends LoadedRepo {
   path: string;
@@ -62,8 +64,9 @@ export async function gitWrite<T>(fn: () => Promise<T>): Promise<T> {
  * After refs moved: the repository is not empty any more, its size and update time change, and the
  * first branch written to an empty repository becomes the default branch when the configured one
  * does not exist (Forgejo services/repository/push.go). Push mirrors with sync_on_commit become due.
+ * With `pulls`, open pull requests whose head or base lives here follow the move.
  */
-export async function refreshAfterWrite(em: EntityManager, repo: IRepository, repoPath: string, branches: string[] = []): Promise<void> {
+export async function refreshAfterWrite(em: EntityManager, repo: IRepository, repoPath: string, branches: string[] = [], pulls: PullRefresh | null = null): Promise<void> {
   const wasEmpty = repo.isEmpty;
   repo.isEmpty = await isEmpty(repoPath);
   if (wasEmpty && !repo.isEmpty && !(await readRef(repoPath, 'heads', repo.defaultBranch))) {
@@ -79,7 +82,12 @@ export async function refreshAfterWrite(em: EntityManager, repo: IRepository, re
   repo.updatedAt = new Date();
   await em.flush();
   await afterRefsUpdated(em, repo.id);
+  if (pulls) await refreshPullsAfterRefChange(em, pulls.services, repo, pulls.doerId);
 }
+
+/** Who moved the refs, for the pull requests whose branches moved with them (lib/pulls.ts). */
+export interface PullRefresh { services: Services; doerId: number }
+export const pullRefresh = (s: { services: Services; auth: { doer: { id: number } | null } }): PullRefresh => ({ services: s.services, doerId: s.auth.doer?.id ?? 0 });
 
 /** A user's git identity: full name (else login) and email (the noreply address when kept private). */
 export function identityOf(cfg: { SERVICE: { NO_REPLY_ADDRESS: string } }, u: { name: string; fullName: string; email: string; lowerName: string; keepEmailPrivate: boolean }) {
