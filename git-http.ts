@@ -4,7 +4,10 @@
 // with `WWW-Authenticate` whenever credentials are needed and none were sent; 404 for what the caller
 // cannot see; token scopes honoured (read:repository to fetch, write:repository to push); archived
 // and mirror repositories read-only; protection rules checked by a pre-receive hook; and the
-// repository record refreshed after a push. Pack data is streamed both ways, never buffered.
+// repository record refreshed after a push. `{owner}/{repo}.wiki[.git]/...` serves the repository's
+// wiki under the wiki unit's permissions (its first push creates it). Pack data is streamed both
+// ways, never buffered.
+import fs from 'node:fs/promises';
 import { PassThrough, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { Context, Middleware } from 'koa';
@@ -16,12 +19,15 @@ import { HttpError } from './lib/errors.ts';
 import { hasScope } from './lib/scopes.ts';
 import { repoPermission } from './lib/perm.ts';
 import { refreshAfterWrite } from './lib/repo-git.ts';
+import { wikiPath } from './lib/repos.ts';
+import { ensureWikiRepo } from './lib/wiki.ts';
 import { findRedirectTarget } from './lib/repo-redirect.ts';
 import { checkPush, hasPushRules, type RefUpdate } from './lib/push-rules.ts';
 import { installHooks, openHookSession, type HookSession } from './lib/push-hook.ts';
 import { User } from './model/user.ts';
 import { Repository } from './model/repo.ts';
 import { advertiseRefs, contentType, serviceRpc, type GitService } from './git/http.ts';
+import type { ObjectFormat } from './git/repo.ts';
 import { GitArgError } from './git/errors.ts';
 
 export interface GitHttpDeps {
@@ -93,7 +99,12 @@ export function createGitHttp(deps: GitHttpDeps): Middleware {
     ctx.body = `${message}\n`;
   }
 
-  async function serve(ctx: Context, ownerName: string, repoName: string, service: GitService, isInfo: boolean, movedTo: (owner: string, name: string) => string): Promise<void> {
+  async function serve(ctx: Context, ownerName: string, requested: string, service: GitService, isInfo: boolean, moved: (owner: string, name: string) => string): Promise<void> {
+    // `<repo>.wiki` is the repository's wiki (no repository may be named so), guarded by the wiki unit.
+    const isWiki = requested.toLowerCase().endsWith('.wiki');
+    const repoName = isWiki ? requested.slice(0, -'.wiki'.length) : requested;
+    const unit = isWiki ? 'wiki' : 'code';
+    const movedTo = (owner: string, name: string) => moved(owner, isWiki ? `${name}.wiki` : name);
     const em = orm.em.fork();
     const query = new URLSearchParams(ctx.querystring);
     const auth: AuthResult = await authenticate(em, config, services.secrets, { headers: ctx.headers, query });
@@ -103,15 +114,15 @@ export function createGitHttp(deps: GitHttpDeps): Middleware {
     const repo = owner ? await em.findOne(Repository, { ownerId: owner.id, lowerName: repoName.toLowerCase() }) : null;
     const siteAdmin = !!doer?.isAdmin && !(auth.token && (auth.token.publicOnly || auth.token.repoIds));
     const perm = repo && owner ? await repoPermission(em, { repo, owner, doer, siteAdmin, token: auth.token }) : null;
-    const canRead = !!perm && (perm.canRead('code') || perm.isAdmin());
+    const canRead = !!perm && (perm.canRead(unit) || perm.isAdmin());
     // A renamed or transferred repository: git follows a redirect of its first request.
     const mayAsk = !!doer || (isPull && !config.SERVICE.REQUIRE_SIGNIN_VIEW);
     if (!repo && owner && mayAsk) {
-      const moved = await findRedirectTarget(em, owner.id, repoName);
-      const movedPerm = moved && (await repoPermission(em, { ...moved, doer, siteAdmin, token: auth.token }));
-      if (moved && movedPerm && (movedPerm.canRead('code') || movedPerm.isAdmin())) {
+      const target = await findRedirectTarget(em, owner.id, repoName);
+      const movedPerm = target && (await repoPermission(em, { ...target, doer, siteAdmin, token: auth.token }));
+      if (target && movedPerm && (movedPerm.canRead(unit) || movedPerm.isAdmin())) {
         ctx.status = 301;
-        ctx.redirect(movedTo(moved.owner.name, moved.repo.name));
+        ctx.redirect(movedTo(target.owner.name, target.repo.name));
         return;
       }
     }
@@ -124,12 +135,16 @@ export function createGitHttp(deps: GitHttpDeps): Middleware {
         throw new GitHttpError(403, `token does not have at least one of required scope(s): [${level}:repository]`);
       }
     }
+    if (isWiki && !perm.unitEnabled('wiki')) throw new GitHttpError(403, 'repository wiki is disabled');
     if (!isPull) {
-      if (!(perm.canWrite('code') || perm.isAdmin())) throw new GitHttpError(403, 'User permission denied for writing.');
+      if (!(perm.canWrite(unit) || perm.isAdmin())) throw new GitHttpError(403, 'User permission denied for writing.');
       if (repo.isArchived) throw new GitHttpError(403, 'repo is archived');
       if (repo.isMirror) throw new GitHttpError(403, 'mirror repository is read-only');
     }
-    const repoPath = services.repoPath(owner.name, repo.name);
+    const repoPath = isWiki ? wikiPath(services, owner.name, repo.name) : services.repoPath(owner.name, repo.name);
+    // A wiki is created by its first push (Forgejo's InitWiki); there is nothing to fetch before.
+    if (isWiki && isPull && !(await fs.stat(repoPath).catch(() => null))) throw new GitHttpError(404, 'Repository not found');
+    if (isWiki && !isPull) await ensureWikiRepo({ path: repoPath, branch: repo.wikiBranch || config.REPOSITORY.DEFAULT_BRANCH }, repo.objectFormatName as ObjectFormat);
     const header = ctx.get('Git-Protocol');
     const gitProtocol = header === '' ? undefined : header;
     ctx.set('Cache-Control', 'no-cache, max-age=0, must-revalidate');
@@ -152,7 +167,8 @@ export function createGitHttp(deps: GitHttpDeps): Middleware {
 
     // A push: the hook runs only when the repository has rules to check.
     let session: HookSession | null = null;
-    if (await hasPushRules(em, repo.id)) {
+    // Branch protection is a rule of the code repository; the wiki has none.
+    if (!isWiki && (await hasPushRules(em, repo.id))) {
       session = await openHookSession(
         (updates: RefUpdate[], env) => checkPush({ em: orm.em.fork(), repoId: repo.id, repoPath, doer: doer!, perm, env }, updates),
         (e) => services.log.error({ err: e, repo: repo.id }, 'push check failed'),
@@ -178,7 +194,7 @@ export function createGitHttp(deps: GitHttpDeps): Middleware {
       void (async () => {
         await session?.close();
         const branches = sniffer.refs.filter((r) => r.startsWith('refs/heads/')).map((r) => r.slice('refs/heads/'.length));
-        await refreshAfterWrite(em, repo, repoPath, branches);
+        if (!isWiki) await refreshAfterWrite(em, repo, repoPath, branches, { services, doerId: doer?.id ?? 0 });
         out.end();
       })().catch((e: unknown) => {
         services.log.error({ err: e, repo: repo.id }, 'refresh after push failed');

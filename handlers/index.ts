@@ -42,6 +42,7 @@ import * as repoFiles from './repo-files.ts';
 import * as repoMeta from './repo-meta.ts';
 import * as deployKeys from './deploy-keys.ts';
 import * as markup from './markup.ts';
+import * as wiki from './wiki.ts';
 import { PENDING } from './pending.ts';
 
 export const handlers = {
@@ -296,6 +297,12 @@ export const handlers = {
   'signingKeyGpg.get': repoMeta.signingKeyGpg,
   'misc.getSigningKeyGpg': repoMeta.signingKeyGpg,
   'misc.getSigningKeySsh': repoMeta.signingKeySsh,
+  'wiki.listPages': wiki.listPages,
+  'wiki.getPage': wiki.getPage,
+  'wiki.getRevisions': wiki.getRevisions,
+  'wiki.createNew': wiki.createNew,
+  'wiki.editPage': wiki.editPage,
+  'wiki.removePage': wiki.removePage,
 };
 
 export { PENDING };
