@@ -42,10 +42,29 @@ import * as repoFiles from './repo-files.ts';
 import * as repoMeta from './repo-meta.ts';
 import * as deployKeys from './deploy-keys.ts';
 import * as markup from './markup.ts';
+import * as issues from './issues.ts';
 import * as wiki from './wiki.ts';
 import { PENDING } from './pending.ts';
 
 export const handlers = {
+  'issues.list': issues.list,
+  'issues.search': issues.search,
+  'issues.get': issues.get,
+  'issues.create': issues.create,
+  'issues.edit': issues.edit,
+  'issues.remove': issues.remove,
+  'issues.createDeadline': issues.createDeadline,
+  'issues.listLabels': issues.listLabels,
+  'issues.createLabels': issues.createLabels,
+  'issues.putLabels': issues.putLabels,
+  'issues.removeLabels': issues.removeLabels,
+  'issues.removeLabelsItem': issues.removeLabelsItem,
+  'issues.listPinned': issues.listPinned,
+  'pulls.listPinned': issues.listPinnedPulls,
+  'issues.createPin': issues.createPin,
+  'issues.removePin': issues.removePin,
+  'issues.editPin': issues.editPin,
+  'newPinAllowed.get': issues.newPinAllowedGet,
   'misc.createMarkup': markup.markup,
   'misc.createMarkdown': markup.markdown,
   'misc.createMarkdownRaw': markup.markdownRaw,

@@ -1,0 +1,422 @@
+// Issues of a repository (Forgejo's routers/api/v1/repo/issue.go, issue_label.go, issue_pin.go): list,
+// search, create, edit, delete, labels, deadline and pins. Issues and pulls share one record; these
+// routes reach a pull through its issue half. Permission rules that depend on the issue (poster or
+// writer, writers only) are checked here, once the issue is known, as Forgejo does.
+import type { Handler, HandlerCtx } from '../lib/handler.ts';
+import { json, noContent } from '../lib/handler.ts';
+import type { CreateIssueOption, DeleteLabelsOption, EditDeadlineOption, EditIssueOption, IssueLabelsOption } from '../model/schemas/index.ts';
+import { Issue, type IIssue } from '../model/issue.ts';
+import { Label, type ILabel } from '../model/label.ts';
+import { Milestone } from '../model/milestone.ts';
+import { PullRequest } from '../model/pull.ts';
+import { Team } from '../model/org.ts';
+import { User, type IUser } from '../model/user.ts';
+import { issueToApi, issuesToApi } from '../model/api-issue.ts';
+import { pullsToApi } from '../model/api-pull.ts';
+import { orgApiUrl, toApiLabel } from '../model/api-label.ts';
+import { fmtTime, ZERO_TIME } from '../model/time.ts';
+import { canEditIssue, canReadIssue, canWriteIssues, createIssue, labelIdsOf, loadIssue, positiveInt } from '../lib/issues.ts';
+import {
+  addLabels, assignableUsers, clearLabels, deleteIssue, dropDuplicateScopes, endOfDay, labelFits, labelsByName,
+  movePin, newPinAllowed, parseBodyTime, pin, reloadIssue, removeLabel, replaceLabels, resolveLabelOption,
+  setAssignees, setClosed, setDeadline, setMilestone, setRef, setTitle, unpin, watchIssue,
+} from '../lib/issue-edit.ts';
+import { allOf, filterSql, findIssues, orderSql, queryBool, queryTime, readableIssues, sql, type IssueFilter } from '../lib/issue-query.ts';
+import type { Sql } from '../lib/repo-search.ts';
+import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
+import { badRequest, forbidden, HttpError, notFound, unprocessable, NOT_FOUND } from '../lib/errors.ts';
+import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
+import { callerOf } from './repo-lists.ts';
+
+const WRITE_REQUIRED = 'write permission is required';
+const viewerOf = (s: RequestState) => ({ doer: s.auth.doer, siteAdmin: isSiteAdmin(s) });
+const apiOf = (c: RequestState, issue: IIssue) => issueToApi(c.em, c.config, viewerOf(c), issue, { attachments: c.config.ATTACHMENT.ENABLED });
+const listOf = (c: RequestState, issues: IIssue[]) => issuesToApi(c.em, c.config, viewerOf(c), issues, { attachments: c.config.ATTACHMENT.ENABLED });
+const ownerIsOrg = (c: RequestState) => need(c.repo, 'repo').owner.type === 1;
+
+/** Forgejo's FormTrim("q"): a keyword holding NUL is ignored. */
+const keywordOf = (q: URLSearchParams) => {
+  const k = (q.get('q') ?? '').trim();
+  return k.includes('\0') ? '' : k;
+};
+
+/** `state`: closed, all, anything else open (Forgejo's default). */
+function stateOf(q: URLSearchParams): boolean | undefined {
+  const s = q.get('state');
+  return s === 'closed' ? true : s === 'all' ? undefined : false;
+}
+
+const typeOf = (q: URLSearchParams): boolean | undefined => (q.get('type') === 'pulls' ? true : q.get('type') === 'issues' ? false : undefined);
+
+/** `created_by` & co. (Forgejo's getUserIDForFilter): an unknown user is 404. */
+async function userFilter(c: RequestState, name: string): Promise<IUser | undefined> {
+  const raw = c.query.get(name);
+  if (!raw) return undefined;
+  const u = await c.em.findOne(User, { lowerName: raw.toLowerCase(), type: 0 });
+  if (!u) throw notFound(NOT_FOUND, [`user does not exist [uid: 0, name: ${raw}]`]);
+  return u;
+}
+
+/** Milestones by name, else by id, of this repository; unknown ones are dropped (Forgejo's ListIssues). */
+async function milestoneFilter(c: RequestState, repoId: number): Promise<number[]> {
+  const raw = c.query.get('milestones');
+  if (raw === null) return [];
+  const ids: number[] = [];
+  for (const part of raw.split(',')) {
+    const byName = await c.em.findOne(Milestone, { repoId, name: part }, { orderBy: { id: 'asc' } });
+    const id = byName ? null : positiveInt(part);
+    const m = byName ?? (id !== null ? await c.em.findOne(Milestone, { repoId, id }) : null);
+    if (m) ids.push(m.id);
+  }
+  return ids;
+}
+
+/** GET {R}/issues (forgejo-facts 12.4). */
+export const list: Handler = async (c) => {
+  const { repo } = need(c.repo, 'repo');
+  const q = c.query;
+  const updatedBefore = queryTime(q, 'before');
+  const updatedSince = queryTime(q, 'since');
+  const labelNames = (q.get('labels') ?? '').split(',');
+  const labels = await labelsByName(c.em, repo, ownerIsOrg(c), labelNames.filter((n) => n !== ''));
+  const milestoneIds = await milestoneFilter(c, repo.id);
+  const p = pageOf(c);
+
+  // Without `type`, a caller who reads only one of the two units sees only that kind.
+  let isPull = typeOf(q);
+  const canIssues = canReadIssue(c, { isPull: false });
+  const canPulls = canReadIssue(c, { isPull: true });
+  if (isPull !== undefined && !(isPull ? canPulls : canIssues)) throw notFound();
+  if (isPull === undefined && !canIssues) isPull = true;
+  else if (isPull === undefined && !canPulls) isPull = false;
+
+  const f: IssueFilter = {
+    isPull, isClosed: stateOf(q), keyword: keywordOf(q), allLabelIds: labels.map((l) => l.id), milestoneIds, updatedSince, updatedBefore,
+    posterId: (await userFilter(c, 'created_by'))?.id,
+    assigneeId: (await userFilter(c, 'assigned_by'))?.id,
+    mentioned: (await userFilter(c, 'mentioned_by'))?.name,
+  };
+  const where = allOf([sql('i.repo_id = ?', repo.id), ...filterSql(f)]);
+  const { issues, total } = await findIssues(c.em, where, orderSql(q.get('sort')), p);
+  return json(200, await listOf(c, issues), pagingHeaders(c, p, total));
+};
+
+/** Forgejo's UI.IssuePagingNum: the search's page size when `limit` is not given. */
+const SEARCH_PAGE_SIZE = 20;
+
+function searchPage(c: RequestState): Page {
+  const num = (v: string | null) => (v && /^-?\d{1,9}$/.test(v) ? Number(v) : 0);
+  let limit = num(c.query.get('limit'));
+  if (limit <= 0) limit = SEARCH_PAGE_SIZE;
+  if (limit > c.config.API.MAX_RESPONSE_ITEMS) limit = c.config.API.MAX_RESPONSE_ITEMS;
+  const page = Math.max(1, num(c.query.get('page')));
+  return { page, limit, offset: (page - 1) * limit };
+}
+
+/** `owner` and `team` of the search: the repositories they select (400 when unknown, as Forgejo). */
+async function searchRepos(c: RequestState): Promise<Sql> {
+  const ownerName = c.query.get('owner') ?? '';
+  const teamName = c.query.get('team') ?? '';
+  if (!ownerName) {
+    if (teamName) throw badRequest('Owner organisation is required for filtering on team');
+    return sql('true');
+  }
+  const owner = await c.em.findOne(User, { lowerName: ownerName.toLowerCase() });
+  if (!owner) throw badRequest(`user does not exist [uid: 0, name: ${ownerName}]`);
+  if (!teamName) return sql('r.owner_id = ?', owner.id);
+  const team = await c.em.findOne(Team, { orgId: owner.id, lowerName: teamName.toLowerCase() });
+  if (!team) throw badRequest(`team does not exist [org_id: ${owner.id}, team_id: 0, name: ${teamName}]`);
+  return team.includesAllRepositories
+    ? sql('r.owner_id = ?', owner.id)
+    : sql('r.owner_id = ? and r.id in (select tr.repo_id from team_repo tr where tr.team_id = ?)', owner.id, team.id);
+}
+
+const namesOf = (raw: string | null) => ((raw ?? '').trim() ? (raw ?? '').trim().split(',') : []);
+
+/** Any label with one of these names, in any repository or organization (Forgejo's GetLabelIDsByNames). */
+async function labelIdsByName(c: RequestState, raw: string | null): Promise<number[]> {
+  const names = namesOf(raw);
+  return names.length ? (await c.em.find(Label, { name: { $in: names } }, { fields: ['id'] })).map((x) => x.id) : [];
+}
+
+/** Any milestone with one of these names (Forgejo's GetMilestoneIDsByNames). */
+async function milestoneIdsByName(c: RequestState, raw: string | null): Promise<number[]> {
+  const names = namesOf(raw);
+  return names.length ? (await c.em.find(Milestone, { name: { $in: names } }, { fields: ['id'] })).map((x) => x.id) : [];
+}
+
+/**
+ * GET /repos/issues/search: issues and pulls of every repository whose unit the caller can read
+ * (lib/issue-query.ts readableIssues, which keeps public-only and repo-specific tokens to their repositories).
+ */
+export const search: Handler = async (c) => {
+  const q = c.query;
+  const updatedBefore = queryTime(q, 'before');
+  const updatedSince = queryTime(q, 'since');
+  const repos = await searchRepos(c);
+  const f: IssueFilter = {
+    isPull: typeOf(q), isClosed: stateOf(q), keyword: keywordOf(q), updatedSince, updatedBefore,
+    anyLabelIds: await labelIdsByName(c, q.get('labels')),
+    milestoneIds: await milestoneIdsByName(c, q.get('milestones')),
+  };
+  const doer = c.auth.doer;
+  if (doer) {
+    if (queryBool(q.get('created'))) f.posterId = doer.id;
+    if (queryBool(q.get('assigned'))) f.assigneeId = doer.id;
+    if (queryBool(q.get('mentioned'))) f.mentioned = doer.name;
+    if (queryBool(q.get('review_requested'))) f.reviewRequestedId = doer.id;
+    if (queryBool(q.get('reviewed'))) f.reviewedId = doer.id;
+  }
+  const priority = positiveInt(q.get('priority_repo_id') ?? undefined) ?? 0;
+  const p = searchPage(c);
+  const where = allOf([readableIssues(callerOf(c), repos), ...filterSql(f)]);
+  const { issues, total } = await findIssues(c.em, where, orderSql(q.get('sort'), priority), p);
+  return json(200, await listOf(c, issues), pagingHeaders(c, p, total));
+};
+
+export const get: Handler = async (c) => json(200, await apiOf(c, await loadIssue(c)));
+
+/** A deadline on creation is kept to the second (Forgejo's CreateIssue); Go's zero time means none. */
+function deadlineOnCreate(raw: string | undefined): Date | null {
+  if (raw === undefined) return null;
+  const t = parseBodyTime(raw, 'Deadline');
+  return t.zero ? null : t.date;
+}
+
+/**
+ * POST {R}/issues. Labels, assignees, milestone and deadline need write access to the issues unit;
+ * Forgejo silently drops them for other callers, and drops unknown labels and milestones too.
+ */
+export const create: Handler<CreateIssueOption> = async (c) => {
+  const { repo, owner, perm } = need(c.repo, 'repo');
+  const doer = c.auth.doer!;
+  const b = c.body;
+  const title = b.title.trim();
+  if (title === '') throw unprocessable('[Title]: Required');
+  const writer = perm.canWrite('issues');
+  const deadline = writer ? deadlineOnCreate(b.due_date) : null;
+  const assignees = writer ? await assignableUsers(c.em, repo, owner, b.assignee, b.assignees) : [];
+  const labels = writer && b.labels?.length ? await resolveLabelOption(c.em, repo, ownerIsOrg(c), b.labels) : [];
+  const milestoneId = writer && b.milestone && b.milestone > 0 && b.milestone <= 2 ** 31 - 1
+    && (await c.em.count(Milestone, { id: b.milestone, repoId: repo.id })) > 0 ? b.milestone : 0;
+
+  const issue = await createIssue(c.em, { repo, posterId: doer.id, title, content: b.body ?? '', ref: b.ref ?? '', deadline });
+  await setMilestone(c.em, issue, doer.id, milestoneId);
+  await addLabels(c.em, issue, doer.id, dropDuplicateScopes(labels));
+  await setAssignees(c.em, issue, doer.id, assignees);
+  if (b.closed) await setClosed(c.em, issue, doer.id, true);
+  await watchIssue(c.em, issue.id, doer.id);
+  return json(201, await apiOf(c, await reloadIssue(c.em, issue.id)));
+};
+
+/**
+ * `updated_at` of an edit (Forgejo's SetIssueUpdateDate): only repository admins may set it, and only
+ * between the issue's creation and now (403 otherwise). Returns the time to store after the change.
+ */
+function requestedUpdate(c: RequestState, issue: IIssue, raw: string | undefined): Date | null {
+  if (raw === undefined) return null;
+  if (!need(c.repo, 'repo').perm.isAdmin()) throw forbidden('user needs to have admin or owner right');
+  const t = parseBodyTime(raw, 'Updated').date;
+  const sec = Math.floor(t.getTime() / 1000);
+  if (sec < Math.floor(issue.createdAt.getTime() / 1000) || t.getTime() > Date.now()) throw forbidden('unallowed update date');
+  return new Date(sec * 1000);
+}
+
+async function applyUpdate(c: RequestState, issue: IIssue, when: Date | null): Promise<void> {
+  if (!when) return;
+  await c.em.flush();
+  await c.em.nativeUpdate(Issue, { id: issue.id }, { updatedAt: when });
+}
+
+/** PATCH deadline fields: `unset_due_date` removes; otherwise `due_date` is required (400, as Forgejo). */
+function editedDeadline(b: EditIssueOption): Date | null {
+  if (b.unset_due_date) return null;
+  if (b.due_date === undefined) throw badRequest('The due_date cannot be empty');
+  const t = parseBodyTime(b.due_date, 'Deadline');
+  return t.zero ? null : endOfDay(t);
+}
+
+async function assertStateChangeable(c: RequestState, issue: IIssue): Promise<void> {
+  if (!issue.isPull) return;
+  const pull = await c.em.findOne(PullRequest, { issueId: issue.id });
+  if (pull?.hasMerged) throw new HttpError(412, 'cannot change state of this pull request, it was already merged');
+}
+
+/**
+ * PATCH {R}/issues/{index} (Forgejo's EditIssue, which answers 201): the poster or a writer may change
+ * title, body, ref and state; only writers deadline, assignees and milestone (ignored for others).
+ */
+export const edit: Handler<EditIssueOption> = async (c) => {
+  const issue = await loadIssue(c);
+  const { repo, owner } = need(c.repo, 'repo');
+  const doer = c.auth.doer!;
+  if (!canEditIssue(c, issue)) throw forbidden('user should be the poster of the issue or have write permission');
+  const writer = canWriteIssues(c, issue.isPull);
+  const b = c.body;
+  const updated = requestedUpdate(c, issue, b.updated_at);
+
+  if (b.title) await setTitle(c.em, issue, doer.id, b.title);
+  if (b.body !== undefined) issue.content = b.body;
+  if (b.ref !== undefined) await setRef(c.em, issue, doer.id, b.ref);
+  if (writer && (b.due_date !== undefined || b.unset_due_date !== undefined)) await setDeadline(c.em, issue, doer.id, editedDeadline(b));
+  if (writer && (b.assignees !== undefined || b.assignee !== undefined)) {
+    await setAssignees(c.em, issue, doer.id, await assignableUsers(c.em, repo, owner, b.assignee, b.assignees ?? []));
+  }
+  if (writer && b.milestone !== undefined) await setMilestone(c.em, issue, doer.id, b.milestone);
+  if (b.state !== undefined) {
+    await assertStateChangeable(c, issue);
+    await setClosed(c.em, issue, doer.id, b.state === 'closed');
+  }
+  await applyUpdate(c, issue, updated);
+  return json(201, await apiOf(c, await reloadIssue(c.em, issue.id)));
+};
+
+export const remove: Handler = async (c) => {
+  const issue = await loadIssue(c);
+  await deleteIssue(c.em, c.config, issue, c.auth.doer!.id);
+  return noContent();
+};
+
+// ---------------------------------------------------------------------------------------------------
+// Deadline
+
+/** POST {R}/issues/{index}/deadline: writers only; the day is kept, at 23:59:59 server time (UTC). */
+export const createDeadline: Handler<EditDeadlineOption> = async (c) => {
+  const issue = await loadIssue(c);
+  if (!canWriteIssues(c, issue.isPull)) throw forbidden('Not repo writer');
+  const t = parseBodyTime(c.body.due_date, 'Deadline');
+  const deadline = t.zero ? null : endOfDay(t, 0);
+  await setDeadline(c.em, issue, c.auth.doer!.id, deadline);
+  return json(201, { due_date: deadline ? fmtTime(deadline) : ZERO_TIME });
+};
+
+// ---------------------------------------------------------------------------------------------------
+// Labels of an issue
+
+/** Labels of an issue by name (Forgejo's GetLabelsByIssueID), each under its repository or organization. */
+async function issueLabelsJson(c: RequestState, issueId: number) {
+  const { repo, owner } = need(c.repo, 'repo');
+  const ids = await labelIdsOf(c.em, issueId);
+  const labels = ids.length ? await c.em.find(Label, { id: { $in: ids } }, { orderBy: { name: 'asc', id: 'asc' } }) : [];
+  return labels.map((l) => labelJson(c, l, repo.name, owner.name));
+}
+
+function labelJson(c: RequestState, l: ILabel, repoName: string, ownerName: string) {
+  const base = l.orgId ? orgApiUrl(c.config, ownerName) : `${c.config.appUrl}api/v1/repos/${encodeURIComponent(ownerName)}/${encodeURIComponent(repoName)}`;
+  return toApiLabel(l, base);
+}
+
+export const listLabels: Handler = async (c) => {
+  const issue = await loadIssue(c);
+  return json(200, await issueLabelsJson(c, issue.id));
+};
+
+/** The issue of a label route, for a writer of its unit (403 otherwise, as Forgejo). */
+async function writableIssue(c: RequestState): Promise<IIssue> {
+  const issue = await loadIssue(c);
+  if (!canWriteIssues(c, issue.isPull)) throw forbidden(WRITE_REQUIRED);
+  return issue;
+}
+
+/** Forgejo checks the label list's shape before the caller's right to change it. */
+async function labelsAndIssue(c: HandlerCtx<IssueLabelsOption>) {
+  const issue = await loadIssue(c);
+  const labels = await resolveLabelOption(c.em, need(c.repo, 'repo').repo, ownerIsOrg(c), c.body.labels ?? []);
+  if (!canWriteIssues(c, issue.isPull)) throw forbidden(WRITE_REQUIRED);
+  return { issue, labels, updated: requestedUpdate(c, issue, c.body.updated_at) };
+}
+
+/** POST {R}/issues/{index}/labels: add; an exclusive label replaces the issue's others of its scope. */
+export const createLabels: Handler<IssueLabelsOption> = async (c) => {
+  const { issue, labels, updated } = await labelsAndIssue(c);
+  await addLabels(c.em, issue, c.auth.doer!.id, labels);
+  await applyUpdate(c, issue, updated);
+  return json(200, await issueLabelsJson(c, issue.id));
+};
+
+/** PUT {R}/issues/{index}/labels: replace. */
+export const putLabels: Handler<IssueLabelsOption> = async (c) => {
+  const { issue, labels, updated } = await labelsAndIssue(c);
+  await replaceLabels(c.em, issue, c.auth.doer!.id, labels);
+  await applyUpdate(c, issue, updated);
+  return json(200, await issueLabelsJson(c, issue.id));
+};
+
+/** DELETE {R}/issues/{index}/labels: clear. */
+export const removeLabels: Handler<DeleteLabelsOption> = async (c) => {
+  const issue = await writableIssue(c);
+  const updated = requestedUpdate(c, issue, c.body.updated_at);
+  await clearLabels(c.em, issue, c.auth.doer!.id);
+  await applyUpdate(c, issue, updated);
+  return noContent();
+};
+
+/**
+ * `{identifier}`: a label name of the repository, then of its organization, then a label id (Forgejo's
+ * DeleteIssueLabel). A label the issue could not carry counts as unknown: 422.
+ */
+async function labelByIdentifier(c: RequestState, raw: string): Promise<ILabel> {
+  const { repo } = need(c.repo, 'repo');
+  const [byName] = await labelsByName(c.em, repo, ownerIsOrg(c), [raw]);
+  const id = byName ? null : positiveInt(raw);
+  const label = byName ?? (id !== null ? await c.em.findOne(Label, { id }) : null);
+  if (!label || !labelFits(label, repo)) {
+    throw unprocessable(id !== null ? `label does not exist [label_id: ${id}]` : `label does not exist [label_id: 0, repo_id: ${repo.id}]`);
+  }
+  return label;
+}
+
+/** DELETE {R}/issues/{index}/labels/{identifier}: 204, or the label as a one-element list for GitHub clients (forgejo-facts 12.5). */
+export const removeLabelsItem: Handler<DeleteLabelsOption> = async (c) => {
+  const issue = await writableIssue(c);
+  const updated = requestedUpdate(c, issue, c.body.updated_at);
+  const label = await labelByIdentifier(c, c.params.identifier ?? '');
+  await removeLabel(c.em, issue, c.auth.doer!.id, label.id);
+  await applyUpdate(c, issue, updated);
+  if ((c.headers.accept ?? '').split(',').some((v) => v.trim() === 'application/vnd.github+json')) {
+    const { repo, owner } = need(c.repo, 'repo');
+    return json(200, [labelJson(c, label, repo.name, owner.name)]);
+  }
+  return noContent();
+};
+
+// ---------------------------------------------------------------------------------------------------
+// Pins
+
+async function pinned(c: RequestState, isPull: boolean): Promise<IIssue[]> {
+  return c.em.find(Issue, { repoId: need(c.repo, 'repo').repo.id, isPull, pinOrder: { $gt: 0 } }, { orderBy: { pinOrder: 'asc', id: 'asc' } });
+}
+
+export const listPinned: Handler = async (c) => json(200, await listOf(c, await pinned(c, false)));
+
+/** GET {R}/pulls/pinned: api.PullRequest of the pinned pulls, in pin order. */
+export const listPinnedPulls: Handler = async (c) => {
+  const issues = await pinned(c, true);
+  const pulls = issues.length ? await c.em.find(PullRequest, { issueId: { $in: issues.map((i) => i.id) } }) : [];
+  const byIssue = new Map(pulls.map((p) => [p.issueId, p]));
+  return json(200, await pullsToApi(c, issues.map((i) => byIssue.get(i.id)).filter((p) => !!p)));
+};
+
+export const createPin: Handler = async (c) => {
+  await pin(c.em, await loadIssue(c), c.auth.doer!.id);
+  return noContent();
+};
+
+export const removePin: Handler = async (c) => {
+  await unpin(c.em, await loadIssue(c), c.auth.doer!.id);
+  return noContent();
+};
+
+/** PATCH {R}/issues/{index}/pin/{position}: Forgejo answers 500 for a position below 1; here 422. */
+export const editPin: Handler = async (c) => {
+  const issue = await loadIssue(c);
+  const position = positiveInt(c.params.position);
+  if (position === null) throw unprocessable("The Position can't be lower than 1");
+  await movePin(c.em, issue, position);
+  return noContent();
+};
+
+export const newPinAllowedGet: Handler = async (c) => {
+  const repoId = need(c.repo, 'repo').repo.id;
+  return json(200, { issues: await newPinAllowed(c.em, repoId, false), pull_requests: await newPinAllowed(c.em, repoId, true) });
+};
