@@ -44,6 +44,9 @@ import * as deployKeys from './deploy-keys.ts';
 import * as markup from './markup.ts';
 import * as issues from './issues.ts';
 import * as wiki from './wiki.ts';
+import * as issueComments from './issue-comments.ts';
+import * as reactions from './reactions.ts';
+import * as issueSubscriptions from './issue-subscriptions.ts';
 import { PENDING } from './pending.ts';
 
 export const handlers = {
@@ -322,6 +325,25 @@ export const handlers = {
   'wiki.createNew': wiki.createNew,
   'wiki.editPage': wiki.editPage,
   'wiki.removePage': wiki.removePage,
+  'issues.listComments': issueComments.listComments,
+  'issues.listCommentsItem': issueComments.listCommentsItem,
+  'issues.createComments': issueComments.createComments,
+  'issues.getComments': issueComments.getComments,
+  'issues.editComments': issueComments.editComments,
+  'issues.removeComments': issueComments.removeComments,
+  'issues.editCommentsItem': issueComments.editCommentsItem,
+  'issues.removeCommentsItem': issueComments.removeCommentsItem,
+  'issues.listTimeline': issueComments.listTimeline,
+  'issues.listReactions': reactions.listReactions,
+  'issues.createReactions': reactions.createReactions,
+  'issues.removeReactions': reactions.removeReactions,
+  'issues.listCommentsReactions': reactions.listCommentsReactions,
+  'issues.createCommentsReactions': reactions.createCommentsReactions,
+  'issues.removeCommentsReactions': reactions.removeCommentsReactions,
+  'issues.listSubscriptions': issueSubscriptions.listSubscriptions,
+  'issues.listSubscriptionsCheck': issueSubscriptions.listSubscriptionsCheck,
+  'issues.putSubscriptions': issueSubscriptions.putSubscriptions,
+  'issues.removeSubscriptions': issueSubscriptions.removeSubscriptions,
 };
 
 export { PENDING };

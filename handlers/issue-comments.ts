@@ -1,0 +1,268 @@
+// Issue comments and the issue timeline (Forgejo's routers/api/v1/repo/issue_comment.go,
+// services/issue/comments.go, models/issues/comment.go). Comments are shown as Forgejo's
+// convert.ToAPIComment does, with the poster rendered for no viewer.
+import type { Handler, HandlerCtx } from '../lib/handler.ts';
+import { json, noContent } from '../lib/handler.ts';
+import type { CreateIssueCommentOption, EditIssueCommentOption } from '../model/schemas/index.ts';
+import { Comment, CommentType, Issue, Reaction, type IComment, type IIssue } from '../model/issue.ts';
+import { Repository } from '../model/repo.ts';
+import { User } from '../model/user.ts';
+import { commentsToApi } from '../model/api-issue.ts';
+import { ANONYMOUS, timelineToApi } from '../model/api-timeline.ts';
+import { canReadIssue, canWriteIssues, loadComment, loadIssue, recountComments } from '../lib/issues.ts';
+import { queryTime } from '../lib/issue-query.ts';
+import { parseBodyTime } from '../lib/issue-edit.ts';
+import { isBlocked } from '../lib/blocks.ts';
+import { repoPermission } from '../lib/perm.ts';
+import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
+import { forbidden, notFound, unprocessable } from '../lib/errors.ts';
+import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
+
+const LOCKED = 'You cannot comment on a locked issue.';
+const BLOCKED = 'user is blocked by the poster or repository owner';
+const NOT_POSTER = "user should be the comment's poster or have write permission on the repository's issues";
+
+/** Forgejo's CommentType.HasContentSupport: the types whose text can be edited. */
+const EDITABLE: readonly number[] = [CommentType.comment, CommentType.code, CommentType.review, CommentType.dismissReview];
+/** Cross-reference events (Forgejo's CommentTypeIsRef), hidden when the referring repository is not readable. */
+const XREF_TYPES: readonly number[] = [CommentType.issueRef, CommentType.commentRef, CommentType.pullRef];
+
+/** Forgejo's references.XRefAction values. */
+const XREF = { none: 0, closes: 1, reopens: 2, neutered: 3 } as const;
+
+const doerOf = (c: RequestState) => need(c.auth.doer ?? undefined, 'user');
+const viewerOf = (c: RequestState) => ({ doer: c.auth.doer, siteAdmin: isSiteAdmin(c) });
+
+// ---------------------------------------------------------------------------------------------
+// Finding comments
+
+interface CommentQuery { issueId?: number; repoId?: number; type?: number; notType?: number; isPull?: boolean; since?: Date; before?: Date; hideIds?: number[] }
+
+/**
+ * Forgejo's FindComments: oldest first (created, then id). `since`/`before` compare the update time in
+ * whole seconds, as Forgejo stores it.
+ */
+async function findComments(c: RequestState, q: CommentQuery, page: Page | null): Promise<{ comments: IComment[]; total: number }> {
+  const conds: string[] = [];
+  const params: unknown[] = [];
+  const add = (sql: string, ...p: unknown[]) => { conds.push(sql); params.push(...p); };
+  if (q.issueId !== undefined) add('c.issue_id = ?', q.issueId);
+  if (q.repoId !== undefined) add('i.repo_id = ?', q.repoId);
+  if (q.type !== undefined) add('c.type = ?', q.type);
+  if (q.notType !== undefined) add('c.type <> ?', q.notType);
+  if (q.isPull !== undefined) add('i.is_pull = ?', q.isPull);
+  if (q.since) add('c.updated_at >= ?', new Date(Math.floor(q.since.getTime() / 1000) * 1000));
+  if (q.before) add('c.updated_at < ?', new Date(Math.floor(q.before.getTime() / 1000) * 1000 + 1000));
+  if (q.hideIds?.length) add(`c.id not in (${q.hideIds.map(() => '?').join(',')})`, ...q.hideIds);
+  const from = `from comment c join issue i on i.id = c.issue_id where ${conds.length ? conds.join(' and ') : 'true'}`;
+  const conn = c.em.getConnection();
+  const tx = c.em.getTransactionContext();
+  const counted: { n: number }[] = await conn.execute(`select count(*)::int as n ${from}`, params, 'all', tx);
+  const limit = page ? ` limit ${page.limit} offset ${page.offset}` : '';
+  const found: { id: number }[] = await conn.execute(`select c.id ${from} order by c.created_at asc, c.id asc${limit}`, params, 'all', tx);
+  const ids = found.map((r) => Number(r.id));
+  const rows = ids.length ? await c.em.find(Comment, { id: { $in: ids } }) : [];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return { comments: ids.map((id) => byId.get(id)).filter((r): r is IComment => !!r), total: Number(counted[0]?.n ?? 0) };
+}
+
+/** Forgejo's GetQueryBeforeSince; Go's zero time means no filter. */
+function sinceBefore(c: RequestState): { before?: Date; since?: Date } {
+  const set = (d: Date | undefined) => (d && d.getUTCFullYear() > 1 ? d : undefined);
+  return { before: set(queryTime(c.query, 'before')), since: set(queryTime(c.query, 'since')) };
+}
+
+/** Forgejo's edit/delete rule: the poster, or a writer of the issue's unit. */
+function mayChange(c: RequestState, comment: IComment, issue: IIssue): boolean {
+  return doerOf(c).id === comment.posterId || canWriteIssues(c, issue.isPull);
+}
+
+/**
+ * Forgejo's SetIssueUpdateDate: an explicit `updated_at` needs repository admin rights and must lie
+ * between the issue's creation and now (403 otherwise); it becomes the issue's and the comment's time.
+ */
+function forcedTime(c: RequestState, issue: IIssue, raw: string | undefined): Date | null {
+  if (raw === undefined) return null;
+  const t = parseBodyTime(raw, 'Updated').date;
+  if (!need(c.repo, 'repo').perm.isAdmin()) throw forbidden('user needs to have admin or owner right');
+  const seconds = Math.floor(t.getTime() / 1000);
+  if (seconds < Math.floor(issue.createdAt.getTime() / 1000) || seconds > Math.floor(Date.now() / 1000)) throw forbidden('unallowed update date');
+  return new Date(seconds * 1000);
+}
+
+/**
+ * Entity hooks stamp "now" on every update, so a forced time is written past them and the entities are
+ * re-read (a changed field would be flushed, and stamped, again at commit).
+ */
+async function forceTimes(c: RequestState, issue: IIssue, comment: IComment, at: Date, created: boolean): Promise<void> {
+  await c.em.flush();
+  await c.em.nativeUpdate(Issue, { id: issue.id }, { updatedAt: at });
+  await c.em.nativeUpdate(Comment, { id: comment.id }, created ? { createdAt: at, updatedAt: at } : { updatedAt: at });
+  await c.em.refresh(issue);
+  await c.em.refresh(comment);
+}
+
+function requireBody(body: string): string {
+  if (body === '') throw unprocessable('[Body]: Required');
+  return body;
+}
+
+const toApi = async (c: RequestState, comments: IComment[], issues?: Map<number, IIssue>) =>
+  commentsToApi(c.em, c.config, ANONYMOUS, comments, issues);
+
+// ---------------------------------------------------------------------------------------------
+// Routes
+
+/** Plain comments of the repository's issues and/or pulls, whichever units the caller can read. */
+export const listComments: Handler = async (c) => {
+  const { before, since } = sinceBefore(c);
+  const issues = canReadIssue(c, { isPull: false });
+  const pulls = canReadIssue(c, { isPull: true });
+  if (!issues && !pulls) throw notFound();
+  const page = pageOf(c);
+  const isPull = issues && pulls ? undefined : pulls;
+  const { comments, total } = await findComments(c, { repoId: need(c.repo, 'repo').repo.id, type: CommentType.comment, isPull, since, before }, page);
+  return json(200, await toApi(c, comments), pagingHeaders(c, page, total));
+};
+
+/** Forgejo lists an issue's comments unpaged, with the count in X-Total-Count. */
+export const listCommentsItem: Handler = async (c) => {
+  const { before, since } = sinceBefore(c);
+  const issue = await loadIssue(c);
+  const { comments, total } = await findComments(c, { issueId: issue.id, type: CommentType.comment, since, before }, null);
+  return json(200, await toApi(c, comments, new Map([[issue.id, issue]])), { 'X-Total-Count': String(total), 'Access-Control-Expose-Headers': 'X-Total-Count' });
+};
+
+/**
+ * A locked issue takes comments only from writers of its unit (site admins count, except through
+ * public-only and repo-specific tokens: spec, token kinds). Blocked users may not comment.
+ */
+export const createComments: Handler<CreateIssueCommentOption> = async (c) => {
+  const body = requireBody(c.body.body);
+  const issue = await loadIssue(c);
+  if (issue.isLocked && !canWriteIssues(c, issue.isPull)) throw forbidden(LOCKED);
+  const at = forcedTime(c, issue, c.body.updated_at);
+  const doer = doerOf(c);
+  const { owner } = need(c.repo, 'repo');
+  if ((await isBlocked(c.em, issue.posterId, doer.id)) || (await isBlocked(c.em, owner.id, doer.id))) throw forbidden(BLOCKED);
+  const comment = c.em.create(Comment, { type: CommentType.comment, issueId: issue.id, posterId: doer.id, content: body });
+  await c.em.flush();
+  // Counting the comment also stamps the issue's update time, as Forgejo's updateCommentInfos does.
+  await recountComments(c.em, issue);
+  if (at) await forceTimes(c, issue, comment, at, true);
+  return json(201, (await toApi(c, [comment], new Map([[issue.id, issue]])))[0]);
+};
+
+/** Forgejo answers 204 for a comment id that is a timeline event rather than a comment. */
+export const getComments: Handler = async (c) => {
+  const { comment, issue } = need(c.comment, 'comment');
+  if (comment.type !== CommentType.comment) return noContent();
+  return json(200, (await toApi(c, [comment], new Map([[issue.id, issue]])))[0]);
+};
+
+async function editComment(c: HandlerCtx<EditIssueCommentOption>, comment: IComment, issue: IIssue) {
+  const body = requireBody(c.body.body);
+  if (!mayChange(c, comment, issue)) throw forbidden(NOT_POSTER);
+  // Forgejo: events without text are left alone, with 204.
+  if (!EDITABLE.includes(comment.type)) return noContent();
+  const at = forcedTime(c, issue, c.body.updated_at);
+  comment.content = body;
+  comment.updatedAt = new Date();
+  await c.em.flush();
+  if (at) await forceTimes(c, issue, comment, at, false);
+  return json(200, (await toApi(c, [comment], new Map([[issue.id, issue]])))[0]);
+}
+
+export const editComments: Handler<EditIssueCommentOption> = async (c) => {
+  const { comment, issue } = need(c.comment, 'comment');
+  return editComment(c, comment, issue);
+};
+
+/** The deprecated `/issues/{index}/comments/{id}` forms ignore `{index}`, as Forgejo documents. */
+export const editCommentsItem: Handler<EditIssueCommentOption> = async (c) => {
+  const { comment, issue } = await loadComment(c);
+  return editComment(c, comment, issue);
+};
+
+/**
+ * Forgejo's DeleteComment: the row, its reactions, and the cross references it made (neutered); the
+ * issue's comment count follows. Only plain comments go this way: other types answer 204 and stay.
+ * Attachments of the comment are left, as Forgejo leaves them.
+ */
+async function deleteComment(c: RequestState, comment: IComment, issue: IIssue) {
+  if (!mayChange(c, comment, issue)) throw forbidden(NOT_POSTER);
+  if (comment.type !== CommentType.comment) return noContent();
+  await c.em.nativeDelete(Reaction, { commentId: comment.id });
+  await c.em.nativeUpdate(Comment, { refIssueId: issue.id, refCommentId: comment.id, refAction: { $in: [XREF.none, XREF.closes, XREF.reopens] } }, { refAction: XREF.neutered });
+  c.em.remove(comment);
+  await c.em.flush();
+  await recountComments(c.em, issue);
+  return noContent();
+}
+
+export const removeComments: Handler = async (c) => {
+  const { comment, issue } = need(c.comment, 'comment');
+  return deleteComment(c, comment, issue);
+};
+
+export const removeCommentsItem: Handler = async (c) => {
+  const { comment, issue } = await loadComment(c);
+  return deleteComment(c, comment, issue);
+};
+
+// ---------------------------------------------------------------------------------------------
+// Timeline
+
+/** Whether the caller may read issues (or pulls) of another repository; one permission per repository. */
+function otherRepoReader(c: RequestState) {
+  const perms = new Map<number, Promise<{ issues: boolean; pulls: boolean }>>();
+  const check = async (repoId: number) => {
+    const repo = await c.em.findOne(Repository, { id: repoId });
+    const owner = repo ? await c.em.findOne(User, { id: repo.ownerId }) : null;
+    if (!repo || !owner) return { issues: false, pulls: false };
+    const perm = await repoPermission(c.em, { repo, owner, doer: c.auth.doer, siteAdmin: isSiteAdmin(c), token: c.auth.token });
+    return { issues: perm.canRead('issues'), pulls: perm.canRead('pulls') };
+  };
+  return async (issue: IIssue) => {
+    if (!perms.has(issue.repoId)) perms.set(issue.repoId, check(issue.repoId));
+    const p = await perms.get(issue.repoId)!;
+    return issue.isPull ? p.pulls : p.issues;
+  };
+}
+
+/**
+ * Timeline events that point at an issue the caller cannot read: Forgejo's isXRefCommentAccessible
+ * for cross references from other repositories; here also dependencies, and references to a pull of
+ * this repository when only issues are readable, so the timeline never shows what the caller (or a
+ * public-only or repo-specific token) may not reach (spec, token kinds). A reference whose issue is
+ * gone is hidden too (Forgejo would fail to convert it).
+ */
+async function hiddenEvents(c: RequestState, issue: IIssue): Promise<number[]> {
+  const events = await c.em.find(Comment, {
+    issueId: issue.id,
+    $or: [{ type: { $in: [...XREF_TYPES] }, refIssueId: { $gt: 0 } }, { type: { $in: [CommentType.addDependency, CommentType.removeDependency] }, dependentIssueId: { $gt: 0 } }],
+  });
+  if (events.length === 0) return [];
+  const targetId = (e: IComment) => (XREF_TYPES.includes(e.type) ? e.refIssueId : e.dependentIssueId);
+  const targets = new Map((await c.em.find(Issue, { id: { $in: [...new Set(events.map(targetId))] } })).map((i) => [i.id, i]));
+  const readable = otherRepoReader(c);
+  const hidden: number[] = [];
+  for (const e of events) {
+    const target = targets.get(targetId(e));
+    const visible = target && (target.repoId === issue.repoId ? canReadIssue(c, target) : await readable(target));
+    if (!visible) hidden.push(e.id);
+  }
+  return hidden;
+}
+
+/** Every event of the issue except code comments (they belong to reviews), oldest first, paged. */
+export const listTimeline: Handler = async (c) => {
+  const { before, since } = sinceBefore(c);
+  const issue = await loadIssue(c);
+  const hideIds = await hiddenEvents(c, issue);
+  const page = pageOf(c);
+  const { comments, total } = await findComments(c, { issueId: issue.id, notType: CommentType.code, since, before, hideIds }, page);
+  const items = await timelineToApi(c.em, c.config, viewerOf(c), issue, comments);
+  // Forgejo builds the list from a nil slice: no events is `null`.
+  return json(200, items.length ? items : null, pagingHeaders(c, page, total));
+};

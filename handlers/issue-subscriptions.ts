@@ -1,0 +1,88 @@
+// Issue subscriptions (Forgejo's routers/api/v1/repo/issue_subscription.go, models/issues/issue_watch.go).
+// An IssueWatch row is an explicit choice; without one a user follows the issue when watching the
+// repository or taking part in it (its poster, or a poster of a comment, code comment or review).
+import type { EntityManager } from '@mikro-orm/core';
+import type { Handler } from '../lib/handler.ts';
+import { json } from '../lib/handler.ts';
+import { Comment, CommentType, IssueWatch, type IIssue } from '../model/issue.ts';
+import { User, type IUser } from '../model/user.ts';
+import { repoApiUrl } from '../model/api-issue.ts';
+import { toApiUser } from '../model/api-user.ts';
+import { fmtTime } from '../model/time.ts';
+import { isWatching } from '../lib/social.ts';
+import { loadIssue } from '../lib/issues.ts';
+import { pageOf, pagingHeaders } from '../lib/paging.ts';
+import { forbidden, notFound } from '../lib/errors.ts';
+import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
+
+/** Forgejo's IsUserParticipantsOfIssue. */
+async function isParticipant(em: EntityManager, userId: number, issue: IIssue): Promise<boolean> {
+  if (issue.posterId === userId) return true;
+  const types = [CommentType.comment, CommentType.code, CommentType.review];
+  return (await em.count(Comment, { issueId: issue.id, posterId: userId, type: { $in: types } })) > 0;
+}
+
+/** Forgejo's CheckIssueWatch. */
+async function watches(em: EntityManager, userId: number, issue: IIssue): Promise<boolean> {
+  const row = await em.findOne(IssueWatch, { userId, issueId: issue.id });
+  if (row) return row.isWatching;
+  return (await isWatching(em, userId, issue.repoId)) || isParticipant(em, userId, issue);
+}
+
+/** Users with an explicit subscription who may still sign in, paged; a page is ordered by name as Forgejo's GetUsersByIDs does. */
+export const listSubscriptions: Handler = async (c) => {
+  const issue = await loadIssue(c);
+  const page = pageOf(c);
+  const from = `from issue_watch w join "user" u on u.id = w.user_id where w.issue_id = ? and w.is_watching and u.is_active and not u.prohibit_login`;
+  const conn = c.em.getConnection();
+  const tx = c.em.getTransactionContext();
+  const counted: { n: number }[] = await conn.execute(`select count(*)::int as n ${from}`, [issue.id], 'all', tx);
+  const found: { id: number }[] = await conn.execute(`select u.id ${from} order by w.id asc limit ${page.limit} offset ${page.offset}`, [issue.id], 'all', tx);
+  const users = found.length ? await c.em.find(User, { id: { $in: found.map((r) => Number(r.id)) } }, { orderBy: { name: 'asc' } }) : [];
+  const viewer = { doer: c.auth.doer, siteAdmin: isSiteAdmin(c) };
+  return json(200, users.map((u) => toApiUser(c.config, u, viewer)), pagingHeaders(c, page, Number(counted[0]?.n ?? 0)));
+};
+
+/** WatchInfo of the caller; `created_at` is the issue's creation time, as in Forgejo. */
+export const listSubscriptionsCheck: Handler = async (c) => {
+  const issue = await loadIssue(c);
+  const { repo } = need(c.repo, 'repo');
+  const subscribed = await watches(c.em, need(c.auth.doer ?? undefined, 'user').id, issue);
+  const repoUrl = repoApiUrl(c.config, repo.ownerName, repo.name);
+  return json(200, {
+    subscribed,
+    ignored: !subscribed,
+    reason: null,
+    created_at: fmtTime(issue.createdAt),
+    url: `${repoUrl}/issues/${issue.index}/subscriptions`,
+    repository_url: repoUrl,
+  });
+};
+
+async function target(c: RequestState): Promise<IUser> {
+  const name = (c.params.user ?? '').toLowerCase();
+  const user = name ? await c.em.findOne(User, { lowerName: name }) : null;
+  if (!user) throw notFound();
+  return user;
+}
+
+/**
+ * A user may (un)subscribe only themself; site admins may do it for anyone. Answers have no body:
+ * 200 when the state was already the wanted one, 201 when it changed.
+ */
+async function setSubscription(c: RequestState, watch: boolean) {
+  const issue = await loadIssue(c);
+  const user = await target(c);
+  const doer = need(c.auth.doer ?? undefined, 'user');
+  if (user.id !== doer.id && !isSiteAdmin(c)) throw forbidden(`${doer.name} is not permitted to change subscriptions for ${user.name}`);
+  if ((await watches(c.em, user.id, issue)) === watch) return { status: 200 };
+  // One upsert, so concurrent requests for the same pair cannot collide on the unique key.
+  await c.em.getConnection().execute(
+    `insert into issue_watch (user_id, issue_id, is_watching, created_at, updated_at) values (?, ?, ?, ?, ?)
+     on conflict (user_id, issue_id) do update set is_watching = excluded.is_watching, updated_at = excluded.updated_at`,
+    [user.id, issue.id, watch, new Date(), new Date()], 'run', c.em.getTransactionContext());
+  return { status: 201 };
+}
+
+export const putSubscriptions: Handler = async (c) => setSubscription(c, true);
+export const removeSubscriptions: Handler = async (c) => setSubscription(c, false);

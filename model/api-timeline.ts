@@ -1,0 +1,157 @@
+// api.TimelineComment (Forgejo's convert.ToTimelineComment): every comment row of one issue, with the
+// records its type points at resolved in one batch of queries. Forgejo renders posters, assignees and
+// referenced comments with no viewer (ToUser(..., nil)), so e-mail addresses show as they do to an
+// anonymous caller; embedded issues (ref_issue, dependent_issue, tracked_time.issue) see the caller.
+import type { EntityManager } from '@mikro-orm/core';
+import type { Config } from '../config.ts';
+import { User } from './user.ts';
+import { Repository, type IRepository } from './repo.ts';
+import { Label, type ILabel } from './label.ts';
+import { Milestone } from './milestone.ts';
+import { Team, TeamUnit } from './org.ts';
+import { Comment, CommentType, COMMENT_TYPE_NAMES, Issue, TrackedTime, type IComment, type IIssue, type ITrackedTime } from './issue.ts';
+import { commentsToApi, issuePath, issuesToApi, repoApiUrl, repoHtmlUrl, usersById } from './api-issue.ts';
+import { toApiUser, type Viewer } from './api-user.ts';
+import { toApiLabel, orgApiUrl } from './api-label.ts';
+import { toApiMilestone } from './api-milestone.ts';
+import { toApiTeam } from './api-team.ts';
+import { fmtTime } from './time.ts';
+
+export const ANONYMOUS: Viewer = { doer: null, siteAdmin: false };
+
+/** Forgejo's references.XRefAction names, by value. */
+const REF_ACTIONS = ['none', 'closes', 'reopens', 'neutered'];
+
+/** Time events whose content Forgejo stores as `|<seconds>` since v1.21 and shows in the old text form. */
+const TIME_TYPES: readonly number[] = [CommentType.addTimeManual, CommentType.stopTracking, CommentType.deleteTimeManual];
+
+/** Forgejo's util.SecToTime: the two most significant units, e.g. `1 hour 5 minutes`, `2 weeks 4 days`. */
+export function secondsToText(duration: number): string {
+  let days = Math.floor(duration / 86400);
+  const years = Math.floor(days / 365);
+  days -= years * 365;
+  const months = Math.floor((days * 12) / 365);
+  days -= Math.floor((months * 365) / 12);
+  const weeks = Math.floor(days / 7);
+  days -= weeks * 7;
+  const hours = Math.floor(duration / 3600) % 24;
+  const minutes = Math.floor(duration / 60) % 60;
+  const seconds = duration % 60;
+  const unit = (v: number, name: string) => (v === 1 ? `1 ${name}` : v > 1 ? `${v} ${name}s` : '');
+  const pair: [number, string, number, string] = years > 0 ? [years, 'year', months, 'month']
+    : months > 0 ? [months, 'month', weeks, 'week']
+    : weeks > 0 ? [weeks, 'week', days, 'day']
+    : days > 0 ? [days, 'day', hours, 'hour']
+    : hours > 0 ? [hours, 'hour', minutes, 'minute']
+    : [minutes, 'minute', seconds, 'second'];
+  return [unit(pair[0], pair[1]), unit(pair[2], pair[3])].filter((s) => s !== '').join(' ');
+}
+
+function bodyOf(c: IComment): string {
+  if (!TIME_TYPES.includes(c.type) || !c.content.startsWith('|')) return c.content;
+  const seconds = /^\d+$/.test(c.content.slice(1)) ? Number(c.content.slice(1)) : 0;
+  return secondsToText(seconds);
+}
+
+const ids = (values: number[]) => [...new Set(values.filter((v) => v > 0))];
+
+/** Everything the comments of one issue refer to, loaded once. */
+async function loadRefs(em: EntityManager, issue: IIssue, comments: IComment[]) {
+  const times = ids(comments.map((c) => c.timeId));
+  const trackedTimes = times.length ? await em.find(TrackedTime, { id: { $in: times } }) : [];
+  const issueIds = ids([...comments.map((c) => c.refIssueId), ...comments.map((c) => c.dependentIssueId), ...trackedTimes.map((t) => t.issueId)]);
+  const milestoneIds = ids(comments.flatMap((c) => [c.milestoneId, c.oldMilestoneId]));
+  const labelIds = ids(comments.map((c) => c.labelId));
+  const teamIds = ids(comments.map((c) => c.assigneeTeamId));
+  const refCommentIds = ids(comments.map((c) => c.refCommentId));
+  const [repo, users, issues, milestones, labels, teams, teamUnits, refComments] = await Promise.all([
+    em.findOne(Repository, { id: issue.repoId }),
+    usersById(em, [...comments.map((c) => c.posterId), ...comments.map((c) => c.assigneeId), ...trackedTimes.map((t) => t.userId)]),
+    issueIds.length ? em.find(Issue, { id: { $in: issueIds } }) : [],
+    milestoneIds.length ? em.find(Milestone, { id: { $in: milestoneIds }, repoId: issue.repoId }) : [],
+    labelIds.length ? em.find(Label, { id: { $in: labelIds } }) : [],
+    teamIds.length ? em.find(Team, { id: { $in: teamIds } }) : [],
+    teamIds.length ? em.find(TeamUnit, { teamId: { $in: teamIds } }) : [],
+    refCommentIds.length ? em.find(Comment, { id: { $in: refCommentIds } }) : [],
+  ]);
+  const orgIds = ids(labels.map((l) => l.orgId));
+  const orgs = orgIds.length ? await em.find(User, { id: { $in: orgIds } }) : [];
+  return {
+    repo, users, trackedTimes, issues, milestones, labels, refComments, teamUnits,
+    // Forgejo resolves a team assignee only on organization repositories.
+    teams: teams.filter((t) => repo && t.orgId === repo.ownerId),
+    orgNames: new Map(orgs.map((o) => [o.id, o.name])),
+  };
+}
+
+function labelApiBase(cfg: Config, l: ILabel, repo: IRepository | null, orgNames: Map<number, string>): string {
+  if (l.orgId) return orgApiUrl(cfg, orgNames.get(l.orgId) ?? '');
+  return repo && repo.id === l.repoId ? repoApiUrl(cfg, repo.ownerName, repo.name) : '';
+}
+
+/** Convert the comment rows of `issue` (any types) to api.TimelineComment, in the order given. */
+export async function timelineToApi(em: EntityManager, cfg: Config, viewer: Viewer, issue: IIssue, comments: IComment[]) {
+  if (comments.length === 0) return [];
+  const refs = await loadRefs(em, issue, comments);
+  const [apiIssues, apiRefComments] = await Promise.all([
+    issuesToApi(em, cfg, viewer, refs.issues),
+    commentsToApi(em, cfg, ANONYMOUS, refs.refComments),
+  ]);
+  const issueById = new Map(apiIssues.map((i) => [i.id, i]));
+  const refCommentById = new Map(apiRefComments.map((c) => [c.id, c]));
+  const milestoneById = new Map(refs.milestones.map((m) => [m.id, m]));
+  const labelById = new Map(refs.labels.map((l) => [l.id, l]));
+  const teamById = new Map(refs.teams.map((t) => [t.id, t]));
+  const timeById = new Map(refs.trackedTimes.map((t) => [t.id, t]));
+  const user = (id: number) => toApiUser(cfg, refs.users.get(id) ?? refs.users.get(-1)!, ANONYMOUS);
+  const trackedTime = (t: ITrackedTime) => ({
+    id: t.id,
+    created: fmtTime(t.createdAt),
+    time: Number(t.time),
+    user_id: t.userId,
+    user_name: refs.users.get(t.userId)?.name ?? '',
+    issue_id: t.issueId,
+    issue: issueById.get(t.issueId) ?? null,
+  });
+  const issueHtml = refs.repo ? `${repoHtmlUrl(cfg, refs.repo.ownerName, refs.repo.name)}${issuePath(issue)}` : '';
+
+  return comments.map((c) => {
+    const milestone = milestoneById.get(c.milestoneId);
+    const oldMilestone = milestoneById.get(c.oldMilestoneId);
+    const time = timeById.get(c.timeId);
+    const label = labelById.get(c.labelId);
+    const team = teamById.get(c.assigneeTeamId);
+    return {
+      id: c.id,
+      type: COMMENT_TYPE_NAMES[c.type] ?? '',
+      html_url: `${issueHtml}#issuecomment-${c.id}`,
+      pull_request_url: issue.isPull ? issueHtml : '',
+      issue_url: issue.isPull ? '' : issueHtml,
+      user: user(c.posterId),
+      body: bodyOf(c),
+      created_at: fmtTime(c.createdAt),
+      updated_at: fmtTime(c.updatedAt),
+      old_project_id: 0,
+      project_id: 0,
+      old_milestone: oldMilestone ? toApiMilestone(oldMilestone) : null,
+      milestone: milestone ? toApiMilestone(milestone) : null,
+      tracked_time: time ? trackedTime(time) : null,
+      old_title: c.oldTitle,
+      new_title: c.newTitle,
+      old_ref: c.oldRef,
+      new_ref: c.newRef,
+      ref_issue: c.refIssueId ? (issueById.get(c.refIssueId) ?? null) : null,
+      ref_comment: c.refCommentId ? (refCommentById.get(c.refCommentId) ?? null) : null,
+      ref_action: REF_ACTIONS[c.refAction] ?? '',
+      ref_commit_sha: c.commitSha,
+      review_id: c.reviewId,
+      label: label ? toApiLabel(label, labelApiBase(cfg, label, refs.repo, refs.orgNames)) : null,
+      assignee: c.assigneeId > 0 ? user(c.assigneeId) : null,
+      assignee_team: team ? toApiTeam(cfg, team, refs.teamUnits) : null,
+      removed_assignee: c.removedAssignee,
+      // Only code comments have a resolver, and the timeline leaves code comments out.
+      resolve_doer: null,
+      dependent_issue: c.dependentIssueId ? (issueById.get(c.dependentIssueId) ?? null) : null,
+    };
+  });
+}
