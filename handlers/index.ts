@@ -42,6 +42,8 @@ import * as repoFiles from './repo-files.ts';
 import * as repoMeta from './repo-meta.ts';
 import * as deployKeys from './deploy-keys.ts';
 import * as markup from './markup.ts';
+import * as issueTimes from './issue-times.ts';
+import * as issueDeps from './issue-deps.ts';
 import * as issues from './issues.ts';
 import * as wiki from './wiki.ts';
 import * as issueComments from './issue-comments.ts';
@@ -68,6 +70,23 @@ export const handlers = {
   'issues.removePin': issues.removePin,
   'issues.editPin': issues.editPin,
   'newPinAllowed.get': issues.newPinAllowedGet,
+  'issues.listTimes': issueTimes.listTimes,
+  'issues.createTimes': issueTimes.createTimes,
+  'issues.removeTimes': issueTimes.removeTimes,
+  'issues.removeTimesItem': issueTimes.removeTimesItem,
+  'times.list': issueTimes.list,
+  'times.get': issueTimes.get,
+  'user.listTimes': issueTimes.listMine,
+  'issues.createStopwatchStart': issueTimes.startStopwatch,
+  'issues.createStopwatchStop': issueTimes.stopStopwatch,
+  'issues.removeStopwatchDelete': issueTimes.cancelStopwatch,
+  'user.listStopwatches': issueTimes.listStopwatches,
+  'issues.listDependencies': issueDeps.listDependencies,
+  'issues.createDependencies': issueDeps.createDependencies,
+  'issues.removeDependencies': issueDeps.removeDependencies,
+  'issues.listBlocks': issueDeps.listBlocks,
+  'issues.createBlocks': issueDeps.createBlocks,
+  'issues.removeBlocks': issueDeps.removeBlocks,
   'misc.createMarkup': markup.markup,
   'misc.createMarkdown': markup.markdown,
   'misc.createMarkdownRaw': markup.markdownRaw,

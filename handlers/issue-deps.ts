@@ -1,0 +1,163 @@
+// Issue dependencies (Forgejo's routers/api/v1/repo/issue_dependency.go, models/issues/dependency.go).
+// A row says `issue` depends on (is blocked by) `dependency`. The `{index}/dependencies` routes take
+// the path issue as the dependent one ("target") and the body's IssueMeta as its dependency; the
+// `{index}/blocks` routes take them the other way round. Either side may live in another repository
+// the caller can reach (Forgejo's ALLOW_CROSS_REPOSITORY_DEPENDENCIES, on by default).
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { Handler, HandlerCtx } from '../lib/handler.ts';
+import { json } from '../lib/handler.ts';
+import type { IssueMeta } from '../model/schemas/index.ts';
+import { CommentType, Issue, IssueDependency, type IIssue } from '../model/issue.ts';
+import { issueToApi, issuesToApi } from '../model/api-issue.ts';
+import { addComment, canReadIssue, canWriteIssues, findIssueByIndex, loadIssue, positiveInt } from '../lib/issues.ts';
+import { loadOtherRepo, permissionsOf, trackerConfig } from '../lib/issue-tracker.ts';
+import { pageOf, pagingHeaders } from '../lib/paging.ts';
+import { MSG, conflict, forbidden, notFound, unprocessable } from '../lib/errors.ts';
+import { isSiteAdmin, need, type LoadedRepo, type RequestState } from '../guards/types.ts';
+
+/** An issue with the repository it lives in, as the caller sees that repository. */
+interface Side { issue: IIssue; at: LoadedRepo }
+
+const readable = (c: RequestState, s: Side) => canReadIssue({ repo: s.at, auth: c.auth }, s.issue);
+const writable = (c: RequestState, s: Side) => canWriteIssues({ repo: s.at, auth: c.auth }, s.issue.isPull);
+const viewer = (c: RequestState) => ({ doer: c.auth.doer, siteAdmin: isSiteAdmin(c) });
+
+async function pathSide(c: RequestState): Promise<Side> {
+  return { issue: await loadIssue(c), at: need(c.repo, 'repo') };
+}
+
+/**
+ * The issue named by the body. Owner and repository are both needed even for the same repository,
+ * as in Forgejo; anything missing or out of the caller's reach answers 404.
+ */
+async function bodySide(c: HandlerCtx<IssueMeta>): Promise<Side> {
+  const here = need(c.repo, 'repo');
+  const owner = c.body.owner ?? '';
+  const name = c.body.repo ?? '';
+  const same = owner.toLowerCase() === here.owner.lowerName && name.toLowerCase() === here.repo.lowerName;
+  const at = same ? here : await loadOtherRepo(c, owner, name);
+  if (!at) throw notFound(undefined, [`repository does not exist [id: 0, uid: 0, owner_name: ${owner}, name: ${name}]`]);
+  const index = positiveInt(String(c.body.index ?? ''));
+  const issue = index === null ? null : await findIssueByIndex(c.em, at.repo.id, index);
+  const side = issue && { issue, at };
+  if (!side || !readable(c, side)) throw notFound(undefined, [`issue does not exist [repo_id: ${at.repo.id}, index: ${c.body.index ?? 0}]`]);
+  return side;
+}
+
+/**
+ * Forgejo's createIssueDependency / removeIssueDependency checks: dependencies are on in the dependent
+ * issue's repository and that repository is not archived (else 404), and the caller writes to the
+ * dependent issue's unit. Forgejo answers 404 for a caller who can read but not write; we say 403.
+ */
+function mustManage(c: RequestState, target: Side): void {
+  if (target.at.repo.isArchived || !trackerConfig(target.at.units ?? []).dependencies) throw notFound();
+  if (!writable(c, target)) throw forbidden(MSG.repoWrite);
+}
+
+const dependencyExists = (c: RequestState, issueId: number, dependencyId: number) =>
+  c.em.count(IssueDependency, { issueId, dependencyId }).then((n) => n > 0);
+
+/** Whether `from` already depends, directly or through other issues, on `to`. */
+async function dependsOn(c: RequestState, from: number, to: number): Promise<boolean> {
+  const rows: unknown[] = await c.em.getConnection().execute(
+    `with recursive chain(id) as (
+       select dependency_id from issue_dependency where issue_id = ?
+       union
+       select d.dependency_id from issue_dependency d join chain on d.issue_id = chain.id
+     ) select 1 from chain where id = ? limit 1`, [from, to], 'all', c.em.getTransactionContext());
+  return rows.length > 0;
+}
+
+/** Forgejo's CreateIssueDependency, refusing a self-dependency and cycles of any length. */
+async function link(c: RequestState, target: Side, dependency: Side): Promise<void> {
+  mustManage(c, target);
+  const [t, d] = [target.issue.id, dependency.issue.id];
+  if (t === d) throw unprocessable('You cannot make an issue depend on itself.');
+  if (await dependencyExists(c, t, d)) throw conflict(`issue dependency does already exist [issue id: ${t}, dependency id: ${d}]`);
+  if (await dependencyExists(c, d, t)) throw conflict(`circular dependencies exists (two issues blocking each other) [issue id: ${t}, dependency id: ${d}]`);
+  if (await dependsOn(c, d, t)) throw conflict(`circular dependencies exists [issue id: ${t}, dependency id: ${d}]`);
+  c.em.create(IssueDependency, { userId: need(c.auth.doer ?? undefined, 'user').id, issueId: t, dependencyId: d, createdAt: new Date() });
+  try {
+    await c.em.flush();
+  } catch (e) {
+    if (e instanceof UniqueConstraintViolationException) throw conflict(`issue dependency does already exist [issue id: ${t}, dependency id: ${d}]`);
+    throw e;
+  }
+  await recordOnBoth(c, target.issue, dependency.issue, CommentType.addDependency);
+}
+
+async function unlink(c: RequestState, target: Side, dependency: Side): Promise<void> {
+  mustManage(c, target);
+  const [t, d] = [target.issue.id, dependency.issue.id];
+  const removed = await c.em.nativeDelete(IssueDependency, { issueId: t, dependencyId: d });
+  if (removed === 0) throw notFound(undefined, [`issue dependency does not exist [issue id: ${t}, dependency id: ${d}]`]);
+  await recordOnBoth(c, target.issue, dependency.issue, CommentType.removeDependency);
+}
+
+/** One timeline event on each issue, each naming the other (Forgejo's createIssueDependencyComment). */
+async function recordOnBoth(c: RequestState, target: IIssue, dependency: IIssue, type: number): Promise<void> {
+  const doer = need(c.auth.doer ?? undefined, 'user').id;
+  await addComment(c.em, target, doer, type, { dependentIssueId: dependency.id });
+  await addComment(c.em, dependency, doer, type, { dependentIssueId: target.id });
+}
+
+/** The path issue as api.Issue, which every write answers with. */
+const answer = async (c: RequestState, status: number, s: Side) => json(status, await issueToApi(c.em, c.config, viewer(c), s.issue));
+
+export const createDependencies: Handler<IssueMeta> = async (c) => {
+  const target = await pathSide(c);
+  await link(c, target, await bodySide(c));
+  return answer(c, 201, target);
+};
+
+/** Forgejo's code answers 201 here; its API description (and so this service) says 200. */
+export const removeDependencies: Handler<IssueMeta> = async (c) => {
+  const target = await pathSide(c);
+  await unlink(c, target, await bodySide(c));
+  return answer(c, 200, target);
+};
+
+export const createBlocks: Handler<IssueMeta> = async (c) => {
+  const dependency = await pathSide(c);
+  await link(c, await bodySide(c), dependency);
+  return answer(c, 201, dependency);
+};
+
+export const removeBlocks: Handler<IssueMeta> = async (c) => {
+  const dependency = await pathSide(c);
+  await unlink(c, await bodySide(c), dependency);
+  return answer(c, 200, dependency);
+};
+
+/**
+ * The issues on the other end of the path issue's dependencies, those of its own repository first,
+ * then by repository id, newest first (Forgejo's BlockedByDependencies / BlockingDependencies).
+ * Only issues the caller can read are listed and counted (spec, token kinds: dependency and blocking
+ * routes); Forgejo shows writers a stand-in "HIDDEN" issue instead.
+ */
+async function listLinked(c: RequestState, direction: 'blockers' | 'blocked') {
+  const issue = await loadIssue(c);
+  const here = need(c.repo, 'repo');
+  const [mine, theirs] = direction === 'blockers' ? ['issue_id', 'dependency_id'] : ['dependency_id', 'issue_id'];
+  const rows: { id: number }[] = await c.em.getConnection().execute(
+    `select i.id from issue i join issue_dependency d on d.${theirs} = i.id where d.${mine} = ?
+     order by case when i.repo_id = ? then 0 else i.repo_id end, i.created_at desc, i.id desc`, [issue.id, issue.repoId], 'all');
+  const ids = rows.map((r) => Number(r.id));
+  const found = ids.length ? await c.em.find(Issue, { id: { $in: ids } }) : [];
+  const byId = new Map(found.map((i) => [i.id, i]));
+  const linked = ids.map((id) => byId.get(id)).filter((i): i is IIssue => !!i);
+  const perms = await permissionsOf(c, linked.map((i) => i.repoId), here);
+  const visible = linked.filter((i) => { const at = perms.get(i.repoId); return !!at && readable(c, { issue: i, at }); });
+  const p = pageOf(c);
+  const page = visible.slice(p.offset, p.offset + p.limit);
+  return json(200, await issuesToApi(c.em, c.config, viewer(c), page), pagingHeaders(c, p, visible.length));
+}
+
+/** With dependencies off in this repository there are none to show (Forgejo: 404). */
+export const listDependencies: Handler = async (c) => {
+  if (!trackerConfig(need(c.repo, 'repo').units ?? []).dependencies) throw notFound();
+  return listLinked(c, 'blockers');
+};
+
+/** Blocked issues may live in repositories with dependencies on, so this one's setting does not matter. */
+export const listBlocks: Handler = async (c) => listLinked(c, 'blocked');

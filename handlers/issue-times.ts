@@ -1,0 +1,354 @@
+// Tracked time and stopwatches (Forgejo's routers/api/v1/repo/issue_tracked_time.go and
+// issue_stopwatch.go, models/issues/{tracked_time,stopwatch}.go). Deleting a time only marks it,
+// as Forgejo does, so the timeline keeps its history; every change leaves a timeline event.
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { Handler } from '../lib/handler.ts';
+import { json, noContent } from '../lib/handler.ts';
+import type { AddTimeOption } from '../model/schemas/index.ts';
+import { CommentType, Issue, Stopwatch, TrackedTime, type IIssue, type IStopwatch, type ITrackedTime } from '../model/issue.ts';
+import { User, type IUser } from '../model/user.ts';
+import { issuesToApi, usersById } from '../model/api-issue.ts';
+import { fmtTime } from '../model/time.ts';
+import { addComment, canReadIssue, canWriteIssues, loadIssue, positiveInt } from '../lib/issues.ts';
+import { canTrackTime, trackerConfig } from '../lib/issue-tracker.ts';
+import { reachable, type Sql } from '../lib/repo-search.ts';
+import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
+import { badRequest, conflict, forbidden, notFound, unprocessable } from '../lib/errors.ts';
+import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
+
+const TIME_TRACKING_DISABLED = 'time tracking disabled';
+const NOT_ALLOWED_TO_QUERY = 'query by user not allowed; not enough rights';
+const CANNOT_TRACK = 'user should be a writer of the issue, its poster or an assignee to track time';
+const CANNOT_TOGGLE = 'Not repo writer, user does not have rights to toggle stopwatch';
+const NOT_OWN_TIME = 'only the user who tracked the time or a site admin may delete it';
+
+/** Forgejo stores these times as unix seconds; keeping whole seconds makes since/before exact. */
+const wholeSeconds = (d: Date) => new Date(Math.floor(d.getTime() / 1000) * 1000);
+const unixSeconds = (d: Date) => Math.floor(d.getTime() / 1000);
+const doerOf = (c: RequestState): IUser => need(c.auth.doer ?? undefined, 'user');
+
+/** Go's time.Parse(time.RFC3339, v); null when it does not parse. */
+function rfc3339(v: string): Date | null {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(v)) return null;
+  const d = new Date(v);
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Queries
+
+interface TimeFilter { repoId?: number; issueId?: number; userId?: number; since?: Date; before?: Date; where?: Sql }
+
+/** Forgejo's GetQueryBeforeSince: RFC 3339 `since` / `before`, else 422 with Go's parse error. */
+function timeParam(c: RequestState, name: 'since' | 'before'): Date | undefined {
+  const v = (c.query.get(name) ?? '').trim();
+  if (v === '') return undefined;
+  const d = rfc3339(v);
+  if (!d) throw unprocessable(`parsing time "${v}" as "2006-01-02T15:04:05Z07:00": cannot parse "${v}" as "2006"`);
+  return d.getUTCFullYear() <= 1 ? undefined : d;
+}
+
+/** Times on pull requests need the pulls unit, times on issues the issues unit. */
+function readableKinds(c: RequestState): Sql | undefined {
+  const issues = canReadIssue(c, { isPull: false });
+  const pulls = canReadIssue(c, { isPull: true });
+  if (issues && pulls) return undefined;
+  return { sql: issues ? 'not i.is_pull' : pulls ? 'i.is_pull' : 'false', params: [] };
+}
+
+/** One page (or all, with a null page) of the undeleted times matching `f`, oldest first, and the total. */
+async function findTimes(c: RequestState, f: TimeFilter, page: Page | null): Promise<{ times: ITrackedTime[]; total: number }> {
+  const conds: string[] = ['not t.deleted'];
+  const params: unknown[] = [];
+  const add = (sql: string, ...p: unknown[]) => { conds.push(sql); params.push(...p); };
+  if (f.repoId !== undefined) add('i.repo_id = ?', f.repoId);
+  if (f.issueId !== undefined) add('t.issue_id = ?', f.issueId);
+  if (f.userId !== undefined) add('t.user_id = ?', f.userId);
+  if (f.since) add('t.created_at >= ?', wholeSeconds(f.since));
+  if (f.before) add('t.created_at <= ?', wholeSeconds(f.before));
+  if (f.where) add(`(${f.where.sql})`, ...f.where.params);
+  const from = `from tracked_time t join issue i on i.id = t.issue_id join repository r on r.id = i.repo_id where ${conds.join(' and ')}`;
+  const conn = c.em.getConnection();
+  const tx = c.em.getTransactionContext();
+  const counted: { n: number }[] = await conn.execute(`select count(*)::int as n ${from}`, params, 'all', tx);
+  const limit = page ? ` limit ${page.limit} offset ${page.offset}` : '';
+  const found: { id: number }[] = await conn.execute(`select t.id ${from} order by t.id asc${limit}`, params, 'all', tx);
+  const ids = found.map((r) => Number(r.id));
+  const rows = ids.length ? await c.em.find(TrackedTime, { id: { $in: ids } }) : [];
+  const byId = new Map(rows.map((t) => [t.id, t]));
+  return { times: ids.map((id) => byId.get(id)).filter((t): t is ITrackedTime => !!t), total: Number(counted[0]?.n ?? 0) };
+}
+
+/** api.TrackedTime, each with its api.Issue (Forgejo's ToTrackedTime after LoadAttributes). */
+async function timesToApi(c: RequestState, times: ITrackedTime[]) {
+  const viewer = { doer: c.auth.doer, siteAdmin: isSiteAdmin(c) };
+  const issues = times.length ? await c.em.find(Issue, { id: { $in: [...new Set(times.map((t) => t.issueId))] } }) : [];
+  const [apiIssues, users] = await Promise.all([issuesToApi(c.em, c.config, viewer, issues), usersById(c.em, times.map((t) => t.userId))]);
+  const issueById = new Map(apiIssues.map((i) => [i.id, i]));
+  return times.map((t) => ({
+    id: t.id,
+    created: fmtTime(t.createdAt),
+    time: t.time,
+    user_id: t.userId,
+    user_name: users.get(t.userId)?.name ?? '',
+    issue_id: t.issueId,
+    issue: issueById.get(t.issueId) ?? null,
+  }));
+}
+
+async function userByName(c: RequestState, name: string): Promise<IUser | null> {
+  return c.em.findOne(User, { lowerName: name.toLowerCase() });
+}
+
+/**
+ * The `user` filter of the repository and issue lists (Forgejo's cantSetUser): site admins and
+ * writers of the issues unit may ask for anyone (or everyone); others see their own times only.
+ * Public-only and repo-specific tokens lose the site-admin part (spec: "no managing or viewing
+ * others' logged time").
+ */
+async function userFilter(c: RequestState): Promise<number | undefined> {
+  const doer = doerOf(c);
+  const name = (c.query.get('user') ?? '').trim();
+  let userId: number | undefined;
+  if (name !== '') {
+    const u = await userByName(c, name);
+    if (!u) throw notFound('User does not exist', [`user does not exist [uid: 0, name: ${name}]`]);
+    userId = u.id;
+  }
+  const mayQueryOthers = isSiteAdmin(c) || need(c.repo, 'repo').perm.canWrite('issues');
+  if (mayQueryOthers || userId === doer.id) return userId;
+  if (userId !== undefined) throw forbidden(NOT_ALLOWED_TO_QUERY);
+  return doer.id;
+}
+
+async function listPage(c: RequestState, f: TimeFilter) {
+  const p = pageOf(c);
+  const { times, total } = await findTimes(c, { ...f, since: timeParam(c, 'since'), before: timeParam(c, 'before') }, p);
+  return json(200, await timesToApi(c, times), pagingHeaders(c, p, total));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tracked times of an issue
+
+const trackerOf = (c: RequestState) => trackerConfig(need(c.repo, 'repo').units ?? []);
+
+/** Forgejo answers 400 when time tracking is off and 403 when it is on but not for this caller. */
+async function mustTrackTime(c: RequestState, issue: IIssue): Promise<void> {
+  if (await canTrackTime(c, need(c.repo, 'repo'), issue)) return;
+  throw trackerOf(c).timeTracking ? forbidden(CANNOT_TRACK) : badRequest(TIME_TRACKING_DISABLED);
+}
+
+export const listTimes: Handler = async (c) => {
+  if (!trackerOf(c).timeTracking) throw notFound('Timetracker is disabled');
+  const issue = await loadIssue(c);
+  const userId = await userFilter(c);
+  return listPage(c, { repoId: issue.repoId, issueId: issue.id, userId });
+};
+
+/** Go's binding takes `created` as a time.Time: RFC 3339, and the zero time means "now". */
+function createdAt(v: string | undefined): Date {
+  if (v === undefined || v === '') return new Date();
+  const d = rfc3339(v);
+  if (!d) throw unprocessable('[Created]: Invalid');
+  return d.getUTCFullYear() <= 1 ? new Date() : d;
+}
+
+/**
+ * Forgejo's AddTime: `user_name` counts only for site admins and repository admins naming someone
+ * else; for anyone else it is ignored and the time is the caller's. The timeline event is the time
+ * owner's, with Forgejo's `|<seconds>` content.
+ */
+export const createTimes: Handler<AddTimeOption> = async (c) => {
+  const b = c.body;
+  // Go's `binding:"Required"` rejects the zero value; negative amounts pass, as in Forgejo.
+  if (b.time === 0) throw unprocessable('[Time]: Required');
+  if (!Number.isSafeInteger(b.time)) throw unprocessable('[Time]: Invalid');
+  const created = createdAt(b.created);
+  const issue = await loadIssue(c);
+  await mustTrackTime(c, issue);
+  const doer = doerOf(c);
+  let owner = doer;
+  const name = b.user_name ?? '';
+  if (name !== '' && (isSiteAdmin(c) || (need(c.repo, 'repo').perm.isAdmin() && doer.lowerName !== name.toLowerCase()))) {
+    const u = await userByName(c, name);
+    if (!u) throw unprocessable(`user does not exist [uid: 0, name: ${name}]`);
+    owner = u;
+  }
+  const t = c.em.create(TrackedTime, { issueId: issue.id, userId: owner.id, time: b.time, createdAt: wholeSeconds(created) });
+  await c.em.flush();
+  await addComment(c.em, issue, owner.id, CommentType.addTimeManual, { content: `|${b.time}`, timeId: t.id });
+  return json(200, (await timesToApi(c, [t]))[0]);
+};
+
+/** Marks the caller's times on the issue deleted; 404 when there were none. */
+export const removeTimes: Handler = async (c) => {
+  const issue = await loadIssue(c);
+  await mustTrackTime(c, issue);
+  const doer = doerOf(c);
+  const removed: { time: string | number }[] = await c.em.getConnection().execute(
+    'update tracked_time set deleted = true where issue_id = ? and user_id = ? and not deleted returning time',
+    [issue.id, doer.id], 'all', c.em.getTransactionContext());
+  if (removed.length === 0) throw notFound(undefined, ['tracked_time does not exist']);
+  const seconds = removed.reduce((sum, r) => sum + Number(r.time), 0);
+  await addComment(c.em, issue, doer.id, CommentType.deleteTimeManual, { content: `|${seconds}` });
+  return noContent();
+};
+
+/**
+ * Only its owner or a site admin may delete a time (repository admins may not, as in Forgejo). The
+ * time must belong to the issue of the path: Forgejo looks it up by id alone.
+ */
+export const removeTimesItem: Handler = async (c) => {
+  const issue = await loadIssue(c);
+  await mustTrackTime(c, issue);
+  const id = positiveInt(c.params.id);
+  const t = id === null ? null : await c.em.findOne(TrackedTime, { id, issueId: issue.id });
+  if (!t) throw notFound(undefined, [`tracked_time does not exist [id: ${c.params.id}]`]);
+  if (t.deleted) throw notFound(undefined, [`tracked time [${t.id}] already deleted`]);
+  if (!isSiteAdmin(c) && t.userId !== doerOf(c).id) throw forbidden(NOT_OWN_TIME);
+  const marked = await c.em.nativeUpdate(TrackedTime, { id: t.id, deleted: false }, { deleted: true });
+  if (marked === 0) throw notFound(undefined, [`tracked time [${t.id}] already deleted`]);
+  await addComment(c.em, issue, t.userId, CommentType.deleteTimeManual, { content: `|${t.time}` });
+  return noContent();
+};
+
+// ---------------------------------------------------------------------------------------------
+// Tracked times of a repository and of the caller
+
+function mustHaveTimeTracking(c: RequestState): void {
+  if (!trackerOf(c).timeTracking) throw badRequest(TIME_TRACKING_DISABLED);
+}
+
+export const list: Handler = async (c) => {
+  mustHaveTimeTracking(c);
+  const userId = await userFilter(c);
+  return listPage(c, { repoId: need(c.repo, 'repo').repo.id, userId, where: readableKinds(c) });
+};
+
+/** Deprecated in Forgejo: one user's times in the repository, all of them, without paging headers. */
+export const get: Handler = async (c) => {
+  mustHaveTimeTracking(c);
+  const user = await userByName(c, c.params.timetrackingusername ?? '');
+  if (!user) throw notFound(undefined, [`user does not exist [uid: 0, name: ${c.params.timetrackingusername ?? ''}]`]);
+  const doer = doerOf(c);
+  if (!need(c.repo, 'repo').perm.isAdmin() && !isSiteAdmin(c) && doer.id !== user.id) throw forbidden(NOT_ALLOWED_TO_QUERY);
+  const { times } = await findTimes(c, { repoId: need(c.repo, 'repo').repo.id, userId: user.id, where: readableKinds(c) }, null);
+  return json(200, await timesToApi(c, times));
+};
+
+/**
+ * The caller's times everywhere. Unlike Forgejo, times in repositories the caller (or the token)
+ * cannot reach are left out, like every other listing (spec, token kinds).
+ */
+export const listMine: Handler = async (c) => {
+  const caller = { doer: c.auth.doer, siteAdmin: isSiteAdmin(c), token: c.auth.token };
+  return listPage(c, { userId: doerOf(c).id, where: reachable(caller) });
+};
+
+// ---------------------------------------------------------------------------------------------
+// Stopwatches
+
+/** Forgejo's util.SecToTime: the two largest non-zero units, e.g. `1 hour 5 minutes`. */
+export function secToTime(total: number): string {
+  // Months are a twelfth of a year, in integer arithmetic as in Go.
+  let rest = Math.floor(total / 86400);
+  const years = Math.floor(rest / 365);
+  rest -= years * 365;
+  const months = Math.floor((rest * 12) / 365);
+  rest -= Math.floor((months * 365) / 12);
+  const weeks = Math.floor(rest / 7);
+  rest -= weeks * 7;
+  const hours = Math.floor(total / 3600) % 24;
+  const minutes = Math.floor(total / 60) % 60;
+  const seconds = total % 60;
+  const pairs: [number, string][][] = [
+    [[years, 'year'], [months, 'month']], [[months, 'month'], [weeks, 'week']], [[weeks, 'week'], [rest, 'day']],
+    [[rest, 'day'], [hours, 'hour']], [[hours, 'hour'], [minutes, 'minute']], [[minutes, 'minute'], [seconds, 'second']],
+  ];
+  const pair = pairs.find(([[lead]]) => lead > 0) ?? pairs[pairs.length - 1];
+  return pair.filter(([n]) => n > 0).map(([n, unit]) => `${n} ${unit}${n === 1 ? '' : 's'}`).join(' ');
+}
+
+/** Forgejo's prepareIssueStopwatch: writers of the issue's unit who may track time on it. */
+async function stopwatchIssue(c: RequestState): Promise<IIssue> {
+  const issue = await loadIssue(c);
+  if (!canWriteIssues(c, issue.isPull) || !(await canTrackTime(c, need(c.repo, 'repo'), issue))) throw forbidden(CANNOT_TOGGLE);
+  return issue;
+}
+
+const findStopwatch = (c: RequestState, issue: IIssue) => c.em.findOne(Stopwatch, { userId: doerOf(c).id, issueId: issue.id });
+
+/**
+ * Removes a stopwatch; false when another request removed it first, so two concurrent stops never
+ * both book the time.
+ */
+async function claim(c: RequestState, sw: IStopwatch): Promise<boolean> {
+  return (await c.em.nativeDelete(Stopwatch, { id: sw.id })) > 0;
+}
+
+/** Books the elapsed whole seconds as a tracked time with a stop_tracking event (Forgejo's FinishIssueStopwatch). */
+async function finish(c: RequestState, sw: IStopwatch, issue: IIssue): Promise<void> {
+  const now = new Date();
+  const seconds = unixSeconds(now) - unixSeconds(sw.createdAt);
+  const t = c.em.create(TrackedTime, { issueId: issue.id, userId: sw.userId, time: seconds, createdAt: wholeSeconds(now) });
+  await c.em.flush();
+  await addComment(c.em, issue, sw.userId, CommentType.stopTracking, { content: secToTime(seconds), timeId: t.id });
+}
+
+/** Starting a stopwatch stops the caller's running one on another issue, as Forgejo does. */
+export const startStopwatch: Handler = async (c) => {
+  const issue = await stopwatchIssue(c);
+  if (await findStopwatch(c, issue)) throw conflict('cannot start a stopwatch again if it already exists');
+  const doer = doerOf(c);
+  for (const other of await c.em.find(Stopwatch, { userId: doer.id, issueId: { $ne: issue.id } })) {
+    const otherIssue = await c.em.findOne(Issue, { id: other.issueId });
+    if ((await claim(c, other)) && otherIssue) await finish(c, other, otherIssue);
+  }
+  c.em.create(Stopwatch, { userId: doer.id, issueId: issue.id, createdAt: wholeSeconds(new Date()) });
+  try {
+    await c.em.flush();
+  } catch (e) {
+    // A concurrent start won the race for the (user, issue) pair.
+    if (e instanceof UniqueConstraintViolationException) throw conflict('cannot start a stopwatch again if it already exists');
+    throw e;
+  }
+  await addComment(c.em, issue, doer.id, CommentType.startTracking);
+  return { status: 201 };
+};
+
+const NO_STOPWATCH = 'cannot stop/cancel a non existent stopwatch';
+
+export const stopStopwatch: Handler = async (c) => {
+  const issue = await stopwatchIssue(c);
+  const sw = await findStopwatch(c, issue);
+  if (!sw || !(await claim(c, sw))) throw conflict(NO_STOPWATCH);
+  await finish(c, sw, issue);
+  return { status: 201 };
+};
+
+export const cancelStopwatch: Handler = async (c) => {
+  const issue = await stopwatchIssue(c);
+  const sw = await findStopwatch(c, issue);
+  if (!sw || !(await claim(c, sw))) throw conflict(NO_STOPWATCH);
+  await addComment(c.em, issue, doerOf(c).id, CommentType.cancelTracking);
+  return noContent();
+};
+
+/** The caller's running stopwatches (api.StopWatch), in repositories the caller can still reach. */
+export const listStopwatches: Handler = async (c) => {
+  const where = reachable({ doer: c.auth.doer, siteAdmin: isSiteAdmin(c), token: c.auth.token });
+  const from = `from stopwatch s join issue i on i.id = s.issue_id join repository r on r.id = i.repo_id where s.user_id = ? and (${where.sql})`;
+  const params = [doerOf(c).id, ...where.params];
+  const p = pageOf(c);
+  const conn = c.em.getConnection();
+  const counted: { n: number }[] = await conn.execute(`select count(*)::int as n ${from}`, params, 'all');
+  const rows: { created_at: string | Date; index: number; title: string; owner_name: string; name: string }[] = await conn.execute(
+    `select s.created_at, i."index", i.title, r.owner_name, r.name ${from} order by s.id asc limit ${p.limit} offset ${p.offset}`, params, 'all');
+  const now = unixSeconds(new Date());
+  const body = rows.map((r) => {
+    const created = new Date(r.created_at);
+    const seconds = now - unixSeconds(created);
+    return { created: fmtTime(created), seconds, duration: secToTime(seconds), issue_index: Number(r.index), issue_title: r.title, repo_owner_name: r.owner_name, repo_name: r.name };
+  });
+  return json(200, body, pagingHeaders(c, p, Number(counted[0]?.n ?? 0)));
+};
