@@ -21,6 +21,8 @@ import { repoPathFor, type Services } from './lib/services.ts';
 import type { Orm } from './model/db.ts';
 import { openApiDocument } from './lib/openapi.ts';
 import { serveAvatars } from './lib/avatar-serve.ts';
+import { serveAttachments } from './lib/attachment-serve.ts';
+import { cleanupUploads, formidableOptions } from './lib/attachments.ts';
 import { createGitHttp } from './git-http.ts';
 
 export interface AppOptions {
@@ -95,6 +97,8 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
 
   // Avatar images, where every `avatar_url` points.
   app.use(serveAvatars(config));
+  // Attachment downloads, where every `browser_download_url` points.
+  app.use(serveAttachments({ config, orm, services }));
 
   // The API description, generated from the table.
   app.use(async (ctx, next) => {
@@ -115,18 +119,6 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
   // Git over HTTP (smart protocol) lives outside /api/v1; it must see request bodies unparsed.
   app.use(createGitHttp({ config, orm, services }));
 
-  app.use(koaBody({
-    multipart: true,
-    text: true,
-    json: true,
-    urlencoded: true,
-    parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
-    jsonLimit: '16mb',
-    textLimit: '16mb',
-    formidable: { maxFileSize: config.ATTACHMENT.MAX_SIZE * 1024 * 1024 },
-    onError: (err) => { throw new HttpError(422, `invalid request body: ${err.message}`); },
-  }));
-
   // Authentication, for every API request (bad credentials are 401 on every route).
   app.use(async (ctx, next) => {
     if (!ctx.path.startsWith('/api/v1')) return next();
@@ -139,6 +131,25 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
     ctx.state[STATE_AUTH] = { auth, em };
     await next();
   });
+
+  app.use(cleanupUploads());
+  // Bodies are parsed after authentication: uploads (multipart, written to temporary files) are read
+  // only for signed-in callers — every route that takes one requires a token — so an anonymous client
+  // cannot make the server spool files to disk.
+  const bodyOptions = {
+    text: true,
+    json: true,
+    urlencoded: true,
+    parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
+    jsonLimit: '16mb',
+    textLimit: '16mb',
+    formidable: formidableOptions(config),
+    // An upload over [attachment] MAX_SIZE is 413 (formidable marks it so); other parse errors are 422.
+    onError: (err: Error) => { throw new HttpError((err as { httpCode?: number }).httpCode === 413 ? 413 : 422, `invalid request body: ${err.message}`); },
+  };
+  const withUploads = koaBody({ ...bodyOptions, multipart: true });
+  const withoutUploads = koaBody({ ...bodyOptions, multipart: false });
+  app.use((ctx, next) => ((ctx.state[STATE_AUTH] as { auth?: AuthResult } | undefined)?.auth?.doer ? withUploads(ctx, next) : withoutUploads(ctx, next)));
 
   const hooks: RunHooks = {
     async makeState(ctx, route) {

@@ -42,6 +42,8 @@ import * as repoFiles from './repo-files.ts';
 import * as repoMeta from './repo-meta.ts';
 import * as deployKeys from './deploy-keys.ts';
 import * as markup from './markup.ts';
+import * as releases from './releases.ts';
+import * as attachments from './attachments.ts';
 import * as issueTimes from './issue-times.ts';
 import * as issueDeps from './issue-deps.ts';
 import * as issues from './issues.ts';
@@ -200,6 +202,29 @@ export const handlers = {
   'labels.create': repoLabels.create,
   'labels.edit': repoLabels.edit,
   'labels.remove': repoLabels.remove,
+  'releases.list': releases.list,
+  'releases.create': releases.create,
+  'releases.get': releases.get,
+  'releases.edit': releases.edit,
+  'releases.remove': releases.remove,
+  'releases.listLatest': releases.listLatest,
+  'releases.getTags': releases.getTags,
+  'releases.removeTags': releases.removeTags,
+  'releases.listAssets': releases.listAssets,
+  'releases.createAssets': releases.createAssets,
+  'releases.getAssets': releases.getAssets,
+  'releases.editAssets': releases.editAssets,
+  'releases.removeAssets': releases.removeAssets,
+  'issues.listAssets': attachments.listIssue,
+  'issues.createAssets': attachments.createIssue,
+  'issues.getAssets': attachments.getIssue,
+  'issues.editAssets': attachments.editIssue,
+  'issues.removeAssets': attachments.removeIssue,
+  'issues.listCommentsAssets': attachments.listComment,
+  'issues.createCommentsAssets': attachments.createComment,
+  'issues.getCommentsAssets': attachments.getComment,
+  'issues.editCommentsAssets': attachments.editComment,
+  'issues.removeCommentsAssets': attachments.removeComment,
   'milestones.list': milestones.list,
   'milestones.get': milestones.get,
   'milestones.create': milestones.create,

@@ -1,5 +1,6 @@
 // Tags: list, get, create (lightweight or annotated), delete (Forgejo routers/api/v1/repo/tag.go,
 // services/convert ToTag).
+import { Release } from '../model/release.ts';
 import type { Handler } from '../lib/handler.ts';
 import { json, noContent } from '../lib/handler.ts';
 import type { CreateTagOption } from '../model/schemas/index.ts';
@@ -73,6 +74,10 @@ export const remove: Handler = async (c) => {
   const name = c.params.path ?? '';
   const ref = name === '' ? null : await readRef(g.path, 'tags', name);
   if (!ref) throw notFound();
+  // Forgejo's DeleteTag: the tag of a release goes with the release (DELETE releases/tags/{tag}) first.
+  if (await c.em.count(Release, { repoId: g.repo.id, lowerTagName: name.toLowerCase(), isTag: false })) {
+    throw conflict('a tag attached to a release cannot be deleted directly');
+  }
   await gitWrite(() => deleteRef(g.path, `refs/tags/${name}`, ref.oid));
   await refreshAfterWrite(c.em, g.repo, g.path);
   return noContent();
