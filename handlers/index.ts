@@ -44,6 +44,8 @@ import * as deployKeys from './deploy-keys.ts';
 import * as markup from './markup.ts';
 import * as releases from './releases.ts';
 import * as attachments from './attachments.ts';
+import * as pulls from './pulls.ts';
+import * as pullReviews from './pull-reviews.ts';
 import * as issueTimes from './issue-times.ts';
 import * as issueDeps from './issue-deps.ts';
 import * as issues from './issues.ts';
@@ -363,6 +365,31 @@ export const handlers = {
   'signingKeyGpg.get': repoMeta.signingKeyGpg,
   'misc.getSigningKeyGpg': repoMeta.signingKeyGpg,
   'misc.getSigningKeySsh': repoMeta.signingKeySsh,
+  'pulls.list': pulls.list,
+  'pulls.get': pulls.get,
+  'pulls.create': pulls.create,
+  'pulls.edit': pulls.edit,
+  'pulls.getItem': pulls.getItem,
+  'pulls.getItem2': pulls.getItem2,
+  'pulls.listCommits': pulls.listCommits,
+  'pulls.listFiles': pulls.listFiles,
+  'pulls.listMerge': pulls.listMerge,
+  'pulls.createMerge': pulls.createMerge,
+  'pulls.removeMerge': pulls.removeMerge,
+  'pulls.createUpdate': pulls.createUpdate,
+  'pulls.listReviews': pullReviews.listReviews,
+  'pulls.getReviews': pullReviews.getReviews,
+  'pulls.createReviews': pullReviews.createReviews,
+  'pulls.createReviewsItem': pullReviews.createReviewsItem,
+  'pulls.removeReviews': pullReviews.removeReviews,
+  'pulls.listReviewsComments': pullReviews.listReviewsComments,
+  'pulls.getReviewsComments': pullReviews.getReviewsComments,
+  'pulls.createReviewsComments': pullReviews.createReviewsComments,
+  'pulls.removeReviewsComments': pullReviews.removeReviewsComments,
+  'pulls.createReviewsDismissals': pullReviews.createReviewsDismissals,
+  'pulls.createReviewsUndismissals': pullReviews.createReviewsUndismissals,
+  'pulls.createRequestedReviewers': pullReviews.createRequestedReviewers,
+  'pulls.removeRequestedReviewers': pullReviews.removeRequestedReviewers,
   'wiki.listPages': wiki.listPages,
   'wiki.getPage': wiki.getPage,
   'wiki.getRevisions': wiki.getRevisions,
