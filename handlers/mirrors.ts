@@ -7,35 +7,37 @@ import { User, type IUser } from '../model/user.ts';
 import { PushMirror } from '../model/mirror.ts';
 import { notFound, unprocessable } from '../lib/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
-import { convertMirror, createPushMirror, migrateRepository, pushMirrorJson, syncMirror, syncPushMirror } from '../lib/mirrors.ts';
-import { apiSourceOf, fetchSourceLabels, servesApi, type SourceLabel } from '../lib/migrate-labels.ts';
+import { convertMirror, createPushMirror, migrateRepository, pushMirrorJson, syncMirror, syncPushMirror, type MigrateInput } from '../lib/mirrors.ts';
+import { apiSourceOf, servesApi } from '../lib/migrate-remote.ts';
 import { need } from '../guards/types.ts';
 import { repoJson } from './repos.ts';
 
-const NOT_MIGRATABLE = ['issues', 'labels', 'milestones', 'releases', 'pull_requests'] as const;
+const IMPORTABLE = ['issues', 'labels', 'milestones', 'releases', 'pull_requests'] as const;
 
-/** `POST /repos/migrate`. MIGRATE_OWNER has vetted the owner; only git data (and a wiki) is migrated. */
+/**
+ * `POST /repos/migrate`. MIGRATE_OWNER has vetted the owner. Besides git data (and a wiki), the
+ * repository's milestones, labels, releases, issues and pull requests are imported from another
+ * instance of this API: `service: gitea`, or a git URL whose host serves `/api/v1/version`. A plain
+ * git source ignores those options and a mirror never takes them, as in Forgejo; other services
+ * cannot be read.
+ */
 export const migrate: Handler<MigrateRepoOptions> = async (c) => {
   const b = c.body;
   const doer = c.auth.doer!;
   let owner: IUser = doer;
   if (b.repo_owner) owner = await c.em.findOneOrFail(User, { lowerName: b.repo_owner.toLowerCase() });
   else if (b.uid) owner = await c.em.findOneOrFail(User, { id: b.uid });
-  // Forgejo's plain git migration ignores these options. From another instance of this API (service
-  // gitea, or a git URL whose host serves /api/v1/version) labels are imported; the rest cannot be
-  // stored by cairn, and no other service can be read.
-  const asked = NOT_MIGRATABLE.filter((k) => b[k]);
-  let labels: SourceLabel[] = [];
-  if (!b.mirror && asked.length) {
+  const asked = b.mirror ? [] : IMPORTABLE.filter((k) => b[k]);
+  let apiImport: MigrateInput['apiImport'];
+  if (asked.length) {
     const service = b.service || 'git';
-    const src = service === 'git' || service === 'gitea'
-      ? apiSourceOf(b.clone_addr, { username: b.auth_username, password: b.auth_password, token: b.auth_token })
-      : null;
-    const isApi = !!src && (service === 'gitea' || (await servesApi(c.config, src)));
-    if (service !== 'git' || isApi) {
-      const refused = asked.filter((k) => k !== 'labels' || !isApi);
-      if (refused.length) throw unprocessable(`migrating ${refused.join(', ')} from ${service} is not supported; only git data, the wiki and labels can be migrated`);
-      if (src && b.labels) labels = await fetchSourceLabels(c.config, src);
+    if (service !== 'git' && service !== 'gitea') {
+      throw unprocessable(`migrating ${asked.join(', ')} from ${service} is not supported; only another Forgejo or Gitea instance (service "gitea") can be read`);
+    }
+    const src = apiSourceOf(b.clone_addr, { username: b.auth_username, password: b.auth_password, token: b.auth_token });
+    if (service === 'gitea' && !src) throw unprocessable('clone_addr must be the http(s) address of a repository, <instance>/<owner>/<repo>, to migrate from gitea');
+    if (src && (service === 'gitea' || (await servesApi(c.config, src)))) {
+      apiImport = { src, plan: { milestones: !!b.milestones, labels: !!b.labels, releases: !!b.releases, issues: !!b.issues, pulls: !!b.pull_requests } };
     }
   }
   const repo = await migrateRepository(c.em, c.config, c.services, doer, owner, {
@@ -49,7 +51,7 @@ export const migrate: Handler<MigrateRepoOptions> = async (c) => {
     mirror: b.mirror,
     mirrorInterval: b.mirror_interval,
     wiki: b.wiki,
-    labels,
+    apiImport,
   });
   return json(201, await repoJson(c, repo, owner));
 };

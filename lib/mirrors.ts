@@ -14,7 +14,8 @@ import { MIRROR_UNITS, insertRepository, wikiPath, withNewGitDir } from './repos
 import { DEFAULT_MIRROR_INTERVAL, checkMirrorInterval, formatDuration, parseDuration } from './duration.ts';
 import { checkRemoteAllowed, parseRemote, type Remote } from './remote-url.ts';
 import { GlobError, compileGlob } from './glob.ts';
-import { insertLabels, type SourceLabel } from './migrate-labels.ts';
+import { importFromApi, type ImportPlan } from './migrate-import.ts';
+import type { ApiSource } from './migrate-remote.ts';
 import { fmtTime } from '../model/time.ts';
 import { GitError } from '../git/errors.ts';
 import { readRef } from '../git/lookup.ts';
@@ -49,8 +50,8 @@ export interface MigrateInput {
   mirror?: boolean;
   mirrorInterval?: string;
   wiki?: boolean;
-  /** Read from the source's API beforehand (lib/migrate-labels.ts). */
-  labels?: SourceLabel[];
+  /** Milestones, labels, releases, issues and pulls to read from another instance of this API after the clone. */
+  apiImport?: { src: ApiSource; plan: ImportPlan };
 }
 
 /** The remote of a migration request, checked against the instance's allow and block lists. */
@@ -106,7 +107,11 @@ export async function migrateRepository(em: EntityManager, cfg: Config, services
       repo.mirrorUpdatedAt = now;
     }
     if (input.wiki) await migrateWiki(services, owner, repo, remote);
-    insertLabels(em, repo.id, input.labels ?? []);
+    if (input.apiImport) {
+      // withNewGitDir removes the repository directory when this throws; the wiki goes with it.
+      await importFromApi({ em, cfg, services, repo, owner, doer, path, remote }, input.apiImport.src, input.apiImport.plan)
+        .catch(async (e: unknown) => { await deleteRepo(wikiPath(services, owner.name, repo.name)); remoteFailure(e); });
+    }
     await em.flush();
   });
   return repo;
