@@ -1,6 +1,7 @@
 // Tracked time and stopwatches (Forgejo's routers/api/v1/repo/issue_tracked_time.go and
 // issue_stopwatch.go, models/issues/{tracked_time,stopwatch}.go). Deleting a time only marks it,
 // as Forgejo does, so the timeline keeps its history; every change leaves a timeline event.
+import { secToTime } from '../lib/duration.ts';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Handler } from '../lib/handler.ts';
 import { json, noContent } from '../lib/handler.ts';
@@ -247,27 +248,6 @@ export const listMine: Handler = async (c) => {
 
 // ---------------------------------------------------------------------------------------------
 // Stopwatches
-
-/** Forgejo's util.SecToTime: the two largest non-zero units, e.g. `1 hour 5 minutes`. */
-export function secToTime(total: number): string {
-  // Months are a twelfth of a year, in integer arithmetic as in Go.
-  let rest = Math.floor(total / 86400);
-  const years = Math.floor(rest / 365);
-  rest -= years * 365;
-  const months = Math.floor((rest * 12) / 365);
-  rest -= Math.floor((months * 365) / 12);
-  const weeks = Math.floor(rest / 7);
-  rest -= weeks * 7;
-  const hours = Math.floor(total / 3600) % 24;
-  const minutes = Math.floor(total / 60) % 60;
-  const seconds = total % 60;
-  const pairs: [number, string][][] = [
-    [[years, 'year'], [months, 'month']], [[months, 'month'], [weeks, 'week']], [[weeks, 'week'], [rest, 'day']],
-    [[rest, 'day'], [hours, 'hour']], [[hours, 'hour'], [minutes, 'minute']], [[minutes, 'minute'], [seconds, 'second']],
-  ];
-  const pair = pairs.find(([[lead]]) => lead > 0) ?? pairs[pairs.length - 1];
-  return pair.filter(([n]) => n > 0).map(([n, unit]) => `${n} ${unit}${n === 1 ? '' : 's'}`).join(' ');
-}
 
 /** Forgejo's prepareIssueStopwatch: writers of the issue's unit who may track time on it. */
 async function stopwatchIssue(c: RequestState): Promise<IIssue> {

@@ -33,3 +33,24 @@ export function checkMirrorInterval(s: string): { ms: number; text: string } | {
   if (ms < 0 || (ms !== 0 && ms < MIN_MIRROR_INTERVAL_MS)) return { error: `invalid mirror interval: ${formatDuration(ms)} is below minimum interval: 10m0s` };
   return { ms, text: formatDuration(ms) };
 }
+
+/** Forgejo's util.SecToTime: the two largest non-zero units, e.g. `1 hour 5 minutes`. */
+export function secToTime(total: number): string {
+  // Months are a twelfth of a year, in integer arithmetic as in Go.
+  let rest = Math.floor(total / 86400);
+  const years = Math.floor(rest / 365);
+  rest -= years * 365;
+  const months = Math.floor((rest * 12) / 365);
+  rest -= Math.floor((months * 365) / 12);
+  const weeks = Math.floor(rest / 7);
+  rest -= weeks * 7;
+  const hours = Math.floor(total / 3600) % 24;
+  const minutes = Math.floor(total / 60) % 60;
+  const seconds = total % 60;
+  const pairs: [number, string][][] = [
+    [[years, 'year'], [months, 'month']], [[months, 'month'], [weeks, 'week']], [[weeks, 'week'], [rest, 'day']],
+    [[rest, 'day'], [hours, 'hour']], [[hours, 'hour'], [minutes, 'minute']], [[minutes, 'minute'], [seconds, 'second']],
+  ];
+  const pair = pairs.find(([[lead]]) => lead > 0) ?? pairs[pairs.length - 1];
+  return pair.filter(([n]) => n > 0).map(([n, unit]) => `${n} ${unit}${n === 1 ? '' : 's'}`).join(' ');
+}

@@ -2,6 +2,7 @@
 // records its type points at resolved in one batch of queries. Forgejo renders posters, assignees and
 // referenced comments with no viewer (ToUser(..., nil)), so e-mail addresses show as they do to an
 // anonymous caller; embedded issues (ref_issue, dependent_issue, tracked_time.issue) see the caller.
+import { secToTime } from '../lib/duration.ts';
 import type { EntityManager } from '@mikro-orm/core';
 import type { Config } from '../config.ts';
 import { User } from './user.ts';
@@ -25,32 +26,10 @@ const REF_ACTIONS = ['none', 'closes', 'reopens', 'neutered'];
 /** Time events whose content Forgejo stores as `|<seconds>` since v1.21 and shows in the old text form. */
 const TIME_TYPES: readonly number[] = [CommentType.addTimeManual, CommentType.stopTracking, CommentType.deleteTimeManual];
 
-/** Forgejo's util.SecToTime: the two most significant units, e.g. `1 hour 5 minutes`, `2 weeks 4 days`. */
-export function secondsToText(duration: number): string {
-  let days = Math.floor(duration / 86400);
-  const years = Math.floor(days / 365);
-  days -= years * 365;
-  const months = Math.floor((days * 12) / 365);
-  days -= Math.floor((months * 365) / 12);
-  const weeks = Math.floor(days / 7);
-  days -= weeks * 7;
-  const hours = Math.floor(duration / 3600) % 24;
-  const minutes = Math.floor(duration / 60) % 60;
-  const seconds = duration % 60;
-  const unit = (v: number, name: string) => (v === 1 ? `1 ${name}` : v > 1 ? `${v} ${name}s` : '');
-  const pair: [number, string, number, string] = years > 0 ? [years, 'year', months, 'month']
-    : months > 0 ? [months, 'month', weeks, 'week']
-    : weeks > 0 ? [weeks, 'week', days, 'day']
-    : days > 0 ? [days, 'day', hours, 'hour']
-    : hours > 0 ? [hours, 'hour', minutes, 'minute']
-    : [minutes, 'minute', seconds, 'second'];
-  return [unit(pair[0], pair[1]), unit(pair[2], pair[3])].filter((s) => s !== '').join(' ');
-}
-
 function bodyOf(c: IComment): string {
   if (!TIME_TYPES.includes(c.type) || !c.content.startsWith('|')) return c.content;
   const seconds = /^\d+$/.test(c.content.slice(1)) ? Number(c.content.slice(1)) : 0;
-  return secondsToText(seconds);
+  return secToTime(seconds);
 }
 
 const ids = (values: number[]) => [...new Set(values.filter((v) => v > 0))];
