@@ -19,6 +19,7 @@ import { HttpError } from './lib/errors.ts';
 import { hasScope } from './lib/scopes.ts';
 import { repoPermission } from './lib/perm.ts';
 import { refreshAfterWrite } from './lib/repo-git.ts';
+import { appliedUpdates, emitRefUpdates } from './lib/push-events.ts';
 import { wikiPath } from './lib/repos.ts';
 import { ensureWikiRepo } from './lib/wiki.ts';
 import { findRedirectTarget } from './lib/repo-redirect.ts';
@@ -44,9 +45,10 @@ class GitHttpError extends Error {
   }
 }
 
-/** The ref names a receive-pack request updates, read from its command pkt-lines as the bytes pass. */
+/** The ref updates a receive-pack request asks for, read from its command pkt-lines as the bytes pass. */
 class CommandSniffer {
   readonly refs: string[] = [];
+  readonly updates: { ref: string; before: string; after: string }[] = [];
   private buf = Buffer.alloc(0);
   private done = false;
 
@@ -58,8 +60,9 @@ class CommandSniffer {
       if (Number.isNaN(len) || len === 0) { this.done = true; return; }
       if (this.buf.length < len) return;
       const line = this.buf.subarray(4, len).toString('utf8').split('\0')[0].trim();
-      const ref = line.split(' ')[2];
+      const [before, after, ref] = line.split(' ');
       if (ref) this.refs.push(ref);
+      if (ref && before && after) this.updates.push({ ref, before, after });
       this.buf = this.buf.subarray(len);
     }
     if (this.buf.length > 65536) this.done = true;
@@ -194,7 +197,8 @@ export function createGitHttp(deps: GitHttpDeps): Middleware {
       void (async () => {
         await session?.close();
         const branches = sniffer.refs.filter((r) => r.startsWith('refs/heads/')).map((r) => r.slice('refs/heads/'.length));
-        if (!isWiki) await refreshAfterWrite(em, repo, repoPath, branches, { services, doerId: doer?.id ?? 0 });
+        if (!isWiki) await refreshAfterWrite(em, repo, repoPath, branches, { services, doerId: doer?.id ?? 0, config });
+        if (!isWiki && doer) await emitRefUpdates(em, { config, services }, repo, doer, repoPath, await appliedUpdates(repoPath, sniffer.updates));
         out.end();
       })().catch((e: unknown) => {
         services.log.error({ err: e, repo: repo.id }, 'refresh after push failed');

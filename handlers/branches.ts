@@ -1,4 +1,6 @@
 // Branches: list, get, create, rename, delete (Forgejo routers/api/v1/repo/branch.go; forgejo-facts 6.9).
+import { emitRefUpdates } from '../lib/push-events.ts';
+import { zeroOid } from '../git/oid.ts';
 import type { Handler, HandlerCtx } from '../lib/handler.ts';
 import { json, noContent } from '../lib/handler.ts';
 import type { CreateBranchRepoOption, UpdateBranchRepoOption } from '../model/schemas/index.ts';
@@ -92,6 +94,7 @@ export const create: Handler<CreateBranchRepoOption> = async (c: HandlerCtx<Crea
     throw httpErrorOf(e) ?? e;
   }
   await refreshAfterWrite(c.em, g.repo, g.path, [b.new_branch_name], pullRefresh(c));
+  await emitRefUpdates(c.em, c, g.repo, c.auth.doer!, g.path, [{ ref: `refs/heads/${b.new_branch_name}`, before: zeroOid(from), after: from }]);
   return json(201, await branchJson(c, g, b.new_branch_name, from));
 };
 
@@ -113,6 +116,8 @@ export const edit: Handler<UpdateBranchRepoOption> = async (c) => {
     g.repo.defaultBranch = to;
   }
   await refreshAfterWrite(c.em, g.repo, g.path, [], pullRefresh(c));
+  // Forgejo's RenameBranch notifies the old name's deletion and the new name's creation.
+  await emitRefUpdates(c.em, c, g.repo, c.auth.doer!, g.path, [{ ref: `refs/heads/${from}`, before: head.oid, after: zeroOid(head.oid) }, { ref: `refs/heads/${to}`, before: zeroOid(head.oid), after: head.oid }]);
   return noContent();
 };
 
@@ -124,5 +129,6 @@ export const remove: Handler = async (c) => {
   if (!head) throw notFound(`branch does not exist [name: ${name}]`);
   await gitWrite(() => deleteRef(g.path, `refs/heads/${name}`, head.oid));
   await refreshAfterWrite(c.em, g.repo, g.path, [], pullRefresh(c));
+  await emitRefUpdates(c.em, c, g.repo, c.auth.doer!, g.path, [{ ref: `refs/heads/${name}`, before: head.oid, after: zeroOid(head.oid) }]);
   return noContent();
 };

@@ -2,6 +2,8 @@
 // apply a diff (Forgejo routers/api/v1/repo/{file,patch}.go, services/repository/files/update.go;
 // forgejo-facts 6.11, 12.3, 12.5). Every write is one plumbing commit and a compare-and-swap of the
 // branch (git/write.ts), so a concurrent writer gets 409, never a corrupted branch.
+import { emitRefUpdates } from '../lib/push-events.ts';
+import { zeroOid } from '../git/oid.ts';
 import type { Handler } from '../lib/handler.ts';
 import { json } from '../lib/handler.ts';
 import type { ApplyDiffPatchFileOptions, ChangeFilesOptions, CreateFileOptions, DeleteFileOptions, UpdateFileOptions } from '../model/schemas/index.ts';
@@ -155,6 +157,7 @@ async function writeChanges(c: RequestState, g: GitCtx, o: WriteOptions, changes
     throw mapErrors(e) ?? e;
   }
   await refreshAfterWrite(c.em, g.repo, g.path, [newBranch], pullRefresh(c));
+  await emitRefUpdates(c.em, c, g.repo, c.auth.doer!, g.path, [{ ref: `refs/heads/${newBranch}`, before: expectedOld ?? zeroOid(commitSha), after: commitSha }]);
   const commit = await getCommit(g.path, commitSha);
   if (!commit) throw new Error(`commit ${commitSha} vanished after it was written`);
   return { commit, branch: newBranch, paths: changes.map((ch) => ch.path) };
@@ -237,6 +240,7 @@ export const diffPatch: Handler<ApplyDiffPatchFileOptions> = async (c) => {
     throw httpErrorOf(e) ?? e;
   }
   await refreshAfterWrite(c.em, g.repo, g.path, [newBranch], pullRefresh(c));
+  await emitRefUpdates(c.em, c, g.repo, c.auth.doer!, g.path, [{ ref: `refs/heads/${newBranch}`, before: expectedOld ?? zeroOid(commitSha), after: commitSha }]);
   const commit = await getCommit(g.path, commitSha);
   if (!commit) throw new Error(`commit ${commitSha} vanished after it was written`);
   return json(200, { content: null, commit: toFileCommit(g.urls, commit), verification: toVerification(commit) });

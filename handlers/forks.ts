@@ -1,4 +1,6 @@
 // Forks and fork sync (Forgejo routers/api/v1/repo/fork.go, sync_fork.go).
+import { emitRefChanges, refSnapshot } from '../lib/push-events.ts';
+import { emitEvents } from '../lib/events.ts';
 import type { Handler } from '../lib/handler.ts';
 import { json, noContent } from '../lib/handler.ts';
 import type { CreateForkOption } from '../model/schemas/index.ts';
@@ -23,6 +25,7 @@ export const create: Handler<CreateForkOption> = async (c) => {
   const doer = c.auth.doer!;
   const forker = c.body.organization ? await c.em.findOneOrFail(User, { lowerName: c.body.organization.toLowerCase() }) : doer;
   const fork = await forkRepository(c.em, c.config, c.services, doer, repo, owner, forker, c.body.name || repo.name);
+  await emitEvents(c.em, c, [{ name: 'fork', repo, sender: doer, fork }, { name: 'repository', repo: fork, sender: doer, action: 'created' }]);
   return json(202, await repoJson(c, fork, forker));
 };
 
@@ -34,6 +37,10 @@ export const getSync: Handler = async (c) => {
 };
 
 export const sync: Handler = async (c) => {
-  await syncFork(c.em, c.services, need(c.repo, 'repo').repo, branchOf(c));
+  const { repo, owner } = need(c.repo, 'repo');
+  const repoPath = c.services.repoPath(owner.name, repo.name);
+  const refsBefore = await refSnapshot(repoPath);
+  await syncFork(c.em, c.services, repo, branchOf(c));
+  await emitRefChanges(c.em, c, repo, c.auth.doer!, repoPath, refsBefore);
   return noContent();
 };

@@ -1,6 +1,7 @@
 // Issue comments and the issue timeline (Forgejo's routers/api/v1/repo/issue_comment.go,
 // services/issue/comments.go, models/issues/comment.go). Comments are shown as Forgejo's
 // convert.ToAPIComment does, with the poster rendered for no viewer.
+import { emitCommentEvent } from '../lib/issue-events.ts';
 import type { Handler, HandlerCtx } from '../lib/handler.ts';
 import { json, noContent } from '../lib/handler.ts';
 import type { CreateIssueCommentOption, EditIssueCommentOption } from '../model/schemas/index.ts';
@@ -150,6 +151,7 @@ export const createComments: Handler<CreateIssueCommentOption> = async (c) => {
   // Counting the comment also stamps the issue's update time, as Forgejo's updateCommentInfos does.
   await recountComments(c.em, issue);
   if (at) await forceTimes(c, issue, comment, at, true);
+  await emitCommentEvent(c, issue, comment, 'created');
   return json(201, (await toApi(c, [comment], new Map([[issue.id, issue]])))[0]);
 };
 
@@ -166,10 +168,12 @@ async function editComment(c: HandlerCtx<EditIssueCommentOption>, comment: IComm
   // Forgejo: events without text are left alone, with 204.
   if (!EDITABLE.includes(comment.type)) return noContent();
   const at = forcedTime(c, issue, c.body.updated_at);
+  const from = comment.content;
   comment.content = body;
   comment.updatedAt = new Date();
   await c.em.flush();
   if (at) await forceTimes(c, issue, comment, at, false);
+  await emitCommentEvent(c, issue, comment, 'edited', from);
   return json(200, (await toApi(c, [comment], new Map([[issue.id, issue]])))[0]);
 }
 
@@ -192,6 +196,7 @@ export const editCommentsItem: Handler<EditIssueCommentOption> = async (c) => {
 async function deleteComment(c: RequestState, comment: IComment, issue: IIssue) {
   if (!mayChange(c, comment, issue)) throw forbidden(NOT_POSTER);
   if (comment.type !== CommentType.comment) return noContent();
+  await emitCommentEvent(c, issue, comment, 'deleted');
   await c.em.nativeDelete(Reaction, { commentId: comment.id });
   await c.em.nativeUpdate(Comment, { refIssueId: issue.id, refCommentId: comment.id, refAction: { $in: [XREF.none, XREF.closes, XREF.reopens] } }, { refAction: XREF.neutered });
   c.em.remove(comment);

@@ -15,6 +15,7 @@ import { issueToApi, issuesToApi } from '../model/api-issue.ts';
 import { pullsToApi } from '../model/api-pull.ts';
 import { orgApiUrl, toApiLabel } from '../model/api-label.ts';
 import { fmtTime, ZERO_TIME } from '../model/time.ts';
+import { emitIssueChanges, emitIssueEvent, snapshotIssue } from '../lib/issue-events.ts';
 import { canEditIssue, canReadIssue, canWriteIssues, createIssue, labelIdsOf, loadIssue, positiveInt } from '../lib/issues.ts';
 import {
   addLabels, assignableUsers, clearLabels, deleteIssue, dropDuplicateScopes, endOfDay, labelFits, labelsByName,
@@ -206,6 +207,7 @@ export const create: Handler<CreateIssueOption> = async (c) => {
   await setAssignees(c.em, issue, doer.id, assignees);
   if (b.closed) await setClosed(c.em, issue, doer.id, true);
   await watchIssue(c.em, issue.id, doer.id);
+  await emitIssueEvent(c, issue, 'opened');
   return json(201, await apiOf(c, await reloadIssue(c.em, issue.id)));
 };
 
@@ -254,6 +256,7 @@ export const edit: Handler<EditIssueOption> = async (c) => {
   const writer = canWriteIssues(c, issue.isPull);
   const b = c.body;
   const updated = requestedUpdate(c, issue, b.updated_at);
+  const before = await snapshotIssue(c.em, issue);
 
   if (b.title) await setTitle(c.em, issue, doer.id, b.title);
   if (b.body !== undefined) issue.content = b.body;
@@ -268,11 +271,13 @@ export const edit: Handler<EditIssueOption> = async (c) => {
     await setClosed(c.em, issue, doer.id, b.state === 'closed');
   }
   await applyUpdate(c, issue, updated);
+  await emitIssueChanges(c, issue, before);
   return json(201, await apiOf(c, await reloadIssue(c.em, issue.id)));
 };
 
 export const remove: Handler = async (c) => {
   const issue = await loadIssue(c);
+  await emitIssueEvent(c, issue, 'deleted');
   await deleteIssue(c.em, c.config, issue, c.auth.doer!.id);
   return noContent();
 };
@@ -329,7 +334,9 @@ async function labelsAndIssue(c: HandlerCtx<IssueLabelsOption>) {
 /** POST {R}/issues/{index}/labels: add; an exclusive label replaces the issue's others of its scope. */
 export const createLabels: Handler<IssueLabelsOption> = async (c) => {
   const { issue, labels, updated } = await labelsAndIssue(c);
+  const before = await snapshotIssue(c.em, issue);
   await addLabels(c.em, issue, c.auth.doer!.id, labels);
+  await emitIssueChanges(c, issue, before);
   await applyUpdate(c, issue, updated);
   return json(200, await issueLabelsJson(c, issue.id));
 };
@@ -337,7 +344,9 @@ export const createLabels: Handler<IssueLabelsOption> = async (c) => {
 /** PUT {R}/issues/{index}/labels: replace. */
 export const putLabels: Handler<IssueLabelsOption> = async (c) => {
   const { issue, labels, updated } = await labelsAndIssue(c);
+  const before = await snapshotIssue(c.em, issue);
   await replaceLabels(c.em, issue, c.auth.doer!.id, labels);
+  await emitIssueChanges(c, issue, before);
   await applyUpdate(c, issue, updated);
   return json(200, await issueLabelsJson(c, issue.id));
 };
@@ -346,7 +355,9 @@ export const putLabels: Handler<IssueLabelsOption> = async (c) => {
 export const removeLabels: Handler<DeleteLabelsOption> = async (c) => {
   const issue = await writableIssue(c);
   const updated = requestedUpdate(c, issue, c.body.updated_at);
+  const before = await snapshotIssue(c.em, issue);
   await clearLabels(c.em, issue, c.auth.doer!.id);
+  await emitIssueChanges(c, issue, before);
   await applyUpdate(c, issue, updated);
   return noContent();
 };
@@ -371,7 +382,9 @@ export const removeLabelsItem: Handler<DeleteLabelsOption> = async (c) => {
   const issue = await writableIssue(c);
   const updated = requestedUpdate(c, issue, c.body.updated_at);
   const label = await labelByIdentifier(c, c.params.identifier ?? '');
+  const before = await snapshotIssue(c.em, issue);
   await removeLabel(c.em, issue, c.auth.doer!.id, label.id);
+  await emitIssueChanges(c, issue, before);
   await applyUpdate(c, issue, updated);
   if ((c.headers.accept ?? '').split(',').some((v) => v.trim() === 'application/vnd.github+json')) {
     const { repo, owner } = need(c.repo, 'repo');

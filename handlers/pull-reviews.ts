@@ -2,6 +2,7 @@
 // routers/api/v1/repo/pull_review.go, services/pull/review.go, models/issues/review.go,
 // services/issue/assignee.go). A review request is a Review row of type `request`; a pending review
 // is a draft only its reviewer (and repository administrators) can see.
+import { emitIssueEvent, emitReviewEvent } from '../lib/issue-events.ts';
 import type { FilterQuery } from '@mikro-orm/core';
 import type { Handler, HandlerCtx } from '../lib/handler.ts';
 import { json, noContent } from '../lib/handler.ts';
@@ -321,6 +322,7 @@ async function submitReview(c: RequestState, p: Pull, review: IReview, type: num
   review.stale = stale;
   await c.em.flush();
   if (type !== ReviewType.pending) await addComment(c.em, p.issue, doer.id, CommentType.review, { content, reviewId: review.id });
+  if (type !== ReviewType.pending) await emitReviewEvent(c, p.issue, p.pull, review);
   return review;
 }
 
@@ -550,6 +552,7 @@ async function addUserRequest(c: RequestState, p: Pull, reviewer: IUser): Promis
   const review = c.em.create(Review, { type: ReviewType.request, issueId: p.issue.id, reviewerId: reviewer.id, official });
   await c.em.flush();
   await addComment(c.em, p.issue, doerOf(c).id, CommentType.reviewRequest, { assigneeId: reviewer.id, reviewId: review.id });
+  await emitIssueEvent(c, p.issue, 'review_requested', { pull: p.pull, reviewer });
   return review;
 }
 
@@ -559,6 +562,7 @@ async function removeUserRequest(c: RequestState, p: Pull, reviewer: IUser): Pro
   await c.em.nativeDelete(Review, { id: latest.id });
   if (await isOfficialReviewer(c, p, reviewer)) await restoreLatestOfficial(c, p.issue.id, reviewer.id);
   await addComment(c.em, p.issue, doerOf(c).id, CommentType.reviewRequest, { assigneeId: reviewer.id, removedAssignee: true });
+  await emitIssueEvent(c, p.issue, 'review_request_removed', { pull: p.pull, reviewer });
 }
 
 /** Teams of the owning organization by name (404 for an unknown one), checked like Forgejo's IsValidTeamReviewRequest. */

@@ -33,6 +33,8 @@ import { isAncestor, mergeBase } from '../git/merge.ts';
 import { diffStream, patchStream, pullHeadRef, rangeCommits } from '../git/pull.ts';
 import { apiCommits } from './commits.ts';
 import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
+import { emitIssueChanges, emitIssueEvent, emitPullMerged, snapshotIssue } from '../lib/issue-events.ts';
+import { emitRefChanges, refSnapshot } from '../lib/push-events.ts';
 
 /** The pull at `{index}` of the addressed repository and its issue; 404 otherwise. */
 export async function loadPull(s: RequestState, param = 'index'): Promise<{ pull: IPullRequest; issue: IIssue }> {
@@ -148,6 +150,7 @@ export const create: Handler<CreatePullRequestOption> = async (c) => {
     assigneeIds: writer ? (await assignableUsers(c.em, repo, owner, b.assignee, b.assignees)).map((u) => u.id) : [],
     deadline: writer && b.due_date ? parseDeadline(b.due_date) : null,
   });
+  await emitIssueEvent(c, await c.em.findOneOrFail(Issue, { id: pull.issueId }), 'opened', { pull });
   return json(201, await pullToApi(c, pull));
 };
 
@@ -273,6 +276,7 @@ export const edit: Handler<EditPullRequestOption> = async (c) => {
   const writer = canWriteIssues(c, true);
   if (issue.posterId !== doer.id && !writer) throw forbidden('user should be the poster or have write access to pull requests');
   const b = c.body;
+  const before = await snapshotIssue(c.em, issue);
   if (b.title) await setTitle(c.em, issue, doer.id, b.title);
   if (b.body !== undefined && b.body !== issue.content) {
     issue.content = b.body;
@@ -295,6 +299,7 @@ export const edit: Handler<EditPullRequestOption> = async (c) => {
     pull.allowMaintainerEdit = b.allow_maintainer_edit;
   }
   await c.em.flush();
+  await emitIssueChanges(c, issue, before);
   return json(201, await pullToApi(c, pull));
 };
 
@@ -357,6 +362,7 @@ async function markManuallyMerged(c: HandlerCtx<MergePullRequestForm>, pull: IPu
   const baseHead = (await readRef(path, 'heads', pull.baseBranch, true))?.oid;
   if (!commit || !baseHead || !(await isAncestor(path, commit.sha, baseHead))) return json(409, {});
   await recordMerged(c.em, pull, issue, commit.sha, new Date(commit.author.timestamp * 1000), true, c.auth.doer!.id);
+  await emitIssueEvent(c, issue, 'closed', { pull });
   return { status: 200 };
 }
 
@@ -391,6 +397,7 @@ export const createMerge: Handler<MergePullRequestForm> = async (c) => {
     // Forgejo merges at once when the checks already succeeded, and schedules otherwise.
     if (state !== 'success') return scheduleAutoMerge(c, pull, issue, style, message);
   }
+  const refsBefore = await refSnapshot(repoPathOf(c.services, base));
   let merged: string;
   try {
     merged = await mergePull({ services: c.services, cfg: c.config, pull, base, head, style, message, doer: c.auth.doer!, poster: await c.em.findOneOrFail(User, { id: issue.posterId }), expectedHead: b.head_commit_id || undefined });
@@ -399,8 +406,9 @@ export const createMerge: Handler<MergePullRequestForm> = async (c) => {
     throw e;
   }
   await finishMerge(c.em, c.services, { pull, issue, base, commit: merged, doerId: c.auth.doer!.id });
+  await emitPullMerged(c.em, c, { base, sender: c.auth.doer!, pull, issue, basePath: repoPathOf(c.services, base), refsBefore });
   if (b.delete_branch_after_merge && head) {
-    const refused = await deleteHeadAfterMerge(c.em, c.services, { pull, issue, head, doerId: c.auth.doer!.id, perm: await headPermission(c, head) });
+    const refused = await deleteHeadAfterMerge(c.em, c.services, { pull, issue, head, doerId: c.auth.doer!.id, perm: await headPermission(c, head), events: { ctx: c, sender: c.auth.doer! } });
     // The merge stands; the answer says the branch stayed (a reply, not a throw, so it is committed).
     if (refused) return json(403, { message: refused, url: `${c.config.appUrl}api/swagger` });
   }
@@ -440,8 +448,10 @@ export const createUpdate: Handler = async (c) => {
   if (!head) throw unprocessable('the head repository of this pull request was deleted');
   const rebase = c.query.get('style') === 'rebase';
   if (!(await mayUpdate(c, pull, head, rebase))) throw forbidden('user is not allowed to update this pull request');
+  const refsBefore = await refSnapshot(repoPathOf(c.services, head));
   const moved = await updatePullHead({ services: c.services, cfg: c.config, pull, base, head, doer: c.auth.doer!, rebase });
   if (moved) await refreshAfterWrite(c.em, head, repoPathOf(c.services, head), [pull.headBranch], pullRefresh(c));
+  if (moved) await emitRefChanges(c.em, c, head, c.auth.doer!, repoPathOf(c.services, head), refsBefore);
   return { status: 200 };
 };
 

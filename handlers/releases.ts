@@ -3,6 +3,8 @@
 // lightweight tag on `target_commitish` (honouring tag protections); a draft touches no git data.
 // Deleting a release keeps its tag. Draft releases, and their assets, exist only for writers of the
 // releases unit. `num_releases` (api.Repository release_counter) is recounted in SQL after each change.
+import { emitEvent } from '../lib/events.ts';
+import { emitRefUpdates } from '../lib/push-events.ts';
 import { UniqueConstraintViolationException, type EntityManager, type FilterQuery } from '@mikro-orm/core';
 import type { Handler } from '../lib/handler.ts';
 import { json, noContent } from '../lib/handler.ts';
@@ -13,6 +15,7 @@ import { toApiAttachment } from '../model/api-issue.ts';
 import { lookupRef, readRef } from '../git/lookup.ts';
 import { createLightweightTag, deleteRef } from '../git/refs.ts';
 import { countCommits } from '../git/commits.ts';
+import { zeroOid } from '../git/oid.ts';
 import { isValidTagName } from '../git/refname.ts';
 import { badRequest, conflict, HttpError, MSG, notFound, unprocessable } from '../lib/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
@@ -115,6 +118,7 @@ async function save(c: RequestState, g: GitCtx, rel: IRelease, createdTag: strin
     throw e;
   }
   if (createdTag) await refreshAfterWrite(c.em, g.repo, g.path);
+  if (createdTag) await emitRefUpdates(c.em, c, g.repo, c.auth.doer!, g.path, [{ ref: `refs/tags/${rel.tagName}`, before: zeroOid(createdTag), after: createdTag }]);
   await recountReleases(c.em, g.repo.id);
 }
 
@@ -182,6 +186,7 @@ export const create: Handler<CreateReleaseOption> = async (c) => {
   rel.isPrerelease = b.prerelease ?? false;
   rel.hideArchiveLinks = b.hide_archive_links ?? false;
   await save(c, g, rel, await ensureTag(c, g, rel));
+  if (!rel.isDraft) await emitEvent(c.em, c, { name: 'release', repo: g.repo, sender: c.auth.doer!, action: 'published', release: rel });
   return reply(c, 201, rel);
 };
 
@@ -190,6 +195,7 @@ export const edit: Handler<EditReleaseOption> = async (c) => {
   const g = gitCtx(c);
   const rel = await releaseById(c);
   const b = c.body;
+  const wasDraft = rel.isDraft;
   refuseArchived(g.repo);
   if (b.tag_name) {
     const tag = checkTagName(b.tag_name);
@@ -205,11 +211,13 @@ export const edit: Handler<EditReleaseOption> = async (c) => {
   if (b.prerelease !== undefined) rel.isPrerelease = b.prerelease;
   if (b.hide_archive_links !== undefined) rel.hideArchiveLinks = b.hide_archive_links;
   await save(c, g, rel, await ensureTag(c, g, rel));
+  if (!rel.isDraft) await emitEvent(c.em, c, { name: 'release', repo: g.repo, sender: c.auth.doer!, action: wasDraft ? 'published' : 'updated', release: rel });
   return reply(c, 200, rel);
 };
 
 /** The release row and its assets go; the git tag stays. */
 async function removeRelease(c: RequestState, rel: IRelease): Promise<void> {
+  await emitEvent(c.em, c, { name: 'release', repo: need(c.repo, 'repo').repo, sender: c.auth.doer!, action: 'deleted', release: rel });
   c.em.remove(rel);
   await deleteAttachments(c, { releaseId: rel.id });
   await recountReleases(c.em, rel.repoId);

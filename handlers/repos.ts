@@ -1,5 +1,6 @@
 // Repository records: create (for the caller, in an organization, or as admin for another owner),
 // read, edit, delete.
+import { emitEvent } from '../lib/events.ts';
 import type { Handler, HandlerCtx } from '../lib/handler.ts';
 import { json, noContent } from '../lib/handler.ts';
 import type { CreateRepoOption, EditRepoOption } from '../model/schemas/index.ts';
@@ -64,6 +65,7 @@ async function createFor(c: HandlerCtx<CreateRepoOption>, owner: IUser) {
     objectFormat: b.object_format_name || undefined,
     trustModel: b.trust_model || undefined,
   });
+  await emitEvent(c.em, c, { name: 'repository', repo, sender: c.auth.doer!, action: 'created' });
   return json(201, await repoJson(c, repo, owner));
 }
 
@@ -78,6 +80,7 @@ export const get: Handler = async (c) => {
 
 export const remove: Handler = async (c) => {
   const { repo, owner } = need(c.repo, 'repo');
+  await emitEvent(c.em, c, { name: 'repository', repo, sender: c.auth.doer!, action: 'deleted' });
   await deleteRepository(c.em, c.services, repo, owner);
   return noContent();
 };

@@ -1,5 +1,7 @@
 // Tags: list, get, create (lightweight or annotated), delete (Forgejo routers/api/v1/repo/tag.go,
 // services/convert ToTag).
+import { emitRefUpdates } from '../lib/push-events.ts';
+import { zeroOid } from '../git/oid.ts';
 import { Release } from '../model/release.ts';
 import type { Handler } from '../lib/handler.ts';
 import { json, noContent } from '../lib/handler.ts';
@@ -66,6 +68,8 @@ export const create: Handler<CreateTagOption> = async (c) => {
     throw httpErrorOf(e) ?? e;
   }
   await refreshAfterWrite(c.em, g.repo, g.path);
+  const created = (await readRef(g.path, 'tags', b.tag_name))!.oid;
+  await emitRefUpdates(c.em, c, g.repo, doer, g.path, [{ ref: `refs/tags/${b.tag_name}`, before: zeroOid(created), after: created }]);
   return json(201, toApiTag(g.urls, await tagByName(g.path, b.tag_name)));
 };
 
@@ -80,5 +84,6 @@ export const remove: Handler = async (c) => {
   }
   await gitWrite(() => deleteRef(g.path, `refs/tags/${name}`, ref.oid));
   await refreshAfterWrite(c.em, g.repo, g.path);
+  await emitRefUpdates(c.em, c, g.repo, c.auth.doer!, g.path, [{ ref: `refs/tags/${name}`, before: ref.oid, after: zeroOid(ref.oid) }]);
   return noContent();
 };

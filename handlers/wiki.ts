@@ -2,6 +2,7 @@
 // `<repo>.wiki.git` (lib/wiki.ts); the chain has already checked the wiki unit and, for writes, the
 // right to write it. `{pageName}` is a web path (a page's sub_url) and is read as the client sent
 // it, still escaped, as Forgejo reads it (PathParamRaw).
+import { emitEvent } from '../lib/events.ts';
 import type { Handler } from '../lib/handler.ts';
 import { json, noContent } from '../lib/handler.ts';
 import type { CreateWikiPageOptions } from '../model/schemas/index.ts';
@@ -147,6 +148,8 @@ export const getRevisions: Handler = async (c) => {
 // --- writing --------------------------------------------------------------------------------------
 
 const doer = (c: RequestState) => identityOf(c.config, c.auth.doer!);
+const wikiEvent = (c: RequestState, action: 'created' | 'edited' | 'deleted', page: string, comment: string) =>
+  emitEvent(c.em, c, { name: 'wiki', repo: need(c.repo, 'repo').repo, sender: c.auth.doer!, action, page, comment });
 
 /** A new page; the wiki repository is created on first use. An existing page is 400, as in Forgejo. */
 export const createNew: Handler<CreateWikiPageOptions> = async (c) => {
@@ -163,6 +166,7 @@ export const createNew: Handler<CreateWikiPageOptions> = async (c) => {
     if (existing) throw alreadyExists(existing);
     return { ops: [{ op: 'create', path: webPathToGitPath(web), content }], message };
   }));
+  await wikiEvent(c, 'created', web, message);
   return json(201, await pageJson(c, w, web));
 };
 
@@ -188,6 +192,7 @@ export const editPage: Handler<CreateWikiPageOptions> = async (c) => {
     if (to !== old.gitPath) return { ops: [{ op: 'move', fromPath: old.gitPath, path: to, content }], message };
     return content === undefined ? null : { ops: [{ op: 'update', path: to, content }], message };
   }));
+  await wikiEvent(c, 'edited', newWeb, message);
   return json(200, await pageJson(c, w, newWeb));
 };
 
@@ -199,5 +204,6 @@ export const removePage: Handler = async (c) => {
     if (!page) throw notFound();
     return { ops: [{ op: 'delete', path: page.gitPath }], message: `Delete page ${goQuote(web)}` };
   }));
+  await wikiEvent(c, 'deleted', web, '');
   return noContent();
 };

@@ -17,6 +17,9 @@ import { DEFAULT_PULLS_CONFIG, repoUnits } from './repos.ts';
 import { branchRule, canUserMergeRule, filePatterns, matchesAnyFile } from './branch-rules.ts';
 import { compileGlobOrLiteral } from './glob.ts';
 import { conflict, HttpError, notFound } from './errors.ts';
+import { emitEvent, type EventCtx } from './events.ts';
+import { emitPullMerged } from './issue-events.ts';
+import { refSnapshot } from './push-events.ts';
 import { gitWrite, identityOf, refreshAfterWrite } from './repo-git.ts';
 import { pullRepos, repoPathOf, syncPullHead } from './pulls.ts';
 import { addComment, labelIdsOf, recountIssueTotals } from './issues.ts';
@@ -339,7 +342,7 @@ export async function finishMerge(em: EntityManager, services: Services, f: { pu
  * Deletes the head branch after a merge (Forgejo's DeleteBranchAfterMerge). Returns the reason it was
  * kept (the default branch, a protected branch, no code write on the head repository), or null.
  */
-export async function deleteHeadAfterMerge(em: EntityManager, services: Services, d: { pull: IPullRequest; issue: IIssue; head: IRepository; doerId: number; perm: RepoPermission }): Promise<string | null> {
+export async function deleteHeadAfterMerge(em: EntityManager, services: Services, d: { pull: IPullRequest; issue: IIssue; head: IRepository; doerId: number; perm: RepoPermission; events: { ctx: EventCtx; sender: IUser } }): Promise<string | null> {
   if (d.pull.headBranch === d.head.defaultBranch) return 'the head branch is the default branch';
   if (await branchRule(em, d.head.id, d.pull.headBranch)) return 'the head branch is protected';
   if (!d.perm.canWrite('code')) return 'insufficient permission to delete head branch';
@@ -349,6 +352,7 @@ export async function deleteHeadAfterMerge(em: EntityManager, services: Services
   await gitWrite(() => deleteRef(headPath, `refs/heads/${d.pull.headBranch}`, tip));
   await addComment(em, d.issue, d.doerId, CommentType.deleteBranch, { oldRef: d.pull.headBranch });
   await refreshAfterWrite(em, d.head, headPath, [], { services, doerId: d.doerId });
+  await emitEvent(em, d.events.ctx, { name: 'delete', repo: d.head, sender: d.events.sender, refType: 'branch', ref: d.pull.headBranch });
   return null;
 }
 
@@ -380,8 +384,10 @@ export async function runScheduledMerges(em: EntityManager, services: Services, 
     try {
       await checkMergeable(em, services, { pull, issue, base, perm, doer, kind: 'general', headCommit: sha, forceMerge: false, siteAdmin: doer.isAdmin });
       const poster = await em.findOneOrFail(User, { id: issue.posterId });
+      const refsBefore = await refSnapshot(repoPathOf(services, base));
       const commit = await mergePull({ services, cfg, pull, base, head, style, message: schedule.message, doer, poster, expectedHead: sha });
       await finishMerge(em, services, { pull, issue, base, commit, doerId: doer.id });
+      await emitPullMerged(em, { config: cfg, services }, { base, sender: doer, pull, issue, basePath: repoPathOf(services, base), refsBefore });
     } catch (e) {
       // Not mergeable now (a check, a conflict, a moved branch): the schedule stays for the next status.
       if (e instanceof HttpError || e instanceof MergeConflict) continue;
@@ -389,7 +395,7 @@ export async function runScheduledMerges(em: EntityManager, services: Services, 
     }
     if (schedule.deleteBranchAfterMerge && head) {
       const headOwner = await em.findOneOrFail(User, { id: head.ownerId });
-      await deleteHeadAfterMerge(em, services, { pull, issue, head, doerId: doer.id, perm: head.id === base.id ? perm : await as(head, headOwner) });
+      await deleteHeadAfterMerge(em, services, { pull, issue, head, doerId: doer.id, perm: head.id === base.id ? perm : await as(head, headOwner), events: { ctx: { config: cfg, services }, sender: doer } });
     }
   }
 }

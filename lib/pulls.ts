@@ -4,6 +4,8 @@
 // one PullRequest row with the same number (forgejo-facts 9).
 import type { EntityManager } from '@mikro-orm/core';
 import type { Services } from './services.ts';
+import type { Config } from '../config.ts';
+import { emitSynchronized } from './issue-events.ts';
 import { Issue, type IIssue } from '../model/issue.ts';
 import { CommentType } from '../model/issue.ts';
 import { PullRequest, PullStatus, Review, type IPullRequest } from '../model/pull.ts';
@@ -188,7 +190,7 @@ async function closeForDeletedBranch(em: EntityManager, issue: IIssue, doerId: n
  * there move refs/pull/<n>/head and get a pull_push comment; pulls whose base is there are re-tested
  * (cheap: the test is cached per commit pair); a pull whose head or base branch is gone is closed.
  */
-export async function refreshPullsAfterRefChange(em: EntityManager, services: Services, repo: IRepository, doerId: number): Promise<void> {
+export async function refreshPullsAfterRefChange(em: EntityManager, services: Services, repo: IRepository, doerId: number, config?: Config): Promise<void> {
   const pulls = await em.find(PullRequest, { $or: [{ headRepoId: repo.id }, { baseRepoId: repo.id }], hasMerged: false, flow: 0 });
   if (pulls.length === 0) return;
   const issues = await em.find(Issue, { id: { $in: pulls.map((p) => p.issueId) }, isClosed: false });
@@ -216,6 +218,7 @@ export async function refreshPullsAfterRefChange(em: EntityManager, services: Se
       await addComment(em, issue, doerId, CommentType.pullRequestPush, { content: await pushCommentContent(basePath, before, headCommit) });
       await markReviewsStale(em, issue.id, headCommit);
       issue.updatedAt = new Date();
+      if (config) await emitSynchronized(em, { config, services }, base, doerId, issue, pull);
     }
     await retestPull(services, pull, base, headCommit);
   }

@@ -14,6 +14,7 @@ import { conflict, HttpError, notFound, unprocessable } from './errors.ts';
 import { afterRefsUpdated } from './mirror-schedule.ts';
 import { refreshPullsAfterRefChange } from './pulls.ts';
 import type { Services } from './services.ts';
+import type { Config } from '../config.ts';
 
 export interface GitCtx extends LoadedRepo {
   path: string;
@@ -82,12 +83,12 @@ export async function refreshAfterWrite(em: EntityManager, repo: IRepository, re
   repo.updatedAt = new Date();
   await em.flush();
   await afterRefsUpdated(em, repo.id);
-  if (pulls) await refreshPullsAfterRefChange(em, pulls.services, repo, pulls.doerId);
+  if (pulls) await refreshPullsAfterRefChange(em, pulls.services, repo, pulls.doerId, pulls.config);
 }
 
 /** Who moved the refs, for the pull requests whose branches moved with them (lib/pulls.ts). */
-export interface PullRefresh { services: Services; doerId: number }
-export const pullRefresh = (s: { services: Services; auth: { doer: { id: number } | null } }): PullRefresh => ({ services: s.services, doerId: s.auth.doer?.id ?? 0 });
+export interface PullRefresh { services: Services; doerId: number; /** Given, the pulls' `synchronized` events are sent. */ config?: Config }
+export const pullRefresh = (s: { config: Config; services: Services; auth: { doer: { id: number } | null } }): PullRefresh => ({ services: s.services, doerId: s.auth.doer?.id ?? 0, config: s.config });
 
 /** A user's git identity: full name (else login) and email (the noreply address when kept private). */
 export function identityOf(cfg: { SERVICE: { NO_REPLY_ADDRESS: string } }, u: { name: string; fullName: string; email: string; lowerName: string; keepEmailPrivate: boolean }) {

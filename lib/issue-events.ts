@@ -1,0 +1,94 @@
+// Issue and pull request events from a request: one call after a change. An issue that is a pull sends
+// `pull_request` events with the same actions, as Forgejo's notifier does. Edits are found by comparing
+// a snapshot taken before the change with the issue afterwards, so every route that changes labels,
+// assignees, milestone, state, title or body reports it the same way.
+import type { EntityManager } from '@mikro-orm/core';
+import { IssueAssignee, type IComment, type IIssue } from '../model/issue.ts';
+import { PullRequest, ReviewType, type IPullRequest, type IReview } from '../model/pull.ts';
+import type { IRepository } from '../model/repo.ts';
+import { User, type IUser } from '../model/user.ts';
+import { need, type RequestState } from '../guards/types.ts';
+import { emitEvent, type Changes, type EventCtx, type IssueAction, type PullAction } from './events.ts';
+import { emitRefChanges } from './push-events.ts';
+import { labelIdsOf } from './issues.ts';
+
+export type EmitState = Pick<RequestState, 'em' | 'config' | 'services' | 'auth' | 'repo'>;
+
+export interface IssueSnapshot {
+  title: string;
+  content: string;
+  ref: string;
+  milestoneId: number;
+  isClosed: boolean;
+  assignees: number[];
+  labels: number[];
+}
+
+const assigneeIds = async (em: EntityManager, issueId: number) => (await em.find(IssueAssignee, { issueId }, { fields: ['assigneeId'] })).map((a) => a.assigneeId);
+
+export async function snapshotIssue(em: EntityManager, issue: IIssue): Promise<IssueSnapshot> {
+  await em.flush();
+  const { title, content, ref, milestoneId, isClosed } = issue;
+  return { title, content, ref, milestoneId, isClosed, assignees: await assigneeIds(em, issue.id), labels: (await labelIdsOf(em, issue.id)).sort((a, b) => a - b) };
+}
+
+/** One issue or pull request event; `pull` is read when the issue is a pull and none is given. */
+export async function emitIssueEvent(c: EmitState, issue: IIssue, action: IssueAction | PullAction, extra: { changes?: Changes; assignee?: IUser; reviewer?: IUser; pull?: IPullRequest } = {}): Promise<void> {
+  const repo = need(c.repo, 'repo').repo;
+  const sender = c.auth.doer!;
+  if (!issue.isPull) {
+    await emitEvent(c.em, c, { name: 'issues', repo, sender, action: action as IssueAction, issue, changes: extra.changes, assignee: extra.assignee });
+    return;
+  }
+  const pull = extra.pull ?? (await c.em.findOne(PullRequest, { issueId: issue.id }));
+  if (!pull) return;
+  await emitEvent(c.em, c, { name: 'pull_request', repo, sender, action: action as PullAction, issue, pull, changes: extra.changes, assignee: extra.assignee, reviewer: extra.reviewer });
+}
+
+/**
+ * The events of everything that changed since `before` (Forgejo sends one per kind of change:
+ * edited with `changes`, closed/reopened, milestoned/demilestoned, assigned/unassigned per user,
+ * label_updated or label_cleared).
+ */
+export async function emitIssueChanges(c: EmitState, issue: IIssue, before: IssueSnapshot): Promise<void> {
+  const after = await snapshotIssue(c.em, issue);
+  const changes: Changes = {};
+  if (after.title !== before.title) changes.title = { from: before.title };
+  if (after.content !== before.content) changes.body = { from: before.content };
+  if (after.ref !== before.ref) changes.ref = { from: before.ref };
+  if (Object.keys(changes).length) await emitIssueEvent(c, issue, 'edited', { changes });
+  if (after.isClosed !== before.isClosed) await emitIssueEvent(c, issue, after.isClosed ? 'closed' : 'reopened');
+  if (after.milestoneId !== before.milestoneId) await emitIssueEvent(c, issue, after.milestoneId ? 'milestoned' : 'demilestoned');
+  for (const id of after.assignees.filter((a) => !before.assignees.includes(a))) await emitIssueEvent(c, issue, 'assigned', { assignee: await userOf(c.em, id) });
+  for (const id of before.assignees.filter((a) => !after.assignees.includes(a))) await emitIssueEvent(c, issue, 'unassigned', { assignee: await userOf(c.em, id) });
+  if (after.labels.join() !== before.labels.join()) await emitIssueEvent(c, issue, after.labels.length ? 'label_updated' : 'label_cleared');
+}
+
+const userOf = async (em: EntityManager, id: number) => (await em.findOne(User, { id })) ?? undefined;
+
+/** A comment created, edited (`from` is the old text) or deleted; on a pull it is a pull request comment. */
+export async function emitCommentEvent(c: EmitState, issue: IIssue, comment: IComment, action: 'created' | 'edited' | 'deleted', from?: string): Promise<void> {
+  const changes = from === undefined ? undefined : { body: { from } };
+  await emitEvent(c.em, c, { name: 'issue_comment', repo: need(c.repo, 'repo').repo, sender: c.auth.doer!, action, issue, comment, changes });
+}
+
+/**
+ * A merge: the base branch's push (refs compared with `refsBefore`, taken before the merge), then the
+ * pull `closed` with `merged` set, as Forgejo sends it.
+ */
+export async function emitPullMerged(em: EntityManager, ctx: EventCtx, m: { base: IRepository; sender: IUser; pull: IPullRequest; issue: IIssue; basePath: string; refsBefore: Map<string, string> }): Promise<void> {
+  await emitRefChanges(em, ctx, m.base, m.sender, m.basePath, m.refsBefore);
+  await emitEvent(em, ctx, { name: 'pull_request', repo: m.base, sender: m.sender, action: 'closed', issue: m.issue, pull: m.pull });
+}
+
+/** A pull whose head branch moved (Forgejo's `synchronized`); `doerId` pushed. */
+export async function emitSynchronized(em: EntityManager, ctx: EventCtx, base: IRepository, doerId: number, issue: IIssue, pull: IPullRequest): Promise<void> {
+  const sender = await userOf(em, doerId);
+  if (sender) await emitEvent(em, ctx, { name: 'pull_request', repo: base, sender, action: 'synchronized', issue, pull });
+}
+
+/** A submitted review: approved, rejected (request changes) or comment; pending drafts send nothing. */
+export async function emitReviewEvent(c: EmitState, issue: IIssue, pull: IPullRequest, review: IReview): Promise<void> {
+  const action = review.type === ReviewType.approve ? 'approved' : review.type === ReviewType.reject ? 'rejected' : 'comment';
+  await emitEvent(c.em, c, { name: 'pull_request_review', repo: need(c.repo, 'repo').repo, sender: c.auth.doer!, action, issue, pull, review });
+}
