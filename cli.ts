@@ -11,6 +11,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { migrate, openDatabase, type Orm } from './model/db.ts';
 import { createApp, listen, secretKey } from './server.ts';
 import { startMirrorScheduler } from './lib/mirror-schedule.ts';
+import { startWebhookDeliverer } from './lib/webhook-deliver.ts';
 import { SecretBox } from './lib/secretbox.ts';
 import { repoPathFor } from './lib/services.ts';
 import { routes } from './routes.table.ts';
@@ -109,9 +110,11 @@ async function serve(cfg: Config) {
   const running = await listen(app, cfg.SERVER.HTTP_ADDR, cfg.SERVER.HTTP_PORT);
   const admin = serveAdminSocket(db.orm, cfg);
   const mirrors = startMirrorScheduler(db.orm.em, { log, secrets: new SecretBox(secretKey(cfg)), repoPath: repoPathFor(cfg) });
+  const webhooks = startWebhookDeliverer(db.orm.em, { log, secrets: new SecretBox(secretKey(cfg)), repoPath: repoPathFor(cfg) }, cfg);
   log.info({ url: running.url, database: cfg.DATABASE.URL ? 'postgresql' : 'embedded' }, `cairn listening on ${running.url}`);
   const stop = async () => {
     await mirrors.stop();
+    await webhooks.stop();
     admin.close();
     fs.rmSync(socketPath(cfg), { force: true });
     await running.close();

@@ -45,6 +45,8 @@ const SETTINGS = {
   },
   QUOTA: {
     ENABLED: { kind: 'bool', default: 'false' },
+    /** Comma list of quota groups for users in no group (Forgejo's [quota] DEFAULT_GROUPS). */
+    DEFAULT_GROUPS: { kind: 'string', default: '' },
   },
   REPOSITORY: {
     ROOT: { kind: 'string', default: '' },
@@ -61,6 +63,12 @@ const SETTINGS = {
     ALLOW_LOCALNETWORKS: { kind: 'bool', default: 'false' },
     ALLOWED_DOMAINS: { kind: 'string', default: '' },
     BLOCKED_DOMAINS: { kind: 'string', default: '' },
+  },
+  /** Forgejo's [webhook]: destinations (empty = external hosts only), TLS checking, per-delivery timeout in seconds. */
+  WEBHOOK: {
+    ALLOWED_HOST_LIST: { kind: 'string', default: '' },
+    SKIP_TLS_VERIFY: { kind: 'bool', default: 'false' },
+    DELIVER_TIMEOUT: { kind: 'int', default: '5' },
   },
   SECURITY: {
     SECRET_KEY: { kind: 'string', default: '' },

@@ -53,6 +53,7 @@ import * as wiki from './wiki.ts';
 import * as issueComments from './issue-comments.ts';
 import * as reactions from './reactions.ts';
 import * as issueSubscriptions from './issue-subscriptions.ts';
+import * as hooks from './hooks.ts';
 import { PENDING } from './pending.ts';
 
 export const handlers = {
@@ -415,6 +416,31 @@ export const handlers = {
   'issues.listSubscriptionsCheck': issueSubscriptions.listSubscriptionsCheck,
   'issues.putSubscriptions': issueSubscriptions.putSubscriptions,
   'issues.removeSubscriptions': issueSubscriptions.removeSubscriptions,
+  'hooks.list': hooks.list,
+  'hooks.create': hooks.create,
+  'hooks.get': hooks.get,
+  'hooks.edit': hooks.edit,
+  'hooks.remove': hooks.remove,
+  'hooks.createTests': hooks.createTests,
+  'hooks.listGit': hooks.listGit,
+  'hooks.getGit': hooks.getGit,
+  'hooks.editGit': hooks.editGit,
+  'hooks.removeGit': hooks.removeGit,
+  'orgs.listHooks': hooks.orgList,
+  'orgs.createHooks': hooks.orgCreate,
+  'orgs.getHooks': hooks.orgGet,
+  'orgs.editHooks': hooks.orgEdit,
+  'orgs.removeHooks': hooks.orgRemove,
+  'user.listHooks': hooks.userList,
+  'user.createHooks': hooks.userCreate,
+  'user.getHooks': hooks.userGet,
+  'user.editHooks': hooks.userEdit,
+  'user.removeHooks': hooks.userRemove,
+  'admin.listHooks': hooks.adminList,
+  'admin.createHooks': hooks.adminCreate,
+  'admin.getHooks': hooks.adminGet,
+  'admin.editHooks': hooks.adminEdit,
+  'admin.removeHooks': hooks.adminRemove,
 };
 
 export { PENDING };

@@ -64,7 +64,8 @@ function isExternal(ip: string): boolean {
   return f.ip !== '::' && !/^ff/i.test(f.ip);
 }
 
-class HostList {
+/** Forgejo's hostmatcher list: `*`, `external`, `private`, `loopback`, CIDRs and host globs. */
+export class HostList {
   private builtins = new Set<string>();
   private nets = new net.BlockList();
   private hasNets = false;

@@ -19,6 +19,7 @@ import { Issue, IssueLabel, IssueAssignee, Comment, Reaction, IssueWatch, IssueD
 import { Attachment } from './attachment.ts';
 import { Release } from './release.ts';
 import { PullRequest, Review, AutoMerge } from './pull.ts';
+import { Webhook, HookTask } from './webhook.ts';
 
 /** Every entity the ORM knows. A new entity is added here and gets a migration in model/migrations/. */
 export const entities = [
@@ -34,4 +35,5 @@ export const entities = [
   Milestone,
   Issue, IssueLabel, IssueAssignee, Comment, Reaction, IssueWatch, IssueDependency, TrackedTime, Stopwatch,
   Attachment, Release, PullRequest, Review, AutoMerge,
+  Webhook, HookTask,
 ];
