@@ -53,6 +53,7 @@ import * as wiki from './wiki.ts';
 import * as issueComments from './issue-comments.ts';
 import * as reactions from './reactions.ts';
 import * as issueSubscriptions from './issue-subscriptions.ts';
+import * as notifications from './notifications.ts';
 import * as hooks from './hooks.ts';
 import { PENDING } from './pending.ts';
 
@@ -416,6 +417,13 @@ export const handlers = {
   'issues.listSubscriptionsCheck': issueSubscriptions.listSubscriptionsCheck,
   'issues.putSubscriptions': issueSubscriptions.putSubscriptions,
   'issues.removeSubscriptions': issueSubscriptions.removeSubscriptions,
+  'notifications.listNew': notifications.listNew,
+  'notifications.get': notifications.get,
+  'notifications.put': notifications.put,
+  'notifications.getThreads': notifications.getThreads,
+  'notifications.editThreads': notifications.editThreads,
+  'repoNotifications.get': notifications.getRepo,
+  'repoNotifications.put': notifications.putRepo,
   'hooks.list': hooks.list,
   'hooks.create': hooks.create,
   'hooks.get': hooks.get,

@@ -19,6 +19,7 @@ import { Issue, IssueLabel, IssueAssignee, Comment, Reaction, IssueWatch, IssueD
 import { Attachment } from './attachment.ts';
 import { Release } from './release.ts';
 import { PullRequest, Review, AutoMerge } from './pull.ts';
+import { Notification } from './notification.ts';
 import { Webhook, HookTask } from './webhook.ts';
 
 /** Every entity the ORM knows. A new entity is added here and gets a migration in model/migrations/. */
@@ -35,5 +36,6 @@ export const entities = [
   Milestone,
   Issue, IssueLabel, IssueAssignee, Comment, Reaction, IssueWatch, IssueDependency, TrackedTime, Stopwatch,
   Attachment, Release, PullRequest, Review, AutoMerge,
+  Notification,
   Webhook, HookTask,
 ];

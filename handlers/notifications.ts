@@ -1,0 +1,168 @@
+// Notification threads of the caller (Forgejo's routers/api/v1/notify/*.go). Threads are written by
+// lib/notify.ts; these routes list them and change their status.
+// Loading this module (handlers/index.ts does at start) subscribes lib/notify.ts to lib/events.ts.
+import '../lib/notify.ts';
+import type { Handler } from '../lib/handler.ts';
+import { json } from '../lib/handler.ts';
+import { Notification, NotificationSource, NotificationStatus, type INotification, type NotificationStatusName } from '../model/notification.ts';
+import { threadsToApi } from '../model/api-notification.ts';
+import { pageOf } from '../lib/paging.ts';
+import { positiveInt } from '../lib/issues.ts';
+import { PUBLIC } from '../lib/repo-search.ts';
+import { badRequest, notFound, unprocessable } from '../lib/errors.ts';
+import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
+
+const GO_RFC3339 = '2006-01-02T15:04:05Z07:00';
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** Go's time.Parse(time.RFC3339, v) in whole seconds; a zero time means no bound, as Forgejo reads it. */
+function parseTime(v: string, fail: (msg: string) => Error): number {
+  const t = RFC3339.test(v) ? Date.parse(v) : NaN;
+  if (Number.isNaN(t)) throw fail(`parsing time ${JSON.stringify(v)} as ${JSON.stringify(GO_RFC3339)}: cannot parse ${JSON.stringify(v)} as "2006"`);
+  return v.startsWith('0001-01-01T00:00:00') ? 0 : Math.floor(t / 1000);
+}
+
+const queryTime = (c: RequestState, key: string, fail: (msg: string) => Error): number => {
+  const raw = (c.query.get(key) ?? '').trim();
+  return raw === '' ? 0 : parseTime(raw, fail);
+};
+
+/** Go's strconv.ParseBool as Forgejo's FormBool uses it: anything unparsable is false. */
+const formBool = (v: string | null) => ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v ?? '');
+
+const statusOf = (s: string): number => {
+  const name = s.trim().toLowerCase();
+  return Object.hasOwn(NotificationStatus, name) ? NotificationStatus[name as NotificationStatusName] : 0;
+};
+
+/** `status-types` (repeatable); unknown names are dropped, and none at all means the defaults. */
+function statuses(c: RequestState, defaults: NotificationStatusName[]): number[] {
+  const given = c.query.getAll('status-types');
+  return (given.length ? given : defaults).map(statusOf).filter((s) => s > 0);
+}
+
+/** `subject-type` (repeatable). Forgejo ignores unknown names, so only unknown names filter nothing. */
+function sources(c: RequestState): number[] {
+  const names = c.query.getAll('subject-type').map((s) => s.toLowerCase());
+  return names.filter((s) => Object.hasOwn(NotificationSource, s)).map((s) => NotificationSource[s as keyof typeof NotificationSource]);
+}
+
+interface Filter { repoId?: number; status?: number[]; source?: number[]; since?: number; before?: number }
+
+/**
+ * SQL over `notification n` for the caller's threads. A public-only token only sees threads of
+ * public repositories of public owners (spec, token kinds: "Public-only tokens may not reach private
+ * resources"), which Forgejo leaves to the route's repository, so the plain lists would leak them.
+ */
+function where(c: RequestState, f: Filter): { sql: string; params: unknown[] } {
+  const parts = ['n.user_id = ?'];
+  const params: unknown[] = [need(c.auth.doer ?? undefined, 'user').id];
+  const add = (sql: string, ...ps: unknown[]) => { parts.push(sql); params.push(...ps); };
+  if (f.repoId) add('n.repo_id = ?', f.repoId);
+  if (f.status?.length) add(`n.status in (${f.status.map(() => '?').join(',')})`, ...f.status);
+  if (f.source?.length) add(`n.source in (${f.source.map(() => '?').join(',')})`, ...f.source);
+  // Forgejo compares whole seconds (updated_unix >= since, <= before); our times carry milliseconds.
+  if (f.since) add('n.updated_at >= ?', new Date(f.since * 1000));
+  if (f.before) add('n.updated_at < ?', new Date((f.before + 1) * 1000));
+  if (c.auth.token?.publicOnly) add(`exists (select 1 from repository r where r.id = n.repo_id and ${PUBLIC.sql})`, ...PUBLIC.params);
+  return { sql: parts.join(' and '), params };
+}
+
+async function findThreads(c: RequestState, f: Filter, page?: { limit: number; offset: number }): Promise<INotification[]> {
+  const w = where(c, f);
+  const limit = page ? ` limit ${page.limit} offset ${page.offset}` : '';
+  const rows: { id: number }[] = await c.em.getConnection().execute(
+    `select n.id from notification n where ${w.sql} order by n.updated_at desc, n.id desc${limit}`, w.params, 'all', c.em.getTransactionContext());
+  const ids = rows.map((r) => Number(r.id));
+  const found = ids.length ? await c.em.find(Notification, { id: { $in: ids } }) : [];
+  const byId = new Map(found.map((n) => [n.id, n]));
+  return ids.map((id) => byId.get(id)).filter((n): n is INotification => !!n);
+}
+
+async function countThreads(c: RequestState, f: Filter): Promise<number> {
+  const w = where(c, f);
+  const rows: { n: number }[] = await c.em.getConnection().execute(
+    `select count(*)::int as n from notification n where ${w.sql}`, w.params, 'all', c.em.getTransactionContext());
+  return Number(rows[0]?.n ?? 0);
+}
+
+const viewerOf = (c: RequestState) => ({ doer: c.auth.doer, siteAdmin: isSiteAdmin(c) });
+
+/** Forgejo's getFindNotificationOptions: unread and pinned unless `all`, a bad time is 422. */
+function listFilter(c: RequestState, repoId?: number): Filter {
+  const fail = (m: string) => unprocessable(m);
+  return {
+    repoId,
+    since: queryTime(c, 'since', fail),
+    before: queryTime(c, 'before', fail),
+    status: formBool(c.query.get('all')) ? undefined : statuses(c, ['unread', 'pinned']),
+    source: sources(c),
+  };
+}
+
+async function listThreads(c: RequestState, repoId?: number) {
+  const f = listFilter(c, repoId);
+  const page = pageOf(c);
+  const total = await countThreads(c, f);
+  const threads = await threadsToApi(c.em, c.config, viewerOf(c), await findThreads(c, f, page));
+  // Forgejo sets X-Total-Count alone here (SetTotalCountHeader), no Link header.
+  return json(200, threads, { 'X-Total-Count': String(total), 'Access-Control-Expose-Headers': 'X-Total-Count' });
+}
+
+const toStatus = (c: RequestState) => statusOf(c.query.get('to-status') ?? '') || NotificationStatus.read;
+
+/**
+ * Forgejo's ReadNotifications: the threads in `status-types` (default unread, or every status with
+ * `all`) last updated no later than `last_read_at` get `to-status` (default read). Changing a status
+ * moves the thread's update time, as Forgejo's full-row update does. 205 with the changed threads.
+ */
+async function markThreads(c: RequestState, repoId?: number) {
+  const lastRead = queryTime(c, 'last_read_at', (m) => badRequest(m));
+  const f: Filter = { repoId, before: lastRead, status: formBool(c.query.get('all')) ? undefined : statuses(c, ['unread']) };
+  const threads = await findThreads(c, f);
+  const target = toStatus(c);
+  const now = new Date();
+  for (const n of threads) {
+    n.status = target;
+    n.updatedAt = now;
+  }
+  await c.em.flush();
+  return json(205, await threadsToApi(c.em, c.config, viewerOf(c), threads));
+}
+
+/** The caller's thread `{id}`. Another user's thread is 404, not Forgejo's 403, so ids cannot be probed. */
+async function ownThread(c: RequestState): Promise<INotification> {
+  const id = positiveInt(c.params.id);
+  if (!id) throw notFound();
+  const w = where(c, {});
+  const rows: { id: number }[] = await c.em.getConnection().execute(
+    `select n.id from notification n where n.id = ? and ${w.sql}`, [id, ...w.params], 'all', c.em.getTransactionContext());
+  const n = rows.length ? await c.em.findOne(Notification, { id }) : null;
+  if (!n) throw notFound();
+  return n;
+}
+
+export const listNew: Handler = async (c) => json(200, { new: await countThreads(c, { status: [NotificationStatus.unread] }) });
+
+export const get: Handler = async (c) => listThreads(c);
+
+export const put: Handler = async (c) => markThreads(c);
+
+export const getThreads: Handler = async (c) => {
+  const [thread] = await threadsToApi(c.em, c.config, viewerOf(c), [await ownThread(c)]);
+  if (!thread) throw notFound();
+  return json(200, thread);
+};
+
+export const editThreads: Handler = async (c) => {
+  const n = await ownThread(c);
+  n.status = toStatus(c);
+  n.updatedAt = new Date();
+  await c.em.flush();
+  const [thread] = await threadsToApi(c.em, c.config, viewerOf(c), [n]);
+  return json(205, thread ?? null);
+};
+
+export const getRepo: Handler = async (c) => listThreads(c, need(c.repo, 'repo').repo.id);
+
+export const putRepo: Handler = async (c) => markThreads(c, need(c.repo, 'repo').repo.id);

@@ -1,0 +1,134 @@
+// Notification threads from issue and pull-request events (Forgejo's services/uinotification and
+// models/activities/notification_list.go createOrUpdateIssueNotifications). A subscriber of
+// lib/events.ts, so the threads commit or roll back with the change that caused them.
+import type { EntityManager } from '@mikro-orm/core';
+import { Comment, CommentType, IssueAssignee, IssueWatch, type IIssue } from '../model/issue.ts';
+import { Repository, type IRepository } from '../model/repo.ts';
+import { User } from '../model/user.ts';
+import { Watch } from '../model/star.ts';
+import { BlockedUser } from '../model/social.ts';
+import { Notification, NotificationSource, NotificationStatus } from '../model/notification.ts';
+import { isWorkInProgress } from '../model/api-issue.ts';
+import { onEvent } from './events.ts';
+import { repoPermission } from './perm.ts';
+import { WATCHING } from './social.ts';
+
+export interface IssueNotice {
+  issue: IIssue;
+  /** Who caused it: never notified, and recorded as `updated_by`. */
+  doerId: number;
+  /** The comment the change wrote, if any (0 when none). */
+  commentId?: number;
+  /** Notify only this user (an assignee, a requested reviewer) instead of everyone following. */
+  receiverId?: number;
+}
+
+/** Issue watchers, repository watchers (not for work-in-progress pulls), poster, commenters and assignees. */
+async function followers(em: EntityManager, issue: IIssue): Promise<Set<number>> {
+  const want = new Set<number>([issue.posterId]);
+  const watching = await em.find(IssueWatch, { issueId: issue.id, isWatching: true }, { fields: ['userId'] });
+  for (const w of watching) want.add(w.userId);
+  if (!issue.isPull || !isWorkInProgress(issue.title)) {
+    const repoWatchers = await em.find(Watch, { repoId: issue.repoId, mode: { $in: WATCHING } }, { fields: ['userId'] });
+    for (const w of repoWatchers) want.add(w.userId);
+  }
+  // Forgejo's GetParticipantIDsByIssue: posters of comments, code comments and reviews.
+  const posters: { poster_id: number }[] = await em.getConnection().execute(
+    'select distinct poster_id from comment where issue_id = ? and type in (?, ?, ?)',
+    [issue.id, CommentType.comment, CommentType.code, CommentType.review], 'all', em.getTransactionContext());
+  for (const p of posters) want.add(Number(p.poster_id));
+  const assignees = await em.find(IssueAssignee, { issueId: issue.id }, { fields: ['assigneeId'] });
+  for (const a of assignees) want.add(a.assigneeId);
+  return want;
+}
+
+/** Explicit unsubscriptions, and users who blocked the doer, never hear of it. */
+async function excluded(em: EntityManager, issue: IIssue, doerId: number): Promise<Set<number>> {
+  const unwatched = await em.find(IssueWatch, { issueId: issue.id, isWatching: false }, { fields: ['userId'] });
+  const blockers = await em.find(BlockedUser, { blockId: doerId }, { fields: ['userId'] });
+  return new Set([...unwatched.map((w) => w.userId), ...blockers.map((b) => b.userId), doerId]);
+}
+
+/** Users who may read the issue (the issues unit, or pulls for a pull request), as Forgejo's CheckRepoUnitUser. */
+async function readers(em: EntityManager, repo: IRepository, issue: IIssue, candidates: number[]): Promise<number[]> {
+  if (!candidates.length) return [];
+  const owner = await em.findOne(User, { id: repo.ownerId });
+  if (!owner) return [];
+  const users = await em.find(User, { id: { $in: candidates } });
+  const out: number[] = [];
+  for (const user of users) {
+    const perm = await repoPermission(em, { repo, owner, doer: user, siteAdmin: user.isAdmin, token: null });
+    if (perm.canRead(issue.isPull ? 'pulls' : 'issues')) out.push(user.id);
+  }
+  return out;
+}
+
+/**
+ * One upsert per user on the (user, issue) thread. A thread that was read becomes unread again and
+ * points at this comment; an unread or pinned one keeps its status and first unseen comment (Forgejo:
+ * "otherwise you may miss some old comments"). Either way it moves to the top.
+ */
+async function upsertThreads(em: EntityManager, issue: IIssue, userIds: number[], commentId: number, doerId: number): Promise<void> {
+  if (!userIds.length) return;
+  const source = issue.isPull ? NotificationSource.pull : NotificationSource.issue;
+  const now = new Date();
+  const rows = userIds.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
+  const params = userIds.flatMap((uid) => [uid, issue.repoId, NotificationStatus.unread, source, issue.id, commentId, doerId, now, now]);
+  await em.getConnection().execute(
+    `insert into notification (user_id, repo_id, status, source, issue_id, comment_id, updated_by, created_at, updated_at)
+     values ${rows}
+     on conflict (user_id, issue_id) where issue_id <> 0 do update set
+       status = case when notification.status = ${NotificationStatus.read} then ${NotificationStatus.unread} else notification.status end,
+       comment_id = case when notification.status = ${NotificationStatus.read} then excluded.comment_id else notification.comment_id end,
+       repo_id = excluded.repo_id, source = excluded.source,
+       updated_by = excluded.updated_by, updated_at = excluded.updated_at`,
+    params, 'run', em.getTransactionContext());
+}
+
+/** Creates or updates the threads of everyone who should hear about a change of `issue`. */
+export async function notifyIssueEvent(em: EntityManager, notice: IssueNotice): Promise<void> {
+  const { issue, doerId } = notice;
+  const repo = await em.findOne(Repository, { id: issue.repoId });
+  if (!repo) return;
+  let candidates: number[];
+  if (notice.receiverId) {
+    candidates = notice.receiverId === doerId ? [] : [notice.receiverId];
+  } else {
+    const skip = await excluded(em, issue, doerId);
+    candidates = [...(await followers(em, issue))].filter((id) => id > 0 && !skip.has(id));
+  }
+  await upsertThreads(em, issue, await readers(em, repo, issue, candidates), notice.commentId ?? 0, doerId);
+}
+
+/** The comment a review wrote (type review), so the thread can point at it. */
+async function reviewCommentId(em: EntityManager, reviewId: number): Promise<number> {
+  const c = await em.findOne(Comment, { reviewId, type: CommentType.review }, { fields: ['id'] });
+  return c?.id ?? 0;
+}
+
+/** Forgejo's DeleteIssue removes the issue's threads with it. */
+const dropThreads = (em: EntityManager, issueId: number) => em.nativeDelete(Notification, { issueId });
+
+onEvent('issues', async (em, _ctx, ev) => {
+  const doerId = ev.sender.id;
+  if (ev.action === 'deleted') await dropThreads(em, ev.issue.id);
+  else if (ev.action === 'opened' || ev.action === 'closed' || ev.action === 'reopened') await notifyIssueEvent(em, { issue: ev.issue, doerId });
+  else if (ev.action === 'assigned' && ev.assignee) await notifyIssueEvent(em, { issue: ev.issue, doerId, receiverId: ev.assignee.id });
+});
+
+onEvent('issue_comment', async (em, _ctx, ev) => {
+  if (ev.action === 'created') await notifyIssueEvent(em, { issue: ev.issue, doerId: ev.sender.id, commentId: ev.comment.id });
+});
+
+onEvent('pull_request', async (em, _ctx, ev) => {
+  const doerId = ev.sender.id;
+  // lib/issue-events.ts sends a deleted pull's `deleted` here too, though PullAction does not list it.
+  if ((ev.action as string) === 'deleted') await dropThreads(em, ev.issue.id);
+  else if (ev.action === 'opened' || ev.action === 'closed' || ev.action === 'reopened') await notifyIssueEvent(em, { issue: ev.issue, doerId });
+  else if (ev.action === 'assigned' && ev.assignee) await notifyIssueEvent(em, { issue: ev.issue, doerId, receiverId: ev.assignee.id });
+  else if (ev.action === 'review_requested' && ev.reviewer) await notifyIssueEvent(em, { issue: ev.issue, doerId, receiverId: ev.reviewer.id });
+});
+
+onEvent('pull_request_review', async (em, _ctx, ev) => {
+  await notifyIssueEvent(em, { issue: ev.issue, doerId: ev.sender.id, commentId: await reviewCommentId(em, ev.review.id) });
+});
