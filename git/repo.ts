@@ -59,11 +59,22 @@ export async function initBare(repoPath: string, opts: InitOptions): Promise<voi
   try {
     const format = opts.objectFormat ?? 'sha1';
     await runGit(null, ['init', '--bare', '--quiet', '--template=', `--initial-branch=${opts.defaultBranch}`, `--object-format=${format}`, abs]);
-    for (const [key, value] of REPO_CONFIG) await runGit(abs, ['config', key, value]);
+    await configureBare(abs);
   } catch (err) {
     await rm(abs, { recursive: true, force: true });
     throw err;
   }
+}
+
+/** The settings every cairn repository carries (set at creation, and on adoption of an existing one). */
+export async function configureBare(repoPath: string): Promise<void> {
+  for (const [key, value] of REPO_CONFIG) await runGit(repoPath, ['config', key, value]);
+}
+
+/** `sha1` or `sha256`, as the repository was initialised. */
+export async function objectFormatOf(repoPath: string): Promise<ObjectFormat> {
+  const { stdout } = await runGit(repoPath, ['rev-parse', '--show-object-format']);
+  return stdout.toString('utf8').trim() === 'sha256' ? 'sha256' : 'sha1';
 }
 
 function parseRefLines(stdout: Buffer): (Ref & { peeledType: string })[] {

@@ -53,6 +53,9 @@ import * as wiki from './wiki.ts';
 import * as issueComments from './issue-comments.ts';
 import * as reactions from './reactions.ts';
 import * as issueSubscriptions from './issue-subscriptions.ts';
+import * as activities from './activities.ts';
+import * as adminCron from './admin-cron.ts';
+import * as adminUnadopted from './admin-unadopted.ts';
 import * as notifications from './notifications.ts';
 import * as hooks from './hooks.ts';
 import { PENDING } from './pending.ts';
@@ -424,6 +427,12 @@ export const handlers = {
   'notifications.editThreads': notifications.editThreads,
   'repoNotifications.get': notifications.getRepo,
   'repoNotifications.put': notifications.putRepo,
+  'activities.listFeeds': activities.listFeeds,
+  'admin.listCron': adminCron.list,
+  'admin.createCron': adminCron.run,
+  'admin.listUnadopted': adminUnadopted.list,
+  'admin.createUnadopted': adminUnadopted.adopt,
+  'admin.removeUnadopted': adminUnadopted.remove,
   'hooks.list': hooks.list,
   'hooks.create': hooks.create,
   'hooks.get': hooks.get,

@@ -15,6 +15,7 @@ import { toApiTeam } from '../model/api-team.ts';
 import { toApiUser } from '../model/api-user.ts';
 import { repoJson } from './repos.ts';
 import { isSiteAdmin, need } from '../guards/types.ts';
+import { teamFeed } from './activities.ts';
 
 /** Team list JSON; `withOrg` fills `organization` as GET, create and /user/teams do. */
 async function teamsJson(c: HandlerCtx<unknown>, teams: ITeam[], withOrg: boolean) {
@@ -132,5 +133,4 @@ export const removeRepo: Handler = async (c) => {
   return noContent();
 };
 
-/** cairn records no activities yet: an empty feed with the list headers. */
-export const activityFeeds: Handler = async (c) => json(200, [], pagingHeaders(c, pageOf(c), 0));
+export const activityFeeds: Handler = async (c) => teamFeed(c);

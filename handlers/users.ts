@@ -17,6 +17,7 @@ import { notFound } from '../lib/errors.ts';
 import { isOrgOwner } from '../guards/membership.ts';
 import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
 import { repoJson } from './repos.ts';
+import { userFeed, userHeatmap } from './activities.ts';
 
 /** One user as the caller may see it, with Forgejo's counters. */
 export async function userJson(s: RequestState, u: IUser) {
@@ -73,11 +74,9 @@ export const search: Handler = async (c) => {
   return json(200, { ok: true, data: await usersJson(c, rows) }, pagingHeaders(c, p, total));
 };
 
-/** cairn records no activity yet, so the heatmap is empty (Forgejo answers `[]` then too). */
-export const heatmap: Handler = async () => json(200, []);
+export const heatmap: Handler = async (c) => userHeatmap(c);
 
-/** No activities are recorded yet: an empty feed with Forgejo's paging headers. */
-export const activityFeeds: Handler = async (c) => json(200, [], pagingHeaders(c, pageOf(c), 0));
+export const activityFeeds: Handler = async (c) => userFeed(c);
 
 /**
  * Forgejo's listUserOrgs: organizations where the user's membership is public and the organization

@@ -11,6 +11,7 @@ import { Mirror, PushMirror } from '../model/mirror.ts';
 import { Repository } from '../model/repo.ts';
 import { parseDuration } from './duration.ts';
 import { syncMirror, syncPushMirror } from './mirrors.ts';
+import { recordCronRun } from '../model/cron.ts';
 
 /** Longer than a remote operation may take (git/remote.ts REMOTE_TIMEOUT_MS). */
 const LEASE = "interval '15 minutes'";
@@ -111,7 +112,8 @@ export function startMirrorScheduler(em: EntityManager, services: Services): { s
   const run = () => {
     if (stopped) return;
     if (running) { again = true; return; }
-    running = mirrorTick(em, services).catch((e: unknown) => services.log.error({ err: e }, 'mirror tick failed')).finally(() => {
+    // Each tick is a run of Forgejo's update_mirrors task (GET /admin/cron, lib/cron.ts).
+    running = recordCronRun(em, 'update_mirrors').then(() => mirrorTick(em, services)).catch((e: unknown) => services.log.error({ err: e }, 'mirror tick failed')).finally(() => {
       running = null;
       if (again) { again = false; run(); }
     });

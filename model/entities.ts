@@ -20,6 +20,8 @@ import { Attachment } from './attachment.ts';
 import { Release } from './release.ts';
 import { PullRequest, Review, AutoMerge } from './pull.ts';
 import { Notification } from './notification.ts';
+import { Action } from './action.ts';
+import { CronTask } from './cron.ts';
 import { Webhook, HookTask } from './webhook.ts';
 
 /** Every entity the ORM knows. A new entity is added here and gets a migration in model/migrations/. */
@@ -37,5 +39,6 @@ export const entities = [
   Issue, IssueLabel, IssueAssignee, Comment, Reaction, IssueWatch, IssueDependency, TrackedTime, Stopwatch,
   Attachment, Release, PullRequest, Review, AutoMerge,
   Notification,
+  Action, CronTask,
   Webhook, HookTask,
 ];

@@ -6,6 +6,7 @@ import { Migration20261121070418MirrorSchedule } from './Migration20261121070418
 import { Migration20261121070808ActionTask } from './Migration20261121070808ActionTask.ts';
 import { Migration20261121075432Milestones } from './Migration20261121075432Milestones.ts';
 import { Migration20261121082429IssuesPullsReleases } from './Migration20261121082429IssuesPullsReleases.ts';
+import { Migration20261121091358Actions } from './Migration20261121091358Actions.ts';
 import { Migration20261121091405Notifications } from './Migration20261121091405Notifications.ts';
 import { Migration20261121092857Webhooks } from './Migration20261121092857Webhooks.ts';
 
@@ -19,6 +20,7 @@ export const migrations = [
   { name: 'Migration20261121070808ActionTask', class: Migration20261121070808ActionTask },
   { name: 'Migration20261121075432Milestones', class: Migration20261121075432Milestones },
   { name: 'Migration20261121082429IssuesPullsReleases', class: Migration20261121082429IssuesPullsReleases },
+  { name: 'Migration20261121091358Actions', class: Migration20261121091358Actions },
   { name: 'Migration20261121091405Notifications', class: Migration20261121091405Notifications },
   { name: 'Migration20261121092857Webhooks', class: Migration20261121092857Webhooks },
 ];

@@ -378,7 +378,7 @@ test('a team that includes all repositories reaches repositories created later',
   assert.is((await as(watcher, 'GET', `/repos/${ctx.org}/${after.name}`)).status, 404);
 });
 
-test('/teams/{teamid}/activities/feeds: an empty list', async () => {
+test('/teams/{teamid}/activities/feeds of a team without activity: an empty list', async () => {
   const r = await as(teamMember, 'GET', `/teams/${ctx.teamId}/activities/feeds`);
   assert.is(r.status, 200);
   assert.equal(r.json, []);

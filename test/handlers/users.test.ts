@@ -99,7 +99,7 @@ test('GET /users/search: {ok,data}, q over names and visible e-mails, uid, pagin
   assert.is(byMail.json.data.length, 1);
 });
 
-test('heatmap and activity feeds: empty lists while no activity is recorded', async () => {
+test('heatmap and activity feeds of a user without activity are empty lists', async () => {
   const h = await api('GET', `/users/${alice.name}/heatmap`);
   assert.is(h.status, 200);
   assert.equal(h.json, []);

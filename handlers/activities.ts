@@ -1,0 +1,84 @@
+// Activity feeds of a repository, a user, an organization and a team, and a user's heatmap
+// (Forgejo's routers/api/v1/{repo/repo.go,user/user.go,org/org.go,org/team.go} ...ActivityFeeds and
+// GetUserHeatmapData). The rows come from lib/feeds.ts; the chains decided who may ask.
+import type { Handler } from '../lib/handler.ts';
+import { json } from '../lib/handler.ts';
+import { actionRepos, findFeeds, heatmapOf, type FeedQuery } from '../lib/feeds.ts';
+import { pageOf, pagingHeaders } from '../lib/paging.ts';
+import type { IAction } from '../model/action.ts';
+import { Comment } from '../model/issue.ts';
+import { OrgUser } from '../model/org.ts';
+import { User, type IUser } from '../model/user.ts';
+import { toApiActivity } from '../model/api-activity.ts';
+import { commentsToApi, usersById } from '../model/api-issue.ts';
+import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
+import { callerOf } from './repo-lists.ts';
+import { repoJson } from './repos.ts';
+
+/** Forgejo's convert.ToActivities for one page of rows. */
+async function activitiesJson(s: RequestState, rows: IAction[]) {
+  const viewer = { doer: s.auth.doer, siteAdmin: isSiteAdmin(s) };
+  const repos = await actionRepos(s.em, rows);
+  const owners = await usersById(s.em, [...repos.values()].map((r) => r.ownerId));
+  const actors = await usersById(s.em, rows.map((a) => a.actUserId));
+  const commentIds = [...new Set(rows.map((a) => a.commentId).filter((id) => id > 0))];
+  const comments = commentIds.length ? await s.em.find(Comment, { id: { $in: commentIds } }) : [];
+  const commentJson = new Map((await commentsToApi(s.em, s.config, viewer, comments)).map((c) => [c.id, c]));
+  const repoJsonById = new Map<number, Record<string, unknown>>();
+  const out = [];
+  for (const a of rows) {
+    const repo = repos.get(a.repoId)!;
+    if (!repoJsonById.has(repo.id)) repoJsonById.set(repo.id, await repoJson(s, repo, owners.get(repo.ownerId)!));
+    out.push(toApiActivity(s.config, viewer, a, {
+      actUser: actors.get(a.actUserId)!,
+      repo: repoJsonById.get(repo.id)!,
+      isPrivate: repo.isPrivate,
+      comment: commentJson.get(a.commentId) ?? null,
+    }));
+  }
+  return out;
+}
+
+/** Forgejo's ctx.FormBool: strconv.ParseBool, anything else is false. */
+const formBool = (v: string | null) => v !== null && /^(1|t|true)$/i.test(v);
+
+/**
+ * One page of a feed. Forgejo answers the user and team feeds with the Link header too, the
+ * repository and organization feeds with X-Total-Count alone.
+ */
+async function feed(c: RequestState, q: Omit<FeedQuery, 'date'>, links: boolean) {
+  const p = pageOf(c);
+  const { rows, total } = await findFeeds(c.em, callerOf(c), { ...q, date: c.query.get('date') }, p);
+  const headers = links ? pagingHeaders(c, p, total) : { 'X-Total-Count': String(total), 'Access-Control-Expose-Headers': 'X-Total-Count' };
+  return json(200, await activitiesJson(c, rows), headers);
+}
+
+/** Every activity in the repository once (the actor's own row), private ones included: the chain let the caller read it. */
+export const listFeeds: Handler = async (c) =>
+  feed(c, { repo: need(c.repo, 'repo').repo, onlyPerformedByActor: true, includePrivate: true }, false);
+
+/** The user's feed; private activities only for the user themself and site admins. */
+export async function userFeed(c: RequestState) {
+  const user = need(c.contextUser, 'user');
+  const doer = c.auth.doer;
+  const includePrivate = !!doer && (isSiteAdmin(c) || doer.id === user.id);
+  return feed(c, { user, includePrivate, onlyPerformedBy: formBool(c.query.get('only-performed-by')) }, true);
+}
+
+/** The organization's feed; private activities for its members and site admins. */
+export async function orgFeed(c: RequestState, org: IUser) {
+  const doer = c.auth.doer;
+  const includePrivate = !!doer && (isSiteAdmin(c) || (await c.em.count(OrgUser, { orgId: org.id, uid: doer.id })) > 0);
+  return feed(c, { user: org, includePrivate }, false);
+}
+
+/** The team's feed: the organization's feed limited to the team's repositories. */
+export async function teamFeed(c: RequestState) {
+  const team = need(c.team, 'team');
+  const org = await c.em.findOneOrFail(User, { id: team.orgId });
+  return feed(c, { user: org, team, includePrivate: true }, true);
+}
+
+export async function userHeatmap(c: RequestState) {
+  return json(200, await heatmapOf(c.em, callerOf(c), need(c.contextUser, 'user')));
+}

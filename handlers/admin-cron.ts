@@ -1,0 +1,29 @@
+// Site administration of periodic tasks (Forgejo's routers/api/v1/admin/cron.go): the list with run
+// counts, and running one now. The chain (ADMIN) let only site admins in.
+import type { Handler } from '../lib/handler.ts';
+import { json, noContent } from '../lib/handler.ts';
+import { findCronTask, listCronTasks, runCronTask } from '../lib/cron.ts';
+import { pageOf } from '../lib/paging.ts';
+import { notFound } from '../lib/errors.ts';
+import { fmtTime } from '../model/time.ts';
+
+/** Forgejo pages the task table in memory and sets X-Total-Count only. */
+export const list: Handler = async (c) => {
+  const p = pageOf(c);
+  const rows = await listCronTasks(c.em);
+  const page = rows.slice(p.offset, p.offset + p.limit).map((r) => ({
+    name: r.task.name,
+    schedule: r.task.schedule,
+    next: fmtTime(r.next),
+    prev: fmtTime(r.prev),
+    exec_times: r.execTimes,
+  }));
+  return json(200, page, { 'X-Total-Count': String(rows.length), 'Access-Control-Expose-Headers': 'X-Total-Count' });
+};
+
+export const run: Handler = async (c) => {
+  const task = findCronTask(c.params.task ?? '');
+  if (!task) throw notFound();
+  await runCronTask(c.em, c.services, task);
+  return noContent();
+};

@@ -1,0 +1,36 @@
+// api.Activity wire shape (Forgejo's convert.ToActivity): the activity row with its actor, its
+// repository as the caller sees it, and its comment when the row names one that still exists.
+import type { Config } from '../config.ts';
+import { opName, type IAction } from './action.ts';
+import type { IUser } from './user.ts';
+import { toApiUser, type Viewer } from './api-user.ts';
+import { fmtTime } from './time.ts';
+
+export interface ActivityParts {
+  actUser: IUser;
+  /** api.Repository, converted by the caller (it needs the caller's permission). */
+  repo: Record<string, unknown>;
+  /** Whether the repository is private now (lib/feeds.ts reads visibility from the repository). */
+  isPrivate: boolean;
+  /** api.Comment, when the activity names a comment that still exists. */
+  comment: Record<string, unknown> | null;
+}
+
+export function toApiActivity(cfg: Config, viewer: Viewer, a: IAction, parts: ActivityParts) {
+  return {
+    id: a.id,
+    user_id: a.userId,
+    op_type: opName(a.opType) ?? `action-${a.opType}`,
+    act_user_id: a.actUserId,
+    act_user: toApiUser(cfg, parts.actUser, viewer),
+    repo_id: a.repoId,
+    repo: parts.repo,
+    // Forgejo sets comment_id only together with a loaded comment.
+    comment_id: parts.comment ? a.commentId : 0,
+    comment: parts.comment,
+    ref_name: a.refName,
+    is_private: parts.isPrivate,
+    content: a.content,
+    created: fmtTime(a.createdAt),
+  };
+}

@@ -1,0 +1,21 @@
+import { defineEntity, p, type EntityManager, type InferEntity } from '@mikro-orm/core';
+
+/** Last run and run count of a cron task, shared by every process on the database (lib/cron.ts). */
+export const CronTask = defineEntity({
+  name: 'CronTask',
+  tableName: 'cron_task',
+  properties: {
+    name: p.string().length(64).primary(),
+    execTimes: p.integer().default(0),
+    prevAt: p.datetime().nullable(),
+  },
+});
+export type ICronTask = InferEntity<typeof CronTask>;
+
+/** Counts one run of `name`, starting now: one statement, so concurrent processes never lose a run. */
+export async function recordCronRun(em: EntityManager, name: string): Promise<void> {
+  await em.getConnection().execute(
+    `insert into cron_task (name, exec_times, prev_at) values (?, 1, now())
+     on conflict (name) do update set exec_times = cron_task.exec_times + 1, prev_at = now()`,
+    [name], 'run', em.getTransactionContext());
+}
