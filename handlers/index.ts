@@ -56,11 +56,36 @@ import * as issueSubscriptions from './issue-subscriptions.ts';
 import * as activities from './activities.ts';
 import * as adminCron from './admin-cron.ts';
 import * as adminUnadopted from './admin-unadopted.ts';
+import * as actionSecrets from './action-secrets.ts';
+import * as actionVariables from './action-variables.ts';
 import * as notifications from './notifications.ts';
 import * as hooks from './hooks.ts';
 import { PENDING } from './pending.ts';
 
 export const handlers = {
+  'repoActions.listSecrets': actionSecrets.repo.list,
+  'repoActions.putSecrets': actionSecrets.repo.put,
+  'repoActions.removeSecrets': actionSecrets.repo.remove,
+  'orgActions.listSecrets': actionSecrets.org.list,
+  'orgActions.putSecrets': actionSecrets.org.put,
+  'orgActions.removeSecrets': actionSecrets.org.remove,
+  'userActions.putSecrets': actionSecrets.user.put,
+  'userActions.removeSecrets': actionSecrets.user.remove,
+  'repoActions.listVariables': actionVariables.repo.list,
+  'repoActions.getVariables': actionVariables.repo.get,
+  'repoActions.createVariables': actionVariables.repo.create,
+  'repoActions.putVariables': actionVariables.repo.update,
+  'repoActions.removeVariables': actionVariables.repo.remove,
+  'orgActions.listVariables': actionVariables.org.list,
+  'orgActions.getVariables': actionVariables.org.get,
+  'orgActions.createVariables': actionVariables.org.create,
+  'orgActions.putVariables': actionVariables.org.update,
+  'orgActions.removeVariables': actionVariables.org.remove,
+  'userActions.listVariables': actionVariables.user.list,
+  'userActions.getVariables': actionVariables.user.get,
+  'userActions.createVariables': actionVariables.user.create,
+  'userActions.putVariables': actionVariables.user.update,
+  'userActions.removeVariables': actionVariables.user.remove,
   'issues.list': issues.list,
   'issues.search': issues.search,
   'issues.get': issues.get,

@@ -4,6 +4,7 @@ import { Repository, RepoUnit, Collaboration, RepoRedirect } from './repo.ts';
 import { OrgUser, Team, TeamUnit, TeamUser, TeamRepo } from './org.ts';
 import { ResourceIndex } from './counter.ts';
 import { ActionTask } from './action-task.ts';
+import { ActionSecret, ActionVariable } from './action-secret.ts';
 import { Label } from './label.ts';
 import { Star, Watch } from './star.ts';
 import { Topic, RepoTopic } from './topic.ts';
@@ -38,6 +39,7 @@ export const entities = [
   Milestone,
   Issue, IssueLabel, IssueAssignee, Comment, Reaction, IssueWatch, IssueDependency, TrackedTime, Stopwatch,
   Attachment, Release, PullRequest, Review, AutoMerge,
+  ActionSecret, ActionVariable,
   Notification,
   Action, CronTask,
   Webhook, HookTask,
