@@ -17,7 +17,16 @@ export const ActionTask = defineEntity({
     tokenHash: p.string().length(128).default('').hidden().lazy(true, false),
     tokenSalt: p.string().length(32).default('').hidden().lazy(true, false),
     tokenLastEight: p.string().length(8).default('').index(),
+    attempt: p.integer().default(1),
+    runnerId: p.integer().default(0),
+    /** Log file below `<APP_DATA_PATH>/actions_log/`, '' while there is none. */
+    logFilename: p.string().length(255).default(''),
+    logSize: p.bigint('number').default(0),
+    logExpired: p.boolean().default(false),
+    started: p.datetime().nullable(),
+    stopped: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },
 });
 export type IActionTask = InferEntity<typeof ActionTask>;

@@ -5,6 +5,7 @@ import { OrgUser, Team, TeamUnit, TeamUser, TeamRepo } from './org.ts';
 import { ResourceIndex } from './counter.ts';
 import { ActionTask } from './action-task.ts';
 import { ActionSecret, ActionVariable } from './action-secret.ts';
+import { ActionRunner, ActionRunnerToken, ActionRun, ActionRunJob, ActionArtifact } from './actions.ts';
 import { Label } from './label.ts';
 import { Star, Watch } from './star.ts';
 import { Topic, RepoTopic } from './topic.ts';
@@ -32,7 +33,7 @@ export const entities = [
   Repository, RepoUnit, Collaboration, RepoRedirect,
   OrgUser, Team, TeamUnit, TeamUser, TeamRepo,
   ResourceIndex,
-  ActionTask,
+  ActionTask, ActionRunner, ActionRunnerToken, ActionRun, ActionRunJob, ActionArtifact,
   Label, Star, Watch, Topic, RepoTopic, RepoTransfer, Mirror, PushMirror,
   Follow, BlockedUser, PublicKey, GpgKey, GpgKeyImport, OAuth2Application,
   ProtectedBranch, ProtectedTag, CommitStatus,
