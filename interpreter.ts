@@ -27,7 +27,9 @@ const segments = (path: string) => path.split('/').slice(1);
 
 /** Spec spelling to @koa/router (path-to-regexp 8) syntax. */
 export function routerPath(path: string): string {
-  return path
+  // A row spelled with a trailing slash (`/packages/{username}/`) is mounted without it: the router
+  // matches a path with or without the slash, and clients call Forgejo's `/packages/{owner}`.
+  return path.replace(/(.)\/$/, '$1')
     .split('/')
     .map((seg) => {
       if (seg === '*') return '*path';

@@ -1,7 +1,10 @@
 // Spec, guard table: "Q(subject,target) — quota not exceeded for subject and target" (Limits, 1).
-// Only active when [quota] ENABLED; the status on excess is Forgejo's 413 with `user_id`/`username`.
+// Only active when [quota] ENABLED. Over quota is Forgejo's 413 `{"message":"quota exceeded",
+// "user_id":N,"username":"..."}` naming the charged owner (forgejo-facts 1.2, services/context/quota.go):
+// the caller for `user`, the organization for `org`, the repository's owner for `repo`.
 import { deny, need, step, type Need } from './types.ts';
 import { quotaExceeded, QUOTA_SUBJECTS, type QuotaSubject } from '../lib/quota.ts';
+import { MSG } from '../lib/errors.ts';
 
 const TARGETS = { user: [], org: ['org'], repo: ['repo'] } as const satisfies Record<string, Need[]>;
 
@@ -12,6 +15,8 @@ export function Q(subject: QuotaSubject, target: keyof typeof TARGETS) {
     if (!s.config.QUOTA.ENABLED) return null;
     const owner = target === 'repo' ? need(s.repo, 'repo').owner : target === 'org' ? need(s.org, 'org') : s.auth.doer;
     if (!owner) return null;
-    return (await quotaExceeded(s.em, owner.id, subject)) ? deny(413, 'quota exceeded') : null;
+    if (!(await quotaExceeded(s.em, s.config, owner.id, subject))) return null;
+    const fields = owner.name ? { user_id: owner.id, username: owner.name } : { user_id: owner.id };
+    return deny(413, MSG.quotaExceeded, { bare: true, fields });
   });
 }

@@ -7,6 +7,7 @@ import type { IUser } from '../model/user.ts';
 import type { IRepository, IRepoUnit } from '../model/repo.ts';
 import type { ITeam } from '../model/org.ts';
 import type { IComment, IIssue } from '../model/issue.ts';
+import type { IPackage, IPackageVersion } from '../model/package.ts';
 import type { Auth } from '../lib/auth-types.ts';
 import type { RepoPermission } from '../lib/perm.ts';
 import type { Services } from '../lib/services.ts';
@@ -20,6 +21,8 @@ export interface Deny {
   /** 404 bodies carry an `errors` list; a few 403 bodies carry only `message`. */
   errors?: string[];
   bare?: boolean;
+  /** More keys of the body, such as the 413 quota reply's `user_id` and `username`. */
+  fields?: Record<string, unknown>;
 }
 export interface Redirect { status: 301 | 307; location: string }
 export type Outcome = Deny | Redirect | null;
@@ -46,6 +49,10 @@ export interface RequestState {
   readonly auth: Auth;
   /** Raw parsed body (JSON value, text, or multipart fields and files), before validation. */
   readonly rawBody: unknown;
+  /** The request line's path and query as received, and the body text as received (JSON and text
+   *  bodies only): what an HTTP signature covers (SIG). */
+  readonly requestUri?: string;
+  readonly bodyText?: string;
   body?: unknown;
   contextUser?: IUser;
   org?: IUser;
@@ -53,6 +60,8 @@ export interface RequestState {
   team?: ITeam;
   /** The comment of `{id}`/`{comment}` and its issue (COMMENT loader). */
   comment?: { comment: IComment; issue: IIssue };
+  /** The package version of `{type}/{name}/{version}` and its package (PACKAGE loader). */
+  package?: { pkg: IPackage; version: IPackageVersion };
 }
 
 export interface Step {

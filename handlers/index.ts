@@ -58,13 +58,41 @@ import * as adminCron from './admin-cron.ts';
 import * as adminUnadopted from './admin-unadopted.ts';
 import * as actionSecrets from './action-secrets.ts';
 import * as actionVariables from './action-variables.ts';
+import * as packages from './packages.ts';
 import * as notifications from './notifications.ts';
+import * as quota from './quota.ts';
 import * as actionsRunners from './actions-runners.ts';
 import * as actionsRuns from './actions-runs.ts';
 import * as hooks from './hooks.ts';
 import { PENDING } from './pending.ts';
 
 export const handlers = {
+  'admin.listQuotaRules': quota.listRules,
+  'admin.createQuotaRules': quota.createRule,
+  'admin.getQuotaRules': quota.getRule,
+  'admin.editQuotaRules': quota.editRule,
+  'admin.removeQuotaRules': quota.removeRule,
+  'admin.listQuotaGroups': quota.listGroups,
+  'admin.createQuotaGroups': quota.createGroup,
+  'admin.getQuotaGroups': quota.getGroup,
+  'admin.removeQuotaGroups': quota.removeGroup,
+  'admin.putQuotaGroupsRules': quota.putGroupRule,
+  'admin.removeQuotaGroupsRules': quota.removeGroupRule,
+  'admin.listQuotaGroupsUsers': quota.listGroupUsers,
+  'admin.putQuotaGroupsUsers': quota.putGroupUser,
+  'admin.removeQuotaGroupsUsers': quota.removeGroupUser,
+  'admin.listUsersQuota': quota.adminUserQuota,
+  'admin.createUsersQuotaGroups': quota.setUserGroups,
+  'user.listQuota': quota.myQuota,
+  'user.listQuotaCheck': quota.myQuotaCheck,
+  'user.listQuotaAttachments': quota.myQuotaAttachments,
+  'user.listQuotaPackages': quota.myQuotaPackages,
+  'user.listQuotaArtifacts': quota.myQuotaArtifacts,
+  'orgs.listQuota': quota.orgQuota,
+  'orgs.listQuotaCheck': quota.orgQuotaCheck,
+  'orgs.listQuotaAttachments': quota.orgQuotaAttachments,
+  'orgs.listQuotaPackages': quota.orgQuotaPackages,
+  'orgs.listQuotaArtifacts': quota.orgQuotaArtifacts,
   'repoActions.listSecrets': actionSecrets.repo.list,
   'repoActions.putSecrets': actionSecrets.repo.put,
   'repoActions.removeSecrets': actionSecrets.repo.remove,
@@ -259,6 +287,12 @@ export const handlers = {
   'issues.getCommentsAssets': attachments.getComment,
   'issues.editCommentsAssets': attachments.editComment,
   'issues.removeCommentsAssets': attachments.removeComment,
+  'packages.get': packages.list,
+  'packages.getItem': packages.getItem,
+  'packages.remove': packages.remove,
+  'packages.listFiles': packages.listFiles,
+  'packages.createLink': packages.createLink,
+  'packages.createUnlink': packages.createUnlink,
   'milestones.list': milestones.list,
   'milestones.get': milestones.get,
   'milestones.create': milestones.create,

@@ -21,9 +21,11 @@ import { Issue, IssueLabel, IssueAssignee, Comment, Reaction, IssueWatch, IssueD
 import { Attachment } from './attachment.ts';
 import { Release } from './release.ts';
 import { PullRequest, Review, AutoMerge } from './pull.ts';
+import { Package, PackageVersion, PackageFile, PackageBlob } from './package.ts';
 import { Notification } from './notification.ts';
 import { Action } from './action.ts';
 import { CronTask } from './cron.ts';
+import { QuotaRule, QuotaGroup, QuotaGroupRule, QuotaGroupMapping } from './quota.ts';
 import { Webhook, HookTask } from './webhook.ts';
 
 /** Every entity the ORM knows. A new entity is added here and gets a migration in model/migrations/. */
@@ -41,7 +43,9 @@ export const entities = [
   Issue, IssueLabel, IssueAssignee, Comment, Reaction, IssueWatch, IssueDependency, TrackedTime, Stopwatch,
   Attachment, Release, PullRequest, Review, AutoMerge,
   ActionSecret, ActionVariable,
+  Package, PackageVersion, PackageFile, PackageBlob,
   Notification,
   Action, CronTask,
+  QuotaRule, QuotaGroup, QuotaGroupRule, QuotaGroupMapping,
   Webhook, HookTask,
 ];

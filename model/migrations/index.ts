@@ -8,8 +8,10 @@ import { Migration20261121075432Milestones } from './Migration20261121075432Mile
 import { Migration20261121082429IssuesPullsReleases } from './Migration20261121082429IssuesPullsReleases.ts';
 import { Migration20261121091358Actions } from './Migration20261121091358Actions.ts';
 import { Migration20261121091405Notifications } from './Migration20261121091405Notifications.ts';
+import { Migration20261121091420Packages } from './Migration20261121091420Packages.ts';
 import { Migration20261121091432ActionsRuns } from './Migration20261121091432ActionsRuns.ts';
 import { Migration20261121091434ActionSecrets } from './Migration20261121091434ActionSecrets.ts';
+import { Migration20261121091457Quota } from './Migration20261121091457Quota.ts';
 import { Migration20261121092857Webhooks } from './Migration20261121092857Webhooks.ts';
 
 /** Committed migrations, applied in this order at start (`cli migrate` runs them alone). */
@@ -24,7 +26,9 @@ export const migrations = [
   { name: 'Migration20261121082429IssuesPullsReleases', class: Migration20261121082429IssuesPullsReleases },
   { name: 'Migration20261121091358Actions', class: Migration20261121091358Actions },
   { name: 'Migration20261121091405Notifications', class: Migration20261121091405Notifications },
+  { name: 'Migration20261121091420Packages', class: Migration20261121091420Packages },
   { name: 'Migration20261121091432ActionsRuns', class: Migration20261121091432ActionsRuns },
   { name: 'Migration20261121091434ActionSecrets', class: Migration20261121091434ActionSecrets },
+  { name: 'Migration20261121091457Quota', class: Migration20261121091457Quota },
   { name: 'Migration20261121092857Webhooks', class: Migration20261121092857Webhooks },
 ];

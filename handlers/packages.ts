@@ -1,0 +1,108 @@
+// Packages of an owner (Forgejo routers/api/v1/packages/package.go). Packages are created through the
+// package registries (lib/package-registry.ts); the API lists, shows and deletes versions, lists their
+// files, and links a package to a repository of its owner.
+import type { FilterQuery } from '@mikro-orm/core';
+import type { Handler, HandlerCtx } from '../lib/handler.ts';
+import { json, noContent } from '../lib/handler.ts';
+import { Package, PackageVersion, type IPackage, type IPackageVersion } from '../model/package.ts';
+import { Repository } from '../model/repo.ts';
+import { User, type IUser } from '../model/user.ts';
+import { toApiPackage, toApiPackageFile } from '../model/api-package.ts';
+import { findPackage, removePackageVersion, versionFiles } from '../lib/packages.ts';
+import { repoPermission } from '../lib/perm.ts';
+import { pageOf, pagingHeaders } from '../lib/paging.ts';
+import { forbidden, notFound } from '../lib/errors.ts';
+import { isSiteAdmin, need } from '../guards/types.ts';
+import { repoJson } from './repos.ts';
+
+type Row = { pkg: IPackage; version: IPackageVersion };
+
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+
+/** The linked repositories the caller may read, as api.Repository; Forgejo leaves the others out. */
+async function readableRepos(c: HandlerCtx<unknown>, owner: IUser, repoIds: number[]): Promise<Map<number, Record<string, unknown>>> {
+  const out = new Map<number, Record<string, unknown>>();
+  if (repoIds.length === 0) return out;
+  for (const repo of await c.em.find(Repository, { id: { $in: repoIds } })) {
+    const perm = await repoPermission(c.em, { repo, owner, doer: c.auth.doer, siteAdmin: isSiteAdmin(c), token: c.auth.token });
+    if (perm.hasAnyAccess()) out.set(repo.id, await repoJson(c, repo, owner));
+  }
+  return out;
+}
+
+/** api.Package for each version, creators and repositories loaded once. */
+async function packagesJson(c: HandlerCtx<unknown>, rows: Row[]) {
+  const owner = need(c.contextUser, 'user');
+  const viewer = { doer: c.auth.doer, siteAdmin: isSiteAdmin(c) };
+  const creatorIds = [...new Set(rows.map((r) => r.version.creatorId))];
+  const creators = new Map((creatorIds.length ? await c.em.find(User, { id: { $in: creatorIds } }) : []).map((u) => [u.id, u]));
+  const repos = await readableRepos(c, owner, [...new Set(rows.map((r) => r.pkg.repoId).filter((id) => id > 0))]);
+  return rows.map(({ pkg, version }) => toApiPackage(c.config, {
+    pkg, version, owner, creator: creators.get(version.creatorId) ?? null, repository: repos.get(pkg.repoId) ?? null,
+  }, viewer));
+}
+
+/** `type` filters exactly, `q` matches part of the name; newest versions first (Forgejo's SearchVersions). */
+export const list: Handler = async (c) => {
+  const owner = need(c.contextUser, 'user');
+  const where: FilterQuery<IPackage> = { ownerId: owner.id };
+  const type = (c.query.get('type') ?? '').trim();
+  const q = (c.query.get('q') ?? '').trim();
+  if (type !== '') where.type = type;
+  if (q !== '') where.lowerName = { $like: `%${likeEscape(q.toLowerCase())}%` };
+  const pkgs = new Map((await c.em.find(Package, where)).map((p) => [p.id, p]));
+  const page = pageOf(c);
+  const [versions, total] = pkgs.size === 0
+    ? [[], 0] as const
+    : await c.em.findAndCount(PackageVersion, { packageId: { $in: [...pkgs.keys()] } }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: page.limit, offset: page.offset });
+  const rows = versions.map((version) => ({ pkg: pkgs.get(version.packageId)!, version }));
+  return json(200, await packagesJson(c, rows), pagingHeaders(c, page, total));
+};
+
+export const getItem: Handler = async (c) => {
+  const [one] = await packagesJson(c, [need(c.package, 'package')]);
+  return json(200, one);
+};
+
+/** Removes the version, its files, and blobs no other file shares. */
+export const remove: Handler = async (c) => {
+  await removePackageVersion(c.em, c.config, need(c.package, 'package').version);
+  return noContent();
+};
+
+export const listFiles: Handler = async (c) => {
+  const files = await versionFiles(c.em, need(c.package, 'package').version.id);
+  return json(200, files.map(toApiPackageFile));
+};
+
+/** The package `{type}/{name}` of the owner, which the chain does not resolve for link and unlink. */
+async function namedPackage(c: HandlerCtx<unknown>): Promise<IPackage> {
+  const pkg = await findPackage(c.em, need(c.contextUser, 'user').id, c.params.type ?? '', c.params.name ?? '');
+  if (!pkg) throw notFound();
+  return pkg;
+}
+
+/**
+ * Links the package to `{repo_name}`, a repository of the package owner (Forgejo LinkToRepository):
+ * unknown package or repository 404; the caller must be able to write the repository's packages unit
+ * (403). A linked package is linked anew, as Forgejo's SetRepositoryLink does.
+ */
+export const createLink: Handler = async (c) => {
+  const owner = need(c.contextUser, 'user');
+  const pkg = await namedPackage(c);
+  const repo = await c.em.findOne(Repository, { ownerId: owner.id, lowerName: (c.params.repo_name ?? '').toLowerCase() });
+  if (!repo) throw notFound();
+  const perm = await repoPermission(c.em, { repo, owner, doer: c.auth.doer, siteAdmin: isSiteAdmin(c), token: c.auth.token });
+  if (!perm.canWrite('packages')) throw forbidden('no permission to link this package and repository, or packages are disabled');
+  pkg.repoId = repo.id;
+  await c.em.flush();
+  return { status: 201 };
+};
+
+/** Unlinking an unlinked package changes nothing and succeeds; 201 as Forgejo's API description says. */
+export const createUnlink: Handler = async (c) => {
+  const pkg = await namedPackage(c);
+  pkg.repoId = 0;
+  await c.em.flush();
+  return { status: 201 };
+};

@@ -1,0 +1,37 @@
+// Quota wire shapes (Forgejo services/convert/quota.go). Rule and group names are shown to admins
+// only; Go's `omitempty` drops them (and empty subject lists) elsewhere.
+import type { IQuotaRule } from './quota.ts';
+import type { QuotaUsage } from '../lib/quota-rules.ts';
+import type { GroupWithRules } from '../lib/quota.ts';
+
+export function toApiQuotaRule(rule: IQuotaRule, withName: boolean) {
+  return {
+    ...(withName && rule.name !== '' ? { name: rule.name } : {}),
+    limit: rule.limit,
+    ...(rule.subjects.length > 0 ? { subjects: [...rule.subjects] } : {}),
+  };
+}
+
+export function toApiQuotaGroup(group: GroupWithRules, withNames: boolean) {
+  return {
+    ...(withNames && group.name !== '' ? { name: group.name } : {}),
+    rules: group.rules.map((r) => toApiQuotaRule(r, withNames)),
+  };
+}
+
+export function toApiQuotaInfo(used: QuotaUsage, groups: GroupWithRules[], withNames: boolean) {
+  return {
+    used: {
+      size: {
+        repos: { public: used.reposPublic, private: used.reposPrivate },
+        git: { LFS: used.lfs },
+        assets: {
+          attachments: { issues: used.attachmentsIssues, releases: used.attachmentsReleases },
+          artifacts: used.artifacts,
+          packages: { all: used.packages },
+        },
+      },
+    },
+    groups: groups.map((g) => toApiQuotaGroup(g, withNames)),
+  };
+}
