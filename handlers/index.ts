@@ -63,6 +63,8 @@ import * as notifications from './notifications.ts';
 import * as quota from './quota.ts';
 import * as actionsRunners from './actions-runners.ts';
 import * as actionsRuns from './actions-runs.ts';
+import * as activitypub from './activitypub.ts';
+import * as flags from './flags.ts';
 import * as hooks from './hooks.ts';
 import { PENDING } from './pending.ts';
 
@@ -163,6 +165,23 @@ export const handlers = {
   'keys.remove': deployKeys.remove,
   'misc.getSwagger': misc.swagger,
   'misc.version': misc.version,
+  'misc.getNodeinfo': activitypub.nodeinfo,
+  'activitypub.listActor': activitypub.listActor,
+  'activitypub.createActorInbox': activitypub.createActorInbox,
+  'activitypub.listActorOutbox': activitypub.listActorOutbox,
+  'activitypub.getUserId': activitypub.getUserId,
+  'activitypub.createUserIdInbox': activitypub.createUserIdInbox,
+  'activitypub.listUserIdOutbox': activitypub.listUserIdOutbox,
+  'activitypub.getRepositoryId': activitypub.getRepositoryId,
+  'activitypub.createRepositoryIdInbox': activitypub.createRepositoryIdInbox,
+  'activitypub.listRepositoryIdOutbox': activitypub.listRepositoryIdOutbox,
+  'user.createActivitypubFollow': activitypub.followRemote,
+  'flags.list': flags.list,
+  'flags.put': flags.put,
+  'flags.remove': flags.remove,
+  'flags.get': flags.get,
+  'flags.putItem': flags.putItem,
+  'flags.removeItem': flags.removeItem,
   'settings.getUi': misc.settingsUi,
   'settings.getApi': misc.settingsApi,
   'settings.getAttachment': misc.settingsAttachment,

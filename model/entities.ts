@@ -21,6 +21,8 @@ import { Issue, IssueLabel, IssueAssignee, Comment, Reaction, IssueWatch, IssueD
 import { Attachment } from './attachment.ts';
 import { Release } from './release.ts';
 import { PullRequest, Review, AutoMerge } from './pull.ts';
+import { ActorKey, FederationHost, FederatedUser } from './federation.ts';
+import { RepoFlag } from './repo-flag.ts';
 import { Package, PackageVersion, PackageFile, PackageBlob } from './package.ts';
 import { Notification } from './notification.ts';
 import { Action } from './action.ts';
@@ -43,6 +45,7 @@ export const entities = [
   Issue, IssueLabel, IssueAssignee, Comment, Reaction, IssueWatch, IssueDependency, TrackedTime, Stopwatch,
   Attachment, Release, PullRequest, Review, AutoMerge,
   ActionSecret, ActionVariable,
+  ActorKey, FederationHost, FederatedUser, RepoFlag,
   Package, PackageVersion, PackageFile, PackageBlob,
   Notification,
   Action, CronTask,

@@ -9,6 +9,7 @@ import { Migration20261121082429IssuesPullsReleases } from './Migration202611210
 import { Migration20261121091358Actions } from './Migration20261121091358Actions.ts';
 import { Migration20261121091405Notifications } from './Migration20261121091405Notifications.ts';
 import { Migration20261121091420Packages } from './Migration20261121091420Packages.ts';
+import { Migration20261121091430Federation } from './Migration20261121091430Federation.ts';
 import { Migration20261121091432ActionsRuns } from './Migration20261121091432ActionsRuns.ts';
 import { Migration20261121091434ActionSecrets } from './Migration20261121091434ActionSecrets.ts';
 import { Migration20261121091457Quota } from './Migration20261121091457Quota.ts';
@@ -27,6 +28,7 @@ export const migrations = [
   { name: 'Migration20261121091358Actions', class: Migration20261121091358Actions },
   { name: 'Migration20261121091405Notifications', class: Migration20261121091405Notifications },
   { name: 'Migration20261121091420Packages', class: Migration20261121091420Packages },
+  { name: 'Migration20261121091430Federation', class: Migration20261121091430Federation },
   { name: 'Migration20261121091432ActionsRuns', class: Migration20261121091432ActionsRuns },
   { name: 'Migration20261121091434ActionSecrets', class: Migration20261121091434ActionSecrets },
   { name: 'Migration20261121091457Quota', class: Migration20261121091457Quota },
