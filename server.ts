@@ -22,8 +22,10 @@ import type { Orm } from './model/db.ts';
 import { openApiDocument } from './lib/openapi.ts';
 import { serveAvatars } from './lib/avatar-serve.ts';
 import { serveAttachments } from './lib/attachment-serve.ts';
+import { servePackageRegistry } from './lib/package-registry.ts';
 import { cleanupUploads, formidableOptions } from './lib/attachments.ts';
 import { createGitHttp } from './git-http.ts';
+import { installWebhooks } from './lib/webhook-tasks.ts';
 
 export interface AppOptions {
   config: Config;
@@ -53,15 +55,15 @@ export function secretKey(cfg: Config): string {
 export function createApp({ config, orm, log }: AppOptions): Koa {
   const logger = log ?? pino({ level: config.LOG.LEVEL });
   const services: Services = { log: logger, secrets: new SecretBox(secretKey(config)), repoPath: repoPathFor(config) };
+  installWebhooks();
   const swaggerUrl = `${config.appUrl}api/swagger`;
   const app = new Koa();
   app.proxy = true;
 
-  const errorBody = (status: number, message: string, extra: { errors?: string[]; bare?: boolean } = {}) => {
-    if (extra.bare) return { message };
-    const body: Record<string, unknown> = { message, url: swaggerUrl };
-    if (extra.errors) body.errors = extra.errors;
-    return body;
+  const errorBody = (status: number, message: string, extra: { errors?: string[]; bare?: boolean; fields?: Record<string, unknown> } = {}) => {
+    const body: Record<string, unknown> = extra.bare ? { message } : { message, url: swaggerUrl };
+    if (extra.errors && !extra.bare) body.errors = extra.errors;
+    return Object.assign(body, extra.fields);
   };
   const sendJson = (ctx: Context, status: number, body: unknown) => {
     ctx.status = status;
@@ -99,6 +101,8 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
   app.use(serveAvatars(config));
   // Attachment downloads, where every `browser_download_url` points.
   app.use(serveAttachments({ config, orm, services }));
+  // The generic package registry (`/api/packages/...`); it reads uploads itself, so it precedes the body parser.
+  app.use(servePackageRegistry({ config, orm, services }));
 
   // The API description, generated from the table.
   app.use(async (ctx, next) => {
@@ -141,6 +145,10 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
     json: true,
     urlencoded: true,
     parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
+    // ActivityPub peers post `application/activity+json` (or ld+json); the raw text is kept for
+    // the HTTP signature's Digest (SIG).
+    jsonTypes: ['application/json', 'application/json-patch+json', 'application/vnd.api+json', 'application/csp-report', 'application/activity+json', 'application/ld+json'],
+    includeUnparsed: true,
     jsonLimit: '16mb',
     textLimit: '16mb',
     formidable: formidableOptions(config),
@@ -167,6 +175,8 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
         headers: ctx.headers,
         auth: { doer: auth.doer, method: auth.method, token: auth.token, sudoer: auth.sudoer, task: auth.task ?? null },
         rawBody,
+        requestUri: ctx.url,
+        bodyText: typeof (ctx.request as { rawBody?: unknown }).rawBody === 'string' ? (ctx.request as { rawBody: string }).rawBody : undefined,
       };
     },
     respond(ctx, _s, outcome: NonNullable<Outcome>) {
@@ -187,6 +197,7 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
         ctx.body = reply.body;
         return;
       }
+      if (reply.status === 205) return sendResetContent(ctx, renderJson(reply.body));
       ctx.type = JSON_TYPE;
       ctx.body = renderJson(reply.body);
     },
@@ -214,6 +225,18 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
     sendJson(ctx, 404, errorBody(404, NOT_FOUND, { errors: [] }));
   });
   return app;
+}
+
+/**
+ * Koa empties every 205 answer, but Forgejo's notification routes answer 205 with the changed
+ * threads (Go's net/http allows a body there), so this one is written past Koa.
+ */
+function sendResetContent(ctx: Context, json: string): void {
+  ctx.respond = false;
+  ctx.res.statusCode = 205;
+  ctx.res.setHeader('Content-Type', JSON_TYPE);
+  ctx.res.setHeader('Content-Length', Buffer.byteLength(json));
+  ctx.res.end(json);
 }
 
 function swaggerPage(cfg: Config): string {

@@ -7,6 +7,9 @@ import { User, UserRedirect, type IUser, type Visibility } from '../model/user.t
 import { OrgUser, Team, TeamRepo, TeamUnit, TeamUser } from '../model/org.ts';
 import { Repository } from '../model/repo.ts';
 import { Label } from '../model/label.ts';
+import { deleteActionConfig } from '../model/action-secret.ts';
+import { Action } from '../model/action.ts';
+import { deleteOwnerHooks } from '../lib/webhook-tasks.ts';
 import { BlockedUser, Follow } from '../model/social.ts';
 import { createOrg, type NewOrg } from '../lib/accounts.ts';
 import { renameOwner } from '../lib/rename-owner.ts';
@@ -16,6 +19,8 @@ import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { unprocessable } from '../lib/errors.ts';
 import { toApiOrg } from '../model/api-user.ts';
 import { isSiteAdmin, need } from '../guards/types.ts';
+import { orgFeed } from './activities.ts';
+import { ownsPackages } from '../lib/packages.ts';
 
 /** The fields of a CreateOrgOption, for `POST /orgs` and the admin's `POST /admin/users/{username}/orgs`. */
 export function newOrgFrom(b: CreateOrgOption): NewOrg {
@@ -79,6 +84,7 @@ export const edit: Handler<EditOrgOption> = async (c) => {
 export const remove: Handler = async (c) => {
   const org = need(c.org, 'org');
   if ((await c.em.count(Repository, { ownerId: org.id })) > 0) throw unprocessable(`user still has ownership of repositories [uid: ${org.id}]`);
+  if (await ownsPackages(c.em, org.id)) throw unprocessable(`user still has ownership of packages [uid: ${org.id}]`);
   const em = c.em;
   await em.nativeDelete(TeamUnit, { orgId: org.id });
   await em.nativeDelete(TeamRepo, { orgId: org.id });
@@ -86,6 +92,9 @@ export const remove: Handler = async (c) => {
   await em.nativeDelete(Team, { orgId: org.id });
   await em.nativeDelete(OrgUser, { orgId: org.id });
   await em.nativeDelete(Label, { orgId: org.id });
+  await deleteActionConfig(em, { ownerId: org.id });
+  await deleteOwnerHooks(em, org.id);
+  await em.nativeDelete(Action, { userId: org.id });
   await em.nativeDelete(BlockedUser, { userId: org.id });
   await em.nativeDelete(Follow, { $or: [{ userId: org.id }, { followId: org.id }] });
   await em.nativeDelete(UserRedirect, { redirectUserId: org.id });
@@ -120,8 +129,7 @@ export const deleteAvatarOf: Handler = async (c) => {
   return noContent();
 };
 
-/** cairn records no activities yet: an empty feed, in Forgejo's shape (X-Total-Count only). */
-export const activityFeeds: Handler = async () => json(200, [], { 'X-Total-Count': '0' });
+export const activityFeeds: Handler = async (c) => orgFeed(c, need(c.org, 'org'));
 
 export const listBlockedUsers: Handler = async (c) => {
   const p = pageOf(c);

@@ -11,8 +11,13 @@ import { OrgUser, Team, TeamUser } from '../model/org.ts';
 import { BlockedUser, Follow } from '../model/social.ts';
 import { GpgKey, GpgKeyImport, KeyType, PublicKey } from '../model/keys.ts';
 import { OAuth2Application } from '../model/oauth2.ts';
+import { deleteActionConfig } from '../model/action-secret.ts';
 import { Star, Watch, WatchMode } from '../model/star.ts';
+import { Notification } from '../model/notification.ts';
+import { Action } from '../model/action.ts';
+import { deleteOwnerHooks } from './webhook-tasks.ts';
 import { deleteRepository } from './repos.ts';
+import { ownsPackages, removeOwnerPackages } from './packages.ts';
 import { refreshFollowCounts } from './follows.ts';
 import { deleteAvatar } from './avatar-store.ts';
 import { unprocessable } from './errors.ts';
@@ -20,6 +25,7 @@ import { Mode } from './perm.ts';
 
 async function checkDeletable(em: EntityManager, user: IUser, purge: boolean): Promise<void> {
   if (!purge && (await em.count(Repository, { ownerId: user.id })) > 0) throw unprocessable(`user still has ownership of repositories [uid: ${user.id}]`);
+  if (!purge && (await ownsPackages(em, user.id))) throw unprocessable(`user still has ownership of packages [uid: ${user.id}]`);
   const memberships = await em.find(OrgUser, { uid: user.id });
   if (!purge && memberships.length) throw unprocessable(`user still has membership of organizations [uid: ${user.id}]`);
   // Leaving an organization is refused to its last owner, so purging is too.
@@ -35,6 +41,7 @@ async function dropStarsAndWatches(em: EntityManager, uid: number): Promise<void
   const watches = await em.find(Watch, { userId: uid });
   await em.nativeDelete(Star, { uid });
   await em.nativeDelete(Watch, { userId: uid });
+  await em.nativeDelete(Notification, { userId: uid });
   const repoIds = [...new Set([...stars.map((s) => s.repoId), ...watches.map((w) => w.repoId)])];
   for (const repo of repoIds.length ? await em.find(Repository, { id: { $in: repoIds } }) : []) {
     repo.numStars = await em.count(Star, { repoId: repo.id });
@@ -59,11 +66,16 @@ export async function deleteUser(em: EntityManager, cfg: Config, services: Servi
   if (gpgKeys.length) await em.nativeDelete(GpgKeyImport, { keyId: { $in: gpgKeys.map((k) => k.keyId) } });
   await em.nativeDelete(GpgKey, { ownerId: user.id });
   await em.nativeDelete(OAuth2Application, { uid: user.id });
+  await deleteActionConfig(em, { ownerId: user.id });
+  await deleteOwnerHooks(em, user.id);
+  // Forgejo's DeleteUser drops the feed rows the user received and the ones they caused.
+  await em.nativeDelete(Action, { $or: [{ userId: user.id }, { actUserId: user.id }] });
   await em.nativeDelete(UserRedirect, { redirectUserId: user.id });
   await dropStarsAndWatches(em, user.id);
   const others = [...new Set(follows.map((f) => (f.userId === user.id ? f.followId : f.userId)))];
   if (others.length) await refreshFollowCounts(em, others);
   for (const repo of await em.find(Repository, { ownerId: user.id })) await deleteRepository(em, services, repo, user);
+  await removeOwnerPackages(em, cfg, user.id);
   const avatar = user.avatar;
   em.remove(user);
   await em.flush();

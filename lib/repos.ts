@@ -3,6 +3,7 @@
 import fs from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/core';
+import { deleteActionConfig } from '../model/action-secret.ts';
 import type { Config } from '../config.ts';
 import type { Services } from './services.ts';
 import { Collaboration, RepoRedirect, RepoUnit, Repository, type IRepository, type IRepoUnit } from '../model/repo.ts';
@@ -10,6 +11,7 @@ import { AccessTokenRepo } from '../model/token.ts';
 import { Team, TeamRepo } from '../model/org.ts';
 import { Label } from '../model/label.ts';
 import { Star, Watch, WatchMode } from '../model/star.ts';
+import { Notification } from '../model/notification.ts';
 import { RepoTransfer } from '../model/transfer.ts';
 import { Mirror, PushMirror } from '../model/mirror.ts';
 import { ProtectedBranch, ProtectedTag } from '../model/branch-protection.ts';
@@ -28,6 +30,7 @@ import { gitignore } from './templates/gitignore.ts';
 import { fillLicense, licenseText } from './templates/licenses.ts';
 import { labelSet } from './templates/labels.ts';
 import { dropRepoTopics } from './topics.ts';
+import { unlinkRepoPackages } from './packages.ts';
 
 export const DEFAULT_PULLS_CONFIG = {
   ignore_whitespace_conflicts: false,
@@ -303,6 +306,7 @@ export async function deleteRepository(em: EntityManager, services: Services, re
   await em.nativeDelete(AccessTokenRepo, { repoId });
   await em.nativeDelete(Star, { repoId });
   await em.nativeDelete(Watch, { repoId });
+  await em.nativeDelete(Notification, { repoId });
   await em.nativeDelete(RepoTransfer, { repoId });
   await em.nativeDelete(Mirror, { repoId });
   await em.nativeDelete(PushMirror, { repoId });
@@ -310,7 +314,9 @@ export async function deleteRepository(em: EntityManager, services: Services, re
   await em.nativeDelete(ProtectedBranch, { repoId });
   await em.nativeDelete(ProtectedTag, { repoId });
   await em.nativeDelete(CommitStatus, { repoId });
+  await deleteActionConfig(em, { repoId });
   await dropRepoTopics(em, repoId);
+  await unlinkRepoPackages(em, repoId);
   await em.nativeDelete(RepoRedirect, { redirectRepoId: repoId });
   await em.nativeUpdate(Repository, { forkId: repoId }, { forkId: 0, isFork: false });
   if (repo.isFork && repo.forkId) {

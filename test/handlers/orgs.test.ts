@@ -396,7 +396,7 @@ test('{O}/block: owners block and unblock users; the list shows them; organizati
   assert.equal((await as(owner, 'GET', `/orgs/${org.name}/list_blocked`)).json, []);
 });
 
-test('{O}/activities/feeds: an empty list', async () => {
+test('{O}/activities/feeds of an organization without activity: an empty list', async () => {
   const org = await makeOrg(owner);
   const r = await api('GET', `/orgs/${org.name}/activities/feeds`);
   assert.is(r.status, 200);
