@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
+import yazl from 'yazl';
 import * as yaml from 'js-yaml';
 import type { EntityManager, FilterQuery } from '@mikro-orm/core';
 import type { Config } from '../config.ts';
@@ -313,60 +313,12 @@ export async function deleteArtifact(em: EntityManager, cfg: Pick<Config, 'dataP
 }
 
 // ---------------------------------------------------------------------------------------------
-// A zip writer for the run logs archive: stored (uncompressed) entries are enough for text logs
-// and keep the archive streamable by any unzip.
+// The run logs archive: stored (uncompressed) entries keep every log readable by any unzip; yazl
+// writes the archive as a stream.
 
-export function zipStore(files: { name: string; data: Buffer; mtime: Date }[]): Buffer {
-  const parts: Buffer[] = [];
-  const central: Buffer[] = [];
-  let offset = 0;
-  for (const f of files) {
-    const name = Buffer.from(f.name, 'utf8');
-    const crc = zlib.crc32(f.data);
-    const { time, date } = dosTime(f.mtime);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x0800, 6); // UTF-8 names
-    local.writeUInt16LE(0, 8);
-    local.writeUInt16LE(time, 10);
-    local.writeUInt16LE(date, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(f.data.length, 18);
-    local.writeUInt32LE(f.data.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    local.writeUInt16LE(0, 28);
-    const head = Buffer.alloc(46);
-    head.writeUInt32LE(0x02014b50, 0);
-    head.writeUInt16LE(20, 4);
-    head.writeUInt16LE(20, 6);
-    head.writeUInt16LE(0x0800, 8);
-    head.writeUInt16LE(0, 10);
-    head.writeUInt16LE(time, 12);
-    head.writeUInt16LE(date, 14);
-    head.writeUInt32LE(crc, 16);
-    head.writeUInt32LE(f.data.length, 20);
-    head.writeUInt32LE(f.data.length, 24);
-    head.writeUInt16LE(name.length, 28);
-    head.writeUInt32LE(offset, 42);
-    central.push(head, name);
-    parts.push(local, name, f.data);
-    offset += local.length + name.length + f.data.length;
-  }
-  const size = central.reduce((n, b) => n + b.length, 0);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(files.length, 8);
-  end.writeUInt16LE(files.length, 10);
-  end.writeUInt32LE(size, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...parts, ...central, end]);
-}
-
-function dosTime(d: Date): { time: number; date: number } {
-  const y = Math.max(1980, d.getUTCFullYear());
-  return {
-    time: (d.getUTCHours() << 11) | (d.getUTCMinutes() << 5) | Math.floor(d.getUTCSeconds() / 2),
-    date: ((y - 1980) << 9) | ((d.getUTCMonth() + 1) << 5) | d.getUTCDate(),
-  };
+export function zipStore(files: { name: string; data: Buffer; mtime: Date }[]): NodeJS.ReadableStream {
+  const zip = new yazl.ZipFile();
+  for (const f of files) zip.addBuffer(f.data, f.name, { mtime: f.mtime, compress: false });
+  zip.end();
+  return zip.outputStream;
 }
