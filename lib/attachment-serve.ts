@@ -6,6 +6,7 @@
 // (issue and comment attachments). Whoever cannot read the unit the attachment belongs to — or, for a
 // draft release, write to the releases unit — gets 404, as for a missing file. External assets redirect;
 // every served download counts.
+import { pathSegments } from './url-path.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Context, Middleware } from 'koa';
@@ -109,15 +110,6 @@ async function send(ctx: Context, cfg: Config, em: EntityManager, a: IAttachment
   ctx.length = stat.size;
 }
 
-/** The segments of a path below the sub-URL, percent-decoded; null for a malformed escape. */
-function segments(p: string): string[] | null {
-  try {
-    return p.split('/').filter((s) => s !== '').map(decodeURIComponent);
-  } catch (e) {
-    if (e instanceof URIError) return null;
-    throw e;
-  }
-}
 
 /** `<owner>/<repo>/releases/download/<tag…>/<file>`: the release asset, if the caller may read releases. */
 async function releaseAsset(em: EntityManager, caller: Caller, parts: string[]): Promise<IAttachment | null> {
@@ -142,7 +134,7 @@ export function serveAttachments({ config, orm, services }: AttachmentServeDeps)
   const prefix = config.appSubUrl;
   return async (ctx, next) => {
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || !ctx.path.startsWith(`${prefix}/`) || ctx.path.startsWith(`${prefix}/api/`)) return next();
-    const parts = segments(ctx.path.slice(prefix.length));
+    const parts = pathSegments(ctx.path.slice(prefix.length));
     const byUuid = parts?.length === 2 && parts[0] === 'attachments';
     const byRelease = !!parts && parts.length >= 6 && parts[2] === 'releases' && parts[3] === 'download';
     if (!parts || (!byUuid && !byRelease)) return next();

@@ -8,6 +8,7 @@
 // reqPackageAccess, a token without `read:package`/`write:package` or a caller without the access gets
 // 401 with a Basic challenge (package clients then send credentials), and a public-only token 403 on a
 // non-public owner. Package clients read plain-text errors, so every answer here is plain text.
+import { pathSegments } from './url-path.ts';
 import type { Context, Middleware } from 'koa';
 import type { EntityManager } from '@mikro-orm/core';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
@@ -50,15 +51,6 @@ function checkNames(name: string, version: string, filename: string): void {
   if (version.trim() !== version || version === '') throw new RegistryError(400, 'invalid package version');
 }
 
-/** Path segments below `api/packages/`, percent-decoded; null for a malformed escape. */
-function segments(p: string): string[] | null {
-  try {
-    return p.split('/').filter((s) => s !== '').map(decodeURIComponent);
-  } catch (e) {
-    if (e instanceof URIError) return null;
-    throw e;
-  }
-}
 
 interface Request {
   em: EntityManager;
@@ -173,7 +165,7 @@ export function servePackageRegistry(deps: PackageRegistryDeps): Middleware {
   const prefix = `${deps.config.appSubUrl}/api/packages/`;
   return async (ctx, next) => {
     if (!ctx.path.startsWith(prefix)) return next();
-    const parts = segments(ctx.path.slice(prefix.length));
+    const parts = pathSegments(ctx.path.slice(prefix.length));
     try {
       if (!parts) throw new RegistryError(400, 'invalid path');
       await serve(ctx, deps, parts);
