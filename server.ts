@@ -145,10 +145,8 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
     json: true,
     urlencoded: true,
     parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
-    // ActivityPub peers post `application/activity+json` (or ld+json); the raw text is kept for
-    // the HTTP signature's Digest (SIG).
+    // ActivityPub peers post `application/activity+json` (or ld+json).
     jsonTypes: ['application/json', 'application/json-patch+json', 'application/vnd.api+json', 'application/csp-report', 'application/activity+json', 'application/ld+json'],
-    includeUnparsed: true,
     jsonLimit: '16mb',
     textLimit: '16mb',
     formidable: formidableOptions(config),
@@ -157,7 +155,12 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
   };
   const withUploads = koaBody({ ...bodyOptions, multipart: true });
   const withoutUploads = koaBody({ ...bodyOptions, multipart: false });
-  app.use((ctx, next) => ((ctx.state[STATE_AUTH] as { auth?: AuthResult } | undefined)?.auth?.doer ? withUploads(ctx, next) : withoutUploads(ctx, next)));
+  // Only ActivityPub inboxes need the raw text (the HTTP signature's Digest, SIG); other bodies are not kept twice.
+  const withRawText = koaBody({ ...bodyOptions, multipart: false, includeUnparsed: true });
+  app.use((ctx, next) => {
+    if (ctx.path.startsWith('/api/v1/activitypub/')) return withRawText(ctx, next);
+    return (ctx.state[STATE_AUTH] as { auth?: AuthResult } | undefined)?.auth?.doer ? withUploads(ctx, next) : withoutUploads(ctx, next);
+  });
 
   const hooks: RunHooks = {
     async makeState(ctx, route) {
