@@ -102,6 +102,11 @@ function serveAdminSocket(orm: Orm, cfg: Config): net.Server {
 async function serve(cfg: Config) {
   const log = pino({ level: cfg.LOG.LEVEL });
   for (const name of cfg.unknown) log.warn({ setting: name }, 'unknown setting ignored');
+  // package.json's engines say >=24, installed by the project itself (README, "Run it"); an older
+  // runtime still starts, loudly, so an operator who bypassed npm sees why.
+  if (Number(process.versions.node.split('.')[0]) < 24) {
+    log.warn({ node: process.version }, 'cairn runs on Node.js 24 LTS: start it with `npm start`, which uses node_modules/.bin/node');
+  }
   validateTable(routes);
   const db = await openDatabase(cfg);
   const applied = await migrate(db.orm);
