@@ -12,6 +12,7 @@ import { migrate, openDatabase, type Orm } from './model/db.ts';
 import { createApp, listen, secretKey } from './server.ts';
 import { startMirrorScheduler } from './lib/mirror-schedule.ts';
 import { startWebhookDeliverer } from './lib/webhook-deliver.ts';
+import { startCronScheduler } from './lib/cron.ts';
 import { SecretBox } from './lib/secretbox.ts';
 import { repoPathFor } from './lib/services.ts';
 import { routes } from './routes.table.ts';
@@ -116,10 +117,12 @@ async function serve(cfg: Config) {
   const admin = serveAdminSocket(db.orm, cfg);
   const mirrors = startMirrorScheduler(db.orm.em, { log, secrets: new SecretBox(secretKey(cfg)), repoPath: repoPathFor(cfg) });
   const webhooks = startWebhookDeliverer(db.orm.em, { log, secrets: new SecretBox(secretKey(cfg)), repoPath: repoPathFor(cfg) }, cfg);
+  const cron = startCronScheduler(db.orm.em, { log, secrets: new SecretBox(secretKey(cfg)), repoPath: repoPathFor(cfg) }, cfg);
   log.info({ url: running.url, database: cfg.DATABASE.URL ? 'postgresql' : 'embedded' }, `cairn listening on ${running.url}`);
   const stop = async () => {
     await mirrors.stop();
     await webhooks.stop();
+    await cron.stop();
     admin.close();
     fs.rmSync(socketPath(cfg), { force: true });
     await running.close();

@@ -2,6 +2,7 @@
 // an environment variable CAIRN__<SECTION>__<KEY>, a dot in a section name becoming `_`
 // (`[service.explore]` is `SERVICE_EXPLORE`). A bad value stops the start with its variable name.
 import path from 'node:path';
+import { parseDuration } from './lib/duration.ts';
 
 type Kind = 'bool' | 'int' | 'string' | 'url';
 interface SettingDef { kind: Kind; default: string }
@@ -64,11 +65,28 @@ const SETTINGS = {
     ALLOWED_DOMAINS: { kind: 'string', default: '' },
     BLOCKED_DOMAINS: { kind: 'string', default: '' },
   },
-  /** Forgejo's [webhook]: destinations (empty = external hosts only), TLS checking, per-delivery timeout in seconds. */
+  /**
+   * Forgejo's [webhook]: destinations (empty = external hosts only), TLS checking, per-delivery timeout
+   * in seconds. DELIVER_ATTEMPTS and DELIVER_BACKOFF are cairn's: how many times a failed delivery is
+   * tried in all (1 = never retried, as Forgejo) and the first wait in seconds, doubled after each try.
+   */
   WEBHOOK: {
     ALLOWED_HOST_LIST: { kind: 'string', default: '' },
     SKIP_TLS_VERIFY: { kind: 'bool', default: 'false' },
     DELIVER_TIMEOUT: { kind: 'int', default: '5' },
+    DELIVER_ATTEMPTS: { kind: 'int', default: '3' },
+    DELIVER_BACKOFF: { kind: 'int', default: '30' },
+  },
+  /**
+   * Forgejo's [cron.cleanup_hook_task_table]: removes finished hook tasks, either those finished more
+   * than OLDER_THAN ago (`OlderThan`) or all but each hook's NUMBER_TO_KEEP newest (`PerWebhook`).
+   */
+  CRON_CLEANUP_HOOK_TASK_TABLE: {
+    ENABLED: { kind: 'bool', default: 'true' },
+    SCHEDULE: { kind: 'string', default: '@midnight' },
+    CLEANUP_TYPE: { kind: 'string', default: 'OlderThan' },
+    OLDER_THAN: { kind: 'string', default: '168h' },
+    NUMBER_TO_KEEP: { kind: 'int', default: '10' },
   },
   SECURITY: {
     SECRET_KEY: { kind: 'string', default: '' },
@@ -141,7 +159,33 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   cfg.repoRoot = cfg.REPOSITORY.ROOT ? path.resolve(cfg.REPOSITORY.ROOT) : path.join(cfg.dataPath, 'forgejo-repositories');
   if (!cfg.SERVICE.NO_REPLY_ADDRESS) cfg.SERVICE.NO_REPLY_ADDRESS = `noreply.${new URL(cfg.appUrl).hostname}`;
   if (!/^(trace|debug|info|warn|error|fatal|silent)$/.test(cfg.LOG.LEVEL)) throw new ConfigError(`CAIRN__LOG__LEVEL: unknown level ${cfg.LOG.LEVEL}`);
+  checkWebhookSettings(cfg);
   return cfg;
+}
+
+/** Retry and cleanup settings that parse but make no sense stop the start, as other bad values do. */
+function checkWebhookSettings(cfg: Config): void {
+  if (cfg.WEBHOOK.DELIVER_ATTEMPTS < 1) throw new ConfigError('CAIRN__WEBHOOK__DELIVER_ATTEMPTS: must be at least 1');
+  if (cfg.WEBHOOK.DELIVER_BACKOFF < 0) throw new ConfigError('CAIRN__WEBHOOK__DELIVER_BACKOFF: must not be negative');
+  const c = cfg.CRON_CLEANUP_HOOK_TASK_TABLE;
+  if (!['OlderThan', 'PerWebhook'].includes(c.CLEANUP_TYPE)) throw new ConfigError(`CAIRN__CRON_CLEANUP_HOOK_TASK_TABLE__CLEANUP_TYPE: "${c.CLEANUP_TYPE}" is neither OlderThan nor PerWebhook`);
+  const age = parseDuration(c.OLDER_THAN);
+  if (age === null || age < 0) throw new ConfigError(`CAIRN__CRON_CLEANUP_HOOK_TASK_TABLE__OLDER_THAN: "${c.OLDER_THAN}" is not a duration`);
+  if (c.NUMBER_TO_KEEP < 0) throw new ConfigError('CAIRN__CRON_CLEANUP_HOOK_TASK_TABLE__NUMBER_TO_KEEP: must not be negative');
+  if (schedulePeriod(c.SCHEDULE) === null) throw new ConfigError(`CAIRN__CRON_CLEANUP_HOOK_TASK_TABLE__SCHEDULE: "${c.SCHEDULE}" is not @every <duration>, @hourly, @daily, @midnight or @weekly`);
+}
+
+/**
+ * The period of a cron schedule in the forms cairn runs: `@every <duration>` and the named periods.
+ * cairn runs them on a period counted from the last run (kept in the database), not at a wall-clock
+ * time: `@midnight` is once every 24 hours.
+ */
+export function schedulePeriod(spec: string): number | null {
+  const named: Record<string, number> = { '@hourly': 3_600_000, '@daily': 86_400_000, '@midnight': 86_400_000, '@weekly': 7 * 86_400_000 };
+  if (spec in named) return named[spec];
+  const every = /^@every\s+(\S+)$/.exec(spec);
+  const ms = every ? parseDuration(every[1]) : null;
+  return ms !== null && ms > 0 ? ms : null;
 }
 
 /** A comma-list setting as Forgejo reads one: items trimmed, empty ones dropped. */

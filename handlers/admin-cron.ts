@@ -10,10 +10,10 @@ import { fmtTime } from '../model/time.ts';
 /** Forgejo pages the task table in memory and sets X-Total-Count only. */
 export const list: Handler = async (c) => {
   const p = pageOf(c);
-  const rows = await listCronTasks(c.em);
+  const rows = await listCronTasks(c.em, c.config);
   const page = rows.slice(p.offset, p.offset + p.limit).map((r) => ({
     name: r.task.name,
-    schedule: r.task.schedule,
+    schedule: r.schedule,
     next: fmtTime(r.next),
     prev: fmtTime(r.prev),
     exec_times: r.execTimes,
@@ -22,8 +22,8 @@ export const list: Handler = async (c) => {
 };
 
 export const run: Handler = async (c) => {
-  const task = findCronTask(c.params.task ?? '');
+  const task = findCronTask(c.config, c.params.task ?? '');
   if (!task) throw notFound();
-  await runCronTask(c.em, c.services, task);
+  await runCronTask(c.em, c.services, c.config, task);
   return noContent();
 };

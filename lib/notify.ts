@@ -9,7 +9,9 @@ import { Watch } from '../model/star.ts';
 import { BlockedUser } from '../model/social.ts';
 import { Notification, NotificationSource, NotificationStatus } from '../model/notification.ts';
 import { isWorkInProgress } from '../model/api-issue.ts';
+import type { IUser } from '../model/user.ts';
 import { onEvent } from './events.ts';
+import { mentionedUsers } from './mentions.ts';
 import { repoPermission } from './perm.ts';
 import { WATCHING } from './social.ts';
 
@@ -106,6 +108,21 @@ async function reviewCommentId(em: EntityManager, reviewId: number): Promise<num
   return c?.id ?? 0;
 }
 
+/**
+ * Forgejo's mention notifications (uinotification NewIssue, CreateIssueComment, PullRequestReview,
+ * PullRequestCodeComment): everyone `text` mentions gets the issue's thread, pointing at `commentId`,
+ * if they may read the issue. Only new text mentions: an edit notifies no one, as in Forgejo.
+ */
+async function notifyMentions(em: EntityManager, issue: IIssue, sender: IUser, text: string, commentId: number): Promise<void> {
+  if (!text.includes('@')) return;
+  const repo = await em.findOne(Repository, { id: issue.repoId });
+  const owner = repo && (await em.findOne(User, { id: repo.ownerId }));
+  if (!repo || !owner) return;
+  for (const receiverId of await mentionedUsers(em, repo, owner, issue, sender, text)) {
+    await notifyIssueEvent(em, { issue, doerId: sender.id, commentId, receiverId });
+  }
+}
+
 /** Forgejo's DeleteIssue removes the issue's threads with it. */
 const dropThreads = (em: EntityManager, issueId: number) => em.nativeDelete(Notification, { issueId });
 
@@ -114,10 +131,13 @@ onEvent('issues', async (em, _ctx, ev) => {
   if (ev.action === 'deleted') await dropThreads(em, ev.issue.id);
   else if (ev.action === 'opened' || ev.action === 'closed' || ev.action === 'reopened') await notifyIssueEvent(em, { issue: ev.issue, doerId });
   else if (ev.action === 'assigned' && ev.assignee) await notifyIssueEvent(em, { issue: ev.issue, doerId, receiverId: ev.assignee.id });
+  if (ev.action === 'opened') await notifyMentions(em, ev.issue, ev.sender, ev.issue.content, 0);
 });
 
 onEvent('issue_comment', async (em, _ctx, ev) => {
-  if (ev.action === 'created') await notifyIssueEvent(em, { issue: ev.issue, doerId: ev.sender.id, commentId: ev.comment.id });
+  if (ev.action !== 'created') return;
+  await notifyIssueEvent(em, { issue: ev.issue, doerId: ev.sender.id, commentId: ev.comment.id });
+  await notifyMentions(em, ev.issue, ev.sender, ev.comment.content, ev.comment.id);
 });
 
 onEvent('pull_request', async (em, _ctx, ev) => {
@@ -127,8 +147,15 @@ onEvent('pull_request', async (em, _ctx, ev) => {
   else if (ev.action === 'opened' || ev.action === 'closed' || ev.action === 'reopened') await notifyIssueEvent(em, { issue: ev.issue, doerId });
   else if (ev.action === 'assigned' && ev.assignee) await notifyIssueEvent(em, { issue: ev.issue, doerId, receiverId: ev.assignee.id });
   else if (ev.action === 'review_requested' && ev.reviewer) await notifyIssueEvent(em, { issue: ev.issue, doerId, receiverId: ev.reviewer.id });
+  if (ev.action === 'opened') await notifyMentions(em, ev.issue, ev.sender, ev.issue.content, 0);
 });
 
 onEvent('pull_request_review', async (em, _ctx, ev) => {
-  await notifyIssueEvent(em, { issue: ev.issue, doerId: ev.sender.id, commentId: await reviewCommentId(em, ev.review.id) });
+  const commentId = await reviewCommentId(em, ev.review.id);
+  await notifyIssueEvent(em, { issue: ev.issue, doerId: ev.sender.id, commentId });
+  await notifyMentions(em, ev.issue, ev.sender, ev.review.content, commentId);
+  // The review's line comments mention people too, each pointing at its own comment.
+  for (const c of await em.find(Comment, { reviewId: ev.review.id, type: CommentType.code }, { orderBy: { id: 'asc' } })) {
+    await notifyMentions(em, ev.issue, ev.sender, c.content, c.id);
+  }
 });

@@ -1,155 +1,114 @@
-// Sending hook tasks (Forgejo's services/webhook/deliver.go, forgejo-facts 11). A task is claimed by
-// marking it delivered under `for update skip locked`, so processes sharing the database never send
-// one twice; it is marked before the request goes out and never sent again (no retries). Tasks left
-// undelivered (written while no deliverer ran) go out at the next tick, also after a restart.
-import { createHmac } from 'node:crypto';
-import dns from 'node:dns/promises';
-import http from 'node:http';
-import https from 'node:https';
-import net from 'node:net';
+// Sending hook tasks (Forgejo's services/webhook/deliver.go, forgejo-facts 11), with retries. A task is
+// claimed in one statement under `for update skip locked`: the attempt is counted and the task leased
+// (`next_attempt_at` moved past the delivery timeout), so processes sharing the database never send it
+// at the same time. After the attempt the task is finished (succeeded, or failed for good) or, while
+// `[webhook] DELIVER_ATTEMPTS` allow, rescheduled with a doubling backoff. A process that dies during an
+// attempt leaves the lease to expire: the task is then tried again, or given up if that was its last
+// attempt. Every write after the claim checks the attempt number, so a late writer changes nothing.
 import type { EntityManager } from '@mikro-orm/core';
 import type { Config } from '../config.ts';
-import { HookTask, Webhook, type HookRequestInfo, type HookResponseInfo, type IHookTask, type IWebhook } from '../model/webhook.ts';
-import { HostList } from './remote-url.ts';
+import { Webhook, type HookRequestInfo, type HookResponseInfo, type IHookTask } from '../model/webhook.ts';
+import { HookTask } from '../model/webhook.ts';
 import type { Services } from './services.ts';
-import { coarseEvent } from './webhooks.ts';
+import { UnsupportedEvent } from './webhook-payloads/index.ts';
+import { buildRequest } from './webhook-request.ts';
 import { setDeliveryNudge } from './webhook-tasks.ts';
+import { RefusedHost, sendRequest } from './webhook-transport.ts';
 
 export const TICK_MS = 5_000;
 const PER_TICK = 50;
-/** Response bodies are kept up to this many bytes (the rest is cut). */
-const BODY_LIMIT = 64 * 1024;
+/** How long a claim holds a task beyond the delivery timeout (building the request, recording it). */
+const LEASE_MARGIN_S = 60;
 
-/** Claims the oldest undelivered task; marks it delivered in the same statement. */
-async function claim(em: EntityManager): Promise<number | null> {
-  const rows = await em.getConnection().execute<{ id: number }[]>(
-    `update hook_task set is_delivered = true, delivered_at = now()
-     where id = (select id from hook_task where not is_delivered order by id limit 1 for update skip locked)
-     returning id`,
+interface Claim { id: number; attempt: number }
+
+/** Claims the oldest due task: counts the attempt and leases the task, in one statement. */
+async function claim(em: EntityManager, cfg: Config): Promise<Claim | null> {
+  const rows = await em.getConnection().execute<{ id: number; attempts: number }[]>(
+    `update hook_task set attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => ?)
+     where id = (select id from hook_task
+                 where not is_delivered and attempts < ? and (next_attempt_at is null or next_attempt_at <= now())
+                 order by id limit 1 for update skip locked)
+     returning id, attempts`,
+    [cfg.WEBHOOK.DELIVER_TIMEOUT + LEASE_MARGIN_S, cfg.WEBHOOK.DELIVER_ATTEMPTS],
   );
-  return rows[0] ? Number(rows[0].id) : null;
+  return rows[0] ? { id: Number(rows[0].id), attempt: Number(rows[0].attempts) } : null;
 }
 
-/** Delivers up to `limit` due tasks; returns how many were sent (successfully or not). */
+/** Tasks whose last attempt was leased and never recorded (the process died): given up. */
+async function giveUpAbandoned(em: EntityManager, cfg: Config): Promise<void> {
+  const note: HookResponseInfo = { status: 0, headers: {}, body: 'the delivery attempt did not finish' };
+  await em.getConnection().execute(
+    `update hook_task set is_delivered = true, delivered_at = now(), next_attempt_at = null,
+       response_info = coalesce(response_info, ?::jsonb)
+     where not is_delivered and attempts >= ? and next_attempt_at <= now()`,
+    [JSON.stringify(note), cfg.WEBHOOK.DELIVER_ATTEMPTS],
+  );
+}
+
+/** Delivers up to `limit` due tasks; returns how many attempts were made. */
 export async function deliverTick(em: EntityManager, services: Services, cfg: Config, limit = PER_TICK): Promise<number> {
+  await giveUpAbandoned(em.fork(), cfg);
   let n = 0;
   for (; n < limit; n++) {
-    const id = await claim(em.fork());
-    if (id === null) break;
-    try {
-      await deliverTask(em.fork(), services, cfg, id);
-    } catch (e) {
-      // Background work has no request to fail; the task stays delivered (no retries), the cause is logged.
-      services.log.error({ err: e, hookTask: id }, 'webhook delivery failed');
-    }
+    const c = await claim(em.fork(), cfg);
+    if (c === null) break;
+    await attempt(em.fork(), services, cfg, c);
   }
   return n;
 }
 
-interface Outcome { ok: boolean; request: HookRequestInfo; response: HookResponseInfo }
+interface Outcome {
+  ok: boolean;
+  /** A failure that another attempt cannot fix (deleted hook, refused host, event the service does not take). */
+  permanent: boolean;
+  request: HookRequestInfo | null;
+  response: HookResponseInfo;
+}
 
-async function deliverTask(em: EntityManager, services: Services, cfg: Config, id: number): Promise<void> {
-  const task = await em.findOneOrFail(HookTask, { id });
+const failure = (body: string, permanent: boolean, request: HookRequestInfo | null = null): Outcome =>
+  ({ ok: false, permanent, request, response: { status: 0, headers: {}, body } });
+
+async function attempt(em: EntityManager, services: Services, cfg: Config, c: Claim): Promise<void> {
+  const task = await em.findOneOrFail(HookTask, { id: c.id });
+  const out = await send(em, services, cfg, task);
+  const last = out.ok || out.permanent || c.attempt >= cfg.WEBHOOK.DELIVER_ATTEMPTS;
+  const backoffS = cfg.WEBHOOK.DELIVER_BACKOFF * 2 ** (c.attempt - 1);
+  await em.getConnection().execute(
+    `update hook_task set is_delivered = ?, is_succeed = ?, delivered_at = now(),
+       next_attempt_at = case when ? then null else now() + make_interval(secs => ?) end,
+       request_info = ?::jsonb, response_info = ?::jsonb
+     where id = ? and attempts = ?`,
+    [last, out.ok, last, backoffS, out.request ? JSON.stringify(out.request) : null, JSON.stringify(out.response), c.id, c.attempt],
+  );
+}
+
+async function send(em: EntityManager, services: Services, cfg: Config, task: IHookTask): Promise<Outcome> {
   const hook = await em.findOne(Webhook, { id: task.hookId }, { populate: ['secret', 'authorizationHeader'] });
-  const out: Outcome = hook
-    ? await send(cfg, services, hook, task)
-    : { ok: false, request: { url: '', http_method: 'POST', headers: {} }, response: { status: 0, headers: {}, body: 'the webhook was deleted' } };
-  await em.nativeUpdate(HookTask, { id }, { isSucceed: out.ok, requestInfo: out.request, responseInfo: out.response });
-}
-
-/** forgejo-facts 11.1: delivery ids, event names and signatures (empty without a secret). */
-export function deliveryHeaders(task: Pick<IHookTask, 'uuid' | 'eventType' | 'payload'>, secret: string, contentType: string, authorization: string): Record<string, string> {
-  const sha1 = secret ? createHmac('sha1', secret).update(task.payload).digest('hex') : '';
-  const sha256 = secret ? createHmac('sha256', secret).update(task.payload).digest('hex') : '';
-  const event = coarseEvent(task.eventType);
-  const h: Record<string, string> = {
-    'Content-Type': contentType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json',
-    'User-Agent': 'cairn',
-  };
-  for (const name of ['Forgejo', 'Gitea', 'Gogs', 'GitHub']) {
-    h[`X-${name}-Delivery`] = task.uuid;
-    h[`X-${name}-Event`] = event;
-    h[`X-${name}-Event-Type`] = task.eventType;
-  }
-  for (const name of ['Forgejo', 'Gitea', 'Gogs']) h[`X-${name}-Signature`] = sha256;
-  h['X-Hub-Signature'] = `sha1=${sha1}`;
-  h['X-Hub-Signature-256'] = `sha256=${sha256}`;
-  if (authorization) h.Authorization = authorization;
-  return h;
-}
-
-async function send(cfg: Config, services: Services, hook: IWebhook, task: IHookTask): Promise<Outcome> {
+  if (!hook) return failure('the webhook was deleted', true);
   const open = (v: string) => (v ? services.secrets.open(v) : '');
-  const headers = deliveryHeaders(task, open(hook.secret), hook.contentType, open(hook.authorizationHeader));
-  const body = hook.contentType === 'form' ? `payload=${encodeURIComponent(task.payload)}` : task.payload;
-  // The Authorization header is a credential: it is sent, not kept in the task's record.
-  const shown = { ...headers };
-  if (shown.Authorization) shown.Authorization = '(hidden)';
-  const request: HookRequestInfo = { url: hook.url, http_method: hook.httpMethod, headers: shown };
+  const ctx = { cfg, repoPath: (fullName: string) => services.repoPath(...splitFullName(fullName)) };
+  let req;
   try {
-    const response = await post(cfg, hook.url, hook.httpMethod, headers, body);
-    return { ok: response.status >= 200 && response.status < 300, request, response };
+    req = await buildRequest(ctx, hook, open(hook.secret), open(hook.authorizationHeader), task);
   } catch (e) {
-    return { ok: false, request, response: { status: 0, headers: {}, body: e instanceof Error ? e.message : String(e) } };
+    // Forgejo's NewRequest failure: nothing is sent; the reason is what the record shows.
+    if (e instanceof UnsupportedEvent) return failure(`cannot create http request for webhook ${hook.type}[${hook.id}]: ${e.message}`, true);
+    throw e;
+  }
+  try {
+    const response = await sendRequest(cfg, req.url, req.method, req.headers, req.body);
+    return { ok: response.status >= 200 && response.status < 300, permanent: false, request: req.record, response };
+  } catch (e) {
+    // Network failures, timeouts and refusals are the destination's answer, recorded on the task.
+    return failure(e instanceof Error ? e.message : String(e), e instanceof RefusedHost, req.record);
   }
 }
 
-class RefusedHost extends Error {}
-
-/** [webhook] ALLOWED_HOST_LIST (empty: external hosts only), matched on the name and on every address it resolves to. */
-async function allowedAddress(cfg: Config, host: string): Promise<{ address: string; family: number }> {
-  const allow = new HostList(cfg.WEBHOOK.ALLOWED_HOST_LIST);
-  if (allow.empty) allow.add('external');
-  const addrs = net.isIP(host) ? [{ address: host, family: net.isIP(host) }] : await dns.lookup(host, { all: true });
-  const ok = allow.matchHost(host) ? addrs[0] : addrs.find((a) => allow.matchIp(a.address));
-  if (!ok) {
-    throw new RefusedHost(`webhook can only call allowed HTTP servers (check your webhook.ALLOWED_HOST_LIST setting), deny '${host}(${addrs.map((a) => a.address).join(',')})'`);
-  }
-  return ok;
-}
-
-/** A `lookup` that answers the checked address, in both callback forms (`all` is asked for with autoSelectFamily). */
-function pinnedLookup(target: { address: string; family: number }): net.LookupFunction {
-  return ((_host: string, opts: { all?: boolean }, cb: (...args: unknown[]) => void) => {
-    if (opts.all) cb(null, [{ address: target.address, family: target.family }]);
-    else cb(null, target.address, target.family);
-  }) as unknown as net.LookupFunction;
-}
-
-/** One request with Node's client, pinned to the address that passed the allow list (no DNS rebinding between check and connect). */
-async function post(cfg: Config, url: string, method: string, headers: Record<string, string>, body: string): Promise<HookResponseInfo> {
-  const u = new URL(url);
-  const target = await allowedAddress(cfg, u.hostname.replace(/^\[|\]$/g, ''));
-  const client = u.protocol === 'https:' ? https : http;
-  const timeoutMs = cfg.WEBHOOK.DELIVER_TIMEOUT * 1000;
-  return new Promise((resolve, reject) => {
-    const req = client.request(u, {
-      method,
-      headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
-      lookup: pinnedLookup(target),
-      rejectUnauthorized: !cfg.WEBHOOK.SKIP_TLS_VERIFY,
-      timeout: timeoutMs,
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (c: Buffer) => {
-        if (size < BODY_LIMIT) chunks.push(c.subarray(0, BODY_LIMIT - size));
-        size += c.length;
-      });
-      res.on('end', () => {
-        const h: Record<string, string> = {};
-        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h[k] = Array.isArray(v) ? v.join(', ') : v;
-        resolve({ status: res.statusCode ?? 0, headers: h, body: Buffer.concat(chunks).toString('utf8') });
-      });
-      res.on('error', reject);
-    });
-    const timer = setTimeout(() => req.destroy(new Error(`timeout after ${cfg.WEBHOOK.DELIVER_TIMEOUT}s`)), timeoutMs);
-    req.on('timeout', () => req.destroy(new Error(`timeout after ${cfg.WEBHOOK.DELIVER_TIMEOUT}s`)));
-    req.on('error', (e) => { clearTimeout(timer); reject(e); });
-    req.on('close', () => clearTimeout(timer));
-    req.end(body);
-  });
-}
+const splitFullName = (fullName: string): [string, string] => {
+  const at = fullName.indexOf('/');
+  return [fullName.slice(0, at), fullName.slice(at + 1)];
+};
 
 /**
  * Delivers every TICK_MS and soon after tasks were queued in this process (the queueing transaction

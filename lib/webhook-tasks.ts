@@ -53,7 +53,7 @@ function filteredRef(ev: RepoEvent): string | null {
   return null;
 }
 
-/** Hooks that get this event: active, subscribed, raw-payload types, branch filter passed. */
+/** Hooks that get this event: active, subscribed, branch filter passed. */
 async function targets(em: EntityManager, ev: RepoEvent, fine: string): Promise<IWebhook[]> {
   const ref = filteredRef(ev);
   const repo = ev.repo;
@@ -63,7 +63,7 @@ async function targets(em: EntityManager, ev: RepoEvent, fine: string): Promise<
     const owner = await em.findOne(User, { id: repo.ownerId });
     if (owner?.type !== 1) hooks = hooks.filter((h) => h.ownerId === 0);
   }
-  return hooks.filter((h) => RAW_PAYLOAD_TYPES.includes(h.type) && hasEvent(h.events, fine) && (ref === null || branchMatches(h.events.branch_filter, ref)));
+  return hooks.filter((h) => hasEvent(h.events, fine) && (ref === null || branchMatches(h.events.branch_filter, ref)));
 }
 
 /** The subscriber: one task per hook that wants the event. */
@@ -73,7 +73,13 @@ export async function queueHookTasks(em: EntityManager, ctx: EventCtx, ev: RepoE
   const hooks = await targets(em, ev, fine);
   if (!hooks.length) return;
   const payload = await buildPayload(em, ctx, ev);
-  for (const h of hooks) await insertTask(em, h, ev.repo.id, fine, payloadFor(h, ev, payload));
+  // Forgejo's PrepareWebhook: chat services are not told of "0 new commits" (a branch created or
+  // deleted by a push); the raw-payload types still get the push.
+  const noCommits = ev.name === 'push' && Array.isArray(payload.commits) && payload.commits.length === 0;
+  for (const h of hooks) {
+    if (noCommits && !RAW_PAYLOAD_TYPES.includes(h.type)) continue;
+    await insertTask(em, h, ev.repo.id, fine, payloadFor(h, ev, payload));
+  }
   nudge();
 }
 
@@ -87,7 +93,7 @@ export async function insertTask(em: EntityManager, h: Pick<IWebhook, 'id'>, rep
   // A native insert: the handler may clear its identity map later (reloads), which must not drop the task.
   await em.insert(HookTask, {
     hookId: h.id, repoId, uuid: randomUUID(), eventType: fine, payload: JSON.stringify(payload, null, 2),
-    isDelivered: false, isSucceed: false, requestInfo: null, responseInfo: null, createdAt: new Date(), deliveredAt: null,
+    isDelivered: false, isSucceed: false, requestInfo: null, responseInfo: null, attempts: 0, nextAttemptAt: null, createdAt: new Date(), deliveredAt: null,
   });
 }
 

@@ -6,13 +6,14 @@ import type { Config } from '../config.ts';
 import { Webhook, type HookEventSpec, type IWebhook } from '../model/webhook.ts';
 import { fmtTime } from '../model/time.ts';
 import type { CreateHookOption, EditHookOption } from '../model/schemas/index.ts';
-import { badRequest, unprocessable } from './errors.ts';
+import { unprocessable } from './errors.ts';
 import { compileGlob, GlobError } from './glob.ts';
 import type { SecretBox } from './secretbox.ts';
+import { apiMetadata, hookMeta, tokenAuthorization } from './webhook-config.ts';
 
 /** Forgejo's webhook_module types (forgejo-facts 11.4). */
 export const HOOK_TYPES = ['forgejo', 'gitea', 'gogs', 'slack', 'discord', 'dingtalk', 'telegram', 'msteams', 'feishu', 'matrix', 'wechatwork', 'packagist', 'sourcehut_builds'];
-/** The types whose body is the API payload itself; the chat services need their own formats. */
+/** The types whose body is the API payload itself; the chat services get their own formats (lib/webhook-payloads/). */
 export const RAW_PAYLOAD_TYPES = ['forgejo', 'gitea', 'gogs'];
 
 /** Who owns a hook: a repository, a user or organization, or the instance (system or default hooks). */
@@ -102,19 +103,6 @@ function checkBranchFilter(filter: string | undefined): string {
   return f;
 }
 
-/** Forgejo's IsValidSlackChannel: `#name` or `name`, no spaces. */
-const slackChannelOk = (c: string) => c.replace(/^#/, '').trim() !== '' && !/\s/.test(c);
-
-function slackMeta(config: Record<string, string>, required: boolean): string | null {
-  if (!('channel' in config)) {
-    if (required) throw unprocessable('Missing config option: channel');
-    return null;
-  }
-  const channel = config.channel.trim();
-  if (!slackChannelOk(channel)) throw badRequest('Invalid slack channel name');
-  return JSON.stringify({ channel, username: config.username ?? '', icon_url: config.icon_url ?? '', color: config.color ?? '' });
-}
-
 /** Forgejo's checkCreateHookOption and addHook; `active` defaults to false. */
 export function newHookFields(secrets: SecretBox, owner: HookOwner, o: CreateHookOption) {
   const type: string = o.type;
@@ -130,7 +118,8 @@ export function newHookFields(secrets: SecretBox, owner: HookOwner, o: CreateHoo
     isSystem = v;
   }
   const branchFilter = checkBranchFilter(o.branch_filter);
-  const meta = type === 'slack' ? slackMeta(config, true) ?? '' : '';
+  const meta = hookMeta(type, config, '', true);
+  const authorization = o.authorization_header || tokenAuthorization(type, config) || '';
   return {
     repoId: owner.kind === 'repo' ? owner.repoId : 0,
     ownerId: owner.kind === 'owner' ? owner.ownerId : 0,
@@ -144,7 +133,7 @@ export function newHookFields(secrets: SecretBox, owner: HookOwner, o: CreateHoo
     events: { push_only: false, send_everything: false, choose_events: true, branch_filter: branchFilter, events: eventSwitches(o.events) },
     meta,
     isActive: o.active ?? false,
-    authorizationHeader: o.authorization_header ? secrets.seal(o.authorization_header) : '',
+    authorizationHeader: authorization ? secrets.seal(authorization) : '',
   };
 }
 
@@ -165,11 +154,12 @@ export function applyHookEdit(secrets: SecretBox, hook: IWebhook, o: EditHookOpt
       hook.contentType = config.content_type;
     }
     if ('secret' in config) hook.secret = config.secret ? secrets.seal(config.secret) : '';
-    if (hook.type === 'slack') hook.meta = slackMeta(config, false) ?? hook.meta;
+    hook.meta = hookMeta(hook.type, config, hook.meta, false);
   }
   const branchFilter = checkBranchFilter(o.branch_filter);
   hook.events = { push_only: false, send_everything: false, choose_events: true, branch_filter: branchFilter, events: eventSwitches(o.events) };
-  hook.authorizationHeader = o.authorization_header ? secrets.seal(o.authorization_header) : '';
+  const authorization = o.authorization_header || tokenAuthorization(hook.type, config ?? {}) || '';
+  hook.authorizationHeader = authorization ? secrets.seal(authorization) : '';
   if (o.active !== undefined) hook.isActive = o.active;
   hook.updatedAt = new Date();
 }
@@ -185,18 +175,16 @@ function parseGoBool(v: string): boolean | null {
 // Wire shape
 
 /**
- * api.Hook (Forgejo's ToHook). `config` keeps only url and content_type (plus the slack fields); the
- * secret is never returned, and the Authorization header is write-only here (Forgejo returns it
- * decrypted; cairn answers an empty string so a stored credential never leaves the server).
+ * api.Hook (Forgejo's ToHook). `config` keeps only url and content_type (plus the slack fields), and
+ * `metadata` is the type's settings. The secret is never returned, and credentials are write-only
+ * here: Forgejo returns the Authorization header decrypted and the telegram bot token and packagist
+ * API token in `metadata`; cairn answers them empty so a stored credential never leaves the server
+ * (a token the caller put in the hook's URL is the caller's choice, and the URL is shown as given).
  */
 export function toApiHook(_cfg: Config, h: IWebhook) {
   const config: Record<string, string> = { url: h.url, content_type: h.contentType };
-  let metadata: unknown = null;
-  if (h.type === 'slack' && h.meta) {
-    const m = JSON.parse(h.meta) as Record<string, string>;
-    for (const k of ['channel', 'username', 'icon_url', 'color']) config[k] = m[k] ?? '';
-    metadata = m;
-  }
+  const metadata = apiMetadata(h.type, h.meta);
+  if (h.type === 'slack' && metadata) for (const k of ['channel', 'username', 'icon_url', 'color']) config[k] = String(metadata[k] ?? '');
   return {
     id: h.id,
     type: h.type,

@@ -19,3 +19,17 @@ export async function recordCronRun(em: EntityManager, name: string): Promise<vo
      on conflict (name) do update set exec_times = cron_task.exec_times + 1, prev_at = now()`,
     [name], 'run', em.getTransactionContext());
 }
+
+/**
+ * Claims the scheduled run of `name` when its period has passed since the last run (or it never ran):
+ * the run is counted in the same statement, so of several processes ticking together exactly one wins.
+ */
+export async function claimCronRun(em: EntityManager, name: string, everyMs: number): Promise<boolean> {
+  const rows = await em.getConnection().execute<{ name: string }[]>(
+    `insert into cron_task (name, exec_times, prev_at) values (?, 1, now())
+     on conflict (name) do update set exec_times = cron_task.exec_times + 1, prev_at = now()
+     where cron_task.prev_at is null or cron_task.prev_at <= now() - make_interval(secs => ?)
+     returning name`,
+    [name, everyMs / 1000], 'all', em.getTransactionContext());
+  return rows.length > 0;
+}

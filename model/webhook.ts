@@ -45,13 +45,16 @@ export const Webhook = defineEntity({
 });
 export type IWebhook = InferEntity<typeof Webhook>;
 
-export interface HookRequestInfo { url: string; http_method: string; headers: Record<string, string> }
+/** What was sent (Forgejo's HookRequest); `body` is the converted payload the destination got. */
+export interface HookRequestInfo { url: string; http_method: string; headers: Record<string, string>; body?: string }
 export interface HookResponseInfo { status: number; headers: Record<string, string>; body: string }
 
 /**
  * One delivery of one event to one hook (Forgejo's HookTask). It is written in the transaction of the
- * change that caused it; the deliverer marks it delivered before sending and never sends it again
- * (forgejo-facts 11.3).
+ * change that caused it. A deliverer claims it by counting an attempt and leasing it (`nextAttemptAt`
+ * in the future) in one statement; a failed attempt is rescheduled until `[webhook] DELIVER_ATTEMPTS`
+ * are used up, and `isDelivered` marks the task as finished (succeeded or given up). Forgejo never
+ * retries (forgejo-facts 11.3); DELIVER_ATTEMPTS = 1 behaves like it.
  */
 export const HookTask = defineEntity({
   name: 'HookTask',
@@ -68,6 +71,10 @@ export const HookTask = defineEntity({
     isSucceed: p.boolean().default(false),
     requestInfo: p.json<HookRequestInfo>().nullable(),
     responseInfo: p.json<HookResponseInfo>().nullable(),
+    /** Attempts made (or started) so far. */
+    attempts: p.integer().default(0),
+    /** When an unfinished task may be claimed: null or past means now; a claim leases it until then. */
+    nextAttemptAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     deliveredAt: p.datetime().nullable(),
   },

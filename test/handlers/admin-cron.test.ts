@@ -41,19 +41,20 @@ test('GET /admin/cron lists the tasks cairn runs, by name, with Forgejo schedule
   const r = await env.as(env.admin, 'GET', '/admin/cron');
   assert.is(r.status, 200);
   validList('Cron', r);
-  assert.equal(r.json.map((c: Cron) => c.name), ['delete_old_actions', 'update_mirrors']);
-  assert.is(r.headers.get('x-total-count'), '2');
+  assert.equal(r.json.map((c: Cron) => c.name), ['cleanup_hook_task_table', 'delete_old_actions', 'update_mirrors']);
+  assert.is(r.headers.get('x-total-count'), '3');
   const t = await tasks();
   assert.is(t.update_mirrors.schedule, '@every 30s');
   assert.is(t.delete_old_actions.schedule, '-');
+  assert.is(t.cleanup_hook_task_table.schedule, '@midnight');
   for (const c of Object.values(t)) {
     assert.is(c.exec_times, 0);
     assert.is(c.prev, ZERO_TIME);
     assert.is(c.next, ZERO_TIME);
   }
   const page = await env.as(env.admin, 'GET', '/admin/cron?limit=1&page=2');
-  assert.equal(page.json.map((c: Cron) => c.name), ['update_mirrors']);
-  assert.is(page.headers.get('x-total-count'), '2');
+  assert.equal(page.json.map((c: Cron) => c.name), ['delete_old_actions']);
+  assert.is(page.headers.get('x-total-count'), '3');
 });
 
 test('only site admins: 401 anonymous, 403 for others, nothing run', async () => {

@@ -299,12 +299,13 @@ test('inactive hooks and unsubscribed events queue nothing; the test route alway
   assert.is((await env.as(env.alice, 'POST', `/repos/${repo.full_name}/hooks/99999/tests`)).status, 404);
 });
 
-test('each task is sent once: recorded with the answer, never resent, also with two deliverers at once', async () => {
+test('with DELIVER_ATTEMPTS=1 (Forgejo) each task is sent once: recorded with the answer, never resent, also with three deliverers at once', async () => {
   const { repo, hook } = await repoWithHook(['issues']);
   for (let i = 0; i < 6; i++) await env.as(env.alice, 'POST', `/repos/${repo.full_name}/issues`, { title: `n${i}` });
   received = [];
   status = 500;
-  await Promise.all([tick(), tick(), tick()]);
+  const once = { ...env.srv.config, WEBHOOK: { ...env.srv.config.WEBHOOK, DELIVER_ATTEMPTS: 1, DELIVER_BACKOFF: 0 } };
+  await Promise.all([tick(once), tick(once), tick(once)]);
   status = 200;
   assert.is(received.length, 6);
   assert.is(new Set(received.map((r) => r.headers['x-forgejo-delivery'])).size, 6);
@@ -320,7 +321,10 @@ test('each task is sent once: recorded with the answer, never resent, also with 
     assert.is(t.requestInfo?.headers['X-Forgejo-Event'], 'issues');
   }
   // No retries.
-  assert.is((await deliver()).length, 0);
+  received = [];
+  await tick(once);
+  assert.is(received.length, 0);
+  for (const t of await root().fork().find(HookTask, { hookId: hook.id })) assert.is(t.attempts, 1);
 });
 
 test('form hooks post payload=<json>, signed over the JSON; the Authorization header is sent and not recorded', async () => {
@@ -342,7 +346,9 @@ test('form hooks post payload=<json>, signed over the JSON; the Authorization he
   assert.is(p.ref, 'v1');
   assert.is(p.ref_type, 'tag');
   const task = await root().fork().findOneOrFail(HookTask, { hookId: h.json.id });
-  assert.is(task.requestInfo?.headers.Authorization, '(hidden)');
+  // Forgejo's redaction: the scheme stays, the credential does not.
+  assert.is(task.requestInfo?.headers.Authorization, 'Bearer ******');
+  assert.is(task.requestInfo?.body, got[0].body);
 });
 
 test('organization and system hooks hear of repository events; a refused destination is recorded as failed, not an error', async () => {
