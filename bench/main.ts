@@ -119,7 +119,7 @@ async function p50At1(run: Run, label: string, t: Target): Promise<number> {
 }
 
 /** Ceiling A and B as their own processes, answering the repository object cairn answered. */
-async function startCeilings(run: Run, bodyFile: string): Promise<{ a: Target; b: Target }> {
+async function startCeilings(run: Run, bodyFile: string): Promise<{ a: Target; b: Target; stop: () => Promise<void> }> {
   const log = path.join(run.work, 'ceilings.log');
   const [pa, pb] = [await freePort(), await freePort()];
   const env = childEnv({});
@@ -132,6 +132,7 @@ async function startCeilings(run: Run, bodyFile: string): Promise<{ a: Target; b
   return {
     a: { url: `http://127.0.0.1:${pa}${path_}`, method: 'GET', token: null },
     b: { url: `http://127.0.0.1:${pb}${path_}`, method: 'GET', token: null },
+    stop: async () => { await a.stop(); await b.stop(); },
   };
 }
 
@@ -185,6 +186,7 @@ async function suite(run: Run, result: Omit<RunResult, 'targets' | 'finishedAt'>
     result.routes.push(measured);
   }
   if (opt.ceilingsAfter) await measureCeilings('after');
+  await ceilings.stop();
   result.memory.afterLoad = memoryMB(run.cairn.proc.pid);
 
   if (wants(opt, 'lists')) {
