@@ -22,11 +22,14 @@ export interface Options {
   gitRuns: number;
   /** Whether the ceilings are measured again after the routes (their mean is the reference). */
   ceilingsAfter: boolean;
-  /** The whole run is stopped past this, whatever happens: about three times what it takes on a quiet machine. */
+  /**
+   * The whole run is stopped past this, whatever happens: by default about three times what it takes
+   * on a quiet machine; `--max-minutes` for a machine others are loading.
+   */
   limitMinutes: number;
 }
 
-export const USAGE = 'usage: npm run bench -- [--db postgres|pglite] [--quick] [--only <name>[,<name>...]] [--profile]\n'
+export const USAGE = 'usage: npm run bench -- [--db postgres|pglite] [--quick] [--only <name>[,<name>...]] [--profile] [--max-minutes N]\n'
   + `  names: ${[...ROUTE_NAMES, ...PART_NAMES].join(', ')}`;
 
 export function parseOptions(argv: string[]): Options {
@@ -37,6 +40,7 @@ export function parseOptions(argv: string[]): Options {
       quick: { type: 'boolean', default: false },
       only: { type: 'string' },
       profile: { type: 'boolean', default: false },
+      'max-minutes': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -51,6 +55,8 @@ export function parseOptions(argv: string[]): Options {
     only = new Set(names as Part[]);
   }
   const quick = values.quick;
+  const max = values['max-minutes'] === undefined ? null : Number(values['max-minutes']);
+  if (max !== null && !(max > 0)) throw new Error(`--max-minutes must be a positive number\n${USAGE}`);
   return {
     db: values.db,
     quick,
@@ -61,7 +67,7 @@ export function parseOptions(argv: string[]): Options {
     commits: quick ? 1_000 : 10_000,
     gitRuns: quick ? 1 : 3,
     ceilingsAfter: !quick,
-    limitMinutes: quick ? 15 : 45,
+    limitMinutes: max ?? (quick ? 15 : 45),
   };
 }
 
