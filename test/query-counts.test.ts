@@ -2,7 +2,7 @@
 //
 // These are the counts of the code as it is, not the targets. The performance work tightens them to
 // the issue's contract: `GET {R}` ≤ 3, `GET /user` ≤ 2, and list routes independent of the page size
-// (today `GET /repos/search` reads units, permission, transfer per repository: an N+1). Whoever
+// (today `GET /repos/search` reads units and pending transfer per repository: an N+1). Whoever
 // lowers a count lowers its pin; a pin that goes up is a regression to explain.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
