@@ -36,7 +36,8 @@ export async function startCairn(s: CairnSetup, nodeFlags: string[] = []): Promi
   const url = `http://127.0.0.1:${s.port}`;
   const t0 = performance.now();
   const proc = start('cairn', [NODE, ...nodeFlags, '--import', 'tsx', 'cli.ts', 'serve'], { env: cairnEnv(s), log: s.log });
-  const startupMs = await waitFor200(`${url}/api/v1/version`, proc, t0);
+  // Minutes on a machine others load (the run's own time bound still applies).
+  const startupMs = await waitFor200(`${url}/api/v1/version`, proc, t0, 600_000);
   return { proc, url, api: `${url}/api/v1`, startupMs };
 }
 
