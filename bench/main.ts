@@ -1,0 +1,330 @@
+// `npm run bench` (issue 10): cairn in its own process on a database of its own, driven by a load
+// generator in another process, against two ceilings measured in the same run: A, a bare Koa 3 +
+// @koa/router app answering the same repository object, and B, the same app with one primary-key
+// lookup per request. Loopback only; every process is stopped and the database and data directory
+// removed at the end, and the run stops itself past a time limit.
+//
+//   npm run bench -- [--db postgres|pglite] [--quick] [--only name,...] [--profile]
+//
+// PostgreSQL is the server of CAIRN__DATABASE__URL (default postgresql://postgres@127.0.0.1:5432/test),
+// where the run creates and drops its own database. Results: a Markdown table on stdout and in
+// bench/results/<time>.md, the same figures in <time>.json, the processes' output in <time>.log.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { runGit } from '../git/exec.ts';
+import { api, startCairn, type Cairn, type CairnSetup } from './cairn.ts';
+import { DEFAULT_BASE_URL, createDatabase, openSql, type BenchDatabase, type Sql } from './database.ts';
+import { basicAuth, makeHistory, median, push, timeClones, timePushes, type Timing } from './git-ops.ts';
+import { runLoad, specOf, type LoadResult, type Target } from './load.ts';
+import { parseOptions, wants, type Options, type RouteName } from './options.ts';
+import { NODE, ROOT, freePort, memoryMB, runToEnd, start, stopAll, waitFor200, childEnv } from './procs.ts';
+import { markdown } from './report.ts';
+import type { CeilingRun, GitTiming, ListScaling, Pair, RouteResult, RunResult } from './results.ts';
+import { count, fillIssues, fillRepositories, type Copied } from './seed-rows.ts';
+import { OWNER, seedThroughApi, type Seeded } from './seed.ts';
+import { summarise, summaryMarkdown, type CpuProfile } from './profile-summary.ts';
+import { judge } from './targets.ts';
+
+const ISSUES = 10_000;
+const ISSUES_SMALL = 100;
+const REPOS = 1_000;
+const REPOS_SMALL = 100;
+const REPOS_LARGE = 10_000;
+
+const RESULTS = path.join(ROOT, 'bench', 'results');
+const t0 = Date.now();
+const say = (s: string) => process.stderr.write(`bench [${((Date.now() - t0) / 1000).toFixed(0).padStart(4)} s] ${s}\n`);
+
+interface Run {
+  opt: Options;
+  setup: CairnSetup;
+  cairn: Cairn;
+  seeded: Seeded;
+  work: string;
+}
+
+/** Runs `fn` on cairn's database. The embedded database is one process's alone: cairn stops meanwhile. */
+async function withSql<T>(run: Run, fn: (sql: Sql) => Promise<T>): Promise<T> {
+  const embedded = !run.setup.dbUrl;
+  if (embedded) await run.cairn.proc.stop();
+  const sql = await openSql(run.setup.dbUrl, run.setup.dataPath);
+  try {
+    return await fn(sql);
+  } finally {
+    await sql.close();
+    if (embedded) run.cairn = await startCairn(run.setup);
+  }
+}
+
+/** Checks a target answers as expected before it is loaded, so a wrong URL fails loudly, not as a fast 404. */
+async function check(t: Target, expect: number): Promise<void> {
+  const headers: Record<string, string> = t.token ? { Authorization: `token ${t.token}` } : {};
+  if (t.body !== undefined) headers['Content-Type'] = 'application/json';
+  const r = await fetch(t.url, { method: t.method, headers, body: t.body === undefined ? undefined : JSON.stringify(t.body) });
+  const text = await r.text();
+  if (r.status !== expect) throw new Error(`${t.method} ${t.url}: ${r.status} ${text.slice(0, 300)}`);
+}
+
+async function load(opt: Options, label: string, t: Target, connections: number, probe: Target): Promise<LoadResult> {
+  const r = await runLoad(specOf(t, connections, opt.warmup, opt.window));
+  await settle(probe);
+  const bad = r.non2xx + r.errors + r.timeouts;
+  // A window with no 2xx answer is reported as such (the route was checked to answer just before).
+  const figures = r.ok ? `${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms` : 'no 2xx answer';
+  say(`${label} @${connections}: ${figures}${bad ? `; statuses ${JSON.stringify(r.statuses)}, ${r.errors} errors, ${r.timeouts} timeouts` : ''}`);
+  return r;
+}
+
+/**
+ * Waits until the server has worked off what the last window left queued: when the load generator
+ * stops, the requests it had in flight are still being served, and would slow the next window.
+ * Two sequential probes through the same queues (event loop, database pool) come back after them.
+ */
+async function settle(probe: Target): Promise<void> {
+  for (let i = 0; i < 2; i++) await check(probe, 200);
+}
+
+async function pair(opt: Options, label: string, t: Target, probe: Target): Promise<Pair> {
+  return { c64: await load(opt, label, t, 64, probe), c1: await load(opt, label, t, 1, probe) };
+}
+
+function routeTargets(run: Run): { name: RouteName; label: string; target: Target; expect: number }[] {
+  const { api: base } = run.cairn;
+  const R = `${base}/repos/${OWNER}`;
+  const token = run.seeded.token;
+  const writes = run.seeded.issues.writes.number;
+  return [
+    { name: 'repo-token', label: '`GET {R}` token', target: { url: `${R}/demo`, method: 'GET', token }, expect: 200 },
+    { name: 'repo-anon', label: '`GET {R}` anonymous', target: { url: `${R}/demo`, method: 'GET', token: null }, expect: 200 },
+    { name: 'user', label: '`GET /user`', target: { url: `${base}/user`, method: 'GET', token }, expect: 200 },
+    { name: 'contents', label: '`GET {R}/contents/README.md`', target: { url: `${R}/demo/contents/README.md`, method: 'GET', token }, expect: 200 },
+    { name: 'commits', label: '`GET {R}/commits?limit=30`', target: { url: `${R}/big/commits?limit=30`, method: 'GET', token }, expect: 200 },
+    { name: 'issues', label: '`GET {R}/issues?state=open` page 1', target: { url: `${R}/issues10k/issues?state=open&page=1`, method: 'GET', token }, expect: 200 },
+    { name: 'search', label: '`GET /repos/search?limit=50`', target: { url: `${base}/repos/search?limit=50`, method: 'GET', token }, expect: 200 },
+    { name: 'post-issue', label: '`POST {R}/issues`', target: { url: `${R}/writes/issues`, method: 'POST', token, body: { title: 'An issue of the benchmark' } }, expect: 201 },
+    { name: 'post-comment', label: '`POST {R}/issues/{index}/comments`', target: { url: `${R}/writes/issues/${writes}/comments`, method: 'POST', token, body: { body: 'A comment of the benchmark.' } }, expect: 201 },
+  ];
+}
+
+/** What `settle` sends to cairn: a repository read with the token goes through the database pool. */
+const cairnProbe = (run: Run): Target => ({ url: `${run.cairn.api}/repos/${OWNER}/demo`, method: 'GET', token: run.seeded.token });
+const searchTarget = (run: Run): Target => ({ url: `${run.cairn.api}/repos/search?limit=50`, method: 'GET', token: run.seeded.token });
+const issuesTarget = (run: Run, repo: string): Target => ({ url: `${run.cairn.api}/repos/${OWNER}/${repo}/issues?state=open&page=1`, method: 'GET', token: run.seeded.token });
+
+async function p50At1(run: Run, label: string, t: Target): Promise<number> {
+  await check(t, 200);
+  return (await load(run.opt, label, t, 1, cairnProbe(run))).p50;
+}
+
+/** Ceiling A and B as their own processes, answering the repository object cairn answered. */
+async function startCeilings(run: Run, bodyFile: string): Promise<{ a: Target; b: Target; stop: () => Promise<void> }> {
+  const log = path.join(run.work, 'ceilings.log');
+  const [pa, pb] = [await freePort(), await freePort()];
+  const env = childEnv({});
+  const lookup = run.setup.dbUrl ? ['--pg', run.setup.dbUrl, String(run.seeded.repos.demo)] : ['--pglite'];
+  const a = start('ceiling A', [NODE, '--import', 'tsx', 'bench/ceiling-a.ts', String(pa), bodyFile], { env, log });
+  const b = start('ceiling B', [NODE, '--import', 'tsx', 'bench/ceiling-b.ts', String(pb), bodyFile, ...lookup], { env, log });
+  const path_ = `/api/v1/repos/${OWNER}/demo`;
+  await waitFor200(`http://127.0.0.1:${pa}${path_}`, a, performance.now());
+  await waitFor200(`http://127.0.0.1:${pb}${path_}`, b, performance.now());
+  return {
+    a: { url: `http://127.0.0.1:${pa}${path_}`, method: 'GET', token: null },
+    b: { url: `http://127.0.0.1:${pb}${path_}`, method: 'GET', token: null },
+    stop: async () => { await a.stop(); await b.stop(); },
+  };
+}
+
+const timing = (t: Timing): GitTiming => ({ ...t, httpMedian: median(t.http), diskMedian: median(t.disk) });
+
+async function suite(run: Run, result: Omit<RunResult, 'targets' | 'finishedAt'>): Promise<void> {
+  const { opt } = run;
+  const copied: Copied = result.data.copied;
+  const add = (c: Copied) => { for (const [k, v] of Object.entries(c)) copied[k] = (copied[k] ?? 0) + v; };
+
+  say(`filling issues (${ISSUES_SMALL}, ${ISSUES}) and repositories (${REPOS_SMALL}) with SQL copies of API-made rows`);
+  await withSql(run, async (sql) => {
+    add(await fillIssues(sql, run.seeded.repos.issues100, run.seeded.issues.issues100.id, ISSUES_SMALL));
+    add(await fillIssues(sql, run.seeded.repos.issues10k, run.seeded.issues.issues10k.id, ISSUES));
+    add(await fillRepositories(sql, run.seeded.repos.tmpl, REPOS_SMALL));
+    if ((await count(sql, 'repository')) !== REPOS_SMALL) throw new Error('repository count');
+  });
+  let issuesSmall = NaN;
+  let searchSmall = NaN;
+  if (wants(opt, 'lists')) {
+    issuesSmall = await p50At1(run, `issues (${ISSUES_SMALL})`, issuesTarget(run, 'issues100'));
+    searchSmall = await p50At1(run, `search (${REPOS_SMALL} repositories)`, searchTarget(run));
+  }
+
+  say(`filling repositories up to ${REPOS}`);
+  await withSql(run, async (sql) => { add(await fillRepositories(sql, run.seeded.repos.tmpl, REPOS)); });
+  // A fresh process serves the load: its memory at rest, and its start on a seeded database. (On the
+  // embedded database withSql has just started one.)
+  if (run.setup.dbUrl) {
+    await run.cairn.proc.stop();
+    run.cairn = await startCairn(run.setup);
+  }
+  result.startup.withDataMs = run.cairn.startupMs;
+  await new Promise((r) => setTimeout(r, 2_000));
+  result.memory.idle = memoryMB(run.cairn.proc.pid);
+
+  const bodyFile = path.join(run.work, 'repo.json');
+  const body = await api(run.cairn.api, 'GET', `/repos/${OWNER}/demo`, run.seeded.token);
+  fs.writeFileSync(bodyFile, JSON.stringify(body));
+  result.data.repoBodyBytes = Buffer.byteLength(JSON.stringify(body));
+  const ceilings = await startCeilings(run, bodyFile);
+  const measureCeilings = async (when: CeilingRun['when']) => {
+    result.ceilings.A.push({ when, ...(await pair(opt, `ceiling A (${when})`, ceilings.a, ceilings.a)) });
+    result.ceilings.B.push({ when, ...(await pair(opt, `ceiling B (${when})`, ceilings.b, ceilings.b)) });
+  };
+  await measureCeilings('before');
+  for (const r of routeTargets(run)) {
+    if (!wants(opt, r.name)) continue;
+    await check(r.target, r.expect);
+    const measured: RouteResult = { name: r.name, label: r.label, ...(await pair(opt, r.name, r.target, cairnProbe(run))) };
+    result.routes.push(measured);
+  }
+  if (opt.ceilingsAfter) await measureCeilings('after');
+  await ceilings.stop();
+  result.memory.afterLoad = memoryMB(run.cairn.proc.pid);
+
+  if (wants(opt, 'lists')) {
+    say(`filling repositories up to ${REPOS_LARGE}`);
+    await withSql(run, async (sql) => { add(await fillRepositories(sql, run.seeded.repos.tmpl, REPOS_LARGE)); });
+    const issues = result.routes.find((r) => r.name === 'issues')?.c1.p50 ?? await p50At1(run, `issues (${ISSUES})`, issuesTarget(run, 'issues10k'));
+    const searchLarge = await p50At1(run, `search (${REPOS_LARGE} repositories)`, searchTarget(run));
+    const lists: ListScaling[] = [
+      { list: '`GET {R}/issues?state=open` page 1', small: { rows: ISSUES_SMALL, p50: issuesSmall }, large: { rows: ISSUES, p50: issues } },
+      { list: '`GET /repos/search?limit=50`', small: { rows: REPOS_SMALL, p50: searchSmall }, large: { rows: REPOS_LARGE, p50: searchLarge } },
+    ];
+    result.lists.push(...lists);
+  }
+
+  if (wants(opt, 'git')) {
+    say(`git: ${opt.gitRuns} clone(s) and push(es) of ${opt.commits} commits, over HTTP and from disk`);
+    const disk = path.join(run.setup.dataPath, 'forgejo-repositories', OWNER, 'big.git');
+    if (!fs.existsSync(disk)) throw new Error(`no repository at ${disk}`);
+    result.git.clone = timing(await timeClones(run.work, `${run.cairn.url}/${OWNER}/big.git`, disk, opt.gitRuns));
+    const targets: string[] = [];
+    for (let i = 1; i <= opt.gitRuns; i++) {
+      await api(run.cairn.api, 'POST', '/user/repos', run.seeded.token, { name: `push${i}` });
+      targets.push(`${run.cairn.url}/${OWNER}/push${i}.git`);
+    }
+    result.git.push = timing(await timePushes(run.work, path.join(run.work, 'src.git'), targets, basicAuth(OWNER, run.seeded.token)));
+  }
+}
+
+/** `--profile`: cairn under --cpu-prof, the token `GET {R}` load, then the summary of the profile. */
+async function profile(run: Run, stamp: string): Promise<string> {
+  const dir = path.join(RESULTS, 'prof');
+  const name = `${stamp}.cpuprofile`;
+  await run.cairn.proc.stop();
+  const spawned = performance.now();
+  run.cairn = await startCairn(run.setup, ['--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-name', name]);
+  const loadStart = performance.now() - spawned;
+  const t = routeTargets(run).find((r) => r.name === 'repo-token')!;
+  await check(t.target, 200);
+  const r = await load(run.opt, 'repo-token (profiled)', t.target, 64, t.target);
+  await run.cairn.proc.stop();
+  const file = path.join(dir, name);
+  const summary = summarise(JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile, { skipMs: loadStart, top: 15 });
+  return [
+    `# cairn profile ${stamp}`,
+    '',
+    `\`GET {R}\` with a token, 64 connections, ${run.opt.warmup} s + ${run.opt.window} s: ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms (slower than unprofiled).`,
+    `Profile: ${path.relative(ROOT, file)}; samples of the server's start (${loadStart.toFixed(0)} ms) left out.`,
+    '',
+    summaryMarkdown(summary),
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  let opt: Options;
+  try {
+    opt = parseOptions(process.argv.slice(2));
+  } catch (e) {
+    console.error(e instanceof Error ? e.message : e);
+    process.exit(2);
+  }
+  const startedAt = new Date();
+  const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
+  fs.mkdirSync(RESULTS, { recursive: true });
+  const uptime = async () => (await runToEnd(['uptime'], { env: childEnv({}), timeoutMs: 5_000 })).trim();
+  const uptimeBefore = await uptime();
+  say(`uptime before: ${uptimeBefore}`);
+
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-'));
+  const dataPath = path.join(work, 'data');
+  let db: BenchDatabase = { url: '', drop: async () => undefined };
+  let cleaning: Promise<void> | null = null;
+  const cleanup = () => (cleaning ??= (async () => {
+    await stopAll();
+    await db.drop().catch((e: unknown) => say(`dropping the database: ${String(e)}`));
+    fs.rmSync(work, { recursive: true, force: true });
+  })());
+  const limit = setTimeout(() => {
+    say(`stopped: past the limit of ${opt.limitMinutes} minutes`);
+    void cleanup().finally(() => process.exit(3));
+  }, opt.limitMinutes * 60_000);
+  process.once('SIGINT', () => { void cleanup().finally(() => process.exit(130)); });
+
+  try {
+    if (opt.db === 'postgres') db = await createDatabase(process.env.CAIRN__DATABASE__URL || DEFAULT_BASE_URL);
+    const setup: CairnSetup = { dataPath, dbUrl: db.url, port: await freePort(), log: path.join(RESULTS, `${stamp}.log`) };
+    say(`starting cairn (${opt.db}) on port ${setup.port}; logs in ${path.relative(ROOT, setup.log)}`);
+    const cairn = await startCairn(setup);
+    say(`first 200 after ${cairn.startupMs.toFixed(0)} ms; seeding through the CLI and the API`);
+    const seeded = await seedThroughApi(setup, cairn.api);
+    const run: Run = { opt, setup, cairn, seeded, work };
+
+    if (opt.profile) {
+      const md = await profile(run, stamp);
+      fs.writeFileSync(path.join(RESULTS, `${stamp}-profile.md`), md);
+      process.stdout.write(md);
+      return;
+    }
+
+    say(`building ${opt.commits} commits with git fast-import and pushing them over HTTP`);
+    const src = path.join(work, 'src.git');
+    await makeHistory(src, opt.commits);
+    await push(src, `${cairn.url}/${OWNER}/big.git`, basicAuth(OWNER, seeded.token));
+
+    const result: Omit<RunResult, 'targets' | 'finishedAt'> = {
+      startedAt: startedAt.toISOString(),
+      options: opt,
+      machine: {
+        node: process.version,
+        git: (await runGit(null, ['version'])).stdout.toString().trim(),
+        cpus: os.cpus().length,
+        commit: (await runGit(null, ['-C', ROOT, 'rev-parse', '--short', 'HEAD'])).stdout.toString().trim(),
+        uptimeBefore,
+        uptimeAfter: '',
+      },
+      data: { commits: opt.commits, issues: ISSUES, issuesSmall: ISSUES_SMALL, repos: REPOS, reposSmall: REPOS_SMALL, reposLarge: REPOS_LARGE, repoBodyBytes: 0, copied: {} },
+      startup: { freshMs: cairn.startupMs, withDataMs: null },
+      memory: { idle: null, afterLoad: null },
+      ceilings: { A: [], B: [] },
+      routes: [],
+      lists: [],
+      git: { clone: null, push: null },
+    };
+    await suite(run, result);
+    result.machine.uptimeAfter = await uptime();
+    const finished = { ...result, finishedAt: new Date().toISOString() };
+    const done: RunResult = { ...finished, targets: judge(finished) };
+    const md = markdown(done);
+    fs.writeFileSync(path.join(RESULTS, `${stamp}.md`), md);
+    fs.writeFileSync(path.join(RESULTS, `${stamp}.json`), `${JSON.stringify(done, null, 2)}\n`);
+    process.stdout.write(md);
+    say(`results in ${path.relative(ROOT, path.join(RESULTS, stamp))}.md and .json; ${((Date.now() - startedAt.getTime()) / 60_000).toFixed(1)} minutes`);
+  } finally {
+    clearTimeout(limit);
+    await cleanup();
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(`bench: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+  process.exit(1);
+});

@@ -1,0 +1,74 @@
+// `npm run bench -- [--db postgres|pglite] [--quick] [--only name,name] [--profile]`
+import { parseArgs } from 'node:util';
+
+export const ROUTE_NAMES = ['repo-token', 'repo-anon', 'user', 'contents', 'commits', 'issues', 'search', 'post-issue', 'post-comment'] as const;
+/** Parts of the run besides the routes that `--only` can name. */
+export const PART_NAMES = ['lists', 'git'] as const;
+export type RouteName = (typeof ROUTE_NAMES)[number];
+type Part = RouteName | (typeof PART_NAMES)[number];
+
+export interface Options {
+  db: 'postgres' | 'pglite';
+  quick: boolean;
+  profile: boolean;
+  /** Null: everything. */
+  only: Set<Part> | null;
+  /** Seconds of discarded warm-up, and of each measured window. */
+  warmup: number;
+  window: number;
+  /** Commits of the history repository. */
+  commits: number;
+  /** Timed clones and pushes of each kind (the median is reported). */
+  gitRuns: number;
+  /** Whether the ceilings are measured again after the routes (their mean is the reference). */
+  ceilingsAfter: boolean;
+  /**
+   * The whole run is stopped past this, whatever happens: by default about three times what it takes
+   * on a quiet machine; `--max-minutes` for a machine others are loading.
+   */
+  limitMinutes: number;
+}
+
+export const USAGE = 'usage: npm run bench -- [--db postgres|pglite] [--quick] [--only <name>[,<name>...]] [--profile] [--max-minutes N]\n'
+  + `  names: ${[...ROUTE_NAMES, ...PART_NAMES].join(', ')}`;
+
+export function parseOptions(argv: string[]): Options {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      db: { type: 'string', default: 'postgres' },
+      quick: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      profile: { type: 'boolean', default: false },
+      'max-minutes': { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) throw new Error(USAGE);
+  if (values.db !== 'postgres' && values.db !== 'pglite') throw new Error(`--db must be postgres or pglite\n${USAGE}`);
+  let only: Set<Part> | null = null;
+  if (values.only !== undefined) {
+    const known: readonly string[] = [...ROUTE_NAMES, ...PART_NAMES];
+    const names = values.only.split(',').map((s) => s.trim()).filter((s) => s !== '');
+    for (const n of names) if (!known.includes(n)) throw new Error(`--only: unknown name ${n}\n${USAGE}`);
+    only = new Set(names as Part[]);
+  }
+  const quick = values.quick;
+  const max = values['max-minutes'] === undefined ? null : Number(values['max-minutes']);
+  if (max !== null && !(max > 0)) throw new Error(`--max-minutes must be a positive number\n${USAGE}`);
+  return {
+    db: values.db,
+    quick,
+    profile: values.profile,
+    only,
+    warmup: quick ? 1 : 3,
+    window: quick ? 2 : 10,
+    commits: quick ? 1_000 : 10_000,
+    gitRuns: quick ? 1 : 3,
+    ceilingsAfter: !quick,
+    limitMinutes: max ?? (quick ? 15 : 45),
+  };
+}
+
+export const wants = (o: Options, part: Part) => o.only === null || o.only.has(part);
