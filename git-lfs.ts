@@ -173,7 +173,8 @@ export function createGitLfs(deps: GitLfsDeps): Middleware {
     r.ctx.status = range ? 206 : 200;
     r.ctx.type = 'application/octet-stream';
     r.ctx.length = end + 1 - start;
-    r.ctx.body = r.ctx.method === 'HEAD' ? null : store.read(oid, { start, end });
+    // A HEAD answer has no body: no file is opened for it.
+    if (r.ctx.method !== 'HEAD') r.ctx.body = store.read(oid, { start, end });
   }
 
   async function verify(r: Req): Promise<void> {

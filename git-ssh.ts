@@ -99,6 +99,13 @@ async function authenticate(deps: SshServerDeps, ctx: AuthContext): Promise<stri
 
 function onSession(deps: SshServerDeps, hooks: HookDirs, session: Session, fingerprint: () => string): void {
   let gitProtocol: string | undefined;
+  // A client that goes away mid-command makes its channel's writes fail; that ends the command, not the server.
+  const opened = (channel: ServerChannel) => {
+    const quiet = (e: Error) => deps.services.log.debug({ err: e }, 'ssh channel error');
+    channel.on('error', quiet);
+    channel.stderr.on('error', quiet);
+    return channel;
+  };
   // git passes GIT_PROTOCOL (protocol v2) as an environment request; no other variable is taken.
   session.on('env', (accept, reject, info) => {
     if (info.key === 'GIT_PROTOCOL' && GIT_PROTOCOL.test(info.val)) {
@@ -109,11 +116,11 @@ function onSession(deps: SshServerDeps, hooks: HookDirs, session: Session, finge
   session.on('pty', (_accept, reject) => reject?.());
   session.on('subsystem', (_accept, reject) => reject?.());
   session.on('shell', (accept) => {
-    const channel = accept();
+    const channel = opened(accept());
     void greet(deps, channel, fingerprint()).catch((e: unknown) => failed(deps, channel, e));
   });
   session.on('exec', (accept, _reject, info) => {
-    const channel = accept();
+    const channel = opened(accept());
     void runCommand(deps, hooks, channel, info.command, gitProtocol, fingerprint()).catch((e: unknown) => failed(deps, channel, e));
   });
 }
