@@ -16,6 +16,16 @@ const SETTINGS = {
     SSH_DOMAIN: { kind: 'string', default: 'localhost' },
     SSH_PORT: { kind: 'int', default: '22' },
     SSH_USER: { kind: 'string', default: 'git' },
+    /** The built-in SSH server (Forgejo's START_SSH_SERVER): off while empty; `0` picks a free port. */
+    SSH_LISTEN_PORT: { kind: 'string', default: '' },
+    SSH_LISTEN_HOST: { kind: 'string', default: '0.0.0.0' },
+    /** The Git LFS server (`<repo>.git/info/lfs/...`, LFS objects in `{R}/media/*`, git-lfs-authenticate). */
+    LFS_START_SERVER: { kind: 'bool', default: 'false' },
+    /** How long a token from `git-lfs-authenticate` is valid (a Go duration). */
+    LFS_HTTP_AUTH_EXPIRY: { kind: 'string', default: '24h' },
+    /** Largest LFS object accepted, in bytes; 0 is no limit. */
+    LFS_MAX_FILE_SIZE: { kind: 'int', default: '0' },
+    LFS_LOCKS_PAGING_NUM: { kind: 'int', default: '50' },
     OFFLINE_MODE: { kind: 'bool', default: 'true' },
   },
   DATABASE: {
@@ -126,6 +136,10 @@ export type Config = { -readonly [S in keyof Settings]: { -readonly [K in keyof 
   appSubUrl: string;
   repoRoot: string;
   dataPath: string;
+  /** SERVER.SSH_LISTEN_PORT as a number, or null when the SSH server is off. */
+  sshListenPort: number | null;
+  /** SERVER.LFS_HTTP_AUTH_EXPIRY in milliseconds. */
+  lfsAuthExpiryMs: number;
   /** CAIRN__ variables that name no known setting. */
   unknown: string[];
 };
@@ -156,6 +170,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   cfg.appUrl = root.endsWith('/') ? root : `${root}/`;
   cfg.appSubUrl = new URL(cfg.appUrl).pathname.replace(/\/$/, '');
   cfg.dataPath = path.resolve(cfg.SERVER.APP_DATA_PATH);
+  cfg.sshListenPort = sshPort(cfg.SERVER.SSH_LISTEN_PORT);
+  const expiry = parseDuration(cfg.SERVER.LFS_HTTP_AUTH_EXPIRY);
+  if (expiry === null || expiry <= 0) throw new ConfigError(`CAIRN__SERVER__LFS_HTTP_AUTH_EXPIRY: "${cfg.SERVER.LFS_HTTP_AUTH_EXPIRY}" is not a positive duration (such as 24h or 90m)`);
+  cfg.lfsAuthExpiryMs = expiry;
+  if (cfg.SERVER.LFS_MAX_FILE_SIZE < 0) throw new ConfigError('CAIRN__SERVER__LFS_MAX_FILE_SIZE: must be 0 (no limit) or a number of bytes');
   cfg.repoRoot = cfg.REPOSITORY.ROOT ? path.resolve(cfg.REPOSITORY.ROOT) : path.join(cfg.dataPath, 'forgejo-repositories');
   if (!cfg.SERVICE.NO_REPLY_ADDRESS) cfg.SERVICE.NO_REPLY_ADDRESS = `noreply.${new URL(cfg.appUrl).hostname}`;
   if (!/^(trace|debug|info|warn|error|fatal|silent)$/.test(cfg.LOG.LEVEL)) throw new ConfigError(`CAIRN__LOG__LEVEL: unknown level ${cfg.LOG.LEVEL}`);
@@ -186,6 +205,13 @@ export function schedulePeriod(spec: string): number | null {
   const every = /^@every\s+(\S+)$/.exec(spec);
   const ms = every ? parseDuration(every[1]) : null;
   return ms !== null && ms > 0 ? ms : null;
+}
+
+function sshPort(raw: string): number | null {
+  if (raw === '') return null;
+  const port = /^\d+$/.test(raw) ? Number(raw) : -1;
+  if (port < 0 || port > 65535) throw new ConfigError(`CAIRN__SERVER__SSH_LISTEN_PORT: "${raw}" is not a port number`);
+  return port;
 }
 
 /** A comma-list setting as Forgejo reads one: items trimmed, empty ones dropped. */

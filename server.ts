@@ -25,6 +25,7 @@ import { serveAttachments } from './lib/attachment-serve.ts';
 import { servePackageRegistry } from './lib/package-registry.ts';
 import { cleanupUploads, formidableOptions } from './lib/attachments.ts';
 import { createGitHttp } from './git-http.ts';
+import { createGitLfs } from './git-lfs.ts';
 import { installWebhooks } from './lib/webhook-tasks.ts';
 
 export interface AppOptions {
@@ -122,6 +123,8 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
 
   // Git over HTTP (smart protocol) lives outside /api/v1; it must see request bodies unparsed.
   app.use(createGitHttp({ config, orm, services }));
+  // Git LFS (`<repo>.git/info/lfs/...`), also outside /api/v1; it streams uploads itself.
+  app.use(createGitLfs({ config, orm, services }));
 
   // Authentication, for every API request (bad credentials are 401 on every route).
   app.use(async (ctx, next) => {

@@ -35,5 +35,5 @@ export const settingsRepository: Handler = async (c) =>
     stars_disabled: c.config.REPOSITORY.DISABLE_STARS,
     forks_disabled: c.config.REPOSITORY.DISABLE_FORKS,
     time_tracking_disabled: false,
-    lfs_disabled: true,
+    lfs_disabled: !c.config.SERVER.LFS_START_SERVER,
   });

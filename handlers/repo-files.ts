@@ -11,6 +11,9 @@ import type { ResolvedRef } from '../git/repo.ts';
 import { badRequest, notFound } from '../lib/errors.ts';
 import { gitCtx, type GitCtx } from '../lib/repo-git.ts';
 import type { RequestState } from '../guards/types.ts';
+import { POINTER_MAX, readPointer } from '../lib/lfs-pointer.ts';
+import { findMeta } from '../lib/lfs-objects.ts';
+import { LfsStore } from '../lib/lfs-store.ts';
 
 /** Blobs up to this size are served from the cat-file reader; larger ones are streamed by git. */
 const INLINE_BLOB = 1024 * 1024;
@@ -63,13 +66,39 @@ function etagMatches(header: string | string[] | undefined, etag: string): boole
   return header.split(',').map((t) => t.trim().replace(/^W\//, '')).some((t) => t === etag || t === '*');
 }
 
-async function serveBlob(c: RequestState): Promise<Reply> {
+/**
+ * The LFS object an LFS pointer blob names, when the LFS server is on and the repository has the
+ * object (Forgejo's GetRawFileOrLFS); its ETag is the oid. Null serves the blob itself.
+ */
+async function lfsObject(c: RequestState, g: GitCtx, oid: string, name: string): Promise<Reply | null> {
+  if (!c.config.SERVER.LFS_START_SERVER) return null;
+  const info = await readInfo(g.path, oid);
+  if (!info || info.size > POINTER_MAX) return null;
+  const blob = await readObject(g.path, oid);
+  const pointer = blob && readPointer(blob.content);
+  if (!pointer || !(await findMeta(c.em, g.repo.id, pointer.oid))) return null;
+  const store = LfsStore.forDataPath(c.config.dataPath);
+  const size = await store.size(pointer.oid);
+  if (size === null) return null;
+  const etag = `"${pointer.oid}"`;
+  const objectType = 'file';
+  const headers: Record<string, string> = { ETag: etag, 'X-Gitea-Object-Type': objectType, 'X-Forgejo-Object-Type': objectType };
+  if (etagMatches(c.headers['if-none-match'], etag)) return { status: 304, headers };
+  headers['Content-Disposition'] = `inline; filename="${name.replace(/["\\\r\n]/g, '_')}"`;
+  headers['Content-Length'] = String(size);
+  const type = contentType(await store.head(pointer.oid, 1024), name);
+  return { status: 200, body: store.read(pointer.oid), headers, type };
+}
+
+async function serveBlob(c: RequestState, lfs = false): Promise<Reply> {
   const g = gitCtx(c);
   if (g.repo.isEmpty) throw notFound(undefined, ['repository is empty']);
   const target = await refAndPath(g, c);
   if (!target?.ref.commit || target.path === '') throw notFound();
   const entry = await entryAt(g.path, target.ref.commit, target.path.replace(/\/+$/, ''));
   if (!entry || entry.type !== 'blob') throw notFound();
+  const object = lfs && entry.mode !== '120000' ? await lfsObject(c, g, entry.oid, entry.name) : null;
+  if (object) return object;
   const last = await getCommit(g.path, (await lastCommitFor(g.path, target.ref.commit, entry.path)) ?? target.ref.commit);
   const etag = `"${entry.oid}"`;
   const objectType = entry.mode === '120000' ? 'symlink' : 'file';
@@ -94,8 +123,8 @@ async function serveBlob(c: RequestState): Promise<Reply> {
 
 export const raw: Handler = (c) => serveBlob(c);
 
-/** No LFS store exists, so an LFS pointer is served as the pointer (Forgejo does so without a meta object). */
-export const media: Handler = (c) => serveBlob(c);
+/** An LFS pointer is served as its object; without the object (or the LFS server) as the pointer, as Forgejo does. */
+export const media: Handler = (c) => serveBlob(c, true);
 
 const FORMATS: [string, ArchiveFormat][] = [['.tar.gz', 'tar.gz'], ['.zip', 'zip'], ['.bundle', 'bundle']];
 const MIME: Record<ArchiveFormat, string> = { 'tar.gz': 'application/gzip', zip: 'application/zip', bundle: 'application/octet-stream' };

@@ -46,6 +46,10 @@ export async function forkRepository(em: EntityManager, cfg: Config, services: S
     fork.size = await repoSize(path);
     base.numForks = await em.count(Repository, { forkId: base.id });
     await em.flush();
+    // The fork's LFS pointers resolve to the same objects (Forgejo copies the LFS meta objects).
+    await em.getConnection().execute(
+      'insert into lfs_meta_object (oid, size, repository_id, created_at) select oid, size, ?, ? from lfs_meta_object where repository_id = ? on conflict do nothing',
+      [fork.id, new Date(), base.id], 'run', em.getTransactionContext());
   });
   return fork;
 }

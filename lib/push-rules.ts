@@ -23,6 +23,8 @@ export interface PushContext {
   perm: RepoPermission;
   /** The quarantine environment receive-pack gave its hook: the pushed objects are only visible through it. */
   env: Record<string, string>;
+  /** The push comes with a deploy key (over SSH); `doer` is then the repository owner. */
+  deployKey?: boolean;
 }
 
 const isZero = (oid: string) => /^0+$/.test(oid);
@@ -62,7 +64,10 @@ export async function checkPush(p: PushContext, updates: RefUpdate[]): Promise<s
     const files = isZero(u.old) ? [] : await changedFiles(p, u.old, u.new);
     const protectedPatterns = filePatterns(rule.protectedFilePatterns);
     const protectedFile = files.find((f) => matchesAnyFile(protectedPatterns, f));
-    const canPush = !protectedFile && (await canUserPushRule(p.em, rule, p.perm, p.doer));
+    // A deploy key is no user of an allowlist: it may push where pushing is on and the rule either
+    // has no allowlist or admits deploy keys (Forgejo's preReceiveBranch).
+    const allowed = p.deployKey ? rule.canPush && (!rule.enableWhitelist || rule.whitelistDeployKeys) : await canUserPushRule(p.em, rule, p.perm, p.doer);
+    const canPush = !protectedFile && allowed;
     if (canPush) continue;
     if (protectedFile) return `branch ${branch} is protected from changing file ${protectedFile}`;
     const unprotected = filePatterns(rule.unprotectedFilePatterns);

@@ -6,6 +6,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { listSetting, type Config } from '../config.ts';
 import { QuotaGroup, QuotaGroupMapping, QuotaGroupRule, QuotaMappingKind, QuotaRule, type IQuotaRule } from '../model/quota.ts';
 import { ArtifactStatus } from '../model/actions.ts';
+import { LFS_BYTES_OF_OWNER } from './lfs-objects.ts';
 import { evaluateGroups, parseLimitSubject, type LimitSubject, type QuotaUsage } from './quota-rules.ts';
 
 /** The subjects route rows may check with Q(subject, target) (spec, guard table). */
@@ -23,7 +24,7 @@ const num = (v: string | number | null | undefined) => Number(v ?? 0);
 /** Artifacts whose bytes are gone (or going) take no space. */
 const GONE_ARTIFACTS = [ArtifactStatus.expired, ArtifactStatus.pendingDeletion, ArtifactStatus.deleted];
 
-/** Bytes used by `ownerId` (Forgejo's GetUsedForUser). Git LFS is not stored by cairn: 0. */
+/** Bytes used by `ownerId` (Forgejo's GetUsedForUser). */
 export async function quotaUsage(em: EntityManager, ownerId: number): Promise<QuotaUsage> {
   const [repos] = await rows(em,
     `select coalesce(sum(case when is_private then size else 0 end), 0) as private,
@@ -39,8 +40,9 @@ export async function quotaUsage(em: EntityManager, ownerId: number): Promise<Qu
       where r.owner_id = ? and a.status not in (${GONE_ARTIFACTS.map(() => '?').join(', ')})`, [ownerId, ...GONE_ARTIFACTS]);
   const [pkg] = await rows(em,
     `select coalesce(sum(b.size), 0) as size ${PACKAGE_FILES_OF_OWNER}`, [ownerId, ownerId]);
+  const [lfs] = await rows(em, LFS_BYTES_OF_OWNER, [ownerId]);
   return {
-    reposPublic: num(repos.public), reposPrivate: num(repos.private), lfs: 0,
+    reposPublic: num(repos.public), reposPrivate: num(repos.private), lfs: num(lfs.size),
     attachmentsIssues: num(att.issues), attachmentsReleases: num(att.releases),
     artifacts: num(art.size), packages: num(pkg.size),
   };

@@ -31,6 +31,7 @@ import { fillLicense, licenseText } from './templates/licenses.ts';
 import { labelSet } from './templates/labels.ts';
 import { dropRepoTopics } from './topics.ts';
 import { unlinkRepoPackages } from './packages.ts';
+import { LfsLock, LfsMetaObject } from '../model/lfs.ts';
 
 export const DEFAULT_PULLS_CONFIG = {
   ignore_whitespace_conflicts: false,
@@ -314,6 +315,9 @@ export async function deleteRepository(em: EntityManager, services: Services, re
   await em.nativeDelete(ProtectedBranch, { repoId });
   await em.nativeDelete(ProtectedTag, { repoId });
   await em.nativeDelete(CommitStatus, { repoId });
+  // The object files stay: another repository may link the same oid (lib/lfs-store.ts).
+  await em.nativeDelete(LfsMetaObject, { repositoryId: repoId });
+  await em.nativeDelete(LfsLock, { repoId });
   await deleteActionConfig(em, { repoId });
   await dropRepoTopics(em, repoId);
   await unlinkRepoPackages(em, repoId);

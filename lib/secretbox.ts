@@ -1,6 +1,6 @@
 // Symmetric encryption for secrets that must be read back (TOTP seeds, action secrets):
-// AES-256-GCM with a key derived from [security] SECRET_KEY.
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+// AES-256-GCM with a key derived from [security] SECRET_KEY; and MACs for tokens the instance signs.
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 
 export class SecretBox {
   private readonly key: Buffer;
@@ -12,6 +12,11 @@ export class SecretBox {
     const c = createCipheriv('aes-256-gcm', this.key, iv);
     const body = Buffer.concat([c.update(plain, 'utf8'), c.final()]);
     return `v1.${iv.toString('base64url')}.${c.getAuthTag().toString('base64url')}.${body.toString('base64url')}`;
+  }
+  /** HMAC-SHA256 of `data` under a key of its own for each `purpose` (signed tokens). */
+  mac(purpose: string, data: string): Buffer {
+    const key = createHmac('sha256', this.key).update(`mac:${purpose}`).digest();
+    return createHmac('sha256', key).update(data).digest();
   }
   open(sealed: string): string {
     const [v, iv, tag, body] = sealed.split('.');

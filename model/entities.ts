@@ -29,6 +29,7 @@ import { Action } from './action.ts';
 import { CronTask } from './cron.ts';
 import { QuotaRule, QuotaGroup, QuotaGroupRule, QuotaGroupMapping } from './quota.ts';
 import { Webhook, HookTask } from './webhook.ts';
+import { LfsMetaObject, LfsLock } from './lfs.ts';
 
 /** Every entity the ORM knows. A new entity is added here and gets a migration in model/migrations/. */
 export const entities = [
@@ -51,4 +52,5 @@ export const entities = [
   Action, CronTask,
   QuotaRule, QuotaGroup, QuotaGroupRule, QuotaGroupMapping,
   Webhook, HookTask,
+  LfsMetaObject, LfsLock,
 ];

@@ -15,6 +15,7 @@ import { Migration20261121091434ActionSecrets } from './Migration20261121091434A
 import { Migration20261121091457Quota } from './Migration20261121091457Quota.ts';
 import { Migration20261121092857Webhooks } from './Migration20261121092857Webhooks.ts';
 import { Migration20261125123305WebhookRetries } from './Migration20261125123305WebhookRetries.ts';
+import { Migration20261125130859Lfs } from './Migration20261125130859Lfs.ts';
 
 /** Committed migrations, applied in this order at start (`cli migrate` runs them alone). */
 export const migrations = [
@@ -35,4 +36,5 @@ export const migrations = [
   { name: 'Migration20261121091457Quota', class: Migration20261121091457Quota },
   { name: 'Migration20261121092857Webhooks', class: Migration20261121092857Webhooks },
   { name: 'Migration20261125123305WebhookRetries', class: Migration20261125123305WebhookRetries },
+  { name: 'Migration20261125130859Lfs', class: Migration20261125130859Lfs },
 ];
