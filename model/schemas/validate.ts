@@ -111,7 +111,8 @@ function prepare(root: TSchema, input: unknown): { value: unknown } | { issue: I
         const rule = badLeaf(v);
         if (rule) return fail([...path, k], rule);
       }
-      (dst as Record<Seg, unknown>)[k] = copy;
+      // defineProperty: a `__proto__` key stays a property, as JSON.parse made it, not a prototype.
+      Object.defineProperty(dst, k, { value: copy, enumerable: true, writable: true, configurable: true });
     }
   }
   return { value: top };
