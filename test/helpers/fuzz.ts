@@ -191,6 +191,14 @@ export function fixedProbes(w: FuzzWorld, row: RouteSpec): Probe[] {
       out.push({ label: `NUL in ${str.path.join('.')}`, method: row.method, url, body: json(put(base, str.path, 'a\u0000b')), expect: '4xx' });
       out.push({ label: `lone surrogate in ${str.path.join('.')}`, method: row.method, url, body: json(put(base, str.path, '\ud800')), expect: '4xx' });
     }
+    // Every string one past its declared length (or past the longest varchar, 4096), every integer
+    // one past int32: a column that is shorter or narrower than the schema says shows up as a 5xx.
+    for (const site of sites(s)) {
+      const v = site.schema.type === 'string' ? 'x'.repeat(typeof site.schema.maxLength === 'number' ? site.schema.maxLength + 1 : 4097)
+        : site.schema.type === 'integer' ? 2 ** 31 : undefined;
+      if (v === undefined) continue;
+      out.push({ label: `${site.path.join('.')} = ${describe(v)}`, method: row.method, url, body: json(put(base, site.path, v)), expect: acceptedBy(site.schema, v) ? 'not5xx' : '4xx' });
+    }
     const int = first((x) => x.schema.type === 'integer');
     if (int) {
       out.push({ label: `2^63 in ${int.path.join('.')}`, method: row.method, url, body: json(put(base, int.path, raw('9223372036854775808'))), expect: '4xx' });
