@@ -1,5 +1,6 @@
 // The route-table interpreter: checks the table at start, orders the rows for matching, and runs
-// each request through sudo → scope check → the row's chain → handler. It alone knows @koa/router.
+// each request through the input check → sudo → scope check → the row's chain → handler. It alone
+// knows @koa/router.
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { RouteSpec } from './lib/route-spec.ts';
@@ -12,9 +13,12 @@ import { handlers, PENDING, type HandlerKey } from './handlers/index.ts';
 import type { Handler, HandlerCtx } from './lib/handler.ts';
 import { BodySchemas, type BodySchemaName } from './model/schemas/index.ts';
 import { compileBody } from './model/schemas/validate.ts';
+import { isStorableText } from './model/schemas/storable.ts';
+import { unusableMultipart } from './lib/attachments.ts';
 import { HttpError, MSG } from './lib/errors.ts';
 import { hasScope } from './lib/scopes.ts';
 import { applySudo } from './lib/auth.ts';
+import { unusableInput } from './lib/request-input.ts';
 
 export class TableError extends Error {}
 
@@ -110,7 +114,9 @@ function bodyStep(spec: RouteSpec): Step {
   const kind = spec.body!;
   if (kind === 'text') {
     return step('BODY', 'body', [], ['body'], (s) => {
-      s.body = typeof s.rawBody === 'string' ? s.rawBody : '';
+      const text = typeof s.rawBody === 'string' ? s.rawBody : '';
+      if (!isStorableText(text)) return { status: 422, message: '[Body]: Invalid' };
+      s.body = text;
       return null;
     });
   }
@@ -118,6 +124,8 @@ function bodyStep(spec: RouteSpec): Step {
     return step('BODY', 'body', [], ['body'], (s) => {
       const raw = s.rawBody as { files?: unknown } | undefined;
       if (!raw || typeof raw !== 'object' || !raw.files) return { status: 422, message: '[Attachment]: Required' };
+      const unusable = unusableMultipart(raw);
+      if (unusable) return { status: 422, message: unusable };
       s.body = raw;
       return null;
     });
@@ -155,6 +163,9 @@ export interface RunHooks {
 
 export async function runRoute(ctx: Context, route: BoundRoute, hooks: RunHooks): Promise<void> {
   let s = await hooks.makeState(ctx, route);
+  // 0. Path parameters and query values no stored text can equal (NUL, lone surrogates).
+  const unusable = unusableInput(s.params, s.query);
+  if (unusable) return hooks.respond(ctx, s, unusable);
   // 1. Impersonation.
   const auth = await applySudo(s.em, s.auth, { headers: s.headers, query: s.query }, isSiteAdmin(s));
   if (auth !== s.auth) s = { ...s, auth };

@@ -4,8 +4,9 @@ import { Repository } from '../model/repo.ts';
 import { NOT_FOUND } from '../lib/errors.ts';
 import { repoPermission } from '../lib/perm.ts';
 import { deny, isSiteAdmin, step } from './types.ts';
+import { rowId } from '../lib/query-values.ts';
 
-const idOf = (v: string | undefined) => (v && /^\d{1,15}$/.test(v) ? Number(v) : 0);
+const idOf = (v: string | undefined) => rowId(v) ?? 0;
 
 export const USER_BY_ID = step('USER_BY_ID', 'loader', [], ['user'], async (s) => {
   const user = await s.em.findOne(User, { id: idOf(s.params['user-id']), type: 0 });

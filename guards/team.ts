@@ -3,10 +3,11 @@ import { Team } from '../model/org.ts';
 import { User } from '../model/user.ts';
 import { NOT_FOUND } from '../lib/errors.ts';
 import { deny, step } from './types.ts';
+import { rowId } from '../lib/query-values.ts';
 
 export const TEAM = step('TEAM', 'loader', [], ['team', 'org'], async (s) => {
-  const id = Number(s.params.teamid);
-  const team = Number.isSafeInteger(id) && id > 0 ? await s.em.findOne(Team, { id }) : null;
+  const id = rowId(s.params.teamid);
+  const team = id !== null ? await s.em.findOne(Team, { id }) : null;
   const org = team && (await s.em.findOne(User, { id: team.orgId }));
   if (!team || !org) return deny(404, NOT_FOUND, { errors: [] });
   s.team = team;

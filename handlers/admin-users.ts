@@ -15,6 +15,7 @@ import { toApiOrg, toApiUser } from '../model/api-user.ts';
 import { need, type RequestState } from '../guards/types.ts';
 import { userOrder } from './users.ts';
 import { newOrgFrom } from './orgs.ts';
+import { rowId } from '../lib/query-values.ts';
 
 /** Forgejo's default [security] MIN_PASSWORD_LENGTH. */
 const MIN_PASSWORD_LENGTH = 8;
@@ -30,7 +31,7 @@ export const list: Handler = async (c) => {
   const p = pageOf(c);
   const where: Record<string, unknown> = { type: 0 };
   const source = c.query.get('source_id');
-  if (source && /^\d+$/.test(source)) where.sourceId = Number(source);
+  if (source && /^\d+$/.test(source)) where.sourceId = rowId(source) ?? -1;
   const login = (c.query.get('login_name') ?? '').trim();
   if (login) where.loginName = login;
   const [rows, total] = await c.em.findAndCount(User, where, { orderBy: userOrder(c.query), limit: p.limit, offset: p.offset });

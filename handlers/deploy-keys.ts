@@ -10,6 +10,7 @@ import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { fmtTime } from '../model/time.ts';
 import { need, type RequestState } from '../guards/types.ts';
 import { repoJson } from './repos.ts';
+import { rowId } from '../lib/query-values.ts';
 
 async function deployKeyJson(s: RequestState, key: IPublicKey) {
   const { repo, owner } = need(s.repo, 'repo');
@@ -27,7 +28,7 @@ async function deployKeyJson(s: RequestState, key: IPublicKey) {
 }
 
 const keyOf = async (s: RequestState) => {
-  const id = /^\d{1,15}$/.test(s.params.id ?? '') ? Number(s.params.id) : 0;
+  const id = rowId(s.params.id) ?? 0;
   const key = await s.em.findOne(PublicKey, { id, type: KeyType.deploy, ownerId: need(s.repo, 'repo').repo.id });
   if (!key) throw notFound();
   return key;

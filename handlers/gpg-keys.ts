@@ -13,8 +13,9 @@ import {
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { HttpError, notFound, unprocessable } from '../lib/errors.ts';
 import { need, type RequestState } from '../guards/types.ts';
+import { rowId } from '../lib/query-values.ts';
 
-const idParam = (v: string | undefined) => (v && /^\d{1,15}$/.test(v) ? Number(v) : 0);
+const idParam = (v: string | undefined) => rowId(v) ?? 0;
 
 function keyFields(k: IGpgKey) {
   return {

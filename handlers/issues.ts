@@ -105,14 +105,7 @@ export const list: Handler = async (c) => {
 /** Forgejo's UI.IssuePagingNum: the search's page size when `limit` is not given. */
 const SEARCH_PAGE_SIZE = 20;
 
-function searchPage(c: RequestState): Page {
-  const num = (v: string | null) => (v && /^-?\d{1,9}$/.test(v) ? Number(v) : 0);
-  let limit = num(c.query.get('limit'));
-  if (limit <= 0) limit = SEARCH_PAGE_SIZE;
-  if (limit > c.config.API.MAX_RESPONSE_ITEMS) limit = c.config.API.MAX_RESPONSE_ITEMS;
-  const page = Math.max(1, num(c.query.get('page')));
-  return { page, limit, offset: (page - 1) * limit };
-}
+const searchPage = (c: RequestState): Page => pageOf(c, SEARCH_PAGE_SIZE);
 
 /** `owner` and `team` of the search: the repositories they select (400 when unknown, as Forgejo). */
 async function searchRepos(c: RequestState): Promise<Sql> {

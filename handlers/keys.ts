@@ -11,8 +11,9 @@ import { parseSshKey } from '../lib/ssh-keys.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { forbidden, notFound, unprocessable } from '../lib/errors.ts';
 import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
+import { rowId } from '../lib/query-values.ts';
 
-const idParam = (v: string | undefined) => (v && /^\d{1,15}$/.test(v) ? Number(v) : 0);
+const idParam = (v: string | undefined) => rowId(v) ?? 0;
 
 /**
  * Forgejo's ToPublicKey; the key's owner and kind are added only for the owner and site admins

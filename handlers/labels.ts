@@ -9,6 +9,7 @@ import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { notFound, unprocessable } from '../lib/errors.ts';
 import { toApiLabel } from '../model/api-label.ts';
 import { need } from '../guards/types.ts';
+import { rowId } from '../lib/query-values.ts';
 
 const SORTS: Record<string, Record<string, 'asc' | 'desc'>> = {
   reversealphabetically: { name: 'desc' },
@@ -25,7 +26,7 @@ const asJson = (c: HandlerCtx<unknown>, l: ILabel) => {
 async function findLabel(c: HandlerCtx<unknown>, byName: boolean): Promise<ILabel> {
   const repoId = need(c.repo, 'repo').repo.id;
   const raw = c.params.id ?? '';
-  const id = /^-?\d+$/.test(raw) ? Number(raw) : null;
+  const id = /^-?\d+$/.test(raw) ? (rowId(raw) ?? 0) : null;
   const label = id !== null
     ? await c.em.findOne(Label, { repoId, id, orgId: 0 })
     : byName ? await c.em.findOne(Label, { repoId, orgId: 0, name: raw }) : null;
@@ -66,6 +67,6 @@ export const edit: Handler<EditLabelOption> = async (c) => {
 /** Like Forgejo's DeleteLabel, a label that is not there (or not this repository's) answers 204. */
 export const remove: Handler = async (c) => {
   const raw = c.params.id ?? '';
-  if (/^\d+$/.test(raw)) await c.em.nativeDelete(Label, { id: Number(raw), repoId: need(c.repo, 'repo').repo.id, orgId: 0 });
+  if (rowId(raw) !== null) await c.em.nativeDelete(Label, { id: rowId(raw)!, repoId: need(c.repo, 'repo').repo.id, orgId: 0 });
   return noContent();
 };

@@ -9,8 +9,9 @@ import { fmtTime } from '../model/time.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { notFound, unprocessable } from '../lib/errors.ts';
 import type { RequestState } from '../guards/types.ts';
+import { rowId } from '../lib/query-values.ts';
 
-const idParam = (v: string | undefined) => (v && /^\d{1,15}$/.test(v) ? Number(v) : 0);
+const idParam = (v: string | undefined) => rowId(v) ?? 0;
 
 const appJson = (a: IOAuth2Application, secret = '') => ({
   id: a.id,

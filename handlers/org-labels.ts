@@ -9,6 +9,7 @@ import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { notFound } from '../lib/errors.ts';
 import { orgApiUrl, toApiLabel } from '../model/api-label.ts';
 import { need } from '../guards/types.ts';
+import { rowId } from '../lib/query-values.ts';
 
 const SORTS: Record<string, Record<string, 'asc' | 'desc'>> = {
   reversealphabetically: { name: 'desc' },
@@ -22,7 +23,7 @@ const asJson = (c: HandlerCtx<unknown>, l: ILabel) => toApiLabel(l, orgApiUrl(c.
 async function findLabel(c: HandlerCtx<unknown>, byName: boolean): Promise<ILabel> {
   const orgId = need(c.org, 'org').id;
   const raw = c.params.id ?? '';
-  const id = /^-?\d+$/.test(raw) ? Number(raw) : null;
+  const id = /^-?\d+$/.test(raw) ? (rowId(raw) ?? 0) : null;
   const label = id !== null
     ? await c.em.findOne(Label, { orgId, id, repoId: 0 })
     : byName ? await c.em.findOne(Label, { orgId, repoId: 0, name: raw }) : null;
@@ -56,6 +57,6 @@ export const edit: Handler<EditLabelOption> = async (c) => {
 /** Like Forgejo, deleting a label that is not there (or not the organization's) answers 204. */
 export const remove: Handler = async (c) => {
   const raw = c.params.id ?? '';
-  if (/^\d+$/.test(raw)) await c.em.nativeDelete(Label, { id: Number(raw), orgId: need(c.org, 'org').id, repoId: 0 });
+  if (rowId(raw) !== null) await c.em.nativeDelete(Label, { id: rowId(raw)!, orgId: need(c.org, 'org').id, repoId: 0 });
   return noContent();
 };

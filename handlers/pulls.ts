@@ -35,6 +35,7 @@ import { apiCommits } from './commits.ts';
 import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
 import { emitIssueChanges, emitIssueEvent, emitPullMerged, snapshotIssue } from '../lib/issue-events.ts';
 import { emitRefChanges, refSnapshot } from '../lib/push-events.ts';
+import { atoi, rowId } from '../lib/query-values.ts';
 
 /** The pull at `{index}` of the addressed repository and its issue; 404 otherwise. */
 export async function loadPull(s: RequestState, param = 'index'): Promise<{ pull: IPullRequest; issue: IIssue }> {
@@ -71,11 +72,11 @@ export const list: Handler = async (c) => {
   if (state === 'closed') where.isClosed = true;
   else if (state !== 'all') where.isClosed = false;
   const milestone = c.query.get('milestone');
-  if (milestone && /^\d+$/.test(milestone) && Number(milestone) > 0) where.milestoneId = Number(milestone);
+  if (milestone && /^\d+$/.test(milestone) && atoi(milestone) > 0) where.milestoneId = rowId(milestone) ?? -1;
   const labels = c.query.getAll('labels').flatMap((l) => l.split(',')).filter((l) => l !== '');
   if (labels.length) {
     if (!labels.every((l) => /^-?\d{1,15}$/.test(l))) throw unprocessable(`invalid labels: ${labels.join(',')}`);
-    const rows = await c.em.find(IssueLabel, { labelId: { $in: labels.map(Number) } }, { fields: ['issueId'] });
+    const rows = await c.em.find(IssueLabel, { labelId: { $in: labels.map((l) => rowId(l) ?? -1) } }, { fields: ['issueId'] });
     where.id = { $in: [...new Set(rows.map((r) => r.issueId))] };
   }
   const poster = c.query.get('poster') ?? '';

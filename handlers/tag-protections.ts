@@ -10,6 +10,7 @@ import { badRequest, forbidden, notFound, unprocessable } from '../lib/errors.ts
 import { teamIds, teamNames, userNames, writerIds } from '../lib/allowlists.ts';
 import { tagPattern } from '../lib/branch-rules.ts';
 import { need, type RequestState } from '../guards/types.ts';
+import { rowId } from '../lib/query-values.ts';
 
 export async function toApiTagProtection(em: EntityManager, t: IProtectedTag) {
   return {
@@ -36,7 +37,7 @@ export const list: Handler = async (c) => {
 
 async function byId(c: RequestState): Promise<IProtectedTag> {
   const { repo } = need(c.repo, 'repo');
-  const id = /^\d{1,15}$/.test(c.params.id ?? '') ? Number(c.params.id) : 0;
+  const id = rowId(c.params.id) ?? 0;
   const row = id > 0 ? await c.em.findOne(ProtectedTag, { id, repoId: repo.id }) : null;
   if (!row) throw notFound();
   return row;

@@ -12,6 +12,7 @@ import { pageOf } from '../lib/paging.ts';
 import { repoPermission } from '../lib/perm.ts';
 import { fmtTime } from '../model/time.ts';
 import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
+import { rowId } from '../lib/query-values.ts';
 
 const REPO_TOKEN_SCOPES = new Set(['read:issue', 'write:issue', 'read:repository', 'write:repository']);
 
@@ -93,7 +94,8 @@ export const remove: Handler = async (c) => {
   const user = need(c.contextUser, 'user');
   const key = c.params.id;
   let token: IAccessToken | null = null;
-  if (/^\d+$/.test(key)) token = await c.em.findOne(AccessToken, { uid: user.id, id: Number(key) });
+  const id = rowId(key);
+  if (id !== null) token = await c.em.findOne(AccessToken, { uid: user.id, id });
   if (!token) {
     const named = await c.em.find(AccessToken, { uid: user.id, name: key });
     if (named.length > 1) throw unprocessable(`multiple matches for token name '${key}'`);

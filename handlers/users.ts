@@ -18,6 +18,7 @@ import { isOrgOwner } from '../guards/membership.ts';
 import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
 import { repoJson } from './repos.ts';
 import { userFeed, userHeatmap } from './activities.ts';
+import { atoi, INT32_MAX } from '../lib/query-values.ts';
 
 /** One user as the caller may see it, with Forgejo's counters. */
 export async function userJson(s: RequestState, u: IUser) {
@@ -56,12 +57,12 @@ export const userOrder = (q: URLSearchParams) => ({ ...(SORTS[q.get('sort') ?? '
 export const search: Handler = async (c) => {
   const p = pageOf(c);
   const uidText = c.query.get('uid') ?? '';
-  const uid = /^-?\d+$/.test(uidText) ? Number(uidText) : 0;
+  const uid = atoi(uidText);
   if (uid === -1 || uid === -2) return json(200, { ok: true, data: [pseudoUserJson(c, uid)] }, pagingHeaders(c, p, 1));
   const doer = c.auth.doer;
   const and: object[] = [{ type: 0 }, await canSeeUserFilter(c.em, doer, isSiteAdmin(c))];
   if (c.auth.token?.publicOnly) and.push({ visibility: 'public' });
-  if (uid > 0) and.push({ id: uid });
+  if (uid > 0) and.push({ id: uid <= INT32_MAX ? uid : -1 });
   const q = (c.query.get('q') ?? '').trim().toLowerCase();
   if (q) {
     const like = `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;

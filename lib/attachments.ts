@@ -11,6 +11,7 @@ import type { Middleware } from 'koa';
 import type { Config } from '../config.ts';
 import type { RequestState } from '../guards/types.ts';
 import { Attachment, type IAttachment } from '../model/attachment.ts';
+import { isStorableText } from '../model/schemas/storable.ts';
 import { notFound, unprocessable, type HttpError } from './errors.ts';
 import { positiveInt } from './issues.ts';
 
@@ -42,6 +43,24 @@ function fileOf(v: unknown): UploadedFile | null {
 /** The file of a multipart field (the first one when several were sent, as Go's FormFile). */
 export function uploadedFile(body: unknown, field = 'attachment'): UploadedFile | null {
   return isRecord(body) && isRecord(body.files) ? fileOf(body.files[field]) : null;
+}
+
+/**
+ * A multipart body whose names or values no stored text can equal (model/schemas/storable.ts): the
+ * 422 message naming the field (`[Attachment]` for a file's name), else null.
+ */
+export function unusableMultipart(raw: { fields?: unknown; files?: unknown }): string | null {
+  const fields = isRecord(raw.fields) ? raw.fields : {};
+  for (const [name, v] of Object.entries(fields)) {
+    const values = Array.isArray(v) ? v : [v];
+    if (!isStorableText(name) || values.some((x) => typeof x === 'string' && !isStorableText(x))) return `[${isStorableText(name) ? name : ''}]: Invalid`;
+  }
+  const files = isRecord(raw.files) ? raw.files : {};
+  for (const [name, v] of Object.entries(files)) {
+    const names = (Array.isArray(v) ? v : [v]).map(fileOf).map((f) => f?.originalFilename ?? '');
+    if (!isStorableText(name) || !names.every(isStorableText)) return '[Attachment]: Invalid';
+  }
+  return null;
 }
 
 /** Go's FormValue: a form field of the body wins over the query parameter of the same name. */

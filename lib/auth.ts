@@ -5,6 +5,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Config } from '../config.ts';
 import { User, type IUser } from '../model/user.ts';
 import { AccessToken } from '../model/token.ts';
+import { isStorableText } from '../model/schemas/storable.ts';
 import { HttpError } from './errors.ts';
 import { verifyPassword } from './password.ts';
 import { findTaskToken, findToken, TokenLookupError } from './tokens.ts';
@@ -91,7 +92,8 @@ function decodeBasic(value: string): { user: string; pass: string } | null {
 
 async function passwordLogin(em: EntityManager, secrets: SecretBox, login: string, password: string, headers: IncomingHttpHeaders): Promise<IUser | string> {
   const lower = login.trim().toLowerCase();
-  const user = await em.findOne(User, lower.includes('@') ? { email: { $ilike: lower }, type: 0 } : { lowerName: lower, type: 0 }, { populate: ['passwordHash', 'totpSecret', 'totpLastUsed'] });
+  // A Basic user name is base64 and may decode to NUL, which no stored name holds (issue 9, item 5).
+  const user = !isStorableText(lower) ? null : await em.findOne(User, lower.includes('@') ? { email: { $ilike: lower }, type: 0 } : { lowerName: lower, type: 0 }, { populate: ['passwordHash', 'totpSecret', 'totpLastUsed'] });
   if (!user || !user.passwordHash || !(await verifyPassword(password, user.passwordHash))) {
     return `user's password is invalid [name: ${login}]`;
   }

@@ -45,10 +45,13 @@ const missing = () => new RegistryError(404, 'package does not exist');
 const NAME = /^[-_+.A-Za-z0-9]+$/;
 const FILE_NAME = /^[-_+=:;.()[\]{}~!@#$%^& A-Za-z0-9]+$/;
 
+/** The `package`, `package_version` and `package_file` name columns are varchar(255) (issue 9, item 8). */
+const MAX_NAME = 255;
+
 function checkNames(name: string, version: string, filename: string): void {
-  if (!NAME.test(name) || name === '..' || (name.length === 1 && !/[A-Za-z0-9]/.test(name))) throw new RegistryError(400, 'invalid package name');
-  if (!FILE_NAME.test(filename) || filename.trim() !== filename || filename === '.' || filename === '..') throw new RegistryError(400, 'invalid filename');
-  if (version.trim() !== version || version === '') throw new RegistryError(400, 'invalid package version');
+  if (!NAME.test(name) || name.length > MAX_NAME || name === '..' || (name.length === 1 && !/[A-Za-z0-9]/.test(name))) throw new RegistryError(400, 'invalid package name');
+  if (!FILE_NAME.test(filename) || filename.length > MAX_NAME || filename.trim() !== filename || filename === '.' || filename === '..') throw new RegistryError(400, 'invalid filename');
+  if (version.trim() !== version || version === '' || version.length > MAX_NAME) throw new RegistryError(400, 'invalid package version');
 }
 
 

@@ -1,15 +1,21 @@
 // Pagination (forgejo-facts 4): `page` and `limit`, X-Total-Count and a Link header.
 import type { RequestState } from '../guards/types.ts';
+import { atoi, INT32_MAX } from './query-values.ts';
 
 export interface Page { page: number; limit: number; offset: number }
 
-export function pageOf(s: Pick<RequestState, 'query' | 'config'>): Page {
-  const num = (v: string | null) => (v && /^-?\d+$/.test(v) ? Number(v) : 0);
-  let page = num(s.query.get('page'));
-  let limit = num(s.query.get('limit'));
+/**
+ * A page past the end is empty, so a page whose offset exceeds what any list (or `git log --skip`,
+ * an int) can hold is clamped to the first page past that bound: the answer is the same, and the
+ * offset stays in range (issue 9, item 7).
+ */
+export function pageOf(s: Pick<RequestState, 'query' | 'config'>, defaultLimit = s.config.API.DEFAULT_PAGING_NUM): Page {
+  let page = atoi(s.query.get('page'));
+  let limit = atoi(s.query.get('limit'));
   if (page <= 0) page = 1;
-  if (limit <= 0) limit = s.config.API.DEFAULT_PAGING_NUM;
+  if (limit <= 0) limit = defaultLimit;
   if (limit > s.config.API.MAX_RESPONSE_ITEMS) limit = s.config.API.MAX_RESPONSE_ITEMS;
+  page = Math.min(page, Math.floor(INT32_MAX / limit) + 1);
   return { page, limit, offset: (page - 1) * limit };
 }
 

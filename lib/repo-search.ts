@@ -9,6 +9,7 @@ import type { IUser } from '../model/user.ts';
 import type { TokenInfo } from './auth-types.ts';
 import type { Page } from './paging.ts';
 import { unprocessable } from './errors.ts';
+import { atoi, INT32_MAX } from './query-values.ts';
 
 export interface Caller { doer: IUser | null; siteAdmin: boolean; token: TokenInfo | null }
 
@@ -80,7 +81,6 @@ const SORTS: Record<string, string> = {
 
 const likeArg = (s: string) => `%${s.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 const bool = (v: string | null) => v !== null && /^(1|t|true)$/i.test(v);
-const int = (v: string | null) => (v && /^-?\d{1,15}$/.test(v) ? Number(v) : 0);
 
 /**
  * `GET /repos/search` (Forgejo routers/api/v1/repo/repo.go Search): q (comma-separated, with
@@ -105,16 +105,18 @@ export function searchCondition(c: Caller, q: URLSearchParams): { where: Sql; or
     default: throw unprocessable(`Invalid search mode: "${mode}"`);
   }
 
-  const uid = int(q.get('uid'));
-  if (uid > 0) {
+  // Ids are Go's Atoi (0: not given); one beyond the `integer` columns names nothing (issue 9, item 7).
+  const uid = atoi(q.get('uid'));
+  const teamId = atoi(q.get('team_id'));
+  const starredBy = atoi(q.get('starredBy'));
+  if ([uid, teamId, starredBy].some((id) => id > INT32_MAX)) parts.push(sql('false'));
+  else if (uid > 0) {
     const owned = sql('r.owner_id = ?', uid);
     const collab = and([sql('r.owner_id <> ?', uid), or([viaCollaboration(uid), viaTeam(uid)])]);
     parts.push(collaborate === false ? owned : collaborate === true ? collab : or([owned, collab]));
   }
-  const teamId = int(q.get('team_id'));
-  if (teamId > 0) parts.push(sql('r.id in (select repo_id from team_repo where team_id = ?)', teamId));
-  const starredBy = int(q.get('starredBy'));
-  if (starredBy > 0) parts.push(sql('r.id in (select repo_id from star where uid = ?)', starredBy));
+  if (teamId > 0 && teamId <= INT32_MAX) parts.push(sql('r.id in (select repo_id from team_repo where team_id = ?)', teamId));
+  if (starredBy > 0 && starredBy <= INT32_MAX) parts.push(sql('r.id in (select repo_id from star where uid = ?)', starredBy));
   for (const [param, column] of [['is_private', 'r.is_private'], ['template', 'r.is_template'], ['archived', 'r.is_archived']] as const) {
     const v = q.get(param);
     if (v !== null && v !== '') parts.push(sql(bool(v) ? column : `not ${column}`));
@@ -149,8 +151,8 @@ export function searchCondition(c: Caller, q: URLSearchParams): { where: Sql; or
     if (!Object.hasOwn(SORTS, sort)) throw unprocessable(`Invalid sort mode: "${sort}"`);
     order = SORTS[sort].replaceAll('{d}', dir);
   }
-  const priority = int(q.get('priority_owner_id'));
-  const orderSql = priority > 0 ? sql(`case when r.owner_id = ? then 0 else 1 end, ${order}, r.id asc`, priority) : sql(`${order}, r.id asc`);
+  const priority = atoi(q.get('priority_owner_id'));
+  const orderSql = priority > 0 && priority <= INT32_MAX ? sql(`case when r.owner_id = ? then 0 else 1 end, ${order}, r.id asc`, priority) : sql(`${order}, r.id asc`);
   return { where: and(parts), order: orderSql };
 }
 

@@ -151,7 +151,7 @@ export type ListActionRunResponse = Static<typeof ListActionRunResponse>;
 export const RegisterRunnerOptions = Type.Object({
   description: Type.Optional(Type.String({ description: 'Description of the runner to register.', 'x-go-name': 'Description' })),
   ephemeral: Type.Optional(Type.Boolean({ description: 'Register as ephemeral runner https://forgejo.org/docs/latest/admin/actions/security/#ephemeral-runner', 'x-go-name': 'Ephemeral' })),
-  name: Type.String({ description: 'Name of the runner to register. The name of the runner does not have to be unique.', 'x-go-name': 'Name' }),
+  name: Type.String({ maxLength: 255, description: 'Name of the runner to register. The name of the runner does not have to be unique.', 'x-go-name': 'Name' }),
 }, { $id: 'RegisterRunnerOptions', title: 'RegisterRunnerOptions declares the accepted options for registering runners.' });
 export type RegisterRunnerOptions = Static<typeof RegisterRunnerOptions>;
 
@@ -174,7 +174,7 @@ export const Secret = Type.Object({
 export type Secret = Static<typeof Secret>;
 
 export const UpdateVariableOption = Type.Object({
-  name: Type.Optional(Type.String({ description: 'New name for the variable. If the field is empty, the variable name won\'t be updated. Forgejo will convert it to\nuppercase.', 'x-go-name': 'Name' })),
+  name: Type.Optional(Type.String({ maxLength: 255, description: 'New name for the variable. If the field is empty, the variable name won\'t be updated. Forgejo will convert it to\nuppercase.', 'x-go-name': 'Name' })),
   value: Type.String({ description: 'Value of the variable to update. Special characters will be retained. Line endings will be normalized to LF to\nmatch the behaviour of browsers. Encode the data with Base64 if line endings should be retained.', 'x-go-name': 'Value' }),
 }, { $id: 'UpdateVariableOption', title: 'UpdateVariableOption defines the properties of the variable to update.' });
 export type UpdateVariableOption = Static<typeof UpdateVariableOption>;

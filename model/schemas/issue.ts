@@ -5,13 +5,13 @@
 // `x-binding` + constraint; response types accept `null` for object refs, arrays, maps and date-times.
 // `date-time`/`email` formats are kept as `x-format` annotations (never validated).
 import { Type, type Static } from 'typebox';
-import { PATTERN_LABEL_COLOR, RepositoryMeta, StateType } from './common.ts';
+import { INT32, INT53, PATTERN_LABEL_COLOR, RepositoryMeta, StateType } from './common.ts';
 import { Team } from './org.ts';
 import { User } from './user.ts';
 
 export const AddTimeOption = Type.Object({
   created: Type.Optional(Type.String({ 'x-format': 'date-time', 'x-go-name': 'Created' })),
-  time: Type.Integer({ format: 'int64', description: 'time in seconds', 'x-go-name': 'Time' }),
+  time: Type.Integer({ ...INT53, format: 'int64', description: 'time in seconds', 'x-go-name': 'Time' }),
   user_name: Type.Optional(Type.String({ description: 'User who spent the time (optional)', 'x-go-name': 'User' })),
 }, { $id: 'AddTimeOption', description: 'AddTimeOption options for adding time to an issue' });
 export type AddTimeOption = Static<typeof AddTimeOption>;
@@ -50,20 +50,20 @@ export const CreateIssueCommentOption = Type.Object({
 export type CreateIssueCommentOption = Static<typeof CreateIssueCommentOption>;
 
 export const CreateIssueOption = Type.Object({
-  title: Type.String({ 'x-go-name': 'Title' }),
+  title: Type.String({ maxLength: 255, 'x-go-name': 'Title' }),
   body: Type.Optional(Type.String({ 'x-go-name': 'Body' })),
-  ref: Type.Optional(Type.String({ 'x-go-name': 'Ref' })),
+  ref: Type.Optional(Type.String({ maxLength: 255, 'x-go-name': 'Ref' })),
   assignee: Type.Optional(Type.String({ description: 'deprecated', 'x-go-name': 'Assignee' })),
   assignees: Type.Optional(Type.Array(Type.String(), { 'x-go-name': 'Assignees' })),
   due_date: Type.Optional(Type.String({ 'x-format': 'date-time', 'x-go-name': 'Deadline' })),
-  milestone: Type.Optional(Type.Integer({ format: 'int64', description: 'milestone id', 'x-go-name': 'Milestone' })),
-  labels: Type.Optional(Type.Array(Type.Integer({ format: 'int64' }), { description: 'list of label ids', 'x-go-name': 'Labels' })),
+  milestone: Type.Optional(Type.Integer({ ...INT32, format: 'int64', description: 'milestone id', 'x-go-name': 'Milestone' })),
+  labels: Type.Optional(Type.Array(Type.Integer({ ...INT32, format: 'int64' }), { description: 'list of label ids', 'x-go-name': 'Labels' })),
   closed: Type.Optional(Type.Boolean({ 'x-go-name': 'Closed' })),
 }, { $id: 'CreateIssueOption', description: 'CreateIssueOption options to create one issue' });
 export type CreateIssueOption = Static<typeof CreateIssueOption>;
 
 export const CreateLabelOption = Type.Object({
-  name: Type.String({ 'x-go-name': 'Name' }),
+  name: Type.String({ maxLength: 255, 'x-go-name': 'Name' }),
   exclusive: Type.Optional(Type.Boolean({ 'x-go-name': 'Exclusive', example: false })),
   color: Type.String({ 'x-go-name': 'Color', example: '#00aabb', pattern: PATTERN_LABEL_COLOR }),
   description: Type.Optional(Type.String({ 'x-go-name': 'Description' })),
@@ -73,7 +73,7 @@ export type CreateLabelOption = Static<typeof CreateLabelOption>;
 
 export const CreateMilestoneOption = Type.Object({
   // required (cairn rule; swagger lists no required fields)
-  title: Type.String({ 'x-go-name': 'Title' }),
+  title: Type.String({ maxLength: 255, 'x-go-name': 'Title' }),
   description: Type.Optional(Type.String({ 'x-go-name': 'Description' })),
   due_on: Type.Optional(Type.String({ 'x-format': 'date-time', 'x-go-name': 'Deadline' })),
   state: Type.Optional(Type.Union([Type.Literal(''), Type.Literal('open'), Type.Literal('closed')], { 'x-go-name': 'State' })),
@@ -86,8 +86,8 @@ export const DeleteLabelsOption = Type.Object({
 export type DeleteLabelsOption = Static<typeof DeleteLabelsOption>;
 
 export const EditAttachmentOptions = Type.Object({
-  browser_download_url: Type.Optional(Type.String({ description: '(Can only be set if existing attachment is of external type)', 'x-go-name': 'DownloadURL' })),
-  name: Type.Optional(Type.String({ 'x-go-name': 'Name' })),
+  browser_download_url: Type.Optional(Type.String({ maxLength: 2048, description: '(Can only be set if existing attachment is of external type)', 'x-go-name': 'DownloadURL' })),
+  name: Type.Optional(Type.String({ maxLength: 255, 'x-go-name': 'Name' })),
 }, { $id: 'EditAttachmentOptions', description: 'EditAttachmentOptions options for editing attachments' });
 export type EditAttachmentOptions = Static<typeof EditAttachmentOptions>;
 
@@ -107,17 +107,17 @@ export const EditIssueOption = Type.Object({
   assignees: Type.Optional(Type.Array(Type.String(), { 'x-go-name': 'Assignees' })),
   body: Type.Optional(Type.String({ 'x-go-name': 'Body' })),
   due_date: Type.Optional(Type.String({ 'x-format': 'date-time', 'x-go-name': 'Deadline' })),
-  milestone: Type.Optional(Type.Integer({ format: 'int64', 'x-go-name': 'Milestone' })),
-  ref: Type.Optional(Type.String({ 'x-go-name': 'Ref' })),
+  milestone: Type.Optional(Type.Integer({ ...INT32, format: 'int64', 'x-go-name': 'Milestone' })),
+  ref: Type.Optional(Type.String({ maxLength: 255, 'x-go-name': 'Ref' })),
   state: Type.Optional(Type.String({ 'x-go-name': 'State' })),
-  title: Type.Optional(Type.String({ 'x-go-name': 'Title' })),
+  title: Type.Optional(Type.String({ maxLength: 255, 'x-go-name': 'Title' })),
   unset_due_date: Type.Optional(Type.Boolean({ 'x-go-name': 'RemoveDeadline' })),
   updated_at: Type.Optional(Type.String({ 'x-format': 'date-time', 'x-go-name': 'Updated' })),
 }, { $id: 'EditIssueOption', description: 'EditIssueOption options for editing an issue' });
 export type EditIssueOption = Static<typeof EditIssueOption>;
 
 export const EditLabelOption = Type.Object({
-  name: Type.Optional(Type.String({ 'x-go-name': 'Name' })),
+  name: Type.Optional(Type.String({ maxLength: 255, 'x-go-name': 'Name' })),
   exclusive: Type.Optional(Type.Boolean({ 'x-go-name': 'Exclusive', example: false })),
   color: Type.Optional(Type.String({ 'x-go-name': 'Color', example: '#00aabb', pattern: PATTERN_LABEL_COLOR })),
   description: Type.Optional(Type.String({ 'x-go-name': 'Description' })),
@@ -129,12 +129,12 @@ export const EditMilestoneOption = Type.Object({
   description: Type.Optional(Type.String({ 'x-go-name': 'Description' })),
   due_on: Type.Optional(Type.String({ 'x-format': 'date-time', 'x-go-name': 'Deadline' })),
   state: Type.Optional(Type.String({ 'x-go-name': 'State' })),
-  title: Type.Optional(Type.String({ 'x-go-name': 'Title' })),
+  title: Type.Optional(Type.String({ maxLength: 255, 'x-go-name': 'Title' })),
 }, { $id: 'EditMilestoneOption', description: 'EditMilestoneOption options for editing a milestone' });
 export type EditMilestoneOption = Static<typeof EditMilestoneOption>;
 
 export const EditReactionOption = Type.Object({
-  content: Type.Optional(Type.String({ 'x-go-name': 'Reaction' })),
+  content: Type.Optional(Type.String({ maxLength: 64, 'x-go-name': 'Reaction' })),
 }, { $id: 'EditReactionOption', description: 'EditReactionOption contain the reaction type' });
 export type EditReactionOption = Static<typeof EditReactionOption>;
 
@@ -246,7 +246,7 @@ export const IssueLabelsOption = Type.Object({
 export type IssueLabelsOption = Static<typeof IssueLabelsOption>;
 
 export const IssueMeta = Type.Object({
-  index: Type.Optional(Type.Integer({ format: 'int64', 'x-go-name': 'Index' })),
+  index: Type.Optional(Type.Integer({ ...INT32, format: 'int64', 'x-go-name': 'Index' })),
   owner: Type.Optional(Type.String({ 'x-go-name': 'Owner' })),
   repo: Type.Optional(Type.String({ 'x-go-name': 'Name' })),
 }, { $id: 'IssueMeta', description: 'IssueMeta basic issue information' });

@@ -79,7 +79,7 @@ export const OrganizationPermissions = Type.Object({
 export type OrganizationPermissions = Static<typeof OrganizationPermissions>;
 
 export const RenameOrgOption = Type.Object({
-  new_name: Type.String({ description: 'New username for this org. This name cannot be in use yet by any other user.', 'x-go-name': 'NewName' }),
+  new_name: Type.String({ maxLength: 40, description: 'New username for this org. This name cannot be in use yet by any other user.', 'x-go-name': 'NewName' }),
 }, { $id: 'RenameOrgOption', description: 'RenameOrgOption options when renaming an organization' });
 export type RenameOrgOption = Static<typeof RenameOrgOption>;
 

@@ -5,7 +5,7 @@
 // `x-binding` + constraint; response types accept `null` for object refs, arrays, maps and date-times.
 // `date-time`/`email` formats are kept as `x-format` annotations (never validated).
 import { Type, type Static } from 'typebox';
-import { ReviewStateType, StateType } from './common.ts';
+import { INT32, ReviewStateType, StateType } from './common.ts';
 import { Label, Milestone } from './issue.ts';
 import { Team } from './org.ts';
 import { Repository } from './repo.ts';
@@ -15,39 +15,39 @@ export const CreatePullRequestOption = Type.Object({
   // Go binding: Required
   head: Type.String({ 'x-go-name': 'Head' }),
   base: Type.String({ 'x-go-name': 'Base' }),
-  title: Type.String({ 'x-go-name': 'Title' }),
+  title: Type.String({ maxLength: 255, 'x-go-name': 'Title' }),
   body: Type.Optional(Type.String({ 'x-go-name': 'Body' })),
   assignee: Type.Optional(Type.String({ 'x-go-name': 'Assignee' })),
   assignees: Type.Optional(Type.Array(Type.String(), { 'x-go-name': 'Assignees' })),
-  milestone: Type.Optional(Type.Integer({ format: 'int64', 'x-go-name': 'Milestone' })),
-  labels: Type.Optional(Type.Array(Type.Integer({ format: 'int64' }), { 'x-go-name': 'Labels' })),
+  milestone: Type.Optional(Type.Integer({ ...INT32, format: 'int64', 'x-go-name': 'Milestone' })),
+  labels: Type.Optional(Type.Array(Type.Integer({ ...INT32, format: 'int64' }), { 'x-go-name': 'Labels' })),
   due_date: Type.Optional(Type.String({ 'x-format': 'date-time', 'x-go-name': 'Deadline' })),
 }, { $id: 'CreatePullRequestOption', description: 'CreatePullRequestOption options when creating a pull request' });
 export type CreatePullRequestOption = Static<typeof CreatePullRequestOption>;
 
 export const CreatePullReviewComment = Type.Object({
   body: Type.Optional(Type.String({ 'x-go-name': 'Body' })),
-  extra_lines_count: Type.Optional(Type.Integer({ format: 'int64', description: 'number of additional lines after the commented line (0 = single line comment)', 'x-go-name': 'ExtraLinesCount' })),
-  new_position: Type.Optional(Type.Integer({ format: 'int64', description: 'if comment to new file line or 0', 'x-go-name': 'NewLineNum' })),
-  old_position: Type.Optional(Type.Integer({ format: 'int64', description: 'if comment to old file line or 0', 'x-go-name': 'OldLineNum' })),
-  path: Type.Optional(Type.String({ description: 'the tree path', 'x-go-name': 'Path' })),
+  extra_lines_count: Type.Optional(Type.Integer({ ...INT32, format: 'int64', description: 'number of additional lines after the commented line (0 = single line comment)', 'x-go-name': 'ExtraLinesCount' })),
+  new_position: Type.Optional(Type.Integer({ ...INT32, format: 'int64', description: 'if comment to new file line or 0', 'x-go-name': 'NewLineNum' })),
+  old_position: Type.Optional(Type.Integer({ ...INT32, format: 'int64', description: 'if comment to old file line or 0', 'x-go-name': 'OldLineNum' })),
+  path: Type.Optional(Type.String({ maxLength: 4096, description: 'the tree path', 'x-go-name': 'Path' })),
 }, { $id: 'CreatePullReviewComment', description: 'CreatePullReviewComment represent a review comment for creation api' });
 export type CreatePullReviewComment = Static<typeof CreatePullReviewComment>;
 
 /** CreatePullReviewCommentOptions: alias of CreatePullReviewComment in swagger (`$ref`), transcribed as a copy with its own $id. */
 export const CreatePullReviewCommentOptions = Type.Object({
   body: Type.Optional(Type.String({ 'x-go-name': 'Body' })),
-  extra_lines_count: Type.Optional(Type.Integer({ format: 'int64', description: 'number of additional lines after the commented line (0 = single line comment)', 'x-go-name': 'ExtraLinesCount' })),
-  new_position: Type.Optional(Type.Integer({ format: 'int64', description: 'if comment to new file line or 0', 'x-go-name': 'NewLineNum' })),
-  old_position: Type.Optional(Type.Integer({ format: 'int64', description: 'if comment to old file line or 0', 'x-go-name': 'OldLineNum' })),
-  path: Type.Optional(Type.String({ description: 'the tree path', 'x-go-name': 'Path' })),
+  extra_lines_count: Type.Optional(Type.Integer({ ...INT32, format: 'int64', description: 'number of additional lines after the commented line (0 = single line comment)', 'x-go-name': 'ExtraLinesCount' })),
+  new_position: Type.Optional(Type.Integer({ ...INT32, format: 'int64', description: 'if comment to new file line or 0', 'x-go-name': 'NewLineNum' })),
+  old_position: Type.Optional(Type.Integer({ ...INT32, format: 'int64', description: 'if comment to old file line or 0', 'x-go-name': 'OldLineNum' })),
+  path: Type.Optional(Type.String({ maxLength: 4096, description: 'the tree path', 'x-go-name': 'Path' })),
 }, { $id: 'CreatePullReviewCommentOptions', description: 'CreatePullReviewComment represent a review comment for creation api' });
 export type CreatePullReviewCommentOptions = Static<typeof CreatePullReviewCommentOptions>;
 
 export const CreatePullReviewOptions = Type.Object({
   body: Type.Optional(Type.String({ 'x-go-name': 'Body' })),
   comments: Type.Optional(Type.Array(CreatePullReviewComment, { 'x-go-name': 'Comments' })),
-  commit_id: Type.Optional(Type.String({ 'x-go-name': 'CommitID' })),
+  commit_id: Type.Optional(Type.String({ maxLength: 64, 'x-go-name': 'CommitID' })),
   event: Type.Optional(Type.With(ReviewStateType, { 'x-go-name': 'Event' })),
 }, { $id: 'CreatePullReviewOptions', description: 'CreatePullReviewOptions are options to create a pull review' });
 export type CreatePullReviewOptions = Static<typeof CreatePullReviewOptions>;
@@ -65,10 +65,10 @@ export const EditPullRequestOption = Type.Object({
   base: Type.Optional(Type.String({ 'x-go-name': 'Base' })),
   body: Type.Optional(Type.String({ 'x-go-name': 'Body' })),
   due_date: Type.Optional(Type.String({ 'x-format': 'date-time', 'x-go-name': 'Deadline' })),
-  labels: Type.Optional(Type.Array(Type.Integer({ format: 'int64' }), { 'x-go-name': 'Labels' })),
-  milestone: Type.Optional(Type.Integer({ format: 'int64', 'x-go-name': 'Milestone' })),
+  labels: Type.Optional(Type.Array(Type.Integer({ ...INT32, format: 'int64' }), { 'x-go-name': 'Labels' })),
+  milestone: Type.Optional(Type.Integer({ ...INT32, format: 'int64', 'x-go-name': 'Milestone' })),
   state: Type.Optional(Type.String({ 'x-go-name': 'State' })),
-  title: Type.Optional(Type.String({ 'x-go-name': 'Title' })),
+  title: Type.Optional(Type.String({ maxLength: 255, 'x-go-name': 'Title' })),
   unset_due_date: Type.Optional(Type.Boolean({ 'x-go-name': 'RemoveDeadline' })),
 }, { $id: 'EditPullRequestOption', description: 'EditPullRequestOption options when modify pull request' });
 export type EditPullRequestOption = Static<typeof EditPullRequestOption>;

@@ -5,22 +5,23 @@
 // `x-binding` + constraint; response types accept `null` for object refs, arrays, maps and date-times.
 // `date-time`/`email` formats are kept as `x-format` annotations (never validated).
 import { Type, type Static } from 'typebox';
+import { INT53 } from './common.ts';
 
 export const CreateQuotaRuleOptions = Type.Object({
-  limit: Type.Optional(Type.Integer({ format: 'int64', description: 'The limit set by the rule', 'x-go-name': 'Limit' })),
-  name: Type.Optional(Type.String({ description: 'Name of the rule to create', 'x-go-name': 'Name' })),
+  limit: Type.Optional(Type.Integer({ ...INT53, format: 'int64', description: 'The limit set by the rule', 'x-go-name': 'Limit' })),
+  name: Type.Optional(Type.String({ maxLength: 255, description: 'Name of the rule to create', 'x-go-name': 'Name' })),
   subjects: Type.Optional(Type.Array(Type.String(), { description: 'The subjects affected by the rule', 'x-go-name': 'Subjects' })),
 }, { $id: 'CreateQuotaRuleOptions', description: 'CreateQuotaRuleOptions represents the options for creating a quota rule' });
 export type CreateQuotaRuleOptions = Static<typeof CreateQuotaRuleOptions>;
 
 export const CreateQuotaGroupOptions = Type.Object({
-  name: Type.Optional(Type.String({ description: 'Name of the quota group to create', 'x-go-name': 'Name' })),
+  name: Type.Optional(Type.String({ maxLength: 255, description: 'Name of the quota group to create', 'x-go-name': 'Name' })),
   rules: Type.Optional(Type.Array(CreateQuotaRuleOptions, { description: 'Rules to add to the newly created group.\nIf a rule does not exist, it will be created.', 'x-go-name': 'Rules' })),
 }, { $id: 'CreateQuotaGroupOptions', description: 'CreateQutaGroupOptions represents the options for creating a quota group' });
 export type CreateQuotaGroupOptions = Static<typeof CreateQuotaGroupOptions>;
 
 export const EditQuotaRuleOptions = Type.Object({
-  limit: Type.Optional(Type.Integer({ format: 'int64', description: 'The limit set by the rule', 'x-go-name': 'Limit' })),
+  limit: Type.Optional(Type.Integer({ ...INT53, format: 'int64', description: 'The limit set by the rule', 'x-go-name': 'Limit' })),
   subjects: Type.Optional(Type.Array(Type.String(), { description: 'The subjects affected by the rule', 'x-go-name': 'Subjects' })),
 }, { $id: 'EditQuotaRuleOptions', description: 'EditQuotaRuleOptions represents the options for editing a quota rule' });
 export type EditQuotaRuleOptions = Static<typeof EditQuotaRuleOptions>;

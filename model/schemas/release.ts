@@ -11,9 +11,9 @@ import { Repository } from './repo.ts';
 import { User } from './user.ts';
 
 export const CreateReleaseOption = Type.Object({
-  tag_name: Type.String({ 'x-go-name': 'TagName' }),
-  target_commitish: Type.Optional(Type.String({ 'x-go-name': 'Target' })),
-  name: Type.Optional(Type.String({ 'x-go-name': 'Title' })),
+  tag_name: Type.String({ maxLength: 255, 'x-go-name': 'TagName' }),
+  target_commitish: Type.Optional(Type.String({ maxLength: 255, 'x-go-name': 'Target' })),
+  name: Type.Optional(Type.String({ maxLength: 255, 'x-go-name': 'Title' })),
   body: Type.Optional(Type.String({ 'x-go-name': 'Note' })),
   draft: Type.Optional(Type.Boolean({ 'x-go-name': 'IsDraft' })),
   prerelease: Type.Optional(Type.Boolean({ 'x-go-name': 'IsPrerelease' })),
@@ -32,10 +32,10 @@ export const EditReleaseOption = Type.Object({
   body: Type.Optional(Type.String({ 'x-go-name': 'Note' })),
   draft: Type.Optional(Type.Boolean({ 'x-go-name': 'IsDraft' })),
   hide_archive_links: Type.Optional(Type.Boolean({ 'x-go-name': 'HideArchiveLinks' })),
-  name: Type.Optional(Type.String({ 'x-go-name': 'Title' })),
+  name: Type.Optional(Type.String({ maxLength: 255, 'x-go-name': 'Title' })),
   prerelease: Type.Optional(Type.Boolean({ 'x-go-name': 'IsPrerelease' })),
-  tag_name: Type.Optional(Type.String({ 'x-go-name': 'TagName' })),
-  target_commitish: Type.Optional(Type.String({ 'x-go-name': 'Target' })),
+  tag_name: Type.Optional(Type.String({ maxLength: 255, 'x-go-name': 'TagName' })),
+  target_commitish: Type.Optional(Type.String({ maxLength: 255, 'x-go-name': 'Target' })),
 }, { $id: 'EditReleaseOption', description: 'EditReleaseOption options when editing a release' });
 export type EditReleaseOption = Static<typeof EditReleaseOption>;
 

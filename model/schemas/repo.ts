@@ -5,7 +5,7 @@
 // `x-binding` + constraint; response types accept `null` for object refs, arrays, maps and date-times.
 // `date-time`/`email` formats are kept as `x-format` annotations (never validated).
 import { Type, type Static } from 'typebox';
-import { PATTERN_ALPHA_DASH_DOT, PATTERN_ALPHA_DASH_DOT_OR_EMPTY, PATTERN_GIT_REF_NAME } from './common.ts';
+import { INT32, PATTERN_ALPHA_DASH_DOT, PATTERN_ALPHA_DASH_DOT_OR_EMPTY, PATTERN_GIT_REF_NAME } from './common.ts';
 import { Team } from './org.ts';
 import { User } from './user.ts';
 
@@ -53,7 +53,7 @@ export const CreateBranchProtectionOption = Type.Object({
   block_on_official_review_requests: Type.Optional(Type.Boolean({ 'x-go-name': 'BlockOnOfficialReviewRequests' })),
   block_on_outdated_branch: Type.Optional(Type.Boolean({ 'x-go-name': 'BlockOnOutdatedBranch' })),
   block_on_rejected_reviews: Type.Optional(Type.Boolean({ 'x-go-name': 'BlockOnRejectedReviews' })),
-  branch_name: Type.Optional(Type.String({ description: 'Deprecated: true', 'x-go-name': 'BranchName' })),
+  branch_name: Type.Optional(Type.String({ maxLength: 255, description: 'Deprecated: true', 'x-go-name': 'BranchName' })),
   dismiss_stale_approvals: Type.Optional(Type.Boolean({ 'x-go-name': 'DismissStaleApprovals' })),
   enable_approvals_whitelist: Type.Optional(Type.Boolean({ 'x-go-name': 'EnableApprovalsWhitelist' })),
   enable_merge_whitelist: Type.Optional(Type.Boolean({ 'x-go-name': 'EnableMergeWhitelist' })),
@@ -68,8 +68,8 @@ export const CreateBranchProtectionOption = Type.Object({
   push_whitelist_teams: Type.Optional(Type.Array(Type.String(), { 'x-go-name': 'PushWhitelistTeams' })),
   push_whitelist_usernames: Type.Optional(Type.Array(Type.String(), { 'x-go-name': 'PushWhitelistUsernames' })),
   require_signed_commits: Type.Optional(Type.Boolean({ 'x-go-name': 'RequireSignedCommits' })),
-  required_approvals: Type.Optional(Type.Integer({ format: 'int64', 'x-go-name': 'RequiredApprovals' })),
-  rule_name: Type.Optional(Type.String({ 'x-go-name': 'RuleName' })),
+  required_approvals: Type.Optional(Type.Integer({ ...INT32, format: 'int64', 'x-go-name': 'RequiredApprovals' })),
+  rule_name: Type.Optional(Type.String({ maxLength: 255, 'x-go-name': 'RuleName' })),
   status_check_contexts: Type.Optional(Type.Array(Type.String(), { 'x-go-name': 'StatusCheckContexts' })),
   unprotected_file_patterns: Type.Optional(Type.String({ 'x-go-name': 'UnprotectedFilePatterns' })),
 }, { $id: 'CreateBranchProtectionOption', description: 'CreateBranchProtectionOption options for creating a branch protection' });
@@ -83,7 +83,7 @@ export const CreateBranchRepoOption = Type.Object({
 export type CreateBranchRepoOption = Static<typeof CreateBranchRepoOption>;
 
 export const CreateForkOption = Type.Object({
-  name: Type.Optional(Type.String({ description: 'name of the forked repository', 'x-go-name': 'Name' })),
+  name: Type.Optional(Type.String({ maxLength: 100, description: 'name of the forked repository', 'x-go-name': 'Name' })),
   organization: Type.Optional(Type.String({ description: 'organization name, if forking into an organization', 'x-go-name': 'Organization' })),
 }, { $id: 'CreateForkOption', description: 'CreateForkOption options for creating a fork' });
 export type CreateForkOption = Static<typeof CreateForkOption>;
@@ -104,9 +104,9 @@ export const CreateHookOption = Type.Object({
 export type CreateHookOption = Static<typeof CreateHookOption>;
 
 export const CreatePushMirrorOption = Type.Object({
-  branch_filter: Type.Optional(Type.String({ 'x-go-name': 'BranchFilter' })),
-  interval: Type.Optional(Type.String({ 'x-go-name': 'Interval' })),
-  remote_address: Type.Optional(Type.String({ 'x-go-name': 'RemoteAddress' })),
+  branch_filter: Type.Optional(Type.String({ maxLength: 255, 'x-go-name': 'BranchFilter' })),
+  interval: Type.Optional(Type.String({ maxLength: 32, 'x-go-name': 'Interval' })),
+  remote_address: Type.Optional(Type.String({ maxLength: 2048, 'x-go-name': 'RemoteAddress' })),
   remote_password: Type.Optional(Type.String({ 'x-go-name': 'RemotePassword' })),
   remote_username: Type.Optional(Type.String({ 'x-go-name': 'RemoteUsername' })),
   sync_on_commit: Type.Optional(Type.Boolean({ 'x-go-name': 'SyncOnCommit' })),
@@ -131,7 +131,7 @@ export const CreateRepoOption = Type.Object({
 export type CreateRepoOption = Static<typeof CreateRepoOption>;
 
 export const CreateTagProtectionOption = Type.Object({
-  name_pattern: Type.Optional(Type.String({ 'x-go-name': 'NamePattern' })),
+  name_pattern: Type.Optional(Type.String({ maxLength: 255, 'x-go-name': 'NamePattern' })),
   whitelist_teams: Type.Optional(Type.Array(Type.String(), { 'x-go-name': 'WhitelistTeams' })),
   whitelist_usernames: Type.Optional(Type.Array(Type.String(), { 'x-go-name': 'WhitelistUsernames' })),
 }, { $id: 'CreateTagProtectionOption', description: 'CreateTagProtectionOption options for creating a tag protection' });
@@ -283,7 +283,7 @@ export const EditBranchProtectionOption = Type.Object({
   push_whitelist_teams: Type.Optional(Type.Array(Type.String(), { 'x-go-name': 'PushWhitelistTeams' })),
   push_whitelist_usernames: Type.Optional(Type.Array(Type.String(), { 'x-go-name': 'PushWhitelistUsernames' })),
   require_signed_commits: Type.Optional(Type.Boolean({ 'x-go-name': 'RequireSignedCommits' })),
-  required_approvals: Type.Optional(Type.Integer({ format: 'int64', 'x-go-name': 'RequiredApprovals' })),
+  required_approvals: Type.Optional(Type.Integer({ ...INT32, format: 'int64', 'x-go-name': 'RequiredApprovals' })),
   status_check_contexts: Type.Optional(Type.Array(Type.String(), { 'x-go-name': 'StatusCheckContexts' })),
   unprotected_file_patterns: Type.Optional(Type.String({ 'x-go-name': 'UnprotectedFilePatterns' })),
 }, { $id: 'EditBranchProtectionOption', description: 'EditBranchProtectionOption options for editing a branch protection' });
@@ -314,7 +314,7 @@ export const EditRepoOption = Type.Object({
   external_tracker: Type.Optional(Type.With(ExternalTracker, { 'x-go-name': 'ExternalTracker' })),
   has_wiki: Type.Optional(Type.Boolean({ description: 'either `true` to enable the wiki for this repository or `false` to disable it.', 'x-go-name': 'HasWiki' })),
   external_wiki: Type.Optional(Type.With(ExternalWiki, { 'x-go-name': 'ExternalWiki' })),
-  default_branch: Type.Optional(Type.String({ description: 'sets the default branch for this repository.', 'x-go-name': 'DefaultBranch' })),
+  default_branch: Type.Optional(Type.String({ maxLength: 255, description: 'sets the default branch for this repository.', 'x-go-name': 'DefaultBranch' })),
   allow_fast_forward_only_merge: Type.Optional(Type.Boolean({ description: 'either `true` to allow fast-forward-only merging pull requests, or `false` to prevent fast-forward-only merging.', 'x-go-name': 'AllowFastForwardOnly' })),
   allow_manual_merge: Type.Optional(Type.Boolean({ description: 'either `true` to allow mark pr as merged manually, or `false` to prevent it.', 'x-go-name': 'AllowManualMerge' })),
   allow_merge_commits: Type.Optional(Type.Boolean({ description: 'either `true` to allow merging pull requests with a merge commit, or `false` to prevent merging pull requests with merge commits.', 'x-go-name': 'AllowMerge' })),
@@ -336,13 +336,13 @@ export const EditRepoOption = Type.Object({
   has_pull_requests: Type.Optional(Type.Boolean({ description: 'either `true` to allow pull requests, or `false` to prevent pull request.', 'x-go-name': 'HasPullRequests' })),
   has_releases: Type.Optional(Type.Boolean({ description: 'either `true` to enable releases unit, or `false` to disable them.', 'x-go-name': 'HasReleases' })),
   ignore_whitespace_conflicts: Type.Optional(Type.Boolean({ description: 'either `true` to ignore whitespace for conflicts, or `false` to not ignore whitespace.', 'x-go-name': 'IgnoreWhitespaceConflicts' })),
-  mirror_interval: Type.Optional(Type.String({ description: 'set to a string like `8h30m0s` to set the mirror interval time', 'x-go-name': 'MirrorInterval' })),
-  wiki_branch: Type.Optional(Type.String({ description: 'sets the branch used for this repository\'s wiki.', 'x-go-name': 'WikiBranch' })),
+  mirror_interval: Type.Optional(Type.String({ maxLength: 32, description: 'set to a string like `8h30m0s` to set the mirror interval time', 'x-go-name': 'MirrorInterval' })),
+  wiki_branch: Type.Optional(Type.String({ maxLength: 255, description: 'sets the branch used for this repository\'s wiki.', 'x-go-name': 'WikiBranch' })),
 }, { $id: 'EditRepoOption', description: 'EditRepoOption options when editing a repository\'s properties' });
 export type EditRepoOption = Static<typeof EditRepoOption>;
 
 export const EditTagProtectionOption = Type.Object({
-  name_pattern: Type.Optional(Type.String({ 'x-go-name': 'NamePattern' })),
+  name_pattern: Type.Optional(Type.String({ maxLength: 255, 'x-go-name': 'NamePattern' })),
   whitelist_teams: Type.Optional(Type.Array(Type.String(), { 'x-go-name': 'WhitelistTeams' })),
   whitelist_usernames: Type.Optional(Type.Array(Type.String(), { 'x-go-name': 'WhitelistUsernames' })),
 }, { $id: 'EditTagProtectionOption', description: 'EditTagProtectionOption options for editing a tag protection' });
@@ -351,7 +351,7 @@ export type EditTagProtectionOption = Static<typeof EditTagProtectionOption>;
 export const GenerateRepoOption = Type.Object({
   owner: Type.String({ description: 'The organization or person who will own the new repository', 'x-go-name': 'Owner' }),
   name: Type.String({ description: 'Name of the repository to create', 'x-go-name': 'Name', pattern: PATTERN_ALPHA_DASH_DOT, 'x-binding': 'AlphaDashDot', maxLength: 100 }),
-  default_branch: Type.Optional(Type.String({ description: 'Default branch of the new repository', 'x-go-name': 'DefaultBranch' })),
+  default_branch: Type.Optional(Type.String({ maxLength: 255, description: 'Default branch of the new repository', 'x-go-name': 'DefaultBranch' })),
   description: Type.Optional(Type.String({ description: 'Description of the repository to create', 'x-go-name': 'Description', maxLength: 2048 })),
   private: Type.Optional(Type.Boolean({ description: 'Whether the repository is private', 'x-go-name': 'Private' })),
   git_content: Type.Optional(Type.Boolean({ description: 'include git content of default branch in template repo', 'x-go-name': 'GitContent' })),
@@ -388,8 +388,8 @@ export const Hook = Type.Object({
 export type Hook = Static<typeof Hook>;
 
 export const MigrateRepoOptions = Type.Object({
-  clone_addr: Type.String({ 'x-go-name': 'CloneAddr' }),
-  uid: Type.Optional(Type.Integer({ format: 'int64', description: 'deprecated (only for backwards compatibility)', 'x-go-name': 'RepoOwnerID' })),
+  clone_addr: Type.String({ maxLength: 2048, 'x-go-name': 'CloneAddr' }),
+  uid: Type.Optional(Type.Integer({ ...INT32, format: 'int64', description: 'deprecated (only for backwards compatibility)', 'x-go-name': 'RepoOwnerID' })),
   repo_owner: Type.Optional(Type.String({ description: 'Name of User or Organisation who will own Repo after migration', 'x-go-name': 'RepoOwner' })),
   repo_name: Type.String({ 'x-go-name': 'RepoName', pattern: PATTERN_ALPHA_DASH_DOT, 'x-binding': 'AlphaDashDot', maxLength: 100 }),
   service: Type.Optional(Type.Union([Type.Literal(''), Type.Literal('git'), Type.Literal('github'), Type.Literal('gitea'), Type.Literal('gitlab'), Type.Literal('gogs'), Type.Literal('onedev'), Type.Literal('gitbucket'), Type.Literal('codebase')], { 'x-go-name': 'Service' })),
@@ -404,7 +404,7 @@ export const MigrateRepoOptions = Type.Object({
   issues: Type.Optional(Type.Boolean({ 'x-go-name': 'Issues' })),
   labels: Type.Optional(Type.Boolean({ 'x-go-name': 'Labels' })),
   milestones: Type.Optional(Type.Boolean({ 'x-go-name': 'Milestones' })),
-  mirror_interval: Type.Optional(Type.String({ 'x-go-name': 'MirrorInterval' })),
+  mirror_interval: Type.Optional(Type.String({ maxLength: 32, 'x-go-name': 'MirrorInterval' })),
   pull_requests: Type.Optional(Type.Boolean({ 'x-go-name': 'PullRequests' })),
   releases: Type.Optional(Type.Boolean({ 'x-go-name': 'Releases' })),
   wiki: Type.Optional(Type.Boolean({ 'x-go-name': 'Wiki' })),
@@ -426,7 +426,7 @@ export const PushMirror = Type.Object({
 export type PushMirror = Static<typeof PushMirror>;
 
 export const ReplaceFlagsOption = Type.Object({
-  flags: Type.Optional(Type.Array(Type.String(), { 'x-go-name': 'Flags' })),
+  flags: Type.Optional(Type.Array(Type.String({ maxLength: 255 }), { 'x-go-name': 'Flags' })),
 }, { $id: 'ReplaceFlagsOption', description: 'ReplaceFlagsOption options when replacing the flags of a repository' });
 export type ReplaceFlagsOption = Static<typeof ReplaceFlagsOption>;
 
@@ -476,7 +476,7 @@ export type TopicResponse = Static<typeof TopicResponse>;
 
 export const TransferRepoOption = Type.Object({
   new_owner: Type.String({ 'x-go-name': 'NewOwner' }),
-  team_ids: Type.Optional(Type.Array(Type.Integer({ format: 'int64' }), { description: 'ID of the team or teams to add to the repository. Teams can only be added to organization-owned repositories.', 'x-go-name': 'TeamIDs' })),
+  team_ids: Type.Optional(Type.Array(Type.Integer({ ...INT32, format: 'int64' }), { description: 'ID of the team or teams to add to the repository. Teams can only be added to organization-owned repositories.', 'x-go-name': 'TeamIDs' })),
 }, { $id: 'TransferRepoOption', description: 'TransferRepoOption options when transfer a repository\'s ownership' });
 export type TransferRepoOption = Static<typeof TransferRepoOption>;
 

@@ -5,7 +5,7 @@
 // `x-binding` + constraint; response types accept `null` for object refs, arrays, maps and date-times.
 // `date-time`/`email` formats are kept as `x-format` annotations (never validated).
 import { Type, type Static } from 'typebox';
-import { PATTERN_EMAIL, PATTERN_URL_OR_EMPTY, PATTERN_USERNAME, RepositoryMeta } from './common.ts';
+import { INT32, PATTERN_EMAIL, PATTERN_URL_OR_EMPTY, PATTERN_USERNAME, RepositoryMeta } from './common.ts';
 
 export const AccessToken = Type.Object({
   created_at: Type.Optional(Type.Union([Type.String({ 'x-format': 'date-time' }), Type.Null()], { 'x-go-name': 'Created' })),
@@ -31,14 +31,14 @@ export const RepoTargetOption = Type.Object({
 export type RepoTargetOption = Static<typeof RepoTargetOption>;
 
 export const CreateAccessTokenOption = Type.Object({
-  name: Type.String({ 'x-go-name': 'Name' }),
+  name: Type.String({ maxLength: 255, 'x-go-name': 'Name' }),
   scopes: Type.Optional(Type.Array(Type.String(), { 'x-go-name': 'Scopes', example: ['all', 'read:activitypub', 'read:issue', 'write:misc', 'read:notification', 'read:organization', 'read:package', 'read:repository', 'read:user'] })),
   repositories: Type.Optional(Type.Array(RepoTargetOption, { description: 'If provided and not-empty, creates an access token with access only to specified repositories.', 'x-go-name': 'Repositories' })),
 }, { $id: 'CreateAccessTokenOption', description: 'CreateAccessTokenOption options when create access token' });
 export type CreateAccessTokenOption = Static<typeof CreateAccessTokenOption>;
 
 export const CreateEmailOption = Type.Object({
-  emails: Type.Optional(Type.Array(Type.String(), { description: 'email addresses to add', 'x-go-name': 'Emails' })),
+  emails: Type.Optional(Type.Array(Type.String({ maxLength: 255 }), { description: 'email addresses to add', 'x-go-name': 'Emails' })),
 }, { $id: 'CreateEmailOption', description: 'CreateEmailOption options when creating email addresses' });
 export type CreateEmailOption = Static<typeof CreateEmailOption>;
 
@@ -49,7 +49,7 @@ export const CreateGPGKeyOption = Type.Object({
 export type CreateGPGKeyOption = Static<typeof CreateGPGKeyOption>;
 
 export const CreateKeyOption = Type.Object({
-  title: Type.String({ description: 'Title of the key to add', 'x-go-name': 'Title' }),
+  title: Type.String({ maxLength: 255, description: 'Title of the key to add', 'x-go-name': 'Title' }),
   key: Type.String({ description: 'An armored SSH key to add', 'x-go-name': 'Key' }),
   read_only: Type.Optional(Type.Boolean({ description: 'Describe if the key has only read access or read/write', 'x-go-name': 'ReadOnly' })),
 }, { $id: 'CreateKeyOption', description: 'CreateKeyOption options when creating a key' });
@@ -57,14 +57,14 @@ export type CreateKeyOption = Static<typeof CreateKeyOption>;
 
 export const CreateOAuth2ApplicationOptions = Type.Object({
   confidential_client: Type.Optional(Type.Boolean({ 'x-go-name': 'ConfidentialClient' })),
-  name: Type.Optional(Type.String({ 'x-go-name': 'Name' })),
+  name: Type.Optional(Type.String({ maxLength: 255, 'x-go-name': 'Name' })),
   redirect_uris: Type.Optional(Type.Array(Type.String(), { 'x-go-name': 'RedirectURIs' })),
 }, { $id: 'CreateOAuth2ApplicationOptions', description: 'CreateOAuth2ApplicationOptions holds options to create an oauth2 application' });
 export type CreateOAuth2ApplicationOptions = Static<typeof CreateOAuth2ApplicationOptions>;
 
 export const CreateUserOption = Type.Object({
-  source_id: Type.Optional(Type.Integer({ format: 'int64', 'x-go-name': 'SourceID' })),
-  login_name: Type.Optional(Type.String({ 'x-go-name': 'LoginName' })),
+  source_id: Type.Optional(Type.Integer({ ...INT32, format: 'int64', 'x-go-name': 'SourceID' })),
+  login_name: Type.Optional(Type.String({ maxLength: 255, 'x-go-name': 'LoginName' })),
   username: Type.String({ 'x-go-name': 'Username', pattern: PATTERN_USERNAME, 'x-binding': 'Username', maxLength: 40 }),
   full_name: Type.Optional(Type.String({ 'x-go-name': 'FullName', maxLength: 100 })),
   email: Type.String({ 'x-format': 'email', 'x-go-name': 'Email', pattern: PATTERN_EMAIL, 'x-binding': 'Email', maxLength: 254 }),
@@ -83,8 +83,8 @@ export const DeleteEmailOption = Type.Object({
 export type DeleteEmailOption = Static<typeof DeleteEmailOption>;
 
 export const EditUserOption = Type.Object({
-  source_id: Type.Optional(Type.Integer({ format: 'int64', 'x-go-name': 'SourceID' })),
-  login_name: Type.Optional(Type.String({ 'x-go-name': 'LoginName' })),
+  source_id: Type.Optional(Type.Integer({ ...INT32, format: 'int64', 'x-go-name': 'SourceID' })),
+  login_name: Type.Optional(Type.String({ maxLength: 255, 'x-go-name': 'LoginName' })),
   email: Type.Optional(Type.String({ 'x-format': 'email', 'x-go-name': 'Email', pattern: PATTERN_EMAIL, 'x-binding': 'Email', maxLength: 254 })),
   full_name: Type.Optional(Type.String({ 'x-go-name': 'FullName', maxLength: 100 })),
   password: Type.Optional(Type.String({ 'x-go-name': 'Password', maxLength: 255 })),
@@ -99,7 +99,7 @@ export const EditUserOption = Type.Object({
   allow_git_hook: Type.Optional(Type.Boolean({ 'x-go-name': 'AllowGitHook' })),
   allow_import_local: Type.Optional(Type.Boolean({ 'x-go-name': 'AllowImportLocal' })),
   hide_email: Type.Optional(Type.Boolean({ 'x-go-name': 'HideEmail' })),
-  max_repo_creation: Type.Optional(Type.Integer({ format: 'int64', 'x-go-name': 'MaxRepoCreation' })),
+  max_repo_creation: Type.Optional(Type.Integer({ ...INT32, format: 'int64', 'x-go-name': 'MaxRepoCreation' })),
   prohibit_login: Type.Optional(Type.Boolean({ 'x-go-name': 'ProhibitLogin' })),
   restricted: Type.Optional(Type.Boolean({ 'x-go-name': 'Restricted' })),
   visibility: Type.Optional(Type.Union([Type.Literal(''), Type.Literal('public'), Type.Literal('limited'), Type.Literal('private')], { 'x-go-name': 'Visibility' })),
@@ -206,7 +206,7 @@ export const PublicKey = Type.Object({
 export type PublicKey = Static<typeof PublicKey>;
 
 export const RenameUserOption = Type.Object({
-  new_username: Type.String({ description: 'New username for this user. This name cannot be in use yet by any other user.', 'x-go-name': 'NewName' }),
+  new_username: Type.String({ maxLength: 40, description: 'New username for this user. This name cannot be in use yet by any other user.', 'x-go-name': 'NewName' }),
 }, { $id: 'RenameUserOption', description: 'RenameUserOption options when renaming a user' });
 export type RenameUserOption = Static<typeof RenameUserOption>;
 
@@ -249,9 +249,9 @@ export const UserSettingsOptions = Type.Object({
   description: Type.Optional(Type.String({ 'x-go-name': 'Description', maxLength: 255 })),
   location: Type.Optional(Type.String({ 'x-go-name': 'Location', maxLength: 50 })),
   pronouns: Type.Optional(Type.String({ 'x-go-name': 'Pronouns', maxLength: 50 })),
-  language: Type.Optional(Type.String({ 'x-go-name': 'Language' })),
-  theme: Type.Optional(Type.String({ 'x-go-name': 'Theme' })),
-  diff_view_style: Type.Optional(Type.String({ 'x-go-name': 'DiffViewStyle' })),
+  language: Type.Optional(Type.String({ maxLength: 16, 'x-go-name': 'Language' })),
+  theme: Type.Optional(Type.String({ maxLength: 64, 'x-go-name': 'Theme' })),
+  diff_view_style: Type.Optional(Type.String({ maxLength: 32, 'x-go-name': 'DiffViewStyle' })),
   enable_repo_unit_hints: Type.Optional(Type.Boolean({ 'x-go-name': 'EnableRepoUnitHints' })),
   hide_activity: Type.Optional(Type.Boolean({ 'x-go-name': 'HideActivity' })),
   hide_email: Type.Optional(Type.Boolean({ description: 'Privacy', 'x-go-name': 'HideEmail' })),

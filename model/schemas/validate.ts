@@ -14,8 +14,18 @@
 // Properties whose value is JSON `null` are dropped before validation (Go decodes `null` into a
 // field as "leave it unset"), and the returned `value` is that cleaned copy; a top-level `null`
 // body is treated as `{}` for the same reason.
+//
+// That copy is made without recursion (issue 9, items 5, 6, 9, 10), and before anything recursive
+// (TypeBox included) sees the value it refuses, as the first failure, in breadth-first order:
+//   - nesting deeper than MAX_DEPTH → `Invalid` (no Forgejo body comes close);
+//   - a string or key holding NUL or a lone surrogate → `Invalid` (storable.ts: it cannot be stored
+//     as sent; Go's decoder would also fail or rewrite it);
+//   - a number outside ±(2^53−1) or not finite → `Range`: JSON.parse has already rounded it, so
+//     2^63 and −2^63−1 arrive as neighbours of valid int64 values and only this bound is exact.
+// Schema `minimum`/`maximum` (the int32 range of `integer` columns, product limits) give `Range` too.
 import type { Static, TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { isStorableText } from './storable.ts';
 
 export type BodyCheck<T> = (value: unknown) => { ok: true; value: T } | { ok: false; message: string };
 
@@ -46,14 +56,66 @@ function compiled(schema: TSchema): Compiled {
 
 const isObj = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function stripNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(stripNulls);
-  if (isObj(value)) {
-    const out: Node = {};
-    for (const [k, v] of Object.entries(value)) if (v !== null) out[k] = stripNulls(v);
-    return out;
+export const MAX_DEPTH = 32;
+
+type Seg = string | number;
+
+/** The Go name and ordering keys of the property an instance path ends in (or last crosses). */
+function locate(root: TSchema, path: readonly Seg[]): { goName: string; order: number[] } {
+  let node: unknown = root;
+  let goName = '';
+  const order: number[] = [];
+  for (const seg of path) {
+    const s = structural(node);
+    if (typeof seg === 'number') {
+      order.push(seg);
+      node = s?.type === 'array' ? s.items : undefined;
+      continue;
+    }
+    order.push(propertyIndex(s, seg));
+    const props = s && isObj(s.properties) ? s.properties : {};
+    node = seg in props ? props[seg] : isObj(s?.additionalProperties) ? s.additionalProperties : undefined;
+    goName = seg in props ? goNameOf(node, seg) : seg;
   }
-  return value;
+  return { goName, order };
+}
+
+const badLeaf = (v: unknown): string | null => {
+  if (typeof v === 'string') return isStorableText(v) ? null : 'Invalid';
+  if (typeof v === 'number') return Number.isFinite(v) && Math.abs(v) <= Number.MAX_SAFE_INTEGER ? null : 'Range';
+  return null;
+};
+
+/** A copy of a parsed JSON body without `null` properties, or the first thing in it that cannot be stored. */
+function prepare(root: TSchema, input: unknown): { value: unknown } | { issue: Issue } {
+  const fail = (path: readonly Seg[], rule: string) => ({ issue: { ...locate(root, path), rule, phase: 0 as const, rank: 0 } });
+  if (!isObj(input) && !Array.isArray(input)) {
+    const rule = badLeaf(input);
+    return rule ? fail([], rule) : { value: input };
+  }
+  const top: Node | unknown[] = Array.isArray(input) ? [] : {};
+  // Breadth first with a moving head, so the shallowest fault is reported and no frame nests.
+  const queue: { src: Node | unknown[]; dst: Node | unknown[]; path: Seg[] }[] = [{ src: input, dst: top, path: [] }];
+  for (let head = 0; head < queue.length; head++) {
+    const { src, dst, path } = queue[head];
+    if (path.length >= MAX_DEPTH) return fail(path, 'Invalid');
+    const entries: [Seg, unknown][] = Array.isArray(src) ? src.map((v, i) => [i, v]) : Object.entries(src);
+    for (const [k, v] of entries) {
+      if (typeof k === 'string' && !isStorableText(k)) return fail(path, 'Invalid');
+      if (v === null && !Array.isArray(src)) continue;
+      let copy = v;
+      if (isObj(v) || Array.isArray(v)) {
+        copy = Array.isArray(v) ? [] : {};
+        queue.push({ src: v, dst: copy as Node | unknown[], path: [...path, k] });
+      } else {
+        const rule = badLeaf(v);
+        if (rule) return fail([...path, k], rule);
+      }
+      // defineProperty: a `__proto__` key stays a property, as JSON.parse made it, not a prototype.
+      Object.defineProperty(dst, k, { value: copy, enumerable: true, writable: true, configurable: true });
+    }
+  }
+  return { value: top };
 }
 
 function decodePointer(seg: string): string {
@@ -154,7 +216,7 @@ function literalType(schema: unknown): string {
   return 'undefined';
 }
 
-const RANK: Record<string, number> = { Required: 0, In: 2, MaxSize: 3, MinSize: 4 };
+const RANK: Record<string, number> = { Required: 0, In: 2, Range: 3, MaxSize: 3, MinSize: 4 };
 
 function toIssues(root: TSchema, c: Compiled, value: unknown): Issue[] {
   const out: Issue[] = [];
@@ -189,6 +251,12 @@ function toIssues(root: TSchema, c: Compiled, value: unknown): Issue[] {
         out.push({ order, goName, rule: typeof binding === 'string' ? binding : 'Pattern', phase: 1, rank: 1 });
         break;
       }
+      case 'minimum':
+      case 'maximum':
+      case 'exclusiveMinimum':
+      case 'exclusiveMaximum':
+        out.push({ order, goName, rule: 'Range', phase: 1, rank: 3 });
+        break;
       case 'maxLength':
       case 'maxItems':
         out.push({ order, goName, rule: 'MaxSize', phase: 1, rank: 3 });
@@ -219,7 +287,9 @@ export function compileBody<S extends TSchema>(schema: S): BodyCheck<Static<S>> 
   const c = compiled(schema);
   const wantsObject = (schema as unknown as Node).type === 'object';
   const check: BodyCheck<Static<S>> = (input) => {
-    let value = stripNulls(input);
+    const prepared = prepare(schema, input);
+    if ('issue' in prepared) return { ok: false, message: `[${prepared.issue.goName}]: ${prepared.issue.rule}` };
+    let value = prepared.value;
     if (value === null && wantsObject) value = {};
     if (wantsObject && !isObj(value)) return { ok: false, message: '[]: Invalid' };
     const issues: Issue[] = [];

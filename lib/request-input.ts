@@ -1,0 +1,16 @@
+// The check every row runs before sudo (issue 9, item 5): path parameters and query values that no
+// stored text can equal (NUL, lone surrogates; model/schemas/storable.ts) are refused before any step
+// reaches the database. A path parameter names something, so it answers 404 like any unknown name;
+// a query value is input the caller chose, so it answers 422 naming the parameter, in the body
+// binding's `[Field]: Rule` style.
+import type { Deny } from '../guards/types.ts';
+import { isStorableText } from '../model/schemas/storable.ts';
+import { NOT_FOUND } from './errors.ts';
+
+export function unusableInput(params: Record<string, string>, query: URLSearchParams): Deny | null {
+  if (!Object.values(params).every(isStorableText)) return { status: 404, message: NOT_FOUND, errors: [] };
+  for (const [name, value] of query) {
+    if (!isStorableText(name) || !isStorableText(value)) return { status: 422, message: `[${isStorableText(name) ? name : ''}]: Invalid` };
+  }
+  return null;
+}

@@ -1,0 +1,10 @@
+// What a request string must be before it may reach the database or git (issue 9, items 5 and 10).
+// PostgreSQL text cannot hold U+0000 (the driver's error is a 500), and a lone UTF-16 surrogate has
+// no UTF-8 form: the driver silently writes U+FFFD instead, so what is stored differs from what was
+// sent. Neither can name anything that exists, so callers answer 404 (path) or 422 (body, query).
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+export function isStorableText(s: string): boolean {
+  return !s.includes('\u0000') && !LONE_SURROGATE.test(s);
+}
