@@ -27,6 +27,8 @@ const SETTINGS = {
     DEFAULT_PAGING_NUM: { kind: 'int', default: '30' },
     DEFAULT_GIT_TREES_PER_PAGE: { kind: 'int', default: '1000' },
     DEFAULT_MAX_BLOB_SIZE: { kind: 'int', default: '10485760' },
+    /** MiB one request may buffer as a JSON, text or form body (lib/request-body.ts); larger is 413. */
+    MAX_BODY_SIZE: { kind: 'int', default: '16' },
   },
   FEDERATION: {
     ENABLED: { kind: 'bool', default: 'false' },

@@ -109,22 +109,24 @@ export function bindRoute(spec: RouteSpec): BoundRoute {
 function bodyStep(spec: RouteSpec): Step {
   const kind = spec.body!;
   if (kind === 'text') {
-    return step('BODY', 'body', [], ['body'], (s) => {
-      s.body = typeof s.rawBody === 'string' ? s.rawBody : '';
+    return step('BODY', 'body', [], ['body'], async (s) => {
+      const { value } = await s.readBody();
+      s.body = typeof value === 'string' ? value : '';
       return null;
     });
   }
   if (kind === 'multipart') {
-    return step('BODY', 'body', [], ['body'], (s) => {
-      const raw = s.rawBody as { files?: unknown } | undefined;
+    return step('BODY', 'body', [], ['body'], async (s) => {
+      const raw = (await s.readBody()).value as { files?: unknown } | undefined;
       if (!raw || typeof raw !== 'object' || !raw.files) return { status: 422, message: '[Attachment]: Required' };
       s.body = raw;
       return null;
     });
   }
   const check = compileBody(BodySchemas[kind]);
-  return step('BODY', 'body', [], ['body'], (s) => {
-    const raw = s.rawBody === undefined ? {} : s.rawBody;
+  return step('BODY', 'body', [], ['body'], async (s) => {
+    const { value } = await s.readBody();
+    const raw = value === undefined ? {} : value;
     const r = check(raw);
     if (!r.ok) return { status: 422, message: r.message };
     s.body = r.value;

@@ -5,7 +5,6 @@ import path from 'node:path';
 import http from 'node:http';
 import { randomBytes, randomUUID } from 'node:crypto';
 import Koa, { type Context } from 'koa';
-import { koaBody, HttpMethodEnum } from 'koa-body';
 import pino, { type Logger } from 'pino';
 import type { Config } from './config.ts';
 import { routes } from './routes.table.ts';
@@ -23,7 +22,8 @@ import { openApiDocument } from './lib/openapi.ts';
 import { serveAvatars } from './lib/avatar-serve.ts';
 import { serveAttachments } from './lib/attachment-serve.ts';
 import { servePackageRegistry } from './lib/package-registry.ts';
-import { cleanupUploads, formidableOptions } from './lib/attachments.ts';
+import { cleanupUploads } from './lib/attachments.ts';
+import { bodyReader, closeUnreadBodies, once } from './lib/request-body.ts';
 import { createGitHttp } from './git-http.ts';
 import { installWebhooks } from './lib/webhook-tasks.ts';
 
@@ -70,6 +70,8 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
     ctx.type = JSON_TYPE;
     ctx.body = renderJson(body);
   };
+
+  app.use(closeUnreadBodies());
 
   // Errors: HttpError is rendered as it says; anything else is logged with the request id and
   // answered 500 without internals.
@@ -136,39 +138,17 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
     await next();
   });
 
+  // Bodies are read when the row's chain asks for them (lib/request-body.ts); uploads left behind
+  // by an answered request are removed.
   app.use(cleanupUploads());
-  // Bodies are parsed after authentication: uploads (multipart, written to temporary files) are read
-  // only for signed-in callers — every route that takes one requires a token — so an anonymous client
-  // cannot make the server spool files to disk.
-  const bodyOptions = {
-    text: true,
-    json: true,
-    urlencoded: true,
-    parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
-    // ActivityPub peers post `application/activity+json` (or ld+json).
-    jsonTypes: ['application/json', 'application/json-patch+json', 'application/vnd.api+json', 'application/csp-report', 'application/activity+json', 'application/ld+json'],
-    jsonLimit: '16mb',
-    textLimit: '16mb',
-    formidable: formidableOptions(config),
-    // An upload over [attachment] MAX_SIZE is 413 (formidable marks it so); other parse errors are 422.
-    onError: (err: Error) => { throw new HttpError((err as { httpCode?: number }).httpCode === 413 ? 413 : 422, `invalid request body: ${err.message}`); },
-  };
-  const withUploads = koaBody({ ...bodyOptions, multipart: true });
-  const withoutUploads = koaBody({ ...bodyOptions, multipart: false });
-  // Only ActivityPub inboxes need the raw text (the HTTP signature's Digest, SIG); other bodies are not kept twice.
-  const withRawText = koaBody({ ...bodyOptions, multipart: false, includeUnparsed: true });
-  app.use((ctx, next) => {
-    if (ctx.path.startsWith('/api/v1/activitypub/')) return withRawText(ctx, next);
-    return (ctx.state[STATE_AUTH] as { auth?: AuthResult } | undefined)?.auth?.doer ? withUploads(ctx, next) : withoutUploads(ctx, next);
-  });
+  const readBody = bodyReader(config);
 
   const hooks: RunHooks = {
     async makeState(ctx, route) {
       const { auth, em } = ctx.state[STATE_AUTH] as { auth: AuthResult; em: RequestState['em'] };
       const params: Record<string, string> = {};
       for (const [k, v] of Object.entries(ctx.params ?? {})) params[k] = Array.isArray(v) ? v.join('/') : String(v ?? '');
-      const files = (ctx.request as { files?: unknown }).files;
-      const rawBody = route.spec.body === 'multipart' ? { fields: ctx.request.body, files } : ctx.request.body;
+      const wanted = { uploads: !!auth.doer, text: ctx.path.startsWith('/api/v1/activitypub/'), multipart: route.spec.body === 'multipart' };
       return {
         config, services, em,
         method: ctx.method,
@@ -177,9 +157,8 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
         query: new URLSearchParams(ctx.querystring),
         headers: ctx.headers,
         auth: { doer: auth.doer, method: auth.method, token: auth.token, sudoer: auth.sudoer, task: auth.task ?? null },
-        rawBody,
+        readBody: once(() => readBody(ctx, wanted)),
         requestUri: ctx.url,
-        bodyText: typeof (ctx.request as { rawBody?: unknown }).rawBody === 'string' ? (ctx.request as { rawBody: string }).rawBody : undefined,
       };
     },
     respond(ctx, _s, outcome: NonNullable<Outcome>) {
