@@ -14,7 +14,7 @@ import type { Context, Middleware } from 'koa';
 import type { Config } from './config.ts';
 import type { Orm } from './model/db.ts';
 import type { Services } from './lib/services.ts';
-import { authenticate, type AuthResult } from './lib/auth.ts';
+import { authenticate, type AuthResult, type AuthDeps } from './lib/auth.ts';
 import { HttpError } from './lib/errors.ts';
 import { hasScope } from './lib/scopes.ts';
 import { repoPermission } from './lib/perm.ts';
@@ -35,6 +35,7 @@ export interface GitHttpDeps {
   config: Config;
   orm: Orm;
   services: Services;
+  authDeps: AuthDeps;
 }
 
 const ROUTE = /^\/([^/]+)\/([^/]+)\/(info\/refs|git-upload-pack|git-receive-pack)$/;
@@ -70,7 +71,7 @@ class CommandSniffer {
 }
 
 export function createGitHttp(deps: GitHttpDeps): Middleware {
-  const { config, orm, services } = deps;
+  const { config, orm, services, authDeps } = deps;
   const hooks = installHooks(config.dataPath);
   const prefix = config.appSubUrl;
 
@@ -88,8 +89,10 @@ export function createGitHttp(deps: GitHttpDeps): Middleware {
       await serve(ctx, ownerName, rawRepo.replace(/\.git$/, ''), service, isInfo, (o, n) => `${prefix}/${encodeURIComponent(o)}/${encodeURIComponent(n)}${rawRepo.endsWith('.git') ? '.git' : ''}/${action}${ctx.querystring ? `?${ctx.querystring}` : ''}`);
     } catch (e) {
       if (e instanceof GitHttpError) return reply(ctx, e.status, e.message, e.askAuth);
-      if (e instanceof HttpError && e.status === 401) return reply(ctx, 401, e.message, true);
-      if (e instanceof HttpError) return reply(ctx, e.status, e.message, false);
+      if (e instanceof HttpError) {
+        for (const [k, v] of Object.entries(e.extra.headers ?? {})) ctx.set(k, v);
+        return reply(ctx, e.status, e.message, e.status === 401);
+      }
       if (e instanceof GitArgError) return reply(ctx, 400, e.message, false);
       throw e;
     }
@@ -110,7 +113,7 @@ export function createGitHttp(deps: GitHttpDeps): Middleware {
     const movedTo = (owner: string, name: string) => moved(owner, isWiki ? `${name}.wiki` : name);
     const em = orm.em.fork();
     const query = new URLSearchParams(ctx.querystring);
-    const auth: AuthResult = await authenticate(em, config, services.secrets, { headers: ctx.headers, query });
+    const auth: AuthResult = await authenticate(em, config, authDeps, { headers: ctx.headers, query, peer: ctx.req.socket.remoteAddress });
     const isPull = service === 'git-upload-pack';
     const doer = auth.doer;
     const owner = await em.findOne(User, { lowerName: ownerName.toLowerCase() });

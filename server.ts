@@ -12,7 +12,9 @@ import { mountTable, type RunHooks } from './interpreter.ts';
 import type { Outcome, RequestState } from './guards/types.ts';
 import { isRedirect } from './guards/types.ts';
 import { HttpError, NOT_FOUND } from './lib/errors.ts';
-import { authenticate, type AuthResult } from './lib/auth.ts';
+import { authenticate, type AuthDeps, type AuthResult } from './lib/auth.ts';
+import { createAuthLimiter } from './lib/auth-limit.ts';
+import { clientAddressOf } from './lib/client-address.ts';
 import { JSON_TYPE, renderJson } from './lib/json.ts';
 import { isStream, type Reply } from './lib/handler.ts';
 import { SecretBox } from './lib/secretbox.ts';
@@ -55,6 +57,7 @@ export function secretKey(cfg: Config): string {
 export function createApp({ config, orm, log }: AppOptions): Koa {
   const logger = log ?? pino({ level: config.LOG.LEVEL });
   const services: Services = { log: logger, secrets: new SecretBox(secretKey(config)), repoPath: repoPathFor(config) };
+  const authDeps: AuthDeps = { secrets: services.secrets, limiter: createAuthLimiter(config, orm), addressOf: clientAddressOf(config) };
   installWebhooks();
   const swaggerUrl = `${config.appUrl}api/swagger`;
   const app = new Koa();
@@ -81,7 +84,10 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
     try {
       await next();
     } catch (e) {
-      if (e instanceof HttpError) return sendJson(ctx, e.status, errorBody(e.status, e.message, e.extra));
+      if (e instanceof HttpError) {
+        for (const [k, v] of Object.entries(e.extra.headers ?? {})) ctx.set(k, v);
+        return sendJson(ctx, e.status, errorBody(e.status, e.message, e.extra));
+      }
       const status = (e as { status?: number; expose?: boolean }).status;
       if (typeof status === 'number' && status >= 400 && status < 500 && (e as { expose?: boolean }).expose) {
         // Body parser and HTTP framework errors (malformed JSON, body too large).
@@ -102,9 +108,9 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
   // Avatar images, where every `avatar_url` points.
   app.use(serveAvatars(config));
   // Attachment downloads, where every `browser_download_url` points.
-  app.use(serveAttachments({ config, orm, services }));
+  app.use(serveAttachments({ config, orm, services, authDeps }));
   // The generic package registry (`/api/packages/...`); it reads uploads itself, so it precedes the body parser.
-  app.use(servePackageRegistry({ config, orm, services }));
+  app.use(servePackageRegistry({ config, orm, services, authDeps }));
 
   // The API description, generated from the table.
   app.use(async (ctx, next) => {
@@ -123,14 +129,14 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
   });
 
   // Git over HTTP (smart protocol) lives outside /api/v1; it must see request bodies unparsed.
-  app.use(createGitHttp({ config, orm, services }));
+  app.use(createGitHttp({ config, orm, services, authDeps }));
 
   // Authentication, for every API request (bad credentials are 401 on every route).
   app.use(async (ctx, next) => {
     if (!ctx.path.startsWith('/api/v1')) return next();
     const em = orm.em.fork();
     const query = new URLSearchParams(ctx.querystring);
-    const auth: AuthResult = await authenticate(em, config, services.secrets, { headers: ctx.headers, query });
+    const auth: AuthResult = await authenticate(em, config, authDeps, { headers: ctx.headers, query, peer: ctx.req.socket.remoteAddress });
     if (auth.warning) ctx.set('Warning', auth.warning);
     // forgejo-facts 2.6 with the spec's preference for 401 on sign-in-required instances.
     if (!auth.doer && config.SERVICE.REQUIRE_SIGNIN_VIEW) throw new HttpError(401, 'Only signed in user is allowed to call APIs.');

@@ -27,6 +27,7 @@ import { Package, PackageVersion, PackageFile, PackageBlob } from './package.ts'
 import { Notification } from './notification.ts';
 import { Action } from './action.ts';
 import { CronTask } from './cron.ts';
+import { AuthLimit } from './auth-limit.ts';
 import { QuotaRule, QuotaGroup, QuotaGroupRule, QuotaGroupMapping } from './quota.ts';
 import { Webhook, HookTask } from './webhook.ts';
 
@@ -51,4 +52,5 @@ export const entities = [
   Action, CronTask,
   QuotaRule, QuotaGroup, QuotaGroupRule, QuotaGroupMapping,
   Webhook, HookTask,
+  AuthLimit,
 ];

@@ -14,6 +14,7 @@ import { Migration20261121091432ActionsRuns } from './Migration20261121091432Act
 import { Migration20261121091434ActionSecrets } from './Migration20261121091434ActionSecrets.ts';
 import { Migration20261121091457Quota } from './Migration20261121091457Quota.ts';
 import { Migration20261121092857Webhooks } from './Migration20261121092857Webhooks.ts';
+import { Migration20261125134924AuthLimit } from './Migration20261125134924AuthLimit.ts';
 
 /** Committed migrations, applied in this order at start (`cli migrate` runs them alone). */
 export const migrations = [
@@ -33,4 +34,5 @@ export const migrations = [
   { name: 'Migration20261121091434ActionSecrets', class: Migration20261121091434ActionSecrets },
   { name: 'Migration20261121091457Quota', class: Migration20261121091457Quota },
   { name: 'Migration20261121092857Webhooks', class: Migration20261121092857Webhooks },
+  { name: 'Migration20261125134924AuthLimit', class: Migration20261125134924AuthLimit },
 ];
