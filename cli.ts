@@ -22,6 +22,8 @@ import { matrixJson, matrixMarkdown } from './lib/matrix.ts';
 import { runAdmin, USAGE, type Output } from './cli-admin.ts';
 import { HttpError } from './lib/errors.ts';
 import { closeAll } from './git/cat-file.ts';
+import { removeLeftovers } from './lib/leftovers.ts';
+import { takeServingLock } from './lib/serving-lock.ts';
 
 const socketPath = (cfg: Config) => path.join(cfg.dataPath, 'cairn-admin.sock');
 
@@ -113,6 +115,10 @@ async function serve(cfg: Config) {
   const db = await openDatabase(cfg);
   const applied = await migrate(db.orm);
   if (applied.length) log.info({ migrations: applied }, 'migrations applied');
+  const serving = await takeServingLock(db.orm, cfg);
+  const started = Date.now();
+  const removed = await removeLeftovers(cfg, { alone: serving.alone });
+  log.info({ removed: removed.length, alone: serving.alone, ms: Date.now() - started }, 'leftovers of interrupted uploads and pushes removed');
   const app = createApp({ config: cfg, orm: db.orm, log });
   const running = await listen(app, cfg.SERVER.HTTP_ADDR, cfg.SERVER.HTTP_PORT);
   const admin = serveAdminSocket(db.orm, cfg);
@@ -133,6 +139,7 @@ async function serve(cfg: Config) {
     fs.rmSync(socketPath(cfg), { force: true });
     await running.close();
     await closeAll();
+    await serving.release();
     await db.close();
     process.exit(0);
   };

@@ -38,6 +38,8 @@ const SETTINGS = {
     DEFAULT_PAGING_NUM: { kind: 'int', default: '30' },
     DEFAULT_GIT_TREES_PER_PAGE: { kind: 'int', default: '1000' },
     DEFAULT_MAX_BLOB_SIZE: { kind: 'int', default: '10485760' },
+    /** MiB one request may buffer as a JSON, text or form body (lib/request-body.ts); larger is 413. */
+    MAX_BODY_SIZE: { kind: 'int', default: '16' },
   },
   FEDERATION: {
     ENABLED: { kind: 'bool', default: 'false' },
@@ -104,6 +106,17 @@ const SETTINGS = {
     DISABLE_GIT_HOOKS: { kind: 'bool', default: 'true' },
     DISABLE_QUERY_AUTH_TOKEN: { kind: 'bool', default: 'false' },
     REVERSE_PROXY_AUTHENTICATION_USER: { kind: 'string', default: 'X-WEBAUTH-USER' },
+    /** Forgejo's: proxies whose X-Forwarded-For names the client (lib/client-address.ts), and how many of its entries to trust. */
+    REVERSE_PROXY_TRUSTED_PROXIES: { kind: 'string', default: '127.0.0.0/8,::1/128' },
+    REVERSE_PROXY_LIMIT: { kind: 'int', default: '1' },
+  },
+  /** Failed authentications allowed per WINDOW seconds before 429 (lib/auth-limit.ts). */
+  SECURITY_LOGIN_LIMIT: {
+    ENABLED: { kind: 'bool', default: 'true' },
+    WINDOW: { kind: 'int', default: '900' },
+    PER_ACCOUNT_ADDRESS: { kind: 'int', default: '20' },
+    PER_ADDRESS: { kind: 'int', default: '200' },
+    PER_ACCOUNT: { kind: 'int', default: '1000' },
   },
   ATTACHMENT: {
     ENABLED: { kind: 'bool', default: 'true' },

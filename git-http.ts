@@ -14,7 +14,7 @@ import type { Context, Middleware } from 'koa';
 import type { Config } from './config.ts';
 import type { Orm } from './model/db.ts';
 import type { Services } from './lib/services.ts';
-import { authenticate, type AuthResult } from './lib/auth.ts';
+import { authenticate, type AuthResult, type AuthDeps } from './lib/auth.ts';
 import { HttpError } from './lib/errors.ts';
 import { isDenial, isMoved, resolveGitAccess } from './lib/git-access.ts';
 import { ensurePushTarget, startPush } from './lib/git-push.ts';
@@ -26,6 +26,7 @@ export interface GitHttpDeps {
   config: Config;
   orm: Orm;
   services: Services;
+  authDeps: AuthDeps;
 }
 
 const ROUTE = /^\/([^/]+)\/([^/]+)\/(info\/refs|git-upload-pack|git-receive-pack)$/;
@@ -37,7 +38,7 @@ class GitHttpError extends Error {
 }
 
 export function createGitHttp(deps: GitHttpDeps): Middleware {
-  const { config, orm, services } = deps;
+  const { config, orm, services, authDeps } = deps;
   const hooks = installHooks(config.dataPath);
   const prefix = config.appSubUrl;
 
@@ -55,8 +56,10 @@ export function createGitHttp(deps: GitHttpDeps): Middleware {
       await serve(ctx, ownerName, rawRepo.replace(/\.git$/, ''), service, isInfo, (o, n) => `${prefix}/${encodeURIComponent(o)}/${encodeURIComponent(n)}${rawRepo.endsWith('.git') ? '.git' : ''}/${action}${ctx.querystring ? `?${ctx.querystring}` : ''}`);
     } catch (e) {
       if (e instanceof GitHttpError) return reply(ctx, e.status, e.message, e.askAuth);
-      if (e instanceof HttpError && e.status === 401) return reply(ctx, 401, e.message, true);
-      if (e instanceof HttpError) return reply(ctx, e.status, e.message, false);
+      if (e instanceof HttpError) {
+        for (const [k, v] of Object.entries(e.extra.headers ?? {})) ctx.set(k, v);
+        return reply(ctx, e.status, e.message, e.status === 401);
+      }
       if (e instanceof GitArgError) return reply(ctx, 400, e.message, false);
       throw e;
     }
@@ -72,7 +75,7 @@ export function createGitHttp(deps: GitHttpDeps): Middleware {
   async function serve(ctx: Context, ownerName: string, requested: string, service: GitService, isInfo: boolean, moved: (owner: string, name: string) => string): Promise<void> {
     const em = orm.em.fork();
     const query = new URLSearchParams(ctx.querystring);
-    const auth: AuthResult = await authenticate(em, config, services.secrets, { headers: ctx.headers, query });
+    const auth: AuthResult = await authenticate(em, config, authDeps, { headers: ctx.headers, query, peer: ctx.req.socket.remoteAddress });
     const isPull = service === 'git-upload-pack';
     const who = { doer: auth.doer, token: auth.token, task: auth.task ?? null, deployKeys: null };
     const access = await resolveGitAccess(em, { config, services }, who, ownerName, requested, isPull ? 'read' : 'write');

@@ -11,7 +11,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { Config } from './config.ts';
 import type { Orm } from './model/db.ts';
 import type { Services } from './lib/services.ts';
-import { authenticate } from './lib/auth.ts';
+import { authenticate, type AuthDeps } from './lib/auth.ts';
 import { HttpError } from './lib/errors.ts';
 import { isDenial, isMoved, resolveGitAccess, type GitAccess, type GitMode, type GitPrincipal } from './lib/git-access.ts';
 import { looksLikeLfsToken, verifyLfsToken, type LfsClaims } from './lib/lfs-token.ts';
@@ -27,6 +27,7 @@ export interface GitLfsDeps {
   config: Config;
   orm: Orm;
   services: Services;
+  authDeps: AuthDeps;
 }
 
 const ROUTE = /^\/([^/]+)\/([^/]+)\/info\/lfs(\/.*)?$/;
@@ -100,7 +101,7 @@ export function createGitLfs(deps: GitLfsDeps): Middleware {
       if (!user || !user.isActive || user.prohibitLogin) throw lfsError(401, 'invalid or expired LFS token');
       return { who: { doer: user, token: null, task: null, deployKeys: null }, claims };
     }
-    const auth = await authenticate(r.em, config, services.secrets, { headers: r.ctx.headers, query: new URLSearchParams(r.ctx.querystring) });
+    const auth = await authenticate(r.em, config, deps.authDeps, { headers: r.ctx.headers, query: new URLSearchParams(r.ctx.querystring), peer: r.ctx.req.socket.remoteAddress });
     return { who: { doer: auth.doer, token: auth.token, task: auth.task ?? null, deployKeys: null }, claims: null };
   }
 

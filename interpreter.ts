@@ -113,16 +113,17 @@ export function bindRoute(spec: RouteSpec): BoundRoute {
 function bodyStep(spec: RouteSpec): Step {
   const kind = spec.body!;
   if (kind === 'text') {
-    return step('BODY', 'body', [], ['body'], (s) => {
-      const text = typeof s.rawBody === 'string' ? s.rawBody : '';
+    return step('BODY', 'body', [], ['body'], async (s) => {
+      const { value } = await s.readBody();
+      const text = typeof value === 'string' ? value : '';
       if (!isStorableText(text)) return { status: 422, message: '[Body]: Invalid' };
       s.body = text;
       return null;
     });
   }
   if (kind === 'multipart') {
-    return step('BODY', 'body', [], ['body'], (s) => {
-      const raw = s.rawBody as { files?: unknown } | undefined;
+    return step('BODY', 'body', [], ['body'], async (s) => {
+      const raw = (await s.readBody()).value as { files?: unknown } | undefined;
       if (!raw || typeof raw !== 'object' || !raw.files) return { status: 422, message: '[Attachment]: Required' };
       const unusable = unusableMultipart(raw);
       if (unusable) return { status: 422, message: unusable };
@@ -131,8 +132,9 @@ function bodyStep(spec: RouteSpec): Step {
     });
   }
   const check = compileBody(BodySchemas[kind]);
-  return step('BODY', 'body', [], ['body'], (s) => {
-    const raw = s.rawBody === undefined ? {} : s.rawBody;
+  return step('BODY', 'body', [], ['body'], async (s) => {
+    const { value } = await s.readBody();
+    const raw = value === undefined ? {} : value;
     const r = check(raw);
     if (!r.ok) return { status: 422, message: r.message };
     s.body = r.value;

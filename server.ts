@@ -5,7 +5,6 @@ import path from 'node:path';
 import http from 'node:http';
 import { randomBytes, randomUUID } from 'node:crypto';
 import Koa, { type Context } from 'koa';
-import { koaBody, HttpMethodEnum } from 'koa-body';
 import pino, { type Logger } from 'pino';
 import type { Config } from './config.ts';
 import { routes } from './routes.table.ts';
@@ -13,7 +12,9 @@ import { mountTable, type RunHooks } from './interpreter.ts';
 import type { Outcome, RequestState } from './guards/types.ts';
 import { isRedirect } from './guards/types.ts';
 import { HttpError, NOT_FOUND } from './lib/errors.ts';
-import { authenticate, type AuthResult } from './lib/auth.ts';
+import { authenticate, type AuthDeps, type AuthResult } from './lib/auth.ts';
+import { createAuthLimiter } from './lib/auth-limit.ts';
+import { clientAddressOf } from './lib/client-address.ts';
 import { JSON_TYPE, renderJson } from './lib/json.ts';
 import { isStream, type Reply } from './lib/handler.ts';
 import { SecretBox } from './lib/secretbox.ts';
@@ -23,7 +24,8 @@ import { openApiDocument } from './lib/openapi.ts';
 import { serveAvatars } from './lib/avatar-serve.ts';
 import { serveAttachments } from './lib/attachment-serve.ts';
 import { servePackageRegistry } from './lib/package-registry.ts';
-import { cleanupUploads, formidableOptions } from './lib/attachments.ts';
+import { cleanupUploads } from './lib/attachments.ts';
+import { bodyReader, closeUnreadBodies, once } from './lib/request-body.ts';
 import { createGitHttp } from './git-http.ts';
 import { createGitLfs } from './git-lfs.ts';
 import { installWebhooks } from './lib/webhook-tasks.ts';
@@ -56,6 +58,7 @@ export function secretKey(cfg: Config): string {
 export function createApp({ config, orm, log }: AppOptions): Koa {
   const logger = log ?? pino({ level: config.LOG.LEVEL });
   const services: Services = { log: logger, secrets: new SecretBox(secretKey(config)), repoPath: repoPathFor(config) };
+  const authDeps: AuthDeps = { secrets: services.secrets, limiter: createAuthLimiter(config, orm), addressOf: clientAddressOf(config) };
   installWebhooks();
   const swaggerUrl = `${config.appUrl}api/swagger`;
   const app = new Koa();
@@ -72,6 +75,8 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
     ctx.body = renderJson(body);
   };
 
+  app.use(closeUnreadBodies());
+
   // Errors: HttpError is rendered as it says; anything else is logged with the request id and
   // answered 500 without internals.
   app.use(async (ctx, next) => {
@@ -80,7 +85,10 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
     try {
       await next();
     } catch (e) {
-      if (e instanceof HttpError) return sendJson(ctx, e.status, errorBody(e.status, e.message, e.extra));
+      if (e instanceof HttpError) {
+        for (const [k, v] of Object.entries(e.extra.headers ?? {})) ctx.set(k, v);
+        return sendJson(ctx, e.status, errorBody(e.status, e.message, e.extra));
+      }
       const status = (e as { status?: number; expose?: boolean }).status;
       if (typeof status === 'number' && status >= 400 && status < 500 && (e as { expose?: boolean }).expose) {
         // Body parser and HTTP framework errors (malformed JSON, body too large).
@@ -101,9 +109,9 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
   // Avatar images, where every `avatar_url` points.
   app.use(serveAvatars(config));
   // Attachment downloads, where every `browser_download_url` points.
-  app.use(serveAttachments({ config, orm, services }));
+  app.use(serveAttachments({ config, orm, services, authDeps }));
   // The generic package registry (`/api/packages/...`); it reads uploads itself, so it precedes the body parser.
-  app.use(servePackageRegistry({ config, orm, services }));
+  app.use(servePackageRegistry({ config, orm, services, authDeps }));
 
   // The API description, generated from the table.
   app.use(async (ctx, next) => {
@@ -122,16 +130,16 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
   });
 
   // Git over HTTP (smart protocol) lives outside /api/v1; it must see request bodies unparsed.
-  app.use(createGitHttp({ config, orm, services }));
+  app.use(createGitHttp({ config, orm, services, authDeps }));
   // Git LFS (`<repo>.git/info/lfs/...`), also outside /api/v1; it streams uploads itself.
-  app.use(createGitLfs({ config, orm, services }));
+  app.use(createGitLfs({ config, orm, services, authDeps }));
 
   // Authentication, for every API request (bad credentials are 401 on every route).
   app.use(async (ctx, next) => {
     if (!ctx.path.startsWith('/api/v1')) return next();
     const em = orm.em.fork();
     const query = new URLSearchParams(ctx.querystring);
-    const auth: AuthResult = await authenticate(em, config, services.secrets, { headers: ctx.headers, query });
+    const auth: AuthResult = await authenticate(em, config, authDeps, { headers: ctx.headers, query, peer: ctx.req.socket.remoteAddress });
     if (auth.warning) ctx.set('Warning', auth.warning);
     // forgejo-facts 2.6 with the spec's preference for 401 on sign-in-required instances.
     if (!auth.doer && config.SERVICE.REQUIRE_SIGNIN_VIEW) throw new HttpError(401, 'Only signed in user is allowed to call APIs.');
@@ -139,39 +147,17 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
     await next();
   });
 
+  // Bodies are read when the row's chain asks for them (lib/request-body.ts); uploads left behind
+  // by an answered request are removed.
   app.use(cleanupUploads());
-  // Bodies are parsed after authentication: uploads (multipart, written to temporary files) are read
-  // only for signed-in callers — every route that takes one requires a token — so an anonymous client
-  // cannot make the server spool files to disk.
-  const bodyOptions = {
-    text: true,
-    json: true,
-    urlencoded: true,
-    parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
-    // ActivityPub peers post `application/activity+json` (or ld+json).
-    jsonTypes: ['application/json', 'application/json-patch+json', 'application/vnd.api+json', 'application/csp-report', 'application/activity+json', 'application/ld+json'],
-    jsonLimit: '16mb',
-    textLimit: '16mb',
-    formidable: formidableOptions(config),
-    // An upload over [attachment] MAX_SIZE is 413 (formidable marks it so); other parse errors are 422.
-    onError: (err: Error) => { throw new HttpError((err as { httpCode?: number }).httpCode === 413 ? 413 : 422, `invalid request body: ${err.message}`); },
-  };
-  const withUploads = koaBody({ ...bodyOptions, multipart: true });
-  const withoutUploads = koaBody({ ...bodyOptions, multipart: false });
-  // Only ActivityPub inboxes need the raw text (the HTTP signature's Digest, SIG); other bodies are not kept twice.
-  const withRawText = koaBody({ ...bodyOptions, multipart: false, includeUnparsed: true });
-  app.use((ctx, next) => {
-    if (ctx.path.startsWith('/api/v1/activitypub/')) return withRawText(ctx, next);
-    return (ctx.state[STATE_AUTH] as { auth?: AuthResult } | undefined)?.auth?.doer ? withUploads(ctx, next) : withoutUploads(ctx, next);
-  });
+  const readBody = bodyReader(config);
 
   const hooks: RunHooks = {
     async makeState(ctx, route) {
       const { auth, em } = ctx.state[STATE_AUTH] as { auth: AuthResult; em: RequestState['em'] };
       const params: Record<string, string> = {};
       for (const [k, v] of Object.entries(ctx.params ?? {})) params[k] = Array.isArray(v) ? v.join('/') : String(v ?? '');
-      const files = (ctx.request as { files?: unknown }).files;
-      const rawBody = route.spec.body === 'multipart' ? { fields: ctx.request.body, files } : ctx.request.body;
+      const wanted = { uploads: !!auth.doer, text: ctx.path.startsWith('/api/v1/activitypub/'), multipart: route.spec.body === 'multipart' };
       return {
         config, services, em,
         method: ctx.method,
@@ -180,9 +166,8 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
         query: new URLSearchParams(ctx.querystring),
         headers: ctx.headers,
         auth: { doer: auth.doer, method: auth.method, token: auth.token, sudoer: auth.sudoer, task: auth.task ?? null },
-        rawBody,
+        readBody: once(() => readBody(ctx, wanted)),
         requestUri: ctx.url,
-        bodyText: typeof (ctx.request as { rawBody?: unknown }).rawBody === 'string' ? (ctx.request as { rawBody: string }).rawBody : undefined,
       };
     },
     respond(ctx, _s, outcome: NonNullable<Outcome>) {

@@ -1,19 +1,9 @@
-// Refs a migration from another instance writes after the clone: the pull heads the source offers,
-// and refs set or removed in bulk once the pull requests are known.
-import { assertSafeArg, runGit } from './exec.ts';
+// Refs a migration from another instance writes after the clone, set or removed in bulk once the pull
+// requests are known (the pull heads themselves are fetched by git/remote.ts fetchPullHeads).
+import { runGit } from './exec.ts';
 import { systemIdentityEnv } from './identity.ts';
 import { isFullOid } from './oid.ts';
 import { assertFullRef } from './refname.ts';
-import { authEnv, REMOTE_TIMEOUT_MS, type RemoteAuth } from './remote.ts';
-
-/**
- * Fetches every `refs/pull/<n>/head` of the remote under the same name. A remote without such refs
- * is no error: a glob refspec that matches nothing fetches nothing.
- */
-export async function fetchPullHeads(repoPath: string, url: string, auth: RemoteAuth | null): Promise<void> {
-  assertSafeArg(url, 'remote URL');
-  await runGit(repoPath, ['fetch', '--quiet', '--no-write-fetch-head', '--no-tags', url, '+refs/pull/*/head:refs/pull/*/head'], { env: authEnv(auth), timeoutMs: REMOTE_TIMEOUT_MS });
-}
 
 /** The commit a full object id names, when this repository has it. */
 export async function hasCommit(repoPath: string, oid: string): Promise<boolean> {

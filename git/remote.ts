@@ -1,18 +1,36 @@
 // Talking to other repositories: fetching from a remote URL or a local repository (migrations,
-// mirrors, forks, templates, fork sync) and pushing to a push-mirror remote. Credentials never
-// reach argv or a config file: they travel as an HTTP header in git's command-scoped config
-// environment, which other local users cannot read.
-import { assertSafeArg, runGit } from './exec.ts';
+// mirrors, forks, templates, fork sync) and pushing to a push-mirror remote. Every such git call goes
+// through `runRemote`, so none can forget its two rules: credentials never reach argv or a config
+// file (they travel as an HTTP header in git's command-scoped config environment, which other local
+// users cannot read), and HTTP redirects are refused. The allow and block lists were checked for the
+// address git is given; a redirect would hand the request to a host nobody checked (issue 9, item 4).
+import { assertSafeArg, runGit, type RunOptions, type RunResult } from './exec.ts';
 
 export const REMOTE_TIMEOUT_MS = 10 * 60_000;
 
 export interface RemoteAuth { username: string; password: string }
 
-/** Environment that hands git an `Authorization: Basic` header for HTTP remotes. */
-export function authEnv(auth: RemoteAuth | null): Record<string, string> {
-  if (!auth || (auth.username === '' && auth.password === '')) return {};
-  const basic = Buffer.from(`${auth.username}:${auth.password}`).toString('base64');
-  return { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'http.extraHeader', GIT_CONFIG_VALUE_0: `Authorization: Basic ${basic}` };
+/**
+ * The command-scoped configuration of every remote call: no redirects (an error, not a silent
+ * follow), and an `Authorization: Basic` header for HTTP remotes when there are credentials.
+ */
+function remoteEnv(auth: RemoteAuth | null): Record<string, string> {
+  const config: [string, string][] = [['http.followRedirects', 'false']];
+  if (auth && (auth.username !== '' || auth.password !== '')) {
+    const basic = Buffer.from(`${auth.username}:${auth.password}`).toString('base64');
+    config.push(['http.extraHeader', `Authorization: Basic ${basic}`]);
+  }
+  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(config.length) };
+  config.forEach(([key, value], i) => {
+    env[`GIT_CONFIG_KEY_${i}`] = key;
+    env[`GIT_CONFIG_VALUE_${i}`] = value;
+  });
+  return env;
+}
+
+/** The one way this module runs git against a remote. */
+function runRemote(repoPath: string | null, args: string[], auth: RemoteAuth | null, opts: Pick<RunOptions, 'okCodes'> = {}): Promise<RunResult> {
+  return runGit(repoPath, args, { ...opts, env: remoteEnv(auth), timeoutMs: REMOTE_TIMEOUT_MS });
 }
 
 export const ALL_BRANCHES_AND_TAGS = ['+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*'];
@@ -23,20 +41,29 @@ export async function fetchFrom(repoPath: string, url: string, refspecs: string[
   for (const r of refspecs) assertSafeArg(r, 'refspec');
   const args = ['fetch', '--quiet', '--no-write-fetch-head'];
   if (opts.prune) args.push('--prune');
-  await runGit(repoPath, [...args, url, ...refspecs], { env: authEnv(opts.auth ?? null), timeoutMs: REMOTE_TIMEOUT_MS });
+  await runRemote(repoPath, [...args, url, ...refspecs], opts.auth ?? null);
+}
+
+/**
+ * Fetches every `refs/pull/<n>/head` of the remote under the same name. A remote without such refs
+ * is no error: a glob refspec that matches nothing fetches nothing.
+ */
+export async function fetchPullHeads(repoPath: string, url: string, auth: RemoteAuth | null): Promise<void> {
+  assertSafeArg(url, 'remote URL');
+  await runRemote(repoPath, ['fetch', '--quiet', '--no-write-fetch-head', '--no-tags', url, '+refs/pull/*/head:refs/pull/*/head'], auth);
 }
 
 /** Fetches from the repository's configured `origin` (a pull mirror). */
 export async function fetchOrigin(repoPath: string, opts: { auth?: RemoteAuth | null; prune?: boolean } = {}): Promise<void> {
   const args = ['fetch', '--quiet', '--no-write-fetch-head', '--tags'];
   if (opts.prune) args.push('--prune');
-  await runGit(repoPath, [...args, 'origin'], { env: authEnv(opts.auth ?? null), timeoutMs: REMOTE_TIMEOUT_MS });
+  await runRemote(repoPath, [...args, 'origin'], opts.auth ?? null);
 }
 
 /** The branch a remote's HEAD points at, or null (an empty remote, or a server that does not say). */
 export async function remoteHeadBranch(url: string, auth: RemoteAuth | null): Promise<string | null> {
   assertSafeArg(url, 'remote URL');
-  const { stdout } = await runGit(null, ['ls-remote', '--symref', url, 'HEAD'], { env: authEnv(auth), timeoutMs: REMOTE_TIMEOUT_MS });
+  const { stdout } = await runRemote(null, ['ls-remote', '--symref', url, 'HEAD'], auth);
   const m = /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(stdout.toString('utf8'));
   return m ? m[1] : null;
 }
@@ -44,7 +71,7 @@ export async function remoteHeadBranch(url: string, auth: RemoteAuth | null): Pr
 /** Whether a remote answers at all (used to probe for a wiki next to a migrated repository). */
 export async function remoteExists(url: string, auth: RemoteAuth | null): Promise<boolean> {
   assertSafeArg(url, 'remote URL');
-  const { code } = await runGit(null, ['ls-remote', '--quiet', url, 'HEAD'], { env: authEnv(auth), timeoutMs: REMOTE_TIMEOUT_MS, okCodes: [0, 1, 2, 128] });
+  const { code } = await runRemote(null, ['ls-remote', '--quiet', url, 'HEAD'], auth, { okCodes: [0, 1, 2, 128] });
   return code === 0;
 }
 
@@ -69,5 +96,5 @@ export async function pushTo(repoPath: string, url: string, auth: RemoteAuth | n
     : ['+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*'];
   for (const r of refspecs) assertSafeArg(r, 'refspec');
   const args = ['push', '--quiet', ...(branches.length ? [] : ['--prune']), url, ...refspecs];
-  await runGit(repoPath, args, { env: authEnv(auth), timeoutMs: REMOTE_TIMEOUT_MS });
+  await runRemote(repoPath, args, auth);
 }

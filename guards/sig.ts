@@ -16,7 +16,7 @@ export const SIG = step('SIG', 'guard', [], [], async (s) => {
       method: s.method,
       uri: s.requestUri ?? `/api/v1${s.path}`,
       headers: s.headers,
-      body: s.bodyText,
+      readBody: async () => (await s.readBody()).text,
     });
     return null;
   } catch (e) {

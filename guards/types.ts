@@ -11,6 +11,7 @@ import type { IPackage, IPackageVersion } from '../model/package.ts';
 import type { Auth } from '../lib/auth-types.ts';
 import type { RepoPermission } from '../lib/perm.ts';
 import type { Services } from '../lib/services.ts';
+import type { ReceivedBody } from '../lib/request-body.ts';
 
 export type Need = 'user' | 'org' | 'repo' | 'team' | 'comment' | 'package' | 'body';
 export type StepKind = 'loader' | 'limit' | 'gate' | 'guard' | 'body';
@@ -47,12 +48,14 @@ export interface RequestState {
   readonly query: URLSearchParams;
   readonly headers: IncomingHttpHeaders;
   readonly auth: Auth;
-  /** Raw parsed body (JSON value, text, or multipart fields and files), before validation. */
-  readonly rawBody: unknown;
-  /** The request line's path and query as received, and the body text as received (JSON and text
-   *  bodies only): what an HTTP signature covers (SIG). */
+  /**
+   * Reads the body (JSON value, text, or multipart fields and files; and the text as received for
+   * SIG's Digest), once. Only the BODY step and SIG call it, so nothing is buffered for a caller
+   * the chain turned away before (lib/request-body.ts).
+   */
+  readonly readBody: () => Promise<ReceivedBody>;
+  /** The request line's path and query as received: what an HTTP signature covers (SIG). */
   readonly requestUri?: string;
-  readonly bodyText?: string;
   body?: unknown;
   contextUser?: IUser;
   org?: IUser;

@@ -19,7 +19,7 @@ import { Release } from '../model/release.ts';
 import { Issue } from '../model/issue.ts';
 import { Repository } from '../model/repo.ts';
 import { User } from '../model/user.ts';
-import { authenticate, type AuthResult } from './auth.ts';
+import { authenticate, type AuthResult, type AuthDeps } from './auth.ts';
 import { hasScope } from './scopes.ts';
 import { repoPermission, type RepoPermission } from './perm.ts';
 import { HttpError, MSG, NOT_FOUND } from './errors.ts';
@@ -29,6 +29,7 @@ export interface AttachmentServeDeps {
   config: Config;
   orm: Orm;
   services: Services;
+  authDeps: AuthDeps;
 }
 
 const missing = () => new HttpError(404, NOT_FOUND, { errors: [] });
@@ -130,7 +131,7 @@ async function releaseAsset(em: EntityManager, caller: Caller, parts: string[]):
 }
 
 /** Koa middleware; mount it before the API router. Anything else passes through. */
-export function serveAttachments({ config, orm, services }: AttachmentServeDeps): Middleware {
+export function serveAttachments({ config, orm, services, authDeps }: AttachmentServeDeps): Middleware {
   const prefix = config.appSubUrl;
   return async (ctx, next) => {
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || !ctx.path.startsWith(`${prefix}/`) || ctx.path.startsWith(`${prefix}/api/`)) return next();
@@ -139,7 +140,7 @@ export function serveAttachments({ config, orm, services }: AttachmentServeDeps)
     const byRelease = !!parts && parts.length >= 6 && parts[2] === 'releases' && parts[3] === 'download';
     if (!parts || (!byUuid && !byRelease)) return next();
     const em = orm.em.fork();
-    const auth = await authenticate(em, config, services.secrets, { headers: ctx.headers, query: new URLSearchParams(ctx.querystring) });
+    const auth = await authenticate(em, config, authDeps, { headers: ctx.headers, query: new URLSearchParams(ctx.querystring), peer: ctx.req.socket.remoteAddress });
     if (auth.warning) ctx.set('Warning', auth.warning);
     if (!auth.doer && config.SERVICE.REQUIRE_SIGNIN_VIEW) throw new HttpError(401, MSG.signinRequired);
     const caller: Caller = { auth, siteAdmin: !!auth.doer?.isAdmin && !(auth.token && (auth.token.publicOnly || auth.token.repoIds)) };

@@ -8,11 +8,13 @@ import { AccessToken } from '../model/token.ts';
 import { isStorableText } from '../model/schemas/storable.ts';
 import { HttpError } from './errors.ts';
 import { verifyPassword } from './password.ts';
-import { findTaskToken, findToken, TokenLookupError } from './tokens.ts';
+import { findTaskToken, findToken, TOKEN_RE, TokenLookupError } from './tokens.ts';
 import { pseudoUser } from './pseudo-users.ts';
 import { parseScopes, ScopeError } from './scopes.ts';
 import { checkTotp } from './totp.ts';
 import type { SecretBox } from './secretbox.ts';
+import type { AuthLimiter } from './auth-limit.ts';
+import type { AddressOf } from './client-address.ts';
 import type { Auth, TokenInfo } from './auth-types.ts';
 
 export const QUERY_TOKEN_WARNING =
@@ -24,6 +26,18 @@ export interface AuthInput {
   query: URLSearchParams;
 }
 
+/** A request to authenticate: its credentials and the address of the connection's peer. */
+export interface AuthRequest extends AuthInput {
+  peer: string | undefined;
+}
+
+export interface AuthDeps {
+  secrets: SecretBox;
+  limiter: AuthLimiter;
+  /** The client's address (lib/client-address.ts), which the limits count by. */
+  addressOf: AddressOf;
+}
+
 export interface AuthResult extends Auth {
   /** Response headers the authentication step asks for (the query-token deprecation warning). */
   warning?: string;
@@ -31,9 +45,10 @@ export interface AuthResult extends Auth {
 
 const anonymous = (): AuthResult => ({ doer: null, method: null, token: null, sudoer: null });
 
-export async function authenticate(em: EntityManager, cfg: Config, secrets: SecretBox, req: AuthInput): Promise<AuthResult> {
+export async function authenticate(em: EntityManager, cfg: Config, deps: AuthDeps, req: AuthRequest): Promise<AuthResult> {
   const errors: string[] = [];
   let warning: string | undefined;
+  const address = deps.addressOf(req.peer, req.headers);
   const queryToken = req.query.get('token') || req.query.get('access_token') || '';
   if (req.query.has('token') || req.query.has('access_token')) warning = QUERY_TOKEN_WARNING;
   const header = typeof req.headers.authorization === 'string' ? req.headers.authorization.trim() : '';
@@ -41,6 +56,15 @@ export async function authenticate(em: EntityManager, cfg: Config, secrets: Secr
   const kind = scheme?.toLowerCase();
 
   let result: AuthResult | null = null;
+  // Whether credentials were checked (and so may count as a failed guess), and the 429 of a blocked password login.
+  let attempted = false;
+  let lockout: HttpError | null = null;
+  let tried: { value: string; answer: AuthResult | string } | null = null;
+  const tryToken = async (value: string) => {
+    attempted = true;
+    if (tried?.value !== value) tried = { value, answer: await tokenLogin(em, value) };
+    return tried.answer;
+  };
   // 1. Basic with a password.
   let basic: { user: string; pass: string } | null = null;
   if (kind === 'basic' && header) {
@@ -48,9 +72,18 @@ export async function authenticate(em: EntityManager, cfg: Config, secrets: Secr
     if (!basic) errors.push('invalid basic authentication header');
     else if (!cfg.SERVICE.ENABLE_BASIC_AUTHENTICATION) errors.push('basic authentication by username & password is disabled');
     else {
-      const r = await passwordLogin(em, secrets, basic.user, basic.pass, req.headers);
-      if (typeof r === 'string') errors.push(r);
-      else result = { doer: r, method: 'basic', token: null, sudoer: null };
+      // A token in the password (how git clients send one) is looked up first, so that a valid one
+      // costs no read of the limits; step 2 reuses the answer.
+      const early = TOKEN_RE.test(basic.pass) ? await tryToken(basic.pass) : null;
+      if (early !== null && typeof early !== 'string') result = early;
+      // A password can be guessed: over a limit it is not even checked (issue 9, item 12).
+      else lockout = await deps.limiter.refusal({ account: basic.user, address });
+      if (!result && !lockout) {
+        attempted = true;
+        const r = await passwordLogin(em, deps.secrets, basic.user, basic.pass, req.headers);
+        if (typeof r === 'string') errors.push(r);
+        else result = { doer: r, method: 'basic', token: null, sudoer: null };
+      }
     }
   }
   // 2. Access token: query parameter first, then `token`/`Bearer`, then Basic's password (or username).
@@ -61,7 +94,7 @@ export async function authenticate(em: EntityManager, cfg: Config, secrets: Secr
     else if (kind === 'token' || kind === 'bearer') errors.push('invalid authorization header');
     else if (basic) presented = basic.pass === '' || basic.pass === 'x-oauth-basic' ? basic.user : basic.pass;
     if (presented !== null) {
-      const r = await tokenLogin(em, presented);
+      const r = await tryToken(presented);
       if (typeof r === 'string') errors.push(r);
       else result = r;
     }
@@ -76,7 +109,12 @@ export async function authenticate(em: EntityManager, cfg: Config, secrets: Secr
     }
   }
   if (!result) {
-    if (errors.length) throw new HttpError(401, errors.join('\n'));
+    if (lockout) throw lockout;
+    if (errors.length) {
+      // Failures of credentials only: a malformed header or a disabled method guesses nothing.
+      if (attempted) await deps.limiter.fail({ account: basic?.user ?? null, address });
+      throw new HttpError(401, errors.join('\n'));
+    }
     return { ...anonymous(), warning };
   }
   checkAccountState(result.doer!, cfg);

@@ -5,8 +5,8 @@ export class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
-    /** Extra keys of the body (404 `errors`, 413 `user_id`), or `bare` for the `{message}`-only replies. */
-    readonly extra: { errors?: string[]; bare?: boolean; fields?: Record<string, unknown> } = {},
+    /** Extra keys of the body (404 `errors`, 413 `user_id`), or `bare` for the `{message}`-only replies; response headers (429 `Retry-After`). */
+    readonly extra: { errors?: string[]; bare?: boolean; fields?: Record<string, unknown>; headers?: Record<string, string> } = {},
   ) {
     super(message);
   }

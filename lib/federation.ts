@@ -270,9 +270,13 @@ export interface IncomingRequest {
   method: string;
   uri: string;
   headers: Record<string, string | string[] | undefined>;
-  /** The body as received (for the Digest); undefined when the request has none. */
-  body?: string;
+  /** Reads the body as received (for the Digest), called only once the signature verified. */
+  readBody: () => Promise<string | undefined>;
 }
+
+/** Whether the request says a body follows: it must then be signed with its Digest. */
+const announcesBody = (headers: IncomingRequest['headers']) =>
+  headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
 
 /**
  * Checks an incoming request's signature. Returns the signing key id, or throws FederationError
@@ -285,21 +289,22 @@ export async function verifyIncoming(em: EntityManager, cfg: Config, services: S
   const sig = typeof header === 'string' ? parseSignature(header) : null;
   if (!sig) throw new FederationError('malformed Signature header');
   if (sig.algorithm !== 'rsa-sha256' && sig.algorithm !== 'hs2019') throw new FederationError(`unsupported signature algorithm ${sig.algorithm}`);
-  const required = ['(request-target)', 'host', 'date', ...(req.body !== undefined && req.body !== '' ? ['digest'] : [])];
+  const required = ['(request-target)', 'host', 'date', ...(announcesBody(req.headers) ? ['digest'] : [])];
   const missing = required.filter((h) => !sig.headers.includes(h));
   if (missing.length) throw new FederationError(`signature does not cover ${missing.join(', ')}`);
   const date = Date.parse(String(req.headers.date ?? ''));
   if (Number.isNaN(date) || Math.abs(Date.now() - date) > MAX_CLOCK_SKEW_MS) throw new FederationError('Date header missing or out of range');
-  if (sig.headers.includes('digest') && req.headers.digest !== digestOf(req.body ?? '')) throw new FederationError('Digest does not match the body');
   const data = signingString(sig.headers, req);
   if (data === null) throw new FederationError('a signed header is missing');
   // A fork: the keys cached here stay stored whatever the request then does.
   const db = em.fork();
   const cached = await cachedKey(db, sig.keyId);
-  if (cached && verifySignature(cached, data, sig.signature)) return sig.keyId;
   // Unknown key, or the actor may have rotated its key since we cached it: read it (again).
-  if (verifySignature(await fetchKey(db, cfg, services, sig.keyId), data, sig.signature)) return sig.keyId;
-  throw new FederationError('signature does not verify');
+  const verified = (cached && verifySignature(cached, data, sig.signature)) || verifySignature(await fetchKey(db, cfg, services, sig.keyId), data, sig.signature);
+  if (!verified) throw new FederationError('signature does not verify');
+  // The body is read only for a signer whose signature holds (issue 9, item 13); the signed Digest then vouches for it.
+  if (sig.headers.includes('digest') && req.headers.digest !== digestOf((await req.readBody()) ?? '')) throw new FederationError('Digest does not match the body');
+  return sig.keyId;
 }
 
 /** The stored remote person who signed the request (after SIG verified it), if a person signed. */

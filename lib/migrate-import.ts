@@ -34,7 +34,8 @@ import {
 } from './migrate-remote.ts';
 import { countCommits } from '../git/commits.ts';
 import { RefExistsError } from '../git/errors.ts';
-import { fetchPullHeads, hasCommit, writeRefs } from '../git/import-refs.ts';
+import { hasCommit, writeRefs } from '../git/import-refs.ts';
+import { fetchPullHeads } from '../git/remote.ts';
 import { mergeBase } from '../git/merge.ts';
 import { isValidBranchName, isValidRefName, isValidTagName } from '../git/refname.ts';
 import { createBranchRef } from '../git/refs.ts';

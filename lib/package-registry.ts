@@ -18,7 +18,7 @@ import type { Orm } from '../model/db.ts';
 import type { Services } from './services.ts';
 import { User, type IUser } from '../model/user.ts';
 import { PackageFile } from '../model/package.ts';
-import { authenticate, type AuthResult } from './auth.ts';
+import { authenticate, type AuthResult, type AuthDeps } from './auth.ts';
 import { hasScope } from './scopes.ts';
 import { withinQuota } from './quota.ts';
 import { HttpError, MSG } from './errors.ts';
@@ -30,6 +30,7 @@ export interface PackageRegistryDeps {
   config: Config;
   orm: Orm;
   services: Services;
+  authDeps: AuthDeps;
 }
 
 const TYPE = 'generic';
@@ -155,7 +156,7 @@ async function serve(ctx: Context, deps: PackageRegistryDeps, parts: string[]): 
   const op = type === TYPE && name && version && rest.length === 0 ? operation(ctx.method, filename !== undefined) : null;
   if (!op) throw new RegistryError(404, 'Not Found');
   const em = deps.orm.em.fork();
-  const auth = await authenticate(em, deps.config, deps.services.secrets, { headers: ctx.headers, query: new URLSearchParams(ctx.querystring) });
+  const auth = await authenticate(em, deps.config, deps.authDeps, { headers: ctx.headers, query: new URLSearchParams(ctx.querystring), peer: ctx.req.socket.remoteAddress });
   const owner = await em.findOne(User, { lowerName: ownerName.toLowerCase() });
   if (!owner) throw new RegistryError(404, 'user does not exist');
   const r: Request = { em, auth, owner, name, version, filename: filename ?? null };
@@ -175,6 +176,7 @@ export function servePackageRegistry(deps: PackageRegistryDeps): Middleware {
     } catch (e) {
       const err = e instanceof RegistryError ? e : e instanceof HttpError && e.status < 500 ? new RegistryError(e.status, e.message) : null;
       if (!err) throw e;
+      if (e instanceof HttpError) for (const [k, v] of Object.entries(e.extra.headers ?? {})) ctx.set(k, v);
       ctx.status = err.status;
       if (err.challenge) ctx.set('WWW-Authenticate', 'Basic realm="Forgejo Package API"');
       ctx.type = 'text/plain; charset=utf-8';

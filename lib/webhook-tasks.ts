@@ -130,7 +130,7 @@ export function installWebhooks(): void {
 function converterState(em: EntityManager, ctx: EventCtx): RequestState {
   return {
     config: ctx.config, services: ctx.services, em, method: 'POST', path: '', params: {}, query: new URLSearchParams(),
-    headers: {}, auth: { doer: null, method: null, token: null, sudoer: null }, rawBody: null,
+    headers: {}, auth: { doer: null, method: null, token: null, sudoer: null }, readBody: async () => ({ value: null }),
   };
 }
 

@@ -27,6 +27,7 @@ import { Package, PackageVersion, PackageFile, PackageBlob } from './package.ts'
 import { Notification } from './notification.ts';
 import { Action } from './action.ts';
 import { CronTask } from './cron.ts';
+import { AuthLimit } from './auth-limit.ts';
 import { QuotaRule, QuotaGroup, QuotaGroupRule, QuotaGroupMapping } from './quota.ts';
 import { Webhook, HookTask } from './webhook.ts';
 import { LfsMetaObject, LfsLock } from './lfs.ts';
@@ -53,4 +54,5 @@ export const entities = [
   QuotaRule, QuotaGroup, QuotaGroupRule, QuotaGroupMapping,
   Webhook, HookTask,
   LfsMetaObject, LfsLock,
+  AuthLimit,
 ];

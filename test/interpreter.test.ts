@@ -78,10 +78,10 @@ test('scope check: at least one category at the method\'s level; none needed wit
 test('BODY is bound to the row\'s schema and reports Forgejo\'s 422 message', async () => {
   const bound = bindRoute(routes.find((r) => r.method === 'POST' && r.path === '/user/repos')!);
   const body = bound.steps.find((s) => s.name === 'BODY')!;
-  const s = { rawBody: { name: 5 } } as unknown as RequestState;
+  const s = { readBody: async () => ({ value: { name: 5 } }) } as unknown as RequestState;
   const out = await body.run(s);
   assert.is(out && 'message' in out ? out.status : 0, 422);
-  const ok = { rawBody: { name: 'fine' } } as unknown as RequestState;
+  const ok = { readBody: async () => ({ value: { name: 'fine' } }) } as unknown as RequestState;
   assert.is(await body.run(ok), null);
   assert.equal(ok.body, { name: 'fine' });
 });

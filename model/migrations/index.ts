@@ -16,6 +16,7 @@ import { Migration20261121091457Quota } from './Migration20261121091457Quota.ts'
 import { Migration20261121092857Webhooks } from './Migration20261121092857Webhooks.ts';
 import { Migration20261125123305WebhookRetries } from './Migration20261125123305WebhookRetries.ts';
 import { Migration20261125130859Lfs } from './Migration20261125130859Lfs.ts';
+import { Migration20261125134924AuthLimit } from './Migration20261125134924AuthLimit.ts';
 
 /** Committed migrations, applied in this order at start (`cli migrate` runs them alone). */
 export const migrations = [
@@ -37,4 +38,5 @@ export const migrations = [
   { name: 'Migration20261121092857Webhooks', class: Migration20261121092857Webhooks },
   { name: 'Migration20261125123305WebhookRetries', class: Migration20261125123305WebhookRetries },
   { name: 'Migration20261125130859Lfs', class: Migration20261125130859Lfs },
+  { name: 'Migration20261125134924AuthLimit', class: Migration20261125134924AuthLimit },
 ];
