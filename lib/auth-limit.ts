@@ -37,7 +37,14 @@ interface Counter { key: string; limit: number }
 const PREFIX = 'auth';
 const TABLE = 'auth_limit';
 // Keys are at most 255 characters; a long login (an e-mail address) is hashed to fit.
-const part = (s: string) => (s.length > 100 ? createHash('sha256').update(s).digest('hex') : s);
+/**
+ * An account name as a key part: a name from a Basic header may hold NUL or anything else PostgreSQL's text
+ * refuses, so it is JSON-escaped (NUL becomes `\u0000`), and a long one is hashed to keep keys short.
+ */
+const part = (s: string) => {
+  const escaped = JSON.stringify(s).slice(1, -1);
+  return escaped.length > 100 ? createHash('sha256').update(escaped).digest('hex') : escaped;
+};
 
 export function createAuthLimiter(cfg: Config, orm: Orm): AuthLimiter {
   const settings = cfg.SECURITY_LOGIN_LIMIT;
