@@ -8,8 +8,11 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-/** The Node.js the project installs (README, "Run it"); `npm start` runs this one. */
-export const NODE = path.join(ROOT, 'node_modules', '.bin', 'node');
+/**
+ * The Node.js the project installs (README, "Run it"); `npm start` runs this one. `BENCH_NODE=/usr/bin/node`
+ * runs cairn and the ceilings on another runtime, to compare runtimes in one way.
+ */
+export const NODE = process.env.BENCH_NODE ?? path.join(ROOT, 'node_modules', '.bin', 'node');
 
 export interface Proc {
   name: string;
