@@ -23,6 +23,7 @@ import { runAdmin, USAGE, type Output } from './cli-admin.ts';
 import { HttpError } from './lib/errors.ts';
 import { closeAll } from './git/cat-file.ts';
 import { removeLeftovers } from './lib/leftovers.ts';
+import { reconcileAllMerges } from './lib/merge-recovery.ts';
 import { takeServingLock } from './lib/serving-lock.ts';
 
 const socketPath = (cfg: Config) => path.join(cfg.dataPath, 'cairn-admin.sock');
@@ -119,6 +120,9 @@ async function serve(cfg: Config) {
   const started = Date.now();
   const removed = await removeLeftovers(cfg, { alone: serving.alone });
   log.info({ removed: removed.length, alone: serving.alone, ms: Date.now() - started }, 'leftovers of interrupted uploads and pushes removed');
+  // Merges a killed process left in git but not in the database are recorded (lib/merge-recovery.ts).
+  const settled = await reconcileAllMerges(db.orm, { log, secrets: new SecretBox(secretKey(cfg)), repoPath: repoPathFor(cfg) }, cfg);
+  if (settled.length) log.warn({ pulls: settled }, 'merges interrupted by a crash recorded');
   const app = createApp({ config: cfg, orm: db.orm, log });
   const running = await listen(app, cfg.SERVER.HTTP_ADDR, cfg.SERVER.HTTP_PORT);
   const admin = serveAdminSocket(db.orm, cfg);

@@ -195,15 +195,19 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
     // The same EntityManager runs the handler inside one transaction, so entities the chain loaded
     // stay managed and are flushed once, at commit.
     async transactional(s, fn) {
+      const after: (() => Promise<void>)[] = [];
       await s.em.begin();
+      let out;
       try {
-        const out = await fn(s);
+        out = await fn({ ...s, afterCommit: (work) => { after.push(work); } });
         await s.em.commit();
-        return out;
       } catch (e) {
         await s.em.rollback();
         throw e;
       }
+      // Committed: tidying that must not undo the answer when it fails.
+      for (const work of after) await work().catch((e: unknown) => services.log.warn({ err: e }, 'after-commit work failed'));
+      return out;
     },
   };
 

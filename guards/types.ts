@@ -56,6 +56,8 @@ export interface RequestState {
   readonly readBody: () => Promise<ReceivedBody>;
   /** The request line's path and query as received: what an HTTP signature covers (SIG). */
   readonly requestUri?: string;
+  /** Work for after the handler's transaction committed (set for mutating rows only). */
+  readonly afterCommit?: (work: () => Promise<void>) => void;
   body?: unknown;
   contextUser?: IUser;
   org?: IUser;

@@ -18,7 +18,7 @@ import { repoPermission } from '../lib/perm.ts';
 import { repoUnits } from '../lib/repos.ts';
 import { canUserPushRule } from '../lib/branch-rules.ts';
 import { flag, gitCtx, pullRefresh, refreshAfterWrite } from '../lib/repo-git.ts';
-import { alreadyExists, createPull, findOpenDuplicate, findPull, milestoneIn, pullRepos, repoPathOf, retestPull, syncPullHead } from '../lib/pulls.ts';
+import { alreadyExists, claimPull, createPull, findOpenDuplicate, findPull, milestoneIn, pullRepos, repoPathOf, retestPull, syncPullHead } from '../lib/pulls.ts';
 import {
   branchRule, canMerge, checkMergeable, defaultMergeTitle, deleteHeadAfterMerge, finishMerge, MergeConflict, mergePull, notAllowed, pullsConfig,
   recordMerged, requiredStatusState, styleAllowed, updatePullHead, type MergeCheck, type MergeStyle,
@@ -36,6 +36,8 @@ import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
 import { emitIssueChanges, emitIssueEvent, emitPullMerged, snapshotIssue } from '../lib/issue-events.ts';
 import { emitRefChanges, refSnapshot } from '../lib/push-events.ts';
 import { atoi, rowId } from '../lib/query-values.ts';
+import { reconcileMerge } from '../lib/merge-recovery.ts';
+import { dropMergeIntent } from '../lib/merge-intent.ts';
 
 /** The pull at `{index}` of the addressed repository and its issue; 404 otherwise. */
 export async function loadPull(s: RequestState, param = 'index'): Promise<{ pull: IPullRequest; issue: IIssue }> {
@@ -383,7 +385,14 @@ export const createMerge: Handler<MergePullRequestForm> = async (c) => {
   const style: MergeStyle = b.Do;
   const kind = style === 'manually-merged' ? 'manual' : b.merge_when_checks_succeed ? 'auto' : 'general';
   const { base, head } = await pullRepos(c.em, pull);
+  // One merge at a time per pull, in every process; a merge git has but the database lost is
+  // recorded first, and answered like any merged pull (lib/merge-recovery.ts).
+  await claimPull(c.em, pull, issue);
   const headCommit = (await syncPullHead(c.services, pull, base, head)) ?? pull.headCommitId;
+  if (!issue.isClosed && (await reconcileMerge(c.em, c.services, c.config, { pull, issue, base, doerId: c.auth.doer!.id, headCommit, byHead: style !== 'manually-merged' }))) {
+    c.afterCommit?.(() => dropMergeIntent(c.config, pull.id));
+    return json(405, { message: '', url: `${c.config.appUrl}api/swagger` });
+  }
   await checkFor(c, pull, issue, kind, headCommit);
   if (style === 'manually-merged') return markManuallyMerged(c, pull, issue);
   if (!styleAllowed(units ?? (await repoUnits(c.em, repo.id)), style)) throw notAllowed(`${style} is not an allowed merge style for this repository`);
@@ -407,6 +416,7 @@ export const createMerge: Handler<MergePullRequestForm> = async (c) => {
     throw e;
   }
   await finishMerge(c.em, c.services, { pull, issue, base, commit: merged, doerId: c.auth.doer!.id });
+  c.afterCommit?.(() => dropMergeIntent(c.config, pull.id));
   await emitPullMerged(c.em, c, { base, sender: c.auth.doer!, pull, issue, basePath: repoPathOf(c.services, base), refsBefore });
   if (b.delete_branch_after_merge && head) {
     const refused = await deleteHeadAfterMerge(c.em, c.services, { pull, issue, head, doerId: c.auth.doer!.id, perm: await headPermission(c, head), events: { ctx: c, sender: c.auth.doer! } });

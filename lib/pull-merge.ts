@@ -21,7 +21,7 @@ import { emitEvent, type EventCtx } from './events.ts';
 import { emitPullMerged } from './issue-events.ts';
 import { refSnapshot } from './push-events.ts';
 import { gitWrite, identityOf, refreshAfterWrite } from './repo-git.ts';
-import { pullRepos, repoPathOf, syncPullHead } from './pulls.ts';
+import { claimPull, pullRepos, repoPathOf, syncPullHead } from './pulls.ts';
 import { addComment, labelIdsOf, recountIssueTotals } from './issues.ts';
 import { isWorkInProgress } from '../model/api-issue.ts';
 import { deleteRef } from '../git/refs.ts';
@@ -33,6 +33,8 @@ import { systemIdentityEnv, type Identity } from '../git/identity.ts';
 import { runGit } from '../git/exec.ts';
 import { fetchFrom } from '../git/remote.ts';
 import { commitTree, mergeCommits, moveBranch, replayCommits, treeOf } from '../git/pull.ts';
+import { dropMergeIntent, writeMergeIntent } from './merge-intent.ts';
+
 
 export const MERGE_STYLES = ['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only', 'manually-merged'] as const;
 export type MergeStyle = (typeof MERGE_STYLES)[number];
@@ -178,9 +180,13 @@ export async function mergePull(m: MergeInput): Promise<string> {
   if (!baseCommit) throw new MergeConflict({ Style: m.style, StdOut: '', StdErr: `base branch ${m.pull.baseBranch} does not exist`, Err: {} });
   const merger: Identity = identityOf(m.cfg, m.doer);
   const next = await buildResult(basePath, m, baseCommit, headCommit, merger);
+  // Before git moves: what a crash between here and the commit of the record leaves behind (lib/merge-recovery.ts).
+  await writeMergeIntent(m.cfg, { pullId: m.pull.id, commit: next, doerId: m.doer.id });
   try {
     await moveBranch(basePath, m.pull.baseBranch, next, baseCommit, merger);
   } catch (e) {
+    // update-ref moved nothing: the intent is void.
+    await dropMergeIntent(m.cfg, m.pull.id);
     if (e instanceof RefConflictError) throw conflict('merge push out of date');
     throw e;
   }
@@ -370,7 +376,9 @@ export async function runScheduledMerges(em: EntityManager, services: Services, 
   for (const pull of pulls) {
     const schedule = await em.findOne(AutoMerge, { pullId: pull.id });
     const issue = schedule && (await em.findOne(Issue, { id: pull.issueId }));
-    if (!schedule || !issue || issue.isClosed) continue;
+    if (!schedule || !issue) continue;
+    await claimPull(em, pull, issue);
+    if (pull.hasMerged || issue.isClosed) continue;
     const { base, head } = await pullRepos(em, pull);
     const rule = await branchRule(em, base.id, pull.baseBranch);
     if ((await requiredStatusState(em, base.id, sha, rule?.statusCheckContexts ?? [])) !== 'success') continue;

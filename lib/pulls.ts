@@ -49,6 +49,16 @@ export async function findOpenDuplicate(em: EntityManager, t: { headRepoId: numb
 export const alreadyExists = (p: IPullRequest) =>
   `pull request already exists for these targets [id: ${p.id}, issue_id: ${p.index}, head_repo_id: ${p.headRepoId}, base_repo_id: ${p.baseRepoId}, head_branch: ${p.headBranch}, base_branch: ${p.baseBranch}]`;
 
+/**
+ * The merge claim (lib/merge-recovery.ts): locks the pull's row for the rest of the transaction and reloads the pull and its issue, so that
+ * `hasMerged` and `isClosed` are what the last committed merge or edit left.
+ */
+export async function claimPull(em: EntityManager, pull: IPullRequest, issue: IIssue): Promise<void> {
+  await em.getConnection().execute('select id from pull_request where id = ? for no key update', [pull.id], 'all', em.getTransactionContext());
+  await em.refresh(pull);
+  await em.refresh(issue);
+}
+
 // -------------------------------------------------------------------------------------------------
 // Mergeability
 
