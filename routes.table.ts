@@ -64,7 +64,7 @@ export const routes = [
   { method: 'GET', path: '/users/{username}/followers', body: null, scope: ['user'], flag: null, deprecated: false, chain: [...USR, TOK], handler: 'users.listFollowers' },
   { method: 'GET', path: '/users/{username}/following', body: null, scope: ['user'], flag: null, deprecated: false, chain: [...USR, TOK], handler: 'users.listFollowing' },
   { method: 'GET', path: '/users/{username}/following/{target}', body: null, scope: ['user'], flag: null, deprecated: false, chain: [...USR, TOK], handler: 'users.getFollowing' },
-  { method: 'GET', path: '/users/{username}/starred', body: null, scope: ['user'], flag: 'stars', deprecated: false, chain: [...USR_VISIBLE], handler: 'users.listStarred' },
+  { method: 'GET', path: '/users/{username}/starred', body: null, scope: ['user'], flag: 'stars', deprecated: false, chain: [...USR, TOK], handler: 'users.listStarred' },
   { method: 'GET', path: '/users/{username}/subscriptions', body: null, scope: ['user'], flag: null, deprecated: false, chain: [...USR, TOK], handler: 'users.listSubscriptions' },
   { method: 'GET', path: '/user', body: null, scope: ['user'], flag: null, deprecated: false, chain: [TOK], handler: 'user.get' },
   { method: 'GET', path: '/user/quota', body: null, scope: ['user'], flag: 'quota', deprecated: false, chain: [TOK], handler: 'user.listQuota' },

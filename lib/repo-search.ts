@@ -45,9 +45,11 @@ export function reachable(c: Caller): Sql {
   if (!c.doer || c.token?.publicOnly) return PUBLIC;
   if (c.siteAdmin) return sql('true');
   const mine = accessibleTo(c.doer.id);
+  // Spec, token kinds: a repo-specific token's listings hold its repositories only, public ones
+  // elsewhere included (issue 11's probe finding).
   if (c.token?.repoIds) {
-    if (c.token.repoIds.length === 0) return PUBLIC;
-    return or([and([sql(`r.id in (${c.token.repoIds.map(() => '?').join(',')})`, ...c.token.repoIds), mine]), PUBLIC]);
+    if (c.token.repoIds.length === 0) return sql('false');
+    return and([sql(`r.id in (${c.token.repoIds.map(() => '?').join(',')})`, ...c.token.repoIds), mine]);
   }
   return mine;
 }
@@ -92,7 +94,7 @@ export function searchCondition(c: Caller, q: URLSearchParams): { where: Sql; or
   // Forgejo's `private` option: include the private repositories the caller may see (default true
   // for a signed-in caller); a public-only token never does.
   const wantPrivate = !!c.doer && !c.token?.publicOnly && (q.get('private') === null || q.get('private') === '' || bool(q.get('private')));
-  parts.push(wantPrivate ? reachable(c) : PUBLIC);
+  parts.push(wantPrivate ? reachable(c) : c.token?.repoIds ? and([PUBLIC, reachable(c)]) : PUBLIC);
 
   const mode = q.get('mode') ?? '';
   let collaborate: boolean | null = bool(q.get('exclusive')) ? false : null;

@@ -75,14 +75,16 @@ test('search filters: topic, includeDesc, uid/exclusive, starredBy, is_private, 
   }
 });
 
-test('token kinds: public-only tokens never see private repositories; repo-specific ones only theirs and public ones', async () => {
+test('token kinds: public-only tokens never see private repositories; repo-specific ones only theirs (spec, token kinds)', async () => {
   const { alice } = env;
   const publicOnly = await makeToken(env.srv.api, alice, ['public-only', 'read:repository', 'read:user']);
   const specific = await makeToken(env.srv.api, alice, ['read:repository'], { repositories: [{ owner: alice.name, name: repos.priv.name }] });
   const po = names(await search(publicOnly, `q=${tag}`));
   assert.equal(new Set(po), new Set([repos.pub, repos.tpl, repos.bobs].map((x) => x.full_name)));
   const sp = names(await search(specific, `q=${tag}`));
-  assert.equal(new Set(sp), new Set([repos.pub, repos.priv, repos.tpl, repos.bobs].map((x) => x.full_name)));
+  assert.equal(sp, [repos.priv.full_name]);
+  assert.equal(names(await search(specific, `q=${tag}&private=false`)), [], 'not even public ones outside its list');
+  assert.equal(names(await env.as(specific, 'GET', `/users/${env.bob.name}/repos`)), []);
   const mine = await env.as(publicOnly, 'GET', '/user/repos?limit=50');
   assert.is(mine.status, 200, mine.text);
   assert.not.ok(names(mine).includes(repos.priv.full_name));

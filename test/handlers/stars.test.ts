@@ -33,6 +33,13 @@ test('PUT/GET/DELETE /user/starred/{o}/{r}; stars_count and stargazers follow', 
   assert.equal((await env.as(bob, 'GET', '/user/starred')).json, []);
 });
 
+test('GET /users/{username}/starred needs a signed-in caller (spec: TOK): anonymous 401', async () => {
+  const r = await env.api('GET', `/users/${env.alice.name}/starred`);
+  assert.is(r.status, 401, r.text);
+  assert.is(r.json.message, 'token is required');
+  assert.is((await env.as(env.bob, 'GET', `/users/${env.alice.name}/starred`)).status, 200);
+});
+
 test('starred lists leave out what the caller can no longer reach', async () => {
   const { alice, bob } = env;
   const repo = await newRepo(env, alice, { private: true });
