@@ -15,6 +15,7 @@ import { HttpError, NOT_FOUND } from './lib/errors.ts';
 import { authenticate, type AuthDeps, type AuthResult } from './lib/auth.ts';
 import { createAuthLimiter } from './lib/auth-limit.ts';
 import { clientAddressOf } from './lib/client-address.ts';
+import { CACHE_CONTROL, etagOf, noneMatch } from './lib/conditional-get.ts';
 import { JSON_TYPE, renderJson } from './lib/json.ts';
 import { isStream, type Reply } from './lib/handler.ts';
 import { SecretBox } from './lib/secretbox.ts';
@@ -189,8 +190,20 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
         return;
       }
       if (reply.status === 205) return sendResetContent(ctx, renderJson(reply.body));
+      const text = renderJson(reply.body);
       ctx.type = JSON_TYPE;
-      ctx.body = renderJson(reply.body);
+      if ((ctx.method === 'GET' || ctx.method === 'HEAD') && reply.status === 200) {
+        // Conditional GETs (lib/conditional-get.ts).
+        const etag = etagOf(text);
+        ctx.set('ETag', etag);
+        ctx.set('Cache-Control', CACHE_CONTROL);
+        if (noneMatch(ctx.get('If-None-Match') || undefined, etag)) {
+          ctx.status = 304;
+          ctx.body = null;
+          return;
+        }
+      }
+      ctx.body = text;
     },
     // The same EntityManager runs the handler inside one transaction, so entities the chain loaded
     // stay managed and are flushed once, at commit.
