@@ -118,6 +118,16 @@ const SETTINGS = {
     PER_ADDRESS: { kind: 'int', default: '200' },
     PER_ACCOUNT: { kind: 'int', default: '1000' },
   },
+  /**
+   * API requests allowed per WINDOW seconds, per signed-in user and per client address of anonymous
+   * callers (lib/api-limit.ts); off by default. Over the limit: 429 with Retry-After.
+   */
+  API_RATE_LIMIT: {
+    ENABLED: { kind: 'bool', default: 'false' },
+    WINDOW: { kind: 'int', default: '3600' },
+    PER_USER: { kind: 'int', default: '5000' },
+    PER_ADDRESS: { kind: 'int', default: '1000' },
+  },
   ATTACHMENT: {
     ENABLED: { kind: 'bool', default: 'true' },
     MAX_SIZE: { kind: 'int', default: '2048' },

@@ -16,6 +16,7 @@ import { authenticate, type AuthDeps, type AuthResult } from './lib/auth.ts';
 import { createAuthLimiter } from './lib/auth-limit.ts';
 import { clientAddressOf } from './lib/client-address.ts';
 import { CACHE_CONTROL, etagOf, noneMatch } from './lib/conditional-get.ts';
+import { createApiLimiter } from './lib/api-limit.ts';
 import { JSON_TYPE, renderJson } from './lib/json.ts';
 import { isStream, type Reply } from './lib/handler.ts';
 import { SecretBox } from './lib/secretbox.ts';
@@ -59,6 +60,7 @@ export function secretKey(cfg: Config): string {
 export function createApp({ config, orm, log }: AppOptions): Koa {
   const logger = log ?? pino({ level: config.LOG.LEVEL });
   const services: Services = { log: logger, secrets: new SecretBox(secretKey(config)), repoPath: repoPathFor(config) };
+  const apiLimiter = createApiLimiter(config, orm);
   const authDeps: AuthDeps = { secrets: services.secrets, limiter: createAuthLimiter(config, orm), addressOf: clientAddressOf(config) };
   installWebhooks();
   const swaggerUrl = `${config.appUrl}api/swagger`;
@@ -145,7 +147,11 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
     // forgejo-facts 2.6 with the spec's preference for 401 on sign-in-required instances.
     if (!auth.doer && config.SERVICE.REQUIRE_SIGNIN_VIEW) throw new HttpError(401, 'Only signed in user is allowed to call APIs.');
     ctx.state[STATE_AUTH] = { auth, em };
+    // Visible rate limits, when the instance sets them (lib/api-limit.ts).
+    const budget = await apiLimiter.take({ userId: auth.doer?.id ?? null, address: authDeps.addressOf(ctx.req.socket.remoteAddress, ctx.headers) });
+    if (budget) ctx.set(budget.headers);
     await next();
+    if (budget && ctx.status === 304) await budget.refund();
   });
 
   // Bodies are read when the row's chain asks for them (lib/request-body.ts); uploads left behind

@@ -97,7 +97,7 @@ interface StoreResult { rows: Record<string, unknown>[]; rowCount: number }
  * pool on PostgreSQL and on the embedded database alike (the embedded one has a single connection,
  * which the pool hands out in turn). The store writes `$n` placeholders; knex binds `?`.
  */
-function knexStore(orm: Orm): { query(q: StoreQuery): Promise<StoreResult> } {
+export function knexStore(orm: Orm): { query(q: StoreQuery): Promise<StoreResult> } {
   const knex = orm.em.getConnection().getKnex();
   return {
     async query(q) {

@@ -5,7 +5,7 @@
 // the tag it saw pays for the work of the answer but not for its transfer and parsing.
 import { createHash } from 'node:crypto';
 
-export const CACHE_CONTROL = 'private, max-age=0, must-revalidate';
+export const CACHE_CONTROL = 'max-age=0, private, must-revalidate';
 
 /** A strong validator of the exact bytes (a 128-bit prefix of SHA-256, base64url). */
 export function etagOf(body: string | Buffer): string {
