@@ -166,7 +166,7 @@ export interface RunHooks {
 export async function runRoute(ctx: Context, route: BoundRoute, hooks: RunHooks): Promise<void> {
   let s = await hooks.makeState(ctx, route);
   // 0. Path parameters and query values no stored text can equal (NUL, lone surrogates).
-  const unusable = unusableInput(s.params, s.query);
+  const unusable = unusableInput(s.params, s.query, s.method);
   if (unusable) return hooks.respond(ctx, s, unusable);
   // 1. Impersonation.
   const auth = await applySudo(s.em, s.auth, { headers: s.headers, query: s.query }, isSiteAdmin(s));
