@@ -279,7 +279,8 @@ test('starred and subscriptions: Repository lists the caller can reach, with X-T
   const own = await as(u, 'GET', `/users/${u.name}/starred`);
   validOkList('Repository', own);
   assert.is(own.json.length, 2);
-  const others = await api('GET', `/users/${u.name}/starred`);
+  assert.is((await api('GET', `/users/${u.name}/starred`)).status, 401, 'spec: TOK');
+  const others = await as(bob, 'GET', `/users/${u.name}/starred`);
   assert.equal(others.json.map((r: { name: string }) => r.name), [pub.name]);
   assert.is(others.headers.get('x-total-count'), '1');
   const subs = await as(u, 'GET', '/user/subscriptions');

@@ -166,12 +166,15 @@ function validBody(row: RouteSpec): Probe['body'] | undefined {
   return json(baseBody(row));
 }
 
+/** NUL in a path parameter: 404, but 4xx for a name a write is to create (`POST/PUT contents/*`: 422, lib/request-input.ts). */
+const nulExpect = (row: RouteSpec, name: string): Expect => (name === '*' && (row.method === 'POST' || row.method === 'PUT') ? '4xx' : '404');
+
 /** The probes every row gets. */
 export function fixedProbes(w: FuzzWorld, row: RouteSpec): Probe[] {
   const out: Probe[] = [];
   const body = validBody(row);
   for (const name of paramsOf(row.path)) {
-    out.push({ label: `NUL in {${name}}`, method: row.method, url: urlFor(w, row, { name, value: 'fuzz%00' }), body, expect: '404' });
+    out.push({ label: `NUL in {${name}}`, method: row.method, url: urlFor(w, row, { name, value: 'fuzz%00' }), body, expect: nulExpect(row, name) });
   }
   out.push({ label: 'NUL in a query value', method: row.method, url: `${urlFor(w, row)}?page=1&q=a%00b`, body, expect: '4xx' });
   if (row.method === 'GET') {
@@ -231,7 +234,7 @@ export function randomProbes(w: FuzzWorld, row: RouteSpec, seed: number, runs = 
   if (params.length) {
     arbs.push(fc.tuple(fc.constantFrom(...params), fc.constantFrom(...PATH_TRICKS, ...PATH_NUL)).map(([name, value]) => ({
       label: `{${name}} = ${value.slice(0, 40)}`, method: row.method, url: urlFor(w, row, { name, value }), body,
-      expect: PATH_NUL.includes(value) ? '404' : 'not5xx',
+      expect: PATH_NUL.includes(value) ? nulExpect(row, name) : 'not5xx',
     })));
   }
   // Tricky query values only where they cannot change anything: reads, and NUL (refused) anywhere.

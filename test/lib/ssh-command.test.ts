@@ -8,7 +8,7 @@ test('words split as a shell would, without expansions', () => {
   assert.equal(splitWords(`git-upload-pack '/a/b.git'`), ['git-upload-pack', '/a/b.git']);
   assert.equal(splitWords(`git-upload-pack "a/b" x\\ y`), ['git-upload-pack', 'a/b', 'x y']);
   assert.equal(splitWords(`a 'it'"'"'s'`), ['a', "it's"]);
-  assert.throws(() => splitWords(`a 'open`), SshCommandError);
+  assert.throws(() => splitWords(`a 'open`), (e: unknown) => e instanceof SshCommandError);
 });
 
 const ok: [string, unknown][] = [
