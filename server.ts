@@ -17,6 +17,7 @@ import { createAuthLimiter } from './lib/auth-limit.ts';
 import { clientAddressOf } from './lib/client-address.ts';
 import { CACHE_CONTROL, etagOf, noneMatch } from './lib/conditional-get.ts';
 import { createApiLimiter } from './lib/api-limit.ts';
+import { serveWebRaw } from './lib/web-raw.ts';
 import { JSON_TYPE, renderJson } from './lib/json.ts';
 import { isStream, type Reply } from './lib/handler.ts';
 import { SecretBox } from './lib/secretbox.ts';
@@ -136,6 +137,9 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
   app.use(createGitHttp({ config, orm, services, authDeps }));
   // Git LFS (`<repo>.git/info/lfs/...`), also outside /api/v1; it streams uploads itself.
   app.use(createGitLfs({ config, orm, services, authDeps }));
+
+  // The web `raw` and `media` links of contents answers, answered by the API's rows (lib/web-raw.ts).
+  app.use(serveWebRaw(config, services));
 
   // Authentication, for every API request (bad credentials are 401 on every route).
   app.use(async (ctx, next) => {
