@@ -29,6 +29,28 @@ async function listFor(c: RequestState, owner: HookOwner, paged: boolean, extra:
   return json(200, hooks.map((h) => toApiHook(c.config, h)), pagingHeaders(c, p, total));
 }
 
+/**
+ * One hook as `GET .../hooks/{id}` answers it: Forgejo's Hook, and (beyond Forgejo, whose web UI alone
+ * shows them) `deliveries`, its last ten hook tasks, newest first: the event, whether and when it was
+ * delivered, whether it succeeded, the attempts made, when the next is due and the status answered.
+ * Lists stay Forgejo's Hook only (one read more per hook would grow with the page).
+ */
+async function hookWithDeliveries(c: RequestState, hook: IWebhook) {
+  const tasks = await c.em.find(HookTask, { hookId: hook.id }, { orderBy: { id: 'desc' }, limit: 10 });
+  const deliveries = tasks.map((t) => ({
+    uuid: t.uuid,
+    event: t.eventType,
+    is_delivered: t.isDelivered,
+    is_succeed: t.isSucceed,
+    attempts: t.attempts,
+    created_at: t.createdAt.toISOString(),
+    delivered_at: t.deliveredAt?.toISOString() ?? null,
+    next_attempt_at: t.isDelivered ? null : (t.nextAttemptAt?.toISOString() ?? null),
+    response_status: t.responseInfo?.status ?? null,
+  }));
+  return json(200, { ...toApiHook(c.config, hook), deliveries });
+}
+
 /** The hook `{id}` of this owner; 404 otherwise (also for a non-numeric id). */
 async function hookOf(c: RequestState, owner: HookOwner): Promise<IWebhook> {
   const id = positiveInt(c.params.id);
@@ -68,7 +90,7 @@ const ADMIN: HookOwner = { kind: 'admin' };
 
 export const list: Handler = (c) => listFor(c, repoOwner(c), true);
 export const create: Handler<CreateHookOption> = (c) => createFor(c, repoOwner(c));
-export const get: Handler = async (c) => json(200, toApiHook(c.config, await hookOf(c, repoOwner(c))));
+export const get: Handler = async (c) => hookWithDeliveries(c, await hookOf(c, repoOwner(c)));
 export const edit: Handler<EditHookOption> = (c) => editFor(c, repoOwner(c));
 export const remove: Handler = (c) => removeFor(c, repoOwner(c));
 
@@ -93,13 +115,13 @@ export const createTests: Handler = async (c) => {
 
 export const orgList: Handler = (c) => listFor(c, orgOwner(c), true);
 export const orgCreate: Handler<CreateHookOption> = (c) => createFor(c, orgOwner(c));
-export const orgGet: Handler = async (c) => json(200, toApiHook(c.config, await hookOf(c, orgOwner(c))));
+export const orgGet: Handler = async (c) => hookWithDeliveries(c, await hookOf(c, orgOwner(c)));
 export const orgEdit: Handler<EditHookOption> = (c) => editFor(c, orgOwner(c));
 export const orgRemove: Handler = (c) => removeFor(c, orgOwner(c));
 
 export const userList: Handler = (c) => listFor(c, userOwner(c), true);
 export const userCreate: Handler<CreateHookOption> = (c) => createFor(c, userOwner(c));
-export const userGet: Handler = async (c) => json(200, toApiHook(c.config, await hookOf(c, userOwner(c))));
+export const userGet: Handler = async (c) => hookWithDeliveries(c, await hookOf(c, userOwner(c)));
 export const userEdit: Handler<EditHookOption> = (c) => editFor(c, userOwner(c));
 export const userRemove: Handler = (c) => removeFor(c, userOwner(c));
 
@@ -113,7 +135,7 @@ export const adminList: Handler = (c) => {
   return listFor(c, ADMIN, false, extra);
 };
 export const adminCreate: Handler<CreateHookOption> = (c) => createFor(c, ADMIN);
-export const adminGet: Handler = async (c) => json(200, toApiHook(c.config, await hookOf(c, ADMIN)));
+export const adminGet: Handler = async (c) => hookWithDeliveries(c, await hookOf(c, ADMIN));
 export const adminEdit: Handler<EditHookOption> = (c) => editFor(c, ADMIN);
 export const adminRemove: Handler = (c) => removeFor(c, ADMIN);
 

@@ -256,6 +256,30 @@ test('a test delivery to a discord hook sends a discord push message', async () 
   assert.is(json(got).embeds[0].title, `[${repo.full_name}:main] 1 new commit`);
 });
 
+test('GET hooks/{id} shows the delivery history: queued, delivered with its status, failed with the next attempt due', async () => {
+  const { repo, hook } = await hooked('gitea', { url: `${base}/history` });
+  const path = `/repos/${repo.full_name}/hooks/${hook.id}`;
+  assert.is((await env.as(env.alice, 'POST', `${path}/tests`)).status, 204);
+  let got = await env.as(env.alice, 'GET', path);
+  valid('Hook', got.json);
+  const queued = got.json.deliveries[0];
+  assert.equal([queued.event, queued.is_delivered, queued.attempts, queued.response_status], ['push', false, 0, null]);
+  await deliver();
+  got = await env.as(env.alice, 'GET', path);
+  const done = got.json.deliveries[0];
+  assert.equal([done.uuid, done.is_delivered, done.is_succeed, done.attempts, done.response_status, done.next_attempt_at], [queued.uuid, true, true, 1, 200, null]);
+  assert.ok(Date.parse(done.delivered_at) >= Date.parse(done.created_at));
+
+  // A destination that refuses: not delivered yet, one attempt made, the next one scheduled.
+  assert.is((await env.as(env.alice, 'PATCH', path, { config: { url: 'http://127.0.0.1:1/closed', content_type: 'json' } })).status, 200);
+  assert.is((await env.as(env.alice, 'POST', `${path}/tests`)).status, 204);
+  await deliver();
+  const failed = (await env.as(env.alice, 'GET', path)).json.deliveries[0];
+  assert.equal([failed.is_delivered, failed.is_succeed, failed.attempts], [false, false, 1]);
+  assert.ok(Date.parse(failed.next_attempt_at) > Date.now(), failed.next_attempt_at);
+  assert.is((await env.as(env.alice, 'GET', `/repos/${repo.full_name}/hooks`)).json[0].deliveries, undefined, 'lists stay Forgejo\'s Hook');
+});
+
 test('type settings: required keys answer 422 Missing config option, bad values 422 or 400, nothing stored', async () => {
   const repo = await newRepo(env, env.alice);
   const cases: [string, Record<string, string>, number, string][] = [
