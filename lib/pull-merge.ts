@@ -34,6 +34,7 @@ import { runGit } from '../git/exec.ts';
 import { fetchFrom } from '../git/remote.ts';
 import { commitTree, mergeCommits, moveBranch, replayCommits, treeOf } from '../git/pull.ts';
 import { dropMergeIntent, writeMergeIntent } from './merge-intent.ts';
+import { failpoint } from './failpoint.ts';
 
 
 export const MERGE_STYLES = ['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only', 'manually-merged'] as const;
@@ -184,6 +185,7 @@ export async function mergePull(m: MergeInput): Promise<string> {
   await writeMergeIntent(m.cfg, { pullId: m.pull.id, commit: next, doerId: m.doer.id });
   try {
     await moveBranch(basePath, m.pull.baseBranch, next, baseCommit, merger);
+    failpoint('merge-moved');
   } catch (e) {
     // update-ref moved nothing: the intent is void.
     await dropMergeIntent(m.cfg, m.pull.id);
