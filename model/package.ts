@@ -74,3 +74,24 @@ export const PackageBlob = defineEntity({
   },
 });
 export type IPackageBlob = InferEntity<typeof PackageBlob>;
+
+/** What a PackageProperty describes (Forgejo's PropertyType). */
+export const PropertyType = { version: 0, file: 1, package: 2 } as const;
+
+/**
+ * A name/value pair attached to a version, file or package (Forgejo's `package_property`), such as an
+ * npm dist-tag (`npm.tag` on the version it points to).
+ */
+export const PackageProperty = defineEntity({
+  name: 'PackageProperty',
+  tableName: 'package_property',
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    refType: p.integer(),
+    refId: p.integer(),
+    name: p.string().length(255),
+    value: p.text(),
+  },
+  indexes: [{ properties: ['refType', 'refId'] }],
+});
+export type IPackageProperty = InferEntity<typeof PackageProperty>;
