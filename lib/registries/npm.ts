@@ -18,6 +18,7 @@ import { Repository } from '../../model/repo.ts';
 import { User } from '../../model/user.ts';
 import { repoPermission } from '../perm.ts';
 import { isSiteAdmin } from '../../guards/types.ts';
+import { isStorableText } from '../../model/schemas/storable.ts';
 import { addPackageFile, DuplicateFileError, DuplicateVersionError, findPackage, findVersion, removePackageVersion, spool, versionFiles } from '../packages.ts';
 import { checkQuota, emptyAnswer, readCapped, RegistryError, sendFile, uploader, type Operation, type Registry, type RegistryRequest } from './common.ts';
 
@@ -63,9 +64,10 @@ function compareSemver(a: SemVer, b: SemVer): number {
   return x.length - y.length;
 }
 
+const MAX_TAG = 255;
 const invalidTag = () => new RegistryError(400, 'The tag name is invalid');
 function checkTag(tag: string): void {
-  if (tag === '' || LOOSE_VERSION.test(tag)) throw invalidTag();
+  if (tag === '' || tag.length > MAX_TAG || !isStorableText(tag) || LOOSE_VERSION.test(tag)) throw invalidTag();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -128,6 +130,25 @@ interface Upload {
   metadata: Metadata;
 }
 
+/** Every string (and key) of a JSON value is storable text; depth is bounded by the body cap. */
+function storable(v: unknown): boolean {
+  const stack = [v];
+  while (stack.length > 0) {
+    const x = stack.pop();
+    if (typeof x === 'string') {
+      if (!isStorableText(x)) return false;
+    } else if (Array.isArray(x)) {
+      for (const y of x) stack.push(y);
+    } else if (isRecord(x)) {
+      for (const [k, y] of Object.entries(x)) {
+        if (!isStorableText(k)) return false;
+        stack.push(y);
+      }
+    }
+  }
+  return true;
+}
+
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 function parseUpload(body: Buffer): Upload {
@@ -135,9 +156,12 @@ function parseUpload(body: Buffer): Upload {
   try {
     doc = JSON.parse(body.toString('utf8'));
   } catch (e) {
-    if (e instanceof SyntaxError) throw new RegistryError(400, 'package is invalid');
+    // RangeError: nesting deeper than the parser's stack.
+    if (e instanceof SyntaxError || e instanceof RangeError) throw new RegistryError(400, 'package is invalid');
     throw e;
   }
+  // PostgreSQL can store neither NUL nor a lone surrogate (model/schemas/storable.ts).
+  if (!storable(doc)) throw new RegistryError(400, 'package is invalid');
   const versions = isRecord(doc) && isRecord(doc.versions) ? Object.values(doc.versions) : [];
   const meta = versions[0];
   if (!isRecord(doc) || !isRecord(meta)) throw new RegistryError(400, 'package is invalid');
@@ -274,7 +298,7 @@ async function addTag(r: RegistryRequest, name: string, tag: string): Promise<vo
   const text = (await readCapped(r)).toString('utf8').trim();
   // The body is the version as a JSON string; Forgejo trims the quotes.
   const version = text.replace(/^"+|"+$/g, '');
-  const found = await findVersion(r.em, { ownerId: r.owner.id, type: TYPE, name, version });
+  const found = isStorableText(version) && version.length <= 255 && await findVersion(r.em, { ownerId: r.owner.id, type: TYPE, name, version });
   if (!found) throw new RegistryError(404, 'package does not exist');
   await r.em.transactional((tx) => setTag(tx, found.pkg.id, found.version.id, tag, false));
   emptyAnswer(r.ctx, 200);
@@ -380,6 +404,7 @@ async function downloadByName(r: RegistryRequest, name: string, filename: string
 async function search(r: RegistryRequest): Promise<void> {
   const q = new URLSearchParams(r.ctx.querystring);
   const text = (q.get('text') ?? '').trim().toLowerCase();
+  if (!isStorableText(text)) throw new RegistryError(400, 'invalid search text');
   const from = Math.max(0, Number.parseInt(q.get('from') ?? '0', 10) || 0);
   const api = r.deps.config.API;
   const asked = Number.parseInt(q.get('size') ?? '0', 10) || 0;
