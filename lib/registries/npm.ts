@@ -419,7 +419,8 @@ async function search(r: RegistryRequest): Promise<void> {
     objects.push({
       package: {
         scope: m.scope || 'unscoped',
-        name: m.name ?? pkg.name,
+        // Forgejo sends the name without its scope, which npm then shows as another package; npmjs.org's full name.
+        name: pkg.name,
         version: v.version,
         date: v.createdAt.toISOString(),
         description: m.description ?? '',

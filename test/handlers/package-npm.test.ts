@@ -174,6 +174,13 @@ test('npm CLI: a scoped package publishes and installs; @scope%2fname and @scope
   assert.is((await fetch(`${registry(alice.name)}@demo/greet/-/greet-2.0.0.tgz`)).status, 200, 'download by file name');
   const tags = await raw('GET', `${registry(alice.name)}-/package/@demo%2fgreet/dist-tags`);
   assert.equal(tags.json, { latest: '2.0.0' });
+  const found = await npm(app, rc, ['search', 'greet', '--json']);
+  assert.ok(found.ok, found.out);
+  assert.equal(JSON.parse(found.out).map((p: { name: string; version: string }) => `${p.name}@${p.version}`), ['@demo/greet@2.0.0']);
+  const api = await env.as(alice, 'GET', `/packages/${alice.name}/npm/${encodeURIComponent('@demo/greet')}/2.0.0`);
+  assert.is(api.status, 200, api.text);
+  valid('Package', api.json);
+  assert.is(api.json.name, '@demo/greet');
 });
 
 test('publish: wrong integrity or shasum, bad name, version, tag or attachment 400 and nothing stored; same version 409', async () => {
