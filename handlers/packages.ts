@@ -54,7 +54,7 @@ export const list: Handler = async (c) => {
   const page = pageOf(c);
   const [versions, total] = pkgs.size === 0
     ? [[], 0] as const
-    : await c.em.findAndCount(PackageVersion, { packageId: { $in: [...pkgs.keys()] } }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: page.limit, offset: page.offset });
+    : await c.em.findAndCount(PackageVersion, { packageId: { $in: [...pkgs.keys()] }, isInternal: false }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: page.limit, offset: page.offset });
   const rows = versions.map((version) => ({ pkg: pkgs.get(version.packageId)!, version }));
   return json(200, await packagesJson(c, rows), pagingHeaders(c, page, total));
 };

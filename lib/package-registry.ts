@@ -6,14 +6,10 @@
 // public-only token 403 on a non-public owner. Errors are plain text unless the registry renders its own.
 import { pathSegments } from './url-path.ts';
 import type { Context, Middleware } from 'koa';
-import type { Config } from '../config.ts';
 import { User } from '../model/user.ts';
 import { authenticate } from './auth.ts';
-import { hasScope } from './scopes.ts';
-import { HttpError, MSG } from './errors.ts';
-import { isSiteAdmin } from '../guards/types.ts';
-import { packageAccess } from '../guards/pkg.ts';
-import { RegistryError, type PackageRegistryDeps, type Registry, type RegistryRequest } from './registries/common.ts';
+import { HttpError } from './errors.ts';
+import { checkAccess, RegistryError, type PackageRegistryDeps, type Registry, type RegistryRequest } from './registries/common.ts';
 import { generic } from './registries/generic.ts';
 import { npm } from './registries/npm.ts';
 import { pypi } from './registries/pypi.ts';
@@ -21,19 +17,6 @@ import { pypi } from './registries/pypi.ts';
 export type { PackageRegistryDeps } from './registries/common.ts';
 
 const REGISTRIES = new Map<string, Registry>([generic, npm, pypi].map((r) => [r.type, r]));
-
-/** Forgejo's reqPackageAccess for the level the operation needs. */
-async function checkAccess(cfg: Config, r: RegistryRequest, level: 'read' | 'write'): Promise<void> {
-  const { auth, owner } = r;
-  const token = auth.token;
-  if (token) {
-    if (!token.scopes || !hasScope(token.scopes, 'package', level)) throw new RegistryError(401, MSG.packageAccess, true);
-    if (token.publicOnly && owner.visibility !== 'public') throw new RegistryError(403, MSG.publicOnly('packages'));
-  }
-  if (isSiteAdmin({ auth })) return;
-  const mode = !auth.doer && cfg.SERVICE.REQUIRE_SIGNIN_VIEW ? 0 : await packageAccess(r.em, owner, auth.doer);
-  if (mode < (level === 'read' ? 1 : 2)) throw new RegistryError(401, MSG.packageAccess, true);
-}
 
 async function serve(ctx: Context, deps: PackageRegistryDeps, registry: Registry | undefined, ownerName: string, rest: string[]): Promise<void> {
   const op = registry?.route(ctx.method, rest);

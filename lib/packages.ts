@@ -100,10 +100,10 @@ async function blobFor(em: EntityManager, cfg: Config, up: Spooled): Promise<IPa
 
 export interface PackageKey { ownerId: number; type: string; name: string; version: string }
 
-/** Forgejo's GetVersionByNameAndVersion: type exact, name and version case-insensitive. */
+/** Forgejo's GetVersionByNameAndVersion: type exact, name and version case-insensitive; internal versions are not found. */
 export async function findVersion(em: EntityManager, k: PackageKey): Promise<{ pkg: IPackage; version: IPackageVersion } | null> {
   const pkg = await findPackage(em, k.ownerId, k.type, k.name);
-  const version = pkg && (await em.findOne(PackageVersion, { packageId: pkg.id, lowerVersion: k.version.toLowerCase() }));
+  const version = pkg && (await em.findOne(PackageVersion, { packageId: pkg.id, lowerVersion: k.version.toLowerCase(), isInternal: false }));
   return pkg && version ? { pkg, version } : null;
 }
 

@@ -33,6 +33,8 @@ export const PackageVersion = defineEntity({
     lowerVersion: p.string().length(255),
     downloadCount: p.integer().default(0),
     metadata: p.json<unknown>().default('null'),
+    /** A version clients never see (the container registry's blob uploads, Forgejo's `is_internal`). */
+    isInternal: p.boolean().default(false),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
   uniques: [{ properties: ['packageId', 'lowerVersion'] }],

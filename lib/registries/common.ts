@@ -12,6 +12,9 @@ import type { IPackageBlob, IPackageFile } from '../../model/package.ts';
 import type { AuthResult, AuthDeps } from '../auth.ts';
 import { withinQuota } from '../quota.ts';
 import { MSG } from '../errors.ts';
+import { hasScope } from '../scopes.ts';
+import { isSiteAdmin } from '../../guards/types.ts';
+import { packageAccess } from '../../guards/pkg.ts';
 import { bodyCap } from '../request-body.ts';
 import { blobPath, countDownload } from '../packages.ts';
 
@@ -48,6 +51,19 @@ export interface Registry {
   route(method: string, parts: string[]): Operation | null;
   /** Renders an error; plain text when absent. */
   renderError?(ctx: Context, err: RegistryError): void;
+}
+
+/** Forgejo's reqPackageAccess for the level the operation needs. */
+export async function checkAccess(cfg: Config, r: RegistryRequest, level: 'read' | 'write'): Promise<void> {
+  const { auth, owner } = r;
+  const token = auth.token;
+  if (token) {
+    if (!token.scopes || !hasScope(token.scopes, 'package', level)) throw new RegistryError(401, MSG.packageAccess, true);
+    if (token.publicOnly && owner.visibility !== 'public') throw new RegistryError(403, MSG.publicOnly('packages'));
+  }
+  if (isSiteAdmin({ auth })) return;
+  const mode = !auth.doer && cfg.SERVICE.REQUIRE_SIGNIN_VIEW ? 0 : await packageAccess(r.em, owner, auth.doer);
+  if (mode < (level === 'read' ? 1 : 2)) throw new RegistryError(401, MSG.packageAccess, true);
 }
 
 /** The uploader: write access implies a signed-in caller, this only narrows the type. */
@@ -91,10 +107,9 @@ export function emptyAnswer(ctx: Context, status: number): void {
 
 /**
  * The whole request body, for formats that must be parsed as one document (npm's publish JSON), capped
- * by [api] MAX_BODY_SIZE: a larger body is 413 before or while it arrives.
+ * by [api] MAX_BODY_SIZE unless the format fixes its own cap: a larger body is 413 before or while it arrives.
  */
-export async function readCapped(r: RegistryRequest): Promise<Buffer> {
-  const cap = bodyCap(r.deps.config);
+export async function readCapped(r: RegistryRequest, cap = bodyCap(r.deps.config)): Promise<Buffer> {
   const tooLarge = () => new RegistryError(413, 'request entity too large');
   if (Number(r.ctx.get('Content-Length') || 0) > cap) throw tooLarge();
   const req = r.ctx.req;
