@@ -169,7 +169,9 @@ async function blobOf(em: EntityManager, r: RegistryRequest, up: Spooled): Promi
   if (existing) return existing;
   const dest = blobPath(r.deps.config, up.sha256);
   await fs.promises.mkdir(path.dirname(dest), { recursive: true });
-  await fs.promises.rename(up.file, dest);
+  // Bytes already in place (a concurrent or rolled-back upload of the same content) are these bytes: a
+  // blob file only ever appears by rename, whole.
+  if (!fs.existsSync(dest)) await fs.promises.rename(up.file, dest);
   const blob = em.create(PackageBlob, { size: up.size, hashMd5: up.md5, hashSha1: up.sha1, hashSha256: up.sha256, hashSha512: up.sha512 });
   await em.flush();
   return blob;
@@ -195,14 +197,19 @@ async function localBlob(em: EntityManager, r: ImageRequest, digest: string): Pr
 /** Stores a spooled upload as a blob of the image (in its internal upload version). */
 async function saveBlob(r: ImageRequest, up: Spooled, digest: string): Promise<void> {
   const creator = uploader(r);
-  await r.em.transactional(async (tx) => {
+  const save = () => r.em.transactional(async (tx) => {
     const pkg = await ensurePackage(tx, r);
     const version = await ensureVersion(tx, pkg, UPLOAD_VERSION, creator, true);
     await addFile(tx, version.id, digest, await blobOf(tx, r, up), false);
-  }).catch((e: unknown) => {
-    // A concurrent first upload to the same image created the package or version first; the blob is there either way.
-    if (!(e instanceof UniqueConstraintViolationException)) throw e;
   });
+  try {
+    await save();
+  } catch (e) {
+    // A concurrent upload to the same image created the package, version, file or blob row first: once more
+    // finds them. The spooled bytes may already sit in the store under their hash, which is all the next try needs.
+    if (!(e instanceof UniqueConstraintViolationException)) throw e;
+    await save();
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

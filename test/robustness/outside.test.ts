@@ -120,6 +120,30 @@ test('npm and PyPI registries: odd names, versions, tags and bodies never reach 
   assert.equal(await run(probes), []);
 });
 
+test('container registry: odd images, digests, references, sessions and manifests never reach a 5xx', async () => {
+  const A = w.admin.name;
+  const t = await fetch(`${w.srv.url}/v2/token`, { headers: basic(A, w.admin.token) });
+  const bearer = { Authorization: `Bearer ${((await t.json()) as { token: string }).token}` };
+  const manifest = (body: string) => ({ method: 'PUT', url: `/v2/${A}/img/manifests/v1`, headers: { ...bearer, 'Content-Type': 'application/vnd.oci.image.manifest.v1+json' }, body, expect: '4xx' as const });
+  const probes: Probe[] = [
+    manifest('not json'), manifest('['.repeat(200000)), manifest('{"config":{"digest":"\\u0000"},"layers":[]}'),
+    manifest('{"config":{"digest":"sha256:' + 'a'.repeat(64) + '"},"layers":"x"}'), manifest('{"mediaType":"application/vnd.oci.image.index.v1+json","manifests":[{"digest":5}]}'),
+    { method: 'PUT', url: `/v2/${A}/img/manifests/${'x'.repeat(300)}`, headers: bearer, body: '{}', expect: '4xx' },
+    { method: 'POST', url: `/v2/${A}/img/blobs/uploads/?digest=%00`, headers: bearer, body: 'x', expect: '4xx' },
+    { method: 'GET', url: '/v2/', headers: { Authorization: 'Bearer cairn-oci.%%%.%%%' }, expect: '4xx' },
+    { method: 'GET', url: '/v2/', headers: { Authorization: `Bearer cairn-oci.${Buffer.from('{"u":1}').toString('base64url')}.AAAA` }, expect: '4xx' },
+  ];
+  for (const [a, b] of fc.sample(fc.tuple(segment, segment), { seed: SEED, numRuns: 10 })) {
+    probes.push({ method: 'GET', url: `/v2/${a}/img/tags/list`, headers: bearer, expect: 'not5xx' });
+    probes.push({ method: 'GET', url: `/v2/${A}/${a}/manifests/${b}`, headers: bearer, expect: 'not5xx' });
+    probes.push({ method: 'HEAD', url: `/v2/${A}/img/blobs/${a}`, headers: bearer, expect: 'not5xx' });
+    probes.push({ method: 'PATCH', url: `/v2/${A}/img/blobs/uploads/${a}`, headers: { ...bearer, 'Content-Range': b }, body: 'x', expect: 'not5xx' });
+    probes.push({ method: 'DELETE', url: `/v2/${A}/img/manifests/${a}`, headers: bearer, expect: 'not5xx' });
+    probes.push({ method: 'DELETE', url: `/v2/${A}/img/blobs/${a}`, headers: bearer, expect: 'not5xx' });
+  }
+  assert.equal(await run(probes), []);
+});
+
 test('credentials: a Basic user name or a query token with NUL is a 401, sudo with NUL a 422', async () => {
   const r1 = await fetch(`${w.srv.api}/user`, { headers: basic('a\u0000b', 'x') });
   assert.is(r1.status, 401, await r1.text());
