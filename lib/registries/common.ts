@@ -1,6 +1,7 @@
-// What the package registries (lib/package-registry.ts dispatches to generic.ts, npm.ts, pypi.ts)
-// share: the request they are handed once the owner is resolved and the caller's access checked, the
-// error type each renders in its clients' shape, the uploader's quota check and file downloads.
+// What the package registries share (lib/package-registry.ts dispatches to generic.ts, npm.ts and pypi.ts;
+// container.ts serves `/v2/` itself): the request they are handed once the owner is resolved, the access
+// check, the error type each renders in its clients' shape, the uploader's quota check, capped body
+// reads and file downloads.
 import fs from 'node:fs';
 import type { Context } from 'koa';
 import type { EntityManager } from '@mikro-orm/core';
