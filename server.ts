@@ -27,6 +27,7 @@ import { openApiDocument } from './lib/openapi.ts';
 import { serveAvatars } from './lib/avatar-serve.ts';
 import { serveAttachments } from './lib/attachment-serve.ts';
 import { servePackageRegistry } from './lib/package-registry.ts';
+import { serveContainerRegistry } from './lib/registries/container.ts';
 import { cleanupUploads } from './lib/attachments.ts';
 import { bodyReader, closeUnreadBodies, once } from './lib/request-body.ts';
 import { createGitHttp } from './git-http.ts';
@@ -114,8 +115,10 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
   app.use(serveAvatars(config));
   // Attachment downloads, where every `browser_download_url` points.
   app.use(serveAttachments({ config, orm, services, authDeps }));
-  // The generic package registry (`/api/packages/...`); it reads uploads itself, so it precedes the body parser.
+  // The package registries (`/api/packages/...`); it reads uploads itself, so it precedes the body parser.
   app.use(servePackageRegistry({ config, orm, services, authDeps }));
+  // The container registry (`/v2/...`, the OCI distribution API), also before the body parser.
+  app.use(serveContainerRegistry({ config, orm, services, authDeps }));
 
   // The API description, generated from the table.
   app.use(async (ctx, next) => {

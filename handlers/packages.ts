@@ -1,5 +1,5 @@
 // Packages of an owner (Forgejo routers/api/v1/packages/package.go). Packages are created through the
-// package registries (lib/package-registry.ts); the API lists, shows and deletes versions, lists their
+// package registries (lib/package-registry.ts, lib/registries/); the API lists, shows and deletes versions, lists their
 // files, and links a package to a repository of its owner.
 import type { FilterQuery } from '@mikro-orm/core';
 import type { Handler, HandlerCtx } from '../lib/handler.ts';
@@ -54,7 +54,7 @@ export const list: Handler = async (c) => {
   const page = pageOf(c);
   const [versions, total] = pkgs.size === 0
     ? [[], 0] as const
-    : await c.em.findAndCount(PackageVersion, { packageId: { $in: [...pkgs.keys()] } }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: page.limit, offset: page.offset });
+    : await c.em.findAndCount(PackageVersion, { packageId: { $in: [...pkgs.keys()] }, isInternal: false }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: page.limit, offset: page.offset });
   const rows = versions.map((version) => ({ pkg: pkgs.get(version.packageId)!, version }));
   return json(200, await packagesJson(c, rows), pagingHeaders(c, page, total));
 };

@@ -7,11 +7,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createHash, randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
-import { Transform, type Readable } from 'node:stream';
+import { Writable, type Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/core';
 import type { Config } from '../config.ts';
 import type { IUser } from '../model/user.ts';
-import { Package, PackageBlob, PackageFile, PackageVersion, type IPackage, type IPackageBlob, type IPackageFile, type IPackageVersion } from '../model/package.ts';
+import { Package, PackageBlob, PackageFile, PackageProperty, PackageVersion, PropertyType, type IPackage, type IPackageBlob, type IPackageFile, type IPackageVersion } from '../model/package.ts';
 
 export const packagesRoot = (cfg: Pick<Config, 'dataPath'>) => path.join(cfg.dataPath, 'packages');
 
@@ -30,27 +30,60 @@ export interface Spooled {
   sha512: string;
 }
 
+export const spoolDir = (cfg: Pick<Config, 'dataPath'>) => path.join(packagesRoot(cfg), 'tmp');
+
+/**
+ * A writable that stores what it is given in a new temporary file under the store, hashing it on the
+ * way; `spooled()` describes the file once the stream has finished. The caller removes `file`.
+ * The spool directory must exist (`spool` makes it; multipart parsers hand it these streams).
+ */
+export class SpoolWriter extends Writable {
+  readonly file: string;
+  private size = 0;
+  private readonly out: fs.WriteStream;
+  private readonly hashes = { md5: createHash('md5'), sha1: createHash('sha1'), sha256: createHash('sha256'), sha512: createHash('sha512') };
+
+  constructor(cfg: Pick<Config, 'dataPath'>) {
+    super();
+    this.file = path.join(spoolDir(cfg), randomUUID());
+    this.out = fs.createWriteStream(this.file, { flags: 'wx' });
+    this.out.on('error', (e) => this.destroy(e));
+  }
+
+  override _write(chunk: Buffer, _enc: BufferEncoding, done: (e?: Error | null) => void): void {
+    this.size += chunk.length;
+    for (const h of Object.values(this.hashes)) h.update(chunk);
+    if (this.out.write(chunk)) done();
+    else this.out.once('drain', () => done());
+  }
+
+  override _final(done: (e?: Error | null) => void): void {
+    this.out.once('close', () => done());
+    this.out.end();
+  }
+
+  override _destroy(e: Error | null, done: (e?: Error | null) => void): void {
+    if (!this.out.closed) this.out.destroy();
+    done(e);
+  }
+
+  spooled(): Spooled {
+    const h = this.hashes;
+    return { file: this.file, size: this.size, md5: h.md5.digest('hex'), sha1: h.sha1.digest('hex'), sha256: h.sha256.digest('hex'), sha512: h.sha512.digest('hex') };
+  }
+}
+
 /** Writes `body` to a temporary file under the store, hashing it on the way. The caller removes `file`. */
 export async function spool(cfg: Config, body: Readable): Promise<Spooled> {
-  const dir = path.join(packagesRoot(cfg), 'tmp');
-  await fs.promises.mkdir(dir, { recursive: true });
-  const file = path.join(dir, randomUUID());
-  const hashes = { md5: createHash('md5'), sha1: createHash('sha1'), sha256: createHash('sha256'), sha512: createHash('sha512') };
-  let size = 0;
-  const hasher = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      size += chunk.length;
-      for (const h of Object.values(hashes)) h.update(chunk);
-      done(null, chunk);
-    },
-  });
+  await fs.promises.mkdir(spoolDir(cfg), { recursive: true });
+  const sink = new SpoolWriter(cfg);
   try {
-    await pipeline(body, hasher, fs.createWriteStream(file, { flags: 'wx' }));
+    await pipeline(body, sink);
   } catch (e) {
-    await fs.promises.rm(file, { force: true });
+    await fs.promises.rm(sink.file, { force: true });
     throw e;
   }
-  return { file, size, md5: hashes.md5.digest('hex'), sha1: hashes.sha1.digest('hex'), sha256: hashes.sha256.digest('hex'), sha512: hashes.sha512.digest('hex') };
+  return sink.spooled();
 }
 
 /** The blob of these bytes: the existing one, or a new one whose bytes are moved into place first. */
@@ -67,10 +100,10 @@ async function blobFor(em: EntityManager, cfg: Config, up: Spooled): Promise<IPa
 
 export interface PackageKey { ownerId: number; type: string; name: string; version: string }
 
-/** Forgejo's GetVersionByNameAndVersion: type exact, name and version case-insensitive. */
+/** Forgejo's GetVersionByNameAndVersion: type exact, name and version case-insensitive; internal versions are not found. */
 export async function findVersion(em: EntityManager, k: PackageKey): Promise<{ pkg: IPackage; version: IPackageVersion } | null> {
   const pkg = await findPackage(em, k.ownerId, k.type, k.name);
-  const version = pkg && (await em.findOne(PackageVersion, { packageId: pkg.id, lowerVersion: k.version.toLowerCase() }));
+  const version = pkg && (await em.findOne(PackageVersion, { packageId: pkg.id, lowerVersion: k.version.toLowerCase(), isInternal: false }));
   return pkg && version ? { pkg, version } : null;
 }
 
@@ -79,28 +112,41 @@ export function findPackage(em: EntityManager, ownerId: number, type: string, na
 }
 
 export class DuplicateFileError extends Error {}
+export class DuplicateVersionError extends Error {}
+
+export interface NewPackageFile extends PackageKey {
+  creator: IUser;
+  filename: string;
+  upload: Spooled;
+  /** The version must be new (npm): an existing one is a DuplicateVersionError. */
+  newVersion?: boolean;
+  /** Stored with a version this upload creates (Forgejo keeps the first upload's metadata). */
+  metadata?: unknown;
+  semverCompatible?: boolean;
+}
 
 /**
  * Adds a file to `owner`'s package version, creating the package and the version when missing
- * (Forgejo's CreatePackageOrAddFileToExisting). A file of the same name in that version is a
- * DuplicateFileError. Runs in the caller's transaction.
+ * (Forgejo's CreatePackageOrAddFileToExisting, or CreatePackageAndAddFile with `newVersion`). A file
+ * of the same name in that version is a DuplicateFileError. Runs in the caller's transaction.
  */
-export async function addPackageFile(em: EntityManager, cfg: Config, input: PackageKey & { creator: IUser; filename: string; upload: Spooled }): Promise<IPackageFile> {
+export async function addPackageFile(em: EntityManager, cfg: Config, input: NewPackageFile): Promise<{ pkg: IPackage; version: IPackageVersion; file: IPackageFile }> {
   let pkg = await findPackage(em, input.ownerId, input.type, input.name);
   if (!pkg) {
-    pkg = em.create(Package, { ownerId: input.ownerId, type: input.type, name: input.name, lowerName: input.name.toLowerCase() });
+    pkg = em.create(Package, { ownerId: input.ownerId, type: input.type, name: input.name, lowerName: input.name.toLowerCase(), semverCompatible: input.semverCompatible ?? false });
     await em.flush();
   }
   let version = await em.findOne(PackageVersion, { packageId: pkg.id, lowerVersion: input.version.toLowerCase() });
+  if (version && input.newVersion) throw new DuplicateVersionError('package version already exists');
   if (!version) {
-    version = em.create(PackageVersion, { packageId: pkg.id, creatorId: input.creator.id, version: input.version, lowerVersion: input.version.toLowerCase(), metadata: null });
+    version = em.create(PackageVersion, { packageId: pkg.id, creatorId: input.creator.id, version: input.version, lowerVersion: input.version.toLowerCase(), metadata: input.metadata ?? null });
     await em.flush();
   }
   if (await em.findOne(PackageFile, { versionId: version.id, lowerName: input.filename.toLowerCase() })) throw new DuplicateFileError('package file already exists');
   const blob = await blobFor(em, cfg, input.upload);
   const file = em.create(PackageFile, { versionId: version.id, blobId: blob.id, name: input.filename, lowerName: input.filename.toLowerCase(), isLead: true });
   await em.flush();
-  return file;
+  return { pkg, version, file };
 }
 
 /** Drops the blobs no file names any more, rows and bytes. */
@@ -116,6 +162,7 @@ async function dropUnreferencedBlobs(em: EntityManager, cfg: Config, blobIds: nu
 /** Removes one file; the last file of a version takes the version with it (Forgejo's generic DeletePackageFile). */
 export async function removePackageFile(em: EntityManager, cfg: Config, version: IPackageVersion, file: IPackageFile): Promise<void> {
   if ((await em.count(PackageFile, { versionId: version.id })) <= 1) return removePackageVersion(em, cfg, version);
+  await em.nativeDelete(PackageProperty, { refType: PropertyType.file, refId: file.id });
   await em.nativeDelete(PackageFile, { id: file.id });
   await dropUnreferencedBlobs(em, cfg, [file.blobId]);
 }
@@ -126,9 +173,13 @@ export async function removePackageFile(em: EntityManager, cfg: Config, version:
  */
 export async function removePackageVersion(em: EntityManager, cfg: Config, version: IPackageVersion): Promise<void> {
   const files = await em.find(PackageFile, { versionId: version.id });
+  await em.nativeDelete(PackageProperty, { $or: [{ refType: PropertyType.version, refId: version.id }, ...(files.length ? [{ refType: PropertyType.file, refId: { $in: files.map((f) => f.id) } }] : [])] });
   await em.nativeDelete(PackageFile, { versionId: version.id });
   await em.nativeDelete(PackageVersion, { id: version.id });
-  if ((await em.count(PackageVersion, { packageId: version.packageId })) === 0) await em.nativeDelete(Package, { id: version.packageId });
+  if ((await em.count(PackageVersion, { packageId: version.packageId })) === 0) {
+    await em.nativeDelete(PackageProperty, { refType: PropertyType.package, refId: version.packageId });
+    await em.nativeDelete(Package, { id: version.packageId });
+  }
   await dropUnreferencedBlobs(em, cfg, [...new Set(files.map((f) => f.blobId))]);
 }
 

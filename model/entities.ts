@@ -23,7 +23,7 @@ import { Release } from './release.ts';
 import { PullRequest, Review, AutoMerge } from './pull.ts';
 import { ActorKey, FederationHost, FederatedUser } from './federation.ts';
 import { RepoFlag } from './repo-flag.ts';
-import { Package, PackageVersion, PackageFile, PackageBlob } from './package.ts';
+import { Package, PackageVersion, PackageFile, PackageBlob, PackageProperty } from './package.ts';
 import { Notification } from './notification.ts';
 import { Action } from './action.ts';
 import { CronTask } from './cron.ts';
@@ -48,7 +48,7 @@ export const entities = [
   Attachment, Release, PullRequest, Review, AutoMerge,
   ActionSecret, ActionVariable,
   ActorKey, FederationHost, FederatedUser, RepoFlag,
-  Package, PackageVersion, PackageFile, PackageBlob,
+  Package, PackageVersion, PackageFile, PackageBlob, PackageProperty,
   Notification,
   Action, CronTask,
   QuotaRule, QuotaGroup, QuotaGroupRule, QuotaGroupMapping,

@@ -33,6 +33,8 @@ export const PackageVersion = defineEntity({
     lowerVersion: p.string().length(255),
     downloadCount: p.integer().default(0),
     metadata: p.json<unknown>().default('null'),
+    /** A version clients never see (the container registry's blob uploads, Forgejo's `is_internal`). */
+    isInternal: p.boolean().default(false),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
   uniques: [{ properties: ['packageId', 'lowerVersion'] }],
@@ -74,3 +76,24 @@ export const PackageBlob = defineEntity({
   },
 });
 export type IPackageBlob = InferEntity<typeof PackageBlob>;
+
+/** What a PackageProperty describes (Forgejo's PropertyType). */
+export const PropertyType = { version: 0, file: 1, package: 2 } as const;
+
+/**
+ * A name/value pair attached to a version, file or package (Forgejo's `package_property`), such as an
+ * npm dist-tag (`npm.tag` on the version it points to).
+ */
+export const PackageProperty = defineEntity({
+  name: 'PackageProperty',
+  tableName: 'package_property',
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    refType: p.integer(),
+    refId: p.integer(),
+    name: p.string().length(255),
+    value: p.text(),
+  },
+  indexes: [{ properties: ['refType', 'refId'] }],
+});
+export type IPackageProperty = InferEntity<typeof PackageProperty>;

@@ -329,6 +329,27 @@ test('quota: an uploader over the packages quota gets 413 and nothing is stored'
     const files = await q.as(q.alice, 'GET', `/packages/${q.alice.name}/generic/big/1/files`);
     assert.equal(files.json.map((f: { name: string }) => f.name), ['a.bin']);
     assert.is((await raw('PUT', `${q.srv.url}/api/packages/${q.bob.name}/generic/big/1/b.bin`, { token: q.bob.token, body: 'more' })).status, 201, 'bob has no quota group');
+
+    // The other registries check the same quota before reading the upload.
+    const tgz = Buffer.from('tarball');
+    const npmDoc = JSON.stringify({
+      name: 'big', 'dist-tags': { latest: '1.0.0' },
+      versions: { '1.0.0': { name: 'big', version: '1.0.0', dist: { integrity: `sha512-${createHash('sha512').update(tgz).digest('base64')}` } } },
+      _attachments: { 'big-1.0.0.tgz': { data: tgz.toString('base64') } },
+    });
+    const npm = await raw('PUT', `${q.srv.url}/api/packages/${q.alice.name}/npm/big`, { token: q.alice.token, body: npmDoc });
+    assert.is(npm.status, 413, npm.text);
+    const form = new FormData();
+    for (const [k, v] of [['name', 'big'], ['version', '1.0'], ['sha256_digest', sha256(tgz)]]) form.append(k, v);
+    form.append('content', new Blob([new Uint8Array(tgz)]), 'big-1.0.tar.gz');
+    const pypi = await fetch(`${q.srv.url}/api/packages/${q.alice.name}/pypi/`, { method: 'POST', headers: { Authorization: `token ${q.alice.token}` }, body: form });
+    assert.is(pypi.status, 413, await pypi.text());
+    const t = await fetch(`${q.srv.url}/v2/token`, { headers: { Authorization: `token ${q.alice.token}` } });
+    const bearer = `Bearer ${((await t.json()) as { token: string }).token}`;
+    const oci = await fetch(`${q.srv.url}/v2/${q.alice.name}/big/blobs/uploads/?digest=sha256:${sha256(tgz)}`, { method: 'POST', headers: { Authorization: bearer }, body: new Uint8Array(tgz) });
+    assert.is(oci.status, 413, await oci.text());
+    const listed = await q.as(q.alice, 'GET', `/packages/${q.alice.name}`);
+    assert.equal(listed.json.map((p: { type: string }) => p.type), ['generic'], 'only the generic file stored before the limit');
   } finally {
     await q.close();
   }

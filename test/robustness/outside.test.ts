@@ -4,6 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import fc from 'fast-check';
+import { createHash } from 'node:crypto';
 import { fuzzWorld, type FuzzWorld } from '../helpers/fuzz-fixtures.ts';
 import { SEED } from '../helpers/fuzz.ts';
 
@@ -77,6 +78,68 @@ test('package registry: NUL and over-long owner, name, version and file name are
   }
   for (const [a, b, c] of fc.sample(fc.tuple(segment, segment, segment), { seed: SEED, numRuns: 10 })) {
     probes.push({ method: 'PUT', url: `/api/packages/${A}/generic/${a}/${b}/${c}`, headers: token(), body: 'x', expect: 'not5xx' });
+  }
+  assert.equal(await run(probes), []);
+});
+
+test('npm and PyPI registries: odd names, versions, tags and bodies never reach a 5xx', async () => {
+  const A = w.admin.name;
+  const json = { ...token(), 'Content-Type': 'application/json' };
+  const doc = (name: string, version: string, extra: Record<string, unknown> = {}) => JSON.stringify({
+    name, 'dist-tags': { latest: version }, versions: { [version]: { name, version, dist: { integrity: `sha512-${createHash('sha512').update(Buffer.from('AAAA', 'base64')).digest('base64')}` }, ...extra } },
+    _attachments: { 'a.tgz': { data: 'AAAA' } },
+  });
+  const probes: Probe[] = [
+    { method: 'PUT', url: `/api/packages/${A}/npm/p`, headers: json, body: doc('p', '1.0.0', { description: 'a\u0000b' }), expect: '4xx' },
+    { method: 'PUT', url: `/api/packages/${A}/npm/p`, headers: json, body: doc('p', '1.0.0', { description: '\ud800' }), expect: '4xx' },
+    { method: 'PUT', url: `/api/packages/${A}/npm/p`, headers: json, body: '['.repeat(200000), expect: '4xx' },
+    { method: 'PUT', url: `/api/packages/${A}/npm/p`, headers: json, body: doc('p', '9'.repeat(400)), expect: '4xx' },
+    { method: 'PUT', url: `/api/packages/${A}/npm/p`, headers: json, body: doc('p', '99999999999999999999.0.0'), expect: '4xx' },
+    { method: 'PUT', url: `/api/packages/${A}/npm/-/package/p/dist-tags/t`, headers: json, body: '"1.0\u0000"', expect: 'not5xx' },
+    { method: 'GET', url: `/api/packages/${A}/npm/-/v1/search?text=%00`, expect: '4xx' },
+    { method: 'GET', url: `/api/packages/${A}/npm/-/v1/search?from=-5&size=99999999999999999999`, expect: 'not5xx' },
+    { method: 'POST', url: `/api/packages/${A}/pypi/`, headers: { ...token(), 'Content-Type': 'multipart/form-data; boundary=x' }, body: '--x\r\nbroken', expect: '4xx' },
+    { method: 'POST', url: `/api/packages/${A}/pypi/`, headers: { ...token(), 'Content-Type': 'text/plain' }, body: 'x', expect: '4xx' },
+  ];
+  for (const [a, b, c] of fc.sample(fc.tuple(segment, segment, segment), { seed: SEED, numRuns: 10 })) {
+    probes.push({ method: 'GET', url: `/api/packages/${A}/npm/${a}`, expect: 'not5xx' });
+    probes.push({ method: 'GET', url: `/api/packages/${A}/npm/@${a}/${b}/-/${c}`, expect: 'not5xx' });
+    probes.push({ method: 'DELETE', url: `/api/packages/${A}/npm/${a}/-/${b}/${c}/-rev/1`, headers: token(), expect: 'not5xx' });
+    probes.push({ method: 'PUT', url: `/api/packages/${A}/npm/-/package/${a}/dist-tags/${b}`, headers: json, body: '"1.0.0"', expect: 'not5xx' });
+    probes.push({ method: 'GET', url: `/api/packages/${A}/pypi/simple/${a}`, expect: 'not5xx' });
+    probes.push({ method: 'GET', url: `/api/packages/${A}/pypi/files/${a}/${b}/${c}`, expect: 'not5xx' });
+  }
+  // Form fields no stored text can hold, or too long, in each place the upload reads.
+  for (const [field, value] of [['name', 'a\u0000b'], ['name', 'x'.repeat(300)], ['version', '1.0\u0000'], ['summary', '\u0000'], ['license', 'x\u0000'], ['sha256_digest', '\u0000']]) {
+    const form = new FormData();
+    for (const [k, v] of [['name', 'odd'], ['version', '1.0'], ['sha256_digest', '2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881'], [field, value]]) form.set(k, v);
+    form.append('content', new Blob(['x']), 'f.whl');
+    const r = new Request('http://x/', { method: 'POST', body: form });
+    probes.push({ method: 'POST', url: `/api/packages/${A}/pypi/`, headers: { ...token(), 'Content-Type': r.headers.get('content-type')! }, body: await r.text(), expect: '4xx' });
+  }
+  assert.equal(await run(probes), []);
+});
+
+test('container registry: odd images, digests, references, sessions and manifests never reach a 5xx', async () => {
+  const A = w.admin.name;
+  const t = await fetch(`${w.srv.url}/v2/token`, { headers: basic(A, w.admin.token) });
+  const bearer = { Authorization: `Bearer ${((await t.json()) as { token: string }).token}` };
+  const manifest = (body: string) => ({ method: 'PUT', url: `/v2/${A}/img/manifests/v1`, headers: { ...bearer, 'Content-Type': 'application/vnd.oci.image.manifest.v1+json' }, body, expect: '4xx' as const });
+  const probes: Probe[] = [
+    manifest('not json'), manifest('['.repeat(200000)), manifest('{"config":{"digest":"\\u0000"},"layers":[]}'),
+    manifest('{"config":{"digest":"sha256:' + 'a'.repeat(64) + '"},"layers":"x"}'), manifest('{"mediaType":"application/vnd.oci.image.index.v1+json","manifests":[{"digest":5}]}'),
+    { method: 'PUT', url: `/v2/${A}/img/manifests/${'x'.repeat(300)}`, headers: bearer, body: '{}', expect: '4xx' },
+    { method: 'POST', url: `/v2/${A}/img/blobs/uploads/?digest=%00`, headers: bearer, body: 'x', expect: '4xx' },
+    { method: 'GET', url: '/v2/', headers: { Authorization: 'Bearer cairn-oci.%%%.%%%' }, expect: '4xx' },
+    { method: 'GET', url: '/v2/', headers: { Authorization: `Bearer cairn-oci.${Buffer.from('{"u":1}').toString('base64url')}.AAAA` }, expect: '4xx' },
+  ];
+  for (const [a, b] of fc.sample(fc.tuple(segment, segment), { seed: SEED, numRuns: 10 })) {
+    probes.push({ method: 'GET', url: `/v2/${a}/img/tags/list`, headers: bearer, expect: 'not5xx' });
+    probes.push({ method: 'GET', url: `/v2/${A}/${a}/manifests/${b}`, headers: bearer, expect: 'not5xx' });
+    probes.push({ method: 'HEAD', url: `/v2/${A}/img/blobs/${a}`, headers: bearer, expect: 'not5xx' });
+    probes.push({ method: 'PATCH', url: `/v2/${A}/img/blobs/uploads/${a}`, headers: { ...bearer, 'Content-Range': b }, body: 'x', expect: 'not5xx' });
+    probes.push({ method: 'DELETE', url: `/v2/${A}/img/manifests/${a}`, headers: bearer, expect: 'not5xx' });
+    probes.push({ method: 'DELETE', url: `/v2/${A}/img/blobs/${a}`, headers: bearer, expect: 'not5xx' });
   }
   assert.equal(await run(probes), []);
 });
