@@ -153,15 +153,26 @@ test('in a browser: the UI lists the operations, and "Try it out" on GET /versio
   await page.context().close();
 });
 
-test('in a browser: a token given to "Authorize" is sent with "Try it out"', async () => {
+/** Fills one security scheme of the "Authorize" dialog, found by its heading. */
+async function authorize(page: Page, heading: string, values: string[]): Promise<void> {
+  await page.locator('.auth-wrapper button.authorize').click();
+  const form = page.locator('.auth-container').filter({ has: page.locator('h4', { hasText: heading }) });
+  const inputs = form.locator('input');
+  for (const [i, v] of values.entries()) await inputs.nth(i).fill(v);
+  await form.locator('button.authorize').click();
+  await page.locator('.modal-ux button.close-modal').click();
+}
+
+// The dialog heads apiKey schemes with their name, and the basic one with "Basic authorization".
+const SCHEMES: [string, () => string[]][] = [
+  ['AuthorizationHeaderToken', () => [`token ${user.token}`]],
+  ['Basic authorization', () => [user.name, user.password]],
+];
+for (const [heading, values] of SCHEMES) test(`in a browser: ${heading} given to "Authorize" is sent with "Try it out"`, async () => {
   const { page } = await openUi();
   const anonymous = await tryOut(page, 'user', 'userGet');
   assert.is(anonymous.status, '401');
-  await page.locator('.auth-wrapper button.authorize').click();
-  const scheme = page.locator('.auth-container').filter({ has: page.locator('h4', { hasText: 'AuthorizationHeaderToken' }) });
-  await scheme.locator('input').fill(`token ${user.token}`);
-  await scheme.locator('button.authorize').click();
-  await page.locator('.modal-ux button.close-modal').click();
+  await authorize(page, heading, values());
   const op = page.locator('#operations-user-userGet');
   await op.locator('button.execute').click();
   // The 401 stays on screen until the new answer replaces it.
