@@ -103,6 +103,20 @@ test('with the API description disabled, the page and its assets are 404', async
   await off.close();
 });
 
+test('under a ROOT_URL with a sub-path, the page names the description and assets under it', async () => {
+  const sub = await startServer(db, { SERVER__ROOT_URL: 'http://cairn.example/sub/' });
+  const page = await call(sub.url, 'GET', '/api/swagger');
+  assert.ok(page.text.includes('data-source="/sub/swagger.v1.json"'));
+  const assets = [...page.text.matchAll(/(?:href|src)="([^"]+)"/g)].map((m) => m[1]);
+  assert.is(assets.length, 4);
+  for (const a of assets) {
+    assert.ok(a.startsWith('/sub/api/swagger/ui/'), a);
+    // The proxy in front removes the sub-path, as it does for /api/v1 and /swagger.v1.json.
+    assert.is((await rawGet(sub.url, a.slice('/sub'.length))).status, 200, a);
+  }
+  await sub.close();
+});
+
 async function openUi(): Promise<{ page: Page; foreign: string[] }> {
   browser ??= await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'], timeout: TIMEOUT });
   const context = await browser.newContext();
