@@ -29,6 +29,16 @@ test.after(async () => {
   await db.close();
 });
 
+/** A second server with other settings, closed even when an assertion fails (or the process would not end). */
+async function withServer(overrides: Record<string, string>, fn: (s: TestServer) => Promise<void>): Promise<void> {
+  const s = await startServer(db, overrides);
+  try {
+    await fn(s);
+  } finally {
+    await s.close();
+  }
+}
+
 /** A GET whose path is sent exactly as written (fetch would resolve `..` before sending). */
 function rawGet(base: string, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   const u = new URL(base);
@@ -97,24 +107,24 @@ test('unknown asset names, other versions and `..` paths are 404', async () => {
 test('with the API description disabled, the page and its assets are 404', async () => {
   const assets = assetUrls((await call(srv.url, 'GET', '/api/swagger')).text);
   assert.is(assets.length, 4);
-  const off = await startServer(db, { API__ENABLE_SWAGGER: 'false' });
-  assert.is((await call(off.url, 'GET', '/api/swagger')).status, 404);
-  for (const a of assets) assert.is((await rawGet(off.url, a)).status, 404, a);
-  await off.close();
+  await withServer({ API__ENABLE_SWAGGER: 'false' }, async (off) => {
+    assert.is((await call(off.url, 'GET', '/api/swagger')).status, 404);
+    for (const a of assets) assert.is((await rawGet(off.url, a)).status, 404, a);
+  });
 });
 
 test('under a ROOT_URL with a sub-path, the page names the description and assets under it', async () => {
-  const sub = await startServer(db, { SERVER__ROOT_URL: 'http://cairn.example/sub/' });
-  const page = await call(sub.url, 'GET', '/api/swagger');
-  assert.ok(page.text.includes('data-source="/sub/swagger.v1.json"'));
-  const assets = [...page.text.matchAll(/(?:href|src)="([^"]+)"/g)].map((m) => m[1]);
-  assert.is(assets.length, 4);
-  for (const a of assets) {
-    assert.ok(a.startsWith('/sub/api/swagger/ui/'), a);
-    // The proxy in front removes the sub-path, as it does for /api/v1 and /swagger.v1.json.
-    assert.is((await rawGet(sub.url, a.slice('/sub'.length))).status, 200, a);
-  }
-  await sub.close();
+  await withServer({ SERVER__ROOT_URL: 'http://cairn.example/sub/' }, async (sub) => {
+    const page = await call(sub.url, 'GET', '/api/swagger');
+    assert.ok(page.text.includes('data-source="/sub/swagger.v1.json"'));
+    const assets = [...page.text.matchAll(/(?:href|src)="([^"]+)"/g)].map((m) => m[1]);
+    assert.is(assets.length, 4);
+    for (const a of assets) {
+      assert.ok(a.startsWith('/sub/api/swagger/ui/'), a);
+      // The proxy in front removes the sub-path, as it does for /api/v1 and /swagger.v1.json.
+      assert.is((await rawGet(sub.url, a.slice('/sub'.length))).status, 200, a);
+    }
+  });
 });
 
 async function openUi(): Promise<{ page: Page; foreign: string[] }> {
