@@ -25,6 +25,7 @@ import { repoPathFor, type Services } from './lib/services.ts';
 import type { Orm } from './model/db.ts';
 import { openApiDocument } from './lib/openapi.ts';
 import { serveAvatars } from './lib/avatar-serve.ts';
+import { serveSwaggerUi } from './lib/swagger-ui.ts';
 import { serveAttachments } from './lib/attachment-serve.ts';
 import { servePackageRegistry } from './lib/package-registry.ts';
 import { serveContainerRegistry } from './lib/registries/container.ts';
@@ -120,17 +121,13 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
   // The container registry (`/v2/...`, the OCI distribution API), also before the body parser.
   app.use(serveContainerRegistry({ config, orm, services, authDeps }));
 
-  // The API description, generated from the table.
+  // The API description, generated from the table, and Swagger UI over it at /api/swagger.
+  app.use(serveSwaggerUi(config));
   app.use(async (ctx, next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (ctx.path === '/swagger.v1.json' && config.API.ENABLE_SWAGGER) {
       ctx.type = JSON_TYPE;
       ctx.body = renderJson(openApiDocument(routes, config));
-      return;
-    }
-    if (ctx.path === '/api/swagger' && config.API.ENABLE_SWAGGER) {
-      ctx.type = 'text/html; charset=utf-8';
-      ctx.body = swaggerPage(config);
       return;
     }
     return next();
@@ -258,26 +255,6 @@ function sendResetContent(ctx: Context, json: string): void {
   ctx.res.setHeader('Content-Type', JSON_TYPE);
   ctx.res.setHeader('Content-Length', Buffer.byteLength(json));
   ctx.res.end(json);
-}
-
-function swaggerPage(cfg: Config): string {
-  const src = `${cfg.appSubUrl}/swagger.v1.json`;
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>cairn API</title>
-<style>body{font:14px system-ui,sans-serif;margin:2rem}table{border-collapse:collapse}td,th{padding:2px 8px;border-bottom:1px solid #ddd;text-align:left}code{font-size:13px}</style></head>
-<body><h1>cairn API v1</h1><p>The machine-readable description is <a href="${src}">${src}</a>.</p>
-<table id="ops"><thead><tr><th>Method</th><th>Path</th><th>Summary</th></tr></thead><tbody></tbody></table>
-<script>
-fetch(${JSON.stringify(src)}).then(r => r.json()).then(doc => {
-  const body = document.querySelector('#ops tbody');
-  for (const [p, ops] of Object.entries(doc.paths)) for (const [m, op] of Object.entries(ops)) {
-    const tr = document.createElement('tr');
-    for (const t of [m.toUpperCase(), doc.basePath + p, op.summary || '']) { const td = document.createElement('td'); td.textContent = t; tr.append(td); }
-    body.append(tr);
-  }
-});
-</script></body></html>
-`;
 }
 
 export interface Running {
