@@ -12,7 +12,8 @@ import { BlockedUser, Follow } from '../model/social.ts';
 import { GpgKey, GpgKeyImport, KeyType, PublicKey } from '../model/keys.ts';
 import { OAuth2Application } from '../model/oauth2.ts';
 import { deleteActionConfig } from '../model/action-secret.ts';
-import { Star, Watch, WatchMode } from '../model/star.ts';
+import { Star, Watch } from '../model/star.ts';
+import { recountStarsAndWatches } from './social.ts';
 import { Notification } from '../model/notification.ts';
 import { Action } from '../model/action.ts';
 import { deleteOwnerHooks } from './webhook-tasks.ts';
@@ -42,11 +43,7 @@ async function dropStarsAndWatches(em: EntityManager, uid: number): Promise<void
   await em.nativeDelete(Star, { uid });
   await em.nativeDelete(Watch, { userId: uid });
   await em.nativeDelete(Notification, { userId: uid });
-  const repoIds = [...new Set([...stars.map((s) => s.repoId), ...watches.map((w) => w.repoId)])];
-  for (const repo of repoIds.length ? await em.find(Repository, { id: { $in: repoIds } }) : []) {
-    repo.numStars = await em.count(Star, { repoId: repo.id });
-    repo.numWatches = await em.count(Watch, { repoId: repo.id, mode: { $in: [WatchMode.normal, WatchMode.auto] } });
-  }
+  await recountStarsAndWatches(em, [...stars.map((s) => s.repoId), ...watches.map((w) => w.repoId)]);
 }
 
 export async function deleteUser(em: EntityManager, cfg: Config, services: Services, user: IUser, purge: boolean): Promise<void> {

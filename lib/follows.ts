@@ -1,15 +1,22 @@
 // Following users (Forgejo's follow table). The follower counters on the user rows are recounted
-// after each change, so they cannot drift.
+// after each change, under the users' row locks (lib/counters.ts), so they cannot drift.
 import type { EntityManager } from '@mikro-orm/core';
 import { Follow } from '../model/social.ts';
 import { User } from '../model/user.ts';
+import { learnCounters, lockCounterRows } from './counters.ts';
 
 export async function refreshFollowCounts(em: EntityManager, userIds: number[]): Promise<void> {
-  for (const u of await em.find(User, { id: { $in: userIds } })) {
-    u.numFollowers = await em.count(Follow, { followId: u.id });
-    u.numFollowing = await em.count(Follow, { userId: u.id });
-  }
   await em.flush();
+  const ids = [...new Set(userIds)];
+  if (!ids.length) return;
+  await lockCounterRows(em, { user: ids });
+  const rows = await em.getConnection().execute<{ id: number; num_followers: number; num_following: number }[]>(
+    `update "user" u set
+      num_followers = (select count(*) from follow f where f.follow_id = u.id),
+      num_following = (select count(*) from follow f where f.user_id = u.id)
+      where u.id in (${ids.map(() => '?').join(',')}) returning id, num_followers, num_following`,
+    ids, 'all', em.getTransactionContext());
+  for (const r of rows) learnCounters(em, User, r.id, { numFollowers: Number(r.num_followers), numFollowing: Number(r.num_following) });
 }
 
 export async function isFollowing(em: EntityManager, userId: number, followId: number): Promise<boolean> {
