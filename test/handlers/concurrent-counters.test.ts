@@ -84,10 +84,12 @@ test('forks by different users in parallel: forks_count', async () => {
   assert.is((await ok(env.as(env.alice, 'GET', `/repos/${repo.full_name}`), 200)).forks_count, forkers.length - 3);
 });
 
-test('releases created in parallel: release_counter', async () => {
+test('releases created and deleted in parallel: release_counter', async () => {
   const repo = await newRepo(env, env.alice, { auto_init: true });
-  await times(10, (i) => ok(env.as(env.alice, 'POST', `/repos/${repo.full_name}/releases`, { tag_name: `v${i}.0`, name: `r${i}` }), 201));
-  assert.is((await ok(env.as(env.alice, 'GET', `/repos/${repo.full_name}`), 200)).release_counter, 10);
+  const made = await times(N, (i) => ok(env.as(env.alice, 'POST', `/repos/${repo.full_name}/releases`, { tag_name: `v${i}.0`, name: `r${i}` }), 201));
+  assert.is((await ok(env.as(env.alice, 'GET', `/repos/${repo.full_name}`), 200)).release_counter, N);
+  await times(N - 4, (i) => ok(env.as(env.alice, 'DELETE', `/repos/${repo.full_name}/releases/${made[i].id}`), 204));
+  assert.is((await ok(env.as(env.alice, 'GET', `/repos/${repo.full_name}`), 200)).release_counter, 4);
 });
 
 test('follows of one user by many in parallel: followers_count', async () => {
