@@ -108,4 +108,30 @@ test('one topic added to many repositories in parallel: its repo_count', async (
   assert.is(found.topics.find((t: { topic_name: string }) => t.topic_name === topic)?.repo_count, repos.length);
 });
 
+test('mixed writers on one repository at once (comments, new issues, closing, labelling, stars) all succeed and count right', async () => {
+  const { alice } = env;
+  const repo = await newRepo(env, alice);
+  const R = `/repos/${repo.full_name}`;
+  const label = await ok(env.as(alice, 'POST', `${R}/labels`, { name: 'l', color: '#00ff00' }), 201);
+  const ms = await ok(env.as(alice, 'POST', `${R}/milestones`, { title: 'm' }), 201);
+  const hub = await ok(env.as(alice, 'POST', `${R}/issues`, { title: 'hub', labels: [label.id], milestone: ms.id }), 201);
+  const plain = await times(10, (i) => ok(env.as(alice, 'POST', `${R}/issues`, { title: `p${i}`, milestone: ms.id }), 201));
+  await Promise.all([
+    times(10, (i) => ok(env.as(alice, 'POST', `${R}/issues/${hub.number}/comments`, { body: `c${i}` }), 201)),
+    times(10, (i) => ok(env.as(alice, 'POST', `${R}/issues`, { title: `n${i}`, labels: [label.id], milestone: ms.id }), 201)),
+    times(5, (i) => ok(env.as(alice, 'PATCH', `${R}/issues/${plain[i].number}`, { state: 'closed' }), 201)),
+    times(5, (i) => ok(env.as(alice, 'POST', `${R}/issues/${plain[5 + i].number}/labels`, { labels: [label.id] }), 200)),
+    ok(env.as(alice, 'PATCH', `${R}/issues/${hub.number}`, { state: 'closed' }), 201),
+    times(6, (i) => ok(env.as(crowd[i], 'PUT', `/user/starred/${repo.full_name}`), 204)),
+  ]);
+  const r = await ok(env.as(alice, 'GET', R), 200);
+  assert.equal([r.open_issues_count, r.stars_count], [1 + 10 + 10 - 5 - 1, 6]);
+  assert.is((await ok(env.as(alice, 'GET', `${R}/issues/${hub.number}`), 200)).comments, 10);
+  const m = await ok(env.as(alice, 'GET', `${R}/milestones/${ms.id}`), 200);
+  assert.equal([m.open_issues, m.closed_issues], [21 - 6, 6]);
+  const counts = await env.db.db.orm.em.fork().getConnection().execute<{ num_issues: number; num_closed_issues: number }[]>(
+    'select num_issues, num_closed_issues from label where id = ?', [label.id]);
+  assert.equal([Number(counts[0].num_issues), Number(counts[0].num_closed_issues)], [1 + 10 + 5, 1]);
+});
+
 test.run();
