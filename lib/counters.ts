@@ -35,11 +35,12 @@ export async function lockCounterRows(em: EntityManager, rows: Partial<Record<Co
 
 /**
  * Tell a managed entity the counter values just written in SQL, as if they had been loaded: the
- * entity answers with them, and a later flush does not write its older in-memory value back.
+ * entity answers with them, and a later flush neither writes its older in-memory value back nor sees
+ * a change to write. Callers flush first, so no unflushed change of these properties is pending.
  */
 export function learnCounters<T extends object>(em: EntityManager, entityName: EntityName<T>, id: number, counters: Partial<T>): void {
   const name = Utils.className(entityName);
-  // Only an entity this request already holds; merging into an absent one would register a partial entity.
-  if (!em.getUnitOfWork().getById(name, id)) return;
-  em.merge(name, { id, ...counters }, { refresh: true, validate: false, cascade: false });
+  const entity = em.getUnitOfWork().getById<T>(name, id as never);
+  // Only an entity this request already holds: nothing else could answer or flush a stale value.
+  if (entity) em.getEntityFactory().mergeData(em.getMetadata().get<T>(name), entity, counters as never);
 }

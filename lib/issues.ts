@@ -153,11 +153,10 @@ export async function addComment(em: EntityManager, issue: IIssue, posterId: num
 export async function recountComments(em: EntityManager, issue: IIssue): Promise<void> {
   await em.flush();
   await lockCounterRows(em, { issue: [issue.id] });
-  const updatedAt = new Date();
-  const rows = await em.getConnection().execute<{ num_comments: number }[]>(
-    'update issue set num_comments = (select count(*) from comment c where c.issue_id = issue.id and c.type = ?), updated_at = ? where id = ? returning num_comments',
-    [CommentType.comment, updatedAt, issue.id], 'all', em.getTransactionContext());
-  learnCounters(em, Issue, issue.id, { numComments: Number(rows[0].num_comments), updatedAt });
+  const rows = await em.getConnection().execute<{ num_comments: number; updated_at: Date }[]>(
+    'update issue set num_comments = (select count(*) from comment c where c.issue_id = issue.id and c.type = ?), updated_at = ? where id = ? returning num_comments, updated_at',
+    [CommentType.comment, new Date(), issue.id], 'all', em.getTransactionContext());
+  learnCounters(em, Issue, issue.id, { numComments: Number(rows[0].num_comments), updatedAt: new Date(rows[0].updated_at) });
 }
 
 /**
