@@ -25,10 +25,12 @@ export async function isFollowing(em: EntityManager, userId: number, followId: n
 
 /** `userId` follows `followId`; following oneself or following twice changes nothing. */
 export async function follow(em: EntityManager, userId: number, followId: number): Promise<void> {
-  if (userId === followId || (await isFollowing(em, userId, followId))) return;
-  em.create(Follow, { userId, followId });
-  await em.flush();
-  await refreshFollowCounts(em, [userId, followId]);
+  if (userId === followId) return;
+  // One statement, so following twice at once adds one row (the second waits for the first and skips).
+  const added = await em.getConnection().execute<{ id: number }[]>(
+    'insert into follow (user_id, follow_id, created_at) values (?, ?, ?) on conflict (user_id, follow_id) do nothing returning id',
+    [userId, followId, new Date()], 'all', em.getTransactionContext());
+  if (added.length) await refreshFollowCounts(em, [userId, followId]);
 }
 
 export async function unfollow(em: EntityManager, userId: number, followId: number): Promise<void> {

@@ -6,24 +6,27 @@ import { Star, Watch, WatchMode } from '../model/star.ts';
 
 export const WATCHING = [WatchMode.normal, WatchMode.auto];
 
+/** Star or unstar; the row is written in one statement, so the same user starring twice at once adds one. */
 export async function setStar(em: EntityManager, uid: number, repo: IRepository, on: boolean): Promise<void> {
-  const existing = await em.findOne(Star, { uid, repoId: repo.id });
-  if (on && !existing) em.create(Star, { uid, repoId: repo.id });
-  if (!on && existing) em.remove(existing);
-  await recountStarsAndWatches(em, [repo.id]);
+  const changed = on
+    ? (await sql(em, 'insert into star (uid, repo_id, created_at) values (?, ?, ?) on conflict (uid, repo_id) do nothing returning id', [uid, repo.id, new Date()])).length
+    : await em.nativeDelete(Star, { uid, repoId: repo.id });
+  if (changed) await recountStarsAndWatches(em, [repo.id]);
 }
 
+/** Watch, or unwatch (remembered as Forgejo's `dont`, so an automatic watch does not come back); one statement each. */
 export async function setWatch(em: EntityManager, userId: number, repo: IRepository, on: boolean): Promise<void> {
-  const existing = await em.findOne(Watch, { userId, repoId: repo.id });
-  if (on) {
-    if (!existing) em.create(Watch, { userId, repoId: repo.id, mode: WatchMode.normal });
-    else existing.mode = WatchMode.normal;
-  } else if (existing) {
-    // An explicit unwatch is remembered (Forgejo's `dont`), so an automatic watch does not come back.
-    existing.mode = WatchMode.dont;
-  }
-  await recountStarsAndWatches(em, [repo.id]);
+  const now = new Date();
+  const changed = on
+    ? (await sql(em, `insert into watch (user_id, repo_id, mode, created_at, updated_at) values (?, ?, ?, ?, ?)
+        on conflict (user_id, repo_id) do update set mode = excluded.mode, updated_at = excluded.updated_at where watch.mode <> excluded.mode
+        returning id`, [userId, repo.id, WatchMode.normal, now, now])).length
+    : await em.nativeUpdate(Watch, { userId, repoId: repo.id, mode: { $ne: WatchMode.dont } }, { mode: WatchMode.dont, updatedAt: now });
+  if (changed) await recountStarsAndWatches(em, [repo.id]);
 }
+
+const sql = (em: EntityManager, text: string, params: unknown[]) =>
+  em.getConnection().execute<{ id: number }[]>(text, params, 'all', em.getTransactionContext());
 
 /**
  * Recount `num_stars` and `num_watches` of repositories after stars or watches changed, under the

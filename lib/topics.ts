@@ -74,8 +74,8 @@ export async function saveTopics(em: EntityManager, repo: IRepository, names: st
 
 export async function addTopic(em: EntityManager, repo: IRepository, name: string): Promise<void> {
   const t = await topicNamed(em, name);
-  if ((await em.count(RepoTopic, { repoId: repo.id, topicId: t.id })) === 0) em.create(RepoTopic, { repoId: repo.id, topicId: t.id });
-  await em.flush();
+  await em.getConnection().execute('insert into repo_topic (repo_id, topic_id) values (?, ?) on conflict (repo_id, topic_id) do nothing',
+    [repo.id, t.id], 'run', em.getTransactionContext());
   await recount(em, [t.id]);
   await syncRepoColumn(em, repo);
 }

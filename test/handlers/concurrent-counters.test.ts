@@ -108,6 +108,22 @@ test('one topic added to many repositories in parallel: its repo_count', async (
   assert.is(found.topics.find((t: { topic_name: string }) => t.topic_name === topic)?.repo_count, repos.length);
 });
 
+test('one user starring, watching, following and tagging twice at once: no error, counted once', async () => {
+  const [u] = crowd;
+  const repo = await newRepo(env, u);
+  const target = await makeUser(env.db, env.srv.api);
+  const topic = uniq('t').toLowerCase();
+  await Promise.all([
+    times(4, () => ok(env.as(env.bob, 'PUT', `/user/starred/${repo.full_name}`), 204)),
+    times(4, () => ok(env.as(env.bob, 'PUT', `/repos/${repo.full_name}/subscription`), 200)),
+    times(4, () => ok(env.as(env.bob, 'PUT', `/user/following/${target.name}`), 204)),
+    times(4, () => ok(env.as(u, 'PUT', `/repos/${repo.full_name}/topics/${topic}`), 204)),
+  ]);
+  const r = await ok(env.as(u, 'GET', `/repos/${repo.full_name}`), 200);
+  assert.equal([r.stars_count, r.watchers_count, r.topics], [1, 2, [topic]]);
+  assert.is((await ok(env.as(target, 'GET', `/users/${target.name}`), 200)).followers_count, 1);
+});
+
 test('mixed writers on one repository at once (comments, new issues, closing, labelling, stars) all succeed and count right', async () => {
   const { alice } = env;
   const repo = await newRepo(env, alice);
