@@ -4,8 +4,8 @@
 // and the last to commit wins with a count that is short by one.
 //
 // The recounts stay (they heal any drift), but each one first locks the rows whose counters it
-// rewrites with `FOR NO KEY UPDATE` (NO KEY: inserting a child row that references the parent takes a
-// KEY SHARE lock, which this does not wait for). A second writer waits there until the first commits;
+// rewrites with `FOR NO KEY UPDATE` (NO KEY: a foreign-key check on a child row takes a KEY SHARE
+// lock on its parent, and must not wait for this one). A second writer waits there until the first commits;
 // its recount is a later statement, so under READ COMMITTED it takes a new snapshot that sees the
 // first writer's rows. Each writer locks after its own child rows are written, so whoever locks last
 // counts everything. Locks are taken in one statement, table by table in a fixed order and by id
