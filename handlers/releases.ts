@@ -21,6 +21,7 @@ import { badRequest, conflict, HttpError, MSG, notFound, unprocessable } from '.
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { gitCtx, gitWrite, refreshAfterWrite, type GitCtx } from '../lib/repo-git.ts';
 import { canControlTag } from '../lib/branch-rules.ts';
+import { lockCounterRows } from '../lib/counters.ts';
 import { positiveInt, truncateTitle } from '../lib/issues.ts';
 import {
   attachmentName, createExternal, createUploaded, deleteAttachments, formValue, isValidExternalUrl, loadAttachment, uploadedFile,
@@ -39,9 +40,13 @@ async function reply(c: RequestState, status: number, rel: IRelease) {
   return json(status, await releaseToApi(c.em, c.config, viewerOf(c), gitCtx(c).urls, rel, { githubUploadUrl: githubFormat(c) }));
 }
 
-/** Recount the published releases of a repository in SQL (safe with concurrent writers and processes). */
+/**
+ * Recount the published releases of a repository in SQL, under the repository's row lock so concurrent
+ * writers and processes converge (lib/counters.ts).
+ */
 export async function recountReleases(em: EntityManager, repoId: number): Promise<void> {
   await em.flush();
+  await lockCounterRows(em, { repository: [repoId] });
   await em.getConnection().execute(
     `update repository r set num_releases = (select count(*) from release x where x.repo_id = r.id and not x.is_draft and not x.is_tag) where r.id = ?`,
     [repoId], 'run', em.getTransactionContext());

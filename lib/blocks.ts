@@ -4,7 +4,8 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { BlockedUser, Follow } from '../model/social.ts';
 import { Collaboration, Repository } from '../model/repo.ts';
-import { Watch, WatchMode } from '../model/star.ts';
+import { Watch } from '../model/star.ts';
+import { recountStarsAndWatches } from './social.ts';
 import type { IUser } from '../model/user.ts';
 import { fmtTime } from '../model/time.ts';
 import { refreshFollowCounts } from './follows.ts';
@@ -31,9 +32,7 @@ export async function blockUser(em: EntityManager, blocker: IUser, blocked: IUse
     const watched = await em.find(Watch, { userId: blocked.id, repoId: { $in: repoIds } });
     if (watched.length) {
       await em.nativeDelete(Watch, { id: { $in: watched.map((w) => w.id) } });
-      for (const repo of await em.find(Repository, { id: { $in: watched.map((w) => w.repoId) } })) {
-        repo.numWatches = await em.count(Watch, { repoId: repo.id, mode: { $in: [WatchMode.normal, WatchMode.auto] } });
-      }
+      await recountStarsAndWatches(em, watched.map((w) => w.repoId));
     }
   }
   await em.flush();

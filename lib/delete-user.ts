@@ -12,7 +12,8 @@ import { BlockedUser, Follow } from '../model/social.ts';
 import { GpgKey, GpgKeyImport, KeyType, PublicKey } from '../model/keys.ts';
 import { OAuth2Application } from '../model/oauth2.ts';
 import { deleteActionConfig } from '../model/action-secret.ts';
-import { Star, Watch, WatchMode } from '../model/star.ts';
+import { Star, Watch } from '../model/star.ts';
+import { recountStarsAndWatches } from './social.ts';
 import { Notification } from '../model/notification.ts';
 import { Action } from '../model/action.ts';
 import { deleteOwnerHooks } from './webhook-tasks.ts';
@@ -42,11 +43,7 @@ async function dropStarsAndWatches(em: EntityManager, uid: number): Promise<void
   await em.nativeDelete(Star, { uid });
   await em.nativeDelete(Watch, { userId: uid });
   await em.nativeDelete(Notification, { userId: uid });
-  const repoIds = [...new Set([...stars.map((s) => s.repoId), ...watches.map((w) => w.repoId)])];
-  for (const repo of repoIds.length ? await em.find(Repository, { id: { $in: repoIds } }) : []) {
-    repo.numStars = await em.count(Star, { repoId: repo.id });
-    repo.numWatches = await em.count(Watch, { repoId: repo.id, mode: { $in: [WatchMode.normal, WatchMode.auto] } });
-  }
+  await recountStarsAndWatches(em, [...stars.map((s) => s.repoId), ...watches.map((w) => w.repoId)]);
 }
 
 export async function deleteUser(em: EntityManager, cfg: Config, services: Services, user: IUser, purge: boolean): Promise<void> {
@@ -71,10 +68,12 @@ export async function deleteUser(em: EntityManager, cfg: Config, services: Servi
   // Forgejo's DeleteUser drops the feed rows the user received and the ones they caused.
   await em.nativeDelete(Action, { $or: [{ userId: user.id }, { actUserId: user.id }] });
   await em.nativeDelete(UserRedirect, { redirectUserId: user.id });
-  await dropStarsAndWatches(em, user.id);
+  // Counter rows are locked users first, then topics (repository deletion), then repositories
+  // (lib/counters.ts), the order other writers take them in.
   const others = [...new Set(follows.map((f) => (f.userId === user.id ? f.followId : f.userId)))];
   if (others.length) await refreshFollowCounts(em, others);
   for (const repo of await em.find(Repository, { ownerId: user.id })) await deleteRepository(em, services, repo, user);
+  await dropStarsAndWatches(em, user.id);
   await removeOwnerPackages(em, cfg, user.id);
   const avatar = user.avatar;
   em.remove(user);

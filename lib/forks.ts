@@ -6,7 +6,7 @@ import type { Services } from './services.ts';
 import { Repository, type IRepository } from '../model/repo.ts';
 import type { IUser } from '../model/user.ts';
 import { conflict, notFound } from './errors.ts';
-import { FORK_UNITS, insertRepository, withNewGitDir } from './repos.ts';
+import { FORK_UNITS, insertRepository, recountForks, withNewGitDir } from './repos.ts';
 import { repoSize, revParse, setHead, type ObjectFormat } from '../git/repo.ts';
 import { readInfo } from '../git/cat-file.ts';
 import { isAncestor } from '../git/merge.ts';
@@ -44,8 +44,7 @@ export async function forkRepository(em: EntityManager, cfg: Config, services: S
     await copyGitContent(services, base, path, base.defaultBranch);
     fork.isEmpty = base.isEmpty;
     fork.size = await repoSize(path);
-    base.numForks = await em.count(Repository, { forkId: base.id });
-    await em.flush();
+    await recountForks(em, base.id);
     // The fork's LFS pointers resolve to the same objects (Forgejo copies the LFS meta objects).
     await em.getConnection().execute(
       'insert into lfs_meta_object (oid, size, repository_id, created_at) select oid, size, ?, ? from lfs_meta_object where repository_id = ? on conflict do nothing',

@@ -6,6 +6,7 @@ import { nextIndex } from '../model/counter.ts';
 import { Comment, CommentType, Issue, IssueAssignee, IssueLabel, type IComment, type IIssue } from '../model/issue.ts';
 import type { IRepository } from '../model/repo.ts';
 import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
+import { learnCounters, lockCounterRows } from './counters.ts';
 import { notFound } from './errors.ts';
 
 /** Forgejo truncates titles to 255 bytes (forgejo-facts 9), on a character boundary. */
@@ -145,16 +146,23 @@ export async function addComment(em: EntityManager, issue: IIssue, posterId: num
   return comment;
 }
 
-/** Recount an issue's plain comments (Forgejo's num_comments) and persist it on the entity. */
+/**
+ * Recount an issue's plain comments (Forgejo's num_comments) under the issue's row lock (lib/counters.ts),
+ * stamping its update time as Forgejo's updateCommentInfos does; the entity learns both.
+ */
 export async function recountComments(em: EntityManager, issue: IIssue): Promise<void> {
-  issue.numComments = await em.count(Comment, { issueId: issue.id, type: CommentType.comment });
   await em.flush();
+  await lockCounterRows(em, { issue: [issue.id] });
+  const rows = await em.getConnection().execute<{ num_comments: number; updated_at: Date }[]>(
+    'update issue set num_comments = (select count(*) from comment c where c.issue_id = issue.id and c.type = ?), updated_at = ? where id = ? returning num_comments, updated_at',
+    [CommentType.comment, new Date(), issue.id], 'all', em.getTransactionContext());
+  learnCounters(em, Issue, issue.id, { numComments: Number(rows[0].num_comments), updatedAt: new Date(rows[0].updated_at) });
 }
 
 /**
  * Recount the derived totals after issues changed state, labels or milestones: open issues and pulls of
- * repositories, issue counts of labels and milestones. One statement each, reading committed rows of
- * this transaction, so concurrent writers converge.
+ * repositories, issue counts of labels and milestones. The rows are locked first (lib/counters.ts), so
+ * each count, one statement per table, sees every writer that committed before: concurrent writers converge.
  */
 export async function recountIssueTotals(em: EntityManager, what: { repoIds?: number[]; labelIds?: number[]; milestoneIds?: number[] }): Promise<void> {
   await em.flush();
@@ -162,6 +170,7 @@ export async function recountIssueTotals(em: EntityManager, what: { repoIds?: nu
   const repoIds = [...new Set(what.repoIds ?? [])];
   const labelIds = [...new Set(what.labelIds ?? [])].filter((id) => id > 0);
   const milestoneIds = [...new Set(what.milestoneIds ?? [])].filter((id) => id > 0);
+  await lockCounterRows(em, { repository: repoIds, label: labelIds, milestone: milestoneIds });
   if (repoIds.length) {
     await run(`update repository r set
       num_open_issues = (select count(*) from issue i where i.repo_id = r.id and not i.is_pull and not i.is_closed),

@@ -30,6 +30,7 @@ import { gitignore } from './templates/gitignore.ts';
 import { fillLicense, licenseText } from './templates/licenses.ts';
 import { labelSet } from './templates/labels.ts';
 import { dropRepoTopics } from './topics.ts';
+import { learnCounters, lockCounterRows } from './counters.ts';
 import { unlinkRepoPackages } from './packages.ts';
 import { LfsLock, LfsMetaObject } from '../model/lfs.ts';
 
@@ -296,6 +297,19 @@ export async function renameRepository(em: EntityManager, services: Services, re
 }
 
 /**
+ * Recount a repository's `num_forks` after a fork of it was created or deleted, under its row lock
+ * (lib/counters.ts); an entity of it this request holds learns the new value.
+ */
+export async function recountForks(em: EntityManager, baseId: number): Promise<void> {
+  await em.flush();
+  await lockCounterRows(em, { repository: [baseId] });
+  const rows = await em.getConnection().execute<{ num_forks: number }[]>(
+    'update repository r set num_forks = (select count(*) from repository f where f.fork_id = r.id) where r.id = ? returning num_forks',
+    [baseId], 'all', em.getTransactionContext());
+  if (rows.length) learnCounters(em, Repository, baseId, { numForks: Number(rows[0].num_forks) });
+}
+
+/**
  * Deletes the record and everything that points at it, then the git directories. Forks of it become
  * ordinary repositories; the repository it was forked from counts one fork less.
  */
@@ -323,12 +337,9 @@ export async function deleteRepository(em: EntityManager, services: Services, re
   await unlinkRepoPackages(em, repoId);
   await em.nativeDelete(RepoRedirect, { redirectRepoId: repoId });
   await em.nativeUpdate(Repository, { forkId: repoId }, { forkId: 0, isFork: false });
-  if (repo.isFork && repo.forkId) {
-    const base = await em.findOne(Repository, { id: repo.forkId });
-    if (base) base.numForks = Math.max(0, (await em.count(Repository, { forkId: base.id, id: { $ne: repoId } })));
-  }
   em.remove(repo);
   await em.flush();
+  if (repo.isFork && repo.forkId) await recountForks(em, repo.forkId);
   // Move aside first so a half-finished removal never leaves a repository that looks valid.
   for (const dir of [services.repoPath(owner.name, repo.name), wikiPath(services, owner.name, repo.name)]) {
     await closeBatch(dir);

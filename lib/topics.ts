@@ -3,6 +3,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { IRepository } from '../model/repo.ts';
 import { RepoTopic, Topic, type ITopic } from '../model/topic.ts';
+import { learnCounters, lockCounterRows } from './counters.ts';
 
 export const MAX_TOPICS = 25;
 const TOPIC = /^[a-z0-9][-.a-z0-9]*$/;
@@ -22,10 +23,17 @@ export function sanitizeTopics(names: string[]): { valid: string[]; invalid: str
   return { valid, invalid };
 }
 
+/** Recount `repo_count` of topics under their row locks (lib/counters.ts); held entities learn it. */
 async function recount(em: EntityManager, topicIds: number[]): Promise<void> {
-  if (topicIds.length === 0) return;
-  for (const t of await em.find(Topic, { id: { $in: topicIds } })) t.repoCount = await em.count(RepoTopic, { topicId: t.id });
   await em.flush();
+  const ids = [...new Set(topicIds)];
+  if (ids.length === 0) return;
+  await lockCounterRows(em, { topic: ids });
+  const rows = await em.getConnection().execute<{ id: number; repo_count: number }[]>(
+    `update topic t set repo_count = (select count(*) from repo_topic rt where rt.topic_id = t.id)
+      where t.id in (${ids.map(() => '?').join(',')}) returning id, repo_count`,
+    ids, 'all', em.getTransactionContext());
+  for (const r of rows) learnCounters(em, Topic, r.id, { repoCount: Number(r.repo_count) });
 }
 
 /** The topic names of a repository, most used first (the order Forgejo keeps in `repository.topics`). */
@@ -37,11 +45,16 @@ async function syncRepoColumn(em: EntityManager, repo: IRepository): Promise<voi
   await em.flush();
 }
 
+/** The topic of that name, created if new; another request creating it at the same time is waited for. */
 async function topicNamed(em: EntityManager, name: string): Promise<ITopic> {
   const existing = await em.findOne(Topic, { name });
   if (existing) return existing;
-  const t = em.create(Topic, { name, repoCount: 0 });
-  await em.flush();
+  const now = new Date();
+  await em.getConnection().execute(
+    'insert into topic (name, repo_count, created_at, updated_at) values (?, 0, ?, ?) on conflict (name) do nothing',
+    [name, now, now], 'run', em.getTransactionContext());
+  const t = await em.findOne(Topic, { name });
+  if (!t) throw new Error(`topic ${name} vanished after its insert`);
   return t;
 }
 
@@ -61,8 +74,8 @@ export async function saveTopics(em: EntityManager, repo: IRepository, names: st
 
 export async function addTopic(em: EntityManager, repo: IRepository, name: string): Promise<void> {
   const t = await topicNamed(em, name);
-  if ((await em.count(RepoTopic, { repoId: repo.id, topicId: t.id })) === 0) em.create(RepoTopic, { repoId: repo.id, topicId: t.id });
-  await em.flush();
+  await em.getConnection().execute('insert into repo_topic (repo_id, topic_id) values (?, ?) on conflict (repo_id, topic_id) do nothing',
+    [repo.id, t.id], 'run', em.getTransactionContext());
   await recount(em, [t.id]);
   await syncRepoColumn(em, repo);
 }

@@ -1,0 +1,68 @@
+// lib/counters.ts (issue 9, item 3): the row locks a recount waits behind, and entities learning
+// counters written in SQL without writing anything back.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { learnCounters, lockCounterRows } from '../../lib/counters.ts';
+import { Topic } from '../../model/topic.ts';
+import { openTestDb, type TestDb } from '../helpers/server.ts';
+import { countSql } from '../helpers/sql-count.ts';
+
+let db: TestDb;
+let topicId: number;
+test.before(async () => {
+  db = await openTestDb();
+  const em = db.db.orm.em.fork();
+  const t = em.create(Topic, { name: 'counted', repoCount: 0 });
+  await em.flush();
+  topicId = t.id;
+});
+test.after(async () => { await db.close(); });
+
+test('learnCounters: a held entity takes the value, and its next flush sends nothing', async () => {
+  const em = db.db.orm.em.fork();
+  const t = await em.findOneOrFail(Topic, { id: topicId });
+  await em.getConnection().execute('update topic set repo_count = 7 where id = ?', [topicId]);
+  learnCounters(em, Topic, topicId, { repoCount: 7 });
+  assert.is(t.repoCount, 7);
+  const { statements } = await countSql(db.db.orm, () => em.flush());
+  assert.equal(statements, []);
+  // A later change of another column writes that column only, not the counter or the whole row.
+  t.name = 'counted2';
+  const updates = (await countSql(db.db.orm, () => em.flush())).statements.filter((s) => /^update/i.test(s));
+  assert.is(updates.length, 1, updates.join('\n'));
+  assert.not.match(updates[0], /repo_count/);
+});
+
+test('learnCounters: an entity the EntityManager does not hold is left alone (no partial entity)', async () => {
+  const em = db.db.orm.em.fork();
+  learnCounters(em, Topic, topicId, { repoCount: 9 });
+  assert.is(em.getUnitOfWork().getById('Topic', topicId as never), undefined);
+  assert.is((await em.findOneOrFail(Topic, { id: topicId })).name, 'counted2');
+});
+
+test('lockCounterRows: no statement for no rows', async () => {
+  const em = db.db.orm.em.fork();
+  const { statements } = await countSql(db.db.orm, () => lockCounterRows(em, { topic: [], issue: [0] }));
+  assert.equal(statements, []);
+});
+
+// PGlite has one connection, so two transactions cannot wait for each other there.
+test('lockCounterRows: a second writer waits until the first commits (PostgreSQL)', async () => {
+  if (!process.env.CAIRN__DATABASE__URL) return;
+  const a = db.db.orm.em.fork();
+  const b = db.db.orm.em.fork();
+  await a.begin();
+  await lockCounterRows(a, { topic: [topicId] });
+  await b.begin();
+  let locked = false;
+  const waiting = lockCounterRows(b, { topic: [topicId], repository: [1] }).then(() => { locked = true; });
+  await sleep(300);
+  assert.not.ok(locked, 'b waits while a holds the row');
+  await a.commit();
+  await waiting;
+  assert.ok(locked);
+  await b.commit();
+});
+
+test.run();
