@@ -34,6 +34,8 @@ export interface LoadedRepo {
   perm: RepoPermission;
   /** The repository's unit rows, when the loader read them (handlers reuse them). */
   units?: IRepoUnit[];
+  /** Whether a transfer waits for its recipient, when the loader read it. */
+  transferPending?: boolean;
 }
 
 /** Everything a step or handler may read about the request. Loaders fill the optional parts. */

@@ -9,11 +9,11 @@ import { Mirror } from '../model/mirror.ts';
 import { RepoTransfer } from '../model/transfer.ts';
 import { User, type IUser } from '../model/user.ts';
 import { createRepository, defaultUnitConfig, deleteRepository, renameRepository, repoUnits } from '../lib/repos.ts';
-import { repoPermission, Unit, type UnitName } from '../lib/perm.ts';
+import { repoPermission, repoPermissions, Unit, type UnitName } from '../lib/perm.ts';
 import { unprocessable } from '../lib/errors.ts';
 import { checkRepoName } from '../lib/names.ts';
 import { checkMirrorInterval } from '../lib/duration.ts';
-import { transferJson } from '../lib/transfer.ts';
+import { transferJson, transfersJson, transferUserIds } from '../lib/transfer.ts';
 import { toApiRepo } from '../model/api-repo.ts';
 import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
 import { revParse, setHead } from '../git/repo.ts';
@@ -33,20 +33,45 @@ export async function repoJson(s: RequestState, repo: IRepository, owner: IUser)
     // Forgejo shows the parent with the child's permissions (forgejo-facts 6.5).
     if (base && baseOwner) parent = toApiRepo(s.config, { repo: base, owner: baseOwner, units: await repoUnits(s.em, base.id), perm }, viewer);
   }
-  const pending = await s.em.findOne(RepoTransfer, { repoId: repo.id });
+  const pending = loaded?.transferPending === false ? null : await s.em.findOne(RepoTransfer, { repoId: repo.id });
   const transfer = pending ? await transferJson(s.em, s.config, pending, viewer) : null;
   return toApiRepo(s.config, { repo, owner, units, perm, parent, transfer }, viewer);
 }
 
-/** Several repositories, owners loaded once. */
+/**
+ * Several repositories, as `repoJson` shows each, with a fixed number of queries for any number of
+ * them (issue 10: no query per listed repository): parents, pending transfers, owners (with the users
+ * of the transfers), units and the caller's permissions are each read once for the whole list.
+ */
 export async function reposJson(s: RequestState, repos: IRepository[]): Promise<Record<string, unknown>[]> {
-  const owners = repos.length ? await s.em.find(User, { id: { $in: [...new Set(repos.map((r) => r.ownerId))] } }) : [];
-  const out: Record<string, unknown>[] = [];
-  for (const r of repos) {
-    const owner = owners.find((o) => o.id === r.ownerId);
-    if (owner) out.push(await repoJson(s, r, owner));
-  }
-  return out;
+  if (repos.length === 0) return [];
+  const viewer = { doer: s.auth.doer, siteAdmin: isSiteAdmin(s) };
+  const unique = (ids: number[]) => [...new Set(ids)];
+  const parentIds = unique(repos.filter((r) => r.isFork && r.forkId).map((r) => r.forkId));
+  const parents = parentIds.length ? await s.em.find(Repository, { id: { $in: parentIds } }) : [];
+  const all = [...repos, ...parents];
+  const pending = await s.em.find(RepoTransfer, { repoId: { $in: repos.map((r) => r.id) } });
+  // Owners and the users of pending transfers in one read.
+  const users = await s.em.find(User, { id: { $in: unique([...all.map((r) => r.ownerId), ...transferUserIds(pending)]) } });
+  const owners = new Map(users.map((o) => [o.id, o]));
+  const unitRows = await s.em.find(RepoUnit, { repoId: { $in: unique(all.map((r) => r.id)) } }, { orderBy: { repoId: 'asc', type: 'asc' } });
+  const units = new Map<number, IRepoUnit[]>();
+  for (const u of unitRows) units.set(u.repoId, [...(units.get(u.repoId) ?? []), u]);
+  const unitsOf = (id: number) => units.get(id) ?? [];
+  const listed = repos.flatMap((repo) => {
+    const owner = owners.get(repo.ownerId);
+    return owner ? [{ repo, owner, enabled: new Set(unitsOf(repo.id).map((u) => u.type)) }] : [];
+  });
+  const perms = await repoPermissions(s.em, { doer: s.auth.doer, siteAdmin: isSiteAdmin(s), token: s.auth.token }, listed);
+  const transfers = new Map((await transfersJson(s.em, s.config, pending, viewer, users)).map((t, i) => [pending[i]!.repoId, t]));
+  return listed.map(({ repo, owner }, i) => {
+    const perm = perms[i]!;
+    const base = repo.isFork && repo.forkId ? parents.find((p) => p.id === repo.forkId) : undefined;
+    const baseOwner = base && owners.get(base.ownerId);
+    // Forgejo shows the parent with the child's permissions (forgejo-facts 6.5).
+    const parent = base && baseOwner ? toApiRepo(s.config, { repo: base, owner: baseOwner, units: unitsOf(base.id), perm }, viewer) : null;
+    return toApiRepo(s.config, { repo, owner, units: unitsOf(repo.id), perm, parent, transfer: transfers.get(repo.id) ?? null }, viewer);
+  });
 }
 
 async function createFor(c: HandlerCtx<CreateRepoOption>, owner: IUser) {

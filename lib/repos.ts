@@ -16,7 +16,8 @@ import { RepoTransfer } from '../model/transfer.ts';
 import { Mirror, PushMirror } from '../model/mirror.ts';
 import { ProtectedBranch, ProtectedTag } from '../model/branch-protection.ts';
 import { CommitStatus } from '../model/commit-status.ts';
-import type { IUser } from '../model/user.ts';
+import { User, type IUser } from '../model/user.ts';
+import { mapPrefixed, prefixedColumns, readRows } from '../model/raw.ts';
 import { DEFAULT_UNITS, Mode, Unit, repoPermission, type UnitName } from './perm.ts';
 import { checkRepoName } from './names.ts';
 import { badRequest, conflict, unprocessable } from './errors.ts';
@@ -263,6 +264,44 @@ export async function createRepository(em: EntityManager, cfg: Config, services:
 
 export async function repoUnits(em: EntityManager, repoId: number): Promise<IRepoUnit[]> {
   return em.find(RepoUnit, { repoId }, { orderBy: { type: 'asc' } });
+}
+
+export interface RepoByName {
+  /** Null when no user or organization has the name. */
+  owner: IUser | null;
+  /** Null when the owner has no repository of the name. */
+  repo: IRepository | null;
+  /** The repository's unit rows, by type. */
+  units: IRepoUnit[];
+  /** Whether a transfer of the repository waits for its recipient. */
+  transferPending: boolean;
+}
+
+/**
+ * An owner (by name, unless already known) and its repository, with the repository's units and
+ * whether a transfer is pending, in one query: this runs on every request below `{R}`.
+ */
+export async function findRepoByName(em: EntityManager, owner: IUser | string, repoName: string): Promise<RepoByName> {
+  const extras = `(select coalesce(json_agg(x order by x.type), '[]') from repo_unit x where x.repo_id = r.id) as units,
+    exists (select 1 from repo_transfer t where t.repo_id = r.id) as transfer_pending`;
+  type Row = Record<string, unknown> & { units: Record<string, unknown>[] | null; transfer_pending: boolean | null };
+  const rows = typeof owner === 'string'
+    ? await readRows<Row>(em, [User, Repository, RepoUnit, RepoTransfer],
+      `select ${prefixedColumns(em, User, 'u')}, ${prefixedColumns(em, Repository, 'r')}, ${extras}
+         from "user" u left join repository r on r.owner_id = u.id and r.lower_name = ? where u.lower_name = ?`,
+      [repoName.toLowerCase(), owner.toLowerCase()])
+    : await readRows<Row>(em, [Repository, RepoUnit, RepoTransfer],
+      `select ${prefixedColumns(em, Repository, 'r')}, ${extras} from repository r where r.owner_id = ? and r.lower_name = ?`,
+      [owner.id, repoName.toLowerCase()]);
+  const row = rows[0];
+  const found = typeof owner === 'string' ? (row ? mapPrefixed(em, User, row, 'u') : null) : owner;
+  const repo = row ? mapPrefixed(em, Repository, row, 'r') : null;
+  return {
+    owner: found,
+    repo,
+    units: repo ? (row!.units ?? []).map((u) => em.map(RepoUnit, u)) : [],
+    transferPending: !!row?.transfer_pending,
+  };
 }
 
 const exists = (p: string) => fs.access(p).then(() => true, () => false);
