@@ -17,6 +17,9 @@ let repo: string;
 let other: TestUser;
 let org: string;
 const SEARCH_REPOS = 50;
+const ISSUES = 10;
+const PULLS = 3;
+const RELEASES = 3;
 
 const ok = async (method: string, path: string, u: TestUser, body?: unknown) => {
   const r = await call(srv.api, method, path, { token: u.token, body });
@@ -47,6 +50,20 @@ test.before(async () => {
   await ok('PUT', `/teams/${team.id}/repos/${org}/o1`, owner);
   await ok('POST', `/repos/${owner.name}/s2/forks`, other, {});
   await ok('POST', `/repos/${owner.name}/s3/transfer`, owner, { new_owner: other.name });
+
+  // Issues with a label, a milestone, an assignee, a comment and a mention of the other user (a
+  // notification); pull requests; releases.
+  const label = await ok('POST', `/repos/${repo}/labels`, owner, { name: 'bug', color: '#ff0000' });
+  const milestone = await ok('POST', `/repos/${repo}/milestones`, owner, { title: 'm1' });
+  for (let i = 1; i <= ISSUES; i++) {
+    const issue = await ok('POST', `/repos/${repo}/issues`, owner, { title: `i${i}`, body: `@${other.name} look`, labels: [label.id], milestone: milestone.id, assignees: [owner.name] });
+    await ok('POST', `/repos/${repo}/issues/${issue.number}/comments`, owner, { body: `c${i}` });
+  }
+  for (let i = 1; i <= PULLS; i++) {
+    await ok('POST', `/repos/${repo}/contents/f${i}.txt`, owner, { content: Buffer.from(`f${i}\n`).toString('base64'), new_branch: `b${i}` });
+    await ok('POST', `/repos/${repo}/pulls`, owner, { head: `b${i}`, base: 'main', title: `p${i}`, body: `@${other.name}`, labels: [label.id], milestone: milestone.id, assignees: [owner.name] });
+  }
+  for (let i = 1; i <= RELEASES; i++) await ok('POST', `/repos/${repo}/releases`, owner, { tag_name: `v${i}`, target_commitish: 'main', name: `r${i}` });
 });
 test.after(async () => {
   await srv.close();
@@ -124,6 +141,19 @@ test('repository lists of a user, of the caller and of an organization: the same
   await samePerPage(`/orgs/${org}/repos`, 2, 10, 10, { token: other.token });
   // Forks come with their parent.
   await samePerPage(`/repos/${owner.name}/s2/forks`, 1, 10, 9, { token: owner.token });
+});
+
+// Issue lists: token, repository, count, page, then labels, assignees, attachments, milestones, users
+// and pull request states each once for the page.
+test('issue, pull, comment, release and notification lists: the same statements for any page size', async () => {
+  await samePerPage(`/repos/${repo}/issues?type=issues`, 2, ISSUES, 12, { token: owner.token });
+  await samePerPage(`/repos/${repo}/issues?state=all`, 2, ISSUES + PULLS, 12);
+  await samePerPage(`/repos/${repo}/pulls`, 1, PULLS, 17, { token: owner.token });
+  await samePerPage(`/repos/${repo}/issues/comments`, 2, ISSUES, 9, { token: owner.token });
+  await samePerPage(`/repos/${repo}/releases`, 1, RELEASES, 6, { token: owner.token });
+  await samePerPage('/repos/issues/search', 2, ISSUES, 12, { token: owner.token });
+  await samePerPage('/notifications', 2, ISSUES, 10, { token: other.token });
+  await samePerPage(`/repos/${repo}/notifications`, 2, ISSUES, 12, { token: other.token });
 });
 
 test.run();
