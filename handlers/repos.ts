@@ -47,25 +47,39 @@ export async function reposJson(s: RequestState, repos: IRepository[]): Promise<
   if (repos.length === 0) return [];
   const viewer = { doer: s.auth.doer, siteAdmin: isSiteAdmin(s) };
   const unique = (ids: number[]) => [...new Set(ids)];
+  // As in repoJson, a read reuses what the loader read for the addressed repository.
+  const loaded = s.method === 'GET' && s.repo?.units ? s.repo : null;
+  const isLoaded = (id: number) => loaded?.repo.id === id;
   const parentIds = unique(repos.filter((r) => r.isFork && r.forkId).map((r) => r.forkId));
-  const parents = parentIds.length ? await s.em.find(Repository, { id: { $in: parentIds } }) : [];
+  const toRead = parentIds.filter((id) => !isLoaded(id));
+  const parents = [
+    ...(loaded && parentIds.some(isLoaded) ? [loaded.repo] : []),
+    ...(toRead.length ? await s.em.find(Repository, { id: { $in: toRead } }) : []),
+  ];
   const all = [...repos, ...parents];
-  const pending = await s.em.find(RepoTransfer, { repoId: { $in: repos.map((r) => r.id) } });
+  const maybePending = unique(repos.map((r) => r.id)).filter((id) => !(isLoaded(id) && loaded!.transferPending === false));
+  const pending = maybePending.length ? await s.em.find(RepoTransfer, { repoId: { $in: maybePending } }) : [];
   // Owners and the users of pending transfers in one read.
-  const users = await s.em.find(User, { id: { $in: unique([...all.map((r) => r.ownerId), ...transferUserIds(pending)]) } });
+  const known = loaded ? [loaded.owner] : [];
+  const userIds = unique([...all.map((r) => r.ownerId), ...transferUserIds(pending)]).filter((id) => !known.some((u) => u.id === id));
+  const users = [...known, ...(userIds.length ? await s.em.find(User, { id: { $in: userIds } }) : [])];
   const owners = new Map(users.map((o) => [o.id, o]));
-  const unitRows = await s.em.find(RepoUnit, { repoId: { $in: unique(all.map((r) => r.id)) } }, { orderBy: { repoId: 'asc', type: 'asc' } });
-  const units = new Map<number, IRepoUnit[]>();
+  const unitIds = unique(all.map((r) => r.id)).filter((id) => !isLoaded(id));
+  const unitRows = unitIds.length ? await s.em.find(RepoUnit, { repoId: { $in: unitIds } }, { orderBy: { repoId: 'asc', type: 'asc' } }) : [];
+  const units = new Map<number, IRepoUnit[]>(loaded ? [[loaded.repo.id, loaded.units!]] : []);
   for (const u of unitRows) units.set(u.repoId, [...(units.get(u.repoId) ?? []), u]);
   const unitsOf = (id: number) => units.get(id) ?? [];
   const listed = repos.flatMap((repo) => {
     const owner = owners.get(repo.ownerId);
     return owner ? [{ repo, owner, enabled: new Set(unitsOf(repo.id).map((u) => u.type)) }] : [];
   });
-  const perms = await repoPermissions(s.em, { doer: s.auth.doer, siteAdmin: isSiteAdmin(s), token: s.auth.token }, listed);
+  const ask = listed.filter((l) => !isLoaded(l.repo.id));
+  const asked = await repoPermissions(s.em, { doer: s.auth.doer, siteAdmin: isSiteAdmin(s), token: s.auth.token }, ask);
+  const perms = new Map(ask.map((l, i) => [l.repo.id, asked[i]!]));
+  if (loaded) perms.set(loaded.repo.id, loaded.perm);
   const transfers = new Map((await transfersJson(s.em, s.config, pending, viewer, users)).map((t, i) => [pending[i]!.repoId, t]));
-  return listed.map(({ repo, owner }, i) => {
-    const perm = perms[i]!;
+  return listed.map(({ repo, owner }) => {
+    const perm = perms.get(repo.id)!;
     const base = repo.isFork && repo.forkId ? parents.find((p) => p.id === repo.forkId) : undefined;
     const baseOwner = base && owners.get(base.ownerId);
     // Forgejo shows the parent with the child's permissions (forgejo-facts 6.5).
