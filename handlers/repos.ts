@@ -8,7 +8,7 @@ import { Repository, RepoUnit, type IRepository, type IRepoUnit } from '../model
 import { Mirror } from '../model/mirror.ts';
 import { RepoTransfer } from '../model/transfer.ts';
 import { User, type IUser } from '../model/user.ts';
-import { createRepository, defaultUnitConfig, deleteRepository, renameRepository, repoUnits } from '../lib/repos.ts';
+import { createRepository, defaultUnitConfig, deleteRepository, findRepoById, renameRepository, repoUnits } from '../lib/repos.ts';
 import { repoPermission, repoPermissions, Unit, type UnitName } from '../lib/perm.ts';
 import { unprocessable } from '../lib/errors.ts';
 import { checkRepoName } from '../lib/names.ts';
@@ -28,10 +28,9 @@ export async function repoJson(s: RequestState, repo: IRepository, owner: IUser)
   const perm = loaded?.perm ?? (await repoPermission(s.em, { repo, owner, doer: s.auth.doer, siteAdmin: isSiteAdmin(s), token: s.auth.token }, new Set(units.map((u) => u.type))));
   let parent: Record<string, unknown> | null = null;
   if (repo.isFork && repo.forkId) {
-    const base = await s.em.findOne(Repository, { id: repo.forkId });
-    const baseOwner = base && (await s.em.findOne(User, { id: base.ownerId }));
+    const { repo: base, owner: baseOwner, units: baseUnits } = await findRepoById(s.em, repo.forkId);
     // Forgejo shows the parent with the child's permissions (forgejo-facts 6.5).
-    if (base && baseOwner) parent = toApiRepo(s.config, { repo: base, owner: baseOwner, units: await repoUnits(s.em, base.id), perm }, viewer);
+    if (base && baseOwner) parent = toApiRepo(s.config, { repo: base, owner: baseOwner, units: baseUnits, perm }, viewer);
   }
   const pending = loaded?.transferPending === false ? null : await s.em.findOne(RepoTransfer, { repoId: repo.id });
   const transfer = pending ? await transferJson(s.em, s.config, pending, viewer) : null;

@@ -266,6 +266,11 @@ export async function repoUnits(em: EntityManager, repoId: number): Promise<IRep
   return em.find(RepoUnit, { repoId }, { orderBy: { type: 'asc' } });
 }
 
+/** Selected with a repository `r`: its units, and whether a transfer is pending. */
+const REPO_EXTRAS = `(select coalesce(json_agg(x order by x.type), '[]') from repo_unit x where x.repo_id = r.id) as units,
+    exists (select 1 from repo_transfer t where t.repo_id = r.id) as transfer_pending`;
+type RepoRow = Record<string, unknown> & { units: Record<string, unknown>[] | null; transfer_pending: boolean | null };
+
 export interface RepoByName {
   /** Null when no user or organization has the name. */
   owner: IUser | null;
@@ -282,26 +287,34 @@ export interface RepoByName {
  * whether a transfer is pending, in one query: this runs on every request below `{R}`.
  */
 export async function findRepoByName(em: EntityManager, owner: IUser | string, repoName: string): Promise<RepoByName> {
-  const extras = `(select coalesce(json_agg(x order by x.type), '[]') from repo_unit x where x.repo_id = r.id) as units,
-    exists (select 1 from repo_transfer t where t.repo_id = r.id) as transfer_pending`;
-  type Row = Record<string, unknown> & { units: Record<string, unknown>[] | null; transfer_pending: boolean | null };
   const rows = typeof owner === 'string'
-    ? await readRows<Row>(em, [User, Repository, RepoUnit, RepoTransfer],
-      `select ${prefixedColumns(em, User, 'u')}, ${prefixedColumns(em, Repository, 'r')}, ${extras}
+    ? await readRows<RepoRow>(em, [User, Repository, RepoUnit, RepoTransfer],
+      `select ${prefixedColumns(em, User, 'u')}, ${prefixedColumns(em, Repository, 'r')}, ${REPO_EXTRAS}
          from "user" u left join repository r on r.owner_id = u.id and r.lower_name = ? where u.lower_name = ?`,
       [repoName.toLowerCase(), owner.toLowerCase()])
-    : await readRows<Row>(em, [Repository, RepoUnit, RepoTransfer],
-      `select ${prefixedColumns(em, Repository, 'r')}, ${extras} from repository r where r.owner_id = ? and r.lower_name = ?`,
+    : await readRows<RepoRow>(em, [Repository, RepoUnit, RepoTransfer],
+      `select ${prefixedColumns(em, Repository, 'r')}, ${REPO_EXTRAS} from repository r where r.owner_id = ? and r.lower_name = ?`,
       [owner.id, repoName.toLowerCase()]);
-  const row = rows[0];
-  const found = typeof owner === 'string' ? (row ? mapPrefixed(em, User, row, 'u') : null) : owner;
+  return repoFromRow(em, rows[0], typeof owner === 'string' ? null : owner);
+}
+
+function repoFromRow(em: EntityManager, row: RepoRow | undefined, knownOwner: IUser | null): RepoByName {
+  const owner = knownOwner ?? (row ? mapPrefixed(em, User, row, 'u') : null);
   const repo = row ? mapPrefixed(em, Repository, row, 'r') : null;
   return {
-    owner: found,
+    owner,
     repo,
     units: repo ? (row!.units ?? []).map((u) => em.map(RepoUnit, u)) : [],
     transferPending: !!row?.transfer_pending,
   };
+}
+
+/** A repository by id with its owner, units and transfer state, in one query (a fork's parent). */
+export async function findRepoById(em: EntityManager, id: number): Promise<RepoByName> {
+  const rows = await readRows<RepoRow>(em, [User, Repository, RepoUnit, RepoTransfer],
+    `select ${prefixedColumns(em, User, 'u')}, ${prefixedColumns(em, Repository, 'r')}, ${REPO_EXTRAS}
+       from repository r join "user" u on u.id = r.owner_id where r.id = ?`, [id]);
+  return repoFromRow(em, rows[0], null);
 }
 
 const exists = (p: string) => fs.access(p).then(() => true, () => false);

@@ -105,6 +105,10 @@ test('GET {R} as a collaborator and as a team member: one more for the permissio
   pin(await statementsOf(`/repos/${org}/o1`, { token: other.token }), 3, 'GET {R} team member');
 });
 
+test('GET {R} of a fork: one more for the parent with its owner and units', async () => {
+  pin(await statementsOf(`/repos/${other.name}/s2`, { token: other.token }), 3, 'GET {R} fork');
+});
+
 test('GET /user', async () => {
   pin(await statementsOf('/user', { token: owner.token }), 2, 'GET /user');
 });
