@@ -5,13 +5,22 @@ import type { EntityDictionary, EntityManager, EntityName } from '@mikro-orm/cor
 
 const SEP = '__';
 
+/** Select lists by entity and alias: they depend only on the entity definitions. */
+const selectLists = new Map<string, string>();
+
 /** The non-lazy columns of an entity's table as `alias."col" as "alias__col"`, for a select list. */
 export function prefixedColumns<T extends object>(em: EntityManager, entity: EntityName<T>, alias: string): string {
   const meta = em.getMetadata().get(entity);
-  return meta.props
-    .filter((p) => !p.lazy && p.persist !== false && p.fieldNames?.length === 1)
-    .map((p) => `${alias}."${p.fieldNames[0]}" as "${alias}${SEP}${p.fieldNames[0]}"`)
-    .join(', ');
+  const key = `${meta.className}\0${alias}`;
+  let list = selectLists.get(key);
+  if (list === undefined) {
+    list = meta.props
+      .filter((p) => !p.lazy && p.persist !== false && p.fieldNames?.length === 1)
+      .map((p) => `${alias}."${p.fieldNames[0]}" as "${alias}${SEP}${p.fieldNames[0]}"`)
+      .join(', ');
+    selectLists.set(key, list);
+  }
+  return list;
 }
 
 /**
