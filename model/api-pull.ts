@@ -38,8 +38,10 @@ async function branchesOf(cfgPath: (r: IRepository) => string, pull: IPullReques
   return { baseSha, headSha, headRef: live ? pull.headBranch : pullHeadRef(pull.index), stat };
 }
 
-/** api.PullRequest for each pull, in order, as the caller of `s` sees them. */
-/** `issues`: the pull requests' issues when the caller has read them already. */
+/**
+ * api.PullRequest for each pull, in order, as the caller of `s` sees them; `issuesRead`: the pull
+ * requests' issues when the caller has read them already.
+ */
 export async function pullsToApi(s: RequestState, pulls: IPullRequest[], issuesRead?: IIssue[]) {
   if (pulls.length === 0) return [];
   const em = s.em;
