@@ -5,22 +5,31 @@ import type { EntityDictionary, EntityManager, EntityName } from '@mikro-orm/cor
 
 const SEP = '__';
 
+interface Prefixed { select: string; fields: string[]; keys: string[]; pk: string }
 /** Select lists by entity and alias: they depend only on the entity definitions. */
-const selectLists = new Map<string, string>();
+const lists = new Map<string, Prefixed>();
+
+function prefixed<T extends object>(em: EntityManager, entity: EntityName<T>, alias: string): Prefixed {
+  const meta = em.getMetadata().get(entity);
+  const key = `${meta.className}\0${alias}`;
+  let list = lists.get(key);
+  if (list === undefined) {
+    const fields = meta.props.filter((p) => !p.lazy && p.persist !== false && p.fieldNames?.length === 1).map((p) => p.fieldNames[0]!);
+    const pk = meta.properties[meta.primaryKeys[0] as keyof typeof meta.properties].fieldNames[0]!;
+    list = {
+      select: fields.map((f) => `${alias}."${f}" as "${alias}${SEP}${f}"`).join(', '),
+      fields,
+      keys: fields.map((f) => `${alias}${SEP}${f}`),
+      pk: `${alias}${SEP}${pk}`,
+    };
+    lists.set(key, list);
+  }
+  return list;
+}
 
 /** The non-lazy columns of an entity's table as `alias."col" as "alias__col"`, for a select list. */
 export function prefixedColumns<T extends object>(em: EntityManager, entity: EntityName<T>, alias: string): string {
-  const meta = em.getMetadata().get(entity);
-  const key = `${meta.className}\0${alias}`;
-  let list = selectLists.get(key);
-  if (list === undefined) {
-    list = meta.props
-      .filter((p) => !p.lazy && p.persist !== false && p.fieldNames?.length === 1)
-      .map((p) => `${alias}."${p.fieldNames[0]}" as "${alias}${SEP}${p.fieldNames[0]}"`)
-      .join(', ');
-    selectLists.set(key, list);
-  }
-  return list;
+  return prefixed(em, entity, alias).select;
 }
 
 /**
@@ -28,11 +37,10 @@ export function prefixedColumns<T extends object>(em: EntityManager, entity: Ent
  * EntityManager; null when its primary key is null (the outer side of a join that found nothing).
  */
 export function mapPrefixed<T extends object>(em: EntityManager, entity: EntityName<T>, row: Record<string, unknown>, alias: string): T | null {
-  const start = `${alias}${SEP}`;
+  const { fields, keys, pk } = prefixed(em, entity, alias);
+  if (row[pk] == null) return null;
   const data: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) if (k.startsWith(start)) data[k.slice(start.length)] = v;
-  const meta = em.getMetadata().get(entity);
-  if (meta.primaryKeys.some((pk) => data[meta.properties[pk as keyof typeof meta.properties].fieldNames[0]!] == null)) return null;
+  for (let i = 0; i < fields.length; i++) data[fields[i]!] = row[keys[i]!];
   return em.map(entity, data as EntityDictionary<T>);
 }
 
