@@ -8,7 +8,7 @@ import { Repository, RepoUnit, type IRepository, type IRepoUnit } from '../model
 import { Mirror } from '../model/mirror.ts';
 import { RepoTransfer } from '../model/transfer.ts';
 import { User, type IUser } from '../model/user.ts';
-import { createRepository, defaultUnitConfig, deleteRepository, findRepoById, renameRepository, repoUnits } from '../lib/repos.ts';
+import { createRepository, defaultUnitConfig, deleteRepository, findRepoById, renameRepository, repoUnits, unitsOfRepos } from '../lib/repos.ts';
 import { repoPermission, repoPermissions, Unit, type UnitName } from '../lib/perm.ts';
 import { unprocessable } from '../lib/errors.ts';
 import { checkRepoName } from '../lib/names.ts';
@@ -64,9 +64,8 @@ export async function reposJson(s: RequestState, repos: IRepository[]): Promise<
   const users = [...known, ...(userIds.length ? await s.em.find(User, { id: { $in: userIds } }) : [])];
   const owners = new Map(users.map((o) => [o.id, o]));
   const unitIds = unique(all.map((r) => r.id)).filter((id) => !isLoaded(id));
-  const unitRows = unitIds.length ? await s.em.find(RepoUnit, { repoId: { $in: unitIds } }, { orderBy: { repoId: 'asc', type: 'asc' } }) : [];
-  const units = new Map<number, IRepoUnit[]>(loaded ? [[loaded.repo.id, loaded.units!]] : []);
-  for (const u of unitRows) units.set(u.repoId, [...(units.get(u.repoId) ?? []), u]);
+  const units = await unitsOfRepos(s.em, unitIds);
+  if (loaded) units.set(loaded.repo.id, loaded.units!);
   const unitsOf = (id: number) => units.get(id) ?? [];
   const listed = repos.flatMap((repo) => {
     const owner = owners.get(repo.ownerId);
