@@ -1,9 +1,8 @@
 // Repository assignment (spec, path resolution rules 1-6; forgejo-facts 5 and 1.2).
 import { User, UserRedirect } from '../model/user.ts';
-import { Repository } from '../model/repo.ts';
 import { findRedirectTarget } from '../lib/repo-redirect.ts';
 import { canSeeOwner, Mode, RepoPermission, repoPermission } from '../lib/perm.ts';
-import { repoUnits } from '../lib/repos.ts';
+import { findRepoByName } from '../lib/repos.ts';
 import { NOT_FOUND } from '../lib/errors.ts';
 import { deny, isSiteAdmin, step, type RequestState } from './types.ts';
 import { redirectPath } from './redirect.ts';
@@ -13,7 +12,9 @@ export const REPO = step('REPO', 'loader', [], ['repo'], async (s) => {
   const repoName = s.params.reponame ?? '';
   const doer = s.auth.doer;
   // Rule 1: the signed-in user's own name never goes through a lookup or a redirect.
-  let owner = doer && doer.lowerName === ownerName.toLowerCase() ? doer : await s.em.findOne(User, { lowerName: ownerName.toLowerCase() });
+  const mine = doer && doer.lowerName === ownerName.toLowerCase();
+  const found = await findRepoByName(s.em, mine ? doer : ownerName, repoName);
+  const owner = found.owner;
   if (!owner) {
     // Rule 2: renamed owner.
     const r = await s.em.findOne(UserRedirect, { lowerName: ownerName.toLowerCase() });
@@ -23,9 +24,8 @@ export const REPO = step('REPO', 'loader', [], ['repo'], async (s) => {
     }
     return deny(404, 'GetUserByName', { errors: [`user redirect does not exist [name: ${ownerName.toLowerCase()}]`] });
   }
-  const repo = await s.em.findOne(Repository, { ownerId: owner.id, lowerName: repoName.toLowerCase() });
+  const { repo, units, transferPending } = found;
   if (!repo) return redirectRepo(s, owner.id, ownerName, repoName);
-  const units = await repoUnits(s.em, repo.id);
   const task = s.auth.task;
   if (task) {
     // Rule 4: a task reaches only its own repository — read when it runs for a fork's pull request,
@@ -33,13 +33,13 @@ export const REPO = step('REPO', 'loader', [], ['repo'], async (s) => {
     if (task.repoId !== repo.id) return deny(404, NOT_FOUND, { errors: [] });
     const mode = task.isForkPullRequest ? Mode.read : Mode.write;
     const enabled = new Set(units.map((u) => u.type));
-    s.repo = { repo, owner, perm: new RepoPermission(mode, new Map([...enabled].map((u) => [u, mode])), enabled), units };
+    s.repo = { repo, owner, perm: new RepoPermission(mode, new Map([...enabled].map((u) => [u, mode])), enabled), units, transferPending };
     return null;
   }
   const perm = await repoPermission(s.em, { repo, owner, doer, siteAdmin: isSiteAdmin(s), token: s.auth.token }, new Set(units.map((u) => u.type)));
   // Rule 6: no access is indistinguishable from no repository.
   if (!perm.hasAnyAccess()) return deny(404, NOT_FOUND, { errors: [] });
-  s.repo = { repo, owner, perm, units };
+  s.repo = { repo, owner, perm, units, transferPending };
   return null;
 });
 

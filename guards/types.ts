@@ -32,8 +32,10 @@ export interface LoadedRepo {
   repo: IRepository;
   owner: IUser;
   perm: RepoPermission;
-  /** The repository's unit rows, when the loader read them (handlers reuse them). */
+  /** The repository's unit rows, when the loader read them (handlers reuse them; plain rows, to read only). */
   units?: IRepoUnit[];
+  /** Whether a transfer waits for its recipient, when the loader read it. */
+  transferPending?: boolean;
 }
 
 /** Everything a step or handler may read about the request. Loaders fill the optional parts. */

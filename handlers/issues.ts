@@ -31,8 +31,10 @@ import { callerOf } from './repo-lists.ts';
 
 const WRITE_REQUIRED = 'write permission is required';
 const viewerOf = (s: RequestState) => ({ doer: s.auth.doer, siteAdmin: isSiteAdmin(s) });
-const apiOf = (c: RequestState, issue: IIssue) => issueToApi(c.em, c.config, viewerOf(c), issue, { attachments: c.config.ATTACHMENT.ENABLED });
-const listOf = (c: RequestState, issues: IIssue[]) => issuesToApi(c.em, c.config, viewerOf(c), issues, { attachments: c.config.ATTACHMENT.ENABLED });
+/** On a read, the addressed repository, which the converters need not read again (a write may have moved its counters). */
+const knownOf = (c: RequestState) => ({ repos: c.method === 'GET' && c.repo ? [c.repo.repo] : [] });
+const apiOf = (c: RequestState, issue: IIssue) => issueToApi(c.em, c.config, viewerOf(c), issue, { attachments: c.config.ATTACHMENT.ENABLED, known: knownOf(c) });
+const listOf = (c: RequestState, issues: IIssue[]) => issuesToApi(c.em, c.config, viewerOf(c), issues, { attachments: c.config.ATTACHMENT.ENABLED, known: knownOf(c) });
 const ownerIsOrg = (c: RequestState) => need(c.repo, 'repo').owner.type === 1;
 
 /** Forgejo's FormTrim("q"): a keyword holding NUL is ignored. */
@@ -400,7 +402,7 @@ export const listPinnedPulls: Handler = async (c) => {
   const issues = await pinned(c, true);
   const pulls = issues.length ? await c.em.find(PullRequest, { issueId: { $in: issues.map((i) => i.id) } }) : [];
   const byIssue = new Map(pulls.map((p) => [p.issueId, p]));
-  return json(200, await pullsToApi(c, issues.map((i) => byIssue.get(i.id)).filter((p) => !!p)));
+  return json(200, await pullsToApi(c, issues.map((i) => byIssue.get(i.id)).filter((p) => !!p), issues));
 };
 
 export const createPin: Handler = async (c) => {

@@ -92,7 +92,7 @@ export const list: Handler = async (c) => {
   const [issues, total] = await c.em.findAndCount(Issue, where, { orderBy, limit: p.limit, offset: p.offset });
   const pulls = issues.length ? await c.em.find(PullRequest, { issueId: { $in: issues.map((i) => i.id) } }) : [];
   const ordered = issues.flatMap((i) => pulls.filter((pr) => pr.issueId === i.id));
-  return json(200, await pullsToApi(c, ordered), pagingHeaders(c, p, total));
+  return json(200, await pullsToApi(c, ordered, issues), pagingHeaders(c, p, total));
 };
 
 export const get: Handler = async (c) => json(200, await pullToApi(c, (await loadPull(c)).pull));

@@ -158,7 +158,7 @@ async function tokenLogin(em: EntityManager, value: string): Promise<AuthResult 
     if (task) return { doer: pseudoUser(-2), method: 'actions', token: null, sudoer: null, task };
     return e.message;
   }
-  const user = await em.findOne(User, { id: row.uid });
+  const user = row.user;
   if (!user) return `access token does not exist [sha: ${value}]`;
   let scopes: TokenInfo['scopes'] = null;
   try {

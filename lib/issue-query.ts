@@ -102,13 +102,10 @@ export async function findIssues(em: EntityManager, where: Sql, order: Sql, page
   const conn = em.getConnection();
   const tx = em.getTransactionContext();
   const count: { n: number | string }[] = await conn.execute(`select count(*) as n from issue i where ${where.sql}`, where.params, 'all', tx);
-  const rows: { id: number }[] = await conn.execute(
-    `select i.id from issue i where ${where.sql} order by ${order.sql} limit ${page.limit} offset ${page.offset}`,
+  const rows: Record<string, unknown>[] = await conn.execute(
+    `select i.* from issue i where ${where.sql} order by ${order.sql} limit ${page.limit} offset ${page.offset}`,
     [...where.params, ...order.params], 'all', tx);
-  const ids = rows.map((r) => Number(r.id));
-  const found = ids.length ? await em.find(Issue, { id: { $in: ids } }) : [];
-  const byId = new Map(found.map((i) => [i.id, i]));
-  return { issues: ids.map((id) => byId.get(id)).filter((i): i is IIssue => !!i), total: Number(count[0]?.n ?? 0) };
+  return { issues: rows.map((row) => em.map(Issue, row)), total: Number(count[0]?.n ?? 0) };
 }
 
 /**

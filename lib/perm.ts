@@ -4,6 +4,7 @@ import type { IUser } from '../model/user.ts';
 import type { IRepository } from '../model/repo.ts';
 import { Collaboration, RepoUnit } from '../model/repo.ts';
 import { OrgUser, Team, TeamRepo, TeamUnit, TeamUser } from '../model/org.ts';
+import { intArray, readRows } from '../model/raw.ts';
 import type { TokenInfo } from './auth-types.ts';
 
 export const Mode = { none: 0, read: 1, write: 2, admin: 3, owner: 4 } as const;
@@ -70,45 +71,84 @@ export interface PermInput {
 
 export async function repoPermission(em: EntityManager, input: PermInput, units?: Set<number>): Promise<RepoPermission> {
   const enabled = units ?? (await enabledUnits(em, input.repo.id));
-  const perm = await basePermission(em, input, enabled);
-  return reduceForToken(perm, input, enabled);
+  const [perm] = await repoPermissions(em, input, [{ repo: input.repo, owner: input.owner, enabled }]);
+  return perm!;
 }
 
-async function basePermission(em: EntityManager, { repo, owner, doer, siteAdmin }: PermInput, enabled: Set<number>): Promise<RepoPermission> {
+/** One repository of a batch: the record, its owner and its enabled units. */
+export interface PermItem { repo: IRepository; owner: IUser; enabled: Set<number> }
+
+/**
+ * The caller's permission on each repository, in order, with at most one query for all of them
+ * (none for anonymous callers, site admins and owners): a list costs the same for any page size.
+ */
+export async function repoPermissions(em: EntityManager, caller: Omit<PermInput, 'repo' | 'owner'>, items: PermItem[]): Promise<RepoPermission[]> {
+  const { doer, siteAdmin } = caller;
+  const asked = doer && !siteAdmin ? items.filter((i) => i.owner.id !== doer.id) : [];
+  const facts = doer && asked.length ? await accessFacts(em, doer.id, asked) : NO_FACTS;
+  return items.map((i) => {
+    const input = { ...caller, repo: i.repo, owner: i.owner };
+    return reduceForToken(basePermission(facts, input, i.enabled), input, i.enabled);
+  });
+}
+
+/** What the database knows about one user's access to some repositories and their organizations. */
+interface AccessFacts {
+  /** Collaboration mode per repository id. */
+  collab: Map<number, number>;
+  /** Organizations the user is a member of. */
+  orgs: Set<number>;
+  /** The user's teams in those organizations, with the asked repositories they are linked to. */
+  teams: { org: number; mode: number; all: boolean; repos: number[]; units: [number, number][] }[];
+}
+const NO_FACTS: AccessFacts = { collab: new Map(), orgs: new Set(), teams: [] };
+
+async function accessFacts(em: EntityManager, uid: number, items: PermItem[]): Promise<AccessFacts> {
+  const repoIds = intArray(items.map((i) => i.repo.id));
+  const orgIds = intArray(new Set(items.filter((i) => i.owner.type === 1).map((i) => i.owner.id)));
+  const [row] = await readRows<{ collabs: [number, number][]; orgs: number[]; teams: AccessFacts['teams'] }>(
+    em, [Collaboration, OrgUser, TeamUser, Team, TeamRepo, TeamUnit],
+    `select
+       (select coalesce(json_agg(json_build_array(c.repo_id, c.mode)), '[]') from collaboration c
+         where c.user_id = ? and c.repo_id = any(?::int[])) as collabs,
+       (select coalesce(json_agg(o.org_id), '[]') from org_user o where o.uid = ? and o.org_id = any(?::int[])) as orgs,
+       (select coalesce(json_agg(json_build_object(
+           'org', m.org_id, 'mode', t.access_mode, 'all', t.includes_all_repositories,
+           'repos', (select coalesce(json_agg(tr.repo_id), '[]') from team_repo tr where tr.team_id = t.id and tr.repo_id = any(?::int[])),
+           'units', (select coalesce(json_agg(json_build_array(tu.type, tu.access_mode)), '[]') from team_unit tu where tu.team_id = t.id))), '[]')
+         from team_user m join team t on t.id = m.team_id where m.uid = ? and m.org_id = any(?::int[])) as teams`,
+    [uid, repoIds, uid, orgIds, repoIds, uid, orgIds],
+  );
+  return { collab: new Map(row!.collabs), orgs: new Set(row!.orgs), teams: row!.teams };
+}
+
+function basePermission(facts: AccessFacts, { repo, owner, doer, siteAdmin }: PermInput, enabled: Set<number>): RepoPermission {
   const isPublic = !repo.isPrivate;
   const all = (m: AccessMode) => new RepoPermission(m, new Map([...enabled].map((u) => [u, m])), enabled);
   if (!doer) return isPublic && owner.visibility === 'public' ? all(Mode.read) : RepoPermission.none(enabled);
   if (siteAdmin || doer.id === owner.id) return all(Mode.owner);
 
-  const collab = await em.findOne(Collaboration, { repoId: repo.id, userId: doer.id });
-  if (!(await canSeeOwner(em, owner, doer, false)) && !collab) return RepoPermission.none(enabled);
+  const collab = facts.collab.get(repo.id);
+  // canSeeOwner for someone who is not the owner.
+  const seesOwner = owner.visibility === 'public' || owner.visibility === 'limited' || (owner.type === 1 && facts.orgs.has(owner.id));
+  if (!seesOwner && collab === undefined) return RepoPermission.none(enabled);
 
   const units = new Map<number, AccessMode>();
   const raise = (u: number, m: number) => { if (m > (units.get(u) ?? 0)) units.set(u, m as AccessMode); };
   let overall: AccessMode = Mode.none;
-  if (collab) { overall = collab.mode as AccessMode; for (const u of enabled) raise(u, collab.mode); }
+  if (collab !== undefined) { overall = collab as AccessMode; for (const u of enabled) raise(u, collab); }
 
   if (owner.type === 1) {
-    const teams = await teamsWithRepo(em, owner.id, repo.id, doer.id);
-    for (const t of teams) {
-      if (t.accessMode >= Mode.admin) return all(Mode.owner);
-      for (const tu of t.units) if (enabled.has(tu.type)) raise(tu.type, tu.accessMode);
-      if (t.accessMode > overall) overall = t.accessMode as AccessMode;
+    for (const t of facts.teams) {
+      if (t.org !== owner.id || !(t.all || t.repos.includes(repo.id))) continue;
+      if (t.mode >= Mode.admin) return all(Mode.owner);
+      for (const [type, mode] of t.units) if (enabled.has(type)) raise(type, mode);
+      if (t.mode > overall) overall = t.mode as AccessMode;
     }
   }
   if (overall >= Mode.admin) return all(overall);
   if (isPublic) for (const u of enabled) raise(u, Mode.read);
   return new RepoPermission(overall >= Mode.admin ? overall : (Math.min(overall, Mode.write) as AccessMode), units, enabled);
-}
-
-async function teamsWithRepo(em: EntityManager, orgId: number, repoId: number, uid: number) {
-  const memberships = await em.find(TeamUser, { orgId, uid });
-  if (memberships.length === 0) return [];
-  const teams = await em.find(Team, { id: { $in: memberships.map((m) => m.teamId) } });
-  const linked = new Set((await em.find(TeamRepo, { repoId, teamId: { $in: teams.map((t) => t.id) } })).map((r) => r.teamId));
-  const relevant = teams.filter((t) => t.includesAllRepositories || linked.has(t.id));
-  const units = relevant.length ? await em.find(TeamUnit, { teamId: { $in: relevant.map((t) => t.id) } }) : [];
-  return relevant.map((t) => ({ accessMode: t.accessMode, units: units.filter((u) => u.teamId === t.id) }));
 }
 
 /** Token kinds (spec, "Token kinds"): public-only tokens never reach private repositories; repo-specific ones only theirs. */

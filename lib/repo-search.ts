@@ -60,11 +60,8 @@ export async function findRepos(em: EntityManager, where: Sql, order: Sql, page:
   const tx = em.getTransactionContext();
   const countRows: { n: number }[] = await conn.execute(`select count(*)::int as n from repository r where ${where.sql}`, where.params, 'all', tx);
   const limit = page ? ` limit ${page.limit} offset ${page.offset}` : '';
-  const rows: { id: number }[] = await conn.execute(`select r.id from repository r where ${where.sql} order by ${order.sql}${limit}`, [...where.params, ...order.params], 'all', tx);
-  const ids = rows.map((r) => Number(r.id));
-  const found = ids.length ? await em.find(Repository, { id: { $in: ids } }) : [];
-  const byId = new Map(found.map((r) => [r.id, r]));
-  return { repos: ids.map((id) => byId.get(id)).filter((r): r is IRepository => !!r), total: Number(countRows[0]?.n ?? 0) };
+  const rows: Record<string, unknown>[] = await conn.execute(`select r.* from repository r where ${where.sql} order by ${order.sql}${limit}`, [...where.params, ...order.params], 'all', tx);
+  return { repos: rows.map((row) => em.map(Repository, row)), total: Number(countRows[0]?.n ?? 0) };
 }
 
 export const ORDER_BY_ID = sql('r.id asc');

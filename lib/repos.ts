@@ -16,7 +16,8 @@ import { RepoTransfer } from '../model/transfer.ts';
 import { Mirror, PushMirror } from '../model/mirror.ts';
 import { ProtectedBranch, ProtectedTag } from '../model/branch-protection.ts';
 import { CommitStatus } from '../model/commit-status.ts';
-import type { IUser } from '../model/user.ts';
+import { User, type IUser } from '../model/user.ts';
+import { intArray, mapPrefixed, prefixedColumns, readRows } from '../model/raw.ts';
 import { DEFAULT_UNITS, Mode, Unit, repoPermission, type UnitName } from './perm.ts';
 import { checkRepoName } from './names.ts';
 import { badRequest, conflict, unprocessable } from './errors.ts';
@@ -264,6 +265,78 @@ export async function createRepository(em: EntityManager, cfg: Config, services:
 
 export async function repoUnits(em: EntityManager, repoId: number): Promise<IRepoUnit[]> {
   return em.find(RepoUnit, { repoId }, { orderBy: { type: 'asc' } });
+}
+
+/** Selected with a repository `r`: its units, and whether a transfer is pending. */
+const REPO_EXTRAS = `(select coalesce(json_agg(x order by x.type), '[]') from repo_unit x where x.repo_id = r.id) as units,
+    exists (select 1 from repo_transfer t where t.repo_id = r.id) as transfer_pending`;
+type RepoRow = Record<string, unknown> & { units: Record<string, unknown>[] | null; transfer_pending: boolean | null };
+
+const unitRow = (u: Record<string, unknown>): IRepoUnit => ({ id: Number(u.id), repoId: Number(u.repo_id), type: Number(u.type), config: u.config as Record<string, unknown> });
+
+/**
+ * The unit rows of several repositories, by repository, as plain rows: the list converters only read
+ * them, and hydrating some eight entities per listed repository cost more than the query.
+ */
+export async function unitsOfRepos(em: EntityManager, repoIds: number[]): Promise<Map<number, IRepoUnit[]>> {
+  const out = new Map<number, IRepoUnit[]>();
+  if (repoIds.length === 0) return out;
+  const rows = await readRows<{ id: number; repo_id: number; type: number; config: Record<string, unknown> }>(em, [RepoUnit],
+    'select id, repo_id, type, config from repo_unit where repo_id = any(?::int[]) order by repo_id, type', [intArray(repoIds)]);
+  for (const u of rows) {
+    const list = out.get(Number(u.repo_id)) ?? [];
+    list.push(unitRow(u));
+    out.set(Number(u.repo_id), list);
+  }
+  return out;
+}
+
+export interface RepoByName {
+  /** Null when no user or organization has the name. */
+  owner: IUser | null;
+  /** Null when the owner has no repository of the name. */
+  repo: IRepository | null;
+  /** The repository's unit rows, by type. */
+  units: IRepoUnit[];
+  /** Whether a transfer of the repository waits for its recipient. */
+  transferPending: boolean;
+}
+
+/**
+ * An owner (by name, unless already known) and its repository, with the repository's units and
+ * whether a transfer is pending, in one query: this runs on every request below `{R}`.
+ */
+export async function findRepoByName(em: EntityManager, owner: IUser | string, repoName: string): Promise<RepoByName> {
+  const rows = typeof owner === 'string'
+    ? await readRows<RepoRow>(em, [User, Repository, RepoUnit, RepoTransfer],
+      `select ${prefixedColumns(em, User, 'u')}, ${prefixedColumns(em, Repository, 'r')}, ${REPO_EXTRAS}
+         from "user" u left join repository r on r.owner_id = u.id and r.lower_name = ? where u.lower_name = ?`,
+      [repoName.toLowerCase(), owner.toLowerCase()])
+    : await readRows<RepoRow>(em, [Repository, RepoUnit, RepoTransfer],
+      `select ${prefixedColumns(em, Repository, 'r')}, ${REPO_EXTRAS} from repository r where r.owner_id = ? and r.lower_name = ?`,
+      [owner.id, repoName.toLowerCase()]);
+  return repoFromRow(em, rows[0], typeof owner === 'string' ? null : owner);
+}
+
+function repoFromRow(em: EntityManager, row: RepoRow | undefined, knownOwner: IUser | null): RepoByName {
+  const owner = knownOwner ?? (row ? mapPrefixed(em, User, row, 'u') : null);
+  const repo = row ? mapPrefixed(em, Repository, row, 'r') : null;
+  return {
+    owner,
+    repo,
+    // Plain rows, not managed entities: readers only look at them (an edit of the units reads them
+    // again), and hydrating eight entities is a good part of a small request's time.
+    units: repo ? (row!.units ?? []).map(unitRow) : [],
+    transferPending: !!row?.transfer_pending,
+  };
+}
+
+/** A repository by id with its owner, units and transfer state, in one query (a fork's parent). */
+export async function findRepoById(em: EntityManager, id: number): Promise<RepoByName> {
+  const rows = await readRows<RepoRow>(em, [User, Repository, RepoUnit, RepoTransfer],
+    `select ${prefixedColumns(em, User, 'u')}, ${prefixedColumns(em, Repository, 'r')}, ${REPO_EXTRAS}
+       from repository r join "user" u on u.id = r.owner_id where r.id = ?`, [id]);
+  return repoFromRow(em, rows[0], null);
 }
 
 const exists = (p: string) => fs.access(p).then(() => true, () => false);

@@ -17,14 +17,31 @@ import { isBlocked } from './blocks.ts';
 import { canCreateOrgRepo } from '../guards/can-create-org-repo.ts';
 
 export async function transferJson(em: EntityManager, cfg: Config, t: IRepoTransfer, viewer: Viewer): Promise<Record<string, unknown>> {
-  const users = await em.find(User, { id: { $in: [t.doerId, t.recipientId] } });
-  const teams = t.teamIds.length ? await em.find(Team, { id: { $in: t.teamIds } }) : [];
-  const units = teams.length ? await em.find(TeamUnit, { teamId: { $in: teams.map((x) => x.id) } }) : [];
+  return (await transfersJson(em, cfg, [t], viewer))[0]!;
+}
+
+/** The users a transfer names. */
+export const transferUserIds = (ts: IRepoTransfer[]) => ts.flatMap((t) => [t.doerId, t.recipientId]);
+
+/**
+ * Several pending transfers (RepoTransfer shape) with their users and teams read once; `known` users
+ * (read with something else) are not read again.
+ */
+export async function transfersJson(em: EntityManager, cfg: Config, ts: IRepoTransfer[], viewer: Viewer, known: IUser[] = []): Promise<Record<string, unknown>[]> {
+  if (ts.length === 0) return [];
+  const missing = [...new Set(transferUserIds(ts))].filter((id) => !known.some((u) => u.id === id));
+  const users = [...known, ...(missing.length ? await em.find(User, { id: { $in: missing } }) : [])];
+  const teamIds = [...new Set(ts.flatMap((t) => t.teamIds))];
+  const allTeams = teamIds.length ? await em.find(Team, { id: { $in: teamIds } }) : [];
+  const units = allTeams.length ? await em.find(TeamUnit, { teamId: { $in: allTeams.map((x) => x.id) } }) : [];
   const user = (id: number) => {
     const u = users.find((x) => x.id === id);
     return u ? toApiUser(cfg, u, viewer) : null;
   };
-  return { doer: user(t.doerId), recipient: user(t.recipientId), teams: teams.length ? teams.map((x) => toApiTeam(cfg, x, units)) : null };
+  return ts.map((t) => {
+    const teams = allTeams.filter((x) => t.teamIds.includes(x.id));
+    return { doer: user(t.doerId), recipient: user(t.recipientId), teams: teams.length ? teams.map((x) => toApiTeam(cfg, x, units)) : null };
+  });
 }
 
 async function checkNameFree(em: EntityManager, newOwner: IUser, repo: IRepository): Promise<void> {

@@ -9,7 +9,7 @@ import { Label } from './label.ts';
 import { Milestone } from './milestone.ts';
 import { CommentType, Issue, IssueAssignee, IssueLabel, type IComment, type IIssue } from './issue.ts';
 import { Attachment, type IAttachment } from './attachment.ts';
-import { PullRequest, Review, ReviewType } from './pull.ts';
+import { PullRequest, Review, ReviewType, type IPullRequest } from './pull.ts';
 import { toApiUser, type Viewer } from './api-user.ts';
 import { toApiLabel } from './api-label.ts';
 import { toApiMilestone } from './api-milestone.ts';
@@ -51,23 +51,34 @@ export function toApiAttachment(cfg: Config, a: IAttachment) {
 
 interface RepoNames { repo: IRepository; ownerName: string }
 
-async function reposById(em: EntityManager, ids: number[]): Promise<Map<number, RepoNames>> {
-  const repos = await em.find(Repository, { id: { $in: [...new Set(ids)] } });
+/** Repositories by id; `known` ones (the request's own, already read) are not read again. */
+async function reposById(em: EntityManager, ids: number[], known: IRepository[] = []): Promise<Map<number, RepoNames>> {
+  const missing = [...new Set(ids)].filter((id) => !known.some((r) => r.id === id));
+  const repos = [...known, ...(missing.length ? await em.find(Repository, { id: { $in: missing } }) : [])];
   return new Map(repos.map((r) => [r.id, { repo: r, ownerName: r.ownerName }]));
+}
+
+/** What a caller of a converter has already read, so that it is not read again. */
+export interface Known {
+  repos?: IRepository[];
+  /** The pull request rows of the pull requests among the issues. */
+  pulls?: IPullRequest[];
 }
 
 /**
  * Convert issues (of any repositories) to api.Issue. `attachments` false leaves `assets` empty without
  * a query (Forgejo lists them only where attachments are enabled).
  */
-export async function issuesToApi(em: EntityManager, cfg: Config, viewer: Viewer, issues: IIssue[], opts: { attachments?: boolean } = {}) {
+export async function issuesToApi(em: EntityManager, cfg: Config, viewer: Viewer, issues: IIssue[], opts: { attachments?: boolean; known?: Known } = {}) {
   if (issues.length === 0) return [];
   const ids = issues.map((i) => i.id);
+  const pullIds = issues.filter((i) => i.isPull).map((i) => i.id);
+  const knownPulls = opts.known?.pulls;
   const [repos, issueLabels, assignees, pulls, attachments] = await Promise.all([
-    reposById(em, issues.map((i) => i.repoId)),
+    reposById(em, issues.map((i) => i.repoId), opts.known?.repos),
     em.find(IssueLabel, { issueId: { $in: ids } }, { orderBy: { id: 'asc' } }),
     em.find(IssueAssignee, { issueId: { $in: ids } }, { orderBy: { id: 'asc' } }),
-    issues.some((i) => i.isPull) ? em.find(PullRequest, { issueId: { $in: issues.filter((i) => i.isPull).map((i) => i.id) } }) : [],
+    pullIds.length === 0 ? [] : knownPulls && pullIds.every((id) => knownPulls.some((p) => p.issueId === id)) ? knownPulls : em.find(PullRequest, { issueId: { $in: pullIds } }),
     opts.attachments === false ? [] : em.find(Attachment, { issueId: { $in: ids }, commentId: 0 }, { orderBy: { id: 'asc' } }),
   ]);
   const labelIds = [...new Set(issueLabels.map((l) => l.labelId))];
@@ -121,7 +132,7 @@ export async function issuesToApi(em: EntityManager, cfg: Config, viewer: Viewer
   });
 }
 
-export async function issueToApi(em: EntityManager, cfg: Config, viewer: Viewer, issue: IIssue, opts: { attachments?: boolean } = {}) {
+export async function issueToApi(em: EntityManager, cfg: Config, viewer: Viewer, issue: IIssue, opts: { attachments?: boolean; known?: Known } = {}) {
   return (await issuesToApi(em, cfg, viewer, [issue], opts))[0];
 }
 

@@ -2,7 +2,7 @@
 // comes from issuesToApi; the branches, shas and diff stats are read from the base repository, where
 // refs/pull/<n>/head keeps the head commit even when the head branch or repository is gone.
 import type { Config } from '../config.ts';
-import { CommentType, Issue } from './issue.ts';
+import { CommentType, Issue, type IIssue } from './issue.ts';
 import { PullStatus, Review, ReviewType, type IPullRequest } from './pull.ts';
 import { Repository, type IRepository } from './repo.ts';
 import { Team, TeamUnit, type ITeam } from './org.ts';
@@ -12,7 +12,7 @@ import { toApiUser, type Viewer } from './api-user.ts';
 import { toApiTeam } from './api-team.ts';
 import { fmtTime } from './time.ts';
 import { isSiteAdmin, type RequestState } from '../guards/types.ts';
-import { repoJson } from '../handlers/repos.ts';
+import { reposJson } from '../handlers/repos.ts';
 import { readRef } from '../git/lookup.ts';
 import { readInfo } from '../git/cat-file.ts';
 import { diffShortStat, pullHeadRef } from '../git/pull.ts';
@@ -38,34 +38,36 @@ async function branchesOf(cfgPath: (r: IRepository) => string, pull: IPullReques
   return { baseSha, headSha, headRef: live ? pull.headBranch : pullHeadRef(pull.index), stat };
 }
 
-/** api.PullRequest for each pull, in order, as the caller of `s` sees them. */
-export async function pullsToApi(s: RequestState, pulls: IPullRequest[]) {
+/**
+ * api.PullRequest for each pull, in order, as the caller of `s` sees them; `issuesRead`: the pull
+ * requests' issues when the caller has read them already.
+ */
+export async function pullsToApi(s: RequestState, pulls: IPullRequest[], issuesRead?: IIssue[]) {
   if (pulls.length === 0) return [];
   const em = s.em;
   const cfg: Config = s.config;
   const viewer: Viewer = { doer: s.auth.doer, siteAdmin: isSiteAdmin(s) };
   const anonymous: Viewer = { doer: null, siteAdmin: false };
   const issueIds = pulls.map((p) => p.issueId);
-  const [issues, requests, codeComments, repos] = await Promise.all([
-    em.find(Issue, { id: { $in: issueIds } }),
+  // A read reuses the addressed repository; after a write its counters may have moved in the database.
+  const knownRepos = s.method === 'GET' && s.repo ? [s.repo.repo] : [];
+  const repoIds = [...new Set(pulls.flatMap((p) => [p.baseRepoId, p.headRepoId]).filter((id) => id > 0))];
+  const missingRepos = repoIds.filter((id) => !knownRepos.some((r) => r.id === id));
+  const [issues, requests, codeComments, readRepos] = await Promise.all([
+    issuesRead && issueIds.every((id) => issuesRead.some((i) => i.id === id)) ? issuesRead.filter((i) => issueIds.includes(i.id)) : em.find(Issue, { id: { $in: issueIds } }),
     em.find(Review, { issueId: { $in: issueIds }, type: ReviewType.request }, { orderBy: { id: 'asc' } }),
     em.getConnection().execute<{ issue_id: number; n: string }[]>(
       `select issue_id, count(*) as n from comment where type = ? and issue_id in (${issueIds.map(() => '?').join(',')}) group by issue_id`,
       [CommentType.code, ...issueIds], 'all', em.getTransactionContext()),
-    em.find(Repository, { id: { $in: [...new Set(pulls.flatMap((p) => [p.baseRepoId, p.headRepoId]).filter((id) => id > 0))] } }),
+    missingRepos.length ? em.find(Repository, { id: { $in: missingRepos } }) : [],
   ]);
+  const repos = [...knownRepos.filter((r) => repoIds.includes(r.id)), ...readRepos];
   const issueById = new Map(issues.map((i) => [i.id, i]));
-  const apiIssues = new Map((await issuesToApi(em, cfg, viewer, issues, { attachments: false })).map((a) => [a.id, a]));
+  const apiIssues = new Map((await issuesToApi(em, cfg, viewer, issues, { attachments: false, known: s.method === 'GET' ? { repos, pulls } : {} })).map((a) => [a.id, a]));
   const repoById = new Map(repos.map((r) => [r.id, r]));
-  const owners = new Map((await em.find(User, { id: { $in: [...new Set(repos.map((r) => r.ownerId))] } })).map((u) => [u.id, u]));
-  const repoApi = new Map<number, Record<string, unknown>>();
-  const repoOf = async (r: IRepository | undefined) => {
-    if (!r) return null;
-    let v = repoApi.get(r.id);
-    const owner = owners.get(r.ownerId);
-    if (!v && owner) repoApi.set(r.id, (v = await repoJson(s, r, owner)));
-    return v ?? null;
-  };
+  // Base and head repositories in one batch (a repository without its owner shows as null).
+  const repoApi = new Map((await reposJson(s, repos)).map((j) => [j.id as number, j]));
+  const repoOf = async (r: IRepository | undefined) => (r ? repoApi.get(r.id) ?? null : null);
   const users = await usersById(em, [...requests.map((r) => r.reviewerId), ...pulls.map((p) => p.mergerId)]);
   const teamIds = [...new Set(requests.map((r) => r.reviewerTeamId).filter((id) => id > 0))];
   const teams: ITeam[] = teamIds.length ? await em.find(Team, { id: { $in: teamIds } }) : [];
