@@ -31,6 +31,9 @@ export const Issue = defineEntity({
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },
   uniques: [{ properties: ['repoId', 'index'] }],
+  // A repository's issue or pull list, open or closed, newest first (lib/issue-query.ts): a page is read
+  // from the index in order, whatever the number of issues.
+  indexes: [{ name: 'issue_repo_list_index', properties: ['repoId', 'isPull', 'isClosed', 'createdAt', 'id'] }],
 });
 export type IIssue = InferEntity<typeof Issue>;
 
