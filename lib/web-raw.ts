@@ -1,8 +1,8 @@
 // The web download links the API hands out: a contents answer's `download_url` is Forgejo's web route
-// `<ROOT>{owner}/{repo}/raw/{branch|tag|commit}/{ref}/{path}` (and `/media/...` serves Git LFS content
-// in place of pointers). cairn has no web interface, so these paths are answered by the API's own
-// `GET {R}/raw/*` and `GET {R}/media/*` rows with `?ref=`: the same authentication, permission chain
-// and headers, nothing decided twice. A branch or tag name may hold slashes; as Forgejo does, the
+// `<ROOT>{owner}/{repo}/raw/{branch|tag|commit}/{ref}/{path}`, and the same under `/media/`. Forgejo
+// serves both with ServeBlobOrLFS: the file, or for a Git LFS pointer the object it points to. cairn
+// has no web interface, so both are answered by the API's own `GET {R}/media/*` row (which does just
+// that) with `?ref=`: the same authentication, permission chain and headers, nothing decided twice. A branch or tag name may hold slashes; as Forgejo does, the
 // shortest leading run of segments that names an existing ref of that kind is the ref.
 import type { Middleware } from 'koa';
 import type { Config } from '../config.ts';
@@ -20,7 +20,7 @@ export function serveWebRaw(config: Config, services: Services): Middleware {
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || !ctx.path.startsWith(`${prefix}/`)) return next();
     const parts = pathSegments(ctx.path.slice(prefix.length));
     if (!parts || parts.length < 6 || parts[0] === 'api' || !KINDS.has(parts[2]) || !(parts[3] in REF_TYPES)) return next();
-    const [owner, repo, kind, refType] = parts;
+    const [owner, repo, , refType] = parts;
     const rest = parts.slice(4);
     const refKind = REF_TYPES[refType];
     let refLength = 1;
@@ -36,7 +36,7 @@ export function serveWebRaw(config: Config, services: Services): Middleware {
     const query = new URLSearchParams(ctx.querystring);
     query.set('ref', rest.slice(0, refLength).join('/'));
     const file = rest.slice(refLength).map(encodeURIComponent).join('/');
-    ctx.path = `/api/v1/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/${kind}/${file}`;
+    ctx.path = `/api/v1/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/media/${file}`;
     ctx.querystring = query.toString();
     return next();
   };

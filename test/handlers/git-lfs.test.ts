@@ -93,7 +93,7 @@ test('git lfs push over HTTP stores the object by sha256; a fresh clone smudges 
   assert.equal(leftovers, []);
 });
 
-test('the media route serves the LFS object, raw and contents the pointer (Forgejo behaviour)', async () => {
+test('the media route and download_url serve the LFS object, raw and contents the pointer (Forgejo behaviour)', async () => {
   const bytes = fs.readFileSync(path.join(dir('smudged'), 'data.bin'));
   const oid = sha256(bytes);
   const media = await fetch(`${srv.api}/repos/${alice.name}/big/media/data.bin`, { headers: { Authorization: `token ${alice.token}` } });
@@ -108,6 +108,10 @@ test('the media route serves the LFS object, raw and contents the pointer (Forge
   const contents = await api('GET', `/repos/${alice.name}/big/contents/data.bin`, { token: alice.token });
   assert.is(contents.status, 200);
   assert.match(Buffer.from(contents.json.content, 'base64').toString('utf8'), `oid sha256:${oid}`);
+  // Its download_url (Forgejo's web raw link) serves the object, as Forgejo's ServeBlobOrLFS does.
+  const download = await fetch(contents.json.download_url, { headers: { Authorization: `token ${alice.token}` } });
+  assert.is(download.status, 200, contents.json.download_url);
+  assert.ok(Buffer.from(await download.arrayBuffer()).equals(bytes));
   // A file that is not a pointer is served as it is.
   const readme = await fetch(`${srv.api}/repos/${alice.name}/big/media/README.md`, { headers: { Authorization: `token ${alice.token}` } });
   assert.is(await readme.text(), '# big\n\n');
