@@ -248,6 +248,12 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz
 
 export interface ParsedTime { date: Date; offsetMinutes: number; zero: boolean }
 
+/** An RFC 3339 time as Go's JSON binding reads it, or null when it does not parse. */
+export function rfc3339Time(raw: string): Date | null {
+  const date = RFC3339.test(raw) ? new Date(raw) : null;
+  return date && !Number.isNaN(date.getTime()) ? date : null;
+}
+
 /** A date-time of a request body; `field` is the Go field name for the 422 (`[Deadline]: ...`). */
 export function parseBodyTime(raw: string, field: string): ParsedTime {
   const m = RFC3339.exec(raw);

@@ -31,10 +31,30 @@ export function canWriteIssues(s: Pick<RequestState, 'repo' | 'auth'>, isPull: b
   return perm.canWrite(unit) || (perm.unitEnabled(unit) && isSiteAdmin(s));
 }
 
+/**
+ * Poster or writer: the poster of an issue or comment, or a writer of the issue's unit, may change it
+ * (Forgejo's EditIssue, EditIssueComment and their attachment routes). The one implementation of the
+ * rule; the POSTER_OR_WRITER guard applies it.
+ */
+export function isPosterOrWriter(s: Pick<RequestState, 'repo' | 'auth'>, posterId: number, isPull: boolean): boolean {
+  return (!!s.auth.doer && s.auth.doer.id === posterId) || canWriteIssues(s, isPull);
+}
+
 /** The poster of an issue, or a writer of its unit, may change it (Forgejo's EditIssue rule). */
 export function canEditIssue(s: Pick<RequestState, 'repo' | 'auth'>, issue: IIssue): boolean {
-  return (!!s.auth.doer && s.auth.doer.id === issue.posterId) || canWriteIssues(s, issue.isPull);
+  return isPosterOrWriter(s, issue.posterId, issue.isPull);
 }
+
+/**
+ * Forgejo's SetIssueUpdateDate range: a chosen update time may not lie before the issue's creation
+ * (stored in whole seconds) nor in the future. The one implementation; UPDATE_DATE applies it.
+ */
+export function allowedUpdateDate(issue: Pick<IIssue, 'createdAt'>, t: Date, now = Date.now()): boolean {
+  return t.getTime() >= Math.floor(issue.createdAt.getTime() / 1000) * 1000 && t.getTime() <= now;
+}
+
+/** Forgejo stores a chosen update time as a unix timestamp: whole seconds. */
+export const wholeSecondsOf = (t: Date): Date => new Date(Math.floor(t.getTime() / 1000) * 1000);
 
 /** A positive 64-bit-safe integer path parameter, or null. */
 export function positiveInt(raw: string | undefined): number | null {
@@ -52,10 +72,16 @@ export async function findIssueByIndex(em: EntityManager, repoId: number, index:
  * otherwise (an inaccessible issue is as absent as a missing one).
  */
 export async function loadIssue(s: RequestState, param = 'index'): Promise<IIssue> {
-  const index = positiveInt(s.params[param]);
-  const issue = index === null ? null : await findIssueByIndex(s.em, need(s.repo, 'repo').repo.id, index);
-  if (!issue || !canReadIssue(s, issue)) throw notFound();
+  const issue = await findReadableIssue(s, s.params[param]);
+  if (!issue) throw notFound();
   return issue;
+}
+
+/** The issue (or pull) numbered `rawIndex` in the loaded repository if the caller can read its unit; else null. */
+export async function findReadableIssue(s: RequestState, rawIndex: string | undefined): Promise<IIssue | null> {
+  const index = positiveInt(rawIndex);
+  const issue = index === null ? null : await findIssueByIndex(s.em, need(s.repo, 'repo').repo.id, index);
+  return issue && canReadIssue(s, issue) ? issue : null;
 }
 
 /**
