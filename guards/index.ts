@@ -51,6 +51,8 @@ export { ALLOWED_REACTION } from './reaction.ts';
 export { TRACK_TIME } from './track-time.ts';
 export { STOPWATCH } from './stopwatch.ts';
 export { TIME_OWNER } from './time-owner.ts';
+export { LABEL_LIST } from './label-list.ts';
+export { SUBSCRIBER, SUBSCRIBER_SELF } from './subscriber.ts';
 export { PACKAGE } from './package.ts';
 export { USER_BY_ID, REPO_BY_ID } from './by-id.ts';
 export { PUBLIC_ONLY } from './public-only.ts';
