@@ -96,12 +96,6 @@ export async function findReadableComment(s: RequestState, rawId: string | undef
   return { comment, issue };
 }
 
-/** `findReadableComment` of `{id}` for routes whose chain has no COMMENT loader; 404 when absent. */
-export async function loadComment(s: RequestState, param = 'id'): Promise<{ comment: IComment; issue: IIssue }> {
-  const found = await findReadableComment(s, s.params[param]);
-  if (!found) throw notFound();
-  return found;
-}
 
 export interface NewIssue {
   repo: IRepository;
