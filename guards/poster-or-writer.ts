@@ -13,6 +13,7 @@ const TARGETS = {
   'issue-attachment': { of: 'issue', message: 'user should have permission to write issue' },
   comment: { of: 'comment', message: "user should be the comment's poster or have write permission on the repository's issues" },
   'comment-attachment': { of: 'comment', message: 'user should have permission to edit comment' },
+  'review-comment': { of: 'comment', message: 'user should be the poster of the comment or write pull requests' },
 } as const;
 
 export function POSTER_OR_WRITER(target: keyof typeof TARGETS) {

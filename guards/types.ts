@@ -8,13 +8,14 @@ import type { IRepository, IRepoUnit } from '../model/repo.ts';
 import type { ITeam } from '../model/org.ts';
 import type { IComment, IIssue, ITrackedTime } from '../model/issue.ts';
 import type { IAttachment } from '../model/attachment.ts';
+import type { IPullRequest, IReview } from '../model/pull.ts';
 import type { IPackage, IPackageVersion } from '../model/package.ts';
 import { siteAdminOf, type Auth } from '../lib/auth-types.ts';
 import type { RepoPermission } from '../lib/perm.ts';
 import type { Services } from '../lib/services.ts';
 import type { ReceivedBody } from '../lib/request-body.ts';
 
-export type Need = 'user' | 'org' | 'repo' | 'team' | 'issue' | 'comment' | 'attachment' | 'time' | 'package' | 'body';
+export type Need = 'user' | 'org' | 'repo' | 'team' | 'issue' | 'pull' | 'review' | 'comment' | 'attachment' | 'time' | 'package' | 'body';
 export type StepKind = 'loader' | 'limit' | 'gate' | 'guard' | 'body';
 
 export interface Deny {
@@ -66,6 +67,10 @@ export interface RequestState {
   team?: ITeam;
   /** The issue or pull of `{index}` (ISSUE loader), or the issue of the loaded comment (COMMENT). */
   issue?: IIssue;
+  /** The pull request of `{index}` and its issue (PULL loader). */
+  pull?: { pull: IPullRequest; issue: IIssue };
+  /** The review `{id}` of the loaded pull (REVIEW loader). */
+  review?: IReview;
   /** The comment of `{id}`/`{comment}` and its issue (COMMENT loader). */
   comment?: { comment: IComment; issue: IIssue };
   /** The attachment of `{attachment_id}` on the loaded issue or comment (ATTACHMENT loader). */

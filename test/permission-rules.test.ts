@@ -39,13 +39,6 @@ const ALLOWED: readonly Allowed[] = [
   { file: 'lib/attachment-serve.ts', line: 'MSG.missingScope([`read:${category}`])', why: 'attachment downloads (/attachments/{uuid}) are not a table route' },
   // Not moved yet (issue 11, item 1): each wants a loader or a guard.
   { file: 'handlers/actions-runs.ts', line: "'must use an automatic actions token'", why: 'wants a TASK_TOKEN guard' },
-  { file: 'handlers/pull-reviews.ts', line: "'only the reviewer can submit a pending review'", why: 'wants PULL and REVIEW loaders' },
-  { file: 'handlers/pull-reviews.ts', line: "'only admin and user itself can delete a review'", why: 'wants PULL and REVIEW loaders' },
-  { file: 'handlers/pull-reviews.ts', line: "'only the reviewer can add comments to a review'", why: 'wants PULL and REVIEW loaders' },
-  { file: 'handlers/pull-reviews.ts', line: "'user should be the poster of the comment or write pull requests'", why: 'wants PULL and REVIEW loaders' },
-  { file: 'handlers/pull-reviews.ts', line: "'Must be repo admin'", why: 'wants a REVIEW_ADMIN guard before the pull loader' },
-  { file: 'handlers/pull-reviews.ts', line: "\"not need to dismiss this review because it's type is not Approve or change request\"", why: 'a rule on the review state; wants REVIEW' },
-  { file: 'handlers/pull-reviews.ts', line: "\"can't dismiss a review associated to a closed or merged PR\"", why: 'a rule on the pull state; wants PULL' },
   { file: 'handlers/pull-reviews.ts', line: "'cannot request a re-review on a closed or merged PR'", why: 'per requested reviewer in the body, inside the request loop' },
   { file: 'handlers/pulls.ts', line: "'user is blocked by the repository owner'", why: 'blocked by the base owner when opening a pull; wants NOT_BLOCKED_BY_OWNER after the body' },
   { file: 'handlers/pulls.ts', line: "'user should be the poster or have write access to pull requests'", why: 'wants a PULL loader and POSTER_OR_WRITER(pull)' },
