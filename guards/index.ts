@@ -58,6 +58,7 @@ export { REVIEW, REVIEW_COMMENT } from './review.ts';
 export { REVIEWER, REVIEWER_OR_ADMIN } from './reviewer.ts';
 export { REVIEW_ADMIN } from './review-admin.ts';
 export { DISMISSABLE } from './dismissable.ts';
+export { TASK_TOKEN } from './task-token.ts';
 export { PACKAGE } from './package.ts';
 export { USER_BY_ID, REPO_BY_ID } from './by-id.ts';
 export { PUBLIC_ONLY } from './public-only.ts';

@@ -6,7 +6,6 @@ import { nextIndex } from '../model/counter.ts';
 import { Comment, CommentType, Issue, IssueAssignee, IssueLabel, type IComment, type IIssue } from '../model/issue.ts';
 import type { IRepository } from '../model/repo.ts';
 import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
-import { notFound } from './errors.ts';
 
 /** Forgejo truncates titles to 255 bytes (forgejo-facts 9), on a character boundary. */
 export function truncateTitle(title: string): string {
@@ -65,16 +64,6 @@ export function positiveInt(raw: string | undefined): number | null {
 
 export async function findIssueByIndex(em: EntityManager, repoId: number, index: number): Promise<IIssue | null> {
   return em.findOne(Issue, { repoId, index });
-}
-
-/**
- * The issue (or pull) at `{index}` of the loaded repository, if the caller can read its unit; 404
- * otherwise (an inaccessible issue is as absent as a missing one).
- */
-export async function loadIssue(s: RequestState, param = 'index'): Promise<IIssue> {
-  const issue = await findReadableIssue(s, s.params[param]);
-  if (!issue) throw notFound();
-  return issue;
 }
 
 /** The issue (or pull) numbered `rawIndex` in the loaded repository if the caller can read its unit; else null. */

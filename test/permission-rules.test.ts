@@ -18,7 +18,7 @@ const PATTERNS: readonly RegExp[] = [
   /HttpError\(\s*403\b/,
   /\bstatus:\s*403\b/,
   /\bjson\(\s*403\b/,
-  /\bloadIssue\(/, // the readable-issue-or-404 helper: the ISSUE loader's job
+  /\bloadIssue\(/, // the readable-issue-or-404 helper, gone: the ISSUE loader's job
 ];
 
 interface Allowed { file: string; line: string; why: string }
@@ -27,7 +27,7 @@ interface Allowed { file: string; line: string; why: string }
 const ALLOWED: readonly Allowed[] = [
   // The helpers' own definitions.
   { file: 'lib/errors.ts', line: 'export const forbidden = ', why: 'the helper itself; goes when the list below is empty' },
-  { file: 'lib/issues.ts', line: 'export async function loadIssue(', why: 'the helper itself, left for issue-deps.ts' },
+  
   // Before any route: authentication and sudo answer before a row's chain runs (README, request steps 1 and 3).
   { file: 'lib/auth.ts', line: 'if (user.prohibitLogin)', why: 'account state at authentication, before any chain' },
   { file: 'lib/auth.ts', line: 'if (!user.isActive)', why: 'account state at authentication, before any chain' },
@@ -38,7 +38,6 @@ const ALLOWED: readonly Allowed[] = [
   { file: 'git-http.ts', line: "'Interacting with repositories by HTTP protocol is not allowed'", why: 'git smart HTTP is not a table route' },
   { file: 'lib/attachment-serve.ts', line: 'MSG.missingScope([`read:${category}`])', why: 'attachment downloads (/attachments/{uuid}) are not a table route' },
   // Not moved yet (issue 11, item 1): each wants a loader or a guard.
-  { file: 'handlers/actions-runs.ts', line: "'must use an automatic actions token'", why: 'wants a TASK_TOKEN guard' },
   { file: 'handlers/pull-reviews.ts', line: "'cannot request a re-review on a closed or merged PR'", why: 'per requested reviewer in the body, inside the request loop' },
   { file: 'handlers/pulls.ts', line: "'user is blocked by the repository owner'", why: 'blocked by the base owner when opening a pull; wants NOT_BLOCKED_BY_OWNER after the body' },
   { file: 'handlers/pulls.ts', line: "'user should be the poster or have write access to pull requests'", why: 'wants a PULL loader and POSTER_OR_WRITER(pull)' },
@@ -47,8 +46,6 @@ const ALLOWED: readonly Allowed[] = [
   { file: 'handlers/pulls.ts', line: "'user has no permission to cancel the scheduled auto merge'", why: 'needs the scheduled merge row; wants a loader' },
   { file: 'handlers/pulls.ts', line: "'user is not allowed to update this pull request'", why: 'needs the head repository and branch rules; wants a loader' },
   { file: 'handlers/issue-deps.ts', line: 'if (!writable(c, target)) throw forbidden(MSG.repoWrite)', why: 'the checked side is the body-named issue on one route, the path issue on the other' },
-  { file: 'handlers/issue-deps.ts', line: 'return { issue: await loadIssue(c)', why: 'issue-deps not moved to ISSUE yet' },
-  { file: 'handlers/issue-deps.ts', line: 'const issue = await loadIssue(c);', why: 'issue-deps not moved to ISSUE yet' },
   { file: 'handlers/issue-times.ts', line: 'if (userId !== undefined) throw forbidden(NOT_ALLOWED_TO_QUERY)', why: 'depends on the `user` query value and its lookup (404 first)' },
   { file: 'handlers/issue-times.ts', line: 'doer.id !== user.id) throw forbidden(NOT_ALLOWED_TO_QUERY)', why: 'wants a loader of {timetrackingusername}' },
   { file: 'handlers/packages.ts', line: "'no permission to link this package and repository, or packages are disabled'", why: 'permission on the repository named in the path below the package; wants a loader' },
