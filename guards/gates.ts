@@ -36,3 +36,6 @@ export const LOCAL_ISSUE_GATE = step('LOCAL_ISSUE_GATE', 'gate', ['repo'], [], a
 /** Forgejo's ListTrackedTimes of an issue: 404 "Timetracker is disabled" while the repository's time tracking is off. */
 export const TIME_TRACKER_GATE = step('TIME_TRACKER_GATE', 'gate', ['repo'], [], (s) =>
   trackerConfig(need(s.repo, 'repo').units ?? []).timeTracking ? null : deny(404, 'Timetracker is disabled', { errors: [] }));
+/** Forgejo's tracked-time lists of a repository: 400 "time tracking disabled" while its time tracking is off. */
+export const TIME_TRACKING_ON = step('TIME_TRACKING_ON', 'gate', ['repo'], [], (s) =>
+  trackerConfig(need(s.repo, 'repo').units ?? []).timeTracking ? null : deny(400, 'time tracking disabled'));

@@ -11,13 +11,11 @@ import { User, type IUser } from '../model/user.ts';
 import { issuesToApi, usersById } from '../model/api-issue.ts';
 import { fmtTime } from '../model/time.ts';
 import { addComment, canReadIssue } from '../lib/issues.ts';
-import { trackerConfig } from '../lib/issue-tracker.ts';
 import { reachable, type Sql } from '../lib/repo-search.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
-import { badRequest, conflict, forbidden, notFound, unprocessable } from '../lib/errors.ts';
+import { conflict, forbidden, notFound, unprocessable } from '../lib/errors.ts';
 import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
 
-const TIME_TRACKING_DISABLED = 'time tracking disabled';
 const NOT_ALLOWED_TO_QUERY = 'query by user not allowed; not enough rights';
 
 /** Forgejo stores these times as unix seconds; keeping whole seconds makes since/before exact. */
@@ -128,8 +126,6 @@ async function listPage(c: RequestState, f: TimeFilter) {
 // ---------------------------------------------------------------------------------------------
 // Tracked times of an issue
 
-const trackerOf = (c: RequestState) => trackerConfig(need(c.repo, 'repo').units ?? []);
-
 // The issue routes below run after the chain's TIME_TRACKER_GATE or TRACK_TIME (Forgejo's
 // CanUseTimetracker: 400 when time tracking is off, 403 when it is on but not for this caller).
 
@@ -199,23 +195,19 @@ export const removeTimesItem: Handler = async (c) => {
 // ---------------------------------------------------------------------------------------------
 // Tracked times of a repository and of the caller
 
-function mustHaveTimeTracking(c: RequestState): void {
-  if (!trackerOf(c).timeTracking) throw badRequest(TIME_TRACKING_DISABLED);
-}
+// The repository's lists run after the chain's TIME_TRACKING_ON (400 while tracking is off).
 
 export const list: Handler = async (c) => {
-  mustHaveTimeTracking(c);
   const userId = await userFilter(c);
   return listPage(c, { repoId: need(c.repo, 'repo').repo.id, userId, where: readableKinds(c) });
 };
 
-/** Deprecated in Forgejo: one user's times in the repository, all of them, without paging headers. */
+/**
+ * Deprecated in Forgejo: one user's times in the repository, all of them, without paging headers. The
+ * chain loaded the user and checked the caller may see their times (TIMES_USER, TIMES_OF_USER).
+ */
 export const get: Handler = async (c) => {
-  mustHaveTimeTracking(c);
-  const user = await userByName(c, c.params.timetrackingusername ?? '');
-  if (!user) throw notFound(undefined, [`user does not exist [uid: 0, name: ${c.params.timetrackingusername ?? ''}]`]);
-  const doer = doerOf(c);
-  if (!need(c.repo, 'repo').perm.isAdmin() && !isSiteAdmin(c) && doer.id !== user.id) throw forbidden(NOT_ALLOWED_TO_QUERY);
+  const user = need(c.contextUser, 'user');
   const { times } = await findTimes(c, { repoId: need(c.repo, 'repo').repo.id, userId: user.id, where: readableKinds(c) }, null);
   return json(200, await timesToApi(c, times));
 };

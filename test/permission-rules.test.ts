@@ -47,7 +47,6 @@ const ALLOWED: readonly Allowed[] = [
   { file: 'handlers/pulls.ts', line: "'user is not allowed to update this pull request'", why: 'needs the head repository and branch rules; wants a loader' },
   { file: 'handlers/issue-deps.ts', line: 'if (!writable(c, target)) throw forbidden(MSG.repoWrite)', why: 'the checked side is the body-named issue on one route, the path issue on the other' },
   { file: 'handlers/issue-times.ts', line: 'if (userId !== undefined) throw forbidden(NOT_ALLOWED_TO_QUERY)', why: 'depends on the `user` query value and its lookup (404 first)' },
-  { file: 'handlers/issue-times.ts', line: 'doer.id !== user.id) throw forbidden(NOT_ALLOWED_TO_QUERY)', why: 'wants a loader of {timetrackingusername}' },
   { file: 'handlers/packages.ts', line: "'no permission to link this package and repository, or packages are disabled'", why: 'permission on the repository named in the path below the package; wants a loader' },
   { file: 'handlers/keys.ts', line: "'You do not have access to this key'", why: 'wants a KEY loader' },
   { file: 'handlers/branch-protections.ts', line: "'Branch protection already exist'", why: 'a conflict Forgejo answers with 403, not a permission' },

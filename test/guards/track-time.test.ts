@@ -10,7 +10,8 @@ import { TRACK_TIME } from '../../guards/track-time.ts';
 import { STOPWATCH } from '../../guards/stopwatch.ts';
 import { TRACKED_TIME } from '../../guards/tracked-time.ts';
 import { TIME_OWNER } from '../../guards/time-owner.ts';
-import { TIME_TRACKER_GATE } from '../../guards/gates.ts';
+import { TIME_TRACKER_GATE, TIME_TRACKING_ON } from '../../guards/gates.ts';
+import { TIMES_OF_USER, TIMES_USER } from '../../guards/times-user.ts';
 import { Mode, Unit, type AccessMode } from '../../lib/perm.ts';
 import { createIssue } from '../../lib/issues.ts';
 import { IssueAssignee, TrackedTime, type IIssue, type ITrackedTime } from '../../model/issue.ts';
@@ -99,6 +100,25 @@ table(TIME_OWNER, [
   { name: 'the repository owner', given: () => ({ doer: owner, repo: { repo, owner, perm: permAll(Mode.owner) }, trackedTime: time }), want: notOwn },
   { name: 'a site admin', given: () => ({ doer: admin, trackedTime: time }), want: null },
   { name: 'a site admin with a public-only token', given: () => ({ doer: admin, token: token('public-only,all'), trackedTime: time }), want: notOwn },
+]);
+
+table(TIME_TRACKING_ON, [
+  { name: 'tracking on', given: on(() => stranger), want: null },
+  { name: 'tracking off', given: on(() => stranger, Mode.read, off), want: { status: 400, message: 'time tracking disabled' } },
+]);
+
+table(TIMES_USER, [
+  { name: 'unknown user', given: () => ({ em: db.em(), params: { timetrackingusername: 'Nobody-Here' } }), want: { status: 404, errors: ['user does not exist [uid: 0, name: Nobody-Here]'] } },
+  { name: 'a user, any case', given: () => ({ em: db.em(), params: { timetrackingusername: poster.name.toUpperCase() } }), want: null, then: (s) => assert.is(s.contextUser?.id, poster.id) },
+]);
+
+const notAllowed = { status: 403, message: 'query by user not allowed; not enough rights' };
+table(TIMES_OF_USER, [
+  { name: 'the user themself', given: () => ({ doer: poster, contextUser: poster, repo: { repo, owner, perm: permAll(Mode.read) } }), want: null },
+  { name: 'a writer asking for someone else', given: () => ({ doer: stranger, contextUser: poster, repo: { repo, owner, perm: permAll(Mode.write) } }), want: notAllowed },
+  { name: 'a repository admin', given: () => ({ doer: owner, contextUser: poster, repo: { repo, owner, perm: permAll(Mode.admin) } }), want: null },
+  { name: 'a site admin', given: () => ({ doer: admin, contextUser: poster, repo: { repo, owner, perm: permAll(Mode.read) } }), want: null },
+  { name: 'a site admin with a repo-specific token', given: () => ({ doer: admin, token: token('read:repository', [1]), contextUser: poster, repo: { repo, owner, perm: permAll(Mode.read) } }), want: notAllowed },
 ]);
 
 test.run();
