@@ -4,6 +4,7 @@ import { NOT_FOUND } from '../lib/errors.ts';
 import { deny, isSiteAdmin, need, step, type RequestState } from './types.ts';
 import { positiveInt } from '../lib/issues.ts';
 import { Issue } from '../model/issue.ts';
+import { trackerConfig } from '../lib/issue-tracker.ts';
 
 const missing = () => deny(404, NOT_FOUND, { errors: [] });
 const canRead = (s: RequestState, unit: 'issues' | 'pulls' | 'wiki') => {
@@ -32,3 +33,9 @@ export const LOCAL_ISSUE_GATE = step('LOCAL_ISSUE_GATE', 'gate', ['repo'], [], a
   const issue = index === null ? null : await s.em.findOne(Issue, { repoId: repo.id, index }, { fields: ['isPull'] });
   return issue?.isPull ? null : missing();
 });
+/** Forgejo's ListTrackedTimes of an issue: 404 "Timetracker is disabled" while the repository's time tracking is off. */
+export const TIME_TRACKER_GATE = step('TIME_TRACKER_GATE', 'gate', ['repo'], [], (s) =>
+  trackerConfig(need(s.repo, 'repo').units ?? []).timeTracking ? null : deny(404, 'Timetracker is disabled', { errors: [] }));
+/** Forgejo's tracked-time lists of a repository: 400 "time tracking disabled" while its time tracking is off. */
+export const TIME_TRACKING_ON = step('TIME_TRACKING_ON', 'gate', ['repo'], [], (s) =>
+  trackerConfig(need(s.repo, 'repo').units ?? []).timeTracking ? null : deny(400, 'time tracking disabled'));

@@ -27,3 +27,15 @@ export const COLLABORATOR_NOT_BLOCKED = step('COLLABORATOR_NOT_BLOCKED', 'guard'
   const user = await s.em.findOne(User, { lowerName: (s.params.collaborator ?? '').toLowerCase(), type: 0 });
   return user && (await isBlockedEither(s.em, owner.id, user.id)) ? deny(403, 'user is blocked by the poster or repository owner') : null;
 });
+
+/**
+ * Forgejo's CreateIssueComment and CreateReaction: a user blocked by the issue's poster, by the
+ * repository's owner or (reacting to a comment) by the comment's poster may not (403).
+ */
+export const NOT_BLOCKED_BY_POSTER = step('NOT_BLOCKED_BY_POSTER', 'guard', ['repo', 'issue'], [], async (s) => {
+  const doer = s.auth.doer;
+  if (!doer) return null;
+  const blockers = [need(s.issue, 'issue').posterId, need(s.repo, 'repo').owner.id, ...(s.comment ? [s.comment.comment.posterId] : [])];
+  for (const id of new Set(blockers)) if (await isBlocked(s.em, id, doer.id)) return deny(403, 'user is blocked by the poster or repository owner');
+  return null;
+});

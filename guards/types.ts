@@ -6,14 +6,16 @@ import type { Config } from '../config.ts';
 import type { IUser } from '../model/user.ts';
 import type { IRepository, IRepoUnit } from '../model/repo.ts';
 import type { ITeam } from '../model/org.ts';
-import type { IComment, IIssue } from '../model/issue.ts';
+import type { IComment, IIssue, ITrackedTime } from '../model/issue.ts';
+import type { IAttachment } from '../model/attachment.ts';
+import type { IPullRequest, IReview } from '../model/pull.ts';
 import type { IPackage, IPackageVersion } from '../model/package.ts';
-import type { Auth } from '../lib/auth-types.ts';
+import { siteAdminOf, type Auth } from '../lib/auth-types.ts';
 import type { RepoPermission } from '../lib/perm.ts';
 import type { Services } from '../lib/services.ts';
 import type { ReceivedBody } from '../lib/request-body.ts';
 
-export type Need = 'user' | 'org' | 'repo' | 'team' | 'comment' | 'package' | 'body';
+export type Need = 'user' | 'org' | 'repo' | 'team' | 'issue' | 'pull' | 'review' | 'comment' | 'attachment' | 'time' | 'package' | 'body';
 export type StepKind = 'loader' | 'limit' | 'gate' | 'guard' | 'body';
 
 export interface Deny {
@@ -65,8 +67,18 @@ export interface RequestState {
   org?: IUser;
   repo?: LoadedRepo;
   team?: ITeam;
+  /** The issue or pull of `{index}` (ISSUE loader), or the issue of the loaded comment (COMMENT). */
+  issue?: IIssue;
+  /** The pull request of `{index}` and its issue (PULL loader). */
+  pull?: { pull: IPullRequest; issue: IIssue };
+  /** The review `{id}` of the loaded pull (REVIEW loader). */
+  review?: IReview;
   /** The comment of `{id}`/`{comment}` and its issue (COMMENT loader). */
   comment?: { comment: IComment; issue: IIssue };
+  /** The attachment of `{attachment_id}` on the loaded issue or comment (ATTACHMENT loader). */
+  attachment?: IAttachment;
+  /** The tracked time of `{id}` on the loaded issue (TRACKED_TIME loader). */
+  trackedTime?: ITrackedTime;
   /** The package version of `{type}/{name}/{version}` and its package (PACKAGE loader). */
   package?: { pkg: IPackage; version: IPackageVersion };
 }
@@ -89,8 +101,7 @@ export function step(name: string, kind: StepKind, needs: readonly Need[], provi
 
 /** Site-admin rights, which public-only and repo-specific tokens do not inherit (spec, token kinds). */
 export function isSiteAdmin(s: Pick<RequestState, 'auth'>): boolean {
-  const { doer, token } = s.auth;
-  return !!doer?.isAdmin && !(token && (token.publicOnly || token.repoIds));
+  return siteAdminOf(s.auth);
 }
 
 /** Narrow a loader-provided field; the start-up check guarantees it is present. */

@@ -10,18 +10,13 @@ import { Repository } from '../model/repo.ts';
 import { User } from '../model/user.ts';
 import { commentsToApi } from '../model/api-issue.ts';
 import { ANONYMOUS, timelineToApi } from '../model/api-timeline.ts';
-import { canReadIssue, canWriteIssues, loadComment, loadIssue, recountComments } from '../lib/issues.ts';
+import { canReadIssue, recountComments, wholeSecondsOf } from '../lib/issues.ts';
 import { queryTime } from '../lib/issue-query.ts';
 import { parseBodyTime } from '../lib/issue-edit.ts';
-import { isBlocked } from '../lib/blocks.ts';
 import { repoPermission } from '../lib/perm.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
-import { forbidden, notFound, unprocessable } from '../lib/errors.ts';
+import { notFound } from '../lib/errors.ts';
 import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
-
-const LOCKED = 'You cannot comment on a locked issue.';
-const BLOCKED = 'user is blocked by the poster or repository owner';
-const NOT_POSTER = "user should be the comment's poster or have write permission on the repository's issues";
 
 /** Forgejo's CommentType.HasContentSupport: the types whose text can be edited. */
 const EDITABLE: readonly number[] = [CommentType.comment, CommentType.code, CommentType.review, CommentType.dismissReview];
@@ -73,22 +68,12 @@ function sinceBefore(c: RequestState): { before?: Date; since?: Date } {
   return { before: set(queryTime(c.query, 'before')), since: set(queryTime(c.query, 'since')) };
 }
 
-/** Forgejo's edit/delete rule: the poster, or a writer of the issue's unit. */
-function mayChange(c: RequestState, comment: IComment, issue: IIssue): boolean {
-  return doerOf(c).id === comment.posterId || canWriteIssues(c, issue.isPull);
-}
-
 /**
- * Forgejo's SetIssueUpdateDate: an explicit `updated_at` needs repository admin rights and must lie
- * between the issue's creation and now (403 otherwise); it becomes the issue's and the comment's time.
+ * An explicit `updated_at` (Forgejo's SetIssueUpdateDate; the chain's UPDATE_DATE allowed it) becomes
+ * the issue's and the comment's time, in whole seconds.
  */
-function forcedTime(c: RequestState, issue: IIssue, raw: string | undefined): Date | null {
-  if (raw === undefined) return null;
-  const t = parseBodyTime(raw, 'Updated').date;
-  if (!need(c.repo, 'repo').perm.isAdmin()) throw forbidden('user needs to have admin or owner right');
-  const seconds = Math.floor(t.getTime() / 1000);
-  if (seconds < Math.floor(issue.createdAt.getTime() / 1000) || seconds > Math.floor(Date.now() / 1000)) throw forbidden('unallowed update date');
-  return new Date(seconds * 1000);
+function forcedTime(raw: string | undefined): Date | null {
+  return raw === undefined ? null : wholeSecondsOf(parseBodyTime(raw, 'Updated').date);
 }
 
 /**
@@ -101,11 +86,6 @@ async function forceTimes(c: RequestState, issue: IIssue, comment: IComment, at:
   await c.em.nativeUpdate(Comment, { id: comment.id }, created ? { createdAt: at, updatedAt: at } : { updatedAt: at });
   await c.em.refresh(issue);
   await c.em.refresh(comment);
-}
-
-function requireBody(body: string): string {
-  if (body === '') throw unprocessable('[Body]: Required');
-  return body;
 }
 
 const toApi = async (c: RequestState, comments: IComment[], issues?: Map<number, IIssue>) =>
@@ -129,24 +109,17 @@ export const listComments: Handler = async (c) => {
 /** Forgejo lists an issue's comments unpaged, with the count in X-Total-Count. */
 export const listCommentsItem: Handler = async (c) => {
   const { before, since } = sinceBefore(c);
-  const issue = await loadIssue(c);
+  const issue = need(c.issue, 'issue');
   const { comments, total } = await findComments(c, { issueId: issue.id, type: CommentType.comment, since, before }, null);
   return json(200, await toApi(c, comments, new Map([[issue.id, issue]])), { 'X-Total-Count': String(total), 'Access-Control-Expose-Headers': 'X-Total-Count' });
 };
 
-/**
- * A locked issue takes comments only from writers of its unit (site admins count, except through
- * public-only and repo-specific tokens: spec, token kinds). Blocked users may not comment.
- */
+/** The chain decided the lock, the update date and blocks; the schema refuses an empty body. */
 export const createComments: Handler<CreateIssueCommentOption> = async (c) => {
-  const body = requireBody(c.body.body);
-  const issue = await loadIssue(c);
-  if (issue.isLocked && !canWriteIssues(c, issue.isPull)) throw forbidden(LOCKED);
-  const at = forcedTime(c, issue, c.body.updated_at);
+  const issue = need(c.issue, 'issue');
+  const at = forcedTime(c.body.updated_at);
   const doer = doerOf(c);
-  const { owner } = need(c.repo, 'repo');
-  if ((await isBlocked(c.em, issue.posterId, doer.id)) || (await isBlocked(c.em, owner.id, doer.id))) throw forbidden(BLOCKED);
-  const comment = c.em.create(Comment, { type: CommentType.comment, issueId: issue.id, posterId: doer.id, content: body });
+  const comment = c.em.create(Comment, { type: CommentType.comment, issueId: issue.id, posterId: doer.id, content: c.body.body });
   await c.em.flush();
   // Counting the comment also stamps the issue's update time, as Forgejo's updateCommentInfos does.
   await recountComments(c.em, issue);
@@ -162,14 +135,13 @@ export const getComments: Handler = async (c) => {
   return json(200, (await toApi(c, [comment], new Map([[issue.id, issue]])))[0]);
 };
 
+/** The chain decided poster-or-writer and the update date; the schema refuses an empty body. */
 async function editComment(c: HandlerCtx<EditIssueCommentOption>, comment: IComment, issue: IIssue) {
-  const body = requireBody(c.body.body);
-  if (!mayChange(c, comment, issue)) throw forbidden(NOT_POSTER);
   // Forgejo: events without text are left alone, with 204.
   if (!EDITABLE.includes(comment.type)) return noContent();
-  const at = forcedTime(c, issue, c.body.updated_at);
+  const at = forcedTime(c.body.updated_at);
   const from = comment.content;
-  comment.content = body;
+  comment.content = c.body.body;
   comment.updatedAt = new Date();
   await c.em.flush();
   if (at) await forceTimes(c, issue, comment, at, false);
@@ -184,7 +156,7 @@ export const editComments: Handler<EditIssueCommentOption> = async (c) => {
 
 /** The deprecated `/issues/{index}/comments/{id}` forms ignore `{index}`, as Forgejo documents. */
 export const editCommentsItem: Handler<EditIssueCommentOption> = async (c) => {
-  const { comment, issue } = await loadComment(c);
+  const { comment, issue } = need(c.comment, 'comment');
   return editComment(c, comment, issue);
 };
 
@@ -194,7 +166,6 @@ export const editCommentsItem: Handler<EditIssueCommentOption> = async (c) => {
  * Attachments of the comment are left, as Forgejo leaves them.
  */
 async function deleteComment(c: RequestState, comment: IComment, issue: IIssue) {
-  if (!mayChange(c, comment, issue)) throw forbidden(NOT_POSTER);
   if (comment.type !== CommentType.comment) return noContent();
   await emitCommentEvent(c, issue, comment, 'deleted');
   await c.em.nativeDelete(Reaction, { commentId: comment.id });
@@ -211,7 +182,7 @@ export const removeComments: Handler = async (c) => {
 };
 
 export const removeCommentsItem: Handler = async (c) => {
-  const { comment, issue } = await loadComment(c);
+  const { comment, issue } = need(c.comment, 'comment');
   return deleteComment(c, comment, issue);
 };
 
@@ -263,7 +234,7 @@ async function hiddenEvents(c: RequestState, issue: IIssue): Promise<number[]> {
 /** Every event of the issue except code comments (they belong to reviews), oldest first, paged. */
 export const listTimeline: Handler = async (c) => {
   const { before, since } = sinceBefore(c);
-  const issue = await loadIssue(c);
+  const issue = need(c.issue, 'issue');
   const hideIds = await hiddenEvents(c, issue);
   const page = pageOf(c);
   const { comments, total } = await findComments(c, { issueId: issue.id, notType: CommentType.code, since, before, hideIds }, page);

@@ -9,7 +9,7 @@ import { json } from '../lib/handler.ts';
 import type { IssueMeta } from '../model/schemas/index.ts';
 import { CommentType, Issue, IssueDependency, type IIssue } from '../model/issue.ts';
 import { issueToApi, issuesToApi } from '../model/api-issue.ts';
-import { addComment, canReadIssue, canWriteIssues, findIssueByIndex, loadIssue, positiveInt } from '../lib/issues.ts';
+import { addComment, canReadIssue, canWriteIssues, findIssueByIndex, positiveInt } from '../lib/issues.ts';
 import { loadOtherRepo, permissionsOf, trackerConfig } from '../lib/issue-tracker.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { MSG, conflict, forbidden, notFound, unprocessable } from '../lib/errors.ts';
@@ -23,7 +23,7 @@ const writable = (c: RequestState, s: Side) => canWriteIssues({ repo: s.at, auth
 const viewer = (c: RequestState) => ({ doer: c.auth.doer, siteAdmin: isSiteAdmin(c) });
 
 async function pathSide(c: RequestState): Promise<Side> {
-  return { issue: await loadIssue(c), at: need(c.repo, 'repo') };
+  return { issue: need(c.issue, 'issue'), at: need(c.repo, 'repo') };
 }
 
 /**
@@ -136,7 +136,7 @@ export const removeBlocks: Handler<IssueMeta> = async (c) => {
  * routes); Forgejo shows writers a stand-in "HIDDEN" issue instead.
  */
 async function listLinked(c: RequestState, direction: 'blockers' | 'blocked') {
-  const issue = await loadIssue(c);
+  const issue = need(c.issue, 'issue');
   const here = need(c.repo, 'repo');
   const [mine, theirs] = direction === 'blockers' ? ['issue_id', 'dependency_id'] : ['dependency_id', 'issue_id'];
   const rows: { id: number }[] = await c.em.getConnection().execute(

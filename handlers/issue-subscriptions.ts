@@ -5,14 +5,12 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { Handler } from '../lib/handler.ts';
 import { json } from '../lib/handler.ts';
 import { Comment, CommentType, IssueWatch, type IIssue } from '../model/issue.ts';
-import { User, type IUser } from '../model/user.ts';
+import { User } from '../model/user.ts';
 import { repoApiUrl } from '../model/api-issue.ts';
 import { toApiUser } from '../model/api-user.ts';
 import { fmtTime } from '../model/time.ts';
 import { isWatching } from '../lib/social.ts';
-import { loadIssue } from '../lib/issues.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
-import { forbidden, notFound } from '../lib/errors.ts';
 import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
 
 /** Forgejo's IsUserParticipantsOfIssue. */
@@ -31,7 +29,7 @@ async function watches(em: EntityManager, userId: number, issue: IIssue): Promis
 
 /** Users with an explicit subscription who may still sign in, paged; a page is ordered by name as Forgejo's GetUsersByIDs does. */
 export const listSubscriptions: Handler = async (c) => {
-  const issue = await loadIssue(c);
+  const issue = need(c.issue, 'issue');
   const page = pageOf(c);
   const from = `from issue_watch w join "user" u on u.id = w.user_id where w.issue_id = ? and w.is_watching and u.is_active and not u.prohibit_login`;
   const conn = c.em.getConnection();
@@ -45,7 +43,7 @@ export const listSubscriptions: Handler = async (c) => {
 
 /** WatchInfo of the caller; `created_at` is the issue's creation time, as in Forgejo. */
 export const listSubscriptionsCheck: Handler = async (c) => {
-  const issue = await loadIssue(c);
+  const issue = need(c.issue, 'issue');
   const { repo } = need(c.repo, 'repo');
   const subscribed = await watches(c.em, need(c.auth.doer ?? undefined, 'user').id, issue);
   const repoUrl = repoApiUrl(c.config, repo.ownerName, repo.name);
@@ -59,22 +57,13 @@ export const listSubscriptionsCheck: Handler = async (c) => {
   });
 };
 
-async function target(c: RequestState): Promise<IUser> {
-  const name = (c.params.user ?? '').toLowerCase();
-  const user = name ? await c.em.findOne(User, { lowerName: name }) : null;
-  if (!user) throw notFound();
-  return user;
-}
-
 /**
- * A user may (un)subscribe only themself; site admins may do it for anyone. Answers have no body:
- * 200 when the state was already the wanted one, 201 when it changed.
+ * The chain loaded `{user}` and checked the caller may (un)subscribe them (SUBSCRIBER, SUBSCRIBER_SELF).
+ * Answers have no body: 200 when the state was already the wanted one, 201 when it changed.
  */
 async function setSubscription(c: RequestState, watch: boolean) {
-  const issue = await loadIssue(c);
-  const user = await target(c);
-  const doer = need(c.auth.doer ?? undefined, 'user');
-  if (user.id !== doer.id && !isSiteAdmin(c)) throw forbidden(`${doer.name} is not permitted to change subscriptions for ${user.name}`);
+  const issue = need(c.issue, 'issue');
+  const user = need(c.contextUser, 'user');
   if ((await watches(c.em, user.id, issue)) === watch) return { status: 200 };
   // One upsert, so concurrent requests for the same pair cannot collide on the unique key.
   await c.em.getConnection().execute(

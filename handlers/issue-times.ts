@@ -10,18 +10,13 @@ import { CommentType, Issue, Stopwatch, TrackedTime, type IIssue, type IStopwatc
 import { User, type IUser } from '../model/user.ts';
 import { issuesToApi, usersById } from '../model/api-issue.ts';
 import { fmtTime } from '../model/time.ts';
-import { addComment, canReadIssue, canWriteIssues, loadIssue, positiveInt } from '../lib/issues.ts';
-import { canTrackTime, trackerConfig } from '../lib/issue-tracker.ts';
+import { addComment, canReadIssue } from '../lib/issues.ts';
 import { reachable, type Sql } from '../lib/repo-search.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
-import { badRequest, conflict, forbidden, notFound, unprocessable } from '../lib/errors.ts';
+import { conflict, forbidden, notFound, unprocessable } from '../lib/errors.ts';
 import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
 
-const TIME_TRACKING_DISABLED = 'time tracking disabled';
 const NOT_ALLOWED_TO_QUERY = 'query by user not allowed; not enough rights';
-const CANNOT_TRACK = 'user should be a writer of the issue, its poster or an assignee to track time';
-const CANNOT_TOGGLE = 'Not repo writer, user does not have rights to toggle stopwatch';
-const NOT_OWN_TIME = 'only the user who tracked the time or a site admin may delete it';
 
 /** Forgejo stores these times as unix seconds; keeping whole seconds makes since/before exact. */
 const wholeSeconds = (d: Date) => new Date(Math.floor(d.getTime() / 1000) * 1000);
@@ -131,17 +126,11 @@ async function listPage(c: RequestState, f: TimeFilter) {
 // ---------------------------------------------------------------------------------------------
 // Tracked times of an issue
 
-const trackerOf = (c: RequestState) => trackerConfig(need(c.repo, 'repo').units ?? []);
-
-/** Forgejo answers 400 when time tracking is off and 403 when it is on but not for this caller. */
-async function mustTrackTime(c: RequestState, issue: IIssue): Promise<void> {
-  if (await canTrackTime(c, need(c.repo, 'repo'), issue)) return;
-  throw trackerOf(c).timeTracking ? forbidden(CANNOT_TRACK) : badRequest(TIME_TRACKING_DISABLED);
-}
+// The issue routes below run after the chain's TIME_TRACKER_GATE or TRACK_TIME (Forgejo's
+// CanUseTimetracker: 400 when time tracking is off, 403 when it is on but not for this caller).
 
 export const listTimes: Handler = async (c) => {
-  if (!trackerOf(c).timeTracking) throw notFound('Timetracker is disabled');
-  const issue = await loadIssue(c);
+  const issue = need(c.issue, 'issue');
   const userId = await userFilter(c);
   return listPage(c, { repoId: issue.repoId, issueId: issue.id, userId });
 };
@@ -165,8 +154,7 @@ export const createTimes: Handler<AddTimeOption> = async (c) => {
   if (b.time === 0) throw unprocessable('[Time]: Required');
   if (!Number.isSafeInteger(b.time)) throw unprocessable('[Time]: Invalid');
   const created = createdAt(b.created);
-  const issue = await loadIssue(c);
-  await mustTrackTime(c, issue);
+  const issue = need(c.issue, 'issue');
   const doer = doerOf(c);
   let owner = doer;
   const name = b.user_name ?? '';
@@ -183,8 +171,7 @@ export const createTimes: Handler<AddTimeOption> = async (c) => {
 
 /** Marks the caller's times on the issue deleted; 404 when there were none. */
 export const removeTimes: Handler = async (c) => {
-  const issue = await loadIssue(c);
-  await mustTrackTime(c, issue);
+  const issue = need(c.issue, 'issue');
   const doer = doerOf(c);
   const removed: { time: string | number }[] = await c.em.getConnection().execute(
     'update tracked_time set deleted = true where issue_id = ? and user_id = ? and not deleted returning time',
@@ -195,18 +182,10 @@ export const removeTimes: Handler = async (c) => {
   return noContent();
 };
 
-/**
- * Only its owner or a site admin may delete a time (repository admins may not, as in Forgejo). The
- * time must belong to the issue of the path: Forgejo looks it up by id alone.
- */
+/** The chain loaded the time (TRACKED_TIME) and checked it is the caller's or they are a site admin (TIME_OWNER). */
 export const removeTimesItem: Handler = async (c) => {
-  const issue = await loadIssue(c);
-  await mustTrackTime(c, issue);
-  const id = positiveInt(c.params.id);
-  const t = id === null ? null : await c.em.findOne(TrackedTime, { id, issueId: issue.id });
-  if (!t) throw notFound(undefined, [`tracked_time does not exist [id: ${c.params.id}]`]);
-  if (t.deleted) throw notFound(undefined, [`tracked time [${t.id}] already deleted`]);
-  if (!isSiteAdmin(c) && t.userId !== doerOf(c).id) throw forbidden(NOT_OWN_TIME);
+  const issue = need(c.issue, 'issue');
+  const t = need(c.trackedTime, 'time');
   const marked = await c.em.nativeUpdate(TrackedTime, { id: t.id, deleted: false }, { deleted: true });
   if (marked === 0) throw notFound(undefined, [`tracked time [${t.id}] already deleted`]);
   await addComment(c.em, issue, t.userId, CommentType.deleteTimeManual, { content: `|${t.time}` });
@@ -216,23 +195,19 @@ export const removeTimesItem: Handler = async (c) => {
 // ---------------------------------------------------------------------------------------------
 // Tracked times of a repository and of the caller
 
-function mustHaveTimeTracking(c: RequestState): void {
-  if (!trackerOf(c).timeTracking) throw badRequest(TIME_TRACKING_DISABLED);
-}
+// The repository's lists run after the chain's TIME_TRACKING_ON (400 while tracking is off).
 
 export const list: Handler = async (c) => {
-  mustHaveTimeTracking(c);
   const userId = await userFilter(c);
   return listPage(c, { repoId: need(c.repo, 'repo').repo.id, userId, where: readableKinds(c) });
 };
 
-/** Deprecated in Forgejo: one user's times in the repository, all of them, without paging headers. */
+/**
+ * Deprecated in Forgejo: one user's times in the repository, all of them, without paging headers. The
+ * chain loaded the user and checked the caller may see their times (TIMES_USER, TIMES_OF_USER).
+ */
 export const get: Handler = async (c) => {
-  mustHaveTimeTracking(c);
-  const user = await userByName(c, c.params.timetrackingusername ?? '');
-  if (!user) throw notFound(undefined, [`user does not exist [uid: 0, name: ${c.params.timetrackingusername ?? ''}]`]);
-  const doer = doerOf(c);
-  if (!need(c.repo, 'repo').perm.isAdmin() && !isSiteAdmin(c) && doer.id !== user.id) throw forbidden(NOT_ALLOWED_TO_QUERY);
+  const user = need(c.contextUser, 'user');
   const { times } = await findTimes(c, { repoId: need(c.repo, 'repo').repo.id, userId: user.id, where: readableKinds(c) }, null);
   return json(200, await timesToApi(c, times));
 };
@@ -249,12 +224,8 @@ export const listMine: Handler = async (c) => {
 // ---------------------------------------------------------------------------------------------
 // Stopwatches
 
-/** Forgejo's prepareIssueStopwatch: writers of the issue's unit who may track time on it. */
-async function stopwatchIssue(c: RequestState): Promise<IIssue> {
-  const issue = await loadIssue(c);
-  if (!canWriteIssues(c, issue.isPull) || !(await canTrackTime(c, need(c.repo, 'repo'), issue))) throw forbidden(CANNOT_TOGGLE);
-  return issue;
-}
+/** The chain's STOPWATCH (Forgejo's prepareIssueStopwatch) allowed the caller to toggle it. */
+const stopwatchIssue = (c: RequestState): IIssue => need(c.issue, 'issue');
 
 const findStopwatch = (c: RequestState, issue: IIssue) => c.em.findOne(Stopwatch, { userId: doerOf(c).id, issueId: issue.id });
 
@@ -277,7 +248,7 @@ async function finish(c: RequestState, sw: IStopwatch, issue: IIssue): Promise<v
 
 /** Starting a stopwatch stops the caller's running one on another issue, as Forgejo does. */
 export const startStopwatch: Handler = async (c) => {
-  const issue = await stopwatchIssue(c);
+  const issue = stopwatchIssue(c);
   if (await findStopwatch(c, issue)) throw conflict('cannot start a stopwatch again if it already exists');
   const doer = doerOf(c);
   for (const other of await c.em.find(Stopwatch, { userId: doer.id, issueId: { $ne: issue.id } })) {
@@ -299,7 +270,7 @@ export const startStopwatch: Handler = async (c) => {
 const NO_STOPWATCH = 'cannot stop/cancel a non existent stopwatch';
 
 export const stopStopwatch: Handler = async (c) => {
-  const issue = await stopwatchIssue(c);
+  const issue = stopwatchIssue(c);
   const sw = await findStopwatch(c, issue);
   if (!sw || !(await claim(c, sw))) throw conflict(NO_STOPWATCH);
   await finish(c, sw, issue);
@@ -307,7 +278,7 @@ export const stopStopwatch: Handler = async (c) => {
 };
 
 export const cancelStopwatch: Handler = async (c) => {
-  const issue = await stopwatchIssue(c);
+  const issue = stopwatchIssue(c);
   const sw = await findStopwatch(c, issue);
   if (!sw || !(await claim(c, sw))) throw conflict(NO_STOPWATCH);
   await addComment(c.em, issue, doerOf(c).id, CommentType.cancelTracking);

@@ -1,7 +1,7 @@
 // Issues of a repository (Forgejo's routers/api/v1/repo/issue.go, issue_label.go, issue_pin.go): list,
 // search, create, edit, delete, labels, deadline and pins. Issues and pulls share one record; these
-// routes reach a pull through its issue half. Permission rules that depend on the issue (poster or
-// writer, writers only) are checked here, once the issue is known, as Forgejo does.
+// routes reach a pull through its issue half. The chain loads the issue (ISSUE) and decides who may
+// change it (POSTER_OR_WRITER, ISSUE_WRITER, UPDATE_DATE); handlers only act.
 import type { Handler, HandlerCtx } from '../lib/handler.ts';
 import { json, noContent } from '../lib/handler.ts';
 import type { CreateIssueOption, DeleteLabelsOption, EditDeadlineOption, EditIssueOption, IssueLabelsOption } from '../model/schemas/index.ts';
@@ -16,7 +16,7 @@ import { pullsToApi } from '../model/api-pull.ts';
 import { orgApiUrl, toApiLabel } from '../model/api-label.ts';
 import { fmtTime, ZERO_TIME } from '../model/time.ts';
 import { emitIssueChanges, emitIssueEvent, snapshotIssue } from '../lib/issue-events.ts';
-import { canEditIssue, canReadIssue, canWriteIssues, createIssue, labelIdsOf, loadIssue, positiveInt } from '../lib/issues.ts';
+import { canReadIssue, canWriteIssues, createIssue, labelIdsOf, positiveInt, wholeSecondsOf } from '../lib/issues.ts';
 import {
   addLabels, assignableUsers, clearLabels, deleteIssue, dropDuplicateScopes, endOfDay, labelFits, labelsByName,
   movePin, newPinAllowed, parseBodyTime, pin, reloadIssue, removeLabel, replaceLabels, resolveLabelOption,
@@ -25,11 +25,10 @@ import {
 import { allOf, filterSql, findIssues, orderSql, queryBool, queryTime, readableIssues, sql, type IssueFilter } from '../lib/issue-query.ts';
 import type { Sql } from '../lib/repo-search.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
-import { badRequest, forbidden, HttpError, notFound, unprocessable, NOT_FOUND } from '../lib/errors.ts';
+import { badRequest, HttpError, notFound, unprocessable, NOT_FOUND } from '../lib/errors.ts';
 import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
 import { callerOf } from './repo-lists.ts';
 
-const WRITE_REQUIRED = 'write permission is required';
 const viewerOf = (s: RequestState) => ({ doer: s.auth.doer, siteAdmin: isSiteAdmin(s) });
 /** On a read, the addressed repository, which the converters need not read again (a write may have moved its counters). */
 const knownOf = (c: RequestState) => ({ repos: c.method === 'GET' && c.repo ? [c.repo.repo] : [] });
@@ -170,7 +169,7 @@ export const search: Handler = async (c) => {
   return json(200, await listOf(c, issues), pagingHeaders(c, p, total));
 };
 
-export const get: Handler = async (c) => json(200, await apiOf(c, await loadIssue(c)));
+export const get: Handler = async (c) => json(200, await apiOf(c, need(c.issue, 'issue')));
 
 /** A deadline on creation is kept to the second (Forgejo's CreateIssue); Go's zero time means none. */
 function deadlineOnCreate(raw: string | undefined): Date | null {
@@ -207,16 +206,11 @@ export const create: Handler<CreateIssueOption> = async (c) => {
 };
 
 /**
- * `updated_at` of an edit (Forgejo's SetIssueUpdateDate): only repository admins may set it, and only
- * between the issue's creation and now (403 otherwise). Returns the time to store after the change.
+ * `updated_at` of an edit (Forgejo's SetIssueUpdateDate; the chain's UPDATE_DATE allowed it): the time
+ * to store after the change, in whole seconds.
  */
-function requestedUpdate(c: RequestState, issue: IIssue, raw: string | undefined): Date | null {
-  if (raw === undefined) return null;
-  if (!need(c.repo, 'repo').perm.isAdmin()) throw forbidden('user needs to have admin or owner right');
-  const t = parseBodyTime(raw, 'Updated').date;
-  const sec = Math.floor(t.getTime() / 1000);
-  if (sec < Math.floor(issue.createdAt.getTime() / 1000) || t.getTime() > Date.now()) throw forbidden('unallowed update date');
-  return new Date(sec * 1000);
+function requestedUpdate(raw: string | undefined): Date | null {
+  return raw === undefined ? null : wholeSecondsOf(parseBodyTime(raw, 'Updated').date);
 }
 
 async function applyUpdate(c: RequestState, issue: IIssue, when: Date | null): Promise<void> {
@@ -244,13 +238,12 @@ async function assertStateChangeable(c: RequestState, issue: IIssue): Promise<vo
  * title, body, ref and state; only writers deadline, assignees and milestone (ignored for others).
  */
 export const edit: Handler<EditIssueOption> = async (c) => {
-  const issue = await loadIssue(c);
+  const issue = need(c.issue, 'issue');
   const { repo, owner } = need(c.repo, 'repo');
   const doer = c.auth.doer!;
-  if (!canEditIssue(c, issue)) throw forbidden('user should be the poster of the issue or have write permission');
   const writer = canWriteIssues(c, issue.isPull);
   const b = c.body;
-  const updated = requestedUpdate(c, issue, b.updated_at);
+  const updated = requestedUpdate(b.updated_at);
   const before = await snapshotIssue(c.em, issue);
 
   if (b.title) await setTitle(c.em, issue, doer.id, b.title);
@@ -271,7 +264,7 @@ export const edit: Handler<EditIssueOption> = async (c) => {
 };
 
 export const remove: Handler = async (c) => {
-  const issue = await loadIssue(c);
+  const issue = need(c.issue, 'issue');
   await emitIssueEvent(c, issue, 'deleted');
   await deleteIssue(c.em, c.config, issue, c.auth.doer!.id);
   return noContent();
@@ -282,8 +275,7 @@ export const remove: Handler = async (c) => {
 
 /** POST {R}/issues/{index}/deadline: writers only; the day is kept, at 23:59:59 server time (UTC). */
 export const createDeadline: Handler<EditDeadlineOption> = async (c) => {
-  const issue = await loadIssue(c);
-  if (!canWriteIssues(c, issue.isPull)) throw forbidden('Not repo writer');
+  const issue = need(c.issue, 'issue');
   const t = parseBodyTime(c.body.due_date, 'Deadline');
   const deadline = t.zero ? null : endOfDay(t, 0);
   await setDeadline(c.em, issue, c.auth.doer!.id, deadline);
@@ -306,24 +298,13 @@ function labelJson(c: RequestState, l: ILabel, repoName: string, ownerName: stri
   return toApiLabel(l, base);
 }
 
-export const listLabels: Handler = async (c) => {
-  const issue = await loadIssue(c);
-  return json(200, await issueLabelsJson(c, issue.id));
-};
+export const listLabels: Handler = async (c) => json(200, await issueLabelsJson(c, need(c.issue, 'issue').id));
 
-/** The issue of a label route, for a writer of its unit (403 otherwise, as Forgejo). */
-async function writableIssue(c: RequestState): Promise<IIssue> {
-  const issue = await loadIssue(c);
-  if (!canWriteIssues(c, issue.isPull)) throw forbidden(WRITE_REQUIRED);
-  return issue;
-}
-
-/** Forgejo checks the label list's shape before the caller's right to change it. */
+/** The chain checked the list's shape (LABEL_LIST) and the caller's right to change labels (ISSUE_WRITER). */
 async function labelsAndIssue(c: HandlerCtx<IssueLabelsOption>) {
-  const issue = await loadIssue(c);
+  const issue = need(c.issue, 'issue');
   const labels = await resolveLabelOption(c.em, need(c.repo, 'repo').repo, ownerIsOrg(c), c.body.labels ?? []);
-  if (!canWriteIssues(c, issue.isPull)) throw forbidden(WRITE_REQUIRED);
-  return { issue, labels, updated: requestedUpdate(c, issue, c.body.updated_at) };
+  return { issue, labels, updated: requestedUpdate(c.body.updated_at) };
 }
 
 /** POST {R}/issues/{index}/labels: add; an exclusive label replaces the issue's others of its scope. */
@@ -348,8 +329,8 @@ export const putLabels: Handler<IssueLabelsOption> = async (c) => {
 
 /** DELETE {R}/issues/{index}/labels: clear. */
 export const removeLabels: Handler<DeleteLabelsOption> = async (c) => {
-  const issue = await writableIssue(c);
-  const updated = requestedUpdate(c, issue, c.body.updated_at);
+  const issue = need(c.issue, 'issue');
+  const updated = requestedUpdate(c.body.updated_at);
   const before = await snapshotIssue(c.em, issue);
   await clearLabels(c.em, issue, c.auth.doer!.id);
   await emitIssueChanges(c, issue, before);
@@ -374,8 +355,8 @@ async function labelByIdentifier(c: RequestState, raw: string): Promise<ILabel> 
 
 /** DELETE {R}/issues/{index}/labels/{identifier}: 204, or the label as a one-element list for GitHub clients (forgejo-facts 12.5). */
 export const removeLabelsItem: Handler<DeleteLabelsOption> = async (c) => {
-  const issue = await writableIssue(c);
-  const updated = requestedUpdate(c, issue, c.body.updated_at);
+  const issue = need(c.issue, 'issue');
+  const updated = requestedUpdate(c.body.updated_at);
   const label = await labelByIdentifier(c, c.params.identifier ?? '');
   const before = await snapshotIssue(c.em, issue);
   await removeLabel(c.em, issue, c.auth.doer!.id, label.id);
@@ -406,18 +387,18 @@ export const listPinnedPulls: Handler = async (c) => {
 };
 
 export const createPin: Handler = async (c) => {
-  await pin(c.em, await loadIssue(c), c.auth.doer!.id);
+  await pin(c.em, need(c.issue, 'issue'), c.auth.doer!.id);
   return noContent();
 };
 
 export const removePin: Handler = async (c) => {
-  await unpin(c.em, await loadIssue(c), c.auth.doer!.id);
+  await unpin(c.em, need(c.issue, 'issue'), c.auth.doer!.id);
   return noContent();
 };
 
 /** PATCH {R}/issues/{index}/pin/{position}: Forgejo answers 500 for a position below 1; here 422. */
 export const editPin: Handler = async (c) => {
-  const issue = await loadIssue(c);
+  const issue = need(c.issue, 'issue');
   const position = positiveInt(c.params.position);
   if (position === null) throw unprocessable("The Position can't be lower than 1");
   await movePin(c.em, issue, position);

@@ -16,8 +16,8 @@ import { EmailAddress, User, UserType, type IUser } from '../model/user.ts';
 import { Collaboration } from '../model/repo.ts';
 import { Team, TeamUnit, TeamUser, type ITeam } from '../model/org.ts';
 import { reviewCommentsToApi, reviewsToApi, type ReviewedPull } from '../model/api-review.ts';
-import { addComment, canWriteIssues, positiveInt } from '../lib/issues.ts';
-import { findPull } from '../lib/pulls.ts';
+import { addComment } from '../lib/issues.ts';
+import { isReviewAdmin } from '../lib/pulls.ts';
 import { forbidden, notFound, unprocessable } from '../lib/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { gitCtx } from '../lib/repo-git.ts';
@@ -40,36 +40,17 @@ interface Pull extends ReviewedPull {
   repoPath: string;
 }
 
-/** The pull request at `{index}`; 404 when there is none (an issue number is not a pull). */
-async function loadPull(c: RequestState): Promise<Pull> {
-  const { repo, owner } = need(c.repo, 'repo');
-  const index = positiveInt(c.params.index);
-  const found = index === null ? null : await findPull(c.em, repo.id, index);
-  if (!found) throw notFound('GetPullRequestByIndex', [`pull request does not exist [base_repo_id: ${repo.id}, index: ${c.params.index}]`]);
-  return { ...found, ownerName: owner.name, repoName: repo.name, repoPath: gitCtx(c).path };
-}
-
 /**
- * Repository or site administrators acting on other people's reviews (dismissal, deletion, drafts).
- * Public-only and repo-specific tokens do not inherit administrator rights (spec, token kinds).
+ * The pull request the chain loaded (PULL), with what the converters need. The review routes' chains
+ * also load the review (REVIEW) and decide who may act on it (REVIEWER, REVIEWER_OR_ADMIN,
+ * REVIEW_ADMIN, DISMISSABLE, POSTER_OR_WRITER(review-comment)).
  */
-export function isReviewAdmin(c: RequestState): boolean {
-  const token = c.auth.token;
-  if (token && (token.publicOnly || token.repoIds)) return false;
-  return need(c.repo, 'repo').perm.isAdmin() || isSiteAdmin(c);
+function pullOf(c: RequestState): Pull {
+  const { repo, owner } = need(c.repo, 'repo');
+  return { ...need(c.pull, 'pull'), ownerName: owner.name, repoName: repo.name, repoPath: gitCtx(c).path };
 }
 
-const canSeeReview = (c: RequestState, r: IReview) => r.type !== ReviewType.pending || r.reviewerId === c.auth.doer?.id || isReviewAdmin(c);
-
-/** The review `{id}` of the pull; someone else's pending review is as absent as a missing one. */
-async function loadReview(c: RequestState, p: Pull): Promise<IReview> {
-  const id = positiveInt(c.params.id);
-  const review = id === null ? null : await c.em.findOne(Review, { id });
-  if (!review) throw notFound('GetReviewByID', [`review does not exist [id: ${c.params.id}]`]);
-  if (review.issueId !== p.issue.id) throw notFound('ReviewNotInPR');
-  if (!canSeeReview(c, review)) throw notFound('GetReviewByID');
-  return review;
-}
+const reviewOf = (c: RequestState): IReview => need(c.review, 'review');
 
 const doerOf = (c: RequestState): IUser => {
   const doer = c.auth.doer;
@@ -347,7 +328,7 @@ async function restoreLatestOfficial(c: RequestState, issueId: number, reviewerI
 // Reviews
 
 export const listReviews: Handler = async (c) => {
-  const p = await loadPull(c);
+  const p = pullOf(c);
   const where: FilterQuery<IReview> = { issueId: p.issue.id };
   if (!isReviewAdmin(c)) where.$or = [{ type: { $ne: ReviewType.pending } }, { reviewerId: c.auth.doer?.id ?? -1 }];
   const page = pageOf(c);
@@ -356,13 +337,13 @@ export const listReviews: Handler = async (c) => {
 };
 
 export const getReviews: Handler = async (c) => {
-  const p = await loadPull(c);
-  return json(200, await reviewJson(c, p, await loadReview(c, p)));
+  const p = pullOf(c);
+  return json(200, await reviewJson(c, p, reviewOf(c)));
 };
 
 /** Comments go into the caller's pending review, which is then submitted as `event` (or stays pending). */
 export const createReviews: Handler<CreatePullReviewOptions> = async (c) => {
-  const p = await loadPull(c);
+  const p = pullOf(c);
   const b = c.body;
   const inputs = (b.comments ?? []).map(codeCommentInput);
   const type = reviewTypeOf(b.event, b.body, inputs.length > 0, p.issue, doerOf(c));
@@ -375,11 +356,10 @@ export const createReviews: Handler<CreatePullReviewOptions> = async (c) => {
 
 /** Submit a pending review at the pull's current head. */
 export const createReviewsItem: Handler<SubmitPullReviewOptions> = async (c) => {
-  const p = await loadPull(c);
-  const review = await loadReview(c, p);
+  const p = pullOf(c);
+  const review = reviewOf(c);
   if (review.type !== ReviewType.pending) throw unprocessable('only a pending review can be submitted');
-  // Forgejo would submit the caller's own draft instead; a draft is submitted by its reviewer only.
-  if (review.reviewerId !== doerOf(c).id) throw forbidden('only the reviewer can submit a pending review');
+  // Forgejo would submit the caller's own draft instead; a draft is submitted by its reviewer only (REVIEWER).
   const comments = await c.em.count(Comment, { reviewId: review.id, type: CommentType.code });
   const type = reviewTypeOf(c.body.event, c.body.body, comments > 0, p.issue, doerOf(c));
   if (type === ReviewType.pending) throw unprocessable('review stay pending');
@@ -389,9 +369,8 @@ export const createReviewsItem: Handler<SubmitPullReviewOptions> = async (c) => 
 
 /** A review with its code comments and timeline entries; review requests are removed through requested_reviewers. */
 export const removeReviews: Handler = async (c) => {
-  const p = await loadPull(c);
-  const review = await loadReview(c, p);
-  if (review.reviewerId !== doerOf(c).id && !isReviewAdmin(c)) throw forbidden('only admin and user itself can delete a review');
+  const p = pullOf(c);
+  const review = reviewOf(c);
   if (review.type === ReviewType.request) throw unprocessable('review request can not be deleted using this method');
   const comments = await c.em.find(Comment, { reviewId: review.id, type: { $in: [CommentType.code, CommentType.review, CommentType.dismissReview] } });
   if (comments.length) await c.em.nativeDelete(Reaction, { commentId: { $in: comments.map((x) => x.id) } });
@@ -405,31 +384,23 @@ export const removeReviews: Handler = async (c) => {
 // Review comments
 
 export const listReviewsComments: Handler = async (c) => {
-  const p = await loadPull(c);
-  const review = await loadReview(c, p);
+  const p = pullOf(c);
+  const review = reviewOf(c);
   return json(200, await reviewCommentsToApi(c.em, c.config, viewerOf(c), p, review, await codeCommentsOf(c, review)));
 };
 
-/** The COMMENT loader found `{comment}` in this repository; it must also be a comment of this review. */
-async function reviewComment(c: RequestState, review: IReview): Promise<IComment> {
-  const { comment } = need(c.comment, 'comment');
-  if (comment.reviewId !== review.id) throw notFound();
-  return comment;
-}
-
 export const getReviewsComments: Handler = async (c) => {
-  const p = await loadPull(c);
-  const review = await loadReview(c, p);
-  const comment = await reviewComment(c, review);
+  const p = pullOf(c);
+  const review = reviewOf(c);
+  const { comment } = need(c.comment, 'comment');
   if (comment.type !== CommentType.code) throw notFound();
   return json(200, (await reviewCommentsToApi(c.em, c.config, viewerOf(c), p, review, [comment]))[0]);
 };
 
 /** A further code comment in the caller's own pending review. */
 export const createReviewsComments: Handler<CreatePullReviewCommentOptions> = async (c) => {
-  const p = await loadPull(c);
-  const review = await loadReview(c, p);
-  if (review.reviewerId !== doerOf(c).id) throw forbidden('only the reviewer can add comments to a review');
+  const p = pullOf(c);
+  const review = reviewOf(c);
   if (review.type !== ReviewType.pending) throw unprocessable('comments can only be added to a pending review');
   const comment = await addCodeComment(c, p, review, codeCommentInput(c.body));
   return json(200, (await reviewCommentsToApi(c.em, c.config, viewerOf(c), p, review, [comment]))[0]);
@@ -437,10 +408,7 @@ export const createReviewsComments: Handler<CreatePullReviewCommentOptions> = as
 
 /** The poster or a writer of pull requests; a non-code comment of the review is left alone (204). */
 export const removeReviewsComments: Handler = async (c) => {
-  const p = await loadPull(c);
-  const review = await loadReview(c, p);
-  const comment = await reviewComment(c, review);
-  if (comment.posterId !== doerOf(c).id && !canWriteIssues(c, true)) throw forbidden('user should be the poster of the comment or write pull requests');
+  const { comment } = need(c.comment, 'comment');
   if (comment.type !== CommentType.code) return noContent();
   await c.em.nativeDelete(Reaction, { commentId: comment.id });
   await c.em.nativeDelete(Comment, { id: comment.id });
@@ -451,13 +419,8 @@ export const removeReviewsComments: Handler = async (c) => {
 // Dismissals
 
 async function setDismissed(c: HandlerCtx<unknown>, dismiss: boolean, message: string, priors: boolean) {
-  if (!isReviewAdmin(c)) throw forbidden('Must be repo admin');
-  const p = await loadPull(c);
-  const review = await loadReview(c, p);
-  if (review.type !== ReviewType.approve && review.type !== ReviewType.reject) {
-    throw forbidden("not need to dismiss this review because it's type is not Approve or change request");
-  }
-  if (p.issue.isClosed || p.pull.hasMerged) throw forbidden("can't dismiss a review associated to a closed or merged PR");
+  const p = pullOf(c);
+  const review = reviewOf(c);
   review.dismissed = dismiss;
   if (priors) {
     await c.em.nativeUpdate(Review, {
@@ -623,12 +586,12 @@ async function changeRequests(c: HandlerCtx<PullReviewRequestOptions>, p: Pull, 
 
 /** 201 with the requests this call created (already requested reviewers are left out). */
 export const createRequestedReviewers: Handler<PullReviewRequestOptions> = async (c) => {
-  const p = await loadPull(c);
+  const p = pullOf(c);
   const created = await changeRequests(c, p, true);
   return json(201, await reviewsToApi(c.em, c.config, viewerOf(c), p, created));
 };
 
 export const removeRequestedReviewers: Handler<PullReviewRequestOptions> = async (c) => {
-  await changeRequests(c, await loadPull(c), false);
+  await changeRequests(c, pullOf(c), false);
   return noContent();
 };

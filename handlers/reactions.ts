@@ -1,6 +1,8 @@
 // Reactions on issues and on their comments (Forgejo's routers/api/v1/repo/issue_reaction.go,
 // models/issues/reaction.go, services/issue/reaction.go). The allowed reactions are `[ui] REACTIONS`;
-// lists show only allowed ones, and an issue's own reactions are those with comment id 0.
+// lists show only allowed ones, and an issue's own reactions are those with comment id 0. The chain
+// loads the issue or comment and decides the lock, blocks and the allowed list (ISSUE_LOCKED,
+// NOT_BLOCKED_BY_POSTER, ALLOWED_REACTION).
 import type { Handler, HandlerCtx } from '../lib/handler.ts';
 import { json } from '../lib/handler.ts';
 import type { EditReactionOption } from '../model/schemas/index.ts';
@@ -10,18 +12,11 @@ import { toApiUser } from '../model/api-user.ts';
 import { fmtTime } from '../model/time.ts';
 import { pseudoUser } from '../lib/pseudo-users.ts';
 import { listSetting } from '../config.ts';
-import { canWriteIssues, loadComment, loadIssue } from '../lib/issues.ts';
-import { isBlocked } from '../lib/blocks.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
-import { forbidden } from '../lib/errors.ts';
 import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
 
-const LOCKED = 'no permission to change reaction';
-const BLOCKED = 'user is blocked by the poster or repository owner';
-const notAllowed = (content: string) => `'${content}' is not an allowed reaction`;
-
 /** A reaction target: an issue (`commentId` 0) or one of its comments. */
-interface Target { issue: IIssue; commentId: number; commentPosterId?: number }
+interface Target { issue: IIssue; commentId: number }
 
 async function toApi(c: RequestState, rows: IReaction[]) {
   const users = await usersById(c.em, rows.map((r) => r.userId));
@@ -55,22 +50,16 @@ async function addReaction(c: RequestState, t: Target, content: string) {
 }
 
 /**
- * Locked issues take reaction changes only from writers. Adding checks blocks (by the issue's poster,
- * the comment's poster or the repository owner), then the allowed list. Removing takes the caller's
- * own reactions of that content; with no content, Forgejo's delete has no type condition and removes
- * all of them. Either way the answer is 200 with no body.
+ * Removing takes the caller's own reactions of that content; with no content, Forgejo's delete has no
+ * type condition and removes all of them. Either way the answer is 200 with no body.
  */
 async function changeReaction(c: HandlerCtx<EditReactionOption>, t: Target, create: boolean) {
-  if (t.issue.isLocked && !canWriteIssues(c, t.issue.isPull)) throw forbidden(LOCKED);
   const doer = need(c.auth.doer ?? undefined, 'user');
   const content = c.body.content ?? '';
   if (!create) {
     await c.em.nativeDelete(Reaction, { issueId: t.issue.id, commentId: t.commentId, userId: doer.id, originalAuthorId: 0, ...(content ? { type: content } : {}) });
     return { status: 200 };
   }
-  const blockers = [t.issue.posterId, need(c.repo, 'repo').owner.id, ...(t.commentPosterId ? [t.commentPosterId] : [])];
-  for (const id of new Set(blockers)) if (await isBlocked(c.em, id, doer.id)) throw forbidden(BLOCKED);
-  if (!listSetting(c.config.UI.REACTIONS).includes(content)) throw forbidden(notAllowed(content));
   return addReaction(c, t, content);
 }
 
@@ -78,14 +67,14 @@ const nullIfEmpty = <T>(items: T[]) => (items.length ? items : null);
 
 /** Paged; Forgejo builds the list from a nil slice, so no reactions is `null`. */
 export const listReactions: Handler = async (c) => {
-  const issue = await loadIssue(c);
+  const issue = need(c.issue, 'issue');
   const page = pageOf(c);
   const [rows, total] = await findReactions(c, { issue, commentId: 0 }, page);
   return json(200, nullIfEmpty(await toApi(c, rows)), pagingHeaders(c, page, total));
 };
 
-export const createReactions: Handler<EditReactionOption> = async (c) => changeReaction(c, { issue: await loadIssue(c), commentId: 0 }, true);
-export const removeReactions: Handler<EditReactionOption> = async (c) => changeReaction(c, { issue: await loadIssue(c), commentId: 0 }, false);
+export const createReactions: Handler<EditReactionOption> = async (c) => changeReaction(c, { issue: need(c.issue, 'issue'), commentId: 0 }, true);
+export const removeReactions: Handler<EditReactionOption> = async (c) => changeReaction(c, { issue: need(c.issue, 'issue'), commentId: 0 }, false);
 
 /** Unpaged, as in Forgejo. */
 export const listCommentsReactions: Handler = async (c) => {
@@ -94,10 +83,10 @@ export const listCommentsReactions: Handler = async (c) => {
   return json(200, nullIfEmpty(await toApi(c, rows)));
 };
 
-async function commentTarget(c: RequestState): Promise<Target> {
-  const { comment, issue } = await loadComment(c);
-  return { issue, commentId: comment.id, commentPosterId: comment.posterId };
+function commentTarget(c: RequestState): Target {
+  const { comment, issue } = need(c.comment, 'comment');
+  return { issue, commentId: comment.id };
 }
 
-export const createCommentsReactions: Handler<EditReactionOption> = async (c) => changeReaction(c, await commentTarget(c), true);
-export const removeCommentsReactions: Handler<EditReactionOption> = async (c) => changeReaction(c, await commentTarget(c), false);
+export const createCommentsReactions: Handler<EditReactionOption> = async (c) => changeReaction(c, commentTarget(c), true);
+export const removeCommentsReactions: Handler<EditReactionOption> = async (c) => changeReaction(c, commentTarget(c), false);

@@ -20,6 +20,7 @@ import { Issue } from '../model/issue.ts';
 import { Repository } from '../model/repo.ts';
 import { User } from '../model/user.ts';
 import { authenticate, type AuthResult, type AuthDeps } from './auth.ts';
+import { siteAdminOf } from './auth-types.ts';
 import { hasScope } from './scopes.ts';
 import { repoPermission, type RepoPermission } from './perm.ts';
 import { HttpError, MSG, NOT_FOUND } from './errors.ts';
@@ -143,7 +144,7 @@ export function serveAttachments({ config, orm, services, authDeps }: Attachment
     const auth = await authenticate(em, config, authDeps, { headers: ctx.headers, query: new URLSearchParams(ctx.querystring), peer: ctx.req.socket.remoteAddress });
     if (auth.warning) ctx.set('Warning', auth.warning);
     if (!auth.doer && config.SERVICE.REQUIRE_SIGNIN_VIEW) throw new HttpError(401, MSG.signinRequired);
-    const caller: Caller = { auth, siteAdmin: !!auth.doer?.isAdmin && !(auth.token && (auth.token.publicOnly || auth.token.repoIds)) };
+    const caller: Caller = { auth, siteAdmin: siteAdminOf(auth) };
     const a = byUuid
       ? (isUuid(parts[1]) ? await em.findOne(Attachment, { uuid: parts[1] }) : null)
       : await releaseAsset(em, caller, parts);

@@ -29,3 +29,13 @@ export interface Auth {
   /** Set when an actions task token authenticated the request; the doer is then the Actions user. */
   task?: TaskInfo | null;
 }
+
+/**
+ * Site-admin rights of a caller: an admin account, unless the request's token is public-only or
+ * repo-specific, which do not inherit them (spec, token kinds). The one implementation of the rule;
+ * guards read it as `isSiteAdmin`, the git and attachment transports through this function.
+ */
+export function siteAdminOf(auth: Pick<Auth, 'doer' | 'token'>): boolean {
+  const { doer, token } = auth;
+  return !!doer?.isAdmin && !(token && (token.publicOnly || token.repoIds));
+}

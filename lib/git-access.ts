@@ -12,7 +12,7 @@ import { User } from '../model/user.ts';
 import { Repository, type IRepository } from '../model/repo.ts';
 import type { IPublicKey } from '../model/keys.ts';
 import type { Services } from './services.ts';
-import type { TaskInfo, TokenInfo } from './auth-types.ts';
+import { siteAdminOf, type TaskInfo, type TokenInfo } from './auth-types.ts';
 import { Mode, RepoPermission, enabledUnits, repoPermission, type AccessMode } from './perm.ts';
 import { hasScope } from './scopes.ts';
 import { findRedirectTarget } from './repo-redirect.ts';
@@ -140,6 +140,5 @@ async function permissionOf(em: EntityManager, who: GitPrincipal, repo: IReposit
     return repoPermission(em, { repo, owner, doer: null, siteAdmin: false, token: null });
   }
   const { doer, token } = who;
-  const siteAdmin = !!doer?.isAdmin && !(token && (token.publicOnly || token.repoIds));
-  return repoPermission(em, { repo, owner, doer, siteAdmin, token });
+  return repoPermission(em, { repo, owner, doer, siteAdmin: siteAdminOf({ doer, token }), token });
 }

@@ -49,15 +49,23 @@ export async function labelsByName(em: EntityManager, repo: IRepository, ownerIs
  * in the repository and its organization; ids that name no label, or a label of another repository,
  * are dropped silently, as Forgejo does.
  */
-export async function resolveLabelOption(em: EntityManager, repo: IRepository, ownerIsOrg: boolean, raw: unknown[]): Promise<ILabel[]> {
-  const ids: number[] = [];
-  const names: string[] = [];
+/** Forgejo's label list shape: each label an integer or a string, and not both kinds (400 text, or null). */
+export function labelListProblem(raw: readonly unknown[]): string | null {
+  let ids = false;
+  let names = false;
   for (const v of raw) {
-    if (typeof v === 'number' && Number.isFinite(v)) ids.push(Math.trunc(v));
-    else if (typeof v === 'string') names.push(v);
-    else throw badRequest('a label must be an integer or a string');
+    if (typeof v === 'number' && Number.isFinite(v)) ids = true;
+    else if (typeof v === 'string') names = true;
+    else return 'a label must be an integer or a string';
   }
-  if (ids.length && names.length) throw badRequest('labels should be an array of strings or integers');
+  return ids && names ? 'labels should be an array of strings or integers' : null;
+}
+
+export async function resolveLabelOption(em: EntityManager, repo: IRepository, ownerIsOrg: boolean, raw: unknown[]): Promise<ILabel[]> {
+  const problem = labelListProblem(raw);
+  if (problem) throw badRequest(problem);
+  const ids = raw.filter((v): v is number => typeof v === 'number').map((v) => Math.trunc(v));
+  const names = raw.filter((v): v is string => typeof v === 'string');
   const found = names.length
     ? await labelsByName(em, repo, ownerIsOrg, names)
     : ids.filter((id) => id > 0 && id <= 2 ** 31 - 1).length
@@ -247,6 +255,12 @@ export async function setDeadline(em: EntityManager, issue: IIssue, doerId: numb
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|([+-])(\d{2}):(\d{2}))$/;
 
 export interface ParsedTime { date: Date; offsetMinutes: number; zero: boolean }
+
+/** An RFC 3339 time as Go's JSON binding reads it, or null when it does not parse. */
+export function rfc3339Time(raw: string): Date | null {
+  const date = RFC3339.test(raw) ? new Date(raw) : null;
+  return date && !Number.isNaN(date.getTime()) ? date : null;
+}
 
 /** A date-time of a request body; `field` is the Go field name for the 422 (`[Deadline]: ...`). */
 export function parseBodyTime(raw: string, field: string): ParsedTime {

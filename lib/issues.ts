@@ -7,7 +7,6 @@ import { Comment, CommentType, Issue, IssueAssignee, IssueLabel, type IComment, 
 import type { IRepository } from '../model/repo.ts';
 import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
 import { learnCounters, lockCounterRows } from './counters.ts';
-import { notFound } from './errors.ts';
 
 /** Forgejo truncates titles to 255 bytes (forgejo-facts 9), on a character boundary. */
 export function truncateTitle(title: string): string {
@@ -32,10 +31,30 @@ export function canWriteIssues(s: Pick<RequestState, 'repo' | 'auth'>, isPull: b
   return perm.canWrite(unit) || (perm.unitEnabled(unit) && isSiteAdmin(s));
 }
 
+/**
+ * Poster or writer: the poster of an issue or comment, or a writer of the issue's unit, may change it
+ * (Forgejo's EditIssue, EditIssueComment and their attachment routes). The one implementation of the
+ * rule; the POSTER_OR_WRITER guard applies it.
+ */
+export function isPosterOrWriter(s: Pick<RequestState, 'repo' | 'auth'>, posterId: number, isPull: boolean): boolean {
+  return (!!s.auth.doer && s.auth.doer.id === posterId) || canWriteIssues(s, isPull);
+}
+
 /** The poster of an issue, or a writer of its unit, may change it (Forgejo's EditIssue rule). */
 export function canEditIssue(s: Pick<RequestState, 'repo' | 'auth'>, issue: IIssue): boolean {
-  return (!!s.auth.doer && s.auth.doer.id === issue.posterId) || canWriteIssues(s, issue.isPull);
+  return isPosterOrWriter(s, issue.posterId, issue.isPull);
 }
+
+/**
+ * Forgejo's SetIssueUpdateDate range: a chosen update time may not lie before the issue's creation
+ * (stored in whole seconds) nor in the future. The one implementation; UPDATE_DATE applies it.
+ */
+export function allowedUpdateDate(issue: Pick<IIssue, 'createdAt'>, t: Date, now = Date.now()): boolean {
+  return t.getTime() >= Math.floor(issue.createdAt.getTime() / 1000) * 1000 && t.getTime() <= now;
+}
+
+/** Forgejo stores a chosen update time as a unix timestamp: whole seconds. */
+export const wholeSecondsOf = (t: Date): Date => new Date(Math.floor(t.getTime() / 1000) * 1000);
 
 /** A positive 64-bit-safe integer path parameter, or null. */
 export function positiveInt(raw: string | undefined): number | null {
@@ -48,15 +67,11 @@ export async function findIssueByIndex(em: EntityManager, repoId: number, index:
   return em.findOne(Issue, { repoId, index });
 }
 
-/**
- * The issue (or pull) at `{index}` of the loaded repository, if the caller can read its unit; 404
- * otherwise (an inaccessible issue is as absent as a missing one).
- */
-export async function loadIssue(s: RequestState, param = 'index'): Promise<IIssue> {
-  const index = positiveInt(s.params[param]);
+/** The issue (or pull) numbered `rawIndex` in the loaded repository if the caller can read its unit; else null. */
+export async function findReadableIssue(s: RequestState, rawIndex: string | undefined): Promise<IIssue | null> {
+  const index = positiveInt(rawIndex);
   const issue = index === null ? null : await findIssueByIndex(s.em, need(s.repo, 'repo').repo.id, index);
-  if (!issue || !canReadIssue(s, issue)) throw notFound();
-  return issue;
+  return issue && canReadIssue(s, issue) ? issue : null;
 }
 
 /**
@@ -71,12 +86,6 @@ export async function findReadableComment(s: RequestState, rawId: string | undef
   return { comment, issue };
 }
 
-/** `findReadableComment` of `{id}` for routes whose chain has no COMMENT loader; 404 when absent. */
-export async function loadComment(s: RequestState, param = 'id'): Promise<{ comment: IComment; issue: IIssue }> {
-  const found = await findReadableComment(s, s.params[param]);
-  if (!found) throw notFound();
-  return found;
-}
 
 export interface NewIssue {
   repo: IRepository;

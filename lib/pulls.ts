@@ -3,6 +3,7 @@
 // (labels, milestone, assignees) a pull shares with issues. A pull is an issue with `isPull` plus
 // one PullRequest row with the same number (forgejo-facts 9).
 import type { EntityManager } from '@mikro-orm/core';
+import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
 import type { Services } from './services.ts';
 import type { Config } from '../config.ts';
 import { emitSynchronized } from './issue-events.ts';
@@ -30,6 +31,16 @@ export async function pullRepos(em: EntityManager, pull: IPullRequest): Promise<
 }
 
 /** The pull request at `{index}` of a repository, with its issue; null when there is none. */
+/**
+ * Repository or site administrators acting on other people's reviews (dismissal, deletion, drafts).
+ * Public-only and repo-specific tokens do not inherit administrator rights (spec, token kinds).
+ */
+export function isReviewAdmin(s: Pick<RequestState, 'repo' | 'auth'>): boolean {
+  const token = s.auth.token;
+  if (token && (token.publicOnly || token.repoIds)) return false;
+  return need(s.repo, 'repo').perm.isAdmin() || isSiteAdmin(s);
+}
+
 export async function findPull(em: EntityManager, repoId: number, index: number): Promise<{ pull: IPullRequest; issue: IIssue } | null> {
   const pull = await em.findOne(PullRequest, { baseRepoId: repoId, index });
   if (!pull) return null;

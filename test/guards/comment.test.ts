@@ -53,6 +53,7 @@ const provides = (want: () => IComment, isPull: boolean) => (s: RequestState) =>
   assert.is(s.comment.comment.content, 'hello');
   assert.is(s.comment.issue.id, want().issueId);
   assert.is(s.comment.issue.isPull, isPull);
+  assert.is(s.issue, s.comment.issue, 'the comment\'s issue is the request\'s issue');
 };
 
 table(COMMENT, [
@@ -67,9 +68,9 @@ table(COMMENT, [
   { name: 'review-comment paths name the comment {comment}', given: on(() => String(onIssue.id), undefined, 'comment'), want: null, then: provides(() => onIssue, false) },
 ]);
 
-test('COMMENT: needs the repository, provides the comment', () => {
+test('COMMENT: needs the repository, provides the comment and its issue', () => {
   assert.equal([...COMMENT.needs], ['repo']);
-  assert.equal([...COMMENT.provides], ['comment']);
+  assert.equal([...COMMENT.provides], ['comment', 'issue']);
 });
 
 test.run();

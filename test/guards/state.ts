@@ -11,6 +11,8 @@ import { loadConfig, type Config } from '../../config.ts';
 import type { IUser } from '../../model/user.ts';
 import type { IRepository } from '../../model/repo.ts';
 import type { ITeam } from '../../model/org.ts';
+import type { IComment, IIssue, ITrackedTime } from '../../model/issue.ts';
+import type { IPullRequest, IReview } from '../../model/pull.ts';
 import type { Auth, AuthMethod, TokenInfo } from '../../lib/auth-types.ts';
 import { parseScopes } from '../../lib/scopes.ts';
 import { DEFAULT_UNITS, RepoPermission, Unit, type AccessMode, type UnitName } from '../../lib/perm.ts';
@@ -35,6 +37,20 @@ export function fakeRepo(owner: IUser, over: Partial<IRepository> = {}): IReposi
     id, ownerId: owner.id, ownerName: owner.name, name, lowerName: name.toLowerCase(), defaultBranch: 'main',
     isPrivate: false, isArchived: false, isMirror: false, isEmpty: false, ...over,
   } as IRepository;
+}
+
+/** An in-memory issue (or pull) of `repo`, posted by `poster`. */
+export function fakeIssue(repo: IRepository, poster: IUser, over: Partial<IIssue> = {}): IIssue {
+  const id = over.id ?? ++nextId;
+  return {
+    id, repoId: repo.id, index: id, posterId: poster.id, title: `issue ${id}`, content: '', isPull: false, isClosed: false,
+    isLocked: false, createdAt: new Date('2024-01-01T00:00:00.250Z'), updatedAt: new Date('2024-01-01T00:00:00.250Z'), ...over,
+  } as IIssue;
+}
+
+/** An in-memory plain comment on `issue` by `poster`. */
+export function fakeComment(issue: IIssue, poster: IUser, over: Partial<IComment> = {}): IComment {
+  return { id: over.id ?? ++nextId, issueId: issue.id, posterId: poster.id, type: 0, content: 'hello', ...over } as IComment;
 }
 
 export function fakeTeam(org: IUser, over: Partial<ITeam> = {}): ITeam {
@@ -81,6 +97,11 @@ export interface Given {
   org?: IUser;
   team?: ITeam;
   contextUser?: IUser;
+  issue?: IIssue;
+  comment?: { comment: IComment; issue: IIssue };
+  trackedTime?: ITrackedTime;
+  pull?: { pull: IPullRequest; issue: IIssue };
+  review?: IReview;
   params?: Record<string, string>;
   headers?: IncomingHttpHeaders;
   body?: unknown;
@@ -109,6 +130,7 @@ export function state(g: Given = {}): RequestState {
     config, services, em: g.em ?? noDb, method: g.httpMethod ?? 'GET', path: g.path ?? '/', params: g.params ?? {},
     query: new URLSearchParams(g.query ?? ''), headers: g.headers ?? {}, auth, readBody: async () => ({ value: g.body }), body: g.body,
     contextUser: g.contextUser, org: g.org, repo: g.repo, team: g.team,
+    issue: g.issue ?? g.comment?.issue, comment: g.comment, trackedTime: g.trackedTime, pull: g.pull, review: g.review,
   };
 }
 

@@ -1,0 +1,99 @@
+// Issue 11, item 4: every permission rule is a named step of a route's chain (README, "Adding a route":
+// "a rule that depends on data and changes the status is a named guard in guards/, never an if in the
+// handler"). This test reads the sources of handlers/, lib/ and the git transport and fails on a 403
+// built outside guards/, or on a call of a helper that answers 404 for what the caller may not see.
+//
+// ALLOWED lists the places not moved yet, each with why. It can only shrink: an entry that no longer
+// matches a line fails too, so whoever moves a rule into a guard deletes its entry.
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+
+/** What a permission decision looks like in code. */
+const PATTERNS: readonly RegExp[] = [
+  /\bforbidden\(/, // lib/errors.ts's 403 helper
+  /HttpError\(\s*403\b/,
+  /\bstatus:\s*403\b/,
+  /\bjson\(\s*403\b/,
+  /\bloadIssue\(/, // the readable-issue-or-404 helper, gone: the ISSUE loader's job
+];
+
+interface Allowed { file: string; line: string; why: string }
+
+/** Places that still decide a 403 (or a permission 404) themselves. Keep it shrinking. */
+const ALLOWED: readonly Allowed[] = [
+  // The helpers' own definitions.
+  { file: 'lib/errors.ts', line: 'export const forbidden = ', why: 'the helper itself; goes when the list below is empty' },
+  
+  // Before any route: authentication and sudo answer before a row's chain runs (README, request steps 1 and 3).
+  { file: 'lib/auth.ts', line: 'if (user.prohibitLogin)', why: 'account state at authentication, before any chain' },
+  { file: 'lib/auth.ts', line: 'if (!user.isActive)', why: 'account state at authentication, before any chain' },
+  { file: 'lib/auth.ts', line: 'if (user.mustChangePassword)', why: 'account state at authentication, before any chain' },
+  { file: 'lib/auth.ts', line: "'Only administrators allowed to sudo.'", why: 'sudo runs before the chain (interpreter step 1)' },
+  // Transports outside the route table: no chain to place a step in.
+  { file: 'git-http.ts', line: "'unsupported service (only the smart HTTP protocol is served)'", why: 'git smart HTTP is not a table route' },
+  { file: 'git-http.ts', line: "'Interacting with repositories by HTTP protocol is not allowed'", why: 'git smart HTTP is not a table route' },
+  { file: 'lib/attachment-serve.ts', line: 'MSG.missingScope([`read:${category}`])', why: 'attachment downloads (/attachments/{uuid}) are not a table route' },
+  // Not moved yet (issue 11, item 1): each wants a loader or a guard.
+  { file: 'handlers/pull-reviews.ts', line: "'cannot request a re-review on a closed or merged PR'", why: 'per requested reviewer in the body, inside the request loop' },
+  { file: 'handlers/pulls.ts', line: "'user is blocked by the repository owner'", why: 'blocked by the base owner when opening a pull; wants NOT_BLOCKED_BY_OWNER after the body' },
+  { file: 'handlers/pulls.ts', line: "'user should be the poster or have write access to pull requests'", why: 'wants a PULL loader and POSTER_OR_WRITER(pull)' },
+  { file: 'handlers/pulls.ts', line: "'SetAllowEdits: user not allowed to do this action'", why: 'only when the body sets allow_maintainer_edit; wants PULL' },
+  { file: 'handlers/pulls.ts', line: 'return json(403, { message: refused', why: 'merge refusal computed by lib/pull-merge.ts (branch protection)' },
+  { file: 'handlers/pulls.ts', line: "'user has no permission to cancel the scheduled auto merge'", why: 'needs the scheduled merge row; wants a loader' },
+  { file: 'handlers/pulls.ts', line: "'user is not allowed to update this pull request'", why: 'needs the head repository and branch rules; wants a loader' },
+  { file: 'handlers/issue-deps.ts', line: 'if (!writable(c, target)) throw forbidden(MSG.repoWrite)', why: 'the checked side is the body-named issue on one route, the path issue on the other' },
+  { file: 'handlers/issue-times.ts', line: 'if (userId !== undefined) throw forbidden(NOT_ALLOWED_TO_QUERY)', why: 'depends on the `user` query value and its lookup (404 first)' },
+  { file: 'handlers/packages.ts', line: "'no permission to link this package and repository, or packages are disabled'", why: 'permission on the repository named in the path below the package; wants a loader' },
+  { file: 'handlers/keys.ts', line: "'You do not have access to this key'", why: 'wants a KEY loader' },
+  { file: 'handlers/branch-protections.ts', line: "'Branch protection already exist'", why: 'a conflict Forgejo answers with 403, not a permission' },
+  { file: 'handlers/tag-protections.ts', line: "'Tag protection already exist'", why: 'a conflict Forgejo answers with 403, not a permission' },
+  { file: 'lib/transfer.ts', line: 'belongs not to org ${newOwner.id}', why: 'teams named in the transfer body' },
+  { file: 'lib/transfer.ts', line: "'user is blocked by the new owner'", why: 'the new owner is named in the body; wants a guard after TRANSFER_RECIPIENT' },
+];
+
+function sources(): string[] {
+  const files = ['git-http.ts'];
+  for (const dir of ['handlers', 'lib']) {
+    for (const f of fs.readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' })) {
+      if (f.endsWith('.ts')) files.push(path.join(dir, f));
+    }
+  }
+  return files.sort();
+}
+
+interface Hit { file: string; n: number; text: string }
+
+function hits(): Hit[] {
+  const out: Hit[] = [];
+  for (const file of sources()) {
+    const lines = fs.readFileSync(path.join(root, file), 'utf8').split('\n');
+    lines.forEach((text, i) => {
+      const code = text.replace(/\/\/.*$/, '');
+      if (PATTERNS.some((p) => p.test(code))) out.push({ file, n: i + 1, text: text.trim() });
+    });
+  }
+  return out;
+}
+
+test('no 403 and no permission 404 is decided outside guards/, but for the listed places', () => {
+  const unlisted = hits().filter((h) => !ALLOWED.some((a) => a.file === h.file && h.text.includes(a.line)));
+  assert.equal(unlisted.map((h) => `${h.file}:${h.n}: ${h.text}`), [], 'a permission rule outside guards/: make it a named step of the chain (README, "Adding a route")');
+});
+
+test('every listed place still exists, once (the list only shrinks)', () => {
+  const all = hits();
+  const stale = ALLOWED.filter((a) => all.filter((h) => h.file === a.file && h.text.includes(a.line)).length !== 1);
+  assert.equal(stale.map((a) => `${a.file}: ${a.line}`), [], 'remove the entries of rules that moved into guards/ (or make an entry match one line)');
+});
+
+test('the scan sees the shapes it looks for', () => {
+  const sample = ["throw forbidden('x')", 'new HttpError(403, m)', 'return { status: 403, message }', 'json(403, {})', 'await loadIssue(c)'];
+  for (const s of sample) assert.ok(PATTERNS.some((p) => p.test(s)), s);
+  assert.not.ok(PATTERNS.some((p) => p.test('deny(403, MSG.repoWrite)')), 'guards answer with deny()');
+});
+
+test.run();
