@@ -20,14 +20,21 @@ const and = (parts: Sql[]): Sql => (parts.length ? sql(parts.map((p) => `(${p.sq
 const or = (parts: Sql[]): Sql => sql(parts.map((p) => `(${p.sql})`).join(' or '), ...parts.flatMap((p) => p.params));
 
 /** Public repositories of public owners: what anonymous callers and public-only tokens see. */
-export const PUBLIC = sql(`not r.is_private and exists (select 1 from "user" o where o.id = r.owner_id and o.visibility = 'public')`);
+export const PUBLIC = sql(`not r.is_private and r.owner_id in (select o.id from "user" o where o.visibility = 'public')`);
+
+// The conditions below are uncorrelated `in (select ...)` sets rather than `exists` per row: inside an
+// `or`, PostgreSQL cannot turn `exists` into a join and runs it once per repository, while a set is
+// built once (a hashed subplan), so a search over many repositories costs little more than over few.
 
 /** A team of the owning organization holding `uid` that covers the repository. */
-const viaTeam = (uid: number) => sql(
-  `exists (select 1 from team_user tu join team t on t.id = tu.team_id
-    where tu.uid = ? and t.org_id = r.owner_id
-      and (t.includes_all_repositories or exists (select 1 from team_repo tr where tr.team_id = t.id and tr.repo_id = r.id)))`, uid);
-const viaCollaboration = (uid: number) => sql(`exists (select 1 from collaboration c where c.repo_id = r.id and c.user_id = ?)`, uid);
+const viaTeam = (uid: number) => or([
+  sql(`r.owner_id in (select t.org_id from team_user tu join team t on t.id = tu.team_id
+    where tu.uid = ? and t.includes_all_repositories)`, uid),
+  sql(`r.id in (select tr.repo_id from team_user tu join team t on t.id = tu.team_id
+    join team_repo tr on tr.team_id = t.id join repository tr_r on tr_r.id = tr.repo_id and tr_r.owner_id = t.org_id
+    where tu.uid = ?)`, uid),
+]);
+const viaCollaboration = (uid: number) => sql(`r.id in (select c.repo_id from collaboration c where c.user_id = ?)`, uid);
 
 /** lib/perm.ts as a condition: owned, collaborating, through a team, or public with a visible owner. */
 function accessibleTo(uid: number): Sql {
@@ -35,8 +42,8 @@ function accessibleTo(uid: number): Sql {
     sql('r.owner_id = ?', uid),
     viaCollaboration(uid),
     viaTeam(uid),
-    sql(`not r.is_private and exists (select 1 from "user" o where o.id = r.owner_id
-      and (o.visibility in ('public', 'limited') or exists (select 1 from org_user ou where ou.org_id = o.id and ou.uid = ?)))`, uid),
+    sql(`not r.is_private and r.owner_id in (select o.id from "user" o
+      where o.visibility in ('public', 'limited') or o.id in (select ou.org_id from org_user ou where ou.uid = ?))`, uid),
   ]);
 }
 
