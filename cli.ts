@@ -18,7 +18,7 @@ import { SecretBox } from './lib/secretbox.ts';
 import { repoPathFor } from './lib/services.ts';
 import { routes } from './routes.table.ts';
 import { validateTable, TableError } from './interpreter.ts';
-import { matrixJson, matrixMarkdown } from './lib/matrix.ts';
+import { matrixJson, matrixMarkdown } from './table/matrix.ts';
 import { runAdmin, USAGE, type Output } from './cli-admin.ts';
 import { HttpError } from './lib/errors.ts';
 import { closeAll } from './git/cat-file.ts';

@@ -2,7 +2,7 @@
 // an environment variable CAIRN__<SECTION>__<KEY>, a dot in a section name becoming `_`
 // (`[service.explore]` is `SERVICE_EXPLORE`). A bad value stops the start with its variable name.
 import path from 'node:path';
-import { parseDuration } from './lib/duration.ts';
+import { parseDuration } from './model/duration.ts';
 
 type Kind = 'bool' | 'int' | 'string' | 'url';
 interface SettingDef { kind: Kind; default: string }

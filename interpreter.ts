@@ -3,8 +3,8 @@
 // knows @koa/router.
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { RouteSpec } from './lib/route-spec.ts';
-import { FLAGS } from './lib/route-spec.ts';
+import type { RouteSpec } from './table/route-spec.ts';
+import { FLAGS } from './table/route-spec.ts';
 import type { Config } from './config.ts';
 import type { Need, Outcome, RequestState, Step } from './guards/types.ts';
 import { isRedirect, isSiteAdmin, step } from './guards/types.ts';

@@ -12,7 +12,7 @@ import {
   REPO_ID, CAN_CREATE_ORG, NOT_BLOCKED_USER, COLLABORATOR_NOT_BLOCKED, ORG_REPO, TEAM_ACCESS_CHANGE, NOT_BLOCKED_BY_OWNER, IS_FORK, IS_MIRROR, IS_TEMPLATE,
   REPO_CTX, ISSUE_CTX, PULL_CTX, REPO_ACTIONS_CTX, REPO_SHARED_ACTIONS, ORG_CTX, USR, USR_VISIBLE, TEAM_CTX, PKG_CTX, ADMIN,
 } from './guards/index.ts';
-import type { RouteSpec } from './lib/route-spec.ts';
+import type { RouteSpec } from './table/route-spec.ts';
 
 // prettier-ignore
 export const routes = [

@@ -23,7 +23,7 @@ import { isStream, type Reply } from './lib/handler.ts';
 import { SecretBox } from './lib/secretbox.ts';
 import { repoPathFor, type Services } from './lib/services.ts';
 import type { Orm } from './model/db.ts';
-import { openApiDocument } from './lib/openapi.ts';
+import { openApiDocument } from './table/openapi.ts';
 import { serveAvatars } from './lib/avatar-serve.ts';
 import { serveSwaggerUi } from './lib/swagger-ui.ts';
 import { serveAttachments } from './lib/attachment-serve.ts';

@@ -1,17 +1,9 @@
 // forgejo-facts 8.1 and Forgejo's CanCreateOrgRepo: "a non-permitted member creating in an org: 403
 // `Given user is not allowed to create repository in organization.`" — permitted are the
 // organization's owners and members of a team with `can_create_org_repo`, and site admins.
-import type { EntityManager } from '@mikro-orm/core';
-import { Team, TeamUser } from '../model/org.ts';
-import { Mode } from '../lib/perm.ts';
+import { canCreateOrgRepo } from '../lib/membership.ts';
 import { MSG } from '../lib/errors.ts';
 import { deny, isSiteAdmin, need, step } from './types.ts';
-
-export async function canCreateOrgRepo(em: EntityManager, orgId: number, uid: number): Promise<boolean> {
-  const teams = await em.find(Team, { orgId, $or: [{ canCreateOrgRepo: true }, { accessMode: Mode.owner }] }, { fields: ['id'] });
-  if (teams.length === 0) return false;
-  return (await em.count(TeamUser, { teamId: { $in: teams.map((t) => t.id) }, uid })) > 0;
-}
 
 export const CAN_CREATE_ORG_REPO = step('CAN_CREATE_ORG_REPO', 'guard', ['org'], [], async (s) => {
   const org = need(s.org, 'org');

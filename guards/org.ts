@@ -4,7 +4,7 @@ import { User, UserRedirect, UserType } from '../model/user.ts';
 import { canSeeOwner } from '../lib/perm.ts';
 import { NOT_FOUND } from '../lib/errors.ts';
 import { deny, isSiteAdmin, step } from './types.ts';
-import { redirectPath } from './redirect.ts';
+import { redirectPath } from '../lib/redirect-path.ts';
 
 export const ORG = step('ORG', 'loader', [], ['org'], async (s) => {
   const name = (s.params.org ?? '').toLowerCase();

@@ -5,7 +5,7 @@ import { canSeeOwner, Mode, RepoPermission, repoPermission } from '../lib/perm.t
 import { findRepoByName } from '../lib/repos.ts';
 import { NOT_FOUND } from '../lib/errors.ts';
 import { deny, isSiteAdmin, step, type RequestState } from './types.ts';
-import { redirectPath } from './redirect.ts';
+import { redirectPath } from '../lib/redirect-path.ts';
 
 export const REPO = step('REPO', 'loader', [], ['repo'], async (s) => {
   const ownerName = s.params.username ?? '';

@@ -8,7 +8,7 @@ import type { CreateOrUpdateSecretOption, Secret } from '../model/schemas/index.
 import { ActionSecret, normalizeLineBreaks, secretNameError, type ActionScope, type IActionSecret } from '../model/action-secret.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { badRequest, HttpError } from '../lib/errors.ts';
-import { need } from '../guards/types.ts';
+import { need } from '../lib/request.ts';
 import { fmtTime } from '../model/time.ts';
 
 /** Reads the scope a route works in from what its chain loaded. */

@@ -6,12 +6,12 @@ import type { Handler, HandlerCtx } from '../lib/handler.ts';
 import { json, noContent } from '../lib/handler.ts';
 import type { RegisterRunnerOptions } from '../model/schemas/index.ts';
 import { ActionRunJob, ActionRunner, type IActionRunJob } from '../model/actions.ts';
-import { toApiRunJob, toApiRunner } from '../model/api-actions.ts';
+import { toApiRunJob, toApiRunner } from '../lib/api/actions.ts';
 import { loadRunner, registerRunner, registrationToken, runnerEditable, runnerWhere, runsOnLabels, type RunnerScope } from '../lib/actions.ts';
 import { flag } from '../lib/repo-git.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { notFound } from '../lib/errors.ts';
-import { need, type RequestState } from '../guards/types.ts';
+import { need, type RequestState } from '../lib/request.ts';
 
 type ScopeOf = (c: RequestState) => RunnerScope;
 

@@ -10,9 +10,9 @@ import { ActionArtifact, ActionRun, ActionRunJob, type IActionArtifact, type IAc
 import { ActionTask, type IActionTask } from '../model/action-task.ts';
 import { Repository, type IRepository } from '../model/repo.ts';
 import { User, type IUser } from '../model/user.ts';
-import { toApiArtifact, toApiRun, toApiRunJob, toApiTask, type RunContext } from '../model/api-actions.ts';
-import { toApiUser } from '../model/api-user.ts';
-import { usersById } from '../model/api-issue.ts';
+import { toApiArtifact, toApiRun, toApiRunJob, toApiTask, type RunContext } from '../lib/api/actions.ts';
+import { toApiUser } from '../lib/api/user.ts';
+import { usersById } from '../lib/api/issue.ts';
 import {
   artifactFile, createRun, deleteArtifact, deleteRun, isDone, loadWorkflow, logFile, parseWorkflow, positiveId, resolveInputs,
   STATUSES, VISIBLE_ARTIFACT, zipStore,
@@ -20,8 +20,8 @@ import {
 import { gitCtx } from '../lib/repo-git.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { badRequest, notFound } from '../lib/errors.ts';
-import { repoJson } from './repos.ts';
-import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
+import { repoJson } from '../lib/api/repo-json.ts';
+import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
 
 const repoOf = (c: RequestState) => need(c.repo, 'repo');
 

@@ -9,11 +9,11 @@ import type { IAction } from '../model/action.ts';
 import { Comment } from '../model/issue.ts';
 import { OrgUser } from '../model/org.ts';
 import { User, type IUser } from '../model/user.ts';
-import { toApiActivity } from '../model/api-activity.ts';
-import { commentsToApi, usersById } from '../model/api-issue.ts';
-import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
+import { toApiActivity } from '../lib/api/activity.ts';
+import { commentsToApi, usersById } from '../lib/api/issue.ts';
+import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
 import { callerOf } from './repo-lists.ts';
-import { repoJson } from './repos.ts';
+import { repoJson } from '../lib/api/repo-json.ts';
 
 /** Forgejo's convert.ToActivities for one page of rows. */
 async function activitiesJson(s: RequestState, rows: IAction[]) {

@@ -6,12 +6,12 @@
 import type { Handler, HandlerCtx, Reply } from '../lib/handler.ts';
 import { noContent } from '../lib/handler.ts';
 import { HttpError, unprocessable } from '../lib/errors.ts';
-import { need } from '../guards/types.ts';
+import { need } from '../lib/request.ts';
 import { ACTIVITY_JSON, AS_CONTEXT, FederationError, actorPublicKey, deliver, fetchActor, instanceActorUrl, repoActorUrl, signerOf, storePerson, userActorUrl } from '../lib/federation.ts';
 import { API_VERSION } from '../lib/version.ts';
 import { follow, isFollowing, unfollow } from '../lib/follows.ts';
 import { setStar } from '../lib/social.ts';
-import { avatarUrl } from '../model/api-user.ts';
+import { avatarUrl } from '../lib/api/user.ts';
 import { FederationHost, INSTANCE_ACTOR_ID, type IFederatedUser } from '../model/federation.ts';
 import { User } from '../model/user.ts';
 import { Issue, Comment } from '../model/issue.ts';

@@ -18,7 +18,7 @@ import { HttpError, notFound } from '../lib/errors.ts';
 import { Repository } from '../model/repo.ts';
 import { User, type IUser } from '../model/user.ts';
 import { configureBare, deleteRepo, getHeadBranch, listRefs, objectFormatOf, repoSize, setHead } from '../git/repo.ts';
-import type { RequestState } from '../guards/types.ts';
+import type { RequestState } from '../lib/request.ts';
 
 const usableRepoName = (name: string) => {
   try {

@@ -7,12 +7,12 @@ import { json, noContent } from '../lib/handler.ts';
 import type { EditAttachmentOptions } from '../model/schemas/index.ts';
 import { Attachment, type IAttachment } from '../model/attachment.ts';
 import { Comment, Issue, type IComment, type IIssue } from '../model/issue.ts';
-import { toApiAttachment } from '../model/api-issue.ts';
+import { toApiAttachment } from '../lib/api/issue.ts';
 import { unprocessable } from '../lib/errors.ts';
 import { wholeSecondsOf } from '../lib/issues.ts';
 import { rfc3339Time } from '../lib/issue-edit.ts';
 import { attachmentName, createUploaded, deleteAttachments, formValue, uploadedFile } from '../lib/attachments.ts';
-import { need, type RequestState } from '../guards/types.ts';
+import { need, type RequestState } from '../lib/request.ts';
 
 const list = async (c: RequestState, where: { issueId: number; commentId: number }) =>
   json(200, (await c.em.find(Attachment, where, { orderBy: { id: 'asc' } })).map((a) => toApiAttachment(c.config, a)));

@@ -9,7 +9,7 @@ import { fmtTime } from '../model/time.ts';
 import { badRequest, forbidden, notFound } from '../lib/errors.ts';
 import { teamIds, teamNames, userNames, writerIds } from '../lib/allowlists.ts';
 import { isGlobPattern } from '../lib/glob.ts';
-import { need, type RequestState } from '../guards/types.ts';
+import { need, type RequestState } from '../lib/request.ts';
 
 export async function toApiBranchProtection(em: EntityManager, r: IProtectedBranch) {
   return {

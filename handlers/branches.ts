@@ -8,7 +8,7 @@ import { getCommit, type Commit } from '../git/commits.ts';
 import { lookupRef, readRef } from '../git/lookup.ts';
 import { createBranchRef, deleteRef, listBranches, renameBranchRef } from '../git/refs.ts';
 import { RefExistsError } from '../git/errors.ts';
-import { CommitUsers, toPayloadCommit } from '../model/api-git.ts';
+import { CommitUsers, toPayloadCommit } from '../lib/api/git.ts';
 import { ProtectedBranch, type IProtectedBranch } from '../model/branch-protection.ts';
 import { canUserMergeRule, canUserPushRule, firstMatch, loadBranchRules } from '../lib/branch-rules.ts';
 import { conflict, notFound, unprocessable } from '../lib/errors.ts';
@@ -16,7 +16,7 @@ import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { EMPTY_REPO, gitCtx, gitWrite, httpErrorOf, pullRefresh, refreshAfterWrite, type GitCtx } from '../lib/repo-git.ts';
 import { setHead } from '../git/repo.ts';
 import { isGlobPattern } from '../lib/glob.ts';
-import type { RequestState } from '../guards/types.ts';
+import type { RequestState } from '../lib/request.ts';
 
 /** api.Branch for one branch head and the rule protecting it (if any). */
 export async function toApiBranch(s: RequestState, g: GitCtx, name: string, commit: Commit, rule: IProtectedBranch | null, users: CommitUsers) {

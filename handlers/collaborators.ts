@@ -10,8 +10,8 @@ import { notFound, unprocessable } from '../lib/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { OrgUser, Team, TeamRepo, TeamUnit, TeamUser } from '../model/org.ts';
 import { Watch, WatchMode } from '../model/star.ts';
-import { toApiUser } from '../model/api-user.ts';
-import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
+import { toApiUser } from '../lib/api/user.ts';
+import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
 
 async function collaborator(s: RequestState) {
   const name = s.params.collaborator ?? '';

@@ -8,13 +8,13 @@ import { commitChanges, compareRange, countHistory, historyPage, type HistoryQue
 import { RevNotFoundError } from '../git/errors.ts';
 import { validatePath } from '../git/paths.ts';
 import { InvalidPathError } from '../git/errors.ts';
-import { CommitUsers, toApiCommit, type RepoUrls } from '../model/api-git.ts';
+import { CommitUsers, toApiCommit, type RepoUrls } from '../lib/api/git.ts';
 import { conflict, notFound, unprocessable } from '../lib/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { EMPTY_REPO, flag, gitCtx } from '../lib/repo-git.ts';
-import { isSiteAdmin, type RequestState } from '../guards/types.ts';
+import { isSiteAdmin, type RequestState } from '../lib/request.ts';
 import { PullRequest } from '../model/pull.ts';
-import { pullToApi } from '../model/api-pull.ts';
+import { pullToApi } from '../lib/api/pull.ts';
 
 /** `[git] COMMITS_RANGE_SIZE`: the commit list never pages by more (forgejo-facts 4.1). */
 const COMMITS_RANGE_SIZE = 50;

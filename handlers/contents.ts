@@ -14,11 +14,11 @@ import { InvalidPathError, ShaMismatchError } from '../git/errors.ts';
 import { validatePath } from '../git/paths.ts';
 import { commitFiles, type FileOp } from '../git/write.ts';
 import type { Identity } from '../git/identity.ts';
-import { toFileCommit, toVerification } from '../model/api-git.ts';
+import { toFileCommit, toVerification } from '../lib/api/git.ts';
 import { badRequest, conflict, HttpError, notFound, unprocessable } from '../lib/errors.ts';
 import { contentsOf, contentsOrList } from '../lib/contents.ts';
 import { gitCtx, httpErrorOf, identityOf, pullRefresh, refreshAfterWrite, type GitCtx } from '../lib/repo-git.ts';
-import type { RequestState } from '../guards/types.ts';
+import type { RequestState } from '../lib/request.ts';
 
 // --- reading ------------------------------------------------------------------------------------
 

@@ -8,8 +8,8 @@ import { parseSshKey } from '../lib/ssh-keys.ts';
 import { notFound, unprocessable } from '../lib/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { fmtTime } from '../model/time.ts';
-import { need, type RequestState } from '../guards/types.ts';
-import { repoJson } from './repos.ts';
+import { need, type RequestState } from '../lib/request.ts';
+import { repoJson } from '../lib/api/repo-json.ts';
 import { rowId } from '../lib/query-values.ts';
 
 async function deployKeyJson(s: RequestState, key: IPublicKey) {

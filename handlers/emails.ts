@@ -7,7 +7,7 @@ import { EmailAddress, User, type IUser } from '../model/user.ts';
 import { emailJson, emailsOf, isValidEmail } from '../lib/emails.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { notFound, unprocessable } from '../lib/errors.ts';
-import { need, type RequestState } from '../guards/types.ts';
+import { need, type RequestState } from '../lib/request.ts';
 
 const listOf = async (s: RequestState, user: IUser) => (await emailsOf(s.em, user.id)).map((e) => emailJson(e, user));
 

@@ -6,7 +6,7 @@ import type { Handler, HandlerCtx } from '../lib/handler.ts';
 import { json, noContent } from '../lib/handler.ts';
 import { notFound, unprocessable } from '../lib/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
-import { need } from '../guards/types.ts';
+import { need } from '../lib/request.ts';
 import { RepoFlag } from '../model/repo-flag.ts';
 import type { ReplaceFlagsOption } from '../model/schemas/index.ts';
 

@@ -9,8 +9,8 @@ import { follow, isFollowing, unfollow } from '../lib/follows.ts';
 import { blockUser, listBlocked, unblockUser } from '../lib/blocks.ts';
 import { canSeeOwner } from '../lib/perm.ts';
 import { notFound, unprocessable } from '../lib/errors.ts';
-import { redirectPath } from '../guards/redirect.ts';
-import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
+import { redirectPath } from '../lib/redirect-path.ts';
+import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
 import { usersJson } from './users.ts';
 
 /** Users on one side of `user`'s follows that the caller may see, one page of them. */

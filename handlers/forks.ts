@@ -8,8 +8,8 @@ import { User } from '../model/user.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { allOf, findRepos, forksOf, reachable, ORDER_BY_ID } from '../lib/repo-search.ts';
 import { forkRepository, syncFork, syncInfo } from '../lib/forks.ts';
-import { need } from '../guards/types.ts';
-import { repoJson, reposJson } from './repos.ts';
+import { need } from '../lib/request.ts';
+import { repoJson, reposJson } from '../lib/api/repo-json.ts';
 import { callerOf } from './repo-lists.ts';
 
 export const list: Handler = async (c) => {

@@ -5,8 +5,8 @@ import type { GenerateRepoOption } from '../model/schemas/index.ts';
 import { User } from '../model/user.ts';
 import { unprocessable } from '../lib/errors.ts';
 import { generateRepository } from '../lib/generate.ts';
-import { need } from '../guards/types.ts';
-import { repoJson } from './repos.ts';
+import { need } from '../lib/request.ts';
+import { repoJson } from '../lib/api/repo-json.ts';
 
 export const create: Handler<GenerateRepoOption> = async (c) => {
   const { repo: tpl } = need(c.repo, 'repo');

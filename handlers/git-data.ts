@@ -12,11 +12,11 @@ import { isValidRefName } from '../git/refname.ts';
 import { isOidPrefix } from '../git/oid.ts';
 import { readTagObject } from '../git/tags.ts';
 import { getTree } from '../git/trees.ts';
-import { toCommitUser, toVerification, type RepoUrls } from '../model/api-git.ts';
+import { toCommitUser, toVerification, type RepoUrls } from '../lib/api/git.ts';
 import { badRequest, notFound, unprocessable } from '../lib/errors.ts';
 import { flag, gitCtx, gitWrite, identityOf, pullRefresh, refreshAfterWrite } from '../lib/repo-git.ts';
 import { apiCommits, commitOptions } from './commits.ts';
-import type { RequestState } from '../guards/types.ts';
+import type { RequestState } from '../lib/request.ts';
 
 const ref = (c: { params: Record<string, string> }, name: string) => c.params[name] ?? '';
 

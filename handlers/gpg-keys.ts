@@ -12,7 +12,7 @@ import {
 } from '../lib/gpg-keys.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { HttpError, notFound, unprocessable } from '../lib/errors.ts';
-import { need, type RequestState } from '../guards/types.ts';
+import { need, type RequestState } from '../lib/request.ts';
 import { rowId } from '../lib/query-values.ts';
 
 const idParam = (v: string | undefined) => rowId(v) ?? 0;

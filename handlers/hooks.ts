@@ -13,7 +13,7 @@ import { applyHookEdit, newHookFields, ownerFilter, toApiHook, type HookOwner } 
 import { queueTestDelivery } from '../lib/webhook-tasks.ts';
 import { readPushCommit } from '../lib/push-events.ts';
 import { lookupRef } from '../git/lookup.ts';
-import { need, type RequestState } from '../guards/types.ts';
+import { need, type RequestState } from '../lib/request.ts';
 
 // ---------------------------------------------------------------------------------------------------
 // Shared by the four owners

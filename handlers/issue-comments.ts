@@ -8,15 +8,15 @@ import type { CreateIssueCommentOption, EditIssueCommentOption } from '../model/
 import { Comment, CommentType, Issue, Reaction, type IComment, type IIssue } from '../model/issue.ts';
 import { Repository } from '../model/repo.ts';
 import { User } from '../model/user.ts';
-import { commentsToApi } from '../model/api-issue.ts';
-import { ANONYMOUS, timelineToApi } from '../model/api-timeline.ts';
+import { commentsToApi } from '../lib/api/issue.ts';
+import { ANONYMOUS, timelineToApi } from '../lib/api/timeline.ts';
 import { canReadIssue, recountComments, wholeSecondsOf } from '../lib/issues.ts';
 import { queryTime } from '../lib/issue-query.ts';
 import { parseBodyTime } from '../lib/issue-edit.ts';
 import { repoPermission } from '../lib/perm.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
 import { notFound } from '../lib/errors.ts';
-import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
+import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
 
 /** Forgejo's CommentType.HasContentSupport: the types whose text can be edited. */
 const EDITABLE: readonly number[] = [CommentType.comment, CommentType.code, CommentType.review, CommentType.dismissReview];

@@ -8,12 +8,12 @@ import type { Handler, HandlerCtx } from '../lib/handler.ts';
 import { json } from '../lib/handler.ts';
 import type { IssueMeta } from '../model/schemas/index.ts';
 import { CommentType, Issue, IssueDependency, type IIssue } from '../model/issue.ts';
-import { issueToApi, issuesToApi } from '../model/api-issue.ts';
+import { issueToApi, issuesToApi } from '../lib/api/issue.ts';
 import { addComment, canReadIssue, canWriteIssues, findIssueByIndex, positiveInt } from '../lib/issues.ts';
 import { loadOtherRepo, permissionsOf, trackerConfig } from '../lib/issue-tracker.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { MSG, conflict, forbidden, notFound, unprocessable } from '../lib/errors.ts';
-import { isSiteAdmin, need, type LoadedRepo, type RequestState } from '../guards/types.ts';
+import { isSiteAdmin, need, type LoadedRepo, type RequestState } from '../lib/request.ts';
 
 /** An issue with the repository it lives in, as the caller sees that repository. */
 interface Side { issue: IIssue; at: LoadedRepo }

@@ -6,12 +6,12 @@ import type { Handler } from '../lib/handler.ts';
 import { json } from '../lib/handler.ts';
 import { Comment, CommentType, IssueWatch, type IIssue } from '../model/issue.ts';
 import { User } from '../model/user.ts';
-import { repoApiUrl } from '../model/api-issue.ts';
-import { toApiUser } from '../model/api-user.ts';
+import { repoApiUrl } from '../lib/api/issue.ts';
+import { toApiUser } from '../lib/api/user.ts';
 import { fmtTime } from '../model/time.ts';
 import { isWatching } from '../lib/social.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
-import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
+import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
 
 /** Forgejo's IsUserParticipantsOfIssue. */
 async function isParticipant(em: EntityManager, userId: number, issue: IIssue): Promise<boolean> {

@@ -1,20 +1,20 @@
 // Tracked time and stopwatches (Forgejo's routers/api/v1/repo/issue_tracked_time.go and
 // issue_stopwatch.go, models/issues/{tracked_time,stopwatch}.go). Deleting a time only marks it,
 // as Forgejo does, so the timeline keeps its history; every change leaves a timeline event.
-import { secToTime } from '../lib/duration.ts';
+import { secToTime } from '../model/duration.ts';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Handler } from '../lib/handler.ts';
 import { json, noContent } from '../lib/handler.ts';
 import type { AddTimeOption } from '../model/schemas/index.ts';
 import { CommentType, Issue, Stopwatch, TrackedTime, type IIssue, type IStopwatch, type ITrackedTime } from '../model/issue.ts';
 import { User, type IUser } from '../model/user.ts';
-import { issuesToApi, usersById } from '../model/api-issue.ts';
+import { issuesToApi, usersById } from '../lib/api/issue.ts';
 import { fmtTime } from '../model/time.ts';
 import { addComment, canReadIssue } from '../lib/issues.ts';
 import { reachable, type Sql } from '../lib/repo-search.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
 import { conflict, forbidden, notFound, unprocessable } from '../lib/errors.ts';
-import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
+import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
 
 const NOT_ALLOWED_TO_QUERY = 'query by user not allowed; not enough rights';
 

@@ -11,9 +11,9 @@ import { Milestone } from '../model/milestone.ts';
 import { PullRequest } from '../model/pull.ts';
 import { Team } from '../model/org.ts';
 import { User, type IUser } from '../model/user.ts';
-import { issueToApi, issuesToApi } from '../model/api-issue.ts';
-import { pullsToApi } from '../model/api-pull.ts';
-import { orgApiUrl, toApiLabel } from '../model/api-label.ts';
+import { issueToApi, issuesToApi } from '../lib/api/issue.ts';
+import { pullsToApi } from '../lib/api/pull.ts';
+import { orgApiUrl, toApiLabel } from '../lib/api/label.ts';
 import { fmtTime, ZERO_TIME } from '../model/time.ts';
 import { emitIssueChanges, emitIssueEvent, snapshotIssue } from '../lib/issue-events.ts';
 import { canReadIssue, canWriteIssues, createIssue, labelIdsOf, positiveInt, wholeSecondsOf } from '../lib/issues.ts';
@@ -26,7 +26,7 @@ import { allOf, filterSql, findIssues, orderSql, queryBool, queryTime, readableI
 import type { Sql } from '../lib/repo-search.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
 import { badRequest, HttpError, notFound, unprocessable, NOT_FOUND } from '../lib/errors.ts';
-import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
+import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
 import { callerOf } from './repo-lists.ts';
 
 const viewerOf = (s: RequestState) => ({ doer: s.auth.doer, siteAdmin: isSiteAdmin(s) });

@@ -5,12 +5,12 @@ import { json, noContent } from '../lib/handler.ts';
 import type { CreateKeyOption } from '../model/schemas/index.ts';
 import { KeyType, PublicKey, type IPublicKey } from '../model/keys.ts';
 import { User, type IUser } from '../model/user.ts';
-import { toApiUser } from '../model/api-user.ts';
+import { toApiUser } from '../lib/api/user.ts';
 import { fmtTime } from '../model/time.ts';
 import { parseSshKey } from '../lib/ssh-keys.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { forbidden, notFound, unprocessable } from '../lib/errors.ts';
-import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
+import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
 import { rowId } from '../lib/query-values.ts';
 
 const idParam = (v: string | undefined) => rowId(v) ?? 0;

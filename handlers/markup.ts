@@ -4,7 +4,7 @@ import MarkdownIt from 'markdown-it';
 import type { Handler } from '../lib/handler.ts';
 import type { MarkdownOption, MarkupOption } from '../model/schemas/index.ts';
 import { unprocessable } from '../lib/errors.ts';
-import type { RequestState } from '../guards/types.ts';
+import type { RequestState } from '../lib/request.ts';
 
 const md = new MarkdownIt({ html: false, linkify: true, breaks: false });
 const comment = new MarkdownIt({ html: false, linkify: true, breaks: true });

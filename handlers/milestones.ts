@@ -5,10 +5,10 @@ import type { Handler, HandlerCtx } from '../lib/handler.ts';
 import { json, noContent } from '../lib/handler.ts';
 import type { CreateMilestoneOption, EditMilestoneOption } from '../model/schemas/index.ts';
 import { Milestone, type IMilestone } from '../model/milestone.ts';
-import { toApiMilestone } from '../model/api-milestone.ts';
+import { toApiMilestone } from '../lib/api/milestone.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { notFound, unprocessable } from '../lib/errors.ts';
-import { need } from '../guards/types.ts';
+import { need } from '../lib/request.ts';
 
 async function findMilestone(c: HandlerCtx<unknown>): Promise<IMilestone> {
   const repoId = need(c.repo, 'repo').repo.id;

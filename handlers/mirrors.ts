@@ -9,8 +9,8 @@ import { notFound, unprocessable } from '../lib/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { convertMirror, createPushMirror, migrateRepository, pushMirrorJson, syncMirror, syncPushMirror, type MigrateInput } from '../lib/mirrors.ts';
 import { apiSourceOf, servesApi } from '../lib/migrate-remote.ts';
-import { need } from '../guards/types.ts';
-import { repoJson } from './repos.ts';
+import { need } from '../lib/request.ts';
+import { repoJson } from '../lib/api/repo-json.ts';
 
 const IMPORTABLE = ['issues', 'labels', 'milestones', 'releases', 'pull_requests'] as const;
 

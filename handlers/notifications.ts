@@ -5,12 +5,12 @@ import '../lib/notify.ts';
 import type { Handler } from '../lib/handler.ts';
 import { json } from '../lib/handler.ts';
 import { Notification, NotificationSource, NotificationStatus, type INotification, type NotificationStatusName } from '../model/notification.ts';
-import { threadsToApi } from '../model/api-notification.ts';
+import { threadsToApi } from '../lib/api/notification.ts';
 import { pageOf } from '../lib/paging.ts';
 import { positiveInt } from '../lib/issues.ts';
 import { PUBLIC } from '../lib/repo-search.ts';
 import { badRequest, notFound, unprocessable } from '../lib/errors.ts';
-import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
+import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
 
 const GO_RFC3339 = '2006-01-02T15:04:05Z07:00';
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;

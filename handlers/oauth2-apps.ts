@@ -8,7 +8,7 @@ import { OAuth2Application, type IOAuth2Application } from '../model/oauth2.ts';
 import { fmtTime } from '../model/time.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { notFound, unprocessable } from '../lib/errors.ts';
-import type { RequestState } from '../guards/types.ts';
+import type { RequestState } from '../lib/request.ts';
 import { rowId } from '../lib/query-values.ts';
 
 const idParam = (v: string | undefined) => rowId(v) ?? 0;

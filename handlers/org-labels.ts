@@ -7,8 +7,8 @@ import { Label, type ILabel } from '../model/label.ts';
 import { applyLabelEdit, newLabelFields } from '../lib/label-fields.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { notFound } from '../lib/errors.ts';
-import { orgApiUrl, toApiLabel } from '../model/api-label.ts';
-import { need } from '../guards/types.ts';
+import { orgApiUrl, toApiLabel } from '../lib/api/label.ts';
+import { need } from '../lib/request.ts';
 import { rowId } from '../lib/query-values.ts';
 
 const SORTS: Record<string, Record<string, 'asc' | 'desc'>> = {

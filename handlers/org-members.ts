@@ -6,9 +6,9 @@ import { User } from '../model/user.ts';
 import { removeOrgMember } from '../lib/teams.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { notFound } from '../lib/errors.ts';
-import { toApiUser } from '../model/api-user.ts';
-import { isOrgMember } from '../guards/membership.ts';
-import { isSiteAdmin, need } from '../guards/types.ts';
+import { toApiUser } from '../lib/api/user.ts';
+import { isOrgMember } from '../lib/membership.ts';
+import { isSiteAdmin, need } from '../lib/request.ts';
 
 /** Forgejo's FindOrgMembers: members and site admins see every member, others the public ones. */
 async function listMembers(c: HandlerCtx<never>, publicOnly: boolean) {

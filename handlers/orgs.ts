@@ -17,8 +17,8 @@ import { decodeAvatar, deleteAvatar, storeAvatar } from '../lib/avatar-store.ts'
 import { blockUser, listBlocked, unblockUser } from '../lib/blocks.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { unprocessable } from '../lib/errors.ts';
-import { toApiOrg } from '../model/api-user.ts';
-import { isSiteAdmin, need } from '../guards/types.ts';
+import { toApiOrg } from '../lib/api/user.ts';
+import { isSiteAdmin, need } from '../lib/request.ts';
 import { orgFeed } from './activities.ts';
 import { ownsPackages } from '../lib/packages.ts';
 

@@ -7,13 +7,13 @@ import { json, noContent } from '../lib/handler.ts';
 import { Package, PackageVersion, type IPackage, type IPackageVersion } from '../model/package.ts';
 import { Repository } from '../model/repo.ts';
 import { User, type IUser } from '../model/user.ts';
-import { toApiPackage, toApiPackageFile } from '../model/api-package.ts';
+import { toApiPackage, toApiPackageFile } from '../lib/api/package.ts';
 import { findPackage, removePackageVersion, versionFiles } from '../lib/packages.ts';
 import { repoPermission } from '../lib/perm.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { forbidden, notFound } from '../lib/errors.ts';
-import { isSiteAdmin, need } from '../guards/types.ts';
-import { repoJson } from './repos.ts';
+import { isSiteAdmin, need } from '../lib/request.ts';
+import { repoJson } from '../lib/api/repo-json.ts';
 
 type Row = { pkg: IPackage; version: IPackageVersion };
 

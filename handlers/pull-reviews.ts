@@ -15,7 +15,7 @@ import { Comment, CommentType, Reaction, type IComment, type IIssue } from '../m
 import { EmailAddress, User, UserType, type IUser } from '../model/user.ts';
 import { Collaboration } from '../model/repo.ts';
 import { Team, TeamUnit, TeamUser, type ITeam } from '../model/org.ts';
-import { reviewCommentsToApi, reviewsToApi, type ReviewedPull } from '../model/api-review.ts';
+import { reviewCommentsToApi, reviewsToApi, type ReviewedPull } from '../lib/api/review.ts';
 import { addComment } from '../lib/issues.ts';
 import { isReviewAdmin } from '../lib/pulls.ts';
 import { forbidden, notFound, unprocessable } from '../lib/errors.ts';
@@ -30,7 +30,7 @@ import { GitError } from '../git/errors.ts';
 import { mergeBase } from '../git/merge.ts';
 import { pullHeadRef } from '../git/pull.ts';
 import { isOidPrefix } from '../git/oid.ts';
-import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
+import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
 
 // -------------------------------------------------------------------------------------------------
 // Loading

@@ -7,14 +7,14 @@ import { json, noContent } from '../lib/handler.ts';
 import type { CreateQuotaGroupOptions, CreateQuotaRuleOptions, EditQuotaRuleOptions, SetUserQuotaGroupsOptions } from '../model/schemas/index.ts';
 import { QuotaGroup, QuotaGroupMapping, QuotaGroupRule, QuotaMappingKind, QuotaRule, type IQuotaGroup, type IQuotaRule } from '../model/quota.ts';
 import { User, type IUser } from '../model/user.ts';
-import { toApiQuotaGroup, toApiQuotaInfo, toApiQuotaRule } from '../model/api-quota.ts';
-import { toApiUser } from '../model/api-user.ts';
+import { toApiQuotaGroup, toApiQuotaInfo, toApiQuotaRule } from '../lib/api/quota.ts';
+import { toApiUser } from '../lib/api/user.ts';
 import { groupsForUser, groupsNamed, quotaUsage, withinQuota } from '../lib/quota.ts';
 import { parseLimitSubject, unrecognizedSubject } from '../lib/quota-rules.ts';
 import { listQuotaArtifacts, listQuotaAttachments, listQuotaPackages } from '../lib/quota-lists.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { conflict, HttpError, notFound, unprocessable } from '../lib/errors.ts';
-import { isSiteAdmin, need } from '../guards/types.ts';
+import { isSiteAdmin, need } from '../lib/request.ts';
 
 // ---- lookups ---------------------------------------------------------------------------------
 

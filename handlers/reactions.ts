@@ -7,13 +7,13 @@ import type { Handler, HandlerCtx } from '../lib/handler.ts';
 import { json } from '../lib/handler.ts';
 import type { EditReactionOption } from '../model/schemas/index.ts';
 import { Reaction, type IIssue, type IReaction } from '../model/issue.ts';
-import { usersById } from '../model/api-issue.ts';
-import { toApiUser } from '../model/api-user.ts';
+import { usersById } from '../lib/api/issue.ts';
+import { toApiUser } from '../lib/api/user.ts';
 import { fmtTime } from '../model/time.ts';
 import { pseudoUser } from '../lib/pseudo-users.ts';
 import { listSetting } from '../config.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
-import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
+import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
 
 /** A reaction target: an issue (`commentId` 0) or one of its comments. */
 interface Target { issue: IIssue; commentId: number }

@@ -10,8 +10,8 @@ import type { Handler } from '../lib/handler.ts';
 import { json, noContent } from '../lib/handler.ts';
 import type { CreateReleaseOption, EditAttachmentOptions, EditReleaseOption } from '../model/schemas/index.ts';
 import { Release, type IRelease } from '../model/release.ts';
-import { releaseAssets, releaseAssetsToApi, releasesToApi, releaseToApi } from '../model/api-release.ts';
-import { toApiAttachment } from '../model/api-issue.ts';
+import { releaseAssets, releaseAssetsToApi, releasesToApi, releaseToApi } from '../lib/api/release.ts';
+import { toApiAttachment } from '../lib/api/issue.ts';
 import { lookupRef, readRef } from '../git/lookup.ts';
 import { createLightweightTag, deleteRef } from '../git/refs.ts';
 import { countCommits } from '../git/commits.ts';
@@ -26,7 +26,7 @@ import { positiveInt, truncateTitle } from '../lib/issues.ts';
 import {
   attachmentName, createExternal, createUploaded, deleteAttachments, formValue, isValidExternalUrl, loadAttachment, uploadedFile,
 } from '../lib/attachments.ts';
-import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
+import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
 import type { IRepository } from '../model/repo.ts';
 
 const viewerOf = (c: RequestState) => ({ doer: c.auth.doer, siteAdmin: isSiteAdmin(c) });

@@ -4,7 +4,7 @@ import { noContent } from '../lib/handler.ts';
 import type { UpdateRepoAvatarOption } from '../model/schemas/index.ts';
 import { decodeAvatar } from '../lib/avatar-store.ts';
 import { clearRepoAvatar, setRepoAvatar } from '../lib/repo-avatar.ts';
-import { need } from '../guards/types.ts';
+import { need } from '../lib/request.ts';
 
 export const create: Handler<UpdateRepoAvatarOption> = async (c) => {
   const { repo } = need(c.repo, 'repo');

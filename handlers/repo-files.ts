@@ -10,7 +10,7 @@ import { archiveStream, type ArchiveFormat } from '../git/archive.ts';
 import type { ResolvedRef } from '../git/repo.ts';
 import { badRequest, notFound } from '../lib/errors.ts';
 import { gitCtx, type GitCtx } from '../lib/repo-git.ts';
-import type { RequestState } from '../guards/types.ts';
+import type { RequestState } from '../lib/request.ts';
 import { POINTER_MAX, readPointer } from '../lib/lfs-pointer.ts';
 import { findMeta } from '../lib/lfs-objects.ts';
 import { LfsStore } from '../lib/lfs-store.ts';

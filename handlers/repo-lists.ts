@@ -3,8 +3,8 @@ import type { Handler } from '../lib/handler.ts';
 import { json } from '../lib/handler.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { allOf, findRepos, orderByParam, ownedBy, ownedOrCollaborating, reachable, searchCondition, ORDER_BY_ID, type Caller, type Sql } from '../lib/repo-search.ts';
-import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
-import { reposJson } from './repos.ts';
+import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
+import { reposJson } from '../lib/api/repo-json.ts';
 
 export const callerOf = (s: RequestState): Caller => ({ doer: s.auth.doer, siteAdmin: isSiteAdmin(s), token: s.auth.token });
 

@@ -13,7 +13,7 @@ import { lsTree } from '../git/trees.ts';
 import { notFound } from '../lib/errors.ts';
 import { definitionFor } from '../lib/editorconfig.ts';
 import { gitCtx, type GitCtx } from '../lib/repo-git.ts';
-import type { RequestState } from '../guards/types.ts';
+import type { RequestState } from '../lib/request.ts';
 
 async function headCommit(g: GitCtx, s: RequestState, useRefQuery = false): Promise<string | null> {
   if (g.repo.isEmpty) return null;

@@ -3,8 +3,8 @@ import type { Handler } from '../lib/handler.ts';
 import { json, noContent } from '../lib/handler.ts';
 import { Team, TeamRepo, TeamUnit, type ITeam } from '../model/org.ts';
 import { notFound, unprocessable } from '../lib/errors.ts';
-import { toApiTeam } from '../model/api-team.ts';
-import { need, type RequestState } from '../guards/types.ts';
+import { toApiTeam } from '../lib/api/team.ts';
+import { need, type RequestState } from '../lib/request.ts';
 
 async function teamNamed(s: RequestState, orgId: number): Promise<ITeam> {
   const name = s.params.team ?? '';

@@ -5,86 +5,17 @@ import type { Handler, HandlerCtx } from '../lib/handler.ts';
 import { json, noContent } from '../lib/handler.ts';
 import type { CreateRepoOption, EditRepoOption } from '../model/schemas/index.ts';
 import { Repository, RepoUnit, type IRepository, type IRepoUnit } from '../model/repo.ts';
+import { repoJson } from '../lib/api/repo-json.ts';
 import { Mirror } from '../model/mirror.ts';
-import { RepoTransfer } from '../model/transfer.ts';
-import { User, type IUser } from '../model/user.ts';
-import { createRepository, defaultUnitConfig, deleteRepository, findRepoById, renameRepository, repoUnits, unitsOfRepos } from '../lib/repos.ts';
-import { repoPermission, repoPermissions, Unit, type UnitName } from '../lib/perm.ts';
+import type { IUser } from '../model/user.ts';
+import { createRepository, defaultUnitConfig, deleteRepository, renameRepository, repoUnits } from '../lib/repos.ts';
+import { Unit, type UnitName } from '../lib/perm.ts';
 import { unprocessable } from '../lib/errors.ts';
 import { checkRepoName } from '../lib/names.ts';
-import { checkMirrorInterval } from '../lib/duration.ts';
-import { transferJson, transfersJson, transferUserIds } from '../lib/transfer.ts';
-import { toApiRepo } from '../model/api-repo.ts';
-import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
+import { checkMirrorInterval } from '../model/duration.ts';
+import { isSiteAdmin, need } from '../lib/request.ts';
 import { revParse, setHead } from '../git/repo.ts';
 import { isValidBranchName } from '../git/refname.ts';
-
-/** api.Repository as the caller sees it, with `parent` for forks and `repo_transfer` while one is pending. */
-export async function repoJson(s: RequestState, repo: IRepository, owner: IUser): Promise<Record<string, unknown>> {
-  const viewer = { doer: s.auth.doer, siteAdmin: isSiteAdmin(s) };
-  // A read may reuse what the loader read for the addressed repository; a write may have changed it.
-  const loaded = s.method === 'GET' && s.repo?.repo.id === repo.id && s.repo.units ? s.repo : null;
-  const units = loaded?.units ?? (await repoUnits(s.em, repo.id));
-  const perm = loaded?.perm ?? (await repoPermission(s.em, { repo, owner, doer: s.auth.doer, siteAdmin: isSiteAdmin(s), token: s.auth.token }, new Set(units.map((u) => u.type))));
-  let parent: Record<string, unknown> | null = null;
-  if (repo.isFork && repo.forkId) {
-    const { repo: base, owner: baseOwner, units: baseUnits } = await findRepoById(s.em, repo.forkId);
-    // Forgejo shows the parent with the child's permissions (forgejo-facts 6.5).
-    if (base && baseOwner) parent = toApiRepo(s.config, { repo: base, owner: baseOwner, units: baseUnits, perm }, viewer);
-  }
-  const pending = loaded?.transferPending === false ? null : await s.em.findOne(RepoTransfer, { repoId: repo.id });
-  const transfer = pending ? await transferJson(s.em, s.config, pending, viewer) : null;
-  return toApiRepo(s.config, { repo, owner, units, perm, parent, transfer }, viewer);
-}
-
-/**
- * Several repositories, as `repoJson` shows each, with a fixed number of queries for any number of
- * them (issue 10: no query per listed repository): parents, pending transfers, owners (with the users
- * of the transfers), units and the caller's permissions are each read once for the whole list.
- */
-export async function reposJson(s: RequestState, repos: IRepository[]): Promise<Record<string, unknown>[]> {
-  if (repos.length === 0) return [];
-  const viewer = { doer: s.auth.doer, siteAdmin: isSiteAdmin(s) };
-  const unique = (ids: number[]) => [...new Set(ids)];
-  // As in repoJson, a read reuses what the loader read for the addressed repository.
-  const loaded = s.method === 'GET' && s.repo?.units ? s.repo : null;
-  const isLoaded = (id: number) => loaded?.repo.id === id;
-  const parentIds = unique(repos.filter((r) => r.isFork && r.forkId).map((r) => r.forkId));
-  const toRead = parentIds.filter((id) => !isLoaded(id));
-  const parents = [
-    ...(loaded && parentIds.some(isLoaded) ? [loaded.repo] : []),
-    ...(toRead.length ? await s.em.find(Repository, { id: { $in: toRead } }) : []),
-  ];
-  const all = [...repos, ...parents];
-  const maybePending = unique(repos.map((r) => r.id)).filter((id) => !(isLoaded(id) && loaded!.transferPending === false));
-  const pending = maybePending.length ? await s.em.find(RepoTransfer, { repoId: { $in: maybePending } }) : [];
-  // Owners and the users of pending transfers in one read.
-  const known = loaded ? [loaded.owner] : [];
-  const userIds = unique([...all.map((r) => r.ownerId), ...transferUserIds(pending)]).filter((id) => !known.some((u) => u.id === id));
-  const users = [...known, ...(userIds.length ? await s.em.find(User, { id: { $in: userIds } }) : [])];
-  const owners = new Map(users.map((o) => [o.id, o]));
-  const unitIds = unique(all.map((r) => r.id)).filter((id) => !isLoaded(id));
-  const units = await unitsOfRepos(s.em, unitIds);
-  if (loaded) units.set(loaded.repo.id, loaded.units!);
-  const unitsOf = (id: number) => units.get(id) ?? [];
-  const listed = repos.flatMap((repo) => {
-    const owner = owners.get(repo.ownerId);
-    return owner ? [{ repo, owner, enabled: new Set(unitsOf(repo.id).map((u) => u.type)) }] : [];
-  });
-  const ask = listed.filter((l) => !isLoaded(l.repo.id));
-  const asked = await repoPermissions(s.em, { doer: s.auth.doer, siteAdmin: isSiteAdmin(s), token: s.auth.token }, ask);
-  const perms = new Map(ask.map((l, i) => [l.repo.id, asked[i]!]));
-  if (loaded) perms.set(loaded.repo.id, loaded.perm);
-  const transfers = new Map((await transfersJson(s.em, s.config, pending, viewer, users)).map((t, i) => [pending[i]!.repoId, t]));
-  return listed.map(({ repo, owner }) => {
-    const perm = perms.get(repo.id)!;
-    const base = repo.isFork && repo.forkId ? parents.find((p) => p.id === repo.forkId) : undefined;
-    const baseOwner = base && owners.get(base.ownerId);
-    // Forgejo shows the parent with the child's permissions (forgejo-facts 6.5).
-    const parent = base && baseOwner ? toApiRepo(s.config, { repo: base, owner: baseOwner, units: unitsOf(base.id), perm }, viewer) : null;
-    return toApiRepo(s.config, { repo, owner, units: unitsOf(repo.id), perm, parent, transfer: transfers.get(repo.id) ?? null }, viewer);
-  });
-}
 
 async function createFor(c: HandlerCtx<CreateRepoOption>, owner: IUser) {
   const b = c.body;

@@ -7,9 +7,9 @@ import { notFound } from '../lib/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { allOf, findRepos, reachable, starredBy } from '../lib/repo-search.ts';
 import { setStar } from '../lib/social.ts';
-import { toApiUser } from '../model/api-user.ts';
-import { isSiteAdmin, need } from '../guards/types.ts';
-import { reposJson } from './repos.ts';
+import { toApiUser } from '../lib/api/user.ts';
+import { isSiteAdmin, need } from '../lib/request.ts';
+import { reposJson } from '../lib/api/repo-json.ts';
 import { callerOf } from './repo-lists.ts';
 
 /** `GET /user/starred`: the caller's starred repositories it can still reach, newest star first. */

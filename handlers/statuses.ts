@@ -9,15 +9,15 @@ import type { CreateStatusOption } from '../model/schemas/index.ts';
 import { CommitStatus, type ICommitStatus } from '../model/commit-status.ts';
 import { nextIndex } from '../model/counter.ts';
 import { User } from '../model/user.ts';
-import { toApiUser } from '../model/api-user.ts';
+import { toApiUser } from '../lib/api/user.ts';
 import { fmtTime } from '../model/time.ts';
 import { lookupRef } from '../git/lookup.ts';
 import { isValidRefName } from '../git/refname.ts';
 import { badRequest, notFound, unprocessable } from '../lib/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { gitCtx, type GitCtx } from '../lib/repo-git.ts';
-import type { RequestState } from '../guards/types.ts';
-import { repoJson } from './repos.ts';
+import type { RequestState } from '../lib/request.ts';
+import { repoJson } from '../lib/api/repo-json.ts';
 import { runScheduledMerges } from '../lib/pull-merge.ts';
 
 /** Worst first: a combined state is the worst of the latest status per context. */

@@ -9,7 +9,7 @@ import { fmtTime } from '../model/time.ts';
 import { badRequest, forbidden, notFound, unprocessable } from '../lib/errors.ts';
 import { teamIds, teamNames, userNames, writerIds } from '../lib/allowlists.ts';
 import { tagPattern } from '../lib/branch-rules.ts';
-import { need, type RequestState } from '../guards/types.ts';
+import { need, type RequestState } from '../lib/request.ts';
 import { rowId } from '../lib/query-values.ts';
 
 export async function toApiTagProtection(em: EntityManager, t: IProtectedTag) {

@@ -13,7 +13,7 @@ import { listTags, tagInfo, type TagInfo } from '../git/tags.ts';
 import { conflict, notFound } from '../lib/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { gitCtx, gitWrite, httpErrorOf, identityOf, refreshAfterWrite } from '../lib/repo-git.ts';
-import type { RepoUrls } from '../model/api-git.ts';
+import type { RepoUrls } from '../lib/api/git.ts';
 import { ZERO_TIME } from '../model/time.ts';
 
 export function toApiTag(urls: RepoUrls, t: TagInfo) {

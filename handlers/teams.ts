@@ -11,10 +11,10 @@ import {
 import { repoPermission } from '../lib/perm.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
 import { notFound } from '../lib/errors.ts';
-import { toApiTeam } from '../model/api-team.ts';
-import { toApiUser } from '../model/api-user.ts';
-import { repoJson } from './repos.ts';
-import { isSiteAdmin, need } from '../guards/types.ts';
+import { toApiTeam } from '../lib/api/team.ts';
+import { toApiUser } from '../lib/api/user.ts';
+import { repoJson } from '../lib/api/repo-json.ts';
+import { isSiteAdmin, need } from '../lib/request.ts';
 import { teamFeed } from './activities.ts';
 
 /** Team list JSON; `withOrg` fills `organization` as GET, create and /user/teams do. */

@@ -11,7 +11,7 @@ import { badRequest, notFound, unprocessable } from '../lib/errors.ts';
 import { pageOf } from '../lib/paging.ts';
 import { repoPermission } from '../lib/perm.ts';
 import { fmtTime } from '../model/time.ts';
-import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
+import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
 import { rowId } from '../lib/query-values.ts';
 
 const REPO_TOKEN_SCOPES = new Set(['read:issue', 'write:issue', 'read:repository', 'write:repository']);

@@ -7,7 +7,7 @@ import { notFound } from '../lib/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { fmtTime } from '../model/time.ts';
 import { MAX_TOPICS, addTopic, countRepoTopics, normalizeTopic, removeTopic, sanitizeTopics, saveTopics, validTopic } from '../lib/topics.ts';
-import { need } from '../guards/types.ts';
+import { need } from '../lib/request.ts';
 
 /** The 422 body Forgejo answers for topic names it refuses (APIInvalidTopicsError). */
 const invalid = (invalidTopics: string[] | null, message: string) => json(422, { invalidTopics, message });

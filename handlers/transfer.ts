@@ -6,9 +6,9 @@ import type { TransferRepoOption } from '../model/schemas/index.ts';
 import { User } from '../model/user.ts';
 import { notFound } from '../lib/errors.ts';
 import { acceptTransfer, cancelTransfer, checkTransferTeams, startTransfer } from '../lib/transfer.ts';
-import { isOrgMember } from '../guards/membership.ts';
-import { isSiteAdmin, need } from '../guards/types.ts';
-import { repoJson } from './repos.ts';
+import { isOrgMember } from '../lib/membership.ts';
+import { isSiteAdmin, need } from '../lib/request.ts';
+import { repoJson } from '../lib/api/repo-json.ts';
 
 const NO_OWNER = 'The new owner does not exist or cannot be found';
 

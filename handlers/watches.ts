@@ -8,9 +8,9 @@ import type { IUser } from '../model/user.ts';
 import { notFound } from '../lib/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { WATCHING, isWatching, setWatch } from '../lib/social.ts';
-import { toApiUser } from '../model/api-user.ts';
+import { toApiUser } from '../lib/api/user.ts';
 import { fmtTime } from '../model/time.ts';
-import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
+import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
 
 /** WatchInfo: Forgejo reports the repository's creation time as `created_at`. */
 function watchInfo(s: RequestState, repo: IRepository, owner: IUser) {

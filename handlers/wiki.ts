@@ -10,7 +10,7 @@ import type { ObjectFormat } from '../git/repo.ts';
 import { getCommit, type Commit } from '../git/commits.ts';
 import { countHistory, historyPage } from '../git/history.ts';
 import { lastCommitFor } from '../git/lookup.ts';
-import { utcDate } from '../model/api-git.ts';
+import { utcDate } from '../lib/api/git.ts';
 import { badRequest, notFound } from '../lib/errors.ts';
 import { pageOf } from '../lib/paging.ts';
 import { wikiPath } from '../lib/repos.ts';
@@ -19,7 +19,7 @@ import {
   blobBase64, changeWiki, checkPageName, ensureWikiRepo, findPage, listPageFiles, titleToWebPath, webPathFromRequest,
   webPathToGitPath, webPathToTitle, WikiNameError, wikiTip, type PageFile, type Wiki,
 } from '../lib/wiki.ts';
-import { need, type RequestState } from '../guards/types.ts';
+import { need, type RequestState } from '../lib/request.ts';
 
 /** Forgejo pages revisions by `[git] COMMITS_RANGE_SIZE` (50) and takes no `limit`. */
 const REVISIONS_PER_PAGE = 50;

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager, FilterQuery } from '@mikro-orm/core';
 import type { Middleware } from 'koa';
 import type { Config } from '../config.ts';
-import type { RequestState } from '../guards/types.ts';
+import type { RequestState } from './request.ts';
 import { Attachment, type IAttachment } from '../model/attachment.ts';
 import { isStorableText } from '../model/schemas/storable.ts';
 import { notFound, unprocessable, type HttpError } from './errors.ts';

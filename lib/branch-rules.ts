@@ -3,7 +3,7 @@
 // protected_tag.go, services/repository/files/update.go VerifyBranchProtection).
 import type { EntityManager } from '@mikro-orm/core';
 import type { IUser } from '../model/user.ts';
-import type { LoadedRepo } from '../guards/types.ts';
+import type { LoadedRepo } from './request.ts';
 import { ProtectedBranch, ProtectedTag, type IProtectedBranch, type IProtectedTag } from '../model/branch-protection.ts';
 import { TeamUser } from '../model/org.ts';
 import { compileGlobOrLiteral, isGlobPattern } from './glob.ts';

@@ -5,7 +5,7 @@ import { readInfo, readObject } from '../git/cat-file.ts';
 import { getCommit } from '../git/commits.ts';
 import { entryAt, lastCommitFor, readTree, type Entry } from '../git/lookup.ts';
 import type { ResolvedRef } from '../git/repo.ts';
-import { toContents, type RepoUrls } from '../model/api-git.ts';
+import { toContents, type RepoUrls } from './api/git.ts';
 
 export interface RefView {
   /** As the client named it (or the default branch): it goes into `url` as is. */

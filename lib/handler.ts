@@ -1,6 +1,6 @@
 // What a handler sees and returns. Handlers never touch Koa: the interpreter renders the Reply.
 import type { Readable } from 'node:stream';
-import type { RequestState } from '../guards/types.ts';
+import type { RequestState } from './request.ts';
 
 export interface Reply {
   status: number;

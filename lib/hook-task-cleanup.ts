@@ -5,7 +5,7 @@
 // running it at once delete nothing twice and leave nothing half done.
 import type { EntityManager } from '@mikro-orm/core';
 import type { Config } from '../config.ts';
-import { parseDuration } from './duration.ts';
+import { parseDuration } from '../model/duration.ts';
 
 /** Deletes finished tasks as `[cron.cleanup_hook_task_table]` says; returns how many went. */
 export async function cleanupHookTasks(em: EntityManager, cfg: Config): Promise<number> {

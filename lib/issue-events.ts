@@ -7,7 +7,7 @@ import { IssueAssignee, type IComment, type IIssue } from '../model/issue.ts';
 import { PullRequest, ReviewType, type IPullRequest, type IReview } from '../model/pull.ts';
 import type { IRepository } from '../model/repo.ts';
 import { User, type IUser } from '../model/user.ts';
-import { need, type RequestState } from '../guards/types.ts';
+import { need, type RequestState } from './request.ts';
 import { emitEvent, type Changes, type EventCtx, type IssueAction, type PullAction } from './events.ts';
 import { emitRefChanges } from './push-events.ts';
 import { labelIdsOf } from './issues.ts';

@@ -5,7 +5,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { nextIndex } from '../model/counter.ts';
 import { Comment, CommentType, Issue, IssueAssignee, IssueLabel, type IComment, type IIssue } from '../model/issue.ts';
 import type { IRepository } from '../model/repo.ts';
-import { isSiteAdmin, need, type RequestState } from '../guards/types.ts';
+import { isSiteAdmin, need, type RequestState } from './request.ts';
 import { learnCounters, lockCounterRows } from './counters.ts';
 
 /** Forgejo truncates titles to 255 bytes (forgejo-facts 9), on a character boundary. */

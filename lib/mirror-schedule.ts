@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { Services } from './services.ts';
 import { Mirror, PushMirror } from '../model/mirror.ts';
 import { Repository } from '../model/repo.ts';
-import { parseDuration } from './duration.ts';
+import { parseDuration } from '../model/duration.ts';
 import { syncMirror, syncPushMirror } from './mirrors.ts';
 import { recordCronRun } from '../model/cron.ts';
 

@@ -11,7 +11,7 @@ import type { IUser } from '../model/user.ts';
 import { HttpError, unprocessable } from './errors.ts';
 import { DEFAULT_UNITS, type UnitName } from './perm.ts';
 import { MIRROR_UNITS, insertRepository, wikiPath, withNewGitDir } from './repos.ts';
-import { DEFAULT_MIRROR_INTERVAL, checkMirrorInterval, formatDuration, parseDuration } from './duration.ts';
+import { DEFAULT_MIRROR_INTERVAL, checkMirrorInterval, formatDuration, parseDuration } from '../model/duration.ts';
 import { checkRemoteAllowed, parseRemote, type Remote } from './remote-url.ts';
 import { GlobError, compileGlob } from './glob.ts';
 import { importFromApi, type ImportPlan } from './migrate-import.ts';

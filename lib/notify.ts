@@ -8,7 +8,7 @@ import { User } from '../model/user.ts';
 import { Watch } from '../model/star.ts';
 import { BlockedUser } from '../model/social.ts';
 import { Notification, NotificationSource, NotificationStatus } from '../model/notification.ts';
-import { isWorkInProgress } from '../model/api-issue.ts';
+import { isWorkInProgress } from './api/issue.ts';
 import type { IUser } from '../model/user.ts';
 import { onEvent } from './events.ts';
 import { mentionedUsers } from './mentions.ts';

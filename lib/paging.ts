@@ -1,5 +1,5 @@
 // Pagination (forgejo-facts 4): `page` and `limit`, X-Total-Count and a Link header.
-import type { RequestState } from '../guards/types.ts';
+import type { RequestState } from './request.ts';
 import { atoi, INT32_MAX } from './query-values.ts';
 
 export interface Page { page: number; limit: number; offset: number }

@@ -23,7 +23,7 @@ import { refSnapshot } from './push-events.ts';
 import { gitWrite, identityOf, refreshAfterWrite } from './repo-git.ts';
 import { claimPull, pullRepos, repoPathOf, syncPullHead } from './pulls.ts';
 import { addComment, labelIdsOf, recountIssueTotals } from './issues.ts';
-import { isWorkInProgress } from '../model/api-issue.ts';
+import { isWorkInProgress } from './api/issue.ts';
 import { deleteRef } from '../git/refs.ts';
 import { readRef } from '../git/lookup.ts';
 import { isAncestor } from '../git/merge.ts';

@@ -5,8 +5,8 @@ import type { Config } from '../config.ts';
 import type { Page } from './paging.ts';
 import { PACKAGE_FILES_OF_OWNER } from './quota.ts';
 import { ArtifactStatus } from '../model/actions.ts';
-import { repoApiUrl, repoHtmlUrl } from '../model/api-issue.ts';
-import { pathEscapeSegments } from '../model/api-release.ts';
+import { repoApiUrl, repoHtmlUrl } from './api/issue.ts';
+import { pathEscapeSegments } from './api/release.ts';
 
 export interface Listed<T> { items: T[]; total: number }
 type Row = Record<string, string | number | null>;

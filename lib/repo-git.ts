@@ -7,8 +7,8 @@ import {
   RefConflictError, RefExistsError, RefNotFoundError, RevNotFoundError, ShaMismatchError,
 } from '../git/errors.ts';
 import { isEmpty, repoSize, setHead } from '../git/repo.ts';
-import { need, type LoadedRepo, type RequestState } from '../guards/types.ts';
-import { repoUrls, type RepoUrls } from '../model/api-git.ts';
+import { need, type LoadedRepo, type RequestState } from './request.ts';
+import { repoUrls, type RepoUrls } from './api/git.ts';
 import type { IRepository } from '../model/repo.ts';
 import { conflict, HttpError, notFound, unprocessable } from './errors.ts';
 import { afterRefsUpdated } from './mirror-schedule.ts';

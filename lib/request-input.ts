@@ -4,7 +4,7 @@
 // (except a name a write is to create, which is input: 422);
 // a query value is input the caller chose, so it answers 422 naming the parameter, in the body
 // binding's `[Field]: Rule` style.
-import type { Deny } from '../guards/types.ts';
+import type { Deny } from './request.ts';
 import { isStorableText } from '../model/schemas/storable.ts';
 import { NOT_FOUND } from './errors.ts';
 

@@ -8,13 +8,13 @@ import { Collaboration, RepoRedirect, Repository, type IRepository } from '../mo
 import { OrgUser, Team, TeamRepo, TeamUnit } from '../model/org.ts';
 import { RepoTransfer, type IRepoTransfer } from '../model/transfer.ts';
 import { User, type IUser } from '../model/user.ts';
-import { toApiUser, type Viewer } from '../model/api-user.ts';
-import { toApiTeam } from '../model/api-team.ts';
+import { toApiUser, type Viewer } from './api/user.ts';
+import { toApiTeam } from './api/team.ts';
 import { Mode, repoPermission } from './perm.ts';
 import { conflict, forbidden, unprocessable } from './errors.ts';
 import { moveGitDirs } from './repos.ts';
 import { isBlocked } from './blocks.ts';
-import { canCreateOrgRepo } from '../guards/can-create-org-repo.ts';
+import { canCreateOrgRepo } from './membership.ts';
 
 export async function transferJson(em: EntityManager, cfg: Config, t: IRepoTransfer, viewer: Viewer): Promise<Record<string, unknown>> {
   return (await transfersJson(em, cfg, [t], viewer))[0]!;

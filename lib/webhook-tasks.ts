@@ -5,13 +5,13 @@
 // (lib/webhook-deliver.ts).
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
-import type { RequestState } from '../guards/types.ts';
-import { commentsToApi, issueToApi } from '../model/api-issue.ts';
-import { repoUrls, toVerification, CommitUsers } from '../model/api-git.ts';
-import { pullToApi } from '../model/api-pull.ts';
-import { releaseToApi } from '../model/api-release.ts';
-import { toApiRepo } from '../model/api-repo.ts';
-import { toApiUser, type Viewer } from '../model/api-user.ts';
+import type { RequestState } from './request.ts';
+import { commentsToApi, issueToApi } from './api/issue.ts';
+import { repoUrls, toVerification, CommitUsers } from './api/git.ts';
+import { pullToApi } from './api/pull.ts';
+import { releaseToApi } from './api/release.ts';
+import { toApiRepo } from './api/repo.ts';
+import { toApiUser, type Viewer } from './api/user.ts';
 import type { IRepository } from '../model/repo.ts';
 import { User, type IUser } from '../model/user.ts';
 import { HookTask, Webhook, type IWebhook } from '../model/webhook.ts';

@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { compareSpecificity, routerPath, validateTable, TableError, bindRoute, scopeCheck } from '../interpreter.ts';
 import { routes } from '../routes.table.ts';
-import type { RouteSpec } from '../lib/route-spec.ts';
+import type { RouteSpec } from '../table/route-spec.ts';
 import { ADM, BODY, REPO_CTX, SELF, TOK, USER } from '../guards/index.ts';
 import { loadConfig } from '../config.ts';
 import { parseScopes } from '../lib/scopes.ts';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { routes } from '../routes.table.ts';
-import { matrixJson, matrixLine } from '../lib/matrix.ts';
+import { matrixJson, matrixLine } from '../table/matrix.ts';
 
 const file = path.join(path.dirname(new URL(import.meta.url).pathname), 'matrix.snapshot.txt');
 

@@ -3,8 +3,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { routes } from '../routes.table.ts';
-import type { RouteSpec } from '../lib/route-spec.ts';
-import { FLAGS } from '../lib/route-spec.ts';
+import type { RouteSpec } from '../table/route-spec.ts';
+import { FLAGS } from '../table/route-spec.ts';
 import { isImplemented } from '../interpreter.ts';
 import { BodySchemas, type BodySchemaName } from '../model/schemas/index.ts';
 import { compileBody } from '../model/schemas/validate.ts';

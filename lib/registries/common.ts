@@ -14,8 +14,8 @@ import type { AuthResult, AuthDeps } from '../auth.ts';
 import { withinQuota } from '../quota.ts';
 import { MSG } from '../errors.ts';
 import { hasScope } from '../scopes.ts';
-import { isSiteAdmin } from '../../guards/types.ts';
-import { packageAccess } from '../../guards/pkg.ts';
+import { isSiteAdmin } from '../request.ts';
+import { packageAccess } from '../membership.ts';
 import { bodyCap } from '../request-body.ts';
 import { blobPath, countDownload } from '../packages.ts';
 

@@ -17,7 +17,7 @@ import { Package, PackageBlob, PackageFile, PackageProperty, PackageVersion, Pro
 import { Repository } from '../../model/repo.ts';
 import { User } from '../../model/user.ts';
 import { repoPermission } from '../perm.ts';
-import { isSiteAdmin } from '../../guards/types.ts';
+import { isSiteAdmin } from '../request.ts';
 import { isStorableText } from '../../model/schemas/storable.ts';
 import { addPackageFile, DuplicateFileError, DuplicateVersionError, findPackage, findVersion, removePackageVersion, spool, versionFiles } from '../packages.ts';
 import { checkQuota, emptyAnswer, readCapped, RegistryError, sendFile, uploader, type Operation, type Registry, type RegistryRequest } from './common.ts';

@@ -5,7 +5,7 @@ import { newRepo, setup, valid, validList, type Env } from './repo-setup.ts';
 import { makeToken, makeUser, type TestUser } from '../helpers/fixtures.ts';
 import { createIssue } from '../../lib/issues.ts';
 import { PENDING } from '../../handlers/pending.ts';
-import { secToTime } from '../../lib/duration.ts';
+import { secToTime } from '../../model/duration.ts';
 import { Repository } from '../../model/repo.ts';
 import { Comment, CommentType, Stopwatch, TrackedTime } from '../../model/issue.ts';
 

@@ -2,7 +2,7 @@
 // probes, one test per row (its failures listed together, with the seed that replays them).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { RouteSpec } from '../../lib/route-spec.ts';
+import type { RouteSpec } from '../../table/route-spec.ts';
 import { fuzzWorld, type FuzzWorld } from './fuzz-fixtures.ts';
 import { fixedProbes, ordered, randomProbes, rowSeed, runProbe, SEED, type Failure } from './fuzz.ts';
 

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { Compile } from 'typebox/compile';
 import type { TSchema } from 'typebox';
-import type { RouteSpec } from '../../lib/route-spec.ts';
+import type { RouteSpec } from '../../table/route-spec.ts';
 import { BodySchemas, type BodySchemaName } from '../../model/schemas/index.ts';
 import type { FuzzWorld } from './fuzz-fixtures.ts';
 

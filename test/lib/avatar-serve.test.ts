@@ -10,7 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serveAvatars, identicon } from '../../lib/avatar-serve.ts';
 import { imageInfo, storeAvatar } from '../../lib/avatar-store.ts';
-import { avatarUrl } from '../../model/api-user.ts';
+import { avatarUrl } from '../../lib/api/user.ts';
 
 const dataPath = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-avatar-'));
 const cfg = loadConfig({}, { SERVER__APP_DATA_PATH: dataPath });

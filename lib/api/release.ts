@@ -1,13 +1,13 @@
 // api.Release wire shape (Forgejo services/convert ToAPIRelease, models/repo/release.go). Lists are
 // converted in one batch: assets and authors take one query each however many releases are listed.
 import type { EntityManager } from '@mikro-orm/core';
-import type { Config } from '../config.ts';
-import type { IRelease } from './release.ts';
-import { Attachment, type IAttachment } from './attachment.ts';
-import { toApiAttachment, usersById } from './api-issue.ts';
-import { toApiUser, type Viewer } from './api-user.ts';
-import type { RepoUrls } from './api-git.ts';
-import { fmtTime } from './time.ts';
+import type { Config } from '../../config.ts';
+import type { IRelease } from '../../model/release.ts';
+import { Attachment, type IAttachment } from '../../model/attachment.ts';
+import { toApiAttachment, usersById } from './issue.ts';
+import { toApiUser, type Viewer } from './user.ts';
+import type { RepoUrls } from './git.ts';
+import { fmtTime } from '../../model/time.ts';
 
 /**
  * Go's url.PathEscape (Forgejo escapes tag and file names with it, or segment by segment with

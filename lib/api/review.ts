@@ -1,16 +1,16 @@
 // api.PullReview and api.PullReviewComment wire shapes (Forgejo's services/convert/pull_review.go).
 // Reviews are converted in one batch per pull request: a fixed number of queries however many are listed.
 import type { EntityManager } from '@mikro-orm/core';
-import type { Config } from '../config.ts';
-import { CommentType, type IComment, type IIssue } from './issue.ts';
-import { REVIEW_STATES, ReviewType, type IReview } from './pull.ts';
-import { Team } from './org.ts';
-import { toApiUser, type Viewer } from './api-user.ts';
-import { toApiTeam } from './api-team.ts';
-import { issuePath, repoHtmlUrl, usersById } from './api-issue.ts';
-import { fmtTime } from './time.ts';
-import { teamUnitsOf } from '../lib/teams.ts';
-import { pseudoUser } from '../lib/pseudo-users.ts';
+import type { Config } from '../../config.ts';
+import { CommentType, type IComment, type IIssue } from '../../model/issue.ts';
+import { REVIEW_STATES, ReviewType, type IReview } from '../../model/pull.ts';
+import { Team } from '../../model/org.ts';
+import { toApiUser, type Viewer } from './user.ts';
+import { toApiTeam } from './team.ts';
+import { issuePath, repoHtmlUrl, usersById } from './issue.ts';
+import { fmtTime } from '../../model/time.ts';
+import { teamUnitsOf } from '../teams.ts';
+import { pseudoUser } from '../pseudo-users.ts';
 
 /** The pull request the reviews belong to, with the names its URLs are built from. */
 export interface ReviewedPull {

@@ -1,7 +1,7 @@
 // api.Label wire shape (Forgejo's convert.ToLabel): the colour without `#`, the URL of the label
 // under its repository or organization.
-import type { Config } from '../config.ts';
-import type { ILabel } from './label.ts';
+import type { Config } from '../../config.ts';
+import type { ILabel } from '../../model/label.ts';
 
 /** `base` is the API URL of the owner: `<AppURL>api/v1/repos/o/r` or `<AppURL>api/v1/orgs/o`. */
 export function toApiLabel(l: ILabel, base: string) {

@@ -1,9 +1,9 @@
 // api.Team wire shape (forgejo-facts 6.4; Forgejo's convert.ToTeams).
-import type { Config } from '../config.ts';
-import type { ITeam, ITeamUnit } from './org.ts';
-import type { IUser } from './user.ts';
-import { Mode, UNIT_NAMES, modeName, unitKey } from '../lib/perm.ts';
-import { toApiOrg } from './api-user.ts';
+import type { Config } from '../../config.ts';
+import type { ITeam, ITeamUnit } from '../../model/org.ts';
+import type { IUser } from '../../model/user.ts';
+import { Mode, UNIT_NAMES, modeName, unitKey } from '../perm.ts';
+import { toApiOrg } from './user.ts';
 
 /**
  * `org` is given where Forgejo fills `organization` (GET team, create, /user/teams) and omitted

@@ -1,8 +1,8 @@
 // Quota wire shapes (Forgejo services/convert/quota.go). Rule and group names are shown to admins
 // only; Go's `omitempty` drops them (and empty subject lists) elsewhere.
-import type { IQuotaRule } from './quota.ts';
-import type { QuotaUsage } from '../lib/quota-rules.ts';
-import type { GroupWithRules } from '../lib/quota.ts';
+import type { IQuotaRule } from '../../model/quota.ts';
+import type { QuotaUsage } from '../quota-rules.ts';
+import type { GroupWithRules } from '../quota.ts';
 
 export function toApiQuotaRule(rule: IQuotaRule, withName: boolean) {
   return {

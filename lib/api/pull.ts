@@ -1,22 +1,22 @@
 // api.PullRequest wire shape (forgejo-facts 6.8; Forgejo's convert.ToAPIPullRequest). The issue half
 // comes from issuesToApi; the branches, shas and diff stats are read from the base repository, where
 // refs/pull/<n>/head keeps the head commit even when the head branch or repository is gone.
-import type { Config } from '../config.ts';
-import { CommentType, Issue, type IIssue } from './issue.ts';
-import { PullStatus, Review, ReviewType, type IPullRequest } from './pull.ts';
-import { Repository, type IRepository } from './repo.ts';
-import { Team, TeamUnit, type ITeam } from './org.ts';
-import { User, type IUser } from './user.ts';
-import { isWorkInProgress, issuesToApi, repoApiUrl, usersById } from './api-issue.ts';
-import { toApiUser, type Viewer } from './api-user.ts';
-import { toApiTeam } from './api-team.ts';
-import { fmtTime } from './time.ts';
-import { isSiteAdmin, type RequestState } from '../guards/types.ts';
-import { reposJson } from '../handlers/repos.ts';
-import { readRef } from '../git/lookup.ts';
-import { readInfo } from '../git/cat-file.ts';
-import { diffShortStat, pullHeadRef } from '../git/pull.ts';
-import { repoPathOf } from '../lib/pulls.ts';
+import type { Config } from '../../config.ts';
+import { CommentType, Issue, type IIssue } from '../../model/issue.ts';
+import { PullStatus, Review, ReviewType, type IPullRequest } from '../../model/pull.ts';
+import { Repository, type IRepository } from '../../model/repo.ts';
+import { Team, TeamUnit, type ITeam } from '../../model/org.ts';
+import { User, type IUser } from '../../model/user.ts';
+import { isWorkInProgress, issuesToApi, repoApiUrl, usersById } from './issue.ts';
+import { toApiUser, type Viewer } from './user.ts';
+import { toApiTeam } from './team.ts';
+import { fmtTime } from '../../model/time.ts';
+import { isSiteAdmin, type RequestState } from '../request.ts';
+import { reposJson } from './repo-json.ts';
+import { readRef } from '../../git/lookup.ts';
+import { readInfo } from '../../git/cat-file.ts';
+import { diffShortStat, pullHeadRef } from '../../git/pull.ts';
+import { repoPathOf } from '../pulls.ts';
 
 /** Forgejo's PullRequest.Mergeable: not while checking, on conflict or error, nor for a draft. */
 export function isMergeable(pull: Pick<IPullRequest, 'status'>, title: string): boolean {

@@ -1,10 +1,10 @@
 // api.Repository wire shape (forgejo-facts 6.5).
-import type { Config } from '../config.ts';
-import type { IRepository, IRepoUnit } from './repo.ts';
-import type { IUser } from './user.ts';
-import { Unit, type RepoPermission } from '../lib/perm.ts';
-import { toApiUser, type Viewer } from './api-user.ts';
-import { EPOCH, fmtTime, ZERO_TIME } from './time.ts';
+import type { Config } from '../../config.ts';
+import type { IRepository, IRepoUnit } from '../../model/repo.ts';
+import type { IUser } from '../../model/user.ts';
+import { Unit, type RepoPermission } from '../perm.ts';
+import { toApiUser, type Viewer } from './user.ts';
+import { EPOCH, fmtTime, ZERO_TIME } from '../../model/time.ts';
 
 export interface RepoView {
   repo: IRepository;

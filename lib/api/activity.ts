@@ -1,10 +1,10 @@
 // api.Activity wire shape (Forgejo's convert.ToActivity): the activity row with its actor, its
 // repository as the caller sees it, and its comment when the row names one that still exists.
-import type { Config } from '../config.ts';
-import { opName, type IAction } from './action.ts';
-import type { IUser } from './user.ts';
-import { toApiUser, type Viewer } from './api-user.ts';
-import { fmtTime } from './time.ts';
+import type { Config } from '../../config.ts';
+import { opName, type IAction } from '../../model/action.ts';
+import type { IUser } from '../../model/user.ts';
+import { toApiUser, type Viewer } from './user.ts';
+import { fmtTime } from '../../model/time.ts';
 
 export interface ActivityParts {
   actUser: IUser;

@@ -1,11 +1,11 @@
 // Wire shapes of Forgejo Actions records (services/convert: ToActionRunner, ToActionRunJob,
 // ToActionRun, ToActionTask, ToActionArtifact). Database times that are unset encode as the Unix
 // epoch, as Forgejo's zero timestamps do (forgejo-facts 6.1).
-import type { Config } from '../config.ts';
-import type { IActionTask } from './action-task.ts';
-import { ArtifactStatus, type IActionArtifact, type IActionRun, type IActionRunJob, type IActionRunner } from './actions.ts';
-import { EPOCH, fmtTime } from './time.ts';
-import { runnerStatus } from '../lib/actions.ts';
+import type { Config } from '../../config.ts';
+import type { IActionTask } from '../../model/action-task.ts';
+import { ArtifactStatus, type IActionArtifact, type IActionRun, type IActionRunJob, type IActionRunner } from '../../model/actions.ts';
+import { EPOCH, fmtTime } from '../../model/time.ts';
+import { runnerStatus } from '../actions.ts';
 
 const t = (d: Date | null | undefined) => fmtTime(d, EPOCH);
 

@@ -1,8 +1,8 @@
 // api.User and api.Organization wire shapes (forgejo-facts 6.2, 6.3).
 import { createHash } from 'node:crypto';
-import type { Config } from '../config.ts';
-import type { IUser } from './user.ts';
-import { EPOCH, fmtTime } from './time.ts';
+import type { Config } from '../../config.ts';
+import type { IUser } from '../../model/user.ts';
+import { EPOCH, fmtTime } from '../../model/time.ts';
 
 export interface Viewer { doer: IUser | null; siteAdmin: boolean }
 

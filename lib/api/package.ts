@@ -1,11 +1,11 @@
 // api.Package and api.PackageFile wire shapes (Forgejo services/convert/package.go). A Package is one
 // version of a package: its `id` is the version's id, `created_at` the version's creation.
-import type { Config } from '../config.ts';
-import type { IUser } from './user.ts';
-import type { IPackage, IPackageBlob, IPackageFile, IPackageVersion } from './package.ts';
-import { toApiUser, type Viewer } from './api-user.ts';
-import { fmtTime } from './time.ts';
-import { pseudoUser } from '../lib/pseudo-users.ts';
+import type { Config } from '../../config.ts';
+import type { IUser } from '../../model/user.ts';
+import type { IPackage, IPackageBlob, IPackageFile, IPackageVersion } from '../../model/package.ts';
+import { toApiUser, type Viewer } from './user.ts';
+import { fmtTime } from '../../model/time.ts';
+import { pseudoUser } from '../pseudo-users.ts';
 
 export interface PackageView {
   pkg: IPackage;

@@ -2,19 +2,19 @@
 // ToAPIComment, ToAPIAttachment). Lists are converted in one batch: a fixed number of queries however
 // many issues are listed.
 import type { EntityManager } from '@mikro-orm/core';
-import type { Config } from '../config.ts';
-import { User, type IUser } from './user.ts';
-import { Repository, type IRepository } from './repo.ts';
-import { Label } from './label.ts';
-import { Milestone } from './milestone.ts';
-import { CommentType, Issue, IssueAssignee, IssueLabel, type IComment, type IIssue } from './issue.ts';
-import { Attachment, type IAttachment } from './attachment.ts';
-import { PullRequest, Review, ReviewType, type IPullRequest } from './pull.ts';
-import { toApiUser, type Viewer } from './api-user.ts';
-import { toApiLabel } from './api-label.ts';
-import { toApiMilestone } from './api-milestone.ts';
-import { fmtTime } from './time.ts';
-import { pseudoUser } from '../lib/pseudo-users.ts';
+import type { Config } from '../../config.ts';
+import { User, type IUser } from '../../model/user.ts';
+import { Repository, type IRepository } from '../../model/repo.ts';
+import { Label } from '../../model/label.ts';
+import { Milestone } from '../../model/milestone.ts';
+import { CommentType, Issue, IssueAssignee, IssueLabel, type IComment, type IIssue } from '../../model/issue.ts';
+import { Attachment, type IAttachment } from '../../model/attachment.ts';
+import { PullRequest, Review, ReviewType, type IPullRequest } from '../../model/pull.ts';
+import { toApiUser, type Viewer } from './user.ts';
+import { toApiLabel } from './label.ts';
+import { toApiMilestone } from './milestone.ts';
+import { fmtTime } from '../../model/time.ts';
+import { pseudoUser } from '../pseudo-users.ts';
 
 export const repoApiUrl = (cfg: Config, owner: string, name: string) => `${cfg.appUrl}api/v1/repos/${owner}/${name}`;
 export const repoHtmlUrl = (cfg: Config, owner: string, name: string) => `${cfg.appUrl}${owner}/${name}`;

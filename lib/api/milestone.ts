@@ -1,7 +1,7 @@
 // api.Milestone wire shape (Forgejo's convert.ToAPIMilestone): `closed_at` only while closed,
 // `due_on` only when a deadline is set, `open_issues` counted from the totals.
-import { fmtTime } from './time.ts';
-import type { IMilestone } from './milestone.ts';
+import { fmtTime } from '../../model/time.ts';
+import type { IMilestone } from '../../model/milestone.ts';
 
 export function toApiMilestone(m: IMilestone) {
   return {

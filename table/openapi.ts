@@ -4,7 +4,7 @@ import type { RouteSpec } from './route-spec.ts';
 import type { Config } from '../config.ts';
 import { ApiSchemas } from '../model/schemas/index.ts';
 import { handlers } from '../handlers/index.ts';
-import { API_VERSION } from './version.ts';
+import { API_VERSION } from '../lib/version.ts';
 
 type Json = Record<string, unknown>;
 

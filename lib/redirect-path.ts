@@ -1,6 +1,6 @@
 // Redirect locations for renamed owners and repositories (forgejo-facts 5): AppSubURL + the request
 // path with the first occurrence of the old name replaced, plus the original query.
-import type { RequestState } from './types.ts';
+import type { RequestState } from './request.ts';
 
 const enc = (name: string) => name.split('/').map(encodeURIComponent).join('/');
 

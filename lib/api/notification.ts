@@ -1,17 +1,17 @@
 // api.NotificationThread wire shape (Forgejo's services/convert/notification.go ToNotificationThread).
 // A list is converted in one batch: a fixed number of queries however many threads are listed.
 import type { EntityManager } from '@mikro-orm/core';
-import type { Config } from '../config.ts';
-import { Repository, RepoUnit, type IRepository, type IRepoUnit } from './repo.ts';
-import { User } from './user.ts';
-import { Issue, CommentType, type IIssue } from './issue.ts';
-import { PullRequest } from './pull.ts';
-import { NotificationSource, NotificationStatus, type INotification } from './notification.ts';
-import { issuePath, repoApiUrl, repoHtmlUrl } from './api-issue.ts';
-import { toApiRepo } from './api-repo.ts';
-import type { Viewer } from './api-user.ts';
-import { fmtTime } from './time.ts';
-import { Mode, RepoPermission, type AccessMode } from '../lib/perm.ts';
+import type { Config } from '../../config.ts';
+import { Repository, RepoUnit, type IRepository, type IRepoUnit } from '../../model/repo.ts';
+import { User } from '../../model/user.ts';
+import { Issue, CommentType, type IIssue } from '../../model/issue.ts';
+import { PullRequest } from '../../model/pull.ts';
+import { NotificationSource, NotificationStatus, type INotification } from '../../model/notification.ts';
+import { issuePath, repoApiUrl, repoHtmlUrl } from './issue.ts';
+import { toApiRepo } from './repo.ts';
+import type { Viewer } from './user.ts';
+import { fmtTime } from '../../model/time.ts';
+import { Mode, RepoPermission, type AccessMode } from '../perm.ts';
 
 export const threadApiUrl = (cfg: Config, id: number) => `${cfg.appUrl}api/v1/notifications/threads/${id}`;
 

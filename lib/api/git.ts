@@ -1,13 +1,13 @@
 // Wire shapes of git data (forgejo-facts 6.9-6.11; Forgejo services/convert and
 // services/repository/files): commits, payload commits, branches, tags, contents and file responses.
 import type { EntityManager } from '@mikro-orm/core';
-import type { Config } from '../config.ts';
-import type { Commit, Signature } from '../git/commits.ts';
-import type { ChangedFile, DiffStats } from '../git/commits.ts';
-import { EmailAddress, User, type IUser } from './user.ts';
-import type { IRepository } from './repo.ts';
-import { toApiUser } from './api-user.ts';
-import { ZERO_TIME } from './time.ts';
+import type { Config } from '../../config.ts';
+import type { Commit, Signature } from '../../git/commits.ts';
+import type { ChangedFile, DiffStats } from '../../git/commits.ts';
+import { EmailAddress, User, type IUser } from '../../model/user.ts';
+import type { IRepository } from '../../model/repo.ts';
+import { toApiUser } from './user.ts';
+import { ZERO_TIME } from '../../model/time.ts';
 
 export interface RepoUrls {
   api: string;

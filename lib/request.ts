@@ -1,0 +1,98 @@
+// The state of one API request as the route chain and the handler see it: who calls (auth), what the
+// loaders resolved (repository, issue, comment, ...), and how a step refuses (Deny) or redirects.
+// The chain's own vocabulary (steps, their kinds) lives in guards/types.ts, above this layer.
+import type { EntityManager } from '@mikro-orm/core';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Config } from '../config.ts';
+import type { IUser } from '../model/user.ts';
+import type { IRepository, IRepoUnit } from '../model/repo.ts';
+import type { ITeam } from '../model/org.ts';
+import type { IComment, IIssue, ITrackedTime } from '../model/issue.ts';
+import type { IAttachment } from '../model/attachment.ts';
+import type { IPullRequest, IReview } from '../model/pull.ts';
+import type { IPackage, IPackageVersion } from '../model/package.ts';
+import { siteAdminOf, type Auth } from './auth-types.ts';
+import type { RepoPermission } from './perm.ts';
+import type { Services } from './services.ts';
+import type { ReceivedBody } from './request-body.ts';
+
+export type Need = 'user' | 'org' | 'repo' | 'team' | 'issue' | 'pull' | 'review' | 'comment' | 'attachment' | 'time' | 'package' | 'body';
+
+export interface Deny {
+  status: number;
+  message: string;
+  /** 404 bodies carry an `errors` list; a few 403 bodies carry only `message`. */
+  errors?: string[];
+  bare?: boolean;
+  /** More keys of the body, such as the 413 quota reply's `user_id` and `username`. */
+  fields?: Record<string, unknown>;
+}
+export interface Redirect { status: 301 | 307; location: string }
+export type Outcome = Deny | Redirect | null;
+
+export interface LoadedRepo {
+  repo: IRepository;
+  owner: IUser;
+  perm: RepoPermission;
+  /** The repository's unit rows, when the loader read them (handlers reuse them; plain rows, to read only). */
+  units?: IRepoUnit[];
+  /** Whether a transfer waits for its recipient, when the loader read it. */
+  transferPending?: boolean;
+}
+
+/** Everything a step or handler may read about the request. Loaders fill the optional parts. */
+export interface RequestState {
+  readonly config: Config;
+  readonly services: Services;
+  readonly em: EntityManager;
+  readonly method: string;
+  /** Request path below the API base, without the query. */
+  readonly path: string;
+  readonly params: Record<string, string>;
+  readonly query: URLSearchParams;
+  readonly headers: IncomingHttpHeaders;
+  readonly auth: Auth;
+  /**
+   * Reads the body (JSON value, text, or multipart fields and files; and the text as received for
+   * SIG's Digest), once. Only the BODY step and SIG call it, so nothing is buffered for a caller
+   * the chain turned away before (lib/request-body.ts).
+   */
+  readonly readBody: () => Promise<ReceivedBody>;
+  /** The request line's path and query as received: what an HTTP signature covers (SIG). */
+  readonly requestUri?: string;
+  /** Work for after the handler's transaction committed (set for mutating rows only). */
+  readonly afterCommit?: (work: () => Promise<void>) => void;
+  body?: unknown;
+  contextUser?: IUser;
+  org?: IUser;
+  repo?: LoadedRepo;
+  team?: ITeam;
+  /** The issue or pull of `{index}` (ISSUE loader), or the issue of the loaded comment (COMMENT). */
+  issue?: IIssue;
+  /** The pull request of `{index}` and its issue (PULL loader). */
+  pull?: { pull: IPullRequest; issue: IIssue };
+  /** The review `{id}` of the loaded pull (REVIEW loader). */
+  review?: IReview;
+  /** The comment of `{id}`/`{comment}` and its issue (COMMENT loader). */
+  comment?: { comment: IComment; issue: IIssue };
+  /** The attachment of `{attachment_id}` on the loaded issue or comment (ATTACHMENT loader). */
+  attachment?: IAttachment;
+  /** The tracked time of `{id}` on the loaded issue (TRACKED_TIME loader). */
+  trackedTime?: ITrackedTime;
+  /** The package version of `{type}/{name}/{version}` and its package (PACKAGE loader). */
+  package?: { pkg: IPackage; version: IPackageVersion };
+}
+
+export const deny = (status: number, message: string, extra: Partial<Deny> = {}): Deny => ({ status, message, ...extra });
+export const isRedirect = (o: Outcome): o is Redirect => o !== null && 'location' in o;
+
+/** Site-admin rights, which public-only and repo-specific tokens do not inherit (spec, token kinds). */
+export function isSiteAdmin(s: Pick<RequestState, 'auth'>): boolean {
+  return siteAdminOf(s.auth);
+}
+
+/** Narrow a loader-provided field; the start-up check guarantees it is present. */
+export function need<T>(value: T | undefined, what: Need): T {
+  if (value === undefined) throw new Error(`chain bug: ${what} not loaded`);
+  return value;
+}
