@@ -35,7 +35,9 @@ export function cairnEnv(s: CairnSetup): NodeJS.ProcessEnv {
 export async function startCairn(s: CairnSetup, nodeFlags: string[] = []): Promise<Cairn> {
   const url = `http://127.0.0.1:${s.port}`;
   const t0 = performance.now();
-  const proc = start('cairn', [NODE, ...nodeFlags, '--import', 'tsx', 'cli.ts', 'serve'], { env: cairnEnv(s), log: s.log });
+  // BENCH_CAIRN_FLAGS: Node.js flags for cairn's process only (say `--max-old-space-size=256`), to measure them.
+  const extra = (process.env.BENCH_CAIRN_FLAGS ?? '').split(' ').filter((f) => f !== '');
+  const proc = start('cairn', [NODE, ...extra, ...nodeFlags, '--import', 'tsx', 'cli.ts', 'serve'], { env: cairnEnv(s), log: s.log });
   // Minutes on a machine others load (the run's own time bound still applies).
   const startupMs = await waitFor200(`${url}/api/v1/version`, proc, t0, 600_000);
   return { proc, url, api: `${url}/api/v1`, startupMs };
