@@ -24,7 +24,7 @@ import { Watch, WatchMode } from '../model/star.ts';
 import { BlockedUser } from '../model/social.ts';
 import { CommentType, Comment } from '../model/issue.ts';
 import type { ITeam } from '../model/org.ts';
-import { repoPermission, type UnitName } from './perm.ts';
+import { readersOf, type UnitName } from './perm.ts';
 import { reachable, type Caller, type Sql } from './repo-search.ts';
 import type { Page } from './paging.ts';
 import { onEvent, type EventOf, type PushCommit, type RepoEvent } from './events.ts';
@@ -53,15 +53,7 @@ async function watcherIds(em: EntityManager, a: NewAction, owner: IUser): Promis
   const blockers = new Set((await em.find(BlockedUser, { blockId: a.actUserId })).map((b) => b.userId));
   const users = await em.find(User, { id: { $in: watches.map((w) => w.userId).filter((id) => !blockers.has(id)) }, isActive: true });
   const unit = UNIT_OF[a.op];
-  const out: number[] = [];
-  for (const u of users) {
-    if (unit) {
-      const perm = await repoPermission(em, { repo: a.repo, owner, doer: u, siteAdmin: u.isAdmin, token: null });
-      if (!perm.canRead(unit)) continue;
-    }
-    out.push(u.id);
-  }
-  return out;
+  return (unit ? await readersOf(em, a.repo, owner, users, unit) : users).map((u) => u.id);
 }
 
 /** Writes the activity into every feed that receives it. */

@@ -12,7 +12,7 @@ import { isWorkInProgress } from './api/issue.ts';
 import type { IUser } from '../model/user.ts';
 import { onEvent } from './events.ts';
 import { mentionedUsers } from './mentions.ts';
-import { repoPermission } from './perm.ts';
+import { readersOf } from './perm.ts';
 import { WATCHING } from './social.ts';
 
 export interface IssueNotice {
@@ -57,12 +57,7 @@ async function readers(em: EntityManager, repo: IRepository, issue: IIssue, cand
   const owner = await em.findOne(User, { id: repo.ownerId });
   if (!owner) return [];
   const users = await em.find(User, { id: { $in: candidates } });
-  const out: number[] = [];
-  for (const user of users) {
-    const perm = await repoPermission(em, { repo, owner, doer: user, siteAdmin: user.isAdmin, token: null });
-    if (perm.canRead(issue.isPull ? 'pulls' : 'issues')) out.push(user.id);
-  }
-  return out;
+  return (await readersOf(em, repo, owner, users, issue.isPull ? 'pulls' : 'issues')).map((u) => u.id);
 }
 
 /**

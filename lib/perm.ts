@@ -75,6 +75,24 @@ export async function repoPermission(em: EntityManager, input: PermInput, units?
   return perm!;
 }
 
+/**
+ * The users among `users` who may read `unit` of the repository (notifications and feeds of watchers).
+ * A public repository of a public or limited owner is readable by every signed-in user, so then no
+ * query is made per user; a private one costs one permission query per user.
+ */
+export async function readersOf(em: EntityManager, repo: IRepository, owner: IUser, users: IUser[], unit: UnitName): Promise<IUser[]> {
+  if (users.length === 0) return [];
+  const enabled = await enabledUnits(em, repo.id);
+  if (!enabled.has(Unit[unit])) return [];
+  if (!repo.isPrivate && (owner.visibility === 'public' || owner.visibility === 'limited')) return users;
+  const out: IUser[] = [];
+  for (const user of users) {
+    const perm = await repoPermission(em, { repo, owner, doer: user, siteAdmin: user.isAdmin, token: null }, enabled);
+    if (perm.canRead(unit)) out.push(user);
+  }
+  return out;
+}
+
 /** One repository of a batch: the record, its owner and its enabled units. */
 export interface PermItem { repo: IRepository; owner: IUser; enabled: Set<number> }
 

@@ -161,4 +161,30 @@ test('issue, pull, comment, release and notification lists: the same statements 
   await samePerPage(`/repos/${repo}/notifications`, 2, ISSUES, 12, { token: other.token });
 });
 
+// Last: its repositories and issues would change what the lists above count.
+/** Statements of one write (status 201), on a repository of its own with `watchers` watchers. */
+async function writeStatements(watchers: number): Promise<{ issue: number; comment: number }> {
+  const name = `w${watchers}`;
+  await makeRepo(srv.api, owner, { name, auto_init: true });
+  for (let i = 0; i < watchers; i++) {
+    const w = await makeUser(db, srv.api);
+    await ok('PUT', `/repos/${owner.name}/${name}/subscription`, w);
+  }
+  // One write of each kind first (see statementsOf), then the counted ones.
+  const first = await ok('POST', `/repos/${owner.name}/${name}/issues`, owner, { title: 'warm' });
+  await ok('POST', `/repos/${owner.name}/${name}/issues/${first.number}/comments`, owner, { body: 'warm' });
+  const issue = await countSql(db.db.orm, () => call(srv.api, 'POST', `/repos/${owner.name}/${name}/issues`, { token: owner.token, body: { title: 'counted', body: 'hello' } }));
+  assert.is(issue.result.status, 201, issue.result.text);
+  const comment = await countSql(db.db.orm, () => call(srv.api, 'POST', `/repos/${owner.name}/${name}/issues/${first.number}/comments`, { token: owner.token, body: { body: 'counted' } }));
+  assert.is(comment.result.status, 201, comment.result.text);
+  return { issue: issue.statements.length, comment: comment.statements.length };
+}
+
+test('POST issue and POST comment: the same statements for any number of watchers (public repository)', async () => {
+  const few = await writeStatements(1);
+  const many = await writeStatements(5);
+  assert.equal(many, few, `1 watcher ${JSON.stringify(few)}, 5 watchers ${JSON.stringify(many)}`);
+  assert.equal(few, { issue: 34, comment: 27 });
+});
+
 test.run();
