@@ -1,5 +1,5 @@
 // The package registries, outside /api/v1 (Forgejo routers/api/packages/api.go): `<ROOT>api/packages/<owner>/<type>/...`
-// for the types of lib/registries/ (generic, npm, pypi). The caller authenticates as on the API. Access to
+// for the types of lib/registries/ (generic, npm, pypi, cargo). The caller authenticates as on the API. Access to
 // the owner's packages follows PKGREAD/PKGWRITE (guards/pkg.ts packageAccess): each operation says whether
 // it reads or writes. As in Forgejo's reqPackageAccess, a token without `read:package`/`write:package` or a
 // caller without the access gets 401 with a Basic challenge (package clients then send credentials), and a
@@ -13,16 +13,23 @@ import { checkAccess, RegistryError, type PackageRegistryDeps, type Registry, ty
 import { generic } from './registries/generic.ts';
 import { npm } from './registries/npm.ts';
 import { pypi } from './registries/pypi.ts';
+import { cargo } from './registries/cargo.ts';
 
 export type { PackageRegistryDeps } from './registries/common.ts';
 
-const REGISTRIES = new Map<string, Registry>([generic, npm, pypi].map((r) => [r.type, r]));
+const REGISTRIES = new Map<string, Registry>([generic, npm, pypi, cargo].map((r) => [r.type, r]));
+
+/** `Authorization: <token>` (one word, as Cargo sends it) read as `token <token>`; any other header as it is. */
+function schemedToken(headers: Context['headers']): Context['headers'] {
+  const value = typeof headers.authorization === 'string' ? headers.authorization.trim() : '';
+  return value && !/\s/.test(value) ? { ...headers, authorization: `token ${value}` } : headers;
+}
 
 async function serve(ctx: Context, deps: PackageRegistryDeps, registry: Registry | undefined, ownerName: string, rest: string[]): Promise<void> {
   const op = registry?.route(ctx.method, rest);
   if (!op) throw new RegistryError(404, 'Not Found');
   const em = deps.orm.em.fork();
-  const auth = await authenticate(em, deps.config, deps.authDeps, { headers: ctx.headers, query: new URLSearchParams(ctx.querystring), peer: ctx.req.socket.remoteAddress });
+  const auth = await authenticate(em, deps.config, deps.authDeps, { headers: registry?.rawToken ? schemedToken(ctx.headers) : ctx.headers, query: new URLSearchParams(ctx.querystring), peer: ctx.req.socket.remoteAddress });
   const owner = await em.findOne(User, { lowerName: ownerName.toLowerCase() });
   if (!owner) throw new RegistryError(404, 'user does not exist');
   const r: RegistryRequest = { ctx, deps, em, auth, owner };

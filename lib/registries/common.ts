@@ -1,4 +1,4 @@
-// What the package registries share (lib/package-registry.ts dispatches to generic.ts, npm.ts and pypi.ts;
+// What the package registries share (lib/package-registry.ts dispatches to generic.ts, npm.ts, pypi.ts and cargo.ts;
 // container.ts serves `/v2/` itself): the request they are handed once the owner is resolved, the access
 // check, the error type each renders in its clients' shape, the uploader's quota check, capped body
 // reads and file downloads.
@@ -50,6 +50,8 @@ export interface Registry {
   type: string;
   /** The operation a method and the path segments after `{type}` name; null answers 404. */
   route(method: string, parts: string[]): Operation | null;
+  /** The client sends its token as the whole Authorization header, without a scheme (Cargo). */
+  rawToken?: boolean;
   /** Renders an error; plain text when absent. */
   renderError?(ctx: Context, err: RegistryError): void;
 }

@@ -344,6 +344,11 @@ test('quota: an uploader over the packages quota gets 413 and nothing is stored'
     form.append('content', new Blob([new Uint8Array(tgz)]), 'big-1.0.tar.gz');
     const pypi = await fetch(`${q.srv.url}/api/packages/${q.alice.name}/pypi/`, { method: 'POST', headers: { Authorization: `token ${q.alice.token}` }, body: form });
     assert.is(pypi.status, 413, await pypi.text());
+    const crateMeta = Buffer.from(JSON.stringify({ name: 'big', vers: '1.0.0', deps: [], features: {} }));
+    const u32 = (n: number) => { const b = Buffer.alloc(4); b.writeUInt32LE(n); return b; };
+    const crateFrame = Buffer.concat([u32(crateMeta.length), crateMeta, u32(tgz.length), tgz]);
+    const crate = await fetch(`${q.srv.url}/api/packages/${q.alice.name}/cargo/api/v1/crates/new`, { method: 'PUT', headers: { Authorization: q.alice.token }, body: new Uint8Array(crateFrame) });
+    assert.is(crate.status, 413, await crate.text());
     const t = await fetch(`${q.srv.url}/v2/token`, { headers: { Authorization: `token ${q.alice.token}` } });
     const bearer = `Bearer ${((await t.json()) as { token: string }).token}`;
     const oci = await fetch(`${q.srv.url}/v2/${q.alice.name}/big/blobs/uploads/?digest=sha256:${sha256(tgz)}`, { method: 'POST', headers: { Authorization: bearer }, body: new Uint8Array(tgz) });

@@ -82,7 +82,7 @@ test('package registry: NUL and over-long owner, name, version and file name are
   assert.equal(await run(probes), []);
 });
 
-test('npm and PyPI registries: odd names, versions, tags and bodies never reach a 5xx', async () => {
+test('npm, PyPI and Cargo registries: odd names, versions, tags and bodies never reach a 5xx', async () => {
   const A = w.admin.name;
   const json = { ...token(), 'Content-Type': 'application/json' };
   const doc = (name: string, version: string, extra: Record<string, unknown> = {}) => JSON.stringify({
@@ -100,6 +100,10 @@ test('npm and PyPI registries: odd names, versions, tags and bodies never reach 
     { method: 'GET', url: `/api/packages/${A}/npm/-/v1/search?from=-5&size=99999999999999999999`, expect: 'not5xx' },
     { method: 'POST', url: `/api/packages/${A}/pypi/`, headers: { ...token(), 'Content-Type': 'multipart/form-data; boundary=x' }, body: '--x\r\nbroken', expect: '4xx' },
     { method: 'POST', url: `/api/packages/${A}/pypi/`, headers: { ...token(), 'Content-Type': 'text/plain' }, body: 'x', expect: '4xx' },
+    ...['', '\u0000\u0000\u0000\u0000', '\u0002\u0000\u0000\u0000{}', '\u0002\u0000\u0000\u0000[]\u0000\u0000\u0000\u0000', '\u0003\u0000\u0000\u0000"\u0000"', '\u00ff\u00ff\u00ff\u00ff'].map((body) => (
+      { method: 'PUT', url: `/api/packages/${A}/cargo/api/v1/crates/new`, headers: token(), body, expect: '4xx' as const })),
+    { method: 'GET', url: `/api/packages/${A}/cargo/api/v1/crates?q=%00`, expect: '4xx' },
+    { method: 'GET', url: `/api/packages/${A}/cargo/api/v1/crates?per_page=99999999999999999999`, expect: 'not5xx' },
   ];
   for (const [a, b, c] of fc.sample(fc.tuple(segment, segment, segment), { seed: SEED, numRuns: 10 })) {
     probes.push({ method: 'GET', url: `/api/packages/${A}/npm/${a}`, expect: 'not5xx' });
@@ -108,6 +112,9 @@ test('npm and PyPI registries: odd names, versions, tags and bodies never reach 
     probes.push({ method: 'PUT', url: `/api/packages/${A}/npm/-/package/${a}/dist-tags/${b}`, headers: json, body: '"1.0.0"', expect: 'not5xx' });
     probes.push({ method: 'GET', url: `/api/packages/${A}/pypi/simple/${a}`, expect: 'not5xx' });
     probes.push({ method: 'GET', url: `/api/packages/${A}/pypi/files/${a}/${b}/${c}`, expect: 'not5xx' });
+    probes.push({ method: 'GET', url: `/api/packages/${A}/cargo/${a}/${b}/${c}`, expect: 'not5xx' });
+    probes.push({ method: 'GET', url: `/api/packages/${A}/cargo/api/v1/crates/${a}/${b}/download`, expect: 'not5xx' });
+    probes.push({ method: 'DELETE', url: `/api/packages/${A}/cargo/api/v1/crates/${a}/${b}/yank`, headers: token(), expect: 'not5xx' });
   }
   // Form fields no stored text can hold, or too long, in each place the upload reads.
   for (const [field, value] of [['name', 'a\u0000b'], ['name', 'x'.repeat(300)], ['version', '1.0\u0000'], ['summary', '\u0000'], ['license', 'x\u0000'], ['sha256_digest', '\u0000']]) {
