@@ -4,36 +4,20 @@ import type { Handler, HandlerCtx } from '../lib/handler.ts';
 import { json, noContent } from '../lib/handler.ts';
 import type { CreateLabelOption, EditLabelOption } from '../model/schemas/index.ts';
 import { Label, type ILabel } from '../model/label.ts';
-import { applyLabelEdit, newLabelFields } from '../lib/label-fields.ts';
+import { applyLabelEdit, findOwnedLabel, labelOrder, newLabelFields } from '../lib/label-fields.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
-import { notFound } from '../lib/errors.ts';
 import { orgApiUrl, toApiLabel } from '../lib/api/label.ts';
 import { need } from '../lib/request.ts';
 import { rowId } from '../lib/query-values.ts';
 
-const SORTS: Record<string, Record<string, 'asc' | 'desc'>> = {
-  reversealphabetically: { name: 'desc' },
-  leastissues: { numIssues: 'asc' },
-  mostissues: { numIssues: 'desc' },
-};
-
 const asJson = (c: HandlerCtx<unknown>, l: ILabel) => toApiLabel(l, orgApiUrl(c.config, need(c.org, 'org').name));
 
-/** `{id}` is a label id, or for GET also a label name (Forgejo's GetLabel). */
-async function findLabel(c: HandlerCtx<unknown>, byName: boolean): Promise<ILabel> {
-  const orgId = need(c.org, 'org').id;
-  const raw = c.params.id ?? '';
-  const id = /^-?\d+$/.test(raw) ? (rowId(raw) ?? 0) : null;
-  const label = id !== null
-    ? await c.em.findOne(Label, { orgId, id, repoId: 0 })
-    : byName ? await c.em.findOne(Label, { orgId, repoId: 0, name: raw }) : null;
-  if (!label) throw notFound();
-  return label;
-}
+const findLabel = (c: HandlerCtx<unknown>, byName: boolean): Promise<ILabel> =>
+  findOwnedLabel(c.em, { orgId: need(c.org, 'org').id, repoId: 0 }, c.params.id ?? '', byName);
 
 export const list: Handler = async (c) => {
   const p = pageOf(c);
-  const orderBy = { ...(SORTS[c.query.get('sort') ?? ''] ?? { name: 'asc' }), id: 'asc' as const };
+  const orderBy = labelOrder(c.query.get('sort'));
   const [rows, total] = await c.em.findAndCount(Label, { orgId: need(c.org, 'org').id, repoId: 0 }, { orderBy, limit: p.limit, offset: p.offset });
   return json(200, rows.map((l) => asJson(c, l)), pagingHeaders(c, p, total));
 };
