@@ -79,7 +79,11 @@ function textAnswer(r: RegistryRequest, status: number, text: string): void {
 async function pomMetadata(r: RegistryRequest, up: Spooled) {
   if (up.size > bodyCap(r.deps.config)) throw new RegistryError(413, 'request entity too large');
   try {
-    return parsePom(await fs.promises.readFile(up.file, 'utf8'));
+    const metadata = parsePom(await fs.promises.readFile(up.file, 'utf8'));
+    const texts = [metadata.group_id, metadata.artifact_id, metadata.name, metadata.description, metadata.project_url, ...metadata.licenses,
+      ...metadata.dependencies.flatMap((d) => [d.group_id, d.artifact_id, d.version])];
+    if (!texts.every(isStorableText)) throw new RegistryError(400, 'invalid metadata');
+    return metadata;
   } catch (e) {
     if (e instanceof PomError) throw new RegistryError(400, e.message);
     throw e;
@@ -109,13 +113,19 @@ async function upload(r: RegistryRequest, parts: string[]): Promise<void> {
   try {
     const isPom = p.filename.toLowerCase().endsWith('.pom');
     const metadata = isPom ? await pomMetadata(r, up) : undefined;
-    await r.em.transactional(async (tx) => {
+    const store = () => r.em.transactional(async (tx) => {
       const { version } = await addPackageFile(tx, r.deps.config, {
         ownerId: r.owner.id, type: TYPE, name: packageName(p), version: p.version, creator, filename: p.filename, upload: up,
         metadata, isLead: isPom, overwrite: p.target === METADATA,
       });
       // Forgejo keeps the metadata of the last POM uploaded to the version (the jar usually comes first).
       if (metadata && version.metadata !== metadata) await tx.nativeUpdate(PackageVersion, { id: version.id }, { metadata });
+    });
+    // Files of one version may arrive at once (Forgejo serialises them per package): the one that loses the race
+    // to create the package or version tries again with them in place, while its bytes are still in the spool.
+    await store().catch((e) => {
+      if (e instanceof UniqueConstraintViolationException && fs.existsSync(up.file)) return store();
+      throw e;
     });
   } catch (e) {
     if (e instanceof DuplicateFileError || e instanceof UniqueConstraintViolationException) throw new RegistryError(409, 'package file already exists');

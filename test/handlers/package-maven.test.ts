@@ -19,10 +19,18 @@ import { newOrg, setup, valid, type Env } from './repo-setup.ts';
 
 const run = promisify(execFile);
 
-// The plugin versions Debian ships (libmaven-deploy-plugin-java, libmaven-dependency-plugin-java).
-const DEPLOY = 'org.apache.maven.plugins:maven-deploy-plugin:3.0.0:deploy-file';
-const GET = 'org.apache.maven.plugins:maven-dependency-plugin:3.5.0:get';
 const DEBIAN_REPO = '/usr/share/maven-repo';
+
+/** The newest version of a plugin Debian ships (libmaven-deploy-plugin-java, ...), named explicitly as Maven needs offline. */
+function plugin(artifact: string, goal: string): string {
+  const dir = path.join(DEBIAN_REPO, 'org/apache/maven/plugins', artifact);
+  const versions = (fs.existsSync(dir) ? fs.readdirSync(dir) : []).filter((v) => /^\d+(\.\d+)*$/.test(v));
+  const newest = versions.sort((a, b) => a.localeCompare(b, 'en', { numeric: true })).pop();
+  if (!newest) throw new Error(`${dir}: no version installed (.ci/run installs the Debian package)`);
+  return `org.apache.maven.plugins:${artifact}:${newest}:${goal}`;
+}
+const DEPLOY = plugin('maven-deploy-plugin', 'deploy-file');
+const GET = plugin('maven-dependency-plugin', 'get');
 
 let env: Env;
 let alice: TestUser;
@@ -243,6 +251,18 @@ test('raw: files, computed checksums and metadata; a wrong checksum 400 and a ma
     assert.is((await raw('PUT', `${registry(alice.name)}/${bad}`, { ...opts, body: 'x' })).status, 400, bad);
   }
   assert.is((await raw('DELETE', `${base}/raw-1.0.jar`, opts)).status, 404, 'Forgejo\'s maven registry has no DELETE');
+});
+
+test('files of one new version uploaded at once are all stored; the same file at once is stored once', async () => {
+  const base = `${registry(alice.name)}/com/example/race/1.0`;
+  const names = ['race-1.0.jar', 'race-1.0-sources.jar', 'race-1.0-javadoc.jar', 'race-1.0-tests.jar', 'race-1.0.zip'];
+  const puts = await Promise.all(names.map((n) => raw('PUT', `${base}/${n}`, { token: alice.token, body: `bytes of ${n}` })));
+  assert.equal(puts.map((x) => x.status), names.map(() => 201), puts.map((x) => x.text).join());
+  const same = await Promise.all([1, 2, 3].map(() => raw('PUT', `${base}/race-1.0.pom`, { token: alice.token, body: pom('com.example', 'race', '1.0') })));
+  assert.equal(same.map((x) => x.status).sort(), [201, 409, 409]);
+  const files = await env.as(alice, 'GET', `/packages/${alice.name}/maven/com.example:race/1.0/files`);
+  assert.equal(files.json.map((f: { name: string }) => f.name).sort(), [...names, 'race-1.0.pom'].sort());
+  assert.equal(spoolFiles(), []);
 });
 
 test('access: anonymous or foreign deploys 401 with a Basic challenge; a password works; a private owner reads need access', async () => {
