@@ -109,9 +109,10 @@ async function upload(r: RegistryRequest, parts: string[]): Promise<void> {
   // The artifact's metadata is computed from the versions (and ignored when uploaded).
   if (p.version === '') return emptyAnswer(r.ctx, 200);
   if (p.sum) return verifyChecksum(r, p, p.sum);
+  const isPom = p.filename.toLowerCase().endsWith('.pom');
+  if (isPom && Number(r.ctx.get('Content-Length') || 0) > bodyCap(r.deps.config)) throw new RegistryError(413, 'request entity too large');
   const up = await spool(r.deps.config, r.ctx.req);
   try {
-    const isPom = p.filename.toLowerCase().endsWith('.pom');
     const metadata = isPom ? await pomMetadata(r, up) : undefined;
     const store = () => r.em.transactional(async (tx) => {
       const { version } = await addPackageFile(tx, r.deps.config, {

@@ -15,7 +15,7 @@ import yazl from 'yazl';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { TestUser } from '../helpers/fixtures.ts';
-import { newOrg, setup, valid, type Env } from './repo-setup.ts';
+import { newOrg, newRepo, setup, valid, type Env } from './repo-setup.ts';
 
 const run = promisify(execFile);
 
@@ -263,6 +263,39 @@ test('files of one new version uploaded at once are all stored; the same file at
   const files = await env.as(alice, 'GET', `/packages/${alice.name}/maven/com.example:race/1.0/files`);
   assert.equal(files.json.map((f: { name: string }) => f.name).sort(), [...names, 'race-1.0.pom'].sort());
   assert.equal(spoolFiles(), []);
+});
+
+test('/api/v1/packages: a Maven version shown, linked to a repository and deleted; the metadata follows', async () => {
+  const base = `${registry(alice.name)}/com/example/api`;
+  for (const v of ['1.0', '1.1']) assert.is((await raw('PUT', `${base}/${v}/api-${v}.pom`, { token: alice.token, body: pom('com.example', 'api', v) })).status, 201);
+  const item = await env.as(alice, 'GET', `/packages/${alice.name}/maven/com.example:api/1.0`);
+  assert.is(item.status, 200);
+  valid('Package', item.json);
+  assert.equal([item.json.type, item.json.name, item.json.version], ['maven', 'com.example:api', '1.0']);
+  const repo = await newRepo(env, alice);
+  assert.is((await env.as(alice, 'POST', `/packages/${alice.name}/maven/com.example:api/-/link/${repo.name}`)).status, 201);
+  assert.is((await env.as(alice, 'GET', `/packages/${alice.name}/maven/com.example:api/1.1`)).json.repository?.name, repo.name);
+  assert.is((await env.as(alice, 'DELETE', `/packages/${alice.name}/maven/com.example:api/1.1`)).status, 204);
+  const meta = await raw('GET', `${base}/maven-metadata.xml`);
+  assert.match(meta.text, '<release>1.0</release><latest>1.0</latest><versions><version>1.0</version></versions>');
+  assert.is((await raw('GET', `${base}/1.1/api-1.1.pom`)).status, 404);
+});
+
+test('a POM over [api] MAX_BODY_SIZE is 413 and stores nothing; other files are streamed whatever their size', async () => {
+  const small = await setup({ API__MAX_BODY_SIZE: '1' });
+  try {
+    const base = `${small.srv.url}/api/packages/${small.alice.name}/maven/com/example/big/1.0`;
+    const big = pom('com.example', 'big', '1.0').replace('</project>', `<description>${'x'.repeat(1 << 20)}</description></project>`);
+    const r = await raw('PUT', `${base}/big-1.0.pom`, { token: small.alice.token, body: big });
+    assert.is(r.status, 413, r.text);
+    const jarBytes = Buffer.alloc(3 << 20, 7);
+    assert.is((await raw('PUT', `${base}/big-1.0.jar`, { token: small.alice.token, body: jarBytes })).status, 201);
+    assert.is((await raw('GET', `${base}/big-1.0.jar.sha256`)).text, hash('sha256', jarBytes));
+    const files = await small.as(small.alice, 'GET', `/packages/${small.alice.name}/maven/com.example:big/1.0/files`);
+    assert.equal(files.json.map((f: { name: string }) => f.name), ['big-1.0.jar']);
+  } finally {
+    await small.close();
+  }
 });
 
 test('access: anonymous or foreign deploys 401 with a Basic challenge; a password works; a private owner reads need access', async () => {
