@@ -1,5 +1,5 @@
 // The package registries, outside /api/v1 (Forgejo routers/api/packages/api.go): `<ROOT>api/packages/<owner>/<type>/...`
-// for the types of lib/registries/ (generic, npm, pypi, cargo). The caller authenticates as on the API. Access to
+// for the types of lib/registries/ (generic, npm, pypi, cargo, maven). The caller authenticates as on the API. Access to
 // the owner's packages follows PKGREAD/PKGWRITE (guards/pkg.ts packageAccess): each operation says whether
 // it reads or writes. As in Forgejo's reqPackageAccess, a token without `read:package`/`write:package` or a
 // caller without the access gets 401 with a Basic challenge (package clients then send credentials), and a
@@ -14,10 +14,11 @@ import { generic } from './registries/generic.ts';
 import { npm } from './registries/npm.ts';
 import { pypi } from './registries/pypi.ts';
 import { cargo } from './registries/cargo.ts';
+import { maven } from './registries/maven.ts';
 
 export type { PackageRegistryDeps } from './registries/common.ts';
 
-const REGISTRIES = new Map<string, Registry>([generic, npm, pypi, cargo].map((r) => [r.type, r]));
+const REGISTRIES = new Map<string, Registry>([generic, npm, pypi, cargo, maven].map((r) => [r.type, r]));
 
 /** `Authorization: <token>` (one word, as Cargo sends it) read as `token <token>`; any other header as it is. */
 function schemedToken(headers: Context['headers']): Context['headers'] {

@@ -123,6 +123,10 @@ export interface NewPackageFile extends PackageKey {
   /** Stored with a version this upload creates (Forgejo keeps the first upload's metadata). */
   metadata?: unknown;
   semverCompatible?: boolean;
+  /** Whether the file is the version's lead file (counted as its download); true unless said otherwise. */
+  isLead?: boolean;
+  /** A file of the same name is replaced instead of refused (Forgejo's OverwriteExisting: Maven's snapshot metadata). */
+  overwrite?: boolean;
 }
 
 /**
@@ -142,10 +146,16 @@ export async function addPackageFile(em: EntityManager, cfg: Config, input: NewP
     version = em.create(PackageVersion, { packageId: pkg.id, creatorId: input.creator.id, version: input.version, lowerVersion: input.version.toLowerCase(), metadata: input.metadata ?? null });
     await em.flush();
   }
-  if (await em.findOne(PackageFile, { versionId: version.id, lowerName: input.filename.toLowerCase() })) throw new DuplicateFileError('package file already exists');
+  const existing = await em.findOne(PackageFile, { versionId: version.id, lowerName: input.filename.toLowerCase() });
+  if (existing && !input.overwrite) throw new DuplicateFileError('package file already exists');
+  if (existing) {
+    await em.nativeDelete(PackageProperty, { refType: PropertyType.file, refId: existing.id });
+    await em.nativeDelete(PackageFile, { id: existing.id });
+  }
   const blob = await blobFor(em, cfg, input.upload);
-  const file = em.create(PackageFile, { versionId: version.id, blobId: blob.id, name: input.filename, lowerName: input.filename.toLowerCase(), isLead: true });
+  const file = em.create(PackageFile, { versionId: version.id, blobId: blob.id, name: input.filename, lowerName: input.filename.toLowerCase(), isLead: input.isLead ?? true });
   await em.flush();
+  if (existing && existing.blobId !== blob.id) await dropUnreferencedBlobs(em, cfg, [existing.blobId]);
   return { pkg, version, file };
 }
 

@@ -1,4 +1,4 @@
-// What the package registries share (lib/package-registry.ts dispatches to generic.ts, npm.ts, pypi.ts and cargo.ts;
+// What the package registries share (lib/package-registry.ts dispatches to generic.ts, npm.ts, pypi.ts, cargo.ts and maven.ts;
 // container.ts serves `/v2/` itself): the request they are handed once the owner is resolved, the access
 // check, the error type each renders in its clients' shape, the uploader's quota check, capped body
 // reads and file downloads.

@@ -349,6 +349,8 @@ test('quota: an uploader over the packages quota gets 413 and nothing is stored'
     const crateFrame = Buffer.concat([u32(crateMeta.length), crateMeta, u32(tgz.length), tgz]);
     const crate = await fetch(`${q.srv.url}/api/packages/${q.alice.name}/cargo/api/v1/crates/new`, { method: 'PUT', headers: { Authorization: q.alice.token }, body: new Uint8Array(crateFrame) });
     assert.is(crate.status, 413, await crate.text());
+    const jar = await raw('PUT', `${q.srv.url}/api/packages/${q.alice.name}/maven/com/example/big/1.0/big-1.0.jar`, { token: q.alice.token, body: tgz });
+    assert.is(jar.status, 413, jar.text);
     const t = await fetch(`${q.srv.url}/v2/token`, { headers: { Authorization: `token ${q.alice.token}` } });
     const bearer = `Bearer ${((await t.json()) as { token: string }).token}`;
     const oci = await fetch(`${q.srv.url}/v2/${q.alice.name}/big/blobs/uploads/?digest=sha256:${sha256(tgz)}`, { method: 'POST', headers: { Authorization: bearer }, body: new Uint8Array(tgz) });

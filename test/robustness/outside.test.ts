@@ -82,7 +82,7 @@ test('package registry: NUL and over-long owner, name, version and file name are
   assert.equal(await run(probes), []);
 });
 
-test('npm, PyPI and Cargo registries: odd names, versions, tags and bodies never reach a 5xx', async () => {
+test('npm, PyPI, Cargo and Maven registries: odd names, versions, tags and bodies never reach a 5xx', async () => {
   const A = w.admin.name;
   const json = { ...token(), 'Content-Type': 'application/json' };
   const doc = (name: string, version: string, extra: Record<string, unknown> = {}) => JSON.stringify({
@@ -104,6 +104,10 @@ test('npm, PyPI and Cargo registries: odd names, versions, tags and bodies never
       { method: 'PUT', url: `/api/packages/${A}/cargo/api/v1/crates/new`, headers: token(), body, expect: '4xx' as const })),
     { method: 'GET', url: `/api/packages/${A}/cargo/api/v1/crates?q=%00`, expect: '4xx' },
     { method: 'GET', url: `/api/packages/${A}/cargo/api/v1/crates?per_page=99999999999999999999`, expect: 'not5xx' },
+    ...['<project><name>a\u0000b</name></project>', '<project><name>&#0;</name></project>', '<project>',
+      '<project></projec>', '<?xml version="1.0"?>', '<project a=b/>', '<project/><project/>', `${'<a>'.repeat(5000)}`, '\u0000'].map((body) => (
+      { method: 'PUT', url: `/api/packages/${A}/maven/com/odd/p/1.0/p-1.0.pom`, headers: token(), body, expect: '4xx' as const })),
+    { method: 'PUT', url: `/api/packages/${A}/maven/com/odd/p/1.0/p-1.0.jar.sha1`, headers: token(), body: 'x'.repeat(5000), expect: '4xx' },
   ];
   for (const [a, b, c] of fc.sample(fc.tuple(segment, segment, segment), { seed: SEED, numRuns: 10 })) {
     probes.push({ method: 'GET', url: `/api/packages/${A}/npm/${a}`, expect: 'not5xx' });
@@ -115,6 +119,9 @@ test('npm, PyPI and Cargo registries: odd names, versions, tags and bodies never
     probes.push({ method: 'GET', url: `/api/packages/${A}/cargo/${a}/${b}/${c}`, expect: 'not5xx' });
     probes.push({ method: 'GET', url: `/api/packages/${A}/cargo/api/v1/crates/${a}/${b}/download`, expect: 'not5xx' });
     probes.push({ method: 'DELETE', url: `/api/packages/${A}/cargo/api/v1/crates/${a}/${b}/yank`, headers: token(), expect: 'not5xx' });
+    probes.push({ method: 'GET', url: `/api/packages/${A}/maven/${a}/${b}/${c}`, expect: 'not5xx' });
+    probes.push({ method: 'PUT', url: `/api/packages/${A}/maven/${a}/${b}/${c}`, headers: token(), body: 'x', expect: 'not5xx' });
+    probes.push({ method: 'PUT', url: `/api/packages/${A}/maven/${a}/${b}/1.0/${c}.sha1`, headers: token(), body: 'x', expect: 'not5xx' });
   }
   // Form fields no stored text can hold, or too long, in each place the upload reads.
   for (const [field, value] of [['name', 'a\u0000b'], ['name', 'x'.repeat(300)], ['version', '1.0\u0000'], ['summary', '\u0000'], ['license', 'x\u0000'], ['sha256_digest', '\u0000']]) {
