@@ -4,12 +4,13 @@ import type { Config } from '../../config.ts';
 import { opName, type IAction } from '../../model/action.ts';
 import type { IUser } from '../../model/user.ts';
 import { toApiUser, type Viewer } from './user.ts';
+import type { ApiRepo } from './repo.ts';
 import { fmtTime } from '../../model/time.ts';
 
 export interface ActivityParts {
   actUser: IUser;
   /** api.Repository, converted by the caller (it needs the caller's permission). */
-  repo: Record<string, unknown>;
+  repo: ApiRepo;
   /** Whether the repository is private now (lib/feeds.ts reads visibility from the repository). */
   isPrivate: boolean;
   /** api.Comment, when the activity names a comment that still exists. */

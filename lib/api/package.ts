@@ -4,6 +4,7 @@ import type { Config } from '../../config.ts';
 import type { IUser } from '../../model/user.ts';
 import type { IPackage, IPackageBlob, IPackageFile, IPackageVersion } from '../../model/package.ts';
 import { toApiUser, type Viewer } from './user.ts';
+import type { ApiRepo } from './repo.ts';
 import { fmtTime } from '../../model/time.ts';
 import { pseudoUser } from '../pseudo-users.ts';
 
@@ -14,7 +15,7 @@ export interface PackageView {
   /** Null when the creator no longer exists (Forgejo shows its Ghost user). */
   creator: IUser | null;
   /** The linked repository as the caller sees it; null when unlinked or not readable by the caller. */
-  repository: Record<string, unknown> | null;
+  repository: ApiRepo | null;
 }
 
 /** Forgejo's VersionHTMLURL: `<owner>/-/packages/<type>/<name>/<version>` under the instance URL. */
