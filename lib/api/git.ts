@@ -8,7 +8,8 @@ import { EmailAddress, User, type IUser } from '../../model/user.ts';
 import type { IRepository } from '../../model/repo.ts';
 import { toApiUser } from './user.ts';
 import { ZERO_TIME } from '../../model/time.ts';
-import type { Commit as CommitJson, CommitUser, ContentsResponse, FileCommitResponse, PayloadCommit, PayloadCommitVerification, Wire } from '../../model/schemas/index.ts';
+import type { TagInfo } from '../../git/tags.ts';
+import type { Commit as CommitJson, CommitUser, ContentsResponse, FileCommitResponse, PayloadCommit, PayloadCommitVerification, Tag, Wire } from '../../model/schemas/index.ts';
 
 export type ApiPayloadCommit = Wire<PayloadCommit>;
 export type ApiVerification = Wire<PayloadCommitVerification>;
@@ -16,6 +17,7 @@ export type ApiCommit = Wire<CommitJson>;
 export type ApiFileCommit = Wire<FileCommitResponse>;
 export type ApiContents = Wire<ContentsResponse>;
 export type ApiCommitUser = Wire<CommitUser>;
+export type ApiTag = Wire<Tag>;
 
 export interface RepoUrls {
   api: string;
@@ -172,4 +174,17 @@ export function toContents(urls: RepoUrls, e: ContentsInput): ApiContents {
 
 export function toCommitUser(s: Signature): ApiCommitUser {
   return { name: s.name, email: s.email, date: utcDate(s) };
+}
+
+/** api.Tag (Forgejo's convert.ToTag): `id` is the tag object's id, `commit` the commit it points at. */
+export function toApiTag(urls: RepoUrls, t: TagInfo): ApiTag {
+  return {
+    name: t.name,
+    message: t.message.trim(),
+    id: t.id,
+    commit: { url: `${urls.api}/git/commits/${t.id}`, sha: t.commit ?? t.id, created: t.created ?? ZERO_TIME },
+    zipball_url: `${urls.html}/archive/${encodeURIComponent(t.name)}.zip`,
+    tarball_url: `${urls.html}/archive/${encodeURIComponent(t.name)}.tar.gz`,
+    archive_download_count: { zip: 0, tar_gz: 0 },
+  };
 }
