@@ -13,30 +13,26 @@ import { toApiActivity } from '../lib/api/activity.ts';
 import { commentsToApi, usersById } from '../lib/api/issue.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
 import { callerOf } from './repo-lists.ts';
-import { repoJson } from '../lib/api/repo-json.ts';
+import { reposJson } from '../lib/api/repo-json.ts';
 
 /** Forgejo's convert.ToActivities for one page of rows. */
 async function activitiesJson(s: RequestState, rows: IAction[]) {
   const viewer = { doer: s.auth.doer, siteAdmin: isSiteAdmin(s) };
   const repos = await actionRepos(s.em, rows);
-  const owners = await usersById(s.em, [...repos.values()].map((r) => r.ownerId));
   const actors = await usersById(s.em, rows.map((a) => a.actUserId));
   const commentIds = [...new Set(rows.map((a) => a.commentId).filter((id) => id > 0))];
   const comments = commentIds.length ? await s.em.find(Comment, { id: { $in: commentIds } }) : [];
   const commentJson = new Map((await commentsToApi(s.em, s.config, viewer, comments)).map((c) => [c.id, c]));
-  const repoJsonById = new Map<number, Record<string, unknown>>();
-  const out = [];
-  for (const a of rows) {
+  const repoJsonById = new Map((await reposJson(s, [...repos.values()])).map((r) => [r.id, r]));
+  return rows.map((a) => {
     const repo = repos.get(a.repoId)!;
-    if (!repoJsonById.has(repo.id)) repoJsonById.set(repo.id, await repoJson(s, repo, owners.get(repo.ownerId)!));
-    out.push(toApiActivity(s.config, viewer, a, {
+    return toApiActivity(s.config, viewer, a, {
       actUser: actors.get(a.actUserId)!,
       repo: repoJsonById.get(repo.id)!,
       isPrivate: repo.isPrivate,
       comment: commentJson.get(a.commentId) ?? null,
-    }));
-  }
-  return out;
+    });
+  });
 }
 
 /** Forgejo's ctx.FormBool: strconv.ParseBool, anything else is false. */

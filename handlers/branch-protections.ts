@@ -5,50 +5,17 @@ import type { Handler } from '../lib/handler.ts';
 import { json, noContent } from '../lib/handler.ts';
 import type { CreateBranchProtectionOption, EditBranchProtectionOption } from '../model/schemas/index.ts';
 import { ProtectedBranch, type IProtectedBranch } from '../model/branch-protection.ts';
-import { fmtTime } from '../model/time.ts';
+import { branchProtectionsToApi } from '../lib/api/protection.ts';
 import { badRequest, forbidden, notFound } from '../lib/errors.ts';
-import { teamIds, teamNames, userNames, writerIds } from '../lib/allowlists.ts';
-import { isGlobPattern } from '../lib/glob.ts';
+import { teamIds, writerIds } from '../lib/allowlists.ts';
 import { need, type RequestState } from '../lib/request.ts';
 
-export async function toApiBranchProtection(em: EntityManager, r: IProtectedBranch) {
-  return {
-    branch_name: isGlobPattern(r.ruleName) ? '' : r.ruleName,
-    rule_name: r.ruleName,
-    enable_push: r.canPush,
-    enable_push_whitelist: r.enableWhitelist,
-    push_whitelist_usernames: await userNames(em, r.whitelistUserIds),
-    push_whitelist_teams: await teamNames(em, r.whitelistTeamIds),
-    push_whitelist_deploy_keys: r.whitelistDeployKeys,
-    enable_merge_whitelist: r.enableMergeWhitelist,
-    merge_whitelist_usernames: await userNames(em, r.mergeWhitelistUserIds),
-    merge_whitelist_teams: await teamNames(em, r.mergeWhitelistTeamIds),
-    enable_status_check: r.enableStatusCheck,
-    status_check_contexts: r.statusCheckContexts,
-    required_approvals: r.requiredApprovals,
-    enable_approvals_whitelist: r.enableApprovalsWhitelist,
-    approvals_whitelist_username: await userNames(em, r.approvalsWhitelistUserIds),
-    approvals_whitelist_teams: await teamNames(em, r.approvalsWhitelistTeamIds),
-    block_on_rejected_reviews: r.blockOnRejectedReviews,
-    block_on_official_review_requests: r.blockOnOfficialReviewRequests,
-    block_on_outdated_branch: r.blockOnOutdatedBranch,
-    dismiss_stale_approvals: r.dismissStaleApprovals,
-    ignore_stale_approvals: r.ignoreStaleApprovals,
-    require_signed_commits: r.requireSignedCommits,
-    protected_file_patterns: r.protectedFilePatterns,
-    unprotected_file_patterns: r.unprotectedFilePatterns,
-    apply_to_admins: r.applyToAdmins,
-    created_at: fmtTime(r.createdAt),
-    updated_at: fmtTime(r.updatedAt),
-  };
-}
+const protectionJson = async (em: EntityManager, r: IProtectedBranch) => (await branchProtectionsToApi(em, [r]))[0]!;
 
 export const list: Handler = async (c) => {
   const { repo } = need(c.repo, 'repo');
   const rules = await c.em.find(ProtectedBranch, { repoId: repo.id }, { orderBy: { id: 'asc' } });
-  const out = [];
-  for (const r of rules) out.push(await toApiBranchProtection(c.em, r));
-  return json(200, out);
+  return json(200, await branchProtectionsToApi(c.em, rules));
 };
 
 async function byName(c: RequestState): Promise<IProtectedBranch> {
@@ -58,7 +25,7 @@ async function byName(c: RequestState): Promise<IProtectedBranch> {
   return rule;
 }
 
-export const get: Handler = async (c) => json(200, await toApiBranchProtection(c.em, await byName(c)));
+export const get: Handler = async (c) => json(200, await protectionJson(c.em, await byName(c)));
 
 export const create: Handler<CreateBranchProtectionOption> = async (c) => {
   const { repo, owner } = need(c.repo, 'repo');
@@ -95,7 +62,7 @@ export const create: Handler<CreateBranchProtectionOption> = async (c) => {
     applyToAdmins: !!b.apply_to_admins,
   });
   await c.em.flush();
-  return json(201, await toApiBranchProtection(c.em, rule));
+  return json(201, await protectionJson(c.em, rule));
 };
 
 export const edit: Handler<EditBranchProtectionOption> = async (c) => {
@@ -135,7 +102,7 @@ export const edit: Handler<EditBranchProtectionOption> = async (c) => {
   if (b.approvals_whitelist_teams !== undefined) rule.approvalsWhitelistTeamIds = await teamIds(c.em, repo, owner, b.approvals_whitelist_teams);
   rule.updatedAt = new Date();
   await c.em.flush();
-  return json(200, await toApiBranchProtection(c.em, rule));
+  return json(200, await protectionJson(c.em, rule));
 };
 
 export const remove: Handler = async (c) => {

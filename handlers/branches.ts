@@ -9,6 +9,7 @@ import { lookupRef, readRef } from '../git/lookup.ts';
 import { createBranchRef, deleteRef, listBranches, renameBranchRef } from '../git/refs.ts';
 import { RefExistsError } from '../git/errors.ts';
 import { CommitUsers, toPayloadCommit } from '../lib/api/git.ts';
+import { toApiBranch } from '../lib/api/branch.ts';
 import { ProtectedBranch, type IProtectedBranch } from '../model/branch-protection.ts';
 import { canUserMergeRule, canUserPushRule, firstMatch, loadBranchRules } from '../lib/branch-rules.ts';
 import { conflict, notFound, unprocessable } from '../lib/errors.ts';
@@ -19,27 +20,13 @@ import { isGlobPattern } from '../lib/glob.ts';
 import type { RequestState } from '../lib/request.ts';
 
 /** api.Branch for one branch head and the rule protecting it (if any). */
-export async function toApiBranch(s: RequestState, g: GitCtx, name: string, commit: Commit, rule: IProtectedBranch | null, users: CommitUsers) {
+async function branchOf(s: RequestState, g: GitCtx, name: string, commit: Commit, rule: IProtectedBranch | null, users: CommitUsers) {
   const doer = s.auth.doer;
-  const payload = toPayloadCommit(g.urls, commit, users);
-  if (!rule) {
-    const write = !!doer && g.perm.canWrite('code');
-    return {
-      name, commit: payload, protected: false, required_approvals: 0, enable_status_check: false, status_check_contexts: [],
-      user_can_push: write, user_can_merge: write, effective_branch_protection_name: '',
-    };
-  }
-  return {
-    name,
-    commit: payload,
-    protected: true,
-    required_approvals: rule.requiredApprovals,
-    enable_status_check: rule.enableStatusCheck,
-    status_check_contexts: rule.statusCheckContexts,
-    user_can_push: await canUserPushRule(s.em, rule, g.perm, doer),
-    user_can_merge: await canUserMergeRule(s.em, rule, g.perm, doer),
-    effective_branch_protection_name: g.perm.isAdmin() ? rule.ruleName : '',
-  };
+  const write = !!doer && g.perm.canWrite('code');
+  const access = rule
+    ? { push: await canUserPushRule(s.em, rule, g.perm, doer), merge: await canUserMergeRule(s.em, rule, g.perm, doer) }
+    : { push: write, merge: write };
+  return toApiBranch(name, toPayloadCommit(g.urls, commit, users), rule, access, g.perm.isAdmin());
 }
 
 async function branchJson(s: RequestState, g: GitCtx, name: string, oid: string) {
@@ -47,7 +34,7 @@ async function branchJson(s: RequestState, g: GitCtx, name: string, oid: string)
   if (!commit) throw notFound();
   const users = new CommitUsers(s.em, s.config);
   await users.load([commit.author.email, commit.committer.email]);
-  return toApiBranch(s, g, name, commit, firstMatch(await loadBranchRules(s.em, g.repo.id), name), users);
+  return branchOf(s, g, name, commit, firstMatch(await loadBranchRules(s.em, g.repo.id), name), users);
 }
 
 export const list: Handler = async (c) => {
@@ -64,7 +51,7 @@ export const list: Handler = async (c) => {
   const out = [];
   for (let i = 0; i < slice.length; i++) {
     const commit = commits[i];
-    if (commit) out.push(await toApiBranch(c, g, slice[i].name, commit, firstMatch(rules, slice[i].name), users));
+    if (commit) out.push(await branchOf(c, g, slice[i].name, commit, firstMatch(rules, slice[i].name), users));
   }
   return json(200, out, pagingHeaders(c, page, heads.length));
 };

@@ -7,25 +7,20 @@ import { KeyType, PublicKey, type IPublicKey } from '../model/keys.ts';
 import { parseSshKey } from '../lib/ssh-keys.ts';
 import { notFound, unprocessable } from '../lib/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
-import { fmtTime } from '../model/time.ts';
 import { need, type RequestState } from '../lib/request.ts';
 import { repoJson } from '../lib/api/repo-json.ts';
+import { toApiDeployKey } from '../lib/api/key.ts';
 import { rowId } from '../lib/query-values.ts';
 
-async function deployKeyJson(s: RequestState, key: IPublicKey) {
-  const { repo, owner } = need(s.repo, 'repo');
-  return {
-    id: key.id,
-    key_id: key.id,
-    key: key.content,
-    url: `${s.config.appUrl}api/v1/repos/${owner.name}/${repo.name}/keys/${key.id}`,
-    title: key.name,
-    fingerprint: key.fingerprint,
-    created_at: fmtTime(key.createdAt),
-    read_only: key.mode === 1,
-    repository: await repoJson(s, repo, owner),
-  };
+/** Deploy keys of the addressed repository; its api.Repository is converted once for all of them. */
+async function deployKeysJson(s: RequestState, keys: IPublicKey[]) {
+  if (keys.length === 0) return [];
+  const ctx = need(s.repo, 'repo');
+  const repository = await repoJson(s, ctx.repo, ctx.owner);
+  return keys.map((k) => toApiDeployKey(s.config, k, ctx, repository));
 }
+
+const deployKeyJson = async (s: RequestState, key: IPublicKey) => (await deployKeysJson(s, [key]))[0]!;
 
 const keyOf = async (s: RequestState) => {
   const id = rowId(s.params.id) ?? 0;
@@ -41,9 +36,7 @@ export const list: Handler = async (c) => {
   const fingerprint = c.query.get('fingerprint');
   if (fingerprint) where.fingerprint = fingerprint;
   const [rows, total] = await c.em.findAndCount(PublicKey, where, { orderBy: { id: 'asc' }, limit: p.limit, offset: p.offset });
-  const out = [];
-  for (const k of rows) out.push(await deployKeyJson(c, k));
-  return json(200, out, pagingHeaders(c, p, total));
+  return json(200, await deployKeysJson(c, rows), pagingHeaders(c, p, total));
 };
 
 export const get: Handler = async (c) => json(200, await deployKeyJson(c, await keyOf(c)));

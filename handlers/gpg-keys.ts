@@ -6,7 +6,7 @@ import { json, noContent } from '../lib/handler.ts';
 import type { CreateGPGKeyOption, VerifyGPGKeyOption } from '../model/schemas/index.ts';
 import { GpgKey, GpgKeyImport, type IGpgKey } from '../model/keys.ts';
 import { EmailAddress, type IUser } from '../model/user.ts';
-import { fmtTime } from '../model/time.ts';
+import { gpgKeysToApi } from '../lib/api/gpg-key.ts';
 import {
   capabilities, expiryOf, identityEmails, keyIdOf, packetBase64, readArmoredKeys, signerOf, verificationToken, type PgpKey,
 } from '../lib/gpg-keys.ts';
@@ -17,38 +17,12 @@ import { rowId } from '../lib/query-values.ts';
 
 const idParam = (v: string | undefined) => rowId(v) ?? 0;
 
-function keyFields(k: IGpgKey) {
-  return {
-    id: k.id,
-    primary_key_id: k.primaryKeyId,
-    key_id: k.keyId,
-    public_key: k.content,
-    can_sign: k.canSign,
-    can_encrypt_comms: k.canEncryptComms,
-    can_encrypt_storage: k.canEncryptStorage,
-    can_certify: k.canCertify,
-    verified: k.verified,
-    created_at: fmtTime(k.keyCreatedAt),
-    expires_at: fmtTime(k.expiresAt),
-  };
-}
-
-/** Forgejo's ToGPGKey: subkeys are one level deep, with `emails` and `subkeys` null. */
-async function gpgKeyJson(s: RequestState, k: IGpgKey) {
-  const subkeys = await s.em.find(GpgKey, { primaryKeyId: k.keyId, ownerId: k.ownerId }, { orderBy: { id: 'asc' } });
-  return {
-    ...keyFields(k),
-    emails: k.emails.map((e) => ({ email: e.email, verified: e.verified })),
-    subkeys: subkeys.map((sk) => ({ ...keyFields(sk), emails: null, subkeys: null })),
-  };
-}
+const gpgKeyJson = async (s: RequestState, k: IGpgKey) => (await gpgKeysToApi(s.em, [k]))[0]!;
 
 async function listFor(c: RequestState, user: IUser) {
   const p = pageOf(c);
   const [keys, total] = await c.em.findAndCount(GpgKey, { ownerId: user.id, primaryKeyId: '' }, { orderBy: { id: 'asc' }, limit: p.limit, offset: p.offset });
-  const out = [];
-  for (const k of keys) out.push(await gpgKeyJson(c, k));
-  return json(200, out, pagingHeaders(c, p, total));
+  return json(200, await gpgKeysToApi(c.em, keys), pagingHeaders(c, p, total));
 }
 
 export const listMine: Handler = async (c) => listFor(c, c.auth.doer!);

@@ -8,7 +8,7 @@ import { Comment, CommentType, IssueWatch, type IIssue } from '../model/issue.ts
 import { User } from '../model/user.ts';
 import { repoApiUrl } from '../lib/api/issue.ts';
 import { toApiUser } from '../lib/api/user.ts';
-import { fmtTime } from '../model/time.ts';
+import { toApiWatchInfo } from '../lib/api/watch.ts';
 import { isWatching } from '../lib/social.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
@@ -47,14 +47,7 @@ export const listSubscriptionsCheck: Handler = async (c) => {
   const { repo } = need(c.repo, 'repo');
   const subscribed = await watches(c.em, need(c.auth.doer ?? undefined, 'user').id, issue);
   const repoUrl = repoApiUrl(c.config, repo.ownerName, repo.name);
-  return json(200, {
-    subscribed,
-    ignored: !subscribed,
-    reason: null,
-    created_at: fmtTime(issue.createdAt),
-    url: `${repoUrl}/issues/${issue.index}/subscriptions`,
-    repository_url: repoUrl,
-  });
+  return json(200, toApiWatchInfo(subscribed, issue.createdAt, `${repoUrl}/issues/${issue.index}/subscriptions`, repoUrl));
 };
 
 /**

@@ -8,7 +8,7 @@ import { json, noContent } from '../lib/handler.ts';
 import type { AddTimeOption } from '../model/schemas/index.ts';
 import { CommentType, Issue, Stopwatch, TrackedTime, type IIssue, type IStopwatch, type ITrackedTime } from '../model/issue.ts';
 import { User, type IUser } from '../model/user.ts';
-import { issuesToApi, usersById } from '../lib/api/issue.ts';
+import { issuesToApi, toApiTrackedTime, usersById } from '../lib/api/issue.ts';
 import { fmtTime } from '../model/time.ts';
 import { addComment, canReadIssue } from '../lib/issues.ts';
 import { reachable, type Sql } from '../lib/repo-search.ts';
@@ -81,15 +81,7 @@ async function timesToApi(c: RequestState, times: ITrackedTime[]) {
   const issues = times.length ? await c.em.find(Issue, { id: { $in: [...new Set(times.map((t) => t.issueId))] } }) : [];
   const [apiIssues, users] = await Promise.all([issuesToApi(c.em, c.config, viewer, issues), usersById(c.em, times.map((t) => t.userId))]);
   const issueById = new Map(apiIssues.map((i) => [i.id, i]));
-  return times.map((t) => ({
-    id: t.id,
-    created: fmtTime(t.createdAt),
-    time: t.time,
-    user_id: t.userId,
-    user_name: users.get(t.userId)?.name ?? '',
-    issue_id: t.issueId,
-    issue: issueById.get(t.issueId) ?? null,
-  }));
+  return times.map((t) => toApiTrackedTime(t, users.get(t.userId)?.name ?? '', issueById.get(t.issueId) ?? null));
 }
 
 async function userByName(c: RequestState, name: string): Promise<IUser | null> {

@@ -5,8 +5,7 @@ import { json, noContent } from '../lib/handler.ts';
 import type { CreateKeyOption } from '../model/schemas/index.ts';
 import { KeyType, PublicKey, type IPublicKey } from '../model/keys.ts';
 import { User, type IUser } from '../model/user.ts';
-import { toApiUser } from '../lib/api/user.ts';
-import { fmtTime } from '../model/time.ts';
+import { toApiPublicKey } from '../lib/api/key.ts';
 import { parseSshKey } from '../lib/ssh-keys.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { forbidden, notFound, unprocessable } from '../lib/errors.ts';
@@ -15,32 +14,11 @@ import { rowId } from '../lib/query-values.ts';
 
 const idParam = (v: string | undefined) => rowId(v) ?? 0;
 
-/**
- * Forgejo's ToPublicKey; the key's owner and kind are added only for the owner and site admins
- * (appendPrivateInformation). User keys always have write access, so `read_only` (omitempty) is left out.
- */
+/** api.PublicKey of `key`; its owner is read unless given (the listed user). */
 export async function keyJson(s: RequestState, key: IPublicKey, owner?: IUser) {
-  const out: Record<string, unknown> = {
-    id: key.id,
-    key: key.content,
-    url: `${s.config.appUrl}api/v1/user/keys/${key.id}`,
-    title: key.name,
-    fingerprint: key.fingerprint,
-    created_at: fmtTime(key.createdAt),
-    updated_at: fmtTime(key.updatedAt),
-    verified: key.verified,
-  };
-  // api.PublicKey tags read_only `omitempty`, while verified is always sent.
-  if (key.mode === 1) out.read_only = true;
-  if (isSiteAdmin(s) || s.auth.doer?.id === key.ownerId) {
-    out.key_type = key.type === KeyType.user ? 'user' : key.type === KeyType.deploy ? 'deploy' : 'unknown';
-    if (key.type === KeyType.user) {
-      const u = owner?.id === key.ownerId ? owner : await s.em.findOne(User, { id: key.ownerId });
-      // Forgejo renders the owner as seen by the owner.
-      if (u) out.user = toApiUser(s.config, u, { doer: u, siteAdmin: false });
-    }
-  }
-  return out;
+  const privileged = isSiteAdmin(s) || s.auth.doer?.id === key.ownerId;
+  const u = !privileged || key.type !== KeyType.user ? null : owner?.id === key.ownerId ? owner : await s.em.findOne(User, { id: key.ownerId });
+  return toApiPublicKey(s.config, key, privileged, u);
 }
 
 /** `fingerprint` filters (and then there is no paging); otherwise one page, oldest first. */

@@ -5,7 +5,7 @@ import type { Handler } from '../lib/handler.ts';
 import { json, noContent } from '../lib/handler.ts';
 import type { CreateOAuth2ApplicationOptions } from '../model/schemas/index.ts';
 import { OAuth2Application, type IOAuth2Application } from '../model/oauth2.ts';
-import { fmtTime } from '../model/time.ts';
+import { toApiOAuth2Application } from '../lib/api/account.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { notFound, unprocessable } from '../lib/errors.ts';
 import type { RequestState } from '../lib/request.ts';
@@ -13,15 +13,7 @@ import { rowId } from '../lib/query-values.ts';
 
 const idParam = (v: string | undefined) => rowId(v) ?? 0;
 
-const appJson = (a: IOAuth2Application, secret = '') => ({
-  id: a.id,
-  name: a.name,
-  client_id: a.clientId,
-  client_secret: secret,
-  confidential_client: a.confidentialClient,
-  redirect_uris: a.redirectUris,
-  created: fmtTime(a.createdAt),
-});
+const appJson = toApiOAuth2Application;
 
 /** Forgejo's secrets look like `gto_` + 32 random bytes in lower-case base32. */
 function newSecret(): { value: string; hash: string } {

@@ -14,14 +14,15 @@ import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { forbidden, notFound } from '../lib/errors.ts';
 import { isSiteAdmin, need } from '../lib/request.ts';
 import { repoJson } from '../lib/api/repo-json.ts';
+import type { ApiRepo } from '../lib/api/repo.ts';
 
 type Row = { pkg: IPackage; version: IPackageVersion };
 
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
 /** The linked repositories the caller may read, as api.Repository; Forgejo leaves the others out. */
-async function readableRepos(c: HandlerCtx<unknown>, owner: IUser, repoIds: number[]): Promise<Map<number, Record<string, unknown>>> {
-  const out = new Map<number, Record<string, unknown>>();
+async function readableRepos(c: HandlerCtx<unknown>, owner: IUser, repoIds: number[]): Promise<Map<number, ApiRepo>> {
+  const out = new Map<number, ApiRepo>();
   if (repoIds.length === 0) return out;
   for (const repo of await c.em.find(Repository, { id: { $in: repoIds } })) {
     const perm = await repoPermission(c.em, { repo, owner, doer: c.auth.doer, siteAdmin: isSiteAdmin(c), token: c.auth.token });

@@ -8,9 +8,7 @@ import { json } from '../lib/handler.ts';
 import type { EditReactionOption } from '../model/schemas/index.ts';
 import { Reaction, type IIssue, type IReaction } from '../model/issue.ts';
 import { usersById } from '../lib/api/issue.ts';
-import { toApiUser } from '../lib/api/user.ts';
-import { fmtTime } from '../model/time.ts';
-import { pseudoUser } from '../lib/pseudo-users.ts';
+import { toApiReaction } from '../lib/api/reaction.ts';
 import { listSetting } from '../config.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
@@ -21,11 +19,7 @@ interface Target { issue: IIssue; commentId: number }
 async function toApi(c: RequestState, rows: IReaction[]) {
   const users = await usersById(c.em, rows.map((r) => r.userId));
   const viewer = { doer: c.auth.doer, siteAdmin: isSiteAdmin(c) };
-  return rows.map((r) => {
-    // Forgejo shows a migrated reaction under its original author's name, on a stand-in user.
-    const u = r.originalAuthor ? { ...pseudoUser(-1), name: r.originalAuthor, lowerName: r.originalAuthor.toLowerCase() } : (users.get(r.userId) ?? pseudoUser(-1));
-    return { user: toApiUser(c.config, u, viewer), content: r.type, created_at: fmtTime(r.createdAt) };
-  });
+  return rows.map((r) => toApiReaction(c.config, viewer, r, users.get(r.userId)));
 }
 
 async function findReactions(c: RequestState, t: Target, page: Page | null) {

@@ -9,8 +9,7 @@ import type { CreateStatusOption } from '../model/schemas/index.ts';
 import { CommitStatus, type ICommitStatus } from '../model/commit-status.ts';
 import { nextIndex } from '../model/counter.ts';
 import { User } from '../model/user.ts';
-import { toApiUser } from '../lib/api/user.ts';
-import { fmtTime } from '../model/time.ts';
+import { toApiCommitStatus, type ApiCombinedStatus } from '../lib/api/status.ts';
 import { lookupRef } from '../git/lookup.ts';
 import { isValidRefName } from '../git/refname.ts';
 import { badRequest, notFound, unprocessable } from '../lib/errors.ts';
@@ -26,19 +25,11 @@ const STATES = Object.keys(PRIORITY);
 
 const contextHash = (context: string) => createHash('sha1').update(context).digest('hex');
 
-async function toApiStatus(em: EntityManager, cfg: Config, g: GitCtx, s: ICommitStatus) {
-  const creator = s.creatorId ? await em.findOne(User, { id: s.creatorId }) : null;
-  return {
-    id: s.index,
-    status: s.state,
-    target_url: s.targetUrl,
-    description: s.description,
-    url: `${g.urls.api}/statuses/${s.sha}`,
-    context: s.context,
-    creator: creator ? toApiUser(cfg, creator, { doer: null, siteAdmin: false }) : null,
-    created_at: fmtTime(s.createdAt),
-    updated_at: fmtTime(s.updatedAt),
-  };
+/** api.CommitStatus of each row, their creators read once. */
+async function statusesJson(em: EntityManager, cfg: Config, g: GitCtx, rows: ICommitStatus[]) {
+  const ids = [...new Set(rows.map((r) => r.creatorId).filter((id) => id > 0))];
+  const creators = new Map((ids.length ? await em.find(User, { id: { $in: ids } }) : []).map((u) => [u.id, u]));
+  return rows.map((r) => toApiCommitStatus(cfg, g.urls, r, creators.get(r.creatorId) ?? null));
 }
 
 /** A full commit id for a branch, tag or (abbreviated) id; anything else is looked up as given. */
@@ -70,7 +61,7 @@ export const create: Handler<CreateStatusOption> = async (c) => {
   });
   await c.em.flush();
   await runScheduledMerges(c.em, c.services, c.config, g.repo, found.commit);
-  return json(201, await toApiStatus(c.em, c.config, g, row));
+  return json(201, (await statusesJson(c.em, c.config, g, [row]))[0]);
 };
 
 const ORDER: Record<string, Record<string, 'asc' | 'desc'>> = {
@@ -91,9 +82,7 @@ async function listFor(c: RequestState, name: string) {
   if (state) where.state = state;
   const orderBy = [ORDER[c.query.get('sort') ?? ''] ?? { createdAt: 'desc' }, { id: 'desc' as const }];
   const [rows, total] = await c.em.findAndCount(CommitStatus, where, { orderBy, limit: page.limit, offset: page.offset });
-  const out = [];
-  for (const r of rows) out.push(await toApiStatus(c.em, c.config, g, r));
-  return json(200, out, pagingHeaders(c, page, total));
+  return json(200, await statusesJson(c.em, c.config, g, rows), pagingHeaders(c, page, total));
 }
 
 export const listBySha: Handler = (c) => listFor(c, c.params.sha ?? '');
@@ -108,13 +97,12 @@ export const combined: Handler = async (c) => {
   const latest: ICommitStatus[] = [];
   const seen = new Set<string>();
   for (const s of all) if (!seen.has(s.contextHash)) { seen.add(s.contextHash); latest.push(s); }
-  if (latest.length === 0) return json(200, { state: '', sha: '', total_count: 0, statuses: null, repository: null, commit_url: '', url: '' });
+  if (latest.length === 0) return json(200, { state: '', sha: '', total_count: 0, statuses: null, repository: null, commit_url: '', url: '' } satisfies ApiCombinedStatus);
   const slice = latest.slice(page.offset, page.offset + page.limit);
   let state = '';
   for (const s of slice) if (state === '' || (s.state in PRIORITY && PRIORITY[s.state] <= (PRIORITY[state] ?? 99))) state = s.state;
   if (state === 'error') state = 'failure';
-  const statuses = [];
-  for (const s of slice) statuses.push(await toApiStatus(c.em, c.config, g, s));
+  const statuses = await statusesJson(c.em, c.config, g, slice);
   return json(200, {
     state,
     sha,
@@ -123,5 +111,5 @@ export const combined: Handler = async (c) => {
     repository: await repoJson(c, g.repo, g.owner),
     commit_url: '',
     url: '',
-  }, pagingHeaders(c, page, latest.length));
+  } satisfies ApiCombinedStatus, pagingHeaders(c, page, latest.length));
 };

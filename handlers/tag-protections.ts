@@ -5,23 +5,14 @@ import type { Handler } from '../lib/handler.ts';
 import { json, noContent } from '../lib/handler.ts';
 import type { CreateTagProtectionOption, EditTagProtectionOption } from '../model/schemas/index.ts';
 import { ProtectedTag, type IProtectedTag } from '../model/branch-protection.ts';
-import { fmtTime } from '../model/time.ts';
+import { tagProtectionsToApi } from '../lib/api/protection.ts';
 import { badRequest, forbidden, notFound, unprocessable } from '../lib/errors.ts';
-import { teamIds, teamNames, userNames, writerIds } from '../lib/allowlists.ts';
+import { teamIds, writerIds } from '../lib/allowlists.ts';
 import { tagPattern } from '../lib/branch-rules.ts';
 import { need, type RequestState } from '../lib/request.ts';
 import { rowId } from '../lib/query-values.ts';
 
-export async function toApiTagProtection(em: EntityManager, t: IProtectedTag) {
-  return {
-    id: t.id,
-    name_pattern: t.namePattern,
-    whitelist_usernames: await userNames(em, t.allowlistUserIds),
-    whitelist_teams: await teamNames(em, t.allowlistTeamIds),
-    created_at: fmtTime(t.createdAt),
-    updated_at: fmtTime(t.updatedAt),
-  };
-}
+const protectionJson = async (em: EntityManager, t: IProtectedTag) => (await tagProtectionsToApi(em, [t]))[0]!;
 
 function checkPattern(pattern: string): void {
   if (tagPattern(pattern) === null) throw unprocessable(`invalid name pattern [pattern: ${pattern}]`);
@@ -30,9 +21,7 @@ function checkPattern(pattern: string): void {
 export const list: Handler = async (c) => {
   const { repo } = need(c.repo, 'repo');
   const rows = await c.em.find(ProtectedTag, { repoId: repo.id }, { orderBy: { id: 'asc' } });
-  const out = [];
-  for (const r of rows) out.push(await toApiTagProtection(c.em, r));
-  return json(200, out);
+  return json(200, await tagProtectionsToApi(c.em, rows));
 };
 
 async function byId(c: RequestState): Promise<IProtectedTag> {
@@ -43,7 +32,7 @@ async function byId(c: RequestState): Promise<IProtectedTag> {
   return row;
 }
 
-export const get: Handler = async (c) => json(200, await toApiTagProtection(c.em, await byId(c)));
+export const get: Handler = async (c) => json(200, await protectionJson(c.em, await byId(c)));
 
 export const create: Handler<CreateTagProtectionOption> = async (c) => {
   const { repo, owner } = need(c.repo, 'repo');
@@ -60,7 +49,7 @@ export const create: Handler<CreateTagProtectionOption> = async (c) => {
     allowlistTeamIds: await teamIds(c.em, repo, owner, b.whitelist_teams ?? []),
   });
   await c.em.flush();
-  return json(201, await toApiTagProtection(c.em, row));
+  return json(201, await protectionJson(c.em, row));
 };
 
 export const edit: Handler<EditTagProtectionOption> = async (c) => {
@@ -75,7 +64,7 @@ export const edit: Handler<EditTagProtectionOption> = async (c) => {
   if (b.whitelist_usernames !== undefined) row.allowlistUserIds = await writerIds(c.em, repo, owner, b.whitelist_usernames);
   row.updatedAt = new Date();
   await c.em.flush();
-  return json(200, await toApiTagProtection(c.em, row));
+  return json(200, await protectionJson(c.em, row));
 };
 
 export const remove: Handler = async (c) => {

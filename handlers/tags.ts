@@ -13,20 +13,7 @@ import { listTags, tagInfo, type TagInfo } from '../git/tags.ts';
 import { conflict, notFound } from '../lib/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { gitCtx, gitWrite, httpErrorOf, identityOf, refreshAfterWrite } from '../lib/repo-git.ts';
-import type { RepoUrls } from '../lib/api/git.ts';
-import { ZERO_TIME } from '../model/time.ts';
-
-export function toApiTag(urls: RepoUrls, t: TagInfo) {
-  return {
-    name: t.name,
-    message: t.message.trim(),
-    id: t.id,
-    commit: { url: `${urls.api}/git/commits/${t.id}`, sha: t.commit ?? t.id, created: t.created ?? ZERO_TIME },
-    zipball_url: `${urls.html}/archive/${encodeURIComponent(t.name)}.zip`,
-    tarball_url: `${urls.html}/archive/${encodeURIComponent(t.name)}.tar.gz`,
-    archive_download_count: { zip: 0, tar_gz: 0 },
-  };
-}
+import { toApiTag } from '../lib/api/git.ts';
 
 export const list: Handler = async (c) => {
   const g = gitCtx(c);

@@ -5,7 +5,7 @@ import type { RepoTopicOptions } from '../model/schemas/index.ts';
 import { RepoTopic, Topic } from '../model/topic.ts';
 import { notFound } from '../lib/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
-import { fmtTime } from '../model/time.ts';
+import { toApiTopic } from '../lib/api/topic.ts';
 import { MAX_TOPICS, addTopic, countRepoTopics, normalizeTopic, removeTopic, sanitizeTopics, saveTopics, validTopic } from '../lib/topics.ts';
 import { need } from '../lib/request.ts';
 
@@ -52,6 +52,6 @@ export const search: Handler = async (c) => {
   const q = (c.query.get('q') ?? '').toLowerCase();
   const where = q ? { name: { $like: `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%` } } : {};
   const [topics, total] = await c.em.findAndCount(Topic, where, { orderBy: [{ repoCount: 'desc' }, { name: 'asc' }], limit: p.limit, offset: p.offset });
-  const body = topics.map((t) => ({ id: t.id, topic_name: t.name, repo_count: t.repoCount, created: fmtTime(t.createdAt), updated: fmtTime(t.updatedAt) }));
+  const body = topics.map(toApiTopic);
   return json(200, { topics: body }, pagingHeaders(c, p, total));
 };

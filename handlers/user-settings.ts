@@ -2,24 +2,10 @@
 import type { Handler } from '../lib/handler.ts';
 import { json, noContent } from '../lib/handler.ts';
 import type { UpdateUserAvatarOption, UserSettingsOptions } from '../model/schemas/index.ts';
-import type { IUser } from '../model/user.ts';
+import { toApiUserSettings } from '../lib/api/account.ts';
 import { decodeAvatar, deleteAvatar, storeAvatar } from '../lib/avatar-store.ts';
 
-/** Forgejo's User2UserSettings. */
-const settingsJson = (u: IUser) => ({
-  full_name: u.fullName,
-  website: u.website,
-  description: u.description,
-  location: u.location,
-  pronouns: u.pronouns,
-  language: u.language,
-  theme: u.theme,
-  diff_view_style: u.diffViewStyle,
-  hide_email: u.keepEmailPrivate,
-  hide_pronouns: u.hidePronouns,
-  hide_activity: u.hideActivity,
-  enable_repo_unit_hints: u.enableRepoUnitHints,
-});
+const settingsJson = toApiUserSettings;
 
 export const get: Handler = async (c) => json(200, settingsJson(c.auth.doer!));
 

@@ -9,13 +9,12 @@ import { notFound } from '../lib/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { WATCHING, isWatching, setWatch } from '../lib/social.ts';
 import { toApiUser } from '../lib/api/user.ts';
-import { fmtTime } from '../model/time.ts';
+import { toApiWatchInfo } from '../lib/api/watch.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
 
-/** WatchInfo: Forgejo reports the repository's creation time as `created_at`. */
 function watchInfo(s: RequestState, repo: IRepository, owner: IUser) {
   const url = `${s.config.appUrl}api/v1/repos/${owner.name}/${repo.name}`;
-  return { subscribed: true, ignored: false, reason: null, created_at: fmtTime(repo.createdAt), url: `${url}/subscription`, repository_url: url };
+  return toApiWatchInfo(true, repo.createdAt, `${url}/subscription`, url);
 }
 
 export const subscribers: Handler = async (c) => {

@@ -31,15 +31,3 @@ export async function teamIds(em: EntityManager, repo: IRepository, owner: IUser
   }
   return ids;
 }
-
-export async function userNames(em: EntityManager, ids: number[]): Promise<string[]> {
-  if (ids.length === 0) return [];
-  const users = await em.find(User, { id: { $in: ids } });
-  return ids.flatMap((id) => users.filter((u) => u.id === id).map((u) => u.name));
-}
-
-export async function teamNames(em: EntityManager, ids: number[]): Promise<string[]> {
-  if (ids.length === 0) return [];
-  const teams = await em.find(Team, { id: { $in: ids } });
-  return ids.flatMap((id) => teams.filter((t) => t.id === id).map((t) => t.name));
-}

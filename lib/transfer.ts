@@ -10,13 +10,14 @@ import { RepoTransfer, type IRepoTransfer } from '../model/transfer.ts';
 import { User, type IUser } from '../model/user.ts';
 import { toApiUser, type Viewer } from './api/user.ts';
 import { toApiTeam } from './api/team.ts';
+import type { ApiRepoTransfer } from './api/repo.ts';
 import { Mode, repoPermission } from './perm.ts';
 import { conflict, forbidden, unprocessable } from './errors.ts';
 import { moveGitDirs } from './repos.ts';
 import { isBlocked } from './blocks.ts';
 import { canCreateOrgRepo } from './membership.ts';
 
-export async function transferJson(em: EntityManager, cfg: Config, t: IRepoTransfer, viewer: Viewer): Promise<Record<string, unknown>> {
+export async function transferJson(em: EntityManager, cfg: Config, t: IRepoTransfer, viewer: Viewer): Promise<ApiRepoTransfer> {
   return (await transfersJson(em, cfg, [t], viewer))[0]!;
 }
 
@@ -27,7 +28,7 @@ export const transferUserIds = (ts: IRepoTransfer[]) => ts.flatMap((t) => [t.doe
  * Several pending transfers (RepoTransfer shape) with their users and teams read once; `known` users
  * (read with something else) are not read again.
  */
-export async function transfersJson(em: EntityManager, cfg: Config, ts: IRepoTransfer[], viewer: Viewer, known: IUser[] = []): Promise<Record<string, unknown>[]> {
+export async function transfersJson(em: EntityManager, cfg: Config, ts: IRepoTransfer[], viewer: Viewer, known: IUser[] = []): Promise<ApiRepoTransfer[]> {
   if (ts.length === 0) return [];
   const missing = [...new Set(transferUserIds(ts))].filter((id) => !known.some((u) => u.id === id));
   const users = [...known, ...(missing.length ? await em.find(User, { id: { $in: missing } }) : [])];

@@ -1,15 +1,13 @@
 // Webhook records as the API sees them (Forgejo's routers/api/v1/utils/hook.go, models/webhook and
-// services/webhook.ToHook): option validation with Forgejo's 422 messages, the event switches, the
-// event list a hook answers with, and which hooks an event reaches.
+// services/webhook): option validation with Forgejo's 422 messages, the event switches, the
+// event list a hook answers with (its wire shape is lib/api/hook.ts), and which hooks an event reaches.
 import type { EntityManager } from '@mikro-orm/core';
-import type { Config } from '../config.ts';
 import { Webhook, type HookEventSpec, type IWebhook } from '../model/webhook.ts';
-import { fmtTime } from '../model/time.ts';
 import type { CreateHookOption, EditHookOption } from '../model/schemas/index.ts';
 import { unprocessable } from './errors.ts';
 import { compileGlob, GlobError } from './glob.ts';
 import type { SecretBox } from './secretbox.ts';
-import { apiMetadata, hookMeta, tokenAuthorization } from './webhook-config.ts';
+import { hookMeta, tokenAuthorization } from './webhook-config.ts';
 
 /** Forgejo's webhook_module types (forgejo-facts 11.4). */
 export const HOOK_TYPES = ['forgejo', 'gitea', 'gogs', 'slack', 'discord', 'dingtalk', 'telegram', 'msteams', 'feishu', 'matrix', 'wechatwork', 'packagist', 'sourcehut_builds'];
@@ -169,36 +167,6 @@ function parseGoBool(v: string): boolean | null {
   if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v)) return true;
   if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(v)) return false;
   return null;
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Wire shape
-
-/**
- * api.Hook (Forgejo's ToHook). `config` keeps only url and content_type (plus the slack fields), and
- * `metadata` is the type's settings. The secret is never returned, and credentials are write-only
- * here: Forgejo returns the Authorization header decrypted and the telegram bot token and packagist
- * API token in `metadata`; cairn answers them empty so a stored credential never leaves the server
- * (a token the caller put in the hook's URL is the caller's choice, and the URL is shown as given).
- */
-export function toApiHook(_cfg: Config, h: IWebhook) {
-  const config: Record<string, string> = { url: h.url, content_type: h.contentType };
-  const metadata = apiMetadata(h.type, h.meta);
-  if (h.type === 'slack' && metadata) for (const k of ['channel', 'username', 'icon_url', 'color']) config[k] = String(metadata[k] ?? '');
-  return {
-    id: h.id,
-    type: h.type,
-    branch_filter: h.events.branch_filter,
-    url: h.url,
-    config,
-    events: eventsArray(h.events),
-    authorization_header: '',
-    content_type: h.contentType,
-    metadata,
-    active: h.isActive,
-    updated_at: fmtTime(h.updatedAt),
-    created_at: fmtTime(h.createdAt),
-  };
 }
 
 /** The hooks an event of `repo` reaches: the repository's, its owner's (user or organization) and the system hooks. */

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import ts from 'typescript';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const LAYERS = ['entry', 'table', 'guards', 'handlers', 'lib', 'model', 'git'] as const;
@@ -65,6 +66,52 @@ test('the check sees an arrow upwards when there is one', () => {
   assert.is(layerOf('model/issue.ts'), 'model');
   assert.is(layerOf('test/layers.test.ts'), null);
   assert.ok(imports().some(({ from, to }) => from === 'lib/api/repo-json.ts' && to === 'lib/api/repo.ts'));
+});
+
+/**
+ * The converters of lib/api/ (issue 12, item 2): every exported function declares its return type,
+ * and none is the untyped `Record<string, unknown>`, so that tsc checks each field against the
+ * schema type of model/schemas/ the converter returns.
+ */
+function untypedConverters(files: { name: string; text: string }[]): string[] {
+  const out: string[] = [];
+  for (const { name, text } of files) {
+    const src = ts.createSourceFile(name, text, ts.ScriptTarget.Latest, true);
+    const visit = (node: ts.Node) => {
+      if (ts.isFunctionDeclaration(node) && node.name && node.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) {
+        if (!node.type) out.push(`${name}: ${node.name.text} declares no return type`);
+        else if (/Record<\s*string\s*,\s*unknown\s*>/.test(node.type.getText(src))) out.push(`${name}: ${node.name.text} returns Record<string, unknown>`);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(src);
+    if (/Record<\s*string\s*,\s*unknown\s*>/.test(text)) out.push(`${name}: names Record<string, unknown>`);
+  }
+  return out;
+}
+
+const apiFiles = () => fs.readdirSync(path.join(root, 'lib/api')).filter((f) => f.endsWith('.ts'))
+  .map((f) => ({ name: `lib/api/${f}`, text: fs.readFileSync(path.join(root, 'lib/api', f), 'utf8') }));
+
+test('every converter in lib/api declares its return type, never Record<string, unknown>', () => {
+  const files = apiFiles();
+  assert.ok(files.length > 10);
+  assert.equal(untypedConverters(files), []);
+});
+
+test('the converter check sees an untyped converter when there is one', () => {
+  const bad = [
+    { name: 'a.ts', text: 'export function toApiX(x: number): Record<string, unknown> { return { x }; }' },
+    { name: 'b.ts', text: 'export async function xsToApi(xs: number[]) { return xs; }' },
+    { name: 'c.ts', text: 'const m = new Map<number, Record<string, unknown>>();' },
+    { name: 'd.ts', text: 'export function toApiY(y: number): Wire<Y> { return { y }; }' },
+  ];
+  assert.equal(untypedConverters(bad), [
+    'a.ts: toApiX returns Record<string, unknown>',
+    'a.ts: names Record<string, unknown>',
+    'b.ts: xsToApi declares no return type',
+    'c.ts: names Record<string, unknown>',
+  ]);
 });
 
 test.run();

@@ -161,6 +161,24 @@ test('issue, pull, comment, release and notification lists: the same statements 
   await samePerPage(`/repos/${repo}/notifications`, 2, ISSUES, 12, { token: other.token });
 });
 
+// Commit statuses (their creators read once) and branch protection rules (their allowlists' names
+// read once), issue 12 item 2: converters take what the list read for all of its rows.
+test('commit status and branch protection lists: the same statements for any number of rows', async () => {
+  const sha = (await ok('GET', `/repos/${repo}/branches/main`, owner)).commit.id;
+  await ok('PUT', `/repos/${repo}/collaborators/${other.name}`, owner, { permission: 'write' });
+  for (let i = 1; i <= 4; i++) await ok('POST', `/repos/${repo}/statuses/${sha}`, i % 2 ? owner : other, { state: 'success', context: `ci${i}` });
+  await samePerPage(`/repos/${repo}/commits/${sha}/statuses`, 1, 4, 5, { token: owner.token });
+  const rules = async () => statementsOf(`/repos/${repo}/branch_protections`, { token: owner.token });
+  await ok('POST', `/repos/${repo}/branch_protections`, owner, { rule_name: 'r1', enable_push: true, enable_push_whitelist: true, push_whitelist_usernames: [owner.name] });
+  const one = await rules();
+  for (const name of ['r2', 'r3']) {
+    await ok('POST', `/repos/${repo}/branch_protections`, owner, { rule_name: name, enable_merge_whitelist: true, merge_whitelist_usernames: [owner.name] });
+  }
+  const three = await rules();
+  assert.is(three.length, one.length, listing(three));
+  pin(three, 4, 'GET branch_protections with three rules');
+});
+
 // Last: its repositories and issues would change what the lists above count.
 /** Statements of one write (status 201), on a repository of its own with `watchers` watchers. */
 async function writeStatements(watchers: number): Promise<{ issue: number; comment: number }> {

@@ -6,17 +6,26 @@ import type { IActionTask } from '../../model/action-task.ts';
 import { ArtifactStatus, type IActionArtifact, type IActionRun, type IActionRunJob, type IActionRunner } from '../../model/actions.ts';
 import { EPOCH, fmtTime } from '../../model/time.ts';
 import { runnerStatus } from '../actions.ts';
+import type { ActionArtifact, ActionRun, ActionRunJob, ActionRunner, ActionTask, Wire } from '../../model/schemas/index.ts';
+import type { ApiRepo } from './repo.ts';
+import type { ApiUser } from './user.ts';
+
+export type ApiRunner = Wire<ActionRunner>;
+export type ApiRunJob = Wire<ActionRunJob>;
+export type ApiRun = Wire<ActionRun>;
+export type ApiTask = Wire<ActionTask>;
+export type ApiArtifact = Wire<ActionArtifact>;
 
 const t = (d: Date | null | undefined) => fmtTime(d, EPOCH);
 
-export function toApiRunner(r: IActionRunner) {
+export function toApiRunner(r: IActionRunner): ApiRunner {
   return {
     id: r.id, uuid: r.uuid, name: r.name, version: r.version, owner_id: r.ownerId, repo_id: r.repoId,
     description: r.description, labels: r.labels, status: runnerStatus(r), ephemeral: r.ephemeral,
   };
 }
 
-export function toApiRunJob(j: IActionRunJob) {
+export function toApiRunJob(j: IActionRunJob): ApiRunJob {
   return {
     id: j.id, run_id: j.runId, repo_id: j.repoId, owner_id: j.ownerId, name: j.name, needs: j.needs, runs_on: j.runsOn,
     task_id: j.taskId, status: j.status, attempt: j.attempt, handle: j.handle,
@@ -44,11 +53,11 @@ export interface RunContext {
   ownerName: string;
   repoName: string;
   /** api.Repository as the caller sees it. */
-  repository: Record<string, unknown>;
-  triggerUser: (id: number) => Record<string, unknown>;
+  repository: ApiRepo;
+  triggerUser: (id: number) => ApiUser;
 }
 
-export function toApiRun(x: RunContext, run: IActionRun) {
+export function toApiRun(x: RunContext, run: IActionRun): ApiRun {
   return {
     id: run.id, title: run.title, repository: x.repository, workflow_id: run.workflowId, index_in_repo: run.index,
     trigger_user: x.triggerUser(run.triggerUserId), ScheduleID: run.scheduleId, prettyref: prettyRef(run.ref), is_ref_deleted: false,
@@ -59,7 +68,7 @@ export function toApiRun(x: RunContext, run: IActionRun) {
   };
 }
 
-export function toApiTask(x: Pick<RunContext, 'cfg' | 'ownerName' | 'repoName'>, task: IActionTask, job: IActionRunJob | undefined, run: IActionRun | undefined) {
+export function toApiTask(x: Pick<RunContext, 'cfg' | 'ownerName' | 'repoName'>, task: IActionTask, job: IActionRunJob | undefined, run: IActionRun | undefined): ApiTask {
   return {
     id: task.id, name: job?.name ?? '', head_branch: run ? prettyRef(run.ref) : '', head_sha: job?.commitSha ?? '',
     run_number: run?.index ?? 0, event: run?.triggerEvent ?? '', display_title: run?.title ?? '', status: task.status,
@@ -68,7 +77,7 @@ export function toApiTask(x: Pick<RunContext, 'cfg' | 'ownerName' | 'repoName'>,
   };
 }
 
-export function toApiArtifact(repoApiUrl: string, a: IActionArtifact) {
+export function toApiArtifact(repoApiUrl: string, a: IActionArtifact): ApiArtifact {
   return {
     id: a.id, name: a.artifactName, size_in_bytes: a.fileSize, run_id: a.runId, expired: a.status === ArtifactStatus.expired,
     archive_download_url: `${repoApiUrl}/actions/artifacts/${a.id}/zip`,

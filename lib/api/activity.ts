@@ -4,19 +4,25 @@ import type { Config } from '../../config.ts';
 import { opName, type IAction } from '../../model/action.ts';
 import type { IUser } from '../../model/user.ts';
 import { toApiUser, type Viewer } from './user.ts';
+import type { ApiRepo } from './repo.ts';
+import type { ApiComment } from './issue.ts';
+import type { Activity, Wire } from '../../model/schemas/index.ts';
+
+/** `op_type` of a row whose type Forgejo does not name reads `action-<n>`, as its ActionType.String() does. */
+export type ApiActivity = Omit<Wire<Activity>, 'op_type'> & { op_type: NonNullable<Activity['op_type']> | `action-${number}` };
 import { fmtTime } from '../../model/time.ts';
 
 export interface ActivityParts {
   actUser: IUser;
   /** api.Repository, converted by the caller (it needs the caller's permission). */
-  repo: Record<string, unknown>;
+  repo: ApiRepo;
   /** Whether the repository is private now (lib/feeds.ts reads visibility from the repository). */
   isPrivate: boolean;
   /** api.Comment, when the activity names a comment that still exists. */
-  comment: Record<string, unknown> | null;
+  comment: ApiComment | null;
 }
 
-export function toApiActivity(cfg: Config, viewer: Viewer, a: IAction, parts: ActivityParts) {
+export function toApiActivity(cfg: Config, viewer: Viewer, a: IAction, parts: ActivityParts): ApiActivity {
   return {
     id: a.id,
     user_id: a.userId,

@@ -8,6 +8,16 @@ import { EmailAddress, User, type IUser } from '../../model/user.ts';
 import type { IRepository } from '../../model/repo.ts';
 import { toApiUser } from './user.ts';
 import { ZERO_TIME } from '../../model/time.ts';
+import type { TagInfo } from '../../git/tags.ts';
+import type { Commit as CommitJson, CommitUser, ContentsResponse, FileCommitResponse, PayloadCommit, PayloadCommitVerification, Tag, Wire } from '../../model/schemas/index.ts';
+
+export type ApiPayloadCommit = Wire<PayloadCommit>;
+export type ApiVerification = Wire<PayloadCommitVerification>;
+export type ApiCommit = Wire<CommitJson>;
+export type ApiFileCommit = Wire<FileCommitResponse>;
+export type ApiContents = Wire<ContentsResponse>;
+export type ApiCommitUser = Wire<CommitUser>;
+export type ApiTag = Wire<Tag>;
 
 export interface RepoUrls {
   api: string;
@@ -46,12 +56,12 @@ export class CommitUsers {
 }
 
 /** An unsigned commit, or a signed one this server has no key to check (no GPG keys are stored). */
-export function toVerification(c: Pick<Commit, 'signature' | 'signedPayload'>) {
+export function toVerification(c: Pick<Commit, 'signature' | 'signedPayload'>): ApiVerification {
   if (c.signature === undefined) return { verified: false, reason: 'gpg.error.not_signed_commit', signature: '', signer: null, payload: '' };
   return { verified: false, reason: 'gpg.error.no_gpg_keys_found', signature: c.signature, signer: null, payload: c.signedPayload ?? '' };
 }
 
-export function toPayloadCommit(urls: RepoUrls, c: Commit, users: CommitUsers) {
+export function toPayloadCommit(urls: RepoUrls, c: Commit, users: CommitUsers): ApiPayloadCommit {
   return {
     id: c.sha,
     message: c.message,
@@ -73,7 +83,7 @@ export interface CommitExtras {
 }
 
 /** api.Commit (forgejo-facts 6.10), including the `tree.sha` = commit sha quirk. */
-export function toApiCommit(cfg: Config, urls: RepoUrls, c: Commit, users: CommitUsers, extras: CommitExtras = {}) {
+export function toApiCommit(cfg: Config, urls: RepoUrls, c: Commit, users: CommitUsers, extras: CommitExtras = {}): ApiCommit {
   const url = `${urls.api}/git/commits/${c.sha}`;
   const anon = { doer: null, siteAdmin: false };
   const author = users.get(c.author.email);
@@ -102,7 +112,7 @@ export function toApiCommit(cfg: Config, urls: RepoUrls, c: Commit, users: Commi
 export const utcDate = (s: Signature) => new Date(s.timestamp * 1000).toISOString().replace('.000Z', 'Z');
 
 /** The commit part of a file-change answer (Forgejo GetFileCommitResponse): UTC dates, the real tree. */
-export function toFileCommit(urls: RepoUrls, c: Commit) {
+export function toFileCommit(urls: RepoUrls, c: Commit): ApiFileCommit {
   return {
     url: `${urls.api}/git/commits/${c.sha}`,
     sha: c.sha,
@@ -136,7 +146,7 @@ export interface ContentsInput {
 }
 
 /** ContentsResponse (forgejo-facts 6.11): every key present, nullable ones null when not applicable. */
-export function toContents(urls: RepoUrls, e: ContentsInput) {
+export function toContents(urls: RepoUrls, e: ContentsInput): ApiContents {
   const self = `${urls.api}/contents/${seg(e.path)}?ref=${encodeURIComponent(e.ref)}`;
   const submodule = e.type === 'submodule';
   const html = submodule ? null : `${urls.html}/src/${e.refType}/${seg(e.refInUrl)}/${seg(e.path)}`;
@@ -162,6 +172,19 @@ export function toContents(urls: RepoUrls, e: ContentsInput) {
   };
 }
 
-export function toCommitUser(s: Signature) {
+export function toCommitUser(s: Signature): ApiCommitUser {
   return { name: s.name, email: s.email, date: utcDate(s) };
+}
+
+/** api.Tag (Forgejo's convert.ToTag): `id` is the tag object's id, `commit` the commit it points at. */
+export function toApiTag(urls: RepoUrls, t: TagInfo): ApiTag {
+  return {
+    name: t.name,
+    message: t.message.trim(),
+    id: t.id,
+    commit: { url: `${urls.api}/git/commits/${t.id}`, sha: t.commit ?? t.id, created: t.created ?? ZERO_TIME },
+    zipball_url: `${urls.html}/archive/${encodeURIComponent(t.name)}.zip`,
+    tarball_url: `${urls.html}/archive/${encodeURIComponent(t.name)}.tar.gz`,
+    archive_download_count: { zip: 0, tar_gz: 0 },
+  };
 }

@@ -7,7 +7,7 @@ import { User, type IUser } from '../../model/user.ts';
 import { Repository, type IRepository } from '../../model/repo.ts';
 import { Label } from '../../model/label.ts';
 import { Milestone } from '../../model/milestone.ts';
-import { CommentType, Issue, IssueAssignee, IssueLabel, type IComment, type IIssue } from '../../model/issue.ts';
+import { CommentType, Issue, IssueAssignee, IssueLabel, type IComment, type IIssue, type ITrackedTime } from '../../model/issue.ts';
 import { Attachment, type IAttachment } from '../../model/attachment.ts';
 import { PullRequest, Review, ReviewType, type IPullRequest } from '../../model/pull.ts';
 import { toApiUser, type Viewer } from './user.ts';
@@ -15,6 +15,12 @@ import { toApiLabel } from './label.ts';
 import { toApiMilestone } from './milestone.ts';
 import { fmtTime } from '../../model/time.ts';
 import { pseudoUser } from '../pseudo-users.ts';
+import type { Attachment as AttachmentJson, Comment, Issue as IssueJson, TrackedTime as TrackedTimeJson, Wire } from '../../model/schemas/index.ts';
+
+export type ApiAttachment = Wire<AttachmentJson>;
+export type ApiIssue = Wire<IssueJson>;
+export type ApiComment = Wire<Comment>;
+export type ApiTrackedTime = Wire<TrackedTimeJson>;
 
 export const repoApiUrl = (cfg: Config, owner: string, name: string) => `${cfg.appUrl}api/v1/repos/${owner}/${name}`;
 export const repoHtmlUrl = (cfg: Config, owner: string, name: string) => `${cfg.appUrl}${owner}/${name}`;
@@ -36,7 +42,7 @@ export async function usersById(em: EntityManager, ids: Iterable<number>): Promi
   return map;
 }
 
-export function toApiAttachment(cfg: Config, a: IAttachment) {
+export function toApiAttachment(cfg: Config, a: IAttachment): ApiAttachment {
   return {
     id: a.id,
     name: a.name,
@@ -47,6 +53,11 @@ export function toApiAttachment(cfg: Config, a: IAttachment) {
     browser_download_url: a.externalUrl || `${cfg.appUrl}attachments/${a.uuid}`,
     type: a.externalUrl ? 'external' as const : 'attachment' as const,
   };
+}
+
+/** api.TrackedTime with its issue (converted with the other issues of the list) and its user's name. */
+export function toApiTrackedTime(t: ITrackedTime, userName: string, issue: ApiIssue | null): ApiTrackedTime {
+  return { id: t.id, created: fmtTime(t.createdAt), time: Number(t.time), user_id: t.userId, user_name: userName, issue_id: t.issueId, issue };
 }
 
 interface RepoNames { repo: IRepository; ownerName: string }
@@ -69,7 +80,7 @@ export interface Known {
  * Convert issues (of any repositories) to api.Issue. `attachments` false leaves `assets` empty without
  * a query (Forgejo lists them only where attachments are enabled).
  */
-export async function issuesToApi(em: EntityManager, cfg: Config, viewer: Viewer, issues: IIssue[], opts: { attachments?: boolean; known?: Known } = {}) {
+export async function issuesToApi(em: EntityManager, cfg: Config, viewer: Viewer, issues: IIssue[], opts: { attachments?: boolean; known?: Known } = {}): Promise<ApiIssue[]> {
   if (issues.length === 0) return [];
   const ids = issues.map((i) => i.id);
   const pullIds = issues.filter((i) => i.isPull).map((i) => i.id);
@@ -132,12 +143,12 @@ export async function issuesToApi(em: EntityManager, cfg: Config, viewer: Viewer
   });
 }
 
-export async function issueToApi(em: EntityManager, cfg: Config, viewer: Viewer, issue: IIssue, opts: { attachments?: boolean; known?: Known } = {}) {
-  return (await issuesToApi(em, cfg, viewer, [issue], opts))[0];
+export async function issueToApi(em: EntityManager, cfg: Config, viewer: Viewer, issue: IIssue, opts: { attachments?: boolean; known?: Known } = {}): Promise<ApiIssue> {
+  return (await issuesToApi(em, cfg, viewer, [issue], opts))[0]!;
 }
 
 /** api.Comment for plain comments (type 0) and review comments; `issues` must hold each comment's issue. */
-export async function commentsToApi(em: EntityManager, cfg: Config, viewer: Viewer, comments: IComment[], issues?: Map<number, IIssue>) {
+export async function commentsToApi(em: EntityManager, cfg: Config, viewer: Viewer, comments: IComment[], issues?: Map<number, IIssue>): Promise<ApiComment[]> {
   if (comments.length === 0) return [];
   const issueMap = issues ?? new Map((await em.find(Issue, { id: { $in: [...new Set(comments.map((c) => c.issueId))] } })).map((i) => [i.id, i]));
   const reviewIds = [...new Set(comments.filter((c) => c.type === CommentType.code && c.reviewId > 0).map((c) => c.reviewId))];

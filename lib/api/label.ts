@@ -2,9 +2,12 @@
 // under its repository or organization.
 import type { Config } from '../../config.ts';
 import type { ILabel } from '../../model/label.ts';
+import type { Label, Wire } from '../../model/schemas/index.ts';
+
+export type ApiLabel = Wire<Label>;
 
 /** `base` is the API URL of the owner: `<AppURL>api/v1/repos/o/r` or `<AppURL>api/v1/orgs/o`. */
-export function toApiLabel(l: ILabel, base: string) {
+export function toApiLabel(l: ILabel, base: string): ApiLabel {
   return {
     id: l.id,
     name: l.name,

@@ -2,8 +2,11 @@
 // `due_on` only when a deadline is set, `open_issues` counted from the totals.
 import { fmtTime } from '../../model/time.ts';
 import type { IMilestone } from '../../model/milestone.ts';
+import type { Milestone, Wire } from '../../model/schemas/index.ts';
 
-export function toApiMilestone(m: IMilestone) {
+export type ApiMilestone = Wire<Milestone>;
+
+export function toApiMilestone(m: IMilestone): ApiMilestone {
   return {
     id: m.id,
     title: m.name,

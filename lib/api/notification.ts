@@ -8,15 +8,21 @@ import { Issue, CommentType, type IIssue } from '../../model/issue.ts';
 import { PullRequest } from '../../model/pull.ts';
 import { NotificationSource, NotificationStatus, type INotification } from '../../model/notification.ts';
 import { issuePath, repoApiUrl, repoHtmlUrl } from './issue.ts';
-import { toApiRepo } from './repo.ts';
+import { toApiRepo, type ApiRepo } from './repo.ts';
+import type { NotificationSubject, NotificationThread, Wire } from '../../model/schemas/index.ts';
 import type { Viewer } from './user.ts';
 import { fmtTime } from '../../model/time.ts';
 import { Mode, RepoPermission, type AccessMode } from '../perm.ts';
 
 export const threadApiUrl = (cfg: Config, id: number) => `${cfg.appUrl}api/v1/notifications/threads/${id}`;
 
+/** The repository of a thread, without `permissions` (see loadRepos). */
+type ThreadRepo = Omit<ApiRepo, 'permissions'>;
+export type ApiNotificationThread = Wire<NotificationThread, 'repository'> & { repository: ThreadRepo };
+type ApiSubject = Wire<NotificationSubject>;
+
 interface Loaded {
-  repos: Map<number, Record<string, unknown>>;
+  repos: Map<number, ThreadRepo>;
   repoRows: Map<number, IRepository>;
   issues: Map<number, IIssue>;
   merged: Set<number>;
@@ -31,15 +37,14 @@ async function loadRepos(em: EntityManager, cfg: Config, viewer: Viewer, ids: nu
   const rows = ids.length ? await em.find(Repository, { id: { $in: ids } }) : [];
   const owners = rows.length ? await em.find(User, { id: { $in: [...new Set(rows.map((r) => r.ownerId))] } }) : [];
   const units = rows.length ? await em.find(RepoUnit, { repoId: { $in: rows.map((r) => r.id) } }) : [];
-  const json = new Map<number, Record<string, unknown>>();
+  const json = new Map<number, ThreadRepo>();
   for (const repo of rows) {
     const owner = owners.find((o) => o.id === repo.ownerId);
     if (!owner) continue;
     const mine: IRepoUnit[] = units.filter((u) => u.repoId === repo.id);
     const enabled = new Set(mine.map((u) => u.type));
     const perm = new RepoPermission(Mode.read, new Map([...enabled].map((u) => [u, Mode.read as AccessMode])), enabled);
-    const out = toApiRepo(cfg, { repo, owner, units: mine, perm, parent: null }, viewer);
-    delete out.permissions;
+    const { permissions: _dropped, ...out } = toApiRepo(cfg, { repo, owner, units: mine, perm, parent: null }, viewer);
     json.set(repo.id, out);
   }
   return { json, rows: new Map(rows.map((r) => [r.id, r])) };
@@ -70,8 +75,8 @@ async function load(em: EntityManager, cfg: Config, viewer: Viewer, list: INotif
   };
 }
 
-function issueSubject(cfg: Config, l: Loaded, repo: IRepository, issue: IIssue | undefined, type: 'Issue' | 'Pull') {
-  const subject = { title: '', url: '', latest_comment_url: '', html_url: '', latest_comment_html_url: '', type, state: '' };
+function issueSubject(cfg: Config, l: Loaded, repo: IRepository, issue: IIssue | undefined, type: 'Issue' | 'Pull'): ApiSubject {
+  const subject: ApiSubject = { title: '', url: '', latest_comment_url: '', html_url: '', latest_comment_html_url: '', type, state: '' };
   if (!issue) return subject;
   const api = repoApiUrl(cfg, repo.ownerName, repo.name);
   const html = `${repoHtmlUrl(cfg, repo.ownerName, repo.name)}${issuePath(issue)}`;
@@ -83,7 +88,7 @@ function issueSubject(cfg: Config, l: Loaded, repo: IRepository, issue: IIssue |
   return subject;
 }
 
-function subjectOf(cfg: Config, l: Loaded, n: INotification, repo: IRepository) {
+function subjectOf(cfg: Config, l: Loaded, n: INotification, repo: IRepository): ApiSubject {
   const html = repoHtmlUrl(cfg, repo.ownerName, repo.name);
   const bare = { latest_comment_url: '', latest_comment_html_url: '', state: '' };
   switch (n.source) {
@@ -99,9 +104,9 @@ function subjectOf(cfg: Config, l: Loaded, n: INotification, repo: IRepository) 
 }
 
 /** Threads whose repository is gone are left out, as Forgejo's NotificationList.LoadRepos drops them. */
-export async function threadsToApi(em: EntityManager, cfg: Config, viewer: Viewer, list: INotification[]): Promise<Record<string, unknown>[]> {
+export async function threadsToApi(em: EntityManager, cfg: Config, viewer: Viewer, list: INotification[]): Promise<ApiNotificationThread[]> {
   const l = await load(em, cfg, viewer, list);
-  const out: Record<string, unknown>[] = [];
+  const out: ApiNotificationThread[] = [];
   for (const n of list) {
     const repo = l.repoRows.get(n.repoId);
     const repoJson = l.repos.get(n.repoId);

@@ -4,6 +4,11 @@ import type { Config } from '../../config.ts';
 import type { IUser } from '../../model/user.ts';
 import type { IPackage, IPackageBlob, IPackageFile, IPackageVersion } from '../../model/package.ts';
 import { toApiUser, type Viewer } from './user.ts';
+import type { ApiRepo } from './repo.ts';
+import type { Package, PackageFile, Wire } from '../../model/schemas/index.ts';
+
+export type ApiPackage = Wire<Package>;
+export type ApiPackageFile = Wire<PackageFile>;
 import { fmtTime } from '../../model/time.ts';
 import { pseudoUser } from '../pseudo-users.ts';
 
@@ -14,7 +19,7 @@ export interface PackageView {
   /** Null when the creator no longer exists (Forgejo shows its Ghost user). */
   creator: IUser | null;
   /** The linked repository as the caller sees it; null when unlinked or not readable by the caller. */
-  repository: Record<string, unknown> | null;
+  repository: ApiRepo | null;
 }
 
 /** Forgejo's VersionHTMLURL: `<owner>/-/packages/<type>/<name>/<version>` under the instance URL. */
@@ -22,7 +27,7 @@ export function packageHtmlUrl(cfg: Config, owner: IUser, pkg: IPackage, version
   return `${cfg.appUrl}${encodeURIComponent(owner.name)}/-/packages/${pkg.type}/${encodeURIComponent(pkg.name)}/${encodeURIComponent(version.version)}`;
 }
 
-export function toApiPackage(cfg: Config, v: PackageView, viewer: Viewer) {
+export function toApiPackage(cfg: Config, v: PackageView, viewer: Viewer): ApiPackage {
   return {
     id: v.version.id,
     owner: toApiUser(cfg, v.owner, viewer),
@@ -37,7 +42,7 @@ export function toApiPackage(cfg: Config, v: PackageView, viewer: Viewer) {
 }
 
 /** Forgejo spells the size `Size` (the struct field has no json tag). */
-export function toApiPackageFile(f: { file: IPackageFile; blob: IPackageBlob }) {
+export function toApiPackageFile(f: { file: IPackageFile; blob: IPackageBlob }): ApiPackageFile {
   return {
     id: f.file.id,
     Size: f.blob.size,

@@ -17,6 +17,10 @@ import { readRef } from '../../git/lookup.ts';
 import { readInfo } from '../../git/cat-file.ts';
 import { diffShortStat, pullHeadRef } from '../../git/pull.ts';
 import { repoPathOf } from '../pulls.ts';
+import type { PRBranchInfo, PullRequest, Wire } from '../../model/schemas/index.ts';
+
+export type ApiPull = Wire<PullRequest, 'base' | 'head'> & { base: ApiBranchInfo; head: ApiBranchInfo };
+export type ApiBranchInfo = Wire<PRBranchInfo>;
 
 /** Forgejo's PullRequest.Mergeable: not while checking, on conflict or error, nor for a draft. */
 export function isMergeable(pull: Pick<IPullRequest, 'status'>, title: string): boolean {
@@ -42,7 +46,7 @@ async function branchesOf(cfgPath: (r: IRepository) => string, pull: IPullReques
  * api.PullRequest for each pull, in order, as the caller of `s` sees them; `issuesRead`: the pull
  * requests' issues when the caller has read them already.
  */
-export async function pullsToApi(s: RequestState, pulls: IPullRequest[], issuesRead?: IIssue[]) {
+export async function pullsToApi(s: RequestState, pulls: IPullRequest[], issuesRead?: IIssue[]): Promise<ApiPull[]> {
   if (pulls.length === 0) return [];
   const em = s.em;
   const cfg: Config = s.config;
@@ -66,17 +70,17 @@ export async function pullsToApi(s: RequestState, pulls: IPullRequest[], issuesR
   const apiIssues = new Map((await issuesToApi(em, cfg, viewer, issues, { attachments: false, known: s.method === 'GET' ? { repos, pulls } : {} })).map((a) => [a.id, a]));
   const repoById = new Map(repos.map((r) => [r.id, r]));
   // Base and head repositories in one batch (a repository without its owner shows as null).
-  const repoApi = new Map((await reposJson(s, repos)).map((j) => [j.id as number, j]));
+  const repoApi = new Map((await reposJson(s, repos)).map((j) => [j.id, j]));
   const repoOf = async (r: IRepository | undefined) => (r ? repoApi.get(r.id) ?? null : null);
   const users = await usersById(em, [...requests.map((r) => r.reviewerId), ...pulls.map((p) => p.mergerId)]);
   const teamIds = [...new Set(requests.map((r) => r.reviewerTeamId).filter((id) => id > 0))];
   const teams: ITeam[] = teamIds.length ? await em.find(Team, { id: { $in: teamIds } }) : [];
   const teamUnits = teams.length ? await em.find(TeamUnit, { teamId: { $in: teams.map((t) => t.id) } }) : [];
   const teamOrgs = teams.length ? new Map((await em.find(User, { id: { $in: teams.map((t) => t.orgId) } })).map((u): [number, IUser] => [u.id, u])) : new Map<number, IUser>();
-  const codeCount = new Map(codeComments.map((r: { issue_id: number; n: string }): [number, number] => [Number(r.issue_id), Number(r.n)]));
+  const codeCount = new Map<number, number>(codeComments.map((r: { issue_id: number; n: string }): [number, number] => [Number(r.issue_id), Number(r.n)]));
   const pathOf = (r: IRepository) => repoPathOf(s.services, r);
 
-  const out = [];
+  const out: ApiPull[] = [];
   for (const pull of pulls) {
     const issue = issueById.get(pull.issueId);
     const api = issue ? apiIssues.get(issue.id) : undefined;
@@ -135,10 +139,8 @@ export async function pullsToApi(s: RequestState, pulls: IPullRequest[], issuesR
   return out;
 }
 
-export async function pullToApi(s: RequestState, pull: IPullRequest) {
+export async function pullToApi(s: RequestState, pull: IPullRequest): Promise<ApiPull> {
   const [one] = await pullsToApi(s, [pull]);
   if (!one) throw new Error(`pull request ${pull.id} has no issue or base repository`);
   return one;
 }
-
-export type ApiPull = Awaited<ReturnType<typeof pullToApi>>;

@@ -3,8 +3,13 @@
 import type { IQuotaRule } from '../../model/quota.ts';
 import type { QuotaUsage } from '../quota-rules.ts';
 import type { GroupWithRules } from '../quota.ts';
+import type { QuotaGroup, QuotaInfo, QuotaRuleInfo, Wire } from '../../model/schemas/index.ts';
 
-export function toApiQuotaRule(rule: IQuotaRule, withName: boolean) {
+export type ApiQuotaRule = Wire<QuotaRuleInfo, 'name' | 'subjects'>;
+export type ApiQuotaGroup = Wire<QuotaGroup, 'name' | 'rules'> & { rules: ApiQuotaRule[] };
+export type ApiQuotaInfo = Wire<QuotaInfo>;
+
+export function toApiQuotaRule(rule: IQuotaRule, withName: boolean): ApiQuotaRule {
   return {
     ...(withName && rule.name !== '' ? { name: rule.name } : {}),
     limit: rule.limit,
@@ -12,14 +17,14 @@ export function toApiQuotaRule(rule: IQuotaRule, withName: boolean) {
   };
 }
 
-export function toApiQuotaGroup(group: GroupWithRules, withNames: boolean) {
+export function toApiQuotaGroup(group: GroupWithRules, withNames: boolean): ApiQuotaGroup {
   return {
     ...(withNames && group.name !== '' ? { name: group.name } : {}),
     rules: group.rules.map((r) => toApiQuotaRule(r, withNames)),
   };
 }
 
-export function toApiQuotaInfo(used: QuotaUsage, groups: GroupWithRules[], withNames: boolean) {
+export function toApiQuotaInfo(used: QuotaUsage, groups: GroupWithRules[], withNames: boolean): ApiQuotaInfo {
   return {
     used: {
       size: {

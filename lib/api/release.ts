@@ -4,10 +4,13 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { Config } from '../../config.ts';
 import type { IRelease } from '../../model/release.ts';
 import { Attachment, type IAttachment } from '../../model/attachment.ts';
-import { toApiAttachment, usersById } from './issue.ts';
+import { toApiAttachment, usersById, type ApiAttachment } from './issue.ts';
 import { toApiUser, type Viewer } from './user.ts';
 import type { RepoUrls } from './git.ts';
 import { fmtTime } from '../../model/time.ts';
+import type { Release, Wire } from '../../model/schemas/index.ts';
+
+export type ApiRelease = Wire<Release>;
 
 /**
  * Go's url.PathEscape (Forgejo escapes tag and file names with it, or segment by segment with
@@ -35,7 +38,7 @@ export async function releaseAssets(em: EntityManager, releaseIds: number[]): Pr
  * linked by `<repo>/releases/download/<tag>/<name>` instead of `/attachments/<uuid>` (Forgejo's
  * CustomDownloadURL); external ones always link to their URL.
  */
-export function releaseAssetsToApi(cfg: Config, urls: RepoUrls, r: Pick<IRelease, 'tagName'>, assets: IAttachment[]) {
+export function releaseAssetsToApi(cfg: Config, urls: RepoUrls, r: Pick<IRelease, 'tagName'>, assets: IAttachment[]): ApiAttachment[] {
   const unique = new Set(assets.map((a) => a.name)).size === assets.length;
   return assets.map((a) => {
     const api = toApiAttachment(cfg, a);
@@ -49,7 +52,7 @@ export interface ReleaseApiOptions {
   githubUploadUrl?: boolean;
 }
 
-export async function releasesToApi(em: EntityManager, cfg: Config, viewer: Viewer, urls: RepoUrls, releases: IRelease[], opts: ReleaseApiOptions = {}) {
+export async function releasesToApi(em: EntityManager, cfg: Config, viewer: Viewer, urls: RepoUrls, releases: IRelease[], opts: ReleaseApiOptions = {}): Promise<ApiRelease[]> {
   const [assets, users] = await Promise.all([
     releaseAssets(em, releases.map((r) => r.id)),
     usersById(em, releases.map((r) => r.publisherId)),
@@ -82,6 +85,6 @@ export async function releasesToApi(em: EntityManager, cfg: Config, viewer: View
   });
 }
 
-export async function releaseToApi(em: EntityManager, cfg: Config, viewer: Viewer, urls: RepoUrls, r: IRelease, opts: ReleaseApiOptions = {}) {
-  return (await releasesToApi(em, cfg, viewer, urls, [r], opts))[0];
+export async function releaseToApi(em: EntityManager, cfg: Config, viewer: Viewer, urls: RepoUrls, r: IRelease, opts: ReleaseApiOptions = {}): Promise<ApiRelease> {
+  return (await releasesToApi(em, cfg, viewer, urls, [r], opts))[0]!;
 }

@@ -8,16 +8,16 @@ import { findRepoById, repoUnits, unitsOfRepos } from '../repos.ts';
 import { repoPermission, repoPermissions } from '../perm.ts';
 import { transferJson, transfersJson, transferUserIds } from '../transfer.ts';
 import { isSiteAdmin, type RequestState } from '../request.ts';
-import { toApiRepo } from './repo.ts';
+import { toApiRepo, type ApiRepo } from './repo.ts';
 
 /** api.Repository as the caller sees it, with `parent` for forks and `repo_transfer` while one is pending. */
-export async function repoJson(s: RequestState, repo: IRepository, owner: IUser): Promise<Record<string, unknown>> {
+export async function repoJson(s: RequestState, repo: IRepository, owner: IUser): Promise<ApiRepo> {
   const viewer = { doer: s.auth.doer, siteAdmin: isSiteAdmin(s) };
   // A read may reuse what the loader read for the addressed repository; a write may have changed it.
   const loaded = s.method === 'GET' && s.repo?.repo.id === repo.id && s.repo.units ? s.repo : null;
   const units = loaded?.units ?? (await repoUnits(s.em, repo.id));
   const perm = loaded?.perm ?? (await repoPermission(s.em, { repo, owner, doer: s.auth.doer, siteAdmin: isSiteAdmin(s), token: s.auth.token }, new Set(units.map((u) => u.type))));
-  let parent: Record<string, unknown> | null = null;
+  let parent: ApiRepo | null = null;
   if (repo.isFork && repo.forkId) {
     const { repo: base, owner: baseOwner, units: baseUnits } = await findRepoById(s.em, repo.forkId);
     // Forgejo shows the parent with the child's permissions (forgejo-facts 6.5).
@@ -33,7 +33,7 @@ export async function repoJson(s: RequestState, repo: IRepository, owner: IUser)
  * them (issue 10: no query per listed repository): parents, pending transfers, owners (with the users
  * of the transfers), units and the caller's permissions are each read once for the whole list.
  */
-export async function reposJson(s: RequestState, repos: IRepository[]): Promise<Record<string, unknown>[]> {
+export async function reposJson(s: RequestState, repos: IRepository[]): Promise<ApiRepo[]> {
   if (repos.length === 0) return [];
   const viewer = { doer: s.auth.doer, siteAdmin: isSiteAdmin(s) };
   const unique = (ids: number[]) => [...new Set(ids)];

@@ -5,16 +5,21 @@ import type { IUser } from '../../model/user.ts';
 import { Unit, type RepoPermission } from '../perm.ts';
 import { toApiUser, type Viewer } from './user.ts';
 import { EPOCH, fmtTime, ZERO_TIME } from '../../model/time.ts';
+import type { ExternalTracker, ExternalWiki, Repository, RepoTransfer, Wire } from '../../model/schemas/index.ts';
 
 export interface RepoView {
   repo: IRepository;
   owner: IUser;
   units: IRepoUnit[];
   perm: RepoPermission;
-  parent?: ReturnType<typeof toApiRepo> | null;
-  /** A pending transfer (RepoTransfer shape), null otherwise. */
-  transfer?: Record<string, unknown> | null;
+  parent?: ApiRepo | null;
+  /** A pending transfer, null otherwise. */
+  transfer?: ApiRepoTransfer | null;
 }
+
+/** api.Repository: `internal_tracker`, `external_tracker`, `external_wiki` and `wiki_branch` only when set, as Forgejo (omitempty). */
+export type ApiRepo = Wire<Repository, 'internal_tracker' | 'external_tracker' | 'external_wiki' | 'wiki_branch'>;
+export type ApiRepoTransfer = Wire<RepoTransfer>;
 
 export function sshUrl(cfg: Config, owner: string, name: string): string {
   const host = cfg.SERVER.SSH_DOMAIN.includes(':') ? `[${cfg.SERVER.SSH_DOMAIN}]` : cfg.SERVER.SSH_DOMAIN;
@@ -23,16 +28,16 @@ export function sshUrl(cfg: Config, owner: string, name: string): string {
     : `ssh://${cfg.SERVER.SSH_USER}@${host}:${cfg.SERVER.SSH_PORT}/${owner}/${name}.git`;
 }
 
-export function toApiRepo(cfg: Config, v: RepoView, viewer: Viewer): Record<string, unknown> {
+export function toApiRepo(cfg: Config, v: RepoView, viewer: Viewer): ApiRepo {
   const { repo, owner, perm } = v;
   const unit = (t: number) => v.units.find((u) => u.type === t);
-  const pulls = (unit(Unit.pulls)?.config ?? {}) as Record<string, unknown>;
-  const issues = unit(Unit.issues)?.config as Record<string, unknown> | undefined;
+  const pulls = unit(Unit.pulls)?.config ?? {};
+  const issues = unit(Unit.issues)?.config;
   const bool = (v: unknown, dflt: boolean) => (typeof v === 'boolean' ? v : dflt);
   const hasPulls = !!unit(Unit.pulls);
   const htmlUrl = `${cfg.appUrl}${owner.name}/${repo.name}`;
   const apiUrl = `${cfg.appUrl}api/v1/repos/${owner.name}/${repo.name}`;
-  const out: Record<string, unknown> = {
+  const out: ApiRepo = {
     id: repo.id,
     owner: toApiUser(cfg, owner, viewer),
     name: repo.name,
@@ -91,7 +96,7 @@ export function toApiRepo(cfg: Config, v: RepoView, viewer: Viewer): Record<stri
     avatar_url: repo.avatar ? `${cfg.appUrl}repo-avatars/${repo.avatar}` : '',
     internal: !repo.isPrivate && owner.visibility === 'private',
     mirror_interval: repo.isMirror ? repo.mirrorInterval : '',
-    object_format_name: repo.objectFormatName,
+    object_format_name: repo.objectFormatName === 'sha256' ? 'sha256' : 'sha1',
     mirror_updated: repo.isMirror ? fmtTime(repo.mirrorUpdatedAt) : ZERO_TIME,
     repo_transfer: v.transfer ?? null,
     topics: repo.topics ?? [],
@@ -104,9 +109,9 @@ export function toApiRepo(cfg: Config, v: RepoView, viewer: Viewer): Record<stri
     };
   }
   const extTracker = unit(Unit.ext_issues)?.config;
-  if (extTracker) out.external_tracker = extTracker;
+  if (extTracker) out.external_tracker = extTracker as ExternalTracker;
   const extWiki = unit(Unit.ext_wiki)?.config;
-  if (extWiki) out.external_wiki = extWiki;
+  if (extWiki) out.external_wiki = extWiki as ExternalWiki;
   if (repo.wikiBranch) out.wiki_branch = repo.wikiBranch;
   return out;
 }

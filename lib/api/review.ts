@@ -11,6 +11,10 @@ import { issuePath, repoHtmlUrl, usersById } from './issue.ts';
 import { fmtTime } from '../../model/time.ts';
 import { teamUnitsOf } from '../teams.ts';
 import { pseudoUser } from '../pseudo-users.ts';
+import type { PullReview, PullReviewComment, Wire } from '../../model/schemas/index.ts';
+
+export type ApiReview = Wire<PullReview>;
+export type ApiReviewComment = Wire<PullReviewComment>;
 
 /** The pull request the reviews belong to, with the names its URLs are built from. */
 export interface ReviewedPull {
@@ -26,7 +30,7 @@ export const reviewState = (type: number): string => REVIEW_STATES[type] ?? '';
 
 interface CommentCount { review_id: number; type: number; n: string; first: number }
 
-export async function reviewsToApi(em: EntityManager, cfg: Config, viewer: Viewer, pull: ReviewedPull, reviews: IReview[]) {
+export async function reviewsToApi(em: EntityManager, cfg: Config, viewer: Viewer, pull: ReviewedPull, reviews: IReview[]): Promise<ApiReview[]> {
   if (reviews.length === 0) return [];
   const ids = reviews.map((r) => r.id);
   const teamIds = [...new Set(reviews.map((r) => r.reviewerTeamId).filter((id) => id > 0))];
@@ -72,7 +76,7 @@ export function diffHunkOf(patch: string): string {
   return parts.length === 2 ? `@@${parts[1]}` : '';
 }
 
-export async function reviewCommentsToApi(em: EntityManager, cfg: Config, viewer: Viewer, pull: ReviewedPull, review: IReview, comments: IComment[]) {
+export async function reviewCommentsToApi(em: EntityManager, cfg: Config, viewer: Viewer, pull: ReviewedPull, review: IReview, comments: IComment[]): Promise<ApiReviewComment[]> {
   if (comments.length === 0) return [];
   const users = await usersById(em, comments.flatMap((c) => [c.posterId, c.resolveDoerId]));
   const html = pullHtmlUrl(cfg, pull);

@@ -10,8 +10,11 @@ import { Repository, type IRepository } from '../../model/repo.ts';
 import { Label, type ILabel } from '../../model/label.ts';
 import { Milestone } from '../../model/milestone.ts';
 import { Team, TeamUnit } from '../../model/org.ts';
-import { Comment, CommentType, COMMENT_TYPE_NAMES, Issue, TrackedTime, type IComment, type IIssue, type ITrackedTime } from '../../model/issue.ts';
-import { commentsToApi, issuePath, issuesToApi, repoApiUrl, repoHtmlUrl, usersById } from './issue.ts';
+import { Comment, CommentType, COMMENT_TYPE_NAMES, Issue, TrackedTime, type IComment, type IIssue } from '../../model/issue.ts';
+import { commentsToApi, issuePath, issuesToApi, repoApiUrl, repoHtmlUrl, toApiTrackedTime, usersById } from './issue.ts';
+import type { TimelineComment, Wire } from '../../model/schemas/index.ts';
+
+export type ApiTimelineComment = Wire<TimelineComment>;
 import { toApiUser, type Viewer } from './user.ts';
 import { toApiLabel, orgApiUrl } from './label.ts';
 import { toApiMilestone } from './milestone.ts';
@@ -69,7 +72,7 @@ function labelApiBase(cfg: Config, l: ILabel, repo: IRepository | null, orgNames
 }
 
 /** Convert the comment rows of `issue` (any types) to api.TimelineComment, in the order given. */
-export async function timelineToApi(em: EntityManager, cfg: Config, viewer: Viewer, issue: IIssue, comments: IComment[]) {
+export async function timelineToApi(em: EntityManager, cfg: Config, viewer: Viewer, issue: IIssue, comments: IComment[]): Promise<ApiTimelineComment[]> {
   if (comments.length === 0) return [];
   const refs = await loadRefs(em, issue, comments);
   const [apiIssues, apiRefComments] = await Promise.all([
@@ -83,18 +86,9 @@ export async function timelineToApi(em: EntityManager, cfg: Config, viewer: View
   const teamById = new Map(refs.teams.map((t) => [t.id, t]));
   const timeById = new Map(refs.trackedTimes.map((t) => [t.id, t]));
   const user = (id: number) => toApiUser(cfg, refs.users.get(id) ?? refs.users.get(-1)!, ANONYMOUS);
-  const trackedTime = (t: ITrackedTime) => ({
-    id: t.id,
-    created: fmtTime(t.createdAt),
-    time: Number(t.time),
-    user_id: t.userId,
-    user_name: refs.users.get(t.userId)?.name ?? '',
-    issue_id: t.issueId,
-    issue: issueById.get(t.issueId) ?? null,
-  });
   const issueHtml = refs.repo ? `${repoHtmlUrl(cfg, refs.repo.ownerName, refs.repo.name)}${issuePath(issue)}` : '';
 
-  return comments.map((c) => {
+  return comments.map((c): ApiTimelineComment => {
     const milestone = milestoneById.get(c.milestoneId);
     const oldMilestone = milestoneById.get(c.oldMilestoneId);
     const time = timeById.get(c.timeId);
@@ -114,7 +108,7 @@ export async function timelineToApi(em: EntityManager, cfg: Config, viewer: View
       project_id: 0,
       old_milestone: oldMilestone ? toApiMilestone(oldMilestone) : null,
       milestone: milestone ? toApiMilestone(milestone) : null,
-      tracked_time: time ? trackedTime(time) : null,
+      tracked_time: time ? toApiTrackedTime(time, refs.users.get(time.userId)?.name ?? '', issueById.get(time.issueId) ?? null) : null,
       old_title: c.oldTitle,
       new_title: c.newTitle,
       old_ref: c.oldRef,

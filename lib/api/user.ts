@@ -3,6 +3,11 @@ import { createHash } from 'node:crypto';
 import type { Config } from '../../config.ts';
 import type { IUser } from '../../model/user.ts';
 import { EPOCH, fmtTime } from '../../model/time.ts';
+import type { Organization, User, Wire } from '../../model/schemas/index.ts';
+
+/** Forgejo's User.MarshalJSON adds `username` (the login again) for backward compatibility; the swagger omits it. */
+export type ApiUser = Wire<User> & { username: string };
+export type ApiOrg = Wire<Organization>;
 
 export interface Viewer { doer: IUser | null; siteAdmin: boolean }
 
@@ -11,7 +16,7 @@ export function avatarUrl(cfg: Config, u: Pick<IUser, 'id' | 'avatar' | 'lowerNa
   return `${cfg.appUrl}avatars/${hash}`;
 }
 
-export function toApiUser(cfg: Config, u: IUser, viewer: Viewer, counts: { followers?: number; following?: number; stars?: number } = {}) {
+export function toApiUser(cfg: Config, u: IUser, viewer: Viewer, counts: { followers?: number; following?: number; stars?: number } = {}): ApiUser {
   const self = viewer.doer?.id === u.id;
   const privileged = self || viewer.siteAdmin;
   const noreply = `${u.lowerName}@${cfg.SERVICE.NO_REPLY_ADDRESS}`;
@@ -45,7 +50,7 @@ export function toApiUser(cfg: Config, u: IUser, viewer: Viewer, counts: { follo
   };
 }
 
-export function toApiOrg(cfg: Config, o: IUser) {
+export function toApiOrg(cfg: Config, o: IUser): ApiOrg {
   return {
     id: o.id,
     name: o.name,

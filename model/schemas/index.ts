@@ -21,6 +21,7 @@ export * from './misc.ts';
 export * from './pull.ts';
 export * from './quota.ts';
 export * from './release.ts';
+export type { Wire } from './wire.ts';
 export { compileBody, validateResponse, type BodyCheck } from './validate.ts';
 
 import { CommitStatusState, Duration, NotifySubjectType, RepositoryMeta, ReviewStateType, StateType, TimeStamp } from './common.ts';
