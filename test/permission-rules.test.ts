@@ -27,6 +27,7 @@ interface Allowed { file: string; line: string; why: string }
 const ALLOWED: readonly Allowed[] = [
   // The helpers' own definitions.
   { file: 'lib/errors.ts', line: 'export const forbidden = ', why: 'the helper itself; goes when the list below is empty' },
+  { file: 'lib/errors.ts', line: 'export const conflict403 = ', why: 'the 403 for the state of data, not for who asks (STATE_403 below)' },
   
   // Before any route: authentication and sudo answer before a row's chain runs (README, request steps 1 and 3).
   { file: 'lib/auth.ts', line: 'if (user.prohibitLogin)', why: 'account state at authentication, before any chain' },
@@ -38,7 +39,6 @@ const ALLOWED: readonly Allowed[] = [
   { file: 'git-http.ts', line: "'Interacting with repositories by HTTP protocol is not allowed'", why: 'git smart HTTP is not a table route' },
   { file: 'lib/attachment-serve.ts', line: 'MSG.missingScope([`read:${category}`])', why: 'attachment downloads (/attachments/{uuid}) are not a table route' },
   // Not moved yet (issue 11, item 1): each wants a loader or a guard.
-  { file: 'handlers/pull-reviews.ts', line: "'cannot request a re-review on a closed or merged PR'", why: 'per requested reviewer in the body, inside the request loop' },
   { file: 'handlers/pulls.ts', line: "'user is blocked by the repository owner'", why: 'blocked by the base owner when opening a pull; wants NOT_BLOCKED_BY_OWNER after the body' },
   { file: 'handlers/pulls.ts', line: "'user should be the poster or have write access to pull requests'", why: 'wants a PULL loader and POSTER_OR_WRITER(pull)' },
   { file: 'handlers/pulls.ts', line: "'SetAllowEdits: user not allowed to do this action'", why: 'only when the body sets allow_maintainer_edit; wants PULL' },
@@ -49,10 +49,18 @@ const ALLOWED: readonly Allowed[] = [
   { file: 'handlers/issue-times.ts', line: 'if (userId !== undefined) throw forbidden(NOT_ALLOWED_TO_QUERY)', why: 'depends on the `user` query value and its lookup (404 first)' },
   { file: 'handlers/packages.ts', line: "'no permission to link this package and repository, or packages are disabled'", why: 'permission on the repository named in the path below the package; wants a loader' },
   { file: 'handlers/keys.ts', line: "'You do not have access to this key'", why: 'wants a KEY loader' },
-  { file: 'handlers/branch-protections.ts', line: "'Branch protection already exist'", why: 'a conflict Forgejo answers with 403, not a permission' },
-  { file: 'handlers/tag-protections.ts', line: "'Tag protection already exist'", why: 'a conflict Forgejo answers with 403, not a permission' },
   { file: 'lib/transfer.ts', line: 'belongs not to org ${newOwner.id}', why: 'teams named in the transfer body' },
   { file: 'lib/transfer.ts', line: "'user is blocked by the new owner'", why: 'the new owner is named in the body; wants a guard after TRANSFER_RECIPIENT' },
+];
+
+/**
+ * The 403s Forgejo answers for the state of the data whatever the caller's rights (`conflict403`). Each
+ * use is listed, so the helper cannot quietly carry a permission decision.
+ */
+const STATE_403: readonly Allowed[] = [
+  { file: 'handlers/branch-protections.ts', line: "conflict403('Branch protection already exist')", why: 'a rule of that name exists' },
+  { file: 'handlers/tag-protections.ts', line: "conflict403('Tag protection already exist')", why: 'a rule of that pattern exists' },
+  { file: 'handlers/pull-reviews.ts', line: "conflict403('cannot request a re-review on a closed or merged PR')", why: 'the pull is closed or merged' },
 ];
 
 function sources(): string[] {
@@ -88,6 +96,18 @@ test('every listed place still exists, once (the list only shrinks)', () => {
   const all = hits();
   const stale = ALLOWED.filter((a) => all.filter((h) => h.file === a.file && h.text.includes(a.line)).length !== 1);
   assert.equal(stale.map((a) => `${a.file}: ${a.line}`), [], 'remove the entries of rules that moved into guards/ (or make an entry match one line)');
+});
+
+test('conflict403 is used only for the listed state refusals', () => {
+  const uses: Hit[] = [];
+  for (const file of sources()) {
+    fs.readFileSync(path.join(root, file), 'utf8').split('\n').forEach((text, i) => {
+      if (/\bconflict403\(/.test(text.replace(/\/\/.*$/, '')) && !text.includes('export const conflict403')) uses.push({ file, n: i + 1, text: text.trim() });
+    });
+  }
+  const unlisted = uses.filter((h) => !STATE_403.some((a) => a.file === h.file && h.text.includes(a.line)));
+  assert.equal(unlisted.map((h) => `${h.file}:${h.n}: ${h.text}`), [], 'a 403 that depends on who asks belongs in guards/');
+  assert.is(uses.length, STATE_403.length, 'every listed state refusal still exists, once');
 });
 
 test('the scan sees the shapes it looks for', () => {
