@@ -68,3 +68,7 @@ export { NO_REPO_TOKEN } from './token-limits.ts';
 export { OWNER_SCOPE } from './owner-scope.ts';
 export { ISSUES_GATE, PULLS_GATE, ISSUES_OR_PULLS_GATE, LOCAL_ISSUE_GATE, WIKI_GATE, ATTACHMENTS_GATE, ACTIONS_GATE, TIME_TRACKER_GATE, TIME_TRACKING_ON } from './gates.ts';
 export * from './chains.ts';
+export { ALLOW_EDITS } from './allow-edits.ts';
+export { SCHEDULED_MERGE } from './scheduled-merge.ts';
+export { MERGE_SCHEDULER } from './merge-scheduler.ts';
+export { PULL_UPDATER } from './pull-updater.ts';

@@ -9,14 +9,14 @@ import type { IRepository, IRepoUnit } from '../model/repo.ts';
 import type { ITeam } from '../model/org.ts';
 import type { IComment, IIssue, ITrackedTime } from '../model/issue.ts';
 import type { IAttachment } from '../model/attachment.ts';
-import type { IPullRequest, IReview } from '../model/pull.ts';
+import type { IAutoMerge, IPullRequest, IReview } from '../model/pull.ts';
 import type { IPackage, IPackageVersion } from '../model/package.ts';
 import { siteAdminOf, type Auth } from './auth-types.ts';
 import type { RepoPermission } from './perm.ts';
 import type { Services } from './services.ts';
 import type { ReceivedBody } from './request-body.ts';
 
-export type Need = 'user' | 'org' | 'repo' | 'team' | 'issue' | 'pull' | 'review' | 'comment' | 'attachment' | 'time' | 'package' | 'body';
+export type Need = 'user' | 'org' | 'repo' | 'team' | 'issue' | 'pull' | 'review' | 'comment' | 'attachment' | 'time' | 'package' | 'auto-merge' | 'body';
 
 export interface Deny {
   status: number;
@@ -71,6 +71,8 @@ export interface RequestState {
   issue?: IIssue;
   /** The pull request of `{index}` and its issue (PULL loader). */
   pull?: { pull: IPullRequest; issue: IIssue };
+  /** The merge scheduled on the loaded pull (SCHEDULED_MERGE loader). */
+  autoMerge?: IAutoMerge;
   /** The review `{id}` of the loaded pull (REVIEW loader). */
   review?: IReview;
   /** The comment of `{id}`/`{comment}` and its issue (COMMENT loader). */

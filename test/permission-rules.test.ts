@@ -39,12 +39,7 @@ const ALLOWED: readonly Allowed[] = [
   { file: 'git-http.ts', line: "'Interacting with repositories by HTTP protocol is not allowed'", why: 'git smart HTTP is not a table route' },
   { file: 'lib/attachment-serve.ts', line: 'MSG.missingScope([`read:${category}`])', why: 'attachment downloads (/attachments/{uuid}) are not a table route' },
   // Not moved yet (issue 11, item 1): each wants a loader or a guard.
-  { file: 'handlers/pulls.ts', line: "'user is blocked by the repository owner'", why: 'blocked by the base owner when opening a pull; wants NOT_BLOCKED_BY_OWNER after the body' },
-  { file: 'handlers/pulls.ts', line: "'user should be the poster or have write access to pull requests'", why: 'wants a PULL loader and POSTER_OR_WRITER(pull)' },
-  { file: 'handlers/pulls.ts', line: "'SetAllowEdits: user not allowed to do this action'", why: 'only when the body sets allow_maintainer_edit; wants PULL' },
   { file: 'handlers/pulls.ts', line: 'return json(403, { message: refused', why: 'merge refusal computed by lib/pull-merge.ts (branch protection)' },
-  { file: 'handlers/pulls.ts', line: "'user has no permission to cancel the scheduled auto merge'", why: 'needs the scheduled merge row; wants a loader' },
-  { file: 'handlers/pulls.ts', line: "'user is not allowed to update this pull request'", why: 'needs the head repository and branch rules; wants a loader' },
   { file: 'handlers/issue-deps.ts', line: 'if (!writable(c, target)) throw forbidden(MSG.repoWrite)', why: 'the checked side is the body-named issue on one route, the path issue on the other' },
   { file: 'handlers/issue-times.ts', line: 'if (userId !== undefined) throw forbidden(NOT_ALLOWED_TO_QUERY)', why: 'depends on the `user` query value and its lookup (404 first)' },
   { file: 'handlers/packages.ts', line: "'no permission to link this package and repository, or packages are disabled'", why: 'permission on the repository named in the path below the package; wants a loader' },
