@@ -72,3 +72,5 @@ export { ALLOW_EDITS } from './allow-edits.ts';
 export { SCHEDULED_MERGE } from './scheduled-merge.ts';
 export { MERGE_SCHEDULER } from './merge-scheduler.ts';
 export { PULL_UPDATER } from './pull-updater.ts';
+export { KEY } from './key.ts';
+export { KEY_OWNER } from './key-owner.ts';

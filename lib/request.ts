@@ -11,12 +11,13 @@ import type { IComment, IIssue, ITrackedTime } from '../model/issue.ts';
 import type { IAttachment } from '../model/attachment.ts';
 import type { IAutoMerge, IPullRequest, IReview } from '../model/pull.ts';
 import type { IPackage, IPackageVersion } from '../model/package.ts';
+import type { IPublicKey } from '../model/keys.ts';
 import { siteAdminOf, type Auth } from './auth-types.ts';
 import type { RepoPermission } from './perm.ts';
 import type { Services } from './services.ts';
 import type { ReceivedBody } from './request-body.ts';
 
-export type Need = 'user' | 'org' | 'repo' | 'team' | 'issue' | 'pull' | 'review' | 'comment' | 'attachment' | 'time' | 'package' | 'auto-merge' | 'body';
+export type Need = 'user' | 'org' | 'repo' | 'team' | 'issue' | 'pull' | 'review' | 'comment' | 'attachment' | 'time' | 'package' | 'auto-merge' | 'key' | 'body';
 
 export interface Deny {
   status: number;
@@ -81,6 +82,8 @@ export interface RequestState {
   attachment?: IAttachment;
   /** The tracked time of `{id}` on the loaded issue (TRACKED_TIME loader). */
   trackedTime?: ITrackedTime;
+  /** The user SSH key of `{id}` (KEY loader). */
+  key?: IPublicKey;
   /** The package version of `{type}/{name}/{version}` and its package (PACKAGE loader). */
   package?: { pkg: IPackage; version: IPackageVersion };
 }

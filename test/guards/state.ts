@@ -13,6 +13,7 @@ import type { IRepository } from '../../model/repo.ts';
 import type { ITeam } from '../../model/org.ts';
 import type { IComment, IIssue, ITrackedTime } from '../../model/issue.ts';
 import type { IAutoMerge, IPullRequest, IReview } from '../../model/pull.ts';
+import type { IPublicKey } from '../../model/keys.ts';
 import type { Auth, AuthMethod, TokenInfo } from '../../lib/auth-types.ts';
 import { parseScopes } from '../../lib/scopes.ts';
 import { DEFAULT_UNITS, RepoPermission, Unit, type AccessMode, type UnitName } from '../../lib/perm.ts';
@@ -103,6 +104,7 @@ export interface Given {
   pull?: { pull: IPullRequest; issue: IIssue };
   review?: IReview;
   autoMerge?: IAutoMerge;
+  key?: IPublicKey;
   params?: Record<string, string>;
   headers?: IncomingHttpHeaders;
   body?: unknown;
@@ -131,7 +133,7 @@ export function state(g: Given = {}): RequestState {
     config, services, em: g.em ?? noDb, method: g.httpMethod ?? 'GET', path: g.path ?? '/', params: g.params ?? {},
     query: new URLSearchParams(g.query ?? ''), headers: g.headers ?? {}, auth, readBody: async () => ({ value: g.body }), body: g.body,
     contextUser: g.contextUser, org: g.org, repo: g.repo, team: g.team,
-    issue: g.issue ?? g.comment?.issue, comment: g.comment, trackedTime: g.trackedTime, pull: g.pull, review: g.review, autoMerge: g.autoMerge,
+    issue: g.issue ?? g.comment?.issue, comment: g.comment, trackedTime: g.trackedTime, pull: g.pull, review: g.review, autoMerge: g.autoMerge, key: g.key,
   };
 }
 
