@@ -76,3 +76,4 @@ export { KEY } from './key.ts';
 export { KEY_OWNER } from './key-owner.ts';
 export { NEW_OWNER } from './new-owner.ts';
 export { TRANSFER_TEAMS } from './transfer-teams.ts';
+export { PKG_LINK_REPO, PKG_LINKER } from './pkg-link.ts';

@@ -42,7 +42,6 @@ const ALLOWED: readonly Allowed[] = [
   { file: 'handlers/pulls.ts', line: 'return json(403, { message: refused', why: 'merge refusal computed by lib/pull-merge.ts (branch protection)' },
   { file: 'handlers/issue-deps.ts', line: 'if (!writable(c, target)) throw forbidden(MSG.repoWrite)', why: 'the checked side is the body-named issue on one route, the path issue on the other' },
   { file: 'handlers/issue-times.ts', line: 'if (userId !== undefined) throw forbidden(NOT_ALLOWED_TO_QUERY)', why: 'depends on the `user` query value and its lookup (404 first)' },
-  { file: 'handlers/packages.ts', line: "'no permission to link this package and repository, or packages are disabled'", why: 'permission on the repository named in the path below the package; wants a loader' },
 ];
 
 /**
