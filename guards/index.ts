@@ -77,3 +77,5 @@ export { KEY_OWNER } from './key-owner.ts';
 export { NEW_OWNER } from './new-owner.ts';
 export { TRANSFER_TEAMS } from './transfer-teams.ts';
 export { PKG_LINK_REPO, PKG_LINKER } from './pkg-link.ts';
+export { DEPENDENCY } from './dependency.ts';
+export { DEPENDENCY_MANAGER } from './dependency-manager.ts';

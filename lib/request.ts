@@ -17,7 +17,7 @@ import type { RepoPermission } from './perm.ts';
 import type { Services } from './services.ts';
 import type { ReceivedBody } from './request-body.ts';
 
-export type Need = 'user' | 'org' | 'repo' | 'team' | 'issue' | 'pull' | 'review' | 'comment' | 'attachment' | 'time' | 'package' | 'auto-merge' | 'key' | 'new-owner' | 'body';
+export type Need = 'user' | 'org' | 'repo' | 'team' | 'issue' | 'pull' | 'review' | 'comment' | 'attachment' | 'time' | 'package' | 'auto-merge' | 'key' | 'new-owner' | 'dependency' | 'body';
 
 export interface Deny {
   status: number;
@@ -82,6 +82,8 @@ export interface RequestState {
   attachment?: IAttachment;
   /** The tracked time of `{id}` on the loaded issue (TRACKED_TIME loader). */
   trackedTime?: ITrackedTime;
+  /** The issue an IssueMeta body names, with its repository as the caller sees it (DEPENDENCY loader). */
+  dependency?: { issue: IIssue; at: LoadedRepo };
   /** The user or organization a transfer body names as `new_owner` (NEW_OWNER loader). */
   newOwner?: IUser;
   /** The user SSH key of `{id}` (KEY loader). */

@@ -106,6 +106,7 @@ export interface Given {
   autoMerge?: IAutoMerge;
   key?: IPublicKey;
   newOwner?: IUser;
+  dependency?: { issue: IIssue; at: LoadedRepo };
   params?: Record<string, string>;
   headers?: IncomingHttpHeaders;
   body?: unknown;
@@ -134,7 +135,7 @@ export function state(g: Given = {}): RequestState {
     config, services, em: g.em ?? noDb, method: g.httpMethod ?? 'GET', path: g.path ?? '/', params: g.params ?? {},
     query: new URLSearchParams(g.query ?? ''), headers: g.headers ?? {}, auth, readBody: async () => ({ value: g.body }), body: g.body,
     contextUser: g.contextUser, org: g.org, repo: g.repo, team: g.team,
-    issue: g.issue ?? g.comment?.issue, comment: g.comment, trackedTime: g.trackedTime, pull: g.pull, review: g.review, autoMerge: g.autoMerge, key: g.key, newOwner: g.newOwner,
+    issue: g.issue ?? g.comment?.issue, comment: g.comment, trackedTime: g.trackedTime, pull: g.pull, review: g.review, autoMerge: g.autoMerge, key: g.key, newOwner: g.newOwner, dependency: g.dependency,
   };
 }
 
