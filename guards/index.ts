@@ -79,3 +79,4 @@ export { TRANSFER_TEAMS } from './transfer-teams.ts';
 export { PKG_LINK_REPO, PKG_LINKER } from './pkg-link.ts';
 export { DEPENDENCY } from './dependency.ts';
 export { DEPENDENCY_MANAGER } from './dependency-manager.ts';
+export { TIMES_QUERY_USER } from './times-query-user.ts';

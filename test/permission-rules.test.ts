@@ -40,7 +40,6 @@ const ALLOWED: readonly Allowed[] = [
   { file: 'lib/attachment-serve.ts', line: 'MSG.missingScope([`read:${category}`])', why: 'attachment downloads (/attachments/{uuid}) are not a table route' },
   // Not moved yet (issue 11, item 1): each wants a loader or a guard.
   { file: 'handlers/pulls.ts', line: 'return json(403, { message: refused', why: 'merge refusal computed by lib/pull-merge.ts (branch protection)' },
-  { file: 'handlers/issue-times.ts', line: 'if (userId !== undefined) throw forbidden(NOT_ALLOWED_TO_QUERY)', why: 'depends on the `user` query value and its lookup (404 first)' },
 ];
 
 /**
