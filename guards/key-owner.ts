@@ -1,6 +1,7 @@
 // Forgejo's DeletePublicKey(actor, id): the key must be the actor's, or the actor a site admin, else
 // 403 "You do not have access to this key". The actor is the caller on /user/keys/{id} (KEY_OWNER(doer))
 // and the named user on the admin route (KEY_OWNER(user)), as in Forgejo.
+import { userIsSiteAdmin } from '../lib/auth-types.ts';
 import { isSiteAdmin, deny, need, step, type Need } from './types.ts';
 
 const ACTORS = ['doer', 'user'] as const;
@@ -11,7 +12,7 @@ export function KEY_OWNER(actor: (typeof ACTORS)[number]) {
   return step(`KEY_OWNER(${actor})`, 'guard', needs, [], (s) => {
     const key = need(s.key, 'key');
     const who = actor === 'user' ? need(s.contextUser, 'user') : s.auth.doer;
-    const admin = actor === 'user' ? need(s.contextUser, 'user').isAdmin : isSiteAdmin(s);
+    const admin = actor === 'user' ? userIsSiteAdmin(need(s.contextUser, 'user')) : isSiteAdmin(s);
     return (who && key.ownerId === who.id) || admin ? null : deny(403, 'You do not have access to this key');
   });
 }

@@ -23,7 +23,7 @@ import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { gitCtx } from '../lib/repo-git.ts';
 import { branchRule } from '../lib/branch-rules.ts';
 import { hasTeamRepo } from '../lib/teams.ts';
-import { Mode, Unit, repoPermission } from '../lib/perm.ts';
+import { Mode, Unit, userPermission } from '../lib/perm.ts';
 import { readInfo } from '../git/cat-file.ts';
 import { runGit } from '../git/exec.ts';
 import { GitError } from '../git/errors.ts';
@@ -199,7 +199,7 @@ function reviewTypeOf(event: string | undefined, body: string | undefined, hasCo
 /** The repository permission of another user, as Forgejo's GetUserRepoPermission (no token limits). */
 async function permissionOf(c: RequestState, user: IUser) {
   const { repo, owner, perm } = need(c.repo, 'repo');
-  return repoPermission(c.em, { repo, owner, doer: user, siteAdmin: user.isAdmin, token: null }, perm.enabled);
+  return userPermission(c.em, repo, owner, user, perm.enabled);
 }
 
 /**

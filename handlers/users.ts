@@ -16,6 +16,7 @@ import { canSeeOwner, Mode, repoPermission } from '../lib/perm.ts';
 import { notFound } from '../lib/errors.ts';
 import { isOrgOwner } from '../lib/membership.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
+import { userIsSiteAdmin } from '../lib/auth-types.ts';
 import { repoJson } from '../lib/api/repo-json.ts';
 import { userFeed, userHeatmap } from './activities.ts';
 import { atoi, INT32_MAX } from '../lib/query-values.ts';
@@ -102,7 +103,7 @@ export const orgPermissions: Handler = async (c) => {
   const org = await c.em.findOne(User, { lowerName: name.toLowerCase() });
   if (!org) throw notFound('GetUserByName', [`user does not exist [uid: 0, name: ${name}]`]);
   // Visibility is judged for the user asked about, not for the caller (as Forgejo does).
-  if (!(await canSeeOwner(c.em, org, user, user.isAdmin))) throw notFound('HasOrgOrUserVisible');
+  if (!(await canSeeOwner(c.em, org, user, userIsSiteAdmin(user)))) throw notFound('HasOrgOrUserVisible');
   const teamIds = (await c.em.find(TeamUser, { orgId: org.id, uid: user.id })).map((t) => t.teamId);
   const teams = teamIds.length ? await c.em.find(Team, { id: { $in: teamIds } }) : [];
   const level = Math.max(Mode.none, ...teams.map((t) => t.accessMode));

@@ -10,7 +10,7 @@ import { RepoTransfer, type IRepoTransfer } from '../model/transfer.ts';
 import { User, type IUser } from '../model/user.ts';
 import { toApiUser, type Viewer } from './api/user.ts';
 import { toApiTeam } from './api/team.ts';
-import { Mode, repoPermission } from './perm.ts';
+import { Mode, userPermission } from './perm.ts';
 import { conflict, unprocessable } from './errors.ts';
 import { moveGitDirs } from './repos.ts';
 import { canCreateOrgRepo } from './membership.ts';
@@ -98,7 +98,7 @@ export async function startTransfer(em: EntityManager, services: Services, doer:
   }
   const owner = await em.findOneOrFail(User, { id: repo.ownerId });
   if (newOwner.type === 0) {
-    const perm = await repoPermission(em, { repo, owner, doer: newOwner, siteAdmin: newOwner.isAdmin, token: null });
+    const perm = await userPermission(em, repo, owner, newOwner);
     if (!perm.hasAnyAccess() && (await em.count(Collaboration, { repoId: repo.id, userId: newOwner.id })) === 0) {
       em.create(Collaboration, { repoId: repo.id, userId: newOwner.id, mode: Mode.read });
     }

@@ -99,6 +99,31 @@ test('conflict403 is used only for the listed state refusals', () => {
   assert.is(uses.length, STATE_403.length, 'every listed state refusal still exists, once');
 });
 
+/**
+ * "Is site admin" has one implementation (lib/auth-types.ts: siteAdminOf for the caller, userIsSiteAdmin
+ * for a user acting as themself); everything else asks it. Reading the account flag is allowed only
+ * where the flag itself is the subject: shown, created, edited.
+ */
+const ADMIN_FLAG: readonly Allowed[] = [
+  { file: 'lib/auth-types.ts', line: 'return !!doer?.isAdmin', why: 'the rule itself' },
+  { file: 'lib/api/user.ts', line: 'is_admin: privileged ? u.isAdmin', why: 'the flag shown in api.User' },
+  { file: 'handlers/admin-users.ts', line: 'user.isAdmin && (await c.em.count(User, { isAdmin: true', why: 'the last site admin may not lose the flag' },
+  { file: 'handlers/admin-users.ts', line: 'user.isAdmin = b.admin', why: 'editing the flag' },
+  { file: 'lib/accounts.ts', line: 'isAdmin: input.isAdmin ?? false', why: 'creating an account with the flag' },
+];
+
+test('"is site admin" is decided in one place', () => {
+  const files = [...sources(), ...fs.readdirSync(path.join(root, 'guards')).map((f) => path.join('guards', f)), 'git-lfs.ts', 'git-ssh.ts', 'interpreter.ts'];
+  const reads: Hit[] = [];
+  for (const file of files.filter((f) => f.endsWith('.ts'))) {
+    fs.readFileSync(path.join(root, file), 'utf8').split('\n').forEach((text, i) => {
+      if (/\.isAdmin\b(?!\s*\()/.test(text.replace(/\/\/.*$/, ''))) reads.push({ file, n: i + 1, text: text.trim() });
+    });
+  }
+  const unlisted = reads.filter((h) => !ADMIN_FLAG.some((a) => a.file === h.file && h.text.includes(a.line)));
+  assert.equal(unlisted.map((h) => `${h.file}:${h.n}: ${h.text}`), [], 'ask siteAdminOf / isSiteAdmin (the caller) or userIsSiteAdmin (a user as themself)');
+});
+
 test('the scan sees the shapes it looks for', () => {
   const sample = ["throw forbidden('x')", 'new HttpError(403, m)', 'return { status: 403, message }', 'json(403, {})', 'await loadIssue(c)'];
   for (const s of sample) assert.ok(PATTERNS.some((p) => p.test(s)), s);
