@@ -80,3 +80,4 @@ export { PKG_LINK_REPO, PKG_LINKER } from './pkg-link.ts';
 export { DEPENDENCY } from './dependency.ts';
 export { DEPENDENCY_MANAGER } from './dependency-manager.ts';
 export { TIMES_QUERY_USER } from './times-query-user.ts';
+export { USER_ORG } from './user-org.ts';
