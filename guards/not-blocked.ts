@@ -10,6 +10,12 @@ export const NOT_BLOCKED_BY_OWNER = step('NOT_BLOCKED_BY_OWNER', 'guard', ['repo
   return doer && (await isBlocked(s.em, owner.id, doer.id)) ? deny(403, 'user is blocked by the repository owner') : null;
 });
 
+/** Forgejo's Transfer: a user the new owner (named in the body) has blocked may not transfer to it (403). */
+export const NOT_BLOCKED_BY_NEW_OWNER = step('NOT_BLOCKED_BY_NEW_OWNER', 'guard', ['new-owner'], [], async (s) => {
+  const doer = s.auth.doer;
+  return doer && (await isBlocked(s.em, need(s.newOwner, 'new-owner').id, doer.id)) ? deny(403, 'user is blocked by the new owner') : null;
+});
+
 /** Forgejo's FollowUser: a block in either direction between the caller and `{username}` forbids it (403). */
 export const NOT_BLOCKED_USER = step('NOT_BLOCKED_USER', 'guard', ['user'], [], async (s) => {
   const target = need(s.contextUser, 'user');

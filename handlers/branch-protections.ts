@@ -6,7 +6,7 @@ import { json, noContent } from '../lib/handler.ts';
 import type { CreateBranchProtectionOption, EditBranchProtectionOption } from '../model/schemas/index.ts';
 import { ProtectedBranch, type IProtectedBranch } from '../model/branch-protection.ts';
 import { branchProtectionsToApi } from '../lib/api/protection.ts';
-import { badRequest, forbidden, notFound } from '../lib/errors.ts';
+import { badRequest, conflict403, notFound } from '../lib/errors.ts';
 import { teamIds, writerIds } from '../lib/allowlists.ts';
 import { need, type RequestState } from '../lib/request.ts';
 
@@ -32,7 +32,7 @@ export const create: Handler<CreateBranchProtectionOption> = async (c) => {
   const b = c.body;
   const ruleName = b.rule_name || b.branch_name || '';
   if (ruleName === '') throw badRequest('both rule_name and branch_name are empty');
-  if (await c.em.findOne(ProtectedBranch, { repoId: repo.id, ruleName })) throw forbidden('Branch protection already exist');
+  if (await c.em.findOne(ProtectedBranch, { repoId: repo.id, ruleName })) throw conflict403('Branch protection already exist');
   const push = !!b.enable_push;
   const rule = c.em.create(ProtectedBranch, {
     repoId: repo.id,

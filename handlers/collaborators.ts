@@ -5,7 +5,7 @@ import { json, noContent } from '../lib/handler.ts';
 import type { AddCollaboratorOption } from '../model/schemas/index.ts';
 import { Collaboration } from '../model/repo.ts';
 import { User, type IUser } from '../model/user.ts';
-import { Mode, Unit, modeName, parseMode, repoPermission } from '../lib/perm.ts';
+import { Mode, Unit, modeName, parseMode, userPermission } from '../lib/perm.ts';
 import { notFound, unprocessable } from '../lib/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { OrgUser, Team, TeamRepo, TeamUnit, TeamUser } from '../model/org.ts';
@@ -72,7 +72,7 @@ export const permission: Handler = async (c) => {
   const name = c.params.collaborator ?? '';
   const user = await c.em.findOne(User, { lowerName: name.toLowerCase() });
   if (!user) throw notFound('GetUserByName', [`user redirect does not exist [name: ${name.toLowerCase()}]`]);
-  const perm = await repoPermission(c.em, { repo, owner, doer: user, siteAdmin: user.isAdmin, token: null });
+  const perm = await userPermission(c.em, repo, owner, user);
   const best = Math.max(perm.mode, ...perm.units.values());
   const mode = modeName(best === Mode.none && !repo.isPrivate && perm.hasAnyAccess() ? Mode.read : best);
   return json(200, { permission: mode, role_name: mode, user: toApiUser(c.config, user, viewerOf(c)) });

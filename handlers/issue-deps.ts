@@ -4,55 +4,26 @@
 // `{index}/blocks` routes take them the other way round. Either side may live in another repository
 // the caller can reach (Forgejo's ALLOW_CROSS_REPOSITORY_DEPENDENCIES, on by default).
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import type { Handler, HandlerCtx } from '../lib/handler.ts';
+import type { Handler } from '../lib/handler.ts';
 import { json } from '../lib/handler.ts';
 import type { IssueMeta } from '../model/schemas/index.ts';
 import { CommentType, Issue, IssueDependency, type IIssue } from '../model/issue.ts';
 import { issueToApi, issuesToApi } from '../lib/api/issue.ts';
-import { addComment, canReadIssue, canWriteIssues, findIssueByIndex, positiveInt } from '../lib/issues.ts';
-import { loadOtherRepo, permissionsOf, trackerConfig } from '../lib/issue-tracker.ts';
+import { addComment, canReadIssue } from '../lib/issues.ts';
+import { permissionsOf, trackerConfig } from '../lib/issue-tracker.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
-import { MSG, conflict, forbidden, notFound, unprocessable } from '../lib/errors.ts';
+import { conflict, notFound, unprocessable } from '../lib/errors.ts';
 import { isSiteAdmin, need, type LoadedRepo, type RequestState } from '../lib/request.ts';
 
 /** An issue with the repository it lives in, as the caller sees that repository. */
 interface Side { issue: IIssue; at: LoadedRepo }
 
 const readable = (c: RequestState, s: Side) => canReadIssue({ repo: s.at, auth: c.auth }, s.issue);
-const writable = (c: RequestState, s: Side) => canWriteIssues({ repo: s.at, auth: c.auth }, s.issue.isPull);
 const viewer = (c: RequestState) => ({ doer: c.auth.doer, siteAdmin: isSiteAdmin(c) });
 
-async function pathSide(c: RequestState): Promise<Side> {
-  return { issue: need(c.issue, 'issue'), at: need(c.repo, 'repo') };
-}
-
-/**
- * The issue named by the body. Owner and repository are both needed even for the same repository,
- * as in Forgejo; anything missing or out of the caller's reach answers 404.
- */
-async function bodySide(c: HandlerCtx<IssueMeta>): Promise<Side> {
-  const here = need(c.repo, 'repo');
-  const owner = c.body.owner ?? '';
-  const name = c.body.repo ?? '';
-  const same = owner.toLowerCase() === here.owner.lowerName && name.toLowerCase() === here.repo.lowerName;
-  const at = same ? here : await loadOtherRepo(c, owner, name);
-  if (!at) throw notFound(undefined, [`repository does not exist [id: 0, uid: 0, owner_name: ${owner}, name: ${name}]`]);
-  const index = positiveInt(String(c.body.index ?? ''));
-  const issue = index === null ? null : await findIssueByIndex(c.em, at.repo.id, index);
-  const side = issue && { issue, at };
-  if (!side || !readable(c, side)) throw notFound(undefined, [`issue does not exist [repo_id: ${at.repo.id}, index: ${c.body.index ?? 0}]`]);
-  return side;
-}
-
-/**
- * Forgejo's createIssueDependency / removeIssueDependency checks: dependencies are on in the dependent
- * issue's repository and that repository is not archived (else 404), and the caller writes to the
- * dependent issue's unit. Forgejo answers 404 for a caller who can read but not write; we say 403.
- */
-function mustManage(c: RequestState, target: Side): void {
-  if (target.at.repo.isArchived || !trackerConfig(target.at.units ?? []).dependencies) throw notFound();
-  if (!writable(c, target)) throw forbidden(MSG.repoWrite);
-}
+const pathSide = (c: RequestState): Side => ({ issue: need(c.issue, 'issue'), at: need(c.repo, 'repo') });
+/** The issue the body names (DEPENDENCY; DEPENDENCY_MANAGER decided who may change the dependent side). */
+const bodySide = (c: RequestState): Side => need(c.dependency, 'dependency');
 
 const dependencyExists = (c: RequestState, issueId: number, dependencyId: number) =>
   c.em.count(IssueDependency, { issueId, dependencyId }).then((n) => n > 0);
@@ -70,7 +41,6 @@ async function dependsOn(c: RequestState, from: number, to: number): Promise<boo
 
 /** Forgejo's CreateIssueDependency, refusing a self-dependency and cycles of any length. */
 async function link(c: RequestState, target: Side, dependency: Side): Promise<void> {
-  mustManage(c, target);
   const [t, d] = [target.issue.id, dependency.issue.id];
   if (t === d) throw unprocessable('You cannot make an issue depend on itself.');
   if (await dependencyExists(c, t, d)) throw conflict(`issue dependency does already exist [issue id: ${t}, dependency id: ${d}]`);
@@ -87,7 +57,6 @@ async function link(c: RequestState, target: Side, dependency: Side): Promise<vo
 }
 
 async function unlink(c: RequestState, target: Side, dependency: Side): Promise<void> {
-  mustManage(c, target);
   const [t, d] = [target.issue.id, dependency.issue.id];
   const removed = await c.em.nativeDelete(IssueDependency, { issueId: t, dependencyId: d });
   if (removed === 0) throw notFound(undefined, [`issue dependency does not exist [issue id: ${t}, dependency id: ${d}]`]);
@@ -105,27 +74,27 @@ async function recordOnBoth(c: RequestState, target: IIssue, dependency: IIssue,
 const answer = async (c: RequestState, status: number, s: Side) => json(status, await issueToApi(c.em, c.config, viewer(c), s.issue));
 
 export const createDependencies: Handler<IssueMeta> = async (c) => {
-  const target = await pathSide(c);
-  await link(c, target, await bodySide(c));
+  const target = pathSide(c);
+  await link(c, target, bodySide(c));
   return answer(c, 201, target);
 };
 
 /** Forgejo's code answers 201 here; its API description (and so this service) says 200. */
 export const removeDependencies: Handler<IssueMeta> = async (c) => {
-  const target = await pathSide(c);
-  await unlink(c, target, await bodySide(c));
+  const target = pathSide(c);
+  await unlink(c, target, bodySide(c));
   return answer(c, 200, target);
 };
 
 export const createBlocks: Handler<IssueMeta> = async (c) => {
-  const dependency = await pathSide(c);
-  await link(c, await bodySide(c), dependency);
+  const dependency = pathSide(c);
+  await link(c, bodySide(c), dependency);
   return answer(c, 201, dependency);
 };
 
 export const removeBlocks: Handler<IssueMeta> = async (c) => {
-  const dependency = await pathSide(c);
-  await unlink(c, await bodySide(c), dependency);
+  const dependency = pathSide(c);
+  await unlink(c, bodySide(c), dependency);
   return answer(c, 200, dependency);
 };
 

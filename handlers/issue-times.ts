@@ -13,10 +13,8 @@ import { fmtTime } from '../model/time.ts';
 import { addComment, canReadIssue } from '../lib/issues.ts';
 import { reachable, type Sql } from '../lib/repo-search.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
-import { conflict, forbidden, notFound, unprocessable } from '../lib/errors.ts';
+import { conflict, notFound, unprocessable } from '../lib/errors.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
-
-const NOT_ALLOWED_TO_QUERY = 'query by user not allowed; not enough rights';
 
 /** Forgejo stores these times as unix seconds; keeping whole seconds makes since/before exact. */
 const wholeSeconds = (d: Date) => new Date(Math.floor(d.getTime() / 1000) * 1000);
@@ -90,9 +88,8 @@ async function userByName(c: RequestState, name: string): Promise<IUser | null> 
 
 /**
  * The `user` filter of the repository and issue lists (Forgejo's cantSetUser): site admins and
- * writers of the issues unit may ask for anyone (or everyone); others see their own times only.
- * Public-only and repo-specific tokens lose the site-admin part (spec: "no managing or viewing
- * others' logged time").
+ * writers of the issues unit may ask for anyone (or everyone); others see their own times only
+ * (TIMES_QUERY_USER refused asking for someone else's).
  */
 async function userFilter(c: RequestState): Promise<number | undefined> {
   const doer = doerOf(c);
@@ -105,7 +102,7 @@ async function userFilter(c: RequestState): Promise<number | undefined> {
   }
   const mayQueryOthers = isSiteAdmin(c) || need(c.repo, 'repo').perm.canWrite('issues');
   if (mayQueryOthers || userId === doer.id) return userId;
-  if (userId !== undefined) throw forbidden(NOT_ALLOWED_TO_QUERY);
+  // Asking for someone else's times without the right was refused by TIMES_QUERY_USER.
   return doer.id;
 }
 

@@ -8,11 +8,8 @@ import { User, type IUser } from '../model/user.ts';
 import { toApiPublicKey } from '../lib/api/key.ts';
 import { parseSshKey } from '../lib/ssh-keys.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
-import { forbidden, notFound, unprocessable } from '../lib/errors.ts';
+import { unprocessable } from '../lib/errors.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
-import { rowId } from '../lib/query-values.ts';
-
-const idParam = (v: string | undefined) => rowId(v) ?? 0;
 
 /** api.PublicKey of `key`; its owner is read unless given (the listed user). */
 export async function keyJson(s: RequestState, key: IPublicKey, owner?: IUser) {
@@ -41,11 +38,7 @@ export const listMine: Handler = async (c) => listFor(c, c.auth.doer!);
 export const listOfUser: Handler = async (c) => listFor(c, need(c.contextUser, 'user'));
 
 /** Forgejo answers any key by id here, with the private parts only for its owner (or an admin). */
-export const get: Handler = async (c) => {
-  const key = await c.em.findOne(PublicKey, { id: idParam(c.params.id), type: KeyType.user });
-  if (!key) throw notFound();
-  return json(200, await keyJson(c, key));
-};
+export const get: Handler = async (c) => json(200, await keyJson(c, need(c.key, 'key')));
 
 /** Adds a key for `owner`; a fingerprint already in use or a title the owner already has is 422. */
 async function addKey(c: RequestState, owner: IUser, body: CreateKeyOption) {
@@ -62,21 +55,10 @@ async function addKey(c: RequestState, owner: IUser, body: CreateKeyOption) {
 export const create: Handler<CreateKeyOption> = async (c) => addKey(c, c.auth.doer!, c.body);
 export const adminCreate: Handler<CreateKeyOption> = async (c) => addKey(c, need(c.contextUser, 'user'), c.body);
 
-/**
- * Forgejo's DeletePublicKey(actor, id): the key must be the actor's, or the actor a site admin (403).
- * The actor is the caller on /user/keys and the named user on the admin route, as in Forgejo.
- */
-async function removeKey(c: RequestState, actor: IUser, actorIsAdmin: boolean) {
-  const key = await c.em.findOne(PublicKey, { id: idParam(c.params.id), type: KeyType.user });
-  if (!key) throw notFound();
-  if (key.ownerId !== actor.id && !actorIsAdmin) throw forbidden('You do not have access to this key');
-  c.em.remove(key);
+/** Forgejo's DeletePublicKey: KEY loaded the key and KEY_OWNER decided who may. */
+export const remove: Handler = async (c) => {
+  c.em.remove(need(c.key, 'key'));
   await c.em.flush();
   return noContent();
-}
-
-export const remove: Handler = async (c) => removeKey(c, c.auth.doer!, isSiteAdmin(c));
-export const adminRemove: Handler = async (c) => {
-  const user = need(c.contextUser, 'user');
-  return removeKey(c, user, user.isAdmin);
 };
+export const adminRemove = remove;

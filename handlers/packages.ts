@@ -11,7 +11,7 @@ import { toApiPackage, toApiPackageFile } from '../lib/api/package.ts';
 import { findPackage, removePackageVersion, versionFiles } from '../lib/packages.ts';
 import { repoPermission } from '../lib/perm.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
-import { forbidden, notFound } from '../lib/errors.ts';
+import { notFound } from '../lib/errors.ts';
 import { isSiteAdmin, need } from '../lib/request.ts';
 import { repoJson } from '../lib/api/repo-json.ts';
 import type { ApiRepo } from '../lib/api/repo.ts';
@@ -84,18 +84,13 @@ async function namedPackage(c: HandlerCtx<unknown>): Promise<IPackage> {
 }
 
 /**
- * Links the package to `{repo_name}`, a repository of the package owner (Forgejo LinkToRepository):
- * unknown package or repository 404; the caller must be able to write the repository's packages unit
- * (403). A linked package is linked anew, as Forgejo's SetRepositoryLink does.
+ * Links the package to `{repo_name}` (Forgejo LinkToRepository; PKG_LINK_REPO and PKG_LINKER resolved the
+ * repository and decided who may): unknown package 404. A linked package is linked anew, as Forgejo's
+ * SetRepositoryLink does.
  */
 export const createLink: Handler = async (c) => {
-  const owner = need(c.contextUser, 'user');
   const pkg = await namedPackage(c);
-  const repo = await c.em.findOne(Repository, { ownerId: owner.id, lowerName: (c.params.repo_name ?? '').toLowerCase() });
-  if (!repo) throw notFound();
-  const perm = await repoPermission(c.em, { repo, owner, doer: c.auth.doer, siteAdmin: isSiteAdmin(c), token: c.auth.token });
-  if (!perm.canWrite('packages')) throw forbidden('no permission to link this package and repository, or packages are disabled');
-  pkg.repoId = repo.id;
+  pkg.repoId = need(c.repo, 'repo').repo.id;
   await c.em.flush();
   return { status: 201 };
 };

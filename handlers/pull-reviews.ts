@@ -18,12 +18,12 @@ import { Team, TeamUnit, TeamUser, type ITeam } from '../model/org.ts';
 import { reviewCommentsToApi, reviewsToApi, type ReviewedPull } from '../lib/api/review.ts';
 import { addComment } from '../lib/issues.ts';
 import { isReviewAdmin } from '../lib/pulls.ts';
-import { forbidden, notFound, unprocessable } from '../lib/errors.ts';
+import { conflict403, notFound, unprocessable } from '../lib/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { gitCtx } from '../lib/repo-git.ts';
 import { branchRule } from '../lib/branch-rules.ts';
 import { hasTeamRepo } from '../lib/teams.ts';
-import { Mode, Unit, repoPermission } from '../lib/perm.ts';
+import { Mode, Unit, userPermission } from '../lib/perm.ts';
 import { readInfo } from '../git/cat-file.ts';
 import { runGit } from '../git/exec.ts';
 import { GitError } from '../git/errors.ts';
@@ -199,7 +199,7 @@ function reviewTypeOf(event: string | undefined, body: string | undefined, hasCo
 /** The repository permission of another user, as Forgejo's GetUserRepoPermission (no token limits). */
 async function permissionOf(c: RequestState, user: IUser) {
   const { repo, owner, perm } = need(c.repo, 'repo');
-  return repoPermission(c.em, { repo, owner, doer: user, siteAdmin: user.isAdmin, token: null }, perm.enabled);
+  return userPermission(c.em, repo, owner, user, perm.enabled);
 }
 
 /**
@@ -509,7 +509,7 @@ async function checkUserRequest(c: RequestState, p: Pull, reviewer: IUser, add: 
 async function addUserRequest(c: RequestState, p: Pull, reviewer: IUser): Promise<IReview | null> {
   const latest = await latestOf(c, p, reviewer.id);
   if (latest?.type === ReviewType.request) return null;
-  if (latest && (p.issue.isClosed || p.pull.hasMerged)) throw forbidden('cannot request a re-review on a closed or merged PR');
+  if (latest && (p.issue.isClosed || p.pull.hasMerged)) throw conflict403('cannot request a re-review on a closed or merged PR');
   const official = await isOfficialReviewer(c, p, reviewer);
   if (official) await c.em.nativeUpdate(Review, { issueId: p.issue.id, reviewerId: reviewer.id }, { official: false });
   const review = c.em.create(Review, { type: ReviewType.request, issueId: p.issue.id, reviewerId: reviewer.id, official });

@@ -10,17 +10,15 @@ import { Repository, type IRepository } from '../model/repo.ts';
 import { User, type IUser } from '../model/user.ts';
 import { pullToApi, pullsToApi } from '../lib/api/pull.ts';
 import { repoUrls } from '../lib/api/git.ts';
-import { badRequest, conflict, forbidden, HttpError, notFound, unprocessable } from '../lib/errors.ts';
+import { badRequest, conflict, HttpError, notFound, unprocessable } from '../lib/errors.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
 import { addComment, canWriteIssues, positiveInt } from '../lib/issues.ts';
-import { isBlocked } from '../lib/blocks.ts';
 import { repoPermission } from '../lib/perm.ts';
 import { repoUnits } from '../lib/repos.ts';
-import { canUserPushRule } from '../lib/branch-rules.ts';
 import { flag, gitCtx, pullRefresh, refreshAfterWrite } from '../lib/repo-git.ts';
 import { alreadyExists, claimPull, createPull, findOpenDuplicate, findPull, milestoneIn, pullRepos, repoPathOf, retestPull, syncPullHead } from '../lib/pulls.ts';
 import {
-  branchRule, canMerge, checkMergeable, defaultMergeTitle, deleteHeadAfterMerge, finishMerge, MergeConflict, mergePull, notAllowed, pullsConfig,
+  branchRule, checkMergeable, defaultMergeTitle, deleteHeadAfterMerge, finishMerge, MergeConflict, mergePull, notAllowed,
   recordMerged, requiredStatusState, styleAllowed, updatePullHead, type MergeCheck, type MergeStyle,
 } from '../lib/pull-merge.ts';
 import {
@@ -137,7 +135,6 @@ export const create: Handler<CreatePullRequestOption> = async (c) => {
   if (head.repo.id === repo.id && head.branch === b.base) throw unprocessable('Invalid PullRequest: There are no changes between the head and the base');
   const dup = await findOpenDuplicate(c.em, { headRepoId: head.repo.id, baseRepoId: repo.id, headBranch: head.branch, baseBranch: b.base });
   if (dup) throw conflict(alreadyExists(dup));
-  if (await isBlocked(c.em, repo.ownerId, doer.id)) throw forbidden('user is blocked by the repository owner');
 
   const writer = canWriteIssues(c, true);
   const pull = await createPull(c.em, c.services, {
@@ -274,10 +271,9 @@ export const listFiles: Handler = async (c) => {
  */
 export const edit: Handler<EditPullRequestOption> = async (c) => {
   const { repo, owner } = need(c.repo, 'repo');
-  const { pull, issue } = await loadPull(c);
+  const { pull, issue } = need(c.pull, 'pull');
   const doer = c.auth.doer!;
   const writer = canWriteIssues(c, true);
-  if (issue.posterId !== doer.id && !writer) throw forbidden('user should be the poster or have write access to pull requests');
   const b = c.body;
   const before = await snapshotIssue(c.em, issue);
   if (b.title) await setTitle(c.em, issue, doer.id, b.title);
@@ -297,10 +293,7 @@ export const edit: Handler<EditPullRequestOption> = async (c) => {
   if (writer && b.labels !== undefined) await replaceLabels(c.em, issue, doer.id, await resolveLabelOption(c.em, repo, owner.type === 1, b.labels));
   if (b.state !== undefined) await changeState(c, pull, issue, b.state === 'closed');
   if (!pull.hasMerged && b.base && b.base !== pull.baseBranch) await changeTarget(c, pull, issue, b.base);
-  if (b.allow_maintainer_edit !== undefined && b.allow_maintainer_edit !== pull.allowMaintainerEdit) {
-    if (issue.posterId !== doer.id) throw forbidden('SetAllowEdits: user not allowed to do this action');
-    pull.allowMaintainerEdit = b.allow_maintainer_edit;
-  }
+  if (b.allow_maintainer_edit !== undefined) pull.allowMaintainerEdit = b.allow_maintainer_edit;
   await c.em.flush();
   await emitIssueChanges(c, issue, before);
   return json(201, await pullToApi(c, pull));
@@ -434,49 +427,25 @@ async function scheduleAutoMerge(c: RequestState, pull: IPullRequest, issue: IIs
   return { status: 201 };
 }
 
-/** DELETE merge: cancels a scheduled auto-merge (its scheduler or a repository admin); 404 when none. */
+/** DELETE merge: cancels the scheduled auto-merge (SCHEDULED_MERGE, MERGE_SCHEDULER). */
 export const removeMerge: Handler = async (c) => {
-  const { perm } = need(c.repo, 'repo');
-  const { pull, issue } = await loadPull(c);
-  const scheduled = await c.em.findOne(AutoMerge, { pullId: pull.id });
-  if (!scheduled) throw notFound();
-  if (scheduled.doerId !== c.auth.doer!.id && !perm.isAdmin()) throw forbidden('user has no permission to cancel the scheduled auto merge');
-  c.em.remove(scheduled);
+  const { issue } = need(c.pull, 'pull');
+  c.em.remove(need(c.autoMerge, 'auto-merge'));
   await addComment(c.em, issue, c.auth.doer!.id, CommentType.prUnScheduledToAutoMerge);
   return noContent();
 };
 
-/**
- * POST update?style=merge|rebase: the base branch brought into the head branch. The caller must be
- * allowed to push to the head branch (or, with allow_maintainer_edit, to merge into the base);
- * rebasing needs an unprotected head branch and the head repository's allow_rebase_update.
- */
+/** POST update?style=merge|rebase: the base branch brought into the head branch (PULL_UPDATER decided who may). */
 export const createUpdate: Handler = async (c) => {
-  const { pull, issue } = await loadPull(c);
+  const { pull, issue } = need(c.pull, 'pull');
   if (pull.hasMerged) throw unprocessable('the pull request is already merged');
   if (issue.isClosed) throw unprocessable('the pull request is closed');
   const { base, head } = await pullRepos(c.em, pull);
   if (!head) throw unprocessable('the head repository of this pull request was deleted');
   const rebase = c.query.get('style') === 'rebase';
-  if (!(await mayUpdate(c, pull, head, rebase))) throw forbidden('user is not allowed to update this pull request');
   const refsBefore = await refSnapshot(repoPathOf(c.services, head));
   const moved = await updatePullHead({ services: c.services, cfg: c.config, pull, base, head, doer: c.auth.doer!, rebase });
   if (moved) await refreshAfterWrite(c.em, head, repoPathOf(c.services, head), [pull.headBranch], pullRefresh(c));
   if (moved) await emitRefChanges(c.em, c, head, c.auth.doer!, repoPathOf(c.services, head), refsBefore);
   return { status: 200 };
 };
-
-/** Forgejo's IsUserAllowedToUpdate, with the base and head of the pull swapped. */
-async function mayUpdate(c: RequestState, pull: IPullRequest, head: IRepository, rebase: boolean): Promise<boolean> {
-  const doer = c.auth.doer;
-  if (!doer) return false;
-  const headOwner = await c.em.findOneOrFail(User, { id: head.ownerId });
-  const loaded = need(c.repo, 'repo');
-  const headPerm = head.id === loaded.repo.id ? loaded.perm
-    : await repoPermission(c.em, { repo: head, owner: headOwner, doer, siteAdmin: isSiteAdmin(c), token: c.auth.token });
-  const rule = await branchRule(c.em, head.id, pull.headBranch);
-  if (rule && !(await canUserPushRule(c.em, rule, headPerm, doer))) return false;
-  if (rebase && (rule || !pullsConfig(await repoUnits(c.em, head.id)).allow_rebase_update)) return false;
-  if (await canMerge(c.em, rule, headPerm, doer)) return true;
-  return pull.allowMaintainerEdit && (await canMerge(c.em, rule, loaded.perm, doer));
-}

@@ -6,7 +6,7 @@ import { json, noContent } from '../lib/handler.ts';
 import type { CreateTagProtectionOption, EditTagProtectionOption } from '../model/schemas/index.ts';
 import { ProtectedTag, type IProtectedTag } from '../model/branch-protection.ts';
 import { tagProtectionsToApi } from '../lib/api/protection.ts';
-import { badRequest, forbidden, notFound, unprocessable } from '../lib/errors.ts';
+import { badRequest, conflict403, notFound, unprocessable } from '../lib/errors.ts';
 import { teamIds, writerIds } from '../lib/allowlists.ts';
 import { tagPattern } from '../lib/branch-rules.ts';
 import { need, type RequestState } from '../lib/request.ts';
@@ -40,7 +40,7 @@ export const create: Handler<CreateTagProtectionOption> = async (c) => {
   const pattern = (b.name_pattern ?? '').trim();
   if (pattern === '') throw badRequest('name_pattern are empty');
   if (!b.whitelist_usernames?.length && !b.whitelist_teams?.length) throw badRequest('both whitelist_usernames and whitelist_teams are empty');
-  if (await c.em.findOne(ProtectedTag, { repoId: repo.id, namePattern: pattern })) throw forbidden('Tag protection already exist');
+  if (await c.em.findOne(ProtectedTag, { repoId: repo.id, namePattern: pattern })) throw conflict403('Tag protection already exist');
   checkPattern(pattern);
   const row = c.em.create(ProtectedTag, {
     repoId: repo.id,

@@ -9,7 +9,7 @@ import { newSalt, newTokenValue, hashToken } from '../lib/tokens.ts';
 import { normalizeScopes, ScopeError } from '../lib/scopes.ts';
 import { badRequest, notFound, unprocessable } from '../lib/errors.ts';
 import { pageOf } from '../lib/paging.ts';
-import { repoPermission } from '../lib/perm.ts';
+import { repoPermission, userPermission } from '../lib/perm.ts';
 import { fmtTime } from '../model/time.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
 import { rowId } from '../lib/query-values.ts';
@@ -73,7 +73,7 @@ export const create: Handler<CreateAccessTokenOption> = async (c) => {
       const name = String(target.name ?? '');
       const owner = await c.em.findOne(User, { lowerName: ownerName.toLowerCase() });
       const repo = owner && (await c.em.findOne(Repository, { ownerId: owner.id, lowerName: name.toLowerCase() }));
-      const perm = repo && owner && (await repoPermission(c.em, { repo, owner, doer: user, siteAdmin: user.isAdmin, token: null }));
+      const perm = repo && owner && (await userPermission(c.em, repo, owner, user));
       if (!repo || !perm || !perm.hasAnyAccess()) throw badRequest(`repository ${ownerName}/${name} does not exist`);
       if (!repoIds.includes(repo.id)) repoIds.push(repo.id);
     }

@@ -4,21 +4,14 @@ import type { Handler } from '../lib/handler.ts';
 import { json } from '../lib/handler.ts';
 import type { TransferRepoOption } from '../model/schemas/index.ts';
 import { User } from '../model/user.ts';
-import { notFound } from '../lib/errors.ts';
 import { acceptTransfer, cancelTransfer, checkTransferTeams, startTransfer } from '../lib/transfer.ts';
-import { isOrgMember } from '../lib/membership.ts';
 import { isSiteAdmin, need } from '../lib/request.ts';
 import { repoJson } from '../lib/api/repo-json.ts';
-
-const NO_OWNER = 'The new owner does not exist or cannot be found';
 
 export const create: Handler<TransferRepoOption> = async (c) => {
   const { repo, owner } = need(c.repo, 'repo');
   const doer = c.auth.doer!;
-  const newOwner = await c.em.findOne(User, { lowerName: c.body.new_owner.toLowerCase() });
-  if (!newOwner) throw notFound(NO_OWNER);
-  // A private organization is unknown to whoever is not in it.
-  if (newOwner.type === 1 && newOwner.visibility === 'private' && !isSiteAdmin(c) && !(await isOrgMember(c.em, newOwner.id, doer.id))) throw notFound(NO_OWNER);
+  const newOwner = need(c.newOwner, 'new-owner');
   const teamIds = await checkTransferTeams(c.em, newOwner, c.body.team_ids);
   const done = await startTransfer(c.em, c.services, doer, isSiteAdmin(c), repo, newOwner, teamIds);
   return json(done ? 202 : 201, await repoJson(c, repo, done ? newOwner : owner));

@@ -12,8 +12,7 @@ import { toApiOrg, toApiUser } from '../lib/api/user.ts';
 import { pseudoUser } from '../lib/pseudo-users.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
 import { canSeeUserFilter } from '../lib/user-visibility.ts';
-import { canSeeOwner, Mode, repoPermission } from '../lib/perm.ts';
-import { notFound } from '../lib/errors.ts';
+import { Mode, repoPermission } from '../lib/perm.ts';
 import { isOrgOwner } from '../lib/membership.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
 import { repoJson } from '../lib/api/repo-json.ts';
@@ -95,14 +94,10 @@ async function listOrgsOf(c: RequestState, user: IUser) {
 export const listMyOrgs: Handler = async (c) => listOrgsOf(c, c.auth.doer!);
 export const listOrgs: Handler = async (c) => listOrgsOf(c, need(c.contextUser, 'user'));
 
-/** Forgejo's GetUserOrgsPermissions: the user's highest team mode in the organization. */
+/** Forgejo's GetUserOrgsPermissions: the user's highest team mode in the organization (USER_ORG resolved it). */
 export const orgPermissions: Handler = async (c) => {
   const user = need(c.contextUser, 'user');
-  const name = c.params.org ?? '';
-  const org = await c.em.findOne(User, { lowerName: name.toLowerCase() });
-  if (!org) throw notFound('GetUserByName', [`user does not exist [uid: 0, name: ${name}]`]);
-  // Visibility is judged for the user asked about, not for the caller (as Forgejo does).
-  if (!(await canSeeOwner(c.em, org, user, user.isAdmin))) throw notFound('HasOrgOrUserVisible');
+  const org = need(c.org, 'org');
   const teamIds = (await c.em.find(TeamUser, { orgId: org.id, uid: user.id })).map((t) => t.teamId);
   const teams = teamIds.length ? await c.em.find(Team, { id: { $in: teamIds } }) : [];
   const level = Math.max(Mode.none, ...teams.map((t) => t.accessMode));

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { User, type IUser } from '../model/user.ts';
 import { Team, TeamRepo } from '../model/org.ts';
 import type { IRepository } from '../model/repo.ts';
-import { repoPermission } from './perm.ts';
+import { userPermission } from './perm.ts';
 import { unprocessable } from './errors.ts';
 
 /** User ids for names; an unknown name is 422, as is a user who cannot write the repository's code. */
@@ -12,7 +12,7 @@ export async function writerIds(em: EntityManager, repo: IRepository, owner: IUs
   for (const name of names) {
     const user = await em.findOne(User, { lowerName: name.toLowerCase(), type: 0 });
     if (!user) throw unprocessable(`user does not exist [uid: 0, name: ${name}]`);
-    const perm = await repoPermission(em, { repo, owner, doer: user, siteAdmin: user.isAdmin, token: null });
+    const perm = await userPermission(em, repo, owner, user);
     if (!perm.canWrite('code')) throw unprocessable(`user ${user.name} does not have permission to write to this repository`);
     if (!ids.includes(user.id)) ids.push(user.id);
   }

@@ -39,3 +39,6 @@ export function siteAdminOf(auth: Pick<Auth, 'doer' | 'token'>): boolean {
   const { doer, token } = auth;
   return !!doer?.isAdmin && !(token && (token.publicOnly || token.repoIds));
 }
+
+/** Site-admin rights of a user acting as themself, not through the request's token (a reviewer, a recipient, a job's doer). */
+export const userIsSiteAdmin = (user: IUser | null): boolean => siteAdminOf({ doer: user, token: null });

@@ -14,6 +14,11 @@ export class HttpError extends Error {
 
 export const notFound = (message = NOT_FOUND, errors: string[] = []) => new HttpError(404, message, { errors });
 export const forbidden = (message: string) => new HttpError(403, message);
+/**
+ * A 403 Forgejo answers for the state of the data (a duplicate protection rule, a re-review on a closed
+ * pull), whoever asks: not a permission decision, so it may be built outside guards/.
+ */
+export const conflict403 = (message: string) => new HttpError(403, message);
 export const unprocessable = (message: string) => new HttpError(422, message);
 export const conflict = (message: string) => new HttpError(409, message);
 export const badRequest = (message: string) => new HttpError(400, message);

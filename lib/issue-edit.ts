@@ -13,7 +13,7 @@ import { AutoMerge, PullRequest, Review } from '../model/pull.ts';
 import { Attachment } from '../model/attachment.ts';
 import { RepoUnit, type IRepository } from '../model/repo.ts';
 import { User, type IUser } from '../model/user.ts';
-import { Unit, repoPermission } from './perm.ts';
+import { Unit, userPermission } from './perm.ts';
 import { addComment, labelIdsOf, recountIssueTotals, truncateTitle } from './issues.ts';
 import { badRequest, HttpError, unprocessable } from './errors.ts';
 import { attachmentPath, isUuid } from './attachments.ts';
@@ -156,7 +156,7 @@ export async function clearLabels(em: EntityManager, issue: IIssue, doerId: numb
  */
 export async function canBeAssigned(em: EntityManager, repo: IRepository, owner: IUser, user: IUser): Promise<boolean> {
   if (user.type !== 0) return false;
-  const perm = await repoPermission(em, { repo, owner, doer: user, siteAdmin: user.isAdmin, token: null });
+  const perm = await userPermission(em, repo, owner, user);
   return perm.canWrite('code') || perm.canWrite('issues') || perm.canWrite('pulls');
 }
 

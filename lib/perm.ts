@@ -5,7 +5,7 @@ import type { IRepository } from '../model/repo.ts';
 import { Collaboration, RepoUnit } from '../model/repo.ts';
 import { OrgUser, Team, TeamRepo, TeamUnit, TeamUser } from '../model/org.ts';
 import { intArray, readRows } from '../model/raw.ts';
-import type { TokenInfo } from './auth-types.ts';
+import { userIsSiteAdmin, type TokenInfo } from './auth-types.ts';
 
 export const Mode = { none: 0, read: 1, write: 2, admin: 3, owner: 4 } as const;
 export type AccessMode = (typeof Mode)[keyof typeof Mode];
@@ -76,6 +76,14 @@ export async function repoPermission(em: EntityManager, input: PermInput, units?
 }
 
 /**
+ * A user's own permission on a repository, not through the request's token: for a third party the
+ * request names (reviewer, assignee, collaborator, transfer recipient) or a job acting as its doer.
+ */
+export function userPermission(em: EntityManager, repo: IRepository, owner: IUser, user: IUser | null, units?: Set<number>): Promise<RepoPermission> {
+  return repoPermission(em, { repo, owner, doer: user, siteAdmin: userIsSiteAdmin(user), token: null }, units);
+}
+
+/**
  * The users among `users` who may read `unit` of the repository (notifications and feeds of watchers).
  * A public repository of a public or limited owner is readable by every signed-in user, so then no
  * query is made per user; a private one costs one permission query per user.
@@ -87,7 +95,7 @@ export async function readersOf(em: EntityManager, repo: IRepository, owner: IUs
   if (!repo.isPrivate && (owner.visibility === 'public' || owner.visibility === 'limited')) return users;
   const out: IUser[] = [];
   for (const user of users) {
-    const perm = await repoPermission(em, { repo, owner, doer: user, siteAdmin: user.isAdmin, token: null }, enabled);
+    const perm = await userPermission(em, repo, owner, user, enabled);
     if (perm.canRead(unit)) out.push(user);
   }
   return out;

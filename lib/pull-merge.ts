@@ -12,7 +12,8 @@ import type { IRepository, IRepoUnit } from '../model/repo.ts';
 import { User, type IUser } from '../model/user.ts';
 import type { IProtectedBranch } from '../model/branch-protection.ts';
 import { CommitStatus } from '../model/commit-status.ts';
-import { repoPermission, Unit, type RepoPermission } from './perm.ts';
+import { userPermission, Unit, type RepoPermission } from './perm.ts';
+import { userIsSiteAdmin } from './auth-types.ts';
 import { DEFAULT_PULLS_CONFIG, repoUnits } from './repos.ts';
 import { branchRule, canUserMergeRule, filePatterns, matchesAnyFile } from './branch-rules.ts';
 import { compileGlobOrLiteral } from './glob.ts';
@@ -387,12 +388,12 @@ export async function runScheduledMerges(em: EntityManager, services: Services, 
     const doer = await em.findOne(User, { id: schedule.doerId });
     const baseOwner = await em.findOne(User, { id: base.ownerId });
     if (!doer || !baseOwner) continue;
-    const as = async (r: IRepository, owner: IUser) => repoPermission(em, { repo: r, owner, doer, siteAdmin: doer.isAdmin, token: null });
+    const as = async (r: IRepository, owner: IUser) => userPermission(em, r, owner, doer);
     const perm = await as(base, baseOwner);
     const style = schedule.mergeStyle as MergeStyle;
     if (style === 'manually-merged' || !styleAllowed(await repoUnits(em, base.id), style)) continue;
     try {
-      await checkMergeable(em, services, { pull, issue, base, perm, doer, kind: 'general', headCommit: sha, forceMerge: false, siteAdmin: doer.isAdmin });
+      await checkMergeable(em, services, { pull, issue, base, perm, doer, kind: 'general', headCommit: sha, forceMerge: false, siteAdmin: userIsSiteAdmin(doer) });
       const poster = await em.findOneOrFail(User, { id: issue.posterId });
       const refsBefore = await refSnapshot(repoPathOf(services, base));
       const commit = await mergePull({ services, cfg, pull, base, head, style, message: schedule.message, doer, poster, expectedHead: sha });

@@ -18,7 +18,7 @@ import { ProtectedBranch, ProtectedTag } from '../model/branch-protection.ts';
 import { CommitStatus } from '../model/commit-status.ts';
 import { User, type IUser } from '../model/user.ts';
 import { intArray, mapPrefixed, prefixedColumns, readRows } from '../model/raw.ts';
-import { DEFAULT_UNITS, Mode, Unit, repoPermission, type UnitName } from './perm.ts';
+import { DEFAULT_UNITS, Mode, Unit, userPermission, type UnitName } from './perm.ts';
 import { checkRepoName } from './names.ts';
 import { badRequest, conflict, unprocessable } from './errors.ts';
 import { initBare, renameRepo, deleteRepo, repoSize, type ObjectFormat } from '../git/repo.ts';
@@ -153,7 +153,7 @@ export async function insertRepository(em: EntityManager, cfg: Config, owner: IU
     const allRepoTeams = await em.find(Team, { orgId: owner.id, includesAllRepositories: true });
     for (const t of allRepoTeams) em.create(TeamRepo, { teamId: t.id, orgId: owner.id, repoId: repo.id });
     await em.flush();
-    const perm = await repoPermission(em, { repo, owner, doer, siteAdmin: doer.isAdmin, token: null }, new Set(units.map((u) => Unit[u])));
+    const perm = await userPermission(em, repo, owner, doer, new Set(units.map((u) => Unit[u])));
     if (!perm.isAdmin()) em.create(Collaboration, { repoId: repo.id, userId: doer.id, mode: Mode.admin });
   }
   em.create(Watch, { userId: doer.id, repoId: repo.id, mode: WatchMode.normal });

@@ -9,14 +9,15 @@ import type { IRepository, IRepoUnit } from '../model/repo.ts';
 import type { ITeam } from '../model/org.ts';
 import type { IComment, IIssue, ITrackedTime } from '../model/issue.ts';
 import type { IAttachment } from '../model/attachment.ts';
-import type { IPullRequest, IReview } from '../model/pull.ts';
+import type { IAutoMerge, IPullRequest, IReview } from '../model/pull.ts';
 import type { IPackage, IPackageVersion } from '../model/package.ts';
+import type { IPublicKey } from '../model/keys.ts';
 import { siteAdminOf, type Auth } from './auth-types.ts';
 import type { RepoPermission } from './perm.ts';
 import type { Services } from './services.ts';
 import type { ReceivedBody } from './request-body.ts';
 
-export type Need = 'user' | 'org' | 'repo' | 'team' | 'issue' | 'pull' | 'review' | 'comment' | 'attachment' | 'time' | 'package' | 'body';
+export type Need = 'user' | 'org' | 'repo' | 'team' | 'issue' | 'pull' | 'review' | 'comment' | 'attachment' | 'time' | 'package' | 'auto-merge' | 'key' | 'new-owner' | 'dependency' | 'body';
 
 export interface Deny {
   status: number;
@@ -71,6 +72,8 @@ export interface RequestState {
   issue?: IIssue;
   /** The pull request of `{index}` and its issue (PULL loader). */
   pull?: { pull: IPullRequest; issue: IIssue };
+  /** The merge scheduled on the loaded pull (SCHEDULED_MERGE loader). */
+  autoMerge?: IAutoMerge;
   /** The review `{id}` of the loaded pull (REVIEW loader). */
   review?: IReview;
   /** The comment of `{id}`/`{comment}` and its issue (COMMENT loader). */
@@ -79,6 +82,12 @@ export interface RequestState {
   attachment?: IAttachment;
   /** The tracked time of `{id}` on the loaded issue (TRACKED_TIME loader). */
   trackedTime?: ITrackedTime;
+  /** The issue an IssueMeta body names, with its repository as the caller sees it (DEPENDENCY loader). */
+  dependency?: { issue: IIssue; at: LoadedRepo };
+  /** The user or organization a transfer body names as `new_owner` (NEW_OWNER loader). */
+  newOwner?: IUser;
+  /** The user SSH key of `{id}` (KEY loader). */
+  key?: IPublicKey;
   /** The package version of `{type}/{name}/{version}` and its package (PACKAGE loader). */
   package?: { pkg: IPackage; version: IPackageVersion };
 }

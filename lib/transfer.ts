@@ -11,10 +11,9 @@ import { User, type IUser } from '../model/user.ts';
 import { toApiUser, type Viewer } from './api/user.ts';
 import { toApiTeam } from './api/team.ts';
 import type { ApiRepoTransfer } from './api/repo.ts';
-import { Mode, repoPermission } from './perm.ts';
-import { conflict, forbidden, unprocessable } from './errors.ts';
+import { Mode, userPermission } from './perm.ts';
+import { conflict, unprocessable } from './errors.ts';
 import { moveGitDirs } from './repos.ts';
-import { isBlocked } from './blocks.ts';
 import { canCreateOrgRepo } from './membership.ts';
 
 export async function transferJson(em: EntityManager, cfg: Config, t: IRepoTransfer, viewer: Viewer): Promise<ApiRepoTransfer> {
@@ -75,14 +74,13 @@ export async function transferOwnership(em: EntityManager, services: Services, r
   await moveGitDirs(services, { owner: oldOwner.name, name: repo.name }, { owner: newOwner.name, name: repo.name });
 }
 
-/** Teams named in TransferRepoOption: only for organization recipients, each one of that organization. */
+/** Teams named in TransferRepoOption: only for organization recipients (TRANSFER_TEAMS checked whose they are). */
 export async function checkTransferTeams(em: EntityManager, newOwner: IUser, teamIds: number[] | undefined): Promise<number[]> {
   if (teamIds === undefined) return [];
   if (newOwner.type !== 1) throw unprocessable('Teams can only be added to organization-owned repositories');
   for (const id of teamIds) {
     const team = await em.findOne(Team, { id });
     if (!team) throw unprocessable(`team ${id} not found`);
-    if (team.orgId !== newOwner.id) throw forbidden(`team ${id} belongs not to org ${newOwner.id}`);
   }
   return teamIds;
 }
@@ -93,7 +91,6 @@ export async function checkTransferTeams(em: EntityManager, newOwner: IUser, tea
  */
 export async function startTransfer(em: EntityManager, services: Services, doer: IUser, siteAdmin: boolean, repo: IRepository, newOwner: IUser, teamIds: number[]): Promise<boolean> {
   if ((await em.count(RepoTransfer, { repoId: repo.id })) > 0) throw conflict(`repository is already being transferred [repo: ${repo.ownerName}/${repo.name}]`);
-  if (await isBlocked(em, newOwner.id, doer.id)) throw forbidden('user is blocked by the new owner');
   await checkNameFree(em, newOwner, repo);
   const direct = siteAdmin || doer.id === newOwner.id || (newOwner.type === 1 && (await canCreateOrgRepo(em, newOwner.id, doer.id)));
   if (direct) {
@@ -102,7 +99,7 @@ export async function startTransfer(em: EntityManager, services: Services, doer:
   }
   const owner = await em.findOneOrFail(User, { id: repo.ownerId });
   if (newOwner.type === 0) {
-    const perm = await repoPermission(em, { repo, owner, doer: newOwner, siteAdmin: newOwner.isAdmin, token: null });
+    const perm = await userPermission(em, repo, owner, newOwner);
     if (!perm.hasAnyAccess() && (await em.count(Collaboration, { repoId: repo.id, userId: newOwner.id })) === 0) {
       em.create(Collaboration, { repoId: repo.id, userId: newOwner.id, mode: Mode.read });
     }

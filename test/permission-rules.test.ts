@@ -19,6 +19,10 @@ const PATTERNS: readonly RegExp[] = [
   /\bstatus:\s*403\b/,
   /\bjson\(\s*403\b/,
   /\bloadIssue\(/, // the readable-issue-or-404 helper, gone: the ISSUE loader's job
+  // 404s that hide what the caller may not see:
+  /\b(perm\.can\w+|canRead\w*|hasAnyAccess)\(.*\bnotFound\(/, // "may not read it, so it is not found"
+  /\bcanSee(Owner|User)\(/, // who may see a user or organization (USER_VISIBLE, USER_ORG, NEW_OWNER)
+  /\bloadOtherRepo\(/, // another repository as the caller reaches it, else absent (DEPENDENCY)
 ];
 
 interface Allowed { file: string; line: string; why: string }
@@ -27,6 +31,7 @@ interface Allowed { file: string; line: string; why: string }
 const ALLOWED: readonly Allowed[] = [
   // The helpers' own definitions.
   { file: 'lib/errors.ts', line: 'export const forbidden = ', why: 'the helper itself; goes when the list below is empty' },
+  { file: 'lib/errors.ts', line: 'export const conflict403 = ', why: 'the 403 for the state of data, not for who asks (STATE_403 below)' },
   
   // Before any route: authentication and sudo answer before a row's chain runs (README, request steps 1 and 3).
   { file: 'lib/auth.ts', line: 'if (user.prohibitLogin)', why: 'account state at authentication, before any chain' },
@@ -37,22 +42,23 @@ const ALLOWED: readonly Allowed[] = [
   { file: 'git-http.ts', line: "'unsupported service (only the smart HTTP protocol is served)'", why: 'git smart HTTP is not a table route' },
   { file: 'git-http.ts', line: "'Interacting with repositories by HTTP protocol is not allowed'", why: 'git smart HTTP is not a table route' },
   { file: 'lib/attachment-serve.ts', line: 'MSG.missingScope([`read:${category}`])', why: 'attachment downloads (/attachments/{uuid}) are not a table route' },
+  // The definitions of the visibility helpers; their callers are guards.
+  { file: 'lib/perm.ts', line: 'export async function canSeeOwner(', why: 'the helper itself' },
+  { file: 'lib/issue-tracker.ts', line: 'export async function loadOtherRepo(', why: 'the helper itself' },
   // Not moved yet (issue 11, item 1): each wants a loader or a guard.
-  { file: 'handlers/pull-reviews.ts', line: "'cannot request a re-review on a closed or merged PR'", why: 'per requested reviewer in the body, inside the request loop' },
-  { file: 'handlers/pulls.ts', line: "'user is blocked by the repository owner'", why: 'blocked by the base owner when opening a pull; wants NOT_BLOCKED_BY_OWNER after the body' },
-  { file: 'handlers/pulls.ts', line: "'user should be the poster or have write access to pull requests'", why: 'wants a PULL loader and POSTER_OR_WRITER(pull)' },
-  { file: 'handlers/pulls.ts', line: "'SetAllowEdits: user not allowed to do this action'", why: 'only when the body sets allow_maintainer_edit; wants PULL' },
-  { file: 'handlers/pulls.ts', line: 'return json(403, { message: refused', why: 'merge refusal computed by lib/pull-merge.ts (branch protection)' },
-  { file: 'handlers/pulls.ts', line: "'user has no permission to cancel the scheduled auto merge'", why: 'needs the scheduled merge row; wants a loader' },
-  { file: 'handlers/pulls.ts', line: "'user is not allowed to update this pull request'", why: 'needs the head repository and branch rules; wants a loader' },
-  { file: 'handlers/issue-deps.ts', line: 'if (!writable(c, target)) throw forbidden(MSG.repoWrite)', why: 'the checked side is the body-named issue on one route, the path issue on the other' },
-  { file: 'handlers/issue-times.ts', line: 'if (userId !== undefined) throw forbidden(NOT_ALLOWED_TO_QUERY)', why: 'depends on the `user` query value and its lookup (404 first)' },
-  { file: 'handlers/packages.ts', line: "'no permission to link this package and repository, or packages are disabled'", why: 'permission on the repository named in the path below the package; wants a loader' },
-  { file: 'handlers/keys.ts', line: "'You do not have access to this key'", why: 'wants a KEY loader' },
-  { file: 'handlers/branch-protections.ts', line: "'Branch protection already exist'", why: 'a conflict Forgejo answers with 403, not a permission' },
-  { file: 'handlers/tag-protections.ts', line: "'Tag protection already exist'", why: 'a conflict Forgejo answers with 403, not a permission' },
-  { file: 'lib/transfer.ts', line: 'belongs not to org ${newOwner.id}', why: 'teams named in the transfer body' },
-  { file: 'lib/transfer.ts', line: "'user is blocked by the new owner'", why: 'the new owner is named in the body; wants a guard after TRANSFER_RECIPIENT' },
+  { file: 'handlers/pulls.ts', line: `if (!perm.canRead('code')) throw notFound("Can't read headRepo UnitTypeCode")`, why: 'head repository named by the body, resolved in resolveHead after 422 checks; wants a HEAD loader after BODY' },
+  { file: 'handlers/follows.ts', line: 'if (renamed && (await canSeeOwner(', why: 'redirect of a renamed `{target}`; wants a loader providing a second user' },
+  { file: 'handlers/pulls.ts', line: 'return json(403, { message: refused', why: 'delete_branch_after_merge refused after the merge, which stands: no chain step runs after the handler' },
+];
+
+/**
+ * The 403s Forgejo answers for the state of the data whatever the caller's rights (`conflict403`). Each
+ * use is listed, so the helper cannot quietly carry a permission decision.
+ */
+const STATE_403: readonly Allowed[] = [
+  { file: 'handlers/branch-protections.ts', line: "conflict403('Branch protection already exist')", why: 'a rule of that name exists' },
+  { file: 'handlers/tag-protections.ts', line: "conflict403('Tag protection already exist')", why: 'a rule of that pattern exists' },
+  { file: 'handlers/pull-reviews.ts', line: "conflict403('cannot request a re-review on a closed or merged PR')", why: 'the pull is closed or merged' },
 ];
 
 function sources(): string[] {
@@ -90,10 +96,51 @@ test('every listed place still exists, once (the list only shrinks)', () => {
   assert.equal(stale.map((a) => `${a.file}: ${a.line}`), [], 'remove the entries of rules that moved into guards/ (or make an entry match one line)');
 });
 
+test('conflict403 is used only for the listed state refusals', () => {
+  const uses: Hit[] = [];
+  for (const file of sources()) {
+    fs.readFileSync(path.join(root, file), 'utf8').split('\n').forEach((text, i) => {
+      if (/\bconflict403\(/.test(text.replace(/\/\/.*$/, '')) && !text.includes('export const conflict403')) uses.push({ file, n: i + 1, text: text.trim() });
+    });
+  }
+  const unlisted = uses.filter((h) => !STATE_403.some((a) => a.file === h.file && h.text.includes(a.line)));
+  assert.equal(unlisted.map((h) => `${h.file}:${h.n}: ${h.text}`), [], 'a 403 that depends on who asks belongs in guards/');
+  assert.is(uses.length, STATE_403.length, 'every listed state refusal still exists, once');
+});
+
+/**
+ * "Is site admin" has one implementation (lib/auth-types.ts: siteAdminOf for the caller, userIsSiteAdmin
+ * for a user acting as themself); everything else asks it. Reading the account flag is allowed only
+ * where the flag itself is the subject: shown, created, edited.
+ */
+const ADMIN_FLAG: readonly Allowed[] = [
+  { file: 'lib/auth-types.ts', line: 'return !!doer?.isAdmin', why: 'the rule itself' },
+  { file: 'lib/api/user.ts', line: 'is_admin: privileged ? u.isAdmin', why: 'the flag shown in api.User' },
+  { file: 'handlers/admin-users.ts', line: 'user.isAdmin && (await c.em.count(User, { isAdmin: true', why: 'the last site admin may not lose the flag' },
+  { file: 'handlers/admin-users.ts', line: 'user.isAdmin = b.admin', why: 'editing the flag' },
+  { file: 'lib/accounts.ts', line: 'isAdmin: input.isAdmin ?? false', why: 'creating an account with the flag' },
+];
+
+test('"is site admin" is decided in one place', () => {
+  const files = [...sources(), ...fs.readdirSync(path.join(root, 'guards')).map((f) => path.join('guards', f)), 'git-lfs.ts', 'git-ssh.ts', 'interpreter.ts'];
+  const reads: Hit[] = [];
+  for (const file of files.filter((f) => f.endsWith('.ts'))) {
+    fs.readFileSync(path.join(root, file), 'utf8').split('\n').forEach((text, i) => {
+      if (/\.isAdmin\b(?!\s*\()/.test(text.replace(/\/\/.*$/, ''))) reads.push({ file, n: i + 1, text: text.trim() });
+    });
+  }
+  const unlisted = reads.filter((h) => !ADMIN_FLAG.some((a) => a.file === h.file && h.text.includes(a.line)));
+  assert.equal(unlisted.map((h) => `${h.file}:${h.n}: ${h.text}`), [], 'ask siteAdminOf / isSiteAdmin (the caller) or userIsSiteAdmin (a user as themself)');
+});
+
 test('the scan sees the shapes it looks for', () => {
-  const sample = ["throw forbidden('x')", 'new HttpError(403, m)', 'return { status: 403, message }', 'json(403, {})', 'await loadIssue(c)'];
+  const sample = [
+    "throw forbidden('x')", 'new HttpError(403, m)', 'return { status: 403, message }', 'json(403, {})', 'await loadIssue(c)',
+    "if (!perm.canRead('code')) throw notFound()", 'if (!canReadIssue(c, i)) throw notFound()', 'await canSeeOwner(em, o, d, a)', 'await loadOtherRepo(c, o, n)',
+  ];
   for (const s of sample) assert.ok(PATTERNS.some((p) => p.test(s)), s);
   assert.not.ok(PATTERNS.some((p) => p.test('deny(403, MSG.repoWrite)')), 'guards answer with deny()');
+  assert.not.ok(PATTERNS.some((p) => p.test('if (!pull.hasMerged) throw notFound()')), 'a plain "does not exist" 404 may stay');
 });
 
 test.run();

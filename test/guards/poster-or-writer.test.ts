@@ -6,6 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { POSTER_OR_WRITER } from '../../guards/poster-or-writer.ts';
 import { Mode } from '../../lib/perm.ts';
+import type { IPullRequest } from '../../model/pull.ts';
 import { fakeComment, fakeIssue, fakeUser, loadedRepo, loose, perm, permAll, table, token, type Given } from './state.ts';
 
 const poster = fakeUser();
@@ -56,10 +57,25 @@ table(POSTER_OR_WRITER('comment-attachment'), [
   { name: 'another reader', given: on(poster, readsAll(), { commenter: other }), want: { status: 403, message: 'user should have permission to edit comment' } },
 ]);
 
+/** A request on a pull (PULL loader) posted by `poster`. */
+function onPull(doer: Given['doer'], repo = readsAll(), tok?: Given['token']): () => Given {
+  return () => ({ doer, repo, token: tok, pull: { pull: {} as IPullRequest, issue: fakeIssue(repo.repo, poster, { isPull: true }) } });
+}
+const pullDenied = { status: 403, message: 'user should be the poster or have write access to pull requests' };
+table(POSTER_OR_WRITER('pull'), [
+  { name: "the pull's poster without write access", given: onPull(poster), want: null },
+  { name: 'another reader', given: onPull(other), want: pullDenied },
+  { name: 'a writer of pulls', given: onPull(other, writesPulls()), want: null },
+  { name: 'a writer of issues only', given: onPull(other, writesIssues()), want: pullDenied },
+  { name: 'a site admin', given: onPull(admin), want: null },
+  { name: 'a site admin with a public-only token', given: onPull(admin, readsAll(), token('public-only,all')), want: pullDenied },
+]);
+
 test('POSTER_OR_WRITER: names and needs', () => {
   assert.is(POSTER_OR_WRITER('issue').name, 'POSTER_OR_WRITER(issue)');
   assert.equal([...POSTER_OR_WRITER('issue').needs], ['issue']);
   assert.equal([...POSTER_OR_WRITER('comment').needs], ['comment', 'issue']);
+  assert.equal([...POSTER_OR_WRITER('pull').needs], ['pull']);
 });
 
 test('POSTER_OR_WRITER: refuses unknown targets at construction', () => {

@@ -12,7 +12,8 @@ import type { IUser } from '../../model/user.ts';
 import type { IRepository } from '../../model/repo.ts';
 import type { ITeam } from '../../model/org.ts';
 import type { IComment, IIssue, ITrackedTime } from '../../model/issue.ts';
-import type { IPullRequest, IReview } from '../../model/pull.ts';
+import type { IAutoMerge, IPullRequest, IReview } from '../../model/pull.ts';
+import type { IPublicKey } from '../../model/keys.ts';
 import type { Auth, AuthMethod, TokenInfo } from '../../lib/auth-types.ts';
 import { parseScopes } from '../../lib/scopes.ts';
 import { DEFAULT_UNITS, RepoPermission, Unit, type AccessMode, type UnitName } from '../../lib/perm.ts';
@@ -102,6 +103,10 @@ export interface Given {
   trackedTime?: ITrackedTime;
   pull?: { pull: IPullRequest; issue: IIssue };
   review?: IReview;
+  autoMerge?: IAutoMerge;
+  key?: IPublicKey;
+  newOwner?: IUser;
+  dependency?: { issue: IIssue; at: LoadedRepo };
   params?: Record<string, string>;
   headers?: IncomingHttpHeaders;
   body?: unknown;
@@ -130,7 +135,7 @@ export function state(g: Given = {}): RequestState {
     config, services, em: g.em ?? noDb, method: g.httpMethod ?? 'GET', path: g.path ?? '/', params: g.params ?? {},
     query: new URLSearchParams(g.query ?? ''), headers: g.headers ?? {}, auth, readBody: async () => ({ value: g.body }), body: g.body,
     contextUser: g.contextUser, org: g.org, repo: g.repo, team: g.team,
-    issue: g.issue ?? g.comment?.issue, comment: g.comment, trackedTime: g.trackedTime, pull: g.pull, review: g.review,
+    issue: g.issue ?? g.comment?.issue, comment: g.comment, trackedTime: g.trackedTime, pull: g.pull, review: g.review, autoMerge: g.autoMerge, key: g.key, newOwner: g.newOwner, dependency: g.dependency,
   };
 }
 
