@@ -154,7 +154,7 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
     if (auth.warning) ctx.set('Warning', auth.warning);
     // forgejo-facts 2.6 with the spec's preference for 401 on sign-in-required instances.
     if (!auth.doer && config.SERVICE.REQUIRE_SIGNIN_VIEW) throw new HttpError(401, 'Only signed in user is allowed to call APIs.');
-    ctx.state[STATE_AUTH] = { auth, em };
+    ctx.state[STATE_AUTH] = { auth, em, query };
     // Visible rate limits, when the instance sets them (lib/api-limit.ts).
     const budget = await apiLimiter.take({ userId: auth.doer?.id ?? null, address: () => authDeps.addressOf(ctx.req.socket.remoteAddress, ctx.headers) });
     if (budget) ctx.set(budget.headers);
@@ -169,7 +169,7 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
 
   const hooks: RunHooks = {
     async makeState(ctx, route) {
-      const { auth, em } = ctx.state[STATE_AUTH] as { auth: AuthResult; em: RequestState['em'] };
+      const { auth, em, query } = ctx.state[STATE_AUTH] as { auth: AuthResult; em: RequestState['em']; query: URLSearchParams };
       const params: Record<string, string> = {};
       for (const [k, v] of Object.entries(ctx.params ?? {})) params[k] = Array.isArray(v) ? v.join('/') : String(v ?? '');
       const wanted = { uploads: !!auth.doer, text: ctx.path.startsWith('/api/v1/activitypub/'), multipart: route.spec.body === 'multipart' };
@@ -178,7 +178,7 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
         method: ctx.method,
         path: ctx.path.slice('/api/v1'.length) || '/',
         params,
-        query: new URLSearchParams(ctx.querystring),
+        query,
         headers: ctx.headers,
         auth: { doer: auth.doer, method: auth.method, token: auth.token, sudoer: auth.sudoer, task: auth.task ?? null },
         readBody: once(() => readBody(ctx, wanted)),
