@@ -25,6 +25,7 @@ import { closeAll } from './git/cat-file.ts';
 import { removeLeftovers } from './lib/leftovers.ts';
 import { reconcileAllMerges } from './lib/merge-recovery.ts';
 import { takeServingLock } from './lib/serving-lock.ts';
+import { missingServeFlags } from './lib/node-flags.ts';
 
 const socketPath = (cfg: Config) => path.join(cfg.dataPath, 'cairn-admin.sock');
 
@@ -161,9 +162,15 @@ async function main(argv: string[]): Promise<number> {
   const cfg = loadConfig();
   switch (cmd) {
     case 'serve':
-    case undefined:
+    case undefined: {
+      // Started without the heap settings of lib/node-flags.ts: the same process starts again with them.
+      const missing = missingServeFlags(process.execArgv, process.env.NODE_OPTIONS);
+      if (missing.length && typeof process.execve === 'function') {
+        process.execve(process.execPath, [process.execPath, ...process.execArgv, ...missing, ...process.argv.slice(1)], process.env);
+      }
       await serve(cfg);
       return -1;
+    }
     case 'migrate': {
       const done = await withDatabase(cfg, async () => []);
       console.log(`migrations up to date${done.length ? `: ${done.join(', ')}` : ''}`);

@@ -188,17 +188,63 @@ export async function runRoute(ctx: Context, route: BoundRoute, hooks: RunHooks)
   hooks.render(ctx, s, reply);
 }
 
-/** Mounts every row whose flag is on, most specific first. */
-export function mountTable(table: readonly RouteSpec[], cfg: Config, hooks: RunHooks, prefix = '/api/v1'): Router {
+/** What a row's path says about the URLs it can match: its first segment when static, its length. */
+function reach(path: string): { first: string | null; count: number; tail: boolean } {
+  const segs = segments(path.replace(/(.)\/$/, '$1'));
+  return { first: segKind(segs[0] ?? '') === 0 ? segs[0]!.toLowerCase() : null, count: segs.length, tail: segs.includes('*') };
+}
+
+/** A mounted table: one middleware that runs the row a request's URL matches, if any. */
+export interface MountedTable { routes(): RouterMiddleware }
+type RouterMiddleware = ReturnType<Router['routes']>;
+
+/**
+ * Mounts every row whose flag is on, most specific first. A router tests its rows one by one, so the
+ * rows are also split by what a URL's first segment and number of segments allow (a few dozen instead
+ * of every row for each request, issue 10): each group keeps the table's order and holds every row
+ * that could match such a URL, with a segment to spare either way, so it answers as the whole table
+ * would. A URL that does not start with the prefix goes to the router of every row.
+ */
+export function mountTable(table: readonly RouteSpec[], cfg: Config, hooks: RunHooks, prefix = '/api/v1'): MountedTable {
   validateTable(table);
-  const router = new Router({ prefix });
-  const ordered = [...table].sort((a, b) => compareSpecificity(a.path, b.path));
+  const ordered = [...table].sort((a, b) => compareSpecificity(a.path, b.path)).filter((spec) => !spec.flag || FLAGS[spec.flag](cfg));
+  const whole = new Router({ prefix });
   for (const spec of ordered) {
-    if (spec.flag && !FLAGS[spec.flag](cfg)) continue;
     const route = bindRoute(spec);
-    router.register(routerPath(spec.path), [spec.method], (ctx: Context) => runRoute(ctx, route, hooks));
+    whole.register(routerPath(spec.path), [spec.method], (ctx: Context) => runRoute(ctx, route, hooks));
   }
-  return router;
+  const all = whole.routes();
+  const reaches = ordered.map((spec) => reach(spec.path));
+  const longest = Math.max(0, ...reaches.map((r) => r.count)) + 1;
+  const groups = new Map<string, RouterMiddleware>();
+  const shared = new Map<string, RouterMiddleware>();
+  for (const first of [...new Set(reaches.map((r) => r.first).filter((f) => f !== null)), null]) {
+    for (let n = 0; n <= longest; n++) {
+      // The routers share the whole router's compiled rows (its `stack` of layers), in its order.
+      const rows = reaches.flatMap((r, i) => ((r.first === null || r.first === first) && (r.tail ? n >= r.count - 1 : Math.abs(n - r.count) <= 1) ? [i] : []));
+      const id = rows.join(',');
+      let group = shared.get(id);
+      if (!group) {
+        const router = new Router({ prefix });
+        router.stack = rows.map((i) => whole.stack[i]!);
+        shared.set(id, (group = router.routes()));
+      }
+      groups.set(`${first ?? ''}/${n}`, group);
+    }
+  }
+  const base = `${prefix}/`;
+  const dispatch: RouterMiddleware = (ctx, next) => {
+    const path = ctx.path;
+    if (!path.startsWith(base)) return all(ctx, next);
+    const rest = path.endsWith('/') ? path.slice(base.length, -1) : path.slice(base.length);
+    const slash = rest.indexOf('/');
+    let n = rest === '' ? 0 : 1;
+    for (let i = slash; i !== -1; i = rest.indexOf('/', i + 1)) n++;
+    const first = (slash === -1 ? rest : rest.slice(0, slash)).toLowerCase();
+    const group = groups.get(`${first}/${Math.min(n, longest)}`) ?? groups.get(`/${Math.min(n, longest)}`)!;
+    return group(ctx, next);
+  };
+  return { routes: () => dispatch };
 }
 
 export const isImplemented = (key: HandlerKey) => key in handlers;

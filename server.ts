@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import http from 'node:http';
 import { randomBytes, randomUUID } from 'node:crypto';
-import Koa, { type Context } from 'koa';
+import Koa, { type Context, type Middleware } from 'koa';
 import pino, { type Logger } from 'pino';
 import type { Config } from './config.ts';
 import { routes } from './routes.table.ts';
@@ -112,18 +112,21 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
     await next();
   });
 
+  // What answers outside the API. None of it answers a path under /api/v1/, which goes straight to
+  // the API's middleware below (issue 10: a dozen fewer steps for every API request).
+  const outside: Middleware[] = [];
   // Avatar images, where every `avatar_url` points.
-  app.use(serveAvatars(config));
+  outside.push(serveAvatars(config));
   // Attachment downloads, where every `browser_download_url` points.
-  app.use(serveAttachments({ config, orm, services, authDeps }));
+  outside.push(serveAttachments({ config, orm, services, authDeps }));
   // The package registries (`/api/packages/...`); it reads uploads itself, so it precedes the body parser.
-  app.use(servePackageRegistry({ config, orm, services, authDeps }));
+  outside.push(servePackageRegistry({ config, orm, services, authDeps }));
   // The container registry (`/v2/...`, the OCI distribution API), also before the body parser.
-  app.use(serveContainerRegistry({ config, orm, services, authDeps }));
+  outside.push(serveContainerRegistry({ config, orm, services, authDeps }));
 
   // The API description, generated from the table, and Swagger UI over it at /api/swagger.
-  app.use(serveSwaggerUi(config));
-  app.use(async (ctx, next) => {
+  outside.push(serveSwaggerUi(config));
+  outside.push(async (ctx, next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (ctx.path === '/swagger.v1.json' && config.API.ENABLE_SWAGGER) {
       ctx.type = JSON_TYPE;
@@ -134,15 +137,16 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
   });
 
   // Git over HTTP (smart protocol) lives outside /api/v1; it must see request bodies unparsed.
-  app.use(createGitHttp({ config, orm, services, authDeps }));
+  outside.push(createGitHttp({ config, orm, services, authDeps }));
   // Git LFS (`<repo>.git/info/lfs/...`), also outside /api/v1; it streams uploads itself.
-  app.use(createGitLfs({ config, orm, services, authDeps }));
+  outside.push(createGitLfs({ config, orm, services, authDeps }));
 
   // The web `raw` and `media` links of contents answers, answered by the API's rows (lib/web-raw.ts).
-  app.use(serveWebRaw(config, services));
+  outside.push(serveWebRaw(config, services));
 
+  const api: Middleware[] = [];
   // Authentication, for every API request (bad credentials are 401 on every route).
-  app.use(async (ctx, next) => {
+  api.push(async (ctx, next) => {
     if (!ctx.path.startsWith('/api/v1')) return next();
     const em = orm.em.fork();
     const query = new URLSearchParams(ctx.querystring);
@@ -150,9 +154,9 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
     if (auth.warning) ctx.set('Warning', auth.warning);
     // forgejo-facts 2.6 with the spec's preference for 401 on sign-in-required instances.
     if (!auth.doer && config.SERVICE.REQUIRE_SIGNIN_VIEW) throw new HttpError(401, 'Only signed in user is allowed to call APIs.');
-    ctx.state[STATE_AUTH] = { auth, em };
+    ctx.state[STATE_AUTH] = { auth, em, query };
     // Visible rate limits, when the instance sets them (lib/api-limit.ts).
-    const budget = await apiLimiter.take({ userId: auth.doer?.id ?? null, address: authDeps.addressOf(ctx.req.socket.remoteAddress, ctx.headers) });
+    const budget = await apiLimiter.take({ userId: auth.doer?.id ?? null, address: () => authDeps.addressOf(ctx.req.socket.remoteAddress, ctx.headers) });
     if (budget) ctx.set(budget.headers);
     await next();
     if (budget && ctx.status === 304) await budget.refund();
@@ -160,12 +164,12 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
 
   // Bodies are read when the row's chain asks for them (lib/request-body.ts); uploads left behind
   // by an answered request are removed.
-  app.use(cleanupUploads());
+  api.push(cleanupUploads());
   const readBody = bodyReader(config);
 
   const hooks: RunHooks = {
     async makeState(ctx, route) {
-      const { auth, em } = ctx.state[STATE_AUTH] as { auth: AuthResult; em: RequestState['em'] };
+      const { auth, em, query } = ctx.state[STATE_AUTH] as { auth: AuthResult; em: RequestState['em']; query: URLSearchParams };
       const params: Record<string, string> = {};
       for (const [k, v] of Object.entries(ctx.params ?? {})) params[k] = Array.isArray(v) ? v.join('/') : String(v ?? '');
       const wanted = { uploads: !!auth.doer, text: ctx.path.startsWith('/api/v1/activitypub/'), multipart: route.spec.body === 'multipart' };
@@ -174,7 +178,7 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
         method: ctx.method,
         path: ctx.path.slice('/api/v1'.length) || '/',
         params,
-        query: new URLSearchParams(ctx.querystring),
+        query,
         headers: ctx.headers,
         auth: { doer: auth.doer, method: auth.method, token: auth.token, sudoer: auth.sudoer, task: auth.task ?? null },
         readBody: once(() => readBody(ctx, wanted)),
@@ -235,14 +239,27 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
   };
 
   const router = mountTable(routes, config, hooks);
-  app.use(router.routes());
+  api.push(router.routes() as Middleware);
 
   // GET /api/v1/swagger is a table row (flag `swagger`); everything else under /api/v1 is unknown.
-  app.use(async (ctx) => {
+  api.push(async (ctx) => {
     if (ctx.path.startsWith('/api/')) return sendJson(ctx, 404, errorBody(404, NOT_FOUND, { errors: [] }));
     sendJson(ctx, 404, errorBody(404, NOT_FOUND, { errors: [] }));
   });
+  const everything = chain([...outside, ...api]);
+  const apiOnly = chain(api);
+  // Git LFS's `/<owner>/<repo>/info/lfs` is the one pattern outside that also takes an /api/v1/ path
+  // (`api` is a reserved name, but the answer is LFS's).
+  app.use((ctx, next) => (ctx.path.startsWith('/api/v1/') && !ctx.path.startsWith('/api/v1/info/lfs') ? apiOnly : everything)(ctx, next));
   return app;
+}
+
+/** Middleware run in order, as app.use would (koa-compose without its checks). */
+function chain(steps: readonly Middleware[]): Middleware {
+  return (ctx, next) => {
+    const run = (i: number): Promise<unknown> => (i === steps.length ? Promise.resolve(next()) : Promise.resolve(steps[i]!(ctx, () => run(i + 1))));
+    return run(0);
+  };
 }
 
 /**

@@ -24,8 +24,8 @@ export interface Budget {
 }
 
 export interface ApiLimiter {
-  /** Takes a point for the caller; throws 429 past the budget. Null when limits are off. */
-  take(caller: { userId: number | null; address: string }): Promise<Budget | null>;
+  /** Takes a point for the caller; throws 429 past the budget. Null when limits are off (the address is then not asked). */
+  take(caller: { userId: number | null; address: () => string }): Promise<Budget | null>;
 }
 
 export function createApiLimiter(cfg: Config, orm: Orm): ApiLimiter {
@@ -44,7 +44,7 @@ export function createApiLimiter(cfg: Config, orm: Orm): ApiLimiter {
   });
   return {
     async take({ userId, address }) {
-      const [limiter, limit, key] = userId !== null ? [perUser, s.PER_USER, `user:${userId}`] : [perAddress, s.PER_ADDRESS, `addr:${address}`];
+      const [limiter, limit, key] = userId !== null ? [perUser, s.PER_USER, `user:${userId}`] : [perAddress, s.PER_ADDRESS, `addr:${address()}`];
       try {
         const r = await limiter.consume(key, 1);
         return { headers: headersOf(limit, r), refund: async () => { await limiter.reward(key, 1); } };

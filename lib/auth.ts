@@ -48,7 +48,8 @@ const anonymous = (): AuthResult => ({ doer: null, method: null, token: null, su
 export async function authenticate(em: EntityManager, cfg: Config, deps: AuthDeps, req: AuthRequest): Promise<AuthResult> {
   const errors: string[] = [];
   let warning: string | undefined;
-  const address = deps.addressOf(req.peer, req.headers);
+  // Only the limits need the client's address: a request that checks no password and fails nothing skips it.
+  const address = () => deps.addressOf(req.peer, req.headers);
   const queryToken = req.query.get('token') || req.query.get('access_token') || '';
   if (req.query.has('token') || req.query.has('access_token')) warning = QUERY_TOKEN_WARNING;
   const header = typeof req.headers.authorization === 'string' ? req.headers.authorization.trim() : '';
@@ -77,7 +78,7 @@ export async function authenticate(em: EntityManager, cfg: Config, deps: AuthDep
       const early = TOKEN_RE.test(basic.pass) ? await tryToken(basic.pass) : null;
       if (early !== null && typeof early !== 'string') result = early;
       // A password can be guessed: over a limit it is not even checked (issue 9, item 12).
-      else lockout = await deps.limiter.refusal({ account: basic.user, address });
+      else lockout = await deps.limiter.refusal({ account: basic.user, address: address() });
       if (!result && !lockout) {
         attempted = true;
         const r = await passwordLogin(em, deps.secrets, basic.user, basic.pass, req.headers);
@@ -112,7 +113,7 @@ export async function authenticate(em: EntityManager, cfg: Config, deps: AuthDep
     if (lockout) throw lockout;
     if (errors.length) {
       // Failures of credentials only: a malformed header or a disabled method guesses nothing.
-      if (attempted) await deps.limiter.fail({ account: basic?.user ?? null, address });
+      if (attempted) await deps.limiter.fail({ account: basic?.user ?? null, address: address() });
       throw new HttpError(401, errors.join('\n'));
     }
     return { ...anonymous(), warning };
