@@ -11,6 +11,7 @@ import { fmtTime } from '../model/time.ts';
 import { need, type RequestState } from '../lib/request.ts';
 import { repoJson } from '../lib/api/repo-json.ts';
 import { rowId } from '../lib/query-values.ts';
+import type { QueryOf } from '../model/schemas/query.ts';
 
 async function deployKeyJson(s: RequestState, key: IPublicKey) {
   const { repo, owner } = need(s.repo, 'repo');
@@ -34,11 +35,11 @@ const keyOf = async (s: RequestState) => {
   return key;
 };
 
-export const list: Handler = async (c) => {
+export const list: Handler<never, QueryOf<'RepoKeys'>> = async (c) => {
   const { repo } = need(c.repo, 'repo');
   const p = pageOf(c);
   const where: Record<string, unknown> = { type: KeyType.deploy, ownerId: repo.id };
-  const fingerprint = c.query.get('fingerprint');
+  const fingerprint = c.q.fingerprint;
   if (fingerprint) where.fingerprint = fingerprint;
   const [rows, total] = await c.em.findAndCount(PublicKey, where, { orderBy: { id: 'asc' }, limit: p.limit, offset: p.offset });
   const out = [];

@@ -12,6 +12,8 @@ import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { forbidden, notFound, unprocessable } from '../lib/errors.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
 import { rowId } from '../lib/query-values.ts';
+import type { HandlerCtx } from '../lib/handler.ts';
+import type { QueryOf } from '../model/schemas/query.ts';
 
 const idParam = (v: string | undefined) => rowId(v) ?? 0;
 
@@ -44,8 +46,8 @@ export async function keyJson(s: RequestState, key: IPublicKey, owner?: IUser) {
 }
 
 /** `fingerprint` filters (and then there is no paging); otherwise one page, oldest first. */
-async function listFor(c: RequestState, user: IUser) {
-  const fingerprint = c.query.get('fingerprint') ?? '';
+async function listFor(c: HandlerCtx<unknown, QueryOf<'Keys'>>, user: IUser) {
+  const fingerprint = c.q.fingerprint ?? '';
   if (fingerprint) {
     const keys = await c.em.find(PublicKey, { ownerId: user.id, fingerprint, type: KeyType.user }, { orderBy: { id: 'asc' } });
     const out = [];

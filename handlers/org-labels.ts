@@ -10,6 +10,7 @@ import { notFound } from '../lib/errors.ts';
 import { orgApiUrl, toApiLabel } from '../lib/api/label.ts';
 import { need } from '../lib/request.ts';
 import { rowId } from '../lib/query-values.ts';
+import type { QueryOf } from '../model/schemas/query.ts';
 
 const SORTS: Record<string, Record<string, 'asc' | 'desc'>> = {
   reversealphabetically: { name: 'desc' },
@@ -31,9 +32,9 @@ async function findLabel(c: HandlerCtx<unknown>, byName: boolean): Promise<ILabe
   return label;
 }
 
-export const list: Handler = async (c) => {
+export const list: Handler<never, QueryOf<'Labels'>> = async (c) => {
   const p = pageOf(c);
-  const orderBy = { ...(SORTS[c.query.get('sort') ?? ''] ?? { name: 'asc' }), id: 'asc' as const };
+  const orderBy = { ...(SORTS[c.q.sort ?? ''] ?? { name: 'asc' }), id: 'asc' as const };
   const [rows, total] = await c.em.findAndCount(Label, { orgId: need(c.org, 'org').id, repoId: 0 }, { orderBy, limit: p.limit, offset: p.offset });
   return json(200, rows.map((l) => asJson(c, l)), pagingHeaders(c, p, total));
 };

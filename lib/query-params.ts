@@ -45,17 +45,21 @@ export function parseQuery(schema: TSchema | null, query: URLSearchParams): Pars
   return { value, deny };
 }
 
+const denyOf = (f: QueryField, name: string, value: string): Deny => ({
+  status: f['x-status'] ?? 422,
+  message: (f['x-invalid'] ?? '[{name}]: Invalid').replaceAll('{name}', name).replaceAll('{value}', value),
+});
+
 function parseField(name: string, f: QueryField, query: URLSearchParams): { value: unknown; deny?: Deny } {
   if (f['x-parse'] === 'list') {
-    const all = query.getAll(name).flatMap((v) => (f['x-comma'] ? v.split(',') : [v])).map((v) => v.trim()).filter((v) => v !== '');
-    return { value: f.items?.type === 'integer' ? all.map(atoi) : all };
+    const all = f['x-comma'] ? query.getAll(name).flatMap((v) => v.split(',')).filter((v) => v !== '') : query.getAll(name);
+    const bad = f['x-invalid'] && f.items?.enum ? all.find((v) => !f.items!.enum!.includes(v)) : undefined;
+    if (bad !== undefined) return { value: [], deny: denyOf(f, name, bad) };
+    return { value: all };
   }
   const raw = query.get(name);
   const dflt = f.default;
-  const invalid = (): { value: unknown; deny: Deny } => ({
-    value: dflt,
-    deny: { status: f['x-status'] ?? 422, message: (f['x-invalid'] ?? '[{name}]: Invalid').replaceAll('{name}', name).replaceAll('{value}', raw ?? '') },
-  });
+  const invalid = (text = raw ?? ''): { value: unknown; deny: Deny } => ({ value: dflt, deny: denyOf(f, name, text) });
   switch (f['x-parse']) {
     case 'atoi': return { value: raw === null || raw === '' ? dflt : atoi(raw) };
     case 'bool': return { value: raw === null || raw === '' ? dflt : TRUE.has(raw) };
@@ -70,7 +74,10 @@ function parseField(name: string, f: QueryField, query: URLSearchParams): { valu
       const v = (raw ?? '').trim();
       if (v === '') return { value: undefined };
       const d = RFC3339.test(v) ? new Date(v) : null;
-      return d && !Number.isNaN(d.getTime()) ? { value: d } : { ...invalid(), value: undefined };
+      return d && !Number.isNaN(d.getTime()) ? { value: d } : { ...invalid(v), value: undefined };
     }
   }
 }
+
+/** `ref`, which several rows declare (Ref): the revision to read, when given. */
+export const refQuery = (s: { readonly q: QueryValues }): string | undefined => (typeof s.q.ref === 'string' ? s.q.ref : undefined);

@@ -10,7 +10,8 @@
 //   string    the first value as given
 //   enum      one of `enum`; anything else is the default, or, with `x-invalid`, an error; with
 //             `x-unchecked` any text is kept (the handler decides, when validity depends on another field)
-//   list      every value of a repeated parameter (empty ones dropped); `x-comma` also splits a,b
+//   list      every value of a repeated parameter, as given; `x-comma` also splits a,b and drops empty
+//             items; with `x-invalid`, an item outside the items' `enum` is an error
 //   time      RFC 3339 or an error (Forgejo answers Go's parse error); empty is absent
 // `x-invalid` is the error message (`{name}` and `{value}` filled in), `x-status` its status (422).
 import { Type, type Static, type TSchema } from 'typebox';
@@ -37,10 +38,11 @@ export const oneOf = <const T extends readonly string[]>(values: T, o: FieldOpts
 /** An enum documented as such whose value is checked by the handler, against another field. */
 export const oneOfUnchecked = (values: readonly string[], description: string) =>
   Type.Optional(Type.String({ ...meta('enum', { description }), enum: [...values], 'x-unchecked': true }));
-export const list = (description: string, o: { enum?: readonly string[]; comma?: boolean; integer?: boolean } = {}) =>
-  Type.Array(o.integer ? Type.Integer() : Type.String(o.enum ? { enum: [...o.enum] } : {}), {
-    ...meta('list', { description }), ...(o.comma ? { 'x-comma': true } : {}),
-  });
+export const list = (description: string, o: FieldOpts & { enum?: readonly string[]; comma?: boolean } = {}) =>
+  Type.Array(Type.String(o.enum ? { enum: [...o.enum] } : {}), { ...meta('list', { ...o, description }), ...(o.comma ? { 'x-comma': true } : {}) });
+/** A list documented as integers whose items stay text: the handler words the error for one that is not a number. */
+export const intList = (description: string) =>
+  Type.Array(Type.Unsafe<string>({ type: 'integer' }), { ...meta('list', { description }), 'x-comma': true });
 const GO_TIME = 'parsing time "{value}" as "2006-01-02T15:04:05Z07:00": cannot parse "{value}" as "2006"';
 export const time = (description: string, o: FieldOpts = {}) =>
   Type.Optional(Type.Unsafe<Date>({ type: 'string', format: 'date-time', ...meta('time', { invalid: GO_TIME, ...o, description }) }));
@@ -61,6 +63,7 @@ const STATUS_SORTS = ['oldest', 'recentupdate', 'leastupdate', 'leastindex', 'hi
 const STATUS_STATES = ['pending', 'success', 'error', 'failure', 'warning'] as const;
 const LABEL_SORTS = ['mostissues', 'leastissues', 'reversealphabetically'] as const;
 const RUN_STATUSES = ['unknown', 'waiting', 'running', 'success', 'failure', 'cancelled', 'skipped', 'blocked'] as const;
+const RUN_STATUS_OPTS = { enum: RUN_STATUSES, invalid: 'unknown status: {value}', status: 400 } as const;
 const PACKAGE_TYPES = ['alpine', 'cargo', 'chef', 'composer', 'conan', 'conda', 'container', 'cran', 'debian', 'generic', 'go', 'helm',
   'maven', 'npm', 'nuget', 'pub', 'pypi', 'rpm', 'rubygems', 'swift', 'vagrant'] as const;
 const ORDER_BY = ['name', 'id', 'newest', 'oldest', 'recentupdate', 'leastupdate', 'reversealphabetically', 'alphabetically', 'reversesize',
@@ -105,7 +108,7 @@ export const QuerySchemas = {
     is_2fa_enabled: optBool('whether the users have two-factor authentication enabled'), sort: oneOf(USER_SORTS, { description: 'sort users by attribute' }), ...PAGED,
   }),
   Purge: Type.Object({ purge: bool('purge the user from the system completely') }),
-  Unadopted: Type.Object({ ...PAGED, pattern: str('pattern of repositories to search for') }),
+  Unadopted: Type.Object({ ...PAGED, pattern: str('pattern of repositories to search for'), query: str('the same as `pattern`: the name Forgejo\'s handler reads') }),
   MyRepos: Type.Object({ ...PAGED, order_by: oneOf(ORDER_BY, { default: 'name', invalid: 'Invalid order_by: "{value}"', description: 'order the repositories' }) }),
   RepoSearch: Type.Object({
     q, topic: bool('Limit search to repositories with keyword as topic'), includeDesc: bool('include search of keyword within repository description'),
@@ -140,12 +143,12 @@ export const QuerySchemas = {
   Milestones: Type.Object({ state: str('Milestone state, Recognized values are open, closed and all. Defaults to "open"'), name: str('filter by milestone name'), ...PAGED }),
   Labels: Type.Object({ sort: oneOf(LABEL_SORTS, { description: 'Specifies the sorting method' }), ...PAGED }),
   Releases: Type.Object({ draft: optBool('filter (exclude / include) drafts, if you dont have repo write access none will show'), 'pre-release': optBool('filter (exclude / include) pre-releases'), q: str('Search string'), ...PAGED }),
-  AssetUpload: Type.Object({ name: str('name of the attachment') }),
+  AssetUpload: Type.Object({ name: str('name of the attachment'), external_url: str('URL of an external asset instead of an upload (Go\'s FormValue reads the form or the query)') }),
   AttachmentUpload: Type.Object({ name: str('name of the attachment'), updated_at: str('time of the attachment\'s creation. This is a timestamp in RFC 3339 format') }),
   HookTest: Type.Object({ ref: str('The name of the commit/branch/tag, indicates which commit will be loaded to the webhook payload.') }),
   AdminHooks: Type.Object({ ...PAGED, type: oneOf(['system', 'default', 'all'], { description: 'system, default or both kinds of webhooks', default: 'system' }) }),
   WikiRevisions: Type.Object({ page }),
-  Statuses: Type.Object({ sort: oneOf(STATUS_SORTS, { description: 'type of sort' }), state: oneOf(STATUS_STATES, { description: 'type of state' }), ...PAGED }),
+  Statuses: Type.Object({ sort: oneOf(STATUS_SORTS, { description: 'type of sort' }), state: oneOfUnchecked(STATUS_STATES, 'type of state (any other value matches no status)'), ...PAGED }),
   Commits: Type.Object({
     sha: str('SHA or branch to start listing commits from (usually \'master\')'), path: str('filepath of a file/dir'), ...commitFlags, ...PAGED,
     not: str('commits that match the given specifier will not be listed.'),
@@ -158,7 +161,7 @@ export const QuerySchemas = {
   Blobs: Type.Object({ shas: str('a comma separated list of blob-sha (mind the overall URL-length limit of ~2,083 chars)') }),
   Pulls: Type.Object({
     state: str('State of pull request', 'open'), sort: str('Type of sort'), milestone: int('ID of the milestone'),
-    labels: list('Label IDs', { integer: true, comma: true }), poster: str('Filter by pull request author'), base: str('Filter by target base branch of the pull request'),
+    labels: intList('Label IDs'), poster: str('Filter by pull request author'), base: str('Filter by target base branch of the pull request'),
     head: str('Filter by head branch of the pull request'), ...PAGED,
   }),
   PullByBranch: Type.Object({ state: str('State of the pull request (open, closed; anything else: any)') }),
@@ -166,16 +169,16 @@ export const QuerySchemas = {
   PullUpdate: Type.Object({ style: str('how to update pull request (merge or rebase)') }),
   PullCommits: Type.Object({ ...PAGED, verification: commitFlags.verification, files: commitFlags.files }),
   PullFiles: Type.Object({ 'skip-to': str('skip to given file'), whitespace: oneOf(['ignore-all', 'ignore-change', 'ignore-eol', 'show-all'], { description: 'whitespace behavior' }), ...PAGED }),
-  ActionTasks: Type.Object({ ...PAGED, status: list('Returns tasks with the given statuses (repeatable)', { enum: RUN_STATUSES }) }),
+  ActionTasks: Type.Object({ ...PAGED, status: list('Returns tasks with the given statuses (repeatable)', RUN_STATUS_OPTS) }),
   Artifacts: Type.Object({ name: str('name of the artifact'), ...PAGED }),
   JobLogs: Type.Object({ attempt: int('attempt of the job; the latest when not given') }),
   Runs: Type.Object({
-    ...PAGED, event: list('Returns workflow run triggered by the specified events (repeatable)'), status: list('Returns workflow runs with the given statuses (repeatable)', { enum: RUN_STATUSES }),
+    ...PAGED, event: list('Returns workflow run triggered by the specified events (repeatable)'), status: list('Returns workflow runs with the given statuses (repeatable)', RUN_STATUS_OPTS),
     run_number: int('Returns the workflow run with the provided run number'), head_sha: str('Only returns workflow runs that are associated with the specified head_sha'),
     ref: str('Only returns workflow runs that are associated with the specified ref'), workflow_id: str('Only returns workflow runs of the workflow with this file name'),
   }),
-  Packages: Type.Object({ ...PAGED, type: oneOf(PACKAGE_TYPES, { description: 'package type filter' }), q: str('name filter') }),
-  TeamSearch: Type.Object({ q, include_desc: bool('include search within team description (defaults to true)'), ...PAGED }),
+  Packages: Type.Object({ ...PAGED, type: oneOfUnchecked(PACKAGE_TYPES, 'package type filter (any other value matches no package)'), q: str('name filter') }),
+  TeamSearch: Type.Object({ q, include_desc: bool('include search within team description (defaults to true)', true), ...PAGED }),
 } as const satisfies Record<string, TSchema>;
 
 export type QuerySchemaName = keyof typeof QuerySchemas;
