@@ -132,4 +132,4 @@ export const removeRepo: Handler = async (c) => {
   return noContent();
 };
 
-export const activityFeeds: Handler = async (c) => teamFeed(c);
+export const activityFeeds: Handler<never, QueryOf<'Feeds'>> = async (c) => teamFeed(c);

@@ -77,7 +77,7 @@ export const search: Handler<never, QueryOf<'UserSearch'>> = async (c) => {
 
 export const heatmap: Handler = async (c) => userHeatmap(c);
 
-export const activityFeeds: Handler = async (c) => userFeed(c);
+export const activityFeeds: Handler<never, QueryOf<'UserFeeds'>> = async (c) => userFeed(c);
 
 /**
  * Forgejo's listUserOrgs: organizations where the user's membership is public and the organization
