@@ -19,6 +19,9 @@ import { HttpError, MSG } from './lib/errors.ts';
 import { hasScope } from './lib/scopes.ts';
 import { applySudo } from './lib/auth.ts';
 import { unusableInput } from './lib/request-input.ts';
+import { parseQuery } from './lib/query-params.ts';
+import { QuerySchemas } from './model/schemas/query.ts';
+import type { TSchema } from 'typebox';
 
 export class TableError extends Error {}
 
@@ -84,6 +87,7 @@ export function validateTable(table: readonly RouteSpec[]): void {
     if (r.body !== null && !hasBody) problems.push(`${id}: body ${r.body} without a BODY step`);
     if (r.body === null && hasBody) problems.push(`${id}: BODY step without a body`);
     if (r.flag !== null && !(r.flag in FLAGS)) problems.push(`${id}: unknown flag ${r.flag}`);
+    if (r.query !== undefined && !Object.hasOwn(QuerySchemas, r.query)) problems.push(`${id}: unknown query schema ${r.query}`);
     const provided = new Set<Need>();
     for (const s of r.chain) {
       if (!s || typeof s.run !== 'function') { problems.push(`${id}: chain holds something that is not a step`); continue; }
@@ -101,13 +105,15 @@ export function validateTable(table: readonly RouteSpec[]): void {
 export interface BoundRoute {
   spec: RouteSpec;
   steps: readonly Step[];
+  /** The row's query declaration (model/schemas/query.ts), or null for none. */
+  query: TSchema | null;
   handler: Handler<any> | null;
 }
 
 export function bindRoute(spec: RouteSpec): BoundRoute {
   const steps = spec.chain.map((s) => (s === BODY ? bodyStep(spec) : s));
   const handler = (handlers as unknown as Record<string, Handler<any>>)[spec.handler] ?? null;
-  return { spec, steps, handler };
+  return { spec, steps, query: spec.query ? QuerySchemas[spec.query] : null, handler };
 }
 
 function bodyStep(spec: RouteSpec): Step {
@@ -152,7 +158,8 @@ export function scopeCheck(s: RequestState, spec: RouteSpec): Outcome {
   return { status: 403, message: MSG.missingScope(spec.scope.map((c) => `${level}:${c}`)) };
 }
 
-export type StateFactory = (ctx: Context, route: BoundRoute) => Promise<RequestState>;
+/** The request's state before the interpreter parsed its query (`q`). */
+export type StateFactory = (ctx: Context, route: BoundRoute) => Promise<Omit<RequestState, 'q'>>;
 export type Responder = (ctx: Context, s: RequestState, outcome: NonNullable<Outcome>) => void;
 
 export interface RunHooks {
@@ -164,8 +171,12 @@ export interface RunHooks {
 }
 
 export async function runRoute(ctx: Context, route: BoundRoute, hooks: RunHooks): Promise<void> {
-  let s = await hooks.makeState(ctx, route);
-  // 0. Path parameters and query values no stored text can equal (NUL, lone surrogates).
+  const made = await hooks.makeState(ctx, route);
+  // 0. Path parameters and query values no stored text can equal (NUL, lone surrogates); then the
+  // query read with the row's declaration. A value Forgejo's handler would refuse is answered after
+  // the chain (step 4), so 401, 403 and 404 keep coming first.
+  const parsed = parseQuery(route.query, made.query);
+  let s: RequestState = { ...made, q: parsed.value };
   const unusable = unusableInput(s.params, s.query, s.method);
   if (unusable) return hooks.respond(ctx, s, unusable);
   // 1. Impersonation.
@@ -179,7 +190,8 @@ export async function runRoute(ctx: Context, route: BoundRoute, hooks: RunHooks)
     const outcome = await st.run(s);
     if (outcome) return hooks.respond(ctx, s, outcome);
   }
-  // 4. The handler, or 501 for a row that has none yet.
+  // 4. A refused query value, then the handler, or 501 for a row that has none yet.
+  if (parsed.deny) return hooks.respond(ctx, s, parsed.deny);
   if (!route.handler) throw new HttpError(501, MSG.notImplemented);
   const handler = route.handler;
   const reply = s.method === 'GET' || s.method === 'HEAD'

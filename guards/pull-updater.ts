@@ -26,7 +26,7 @@ export const PULL_UPDATER = step('PULL_UPDATER', 'guard', ['repo', 'pull'], [], 
     : await repoPermission(s.em, { repo: head, owner: await s.em.findOneOrFail(User, { id: head.ownerId }), doer, siteAdmin: isSiteAdmin(s), token: s.auth.token });
   const rule = await branchRule(s.em, head.id, pull.headBranch);
   if (rule && !(await canUserPushRule(s.em, rule, headPerm, doer))) return DENIED;
-  const rebase = s.query.get('style') === 'rebase';
+  const rebase = s.q.style === 'rebase';
   if (rebase && (rule || !pullsConfig(await repoUnits(s.em, head.id)).allow_rebase_update)) return DENIED;
   if (await canMerge(s.em, rule, headPerm, doer)) return null;
   return pull.allowMaintainerEdit && (await canMerge(s.em, rule, loaded.perm, doer)) ? null : DENIED;

@@ -7,7 +7,7 @@ import { User } from '../model/user.ts';
 import { deny, isSiteAdmin, need, step } from './types.ts';
 
 export const TIMES_QUERY_USER = step('TIMES_QUERY_USER', 'guard', ['repo'], [], async (s) => {
-  const name = (s.query.get('user') ?? '').trim();
+  const name = (typeof s.q.user === 'string' ? s.q.user : '').trim();
   if (name === '') return null;
   const user = await s.em.findOne(User, { lowerName: name.toLowerCase() });
   if (!user) return deny(404, 'User does not exist', { errors: [`user does not exist [uid: 0, name: ${name}]`] });

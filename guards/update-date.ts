@@ -15,7 +15,7 @@ const SOURCES: Record<'body' | 'query', { needs: Need[]; raw: (s: RequestState) 
       return typeof v === 'string' ? v : undefined;
     },
   },
-  query: { needs: ['repo', 'issue'], raw: (s) => s.query.get('updated_at') || undefined },
+  query: { needs: ['repo', 'issue'], raw: (s) => (typeof s.q.updated_at === 'string' && s.q.updated_at) || undefined },
 };
 
 export function UPDATE_DATE(from: 'body' | 'query') {

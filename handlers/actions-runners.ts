@@ -8,10 +8,10 @@ import type { RegisterRunnerOptions } from '../model/schemas/index.ts';
 import { ActionRunJob, ActionRunner, type IActionRunJob } from '../model/actions.ts';
 import { toApiRunJob, toApiRunner } from '../lib/api/actions.ts';
 import { loadRunner, registerRunner, registrationToken, runnerEditable, runnerWhere, runsOnLabels, type RunnerScope } from '../lib/actions.ts';
-import { flag } from '../lib/repo-git.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { notFound } from '../lib/errors.ts';
 import { need, type RequestState } from '../lib/request.ts';
+import type { QueryOf } from '../model/schemas/query.ts';
 
 type ScopeOf = (c: RequestState) => RunnerScope;
 
@@ -23,10 +23,9 @@ const orgScope: ScopeOf = (c) => ({ ownerId: need(c.org, 'org').id, repoId: 0 })
 const userScope: ScopeOf = (c) => ({ ownerId: c.auth.doer?.id ?? 0, repoId: 0 });
 const instanceScope: ScopeOf = () => ({ ownerId: 0, repoId: 0 });
 
-function listRunners(scopeOf: ScopeOf): Handler {
+function listRunners(scopeOf: ScopeOf): Handler<never, QueryOf<'Runners'>> {
   return async (c) => {
-    // Go's FormBool: anything but a ParseBool truth is false.
-    const where = runnerWhere(scopeOf(c), flag(c.query, 'visible', false));
+    const where = runnerWhere(scopeOf(c), c.q.visible === true);
     const p = pageOf(c);
     const [rows, total] = await c.em.findAndCount(ActionRunner, where, { orderBy: { lastOnline: 'desc nulls last', id: 'asc' }, limit: p.limit, offset: p.offset });
     return json(200, rows.map(toApiRunner), pagingHeaders(c, p, total));
@@ -65,13 +64,13 @@ function getRegistrationToken(scopeOf: ScopeOf): Handler {
  * it every job is listed, with it only jobs whose labels are all among the given ones; an empty
  * `labels` lists the jobs that ask for no label.
  */
-function listRunnerJobs(scopeOf: ScopeOf): Handler {
+function listRunnerJobs(scopeOf: ScopeOf): Handler<never, QueryOf<'RunnerJobs'>> {
   return async (c) => {
     const scope = scopeOf(c);
     const where: FilterQuery<IActionRunJob> = { status: { $in: ['waiting', 'running'] } };
     if (scope.repoId) where.repoId = scope.repoId;
     if (scope.ownerId) where.ownerId = scope.ownerId;
-    const labels = c.query.has('labels') ? (c.query.get('labels') ?? '').trim().split(',') : null;
+    const labels = c.q.labels !== undefined ? c.q.labels.trim().split(',') : null;
     const jobs = await c.em.find(ActionRunJob, where, { orderBy: { id: 'asc' } });
     return json(200, jobs.filter((j) => runsOnLabels(j, labels)).map(toApiRunJob));
   };

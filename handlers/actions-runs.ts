@@ -15,13 +15,16 @@ import { toApiUser } from '../lib/api/user.ts';
 import { usersById } from '../lib/api/issue.ts';
 import {
   artifactFile, createRun, deleteArtifact, deleteRun, isDone, loadWorkflow, logFile, parseWorkflow, positiveId, resolveInputs,
-  STATUSES, VISIBLE_ARTIFACT, zipStore,
+  VISIBLE_ARTIFACT, zipStore,
 } from '../lib/actions.ts';
 import { gitCtx } from '../lib/repo-git.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { badRequest, notFound } from '../lib/errors.ts';
 import { repoJson } from '../lib/api/repo-json.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
+import type { HandlerCtx } from '../lib/handler.ts';
+import { INT32_MAX } from '../lib/query-values.ts';
+import type { QueryOf } from '../model/schemas/query.ts';
 
 const repoOf = (c: RequestState) => need(c.repo, 'repo');
 
@@ -74,24 +77,17 @@ export const dispatch: Handler<DispatchWorkflowOption> = async (c) => {
 // ---------------------------------------------------------------------------------------------
 // Runs and jobs
 
-function statusesOf(q: URLSearchParams): string[] {
-  const all = q.getAll('status');
-  for (const s of all) if (!(STATUSES as readonly string[]).includes(s)) throw badRequest(`unknown status: ${s}`);
-  return all;
-}
-
 /** Filters `event`, `status` (both repeatable), `run_number`, `head_sha`, `ref`, `workflow_id`; newest first. */
-export const listRuns: Handler = async (c) => {
+export const listRuns: Handler<never, QueryOf<'Runs'>> = async (c) => {
   const { repo, owner } = repoOf(c);
   const where: FilterQuery<IActionRun> = { repoId: repo.id };
-  const statuses = statusesOf(c.query);
-  if (statuses.length) where.status = { $in: statuses };
-  const events = c.query.getAll('event').filter((e) => e !== '');
+  if (c.q.status.length) where.status = { $in: c.q.status };
+  const events = c.q.event.filter((e) => e !== '');
   if (events.length) where.event = { $in: events };
-  const number = positiveId(c.query.get('run_number'));
-  if (number) where.index = number;
+  const number = c.q.run_number ?? 0;
+  if (number > 0 && number <= INT32_MAX) where.index = number;
   for (const [param, field] of [['head_sha', 'commitSha'], ['ref', 'ref'], ['workflow_id', 'workflowId']] as const) {
-    const v = c.query.get(param) ?? '';
+    const v = c.q[param] ?? '';
     if (v !== '') where[field] = v;
   }
   const p = pageOf(c);
@@ -121,11 +117,10 @@ export const listRunJobs: Handler = async (c) => {
 };
 
 /** Tasks (one per attempt of a job), newest first; `status` filters as on runs. */
-export const listTasks: Handler = async (c) => {
+export const listTasks: Handler<never, QueryOf<'ActionTasks'>> = async (c) => {
   const { repo, owner } = repoOf(c);
   const where: FilterQuery<IActionTask> = { repoId: repo.id };
-  const statuses = statusesOf(c.query);
-  if (statuses.length) where.status = { $in: statuses };
+  if (c.q.status.length) where.status = { $in: c.q.status };
   const p = pageOf(c);
   const [tasks, total] = await c.em.findAndCount(ActionTask, where, { orderBy: { id: 'desc' }, limit: p.limit, offset: p.offset });
   const jobs = tasks.length ? await c.em.find(ActionRunJob, { id: { $in: tasks.map((t) => t.jobId) } }) : [];
@@ -176,11 +171,11 @@ function serveText(c: RequestState, body: Buffer): Reply {
 }
 
 /** The plain-text log of a job's latest task (or of `attempt`); 404 while the job has none. */
-export const jobLogs: Handler = async (c) => {
+export const jobLogs: Handler<never, QueryOf<'JobLogs'>> = async (c) => {
   const id = positiveId(c.params.job_id);
   const job = id ? await c.em.findOne(ActionRunJob, { id, repoId: repoOf(c).repo.id }) : null;
   if (!job) throw notFound();
-  const attempt = positiveId(c.query.get('attempt'));
+  const attempt = (c.q.attempt ?? 0) > 0 && (c.q.attempt ?? 0) <= INT32_MAX ? c.q.attempt : undefined;
   const task = attempt
     ? await c.em.findOne(ActionTask, { jobId: job.id, attempt })
     : job.taskId ? await c.em.findOne(ActionTask, { id: job.taskId }) : null;
@@ -219,8 +214,8 @@ const repoApiUrl = (c: RequestState) => {
   return `${c.config.appUrl}api/v1/repos/${owner.name}/${repo.name}`;
 };
 
-async function listArtifactsWhere(c: RequestState, where: FilterQuery<IActionArtifact>): Promise<Reply> {
-  const name = c.query.get('name') ?? '';
+async function listArtifactsWhere(c: HandlerCtx<unknown, QueryOf<'Artifacts'>>, where: FilterQuery<IActionArtifact>): Promise<Reply> {
+  const name = c.q.name ?? '';
   const filter: FilterQuery<IActionArtifact> = { ...(where as object), status: VISIBLE_ARTIFACT, ...(name !== '' ? { artifactName: name } : {}) };
   const p = pageOf(c);
   const [rows, total] = await c.em.findAndCount(ActionArtifact, filter, { orderBy: { id: 'asc' }, limit: p.limit, offset: p.offset });

@@ -14,6 +14,8 @@ import { commentsToApi, usersById } from '../lib/api/issue.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
 import { callerOf } from './repo-lists.ts';
 import { reposJson } from '../lib/api/repo-json.ts';
+import type { HandlerCtx } from '../lib/handler.ts';
+import type { QueryOf } from '../model/schemas/query.ts';
 
 /** Forgejo's convert.ToActivities for one page of rows. */
 async function activitiesJson(s: RequestState, rows: IAction[]) {
@@ -35,41 +37,38 @@ async function activitiesJson(s: RequestState, rows: IAction[]) {
   });
 }
 
-/** Forgejo's ctx.FormBool: strconv.ParseBool, anything else is false. */
-const formBool = (v: string | null) => v !== null && /^(1|t|true)$/i.test(v);
-
 /**
  * One page of a feed. Forgejo answers the user and team feeds with the Link header too, the
  * repository and organization feeds with X-Total-Count alone.
  */
-async function feed(c: RequestState, q: Omit<FeedQuery, 'date'>, links: boolean) {
+async function feed(c: HandlerCtx<unknown, QueryOf<'Feeds'>>, q: Omit<FeedQuery, 'date'>, links: boolean) {
   const p = pageOf(c);
-  const { rows, total } = await findFeeds(c.em, callerOf(c), { ...q, date: c.query.get('date') }, p);
+  const { rows, total } = await findFeeds(c.em, callerOf(c), { ...q, date: c.q.date ?? null }, p);
   const headers = links ? pagingHeaders(c, p, total) : { 'X-Total-Count': String(total), 'Access-Control-Expose-Headers': 'X-Total-Count' };
   return json(200, await activitiesJson(c, rows), headers);
 }
 
 /** Every activity in the repository once (the actor's own row), private ones included: the chain let the caller read it. */
-export const listFeeds: Handler = async (c) =>
+export const listFeeds: Handler<never, QueryOf<'Feeds'>> = async (c) =>
   feed(c, { repo: need(c.repo, 'repo').repo, onlyPerformedByActor: true, includePrivate: true }, false);
 
 /** The user's feed; private activities only for the user themself and site admins. */
-export async function userFeed(c: RequestState) {
+export async function userFeed(c: HandlerCtx<unknown, QueryOf<'UserFeeds'>>) {
   const user = need(c.contextUser, 'user');
   const doer = c.auth.doer;
   const includePrivate = !!doer && (isSiteAdmin(c) || doer.id === user.id);
-  return feed(c, { user, includePrivate, onlyPerformedBy: formBool(c.query.get('only-performed-by')) }, true);
+  return feed(c, { user, includePrivate, onlyPerformedBy: c.q['only-performed-by'] === true }, true);
 }
 
 /** The organization's feed; private activities for its members and site admins. */
-export async function orgFeed(c: RequestState, org: IUser) {
+export async function orgFeed(c: HandlerCtx<unknown, QueryOf<'Feeds'>>, org: IUser) {
   const doer = c.auth.doer;
   const includePrivate = !!doer && (isSiteAdmin(c) || (await c.em.count(OrgUser, { orgId: org.id, uid: doer.id })) > 0);
   return feed(c, { user: org, includePrivate }, false);
 }
 
 /** The team's feed: the organization's feed limited to the team's repositories. */
-export async function teamFeed(c: RequestState) {
+export async function teamFeed(c: HandlerCtx<unknown, QueryOf<'Feeds'>>) {
   const team = need(c.team, 'team');
   const org = await c.em.findOneOrFail(User, { id: team.orgId });
   return feed(c, { user: org, team, includePrivate: true }, true);

@@ -19,6 +19,7 @@ import { Repository } from '../model/repo.ts';
 import { User, type IUser } from '../model/user.ts';
 import { configureBare, deleteRepo, getHeadBranch, listRefs, objectFormatOf, repoSize, setHead } from '../git/repo.ts';
 import type { RequestState } from '../lib/request.ts';
+import type { QueryOf } from '../model/schemas/query.ts';
 
 const usableRepoName = (name: string) => {
   try {
@@ -44,14 +45,14 @@ async function subdirs(dir: string): Promise<string[]> {
  * Forgejo's handler reads the parameter as `query` although its API description names it `pattern`:
  * both are accepted.
  */
-function globsOf(q: URLSearchParams): [RegExp, RegExp] {
-  const pattern = q.get('pattern') ?? q.get('query') ?? '';
+function globsOf(q: QueryOf<'Unadopted'>): [RegExp, RegExp] {
+  const pattern = q.pattern ?? q.query ?? '';
   if (!pattern) return [/^/, /^/];
   const [owner, repo] = pattern.split(/\/(.*)/s);
   return [compileGlobOrLiteral(owner), repo === undefined ? /^/ : compileGlobOrLiteral(repo)];
 }
 
-async function findUnadopted(em: EntityManager, root: string, q: URLSearchParams): Promise<string[]> {
+async function findUnadopted(em: EntityManager, root: string, q: QueryOf<'Unadopted'>): Promise<string[]> {
   const [ownerGlob, repoGlob] = globsOf(q);
   const out: string[] = [];
   for (const ownerDir of await subdirs(root)) {
@@ -70,9 +71,9 @@ async function findUnadopted(em: EntityManager, root: string, q: URLSearchParams
 }
 
 /** Forgejo pages the walk and sets X-Total-Count only. */
-export const list: Handler = async (c) => {
+export const list: Handler<never, QueryOf<'Unadopted'>> = async (c) => {
   const p = pageOf(c);
-  const all = await findUnadopted(c.em, c.config.repoRoot, c.query);
+  const all = await findUnadopted(c.em, c.config.repoRoot, c.q);
   return json(200, all.slice(p.offset, p.offset + p.limit), { 'X-Total-Count': String(all.length), 'Access-Control-Expose-Headers': 'X-Total-Count' });
 };
 

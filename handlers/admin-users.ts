@@ -15,7 +15,8 @@ import { toApiOrg, toApiUser } from '../lib/api/user.ts';
 import { need, type RequestState } from '../lib/request.ts';
 import { userOrder } from './users.ts';
 import { newOrgFrom } from './orgs.ts';
-import { rowId } from '../lib/query-values.ts';
+import { INT32_MAX } from '../lib/query-values.ts';
+import type { QueryOf } from '../model/schemas/query.ts';
 
 /** Forgejo's default [security] MIN_PASSWORD_LENGTH. */
 const MIN_PASSWORD_LENGTH = 8;
@@ -27,14 +28,14 @@ function individual(u: IUser): IUser {
   return u;
 }
 
-export const list: Handler = async (c) => {
+export const list: Handler<never, QueryOf<'AdminUsers'>> = async (c) => {
   const p = pageOf(c);
   const where: Record<string, unknown> = { type: 0 };
-  const source = c.query.get('source_id');
-  if (source && /^\d+$/.test(source)) where.sourceId = rowId(source) ?? -1;
-  const login = (c.query.get('login_name') ?? '').trim();
+  const source = c.q.source_id ?? 0;
+  if (source > 0) where.sourceId = source <= INT32_MAX ? source : -1;
+  const login = (c.q.login_name ?? '').trim();
   if (login) where.loginName = login;
-  const [rows, total] = await c.em.findAndCount(User, where, { orderBy: userOrder(c.query), limit: p.limit, offset: p.offset });
+  const [rows, total] = await c.em.findAndCount(User, where, { orderBy: userOrder(c.q.sort), limit: p.limit, offset: p.offset });
   return json(200, rows.map((u) => toApiUser(c.config, u, asAdmin(c))), pagingHeaders(c, p, total));
 };
 
@@ -107,10 +108,10 @@ export const edit: Handler<EditUserOption> = async (c) => {
 };
 
 /** Refuses while the user owns repositories or belongs to organizations, unless `purge`, as Forgejo does. */
-export const remove: Handler = async (c) => {
+export const remove: Handler<never, QueryOf<'Purge'>> = async (c) => {
   const user = individual(need(c.contextUser, 'user'));
   if (user.id === c.auth.doer?.id) throw unprocessable('you cannot delete yourself');
-  await deleteUser(c.em, c.config, c.services, user, c.query.get('purge') === 'true');
+  await deleteUser(c.em, c.config, c.services, user, c.q.purge === true);
   return noContent();
 };
 

@@ -13,6 +13,8 @@ import { wholeSecondsOf } from '../lib/issues.ts';
 import { rfc3339Time } from '../lib/issue-edit.ts';
 import { attachmentName, createUploaded, deleteAttachments, formValue, uploadedFile } from '../lib/attachments.ts';
 import { need, type RequestState } from '../lib/request.ts';
+import type { HandlerCtx } from '../lib/handler.ts';
+import type { QueryOf } from '../model/schemas/query.ts';
 
 const list = async (c: RequestState, where: { issueId: number; commentId: number }) =>
   json(200, (await c.em.find(Attachment, where, { orderBy: { id: 'asc' } })).map((a) => toApiAttachment(c.config, a)));
@@ -21,8 +23,8 @@ const list = async (c: RequestState, where: { issueId: number; commentId: number
  * `updated_at` (RFC 3339) backdates the upload and the issue's update time, for migration tools; the
  * chain's UPDATE_DATE (Forgejo's SetIssueUpdateDate) allowed it. Kept in whole seconds, as Forgejo.
  */
-function updatedAt(c: RequestState): Date | null {
-  const raw = c.query.get('updated_at') ?? '';
+function updatedAt(q: QueryOf<'AttachmentUpload'>): Date | null {
+  const raw = q.updated_at ?? '';
   if (raw === '') return null;
   const t = rfc3339Time(raw);
   if (!t) throw unprocessable(`[UpdatedAt]: parsing time "${raw}" as RFC 3339 failed`);
@@ -33,10 +35,10 @@ function updatedAt(c: RequestState): Date | null {
  * The upload of an issue or comment attachment: the file in `attachment`, named by `name` or its file
  * name; types outside [attachment] ALLOWED_TYPES are 422 (Forgejo). The issue counts as updated.
  */
-async function upload(c: RequestState, issue: IIssue, comment: IComment | null) {
+async function upload(c: HandlerCtx<unknown, QueryOf<'AttachmentUpload'>>, issue: IIssue, comment: IComment | null) {
   const file = uploadedFile(c.body);
   if (!file) throw unprocessable('[Attachment]: Required');
-  const when = updatedAt(c);
+  const when = updatedAt(c.q);
   const name = formValue(c, 'name') || file.originalFilename;
   const link = { repoId: issue.repoId, issueId: issue.id, commentId: comment?.id ?? 0, uploaderId: c.auth.doer!.id, ...(when ? { createdAt: when } : {}) };
   const a = await createUploaded(c, file, name, c.config.ATTACHMENT.ALLOWED_TYPES, link, unprocessable);
@@ -61,7 +63,7 @@ export const listIssue: Handler = async (c) => list(c, { issueId: need(c.issue, 
 
 export const getIssue: Handler = async (c) => json(200, toApiAttachment(c.config, need(c.attachment, 'attachment')));
 
-export const createIssue: Handler<unknown> = async (c) => upload(c, need(c.issue, 'issue'), null);
+export const createIssue: Handler<unknown, QueryOf<'AttachmentUpload'>> = async (c) => upload(c, need(c.issue, 'issue'), null);
 
 export const editIssue: Handler<EditAttachmentOptions> = async (c) => rename(c, need(c.attachment, 'attachment'));
 
@@ -79,7 +81,7 @@ export const listComment: Handler = async (c) => {
 
 export const getComment: Handler = async (c) => json(200, toApiAttachment(c.config, need(c.attachment, 'attachment')));
 
-export const createComment: Handler<unknown> = async (c) => {
+export const createComment: Handler<unknown, QueryOf<'AttachmentUpload'>> = async (c) => {
   const { comment, issue } = need(c.comment, 'comment');
   return upload(c, issue, comment);
 };

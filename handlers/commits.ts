@@ -11,17 +11,20 @@ import { InvalidPathError } from '../git/errors.ts';
 import { CommitUsers, toApiCommit, type RepoUrls } from '../lib/api/git.ts';
 import { conflict, notFound, unprocessable } from '../lib/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
-import { EMPTY_REPO, flag, gitCtx } from '../lib/repo-git.ts';
+import { EMPTY_REPO, gitCtx } from '../lib/repo-git.ts';
 import { isSiteAdmin, type RequestState } from '../lib/request.ts';
 import { PullRequest } from '../model/pull.ts';
 import { pullToApi } from '../lib/api/pull.ts';
+import type { QueryOf } from '../model/schemas/query.ts';
 
 /** `[git] COMMITS_RANGE_SIZE`: the commit list never pages by more (forgejo-facts 4.1). */
 const COMMITS_RANGE_SIZE = 50;
 
 export interface CommitOptions { stat: boolean; files: boolean; verification: boolean }
 
-export const commitOptions = (q: URLSearchParams): CommitOptions => ({ stat: flag(q, 'stat'), files: flag(q, 'files'), verification: flag(q, 'verification') });
+export const commitOptions = (q: QueryOf<'CommitFlags'>): CommitOptions => ({ stat: q.stat !== false, files: q.files !== false, verification: q.verification !== false });
+/** `files` and `verification` (NoteFlags), stat always. */
+export const noteOptions = (q: QueryOf<'NoteFlags'>): CommitOptions => ({ stat: true, files: q.files !== false, verification: q.verification !== false });
 
 /** api.Commit for each id, in order, with one user lookup for the whole batch. */
 export async function apiCommits(s: RequestState, repoPath: string, urls: RepoUrls, shas: string[], opts: CommitOptions) {
@@ -37,24 +40,15 @@ export async function apiCommits(s: RequestState, repoPath: string, urls: RepoUr
   }));
 }
 
-function parseTime(q: URLSearchParams, name: string): Date | undefined {
-  const v = q.get(name);
-  if (v === null || v === '') return undefined;
-  const d = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(v) ? new Date(v) : new Date(NaN);
-  if (Number.isNaN(d.getTime())) throw unprocessable(`invalid ${name}: parsing time "${v}" as "2006-01-02T15:04:05Z07:00": cannot parse`);
-  return d;
-}
-
-export const list: Handler = async (c) => {
+export const list: Handler<never, QueryOf<'Commits'>> = async (c) => {
   const g = gitCtx(c);
   if (g.repo.isEmpty) throw conflict(EMPTY_REPO);
   const page = pageOf(c);
   const limit = Math.min(page.limit, COMMITS_RANGE_SIZE);
-  const sha = c.query.get('sha') ?? '';
-  const file = c.query.get('path') ?? '';
-  const not = c.query.get('not') ?? '';
-  const since = parseTime(c.query, 'since');
-  const until = parseTime(c.query, 'until');
+  const sha = c.q.sha ?? '';
+  const file = c.q.path ?? '';
+  const not = c.q.not ?? '';
+  const { since, until } = c.q;
   if (file !== '') {
     try {
       validatePath(file);
@@ -81,7 +75,7 @@ export const list: Handler = async (c) => {
   }
   if (file !== '' && total === 0) throw notFound('FileCommitsCount');
   const shas = await historyPage(g.path, q, (page.page - 1) * limit, limit);
-  const body = await apiCommits(c, g.path, g.urls, shas, commitOptions(c.query));
+  const body = await apiCommits(c, g.path, g.urls, shas, commitOptions(c.q));
   const pageCount = Math.ceil(total / limit);
   const headers = pagingHeaders(c, { ...page, limit }, total);
   Object.assign(headers, {
@@ -111,7 +105,7 @@ export const listPull: Handler = async (c) => {
 };
 
 /** `base...head` (or `base..head`, or just `head` against the default branch) within the repository. */
-export const compare: Handler = async (c) => {
+export const compare: Handler<never, QueryOf<'NoteFlags'>> = async (c) => {
   const g = gitCtx(c);
   const info = c.params.path ?? '';
   let [base, head] = [g.repo.defaultBranch, g.repo.defaultBranch];
@@ -128,8 +122,7 @@ export const compare: Handler = async (c) => {
   if (!b?.commit) throw notFound(`BaseNotExist`, [`base ${base} does not exist`]);
   if (!h?.commit) throw notFound(`HeadNotExist`, [`head ${head} does not exist`]);
   const range = await compareRange(g.path, b.commit, h.commit);
-  const opts = { stat: true, files: flag(c.query, 'files'), verification: flag(c.query, 'verification') };
-  const commits = await apiCommits(c, g.path, g.urls, range.commits, opts);
+  const commits = await apiCommits(c, g.path, g.urls, range.commits, noteOptions(c.q));
   return json(200, {
     total_commits: commits.length,
     commits,

@@ -19,6 +19,7 @@ import { badRequest, conflict, HttpError, notFound, unprocessable } from '../lib
 import { contentsOf, contentsOrList } from '../lib/contents.ts';
 import { gitCtx, httpErrorOf, identityOf, pullRefresh, refreshAfterWrite, type GitCtx } from '../lib/repo-git.ts';
 import type { RequestState } from '../lib/request.ts';
+import { refQuery } from '../lib/query-params.ts';
 
 // --- reading ------------------------------------------------------------------------------------
 
@@ -39,7 +40,7 @@ export const get: Handler = async (c) => {
   // forgejo-facts 12.3: an empty repository has no contents at any path.
   if (g.repo.isEmpty) return json(200, []);
   const p = checkedPath(c.params.path ?? '');
-  const name = (c.query.get('ref') ?? '').trim() || g.repo.defaultBranch;
+  const name = (refQuery(c) ?? '').trim() || g.repo.defaultBranch;
   const resolved = await lookupRef(g.path, name);
   if (!resolved?.commit) throw notFound('GetContentsOrList', [`object does not exist [id: ${name}, rel_path: ]`]);
   const out = await contentsOrList(c.config, g.path, g.urls, { name, resolved }, p);

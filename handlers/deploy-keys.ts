@@ -11,6 +11,7 @@ import { need, type RequestState } from '../lib/request.ts';
 import { repoJson } from '../lib/api/repo-json.ts';
 import { toApiDeployKey } from '../lib/api/key.ts';
 import { rowId } from '../lib/query-values.ts';
+import type { QueryOf } from '../model/schemas/query.ts';
 
 /** Deploy keys of the addressed repository; its api.Repository is converted once for all of them. */
 async function deployKeysJson(s: RequestState, keys: IPublicKey[]) {
@@ -29,11 +30,11 @@ const keyOf = async (s: RequestState) => {
   return key;
 };
 
-export const list: Handler = async (c) => {
+export const list: Handler<never, QueryOf<'RepoKeys'>> = async (c) => {
   const { repo } = need(c.repo, 'repo');
   const p = pageOf(c);
   const where: Record<string, unknown> = { type: KeyType.deploy, ownerId: repo.id };
-  const fingerprint = c.query.get('fingerprint');
+  const fingerprint = c.q.fingerprint;
   if (fingerprint) where.fingerprint = fingerprint;
   const [rows, total] = await c.em.findAndCount(PublicKey, where, { orderBy: { id: 'asc' }, limit: p.limit, offset: p.offset });
   return json(200, await deployKeysJson(c, rows), pagingHeaders(c, p, total));

@@ -8,6 +8,7 @@ import { emailJson, emailsOf, isValidEmail } from '../lib/emails.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { notFound, unprocessable } from '../lib/errors.ts';
 import { need, type RequestState } from '../lib/request.ts';
+import type { QueryOf } from '../model/schemas/query.ts';
 
 const listOf = async (s: RequestState, user: IUser) => (await emailsOf(s.em, user.id)).map((e) => emailJson(e, user));
 
@@ -74,4 +75,4 @@ async function searchEmails(c: RequestState, keyword: string) {
 }
 
 export const adminListAll: Handler = async (c) => searchEmails(c, '');
-export const adminSearch: Handler = async (c) => searchEmails(c, (c.query.get('q') ?? '').trim());
+export const adminSearch: Handler<never, QueryOf<'Search'>> = async (c) => searchEmails(c, (c.q.q ?? '').trim());

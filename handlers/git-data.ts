@@ -14,19 +14,21 @@ import { readTagObject } from '../git/tags.ts';
 import { getTree } from '../git/trees.ts';
 import { toCommitUser, toVerification, type RepoUrls } from '../lib/api/git.ts';
 import { badRequest, notFound, unprocessable } from '../lib/errors.ts';
-import { flag, gitCtx, gitWrite, identityOf, pullRefresh, refreshAfterWrite } from '../lib/repo-git.ts';
-import { apiCommits, commitOptions } from './commits.ts';
+import { gitCtx, gitWrite, identityOf, pullRefresh, refreshAfterWrite } from '../lib/repo-git.ts';
+import { apiCommits, commitOptions, noteOptions } from './commits.ts';
 import type { RequestState } from '../lib/request.ts';
+import type { HandlerCtx } from '../lib/handler.ts';
+import type { QueryOf } from '../model/schemas/query.ts';
 
 const ref = (c: { params: Record<string, string> }, name: string) => c.params[name] ?? '';
 
-export const getSingleCommit: Handler = async (c) => {
+export const getSingleCommit: Handler<never, QueryOf<'CommitFlags'>> = async (c) => {
   const g = gitCtx(c);
   const sha = ref(c, 'sha');
   if (!isValidRefName(sha)) throw unprocessable(`no valid ref or sha: ${sha}`);
   const found = g.repo.isEmpty ? null : await lookupRef(g.path, sha);
   if (!found?.commit) throw notFound(sha);
-  const [commit] = await apiCommits(c, g.path, g.urls, [found.commit], commitOptions(c.query));
+  const [commit] = await apiCommits(c, g.path, g.urls, [found.commit], commitOptions(c.q));
   return json(200, commit);
 };
 
@@ -67,12 +69,12 @@ export const getRefs: Handler = (c) => refsAnswer(c, `refs/${c.params.path ?? ''
 
 // --- trees and blobs ----------------------------------------------------------------------------
 
-export const getGitTree: Handler = async (c) => {
+export const getGitTree: Handler<never, QueryOf<'Tree'>> = async (c) => {
   const g = gitCtx(c);
   const sha = ref(c, 'sha');
-  const int = (name: string) => (/^\d+$/.test(c.query.get(name) ?? '') ? Number(c.query.get(name)) : undefined);
-  const perPage = Math.min(int('per_page') ?? c.config.API.DEFAULT_GIT_TREES_PER_PAGE, c.config.API.DEFAULT_GIT_TREES_PER_PAGE);
-  const tree = !isValidRefName(sha) || g.repo.isEmpty ? null : await getTree(g.path, sha, { recursive: flag(c.query, 'recursive', false), page: int('page'), perPage });
+  const given = (n: number | undefined) => (n !== undefined && n >= 0 ? n : undefined);
+  const perPage = Math.min(given(c.q.per_page) ?? c.config.API.DEFAULT_GIT_TREES_PER_PAGE, c.config.API.DEFAULT_GIT_TREES_PER_PAGE);
+  const tree = !isValidRefName(sha) || g.repo.isEmpty ? null : await getTree(g.path, sha, { recursive: c.q.recursive === true, page: given(c.q.page), perPage });
   if (!tree) throw badRequest(`object does not exist [id: ${sha}, rel_path: ]`);
   const entryUrl = (type: string, oid: string) => (type === 'tree' ? `${g.urls.api}/git/trees/${oid}` : type === 'blob' ? `${g.urls.api}/git/blobs/${oid}` : '');
   return json(200, {
@@ -96,8 +98,8 @@ async function blobJson(c: RequestState, sha: string) {
 
 export const getBlob: Handler = async (c) => json(200, await blobJson(c, ref(c, 'sha')));
 
-export const listBlobs: Handler = async (c) => {
-  const shas = (c.query.get('shas') ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+export const listBlobs: Handler<never, QueryOf<'Blobs'>> = async (c) => {
+  const shas = (c.q.shas ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
   if (shas.length === 0) throw badRequest('shas not provided');
   const out = [];
   for (const sha of shas.slice(0, c.config.API.MAX_RESPONSE_ITEMS)) out.push(await blobJson(c, sha));
@@ -137,20 +139,19 @@ async function noteTarget(c: RequestState): Promise<string> {
   return found.commit;
 }
 
-async function noteJson(c: RequestState, commitSha: string) {
+async function noteJson(c: HandlerCtx<unknown, QueryOf<'NoteFlags'>>, commitSha: string) {
   const g = gitCtx(c);
   const note = await readNote(g.path, commitSha);
   if (!note) throw notFound(ref(c, 'sha'));
-  const opts = { stat: true, files: flag(c.query, 'files'), verification: flag(c.query, 'verification') };
-  const [commit] = await apiCommits(c, g.path, g.urls, [note.notesCommit], opts);
+  const [commit] = await apiCommits(c, g.path, g.urls, [note.notesCommit], noteOptions(c.q));
   return { message: note.message.toString('utf8'), commit };
 }
 
-export const getNote: Handler = async (c) => json(200, await noteJson(c, await noteTarget(c)));
+export const getNote: Handler<never, QueryOf<'NoteFlags'>> = async (c) => json(200, await noteJson(c, await noteTarget(c)));
 
 const doerIdentity = (c: RequestState) => identityOf(c.config, c.auth.doer!);
 
-export const createNote: Handler<NoteOptions> = async (c) => {
+export const createNote: Handler<NoteOptions, QueryOf<'NoteFlags'>> = async (c) => {
   const g = gitCtx(c);
   const target = await noteTarget(c);
   const message = c.body.message ?? '';

@@ -15,6 +15,7 @@ import { queueTestDelivery } from '../lib/webhook-tasks.ts';
 import { readPushCommit } from '../lib/push-events.ts';
 import { lookupRef } from '../git/lookup.ts';
 import { need, type RequestState } from '../lib/request.ts';
+import type { QueryOf } from '../model/schemas/query.ts';
 
 // ---------------------------------------------------------------------------------------------------
 // Shared by the four owners
@@ -99,10 +100,10 @@ export const remove: Handler = (c) => removeFor(c, repoOwner(c));
  * POST {R}/hooks/{id}/tests: a push payload for the commit `ref` names (a branch, tag or commit; the
  * default branch when absent), 204 once queued. An unknown ref or an empty repository is 404.
  */
-export const createTests: Handler = async (c) => {
+export const createTests: Handler<never, QueryOf<'HookTest'>> = async (c) => {
   const { repo, owner } = need(c.repo, 'repo');
   const hook = await hookOf(c, repoOwner(c));
-  const ref = c.query.get('ref')?.trim() || `refs/heads/${repo.defaultBranch}`;
+  const ref = c.q.ref?.trim() || `refs/heads/${repo.defaultBranch}`;
   const repoPath = c.services.repoPath(owner.name, repo.name);
   const resolved = repo.isEmpty ? null : await lookupRef(repoPath, ref.replace(/^refs\/(heads|tags)\//, ''));
   const head = resolved?.commit ? await readPushCommit(repoPath, resolved.commit) : null;
@@ -130,8 +131,8 @@ export const userRemove: Handler = (c) => removeFor(c, userOwner(c));
 // Instance hooks: system hooks (every repository's events) and default hooks
 
 /** Forgejo's admin ListHooks: `type` = default or all, anything else lists system hooks; unpaged. */
-export const adminList: Handler = (c) => {
-  const type = c.query.get('type');
+export const adminList: Handler<never, QueryOf<'AdminHooks'>> = (c) => {
+  const type = c.q.type;
   const extra = type === 'all' ? {} : { isSystemWebhook: type !== 'default' };
   return listFor(c, ADMIN, false, extra);
 };

@@ -11,12 +11,12 @@ import { User } from '../model/user.ts';
 import { commentsToApi } from '../lib/api/issue.ts';
 import { ANONYMOUS, timelineToApi } from '../lib/api/timeline.ts';
 import { canReadIssue, recountComments, wholeSecondsOf } from '../lib/issues.ts';
-import { queryTime } from '../lib/issue-query.ts';
 import { parseBodyTime } from '../lib/issue-edit.ts';
 import { repoPermission } from '../lib/perm.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
 import { notFound } from '../lib/errors.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
+import type { QueryOf } from '../model/schemas/query.ts';
 
 /** Forgejo's CommentType.HasContentSupport: the types whose text can be edited. */
 const EDITABLE: readonly number[] = [CommentType.comment, CommentType.code, CommentType.review, CommentType.dismissReview];
@@ -63,9 +63,9 @@ async function findComments(c: RequestState, q: CommentQuery, page: Page | null)
 }
 
 /** Forgejo's GetQueryBeforeSince; Go's zero time means no filter. */
-function sinceBefore(c: RequestState): { before?: Date; since?: Date } {
+function sinceBefore(q: QueryOf<'CommentRange'>): { before?: Date; since?: Date } {
   const set = (d: Date | undefined) => (d && d.getUTCFullYear() > 1 ? d : undefined);
-  return { before: set(queryTime(c.query, 'before')), since: set(queryTime(c.query, 'since')) };
+  return { before: set(q.before), since: set(q.since) };
 }
 
 /**
@@ -95,8 +95,8 @@ const toApi = async (c: RequestState, comments: IComment[], issues?: Map<number,
 // Routes
 
 /** Plain comments of the repository's issues and/or pulls, whichever units the caller can read. */
-export const listComments: Handler = async (c) => {
-  const { before, since } = sinceBefore(c);
+export const listComments: Handler<never, QueryOf<'Comments'>> = async (c) => {
+  const { before, since } = sinceBefore(c.q);
   const issues = canReadIssue(c, { isPull: false });
   const pulls = canReadIssue(c, { isPull: true });
   if (!issues && !pulls) throw notFound();
@@ -107,8 +107,8 @@ export const listComments: Handler = async (c) => {
 };
 
 /** Forgejo lists an issue's comments unpaged, with the count in X-Total-Count. */
-export const listCommentsItem: Handler = async (c) => {
-  const { before, since } = sinceBefore(c);
+export const listCommentsItem: Handler<never, QueryOf<'CommentRange'>> = async (c) => {
+  const { before, since } = sinceBefore(c.q);
   const issue = need(c.issue, 'issue');
   const { comments, total } = await findComments(c, { issueId: issue.id, type: CommentType.comment, since, before }, null);
   return json(200, await toApi(c, comments, new Map([[issue.id, issue]])), { 'X-Total-Count': String(total), 'Access-Control-Expose-Headers': 'X-Total-Count' });
@@ -232,8 +232,8 @@ async function hiddenEvents(c: RequestState, issue: IIssue): Promise<number[]> {
 }
 
 /** Every event of the issue except code comments (they belong to reviews), oldest first, paged. */
-export const listTimeline: Handler = async (c) => {
-  const { before, since } = sinceBefore(c);
+export const listTimeline: Handler<never, QueryOf<'Comments'>> = async (c) => {
+  const { before, since } = sinceBefore(c.q);
   const issue = need(c.issue, 'issue');
   const hideIds = await hiddenEvents(c, issue);
   const page = pageOf(c);

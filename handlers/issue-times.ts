@@ -15,6 +15,8 @@ import { reachable, type Sql } from '../lib/repo-search.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
 import { conflict, notFound, unprocessable } from '../lib/errors.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
+import type { HandlerCtx } from '../lib/handler.ts';
+import type { QueryOf } from '../model/schemas/query.ts';
 
 /** Forgejo stores these times as unix seconds; keeping whole seconds makes since/before exact. */
 const wholeSeconds = (d: Date) => new Date(Math.floor(d.getTime() / 1000) * 1000);
@@ -33,14 +35,8 @@ function rfc3339(v: string): Date | null {
 
 interface TimeFilter { repoId?: number; issueId?: number; userId?: number; since?: Date; before?: Date; where?: Sql }
 
-/** Forgejo's GetQueryBeforeSince: RFC 3339 `since` / `before`, else 422 with Go's parse error. */
-function timeParam(c: RequestState, name: 'since' | 'before'): Date | undefined {
-  const v = (c.query.get(name) ?? '').trim();
-  if (v === '') return undefined;
-  const d = rfc3339(v);
-  if (!d) throw unprocessable(`parsing time "${v}" as "2006-01-02T15:04:05Z07:00": cannot parse "${v}" as "2006"`);
-  return d.getUTCFullYear() <= 1 ? undefined : d;
-}
+/** Forgejo's GetQueryBeforeSince (the row's declaration refused a bad time): Go's zero time means no bound. */
+const timeParam = (d: Date | undefined): Date | undefined => (d && d.getUTCFullYear() <= 1 ? undefined : d);
 
 /** Times on pull requests need the pulls unit, times on issues the issues unit. */
 function readableKinds(c: RequestState): Sql | undefined {
@@ -91,9 +87,9 @@ async function userByName(c: RequestState, name: string): Promise<IUser | null> 
  * writers of the issues unit may ask for anyone (or everyone); others see their own times only
  * (TIMES_QUERY_USER refused asking for someone else's).
  */
-async function userFilter(c: RequestState): Promise<number | undefined> {
+async function userFilter(c: HandlerCtx<unknown, QueryOf<'TrackedTimes'>>): Promise<number | undefined> {
   const doer = doerOf(c);
-  const name = (c.query.get('user') ?? '').trim();
+  const name = (c.q.user ?? '').trim();
   let userId: number | undefined;
   if (name !== '') {
     const u = await userByName(c, name);
@@ -106,9 +102,9 @@ async function userFilter(c: RequestState): Promise<number | undefined> {
   return doer.id;
 }
 
-async function listPage(c: RequestState, f: TimeFilter) {
+async function listPage(c: HandlerCtx<unknown, QueryOf<'TimeRange'>>, f: TimeFilter) {
   const p = pageOf(c);
-  const { times, total } = await findTimes(c, { ...f, since: timeParam(c, 'since'), before: timeParam(c, 'before') }, p);
+  const { times, total } = await findTimes(c, { ...f, since: timeParam(c.q.since), before: timeParam(c.q.before) }, p);
   return json(200, await timesToApi(c, times), pagingHeaders(c, p, total));
 }
 
@@ -118,7 +114,7 @@ async function listPage(c: RequestState, f: TimeFilter) {
 // The issue routes below run after the chain's TIME_TRACKER_GATE or TRACK_TIME (Forgejo's
 // CanUseTimetracker: 400 when time tracking is off, 403 when it is on but not for this caller).
 
-export const listTimes: Handler = async (c) => {
+export const listTimes: Handler<never, QueryOf<'TrackedTimes'>> = async (c) => {
   const issue = need(c.issue, 'issue');
   const userId = await userFilter(c);
   return listPage(c, { repoId: issue.repoId, issueId: issue.id, userId });
@@ -186,7 +182,7 @@ export const removeTimesItem: Handler = async (c) => {
 
 // The repository's lists run after the chain's TIME_TRACKING_ON (400 while tracking is off).
 
-export const list: Handler = async (c) => {
+export const list: Handler<never, QueryOf<'TrackedTimes'>> = async (c) => {
   const userId = await userFilter(c);
   return listPage(c, { repoId: need(c.repo, 'repo').repo.id, userId, where: readableKinds(c) });
 };
@@ -205,7 +201,7 @@ export const get: Handler = async (c) => {
  * The caller's times everywhere. Unlike Forgejo, times in repositories the caller (or the token)
  * cannot reach are left out, like every other listing (spec, token kinds).
  */
-export const listMine: Handler = async (c) => {
+export const listMine: Handler<never, QueryOf<'TimeRange'>> = async (c) => {
   const caller = { doer: c.auth.doer, siteAdmin: isSiteAdmin(c), token: c.auth.token };
   return listPage(c, { userId: doerOf(c).id, where: reachable(caller) });
 };

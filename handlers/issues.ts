@@ -22,12 +22,14 @@ import {
   movePin, newPinAllowed, parseBodyTime, pin, reloadIssue, removeLabel, replaceLabels, resolveLabelOption,
   setAssignees, setClosed, setDeadline, setMilestone, setRef, setTitle, unpin, watchIssue,
 } from '../lib/issue-edit.ts';
-import { allOf, filterSql, findIssues, orderSql, queryBool, queryTime, readableIssues, sql, type IssueFilter } from '../lib/issue-query.ts';
+import { allOf, filterSql, findIssues, orderSql, readableIssues, sql, type IssueFilter } from '../lib/issue-query.ts';
 import type { Sql } from '../lib/repo-search.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
 import { badRequest, HttpError, notFound, unprocessable, NOT_FOUND } from '../lib/errors.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
 import { callerOf } from './repo-lists.ts';
+import { INT32_MAX } from '../lib/query-values.ts';
+import type { QueryOf } from '../model/schemas/query.ts';
 
 const viewerOf = (s: RequestState) => ({ doer: s.auth.doer, siteAdmin: isSiteAdmin(s) });
 /** On a read, the addressed repository, which the converters need not read again (a write may have moved its counters). */
@@ -37,22 +39,24 @@ const listOf = (c: RequestState, issues: IIssue[]) => issuesToApi(c.em, c.config
 const ownerIsOrg = (c: RequestState) => need(c.repo, 'repo').owner.type === 1;
 
 /** Forgejo's FormTrim("q"): a keyword holding NUL is ignored. */
-const keywordOf = (q: URLSearchParams) => {
-  const k = (q.get('q') ?? '').trim();
+type ListQuery = QueryOf<'IssueList'>;
+type SearchQuery = QueryOf<'IssueSearch'>;
+
+const keywordOf = (q: { q?: string }) => {
+  const k = (q.q ?? '').trim();
   return k.includes('\0') ? '' : k;
 };
 
 /** `state`: closed, all, anything else open (Forgejo's default). */
-function stateOf(q: URLSearchParams): boolean | undefined {
-  const s = q.get('state');
-  return s === 'closed' ? true : s === 'all' ? undefined : false;
+function stateOf(q: { state?: string }): boolean | undefined {
+  return q.state === 'closed' ? true : q.state === 'all' ? undefined : false;
 }
 
-const typeOf = (q: URLSearchParams): boolean | undefined => (q.get('type') === 'pulls' ? true : q.get('type') === 'issues' ? false : undefined);
+const typeOf = (q: { type?: string }): boolean | undefined => (q.type === 'pulls' ? true : q.type === 'issues' ? false : undefined);
 
 /** `created_by` & co. (Forgejo's getUserIDForFilter): an unknown user is 404. */
-async function userFilter(c: RequestState, name: string): Promise<IUser | undefined> {
-  const raw = c.query.get(name);
+async function userFilter(c: HandlerCtx<unknown, ListQuery>, name: 'created_by' | 'assigned_by' | 'mentioned_by'): Promise<IUser | undefined> {
+  const raw = c.q[name];
   if (!raw) return undefined;
   const u = await c.em.findOne(User, { lowerName: raw.toLowerCase(), type: 0 });
   if (!u) throw notFound(NOT_FOUND, [`user does not exist [uid: 0, name: ${raw}]`]);
@@ -60,9 +64,9 @@ async function userFilter(c: RequestState, name: string): Promise<IUser | undefi
 }
 
 /** Milestones by name, else by id, of this repository; unknown ones are dropped (Forgejo's ListIssues). */
-async function milestoneFilter(c: RequestState, repoId: number): Promise<number[]> {
-  const raw = c.query.get('milestones');
-  if (raw === null) return [];
+async function milestoneFilter(c: HandlerCtx<unknown, ListQuery>, repoId: number): Promise<number[]> {
+  const raw = c.q.milestones;
+  if (raw === undefined) return [];
   const ids: number[] = [];
   for (const part of raw.split(',')) {
     const byName = await c.em.findOne(Milestone, { repoId, name: part }, { orderBy: { id: 'asc' } });
@@ -74,12 +78,12 @@ async function milestoneFilter(c: RequestState, repoId: number): Promise<number[
 }
 
 /** GET {R}/issues (forgejo-facts 12.4). */
-export const list: Handler = async (c) => {
+export const list: Handler<never, ListQuery> = async (c) => {
   const { repo } = need(c.repo, 'repo');
-  const q = c.query;
-  const updatedBefore = queryTime(q, 'before');
-  const updatedSince = queryTime(q, 'since');
-  const labelNames = (q.get('labels') ?? '').split(',');
+  const q = c.q;
+  const updatedBefore = q.before;
+  const updatedSince = q.since;
+  const labelNames = (q.labels ?? '').split(',');
   const labels = await labelsByName(c.em, repo, ownerIsOrg(c), labelNames.filter((n) => n !== ''));
   const milestoneIds = await milestoneFilter(c, repo.id);
   const p = pageOf(c);
@@ -99,7 +103,7 @@ export const list: Handler = async (c) => {
     mentioned: (await userFilter(c, 'mentioned_by'))?.name,
   };
   const where = allOf([sql('i.repo_id = ?', repo.id), ...filterSql(f)]);
-  const { issues, total } = await findIssues(c.em, where, orderSql(q.get('sort')), p);
+  const { issues, total } = await findIssues(c.em, where, orderSql(q.sort ?? null), p);
   return json(200, await listOf(c, issues), pagingHeaders(c, p, total));
 };
 
@@ -109,9 +113,9 @@ const SEARCH_PAGE_SIZE = 20;
 const searchPage = (c: RequestState): Page => pageOf(c, SEARCH_PAGE_SIZE);
 
 /** `owner` and `team` of the search: the repositories they select (400 when unknown, as Forgejo). */
-async function searchRepos(c: RequestState): Promise<Sql> {
-  const ownerName = c.query.get('owner') ?? '';
-  const teamName = c.query.get('team') ?? '';
+async function searchRepos(c: HandlerCtx<unknown, SearchQuery>): Promise<Sql> {
+  const ownerName = c.q.owner ?? '';
+  const teamName = c.q.team ?? '';
   if (!ownerName) {
     if (teamName) throw badRequest('Owner organisation is required for filtering on team');
     return sql('true');
@@ -126,16 +130,16 @@ async function searchRepos(c: RequestState): Promise<Sql> {
     : sql('r.owner_id = ? and r.id in (select tr.repo_id from team_repo tr where tr.team_id = ?)', owner.id, team.id);
 }
 
-const namesOf = (raw: string | null) => ((raw ?? '').trim() ? (raw ?? '').trim().split(',') : []);
+const namesOf = (raw: string | undefined) => ((raw ?? '').trim() ? (raw ?? '').trim().split(',') : []);
 
 /** Any label with one of these names, in any repository or organization (Forgejo's GetLabelIDsByNames). */
-async function labelIdsByName(c: RequestState, raw: string | null): Promise<number[]> {
+async function labelIdsByName(c: RequestState, raw: string | undefined): Promise<number[]> {
   const names = namesOf(raw);
   return names.length ? (await c.em.find(Label, { name: { $in: names } }, { fields: ['id'] })).map((x) => x.id) : [];
 }
 
 /** Any milestone with one of these names (Forgejo's GetMilestoneIDsByNames). */
-async function milestoneIdsByName(c: RequestState, raw: string | null): Promise<number[]> {
+async function milestoneIdsByName(c: RequestState, raw: string | undefined): Promise<number[]> {
   const names = namesOf(raw);
   return names.length ? (await c.em.find(Milestone, { name: { $in: names } }, { fields: ['id'] })).map((x) => x.id) : [];
 }
@@ -144,28 +148,28 @@ async function milestoneIdsByName(c: RequestState, raw: string | null): Promise<
  * GET /repos/issues/search: issues and pulls of every repository whose unit the caller can read
  * (lib/issue-query.ts readableIssues, which keeps public-only and repo-specific tokens to their repositories).
  */
-export const search: Handler = async (c) => {
-  const q = c.query;
-  const updatedBefore = queryTime(q, 'before');
-  const updatedSince = queryTime(q, 'since');
+export const search: Handler<never, SearchQuery> = async (c) => {
+  const q = c.q;
+  const updatedBefore = q.before;
+  const updatedSince = q.since;
   const repos = await searchRepos(c);
   const f: IssueFilter = {
     isPull: typeOf(q), isClosed: stateOf(q), keyword: keywordOf(q), updatedSince, updatedBefore,
-    anyLabelIds: await labelIdsByName(c, q.get('labels')),
-    milestoneIds: await milestoneIdsByName(c, q.get('milestones')),
+    anyLabelIds: await labelIdsByName(c, q.labels),
+    milestoneIds: await milestoneIdsByName(c, q.milestones),
   };
   const doer = c.auth.doer;
   if (doer) {
-    if (queryBool(q.get('created'))) f.posterId = doer.id;
-    if (queryBool(q.get('assigned'))) f.assigneeId = doer.id;
-    if (queryBool(q.get('mentioned'))) f.mentioned = doer.name;
-    if (queryBool(q.get('review_requested'))) f.reviewRequestedId = doer.id;
-    if (queryBool(q.get('reviewed'))) f.reviewedId = doer.id;
+    if (q.created) f.posterId = doer.id;
+    if (q.assigned) f.assigneeId = doer.id;
+    if (q.mentioned) f.mentioned = doer.name;
+    if (q.review_requested) f.reviewRequestedId = doer.id;
+    if (q.reviewed) f.reviewedId = doer.id;
   }
-  const priority = positiveInt(q.get('priority_repo_id') ?? undefined) ?? 0;
+  const priority = (q.priority_repo_id ?? 0) > 0 && (q.priority_repo_id ?? 0) <= INT32_MAX ? (q.priority_repo_id ?? 0) : 0;
   const p = searchPage(c);
   const where = allOf([readableIssues(callerOf(c), repos), ...filterSql(f)]);
-  const { issues, total } = await findIssues(c.em, where, orderSql(q.get('sort'), priority), p);
+  const { issues, total } = await findIssues(c.em, where, orderSql(q.sort ?? null, priority), p);
   return json(200, await listOf(c, issues), pagingHeaders(c, p, total));
 };
 

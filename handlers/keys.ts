@@ -10,6 +10,8 @@ import { parseSshKey } from '../lib/ssh-keys.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { unprocessable } from '../lib/errors.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
+import type { HandlerCtx } from '../lib/handler.ts';
+import type { QueryOf } from '../model/schemas/query.ts';
 
 /** api.PublicKey of `key`; its owner is read unless given (the listed user). */
 export async function keyJson(s: RequestState, key: IPublicKey, owner?: IUser) {
@@ -19,8 +21,8 @@ export async function keyJson(s: RequestState, key: IPublicKey, owner?: IUser) {
 }
 
 /** `fingerprint` filters (and then there is no paging); otherwise one page, oldest first. */
-async function listFor(c: RequestState, user: IUser) {
-  const fingerprint = c.query.get('fingerprint') ?? '';
+async function listFor(c: HandlerCtx<unknown, QueryOf<'Keys'>>, user: IUser) {
+  const fingerprint = c.q.fingerprint ?? '';
   if (fingerprint) {
     const keys = await c.em.find(PublicKey, { ownerId: user.id, fingerprint, type: KeyType.user }, { orderBy: { id: 'asc' } });
     const out = [];

@@ -10,6 +10,7 @@ import { unprocessable } from '../lib/errors.ts';
 import { toApiLabel } from '../lib/api/label.ts';
 import { need } from '../lib/request.ts';
 import { rowId } from '../lib/query-values.ts';
+import type { QueryOf } from '../model/schemas/query.ts';
 
 const asJson = (c: HandlerCtx<unknown>, l: ILabel) => {
   const { repo, owner } = need(c.repo, 'repo');
@@ -25,10 +26,10 @@ function labelName(name: string): string {
   return name;
 }
 
-export const list: Handler = async (c) => {
+export const list: Handler<never, QueryOf<'Labels'>> = async (c) => {
   const { repo } = need(c.repo, 'repo');
   const p = pageOf(c);
-  const orderBy = labelOrder(c.query.get('sort'));
+  const orderBy = labelOrder(c.q.sort ?? null);
   const [rows, total] = await c.em.findAndCount(Label, { repoId: repo.id, orgId: 0 }, { orderBy, limit: p.limit, offset: p.offset });
   return json(200, rows.map((l) => asJson(c, l)), pagingHeaders(c, p, total));
 };

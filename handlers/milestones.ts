@@ -9,6 +9,7 @@ import { toApiMilestone } from '../lib/api/milestone.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { notFound, unprocessable } from '../lib/errors.ts';
 import { need } from '../lib/request.ts';
+import type { QueryOf } from '../model/schemas/query.ts';
 
 async function findMilestone(c: HandlerCtx<unknown>): Promise<IMilestone> {
   const repoId = need(c.repo, 'repo').repo.id;
@@ -36,12 +37,12 @@ function deadline(v: string): Date | null {
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
 /** `state`: open (default), closed or all; `name`: a case-insensitive part of the title. */
-export const list: Handler = async (c) => {
+export const list: Handler<never, QueryOf<'Milestones'>> = async (c) => {
   const where: FilterQuery<IMilestone> = { repoId: need(c.repo, 'repo').repo.id };
-  const state = c.query.get('state') ?? 'open';
+  const state = c.q.state ?? 'open';
   if (state === 'closed') where.isClosed = true;
   else if (state !== 'all') where.isClosed = false;
-  const name = c.query.get('name') ?? '';
+  const name = c.q.name ?? '';
   if (name !== '') where.name = { $ilike: `%${likeEscape(name)}%` };
   const p = pageOf(c);
   // Forgejo orders by deadline (none counts as the far future), then id.

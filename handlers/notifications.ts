@@ -9,26 +9,14 @@ import { threadsToApi } from '../lib/api/notification.ts';
 import { pageOf } from '../lib/paging.ts';
 import { positiveInt } from '../lib/issues.ts';
 import { PUBLIC } from '../lib/repo-search.ts';
-import { badRequest, notFound, unprocessable } from '../lib/errors.ts';
+import { notFound } from '../lib/errors.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
+import type { HandlerCtx } from '../lib/handler.ts';
+import type { QueryOf } from '../model/schemas/query.ts';
 
-const GO_RFC3339 = '2006-01-02T15:04:05Z07:00';
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
-/** Go's time.Parse(time.RFC3339, v) in whole seconds; a zero time means no bound, as Forgejo reads it. */
-function parseTime(v: string, fail: (msg: string) => Error): number {
-  const t = RFC3339.test(v) ? Date.parse(v) : NaN;
-  if (Number.isNaN(t)) throw fail(`parsing time ${JSON.stringify(v)} as ${JSON.stringify(GO_RFC3339)}: cannot parse ${JSON.stringify(v)} as "2006"`);
-  return v.startsWith('0001-01-01T00:00:00') ? 0 : Math.floor(t / 1000);
-}
-
-const queryTime = (c: RequestState, key: string, fail: (msg: string) => Error): number => {
-  const raw = (c.query.get(key) ?? '').trim();
-  return raw === '' ? 0 : parseTime(raw, fail);
-};
-
-/** Go's strconv.ParseBool as Forgejo's FormBool uses it: anything unparsable is false. */
-const formBool = (v: string | null) => ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v ?? '');
+/** A time of the query (RFC 3339, checked by the row's declaration) in whole seconds; Go's zero time means no bound. */
+const seconds = (t: Date | undefined): number => (!t || t.getUTCFullYear() <= 1 ? 0 : Math.floor(t.getTime() / 1000));
 
 const statusOf = (s: string): number => {
   const name = s.trim().toLowerCase();
@@ -36,14 +24,13 @@ const statusOf = (s: string): number => {
 };
 
 /** `status-types` (repeatable); unknown names are dropped, and none at all means the defaults. */
-function statuses(c: RequestState, defaults: NotificationStatusName[]): number[] {
-  const given = c.query.getAll('status-types');
+function statuses(given: readonly string[], defaults: NotificationStatusName[]): number[] {
   return (given.length ? given : defaults).map(statusOf).filter((s) => s > 0);
 }
 
 /** `subject-type` (repeatable). Forgejo ignores unknown names, so only unknown names filter nothing. */
-function sources(c: RequestState): number[] {
-  const names = c.query.getAll('subject-type').map((s) => s.toLowerCase());
+function sources(given: readonly string[]): number[] {
+  const names = given.map((s) => s.toLowerCase());
   return names.filter((s) => Object.hasOwn(NotificationSource, s)).map((s) => NotificationSource[s as keyof typeof NotificationSource]);
 }
 
@@ -89,19 +76,18 @@ async function countThreads(c: RequestState, f: Filter): Promise<number> {
 const viewerOf = (c: RequestState) => ({ doer: c.auth.doer, siteAdmin: isSiteAdmin(c) });
 
 /** Forgejo's getFindNotificationOptions: unread and pinned unless `all`, a bad time is 422. */
-function listFilter(c: RequestState, repoId?: number): Filter {
-  const fail = (m: string) => unprocessable(m);
+function listFilter(q: QueryOf<'Notifications'>, repoId?: number): Filter {
   return {
     repoId,
-    since: queryTime(c, 'since', fail),
-    before: queryTime(c, 'before', fail),
-    status: formBool(c.query.get('all')) ? undefined : statuses(c, ['unread', 'pinned']),
-    source: sources(c),
+    since: seconds(q.since),
+    before: seconds(q.before),
+    status: q.all === true ? undefined : statuses(q['status-types'], ['unread', 'pinned']),
+    source: sources(q['subject-type']),
   };
 }
 
-async function listThreads(c: RequestState, repoId?: number) {
-  const f = listFilter(c, repoId);
+async function listThreads(c: HandlerCtx<unknown, QueryOf<'Notifications'>>, repoId?: number) {
+  const f = listFilter(c.q, repoId);
   const page = pageOf(c);
   const total = await countThreads(c, f);
   const threads = await threadsToApi(c.em, c.config, viewerOf(c), await findThreads(c, f, page));
@@ -109,18 +95,17 @@ async function listThreads(c: RequestState, repoId?: number) {
   return json(200, threads, { 'X-Total-Count': String(total), 'Access-Control-Expose-Headers': 'X-Total-Count' });
 }
 
-const toStatus = (c: RequestState) => statusOf(c.query.get('to-status') ?? '') || NotificationStatus.read;
+const toStatus = (q: { 'to-status'?: string }) => statusOf(q['to-status'] ?? '') || NotificationStatus.read;
 
 /**
  * Forgejo's ReadNotifications: the threads in `status-types` (default unread, or every status with
  * `all`) last updated no later than `last_read_at` get `to-status` (default read). Changing a status
  * moves the thread's update time, as Forgejo's full-row update does. 205 with the changed threads.
  */
-async function markThreads(c: RequestState, repoId?: number) {
-  const lastRead = queryTime(c, 'last_read_at', (m) => badRequest(m));
-  const f: Filter = { repoId, before: lastRead, status: formBool(c.query.get('all')) ? undefined : statuses(c, ['unread']) };
+async function markThreads(c: HandlerCtx<unknown, QueryOf<'NotificationsRead'>>, repoId?: number) {
+  const f: Filter = { repoId, before: seconds(c.q.last_read_at), status: c.q.all === true ? undefined : statuses(c.q['status-types'], ['unread']) };
   const threads = await findThreads(c, f);
-  const target = toStatus(c);
+  const target = toStatus(c.q);
   const now = new Date();
   for (const n of threads) {
     n.status = target;
@@ -144,9 +129,9 @@ async function ownThread(c: RequestState): Promise<INotification> {
 
 export const listNew: Handler = async (c) => json(200, { new: await countThreads(c, { status: [NotificationStatus.unread] }) });
 
-export const get: Handler = async (c) => listThreads(c);
+export const get: Handler<never, QueryOf<'Notifications'>> = async (c) => listThreads(c);
 
-export const put: Handler = async (c) => markThreads(c);
+export const put: Handler<never, QueryOf<'NotificationsRead'>> = async (c) => markThreads(c);
 
 export const getThreads: Handler = async (c) => {
   const [thread] = await threadsToApi(c.em, c.config, viewerOf(c), [await ownThread(c)]);
@@ -154,15 +139,15 @@ export const getThreads: Handler = async (c) => {
   return json(200, thread);
 };
 
-export const editThreads: Handler = async (c) => {
+export const editThreads: Handler<never, QueryOf<'NotificationThread'>> = async (c) => {
   const n = await ownThread(c);
-  n.status = toStatus(c);
+  n.status = toStatus(c.q);
   n.updatedAt = new Date();
   await c.em.flush();
   const [thread] = await threadsToApi(c.em, c.config, viewerOf(c), [n]);
   return json(205, thread ?? null);
 };
 
-export const getRepo: Handler = async (c) => listThreads(c, need(c.repo, 'repo').repo.id);
+export const getRepo: Handler<never, QueryOf<'Notifications'>> = async (c) => listThreads(c, need(c.repo, 'repo').repo.id);
 
-export const putRepo: Handler = async (c) => markThreads(c, need(c.repo, 'repo').repo.id);
+export const putRepo: Handler<never, QueryOf<'NotificationsRead'>> = async (c) => markThreads(c, need(c.repo, 'repo').repo.id);

@@ -9,15 +9,16 @@ import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { orgApiUrl, toApiLabel } from '../lib/api/label.ts';
 import { need } from '../lib/request.ts';
 import { rowId } from '../lib/query-values.ts';
+import type { QueryOf } from '../model/schemas/query.ts';
 
 const asJson = (c: HandlerCtx<unknown>, l: ILabel) => toApiLabel(l, orgApiUrl(c.config, need(c.org, 'org').name));
 
 const findLabel = (c: HandlerCtx<unknown>, byName: boolean): Promise<ILabel> =>
   findOwnedLabel(c.em, { orgId: need(c.org, 'org').id, repoId: 0 }, c.params.id ?? '', byName);
 
-export const list: Handler = async (c) => {
+export const list: Handler<never, QueryOf<'Labels'>> = async (c) => {
   const p = pageOf(c);
-  const orderBy = labelOrder(c.query.get('sort'));
+  const orderBy = labelOrder(c.q.sort ?? null);
   const [rows, total] = await c.em.findAndCount(Label, { orgId: need(c.org, 'org').id, repoId: 0 }, { orderBy, limit: p.limit, offset: p.offset });
   return json(200, rows.map((l) => asJson(c, l)), pagingHeaders(c, p, total));
 };

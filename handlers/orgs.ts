@@ -21,6 +21,7 @@ import { toApiOrg } from '../lib/api/user.ts';
 import { isSiteAdmin, need } from '../lib/request.ts';
 import { orgFeed } from './activities.ts';
 import { ownsPackages } from '../lib/packages.ts';
+import type { QueryOf } from '../model/schemas/query.ts';
 
 /** The fields of a CreateOrgOption, for `POST /orgs` and the admin's `POST /admin/users/{username}/orgs`. */
 export function newOrgFrom(b: CreateOrgOption): NewOrg {
@@ -129,7 +130,7 @@ export const deleteAvatarOf: Handler = async (c) => {
   return noContent();
 };
 
-export const activityFeeds: Handler = async (c) => orgFeed(c, need(c.org, 'org'));
+export const activityFeeds: Handler<never, QueryOf<'Feeds'>> = async (c) => orgFeed(c, need(c.org, 'org'));
 
 export const listBlockedUsers: Handler = async (c) => {
   const p = pageOf(c);

@@ -15,6 +15,7 @@ import { notFound } from '../lib/errors.ts';
 import { isSiteAdmin, need } from '../lib/request.ts';
 import { repoJson } from '../lib/api/repo-json.ts';
 import type { ApiRepo } from '../lib/api/repo.ts';
+import type { QueryOf } from '../model/schemas/query.ts';
 
 type Row = { pkg: IPackage; version: IPackageVersion };
 
@@ -44,11 +45,11 @@ async function packagesJson(c: HandlerCtx<unknown>, rows: Row[]) {
 }
 
 /** `type` filters exactly, `q` matches part of the name; newest versions first (Forgejo's SearchVersions). */
-export const list: Handler = async (c) => {
+export const list: Handler<never, QueryOf<'Packages'>> = async (c) => {
   const owner = need(c.contextUser, 'user');
   const where: FilterQuery<IPackage> = { ownerId: owner.id };
-  const type = (c.query.get('type') ?? '').trim();
-  const q = (c.query.get('q') ?? '').trim();
+  const type = (c.q.type ?? '').trim();
+  const q = (c.q.q ?? '').trim();
   if (type !== '') where.type = type;
   if (q !== '') where.lowerName = { $like: `%${likeEscape(q.toLowerCase())}%` };
   const pkgs = new Map((await c.em.find(Package, where)).map((p) => [p.id, p]));

@@ -15,7 +15,7 @@ import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
 import { addComment, canWriteIssues, positiveInt } from '../lib/issues.ts';
 import { repoPermission } from '../lib/perm.ts';
 import { repoUnits } from '../lib/repos.ts';
-import { flag, gitCtx, pullRefresh, refreshAfterWrite } from '../lib/repo-git.ts';
+import { gitCtx, pullRefresh, refreshAfterWrite } from '../lib/repo-git.ts';
 import { alreadyExists, claimPull, createPull, findOpenDuplicate, findPull, milestoneIn, pullRepos, repoPathOf, retestPull, syncPullHead } from '../lib/pulls.ts';
 import {
   branchRule, checkMergeable, defaultMergeTitle, deleteHeadAfterMerge, finishMerge, MergeConflict, mergePull, notAllowed,
@@ -29,13 +29,14 @@ import { readInfo } from '../git/cat-file.ts';
 import { diffFiles, getCommit, type ChangedFile } from '../git/commits.ts';
 import { isAncestor, mergeBase } from '../git/merge.ts';
 import { diffStream, patchStream, pullHeadRef, rangeCommits } from '../git/pull.ts';
-import { apiCommits } from './commits.ts';
+import { apiCommits, noteOptions } from './commits.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
 import { emitIssueChanges, emitIssueEvent, emitPullMerged, snapshotIssue } from '../lib/issue-events.ts';
 import { emitRefChanges, refSnapshot } from '../lib/push-events.ts';
-import { atoi, rowId } from '../lib/query-values.ts';
+import { INT32_MAX, rowId } from '../lib/query-values.ts';
 import { reconcileMerge } from '../lib/merge-recovery.ts';
 import { dropMergeIntent } from '../lib/merge-intent.ts';
+import type { QueryOf } from '../model/schemas/query.ts';
 
 /** The pull at `{index}` of the addressed repository and its issue; 404 otherwise. */
 export async function loadPull(s: RequestState, param = 'index'): Promise<{ pull: IPullRequest; issue: IIssue }> {
@@ -65,28 +66,28 @@ const SORTS: Record<string, Record<string, 'asc' | 'desc'>> = {
 const NEWEST: Record<string, 'asc' | 'desc'> = { createdAt: 'desc', id: 'desc' };
 
 /** `state` open (default) / closed / all, `sort`, `milestone` id, `labels` ids (any of), `poster` login. */
-export const list: Handler = async (c) => {
+export const list: Handler<never, QueryOf<'Pulls'>> = async (c) => {
   const { repo } = need(c.repo, 'repo');
   const where: FilterQuery<IIssue> = { repoId: repo.id, isPull: true };
-  const state = (c.query.get('state') ?? '').trim();
+  const state = (c.q.state ?? '').trim();
   if (state === 'closed') where.isClosed = true;
   else if (state !== 'all') where.isClosed = false;
-  const milestone = c.query.get('milestone');
-  if (milestone && /^\d+$/.test(milestone) && atoi(milestone) > 0) where.milestoneId = rowId(milestone) ?? -1;
-  const labels = c.query.getAll('labels').flatMap((l) => l.split(',')).filter((l) => l !== '');
+  const milestone = c.q.milestone ?? 0;
+  if (milestone > 0) where.milestoneId = milestone <= INT32_MAX ? milestone : -1;
+  const labels = c.q.labels;
   if (labels.length) {
     if (!labels.every((l) => /^-?\d{1,15}$/.test(l))) throw unprocessable(`invalid labels: ${labels.join(',')}`);
     const rows = await c.em.find(IssueLabel, { labelId: { $in: labels.map((l) => rowId(l) ?? -1) } }, { fields: ['issueId'] });
     where.id = { $in: [...new Set(rows.map((r) => r.issueId))] };
   }
-  const poster = c.query.get('poster') ?? '';
+  const poster = c.q.poster ?? '';
   if (poster !== '') {
     const u = await c.em.findOne(User, { lowerName: poster.toLowerCase() });
     if (!u) throw badRequest(`user does not exist [uid: 0, name: ${poster}]`);
     where.posterId = u.id;
   }
   const p = pageOf(c);
-  const orderBy = SORTS[(c.query.get('sort') ?? '').trim()] ?? NEWEST;
+  const orderBy = SORTS[(c.q.sort ?? '').trim()] ?? NEWEST;
   const [issues, total] = await c.em.findAndCount(Issue, where, { orderBy, limit: p.limit, offset: p.offset });
   const pulls = issues.length ? await c.em.find(PullRequest, { issueId: { $in: issues.map((i) => i.id) } }) : [];
   const ordered = issues.flatMap((i) => pulls.filter((pr) => pr.issueId === i.id));
@@ -155,7 +156,7 @@ export const create: Handler<CreatePullRequestOption> = async (c) => {
 };
 
 /** GET pulls/{base}/{head}: `head` is `branch`, `owner:branch` or `owner/repo:branch`; the open pull, else the newest. */
-export const getItem2: Handler = async (c) => {
+export const getItem2: Handler<never, QueryOf<'PullByBranch'>> = async (c) => {
   const { repo } = need(c.repo, 'repo');
   const spec = c.params.path ?? '';
   let headRepoId = repo.id;
@@ -171,7 +172,7 @@ export const getItem2: Handler = async (c) => {
   }
   const pulls = await c.em.find(PullRequest, { baseRepoId: repo.id, headRepoId, baseBranch: c.params.base ?? '', headBranch }, { orderBy: { id: 'desc' } });
   const issues = pulls.length ? await c.em.find(Issue, { id: { $in: pulls.map((p) => p.issueId) } }) : [];
-  const state = c.query.get('state');
+  const state = c.q.state;
   const closedOf = (p: IPullRequest) => issues.find((i) => i.id === p.issueId)?.isClosed ?? true;
   const fits = pulls.filter((p) => (state === 'closed' ? closedOf(p) : state === 'open' ? !closedOf(p) : true));
   const pick = fits.find((p) => !closedOf(p)) ?? fits[0];
@@ -194,10 +195,10 @@ async function compared(c: RequestState, pull: IPullRequest): Promise<{ path: st
 }
 
 /** `.diff` (git diff from the merge base) or `.patch` (format-patch of the pull's commits), as text. */
-export const getItem: Handler = async (c) => {
+export const getItem: Handler<never, QueryOf<'PullDiff'>> = async (c) => {
   const { pull } = await loadPull(c);
   const { path, from, head } = await compared(c, pull);
-  const binary = flag(c.query, 'binary', false);
+  const binary = c.q.binary === true;
   const body = c.params.diffType === 'patch' ? patchStream(path, from, head) : diffStream(path, from, head, { binary });
   return { status: 200, body, type: 'text/plain; charset=utf-8' };
 };
@@ -216,13 +217,12 @@ function pageHeaders(c: RequestState, p: Page, total: number): Record<string, st
 }
 
 /** The commits the pull brings, newest first, as api.Commit (stat always; `files`, `verification` flags). */
-export const listCommits: Handler = async (c) => {
+export const listCommits: Handler<never, QueryOf<'PullCommits'>> = async (c) => {
   const { pull } = await loadPull(c);
   const { path, from, head } = await compared(c, pull);
   const shas = from === head ? [] : await rangeCommits(path, from, head);
   const p = pageOf(c);
-  const opts = { stat: true, files: flag(c.query, 'files'), verification: flag(c.query, 'verification') };
-  const body = await apiCommits(c, path, gitCtx(c).urls, shas.slice(p.offset, p.offset + p.limit), opts);
+  const body = await apiCommits(c, path, gitCtx(c).urls, shas.slice(p.offset, p.offset + p.limit), noteOptions(c.q));
   return json(200, body, pageHeaders(c, p, shas.length));
 };
 
@@ -238,13 +238,13 @@ function changedStatus(f: ChangedFile): string {
 const escapePath = (p: string) => p.split('/').map(encodeURIComponent).join('/');
 
 /** The files the pull changes (from the merge base), with URLs into the head repository at the head commit. */
-export const listFiles: Handler = async (c) => {
+export const listFiles: Handler<never, QueryOf<'PullFiles'>> = async (c) => {
   const { pull } = await loadPull(c);
   const { path, from, head } = await compared(c, pull);
   const files = from === head ? [] : await diffFiles(path, from, head, { renames: true });
   const headRepo = (pull.headRepoId && (await c.em.findOne(Repository, { id: pull.headRepoId }))) || need(c.repo, 'repo').repo;
   const urls = repoUrls(c.config, { name: headRepo.ownerName }, headRepo);
-  const skipTo = c.query.get('skip-to') ?? '';
+  const skipTo = c.q['skip-to'] ?? '';
   const from0 = skipTo ? Math.max(0, files.findIndex((f) => f.filename === skipTo)) : 0;
   const all = files.slice(from0);
   const p = pageOf(c);
@@ -436,13 +436,13 @@ export const removeMerge: Handler = async (c) => {
 };
 
 /** POST update?style=merge|rebase: the base branch brought into the head branch (PULL_UPDATER decided who may). */
-export const createUpdate: Handler = async (c) => {
+export const createUpdate: Handler<never, QueryOf<'PullUpdate'>> = async (c) => {
   const { pull, issue } = need(c.pull, 'pull');
   if (pull.hasMerged) throw unprocessable('the pull request is already merged');
   if (issue.isClosed) throw unprocessable('the pull request is closed');
   const { base, head } = await pullRepos(c.em, pull);
   if (!head) throw unprocessable('the head repository of this pull request was deleted');
-  const rebase = c.query.get('style') === 'rebase';
+  const rebase = c.q.style === 'rebase';
   const refsBefore = await refSnapshot(repoPathOf(c.services, head));
   const moved = await updatePullHead({ services: c.services, cfg: c.config, pull, base, head, doer: c.auth.doer!, rebase });
   if (moved) await refreshAfterWrite(c.em, head, repoPathOf(c.services, head), [pull.headBranch], pullRefresh(c));

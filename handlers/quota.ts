@@ -15,6 +15,7 @@ import { listQuotaArtifacts, listQuotaAttachments, listQuotaPackages } from '../
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { conflict, HttpError, notFound, unprocessable } from '../lib/errors.ts';
 import { isSiteAdmin, need } from '../lib/request.ts';
+import type { QueryOf } from '../model/schemas/query.ts';
 
 // ---- lookups ---------------------------------------------------------------------------------
 
@@ -208,8 +209,8 @@ async function quotaInfo(c: HandlerCtx<unknown>, owner: IUser, withNames: boolea
   return json(200, toApiQuotaInfo(used, groups, withNames));
 }
 
-async function check(c: HandlerCtx<unknown>, owner: IUser) {
-  const raw = (c.query.get('subject') ?? '').trim();
+async function check(c: HandlerCtx<unknown, QueryOf<'QuotaCheck'>>, owner: IUser) {
+  const raw = (c.q.subject ?? '').trim();
   const subject = parseLimitSubject(raw);
   if (!subject) throw unprocessable(unrecognizedSubject(raw));
   return json(200, await withinQuota(c.em, c.config, owner.id, subject));

@@ -28,6 +28,7 @@ import {
 } from '../lib/attachments.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
 import type { IRepository } from '../model/repo.ts';
+import type { QueryOf } from '../model/schemas/query.ts';
 
 const viewerOf = (c: RequestState) => ({ doer: c.auth.doer, siteAdmin: isSiteAdmin(c) });
 const canWriteReleases = (c: RequestState) => need(c.repo, 'repo').perm.canWrite('releases');
@@ -127,26 +128,18 @@ async function save(c: RequestState, g: GitCtx, rel: IRelease, createdTag: strin
   await recountReleases(c.em, g.repo.id);
 }
 
-/** Go's strconv.ParseBool for an optional filter; anything else leaves the filter off. */
-function optionalBool(v: string | null): boolean | undefined {
-  if (v === null) return undefined;
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v)) return true;
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(v)) return false;
-  return undefined;
-}
-
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
 /** `draft` and `pre-release` filter; `q` matches tag, title or notes; newest first. */
-export const list: Handler = async (c) => {
+export const list: Handler<never, QueryOf<'Releases'>> = async (c) => {
   const { repo } = need(c.repo, 'repo');
   const conds: FilterQuery<IRelease>[] = [{ repoId: repo.id, isTag: false }];
   if (!canWriteReleases(c)) conds.push({ isDraft: false });
-  const draft = optionalBool(c.query.get('draft'));
+  const draft = c.q.draft;
   if (draft !== undefined) conds.push({ isDraft: draft });
-  const pre = optionalBool(c.query.get('pre-release'));
+  const pre = c.q['pre-release'];
   if (pre !== undefined) conds.push({ isPrerelease: pre });
-  const q = (c.query.get('q') ?? '').trim();
+  const q = (c.q.q ?? '').trim();
   if (q !== '') {
     const like = `%${likeEscape(q)}%`;
     conds.push({ $or: [{ lowerTagName: { $like: `%${likeEscape(q.toLowerCase())}%` } }, { title: { $ilike: like } }, { note: { $ilike: like } }] });

@@ -14,6 +14,7 @@ import type { RequestState } from '../lib/request.ts';
 import { POINTER_MAX, readPointer } from '../lib/lfs-pointer.ts';
 import { findMeta } from '../lib/lfs-objects.ts';
 import { LfsStore } from '../lib/lfs-store.ts';
+import { refQuery } from '../lib/query-params.ts';
 
 /** Blobs up to this size are served from the cat-file reader; larger ones are streamed by git. */
 const INLINE_BLOB = 1024 * 1024;
@@ -24,7 +25,7 @@ const INLINE_BLOB = 1024 * 1024;
  */
 async function refAndPath(g: GitCtx, s: RequestState): Promise<{ ref: ResolvedRef; path: string } | null> {
   const whole = s.params.path ?? '';
-  const given = (s.query.get('ref') ?? '').trim();
+  const given = (refQuery(s) ?? '').trim();
   if (given) {
     const ref = await lookupRef(g.path, given);
     return ref ? { ref, path: whole } : null;

@@ -5,6 +5,7 @@ import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { allOf, findRepos, orderByParam, ownedBy, ownedOrCollaborating, reachable, searchCondition, ORDER_BY_ID, type Caller, type Sql } from '../lib/repo-search.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
 import { reposJson } from '../lib/api/repo-json.ts';
+import type { QueryOf } from '../model/schemas/query.ts';
 
 export const callerOf = (s: RequestState): Caller => ({ doer: s.auth.doer, siteAdmin: isSiteAdmin(s), token: s.auth.token });
 
@@ -15,15 +16,15 @@ async function page(s: RequestState, where: Sql, order: Sql) {
 }
 
 /** `GET /repos/search`: Forgejo wraps the list as `{ok, data}` (forgejo-facts 12.2). */
-export const search: Handler = async (c) => {
-  const { where, order } = searchCondition(callerOf(c), c.query);
+export const search: Handler<never, QueryOf<'RepoSearch'>> = async (c) => {
+  const { where, order } = searchCondition(callerOf(c), c.q);
   const { data, headers } = await page(c, where, order);
   return json(200, { ok: true, data }, headers);
 };
 
 /** `GET /user/repos`: owned and collaborative repositories of the caller. */
-export const listMine: Handler = async (c) => {
-  const { data, headers } = await page(c, allOf([ownedOrCollaborating(c.auth.doer!.id), reachable(callerOf(c))]), orderByParam(c.query.get('order_by')));
+export const listMine: Handler<never, QueryOf<'MyRepos'>> = async (c) => {
+  const { data, headers } = await page(c, allOf([ownedOrCollaborating(c.auth.doer!.id), reachable(callerOf(c))]), orderByParam(c.q.order_by ?? 'name'));
   return json(200, data, headers);
 };
 

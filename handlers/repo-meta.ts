@@ -14,10 +14,11 @@ import { notFound } from '../lib/errors.ts';
 import { definitionFor } from '../lib/editorconfig.ts';
 import { gitCtx, type GitCtx } from '../lib/repo-git.ts';
 import type { RequestState } from '../lib/request.ts';
+import { refQuery } from '../lib/query-params.ts';
 
 async function headCommit(g: GitCtx, s: RequestState, useRefQuery = false): Promise<string | null> {
   if (g.repo.isEmpty) return null;
-  const ref = (useRefQuery ? s.query.get('ref')?.trim() : '') || g.repo.defaultBranch;
+  const ref = (useRefQuery ? refQuery(s)?.trim() : '') || g.repo.defaultBranch;
   return (await lookupRef(g.path, ref))?.commit ?? null;
 }
 

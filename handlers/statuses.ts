@@ -15,9 +15,10 @@ import { isValidRefName } from '../git/refname.ts';
 import { badRequest, notFound, unprocessable } from '../lib/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { gitCtx, type GitCtx } from '../lib/repo-git.ts';
-import type { RequestState } from '../lib/request.ts';
 import { repoJson } from '../lib/api/repo-json.ts';
 import { runScheduledMerges } from '../lib/pull-merge.ts';
+import type { HandlerCtx } from '../lib/handler.ts';
+import type { QueryOf } from '../model/schemas/query.ts';
 
 /** Worst first: a combined state is the worst of the latest status per context. */
 const PRIORITY: Record<string, number> = { error: 0, failure: 1, warning: 2, pending: 3, success: 4, skipped: 5 };
@@ -73,14 +74,14 @@ const ORDER: Record<string, Record<string, 'asc' | 'desc'>> = {
   highestindex: { index: 'asc' },
 };
 
-async function listFor(c: RequestState, name: string) {
+async function listFor(c: HandlerCtx<unknown, QueryOf<'Statuses'>>, name: string) {
   const g = gitCtx(c);
   const sha = await commitOf(g, name);
   const page = pageOf(c);
   const where: Record<string, unknown> = { repoId: g.repo.id, sha };
-  const state = c.query.get('state');
+  const state = c.q.state;
   if (state) where.state = state;
-  const orderBy = [ORDER[c.query.get('sort') ?? ''] ?? { createdAt: 'desc' }, { id: 'desc' as const }];
+  const orderBy = [ORDER[c.q.sort ?? ''] ?? { createdAt: 'desc' }, { id: 'desc' as const }];
   const [rows, total] = await c.em.findAndCount(CommitStatus, where, { orderBy, limit: page.limit, offset: page.offset });
   return json(200, await statusesJson(c.em, c.config, g, rows), pagingHeaders(c, page, total));
 }

@@ -16,6 +16,7 @@ import { toApiUser } from '../lib/api/user.ts';
 import { repoJson } from '../lib/api/repo-json.ts';
 import { isSiteAdmin, need } from '../lib/request.ts';
 import { teamFeed } from './activities.ts';
+import type { QueryOf } from '../model/schemas/query.ts';
 
 /** Team list JSON; `withOrg` fills `organization` as GET, create and /user/teams do. */
 async function teamsJson(c: HandlerCtx<unknown>, teams: ITeam[], withOrg: boolean) {
@@ -36,12 +37,10 @@ export const listOfOrg: Handler = async (c) => {
  * Forgejo's SearchTeam: `q` matches the name, and the description unless `include_desc=false`.
  * Only site admins search every team; anyone else searches the teams they belong to.
  */
-export const search: Handler = async (c) => {
+export const search: Handler<never, QueryOf<'TeamSearch'>> = async (c) => {
   const p = pageOf(c);
-  const q = (c.query.get('q') ?? '').trim().toLowerCase();
-  const raw = c.query.get('include_desc') ?? '';
-  // Go's FormBool: anything strconv.ParseBool does not read as true is false.
-  const includeDesc = raw === '' || ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(raw);
+  const q = (c.q.q ?? '').trim().toLowerCase();
+  const includeDesc = c.q.include_desc !== false;
   let teams = await c.em.find(Team, { orgId: need(c.org, 'org').id }, { orderBy: { lowerName: 'asc' } });
   if (!isSiteAdmin(c)) {
     const mine = new Set((await c.em.find(TeamUser, { uid: c.auth.doer!.id })).map((m) => m.teamId));
@@ -133,4 +132,4 @@ export const removeRepo: Handler = async (c) => {
   return noContent();
 };
 
-export const activityFeeds: Handler = async (c) => teamFeed(c);
+export const activityFeeds: Handler<never, QueryOf<'Feeds'>> = async (c) => teamFeed(c);

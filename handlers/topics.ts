@@ -8,6 +8,7 @@ import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { toApiTopic } from '../lib/api/topic.ts';
 import { MAX_TOPICS, addTopic, countRepoTopics, normalizeTopic, removeTopic, sanitizeTopics, saveTopics, validTopic } from '../lib/topics.ts';
 import { need } from '../lib/request.ts';
+import type { QueryOf } from '../model/schemas/query.ts';
 
 /** The 422 body Forgejo answers for topic names it refuses (APIInvalidTopicsError). */
 const invalid = (invalidTopics: string[] | null, message: string) => json(422, { invalidTopics, message });
@@ -47,9 +48,9 @@ export const remove: Handler = async (c) => {
 };
 
 /** `GET /topics/search?q=`: topics whose name contains q, most used first. */
-export const search: Handler = async (c) => {
+export const search: Handler<never, QueryOf<'Search'>> = async (c) => {
   const p = pageOf(c);
-  const q = (c.query.get('q') ?? '').toLowerCase();
+  const q = (c.q.q ?? '').toLowerCase();
   const where = q ? { name: { $like: `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%` } } : {};
   const [topics, total] = await c.em.findAndCount(Topic, where, { orderBy: [{ repoCount: 'desc' }, { name: 'asc' }], limit: p.limit, offset: p.offset });
   const body = topics.map(toApiTopic);

@@ -17,7 +17,8 @@ import { isOrgOwner } from '../lib/membership.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
 import { repoJson } from '../lib/api/repo-json.ts';
 import { userFeed, userHeatmap } from './activities.ts';
-import { atoi, INT32_MAX } from '../lib/query-values.ts';
+import { INT32_MAX } from '../lib/query-values.ts';
+import type { QueryOf } from '../model/schemas/query.ts';
 
 /** One user as the caller may see it, with Forgejo's counters. */
 export async function userJson(s: RequestState, u: IUser) {
@@ -50,19 +51,18 @@ const SORTS: Record<string, Record<string, 'asc' | 'desc'>> = {
   recentupdate: { updatedAt: 'desc' },
   leastupdate: { updatedAt: 'asc' },
 };
-export const userOrder = (q: URLSearchParams) => ({ ...(SORTS[q.get('sort') ?? ''] ?? SORTS.alphabetically), id: 'asc' as const });
+export const userOrder = (sort: string | undefined) => ({ ...(SORTS[sort ?? ''] ?? SORTS.alphabetically), id: 'asc' as const });
 
 /** `q` matches the name, the full name, or an e-mail address the caller may see (Forgejo's SearchUsers). */
-export const search: Handler = async (c) => {
+export const search: Handler<never, QueryOf<'UserSearch'>> = async (c) => {
   const p = pageOf(c);
-  const uidText = c.query.get('uid') ?? '';
-  const uid = atoi(uidText);
+  const uid = c.q.uid ?? 0;
   if (uid === -1 || uid === -2) return json(200, { ok: true, data: [pseudoUserJson(c, uid)] }, pagingHeaders(c, p, 1));
   const doer = c.auth.doer;
   const and: object[] = [{ type: 0 }, await canSeeUserFilter(c.em, doer, isSiteAdmin(c))];
   if (c.auth.token?.publicOnly) and.push({ visibility: 'public' });
   if (uid > 0) and.push({ id: uid <= INT32_MAX ? uid : -1 });
-  const q = (c.query.get('q') ?? '').trim().toLowerCase();
+  const q = (c.q.q ?? '').trim().toLowerCase();
   if (q) {
     const like = `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
     const email: object = !doer ? { email: { $ilike: like }, keepEmailPrivate: false }
@@ -70,13 +70,13 @@ export const search: Handler = async (c) => {
       : { email: { $ilike: like }, $or: [{ keepEmailPrivate: false }, { id: doer.id }] };
     and.push({ $or: [{ lowerName: { $like: like } }, { fullName: { $ilike: like } }, email] });
   }
-  const [rows, total] = await c.em.findAndCount(User, { $and: and }, { orderBy: userOrder(c.query), limit: p.limit, offset: p.offset });
+  const [rows, total] = await c.em.findAndCount(User, { $and: and }, { orderBy: userOrder(c.q.sort), limit: p.limit, offset: p.offset });
   return json(200, { ok: true, data: await usersJson(c, rows) }, pagingHeaders(c, p, total));
 };
 
 export const heatmap: Handler = async (c) => userHeatmap(c);
 
-export const activityFeeds: Handler = async (c) => userFeed(c);
+export const activityFeeds: Handler<never, QueryOf<'UserFeeds'>> = async (c) => userFeed(c);
 
 /**
  * Forgejo's listUserOrgs: organizations where the user's membership is public and the organization

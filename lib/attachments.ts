@@ -64,11 +64,13 @@ export function unusableMultipart(raw: { fields?: unknown; files?: unknown }): s
 }
 
 /** Go's FormValue: a form field of the body wins over the query parameter of the same name. */
-export function formValue(s: Pick<RequestState, 'body' | 'query'>, name: string): string {
+export function formValue(s: Pick<RequestState, 'body' | 'q'>, name: string): string {
   const fields = isRecord(s.body) && isRecord(s.body.fields) ? s.body.fields : {};
   const raw = fields[name];
   const v = Array.isArray(raw) ? raw[0] : raw;
-  return typeof v === 'string' ? v : (s.query.get(name) ?? '');
+  // The query side is the row's declared parameter of that name (AssetUpload, AttachmentUpload).
+  const fromQuery = s.q[name];
+  return typeof v === 'string' ? v : typeof fromQuery === 'string' ? fromQuery : '';
 }
 
 /** formidable options for koa-body: temporary files next to the store (a rename moves them), size limit in MiB. */

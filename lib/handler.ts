@@ -1,6 +1,7 @@
 // What a handler sees and returns. Handlers never touch Koa: the interpreter renders the Reply.
 import type { Readable } from 'node:stream';
 import type { RequestState } from './request.ts';
+import type { QueryValues } from '../model/schemas/query.ts';
 
 export interface Reply {
   status: number;
@@ -11,11 +12,13 @@ export interface Reply {
   type?: string;
 }
 
-export interface HandlerCtx<B = unknown> extends RequestState {
+/** `Q` is the row's query declaration, `QueryOf<'Name'>` (model/schemas/query.ts). */
+export interface HandlerCtx<B = unknown, Q = QueryValues> extends Omit<RequestState, 'q'> {
   body: B;
+  readonly q: Q;
 }
 
-export type Handler<B = never> = (c: HandlerCtx<B>) => Promise<Reply>;
+export type Handler<B = never, Q = QueryValues> = (c: HandlerCtx<B, Q>) => Promise<Reply>;
 
 export const json = (status: number, body: unknown, headers?: Record<string, string>): Reply => ({ status, body, headers });
 export const noContent = (): Reply => ({ status: 204 });

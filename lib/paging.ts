@@ -1,6 +1,6 @@
 // Pagination (forgejo-facts 4): `page` and `limit`, X-Total-Count and a Link header.
 import type { RequestState } from './request.ts';
-import { atoi, INT32_MAX } from './query-values.ts';
+import { INT32_MAX } from './query-values.ts';
 
 export interface Page { page: number; limit: number; offset: number }
 
@@ -9,9 +9,11 @@ export interface Page { page: number; limit: number; offset: number }
  * an int) can hold is clamped to the first page past that bound: the answer is the same, and the
  * offset stays in range (issue 9, item 7).
  */
-export function pageOf(s: Pick<RequestState, 'query' | 'config'>, defaultLimit = s.config.API.DEFAULT_PAGING_NUM): Page {
-  let page = atoi(s.query.get('page'));
-  let limit = atoi(s.query.get('limit'));
+export function pageOf(s: Pick<RequestState, 'q' | 'config'>, defaultLimit = s.config.API.DEFAULT_PAGING_NUM): Page {
+  // The row declares `page` (model/schemas/query.ts); a row that does not is a table bug.
+  if (!('page' in s.q)) throw new Error('table bug: a paged row declares no page query parameter');
+  let page = typeof s.q.page === 'number' ? s.q.page : 0;
+  let limit = typeof s.q.limit === 'number' ? s.q.limit : 0;
   if (page <= 0) page = 1;
   if (limit <= 0) limit = defaultLimit;
   if (limit > s.config.API.MAX_RESPONSE_ITEMS) limit = s.config.API.MAX_RESPONSE_ITEMS;

@@ -9,7 +9,8 @@ import type { IUser } from '../model/user.ts';
 import type { TokenInfo } from './auth-types.ts';
 import type { Page } from './paging.ts';
 import { unprocessable } from './errors.ts';
-import { atoi, INT32_MAX } from './query-values.ts';
+import { INT32_MAX } from './query-values.ts';
+import type { QueryOf } from '../model/schemas/query.ts';
 
 export interface Caller { doer: IUser | null; siteAdmin: boolean; token: TokenInfo | null }
 
@@ -86,35 +87,33 @@ const SORTS: Record<string, string> = {
 };
 
 const likeArg = (s: string) => `%${s.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-const bool = (v: string | null) => v !== null && /^(1|t|true)$/i.test(v);
 
 /**
  * `GET /repos/search` (Forgejo routers/api/v1/repo/repo.go Search): q (comma-separated, with
  * `topic` matching topics only, `includeDesc` descriptions too), uid with exclusive, team_id,
  * starredBy, private, is_private, template, archived, mode, sort/order, priority_owner_id.
  */
-export function searchCondition(c: Caller, q: URLSearchParams): { where: Sql; order: Sql } {
+export function searchCondition(c: Caller, q: QueryOf<'RepoSearch'>): { where: Sql; order: Sql } {
   const parts: Sql[] = [];
   // Forgejo's `private` option: include the private repositories the caller may see (default true
   // for a signed-in caller); a public-only token never does.
-  const wantPrivate = !!c.doer && !c.token?.publicOnly && (q.get('private') === null || q.get('private') === '' || bool(q.get('private')));
+  const wantPrivate = !!c.doer && !c.token?.publicOnly && q.private !== false;
   parts.push(wantPrivate ? reachable(c) : c.token?.repoIds ? and([PUBLIC, reachable(c)]) : PUBLIC);
 
-  const mode = q.get('mode') ?? '';
-  let collaborate: boolean | null = bool(q.get('exclusive')) ? false : null;
-  switch (mode) {
+  let collaborate: boolean | null = q.exclusive === true ? false : null;
+  // An unknown mode was refused by the row's declaration (422 "Invalid search mode").
+  switch (q.mode) {
     case 'source': parts.push(sql('not r.is_fork and not r.is_mirror')); break;
     case 'fork': parts.push(sql('r.is_fork')); break;
     case 'mirror': parts.push(sql('r.is_mirror')); break;
     case 'collaborative': parts.push(sql('not r.is_mirror')); collaborate = true; break;
-    case '': break;
-    default: throw unprocessable(`Invalid search mode: "${mode}"`);
+    default: break;
   }
 
   // Ids are Go's Atoi (0: not given); one beyond the `integer` columns names nothing (issue 9, item 7).
-  const uid = atoi(q.get('uid'));
-  const teamId = atoi(q.get('team_id'));
-  const starredBy = atoi(q.get('starredBy'));
+  const uid = q.uid ?? 0;
+  const teamId = q.team_id ?? 0;
+  const starredBy = q.starredBy ?? 0;
   if ([uid, teamId, starredBy].some((id) => id > INT32_MAX)) parts.push(sql('false'));
   else if (uid > 0) {
     const owned = sql('r.owner_id = ?', uid);
@@ -124,14 +123,14 @@ export function searchCondition(c: Caller, q: URLSearchParams): { where: Sql; or
   if (teamId > 0 && teamId <= INT32_MAX) parts.push(sql('r.id in (select repo_id from team_repo where team_id = ?)', teamId));
   if (starredBy > 0 && starredBy <= INT32_MAX) parts.push(sql('r.id in (select repo_id from star where uid = ?)', starredBy));
   for (const [param, column] of [['is_private', 'r.is_private'], ['template', 'r.is_template'], ['archived', 'r.is_archived']] as const) {
-    const v = q.get(param);
-    if (v !== null && v !== '') parts.push(sql(bool(v) ? column : `not ${column}`));
+    const v = q[param];
+    if (v !== undefined) parts.push(sql(v ? column : `not ${column}`));
   }
 
-  const keyword = (q.get('q') ?? '').trim();
+  const keyword = (q.q ?? '').trim();
   if (keyword) {
     const words = keyword.split(',').filter((w) => w !== '');
-    const topicOnly = bool(q.get('topic'));
+    const topicOnly = q.topic === true;
     const topicMatch = (w: string) => (topicOnly ? sql('t.name = ?', w.toLowerCase()) : sql(`t.name like ? escape '\\'`, likeArg(w)));
     const byTopic = sql(`r.id in (select rt.repo_id from repo_topic rt join topic t on t.id = rt.topic_id where ${or(words.map(topicMatch)).sql})`, ...words.flatMap((w) => topicMatch(w).params));
     if (topicOnly) parts.push(byTopic);
@@ -139,7 +138,7 @@ export function searchCondition(c: Caller, q: URLSearchParams): { where: Sql; or
       const likes: Sql[] = [byTopic];
       for (const w of words) {
         likes.push(sql(`r.lower_name like ? escape '\\'`, likeArg(w)));
-        if (bool(q.get('includeDesc'))) likes.push(sql(`lower(r.description) like ? escape '\\'`, likeArg(w)));
+        if (q.includeDesc === true) likes.push(sql(`lower(r.description) like ? escape '\\'`, likeArg(w)));
       }
       const pieces = keyword.split('/');
       if (teamId === 0 && pieces.length === 2) {
@@ -150,14 +149,14 @@ export function searchCondition(c: Caller, q: URLSearchParams): { where: Sql; or
   }
 
   let order = SORTS.alpha.replaceAll('{d}', 'asc');
-  const sort = q.get('sort') ?? '';
+  const sort = q.sort ?? '';
   if (sort) {
-    const dir = q.get('order') || 'asc';
+    const dir = q.order || 'asc';
     if (dir !== 'asc' && dir !== 'desc') throw unprocessable(`Invalid sort order: "${dir}"`);
     if (!Object.hasOwn(SORTS, sort)) throw unprocessable(`Invalid sort mode: "${sort}"`);
     order = SORTS[sort].replaceAll('{d}', dir);
   }
-  const priority = atoi(q.get('priority_owner_id'));
+  const priority = q.priority_owner_id ?? 0;
   const orderSql = priority > 0 && priority <= INT32_MAX ? sql(`case when r.owner_id = ? then 0 else 1 end, ${order}, r.id asc`, priority) : sql(`${order}, r.id asc`);
   return { where: and(parts), order: orderSql };
 }

@@ -16,6 +16,7 @@ import { siteAdminOf, type Auth } from './auth-types.ts';
 import type { RepoPermission } from './perm.ts';
 import type { Services } from './services.ts';
 import type { ReceivedBody } from './request-body.ts';
+import type { QueryValues } from '../model/schemas/query.ts';
 
 export type Need = 'user' | 'org' | 'repo' | 'team' | 'issue' | 'pull' | 'review' | 'comment' | 'attachment' | 'time' | 'package' | 'auto-merge' | 'key' | 'new-owner' | 'dependency' | 'body';
 
@@ -50,7 +51,10 @@ export interface RequestState {
   /** Request path below the API base, without the query. */
   readonly path: string;
   readonly params: Record<string, string>;
+  /** The query string as received; handlers read `q` instead (only the input check, sudo, auth and Link headers read this). */
   readonly query: URLSearchParams;
+  /** The query parsed with the row's declaration (lib/query-params.ts): every declared name, typed. */
+  readonly q: QueryValues;
   readonly headers: IncomingHttpHeaders;
   readonly auth: Auth;
   /**

@@ -129,7 +129,7 @@ export function installWebhooks(): void {
 /** A request-shaped view for the converters that take one: anonymous, as Forgejo converts for hooks. */
 function converterState(em: EntityManager, ctx: EventCtx): RequestState {
   return {
-    config: ctx.config, services: ctx.services, em, method: 'POST', path: '', params: {}, query: new URLSearchParams(),
+    config: ctx.config, services: ctx.services, em, method: 'POST', path: '', params: {}, query: new URLSearchParams(), q: {},
     headers: {}, auth: { doer: null, method: null, token: null, sudoer: null }, readBody: async () => ({ value: null }),
   };
 }

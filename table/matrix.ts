@@ -1,6 +1,10 @@
 // The guard matrix: every row of the table, flattened, as `npm run routes` prints it.
 import type { RouteSpec } from './route-spec.ts';
 import { handlers } from '../handlers/index.ts';
+import { queryParameters } from './openapi.ts';
+
+/** One query parameter as the matrix shows it. */
+export interface MatrixQueryParam { name: string; type: string; format?: string; items?: string; enum?: unknown[]; default?: unknown }
 
 export interface MatrixRow {
   method: string;
@@ -14,6 +18,8 @@ export interface MatrixRow {
   context: string[];
   gates: string[];
   guards: string[];
+  /** The declared query parameters (model/schemas/query.ts), in declaration order. */
+  query: MatrixQueryParam[];
   handler: string;
   implemented: boolean;
 }
@@ -30,24 +36,33 @@ export function matrixJson(table: readonly RouteSpec[]): MatrixRow[] {
     context: r.chain.filter((s) => s.kind === 'loader' || s.kind === 'limit').map((s) => s.name),
     gates: r.chain.filter((s) => s.kind === 'gate').map((s) => s.name),
     guards: r.chain.filter((s) => s.kind === 'guard' || s.kind === 'body').map((s) => s.name),
+    query: queryParameters(r).map((p) => ({
+      name: String(p.name), type: String(p.type), ...(p.format ? { format: String(p.format) } : {}),
+      ...(p.items ? { items: String((p.items as { type: string }).type) } : {}),
+      ...(p.enum ? { enum: p.enum as unknown[] } : {}),
+      ...(p.default !== undefined ? { default: p.default } : {}),
+    })),
     handler: r.handler,
     implemented: r.handler in handlers,
   }));
 }
 
+/** `?name:type&...` for the declared query parameters, or '' for none. */
+export const queryText = (r: MatrixRow, sep = '&') => (r.query.length ? `?${r.query.map((p) => `${p.name}:${p.items ? `${p.items}[]` : (p.format ?? p.type)}`).join(sep)}` : '');
+
 /** One line per row, the form the matrix snapshot test compares. */
 export function matrixLine(r: MatrixRow): string {
-  return `${r.method} ${r.path} | ${r.scope.join(',') || '-'} | ${r.flag ?? '-'} | ${r.chain.join(' > ') || '-'} | ${r.handler}`;
+  return `${r.method} ${r.path} | ${r.scope.join(',') || '-'} | ${r.flag ?? '-'} | ${r.chain.join(' > ') || '-'} | ${r.handler}${r.query.length ? ` | ${queryText(r)}` : ''}`;
 }
 
 export function matrixMarkdown(table: readonly RouteSpec[]): string {
   const rows = matrixJson(table);
   const esc = (s: string) => s.replace(/\|/g, '\\|');
   const out = [
-    '| Method | Path | Scopes | Context | Gates | Guards | Flag | Implemented |',
-    '|---|---|---|---|---|---|---|---|',
+    '| Method | Path | Scopes | Context | Gates | Guards | Query | Flag | Implemented |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...rows.map((r) =>
-      `| ${r.method} | ${esc(r.path)} | ${r.scope.join(', ') || '-'} | ${r.context.join(', ') || '-'} | ${r.gates.join(', ') || '-'} | ${r.guards.join(', ') || '-'} | ${r.flag ?? '-'} | ${r.implemented ? 'yes' : 'no (501)'} |`),
+      `| ${r.method} | ${esc(r.path)} | ${r.scope.join(', ') || '-'} | ${r.context.join(', ') || '-'} | ${r.gates.join(', ') || '-'} | ${r.guards.join(', ') || '-'} | ${esc(queryText(r, ', ').slice(1)) || '-'} | ${r.flag ?? '-'} | ${r.implemented ? 'yes' : 'no (501)'} |`),
   ];
   const done = rows.filter((r) => r.implemented).length;
   out.push('', `${rows.length} routes, ${done} implemented, ${rows.length - done} answering 501.`);

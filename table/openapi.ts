@@ -5,6 +5,8 @@ import type { Config } from '../config.ts';
 import { ApiSchemas } from '../model/schemas/index.ts';
 import { handlers } from '../handlers/index.ts';
 import { API_VERSION } from '../lib/version.ts';
+import { QuerySchemas } from '../model/schemas/query.ts';
+import { queryFields } from '../lib/query-params.ts';
 
 type Json = Record<string, unknown>;
 
@@ -30,6 +32,22 @@ function toSwagger(schema: unknown, root = true): unknown {
   return out;
 }
 
+/** A row's query declaration as Swagger 2.0 `in: query` parameters (issue 11, item 3). */
+export function queryParameters(r: RouteSpec): Json[] {
+  return queryFields(r.query ? QuerySchemas[r.query] : null).map(([name, f]) => {
+    const p: Json = { name, in: 'query', type: f.type ?? 'string' };
+    if (f.description) p.description = f.description;
+    if (f.format) p.format = f.format;
+    if (f.enum) p.enum = [...f.enum];
+    if (f.default !== undefined) p.default = f.default;
+    if (f.type === 'array') {
+      p.items = { type: f.items?.type ?? 'string', ...(f.items?.enum ? { enum: [...f.items.enum] } : {}) };
+      p.collectionFormat = 'multi';
+    }
+    return p;
+  });
+}
+
 export function operationId(spec: RouteSpec): string {
   return spec.handler.replace(/\.(\w)/, (_, c: string) => c.toUpperCase());
 }
@@ -43,6 +61,7 @@ export function openApiDocument(table: readonly RouteSpec[], cfg: Config): Json 
     if (r.body === 'text') parameters.push({ name: 'body', in: 'body', schema: { type: 'string' } });
     else if (r.body === 'multipart') parameters.push({ name: 'attachment', in: 'formData', type: 'file', required: true });
     else if (r.body) parameters.push({ name: 'body', in: 'body', schema: { $ref: `#/definitions/${r.body}` } });
+    parameters.push(...queryParameters(r));
     const path = r.path.replace(/\*$/, '{path}');
     paths[path] ??= {};
     paths[path][r.method.toLowerCase()] = {

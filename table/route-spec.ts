@@ -1,6 +1,7 @@
 // The shape of one row of routes.table.ts.
 import type { Step } from '../guards/types.ts';
 import type { BodySchemaName } from '../model/schemas/index.ts';
+import type { QuerySchemaName } from '../model/schemas/query.ts';
 import type { HandlerKey } from '../handlers/index.ts';
 import type { Category } from '../lib/scopes.ts';
 import type { Config } from '../config.ts';
@@ -25,6 +26,8 @@ export interface RouteSpec {
   /** Spelled as in the spec, below /api/v1: `{param}` segments, `*` for a tail. */
   readonly path: string;
   readonly body: BodyKind | null;
+  /** The query parameters the operation reads (model/schemas/query.ts); absent: none. */
+  readonly query?: QuerySchemaName;
   /** Token scope categories; a scoped token needs at least one at the method's level. */
   readonly scope: readonly Exclude<Category, 'misc'>[];
   readonly flag: Flag | null;
