@@ -94,6 +94,8 @@ export function validateTable(table: readonly RouteSpec[]): void {
       for (const n of s.needs) if (!provided.has(n)) problems.push(`${id}: ${s.name} needs ${n}, which no earlier step provides`);
       for (const p of s.provides) provided.add(p);
     }
+    const h = (handlers as Record<string, Handler<never, never>>)[r.handler];
+    for (const n of h?.needs ?? []) if (!provided.has(n)) problems.push(`${id}: handler ${r.handler} needs ${n}, which no step provides`);
   }
   if (problems.length) throw new TableError(`route table rejected:\n  ${problems.join('\n  ')}`);
 }

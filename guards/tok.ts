@@ -2,4 +2,4 @@
 import { MSG } from '../lib/errors.ts';
 import { deny, step } from './types.ts';
 
-export const TOK = step('TOK', 'guard', [], [], (s) => (s.auth.doer ? null : deny(401, MSG.tokenRequired)));
+export const TOK = step('TOK', 'guard', [], ['doer'], (s) => (s.auth.doer ? null : deny(401, MSG.tokenRequired)));

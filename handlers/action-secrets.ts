@@ -72,3 +72,15 @@ const forScope = (scopeOf: ScopeOf) => ({ list: list(scopeOf), put: put(scopeOf)
 export const repo = forScope(SCOPES.repo);
 export const org = forScope(SCOPES.org);
 export const user = forScope(SCOPES.user);
+
+/** This family's handlers; `routes.table.ts` names each `actionSecrets.<key>`. */
+export const handlers = {
+  repoList: repo.list,
+  repoPut: repo.put,
+  repoRemove: repo.remove,
+  orgList: org.list,
+  orgPut: org.put,
+  orgRemove: org.remove,
+  userPut: user.put,
+  userRemove: user.remove,
+} satisfies Record<string, Handler<never, never>>;

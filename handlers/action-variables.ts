@@ -87,3 +87,22 @@ const forScope = (scopeOf: ScopeOf) => ({
 export const repo = forScope(SCOPES.repo);
 export const org = forScope(SCOPES.org);
 export const user = forScope(SCOPES.user);
+
+/** This family's handlers; `routes.table.ts` names each `actionVariables.<key>`. */
+export const handlers = {
+  repoList: repo.list,
+  repoGet: repo.get,
+  repoCreate: repo.create,
+  repoUpdate: repo.update,
+  repoRemove: repo.remove,
+  orgList: org.list,
+  orgGet: org.get,
+  orgCreate: org.create,
+  orgUpdate: org.update,
+  orgRemove: org.remove,
+  userList: user.list,
+  userGet: user.get,
+  userCreate: user.create,
+  userUpdate: user.update,
+  userRemove: user.remove,
+} satisfies Record<string, Handler<never, never>>;

@@ -103,3 +103,33 @@ export const adminRemove = removeRunner(instanceScope);
 export const adminCreate = createRunner(instanceScope);
 export const adminToken = getRegistrationToken(instanceScope);
 export const adminJobs = listRunnerJobs(instanceScope);
+
+/** This family's handlers; `routes.table.ts` names each `actionsRunners.<key>`. */
+export const handlers = {
+  repoList,
+  repoCreate,
+  repoToken,
+  repoGet,
+  repoRemove,
+  repoJobs,
+  orgList,
+  orgCreate,
+  orgToken,
+  orgGet,
+  orgRemove,
+  orgJobs,
+  userList,
+  userCreate,
+  userToken,
+  userGet,
+  userRemove,
+  userJobs,
+  adminList,
+  adminCreate,
+  adminToken,
+  listRegistrationTokenItem: adminToken,
+  adminGet,
+  adminRemove,
+  adminJobs,
+  listJobsItem: adminJobs,
+} satisfies Record<string, Handler<never, never>>;

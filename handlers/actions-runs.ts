@@ -271,3 +271,21 @@ export const taskRun: Handler = async (c) => {
   if (!run || !repo || !owner) throw notFound();
   return json(200, toApiRun(await runContext(c, repo, owner, [run]), run));
 };
+
+/** This family's handlers; `routes.table.ts` names each `actionsRuns.<key>`. */
+export const handlers = {
+  dispatch,
+  listRuns,
+  getRun,
+  removeRun,
+  listRunJobs,
+  runLogs,
+  listRunArtifacts,
+  listTasks,
+  jobLogs,
+  listArtifacts,
+  getArtifact,
+  removeArtifact,
+  downloadArtifact,
+  taskRun,
+} satisfies Record<string, Handler<never, never>>;

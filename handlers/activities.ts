@@ -77,3 +77,8 @@ export async function teamFeed(c: HandlerCtx<unknown, QueryOf<'Feeds'>>) {
 export async function userHeatmap(c: RequestState) {
   return json(200, await heatmapOf(c.em, callerOf(c), need(c.contextUser, 'user')));
 }
+
+/** This family's handlers; `routes.table.ts` names each `activities.<key>`. */
+export const handlers = {
+  listFeeds,
+} satisfies Record<string, Handler<never, never>>;

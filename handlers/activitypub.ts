@@ -204,3 +204,18 @@ export const createRepositoryIdInbox: Handler<APActivity> = async (c) => {
   await c.em.flush();
   return noContent();
 };
+
+/** This family's handlers; `routes.table.ts` names each `activitypub.<key>`. */
+export const handlers = {
+  nodeinfo,
+  listActor,
+  createActorInbox,
+  listActorOutbox,
+  getUserId,
+  createUserIdInbox,
+  listUserIdOutbox,
+  getRepositoryId,
+  createRepositoryIdInbox,
+  listRepositoryIdOutbox,
+  followRemote,
+} satisfies Record<string, Handler<never, never>>;

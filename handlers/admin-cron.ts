@@ -27,3 +27,9 @@ export const run: Handler = async (c) => {
   await runCronTask(c.em, c.services, c.config, task);
   return noContent();
 };
+
+/** This family's handlers; `routes.table.ts` names each `adminCron.<key>`. */
+export const handlers = {
+  list,
+  run,
+} satisfies Record<string, Handler<never, never>>;

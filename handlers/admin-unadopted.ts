@@ -9,7 +9,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/core';
 import type { Handler } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import { json, noContent, signedIn } from '../lib/handler.ts';
 import { insertRepository } from '../lib/repos.ts';
 import { checkRepoName } from '../lib/names.ts';
 import { compileGlobOrLiteral } from '../lib/glob.ts';
@@ -106,20 +106,27 @@ async function pickDefaultBranch(dir: string, configured: string): Promise<{ bra
 }
 
 /** A private repository record for the files on disk (Forgejo adopts with IsPrivate). */
-export const adopt: Handler = async (c) => {
+export const adopt = signedIn(async (c) => {
   const { owner, name, dir } = await unadopted(c);
   const { branch, empty } = await pickDefaultBranch(dir, c.config.REPOSITORY.DEFAULT_BRANCH);
-  const repo = await insertRepository(c.em, c.config, owner, c.auth.doer!, { name, private: true, defaultBranch: branch, objectFormat: await objectFormatOf(dir) });
+  const repo = await insertRepository(c.em, c.config, owner, c.auth.doer, { name, private: true, defaultBranch: branch, objectFormat: await objectFormatOf(dir) });
   if ((await getHeadBranch(dir)) !== branch) await setHead(dir, branch);
   await configureBare(dir);
   repo.isEmpty = empty;
   repo.size = await repoSize(dir);
   await c.em.flush();
   return noContent();
-};
+});
 
 export const remove: Handler = async (c) => {
   const { dir } = await unadopted(c);
   await deleteRepo(dir);
   return noContent();
 };
+
+/** This family's handlers; `routes.table.ts` names each `adminUnadopted.<key>`. */
+export const handlers = {
+  list,
+  adopt,
+  remove,
+} satisfies Record<string, Handler<never, never>>;

@@ -134,3 +134,14 @@ export const listOrgs: Handler = async (c) => {
   const [rows, total] = await c.em.findAndCount(User, { type: 1 }, { orderBy: { name: 'asc', id: 'asc' }, limit: p.limit, offset: p.offset });
   return json(200, rows.map((o) => toApiOrg(c.config, o)), pagingHeaders(c, p, total));
 };
+
+/** This family's handlers; `routes.table.ts` names each `adminUsers.<key>`. */
+export const handlers = {
+  list,
+  create,
+  edit,
+  remove,
+  rename,
+  createOrgFor,
+  listOrgs,
+} satisfies Record<string, Handler<never, never>>;

@@ -92,3 +92,17 @@ export const removeComment: Handler = async (c) => {
   await deleteAttachments(c, { id: need(c.attachment, 'attachment').id });
   return noContent();
 };
+
+/** This family's handlers; `routes.table.ts` names each `attachments.<key>`. */
+export const handlers = {
+  listIssue,
+  createIssue,
+  getIssue,
+  editIssue,
+  removeIssue,
+  listComment,
+  createComment,
+  getComment,
+  editComment,
+  removeComment,
+} satisfies Record<string, Handler<never, never>>;

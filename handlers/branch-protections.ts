@@ -111,3 +111,12 @@ export const remove: Handler = async (c) => {
   await c.em.flush();
   return noContent();
 };
+
+/** This family's handlers; `routes.table.ts` names each `branchProtections.<key>`. */
+export const handlers = {
+  list,
+  get,
+  create,
+  edit,
+  remove,
+} satisfies Record<string, Handler<never, never>>;

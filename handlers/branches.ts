@@ -2,7 +2,7 @@
 import { emitRefUpdates } from '../lib/push-events.ts';
 import { zeroOid } from '../git/oid.ts';
 import type { Handler, HandlerCtx } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import { json, noContent, signedIn } from '../lib/handler.ts';
 import type { CreateBranchRepoOption, UpdateBranchRepoOption } from '../model/schemas/index.ts';
 import { getCommit, type Commit } from '../git/commits.ts';
 import { lookupRef, readRef } from '../git/lookup.ts';
@@ -85,7 +85,7 @@ export const create: Handler<CreateBranchRepoOption> = async (c: HandlerCtx<Crea
   return json(201, await branchJson(c, g, b.new_branch_name, from));
 };
 
-export const edit: Handler<UpdateBranchRepoOption> = async (c) => {
+export const edit = signedIn<UpdateBranchRepoOption>(async (c) => {
   const g = gitCtx(c);
   if (g.repo.isEmpty) throw notFound(EMPTY_REPO);
   const from = c.params.path ?? '';
@@ -104,11 +104,11 @@ export const edit: Handler<UpdateBranchRepoOption> = async (c) => {
   }
   await refreshAfterWrite(c.em, g.repo, g.path, [], pullRefresh(c));
   // Forgejo's RenameBranch notifies the old name's deletion and the new name's creation.
-  await emitRefUpdates(c.em, c, g.repo, c.auth.doer!, g.path, [{ ref: `refs/heads/${from}`, before: head.oid, after: zeroOid(head.oid) }, { ref: `refs/heads/${to}`, before: zeroOid(head.oid), after: head.oid }]);
+  await emitRefUpdates(c.em, c, g.repo, c.auth.doer, g.path, [{ ref: `refs/heads/${from}`, before: head.oid, after: zeroOid(head.oid) }, { ref: `refs/heads/${to}`, before: zeroOid(head.oid), after: head.oid }]);
   return noContent();
-};
+});
 
-export const remove: Handler = async (c) => {
+export const remove = signedIn(async (c) => {
   const g = gitCtx(c);
   if (g.repo.isEmpty) throw notFound(EMPTY_REPO);
   const name = c.params.path ?? '';
@@ -116,6 +116,15 @@ export const remove: Handler = async (c) => {
   if (!head) throw notFound(`branch does not exist [name: ${name}]`);
   await gitWrite(() => deleteRef(g.path, `refs/heads/${name}`, head.oid));
   await refreshAfterWrite(c.em, g.repo, g.path, [], pullRefresh(c));
-  await emitRefUpdates(c.em, c, g.repo, c.auth.doer!, g.path, [{ ref: `refs/heads/${name}`, before: head.oid, after: zeroOid(head.oid) }]);
+  await emitRefUpdates(c.em, c, g.repo, c.auth.doer, g.path, [{ ref: `refs/heads/${name}`, before: head.oid, after: zeroOid(head.oid) }]);
   return noContent();
-};
+});
+
+/** This family's handlers; `routes.table.ts` names each `branches.<key>`. */
+export const handlers = {
+  list,
+  get,
+  create,
+  edit,
+  remove,
+} satisfies Record<string, Handler<never, never>>;

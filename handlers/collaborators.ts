@@ -118,3 +118,14 @@ async function teamMemberIds(s: RequestState, repoId: number, ok: (mode: number,
   if (qualifying.length === 0) return [];
   return (await s.em.find(TeamUser, { teamId: { $in: qualifying.map((t) => t.id) } })).map((m) => m.uid);
 }
+
+/** This family's handlers; `routes.table.ts` names each `collaborators.<key>`. */
+export const handlers = {
+  put,
+  remove,
+  list,
+  get,
+  permission,
+  assignees,
+  reviewers,
+} satisfies Record<string, Handler<never, never>>;

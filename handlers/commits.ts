@@ -129,3 +129,10 @@ export const compare: Handler<never, QueryOf<'NoteFlags'>> = async (c) => {
     files: range.files.map((f) => ({ filename: f.filename, status: f.status })),
   });
 };
+
+/** This family's handlers; `routes.table.ts` names each `commits.<key>`. */
+export const handlers = {
+  list,
+  listPull,
+  compare,
+} satisfies Record<string, Handler<never, never>>;

@@ -5,7 +5,7 @@
 import { emitRefUpdates } from '../lib/push-events.ts';
 import { zeroOid } from '../git/oid.ts';
 import type { Handler } from '../lib/handler.ts';
-import { json } from '../lib/handler.ts';
+import { json, signedIn } from '../lib/handler.ts';
 import type { ApplyDiffPatchFileOptions, ChangeFilesOptions, CreateFileOptions, DeleteFileOptions, UpdateFileOptions } from '../model/schemas/index.ts';
 import { getCommit } from '../git/commits.ts';
 import { applyPatch } from '../git/apply.ts';
@@ -216,7 +216,7 @@ export const deleteFile: Handler<DeleteFileOptions> = async (c) => {
 };
 
 /** POST {R}/diffpatch: the patch is applied to the branch head, which `sha` must name (409 otherwise). */
-export const diffPatch: Handler<ApplyDiffPatchFileOptions> = async (c) => {
+export const diffPatch = signedIn<ApplyDiffPatchFileOptions>(async (c) => {
   const g = gitCtx(c);
   const b = c.body;
   const oldBranch = b.branch || g.repo.defaultBranch;
@@ -241,8 +241,19 @@ export const diffPatch: Handler<ApplyDiffPatchFileOptions> = async (c) => {
     throw httpErrorOf(e) ?? e;
   }
   await refreshAfterWrite(c.em, g.repo, g.path, [newBranch], pullRefresh(c));
-  await emitRefUpdates(c.em, c, g.repo, c.auth.doer!, g.path, [{ ref: `refs/heads/${newBranch}`, before: expectedOld ?? zeroOid(commitSha), after: commitSha }]);
+  await emitRefUpdates(c.em, c, g.repo, c.auth.doer, g.path, [{ ref: `refs/heads/${newBranch}`, before: expectedOld ?? zeroOid(commitSha), after: commitSha }]);
   const commit = await getCommit(g.path, commitSha);
   if (!commit) throw new Error(`commit ${commitSha} vanished after it was written`);
   return json(200, { content: null, commit: toFileCommit(g.urls, commit), verification: toVerification(commit) });
-};
+});
+
+/** This family's handlers; `routes.table.ts` names each `contents.<key>`. */
+export const handlers = {
+  get,
+  contentsGet: get,
+  changeFiles,
+  createFile,
+  updateFile,
+  deleteFile,
+  diffPatch,
+} satisfies Record<string, Handler<never, never>>;

@@ -61,3 +61,11 @@ export const remove: Handler = async (c) => {
   await c.em.flush();
   return noContent();
 };
+
+/** This family's handlers; `routes.table.ts` names each `deployKeys.<key>`. */
+export const handlers = {
+  list,
+  create,
+  get,
+  remove,
+} satisfies Record<string, Handler<never, never>>;

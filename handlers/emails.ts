@@ -1,7 +1,7 @@
 // E-mail addresses (Forgejo's routers/api/v1/user/email.go, admin/user.go and admin/email.go):
 // a user's own list, add and delete; the admin list and delete for a user; all addresses and search.
 import type { Handler } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import { json, noContent, signedIn } from '../lib/handler.ts';
 import type { CreateEmailOption, DeleteEmailOption } from '../model/schemas/index.ts';
 import { EmailAddress, User, type IUser } from '../model/user.ts';
 import { emailJson, emailsOf, isValidEmail } from '../lib/emails.ts';
@@ -17,11 +17,11 @@ function individual(u: IUser): IUser {
   return u;
 }
 
-export const listMine: Handler = async (c) => json(200, await listOf(c, c.auth.doer!));
+export const listMine = signedIn(async (c) => json(200, await listOf(c, c.auth.doer)));
 
 /** Forgejo's AddEmailAddresses: each address valid and unused by anyone (case-insensitively), else 422. */
-export const add: Handler<CreateEmailOption> = async (c) => {
-  const doer = c.auth.doer!;
+export const add = signedIn<CreateEmailOption>(async (c) => {
+  const doer = c.auth.doer;
   const emails = c.body.emails ?? [];
   if (emails.length === 0) throw unprocessable('Email list empty');
   const seen = new Set<string>();
@@ -35,7 +35,7 @@ export const add: Handler<CreateEmailOption> = async (c) => {
   for (const email of emails) c.em.create(EmailAddress, { uid: doer.id, email, lowerEmail: email.toLowerCase(), isActivated: true, isPrimary: false });
   await c.em.flush();
   return json(201, await listOf(c, doer));
-};
+});
 
 /** Forgejo's DeleteEmailAddresses: every address must be the user's (404) and none the primary one (422). */
 async function removeFrom(c: RequestState, user: IUser, emails: string[]) {
@@ -49,7 +49,7 @@ async function removeFrom(c: RequestState, user: IUser, emails: string[]) {
   return noContent();
 }
 
-export const removeMine: Handler<DeleteEmailOption> = async (c) => removeFrom(c, c.auth.doer!, c.body.emails ?? []);
+export const removeMine = signedIn<DeleteEmailOption>(async (c) => removeFrom(c, c.auth.doer, c.body.emails ?? []));
 
 export const adminListOfUser: Handler = async (c) => {
   const user = individual(need(c.contextUser, 'user'));
@@ -76,3 +76,14 @@ async function searchEmails(c: RequestState, keyword: string) {
 
 export const adminListAll: Handler = async (c) => searchEmails(c, '');
 export const adminSearch: Handler<never, QueryOf<'Search'>> = async (c) => searchEmails(c, (c.q.q ?? '').trim());
+
+/** This family's handlers; `routes.table.ts` names each `emails.<key>`. */
+export const handlers = {
+  listMine,
+  add,
+  removeMine,
+  adminListOfUser,
+  adminRemoveFromUser,
+  adminListAll,
+  adminSearch,
+} satisfies Record<string, Handler<never, never>>;

@@ -61,3 +61,13 @@ export const removeItem: Handler = async (c) => {
   await c.em.nativeDelete(RepoFlag, { repoId: repoIdOf(c), name: c.params.flag ?? '' });
   return noContent();
 };
+
+/** This family's handlers; `routes.table.ts` names each `flags.<key>`. */
+export const handlers = {
+  list,
+  put,
+  remove,
+  get,
+  putItem,
+  removeItem,
+} satisfies Record<string, Handler<never, never>>;

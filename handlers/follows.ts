@@ -1,6 +1,6 @@
 // Followers, following and blocking (Forgejo's routers/api/v1/user/follower.go and user.go).
 import type { Handler } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import { json, noContent, signedIn } from '../lib/handler.ts';
 import { User, UserRedirect, type IUser } from '../model/user.ts';
 import { Follow } from '../model/social.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
@@ -25,8 +25,8 @@ async function followList(c: RequestState, user: IUser, side: 'followers' | 'fol
 
 export const listFollowers: Handler = async (c) => followList(c, need(c.contextUser, 'user'), 'followers');
 export const listFollowing: Handler = async (c) => followList(c, need(c.contextUser, 'user'), 'following');
-export const listMyFollowers: Handler = async (c) => followList(c, c.auth.doer!, 'followers');
-export const listMyFollowing: Handler = async (c) => followList(c, c.auth.doer!, 'following');
+export const listMyFollowers = signedIn(async (c) => followList(c, c.auth.doer, 'followers'));
+export const listMyFollowing = signedIn(async (c) => followList(c, c.auth.doer, 'following'));
 
 const followAnswer = async (c: RequestState, userId: number, followId: number) => {
   if (await isFollowing(c.em, userId, followId)) return noContent();
@@ -47,35 +47,50 @@ export const checkFollowing: Handler = async (c) => {
   throw notFound('GetUserByName', [`user does not exist [uid: 0, name: ${name}]`]);
 };
 
-export const checkMyFollowing: Handler = async (c) => followAnswer(c, c.auth.doer!.id, need(c.contextUser, 'user').id);
+export const checkMyFollowing = signedIn(async (c) => followAnswer(c, c.auth.doer.id, need(c.contextUser, 'user').id));
 
-export const putFollowing: Handler = async (c) => {
-  await follow(c.em, c.auth.doer!.id, need(c.contextUser, 'user').id);
+export const putFollowing = signedIn(async (c) => {
+  await follow(c.em, c.auth.doer.id, need(c.contextUser, 'user').id);
   return noContent();
-};
+});
 
-export const removeFollowing: Handler = async (c) => {
-  await unfollow(c.em, c.auth.doer!.id, need(c.contextUser, 'user').id);
+export const removeFollowing = signedIn(async (c) => {
+  await unfollow(c.em, c.auth.doer.id, need(c.contextUser, 'user').id);
   return noContent();
-};
+});
 
-export const listBlockedUsers: Handler = async (c) => {
+export const listBlockedUsers = signedIn(async (c) => {
   const p = pageOf(c);
-  const { items, total } = await listBlocked(c.em, c.auth.doer!.id, p);
+  const { items, total } = await listBlocked(c.em, c.auth.doer.id, p);
   return json(200, items, pagingHeaders(c, p, total));
-};
+});
 
 function individual(u: IUser): IUser {
   if (u.type !== 0) throw unprocessable(`${u.name} is an organization not a user`);
   return u;
 }
 
-export const block: Handler = async (c) => {
-  await blockUser(c.em, c.auth.doer!, individual(need(c.contextUser, 'user')));
+export const block = signedIn(async (c) => {
+  await blockUser(c.em, c.auth.doer, individual(need(c.contextUser, 'user')));
   return noContent();
-};
+});
 
-export const unblock: Handler = async (c) => {
-  await unblockUser(c.em, c.auth.doer!, individual(need(c.contextUser, 'user')));
+export const unblock = signedIn(async (c) => {
+  await unblockUser(c.em, c.auth.doer, individual(need(c.contextUser, 'user')));
   return noContent();
-};
+});
+
+/** This family's handlers; `routes.table.ts` names each `follows.<key>`. */
+export const handlers = {
+  listFollowers,
+  listFollowing,
+  checkFollowing,
+  listMyFollowers,
+  listMyFollowing,
+  checkMyFollowing,
+  putFollowing,
+  removeFollowing,
+  listBlockedUsers,
+  block,
+  unblock,
+} satisfies Record<string, Handler<never, never>>;

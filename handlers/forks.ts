@@ -2,7 +2,7 @@
 import { emitRefChanges, refSnapshot } from '../lib/push-events.ts';
 import { emitEvents } from '../lib/events.ts';
 import type { Handler } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import { json, noContent, signedIn } from '../lib/handler.ts';
 import type { CreateForkOption } from '../model/schemas/index.ts';
 import { User } from '../model/user.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
@@ -20,14 +20,14 @@ export const list: Handler = async (c) => {
 };
 
 /** 202 with the fork, as Forgejo answers. The FORK_TARGET guard has vetted `organization`. */
-export const create: Handler<CreateForkOption> = async (c) => {
+export const create = signedIn<CreateForkOption>(async (c) => {
   const { repo, owner } = need(c.repo, 'repo');
-  const doer = c.auth.doer!;
+  const doer = c.auth.doer;
   const forker = c.body.organization ? await c.em.findOneOrFail(User, { lowerName: c.body.organization.toLowerCase() }) : doer;
   const fork = await forkRepository(c.em, c.config, c.services, doer, repo, owner, forker, c.body.name || repo.name);
   await emitEvents(c.em, c, [{ name: 'fork', repo, sender: doer, fork }, { name: 'repository', repo: fork, sender: doer, action: 'created' }]);
   return json(202, await repoJson(c, fork, forker));
-};
+});
 
 const branchOf = (c: Parameters<Handler>[0]) => c.params.branch ?? need(c.repo, 'repo').repo.defaultBranch;
 
@@ -44,3 +44,13 @@ export const sync: Handler = async (c) => {
   await emitRefChanges(c.em, c, repo, c.auth.doer!, repoPath, refsBefore);
   return noContent();
 };
+
+/** This family's handlers; `routes.table.ts` names each `forks.<key>`. */
+export const handlers = {
+  list,
+  create,
+  getSync,
+  sync,
+  getItem: getSync,
+  createItem: sync,
+} satisfies Record<string, Handler<never, never>>;

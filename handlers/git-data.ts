@@ -1,7 +1,8 @@
 // Git objects: single commits and their diff/patch, refs, trees, blobs, annotated tags and notes
 // (Forgejo routers/api/v1/repo/{commits,git_ref,tree,blob,tag,notes}.go).
 import type { Handler } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import { signedIn, json, noContent } from '../lib/handler.ts';
+import type { SignedInCtx } from '../lib/handler.ts';
 import type { NoteOptions } from '../model/schemas/index.ts';
 import { readInfo, readObject } from '../git/cat-file.ts';
 import { diffOrPatch, getCommit } from '../git/commits.ts';
@@ -149,9 +150,9 @@ async function noteJson(c: HandlerCtx<unknown, QueryOf<'NoteFlags'>>, commitSha:
 
 export const getNote: Handler<never, QueryOf<'NoteFlags'>> = async (c) => json(200, await noteJson(c, await noteTarget(c)));
 
-const doerIdentity = (c: RequestState) => identityOf(c.config, c.auth.doer!);
+const doerIdentity = (c: SignedInCtx<unknown, unknown>) => identityOf(c.config, c.auth.doer);
 
-export const createNote: Handler<NoteOptions, QueryOf<'NoteFlags'>> = async (c) => {
+export const createNote = signedIn<NoteOptions, QueryOf<'NoteFlags'>>(async (c) => {
   const g = gitCtx(c);
   const target = await noteTarget(c);
   const message = c.body.message ?? '';
@@ -159,13 +160,28 @@ export const createNote: Handler<NoteOptions, QueryOf<'NoteFlags'>> = async (c) 
   await gitWrite(() => setNote(g.path, target, message, doerIdentity(c)));
   await refreshAfterWrite(c.em, g.repo, g.path, [], pullRefresh(c));
   return json(200, await noteJson(c, target));
-};
+});
 
-export const deleteNote: Handler = async (c) => {
+export const deleteNote = signedIn(async (c) => {
   const g = gitCtx(c);
   const target = await noteTarget(c);
   const removed = await gitWrite(() => removeNote(g.path, target, doerIdentity(c)));
   if (!removed) throw notFound(ref(c, 'sha'));
   await refreshAfterWrite(c.em, g.repo, g.path, [], pullRefresh(c));
   return noContent();
-};
+});
+
+/** This family's handlers; `routes.table.ts` names each `gitData.<key>`. */
+export const handlers = {
+  getSingleCommit,
+  getCommitDiff,
+  listRefs,
+  getRefs,
+  getGitTree,
+  listBlobs,
+  getBlob,
+  getAnnotatedTag,
+  getNote,
+  createNote,
+  deleteNote,
+} satisfies Record<string, Handler<never, never>>;

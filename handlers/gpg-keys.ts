@@ -2,7 +2,7 @@
 // get, add (with an optional signature of the verification token), delete, the token itself, and
 // verifying a stored key with a signature of that token.
 import type { Handler } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import { json, noContent, signedIn } from '../lib/handler.ts';
 import type { CreateGPGKeyOption, VerifyGPGKeyOption } from '../model/schemas/index.ts';
 import { GpgKey, GpgKeyImport, type IGpgKey } from '../model/keys.ts';
 import { EmailAddress, type IUser } from '../model/user.ts';
@@ -25,29 +25,29 @@ async function listFor(c: RequestState, user: IUser) {
   return json(200, await gpgKeysToApi(c.em, keys), pagingHeaders(c, p, total));
 }
 
-export const listMine: Handler = async (c) => listFor(c, c.auth.doer!);
+export const listMine = signedIn(async (c) => listFor(c, c.auth.doer));
 export const listOfUser: Handler = async (c) => listFor(c, need(c.contextUser, 'user'));
 
-export const get: Handler = async (c) => {
-  const key = await c.em.findOne(GpgKey, { id: idParam(c.params.id), ownerId: c.auth.doer!.id });
+export const get = signedIn(async (c) => {
+  const key = await c.em.findOne(GpgKey, { id: idParam(c.params.id), ownerId: c.auth.doer.id });
   if (!key) throw notFound();
   return json(200, await gpgKeyJson(c, key));
-};
+});
 
 /** Deletes the key, its subkeys and the stored armored import. */
-export const remove: Handler = async (c) => {
-  const key = await c.em.findOne(GpgKey, { id: idParam(c.params.id), ownerId: c.auth.doer!.id });
+export const remove = signedIn(async (c) => {
+  const key = await c.em.findOne(GpgKey, { id: idParam(c.params.id), ownerId: c.auth.doer.id });
   if (!key) throw notFound();
   const primaryId = key.primaryKeyId || key.keyId;
   await c.em.nativeDelete(GpgKeyImport, { keyId: primaryId });
   await c.em.nativeDelete(GpgKey, { ownerId: key.ownerId, $or: [{ keyId: primaryId }, { primaryKeyId: primaryId }] });
   return noContent();
-};
+});
 
 /** The current token and the previous minute's, both accepted. */
 const tokensFor = (user: IUser) => [verificationToken(user, 1), verificationToken(user, 0)];
 
-export const token: Handler = async (c) => ({ status: 200, body: tokensFor(c.auth.doer!)[0], type: 'text/plain;charset=utf-8' });
+export const token = signedIn(async (c) => ({ status: 200, body: tokensFor(c.auth.doer)[0], type: 'text/plain;charset=utf-8' }));
 
 const badSignature = (token: string) =>
   unprocessable(`The provided GPG key, signature and token do not match or token is out of date. Provide a valid signature for the token: ${token}`);
@@ -92,8 +92,8 @@ async function storeKey(c: RequestState, owner: IUser, key: PgpKey, armored: str
  * Forgejo's AddGPGKey: with a signature of the verification token, the signing key is added as
  * verified; without one, the key needs an identity matching one of the user's activated addresses.
  */
-export const create: Handler<CreateGPGKeyOption> = async (c) => {
-  const doer = c.auth.doer!;
+export const create = signedIn<CreateGPGKeyOption>(async (c) => {
+  const doer = c.auth.doer;
   const [token, lastToken] = tokensFor(doer);
   let keys = distinct(await readArmoredKeys(c.body.armored_public_key));
   let verified = false;
@@ -107,11 +107,11 @@ export const create: Handler<CreateGPGKeyOption> = async (c) => {
   const stored = [];
   for (const key of keys) stored.push(await storeKey(c, doer, key, c.body.armored_public_key, verified, token));
   return json(201, await gpgKeyJson(c, stored[0]));
-};
+});
 
 /** Forgejo's VerifyGPGKey: a signature of the token by the key (or a subkey) marks it verified. */
-export const verify: Handler<VerifyGPGKeyOption> = async (c) => {
-  const doer = c.auth.doer!;
+export const verify = signedIn<VerifyGPGKeyOption>(async (c) => {
+  const doer = c.auth.doer;
   const [token, lastToken] = tokensFor(doer);
   const wanted = c.body.key_id.trim().toUpperCase().replace(/^0+/, '');
   if (!wanted || !/^[0-9A-F]{1,16}$/.test(wanted)) throw notFound();
@@ -127,4 +127,15 @@ export const verify: Handler<VerifyGPGKeyOption> = async (c) => {
   primary.verified = true;
   await c.em.flush();
   return json(200, await gpgKeyJson(c, primary));
-};
+});
+
+/** This family's handlers; `routes.table.ts` names each `gpgKeys.<key>`. */
+export const handlers = {
+  listOfUser,
+  listMine,
+  get,
+  create,
+  remove,
+  token,
+  verify,
+} satisfies Record<string, Handler<never, never>>;

@@ -2,8 +2,8 @@
 // user,admin}/hook.go over utils/hook.go), the test delivery, and the repository's Git hooks.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Handler, HandlerCtx } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import type { Handler, HandlerCtx, SignedInCtx } from '../lib/handler.ts';
+import { json, noContent, signedIn } from '../lib/handler.ts';
 import type { CreateHookOption, EditGitHookOption, EditHookOption } from '../model/schemas/index.ts';
 import { HookTask, Webhook, type IWebhook } from '../model/webhook.ts';
 import { notFound } from '../lib/errors.ts';
@@ -84,7 +84,7 @@ async function removeFor(c: RequestState, owner: HookOwner) {
 
 const repoOwner = (c: RequestState): HookOwner => ({ kind: 'repo', repoId: need(c.repo, 'repo').repo.id });
 const orgOwner = (c: RequestState): HookOwner => ({ kind: 'owner', ownerId: need(c.org, 'org').id });
-const userOwner = (c: RequestState): HookOwner => ({ kind: 'owner', ownerId: c.auth.doer!.id });
+const userOwner = (c: SignedInCtx<unknown, unknown>): HookOwner => ({ kind: 'owner', ownerId: c.auth.doer.id });
 const ADMIN: HookOwner = { kind: 'admin' };
 
 // ---------------------------------------------------------------------------------------------------
@@ -100,7 +100,7 @@ export const remove: Handler = (c) => removeFor(c, repoOwner(c));
  * POST {R}/hooks/{id}/tests: a push payload for the commit `ref` names (a branch, tag or commit; the
  * default branch when absent), 204 once queued. An unknown ref or an empty repository is 404.
  */
-export const createTests: Handler<never, QueryOf<'HookTest'>> = async (c) => {
+export const createTests = signedIn<never, QueryOf<'HookTest'>>(async (c) => {
   const { repo, owner } = need(c.repo, 'repo');
   const hook = await hookOf(c, repoOwner(c));
   const ref = c.q.ref?.trim() || `refs/heads/${repo.defaultBranch}`;
@@ -108,9 +108,9 @@ export const createTests: Handler<never, QueryOf<'HookTest'>> = async (c) => {
   const resolved = repo.isEmpty ? null : await lookupRef(repoPath, ref.replace(/^refs\/(heads|tags)\//, ''));
   const head = resolved?.commit ? await readPushCommit(repoPath, resolved.commit) : null;
   if (!head) throw notFound();
-  await queueTestDelivery(c.em, c, hook, repo, c.auth.doer!, ref, head);
+  await queueTestDelivery(c.em, c, hook, repo, c.auth.doer, ref, head);
   return noContent();
-};
+});
 
 // ---------------------------------------------------------------------------------------------------
 // Organization and user hooks
@@ -121,11 +121,11 @@ export const orgGet: Handler = async (c) => hookWithDeliveries(c, await hookOf(c
 export const orgEdit: Handler<EditHookOption> = (c) => editFor(c, orgOwner(c));
 export const orgRemove: Handler = (c) => removeFor(c, orgOwner(c));
 
-export const userList: Handler = (c) => listFor(c, userOwner(c), true);
-export const userCreate: Handler<CreateHookOption> = (c) => createFor(c, userOwner(c));
-export const userGet: Handler = async (c) => hookWithDeliveries(c, await hookOf(c, userOwner(c)));
-export const userEdit: Handler<EditHookOption> = (c) => editFor(c, userOwner(c));
-export const userRemove: Handler = (c) => removeFor(c, userOwner(c));
+export const userList = signedIn((c) => listFor(c, userOwner(c), true));
+export const userCreate = signedIn<CreateHookOption>((c) => createFor(c, userOwner(c)));
+export const userGet = signedIn(async (c) => hookWithDeliveries(c, await hookOf(c, userOwner(c))));
+export const userEdit = signedIn<EditHookOption>((c) => editFor(c, userOwner(c)));
+export const userRemove = signedIn((c) => removeFor(c, userOwner(c)));
 
 // ---------------------------------------------------------------------------------------------------
 // Instance hooks: system hooks (every repository's events) and default hooks
@@ -198,3 +198,32 @@ export const removeGit: Handler = async (c) => {
   await fs.rm(gitHookPath(c, c.params.id ?? ''), { force: true });
   return noContent();
 };
+
+/** This family's handlers; `routes.table.ts` names each `hooks.<key>`. */
+export const handlers = {
+  list,
+  create,
+  get,
+  edit,
+  remove,
+  createTests,
+  listGit,
+  getGit,
+  editGit,
+  removeGit,
+  orgList,
+  orgCreate,
+  orgGet,
+  orgEdit,
+  orgRemove,
+  userList,
+  userCreate,
+  userGet,
+  userEdit,
+  userRemove,
+  adminList,
+  adminCreate,
+  adminGet,
+  adminEdit,
+  adminRemove,
+} satisfies Record<string, Handler<never, never>>;

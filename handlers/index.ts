@@ -1,583 +1,142 @@
-// The handler registry. A table row names its handler by key; a key listed in PENDING has no handler
-// yet, so its route runs all its guards and then answers 501 (and `npm run routes` counts it as not
-// implemented). Implementing a route = writing the function, registering it here, removing it from PENDING.
-import * as misc from './misc.ts';
-import * as users from './users.ts';
-import * as tokens from './tokens.ts';
-import * as adminUsers from './admin-users.ts';
-import * as follows from './follows.ts';
-import * as keys from './keys.ts';
-import * as gpgKeys from './gpg-keys.ts';
-import * as emails from './emails.ts';
-import * as userSettings from './user-settings.ts';
-import * as oauth2Apps from './oauth2-apps.ts';
-import * as repos from './repos.ts';
-import * as collaborators from './collaborators.ts';
-import * as templates from './templates.ts';
-import * as topics from './topics.ts';
-import * as repoLists from './repo-lists.ts';
-import * as stars from './stars.ts';
-import * as watches from './watches.ts';
-import * as repoTeams from './repo-teams.ts';
-import * as repoAvatar from './repo-avatar.ts';
-import * as forks from './forks.ts';
-import * as transfer from './transfer.ts';
-import * as generate from './generate.ts';
-import * as mirrors from './mirrors.ts';
-import * as orgs from './orgs.ts';
-import * as orgMembers from './org-members.ts';
-import * as orgLabels from './org-labels.ts';
-import * as repoLabels from './labels.ts';
-import * as milestones from './milestones.ts';
-import * as teams from './teams.ts';
-import * as branches from './branches.ts';
-import * as branchProtections from './branch-protections.ts';
-import * as tags from './tags.ts';
-import * as tagProtections from './tag-protections.ts';
-import * as commits from './commits.ts';
-import * as statuses from './statuses.ts';
-import * as gitData from './git-data.ts';
-import * as contents from './contents.ts';
-import * as repoFiles from './repo-files.ts';
-import * as repoMeta from './repo-meta.ts';
-import * as deployKeys from './deploy-keys.ts';
-import * as markup from './markup.ts';
-import * as releases from './releases.ts';
-import * as attachments from './attachments.ts';
-import * as pulls from './pulls.ts';
-import * as pullReviews from './pull-reviews.ts';
-import * as issueTimes from './issue-times.ts';
-import * as issueDeps from './issue-deps.ts';
-import * as issues from './issues.ts';
-import * as wiki from './wiki.ts';
-import * as issueComments from './issue-comments.ts';
-import * as reactions from './reactions.ts';
-import * as issueSubscriptions from './issue-subscriptions.ts';
-import * as activities from './activities.ts';
-import * as adminCron from './admin-cron.ts';
-import * as adminUnadopted from './admin-unadopted.ts';
-import * as actionSecrets from './action-secrets.ts';
-import * as actionVariables from './action-variables.ts';
-import * as packages from './packages.ts';
-import * as notifications from './notifications.ts';
-import * as quota from './quota.ts';
-import * as actionsRunners from './actions-runners.ts';
-import * as actionsRuns from './actions-runs.ts';
-import * as activitypub from './activitypub.ts';
-import * as flags from './flags.ts';
-import * as hooks from './hooks.ts';
+// The handler registry: the families merged. A table row names its handler `<family>.<key>`, the
+// family being handlers/<family>.ts and the key an entry of that file's `handlers` map. A key listed in
+// PENDING has no handler yet, so its route runs all its guards and then answers 501 (and `npm run
+// routes` counts it as not implemented). Implementing a route = writing the function, adding it to its
+// family's map, removing it from PENDING.
+import { handlers as misc } from './misc.ts';
+import { handlers as users } from './users.ts';
+import { handlers as tokens } from './tokens.ts';
+import { handlers as adminUsers } from './admin-users.ts';
+import { handlers as follows } from './follows.ts';
+import { handlers as keys } from './keys.ts';
+import { handlers as gpgKeys } from './gpg-keys.ts';
+import { handlers as emails } from './emails.ts';
+import { handlers as userSettings } from './user-settings.ts';
+import { handlers as oauth2Apps } from './oauth2-apps.ts';
+import { handlers as repos } from './repos.ts';
+import { handlers as collaborators } from './collaborators.ts';
+import { handlers as templates } from './templates.ts';
+import { handlers as topics } from './topics.ts';
+import { handlers as repoLists } from './repo-lists.ts';
+import { handlers as stars } from './stars.ts';
+import { handlers as watches } from './watches.ts';
+import { handlers as repoTeams } from './repo-teams.ts';
+import { handlers as repoAvatar } from './repo-avatar.ts';
+import { handlers as forks } from './forks.ts';
+import { handlers as transfer } from './transfer.ts';
+import { handlers as generate } from './generate.ts';
+import { handlers as mirrors } from './mirrors.ts';
+import { handlers as orgs } from './orgs.ts';
+import { handlers as orgMembers } from './org-members.ts';
+import { handlers as orgLabels } from './org-labels.ts';
+import { handlers as labels } from './labels.ts';
+import { handlers as milestones } from './milestones.ts';
+import { handlers as teams } from './teams.ts';
+import { handlers as branches } from './branches.ts';
+import { handlers as branchProtections } from './branch-protections.ts';
+import { handlers as tags } from './tags.ts';
+import { handlers as tagProtections } from './tag-protections.ts';
+import { handlers as commits } from './commits.ts';
+import { handlers as statuses } from './statuses.ts';
+import { handlers as gitData } from './git-data.ts';
+import { handlers as contents } from './contents.ts';
+import { handlers as repoFiles } from './repo-files.ts';
+import { handlers as repoMeta } from './repo-meta.ts';
+import { handlers as deployKeys } from './deploy-keys.ts';
+import { handlers as markup } from './markup.ts';
+import { handlers as releases } from './releases.ts';
+import { handlers as attachments } from './attachments.ts';
+import { handlers as pulls } from './pulls.ts';
+import { handlers as pullReviews } from './pull-reviews.ts';
+import { handlers as issueTimes } from './issue-times.ts';
+import { handlers as issueDeps } from './issue-deps.ts';
+import { handlers as issues } from './issues.ts';
+import { handlers as wiki } from './wiki.ts';
+import { handlers as issueComments } from './issue-comments.ts';
+import { handlers as reactions } from './reactions.ts';
+import { handlers as issueSubscriptions } from './issue-subscriptions.ts';
+import { handlers as activities } from './activities.ts';
+import { handlers as adminCron } from './admin-cron.ts';
+import { handlers as adminUnadopted } from './admin-unadopted.ts';
+import { handlers as actionSecrets } from './action-secrets.ts';
+import { handlers as actionVariables } from './action-variables.ts';
+import { handlers as packages } from './packages.ts';
+import { handlers as notifications } from './notifications.ts';
+import { handlers as quota } from './quota.ts';
+import { handlers as actionsRunners } from './actions-runners.ts';
+import { handlers as actionsRuns } from './actions-runs.ts';
+import { handlers as activitypub } from './activitypub.ts';
+import { handlers as flags } from './flags.ts';
+import { handlers as hooks } from './hooks.ts';
 import { PENDING } from './pending.ts';
+import { family } from './family.ts';
 
 export const handlers = {
-  'admin.listQuotaRules': quota.listRules,
-  'admin.createQuotaRules': quota.createRule,
-  'admin.getQuotaRules': quota.getRule,
-  'admin.editQuotaRules': quota.editRule,
-  'admin.removeQuotaRules': quota.removeRule,
-  'admin.listQuotaGroups': quota.listGroups,
-  'admin.createQuotaGroups': quota.createGroup,
-  'admin.getQuotaGroups': quota.getGroup,
-  'admin.removeQuotaGroups': quota.removeGroup,
-  'admin.putQuotaGroupsRules': quota.putGroupRule,
-  'admin.removeQuotaGroupsRules': quota.removeGroupRule,
-  'admin.listQuotaGroupsUsers': quota.listGroupUsers,
-  'admin.putQuotaGroupsUsers': quota.putGroupUser,
-  'admin.removeQuotaGroupsUsers': quota.removeGroupUser,
-  'admin.listUsersQuota': quota.adminUserQuota,
-  'admin.createUsersQuotaGroups': quota.setUserGroups,
-  'user.listQuota': quota.myQuota,
-  'user.listQuotaCheck': quota.myQuotaCheck,
-  'user.listQuotaAttachments': quota.myQuotaAttachments,
-  'user.listQuotaPackages': quota.myQuotaPackages,
-  'user.listQuotaArtifacts': quota.myQuotaArtifacts,
-  'orgs.listQuota': quota.orgQuota,
-  'orgs.listQuotaCheck': quota.orgQuotaCheck,
-  'orgs.listQuotaAttachments': quota.orgQuotaAttachments,
-  'orgs.listQuotaPackages': quota.orgQuotaPackages,
-  'orgs.listQuotaArtifacts': quota.orgQuotaArtifacts,
-  'repoActions.listSecrets': actionSecrets.repo.list,
-  'repoActions.putSecrets': actionSecrets.repo.put,
-  'repoActions.removeSecrets': actionSecrets.repo.remove,
-  'orgActions.listSecrets': actionSecrets.org.list,
-  'orgActions.putSecrets': actionSecrets.org.put,
-  'orgActions.removeSecrets': actionSecrets.org.remove,
-  'userActions.putSecrets': actionSecrets.user.put,
-  'userActions.removeSecrets': actionSecrets.user.remove,
-  'repoActions.listVariables': actionVariables.repo.list,
-  'repoActions.getVariables': actionVariables.repo.get,
-  'repoActions.createVariables': actionVariables.repo.create,
-  'repoActions.putVariables': actionVariables.repo.update,
-  'repoActions.removeVariables': actionVariables.repo.remove,
-  'orgActions.listVariables': actionVariables.org.list,
-  'orgActions.getVariables': actionVariables.org.get,
-  'orgActions.createVariables': actionVariables.org.create,
-  'orgActions.putVariables': actionVariables.org.update,
-  'orgActions.removeVariables': actionVariables.org.remove,
-  'userActions.listVariables': actionVariables.user.list,
-  'userActions.getVariables': actionVariables.user.get,
-  'userActions.createVariables': actionVariables.user.create,
-  'userActions.putVariables': actionVariables.user.update,
-  'userActions.removeVariables': actionVariables.user.remove,
-  'issues.list': issues.list,
-  'issues.search': issues.search,
-  'issues.get': issues.get,
-  'issues.create': issues.create,
-  'issues.edit': issues.edit,
-  'issues.remove': issues.remove,
-  'issues.createDeadline': issues.createDeadline,
-  'issues.listLabels': issues.listLabels,
-  'issues.createLabels': issues.createLabels,
-  'issues.putLabels': issues.putLabels,
-  'issues.removeLabels': issues.removeLabels,
-  'issues.removeLabelsItem': issues.removeLabelsItem,
-  'issues.listPinned': issues.listPinned,
-  'pulls.listPinned': issues.listPinnedPulls,
-  'issues.createPin': issues.createPin,
-  'issues.removePin': issues.removePin,
-  'issues.editPin': issues.editPin,
-  'newPinAllowed.get': issues.newPinAllowedGet,
-  'issues.listTimes': issueTimes.listTimes,
-  'issues.createTimes': issueTimes.createTimes,
-  'issues.removeTimes': issueTimes.removeTimes,
-  'issues.removeTimesItem': issueTimes.removeTimesItem,
-  'times.list': issueTimes.list,
-  'times.get': issueTimes.get,
-  'user.listTimes': issueTimes.listMine,
-  'issues.createStopwatchStart': issueTimes.startStopwatch,
-  'issues.createStopwatchStop': issueTimes.stopStopwatch,
-  'issues.removeStopwatchDelete': issueTimes.cancelStopwatch,
-  'user.listStopwatches': issueTimes.listStopwatches,
-  'issues.listDependencies': issueDeps.listDependencies,
-  'issues.createDependencies': issueDeps.createDependencies,
-  'issues.removeDependencies': issueDeps.removeDependencies,
-  'issues.listBlocks': issueDeps.listBlocks,
-  'issues.createBlocks': issueDeps.createBlocks,
-  'issues.removeBlocks': issueDeps.removeBlocks,
-  'misc.createMarkup': markup.markup,
-  'misc.createMarkdown': markup.markdown,
-  'misc.createMarkdownRaw': markup.markdownRaw,
-  'repoMarkup.createMarkup': markup.markup,
-  'repoMarkup.createMarkdown': markup.markdown,
-  'repoMarkup.createMarkdownRaw': markup.markdownRaw,
-  'keys.list': deployKeys.list,
-  'keys.create': deployKeys.create,
-  'keys.get': deployKeys.get,
-  'keys.remove': deployKeys.remove,
-  'misc.getSwagger': misc.swagger,
-  'misc.version': misc.version,
-  'misc.getNodeinfo': activitypub.nodeinfo,
-  'activitypub.listActor': activitypub.listActor,
-  'activitypub.createActorInbox': activitypub.createActorInbox,
-  'activitypub.listActorOutbox': activitypub.listActorOutbox,
-  'activitypub.getUserId': activitypub.getUserId,
-  'activitypub.createUserIdInbox': activitypub.createUserIdInbox,
-  'activitypub.listUserIdOutbox': activitypub.listUserIdOutbox,
-  'activitypub.getRepositoryId': activitypub.getRepositoryId,
-  'activitypub.createRepositoryIdInbox': activitypub.createRepositoryIdInbox,
-  'activitypub.listRepositoryIdOutbox': activitypub.listRepositoryIdOutbox,
-  'user.createActivitypubFollow': activitypub.followRemote,
-  'flags.list': flags.list,
-  'flags.put': flags.put,
-  'flags.remove': flags.remove,
-  'flags.get': flags.get,
-  'flags.putItem': flags.putItem,
-  'flags.removeItem': flags.removeItem,
-  'settings.getUi': misc.settingsUi,
-  'settings.getApi': misc.settingsApi,
-  'settings.getAttachment': misc.settingsAttachment,
-  'settings.getRepository': misc.settingsRepository,
-  'users.get': users.get,
-  'user.get': users.me,
-  'users.listTokens': tokens.list,
-  'users.createTokens': tokens.create,
-  'users.removeTokens': tokens.remove,
-  'user.createRepo': repos.createForMe,
-  'admin.createUserRepo': repos.createForUser,
-  'repos.get': repos.get,
-  'repos.edit': repos.edit,
-  'repos.remove': repos.remove,
-  'collaborators.put': collaborators.put,
-  'collaborators.remove': collaborators.remove,
-  'misc.getGitignoreTemplates': templates.listGitignores,
-  'misc.getGitignoreTemplatesItem': templates.getGitignore,
-  'misc.getLicenses': templates.listLicenses,
-  'misc.getLicensesItem': templates.getLicense,
-  'misc.getLabelTemplates': templates.listLabelSets,
-  'misc.getLabelTemplatesItem': templates.getLabelSet,
-  'misc.getTopicsSearch': topics.search,
-  'users.listRepos': repoLists.listOfUser,
-  'user.listRepos': repoLists.listMine,
-  'user.listStarred': stars.listMine,
-  'user.getStarred': stars.isStarring,
-  'user.putStarred': stars.star,
-  'user.removeStarred': stars.unstar,
-  'orgs.createRepoDeprecated': repos.createInOrg,
-  'orgs.createRepo': repos.createInOrg,
-  'orgs.listRepos': repoLists.listOfOrg,
-  'repos.getById': repos.get,
-  'repos.search': repoLists.search,
-  'repos.migrate': mirrors.migrate,
-  'convert.create': mirrors.convert,
-  'generate.create': generate.create,
-  'transfer.create': transfer.create,
-  'transfer.createAccept': transfer.accept,
-  'transfer.createReject': transfer.reject,
-  'collaborators.list': collaborators.list,
-  'collaborators.get': collaborators.get,
-  'collaborators.listPermission': collaborators.permission,
-  'assignees.list': collaborators.assignees,
-  'reviewers.list': collaborators.reviewers,
-  'repoTeams.list': repoTeams.list,
-  'repoTeams.get': repoTeams.get,
-  'repoTeams.put': repoTeams.put,
-  'repoTeams.remove': repoTeams.remove,
-  'forks.list': forks.list,
-  'forks.create': forks.create,
-  'stargazers.list': stars.stargazers,
-  'subscribers.list': watches.subscribers,
-  'subscription.get': watches.get,
-  'subscription.put': watches.put,
-  'subscription.remove': watches.remove,
-  'mirrorSync.create': mirrors.mirrorSync,
-  'pushMirrorsSync.create': mirrors.syncPushMirrors,
-  'pushMirrors.list': mirrors.listPushMirrors,
-  'pushMirrors.create': mirrors.createPushMirrorOf,
-  'pushMirrors.get': mirrors.getPushMirror,
-  'pushMirrors.remove': mirrors.removePushMirror,
-  'topics.list': topics.list,
-  'topics.put': topics.put,
-  'topics.putItem': topics.putItem,
-  'topics.remove': topics.remove,
-  'avatar.create': repoAvatar.create,
-  'avatar.remove': repoAvatar.remove,
-  'syncFork.get': forks.getSync,
-  'syncFork.create': forks.sync,
-  'syncFork.getItem': forks.getSync,
-  'syncFork.createItem': forks.sync,
-  'orgs.create': orgs.create,
-  'orgs.get': orgs.get,
-  'orgs.list': orgs.list,
-  'orgs.edit': orgs.edit,
-  'orgs.remove': orgs.remove,
-  'orgs.createRename': orgs.rename,
-  'orgs.createAvatar': orgs.updateAvatar,
-  'orgs.removeAvatar': orgs.deleteAvatarOf,
-  'orgs.listActivitiesFeeds': orgs.activityFeeds,
-  'orgs.listListBlocked': orgs.listBlockedUsers,
-  'orgs.putBlock': orgs.block,
-  'orgs.putUnblock': orgs.unblock,
-  'orgs.listMembers': orgMembers.list,
-  'orgs.getMembers': orgMembers.isMember,
-  'orgs.removeMembers': orgMembers.remove,
-  'orgs.listPublicMembers': orgMembers.listPublic,
-  'orgs.getPublicMembers': orgMembers.isPublicMember,
-  'orgs.putPublicMembers': orgMembers.publicize,
-  'orgs.removePublicMembers': orgMembers.conceal,
-  'orgs.listLabels': orgLabels.list,
-  'orgs.createLabels': orgLabels.create,
-  'orgs.getLabels': orgLabels.get,
-  'orgs.editLabels': orgLabels.edit,
-  'orgs.removeLabels': orgLabels.remove,
-  'labels.list': repoLabels.list,
-  'labels.get': repoLabels.get,
-  'labels.create': repoLabels.create,
-  'labels.edit': repoLabels.edit,
-  'labels.remove': repoLabels.remove,
-  'releases.list': releases.list,
-  'releases.create': releases.create,
-  'releases.get': releases.get,
-  'releases.edit': releases.edit,
-  'releases.remove': releases.remove,
-  'releases.listLatest': releases.listLatest,
-  'releases.getTags': releases.getTags,
-  'releases.removeTags': releases.removeTags,
-  'releases.listAssets': releases.listAssets,
-  'releases.createAssets': releases.createAssets,
-  'releases.getAssets': releases.getAssets,
-  'releases.editAssets': releases.editAssets,
-  'releases.removeAssets': releases.removeAssets,
-  'issues.listAssets': attachments.listIssue,
-  'issues.createAssets': attachments.createIssue,
-  'issues.getAssets': attachments.getIssue,
-  'issues.editAssets': attachments.editIssue,
-  'issues.removeAssets': attachments.removeIssue,
-  'issues.listCommentsAssets': attachments.listComment,
-  'issues.createCommentsAssets': attachments.createComment,
-  'issues.getCommentsAssets': attachments.getComment,
-  'issues.editCommentsAssets': attachments.editComment,
-  'issues.removeCommentsAssets': attachments.removeComment,
-  'packages.get': packages.list,
-  'packages.getItem': packages.getItem,
-  'packages.remove': packages.remove,
-  'packages.listFiles': packages.listFiles,
-  'packages.createLink': packages.createLink,
-  'packages.createUnlink': packages.createUnlink,
-  'milestones.list': milestones.list,
-  'milestones.get': milestones.get,
-  'milestones.create': milestones.create,
-  'milestones.edit': milestones.edit,
-  'milestones.remove': milestones.remove,
-  'orgs.listTeams': teams.listOfOrg,
-  'orgs.createTeams': teams.create,
-  'orgs.listTeamsSearch': teams.search,
-  'teams.get': teams.get,
-  'teams.edit': teams.edit,
-  'teams.remove': teams.remove,
-  'teams.listMembers': teams.listMembers,
-  'teams.getMembers': teams.getMember,
-  'teams.putMembers': teams.addMember,
-  'teams.removeMembers': teams.removeMember,
-  'teams.listRepos': teams.listRepos,
-  'teams.getRepos': teams.getRepo,
-  'teams.putRepos': teams.addRepo,
-  'teams.removeRepos': teams.removeRepo,
-  'teams.listActivitiesFeeds': teams.activityFeeds,
-  'user.listTeams': teams.listMine,
-  'admin.listUsers': adminUsers.list,
-  'admin.createUsers': adminUsers.create,
-  'admin.editUsers': adminUsers.edit,
-  'admin.removeUsers': adminUsers.remove,
-  'users.search': users.search,
-  'users.listHeatmap': users.heatmap,
-  'users.listActivitiesFeeds': users.activityFeeds,
-  'users.listOrgs': users.listOrgs,
-  'users.listOrgsPermissions': users.orgPermissions,
-  'users.listStarred': users.listStarred,
-  'users.listSubscriptions': users.listSubscriptions,
-  'user.listSubscriptions': users.listMySubscriptions,
-  'user.listOrgs': users.listMyOrgs,
-  'users.listFollowers': follows.listFollowers,
-  'users.listFollowing': follows.listFollowing,
-  'users.getFollowing': follows.checkFollowing,
-  'user.listFollowers': follows.listMyFollowers,
-  'user.listFollowing': follows.listMyFollowing,
-  'user.getFollowing': follows.checkMyFollowing,
-  'user.putFollowing': follows.putFollowing,
-  'user.removeFollowing': follows.removeFollowing,
-  'user.listListBlocked': follows.listBlockedUsers,
-  'user.putBlock': follows.block,
-  'user.putUnblock': follows.unblock,
-  'users.listKeys': keys.listOfUser,
-  'user.listKeys': keys.listMine,
-  'user.getKeys': keys.get,
-  'user.createKeys': keys.create,
-  'user.removeKeys': keys.remove,
-  'admin.createUsersKeys': keys.adminCreate,
-  'admin.removeUsersKeys': keys.adminRemove,
-  'users.listGpgKeys': gpgKeys.listOfUser,
-  'user.listGpgKeys': gpgKeys.listMine,
-  'user.getGpgKeys': gpgKeys.get,
-  'user.createGpgKeys': gpgKeys.create,
-  'user.removeGpgKeys': gpgKeys.remove,
-  'user.listGpgKeyToken': gpgKeys.token,
-  'user.createGpgKeyVerify': gpgKeys.verify,
-  'user.listEmails': emails.listMine,
-  'user.createEmails': emails.add,
-  'user.removeEmails': emails.removeMine,
-  'admin.listUsersEmails': emails.adminListOfUser,
-  'admin.removeUsersEmails': emails.adminRemoveFromUser,
-  'admin.listEmails': emails.adminListAll,
-  'admin.listEmailsSearch': emails.adminSearch,
-  'user.listSettings': userSettings.get,
-  'user.editSettings': userSettings.edit,
-  'user.createAvatar': userSettings.updateAvatar,
-  'user.removeAvatar': userSettings.removeAvatar,
-  'user.listApplicationsOauth2': oauth2Apps.list,
-  'user.getApplicationsOauth2': oauth2Apps.get,
-  'user.createApplicationsOauth2': oauth2Apps.create,
-  'user.editApplicationsOauth2': oauth2Apps.edit,
-  'user.removeApplicationsOauth2': oauth2Apps.remove,
-  'admin.createUsersRename': adminUsers.rename,
-  'admin.listUsersOrgs': users.listOrgs,
-  'admin.createUsersOrgs': adminUsers.createOrgFor,
-  'admin.listOrgs': adminUsers.listOrgs,
-  'admin.listUsersTokens': tokens.list,
-  'admin.createUsersTokens': tokens.create,
-  'admin.removeUsersTokens': tokens.remove,
-  'branches.list': branches.list,
-  'branches.get': branches.get,
-  'branches.create': branches.create,
-  'branches.edit': branches.edit,
-  'branches.remove': branches.remove,
-  'branchProtections.list': branchProtections.list,
-  'branchProtections.get': branchProtections.get,
-  'branchProtections.create': branchProtections.create,
-  'branchProtections.edit': branchProtections.edit,
-  'branchProtections.remove': branchProtections.remove,
-  'tags.list': tags.list,
-  'tags.get': tags.get,
-  'tags.create': tags.create,
-  'tags.remove': tags.remove,
-  'tagProtections.list': tagProtections.list,
-  'tagProtections.get': tagProtections.get,
-  'tagProtections.create': tagProtections.create,
-  'tagProtections.edit': tagProtections.edit,
-  'tagProtections.remove': tagProtections.remove,
-  'commits.list': commits.list,
-  'commits.listPull': commits.listPull,
-  'commits.listStatus': statuses.combined,
-  'commits.listStatuses': statuses.listByRef,
-  'statuses.get': statuses.listBySha,
-  'statuses.create': statuses.create,
-  'compare.get': commits.compare,
-  'git.getCommits': gitData.getSingleCommit,
-  'git.getCommitsItem': gitData.getCommitDiff,
-  'git.listRefs': gitData.listRefs,
-  'git.getRefs': gitData.getRefs,
-  'git.getTrees': gitData.getGitTree,
-  'git.listBlobs': gitData.listBlobs,
-  'git.getBlobs': gitData.getBlob,
-  'git.getTags': gitData.getAnnotatedTag,
-  'git.getNotes': gitData.getNote,
-  'git.createNotes': gitData.createNote,
-  'git.removeNotes': gitData.deleteNote,
-  'contents.list': contents.get,
-  'contents.get': contents.get,
-  'contents.create': contents.changeFiles,
-  'contents.createItem': contents.createFile,
-  'contents.put': contents.updateFile,
-  'contents.remove': contents.deleteFile,
-  'diffpatch.create': contents.diffPatch,
-  'raw.get': repoFiles.raw,
-  'media.get': repoFiles.media,
-  'archive.get': repoFiles.archive,
-  'ballType.get': repoFiles.ballType,
-  'languages.list': repoMeta.languages,
-  'editorconfig.get': repoMeta.editorconfig,
-  'issueTemplates.list': repoMeta.issueTemplates,
-  'issueConfig.get': repoMeta.getIssueConfig,
-  'issueConfig.listValidate': repoMeta.validateIssueConfig,
-  'signingKeyGpg.get': repoMeta.signingKeyGpg,
-  'misc.getSigningKeyGpg': repoMeta.signingKeyGpg,
-  'misc.getSigningKeySsh': repoMeta.signingKeySsh,
-  'pulls.list': pulls.list,
-  'pulls.get': pulls.get,
-  'pulls.create': pulls.create,
-  'pulls.edit': pulls.edit,
-  'pulls.getItem': pulls.getItem,
-  'pulls.getItem2': pulls.getItem2,
-  'pulls.listCommits': pulls.listCommits,
-  'pulls.listFiles': pulls.listFiles,
-  'pulls.listMerge': pulls.listMerge,
-  'pulls.createMerge': pulls.createMerge,
-  'pulls.removeMerge': pulls.removeMerge,
-  'pulls.createUpdate': pulls.createUpdate,
-  'pulls.listReviews': pullReviews.listReviews,
-  'pulls.getReviews': pullReviews.getReviews,
-  'pulls.createReviews': pullReviews.createReviews,
-  'pulls.createReviewsItem': pullReviews.createReviewsItem,
-  'pulls.removeReviews': pullReviews.removeReviews,
-  'pulls.listReviewsComments': pullReviews.listReviewsComments,
-  'pulls.getReviewsComments': pullReviews.getReviewsComments,
-  'pulls.createReviewsComments': pullReviews.createReviewsComments,
-  'pulls.removeReviewsComments': pullReviews.removeReviewsComments,
-  'pulls.createReviewsDismissals': pullReviews.createReviewsDismissals,
-  'pulls.createReviewsUndismissals': pullReviews.createReviewsUndismissals,
-  'pulls.createRequestedReviewers': pullReviews.createRequestedReviewers,
-  'pulls.removeRequestedReviewers': pullReviews.removeRequestedReviewers,
-  'wiki.listPages': wiki.listPages,
-  'wiki.getPage': wiki.getPage,
-  'wiki.getRevisions': wiki.getRevisions,
-  'wiki.createNew': wiki.createNew,
-  'wiki.editPage': wiki.editPage,
-  'wiki.removePage': wiki.removePage,
-  'issues.listComments': issueComments.listComments,
-  'issues.listCommentsItem': issueComments.listCommentsItem,
-  'issues.createComments': issueComments.createComments,
-  'issues.getComments': issueComments.getComments,
-  'issues.editComments': issueComments.editComments,
-  'issues.removeComments': issueComments.removeComments,
-  'issues.editCommentsItem': issueComments.editCommentsItem,
-  'issues.removeCommentsItem': issueComments.removeCommentsItem,
-  'issues.listTimeline': issueComments.listTimeline,
-  'issues.listReactions': reactions.listReactions,
-  'issues.createReactions': reactions.createReactions,
-  'issues.removeReactions': reactions.removeReactions,
-  'issues.listCommentsReactions': reactions.listCommentsReactions,
-  'issues.createCommentsReactions': reactions.createCommentsReactions,
-  'issues.removeCommentsReactions': reactions.removeCommentsReactions,
-  'issues.listSubscriptions': issueSubscriptions.listSubscriptions,
-  'issues.listSubscriptionsCheck': issueSubscriptions.listSubscriptionsCheck,
-  'issues.putSubscriptions': issueSubscriptions.putSubscriptions,
-  'issues.removeSubscriptions': issueSubscriptions.removeSubscriptions,
-  'notifications.listNew': notifications.listNew,
-  'notifications.get': notifications.get,
-  'notifications.put': notifications.put,
-  'notifications.getThreads': notifications.getThreads,
-  'notifications.editThreads': notifications.editThreads,
-  'repoNotifications.get': notifications.getRepo,
-  'repoNotifications.put': notifications.putRepo,
-  'activities.listFeeds': activities.listFeeds,
-  'admin.listCron': adminCron.list,
-  'admin.createCron': adminCron.run,
-  'admin.listUnadopted': adminUnadopted.list,
-  'admin.createUnadopted': adminUnadopted.adopt,
-  'admin.removeUnadopted': adminUnadopted.remove,
-  'repoActions.listRunners': actionsRunners.repoList,
-  'repoActions.createRunners': actionsRunners.repoCreate,
-  'repoActions.listRunnersRegistrationToken': actionsRunners.repoToken,
-  'repoActions.getRunners': actionsRunners.repoGet,
-  'repoActions.removeRunners': actionsRunners.repoRemove,
-  'repoActions.listRunnersJobs': actionsRunners.repoJobs,
-  'orgActions.listRunners': actionsRunners.orgList,
-  'orgActions.createRunners': actionsRunners.orgCreate,
-  'orgActions.listRunnersRegistrationToken': actionsRunners.orgToken,
-  'orgActions.getRunners': actionsRunners.orgGet,
-  'orgActions.removeRunners': actionsRunners.orgRemove,
-  'orgActions.listRunnersJobs': actionsRunners.orgJobs,
-  'userActions.listRunners': actionsRunners.userList,
-  'userActions.createRunners': actionsRunners.userCreate,
-  'userActions.listRunnersRegistrationToken': actionsRunners.userToken,
-  'userActions.getRunners': actionsRunners.userGet,
-  'userActions.removeRunners': actionsRunners.userRemove,
-  'userActions.listRunnersJobs': actionsRunners.userJobs,
-  'adminRunners.get': actionsRunners.adminList,
-  'adminRunners.create': actionsRunners.adminCreate,
-  'adminRunners.listRegistrationToken': actionsRunners.adminToken,
-  'adminRunners.listRegistrationTokenItem': actionsRunners.adminToken,
-  'adminRunners.getItem': actionsRunners.adminGet,
-  'adminRunners.remove': actionsRunners.adminRemove,
-  'adminRunners.listJobs': actionsRunners.adminJobs,
-  'adminRunners.listJobsItem': actionsRunners.adminJobs,
-  'repoActions.createWorkflowsDispatches': actionsRuns.dispatch,
-  'repoActions.listRuns': actionsRuns.listRuns,
-  'repoActions.getRuns': actionsRuns.getRun,
-  'repoActions.removeRuns': actionsRuns.removeRun,
-  'repoActions.listRunsJobs': actionsRuns.listRunJobs,
-  'repoActions.listRunsLogs': actionsRuns.runLogs,
-  'repoActions.listRunsArtifacts': actionsRuns.listRunArtifacts,
-  'repoActions.listTasks': actionsRuns.listTasks,
-  'repoActions.listJobsLogs': actionsRuns.jobLogs,
-  'repoActions.listArtifacts': actionsRuns.listArtifacts,
-  'repoActions.getArtifacts': actionsRuns.getArtifact,
-  'repoActions.removeArtifacts': actionsRuns.removeArtifact,
-  'repoActions.listArtifactsZip': actionsRuns.downloadArtifact,
-  'misc.getActionsRun': actionsRuns.taskRun,
-  'hooks.list': hooks.list,
-  'hooks.create': hooks.create,
-  'hooks.get': hooks.get,
-  'hooks.edit': hooks.edit,
-  'hooks.remove': hooks.remove,
-  'hooks.createTests': hooks.createTests,
-  'hooks.listGit': hooks.listGit,
-  'hooks.getGit': hooks.getGit,
-  'hooks.editGit': hooks.editGit,
-  'hooks.removeGit': hooks.removeGit,
-  'orgs.listHooks': hooks.orgList,
-  'orgs.createHooks': hooks.orgCreate,
-  'orgs.getHooks': hooks.orgGet,
-  'orgs.editHooks': hooks.orgEdit,
-  'orgs.removeHooks': hooks.orgRemove,
-  'user.listHooks': hooks.userList,
-  'user.createHooks': hooks.userCreate,
-  'user.getHooks': hooks.userGet,
-  'user.editHooks': hooks.userEdit,
-  'user.removeHooks': hooks.userRemove,
-  'admin.listHooks': hooks.adminList,
-  'admin.createHooks': hooks.adminCreate,
-  'admin.getHooks': hooks.adminGet,
-  'admin.editHooks': hooks.adminEdit,
-  'admin.removeHooks': hooks.adminRemove,
+  ...family('quota', quota),
+  ...family('actionSecrets', actionSecrets),
+  ...family('actionVariables', actionVariables),
+  ...family('issues', issues),
+  ...family('issueTimes', issueTimes),
+  ...family('issueDeps', issueDeps),
+  ...family('markup', markup),
+  ...family('deployKeys', deployKeys),
+  ...family('misc', misc),
+  ...family('activitypub', activitypub),
+  ...family('flags', flags),
+  ...family('users', users),
+  ...family('tokens', tokens),
+  ...family('repos', repos),
+  ...family('collaborators', collaborators),
+  ...family('templates', templates),
+  ...family('topics', topics),
+  ...family('repoLists', repoLists),
+  ...family('stars', stars),
+  ...family('mirrors', mirrors),
+  ...family('generate', generate),
+  ...family('transfer', transfer),
+  ...family('repoTeams', repoTeams),
+  ...family('forks', forks),
+  ...family('watches', watches),
+  ...family('repoAvatar', repoAvatar),
+  ...family('orgs', orgs),
+  ...family('orgMembers', orgMembers),
+  ...family('orgLabels', orgLabels),
+  ...family('labels', labels),
+  ...family('releases', releases),
+  ...family('attachments', attachments),
+  ...family('packages', packages),
+  ...family('milestones', milestones),
+  ...family('teams', teams),
+  ...family('adminUsers', adminUsers),
+  ...family('follows', follows),
+  ...family('keys', keys),
+  ...family('gpgKeys', gpgKeys),
+  ...family('emails', emails),
+  ...family('userSettings', userSettings),
+  ...family('oauth2Apps', oauth2Apps),
+  ...family('branches', branches),
+  ...family('branchProtections', branchProtections),
+  ...family('tags', tags),
+  ...family('tagProtections', tagProtections),
+  ...family('commits', commits),
+  ...family('statuses', statuses),
+  ...family('gitData', gitData),
+  ...family('contents', contents),
+  ...family('repoFiles', repoFiles),
+  ...family('repoMeta', repoMeta),
+  ...family('pulls', pulls),
+  ...family('pullReviews', pullReviews),
+  ...family('wiki', wiki),
+  ...family('issueComments', issueComments),
+  ...family('reactions', reactions),
+  ...family('issueSubscriptions', issueSubscriptions),
+  ...family('notifications', notifications),
+  ...family('activities', activities),
+  ...family('adminCron', adminCron),
+  ...family('adminUnadopted', adminUnadopted),
+  ...family('actionsRunners', actionsRunners),
+  ...family('actionsRuns', actionsRuns),
+  ...family('hooks', hooks),
 };
 
 export { PENDING };

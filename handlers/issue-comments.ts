@@ -242,3 +242,16 @@ export const listTimeline: Handler<never, QueryOf<'Comments'>> = async (c) => {
   // Forgejo builds the list from a nil slice: no events is `null`.
   return json(200, items.length ? items : null, pagingHeaders(c, page, total));
 };
+
+/** This family's handlers; `routes.table.ts` names each `issueComments.<key>`. */
+export const handlers = {
+  listComments,
+  listCommentsItem,
+  createComments,
+  getComments,
+  editComments,
+  removeComments,
+  editCommentsItem,
+  removeCommentsItem,
+  listTimeline,
+} satisfies Record<string, Handler<never, never>>;

@@ -130,3 +130,13 @@ export const listDependencies: Handler = async (c) => {
 
 /** Blocked issues may live in repositories with dependencies on, so this one's setting does not matter. */
 export const listBlocks: Handler = async (c) => listLinked(c, 'blocked');
+
+/** This family's handlers; `routes.table.ts` names each `issueDeps.<key>`. */
+export const handlers = {
+  listDependencies,
+  createDependencies,
+  removeDependencies,
+  listBlocks,
+  createBlocks,
+  removeBlocks,
+} satisfies Record<string, Handler<never, never>>;

@@ -68,3 +68,11 @@ async function setSubscription(c: RequestState, watch: boolean) {
 
 export const putSubscriptions: Handler = async (c) => setSubscription(c, true);
 export const removeSubscriptions: Handler = async (c) => setSubscription(c, false);
+
+/** This family's handlers; `routes.table.ts` names each `issueSubscriptions.<key>`. */
+export const handlers = {
+  listSubscriptions,
+  listSubscriptionsCheck,
+  putSubscriptions,
+  removeSubscriptions,
+} satisfies Record<string, Handler<never, never>>;

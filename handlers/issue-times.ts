@@ -288,3 +288,18 @@ export const listStopwatches: Handler = async (c) => {
   });
   return json(200, body, pagingHeaders(c, p, Number(counted[0]?.n ?? 0)));
 };
+
+/** This family's handlers; `routes.table.ts` names each `issueTimes.<key>`. */
+export const handlers = {
+  listTimes,
+  createTimes,
+  removeTimes,
+  removeTimesItem,
+  list,
+  get,
+  listMine,
+  startStopwatch,
+  stopStopwatch,
+  cancelStopwatch,
+  listStopwatches,
+} satisfies Record<string, Handler<never, never>>;

@@ -3,7 +3,7 @@
 // routes reach a pull through its issue half. The chain loads the issue (ISSUE) and decides who may
 // change it (POSTER_OR_WRITER, ISSUE_WRITER, UPDATE_DATE); handlers only act.
 import type { Handler, HandlerCtx } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import { json, noContent, signedIn } from '../lib/handler.ts';
 import type { CreateIssueOption, DeleteLabelsOption, EditDeadlineOption, EditIssueOption, IssueLabelsOption } from '../model/schemas/index.ts';
 import { Issue, type IIssue } from '../model/issue.ts';
 import { Label, type ILabel } from '../model/label.ts';
@@ -186,9 +186,9 @@ function deadlineOnCreate(raw: string | undefined): Date | null {
  * POST {R}/issues. Labels, assignees, milestone and deadline need write access to the issues unit;
  * Forgejo silently drops them for other callers, and drops unknown labels and milestones too.
  */
-export const create: Handler<CreateIssueOption> = async (c) => {
+export const create = signedIn<CreateIssueOption>(async (c) => {
   const { repo, owner, perm } = need(c.repo, 'repo');
-  const doer = c.auth.doer!;
+  const doer = c.auth.doer;
   const b = c.body;
   const title = b.title.trim();
   if (title === '') throw unprocessable('[Title]: Required');
@@ -207,7 +207,7 @@ export const create: Handler<CreateIssueOption> = async (c) => {
   await watchIssue(c.em, issue.id, doer.id);
   await emitIssueEvent(c, issue, 'opened');
   return json(201, await apiOf(c, await reloadIssue(c.em, issue.id)));
-};
+});
 
 /**
  * `updated_at` of an edit (Forgejo's SetIssueUpdateDate; the chain's UPDATE_DATE allowed it): the time
@@ -241,10 +241,10 @@ async function assertStateChangeable(c: RequestState, issue: IIssue): Promise<vo
  * PATCH {R}/issues/{index} (Forgejo's EditIssue, which answers 201): the poster or a writer may change
  * title, body, ref and state; only writers deadline, assignees and milestone (ignored for others).
  */
-export const edit: Handler<EditIssueOption> = async (c) => {
+export const edit = signedIn<EditIssueOption>(async (c) => {
   const issue = need(c.issue, 'issue');
   const { repo, owner } = need(c.repo, 'repo');
-  const doer = c.auth.doer!;
+  const doer = c.auth.doer;
   const writer = canWriteIssues(c, issue.isPull);
   const b = c.body;
   const updated = requestedUpdate(b.updated_at);
@@ -265,26 +265,26 @@ export const edit: Handler<EditIssueOption> = async (c) => {
   await applyUpdate(c, issue, updated);
   await emitIssueChanges(c, issue, before);
   return json(201, await apiOf(c, await reloadIssue(c.em, issue.id)));
-};
+});
 
-export const remove: Handler = async (c) => {
+export const remove = signedIn(async (c) => {
   const issue = need(c.issue, 'issue');
   await emitIssueEvent(c, issue, 'deleted');
-  await deleteIssue(c.em, c.config, issue, c.auth.doer!.id);
+  await deleteIssue(c.em, c.config, issue, c.auth.doer.id);
   return noContent();
-};
+});
 
 // ---------------------------------------------------------------------------------------------------
 // Deadline
 
 /** POST {R}/issues/{index}/deadline: writers only; the day is kept, at 23:59:59 server time (UTC). */
-export const createDeadline: Handler<EditDeadlineOption> = async (c) => {
+export const createDeadline = signedIn<EditDeadlineOption>(async (c) => {
   const issue = need(c.issue, 'issue');
   const t = parseBodyTime(c.body.due_date, 'Deadline');
   const deadline = t.zero ? null : endOfDay(t, 0);
-  await setDeadline(c.em, issue, c.auth.doer!.id, deadline);
+  await setDeadline(c.em, issue, c.auth.doer.id, deadline);
   return json(201, { due_date: deadline ? fmtTime(deadline) : ZERO_TIME });
-};
+});
 
 // ---------------------------------------------------------------------------------------------------
 // Labels of an issue
@@ -312,35 +312,35 @@ async function labelsAndIssue(c: HandlerCtx<IssueLabelsOption>) {
 }
 
 /** POST {R}/issues/{index}/labels: add; an exclusive label replaces the issue's others of its scope. */
-export const createLabels: Handler<IssueLabelsOption> = async (c) => {
+export const createLabels = signedIn<IssueLabelsOption>(async (c) => {
   const { issue, labels, updated } = await labelsAndIssue(c);
   const before = await snapshotIssue(c.em, issue);
-  await addLabels(c.em, issue, c.auth.doer!.id, labels);
+  await addLabels(c.em, issue, c.auth.doer.id, labels);
   await emitIssueChanges(c, issue, before);
   await applyUpdate(c, issue, updated);
   return json(200, await issueLabelsJson(c, issue.id));
-};
+});
 
 /** PUT {R}/issues/{index}/labels: replace. */
-export const putLabels: Handler<IssueLabelsOption> = async (c) => {
+export const putLabels = signedIn<IssueLabelsOption>(async (c) => {
   const { issue, labels, updated } = await labelsAndIssue(c);
   const before = await snapshotIssue(c.em, issue);
-  await replaceLabels(c.em, issue, c.auth.doer!.id, labels);
+  await replaceLabels(c.em, issue, c.auth.doer.id, labels);
   await emitIssueChanges(c, issue, before);
   await applyUpdate(c, issue, updated);
   return json(200, await issueLabelsJson(c, issue.id));
-};
+});
 
 /** DELETE {R}/issues/{index}/labels: clear. */
-export const removeLabels: Handler<DeleteLabelsOption> = async (c) => {
+export const removeLabels = signedIn<DeleteLabelsOption>(async (c) => {
   const issue = need(c.issue, 'issue');
   const updated = requestedUpdate(c.body.updated_at);
   const before = await snapshotIssue(c.em, issue);
-  await clearLabels(c.em, issue, c.auth.doer!.id);
+  await clearLabels(c.em, issue, c.auth.doer.id);
   await emitIssueChanges(c, issue, before);
   await applyUpdate(c, issue, updated);
   return noContent();
-};
+});
 
 /**
  * `{identifier}`: a label name of the repository, then of its organization, then a label id (Forgejo's
@@ -358,12 +358,12 @@ async function labelByIdentifier(c: RequestState, raw: string): Promise<ILabel> 
 }
 
 /** DELETE {R}/issues/{index}/labels/{identifier}: 204, or the label as a one-element list for GitHub clients (forgejo-facts 12.5). */
-export const removeLabelsItem: Handler<DeleteLabelsOption> = async (c) => {
+export const removeLabelsItem = signedIn<DeleteLabelsOption>(async (c) => {
   const issue = need(c.issue, 'issue');
   const updated = requestedUpdate(c.body.updated_at);
   const label = await labelByIdentifier(c, c.params.identifier ?? '');
   const before = await snapshotIssue(c.em, issue);
-  await removeLabel(c.em, issue, c.auth.doer!.id, label.id);
+  await removeLabel(c.em, issue, c.auth.doer.id, label.id);
   await emitIssueChanges(c, issue, before);
   await applyUpdate(c, issue, updated);
   if ((c.headers.accept ?? '').split(',').some((v) => v.trim() === 'application/vnd.github+json')) {
@@ -371,7 +371,7 @@ export const removeLabelsItem: Handler<DeleteLabelsOption> = async (c) => {
     return json(200, [labelJson(c, label, repo.name, owner.name)]);
   }
   return noContent();
-};
+});
 
 // ---------------------------------------------------------------------------------------------------
 // Pins
@@ -390,15 +390,15 @@ export const listPinnedPulls: Handler = async (c) => {
   return json(200, await pullsToApi(c, issues.map((i) => byIssue.get(i.id)).filter((p) => !!p), issues));
 };
 
-export const createPin: Handler = async (c) => {
-  await pin(c.em, need(c.issue, 'issue'), c.auth.doer!.id);
+export const createPin = signedIn(async (c) => {
+  await pin(c.em, need(c.issue, 'issue'), c.auth.doer.id);
   return noContent();
-};
+});
 
-export const removePin: Handler = async (c) => {
-  await unpin(c.em, need(c.issue, 'issue'), c.auth.doer!.id);
+export const removePin = signedIn(async (c) => {
+  await unpin(c.em, need(c.issue, 'issue'), c.auth.doer.id);
   return noContent();
-};
+});
 
 /** PATCH {R}/issues/{index}/pin/{position}: Forgejo answers 500 for a position below 1; here 422. */
 export const editPin: Handler = async (c) => {
@@ -413,3 +413,25 @@ export const newPinAllowedGet: Handler = async (c) => {
   const repoId = need(c.repo, 'repo').repo.id;
   return json(200, { issues: await newPinAllowed(c.em, repoId, false), pull_requests: await newPinAllowed(c.em, repoId, true) });
 };
+
+/** This family's handlers; `routes.table.ts` names each `issues.<key>`. */
+export const handlers = {
+  list,
+  search,
+  get,
+  create,
+  edit,
+  remove,
+  createDeadline,
+  listLabels,
+  createLabels,
+  putLabels,
+  removeLabels,
+  removeLabelsItem,
+  listPinned,
+  listPinnedPulls,
+  createPin,
+  removePin,
+  editPin,
+  newPinAllowedGet,
+} satisfies Record<string, Handler<never, never>>;

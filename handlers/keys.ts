@@ -1,7 +1,7 @@
 // SSH public keys of users (Forgejo's routers/api/v1/user/key.go and admin/user.go): list, get,
 // add (parsed and fingerprinted with sshpk), delete; the admin variants act on `{username}`.
 import type { Handler } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import { json, noContent, signedIn } from '../lib/handler.ts';
 import type { CreateKeyOption } from '../model/schemas/index.ts';
 import { KeyType, PublicKey, type IPublicKey } from '../model/keys.ts';
 import { User, type IUser } from '../model/user.ts';
@@ -36,7 +36,7 @@ async function listFor(c: HandlerCtx<unknown, QueryOf<'Keys'>>, user: IUser) {
   return json(200, out, pagingHeaders(c, p, total));
 }
 
-export const listMine: Handler = async (c) => listFor(c, c.auth.doer!);
+export const listMine = signedIn(async (c) => listFor(c, c.auth.doer));
 export const listOfUser: Handler = async (c) => listFor(c, need(c.contextUser, 'user'));
 
 /** Forgejo answers any key by id here, with the private parts only for its owner (or an admin). */
@@ -54,7 +54,7 @@ async function addKey(c: RequestState, owner: IUser, body: CreateKeyOption) {
   return json(201, await keyJson(c, key, owner));
 }
 
-export const create: Handler<CreateKeyOption> = async (c) => addKey(c, c.auth.doer!, c.body);
+export const create = signedIn<CreateKeyOption>(async (c) => addKey(c, c.auth.doer, c.body));
 export const adminCreate: Handler<CreateKeyOption> = async (c) => addKey(c, need(c.contextUser, 'user'), c.body);
 
 /** Forgejo's DeletePublicKey: KEY loaded the key and KEY_OWNER decided who may. */
@@ -64,3 +64,14 @@ export const remove: Handler = async (c) => {
   return noContent();
 };
 export const adminRemove = remove;
+
+/** This family's handlers; `routes.table.ts` names each `keys.<key>`. */
+export const handlers = {
+  listOfUser,
+  listMine,
+  get,
+  create,
+  remove,
+  adminCreate,
+  adminRemove,
+} satisfies Record<string, Handler<never, never>>;

@@ -56,3 +56,12 @@ export const remove: Handler = async (c) => {
   if (rowId(raw) !== null) await c.em.nativeDelete(Label, { id: rowId(raw)!, repoId: need(c.repo, 'repo').repo.id, orgId: 0 });
   return noContent();
 };
+
+/** This family's handlers; `routes.table.ts` names each `labels.<key>`. */
+export const handlers = {
+  list,
+  get,
+  create,
+  edit,
+  remove,
+} satisfies Record<string, Handler<never, never>>;

@@ -34,3 +34,13 @@ const html = (body: string) => ({ status: 200, body, type: 'text/html; charset=u
 export const markdown: Handler<MarkdownOption> = async (c) => html(render(c, c.body.Text ?? '', c.body.Mode ?? '', c.body.Context ?? ''));
 export const markup: Handler<MarkupOption> = async (c) => html(render(c, c.body.Text ?? '', c.body.Mode ?? '', c.body.Context ?? ''));
 export const markdownRaw: Handler<string> = async (c) => html(render(c, c.body, 'markdown', ''));
+
+/** This family's handlers; `routes.table.ts` names each `markup.<key>`. */
+export const handlers = {
+  markup,
+  markdown,
+  markdownRaw,
+  createMarkup: markup,
+  createMarkdown: markdown,
+  createMarkdownRaw: markdownRaw,
+} satisfies Record<string, Handler<never, never>>;

@@ -1,7 +1,7 @@
 // Migrations, pull-mirror sync, mirror conversion and push mirrors (Forgejo routers/api/v1/repo/
 // migrate.go, mirror.go, repo.go Convert).
 import type { Handler } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import { json, noContent, signedIn } from '../lib/handler.ts';
 import type { CreatePushMirrorOption, MigrateRepoOptions } from '../model/schemas/index.ts';
 import { User, type IUser } from '../model/user.ts';
 import { PushMirror } from '../model/mirror.ts';
@@ -21,9 +21,9 @@ const IMPORTABLE = ['issues', 'labels', 'milestones', 'releases', 'pull_requests
  * git source ignores those options and a mirror never takes them, as in Forgejo; other services
  * cannot be read.
  */
-export const migrate: Handler<MigrateRepoOptions> = async (c) => {
+export const migrate = signedIn<MigrateRepoOptions>(async (c) => {
   const b = c.body;
-  const doer = c.auth.doer!;
+  const doer = c.auth.doer;
   let owner: IUser = doer;
   if (b.repo_owner) owner = await c.em.findOneOrFail(User, { lowerName: b.repo_owner.toLowerCase() });
   else if (b.uid) owner = await c.em.findOneOrFail(User, { id: b.uid });
@@ -54,7 +54,7 @@ export const migrate: Handler<MigrateRepoOptions> = async (c) => {
     apiImport,
   });
   return json(201, await repoJson(c, repo, owner));
-};
+});
 
 export const mirrorSync: Handler = async (c) => {
   await syncMirror(c.em, c.services, need(c.repo, 'repo').repo);
@@ -112,3 +112,15 @@ export const syncPushMirrors: Handler = async (c) => {
   }
   return { status: 200 };
 };
+
+/** This family's handlers; `routes.table.ts` names each `mirrors.<key>`. */
+export const handlers = {
+  migrate,
+  convert,
+  mirrorSync,
+  syncPushMirrors,
+  listPushMirrors,
+  createPushMirrorOf,
+  getPushMirror,
+  removePushMirror,
+} satisfies Record<string, Handler<never, never>>;

@@ -37,3 +37,13 @@ export const settingsRepository: Handler = async (c) =>
     time_tracking_disabled: false,
     lfs_disabled: !c.config.SERVER.LFS_START_SERVER,
   });
+
+/** This family's handlers; `routes.table.ts` names each `misc.<key>`. */
+export const handlers = {
+  swagger,
+  version,
+  settingsUi,
+  settingsApi,
+  settingsAttachment,
+  settingsRepository,
+} satisfies Record<string, Handler<never, never>>;

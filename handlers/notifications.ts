@@ -151,3 +151,14 @@ export const editThreads: Handler<never, QueryOf<'NotificationThread'>> = async 
 export const getRepo: Handler<never, QueryOf<'Notifications'>> = async (c) => listThreads(c, need(c.repo, 'repo').repo.id);
 
 export const putRepo: Handler<never, QueryOf<'NotificationsRead'>> = async (c) => markThreads(c, need(c.repo, 'repo').repo.id);
+
+/** This family's handlers; `routes.table.ts` names each `notifications.<key>`. */
+export const handlers = {
+  listNew,
+  get,
+  put,
+  getThreads,
+  editThreads,
+  getRepo,
+  putRepo,
+} satisfies Record<string, Handler<never, never>>;

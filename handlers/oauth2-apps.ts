@@ -2,7 +2,7 @@
 // secret is shown once, on create and on edit (which regenerates it); only a salted hash is kept.
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { Handler } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import { json, noContent, signedIn } from '../lib/handler.ts';
 import type { CreateOAuth2ApplicationOptions } from '../model/schemas/index.ts';
 import { OAuth2Application, type IOAuth2Application } from '../model/oauth2.ts';
 import { toApiOAuth2Application } from '../lib/api/account.ts';
@@ -46,24 +46,24 @@ async function ownApp(c: RequestState): Promise<IOAuth2Application> {
   return app;
 }
 
-export const list: Handler = async (c) => {
+export const list = signedIn(async (c) => {
   const p = pageOf(c);
-  const [rows, total] = await c.em.findAndCount(OAuth2Application, { uid: c.auth.doer!.id }, { orderBy: { id: 'asc' }, limit: p.limit, offset: p.offset });
+  const [rows, total] = await c.em.findAndCount(OAuth2Application, { uid: c.auth.doer.id }, { orderBy: { id: 'asc' }, limit: p.limit, offset: p.offset });
   return json(200, rows.map((a) => appJson(a)), pagingHeaders(c, p, total));
-};
+});
 
 export const get: Handler = async (c) => json(200, appJson(await ownApp(c)));
 
-export const create: Handler<CreateOAuth2ApplicationOptions> = async (c) => {
+export const create = signedIn<CreateOAuth2ApplicationOptions>(async (c) => {
   const { name, uris } = checkOptions(c.body);
   const secret = newSecret();
   const app = c.em.create(OAuth2Application, {
-    uid: c.auth.doer!.id, name, clientId: randomUUID(), clientSecretHash: secret.hash,
+    uid: c.auth.doer.id, name, clientId: randomUUID(), clientSecretHash: secret.hash,
     confidentialClient: c.body.confidential_client ?? false, redirectUris: uris,
   });
   await c.em.flush();
   return json(201, appJson(app, secret.value));
-};
+});
 
 export const edit: Handler<CreateOAuth2ApplicationOptions> = async (c) => {
   const app = await ownApp(c);
@@ -83,3 +83,12 @@ export const remove: Handler = async (c) => {
   await c.em.flush();
   return noContent();
 };
+
+/** This family's handlers; `routes.table.ts` names each `oauth2Apps.<key>`. */
+export const handlers = {
+  list,
+  get,
+  create,
+  edit,
+  remove,
+} satisfies Record<string, Handler<never, never>>;

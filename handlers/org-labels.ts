@@ -45,3 +45,12 @@ export const remove: Handler = async (c) => {
   if (rowId(raw) !== null) await c.em.nativeDelete(Label, { id: rowId(raw)!, orgId: need(c.org, 'org').id, repoId: 0 });
   return noContent();
 };
+
+/** This family's handlers; `routes.table.ts` names each `orgLabels.<key>`. */
+export const handlers = {
+  list,
+  create,
+  get,
+  edit,
+  remove,
+} satisfies Record<string, Handler<never, never>>;

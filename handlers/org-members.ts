@@ -64,3 +64,14 @@ export const remove: Handler = async (c) => {
   await removeOrgMember(c.em, need(c.org, 'org').id, need(c.contextUser, 'user').id);
   return noContent();
 };
+
+/** This family's handlers; `routes.table.ts` names each `orgMembers.<key>`. */
+export const handlers = {
+  list,
+  isMember,
+  remove,
+  listPublic,
+  isPublicMember,
+  publicize,
+  conceal,
+} satisfies Record<string, Handler<never, never>>;

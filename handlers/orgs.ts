@@ -1,7 +1,7 @@
 // Organizations: list, create, read, edit, delete, rename, avatar, activity feed and blocked users
 // (Forgejo's routers/api/v1/org/org.go and avatar.go; forgejo-facts 6.3).
 import type { Handler } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import { json, noContent, signedIn } from '../lib/handler.ts';
 import type { CreateOrgOption, EditOrgOption, RenameOrgOption, UpdateUserAvatarOption } from '../model/schemas/index.ts';
 import { User, UserRedirect, type IUser, type Visibility } from '../model/user.ts';
 import { OrgUser, Team, TeamRepo, TeamUnit, TeamUser } from '../model/org.ts';
@@ -37,7 +37,7 @@ export function newOrgFrom(b: CreateOrgOption): NewOrg {
   };
 }
 
-export const create: Handler<CreateOrgOption> = async (c) => json(201, toApiOrg(c.config, await createOrg(c.em, c.auth.doer!, newOrgFrom(c.body))));
+export const create = signedIn<CreateOrgOption>(async (c) => json(201, toApiOrg(c.config, await createOrg(c.em, c.auth.doer, newOrgFrom(c.body)))));
 
 /**
  * Forgejo's GetAll: public organizations for everyone; signed-in callers (not with a public-only
@@ -152,3 +152,19 @@ export const unblock: Handler = async (c) => {
   await unblockUser(c.em, need(c.org, 'org'), notAnOrg(need(c.contextUser, 'user')));
   return noContent();
 };
+
+/** This family's handlers; `routes.table.ts` names each `orgs.<key>`. */
+export const handlers = {
+  create,
+  get,
+  list,
+  edit,
+  remove,
+  rename,
+  updateAvatar,
+  deleteAvatarOf,
+  activityFeeds,
+  listBlockedUsers,
+  block,
+  unblock,
+} satisfies Record<string, Handler<never, never>>;

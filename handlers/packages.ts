@@ -103,3 +103,13 @@ export const createUnlink: Handler = async (c) => {
   await c.em.flush();
   return { status: 201 };
 };
+
+/** This family's handlers; `routes.table.ts` names each `packages.<key>`. */
+export const handlers = {
+  list,
+  getItem,
+  remove,
+  listFiles,
+  createLink,
+  createUnlink,
+} satisfies Record<string, Handler<never, never>>;

@@ -595,3 +595,20 @@ export const removeRequestedReviewers: Handler<PullReviewRequestOptions> = async
   await changeRequests(c, pullOf(c), false);
   return noContent();
 };
+
+/** This family's handlers; `routes.table.ts` names each `pullReviews.<key>`. */
+export const handlers = {
+  listReviews,
+  getReviews,
+  createReviews,
+  createReviewsItem,
+  removeReviews,
+  listReviewsComments,
+  getReviewsComments,
+  createReviewsComments,
+  removeReviewsComments,
+  createReviewsDismissals,
+  createReviewsUndismissals,
+  createRequestedReviewers,
+  removeRequestedReviewers,
+} satisfies Record<string, Handler<never, never>>;

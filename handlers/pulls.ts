@@ -2,7 +2,7 @@
 // checked the pulls unit (and that the repository is neither empty nor a mirror) and code read.
 import type { FilterQuery } from '@mikro-orm/core';
 import type { Handler, HandlerCtx } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import { json, noContent, signedIn } from '../lib/handler.ts';
 import type { CreatePullRequestOption, EditPullRequestOption, MergePullRequestForm } from '../model/schemas/index.ts';
 import { CommentType, Issue, IssueLabel, type IIssue } from '../model/issue.ts';
 import { AutoMerge, PullRequest, type IPullRequest } from '../model/pull.ts';
@@ -125,9 +125,9 @@ async function resolveHead(c: HandlerCtx<CreatePullRequestOption>, head: string)
 }
 
 /** 201 api.PullRequest; labels, milestone, assignees and deadline are kept for pull writers only. */
-export const create: Handler<CreatePullRequestOption> = async (c) => {
+export const create = signedIn<CreatePullRequestOption>(async (c) => {
   const { repo, owner } = need(c.repo, 'repo');
-  const doer = c.auth.doer!;
+  const doer = c.auth.doer;
   const b = c.body;
   if (b.head === b.base) throw unprocessable('Invalid PullRequest: There are no changes between the head and the base');
   const head = await resolveHead(c, b.head);
@@ -153,7 +153,7 @@ export const create: Handler<CreatePullRequestOption> = async (c) => {
   });
   await emitIssueEvent(c, await c.em.findOneOrFail(Issue, { id: pull.issueId }), 'opened', { pull });
   return json(201, await pullToApi(c, pull));
-};
+});
 
 /** GET pulls/{base}/{head}: `head` is `branch`, `owner:branch` or `owner/repo:branch`; the open pull, else the newest. */
 export const getItem2: Handler<never, QueryOf<'PullByBranch'>> = async (c) => {
@@ -269,10 +269,10 @@ export const listFiles: Handler<never, QueryOf<'PullFiles'>> = async (c) => {
  * PATCH: the poster or a pull writer; assignees, milestone and labels only for writers (silently
  * skipped otherwise, as Forgejo does). 201, as Forgejo answers (its own TODO says 200).
  */
-export const edit: Handler<EditPullRequestOption> = async (c) => {
+export const edit = signedIn<EditPullRequestOption>(async (c) => {
   const { repo, owner } = need(c.repo, 'repo');
   const { pull, issue } = need(c.pull, 'pull');
-  const doer = c.auth.doer!;
+  const doer = c.auth.doer;
   const writer = canWriteIssues(c, true);
   const b = c.body;
   const before = await snapshotIssue(c.em, issue);
@@ -297,7 +297,7 @@ export const edit: Handler<EditPullRequestOption> = async (c) => {
   await c.em.flush();
   await emitIssueChanges(c, issue, before);
   return json(201, await pullToApi(c, pull));
-};
+});
 
 const targets = (p: IPullRequest) => ({ headRepoId: p.headRepoId, baseRepoId: p.baseRepoId, headBranch: p.headBranch, baseBranch: p.baseBranch });
 
@@ -371,7 +371,7 @@ async function headPermission(c: RequestState, head: IRepository) {
 }
 
 /** POST merge (MergePullRequestForm, forgejo-facts 10.4): 200 merged, 201 auto-merge scheduled. */
-export const createMerge: Handler<MergePullRequestForm> = async (c) => {
+export const createMerge = signedIn<MergePullRequestForm>(async (c) => {
   const { repo, units } = need(c.repo, 'repo');
   const { pull, issue } = await loadPull(c);
   const b = c.body;
@@ -382,7 +382,7 @@ export const createMerge: Handler<MergePullRequestForm> = async (c) => {
   // recorded first, and answered like any merged pull (lib/merge-recovery.ts).
   await claimPull(c.em, pull, issue);
   const headCommit = (await syncPullHead(c.services, pull, base, head)) ?? pull.headCommitId;
-  if (!issue.isClosed && (await reconcileMerge(c.em, c.services, c.config, { pull, issue, base, doerId: c.auth.doer!.id, headCommit, byHead: style !== 'manually-merged' }))) {
+  if (!issue.isClosed && (await reconcileMerge(c.em, c.services, c.config, { pull, issue, base, doerId: c.auth.doer.id, headCommit, byHead: style !== 'manually-merged' }))) {
     c.afterCommit?.(() => dropMergeIntent(c.config, pull.id));
     return json(405, { message: '', url: `${c.config.appUrl}api/swagger` });
   }
@@ -403,21 +403,21 @@ export const createMerge: Handler<MergePullRequestForm> = async (c) => {
   const refsBefore = await refSnapshot(repoPathOf(c.services, base));
   let merged: string;
   try {
-    merged = await mergePull({ services: c.services, cfg: c.config, pull, base, head, style, message, doer: c.auth.doer!, poster: await c.em.findOneOrFail(User, { id: issue.posterId }), expectedHead: b.head_commit_id || undefined });
+    merged = await mergePull({ services: c.services, cfg: c.config, pull, base, head, style, message, doer: c.auth.doer, poster: await c.em.findOneOrFail(User, { id: issue.posterId }), expectedHead: b.head_commit_id || undefined });
   } catch (e) {
     if (e instanceof MergeConflict) return json(409, e.body);
     throw e;
   }
-  await finishMerge(c.em, c.services, { pull, issue, base, commit: merged, doerId: c.auth.doer!.id });
+  await finishMerge(c.em, c.services, { pull, issue, base, commit: merged, doerId: c.auth.doer.id });
   c.afterCommit?.(() => dropMergeIntent(c.config, pull.id));
-  await emitPullMerged(c.em, c, { base, sender: c.auth.doer!, pull, issue, basePath: repoPathOf(c.services, base), refsBefore });
+  await emitPullMerged(c.em, c, { base, sender: c.auth.doer, pull, issue, basePath: repoPathOf(c.services, base), refsBefore });
   if (b.delete_branch_after_merge && head) {
-    const refused = await deleteHeadAfterMerge(c.em, c.services, { pull, issue, head, doerId: c.auth.doer!.id, perm: await headPermission(c, head), events: { ctx: c, sender: c.auth.doer! } });
+    const refused = await deleteHeadAfterMerge(c.em, c.services, { pull, issue, head, doerId: c.auth.doer.id, perm: await headPermission(c, head), events: { ctx: c, sender: c.auth.doer } });
     // The merge stands; the answer says the branch stayed (a reply, not a throw, so it is committed).
     if (refused) return json(403, { message: refused, url: `${c.config.appUrl}api/swagger` });
   }
   return { status: 200 };
-};
+});
 
 async function scheduleAutoMerge(c: RequestState, pull: IPullRequest, issue: IIssue, style: MergeStyle, message: string) {
   if (await c.em.findOne(AutoMerge, { pullId: pull.id })) throw conflict(`pull request is already scheduled to be merged automatically [pull_id: ${pull.id}]`);
@@ -428,15 +428,15 @@ async function scheduleAutoMerge(c: RequestState, pull: IPullRequest, issue: IIs
 }
 
 /** DELETE merge: cancels the scheduled auto-merge (SCHEDULED_MERGE, MERGE_SCHEDULER). */
-export const removeMerge: Handler = async (c) => {
+export const removeMerge = signedIn(async (c) => {
   const { issue } = need(c.pull, 'pull');
   c.em.remove(need(c.autoMerge, 'auto-merge'));
-  await addComment(c.em, issue, c.auth.doer!.id, CommentType.prUnScheduledToAutoMerge);
+  await addComment(c.em, issue, c.auth.doer.id, CommentType.prUnScheduledToAutoMerge);
   return noContent();
-};
+});
 
 /** POST update?style=merge|rebase: the base branch brought into the head branch (PULL_UPDATER decided who may). */
-export const createUpdate: Handler<never, QueryOf<'PullUpdate'>> = async (c) => {
+export const createUpdate = signedIn<never, QueryOf<'PullUpdate'>>(async (c) => {
   const { pull, issue } = need(c.pull, 'pull');
   if (pull.hasMerged) throw unprocessable('the pull request is already merged');
   if (issue.isClosed) throw unprocessable('the pull request is closed');
@@ -444,8 +444,24 @@ export const createUpdate: Handler<never, QueryOf<'PullUpdate'>> = async (c) => 
   if (!head) throw unprocessable('the head repository of this pull request was deleted');
   const rebase = c.q.style === 'rebase';
   const refsBefore = await refSnapshot(repoPathOf(c.services, head));
-  const moved = await updatePullHead({ services: c.services, cfg: c.config, pull, base, head, doer: c.auth.doer!, rebase });
+  const moved = await updatePullHead({ services: c.services, cfg: c.config, pull, base, head, doer: c.auth.doer, rebase });
   if (moved) await refreshAfterWrite(c.em, head, repoPathOf(c.services, head), [pull.headBranch], pullRefresh(c));
-  if (moved) await emitRefChanges(c.em, c, head, c.auth.doer!, repoPathOf(c.services, head), refsBefore);
+  if (moved) await emitRefChanges(c.em, c, head, c.auth.doer, repoPathOf(c.services, head), refsBefore);
   return { status: 200 };
-};
+});
+
+/** This family's handlers; `routes.table.ts` names each `pulls.<key>`. */
+export const handlers = {
+  list,
+  get,
+  create,
+  edit,
+  getItem,
+  getItem2,
+  listCommits,
+  listFiles,
+  listMerge,
+  createMerge,
+  removeMerge,
+  createUpdate,
+} satisfies Record<string, Handler<never, never>>;

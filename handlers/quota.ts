@@ -240,3 +240,33 @@ export const orgQuotaCheck: Handler = async (c) => check(c, need(c.org, 'org'));
 export const orgQuotaAttachments: Handler = async (c) => listed(c, need(c.org, 'org'), listQuotaAttachments);
 export const orgQuotaPackages: Handler = async (c) => listed(c, need(c.org, 'org'), listQuotaPackages);
 export const orgQuotaArtifacts: Handler = async (c) => listed(c, need(c.org, 'org'), listQuotaArtifacts);
+
+/** This family's handlers; `routes.table.ts` names each `quota.<key>`. */
+export const handlers = {
+  listRules,
+  createRule,
+  getRule,
+  editRule,
+  removeRule,
+  listGroups,
+  createGroup,
+  getGroup,
+  removeGroup,
+  putGroupRule,
+  removeGroupRule,
+  listGroupUsers,
+  putGroupUser,
+  removeGroupUser,
+  adminUserQuota,
+  setUserGroups,
+  myQuota,
+  myQuotaCheck,
+  myQuotaAttachments,
+  myQuotaPackages,
+  myQuotaArtifacts,
+  orgQuota,
+  orgQuotaCheck,
+  orgQuotaAttachments,
+  orgQuotaPackages,
+  orgQuotaArtifacts,
+} satisfies Record<string, Handler<never, never>>;

@@ -84,3 +84,13 @@ function commentTarget(c: RequestState): Target {
 
 export const createCommentsReactions: Handler<EditReactionOption> = async (c) => changeReaction(c, commentTarget(c), true);
 export const removeCommentsReactions: Handler<EditReactionOption> = async (c) => changeReaction(c, commentTarget(c), false);
+
+/** This family's handlers; `routes.table.ts` names each `reactions.<key>`. */
+export const handlers = {
+  listReactions,
+  createReactions,
+  removeReactions,
+  listCommentsReactions,
+  createCommentsReactions,
+  removeCommentsReactions,
+} satisfies Record<string, Handler<never, never>>;

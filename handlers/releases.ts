@@ -7,7 +7,7 @@ import { emitEvent } from '../lib/events.ts';
 import { emitRefUpdates } from '../lib/push-events.ts';
 import { UniqueConstraintViolationException, type EntityManager, type FilterQuery } from '@mikro-orm/core';
 import type { Handler } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import { json, noContent, signedIn } from '../lib/handler.ts';
 import type { CreateReleaseOption, EditAttachmentOptions, EditReleaseOption } from '../model/schemas/index.ts';
 import { Release, type IRelease } from '../model/release.ts';
 import { releaseAssets, releaseAssetsToApi, releasesToApi, releaseToApi } from '../lib/api/release.ts';
@@ -166,7 +166,7 @@ export const listLatest: Handler = async (c) => {
  * Spec, release creation: a missing `name` defaults to the tag name. A bare tag record of the same tag
  * becomes the release (Forgejo); an existing release of that tag is a conflict.
  */
-export const create: Handler<CreateReleaseOption> = async (c) => {
+export const create = signedIn<CreateReleaseOption>(async (c) => {
   const g = gitCtx(c);
   const b = c.body;
   refuseArchived(g.repo);
@@ -176,7 +176,7 @@ export const create: Handler<CreateReleaseOption> = async (c) => {
   if (existing && !existing.isTag) throw conflict(`release tag already exist [tag_name: ${tag}]`);
   const rel = existing ?? c.em.create(Release, { repoId: g.repo.id, tagName: tag, lowerTagName: tag.toLowerCase() });
   rel.isTag = false;
-  rel.publisherId = c.auth.doer!.id;
+  rel.publisherId = c.auth.doer.id;
   rel.target = b.target_commitish || g.repo.defaultBranch;
   rel.title = truncateTitle(b.name || tag);
   rel.note = b.body ?? '';
@@ -184,12 +184,12 @@ export const create: Handler<CreateReleaseOption> = async (c) => {
   rel.isPrerelease = b.prerelease ?? false;
   rel.hideArchiveLinks = b.hide_archive_links ?? false;
   await save(c, g, rel, await ensureTag(c, g, rel));
-  if (!rel.isDraft) await emitEvent(c.em, c, { name: 'release', repo: g.repo, sender: c.auth.doer!, action: 'published', release: rel });
+  if (!rel.isDraft) await emitEvent(c.em, c, { name: 'release', repo: g.repo, sender: c.auth.doer, action: 'published', release: rel });
   return reply(c, 201, rel);
-};
+});
 
 /** Forgejo applies only non-empty strings; publishing a draft creates its tag. */
-export const edit: Handler<EditReleaseOption> = async (c) => {
+export const edit = signedIn<EditReleaseOption>(async (c) => {
   const g = gitCtx(c);
   const rel = await releaseById(c);
   const b = c.body;
@@ -209,9 +209,9 @@ export const edit: Handler<EditReleaseOption> = async (c) => {
   if (b.prerelease !== undefined) rel.isPrerelease = b.prerelease;
   if (b.hide_archive_links !== undefined) rel.hideArchiveLinks = b.hide_archive_links;
   await save(c, g, rel, await ensureTag(c, g, rel));
-  if (!rel.isDraft) await emitEvent(c.em, c, { name: 'release', repo: g.repo, sender: c.auth.doer!, action: wasDraft ? 'published' : 'updated', release: rel });
+  if (!rel.isDraft) await emitEvent(c.em, c, { name: 'release', repo: g.repo, sender: c.auth.doer, action: wasDraft ? 'published' : 'updated', release: rel });
   return reply(c, 200, rel);
-};
+});
 
 /** The release row and its assets go; the git tag stays. */
 async function removeRelease(c: RequestState, rel: IRelease): Promise<void> {
@@ -251,7 +251,7 @@ export const getAssets: Handler = async (c) => {
  * (Forgejo 9), never both. Release assets accept the types of [repository.release] ALLOWED_TYPES (all by
  * default); a refused type is 400. The octet-stream body form Forgejo also takes is not supported.
  */
-export const createAssets: Handler<unknown> = async (c) => {
+export const createAssets = signedIn<unknown>(async (c) => {
   // Forgejo checks the instance switch here rather than in the route group.
   if (!c.config.ATTACHMENT.ENABLED) throw notFound('Attachment is not enabled');
   const rel = await releaseById(c);
@@ -259,7 +259,7 @@ export const createAssets: Handler<unknown> = async (c) => {
   const file = uploadedFile(c.body);
   const externalUrl = formValue(c, 'external_url');
   let name = formValue(c, 'name');
-  const link = { repoId: repo.id, releaseId: rel.id, uploaderId: c.auth.doer!.id };
+  const link = { repoId: repo.id, releaseId: rel.id, uploaderId: c.auth.doer.id };
   if (file && externalUrl) throw badRequest("'attachment' and 'external_url' are mutually exclusive");
   if (file) {
     name ||= file.originalFilename;
@@ -274,7 +274,7 @@ export const createAssets: Handler<unknown> = async (c) => {
     return json(201, toApiAttachment(c.config, await createExternal(c, name, externalUrl, link)));
   }
   throw badRequest("One of 'attachment' or 'external_url' is required");
-};
+});
 
 /** Forgejo names an external asset by the last segment of its URL's (decoded) path, else its host. */
 function lastSegment(pathname: string): string {
@@ -306,3 +306,20 @@ export const removeAssets: Handler = async (c) => {
   await deleteAttachments(c, { id: a.id });
   return noContent();
 };
+
+/** This family's handlers; `routes.table.ts` names each `releases.<key>`. */
+export const handlers = {
+  list,
+  create,
+  get,
+  edit,
+  remove,
+  listLatest,
+  getTags,
+  removeTags,
+  listAssets,
+  createAssets,
+  getAssets,
+  editAssets,
+  removeAssets,
+} satisfies Record<string, Handler<never, never>>;

@@ -19,3 +19,9 @@ export const remove: Handler = async (c) => {
   await c.em.flush();
   return noContent();
 };
+
+/** This family's handlers; `routes.table.ts` names each `repoAvatar.<key>`. */
+export const handlers = {
+  create,
+  remove,
+} satisfies Record<string, Handler<never, never>>;

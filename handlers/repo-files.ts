@@ -160,3 +160,11 @@ export const ballType: Handler = async (c) => {
   const format: ArchiveFormat = kind === 'zipball' ? 'zip' : kind === 'bundle' ? 'bundle' : 'tar.gz';
   return serveArchive(c, c.params.path ?? '', format);
 };
+
+/** This family's handlers; `routes.table.ts` names each `repoFiles.<key>`. */
+export const handlers = {
+  raw,
+  media,
+  archive,
+  ballType,
+} satisfies Record<string, Handler<never, never>>;

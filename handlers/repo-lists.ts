@@ -1,6 +1,6 @@
 // Repository listings and search. Each one is limited to what the caller can reach (lib/repo-search.ts).
 import type { Handler } from '../lib/handler.ts';
-import { json } from '../lib/handler.ts';
+import { json, signedIn } from '../lib/handler.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { allOf, findRepos, orderByParam, ownedBy, ownedOrCollaborating, reachable, searchCondition, ORDER_BY_ID, type Caller, type Sql } from '../lib/repo-search.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
@@ -23,10 +23,10 @@ export const search: Handler<never, QueryOf<'RepoSearch'>> = async (c) => {
 };
 
 /** `GET /user/repos`: owned and collaborative repositories of the caller. */
-export const listMine: Handler<never, QueryOf<'MyRepos'>> = async (c) => {
-  const { data, headers } = await page(c, allOf([ownedOrCollaborating(c.auth.doer!.id), reachable(callerOf(c))]), orderByParam(c.q.order_by ?? 'name'));
+export const listMine = signedIn<never, QueryOf<'MyRepos'>>(async (c) => {
+  const { data, headers } = await page(c, allOf([ownedOrCollaborating(c.auth.doer.id), reachable(callerOf(c))]), orderByParam(c.q.order_by ?? 'name'));
   return json(200, data, headers);
-};
+});
 
 /** `GET /users/{username}/repos` and `GET /orgs/{org}/repos`: repositories the owner owns. */
 export const listOfUser: Handler = async (c) => {
@@ -38,3 +38,11 @@ export const listOfOrg: Handler = async (c) => {
   const { data, headers } = await page(c, allOf([ownedBy(need(c.org, 'org').id), reachable(callerOf(c))]), ORDER_BY_ID);
   return json(200, data, headers);
 };
+
+/** This family's handlers; `routes.table.ts` names each `repoLists.<key>`. */
+export const handlers = {
+  listOfUser,
+  listMine,
+  listOfOrg,
+  search,
+} satisfies Record<string, Handler<never, never>>;

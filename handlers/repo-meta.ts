@@ -202,3 +202,15 @@ export const signingKeyGpg: Handler = async () => ({ status: 200, body: '', type
 export const signingKeySsh: Handler = async () => {
   throw notFound();
 };
+
+/** This family's handlers; `routes.table.ts` names each `repoMeta.<key>`. */
+export const handlers = {
+  languages,
+  editorconfig,
+  issueTemplates,
+  getIssueConfig,
+  validateIssueConfig,
+  signingKeyGpg,
+  getSigningKeyGpg: signingKeyGpg,
+  signingKeySsh,
+} satisfies Record<string, Handler<never, never>>;

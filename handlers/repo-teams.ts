@@ -46,3 +46,11 @@ export const remove: Handler = async (c) => {
   await c.em.nativeDelete(TeamRepo, { teamId: team.id, repoId: repo.id });
   return noContent();
 };
+
+/** This family's handlers; `routes.table.ts` names each `repoTeams.<key>`. */
+export const handlers = {
+  list,
+  get,
+  put,
+  remove,
+} satisfies Record<string, Handler<never, never>>;

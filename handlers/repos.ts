@@ -2,7 +2,7 @@
 // read, edit, delete.
 import { emitEvent } from '../lib/events.ts';
 import type { Handler, HandlerCtx } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import { json, noContent, signedIn } from '../lib/handler.ts';
 import type { CreateRepoOption, EditRepoOption } from '../model/schemas/index.ts';
 import { Repository, RepoUnit, type IRepository, type IRepoUnit } from '../model/repo.ts';
 import { repoJson } from '../lib/api/repo-json.ts';
@@ -37,7 +37,7 @@ async function createFor(c: HandlerCtx<CreateRepoOption>, owner: IUser) {
   return json(201, await repoJson(c, repo, owner));
 }
 
-export const createForMe: Handler<CreateRepoOption> = (c) => createFor(c, c.auth.doer!);
+export const createForMe = signedIn<CreateRepoOption>((c) => createFor(c, c.auth.doer));
 export const createForUser: Handler<CreateRepoOption> = (c) => createFor(c, need(c.contextUser, 'user'));
 export const createInOrg: Handler<CreateRepoOption> = (c) => createFor(c, need(c.org, 'org'));
 
@@ -204,3 +204,15 @@ export const edit: Handler<EditRepoOption> = async (c) => {
   if (b.name && b.name !== repo.name) await renameRepository(c.em, c.services, repo, owner, b.name);
   return json(200, await repoJson(c, repo, owner));
 };
+
+/** This family's handlers; `routes.table.ts` names each `repos.<key>`. */
+export const handlers = {
+  createForMe,
+  createForUser,
+  get,
+  edit,
+  remove,
+  createInOrg,
+  createRepo: createInOrg,
+  getById: get,
+} satisfies Record<string, Handler<never, never>>;

@@ -1,6 +1,6 @@
 // Stars (Forgejo routers/api/v1/user/star.go, repo/star.go).
 import type { Handler } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import { json, noContent, signedIn } from '../lib/handler.ts';
 import { Star } from '../model/star.ts';
 import { User } from '../model/user.ts';
 import { notFound } from '../lib/errors.ts';
@@ -13,29 +13,29 @@ import { reposJson } from '../lib/api/repo-json.ts';
 import { callerOf } from './repo-lists.ts';
 
 /** `GET /user/starred`: the caller's starred repositories it can still reach, newest star first. */
-export const listMine: Handler = async (c) => {
-  const uid = c.auth.doer!.id;
+export const listMine = signedIn(async (c) => {
+  const uid = c.auth.doer.id;
   const p = pageOf(c);
   const order = { sql: '(select s.id from star s where s.repo_id = r.id and s.uid = ?) desc', params: [uid] };
   const { repos, total } = await findRepos(c.em, allOf([starredBy(uid), reachable(callerOf(c))]), order, p);
   return json(200, await reposJson(c, repos), pagingHeaders(c, p, total));
-};
+});
 
-export const isStarring: Handler = async (c) => {
+export const isStarring = signedIn(async (c) => {
   const { repo } = need(c.repo, 'repo');
-  if ((await c.em.count(Star, { uid: c.auth.doer!.id, repoId: repo.id })) === 0) throw notFound();
+  if ((await c.em.count(Star, { uid: c.auth.doer.id, repoId: repo.id })) === 0) throw notFound();
   return noContent();
-};
+});
 
-export const star: Handler = async (c) => {
-  await setStar(c.em, c.auth.doer!.id, need(c.repo, 'repo').repo, true);
+export const star = signedIn(async (c) => {
+  await setStar(c.em, c.auth.doer.id, need(c.repo, 'repo').repo, true);
   return noContent();
-};
+});
 
-export const unstar: Handler = async (c) => {
-  await setStar(c.em, c.auth.doer!.id, need(c.repo, 'repo').repo, false);
+export const unstar = signedIn(async (c) => {
+  await setStar(c.em, c.auth.doer.id, need(c.repo, 'repo').repo, false);
   return noContent();
-};
+});
 
 /** `GET {R}/stargazers`. */
 export const stargazers: Handler = async (c) => {
@@ -47,3 +47,12 @@ export const stargazers: Handler = async (c) => {
   const out = stars.map((s) => users.find((u) => u.id === s.uid)).filter((u) => u !== undefined).map((u) => toApiUser(c.config, u, viewer));
   return json(200, out, pagingHeaders(c, p, total));
 };
+
+/** This family's handlers; `routes.table.ts` names each `stars.<key>`. */
+export const handlers = {
+  listMine,
+  isStarring,
+  star,
+  unstar,
+  stargazers,
+} satisfies Record<string, Handler<never, never>>;

@@ -114,3 +114,11 @@ export const combined: Handler = async (c) => {
     url: '',
   } satisfies ApiCombinedStatus, pagingHeaders(c, page, latest.length));
 };
+
+/** This family's handlers; `routes.table.ts` names each `statuses.<key>`. */
+export const handlers = {
+  combined,
+  listByRef,
+  listBySha,
+  create,
+} satisfies Record<string, Handler<never, never>>;

@@ -73,3 +73,12 @@ export const remove: Handler = async (c) => {
   await c.em.flush();
   return noContent();
 };
+
+/** This family's handlers; `routes.table.ts` names each `tagProtections.<key>`. */
+export const handlers = {
+  list,
+  get,
+  create,
+  edit,
+  remove,
+} satisfies Record<string, Handler<never, never>>;

@@ -4,7 +4,7 @@ import { emitRefUpdates } from '../lib/push-events.ts';
 import { zeroOid } from '../git/oid.ts';
 import { Release } from '../model/release.ts';
 import type { Handler } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import { json, noContent, signedIn } from '../lib/handler.ts';
 import type { CreateTagOption } from '../model/schemas/index.ts';
 import { lookupRef, readRef } from '../git/lookup.ts';
 import { createAnnotatedTag, createLightweightTag, deleteRef } from '../git/refs.ts';
@@ -36,14 +36,14 @@ export const get: Handler = async (c) => {
   return json(200, toApiTag(g.urls, await tagByName(g.path, c.params.path ?? '')));
 };
 
-export const create: Handler<CreateTagOption> = async (c) => {
+export const create = signedIn<CreateTagOption>(async (c) => {
   const g = gitCtx(c);
   const b = c.body;
   const target = b.target || g.repo.defaultBranch;
   const commit = g.repo.isEmpty ? null : (await lookupRef(g.path, target))?.commit;
   if (!commit) throw notFound(`target not found: object does not exist [id: ${target}, rel_path: ]`);
   if (await readRef(g.path, 'tags', b.tag_name)) throw conflict(`tag already exists [name: ${b.tag_name}]`);
-  const doer = c.auth.doer!;
+  const doer = c.auth.doer;
   try {
     if (b.message) {
       await createAnnotatedTag(g.path, b.tag_name, commit, b.message, identityOf(c.config, doer));
@@ -58,9 +58,9 @@ export const create: Handler<CreateTagOption> = async (c) => {
   const created = (await readRef(g.path, 'tags', b.tag_name))!.oid;
   await emitRefUpdates(c.em, c, g.repo, doer, g.path, [{ ref: `refs/tags/${b.tag_name}`, before: zeroOid(created), after: created }]);
   return json(201, toApiTag(g.urls, await tagByName(g.path, b.tag_name)));
-};
+});
 
-export const remove: Handler = async (c) => {
+export const remove = signedIn(async (c) => {
   const g = gitCtx(c);
   const name = c.params.path ?? '';
   const ref = name === '' ? null : await readRef(g.path, 'tags', name);
@@ -71,6 +71,14 @@ export const remove: Handler = async (c) => {
   }
   await gitWrite(() => deleteRef(g.path, `refs/tags/${name}`, ref.oid));
   await refreshAfterWrite(c.em, g.repo, g.path);
-  await emitRefUpdates(c.em, c, g.repo, c.auth.doer!, g.path, [{ ref: `refs/tags/${name}`, before: ref.oid, after: zeroOid(ref.oid) }]);
+  await emitRefUpdates(c.em, c, g.repo, c.auth.doer, g.path, [{ ref: `refs/tags/${name}`, before: ref.oid, after: zeroOid(ref.oid) }]);
   return noContent();
-};
+});
+
+/** This family's handlers; `routes.table.ts` names each `tags.<key>`. */
+export const handlers = {
+  list,
+  get,
+  create,
+  remove,
+} satisfies Record<string, Handler<never, never>>;

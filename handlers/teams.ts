@@ -1,7 +1,7 @@
 // Teams (Forgejo's routers/api/v1/org/team.go; forgejo-facts 6.4): an organization's team list,
 // creation and search, and /teams/{teamid} with its members and repositories.
 import type { Handler, HandlerCtx } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import { json, noContent, signedIn } from '../lib/handler.ts';
 import type { CreateTeamOption, EditTeamOption } from '../model/schemas/index.ts';
 import { Team, TeamUser, type ITeam } from '../model/org.ts';
 import { User } from '../model/user.ts';
@@ -37,18 +37,18 @@ export const listOfOrg: Handler = async (c) => {
  * Forgejo's SearchTeam: `q` matches the name, and the description unless `include_desc=false`.
  * Only site admins search every team; anyone else searches the teams they belong to.
  */
-export const search: Handler<never, QueryOf<'TeamSearch'>> = async (c) => {
+export const search = signedIn<never, QueryOf<'TeamSearch'>>(async (c) => {
   const p = pageOf(c);
   const q = (c.q.q ?? '').trim().toLowerCase();
   const includeDesc = c.q.include_desc !== false;
   let teams = await c.em.find(Team, { orgId: need(c.org, 'org').id }, { orderBy: { lowerName: 'asc' } });
   if (!isSiteAdmin(c)) {
-    const mine = new Set((await c.em.find(TeamUser, { uid: c.auth.doer!.id })).map((m) => m.teamId));
+    const mine = new Set((await c.em.find(TeamUser, { uid: c.auth.doer.id })).map((m) => m.teamId));
     teams = teams.filter((t) => mine.has(t.id));
   }
   if (q) teams = teams.filter((t) => t.lowerName.includes(q) || (includeDesc && t.description.toLowerCase().includes(q)));
   return json(200, { ok: true, data: await teamsJson(c, page(teams, p), false) }, pagingHeaders(c, p, teams.length));
-};
+});
 
 export const create: Handler<CreateTeamOption> = async (c) => {
   const org = need(c.org, 'org');
@@ -57,12 +57,12 @@ export const create: Handler<CreateTeamOption> = async (c) => {
 };
 
 /** The teams the caller belongs to, in every organization (GET /user/teams). */
-export const listMine: Handler = async (c) => {
+export const listMine = signedIn(async (c) => {
   const p = pageOf(c);
-  const ids = (await c.em.find(TeamUser, { uid: c.auth.doer!.id })).map((m) => m.teamId);
+  const ids = (await c.em.find(TeamUser, { uid: c.auth.doer.id })).map((m) => m.teamId);
   const [rows, total] = await c.em.findAndCount(Team, { id: { $in: ids } }, { orderBy: { lowerName: 'asc' }, limit: p.limit, offset: p.offset });
   return json(200, await teamsJson(c, rows, true), pagingHeaders(c, p, total));
-};
+});
 
 export const get: Handler = async (c) => json(200, (await teamsJson(c, [need(c.team, 'team')], true))[0]);
 
@@ -133,3 +133,23 @@ export const removeRepo: Handler = async (c) => {
 };
 
 export const activityFeeds: Handler<never, QueryOf<'Feeds'>> = async (c) => teamFeed(c);
+
+/** This family's handlers; `routes.table.ts` names each `teams.<key>`. */
+export const handlers = {
+  listOfOrg,
+  create,
+  search,
+  get,
+  edit,
+  remove,
+  listMembers,
+  getMember,
+  addMember,
+  removeMember,
+  listRepos,
+  getRepo,
+  addRepo,
+  removeRepo,
+  activityFeeds,
+  listMine,
+} satisfies Record<string, Handler<never, never>>;

@@ -34,3 +34,13 @@ export const getLabelSet: Handler = async (c) => {
   if (!set) throw notFound();
   return json(200, set.map((l) => ({ name: l.name, exclusive: l.exclusive, color: l.color, description: l.description })));
 };
+
+/** This family's handlers; `routes.table.ts` names each `templates.<key>`. */
+export const handlers = {
+  listGitignores,
+  getGitignore,
+  listLicenses,
+  getLicense,
+  listLabelSets,
+  getLabelSet,
+} satisfies Record<string, Handler<never, never>>;

@@ -108,3 +108,12 @@ export const remove: Handler = async (c) => {
   return noContent();
 };
 
+/** This family's handlers; `routes.table.ts` names each `tokens.<key>`. */
+export const handlers = {
+  list,
+  create,
+  remove,
+  listUsersTokens: list,
+  createUsersTokens: create,
+  removeUsersTokens: remove,
+} satisfies Record<string, Handler<never, never>>;

@@ -56,3 +56,12 @@ export const search: Handler<never, QueryOf<'Search'>> = async (c) => {
   const body = topics.map(toApiTopic);
   return json(200, { topics: body }, pagingHeaders(c, p, total));
 };
+
+/** This family's handlers; `routes.table.ts` names each `topics.<key>`. */
+export const handlers = {
+  search,
+  list,
+  put,
+  putItem,
+  remove,
+} satisfies Record<string, Handler<never, never>>;

@@ -1,17 +1,17 @@
 // The signed-in user's settings and avatar (Forgejo's routers/api/v1/user/settings.go, avatar.go).
 import type { Handler } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import { json, noContent, signedIn } from '../lib/handler.ts';
 import type { UpdateUserAvatarOption, UserSettingsOptions } from '../model/schemas/index.ts';
 import { toApiUserSettings } from '../lib/api/account.ts';
 import { decodeAvatar, deleteAvatar, storeAvatar } from '../lib/avatar-store.ts';
 
 const settingsJson = toApiUserSettings;
 
-export const get: Handler = async (c) => json(200, settingsJson(c.auth.doer!));
+export const get = signedIn(async (c) => json(200, settingsJson(c.auth.doer)));
 
 /** Only the fields the body carries change. */
-export const edit: Handler<UserSettingsOptions> = async (c) => {
-  const u = c.auth.doer!;
+export const edit = signedIn<UserSettingsOptions>(async (c) => {
+  const u = c.auth.doer;
   const b = c.body;
   if (b.full_name !== undefined) u.fullName = b.full_name;
   if (b.website !== undefined) u.website = b.website;
@@ -27,25 +27,33 @@ export const edit: Handler<UserSettingsOptions> = async (c) => {
   if (b.enable_repo_unit_hints !== undefined) u.enableRepoUnitHints = b.enable_repo_unit_hints;
   await c.em.flush();
   return json(200, settingsJson(u));
-};
+});
 
 /** The old image file goes once the new one is recorded. */
-export const updateAvatar: Handler<UpdateUserAvatarOption> = async (c) => {
-  const u = c.auth.doer!;
+export const updateAvatar = signedIn<UpdateUserAvatarOption>(async (c) => {
+  const u = c.auth.doer;
   const data = decodeAvatar(c.body.image);
   const old = u.avatar;
   u.avatar = await storeAvatar(c.config, u.id, data);
   await c.em.flush();
   if (old && old !== u.avatar) await deleteAvatar(c.config, old);
   return noContent();
-};
+});
 
 /** Back to the generated default avatar. */
-export const removeAvatar: Handler = async (c) => {
-  const u = c.auth.doer!;
+export const removeAvatar = signedIn(async (c) => {
+  const u = c.auth.doer;
   const old = u.avatar;
   u.avatar = '';
   await c.em.flush();
   if (old) await deleteAvatar(c.config, old);
   return noContent();
-};
+});
+
+/** This family's handlers; `routes.table.ts` names each `userSettings.<key>`. */
+export const handlers = {
+  get,
+  edit,
+  updateAvatar,
+  removeAvatar,
+} satisfies Record<string, Handler<never, never>>;

@@ -2,7 +2,7 @@
 // organization permissions, starred and watched repositories (Forgejo's routers/api/v1/user/user.go,
 // star.go, watch.go and org/org.go; forgejo-facts 6.2, 12.2).
 import type { Handler } from '../lib/handler.ts';
-import { json } from '../lib/handler.ts';
+import { json, signedIn } from '../lib/handler.ts';
 import type { IUser } from '../model/user.ts';
 import { User } from '../model/user.ts';
 import { OrgUser, Team, TeamUser } from '../model/org.ts';
@@ -32,7 +32,7 @@ export async function usersJson(s: RequestState, users: IUser[]) {
   return out;
 }
 
-export const me: Handler = async (c) => json(200, await userJson(c, c.auth.doer!));
+export const me = signedIn(async (c) => json(200, await userJson(c, c.auth.doer)));
 
 export const get: Handler = async (c) => json(200, await userJson(c, need(c.contextUser, 'user')));
 
@@ -91,7 +91,7 @@ async function listOrgsOf(c: RequestState, user: IUser) {
   return json(200, rows.map((o) => toApiOrg(c.config, o)), pagingHeaders(c, p, total));
 }
 
-export const listMyOrgs: Handler = async (c) => listOrgsOf(c, c.auth.doer!);
+export const listMyOrgs = signedIn(async (c) => listOrgsOf(c, c.auth.doer));
 export const listOrgs: Handler = async (c) => listOrgsOf(c, need(c.contextUser, 'user'));
 
 /** Forgejo's GetUserOrgsPermissions: the user's highest team mode in the organization (USER_ORG resolved it). */
@@ -143,4 +143,20 @@ async function watchedBy(c: RequestState, user: IUser) {
 }
 
 export const listSubscriptions: Handler = async (c) => watchedBy(c, need(c.contextUser, 'user'));
-export const listMySubscriptions: Handler = async (c) => watchedBy(c, c.auth.doer!);
+export const listMySubscriptions = signedIn(async (c) => watchedBy(c, c.auth.doer));
+
+/** This family's handlers; `routes.table.ts` names each `users.<key>`. */
+export const handlers = {
+  get,
+  me,
+  search,
+  heatmap,
+  activityFeeds,
+  listOrgs,
+  orgPermissions,
+  listStarred,
+  listSubscriptions,
+  listMySubscriptions,
+  listMyOrgs,
+  listUsersOrgs: listOrgs,
+} satisfies Record<string, Handler<never, never>>;

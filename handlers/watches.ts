@@ -1,6 +1,6 @@
 // Watching a repository (Forgejo routers/api/v1/repo/subscriber.go, user/watch.go).
 import type { Handler } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import { json, noContent, signedIn } from '../lib/handler.ts';
 import { Watch } from '../model/star.ts';
 import { User } from '../model/user.ts';
 import type { IRepository } from '../model/repo.ts';
@@ -27,19 +27,27 @@ export const subscribers: Handler = async (c) => {
   return json(200, out, pagingHeaders(c, p, total));
 };
 
-export const get: Handler = async (c) => {
+export const get = signedIn(async (c) => {
   const { repo, owner } = need(c.repo, 'repo');
-  if (!(await isWatching(c.em, c.auth.doer!.id, repo.id))) throw notFound();
+  if (!(await isWatching(c.em, c.auth.doer.id, repo.id))) throw notFound();
   return json(200, watchInfo(c, repo, owner));
-};
+});
 
-export const put: Handler = async (c) => {
+export const put = signedIn(async (c) => {
   const { repo, owner } = need(c.repo, 'repo');
-  await setWatch(c.em, c.auth.doer!.id, repo, true);
+  await setWatch(c.em, c.auth.doer.id, repo, true);
   return json(200, watchInfo(c, repo, owner));
-};
+});
 
-export const remove: Handler = async (c) => {
-  await setWatch(c.em, c.auth.doer!.id, need(c.repo, 'repo').repo, false);
+export const remove = signedIn(async (c) => {
+  await setWatch(c.em, c.auth.doer.id, need(c.repo, 'repo').repo, false);
   return noContent();
-};
+});
+
+/** This family's handlers; `routes.table.ts` names each `watches.<key>`. */
+export const handlers = {
+  subscribers,
+  get,
+  put,
+  remove,
+} satisfies Record<string, Handler<never, never>>;

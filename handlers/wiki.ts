@@ -4,7 +4,8 @@
 // it, still escaped, as Forgejo reads it (PathParamRaw).
 import { emitEvent } from '../lib/events.ts';
 import type { Handler } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import { signedIn, json, noContent } from '../lib/handler.ts';
+import type { SignedInCtx } from '../lib/handler.ts';
 import type { CreateWikiPageOptions } from '../model/schemas/index.ts';
 import type { ObjectFormat } from '../git/repo.ts';
 import { getCommit, type Commit } from '../git/commits.ts';
@@ -147,12 +148,12 @@ export const getRevisions: Handler = async (c) => {
 
 // --- writing --------------------------------------------------------------------------------------
 
-const doer = (c: RequestState) => identityOf(c.config, c.auth.doer!);
-const wikiEvent = (c: RequestState, action: 'created' | 'edited' | 'deleted', page: string, comment: string) =>
-  emitEvent(c.em, c, { name: 'wiki', repo: need(c.repo, 'repo').repo, sender: c.auth.doer!, action, page, comment });
+const doer = (c: SignedInCtx<unknown, unknown>) => identityOf(c.config, c.auth.doer);
+const wikiEvent = (c: SignedInCtx<unknown, unknown>, action: 'created' | 'edited' | 'deleted', page: string, comment: string) =>
+  emitEvent(c.em, c, { name: 'wiki', repo: need(c.repo, 'repo').repo, sender: c.auth.doer, action, page, comment });
 
 /** A new page; the wiki repository is created on first use. An existing page is 400, as in Forgejo. */
-export const createNew: Handler<CreateWikiPageOptions> = async (c) => {
+export const createNew = signedIn<CreateWikiPageOptions>(async (c) => {
   const b = c.body;
   const title = b.title ?? '';
   if (title.trim() === '') throw badRequest('the page title is empty');
@@ -168,7 +169,7 @@ export const createNew: Handler<CreateWikiPageOptions> = async (c) => {
   }));
   await wikiEvent(c, 'created', web, message);
   return json(201, await pageJson(c, w, web));
-};
+});
 
 /**
  * New content and/or a new title. Where Forgejo differs, the option's documentation wins: no
@@ -176,7 +177,7 @@ export const createNew: Handler<CreateWikiPageOptions> = async (c) => {
  * content (Forgejo empties the page); an unknown page is 404 (Forgejo creates it), and renaming
  * onto another page is 400 (Forgejo overwrites it).
  */
-export const editPage: Handler<CreateWikiPageOptions> = async (c) => {
+export const editPage = signedIn<CreateWikiPageOptions>(async (c) => {
   const b = c.body;
   const oldWeb = requestedPage(c);
   const newWeb = (b.title ?? '').trim() === '' ? oldWeb : checkedName(titleToWebPath(b.title ?? ''));
@@ -194,9 +195,9 @@ export const editPage: Handler<CreateWikiPageOptions> = async (c) => {
   }));
   await wikiEvent(c, 'edited', newWeb, message);
   return json(200, await pageJson(c, w, newWeb));
-};
+});
 
-export const removePage: Handler = async (c) => {
+export const removePage = signedIn(async (c) => {
   const web = requestedPage(c);
   const w = wikiOf(c);
   await gitWrite(() => changeWiki(w, doer(c), async (tip) => {
@@ -206,4 +207,14 @@ export const removePage: Handler = async (c) => {
   }));
   await wikiEvent(c, 'deleted', web, '');
   return noContent();
-};
+});
+
+/** This family's handlers; `routes.table.ts` names each `wiki.<key>`. */
+export const handlers = {
+  listPages,
+  getPage,
+  getRevisions,
+  createNew,
+  editPage,
+  removePage,
+} satisfies Record<string, Handler<never, never>>;

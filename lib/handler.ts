@@ -1,6 +1,8 @@
 // What a handler sees and returns. Handlers never touch Koa: the interpreter renders the Reply.
 import type { Readable } from 'node:stream';
-import type { RequestState } from './request.ts';
+import type { IUser } from '../model/user.ts';
+import type { Auth } from './auth-types.ts';
+import type { Need, RequestState } from './request.ts';
 import type { QueryValues } from '../model/schemas/query.ts';
 
 export interface Reply {
@@ -18,7 +20,27 @@ export interface HandlerCtx<B = unknown, Q = QueryValues> extends Omit<RequestSt
   readonly q: Q;
 }
 
-export type Handler<B = never, Q = QueryValues> = (c: HandlerCtx<B, Q>) => Promise<Reply>;
+export type Handler<B = never, Q = QueryValues> = ((c: HandlerCtx<B, Q>) => Promise<Reply>) & {
+  /** What the handler relies on its row's chain to provide; checked when the table is mounted. */
+  readonly needs?: readonly Need[];
+};
+
+/** The context of a handler whose row has TOK: the caller is known. */
+export interface SignedInCtx<B = unknown, Q = QueryValues> extends HandlerCtx<B, Q> {
+  readonly auth: Auth & { readonly doer: IUser };
+}
+
+/**
+ * A handler for rows whose chain has TOK: it reads `c.auth.doer` without a null check, and the
+ * interpreter refuses a row that names it without a step that provides the doer.
+ */
+export function signedIn<B = never, Q = QueryValues>(h: (c: SignedInCtx<B, Q>) => Promise<Reply>): Handler<B, Q> {
+  const run = (c: HandlerCtx<B, Q>): Promise<Reply> => {
+    if (!c.auth.doer) throw new Error('a signed-in handler ran without a caller: its row lacks TOK');
+    return h(c as SignedInCtx<B, Q>);
+  };
+  return Object.assign(run, { needs: ['doer'] as const });
+}
 
 export const json = (status: number, body: unknown, headers?: Record<string, string>): Reply => ({ status, body, headers });
 export const noContent = (): Reply => ({ status: 204 });

@@ -18,7 +18,7 @@ import type { Services } from './services.ts';
 import type { ReceivedBody } from './request-body.ts';
 import type { QueryValues } from '../model/schemas/query.ts';
 
-export type Need = 'user' | 'org' | 'repo' | 'team' | 'issue' | 'pull' | 'review' | 'comment' | 'attachment' | 'time' | 'package' | 'auto-merge' | 'key' | 'new-owner' | 'dependency' | 'body';
+export type Need = 'doer' | 'user' | 'org' | 'repo' | 'team' | 'issue' | 'pull' | 'review' | 'comment' | 'attachment' | 'time' | 'package' | 'auto-merge' | 'key' | 'new-owner' | 'dependency' | 'body';
 
 export interface Deny {
   status: number;

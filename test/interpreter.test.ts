@@ -35,6 +35,12 @@ test('two patterns that can match one URL with no winner stop the start', () =>
 test('an unknown handler key stops the start', () =>
   rejects([row({ handler: 'nope.nothing' as RouteSpec['handler'] })], 'unknown handler nope.nothing'));
 
+test('a handler that needs the caller (signedIn) on a row without TOK stops the start', () => {
+  const mine = { path: '/user/followers', query: 'Paged', handler: 'follows.listMyFollowers' } as const;
+  rejects([row({ ...mine, chain: [] })], 'handler follows.listMyFollowers needs doer');
+  validateTable([row({ ...mine, chain: [TOK] })]);
+});
+
 test('an unknown body schema stops the start', () =>
   rejects([row({ method: 'POST', body: 'NoSuchOption' as RouteSpec['body'], chain: [BODY] })], 'unknown body schema NoSuchOption'));
 

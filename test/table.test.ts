@@ -1,5 +1,7 @@
 // Table-driven tests: walk every row of routes.table.ts against a real server and check the
 // permission outcomes the spec fixes (guard table, scope checks, token kinds, path resolution rule 6).
+import fs from 'node:fs';
+import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { routes } from '../routes.table.ts';
@@ -276,4 +278,23 @@ test('rows without a handler run their guards, then answer 501 with a JSON messa
   assert.is((await send(r, { path: url(r, 'priv') })).status, 404);
 });
 
+test('a handler key names its file: the prefix of `labels.list` is handlers/labels.ts, whose map holds `list`', async () => {
+  const dir = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'handlers');
+  const index = fs.readFileSync(path.join(dir, 'index.ts'), 'utf8');
+  const camel = (file: string) => file.replace(/-(\w)/g, (_, ch: string) => ch.toUpperCase());
+  const imported = new Map([...index.matchAll(/^import \{ handlers as (\w+) \} from '\.\/([\w-]+)\.ts';$/gm)].map((m) => [m[1]!, m[2]!]));
+  const families = [...index.matchAll(/\.\.\.family\('(\w+)', (\w+)\)/g)];
+  assert.ok(families.length > 50, 'the registry merges the families');
+  for (const [, prefix, alias] of families) {
+    assert.is(alias, prefix, `family ${prefix} is registered under its own name`);
+    assert.is(camel(imported.get(alias!) ?? ''), prefix, `family ${prefix} comes from handlers/<its name>.ts`);
+  }
+  const { handlers, PENDING } = await import('../handlers/index.ts');
+  for (const key of [...Object.keys(handlers), ...PENDING]) {
+    const file = key.split('.')[0]!.replace(/[A-Z]/g, (ch) => `-${ch.toLowerCase()}`);
+    assert.ok(fs.existsSync(path.join(dir, `${file}.ts`)), `${key}: handlers/${file}.ts exists`);
+  }
+});
+
 test.run();
+
