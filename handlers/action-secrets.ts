@@ -4,12 +4,12 @@
 // reach the database and are never answered: a secret on the wire is only {name, created_at}.
 import type { Handler, HandlerCtx, Reply } from '../lib/handler.ts';
 import { json, noContent } from '../lib/handler.ts';
-import type { CreateOrUpdateSecretOption, Secret } from '../model/schemas/index.ts';
-import { ActionSecret, normalizeLineBreaks, secretNameError, type ActionScope, type IActionSecret } from '../model/action-secret.ts';
+import type { CreateOrUpdateSecretOption } from '../model/schemas/index.ts';
+import { toApiSecret } from '../lib/api/actions.ts';
+import { ActionSecret, normalizeLineBreaks, secretNameError, type ActionScope } from '../model/action-secret.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { badRequest, HttpError } from '../lib/errors.ts';
 import { need } from '../lib/request.ts';
-import { fmtTime } from '../model/time.ts';
 
 /** Reads the scope a route works in from what its chain loaded. */
 export type ScopeOf = (c: HandlerCtx<unknown>) => ActionScope;
@@ -32,7 +32,6 @@ function secretName(c: HandlerCtx<unknown>): string {
   return name.toUpperCase();
 }
 
-const toApiSecret = (s: Pick<IActionSecret, 'name' | 'createdAt'>): Secret => ({ name: s.name, created_at: fmtTime(s.createdAt) });
 
 /** Forgejo orders secrets by name, then id. */
 const list = (scopeOf: ScopeOf): Handler => async (c) => {

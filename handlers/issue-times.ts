@@ -8,8 +8,7 @@ import { json, noContent } from '../lib/handler.ts';
 import type { AddTimeOption } from '../model/schemas/index.ts';
 import { CommentType, Issue, Stopwatch, TrackedTime, type IIssue, type IStopwatch, type ITrackedTime } from '../model/issue.ts';
 import { User, type IUser } from '../model/user.ts';
-import { issuesToApi, toApiTrackedTime, usersById } from '../lib/api/issue.ts';
-import { fmtTime } from '../model/time.ts';
+import { issuesToApi, toApiStopWatch, toApiTrackedTime, usersById } from '../lib/api/issue.ts';
 import { addComment, canReadIssue } from '../lib/issues.ts';
 import { reachable, type Sql } from '../lib/repo-search.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
@@ -280,12 +279,8 @@ export const listStopwatches: Handler = async (c) => {
   const counted: { n: number }[] = await conn.execute(`select count(*)::int as n ${from}`, params, 'all');
   const rows: { created_at: string | Date; index: number; title: string; owner_name: string; name: string }[] = await conn.execute(
     `select s.created_at, i."index", i.title, r.owner_name, r.name ${from} order by s.id asc limit ${p.limit} offset ${p.offset}`, params, 'all');
-  const now = unixSeconds(new Date());
-  const body = rows.map((r) => {
-    const created = new Date(r.created_at);
-    const seconds = now - unixSeconds(created);
-    return { created: fmtTime(created), seconds, duration: secToTime(seconds), issue_index: Number(r.index), issue_title: r.title, repo_owner_name: r.owner_name, repo_name: r.name };
-  });
+  const now = new Date();
+  const body = rows.map((r) => toApiStopWatch({ createdAt: new Date(r.created_at), index: Number(r.index), title: r.title, ownerName: r.owner_name, repoName: r.name }, now));
   return json(200, body, pagingHeaders(c, p, Number(counted[0]?.n ?? 0)));
 };
 

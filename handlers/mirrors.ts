@@ -7,7 +7,8 @@ import { User, type IUser } from '../model/user.ts';
 import { PushMirror } from '../model/mirror.ts';
 import { notFound, unprocessable } from '../lib/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
-import { convertMirror, createPushMirror, migrateRepository, pushMirrorJson, syncMirror, syncPushMirror, type MigrateInput } from '../lib/mirrors.ts';
+import { toApiPushMirror } from '../lib/api/mirror.ts';
+import { convertMirror, createPushMirror, migrateRepository, syncMirror, syncPushMirror, type MigrateInput } from '../lib/mirrors.ts';
 import { apiSourceOf, servesApi } from '../lib/migrate-remote.ts';
 import { need } from '../lib/request.ts';
 import { repoJson } from '../lib/api/repo-json.ts';
@@ -71,14 +72,14 @@ export const listPushMirrors: Handler = async (c) => {
   const { repo } = need(c.repo, 'repo');
   const p = pageOf(c);
   const [rows, total] = await c.em.findAndCount(PushMirror, { repoId: repo.id }, { orderBy: { id: 'asc' }, limit: p.limit, offset: p.offset });
-  return json(200, rows.map((pm) => pushMirrorJson(repo, pm)), pagingHeaders(c, p, total));
+  return json(200, rows.map((pm) => toApiPushMirror(repo, pm)), pagingHeaders(c, p, total));
 };
 
 export const getPushMirror: Handler = async (c) => {
   const { repo } = need(c.repo, 'repo');
   const pm = await c.em.findOne(PushMirror, { repoId: repo.id, remoteName: c.params.name ?? '' });
   if (!pm) throw notFound();
-  return json(200, pushMirrorJson(repo, pm));
+  return json(200, toApiPushMirror(repo, pm));
 };
 
 export const createPushMirrorOf: Handler<CreatePushMirrorOption> = async (c) => {
@@ -93,7 +94,7 @@ export const createPushMirrorOf: Handler<CreatePushMirrorOption> = async (c) => 
     branchFilter: b.branch_filter,
     useSsh: b.use_ssh,
   });
-  return json(200, pushMirrorJson(repo, pm));
+  return json(200, toApiPushMirror(repo, pm));
 };
 
 export const removePushMirror: Handler = async (c) => {

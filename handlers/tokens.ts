@@ -10,34 +10,26 @@ import { normalizeScopes, ScopeError } from '../lib/scopes.ts';
 import { badRequest, notFound, unprocessable } from '../lib/errors.ts';
 import { pageOf } from '../lib/paging.ts';
 import { repoPermission, userPermission } from '../lib/perm.ts';
-import { fmtTime } from '../model/time.ts';
+import { toApiAccessToken, type ApiAccessToken } from '../lib/api/token.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
 import { rowId } from '../lib/query-values.ts';
 
 const REPO_TOKEN_SCOPES = new Set(['read:issue', 'write:issue', 'read:repository', 'write:repository']);
 
-async function apiToken(s: RequestState, t: IAccessToken, value: string) {
+/** A token on the wire: a repo-specific token lists the repositories the caller may still see. */
+async function apiToken(s: RequestState, t: IAccessToken, value: string): Promise<ApiAccessToken> {
   const links = await s.em.find(AccessTokenRepo, { tokenId: t.id }, { orderBy: { repoId: 'asc' } });
-  let repositories: unknown = null;
-  if (links.length) {
-    const repos = await s.em.find(Repository, { id: { $in: links.map((l) => l.repoId) } }, { orderBy: { id: 'asc' } });
-    const out = [];
-    for (const r of repos) {
-      const owner = await s.em.findOneOrFail(User, { id: r.ownerId });
-      const perm = await repoPermission(s.em, { repo: r, owner, doer: s.auth.doer, siteAdmin: isSiteAdmin(s), token: null });
-      if (perm.hasAnyAccess()) out.push({ id: r.id, name: r.name, owner: owner.name, full_name: `${owner.name}/${r.name}` });
-    }
-    repositories = out;
+  if (!links.length) return toApiAccessToken(t, value, null);
+  const repos = await s.em.find(Repository, { id: { $in: links.map((l) => l.repoId) } }, { orderBy: { id: 'asc' } });
+  const owners = new Map((await s.em.find(User, { id: { $in: [...new Set(repos.map((r) => r.ownerId))] } })).map((u) => [u.id, u]));
+  const visible = [];
+  for (const r of repos) {
+    const owner = owners.get(r.ownerId);
+    if (!owner) continue;
+    const perm = await repoPermission(s.em, { repo: r, owner, doer: s.auth.doer, siteAdmin: isSiteAdmin(s), token: null });
+    if (perm.hasAnyAccess()) visible.push({ id: r.id, name: r.name, owner: owner.name, full_name: `${owner.name}/${r.name}` });
   }
-  return {
-    id: t.id,
-    name: t.name,
-    sha1: value,
-    token_last_eight: t.tokenLastEight,
-    scopes: t.scope ? t.scope.split(',') : [],
-    created_at: fmtTime(t.createdAt),
-    repositories,
-  };
+  return toApiAccessToken(t, value, visible);
 }
 
 export const list: Handler = async (c) => {

@@ -7,8 +7,8 @@ import { Collaboration, Repository } from '../model/repo.ts';
 import { Watch } from '../model/star.ts';
 import { recountStarsAndWatches } from './social.ts';
 import type { IUser } from '../model/user.ts';
-import { fmtTime } from '../model/time.ts';
 import { refreshFollowCounts } from './follows.ts';
+import { toApiBlockedUser } from './api/token.ts';
 
 /** Whether `a` has blocked `b` (user ids). */
 export async function isBlocked(em: EntityManager, a: number, b: number): Promise<boolean> {
@@ -45,5 +45,5 @@ export async function unblockUser(em: EntityManager, blocker: IUser, blocked: IU
 /** A page of `blocker`'s blocks, newest last, in the BlockedUser wire shape. */
 export async function listBlocked(em: EntityManager, blockerId: number, page: { limit: number; offset: number }) {
   const [rows, total] = await em.findAndCount(BlockedUser, { userId: blockerId }, { orderBy: { id: 'asc' }, limit: page.limit, offset: page.offset });
-  return { total, items: rows.map((r) => ({ block_id: r.blockId, created_at: fmtTime(r.createdAt) })) };
+  return { total, items: rows.map(toApiBlockedUser) };
 }

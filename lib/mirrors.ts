@@ -11,12 +11,11 @@ import type { IUser } from '../model/user.ts';
 import { HttpError, unprocessable } from './errors.ts';
 import { DEFAULT_UNITS, type UnitName } from './perm.ts';
 import { MIRROR_UNITS, insertRepository, wikiPath, withNewGitDir } from './repos.ts';
-import { DEFAULT_MIRROR_INTERVAL, checkMirrorInterval, formatDuration, parseDuration } from '../model/duration.ts';
+import { DEFAULT_MIRROR_INTERVAL, checkMirrorInterval, parseDuration } from '../model/duration.ts';
 import { checkRemoteAllowed, parseRemote, type Remote } from './remote-url.ts';
 import { GlobError, compileGlob } from './glob.ts';
 import { importFromApi, type ImportPlan } from './migrate-import.ts';
 import type { ApiSource } from './migrate-remote.ts';
-import { fmtTime } from '../model/time.ts';
 import { GitError } from '../git/errors.ts';
 import { readRef } from '../git/lookup.ts';
 import { initBare, isEmpty, listRefs, repoSize, setHead, deleteRepo } from '../git/repo.ts';
@@ -241,17 +240,3 @@ export async function syncPushMirror(em: EntityManager, services: Services, repo
   return ok;
 }
 
-export function pushMirrorJson(repo: IRepository, pm: IPushMirror) {
-  return {
-    repo_name: repo.name,
-    remote_name: pm.remoteName,
-    remote_address: pm.remoteAddress,
-    created: fmtTime(pm.createdAt),
-    last_update: pm.lastUpdate ? fmtTime(pm.lastUpdate) : null,
-    last_error: pm.lastError,
-    interval: formatDuration(parseDuration(pm.interval) ?? 0),
-    sync_on_commit: pm.syncOnCommit,
-    branch_filter: pm.branchFilter,
-    public_key: '',
-  };
-}

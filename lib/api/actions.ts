@@ -6,7 +6,8 @@ import type { IActionTask } from '../../model/action-task.ts';
 import { ArtifactStatus, type IActionArtifact, type IActionRun, type IActionRunJob, type IActionRunner } from '../../model/actions.ts';
 import { EPOCH, fmtTime } from '../../model/time.ts';
 import { runnerStatus } from '../actions.ts';
-import type { ActionArtifact, ActionRun, ActionRunJob, ActionRunner, ActionTask, Wire } from '../../model/schemas/index.ts';
+import type { ActionArtifact, ActionRun, ActionRunJob, ActionRunner, ActionTask, Secret, Wire } from '../../model/schemas/index.ts';
+import type { IActionSecret } from '../../model/action-secret.ts';
 import type { ApiRepo } from './repo.ts';
 import type { ApiUser } from './user.ts';
 
@@ -14,6 +15,12 @@ export type ApiRunner = Wire<ActionRunner>;
 export type ApiRunJob = Wire<ActionRunJob>;
 export type ApiRun = Wire<ActionRun>;
 export type ApiTask = Wire<ActionTask>;
+export type ApiSecret = Wire<Secret>;
+
+/** api.Secret: only the name and creation time; the value never leaves the database. */
+export function toApiSecret(s: Pick<IActionSecret, 'name' | 'createdAt'>): ApiSecret {
+  return { name: s.name, created_at: fmtTime(s.createdAt) };
+}
 export type ApiArtifact = Wire<ActionArtifact>;
 
 const t = (d: Date | null | undefined) => fmtTime(d, EPOCH);

@@ -15,7 +15,8 @@ import { toApiLabel } from './label.ts';
 import { toApiMilestone } from './milestone.ts';
 import { fmtTime } from '../../model/time.ts';
 import { pseudoUser } from '../pseudo-users.ts';
-import type { Attachment as AttachmentJson, Comment, Issue as IssueJson, TrackedTime as TrackedTimeJson, Wire } from '../../model/schemas/index.ts';
+import type { Attachment as AttachmentJson, Comment, Issue as IssueJson, StopWatch, TrackedTime as TrackedTimeJson, Wire } from '../../model/schemas/index.ts';
+import { secToTime } from '../../model/duration.ts';
 
 export type ApiAttachment = Wire<AttachmentJson>;
 export type ApiIssue = Wire<IssueJson>;
@@ -58,6 +59,17 @@ export function toApiAttachment(cfg: Config, a: IAttachment): ApiAttachment {
 /** api.TrackedTime with its issue (converted with the other issues of the list) and its user's name. */
 export function toApiTrackedTime(t: ITrackedTime, userName: string, issue: ApiIssue | null): ApiTrackedTime {
   return { id: t.id, created: fmtTime(t.createdAt), time: Number(t.time), user_id: t.userId, user_name: userName, issue_id: t.issueId, issue };
+}
+
+export type ApiStopWatch = Wire<StopWatch>;
+
+/** api.StopWatch: a running stopwatch of the caller, with its issue and repository names, at `now`. */
+export function toApiStopWatch(sw: { createdAt: Date; index: number; title: string; ownerName: string; repoName: string }, now: Date): ApiStopWatch {
+  const seconds = Math.floor(now.getTime() / 1000) - Math.floor(sw.createdAt.getTime() / 1000);
+  return {
+    created: fmtTime(sw.createdAt), seconds, duration: secToTime(seconds),
+    issue_index: sw.index, issue_title: sw.title, repo_owner_name: sw.ownerName, repo_name: sw.repoName,
+  };
 }
 
 interface RepoNames { repo: IRepository; ownerName: string }
