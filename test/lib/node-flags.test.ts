@@ -13,7 +13,7 @@ test('a flag given by name, with any value, on the command line or in NODE_OPTIO
   assert.equal(missingServeFlags([]), [...SERVE_NODE_FLAGS]);
   assert.equal(missingServeFlags(['--import', 'tsx', '--max-semi-space-size=64', '--heap-growing-percent=100']), []);
   assert.equal(missingServeFlags([], '--enable-source-maps --max_semi_space_size=8 --heap_growing_percent=20'), []);
-  assert.equal(missingServeFlags(['--max-semi-space-size=64']), ['--heap-growing-percent=50']);
+  assert.equal(missingServeFlags(['--max-semi-space-size=64']), ['--heap-growing-percent=20']);
   assert.equal(missingServeFlags(['--max-old-space-size=512']), [...SERVE_NODE_FLAGS]);
 });
 
