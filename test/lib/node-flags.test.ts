@@ -11,8 +11,9 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..',
 
 test('a flag given by name, with any value, on the command line or in NODE_OPTIONS, is not added again', () => {
   assert.equal(missingServeFlags([]), [...SERVE_NODE_FLAGS]);
-  assert.equal(missingServeFlags(['--import', 'tsx', '--max-semi-space-size=64']), []);
-  assert.equal(missingServeFlags([], '--enable-source-maps --max_semi_space_size=8'), []);
+  assert.equal(missingServeFlags(['--import', 'tsx', '--max-semi-space-size=64', '--heap-growing-percent=100']), []);
+  assert.equal(missingServeFlags([], '--enable-source-maps --max_semi_space_size=8 --heap_growing_percent=20'), []);
+  assert.equal(missingServeFlags(['--max-semi-space-size=64']), ['--heap-growing-percent=20']);
   assert.equal(missingServeFlags(['--max-old-space-size=512']), [...SERVE_NODE_FLAGS]);
 });
 
