@@ -1,5 +1,6 @@
 // The API: one row per operation of the spec, in the spec's section order. Data only — read a row
 // to know who may call the route and what runs before its handler (see README, "How it fits").
+// Over 400 lines on purpose: one row per operation, and the table is meant to be read in one place.
 import {
   TOK, BASIC, SA, SELF, OWN, ADM, RW, RR, ARR, ONA, OM, GH, WH, NA, Q, BRANCHW, EXPLORE, PKGWRITE, SIG, BODY,
   ISSUE_LOCKED, ISSUE_WRITER, POSTER_OR_WRITER, UPDATE_DATE, NOT_BLOCKED_BY_POSTER, LABEL_LIST, SUBSCRIBER, SUBSCRIBER_SELF,
