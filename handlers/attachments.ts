@@ -2,8 +2,8 @@
 // issue_comment_attachment.go). The chain loads the issue or comment and the attachment (ISSUE,
 // COMMENT, ATTACHMENT) and decides who may add, rename and remove (POSTER_OR_WRITER) and set the
 // upload's date (UPDATE_DATE).
-import type { Handler } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import type { Handler, SignedInCtx } from '../lib/handler.ts';
+import { json, noContent, signedIn } from '../lib/handler.ts';
 import type { EditAttachmentOptions } from '../model/schemas/index.ts';
 import { Attachment, type IAttachment } from '../model/attachment.ts';
 import { Comment, Issue, type IComment, type IIssue } from '../model/issue.ts';
@@ -13,7 +13,6 @@ import { wholeSecondsOf } from '../lib/issues.ts';
 import { rfc3339Time } from '../lib/issue-edit.ts';
 import { attachmentName, createUploaded, deleteAttachments, formValue, uploadedFile } from '../lib/attachments.ts';
 import { need, type RequestState } from '../lib/request.ts';
-import type { HandlerCtx } from '../lib/handler.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 
 const list = async (c: RequestState, where: { issueId: number; commentId: number }) =>
@@ -35,12 +34,12 @@ function updatedAt(q: QueryOf<'AttachmentUpload'>): Date | null {
  * The upload of an issue or comment attachment: the file in `attachment`, named by `name` or its file
  * name; types outside [attachment] ALLOWED_TYPES are 422 (Forgejo). The issue counts as updated.
  */
-async function upload(c: HandlerCtx<unknown, QueryOf<'AttachmentUpload'>>, issue: IIssue, comment: IComment | null) {
+async function upload(c: SignedInCtx<unknown, QueryOf<'AttachmentUpload'>>, issue: IIssue, comment: IComment | null) {
   const file = uploadedFile(c.body);
   if (!file) throw unprocessable('[Attachment]: Required');
   const when = updatedAt(c.q);
   const name = formValue(c, 'name') || file.originalFilename;
-  const link = { repoId: issue.repoId, issueId: issue.id, commentId: comment?.id ?? 0, uploaderId: c.auth.doer!.id, ...(when ? { createdAt: when } : {}) };
+  const link = { repoId: issue.repoId, issueId: issue.id, commentId: comment?.id ?? 0, uploaderId: c.auth.doer.id, ...(when ? { createdAt: when } : {}) };
   const a = await createUploaded(c, file, name, c.config.ATTACHMENT.ALLOWED_TYPES, link, unprocessable);
   // Forgejo saves the issue's (or comment's) content again, which stamps it as updated. The entities
   // stamp every update with the current time, so a chosen time is written past them.
@@ -63,7 +62,7 @@ export const listIssue: Handler = async (c) => list(c, { issueId: need(c.issue, 
 
 export const getIssue: Handler = async (c) => json(200, toApiAttachment(c.config, need(c.attachment, 'attachment')));
 
-export const createIssue: Handler<unknown, QueryOf<'AttachmentUpload'>> = async (c) => upload(c, need(c.issue, 'issue'), null);
+export const createIssue = signedIn<unknown, QueryOf<'AttachmentUpload'>>(async (c) => upload(c, need(c.issue, 'issue'), null));
 
 export const editIssue: Handler<EditAttachmentOptions> = async (c) => rename(c, need(c.attachment, 'attachment'));
 
@@ -81,10 +80,10 @@ export const listComment: Handler = async (c) => {
 
 export const getComment: Handler = async (c) => json(200, toApiAttachment(c.config, need(c.attachment, 'attachment')));
 
-export const createComment: Handler<unknown, QueryOf<'AttachmentUpload'>> = async (c) => {
+export const createComment = signedIn<unknown, QueryOf<'AttachmentUpload'>>(async (c) => {
   const { comment, issue } = need(c.comment, 'comment');
   return upload(c, issue, comment);
-};
+});
 
 export const editComment: Handler<EditAttachmentOptions> = async (c) => rename(c, need(c.attachment, 'attachment'));
 

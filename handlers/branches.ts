@@ -1,7 +1,7 @@
 // Branches: list, get, create, rename, delete (Forgejo routers/api/v1/repo/branch.go; forgejo-facts 6.9).
 import { emitRefUpdates } from '../lib/push-events.ts';
 import { zeroOid } from '../git/oid.ts';
-import type { Handler, HandlerCtx } from '../lib/handler.ts';
+import type { Handler } from '../lib/handler.ts';
 import { json, noContent, signedIn } from '../lib/handler.ts';
 import type { CreateBranchRepoOption, UpdateBranchRepoOption } from '../model/schemas/index.ts';
 import { getCommit, type Commit } from '../git/commits.ts';
@@ -64,7 +64,7 @@ export const get: Handler = async (c) => {
   return json(200, await branchJson(c, g, name, head.oid));
 };
 
-export const create: Handler<CreateBranchRepoOption> = async (c: HandlerCtx<CreateBranchRepoOption>) => {
+export const create = signedIn<CreateBranchRepoOption>(async (c) => {
   const g = gitCtx(c);
   if (g.repo.isEmpty) throw notFound(EMPTY_REPO);
   const b = c.body;
@@ -81,9 +81,9 @@ export const create: Handler<CreateBranchRepoOption> = async (c: HandlerCtx<Crea
     throw httpErrorOf(e) ?? e;
   }
   await refreshAfterWrite(c.em, g.repo, g.path, [b.new_branch_name], pullRefresh(c));
-  await emitRefUpdates(c.em, c, g.repo, c.auth.doer!, g.path, [{ ref: `refs/heads/${b.new_branch_name}`, before: zeroOid(from), after: from }]);
+  await emitRefUpdates(c.em, c, g.repo, c.auth.doer, g.path, [{ ref: `refs/heads/${b.new_branch_name}`, before: zeroOid(from), after: from }]);
   return json(201, await branchJson(c, g, b.new_branch_name, from));
-};
+});
 
 export const edit = signedIn<UpdateBranchRepoOption>(async (c) => {
   const g = gitCtx(c);

@@ -4,7 +4,7 @@
 // branch (git/write.ts), so a concurrent writer gets 409, never a corrupted branch.
 import { emitRefUpdates } from '../lib/push-events.ts';
 import { zeroOid } from '../git/oid.ts';
-import type { Handler } from '../lib/handler.ts';
+import type { Handler, SignedInCtx } from '../lib/handler.ts';
 import { json, signedIn } from '../lib/handler.ts';
 import type { ApplyDiffPatchFileOptions, ChangeFilesOptions, CreateFileOptions, DeleteFileOptions, UpdateFileOptions } from '../model/schemas/index.ts';
 import { getCommit } from '../git/commits.ts';
@@ -85,8 +85,8 @@ function parseDate(value: string | undefined, field: string): { date: Date; tz: 
 }
 
 /** Forgejo GetAuthorAndCommitterUsers: either identity stands for the other, the doer for both. */
-function identities(c: RequestState, o: WriteOptions): { author: Identity; committer: Identity } {
-  const doer = c.auth.doer!;
+function identities(c: SignedInCtx, o: WriteOptions): { author: Identity; committer: Identity } {
+  const doer = c.auth.doer;
   const self = identityOf(c.config, doer);
   const pick = (who: { name?: string; email?: string } | undefined): Identity | null => {
     if (!who?.email) return null;
@@ -123,7 +123,7 @@ interface WriteResult {
 }
 
 /** Forgejo ChangeRepoFiles as one commit onto `branch` (or a new branch made from it). */
-async function writeChanges(c: RequestState, g: GitCtx, o: WriteOptions, changes: Change[], mapErrors: (e: unknown) => HttpError | null = httpErrorOf): Promise<WriteResult> {
+async function writeChanges(c: SignedInCtx, g: GitCtx, o: WriteOptions, changes: Change[], mapErrors: (e: unknown) => HttpError | null = httpErrorOf): Promise<WriteResult> {
   const oldBranch = o.branch || g.repo.defaultBranch;
   const newBranch = o.new_branch || oldBranch;
   for (const ch of changes) {
@@ -158,7 +158,7 @@ async function writeChanges(c: RequestState, g: GitCtx, o: WriteOptions, changes
     throw mapErrors(e) ?? e;
   }
   await refreshAfterWrite(c.em, g.repo, g.path, [newBranch], pullRefresh(c));
-  await emitRefUpdates(c.em, c, g.repo, c.auth.doer!, g.path, [{ ref: `refs/heads/${newBranch}`, before: expectedOld ?? zeroOid(commitSha), after: commitSha }]);
+  await emitRefUpdates(c.em, c, g.repo, c.auth.doer, g.path, [{ ref: `refs/heads/${newBranch}`, before: expectedOld ?? zeroOid(commitSha), after: commitSha }]);
   const commit = await getCommit(g.path, commitSha);
   if (!commit) throw new Error(`commit ${commitSha} vanished after it was written`);
   return { commit, branch: newBranch, paths: changes.map((ch) => ch.path) };
@@ -180,7 +180,7 @@ async function fileResponse(c: RequestState, g: GitCtx, r: WriteResult) {
   return { content: all.files[0] ?? null, commit: all.commit, verification: all.verification };
 }
 
-export const changeFiles: Handler<ChangeFilesOptions> = async (c) => {
+export const changeFiles = signedIn<ChangeFilesOptions>(async (c) => {
   const g = gitCtx(c);
   const changes: Change[] = c.body.files.map((f) => ({
     operation: f.operation,
@@ -190,30 +190,30 @@ export const changeFiles: Handler<ChangeFilesOptions> = async (c) => {
     sha: f.sha,
   }));
   return json(201, await filesResponse(c, g, await writeChanges(c, g, c.body, changes)));
-};
+});
 
-export const createFile: Handler<CreateFileOptions> = async (c) => {
+export const createFile = signedIn<CreateFileOptions>(async (c) => {
   const g = gitCtx(c);
   const change: Change = { operation: 'create', path: c.params.path ?? '', content: decodeBase64(c.body.content) };
   return json(201, await fileResponse(c, g, await writeChanges(c, g, c.body, [change])));
-};
+});
 
-export const updateFile: Handler<UpdateFileOptions> = async (c) => {
+export const updateFile = signedIn<UpdateFileOptions>(async (c) => {
   const g = gitCtx(c);
   if (g.repo.isEmpty) throw unprocessable('repo is empty');
   const change: Change = { operation: 'update', path: c.params.path ?? '', fromPath: c.body.from_path, content: decodeBase64(c.body.content), sha: c.body.sha };
   return json(200, await fileResponse(c, g, await writeChanges(c, g, c.body, [change])));
-};
+});
 
 /** Forgejo answers a stale sha on DELETE with 400, not 409. */
 const deleteErrors = (e: unknown) => (e instanceof ShaMismatchError ? badRequest(`sha does not match [given: ${e.expected}, expected: ${e.actual}]`) : httpErrorOf(e));
 
-export const deleteFile: Handler<DeleteFileOptions> = async (c) => {
+export const deleteFile = signedIn<DeleteFileOptions>(async (c) => {
   const g = gitCtx(c);
   const change: Change = { operation: 'delete', path: c.params.path ?? '', sha: c.body.sha };
   const r = await writeChanges(c, g, c.body, [change], deleteErrors);
   return json(200, await fileResponse(c, g, r));
-};
+});
 
 /** POST {R}/diffpatch: the patch is applied to the branch head, which `sha` must name (409 otherwise). */
 export const diffPatch = signedIn<ApplyDiffPatchFileOptions>(async (c) => {

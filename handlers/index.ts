@@ -48,6 +48,8 @@ import { handlers as releases } from './releases.ts';
 import { handlers as attachments } from './attachments.ts';
 import { handlers as pulls } from './pulls.ts';
 import { handlers as pullReviews } from './pull-reviews.ts';
+import { handlers as pullReviewComments } from './pull-review-comments.ts';
+import { handlers as pullReviewRequests } from './pull-review-requests.ts';
 import { handlers as issueTimes } from './issue-times.ts';
 import { handlers as issueDeps } from './issue-deps.ts';
 import { handlers as issues } from './issues.ts';
@@ -126,6 +128,8 @@ export const handlers = {
   ...family('repoMeta', repoMeta),
   ...family('pulls', pulls),
   ...family('pullReviews', pullReviews),
+  ...family('pullReviewComments', pullReviewComments),
+  ...family('pullReviewRequests', pullReviewRequests),
   ...family('wiki', wiki),
   ...family('issueComments', issueComments),
   ...family('reactions', reactions),

@@ -2,8 +2,8 @@
 // services/issue/comments.go, models/issues/comment.go). Comments are shown as Forgejo's
 // convert.ToAPIComment does, with the poster rendered for no viewer.
 import { emitCommentEvent } from '../lib/issue-events.ts';
-import type { Handler, HandlerCtx } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import type { Handler, SignedInCtx } from '../lib/handler.ts';
+import { json, noContent, signedIn } from '../lib/handler.ts';
 import type { CreateIssueCommentOption, EditIssueCommentOption } from '../model/schemas/index.ts';
 import { Comment, CommentType, Issue, Reaction, type IComment, type IIssue } from '../model/issue.ts';
 import { Repository } from '../model/repo.ts';
@@ -26,7 +26,6 @@ const XREF_TYPES: readonly number[] = [CommentType.issueRef, CommentType.comment
 /** Forgejo's references.XRefAction values. */
 const XREF = { none: 0, closes: 1, reopens: 2, neutered: 3 } as const;
 
-const doerOf = (c: RequestState) => need(c.auth.doer ?? undefined, 'user');
 const viewerOf = (c: RequestState) => ({ doer: c.auth.doer, siteAdmin: isSiteAdmin(c) });
 
 // ---------------------------------------------------------------------------------------------
@@ -115,10 +114,10 @@ export const listCommentsItem: Handler<never, QueryOf<'CommentRange'>> = async (
 };
 
 /** The chain decided the lock, the update date and blocks; the schema refuses an empty body. */
-export const createComments: Handler<CreateIssueCommentOption> = async (c) => {
+export const createComments = signedIn<CreateIssueCommentOption>(async (c) => {
   const issue = need(c.issue, 'issue');
   const at = forcedTime(c.body.updated_at);
-  const doer = doerOf(c);
+  const doer = c.auth.doer;
   const comment = c.em.create(Comment, { type: CommentType.comment, issueId: issue.id, posterId: doer.id, content: c.body.body });
   await c.em.flush();
   // Counting the comment also stamps the issue's update time, as Forgejo's updateCommentInfos does.
@@ -126,7 +125,7 @@ export const createComments: Handler<CreateIssueCommentOption> = async (c) => {
   if (at) await forceTimes(c, issue, comment, at, true);
   await emitCommentEvent(c, issue, comment, 'created');
   return json(201, (await toApi(c, [comment], new Map([[issue.id, issue]])))[0]);
-};
+});
 
 /** Forgejo answers 204 for a comment id that is a timeline event rather than a comment. */
 export const getComments: Handler = async (c) => {
@@ -136,7 +135,7 @@ export const getComments: Handler = async (c) => {
 };
 
 /** The chain decided poster-or-writer and the update date; the schema refuses an empty body. */
-async function editComment(c: HandlerCtx<EditIssueCommentOption>, comment: IComment, issue: IIssue) {
+async function editComment(c: SignedInCtx<EditIssueCommentOption>, comment: IComment, issue: IIssue) {
   // Forgejo: events without text are left alone, with 204.
   if (!EDITABLE.includes(comment.type)) return noContent();
   const at = forcedTime(c.body.updated_at);
@@ -149,23 +148,23 @@ async function editComment(c: HandlerCtx<EditIssueCommentOption>, comment: IComm
   return json(200, (await toApi(c, [comment], new Map([[issue.id, issue]])))[0]);
 }
 
-export const editComments: Handler<EditIssueCommentOption> = async (c) => {
+export const editComments = signedIn<EditIssueCommentOption>(async (c) => {
   const { comment, issue } = need(c.comment, 'comment');
   return editComment(c, comment, issue);
-};
+});
 
 /** The deprecated `/issues/{index}/comments/{id}` forms ignore `{index}`, as Forgejo documents. */
-export const editCommentsItem: Handler<EditIssueCommentOption> = async (c) => {
+export const editCommentsItem = signedIn<EditIssueCommentOption>(async (c) => {
   const { comment, issue } = need(c.comment, 'comment');
   return editComment(c, comment, issue);
-};
+});
 
 /**
  * Forgejo's DeleteComment: the row, its reactions, and the cross references it made (neutered); the
  * issue's comment count follows. Only plain comments go this way: other types answer 204 and stay.
  * Attachments of the comment are left, as Forgejo leaves them.
  */
-async function deleteComment(c: RequestState, comment: IComment, issue: IIssue) {
+async function deleteComment(c: SignedInCtx, comment: IComment, issue: IIssue) {
   if (comment.type !== CommentType.comment) return noContent();
   await emitCommentEvent(c, issue, comment, 'deleted');
   await c.em.nativeDelete(Reaction, { commentId: comment.id });
@@ -176,15 +175,15 @@ async function deleteComment(c: RequestState, comment: IComment, issue: IIssue) 
   return noContent();
 }
 
-export const removeComments: Handler = async (c) => {
+export const removeComments = signedIn(async (c) => {
   const { comment, issue } = need(c.comment, 'comment');
   return deleteComment(c, comment, issue);
-};
+});
 
-export const removeCommentsItem: Handler = async (c) => {
+export const removeCommentsItem = signedIn(async (c) => {
   const { comment, issue } = need(c.comment, 'comment');
   return deleteComment(c, comment, issue);
-};
+});
 
 // ---------------------------------------------------------------------------------------------
 // Timeline

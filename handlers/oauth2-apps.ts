@@ -1,14 +1,13 @@
 // OAuth2 applications of the signed-in user (Forgejo's routers/api/v1/user/app.go). The client
 // secret is shown once, on create and on edit (which regenerates it); only a salted hash is kept.
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import type { Handler } from '../lib/handler.ts';
+import type { Handler, SignedInCtx } from '../lib/handler.ts';
 import { json, noContent, signedIn } from '../lib/handler.ts';
 import type { CreateOAuth2ApplicationOptions } from '../model/schemas/index.ts';
 import { OAuth2Application, type IOAuth2Application } from '../model/oauth2.ts';
 import { toApiOAuth2Application } from '../lib/api/account.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { notFound, unprocessable } from '../lib/errors.ts';
-import type { RequestState } from '../lib/request.ts';
 import { rowId } from '../lib/query-values.ts';
 
 const idParam = (v: string | undefined) => rowId(v) ?? 0;
@@ -40,8 +39,8 @@ function checkOptions(b: CreateOAuth2ApplicationOptions): { name: string; uris: 
   return { name: b.name, uris: b.redirect_uris };
 }
 
-async function ownApp(c: RequestState): Promise<IOAuth2Application> {
-  const app = await c.em.findOne(OAuth2Application, { id: idParam(c.params.id), uid: c.auth.doer!.id });
+async function ownApp(c: SignedInCtx): Promise<IOAuth2Application> {
+  const app = await c.em.findOne(OAuth2Application, { id: idParam(c.params.id), uid: c.auth.doer.id });
   if (!app) throw notFound();
   return app;
 }
@@ -52,7 +51,7 @@ export const list = signedIn(async (c) => {
   return json(200, rows.map((a) => appJson(a)), pagingHeaders(c, p, total));
 });
 
-export const get: Handler = async (c) => json(200, appJson(await ownApp(c)));
+export const get = signedIn(async (c) => json(200, appJson(await ownApp(c))));
 
 export const create = signedIn<CreateOAuth2ApplicationOptions>(async (c) => {
   const { name, uris } = checkOptions(c.body);
@@ -65,7 +64,7 @@ export const create = signedIn<CreateOAuth2ApplicationOptions>(async (c) => {
   return json(201, appJson(app, secret.value));
 });
 
-export const edit: Handler<CreateOAuth2ApplicationOptions> = async (c) => {
+export const edit = signedIn<CreateOAuth2ApplicationOptions>(async (c) => {
   const app = await ownApp(c);
   const { name, uris } = checkOptions(c.body);
   const secret = newSecret();
@@ -75,14 +74,14 @@ export const edit: Handler<CreateOAuth2ApplicationOptions> = async (c) => {
   app.clientSecretHash = secret.hash;
   await c.em.flush();
   return json(200, appJson(app, secret.value));
-};
+});
 
-export const remove: Handler = async (c) => {
+export const remove = signedIn(async (c) => {
   const app = await ownApp(c);
   c.em.remove(app);
   await c.em.flush();
   return noContent();
-};
+});
 
 /** This family's handlers; `routes.table.ts` names each `oauth2Apps.<key>`. */
 export const handlers = {

@@ -6,7 +6,7 @@
 import { emitEvent } from '../lib/events.ts';
 import { emitRefUpdates } from '../lib/push-events.ts';
 import { UniqueConstraintViolationException, type EntityManager, type FilterQuery } from '@mikro-orm/core';
-import type { Handler } from '../lib/handler.ts';
+import type { Handler, SignedInCtx } from '../lib/handler.ts';
 import { json, noContent, signedIn } from '../lib/handler.ts';
 import type { CreateReleaseOption, EditAttachmentOptions, EditReleaseOption } from '../model/schemas/index.ts';
 import { Release, type IRelease } from '../model/release.ts';
@@ -113,7 +113,7 @@ async function ensureTag(c: RequestState, g: GitCtx, rel: IRelease): Promise<str
 }
 
 /** Flush the release; if that fails (a concurrent release of the same tag), remove the tag this request made. */
-async function save(c: RequestState, g: GitCtx, rel: IRelease, createdTag: string | null): Promise<void> {
+async function save(c: SignedInCtx, g: GitCtx, rel: IRelease, createdTag: string | null): Promise<void> {
   try {
     await c.em.flush();
   } catch (e) {
@@ -124,7 +124,7 @@ async function save(c: RequestState, g: GitCtx, rel: IRelease, createdTag: strin
     throw e;
   }
   if (createdTag) await refreshAfterWrite(c.em, g.repo, g.path);
-  if (createdTag) await emitRefUpdates(c.em, c, g.repo, c.auth.doer!, g.path, [{ ref: `refs/tags/${rel.tagName}`, before: zeroOid(createdTag), after: createdTag }]);
+  if (createdTag) await emitRefUpdates(c.em, c, g.repo, c.auth.doer, g.path, [{ ref: `refs/tags/${rel.tagName}`, before: zeroOid(createdTag), after: createdTag }]);
   await recountReleases(c.em, g.repo.id);
 }
 
@@ -214,22 +214,22 @@ export const edit = signedIn<EditReleaseOption>(async (c) => {
 });
 
 /** The release row and its assets go; the git tag stays. */
-async function removeRelease(c: RequestState, rel: IRelease): Promise<void> {
-  await emitEvent(c.em, c, { name: 'release', repo: need(c.repo, 'repo').repo, sender: c.auth.doer!, action: 'deleted', release: rel });
+async function removeRelease(c: SignedInCtx, rel: IRelease): Promise<void> {
+  await emitEvent(c.em, c, { name: 'release', repo: need(c.repo, 'repo').repo, sender: c.auth.doer, action: 'deleted', release: rel });
   c.em.remove(rel);
   await deleteAttachments(c, { releaseId: rel.id });
   await recountReleases(c.em, rel.repoId);
 }
 
-export const remove: Handler = async (c) => {
+export const remove = signedIn(async (c) => {
   await removeRelease(c, await releaseById(c));
   return noContent();
-};
+});
 
-export const removeTags: Handler = async (c) => {
+export const removeTags = signedIn(async (c) => {
   await removeRelease(c, await releaseByTag(c));
   return noContent();
-};
+});
 
 // ---------------------------------------------------------------------------------------------
 // Assets

@@ -1,7 +1,7 @@
 // Repository records: create (for the caller, in an organization, or as admin for another owner),
 // read, edit, delete.
 import { emitEvent } from '../lib/events.ts';
-import type { Handler, HandlerCtx } from '../lib/handler.ts';
+import type { Handler, HandlerCtx, SignedInCtx } from '../lib/handler.ts';
 import { json, noContent, signedIn } from '../lib/handler.ts';
 import type { CreateRepoOption, EditRepoOption } from '../model/schemas/index.ts';
 import { Repository, RepoUnit, type IRepository, type IRepoUnit } from '../model/repo.ts';
@@ -17,9 +17,9 @@ import { isSiteAdmin, need } from '../lib/request.ts';
 import { revParse, setHead } from '../git/repo.ts';
 import { isValidBranchName } from '../git/refname.ts';
 
-async function createFor(c: HandlerCtx<CreateRepoOption>, owner: IUser) {
+async function createFor(c: SignedInCtx<CreateRepoOption>, owner: IUser) {
   const b = c.body;
-  const repo = await createRepository(c.em, c.config, c.services, owner, c.auth.doer!, {
+  const repo = await createRepository(c.em, c.config, c.services, owner, c.auth.doer, {
     name: b.name,
     description: b.description,
     private: b.private,
@@ -33,13 +33,13 @@ async function createFor(c: HandlerCtx<CreateRepoOption>, owner: IUser) {
     objectFormat: b.object_format_name || undefined,
     trustModel: b.trust_model || undefined,
   });
-  await emitEvent(c.em, c, { name: 'repository', repo, sender: c.auth.doer!, action: 'created' });
+  await emitEvent(c.em, c, { name: 'repository', repo, sender: c.auth.doer, action: 'created' });
   return json(201, await repoJson(c, repo, owner));
 }
 
 export const createForMe = signedIn<CreateRepoOption>((c) => createFor(c, c.auth.doer));
-export const createForUser: Handler<CreateRepoOption> = (c) => createFor(c, need(c.contextUser, 'user'));
-export const createInOrg: Handler<CreateRepoOption> = (c) => createFor(c, need(c.org, 'org'));
+export const createForUser = signedIn<CreateRepoOption>((c) => createFor(c, need(c.contextUser, 'user')));
+export const createInOrg = signedIn<CreateRepoOption>((c) => createFor(c, need(c.org, 'org')));
 
 export const get: Handler = async (c) => {
   const { repo, owner } = need(c.repo, 'repo');
@@ -48,6 +48,7 @@ export const get: Handler = async (c) => {
 
 export const remove: Handler = async (c) => {
   const { repo, owner } = need(c.repo, 'repo');
+  // The row has no TOK (OWN decides), so the type does not know the owner is signed in.
   await emitEvent(c.em, c, { name: 'repository', repo, sender: c.auth.doer!, action: 'deleted' });
   await deleteRepository(c.em, c.services, repo, owner);
   return noContent();

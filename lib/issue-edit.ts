@@ -1,6 +1,7 @@
 // Changing an issue the way Forgejo's services/issue and models/issues do: every change of labels,
 // assignees, milestone, deadline, title, ref or state leaves its timeline event, and the derived totals
 // (repository open counts, label and milestone counts) are recounted in SQL afterwards.
+// Just over 400 lines: each change and its timeline event share the recount, one concern.
 import fs from 'node:fs/promises';
 import type { EntityManager } from '@mikro-orm/core';
 import {

@@ -7,12 +7,15 @@ import { IssueAssignee, type IComment, type IIssue } from '../model/issue.ts';
 import { PullRequest, ReviewType, type IPullRequest, type IReview } from '../model/pull.ts';
 import type { IRepository } from '../model/repo.ts';
 import { User, type IUser } from '../model/user.ts';
+import type { Auth } from './auth-types.ts';
 import { need, type RequestState } from './request.ts';
 import { emitEvent, type Changes, type EventCtx, type IssueAction, type PullAction } from './events.ts';
 import { emitRefChanges } from './push-events.ts';
 import { labelIdsOf } from './issues.ts';
 
 export type EmitState = Pick<RequestState, 'em' | 'config' | 'services' | 'auth' | 'repo'>;
+/** The same from a signed-in handler (its row has TOK): the sender is known. */
+export type SignedEmitState = Omit<EmitState, 'auth'> & { readonly auth: Auth & { readonly doer: IUser } };
 
 export interface IssueSnapshot {
   title: string;
@@ -67,9 +70,9 @@ export async function emitIssueChanges(c: EmitState, issue: IIssue, before: Issu
 const userOf = async (em: EntityManager, id: number) => (await em.findOne(User, { id })) ?? undefined;
 
 /** A comment created, edited (`from` is the old text) or deleted; on a pull it is a pull request comment. */
-export async function emitCommentEvent(c: EmitState, issue: IIssue, comment: IComment, action: 'created' | 'edited' | 'deleted', from?: string): Promise<void> {
+export async function emitCommentEvent(c: SignedEmitState, issue: IIssue, comment: IComment, action: 'created' | 'edited' | 'deleted', from?: string): Promise<void> {
   const changes = from === undefined ? undefined : { body: { from } };
-  await emitEvent(c.em, c, { name: 'issue_comment', repo: need(c.repo, 'repo').repo, sender: c.auth.doer!, action, issue, comment, changes });
+  await emitEvent(c.em, c, { name: 'issue_comment', repo: need(c.repo, 'repo').repo, sender: c.auth.doer, action, issue, comment, changes });
 }
 
 /**
@@ -88,7 +91,7 @@ export async function emitSynchronized(em: EntityManager, ctx: EventCtx, base: I
 }
 
 /** A submitted review: approved, rejected (request changes) or comment; pending drafts send nothing. */
-export async function emitReviewEvent(c: EmitState, issue: IIssue, pull: IPullRequest, review: IReview): Promise<void> {
+export async function emitReviewEvent(c: SignedEmitState, issue: IIssue, pull: IPullRequest, review: IReview): Promise<void> {
   const action = review.type === ReviewType.approve ? 'approved' : review.type === ReviewType.reject ? 'rejected' : 'comment';
-  await emitEvent(c.em, c, { name: 'pull_request_review', repo: need(c.repo, 'repo').repo, sender: c.auth.doer!, action, issue, pull, review });
+  await emitEvent(c.em, c, { name: 'pull_request_review', repo: need(c.repo, 'repo').repo, sender: c.auth.doer, action, issue, pull, review });
 }

@@ -3,6 +3,7 @@
 // The git work never uses a work tree: merge-tree + commit-tree build the result, and the base branch
 // moves with a compare-and-swap from the commit the merge was computed on, so a concurrent push makes
 // the merge fail ("merge push out of date") instead of being overwritten.
+// Just over 400 lines: the merge styles share the protection checks and the compare-and-swap, one concern.
 import type { EntityManager } from '@mikro-orm/core';
 import type { Config } from '../config.ts';
 import type { Services } from './services.ts';

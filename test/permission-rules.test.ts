@@ -58,7 +58,7 @@ const ALLOWED: readonly Allowed[] = [
 const STATE_403: readonly Allowed[] = [
   { file: 'handlers/branch-protections.ts', line: "conflict403('Branch protection already exist')", why: 'a rule of that name exists' },
   { file: 'handlers/tag-protections.ts', line: "conflict403('Tag protection already exist')", why: 'a rule of that pattern exists' },
-  { file: 'handlers/pull-reviews.ts', line: "conflict403('cannot request a re-review on a closed or merged PR')", why: 'the pull is closed or merged' },
+  { file: 'handlers/pull-review-requests.ts', line: "conflict403('cannot request a re-review on a closed or merged PR')", why: 'the pull is closed or merged' },
 ];
 
 function sources(): string[] {

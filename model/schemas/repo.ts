@@ -4,6 +4,7 @@
 // Conventions: request types (…Option/…Options/…Form) carry Forgejo's Go binding rules as
 // `x-binding` + constraint; response types accept `null` for object refs, arrays, maps and date-times.
 // `date-time`/`email` formats are kept as `x-format` annotations (never validated).
+// Over 400 lines on purpose: a transcription of Forgejo's repository types, kept together to diff against it.
 import { Type, type Static } from 'typebox';
 import { INT32, PATTERN_ALPHA_DASH_DOT, PATTERN_ALPHA_DASH_DOT_OR_EMPTY, PATTERN_GIT_REF_NAME } from './common.ts';
 import { Team } from './org.ts';

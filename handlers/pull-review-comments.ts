@@ -1,0 +1,55 @@
+// The code comments of a pull request review (Forgejo's routers/api/v1/repo/pull_review.go). They are
+// written into the caller's pending review; the diff work is lib/review-code-comments.ts.
+import type { Handler } from '../lib/handler.ts';
+import { json, noContent, signedIn } from '../lib/handler.ts';
+import type { CreatePullReviewCommentOptions } from '../model/schemas/index.ts';
+import { ReviewType } from '../model/pull.ts';
+import { Comment, CommentType, Reaction } from '../model/issue.ts';
+import { reviewCommentsToApi } from '../lib/api/review.ts';
+import { notFound, unprocessable } from '../lib/errors.ts';
+import { need } from '../lib/request.ts';
+import { pullOf, reviewOf, viewerOf } from '../lib/pull-review.ts';
+import { addCodeComment, codeCommentInput, codeCommentsOf } from '../lib/review-code-comments.ts';
+
+
+// -------------------------------------------------------------------------------------------------
+// Review comments
+
+export const listReviewsComments: Handler = async (c) => {
+  const p = pullOf(c);
+  const review = reviewOf(c);
+  return json(200, await reviewCommentsToApi(c.em, c.config, viewerOf(c), p, review, await codeCommentsOf(c, review)));
+};
+
+export const getReviewsComments: Handler = async (c) => {
+  const p = pullOf(c);
+  const review = reviewOf(c);
+  const { comment } = need(c.comment, 'comment');
+  if (comment.type !== CommentType.code) throw notFound();
+  return json(200, (await reviewCommentsToApi(c.em, c.config, viewerOf(c), p, review, [comment]))[0]);
+};
+
+/** A further code comment in the caller's own pending review. */
+export const createReviewsComments = signedIn<CreatePullReviewCommentOptions>(async (c) => {
+  const p = pullOf(c);
+  const review = reviewOf(c);
+  if (review.type !== ReviewType.pending) throw unprocessable('comments can only be added to a pending review');
+  const comment = await addCodeComment(c, c.auth.doer, p, review, codeCommentInput(c.body));
+  return json(200, (await reviewCommentsToApi(c.em, c.config, viewerOf(c), p, review, [comment]))[0]);
+});
+
+/** The poster or a writer of pull requests; a non-code comment of the review is left alone (204). */
+export const removeReviewsComments: Handler = async (c) => {
+  const { comment } = need(c.comment, 'comment');
+  if (comment.type !== CommentType.code) return noContent();
+  await c.em.nativeDelete(Reaction, { commentId: comment.id });
+  await c.em.nativeDelete(Comment, { id: comment.id });
+  return noContent();
+};
+/** This family's handlers; `routes.table.ts` names each `pullReviewComments.<key>`. */
+export const handlers = {
+  listReviewsComments,
+  getReviewsComments,
+  createReviewsComments,
+  removeReviewsComments,
+} satisfies Record<string, Handler<never, never>>;
