@@ -23,6 +23,8 @@ export { EXPLORE } from './explore.ts';
 export { PKGREAD, PKGWRITE } from './pkg.ts';
 export { SIG } from './sig.ts';
 export { BODY } from './body.ts';
+export { HEAD_REPO } from './head-repo.ts';
+export { TARGET_USER } from './target-user.ts';
 export { REPO } from './repo.ts';
 export { REPO_ID } from './repo-id.ts';
 export { CAN_CREATE_ORG } from './can-create-org.ts';

@@ -11,7 +11,7 @@ const TARGETS = { user: [], org: ['org'], repo: ['repo'] } as const satisfies Re
 export function Q(subject: QuotaSubject, target: keyof typeof TARGETS) {
   if (!QUOTA_SUBJECTS.includes(subject)) throw new Error(`Q: unknown subject "${subject}"`);
   if (!Object.hasOwn(TARGETS, target)) throw new Error(`Q: unknown target "${target}"`);
-  return step(`Q(${subject}, ${target})`, 'guard', TARGETS[target], [], async (s) => {
+  return step(`Q(${subject}, ${target})`, 'quota', TARGETS[target], [], async (s) => {
     if (!s.config.QUOTA.ENABLED) return null;
     const owner = target === 'repo' ? need(s.repo, 'repo').owner : target === 'org' ? need(s.org, 'org') : s.auth.doer;
     if (!owner) return null;

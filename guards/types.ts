@@ -5,7 +5,8 @@ import type { Need, Outcome, RequestState } from '../lib/request.ts';
 
 export * from '../lib/request.ts';
 
-export type StepKind = 'loader' | 'limit' | 'gate' | 'guard' | 'body';
+/** `quota`: a Q(subject, target) check (413), listed in its own matrix column. */
+export type StepKind = 'loader' | 'limit' | 'gate' | 'guard' | 'quota' | 'body';
 
 export interface Step {
   /** As printed in the route matrix, e.g. `RW(code)`. */

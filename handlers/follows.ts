@@ -1,15 +1,13 @@
 // Followers, following and blocking (Forgejo's routers/api/v1/user/follower.go and user.go).
 import type { Handler } from '../lib/handler.ts';
 import { json, noContent, signedIn } from '../lib/handler.ts';
-import { User, UserRedirect, type IUser } from '../model/user.ts';
+import { User, type IUser } from '../model/user.ts';
 import { Follow } from '../model/social.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { canSeeUserFilter } from '../lib/user-visibility.ts';
 import { follow, isFollowing, unfollow } from '../lib/follows.ts';
 import { blockUser, listBlocked, unblockUser } from '../lib/blocks.ts';
-import { canSeeOwner } from '../lib/perm.ts';
 import { notFound, unprocessable } from '../lib/errors.ts';
-import { redirectPath } from '../lib/redirect-path.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
 import { usersJson } from './users.ts';
 
@@ -33,19 +31,8 @@ const followAnswer = async (c: RequestState, userId: number, followId: number) =
   throw notFound();
 };
 
-/** `{target}` is looked up like Forgejo's GetUserByParamsName: a renamed user redirects (307). */
-export const checkFollowing: Handler = async (c) => {
-  const user = need(c.contextUser, 'user');
-  const name = c.params.target ?? '';
-  const target = await c.em.findOne(User, { lowerName: name.toLowerCase() });
-  if (target) return followAnswer(c, user.id, target.id);
-  const redirect = await c.em.findOne(UserRedirect, { lowerName: name.toLowerCase() });
-  const renamed = redirect && (await c.em.findOne(User, { id: redirect.redirectUserId }));
-  if (renamed && (await canSeeOwner(c.em, renamed, c.auth.doer, isSiteAdmin(c)))) {
-    return { status: 307, headers: { Location: redirectPath(c, name, renamed.name) }, body: '', type: 'text/plain' };
-  }
-  throw notFound('GetUserByName', [`user does not exist [uid: 0, name: ${name}]`]);
-};
+/** Whether `{username}` follows `{target}` (TARGET_USER resolved it, or redirected a renamed one). */
+export const checkFollowing: Handler = async (c) => followAnswer(c, need(c.contextUser, 'user').id, need(c.targetUser, 'target-user').id);
 
 export const checkMyFollowing = signedIn(async (c) => followAnswer(c, c.auth.doer.id, need(c.contextUser, 'user').id));
 

@@ -7,7 +7,7 @@ import type { CreatePullRequestOption, EditPullRequestOption, MergePullRequestFo
 import { CommentType, Issue, IssueLabel, type IIssue } from '../model/issue.ts';
 import { AutoMerge, PullRequest, type IPullRequest } from '../model/pull.ts';
 import { Repository, type IRepository } from '../model/repo.ts';
-import { User, type IUser } from '../model/user.ts';
+import { User } from '../model/user.ts';
 import { pullToApi, pullsToApi } from '../lib/api/pull.ts';
 import { repoUrls } from '../lib/api/git.ts';
 import { badRequest, conflict, HttpError, notFound, unprocessable } from '../lib/errors.ts';
@@ -99,38 +99,12 @@ export const get: Handler = async (c) => json(200, await pullToApi(c, (await loa
 // -------------------------------------------------------------------------------------------------
 // Creating
 
-interface HeadTarget { repo: IRepository; owner: IUser; branch: string }
-
-/**
- * Forgejo's parseCompareInfo: `head` is `branch` (this repository) or `owner:branch`, where owner's
- * repository is a fork of this one, or this repository's parent. The caller must read its code.
- */
-async function resolveHead(c: HandlerCtx<CreatePullRequestOption>, head: string): Promise<HeadTarget> {
-  const { repo, owner } = need(c.repo, 'repo');
-  const parts = head.split(':');
-  if (parts.length > 2) throw notFound();
-  if (parts.length === 1) return { repo, owner, branch: parts[0] };
-  const headOwner = await c.em.findOne(User, { lowerName: parts[0].toLowerCase() });
-  if (!headOwner) throw notFound('GetUserByName', [`user redirect does not exist [name: ${parts[0]}]`]);
-  if (headOwner.id === owner.id) return { repo, owner, branch: parts[1] };
-  let headRepo = await c.em.findOne(Repository, { ownerId: headOwner.id, forkId: repo.id });
-  if (!headRepo && repo.isFork && repo.forkId) {
-    const parent = await c.em.findOne(Repository, { id: repo.forkId });
-    if (parent?.ownerId === headOwner.id) headRepo = parent;
-  }
-  if (!headRepo) throw notFound('GetBaseRepo');
-  const perm = await repoPermission(c.em, { repo: headRepo, owner: headOwner, doer: c.auth.doer, siteAdmin: isSiteAdmin(c), token: c.auth.token });
-  if (!perm.canRead('code')) throw notFound("Can't read headRepo UnitTypeCode");
-  return { repo: headRepo, owner: headOwner, branch: parts[1] };
-}
-
 /** 201 api.PullRequest; labels, milestone, assignees and deadline are kept for pull writers only. */
 export const create = signedIn<CreatePullRequestOption>(async (c) => {
   const { repo, owner } = need(c.repo, 'repo');
   const doer = c.auth.doer;
   const b = c.body;
-  if (b.head === b.base) throw unprocessable('Invalid PullRequest: There are no changes between the head and the base');
-  const head = await resolveHead(c, b.head);
+  const head = need(c.head, 'head'); // HEAD_REPO: `head` differs from `base`, the caller reads its code
   if (!(await readRef(repoPathOf(c.services, repo), 'heads', b.base))) throw notFound('BaseNotExist');
   if (head.repo.isEmpty || !(await readRef(repoPathOf(c.services, head.repo), 'heads', head.branch))) throw notFound('IsRefExist');
   if (head.repo.id === repo.id && head.branch === b.base) throw unprocessable('Invalid PullRequest: There are no changes between the head and the base');
@@ -370,6 +344,13 @@ async function headPermission(c: RequestState, head: IRepository) {
   return repoPermission(c.em, { repo: head, owner, doer: c.auth.doer, siteAdmin: isSiteAdmin(c), token: c.auth.token });
 }
 
+/**
+ * The reply when the merge went through but the head branch stayed (default, protected, or not writable
+ * by the caller): Forgejo's 403 after the merge. Not a chain step: the merge is committed and stands, and
+ * no step runs after the handler; a reply, not a throw, so the transaction commits.
+ */
+const mergedBranchKept = (c: RequestState, refused: string) => json(403, { message: refused, url: `${c.config.appUrl}api/swagger` });
+
 /** POST merge (MergePullRequestForm, forgejo-facts 10.4): 200 merged, 201 auto-merge scheduled. */
 export const createMerge = signedIn<MergePullRequestForm>(async (c) => {
   const { repo, units } = need(c.repo, 'repo');
@@ -413,8 +394,7 @@ export const createMerge = signedIn<MergePullRequestForm>(async (c) => {
   await emitPullMerged(c.em, c, { base, sender: c.auth.doer, pull, issue, basePath: repoPathOf(c.services, base), refsBefore });
   if (b.delete_branch_after_merge && head) {
     const refused = await deleteHeadAfterMerge(c.em, c.services, { pull, issue, head, doerId: c.auth.doer.id, perm: await headPermission(c, head), events: { ctx: c, sender: c.auth.doer } });
-    // The merge stands; the answer says the branch stayed (a reply, not a throw, so it is committed).
-    if (refused) return json(403, { message: refused, url: `${c.config.appUrl}api/swagger` });
+    if (refused) return mergedBranchKept(c, refused);
   }
   return { status: 200 };
 });

@@ -18,7 +18,7 @@ import type { Services } from './services.ts';
 import type { ReceivedBody } from './request-body.ts';
 import type { QueryValues } from '../model/schemas/query.ts';
 
-export type Need = 'doer' | 'user' | 'org' | 'repo' | 'team' | 'issue' | 'pull' | 'review' | 'comment' | 'attachment' | 'time' | 'package' | 'auto-merge' | 'key' | 'new-owner' | 'dependency' | 'body';
+export type Need = 'doer' | 'user' | 'org' | 'repo' | 'team' | 'issue' | 'pull' | 'review' | 'comment' | 'attachment' | 'time' | 'package' | 'auto-merge' | 'key' | 'new-owner' | 'dependency' | 'head' | 'target-user' | 'body';
 
 export interface Deny {
   status: number;
@@ -90,6 +90,10 @@ export interface RequestState {
   dependency?: { issue: IIssue; at: LoadedRepo };
   /** The user or organization a transfer body names as `new_owner` (NEW_OWNER loader). */
   newOwner?: IUser;
+  /** The head repository and branch a CreatePullRequestOption body names, the caller may read its code (HEAD_REPO loader). */
+  head?: { repo: IRepository; owner: IUser; branch: string };
+  /** The user of `{target}` (TARGET_USER loader). */
+  targetUser?: IUser;
   /** The user SSH key of `{id}` (KEY loader). */
   key?: IPublicKey;
   /** The package version of `{type}/{name}/{version}` and its package (PACKAGE loader). */

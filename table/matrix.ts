@@ -18,6 +18,8 @@ export interface MatrixRow {
   context: string[];
   gates: string[];
   guards: string[];
+  /** The quota checks (Q steps), in run order. */
+  quota: string[];
   /** The declared query parameters (model/schemas/query.ts), in declaration order. */
   query: MatrixQueryParam[];
   handler: string;
@@ -36,6 +38,7 @@ export function matrixJson(table: readonly RouteSpec[]): MatrixRow[] {
     context: r.chain.filter((s) => s.kind === 'loader' || s.kind === 'limit').map((s) => s.name),
     gates: r.chain.filter((s) => s.kind === 'gate').map((s) => s.name),
     guards: r.chain.filter((s) => s.kind === 'guard' || s.kind === 'body').map((s) => s.name),
+    quota: r.chain.filter((s) => s.kind === 'quota').map((s) => s.name),
     query: queryParameters(r).map((p) => ({
       name: String(p.name), type: String(p.type), ...(p.format ? { format: String(p.format) } : {}),
       ...(p.items ? { items: String((p.items as { type: string }).type) } : {}),
@@ -59,10 +62,10 @@ export function matrixMarkdown(table: readonly RouteSpec[]): string {
   const rows = matrixJson(table);
   const esc = (s: string) => s.replace(/\|/g, '\\|');
   const out = [
-    '| Method | Path | Scopes | Context | Gates | Guards | Query | Flag | Implemented |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| Method | Path | Scopes | Context | Gates | Guards | Quota | Query | Flag | Implemented |',
+    '|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map((r) =>
-      `| ${r.method} | ${esc(r.path)} | ${r.scope.join(', ') || '-'} | ${r.context.join(', ') || '-'} | ${r.gates.join(', ') || '-'} | ${r.guards.join(', ') || '-'} | ${esc(queryText(r, ', ').slice(1)) || '-'} | ${r.flag ?? '-'} | ${r.implemented ? 'yes' : 'no (501)'} |`),
+      `| ${r.method} | ${esc(r.path)} | ${r.scope.join(', ') || '-'} | ${r.context.join(', ') || '-'} | ${r.gates.join(', ') || '-'} | ${r.guards.join(', ') || '-'} | ${r.quota.join(', ') || '-'} | ${esc(queryText(r, ', ').slice(1)) || '-'} | ${r.flag ?? '-'} | ${r.implemented ? 'yes' : 'no (501)'} |`),
   ];
   const done = rows.filter((r) => r.implemented).length;
   out.push('', `${rows.length} routes, ${done} implemented, ${rows.length - done} answering 501.`);

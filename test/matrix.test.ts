@@ -6,7 +6,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { routes } from '../routes.table.ts';
-import { matrixJson, matrixLine } from '../table/matrix.ts';
+import { matrixJson, matrixLine, matrixMarkdown } from '../table/matrix.ts';
 
 const file = path.join(path.dirname(new URL(import.meta.url).pathname), 'matrix.snapshot.txt');
 
@@ -27,6 +27,20 @@ test('the matrix lists every operation once, and counts implemented routes from 
   assert.ok(m.some((r) => !r.implemented));
   const tokens = m.find((r) => r.method === 'POST' && r.path === '/users/{username}/tokens')!;
   assert.equal(tokens.chain, ['USER', 'PUBLIC_ONLY(user)', 'USER_VISIBLE', 'SELF', 'BODY', 'BASIC', 'TOK']);
+});
+
+test('`npm run routes` has a Quota column: Q steps there, not among the guards (issue 11, item 4)', () => {
+  const m = matrixJson(routes);
+  const quota = m.filter((r) => r.quota.length);
+  assert.ok(quota.length >= 19, `${quota.length} rows with quota checks`);
+  for (const r of m) {
+    assert.equal(r.quota, r.chain.filter((n) => n.startsWith('Q(')));
+    assert.not.ok([...r.guards, ...r.context, ...r.gates].some((n) => n.startsWith('Q(')), `${r.method} ${r.path}`);
+  }
+  const md = matrixMarkdown(routes).split('\n');
+  assert.is(md[0], '| Method | Path | Scopes | Context | Gates | Guards | Quota | Query | Flag | Implemented |');
+  const merge = md.find((l) => l.startsWith('| POST | /repos/{username}/{reponame}/pulls/{index}/merge |'))!;
+  assert.is(merge.split(' | ')[6], 'Q(size:git:all, repo)');
 });
 
 test.run();
