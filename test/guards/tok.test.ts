@@ -18,11 +18,11 @@ table(TOK, [
   { name: 'actions task token', given: () => ({ doer: fakeUser({ name: 'forgejo-actions' }), method: 'actions' }), want: null },
 ]);
 
-test('TOK: a guard that needs and provides nothing', () => {
+test('TOK: a guard that needs nothing and provides the caller (doer) to signedIn handlers', () => {
   assert.is(TOK.name, 'TOK');
   assert.is(TOK.kind, 'guard');
   assert.equal([...TOK.needs], []);
-  assert.equal([...TOK.provides], []);
+  assert.equal([...TOK.provides], ['doer']);
 });
 
 test.run();
