@@ -194,10 +194,10 @@ const SCHEMES: [string, () => string[]][] = [
 ];
 for (const [heading, values] of SCHEMES) test(`in a browser: ${heading} given to "Authorize" is sent with "Try it out"`, async () => {
   const { page } = await openUi();
-  const anonymous = await tryOut(page, 'user', 'userGet');
+  const anonymous = await tryOut(page, 'users', 'usersMe');
   assert.is(anonymous.status, '401');
   await authorize(page, heading, values());
-  const op = page.locator('#operations-user-userGet');
+  const op = page.locator('#operations-users-usersMe');
   await op.locator('button.execute').click();
   // The 401 stays on screen until the new answer replaces it.
   await op.locator('.live-responses-table .response .response-col_status', { hasText: /^200$/ }).waitFor();
