@@ -1,7 +1,7 @@
 // Pull requests (Forgejo routers/api/v1/repo/pull.go; forgejo-facts 6.8, 9, 10.4). The chain has
 // checked the pulls unit (and that the repository is neither empty nor a mirror) and code read.
 import type { FilterQuery } from '@mikro-orm/core';
-import type { Handler, HandlerCtx } from '../lib/handler.ts';
+import type { Handler, HandlerCtx, SignedInCtx } from '../lib/handler.ts';
 import { json, noContent, signedIn } from '../lib/handler.ts';
 import type { CreatePullRequestOption, EditPullRequestOption, MergePullRequestForm } from '../model/schemas/index.ts';
 import { CommentType, Issue, IssueLabel, type IIssue } from '../model/issue.ts';
@@ -276,7 +276,7 @@ export const edit = signedIn<EditPullRequestOption>(async (c) => {
 const targets = (p: IPullRequest) => ({ headRepoId: p.headRepoId, baseRepoId: p.baseRepoId, headBranch: p.headBranch, baseBranch: p.baseBranch });
 
 /** Closing, or reopening when the head branch still exists and no other open pull has the same targets (409). */
-async function changeState(c: HandlerCtx<EditPullRequestOption>, pull: IPullRequest, issue: IIssue, closed: boolean): Promise<void> {
+async function changeState(c: SignedInCtx<EditPullRequestOption>, pull: IPullRequest, issue: IIssue, closed: boolean): Promise<void> {
   if (pull.hasMerged) throw new HttpError(412, 'cannot change state of this pull request, it was already merged');
   if (issue.isClosed === closed) return;
   if (!closed) {
@@ -286,11 +286,11 @@ async function changeState(c: HandlerCtx<EditPullRequestOption>, pull: IPullRequ
     if (dup) throw conflict(alreadyExists(dup));
     await retestPull(c.services, pull, base, await syncPullHead(c.services, pull, base, head));
   }
-  await setClosed(c.em, issue, c.auth.doer!.id, closed);
+  await setClosed(c.em, issue, c.auth.doer.id, closed);
 }
 
 /** Forgejo's ChangeTargetBranch: the new base must exist, differ from the head and have no open twin. */
-async function changeTarget(c: HandlerCtx<EditPullRequestOption>, pull: IPullRequest, issue: IIssue, target: string): Promise<void> {
+async function changeTarget(c: SignedInCtx<EditPullRequestOption>, pull: IPullRequest, issue: IIssue, target: string): Promise<void> {
   const { base, head } = await pullRepos(c.em, pull);
   if (!(await readRef(repoPathOf(c.services, base), 'heads', target))) throw notFound(`new base '${target}' not exist`);
   if (issue.isClosed) throw unprocessable(`issue is closed [id: ${issue.id}, repo_id: ${issue.repoId}, index: ${issue.index}]`);
@@ -300,7 +300,7 @@ async function changeTarget(c: HandlerCtx<EditPullRequestOption>, pull: IPullReq
   const old = pull.baseBranch;
   pull.baseBranch = target;
   await retestPull(c.services, pull, base, await syncPullHead(c.services, pull, base, head));
-  await addComment(c.em, issue, c.auth.doer!.id, CommentType.changeTargetBranch, { oldRef: old, newRef: target });
+  await addComment(c.em, issue, c.auth.doer.id, CommentType.changeTargetBranch, { oldRef: old, newRef: target });
   issue.updatedAt = new Date();
 }
 
@@ -323,7 +323,7 @@ async function checkFor(c: HandlerCtx<MergePullRequestForm>, pull: IPullRequest,
 }
 
 /** manually-merged: the given commit (full length) must be in the base branch, else 409 with Forgejo's `{}` error. */
-async function markManuallyMerged(c: HandlerCtx<MergePullRequestForm>, pull: IPullRequest, issue: IIssue) {
+async function markManuallyMerged(c: SignedInCtx<MergePullRequestForm>, pull: IPullRequest, issue: IIssue) {
   const { repo, units } = need(c.repo, 'repo');
   if (!styleAllowed(units ?? (await repoUnits(c.em, repo.id)), 'manually-merged')) throw notAllowed('manually-merged is not an allowed merge style for this repository');
   const path = repoPathOf(c.services, repo);
@@ -331,7 +331,7 @@ async function markManuallyMerged(c: HandlerCtx<MergePullRequestForm>, pull: IPu
   const commit = /^[0-9a-f]+$/.test(id) && id.length === (repo.objectFormatName === 'sha256' ? 64 : 40) ? await getCommit(path, id) : null;
   const baseHead = (await readRef(path, 'heads', pull.baseBranch, true))?.oid;
   if (!commit || !baseHead || !(await isAncestor(path, commit.sha, baseHead))) return json(409, {});
-  await recordMerged(c.em, pull, issue, commit.sha, new Date(commit.author.timestamp * 1000), true, c.auth.doer!.id);
+  await recordMerged(c.em, pull, issue, commit.sha, new Date(commit.author.timestamp * 1000), true, c.auth.doer.id);
   await emitIssueEvent(c, issue, 'closed', { pull });
   return { status: 200 };
 }
@@ -399,11 +399,11 @@ export const createMerge = signedIn<MergePullRequestForm>(async (c) => {
   return { status: 200 };
 });
 
-async function scheduleAutoMerge(c: RequestState, pull: IPullRequest, issue: IIssue, style: MergeStyle, message: string) {
+async function scheduleAutoMerge(c: SignedInCtx<unknown, unknown>, pull: IPullRequest, issue: IIssue, style: MergeStyle, message: string) {
   if (await c.em.findOne(AutoMerge, { pullId: pull.id })) throw conflict(`pull request is already scheduled to be merged automatically [pull_id: ${pull.id}]`);
   const b = c.body as MergePullRequestForm;
-  c.em.create(AutoMerge, { pullId: pull.id, doerId: c.auth.doer!.id, mergeStyle: style, message, deleteBranchAfterMerge: b.delete_branch_after_merge === true, createdAt: new Date() });
-  await addComment(c.em, issue, c.auth.doer!.id, CommentType.prScheduledToAutoMerge);
+  c.em.create(AutoMerge, { pullId: pull.id, doerId: c.auth.doer.id, mergeStyle: style, message, deleteBranchAfterMerge: b.delete_branch_after_merge === true, createdAt: new Date() });
+  await addComment(c.em, issue, c.auth.doer.id, CommentType.prScheduledToAutoMerge);
   return { status: 201 };
 }
 
