@@ -1,5 +1,7 @@
 // Pull requests (Forgejo routers/api/v1/repo/pull.go; forgejo-facts 6.8, 9, 10.4). The chain has
 // checked the pulls unit (and that the repository is neither empty nor a mirror) and code read.
+// Over 400 lines because it is the whole pull request lifecycle of Forgejo's pull.go (list, create,
+// edit, update, merge, auto-merge, diff); the merge and review machinery live in lib/.
 import type { FilterQuery } from '@mikro-orm/core';
 import type { Handler, HandlerCtx, SignedInCtx } from '../lib/handler.ts';
 import { json, noContent, signedIn } from '../lib/handler.ts';
