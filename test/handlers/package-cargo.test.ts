@@ -13,6 +13,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { TestUser } from '../helpers/fixtures.ts';
 import { newOrg, setup, type Env } from './repo-setup.ts';
+import { blobFiles as storedBlobs, spoolFiles as spooled } from '../helpers/package-store.ts';
 
 const run = promisify(execFile);
 
@@ -67,15 +68,8 @@ function crateDir(name: string, version: string, extra = ''): string {
 }
 
 /** Blob files in the store, and what is left in its spool. */
-function blobFiles(): string[] {
-  const root = path.join(env.srv.config.dataPath, 'packages');
-  if (!fs.existsSync(root)) return [];
-  return fs.readdirSync(root).filter((d) => d !== 'tmp').flatMap((d) => fs.readdirSync(path.join(root, d)));
-}
-const spoolFiles = () => {
-  const dir = path.join(env.srv.config.dataPath, 'packages', 'tmp');
-  return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
-};
+const blobFiles = () => storedBlobs(env.srv.config.dataPath);
+const spoolFiles = () => spooled(env.srv.config.dataPath);
 
 /** Cargo's publish frame: u32 LE length, the JSON metadata, u32 LE length, the .crate bytes (lengths overridable). */
 function frame(meta: unknown, crate: Buffer, o: { jsonLength?: number; crateLength?: number } = {}): Buffer {

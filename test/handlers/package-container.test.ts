@@ -14,6 +14,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { TestUser } from '../helpers/fixtures.ts';
 import { newOrg, setup, valid, type Env } from './repo-setup.ts';
+import { blobFiles as storedBlobs } from '../helpers/package-store.ts';
 
 const run = promisify(execFile);
 
@@ -93,11 +94,7 @@ async function req(method: string, p: string, token: string | null, body?: Buffe
 }
 
 /** Blob files in the store (temporary spool files excluded). */
-function blobFiles(): string[] {
-  const root = path.join(env.srv.config.dataPath, 'packages');
-  if (!fs.existsSync(root)) return [];
-  return fs.readdirSync(root).filter((d) => d !== 'tmp').flatMap((d) => fs.readdirSync(path.join(root, d)));
-}
+const blobFiles = () => storedBlobs(env.srv.config.dataPath);
 
 test.before(async () => {
   env = await setup();

@@ -16,6 +16,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { TestUser } from '../helpers/fixtures.ts';
 import { newOrg, newRepo, setup, valid, type Env } from './repo-setup.ts';
+import { blobFiles as storedBlobs, spoolFiles as spooled } from '../helpers/package-store.ts';
 
 const run = promisify(execFile);
 
@@ -112,15 +113,8 @@ async function raw(method: string, url: string, opts: { token?: string | null; b
 }
 
 /** Blob files in the store, and what is left in its spool. */
-function blobFiles(): string[] {
-  const root = path.join(env.srv.config.dataPath, 'packages');
-  if (!fs.existsSync(root)) return [];
-  return fs.readdirSync(root).filter((d) => d !== 'tmp').flatMap((d) => fs.readdirSync(path.join(root, d)));
-}
-const spoolFiles = () => {
-  const dir = path.join(env.srv.config.dataPath, 'packages', 'tmp');
-  return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
-};
+const blobFiles = () => storedBlobs(env.srv.config.dataPath);
+const spoolFiles = () => spooled(env.srv.config.dataPath);
 
 test.before(async () => {
   env = await setup();

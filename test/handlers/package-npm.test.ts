@@ -12,6 +12,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { makeToken, type TestUser } from '../helpers/fixtures.ts';
 import { newOrg, newRepo, setup, valid, type Env } from './repo-setup.ts';
+import { blobFiles as storedBlobs } from '../helpers/package-store.ts';
 
 const run = promisify(execFile);
 
@@ -54,11 +55,7 @@ function packageDir(name: string, version: string, extra: Record<string, unknown
 }
 
 /** Blob files in the store (temporary spool files excluded). */
-function blobFiles(): string[] {
-  const root = path.join(env.srv.config.dataPath, 'packages');
-  if (!fs.existsSync(root)) return [];
-  return fs.readdirSync(root).filter((d) => d !== 'tmp').flatMap((d) => fs.readdirSync(path.join(root, d)));
-}
+const blobFiles = () => storedBlobs(env.srv.config.dataPath);
 
 // A real (tiny) npm tarball: package/package.json inside a gzipped tar, built once with `npm pack`.
 let tarball: Buffer;

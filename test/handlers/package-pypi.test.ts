@@ -12,6 +12,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { TestUser } from '../helpers/fixtures.ts';
 import { newOrg, setup, valid, type Env } from './repo-setup.ts';
+import { blobFiles as storedBlobs, spoolFiles as spooled } from '../helpers/package-store.ts';
 
 const run = promisify(execFile);
 
@@ -79,15 +80,8 @@ async function pipInstall(owner: string, token: string, target: string, spec: st
 }
 
 /** Blob files in the store (temporary spool files excluded). */
-function blobFiles(): string[] {
-  const root = path.join(env.srv.config.dataPath, 'packages');
-  if (!fs.existsSync(root)) return [];
-  return fs.readdirSync(root).filter((d) => d !== 'tmp').flatMap((d) => fs.readdirSync(path.join(root, d)));
-}
-const spoolFiles = () => {
-  const dir = path.join(env.srv.config.dataPath, 'packages', 'tmp');
-  return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
-};
+const blobFiles = () => storedBlobs(env.srv.config.dataPath);
+const spoolFiles = () => spooled(env.srv.config.dataPath);
 
 test.before(async () => {
   env = await setup();

@@ -2,13 +2,12 @@
 // routers/api/packages/generic), then the API routes of the spec's Packages section — listing, one
 // version, its files, deletion, repository links — with the owner-access guards, token scopes and
 // public-only tokens. Every JSON body is checked against Forgejo's schemas.
-import fs from 'node:fs';
-import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { makeToken, makeUser, type TestUser } from '../helpers/fixtures.ts';
 import { newOrg, newRepo, setup, uniq, valid, validList, type Env } from './repo-setup.ts';
+import { blobFiles as storedBlobs } from '../helpers/package-store.ts';
 
 let env: Env;
 let alice: TestUser;
@@ -31,11 +30,7 @@ async function raw(method: string, url: string, opts: { token?: string; basic?: 
 const put = (owner: string, rest: string, body: Buffer | string, token?: string) => raw('PUT', registry(owner, rest), { token, body });
 
 /** Blob files in the store (temporary spool files excluded). */
-function blobFiles(): string[] {
-  const root = path.join(env.srv.config.dataPath, 'packages');
-  if (!fs.existsSync(root)) return [];
-  return fs.readdirSync(root).filter((d) => d !== 'tmp').flatMap((d) => fs.readdirSync(path.join(root, d)));
-}
+const blobFiles = () => storedBlobs(env.srv.config.dataPath);
 const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
 
 test.before(async () => {
