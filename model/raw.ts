@@ -2,6 +2,7 @@
 // owner and its repository), and each table's columns, selected under a prefix, become the same
 // managed entity `em.findOne` would have given (issue 10: fewer statements per request).
 import type { EntityDictionary, EntityManager, EntityName } from '@mikro-orm/core';
+import { PostgreSqlConnection } from '@mikro-orm/postgresql';
 
 const SEP = '__';
 
@@ -54,4 +55,75 @@ export const intArray = (ids: Iterable<number>) => `{${[...ids].map((id) => Math
 export async function readRows<R>(em: EntityManager, reads: readonly { meta: { className: string } }[], sql: string, params: unknown[]): Promise<R[]> {
   for (const entity of reads) await em.tryFlush(entity.meta.className, {});
   return em.getConnection().execute<R[]>(sql, params, 'all', em.getTransactionContext());
+}
+
+/**
+ * The entity whose columns `prefixedColumns(…, alias)` selected in `row`, as a plain object with the
+ * entity's properties and the values `mapPrefixed` would give, but not merged into the EntityManager;
+ * null when its primary key is null. For reads (issue 10): hydrating, registering and snapshotting an
+ * entity is most of a small GET's work, and nothing a GET does is flushed.
+ */
+export function plainPrefixed<T extends object>(em: EntityManager, entity: EntityName<T>, row: Record<string, unknown>, alias: string): T | null {
+  const { fields, keys, pk } = prefixed(em, entity, alias);
+  if (row[pk] == null) return null;
+  const data: Record<string, unknown> = {};
+  for (let i = 0; i < fields.length; i++) data[fields[i]!] = row[keys[i]!];
+  return plainEntity(em, entity, data);
+}
+
+/** A row of an entity's table (column names) as the entity's properties, converted as hydration converts them. */
+function plainEntity<T extends object>(em: EntityManager, entity: EntityName<T>, row: Record<string, unknown>): T {
+  const meta = em.getMetadata().get(entity);
+  const platform = em.getPlatform();
+  const data = em.getDriver().mapResult(row as EntityDictionary<T>, meta) as Record<string, unknown>;
+  for (const prop of meta.props) {
+    const v = data[prop.name];
+    if (v == null) continue;
+    if (prop.customType) data[prop.name] = prop.customType.convertToJSValue(v, platform);
+    else if (prop.runtimeType === 'Date' && typeof v === 'string') data[prop.name] = new Date(v);
+  }
+  return data as T;
+}
+
+/** The driver's own connection, as far as a plain read uses it. */
+interface DriverConnection { query(q: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }> }
+interface PoolClient {
+  acquireConnection(): Promise<DriverConnection>;
+  releaseConnection(c: DriverConnection): unknown;
+  emit(event: 'query', q: { sql: string; bindings: unknown[] }): unknown;
+}
+
+/** Named statements by SQL text: `?` placeholders become `$n` once, and PostgreSQL parses and plans the text once per connection. */
+const named = new Map<string, { name: string; text: string }>();
+
+function statementOf(sql: string) {
+  let st = named.get(sql);
+  if (st === undefined) {
+    let n = 0;
+    st = { name: `cairn_read_${named.size + 1}`, text: sql.replace(/\?/g, () => `$${++n}`) };
+    named.set(sql, st);
+  }
+  return st;
+}
+
+/**
+ * `readRows` for the reads every request makes (the caller's token, the addressed repository): on
+ * PostgreSQL outside a transaction the statement goes straight to a pooled `pg` connection as a named
+ * prepared statement, without knex building a query or MikroORM inlining the parameters (issue 10).
+ * The SQL must use `?` only as placeholders. Inside a transaction, and on the embedded database,
+ * it is `readRows`. Either way knex's `query` event announces the statement (the tests count them).
+ */
+export async function readRowsFast<R>(em: EntityManager, reads: readonly { meta: { className: string } }[], sql: string, params: unknown[]): Promise<R[]> {
+  const conn = em.getConnection();
+  if (!(conn instanceof PostgreSqlConnection) || em.isInTransaction()) return readRows<R>(em, reads, sql, params);
+  for (const entity of reads) await em.tryFlush(entity.meta.className, {});
+  const client = conn.getKnex().client as unknown as PoolClient;
+  const { name, text } = statementOf(sql);
+  client.emit('query', { sql, bindings: params });
+  const db = await client.acquireConnection();
+  try {
+    return (await db.query({ name, text, values: params })).rows as R[];
+  } finally {
+    client.releaseConnection(db);
+  }
 }
