@@ -303,19 +303,23 @@ export interface RepoByName {
   transferPending: boolean;
 }
 
+let byOwnerNameSql: string | undefined;
+let byOwnerSql: string | undefined;
+
 /**
  * An owner (by name, unless already known) and its repository, with the repository's units and
  * whether a transfer is pending, in one query: this runs on every request below `{R}`. With `plain`,
  * for a request that changes nothing, the owner and repository are plain objects (model/raw.ts).
  */
 export async function findRepoByName(em: EntityManager, owner: IUser | string, repoName: string, opts: { plain?: boolean } = {}): Promise<RepoByName> {
+  // The texts are built once: a named statement is looked up by its text on every request.
   const rows = typeof owner === 'string'
     ? await readRowsFast<RepoRow>(em, [User, Repository, RepoUnit, RepoTransfer],
-      `select ${prefixedColumns(em, User, 'u')}, ${prefixedColumns(em, Repository, 'r')}, ${REPO_EXTRAS}
-         from "user" u left join repository r on r.owner_id = u.id and r.lower_name = ? where u.lower_name = ?`,
+      (byOwnerNameSql ??= `select ${prefixedColumns(em, User, 'u')}, ${prefixedColumns(em, Repository, 'r')}, ${REPO_EXTRAS}
+         from "user" u left join repository r on r.owner_id = u.id and r.lower_name = ? where u.lower_name = ?`),
       [repoName.toLowerCase(), owner.toLowerCase()])
     : await readRowsFast<RepoRow>(em, [Repository, RepoUnit, RepoTransfer],
-      `select ${prefixedColumns(em, Repository, 'r')}, ${REPO_EXTRAS} from repository r where r.owner_id = ? and r.lower_name = ?`,
+      (byOwnerSql ??= `select ${prefixedColumns(em, Repository, 'r')}, ${REPO_EXTRAS} from repository r where r.owner_id = ? and r.lower_name = ?`),
       [owner.id, repoName.toLowerCase()]);
   return repoFromRow(em, rows[0], typeof owner === 'string' ? null : owner, !!opts.plain);
 }

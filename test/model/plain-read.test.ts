@@ -28,9 +28,9 @@ test.before(async () => {
 });
 test.after(async () => { await srv.close(); await db.close(); });
 
-/** Every persisted property of the entity, as the managed entity and the plain object hold it. */
-function sameProperties(entity: typeof User | typeof Repository, plain: object, managed: object) {
-  const meta = db.db.orm.em.getMetadata().get(entity);
+/** Every persisted property of the entity, as the plain object and the entity `em.findOne` gives hold it. */
+function sameProperties(className: 'User' | 'Repository', plain: object, managed: object) {
+  const meta = db.db.orm.em.getMetadata().get(className);
   for (const p of meta.props) {
     if (p.persist === false) continue;
     const a = (plain as Record<string, unknown>)[p.name];
@@ -44,9 +44,12 @@ test('a repository and its owner read plain hold what the managed entities hold'
   const plain = await findRepoByName(db.db.orm.em.fork(), owner.name, 'plain', { plain: true });
   const managed = await findRepoByName(db.db.orm.em.fork(), owner.name, 'plain');
   assert.ok(plain.repo && managed.repo && plain.owner && managed.owner);
-  assert.ok(managed.repo.archivedAt instanceof Date && managed.repo.topics.length === 2);
-  sameProperties(Repository, plain.repo, managed.repo);
-  sameProperties(User, plain.owner, managed.owner);
+  const repo = await db.db.orm.em.fork().findOneOrFail(Repository, { id: plain.repo.id });
+  assert.ok(repo.archivedAt instanceof Date && repo.topics.length === 2);
+  for (const found of [plain, managed]) {
+    sameProperties('Repository', found.repo!, repo);
+    sameProperties('User', found.owner!, await db.db.orm.em.fork().findOneOrFail(User, { id: repo.ownerId }));
+  }
   assert.equal(plain.units, managed.units);
   assert.is(plain.transferPending, managed.transferPending);
 });
@@ -55,7 +58,9 @@ test('the user of a token read plain holds what the managed entity holds', async
   const plain = await findToken(db.db.orm.em.fork(), owner.token, { plain: true });
   const managed = await findToken(db.db.orm.em.fork(), owner.token);
   assert.ok(plain.user && managed.user);
-  sameProperties(User, plain.user, managed.user);
+  const user = await db.db.orm.em.fork().findOneOrFail(User, { id: plain.user.id });
+  sameProperties('User', plain.user, user);
+  sameProperties('User', managed.user, user);
 });
 
 test('a GET answers the repository and the caller as a PATCH that changes nothing does', async () => {
