@@ -1,13 +1,13 @@
 // Entities read with plain SQL: one statement may join several tables (a token and its user, an
-// owner and its repository), and each table's columns, selected under a prefix, become the same
-// managed entity `em.findOne` would have given (issue 10: fewer statements per request).
+// owner and its repository), and each table's columns, selected as one JSON object under the table's
+// alias, become the same managed entity `em.findOne` would have given (issue 10: fewer statements per
+// request). One JSON column instead of one column per field: the driver describes and parses three
+// columns, not seventy, on every request.
 import type { EntityDictionary, EntityManager, EntityName } from '@mikro-orm/core';
 import { PostgreSqlConnection } from '@mikro-orm/postgresql';
 
-const SEP = '__';
-
-interface Prefixed { select: string; fields: string[]; keys: string[]; pk: string }
-/** Select lists by entity and alias: they depend only on the entity definitions. */
+interface Prefixed { select: string; alias: string }
+/** Select expressions by entity and alias: they depend only on the entity definitions. */
 const lists = new Map<string, Prefixed>();
 
 function prefixed<T extends object>(em: EntityManager, entity: EntityName<T>, alias: string): Prefixed {
@@ -17,32 +17,36 @@ function prefixed<T extends object>(em: EntityManager, entity: EntityName<T>, al
   if (list === undefined) {
     const fields = meta.props.filter((p) => !p.lazy && p.persist !== false && p.fieldNames?.length === 1).map((p) => p.fieldNames[0]!);
     const pk = meta.properties[meta.primaryKeys[0] as keyof typeof meta.properties].fieldNames[0]!;
-    list = {
-      select: fields.map((f) => `${alias}."${f}" as "${alias}${SEP}${f}"`).join(', '),
-      fields,
-      keys: fields.map((f) => `${alias}${SEP}${f}`),
-      pk: `${alias}${SEP}${pk}`,
-    };
+    // json_build_object takes at most 100 arguments: larger tables are built in parts and joined.
+    const parts: string[] = [];
+    for (let i = 0; i < fields.length; i += 50) {
+      parts.push(`json_build_object(${fields.slice(i, i + 50).map((f) => `'${f}', ${alias}."${f}"`).join(', ')})`);
+    }
+    const object = parts.length === 1 ? parts[0]! : `(${parts.map((x) => `${x}::jsonb`).join(' || ')})::json`;
+    list = { select: `case when ${alias}."${pk}" is null then null else ${object} end as "${alias}"`, alias };
     lists.set(key, list);
   }
   return list;
 }
 
-/** The non-lazy columns of an entity's table as `alias."col" as "alias__col"`, for a select list. */
+/**
+ * The non-lazy columns of an entity's table as one JSON object named after the alias (null when the
+ * primary key is null: the outer side of a join that found nothing), for a select list.
+ */
 export function prefixedColumns<T extends object>(em: EntityManager, entity: EntityName<T>, alias: string): string {
   return prefixed(em, entity, alias).select;
 }
+
+/** The columns `prefixedColumns(…, alias)` selected in `row`, by column name; null for none. */
+const columnsOf = (row: Record<string, unknown>, alias: string) => (row[alias] ?? null) as Record<string, unknown> | null;
 
 /**
  * The entity whose columns `prefixedColumns(…, alias)` selected in `row`, merged into the
  * EntityManager; null when its primary key is null (the outer side of a join that found nothing).
  */
 export function mapPrefixed<T extends object>(em: EntityManager, entity: EntityName<T>, row: Record<string, unknown>, alias: string): T | null {
-  const { fields, keys, pk } = prefixed(em, entity, alias);
-  if (row[pk] == null) return null;
-  const data: Record<string, unknown> = {};
-  for (let i = 0; i < fields.length; i++) data[fields[i]!] = row[keys[i]!];
-  return em.map(entity, data as EntityDictionary<T>);
+  const data = columnsOf(row, alias);
+  return data === null ? null : em.map(entity, data as EntityDictionary<T>);
 }
 
 /** A list of ids as one SQL parameter, for `= any(?::int[])` (an empty list matches nothing). */
@@ -64,11 +68,8 @@ export async function readRows<R>(em: EntityManager, reads: readonly { meta: { c
  * entity is most of a small GET's work, and nothing a GET does is flushed.
  */
 export function plainPrefixed<T extends object>(em: EntityManager, entity: EntityName<T>, row: Record<string, unknown>, alias: string): T | null {
-  const { fields, keys, pk } = prefixed(em, entity, alias);
-  if (row[pk] == null) return null;
-  const data: Record<string, unknown> = {};
-  for (let i = 0; i < fields.length; i++) data[fields[i]!] = row[keys[i]!];
-  return plainEntity(em, entity, data);
+  const data = columnsOf(row, alias);
+  return data === null ? null : plainEntity(em, entity, data);
 }
 
 /** A row of an entity's table (column names) as the entity's properties, converted as hydration converts them. */
