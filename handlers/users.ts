@@ -124,7 +124,8 @@ async function reachableRepos(c: RequestState, repoIds: number[], p: Page) {
   const visible = [];
   for (const id of repoIds) {
     const repo = byId.get(id);
-    const owner = repo && (await c.em.findOne(User, { id: repo.ownerId }));
+    // The caller may be a plain object on a GET (issue 10), which no lookup by id finds in the EntityManager.
+    const owner = repo && (repo.ownerId === c.auth.doer?.id ? c.auth.doer : await c.em.findOne(User, { id: repo.ownerId }));
     if (!repo || !owner) continue;
     const perm = await repoPermission(c.em, { repo, owner, doer: c.auth.doer, siteAdmin: isSiteAdmin(c), token: c.auth.token });
     if (perm.hasAnyAccess()) visible.push({ repo, owner });
