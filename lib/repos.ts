@@ -305,6 +305,7 @@ export interface RepoByName {
 
 let byOwnerNameSql: string | undefined;
 let byOwnerSql: string | undefined;
+let byIdSql: string | undefined;
 
 /**
  * An owner (by name, unless already known) and its repository, with the repository's units and
@@ -340,9 +341,9 @@ function repoFromRow(em: EntityManager, row: RepoRow | undefined, knownOwner: IU
 
 /** A repository by id with its owner, units and transfer state, in one query (a fork's parent). */
 export async function findRepoById(em: EntityManager, id: number): Promise<RepoByName> {
-  const rows = await readRows<RepoRow>(em, [User, Repository, RepoUnit, RepoTransfer],
-    `select ${prefixedColumns(em, User, 'u')}, ${prefixedColumns(em, Repository, 'r')}, ${REPO_EXTRAS}
-       from repository r join "user" u on u.id = r.owner_id where r.id = ?`, [id]);
+  const rows = await readRowsFast<RepoRow>(em, [User, Repository, RepoUnit, RepoTransfer],
+    (byIdSql ??= `select ${prefixedColumns(em, User, 'u')}, ${prefixedColumns(em, Repository, 'r')}, ${REPO_EXTRAS}
+       from repository r join "user" u on u.id = r.owner_id where r.id = ?`), [id]);
   return repoFromRow(em, rows[0], null);
 }
 

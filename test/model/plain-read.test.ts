@@ -68,7 +68,10 @@ test('a GET answers the repository and the caller as a PATCH that changes nothin
   const patch = await call(srv.api, 'PATCH', `/repos/${owner.name}/plain`, { token: owner.token, body: {} });
   assert.is(get.status, 200);
   assert.is(patch.status, 200);
-  assert.equal(get.json, patch.json);
+  // A PATCH may move the update time (to the second in the answer) between the two answers.
+  const { updated_at: _g, ...got } = get.json;
+  const { updated_at: _p, ...patched } = patch.json;
+  assert.equal(got, patched);
   const anon = await call(srv.api, 'GET', `/repos/${owner.name}/plain`);
   assert.is(anon.status, 200);
 });
