@@ -111,7 +111,8 @@ function statementOf(sql: string) {
  * `readRows` for the reads every request makes (the caller's token, the addressed repository): on
  * PostgreSQL outside a transaction the statement goes straight to a pooled `pg` connection as a named
  * prepared statement, without knex building a query or MikroORM inlining the parameters (issue 10).
- * The SQL must use `?` only as placeholders. Inside a transaction, and on the embedded database,
+ * The SQL must be a fixed text (one named statement per text, kept for the process's life) that uses
+ * `?` only as placeholders; build it once. Inside a transaction, and on the embedded database,
  * it is `readRows`. Either way knex's `query` event announces the statement (the tests count them).
  */
 export async function readRowsFast<R>(em: EntityManager, reads: readonly { meta: { className: string } }[], sql: string, params: unknown[]): Promise<R[]> {
