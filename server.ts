@@ -150,7 +150,7 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
     if (!ctx.path.startsWith('/api/v1')) return next();
     const em = orm.em.fork();
     const query = new URLSearchParams(ctx.querystring);
-    const auth: AuthResult = await authenticate(em, config, authDeps, { headers: ctx.headers, query, peer: ctx.req.socket.remoteAddress });
+    const auth: AuthResult = await authenticate(em, config, authDeps, { headers: ctx.headers, query, peer: ctx.req.socket.remoteAddress, readOnly: ctx.method === 'GET' || ctx.method === 'HEAD' });
     if (auth.warning) ctx.set('Warning', auth.warning);
     // forgejo-facts 2.6 with the spec's preference for 401 on sign-in-required instances.
     if (!auth.doer && config.SERVICE.REQUIRE_SIGNIN_VIEW) throw new HttpError(401, 'Only signed in user is allowed to call APIs.');

@@ -192,8 +192,11 @@ export const removeCommentsItem = signedIn(async (c) => {
 function otherRepoReader(c: RequestState) {
   const perms = new Map<number, Promise<{ issues: boolean; pulls: boolean }>>();
   const check = async (repoId: number) => {
-    const repo = await c.em.findOne(Repository, { id: repoId });
-    const owner = repo ? await c.em.findOne(User, { id: repo.ownerId }) : null;
+    // The addressed repository and the caller may be plain objects on a GET (issue 10), which no
+    // lookup by id finds in the EntityManager: they are taken as they are.
+    const loaded = c.repo?.repo.id === repoId ? c.repo : null;
+    const repo = loaded?.repo ?? (await c.em.findOne(Repository, { id: repoId }));
+    const owner = loaded?.owner ?? (!repo ? null : repo.ownerId === c.auth.doer?.id ? c.auth.doer : await c.em.findOne(User, { id: repo.ownerId }));
     if (!repo || !owner) return { issues: false, pulls: false };
     const perm = await repoPermission(c.em, { repo, owner, doer: c.auth.doer, siteAdmin: isSiteAdmin(c), token: c.auth.token });
     return { issues: perm.canRead('issues'), pulls: perm.canRead('pulls') };
@@ -237,7 +240,7 @@ export const listTimeline: Handler<never, QueryOf<'Comments'>> = async (c) => {
   const hideIds = await hiddenEvents(c, issue);
   const page = pageOf(c);
   const { comments, total } = await findComments(c, { issueId: issue.id, notType: CommentType.code, since, before, hideIds }, page);
-  const items = await timelineToApi(c.em, c.config, viewerOf(c), issue, comments);
+  const items = await timelineToApi(c.em, c.config, viewerOf(c), issue, comments, c.repo?.repo ?? null);
   // Forgejo builds the list from a nil slice: no events is `null`.
   return json(200, items.length ? items : null, pagingHeaders(c, page, total));
 };

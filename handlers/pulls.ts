@@ -218,7 +218,9 @@ export const listFiles: Handler<never, QueryOf<'PullFiles'>> = async (c) => {
   const { pull } = await loadPull(c);
   const { path, from, head } = await compared(c, pull);
   const files = from === head ? [] : await diffFiles(path, from, head, { renames: true });
-  const headRepo = (pull.headRepoId && (await c.em.findOne(Repository, { id: pull.headRepoId }))) || need(c.repo, 'repo').repo;
+  // The addressed repository may be a plain object on a GET (issue 10), which no lookup by id finds.
+  const loaded = need(c.repo, 'repo').repo;
+  const headRepo = (pull.headRepoId && pull.headRepoId !== loaded.id && (await c.em.findOne(Repository, { id: pull.headRepoId }))) || loaded;
   const urls = repoUrls(c.config, { name: headRepo.ownerName }, headRepo);
   const skipTo = c.q['skip-to'] ?? '';
   const from0 = skipTo ? Math.max(0, files.findIndex((f) => f.filename === skipTo)) : 0;

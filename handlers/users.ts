@@ -16,13 +16,16 @@ import { Mode, repoPermission } from '../lib/perm.ts';
 import { isOrgOwner } from '../lib/membership.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
 import { repoJson } from '../lib/api/repo-json.ts';
+import { readRowsFast } from '../model/raw.ts';
 import { userFeed, userHeatmap } from './activities.ts';
 import { INT32_MAX } from '../lib/query-values.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 
 /** One user as the caller may see it, with Forgejo's counters. */
 export async function userJson(s: RequestState, u: IUser) {
-  const stars = await s.em.count(Star, { uid: u.id });
+  // A plain count: this runs on every GET /user (issue 10).
+  const [row] = await readRowsFast<{ n: number }>(s.em, [Star], 'select count(*)::int as n from star where uid = ?', [u.id]);
+  const stars = row!.n;
   return toApiUser(s.config, u, { doer: s.auth.doer, siteAdmin: isSiteAdmin(s) }, { stars });
 }
 
@@ -121,7 +124,8 @@ async function reachableRepos(c: RequestState, repoIds: number[], p: Page) {
   const visible = [];
   for (const id of repoIds) {
     const repo = byId.get(id);
-    const owner = repo && (await c.em.findOne(User, { id: repo.ownerId }));
+    // The caller may be a plain object on a GET (issue 10), which no lookup by id finds in the EntityManager.
+    const owner = repo && (repo.ownerId === c.auth.doer?.id ? c.auth.doer : await c.em.findOne(User, { id: repo.ownerId }));
     if (!repo || !owner) continue;
     const perm = await repoPermission(c.em, { repo, owner, doer: c.auth.doer, siteAdmin: isSiteAdmin(c), token: c.auth.token });
     if (perm.hasAnyAccess()) visible.push({ repo, owner });

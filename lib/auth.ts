@@ -29,6 +29,8 @@ export interface AuthInput {
 /** A request to authenticate: its credentials and the address of the connection's peer. */
 export interface AuthRequest extends AuthInput {
   peer: string | undefined;
+  /** The request changes nothing (GET, HEAD): the caller may be a plain object, not a managed entity (issue 10). */
+  readOnly?: boolean;
 }
 
 export interface AuthDeps {
@@ -63,7 +65,7 @@ export async function authenticate(em: EntityManager, cfg: Config, deps: AuthDep
   let tried: { value: string; answer: AuthResult | string } | null = null;
   const tryToken = async (value: string) => {
     attempted = true;
-    if (tried?.value !== value) tried = { value, answer: await tokenLogin(em, value) };
+    if (tried?.value !== value) tried = { value, answer: await tokenLogin(em, value, !!req.readOnly) };
     return tried.answer;
   };
   // 1. Basic with a password.
@@ -147,10 +149,10 @@ async function passwordLogin(em: EntityManager, secrets: SecretBox, login: strin
   return user;
 }
 
-async function tokenLogin(em: EntityManager, value: string): Promise<AuthResult | string> {
+async function tokenLogin(em: EntityManager, value: string, plain: boolean): Promise<AuthResult | string> {
   let row;
   try {
-    row = await findToken(em, value);
+    row = await findToken(em, value, { plain });
   } catch (e) {
     if (!(e instanceof TokenLookupError)) throw e;
     // Not a personal access token: perhaps the token of a running actions task. Its caller is the

@@ -4,7 +4,7 @@ import type { IUser } from '../model/user.ts';
 import type { IRepository } from '../model/repo.ts';
 import { Collaboration, RepoUnit } from '../model/repo.ts';
 import { OrgUser, Team, TeamRepo, TeamUnit, TeamUser } from '../model/org.ts';
-import { intArray, readRows } from '../model/raw.ts';
+import { intArray, readRowsFast } from '../model/raw.ts';
 import { userIsSiteAdmin, type TokenInfo } from './auth-types.ts';
 
 export const Mode = { none: 0, read: 1, write: 2, admin: 3, owner: 4 } as const;
@@ -132,7 +132,7 @@ const NO_FACTS: AccessFacts = { collab: new Map(), orgs: new Set(), teams: [] };
 async function accessFacts(em: EntityManager, uid: number, items: PermItem[]): Promise<AccessFacts> {
   const repoIds = intArray(items.map((i) => i.repo.id));
   const orgIds = intArray(new Set(items.filter((i) => i.owner.type === 1).map((i) => i.owner.id)));
-  const [row] = await readRows<{ collabs: [number, number][]; orgs: number[]; teams: AccessFacts['teams'] }>(
+  const [row] = await readRowsFast<{ collabs: [number, number][]; orgs: number[]; teams: AccessFacts['teams'] }>(
     em, [Collaboration, OrgUser, TeamUser, Team, TeamRepo, TeamUnit],
     `select
        (select coalesce(json_agg(json_build_array(c.repo_id, c.mode)), '[]') from collaboration c

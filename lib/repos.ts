@@ -18,7 +18,7 @@ import { Mirror, PushMirror } from '../model/mirror.ts';
 import { ProtectedBranch, ProtectedTag } from '../model/branch-protection.ts';
 import { CommitStatus } from '../model/commit-status.ts';
 import { User, type IUser } from '../model/user.ts';
-import { intArray, mapPrefixed, prefixedColumns, readRows } from '../model/raw.ts';
+import { intArray, mapPrefixed, plainPrefixed, prefixedColumns, readRows, readRowsFast } from '../model/raw.ts';
 import { DEFAULT_UNITS, Mode, Unit, userPermission, type UnitName } from './perm.ts';
 import { checkRepoName } from './names.ts';
 import { badRequest, conflict, unprocessable } from './errors.ts';
@@ -303,25 +303,32 @@ export interface RepoByName {
   transferPending: boolean;
 }
 
+let byOwnerNameSql: string | undefined;
+let byOwnerSql: string | undefined;
+let byIdSql: string | undefined;
+
 /**
  * An owner (by name, unless already known) and its repository, with the repository's units and
- * whether a transfer is pending, in one query: this runs on every request below `{R}`.
+ * whether a transfer is pending, in one query: this runs on every request below `{R}`. With `plain`,
+ * for a request that changes nothing, the owner and repository are plain objects (model/raw.ts).
  */
-export async function findRepoByName(em: EntityManager, owner: IUser | string, repoName: string): Promise<RepoByName> {
+export async function findRepoByName(em: EntityManager, owner: IUser | string, repoName: string, opts: { plain?: boolean } = {}): Promise<RepoByName> {
+  // The texts are built once: a named statement is looked up by its text on every request.
   const rows = typeof owner === 'string'
-    ? await readRows<RepoRow>(em, [User, Repository, RepoUnit, RepoTransfer],
-      `select ${prefixedColumns(em, User, 'u')}, ${prefixedColumns(em, Repository, 'r')}, ${REPO_EXTRAS}
-         from "user" u left join repository r on r.owner_id = u.id and r.lower_name = ? where u.lower_name = ?`,
+    ? await readRowsFast<RepoRow>(em, [User, Repository, RepoUnit, RepoTransfer],
+      (byOwnerNameSql ??= `select ${prefixedColumns(em, User, 'u')}, ${prefixedColumns(em, Repository, 'r')}, ${REPO_EXTRAS}
+         from "user" u left join repository r on r.owner_id = u.id and r.lower_name = ? where u.lower_name = ?`),
       [repoName.toLowerCase(), owner.toLowerCase()])
-    : await readRows<RepoRow>(em, [Repository, RepoUnit, RepoTransfer],
-      `select ${prefixedColumns(em, Repository, 'r')}, ${REPO_EXTRAS} from repository r where r.owner_id = ? and r.lower_name = ?`,
+    : await readRowsFast<RepoRow>(em, [Repository, RepoUnit, RepoTransfer],
+      (byOwnerSql ??= `select ${prefixedColumns(em, Repository, 'r')}, ${REPO_EXTRAS} from repository r where r.owner_id = ? and r.lower_name = ?`),
       [owner.id, repoName.toLowerCase()]);
-  return repoFromRow(em, rows[0], typeof owner === 'string' ? null : owner);
+  return repoFromRow(em, rows[0], typeof owner === 'string' ? null : owner, !!opts.plain);
 }
 
-function repoFromRow(em: EntityManager, row: RepoRow | undefined, knownOwner: IUser | null): RepoByName {
-  const owner = knownOwner ?? (row ? mapPrefixed(em, User, row, 'u') : null);
-  const repo = row ? mapPrefixed(em, Repository, row, 'r') : null;
+function repoFromRow(em: EntityManager, row: RepoRow | undefined, knownOwner: IUser | null, plain = false): RepoByName {
+  const map = plain ? plainPrefixed : mapPrefixed;
+  const owner = knownOwner ?? (row ? map(em, User, row, 'u') : null);
+  const repo = row ? map(em, Repository, row, 'r') : null;
   return {
     owner,
     repo,
@@ -334,9 +341,9 @@ function repoFromRow(em: EntityManager, row: RepoRow | undefined, knownOwner: IU
 
 /** A repository by id with its owner, units and transfer state, in one query (a fork's parent). */
 export async function findRepoById(em: EntityManager, id: number): Promise<RepoByName> {
-  const rows = await readRows<RepoRow>(em, [User, Repository, RepoUnit, RepoTransfer],
-    `select ${prefixedColumns(em, User, 'u')}, ${prefixedColumns(em, Repository, 'r')}, ${REPO_EXTRAS}
-       from repository r join "user" u on u.id = r.owner_id where r.id = ?`, [id]);
+  const rows = await readRowsFast<RepoRow>(em, [User, Repository, RepoUnit, RepoTransfer],
+    (byIdSql ??= `select ${prefixedColumns(em, User, 'u')}, ${prefixedColumns(em, Repository, 'r')}, ${REPO_EXTRAS}
+       from repository r join "user" u on u.id = r.owner_id where r.id = ?`), [id]);
   return repoFromRow(em, rows[0], null);
 }
 

@@ -4,7 +4,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import { User, type IUser } from '../model/user.ts';
-import { mapPrefixed, prefixedColumns } from '../model/raw.ts';
+import { mapPrefixed, plainPrefixed, prefixedColumns, readRowsFast } from '../model/raw.ts';
 import type { TaskInfo } from './auth-types.ts';
 
 export const TOKEN_RE = /^[0-9a-f]{40}$/;
@@ -25,26 +25,29 @@ export class TokenLookupError extends Error {}
 
 export interface FoundToken { id: number; uid: number; scope: string; updatedAt: Date; repoIds: number[] | null; user: IUser | null }
 
+let tokenSql: string | undefined;
+
 /**
  * Finds the token for a presented value, with its repository list and its user, in one query (this
- * runs on every token-authenticated request); throws TokenLookupError with Forgejo's message.
+ * runs on every token-authenticated request); throws TokenLookupError with Forgejo's message. With
+ * `plain`, the user is a plain object (model/raw.ts, plainPrefixed), for a request that changes nothing.
  */
-export async function findToken(em: EntityManager, value: string): Promise<FoundToken> {
+export async function findToken(em: EntityManager, value: string, opts: { plain?: boolean } = {}): Promise<FoundToken> {
   if (value === '') throw new TokenLookupError('access token is empty');
   if (!TOKEN_RE.test(value)) throw new TokenLookupError(`access token does not exist [sha: ${value}]`);
-  const rows = await em.getConnection().execute<({ id: number; uid: number; scope: string; token_hash: string; token_salt: string; updated_at: Date | string; repo_ids: number[] | null } & Record<string, unknown>)[]>(
-    `select t.id, t.uid, t.scope, t.token_hash, t.token_salt, t.updated_at,
+  // The text is built once: a named statement is looked up by it on every request.
+  tokenSql ??= `select t.id, t.uid, t.scope, t.token_hash, t.token_salt, t.updated_at,
             (select array_agg(r.repo_id order by r.repo_id) from access_token_repo r where r.token_id = t.id) as repo_ids,
             ${prefixedColumns(em, User, 'u')}
-       from access_token t left join "user" u on u.id = t.uid where t.token_last_eight = ?`,
-    [value.slice(-8)],
-  );
+       from access_token t left join "user" u on u.id = t.uid where t.token_last_eight = ?`;
+  const rows = await readRowsFast<{ id: number; uid: number; scope: string; token_hash: string; token_salt: string; updated_at: Date | string; repo_ids: number[] | null } & Record<string, unknown>>(
+    em, [], tokenSql, [value.slice(-8)]);
   for (const t of rows) {
     const want = Buffer.from(t.token_hash, 'hex');
     const got = Buffer.from(hashToken(value, t.token_salt), 'hex');
     if (want.length === got.length && timingSafeEqual(want, got)) {
       const repoIds = t.repo_ids?.length ? t.repo_ids.map(Number) : null;
-      return { id: Number(t.id), uid: Number(t.uid), scope: t.scope, updatedAt: new Date(t.updated_at), repoIds, user: mapPrefixed(em, User, t, 'u') };
+      return { id: Number(t.id), uid: Number(t.uid), scope: t.scope, updatedAt: new Date(t.updated_at), repoIds, user: (opts.plain ? plainPrefixed : mapPrefixed)(em, User, t, 'u') };
     }
   }
   throw new TokenLookupError(`access token does not exist [sha: ${value}]`);

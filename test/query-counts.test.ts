@@ -113,6 +113,15 @@ test('GET /user', async () => {
   pin(await statementsOf('/user', { token: owner.token }), 2, 'GET /user');
 });
 
+// GET reads the addressed repository and the caller as plain objects (issue 10), which a lookup by id
+// does not find in the EntityManager: routes that meet them again must not read them again.
+test('GET an issue timeline, pull files, starred repositories: the addressed repository and the caller are not read again', async () => {
+  pin(await statementsOf(`/repos/${repo}/issues/1/timeline`, { token: owner.token }), 10, 'GET timeline');
+  pin(await statementsOf(`/repos/${repo}/pulls/${ISSUES + 1}/files`, { token: owner.token }), 4, 'GET pull files');
+  await ok('PUT', `/user/starred/${repo}`, owner);
+  pin(await statementsOf('/user/starred', { token: owner.token }), 6, 'GET /user/starred');
+});
+
 /** A list route costs the same at both page sizes (and the pages differ, or the check proves nothing). */
 async function samePerPage(path: string, small: number, large: number, expected: number, opts: Call = {}) {
   const sep = path.includes('?') ? '&' : '?';

@@ -38,7 +38,7 @@ function bodyOf(c: IComment): string {
 const ids = (values: number[]) => [...new Set(values.filter((v) => v > 0))];
 
 /** Everything the comments of one issue refer to, loaded once. */
-async function loadRefs(em: EntityManager, issue: IIssue, comments: IComment[]) {
+async function loadRefs(em: EntityManager, issue: IIssue, comments: IComment[], loaded: IRepository | null) {
   const times = ids(comments.map((c) => c.timeId));
   const trackedTimes = times.length ? await em.find(TrackedTime, { id: { $in: times } }) : [];
   const issueIds = ids([...comments.map((c) => c.refIssueId), ...comments.map((c) => c.dependentIssueId), ...trackedTimes.map((t) => t.issueId)]);
@@ -47,7 +47,7 @@ async function loadRefs(em: EntityManager, issue: IIssue, comments: IComment[]) 
   const teamIds = ids(comments.map((c) => c.assigneeTeamId));
   const refCommentIds = ids(comments.map((c) => c.refCommentId));
   const [repo, users, issues, milestones, labels, teams, teamUnits, refComments] = await Promise.all([
-    em.findOne(Repository, { id: issue.repoId }),
+    loaded?.id === issue.repoId ? loaded : em.findOne(Repository, { id: issue.repoId }),
     usersById(em, [...comments.map((c) => c.posterId), ...comments.map((c) => c.assigneeId), ...trackedTimes.map((t) => t.userId)]),
     issueIds.length ? em.find(Issue, { id: { $in: issueIds } }) : [],
     milestoneIds.length ? em.find(Milestone, { id: { $in: milestoneIds }, repoId: issue.repoId }) : [],
@@ -72,9 +72,10 @@ function labelApiBase(cfg: Config, l: ILabel, repo: IRepository | null, orgNames
 }
 
 /** Convert the comment rows of `issue` (any types) to api.TimelineComment, in the order given. */
-export async function timelineToApi(em: EntityManager, cfg: Config, viewer: Viewer, issue: IIssue, comments: IComment[]): Promise<ApiTimelineComment[]> {
+export async function timelineToApi(em: EntityManager, cfg: Config, viewer: Viewer, issue: IIssue, comments: IComment[], loaded: IRepository | null = null): Promise<ApiTimelineComment[]> {
   if (comments.length === 0) return [];
-  const refs = await loadRefs(em, issue, comments);
+  // `loaded`, the request's repository, may be a plain object on a GET (issue 10), which no lookup by id finds.
+  const refs = await loadRefs(em, issue, comments, loaded);
   const [apiIssues, apiRefComments] = await Promise.all([
     issuesToApi(em, cfg, viewer, refs.issues),
     commentsToApi(em, cfg, ANONYMOUS, refs.refComments),
