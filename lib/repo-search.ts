@@ -7,6 +7,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { Repository, type IRepository } from '../model/repo.ts';
 import type { IUser } from '../model/user.ts';
 import type { TokenInfo } from './auth-types.ts';
+import { plainRows, TOTAL } from '../model/raw.ts';
 import type { Page } from './paging.ts';
 import { unprocessable } from './errors.ts';
 import { INT32_MAX } from './query-values.ts';
@@ -62,14 +63,18 @@ export function reachable(c: Caller): Sql {
   return mine;
 }
 
-/** Runs a condition with paging and order; returns the page of repositories (in order) and the total. */
+/**
+ * Runs a condition with paging and order; returns the page of repositories (in order, plain rows as
+ * model/raw.ts reads them) and the total, in one statement: the count's one row joined to the page,
+ * so that a page past the end still brings the total.
+ */
 export async function findRepos(em: EntityManager, where: Sql, order: Sql, page: Page | null): Promise<{ repos: IRepository[]; total: number }> {
-  const conn = em.getConnection();
-  const tx = em.getTransactionContext();
-  const countRows: { n: number }[] = await conn.execute(`select count(*)::int as n from repository r where ${where.sql}`, where.params, 'all', tx);
   const limit = page ? ` limit ${page.limit} offset ${page.offset}` : '';
-  const rows: Record<string, unknown>[] = await conn.execute(`select r.* from repository r where ${where.sql} order by ${order.sql}${limit}`, [...where.params, ...order.params], 'all', tx);
-  return { repos: rows.map((row) => em.map(Repository, row)), total: Number(countRows[0]?.n ?? 0) };
+  const rows: Record<string, unknown>[] = await em.getConnection().execute(
+    `select c.n as "${TOTAL}", p.* from (select count(*)::int as n from repository r where ${where.sql}) c
+      left join lateral (select r.* from repository r where ${where.sql} order by ${order.sql}${limit}) p on true`,
+    [...where.params, ...where.params, ...order.params], 'all', em.getTransactionContext());
+  return { repos: plainRows(em, Repository, rows.filter((row) => row.id != null)), total: Number(rows[0]?.[TOTAL] ?? 0) };
 }
 
 export const ORDER_BY_ID = sql('r.id asc');

@@ -32,8 +32,11 @@ export const Issue = defineEntity({
   },
   uniques: [{ properties: ['repoId', 'index'] }],
   // A repository's issue or pull list, open or closed, newest first (lib/issue-query.ts): a page is read
-  // from the index in order, whatever the number of issues.
-  indexes: [{ name: 'issue_repo_list_index', properties: ['repoId', 'isPull', 'isClosed', 'createdAt', 'id'] }],
+  // from the index in order, whatever the number of issues; the second serves the list of both kinds.
+  indexes: [
+    { name: 'issue_repo_list_index', properties: ['repoId', 'isPull', 'isClosed', 'createdAt', 'id'] },
+    { name: 'issue_repo_state_list_index', properties: ['repoId', 'isClosed', 'createdAt', 'id'] },
+  ],
 });
 export type IIssue = InferEntity<typeof Issue>;
 

@@ -74,16 +74,7 @@ export function plainPrefixed<T extends object>(em: EntityManager, entity: Entit
 
 /** A row of an entity's table (column names) as the entity's properties, converted as hydration converts them. */
 function plainEntity<T extends object>(em: EntityManager, entity: EntityName<T>, row: Record<string, unknown>): T {
-  const meta = em.getMetadata().get(entity);
-  const platform = em.getPlatform();
-  const data = em.getDriver().mapResult(row as EntityDictionary<T>, meta) as Record<string, unknown>;
-  for (const prop of meta.props) {
-    const v = data[prop.name];
-    if (v == null) continue;
-    if (prop.customType) data[prop.name] = prop.customType.convertToJSValue(v, platform);
-    else if (prop.runtimeType === 'Date' && typeof v === 'string') data[prop.name] = new Date(v);
-  }
-  return data as T;
+  return plainRows(em, entity, [row])[0]!;
 }
 
 /** The driver's own connection, as far as a plain read uses it. */
@@ -128,4 +119,57 @@ export async function readRowsFast<R>(em: EntityManager, reads: readonly { meta:
   } finally {
     client.releaseConnection(db);
   }
+}
+
+/** The column a one-statement page (count joined to the rows) names its total; no table has it. */
+export const TOTAL = 'cairn__total';
+
+interface Column { field: string; prop: string; convert: ((v: unknown) => unknown) | null }
+/** Column-to-property plans by entity: they depend only on the entity definitions. */
+const plans = new Map<string, Column[]>();
+
+function planOf<T extends object>(em: EntityManager, entity: EntityName<T>): Column[] {
+  const meta = em.getMetadata().get(entity);
+  let plan = plans.get(meta.className);
+  if (plan === undefined) {
+    const platform = em.getPlatform();
+    plan = meta.props.filter((p) => !p.lazy && p.persist !== false && p.fieldNames?.length === 1).map((p) => {
+      const type = p.customType;
+      const toDate = p.runtimeType === 'Date';
+      const convert = type ? (v: unknown) => type.convertToJSValue(v, platform)
+        : toDate ? (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? new Date(v) : v)
+        : null;
+      return { field: p.fieldNames[0]!, prop: p.name, convert };
+    });
+    plans.set(meta.className, plan);
+  }
+  return plan;
+}
+
+/**
+ * Rows of an entity's table (all its columns, as `select t.*` gives them) as plain objects with the
+ * entity's property names and values, for reads that only convert what they read (issue 10: lists
+ * skip hydration and the identity map). They are not managed: never change and flush one.
+ */
+export function plainRows<T extends object>(em: EntityManager, entity: EntityName<T>, rows: readonly unknown[]): T[] {
+  const plan = planOf(em, entity);
+  return (rows as readonly Record<string, unknown>[]).map((row) => {
+    const out: Record<string, unknown> = {};
+    for (const c of plan) {
+      const v = row[c.field];
+      out[c.prop] = v == null || c.convert === null ? v : c.convert(v);
+    }
+    return out as T;
+  });
+}
+
+/**
+ * A select-list expression: the rows of an entity's table (alias `alias`) matching `where`, as one
+ * JSON array of objects keyed by column, in `order` (a column of the table); `plainRows` reads them.
+ * Several such lists in one statement read what several `em.find` would, in one round trip.
+ */
+export function jsonList<T extends object>(em: EntityManager, entity: EntityName<T>, alias: string, where: string, order = 'id'): string {
+  const meta = em.getMetadata().get(entity);
+  const columns = planOf(em, entity).map((c) => `${alias}."${c.field}"`).join(', ');
+  return `(select coalesce(json_agg(x order by x."${order}"), '[]') from (select ${columns} from "${meta.tableName}" ${alias} where ${where}) x)`;
 }

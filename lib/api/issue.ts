@@ -17,6 +17,7 @@ import { fmtTime } from '../../model/time.ts';
 import { pseudoUser } from '../pseudo-users.ts';
 import type { Attachment as AttachmentJson, Comment, Issue as IssueJson, StopWatch, TrackedTime as TrackedTimeJson, Wire } from '../../model/schemas/index.ts';
 import { secToTime } from '../../model/duration.ts';
+import { intArray, jsonList, plainRows, readRows } from '../../model/raw.ts';
 
 export type ApiAttachment = Wire<AttachmentJson>;
 export type ApiIssue = Wire<IssueJson>;
@@ -35,9 +36,13 @@ export const isWorkInProgress = (title: string) => /^(wip:|\[wip\])/i.test(title
 /** Users by id; ids without a row (deleted users) come back as Ghost, as Forgejo shows them. */
 export async function usersById(em: EntityManager, ids: Iterable<number>): Promise<Map<number, IUser>> {
   const want = [...new Set([...ids].filter((id) => id > 0))];
-  const rows = want.length ? await em.find(User, { id: { $in: want } }) : [];
+  return withGhosts(want.length ? await em.find(User, { id: { $in: want } }) : [], want);
+}
+
+/** The users read by id, and Ghost for the wanted ids without a row (and for -1 and -2). */
+function withGhosts(rows: IUser[], want: Iterable<number>): Map<number, IUser> {
   const map = new Map(rows.map((u) => [u.id, u]));
-  for (const id of want) if (!map.has(id)) map.set(id, pseudoUser(-1));
+  for (const id of want) if (id > 0 && !map.has(id)) map.set(id, pseudoUser(-1));
   map.set(-1, pseudoUser(-1));
   map.set(-2, pseudoUser(-2));
   return map;
@@ -97,20 +102,33 @@ export async function issuesToApi(em: EntityManager, cfg: Config, viewer: Viewer
   const ids = issues.map((i) => i.id);
   const pullIds = issues.filter((i) => i.isPull).map((i) => i.id);
   const knownPulls = opts.known?.pulls;
-  const [repos, issueLabels, assignees, pulls, attachments] = await Promise.all([
-    reposById(em, issues.map((i) => i.repoId), opts.known?.repos),
-    em.find(IssueLabel, { issueId: { $in: ids } }, { orderBy: { id: 'asc' } }),
-    em.find(IssueAssignee, { issueId: { $in: ids } }, { orderBy: { id: 'asc' } }),
-    pullIds.length === 0 ? [] : knownPulls && pullIds.every((id) => knownPulls.some((p) => p.issueId === id)) ? knownPulls : em.find(PullRequest, { issueId: { $in: pullIds } }),
-    opts.attachments === false ? [] : em.find(Attachment, { issueId: { $in: ids }, commentId: 0 }, { orderBy: { id: 'asc' } }),
-  ]);
-  const labelIds = [...new Set(issueLabels.map((l) => l.labelId))];
+  const readPulls = pullIds.length > 0 && !(knownPulls && pullIds.every((id) => knownPulls.some((p) => p.issueId === id)));
   const milestoneIds = [...new Set(issues.map((i) => i.milestoneId).filter((id) => id > 0))];
-  const [labels, milestones, users] = await Promise.all([
-    labelIds.length ? em.find(Label, { id: { $in: labelIds } }) : [],
-    milestoneIds.length ? em.find(Milestone, { id: { $in: milestoneIds } }) : [],
-    usersById(em, [...issues.map((i) => i.posterId), ...assignees.map((a) => a.assigneeId)]),
+  const posterIds = [...new Set(issues.map((i) => i.posterId).filter((id) => id > 0))];
+  const ofIssues = intArray(ids);
+  // Labels, assignees, attachments, pull requests, milestones and users of the page in one statement.
+  const none = `'[]'::json`;
+  const [[row], repos] = await Promise.all([
+    readRows<{ issueLabels: unknown[]; labels: unknown[]; assignees: unknown[]; attachments: unknown[]; pulls: unknown[]; milestones: unknown[]; users: unknown[] }>(
+      em, [IssueLabel, Label, IssueAssignee, Attachment, PullRequest, Milestone, User],
+      `select ${jsonList(em, IssueLabel, 'il', 'il.issue_id = any(?::int[])')} as "issueLabels",
+        ${jsonList(em, Label, 'l', 'l.id in (select il.label_id from issue_label il where il.issue_id = any(?::int[]))')} as labels,
+        ${jsonList(em, IssueAssignee, 'a', 'a.issue_id = any(?::int[])')} as assignees,
+        ${opts.attachments === false ? none : jsonList(em, Attachment, 't', 't.issue_id = any(?::int[]) and t.comment_id = 0')} as attachments,
+        ${readPulls ? jsonList(em, PullRequest, 'pr', 'pr.issue_id = any(?::int[])') : none} as pulls,
+        ${milestoneIds.length ? jsonList(em, Milestone, 'm', 'm.id = any(?::int[])') : none} as milestones,
+        ${jsonList(em, User, 'u', 'u.id = any(?::int[]) or u.id in (select a.assignee_id from issue_assignees a where a.issue_id = any(?::int[]))')} as users`,
+      [ofIssues, ofIssues, ofIssues, ...(opts.attachments === false ? [] : [ofIssues]), ...(readPulls ? [intArray(pullIds)] : []),
+        ...(milestoneIds.length ? [intArray(milestoneIds)] : []), intArray(posterIds), ofIssues]),
+    reposById(em, issues.map((i) => i.repoId), opts.known?.repos),
   ]);
+  const issueLabels = plainRows(em, IssueLabel, row!.issueLabels);
+  const labels = plainRows(em, Label, row!.labels);
+  const assignees = plainRows(em, IssueAssignee, row!.assignees);
+  const attachments = plainRows(em, Attachment, row!.attachments);
+  const pulls = readPulls ? plainRows(em, PullRequest, row!.pulls) : pullIds.length ? knownPulls! : [];
+  const milestones = plainRows(em, Milestone, row!.milestones);
+  const users = withGhosts(plainRows(em, User, row!.users), [...posterIds, ...assignees.map((a) => a.assigneeId)]);
   const labelById = new Map(labels.map((l) => [l.id, l]));
   const milestoneById = new Map(milestones.map((m) => [m.id, m]));
   const pullByIssue = new Map(pulls.map((p) => [p.issueId, p]));

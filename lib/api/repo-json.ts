@@ -1,12 +1,13 @@
 // api.Repository as a caller sees it (repoJson), and a page of them with a fixed number of queries
 // (reposJson): the converter every route that answers repositories uses (handlers, pull records).
-import type { IRepository } from '../../model/repo.ts';
-import { Repository } from '../../model/repo.ts';
+import type { IRepository, IRepoUnit } from '../../model/repo.ts';
+import { Repository, RepoUnit } from '../../model/repo.ts';
+import { intArray, jsonList, plainRows, readRows } from '../../model/raw.ts';
 import { RepoTransfer } from '../../model/transfer.ts';
 import { User, type IUser } from '../../model/user.ts';
-import { findRepoById, repoUnits, unitsOfRepos } from '../repos.ts';
+import { findRepoById, repoUnits } from '../repos.ts';
 import { repoPermission, repoPermissions } from '../perm.ts';
-import { transferJson, transfersJson, transferUserIds } from '../transfer.ts';
+import { transferJson, transfersJson } from '../transfer.ts';
 import { isSiteAdmin, type RequestState } from '../request.ts';
 import { toApiRepo, type ApiRepo } from './repo.ts';
 
@@ -42,20 +43,34 @@ export async function reposJson(s: RequestState, repos: IRepository[]): Promise<
   const isLoaded = (id: number) => loaded?.repo.id === id;
   const parentIds = unique(repos.filter((r) => r.isFork && r.forkId).map((r) => r.forkId));
   const toRead = parentIds.filter((id) => !isLoaded(id));
-  const parents = [
-    ...(loaded && parentIds.some(isLoaded) ? [loaded.repo] : []),
-    ...(toRead.length ? await s.em.find(Repository, { id: { $in: toRead } }) : []),
-  ];
-  const all = [...repos, ...parents];
   const maybePending = unique(repos.map((r) => r.id)).filter((id) => !(isLoaded(id) && loaded!.transferPending === false));
-  const pending = maybePending.length ? await s.em.find(RepoTransfer, { repoId: { $in: maybePending } }) : [];
-  // Owners and the users of pending transfers in one read.
+  const unitIds = unique([...repos.map((r) => r.id), ...toRead]).filter((id) => !isLoaded(id));
+  // Parents, pending transfers, owners (with the users of the transfers) and units in one statement.
   const known = loaded ? [loaded.owner] : [];
-  const userIds = unique([...all.map((r) => r.ownerId), ...transferUserIds(pending)]).filter((id) => !known.some((u) => u.id === id));
-  const users = [...known, ...(userIds.length ? await s.em.find(User, { id: { $in: userIds } }) : [])];
+  const none = `'[]'::json`;
+  const pendingIds = intArray(maybePending);
+  const [row] = await readRows<{ parents: unknown[]; pending: unknown[]; users: unknown[]; units: unknown[] }>(
+    s.em, [Repository, RepoTransfer, User, RepoUnit],
+    `select ${toRead.length ? jsonList(s.em, Repository, 'p', 'p.id = any(?::int[])') : none} as parents,
+      ${maybePending.length ? jsonList(s.em, RepoTransfer, 't', 't.repo_id = any(?::int[])') : none} as pending,
+      ${jsonList(s.em, User, 'u', `(u.id = any(?::int[]) or u.id in (select p.owner_id from repository p where p.id = any(?::int[]))
+        or u.id in (select t.doer_id from repo_transfer t where t.repo_id = any(?::int[]))
+        or u.id in (select t.recipient_id from repo_transfer t where t.repo_id = any(?::int[]))) and not u.id = any(?::int[])`)} as users,
+      ${unitIds.length ? jsonList(s.em, RepoUnit, 'ru', 'ru.repo_id = any(?::int[])', 'type') : none} as units`,
+    [...(toRead.length ? [intArray(toRead)] : []), ...(maybePending.length ? [pendingIds] : []),
+      intArray(repos.map((r) => r.ownerId)), intArray(toRead), pendingIds, pendingIds, intArray(known.map((u) => u.id)),
+      ...(unitIds.length ? [intArray(unitIds)] : [])],
+  );
+  const parents = [...(loaded && parentIds.some(isLoaded) ? [loaded.repo] : []), ...plainRows(s.em, Repository, row!.parents)];
+  const pending = plainRows(s.em, RepoTransfer, row!.pending);
+  const users = [...known, ...plainRows(s.em, User, row!.users)];
   const owners = new Map(users.map((o) => [o.id, o]));
-  const unitIds = unique(all.map((r) => r.id)).filter((id) => !isLoaded(id));
-  const units = await unitsOfRepos(s.em, unitIds);
+  const units = new Map<number, IRepoUnit[]>();
+  for (const u of plainRows(s.em, RepoUnit, row!.units)) {
+    const list = units.get(u.repoId);
+    if (list) list.push(u);
+    else units.set(u.repoId, [u]);
+  }
   if (loaded) units.set(loaded.repo.id, loaded.units!);
   const unitsOf = (id: number) => units.get(id) ?? [];
   const listed = repos.flatMap((repo) => {

@@ -11,8 +11,23 @@ export type ApiOrg = Wire<Organization>;
 
 export interface Viewer { doer: IUser | null; siteAdmin: boolean }
 
+/**
+ * The generated avatar hash by its input: a pure function of an immutable string, so a process-wide
+ * memo is safe (issue 10: a list repeats its owners); cleared when it grows large.
+ */
+const generated = new Map<string, string>();
+function generatedAvatar(key: string): string {
+  let hash = generated.get(key);
+  if (hash === undefined) {
+    if (generated.size >= 10_000) generated.clear();
+    hash = createHash('md5').update(key).digest('hex');
+    generated.set(key, hash);
+  }
+  return hash;
+}
+
 export function avatarUrl(cfg: Config, u: Pick<IUser, 'id' | 'avatar' | 'lowerName'>): string {
-  const hash = u.avatar || createHash('md5').update(`cairn-avatar-${u.id}-${u.lowerName}`).digest('hex');
+  const hash = u.avatar || generatedAvatar(`cairn-avatar-${u.id}-${u.lowerName}`);
   return `${cfg.appUrl}avatars/${hash}`;
 }
 

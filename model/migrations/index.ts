@@ -19,6 +19,7 @@ import { Migration20261125130859Lfs } from './Migration20261125130859Lfs.ts';
 import { Migration20261125134924AuthLimit } from './Migration20261125134924AuthLimit.ts';
 import { Migration20261125160453PackageProperties } from './Migration20261125160453PackageProperties.ts';
 import { Migration20261125170000IssueListIndex } from './Migration20261125170000IssueListIndex.ts';
+import { Migration20261127040000ListOrderIndexes } from './Migration20261127040000ListOrderIndexes.ts';
 
 /** Committed migrations, applied in this order at start (`cli migrate` runs them alone). */
 export const migrations = [
@@ -43,4 +44,5 @@ export const migrations = [
   { name: 'Migration20261125134924AuthLimit', class: Migration20261125134924AuthLimit },
   { name: 'Migration20261125160453PackageProperties', class: Migration20261125160453PackageProperties },
   { name: 'Migration20261125170000IssueListIndex', class: Migration20261125170000IssueListIndex },
+  { name: 'Migration20261127040000ListOrderIndexes', class: Migration20261127040000ListOrderIndexes },
 ];
