@@ -1,7 +1,10 @@
+import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { readObject } from './cat-file.ts';
 import { GitError, RevNotFoundError } from './errors.ts';
 import { assertSafeArg, gitStream, runGit } from './exec.ts';
+import { Lru } from './lru.ts';
+import { isFullOid } from './oid.ts';
 
 export interface Signature {
   name: string;
@@ -121,6 +124,21 @@ export function parseCommit(sha: string, raw: Buffer): Commit {
 export async function getCommit(repoPath: string, rev: string): Promise<Commit | null> {
   const obj = await readObject(repoPath, `${rev}^{commit}`);
   return obj ? parseCommit(obj.oid, obj.content) : null;
+}
+
+// Parsed commits by repository and full id: a commit object never changes (issue 10: a page of 30
+// commits was 30 round trips through the repository's one cat-file pipe, per request). A few
+// thousand commits of a few hundred bytes each.
+const commits = new Lru<string, Commit>(4_096);
+
+/**
+ * The commit `oid` names, for an id this request already knows to be in the repository (listed by
+ * rev-list or reached from a ref it just resolved): the answer is shared with other requests, which
+ * must not change it. Anything but a full id is read as getCommit does.
+ */
+export function commitOf(repoPath: string, oid: string): Promise<Commit | null> {
+  if (!isFullOid(oid)) return getCommit(repoPath, oid);
+  return commits.getOr(`${path.resolve(repoPath)}\0${oid}`, async () => (await getCommit(repoPath, oid)) ?? undefined).then((c) => c ?? null);
 }
 
 function rangeArgs(opts: RangeOptions): string[] {

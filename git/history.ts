@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { GitError, RevNotFoundError } from './errors.ts';
 import { assertSafeArg, runGit } from './exec.ts';
-import { diffFiles, getCommit, sumStats, type ChangedFile, type DiffStats } from './commits.ts';
+import { commitOf, diffFiles, sumStats, type ChangedFile, type DiffStats } from './commits.ts';
 import { Lru } from './lru.ts';
 
 export interface HistoryQuery {
@@ -64,7 +64,7 @@ export function historyPage(repoPath: string, q: HistoryQuery, skip: number, lim
 /** Files changed by a commit against its first parent, with line counts. */
 export function commitChanges(repoPath: string, sha: string): Promise<{ files: ChangedFile[]; stats: DiffStats } | undefined> {
   return changes.getOr(`${path.resolve(repoPath)}\0${sha}`, async () => {
-    const commit = await getCommit(repoPath, sha);
+    const commit = await commitOf(repoPath, sha);
     if (!commit) return undefined;
     const files = await diffFiles(repoPath, commit.parents[0] ?? null, commit.sha);
     return { files, stats: sumStats(files) };
