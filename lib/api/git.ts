@@ -5,6 +5,7 @@ import type { Config } from '../../config.ts';
 import type { Commit, Signature } from '../../git/commits.ts';
 import type { ChangedFile, DiffStats } from '../../git/commits.ts';
 import { EmailAddress, User, type IUser } from '../../model/user.ts';
+import { mapPrefixed, prefixedColumns, readRows } from '../../model/raw.ts';
 import type { IRepository } from '../../model/repo.ts';
 import { toApiUser } from './user.ts';
 import { ZERO_TIME } from '../../model/time.ts';
@@ -30,7 +31,7 @@ export function repoUrls(cfg: Config, owner: Pick<IUser, 'name'>, repo: Pick<IRe
   return { api: `${cfg.appUrl}api/v1/repos/${owner.name}/${repo.name}`, html: `${cfg.appUrl}${owner.name}/${repo.name}` };
 }
 
-/** Users of commit emails (primary or activated addresses, and noreply addresses), one query per batch. */
+/** Users of commit emails (primary or activated addresses, and noreply addresses), one statement per batch. */
 export class CommitUsers {
   private readonly cache = new Map<string, IUser | null>();
   constructor(private readonly em: EntityManager, private readonly cfg: Config) {}
@@ -39,15 +40,18 @@ export class CommitUsers {
     const wanted = [...new Set(emails.map((e) => e.toLowerCase()))].filter((e) => e !== '' && !this.cache.has(e));
     if (wanted.length === 0) return;
     for (const e of wanted) this.cache.set(e, null);
-    const addresses = await this.em.find(EmailAddress, { lowerEmail: { $in: wanted }, isActivated: true });
     const noreply = `@${this.cfg.SERVICE.NO_REPLY_ADDRESS.toLowerCase()}`;
     const names = wanted.filter((e) => e.endsWith(noreply)).map((e) => e.slice(0, -noreply.length));
-    const ids = addresses.map((a) => a.uid);
-    const users = ids.length || names.length
-      ? await this.em.find(User, { type: 0, $or: [...(ids.length ? [{ id: { $in: ids } }] : []), ...(names.length ? [{ lowerName: { $in: names } }] : [])] })
-      : [];
-    for (const a of addresses) this.cache.set(a.lowerEmail, users.find((u) => u.id === a.uid) ?? null);
-    for (const u of users) if (names.includes(u.lowerName)) this.cache.set(`${u.lowerName}${noreply}`, u);
+    // Each user with the address it was found by: an activated address, else `<lower name><noreply>`.
+    const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+    const byName = names.length ? ` union all select u.id, u.lower_name || ?, 1 from "user" u where u.lower_name in (${marks(names.length)})` : '';
+    const rows = await readRows<Record<string, unknown> & { matched: string }>(this.em, [User, EmailAddress],
+      `select m.matched, ${prefixedColumns(this.em, User, 'u')} from (
+         select e.uid, e.lower_email as matched, 0 as by_name from email_address e where e.is_activated and e.lower_email in (${marks(wanted.length)})${byName}
+       ) m join "user" u on u.id = m.uid where u.type = 0 order by m.by_name`,
+      [...wanted, ...(names.length ? [noreply, ...names] : [])]);
+    // A noreply match comes last and wins over an address of the same text.
+    for (const r of rows) this.cache.set(r.matched, mapPrefixed(this.em, User, r, 'u'));
   }
 
   get(email: string): IUser | null {
