@@ -7,7 +7,7 @@ import type { ChangedFile, DiffStats } from '../../git/commits.ts';
 import { EmailAddress, User, type IUser } from '../../model/user.ts';
 import { mapPrefixed, prefixedColumns, readRows } from '../../model/raw.ts';
 import type { IRepository } from '../../model/repo.ts';
-import { toApiUser } from './user.ts';
+import { toApiUser, type ApiUser } from './user.ts';
 import { ZERO_TIME } from '../../model/time.ts';
 import type { TagInfo } from '../../git/tags.ts';
 import type { Commit as CommitJson, CommitUser, ContentsResponse, FileCommitResponse, PayloadCommit, PayloadCommitVerification, Tag, Wire } from '../../model/schemas/index.ts';
@@ -34,6 +34,7 @@ export function repoUrls(cfg: Config, owner: Pick<IUser, 'name'>, repo: Pick<IRe
 /** Users of commit emails (primary or activated addresses, and noreply addresses), one statement per batch. */
 export class CommitUsers {
   private readonly cache = new Map<string, IUser | null>();
+  private readonly json = new Map<number, ApiUser>();
   constructor(private readonly em: EntityManager, private readonly cfg: Config) {}
 
   async load(emails: string[]): Promise<void> {
@@ -56,6 +57,15 @@ export class CommitUsers {
 
   get(email: string): IUser | null {
     return this.cache.get(email.toLowerCase()) ?? null;
+  }
+
+  /** The user of an address as an anonymous viewer sees them, built once per user for the batch. */
+  apiUser(email: string): ApiUser | null {
+    const u = this.get(email);
+    if (!u) return null;
+    let json = this.json.get(u.id);
+    if (!json) this.json.set(u.id, (json = toApiUser(this.cfg, u, { doer: null, siteAdmin: false })));
+    return json;
   }
 }
 
@@ -89,9 +99,6 @@ export interface CommitExtras {
 /** api.Commit (forgejo-facts 6.10), including the `tree.sha` = commit sha quirk. */
 export function toApiCommit(cfg: Config, urls: RepoUrls, c: Commit, users: CommitUsers, extras: CommitExtras = {}): ApiCommit {
   const url = `${urls.api}/git/commits/${c.sha}`;
-  const anon = { doer: null, siteAdmin: false };
-  const author = users.get(c.author.email);
-  const committer = users.get(c.committer.email);
   return {
     url,
     sha: c.sha,
@@ -105,8 +112,8 @@ export function toApiCommit(cfg: Config, urls: RepoUrls, c: Commit, users: Commi
       tree: { url: `${urls.api}/git/trees/${c.sha}`, sha: c.sha, created: c.committer.date },
       verification: extras.verification === false ? null : toVerification(c),
     },
-    author: author ? toApiUser(cfg, author, anon) : null,
-    committer: committer ? toApiUser(cfg, committer, anon) : null,
+    author: users.apiUser(c.author.email),
+    committer: users.apiUser(c.committer.email),
     parents: c.parents.map((p) => ({ url: `${urls.api}/git/commits/${p}`, sha: p, created: ZERO_TIME })),
     files: extras.files ? extras.files.map((f) => ({ filename: f.filename, status: f.status })) : null,
     stats: extras.stats ?? null,
