@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { GitError, RevNotFoundError } from './errors.ts';
 import { assertSafeArg, runGit } from './exec.ts';
-import { commitOf, diffFiles, sumStats, type ChangedFile, type DiffStats } from './commits.ts';
+import { commitOf, diffFiles, diffFilesOfCommits, sumStats, type ChangedFile, type DiffStats } from './commits.ts';
 import { Lru } from './lru.ts';
 
 export interface HistoryQuery {
@@ -68,6 +68,22 @@ export function commitChanges(repoPath: string, sha: string): Promise<{ files: C
     if (!commit) return undefined;
     const files = await diffFiles(repoPath, commit.parents[0] ?? null, commit.sha);
     return { files, stats: sumStats(files) };
+  });
+}
+
+/** commitChanges of several commits, those not known yet read by one git process. */
+export async function commitsChanges(repoPath: string, shas: string[]): Promise<({ files: ChangedFile[]; stats: DiffStats } | undefined)[]> {
+  const root = path.resolve(repoPath);
+  const keys = shas.map((sha) => `${root}\0${sha}`);
+  return changes.getMany(keys, async (missing) => {
+    const commits = (await Promise.all(missing.map((k) => commitOf(repoPath, k.slice(root.length + 1))))).filter((c) => c !== null);
+    const files = await diffFilesOfCommits(repoPath, commits);
+    const found = new Map<string, { files: ChangedFile[]; stats: DiffStats }>();
+    for (const c of commits) {
+      const f = files.get(c.sha);
+      if (f) found.set(`${root}\0${c.sha}`, { files: f, stats: sumStats(f) });
+    }
+    return found;
   });
 }
 

@@ -48,6 +48,28 @@ export class Lru<K, V> {
     }
   }
 
+  /**
+   * The values of several keys, in order. Those neither cached nor loading are loaded by one call of
+   * `load`, which answers the ones it found (a key it leaves out is not cached).
+   */
+  async getMany(keys: K[], load: (missing: K[]) => Promise<Map<K, V>>): Promise<(V | undefined)[]> {
+    const missing = [...new Set(keys.filter((k) => !this.map.has(k) && !this.loading.has(k)))];
+    if (missing.length > 0) {
+      const batch = load(missing);
+      for (const k of missing) {
+        const one = batch.then((found) => {
+          const value = found.get(k);
+          if (value !== undefined) this.set(k, value);
+          return value;
+        });
+        this.loading.set(k, one);
+        const done = () => { this.loading.delete(k); };
+        one.then(done, done);
+      }
+    }
+    return Promise.all(keys.map((k) => this.get(k) ?? this.loading.get(k)));
+  }
+
   private drop(key: K): void {
     const w = this.weights.get(key);
     if (w === undefined) return;

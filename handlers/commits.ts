@@ -4,7 +4,7 @@ import type { Handler } from '../lib/handler.ts';
 import { json } from '../lib/handler.ts';
 import { commitOf, type Commit } from '../git/commits.ts';
 import { lookupRef } from '../git/lookup.ts';
-import { commitChanges, compareRange, countHistory, historyPage, type HistoryQuery } from '../git/history.ts';
+import { commitsChanges, compareRange, countHistory, historyPage, type HistoryQuery } from '../git/history.ts';
 import { RevNotFoundError } from '../git/errors.ts';
 import { validatePath } from '../git/paths.ts';
 import { InvalidPathError } from '../git/errors.ts';
@@ -33,7 +33,7 @@ export async function apiCommits(s: RequestState, repoPath: string, urls: RepoUr
   const found = commits.filter((c): c is Commit => c !== null);
   const users = new CommitUsers(s.em, s.config);
   await users.load(found.flatMap((c) => [c.author.email, c.committer.email]));
-  const changes = opts.stat || opts.files ? await Promise.all(found.map((c) => commitChanges(repoPath, c.sha))) : [];
+  const changes = opts.stat || opts.files ? await commitsChanges(repoPath, found.map((c) => c.sha)) : [];
   return found.map((c, i) => toApiCommit(s.config, urls, c, users, {
     files: opts.files ? (changes[i]?.files ?? []) : null,
     stats: opts.stat ? (changes[i]?.stats ?? null) : null,
