@@ -127,9 +127,9 @@ export async function getCommit(repoPath: string, rev: string): Promise<Commit |
 }
 
 // Parsed commits by repository and full id: a commit object never changes (issue 10: a page of 30
-// commits was 30 round trips through the repository's one cat-file pipe, per request). A few
-// thousand commits of a few hundred bytes each.
-const commits = new Lru<string, Commit>(4_096);
+// commits was 30 round trips through the repository's one cat-file pipe, per request). Bounded by
+// their text, about 4 MiB: some thousands of ordinary commits.
+const commits = new Lru<string, Commit>(4 * 1024 * 1024, (c) => 256 + c.message.length + (c.signature?.length ?? 0) + (c.signedPayload?.length ?? 0));
 
 /**
  * The commit `oid` names, for an id this request already knows to be in the repository (listed by

@@ -35,11 +35,11 @@ export interface Entry extends RawTreeEntry {
 // (issue 10: every read of a path was a handful of round trips through the repository's one
 // cat-file pipe). Ids reach these functions from a ref or commit resolved by this request, so the
 // objects are in the repository. Bounded: tree entries, and bytes of small blobs.
-const trees = new Lru<string, RawTreeEntry[]>(50_000, (entries) => entries.length + 1);
+const trees = new Lru<string, RawTreeEntry[]>(20_000, (entries) => entries.length + 1);
 const rootTrees = new Lru<string, string>(4_096);
 const blobSizes = new Lru<string, number>(20_000);
 const BLOB_CACHE_MAX = 64 * 1024;
-const blobs = new Lru<string, Buffer>(8 * 1024 * 1024, (b) => b.length + 64);
+const blobs = new Lru<string, Buffer>(4 * 1024 * 1024, (b) => b.length + 64);
 
 const keyOf = (repoPath: string, oid: string) => `${path.resolve(repoPath)}\0${oid}`;
 
