@@ -3,6 +3,7 @@
 // last commit that touched a path below a given commit) are cached; refs are always read afresh.
 import path from 'node:path';
 import { readInfo, readObject, type ObjectInfo } from './cat-file.ts';
+import { commitOf } from './commits.ts';
 import { runGit } from './exec.ts';
 import { Lru } from './lru.ts';
 import { isFullOid, isOidPrefix } from './oid.ts';
@@ -106,14 +107,34 @@ export async function blobContent(repoPath: string, oid: string): Promise<Buffer
 
 const lastCommits = new Lru<string, string>(20_000);
 
-/** The newest commit reachable from `commit` that changed `p` (the commit itself for the root). */
+/**
+ * The newest commit reachable from `commit` that changed `p` (the commit itself for the root): what
+ * `rev-list -1 <commit> -- <p>` prints.
+ */
 export async function lastCommitFor(repoPath: string, commit: string, p: string): Promise<string | null> {
   if (p === '') return commit;
   const sha = await lastCommits.getOr(`${path.resolve(repoPath)}\0${commit}\0${p}`, async () => {
+    const inherited = await fromParent(repoPath, commit, p);
+    if (inherited) return inherited;
     const { stdout } = await runGit(repoPath, ['rev-list', '-1', '--end-of-options', commit, '--', p]);
     return stdout.toString('utf8').trim() || undefined;
   });
   return sha ?? null;
+}
+
+/**
+ * A commit with one parent that leaves `p` as it was (TREESAME, in rev-list's words) is left out of
+ * `p`'s history, which goes on at the parent: the parent's answer, when it is known, is the commit's
+ * too. After a push of one commit, every path it did not touch is answered without a git process.
+ */
+async function fromParent(repoPath: string, commit: string, p: string): Promise<string | undefined> {
+  if (!isFullOid(commit)) return undefined;
+  const c = await commitOf(repoPath, commit);
+  const parent = c?.parents.length === 1 ? c.parents[0]! : null;
+  const known = parent ? lastCommits.get(`${path.resolve(repoPath)}\0${parent}\0${p}`) : undefined;
+  if (!parent || known === undefined) return undefined;
+  const [mine, theirs] = await Promise.all([entryAt(repoPath, commit, p), entryAt(repoPath, parent, p)]);
+  return mine && theirs && mine.oid === theirs.oid && mine.mode === theirs.mode ? known : undefined;
 }
 
 /** refs/heads/<name> or refs/tags/<name> (peeled to its commit with `peel`); null for a name git would refuse. */
