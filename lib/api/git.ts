@@ -31,6 +31,9 @@ export function repoUrls(cfg: Config, owner: Pick<IUser, 'name'>, repo: Pick<IRe
   return { api: `${cfg.appUrl}api/v1/repos/${owner.name}/${repo.name}`, html: `${cfg.appUrl}${owner.name}/${repo.name}` };
 }
 
+/** A user's columns (prefixed `u__`) with the address it was found by. */
+interface MatchedUserRow { matched: string; [column: string]: unknown }
+
 /** Users of commit emails (primary or activated addresses, and noreply addresses), one statement per batch. */
 export class CommitUsers {
   private readonly cache = new Map<string, IUser | null>();
@@ -46,7 +49,7 @@ export class CommitUsers {
     // Each user with the address it was found by: an activated address, else `<lower name><noreply>`.
     const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
     const byName = names.length ? ` union all select u.id, u.lower_name || ?, 1 from "user" u where u.lower_name in (${marks(names.length)})` : '';
-    const rows = await readRows<Record<string, unknown> & { matched: string }>(this.em, [User, EmailAddress],
+    const rows = await readRows<MatchedUserRow>(this.em, [User, EmailAddress],
       `select m.matched, ${prefixedColumns(this.em, User, 'u')} from (
          select e.uid, e.lower_email as matched, 0 as by_name from email_address e where e.is_activated and e.lower_email in (${marks(wanted.length)})${byName}
        ) m join "user" u on u.id = m.uid where u.type = 0 order by m.by_name`,
