@@ -4,7 +4,7 @@
 // lookup per request. Loopback only; every process is stopped and the database and data directory
 // removed at the end, and the run stops itself past a time limit.
 //
-//   npm run bench -- [--db postgres|pglite] [--quick] [--only name,...] [--profile]
+//   npm run bench -- [--db postgres|pglite] [--quick] [--only name,...] [--profile [name]]
 //
 // PostgreSQL is the server of CAIRN__DATABASE__URL (default postgresql://postgres@127.0.0.1:5432/test),
 // where the run creates and drops its own database. Results: a Markdown table on stdout and in
@@ -215,24 +215,24 @@ async function suite(run: Run, result: Omit<RunResult, 'targets' | 'finishedAt'>
   }
 }
 
-/** `--profile`: cairn under --cpu-prof, the token `GET {R}` load, then the summary of the profile. */
-async function profile(run: Run, stamp: string): Promise<string> {
+/** `--profile [name]`: cairn under --cpu-prof, the load of one route (`GET {R}` with a token by default), then the summary of the profile. */
+async function profile(run: Run, stamp: string, route: RouteName): Promise<string> {
   const dir = path.join(RESULTS, 'prof');
   const name = `${stamp}.cpuprofile`;
   await run.cairn.proc.stop();
   const spawned = performance.now();
   run.cairn = await startCairn(run.setup, ['--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-name', name]);
   const loadStart = performance.now() - spawned;
-  const t = routeTargets(run).find((r) => r.name === 'repo-token')!;
-  await check(t.target, 200);
-  const r = await load(run.opt, 'repo-token (profiled)', t.target, 64, t.target);
+  const t = routeTargets(run).find((r) => r.name === route)!;
+  await check(t.target, t.expect);
+  const r = await load(run.opt, `${route} (profiled)`, t.target, 64, cairnProbe(run));
   await run.cairn.proc.stop();
   const file = path.join(dir, name);
   const summary = summarise(JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile, { skipMs: loadStart, top: 15 });
   return [
     `# cairn profile ${stamp}`,
     '',
-    `\`GET {R}\` with a token, 64 connections, ${run.opt.warmup} s + ${run.opt.window} s: ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms (slower than unprofiled).`,
+    `${t.label}, 64 connections, ${run.opt.warmup} s + ${run.opt.window} s: ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms (slower than unprofiled).`,
     `Profile: ${path.relative(ROOT, file)}; samples of the server's start (${loadStart.toFixed(0)} ms) left out.`,
     '',
     summaryMarkdown(summary),
@@ -278,17 +278,19 @@ async function main(): Promise<void> {
     const seeded = await seedThroughApi(setup, cairn.api);
     const run: Run = { opt, setup, cairn, seeded, work };
 
-    if (opt.profile) {
-      const md = await profile(run, stamp);
+    if (opt.profile === null || opt.profile === 'commits') {
+      say(`building ${opt.commits} commits with git fast-import and pushing them over HTTP`);
+      const src = path.join(work, 'src.git');
+      await makeHistory(src, opt.commits);
+      await push(src, `${cairn.url}/${OWNER}/big.git`, basicAuth(OWNER, seeded.token));
+    }
+
+    if (opt.profile !== null) {
+      const md = await profile(run, stamp, opt.profile);
       fs.writeFileSync(path.join(RESULTS, `${stamp}-profile.md`), md);
       process.stdout.write(md);
       return;
     }
-
-    say(`building ${opt.commits} commits with git fast-import and pushing them over HTTP`);
-    const src = path.join(work, 'src.git');
-    await makeHistory(src, opt.commits);
-    await push(src, `${cairn.url}/${OWNER}/big.git`, basicAuth(OWNER, seeded.token));
 
     const result: Omit<RunResult, 'targets' | 'finishedAt'> = {
       startedAt: startedAt.toISOString(),

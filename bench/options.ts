@@ -1,4 +1,4 @@
-// `npm run bench -- [--db postgres|pglite] [--quick] [--only name,name] [--profile]`
+// `npm run bench -- [--db postgres|pglite] [--quick] [--only name,name] [--profile [name]]`
 import { parseArgs } from 'node:util';
 
 export const ROUTE_NAMES = ['repo-token', 'repo-anon', 'user', 'contents', 'commits', 'issues', 'search', 'post-issue', 'post-comment'] as const;
@@ -10,7 +10,8 @@ type Part = RouteName | (typeof PART_NAMES)[number];
 export interface Options {
   db: 'postgres' | 'pglite';
   quick: boolean;
-  profile: boolean;
+  /** `--profile [name]`: the route to profile under load (`repo-token` when no name is given), else null. */
+  profile: RouteName | null;
   /** Null: everything. */
   only: Set<Part> | null;
   /** Seconds of discarded warm-up, and of each measured window. */
@@ -29,17 +30,21 @@ export interface Options {
   limitMinutes: number;
 }
 
-export const USAGE = 'usage: npm run bench -- [--db postgres|pglite] [--quick] [--only <name>[,<name>...]] [--profile] [--max-minutes N]\n'
+export const USAGE = 'usage: npm run bench -- [--db postgres|pglite] [--quick] [--only <name>[,<name>...]] [--profile [<name>]] [--max-minutes N]\n'
   + `  names: ${[...ROUTE_NAMES, ...PART_NAMES].join(', ')}`;
 
+const isRouteName = (s: string): s is RouteName => (ROUTE_NAMES as readonly string[]).includes(s);
+
 export function parseOptions(argv: string[]): Options {
+  // A bare `--profile` (followed by nothing or by another option) profiles `GET {R}` with a token.
+  const args = argv.map((a, i) => (a === '--profile' && (argv[i + 1] === undefined || argv[i + 1].startsWith('-')) ? '--profile=repo-token' : a));
   const { values } = parseArgs({
-    args: argv,
+    args,
     options: {
       db: { type: 'string', default: 'postgres' },
       quick: { type: 'boolean', default: false },
       only: { type: 'string' },
-      profile: { type: 'boolean', default: false },
+      profile: { type: 'string' },
       'max-minutes': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -54,13 +59,15 @@ export function parseOptions(argv: string[]): Options {
     for (const n of names) if (!known.includes(n)) throw new Error(`--only: unknown name ${n}\n${USAGE}`);
     only = new Set(names as Part[]);
   }
+  const profile = values.profile ?? null;
+  if (profile !== null && !isRouteName(profile)) throw new Error(`--profile: unknown route ${profile}\n${USAGE}`);
   const quick = values.quick;
   const max = values['max-minutes'] === undefined ? null : Number(values['max-minutes']);
   if (max !== null && !(max > 0)) throw new Error(`--max-minutes must be a positive number\n${USAGE}`);
   return {
     db: values.db,
     quick,
-    profile: values.profile,
+    profile,
     only,
     warmup: quick ? 1 : 3,
     window: quick ? 2 : 10,

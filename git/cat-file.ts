@@ -5,7 +5,10 @@ import { spawnGit } from './exec.ts';
 
 // One long-lived `git cat-file --batch-command` per repository. --batch-command (git >= 2.36)
 // answers both `info` (what --batch-check gives) and `contents` (what --batch gives) on one pipe,
-// so a repository costs one process instead of two.
+// so a repository costs one process instead of two. Requests that arrive while others are being
+// answered are sent together, in one write, when those are done (issue 10: a write to the pipe is
+// a system call and a wake-up of git, and was the largest cost of a contents read under load);
+// git answers in order.
 
 export type ObjectType = 'blob' | 'tree' | 'commit' | 'tag';
 
@@ -39,8 +42,10 @@ function parseType(value: string): ObjectType {
 export class BatchReader {
   readonly repoPath: string;
   private readonly child: ChildProcessWithoutNullStreams;
+  /** Not sent yet. */
   private readonly queue: Request[] = [];
-  private current: Request | null = null;
+  /** Sent, answered in this order. */
+  private inflight: Request[] = [];
   private header: ObjectInfo | null = null;
   private chunks: Buffer[] = [];
   private buffered = 0;
@@ -73,7 +78,7 @@ export class BatchReader {
   }
 
   get pending(): number {
-    return this.queue.length + (this.current ? 1 : 0);
+    return this.queue.length + this.inflight.length;
   }
 
   readObject(rev: string): Promise<GitObject | null> {
@@ -104,13 +109,12 @@ export class BatchReader {
   }
 
   private pump(): void {
-    if (this.current || this.closedFlag) return;
-    const next = this.queue.shift();
-    if (!next) return this.armIdle();
+    if (this.inflight.length > 0 || this.closedFlag) return;
+    if (this.queue.length === 0) return this.armIdle();
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
-    this.current = next;
-    this.child.stdin.write(next.line);
+    this.inflight = this.queue.splice(0);
+    this.child.stdin.write(this.inflight.length === 1 ? this.inflight[0]!.line : this.inflight.map((r) => r.line).join(''));
   }
 
   private armIdle(): void {
@@ -122,8 +126,8 @@ export class BatchReader {
   private onData(chunk: Buffer): void {
     this.chunks.push(chunk);
     this.buffered += chunk.length;
-    while (this.current && this.parseOne());
-    if (this.buffered > 0 && !this.current) {
+    while (this.inflight.length > 0 && this.parseOne());
+    if (this.buffered > 0 && this.inflight.length === 0) {
       this.fail(new GitError('cat-file: unexpected output', null, this.stderr, ARGS));
       this.child.kill('SIGKILL');
     }
@@ -142,7 +146,7 @@ export class BatchReader {
 
   /** Parses one answer if it is complete; returns whether it did. */
   private parseOne(): boolean {
-    const req = this.current;
+    const req = this.inflight[0];
     if (!req) return false;
     if (!this.header) {
       const buf = this.flatten();
@@ -163,17 +167,16 @@ export class BatchReader {
     }
     const header = this.header;
     if (this.buffered < header.size + 1) return false;
-    // Only one request is in flight, so nothing but the trailing newline follows the content and
-    // the slice does not pin anyone else's bytes.
-    const content = this.flatten().subarray(0, header.size);
+    // When other answers follow in the same buffer, a copy, so that the content does not pin them.
+    const slice = this.flatten().subarray(0, header.size);
+    const content = this.buffered > header.size + 1 ? Buffer.from(slice) : slice;
     this.consume(header.size + 1); // the content is followed by a newline
     this.header = null;
     return this.finish({ ...header, content });
   }
 
   private finish(value: GitObject | ObjectInfo | null): boolean {
-    const req = this.current;
-    this.current = null;
+    const req = this.inflight.shift();
     req?.resolve(value);
     this.pump();
     return true;
@@ -184,8 +187,8 @@ export class BatchReader {
     this.idleTimer = null;
     const wasClosed = this.closedFlag;
     this.closedFlag = true;
-    const pending = this.current ? [this.current, ...this.queue] : [...this.queue];
-    this.current = null;
+    const pending = [...this.inflight, ...this.queue];
+    this.inflight = [];
     this.queue.length = 0;
     for (const req of pending) req.reject(err);
     if (!wasClosed) this.onClose(this);

@@ -1,7 +1,10 @@
+import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { readObject } from './cat-file.ts';
-import { GitError, RevNotFoundError } from './errors.ts';
+import { GitArgError, GitError, RevNotFoundError } from './errors.ts';
 import { assertSafeArg, gitStream, runGit } from './exec.ts';
+import { Lru } from './lru.ts';
+import { isFullOid } from './oid.ts';
 
 export interface Signature {
   name: string;
@@ -123,6 +126,21 @@ export async function getCommit(repoPath: string, rev: string): Promise<Commit |
   return obj ? parseCommit(obj.oid, obj.content) : null;
 }
 
+// Parsed commits by repository and full id: a commit object never changes (issue 10: a page of 30
+// commits was 30 round trips through the repository's one cat-file pipe, per request). Bounded by
+// their text, about 4 MiB: some thousands of ordinary commits.
+const commits = new Lru<string, Commit>(4 * 1024 * 1024, (c) => 256 + c.message.length + (c.signature?.length ?? 0) + (c.signedPayload?.length ?? 0));
+
+/**
+ * The commit `oid` names, for an id this request already knows to be in the repository (listed by
+ * rev-list or reached from a ref it just resolved): the answer is shared with other requests, which
+ * must not change it. Anything but a full id is read as getCommit does.
+ */
+export function commitOf(repoPath: string, oid: string): Promise<Commit | null> {
+  if (!isFullOid(oid)) return getCommit(repoPath, oid);
+  return commits.getOr(`${path.resolve(repoPath)}\0${oid}`, async () => (await getCommit(repoPath, oid)) ?? undefined).then((c) => c ?? null);
+}
+
 function rangeArgs(opts: RangeOptions): string[] {
   assertSafeArg(opts.rev, 'revision');
   const args: string[] = [];
@@ -173,10 +191,55 @@ function statusOf(letter: string): FileStatus {
   return 'modified'; // M, and T (type change)
 }
 
+const NUMSTAT = /^(\d+|-)\t(\d+|-)\t([\s\S]*)$/;
+
+/**
+ * Parses `diff-tree -r -z --raw --numstat`, which prints for each diff all raw records, then all
+ * numstat records, in the same order; with `--stdin` each diff follows its commit's id.
+ */
+function parseDiffTree(out: string, args: string[]): { commit: string | null; files: ChangedFile[] }[] {
+  const tokens = out.split('\0');
+  type Section = { commit: string | null; files: ChangedFile[]; counts: { additions: number; deletions: number; binary: boolean }[] };
+  const sections: Section[] = [{ commit: null, files: [], counts: [] }];
+  for (let i = 0; i < tokens.length; i++) {
+    const tok = tokens[i];
+    if (tok === '') continue;
+    const cur = sections[sections.length - 1]!;
+    if (tok.startsWith(':')) {
+      const letter = tok.split(' ')[4]?.charAt(0) ?? 'M';
+      const status = statusOf(letter);
+      if (status === 'renamed' || status === 'copied') {
+        cur.files.push({ filename: tokens[i + 2], previousFilename: tokens[i + 1], status, additions: 0, deletions: 0, binary: false });
+        i += 2;
+      } else {
+        cur.files.push({ filename: tokens[i + 1], status, additions: 0, deletions: 0, binary: false });
+        i += 1;
+      }
+      continue;
+    }
+    const m = NUMSTAT.exec(tok);
+    if (m) {
+      const binary = m[1] === '-';
+      cur.counts.push({ additions: binary ? 0 : Number(m[1]), deletions: binary ? 0 : Number(m[2]), binary });
+      if (m[3] === '') i += 2; // rename: "<a>\t<d>\t\0<old>\0<new>\0"
+      continue;
+    }
+    // Paths are read with their records above, so a record's first token is never one.
+    if (isFullOid(tok)) {
+      sections.push({ commit: tok, files: [], counts: [] });
+      continue;
+    }
+    throw new GitError(`diff-tree: unexpected record ${JSON.stringify(tok)}`, null, '', args);
+  }
+  return sections.map((sec) => {
+    if (sec.counts.length !== sec.files.length) throw new GitError('diff-tree: raw and numstat records disagree', null, '', args);
+    return { commit: sec.commit, files: sec.files.map((f, i) => ({ ...f, ...sec.counts[i] })) };
+  });
+}
+
 /**
  * Files changed from `from` to `to` (from = null: `to` is a root commit, diffed against the empty
- * tree). Parses `diff-tree --raw --numstat -z`, which prints all raw records, then all numstat
- * records, in the same order.
+ * tree).
  */
 export async function diffFiles(repoPath: string, from: string | null, to: string, opts: { renames?: boolean } = {}): Promise<ChangedFile[]> {
   assertSafeArg(to, 'revision');
@@ -184,32 +247,29 @@ export async function diffFiles(repoPath: string, from: string | null, to: strin
   const args = ['diff-tree', '-r', '-z', '--raw', '--numstat', opts.renames ? '-M' : '--no-renames'];
   args.push(...(from === null ? ['--root', '--no-commit-id', to] : [from, to]));
   const { stdout } = await runGit(repoPath, args);
-  const tokens = stdout.toString('utf8').split('\0');
-  const files: ChangedFile[] = [];
-  const counts: { additions: number; deletions: number; binary: boolean }[] = [];
-  for (let i = 0; i < tokens.length; i++) {
-    const tok = tokens[i];
-    if (tok === '') continue;
-    if (tok.startsWith(':')) {
-      const letter = tok.split(' ')[4]?.charAt(0) ?? 'M';
-      const status = statusOf(letter);
-      if (status === 'renamed' || status === 'copied') {
-        files.push({ filename: tokens[i + 2], previousFilename: tokens[i + 1], status, additions: 0, deletions: 0, binary: false });
-        i += 2;
-      } else {
-        files.push({ filename: tokens[i + 1], status, additions: 0, deletions: 0, binary: false });
-        i += 1;
-      }
-      continue;
-    }
-    const m = /^(\d+|-)\t(\d+|-)\t([\s\S]*)$/.exec(tok);
-    if (!m) throw new GitError(`diff-tree: unexpected record ${JSON.stringify(tok)}`, null, '', args);
-    const binary = m[1] === '-';
-    counts.push({ additions: binary ? 0 : Number(m[1]), deletions: binary ? 0 : Number(m[2]), binary });
-    if (m[3] === '') i += 2; // rename: "<a>\t<d>\t\0<old>\0<new>\0"
+  return parseDiffTree(stdout.toString('utf8'), args).flatMap((sec) => sec.files);
+}
+
+/**
+ * What diffFiles gives for each commit against its first parent (a root commit against the empty
+ * tree), from one `diff-tree --stdin` for all of them rather than one process each (issue 10).
+ */
+export async function diffFilesOfCommits(repoPath: string, commits: Pick<Commit, 'sha' | 'parents'>[]): Promise<Map<string, ChangedFile[]>> {
+  const out = new Map<string, ChangedFile[]>();
+  if (commits.length === 0) return out;
+  const lines = commits.map((c) => {
+    const ids = c.parents.length > 0 ? [c.sha, c.parents[0]!] : [c.sha];
+    if (!ids.every(isFullOid)) throw new GitArgError(`diff-tree --stdin takes full commit ids: ${JSON.stringify(ids)}`);
+    return `${ids.join(' ')}\n`;
+  });
+  // --always: a commit that changes nothing still prints its id, so it is not mistaken for a missing one.
+  const args = ['diff-tree', '--stdin', '-r', '-z', '--raw', '--numstat', '--no-renames', '--root', '--always'];
+  const { stdout } = await runGit(repoPath, args, { input: lines.join('') });
+  for (const sec of parseDiffTree(stdout.toString('utf8'), args)) {
+    if (sec.commit !== null) out.set(sec.commit, sec.files);
+    else if (sec.files.length > 0) throw new GitError('diff-tree: records before the first commit id', null, '', args);
   }
-  if (counts.length !== files.length) throw new GitError('diff-tree: raw and numstat records disagree', null, '', args);
-  return files.map((f, i) => ({ ...f, ...counts[i] }));
+  return out;
 }
 
 export function sumStats(files: ChangedFile[]): DiffStats {

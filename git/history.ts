@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { GitError, RevNotFoundError } from './errors.ts';
 import { assertSafeArg, runGit } from './exec.ts';
-import { diffFiles, getCommit, sumStats, type ChangedFile, type DiffStats } from './commits.ts';
+import { commitOf, diffFiles, diffFilesOfCommits, sumStats, type ChangedFile, type DiffStats } from './commits.ts';
 import { Lru } from './lru.ts';
 
 export interface HistoryQuery {
@@ -18,7 +18,8 @@ export interface HistoryQuery {
 
 const counts = new Lru<string, number>(2_000);
 const pages = new Lru<string, string[]>(2_000);
-const changes = new Lru<string, { files: ChangedFile[]; stats: DiffStats }>(20_000);
+// Bounded by files, not commits: one commit may change thousands.
+const changes = new Lru<string, { files: ChangedFile[]; stats: DiffStats }>(50_000, (c) => 1 + c.files.length);
 
 function keyOf(repoPath: string, q: HistoryQuery): string {
   return [path.resolve(repoPath), q.commit, q.not ?? '', q.path ?? '', q.since?.getTime() ?? '', q.until?.getTime() ?? ''].join('\0');
@@ -61,13 +62,19 @@ export function historyPage(repoPath: string, q: HistoryQuery, skip: number, lim
   });
 }
 
-/** Files changed by a commit against its first parent, with line counts. */
-export function commitChanges(repoPath: string, sha: string): Promise<{ files: ChangedFile[]; stats: DiffStats } | undefined> {
-  return changes.getOr(`${path.resolve(repoPath)}\0${sha}`, async () => {
-    const commit = await getCommit(repoPath, sha);
-    if (!commit) return undefined;
-    const files = await diffFiles(repoPath, commit.parents[0] ?? null, commit.sha);
-    return { files, stats: sumStats(files) };
+/** Files each commit changed against its first parent, with line counts; those not known yet read by one git process. */
+export async function commitsChanges(repoPath: string, shas: string[]): Promise<({ files: ChangedFile[]; stats: DiffStats } | undefined)[]> {
+  const root = path.resolve(repoPath);
+  const keys = shas.map((sha) => `${root}\0${sha}`);
+  return changes.getMany(keys, async (missing) => {
+    const commits = (await Promise.all(missing.map((k) => commitOf(repoPath, k.slice(root.length + 1))))).filter((c) => c !== null);
+    const files = await diffFilesOfCommits(repoPath, commits);
+    const found = new Map<string, { files: ChangedFile[]; stats: DiffStats }>();
+    for (const c of commits) {
+      const f = files.get(c.sha);
+      if (f) found.set(`${root}\0${c.sha}`, { files: f, stats: sumStats(f) });
+    }
+    return found;
   });
 }
 

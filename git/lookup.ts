@@ -1,11 +1,12 @@
 // Reads that serve API requests without starting a process: refs, tree entries and blobs come from
-// the repository's long-lived cat-file reader. Facts about immutable objects (the last commit that
-// touched a path below a given commit) are cached.
+// the repository's long-lived cat-file reader. Facts about immutable objects (trees, small blobs, the
+// last commit that touched a path below a given commit) are cached; refs are always read afresh.
 import path from 'node:path';
 import { readInfo, readObject, type ObjectInfo } from './cat-file.ts';
+import { commitOf } from './commits.ts';
 import { runGit } from './exec.ts';
 import { Lru } from './lru.ts';
-import { isOidPrefix } from './oid.ts';
+import { isFullOid, isOidPrefix } from './oid.ts';
 import { isValidRefName } from './refname.ts';
 import type { ResolvedRef } from './repo.ts';
 import { parseTreeObject, type RawTreeEntry } from './trees.ts';
@@ -31,18 +32,39 @@ export interface Entry extends RawTreeEntry {
   path: string;
 }
 
-/** Entries of a tree object, or null when `treeOid` is not a tree. */
+// Objects never change, so what a request learns about one by its full id is kept for the next
+// (issue 10: every read of a path was a handful of round trips through the repository's one
+// cat-file pipe). Ids reach these functions from a ref or commit resolved by this request, so the
+// objects are in the repository. Bounded: tree entries, and bytes of small blobs.
+const trees = new Lru<string, RawTreeEntry[]>(20_000, (entries) => entries.length + 1);
+const rootTrees = new Lru<string, string>(4_096);
+const blobSizes = new Lru<string, number>(20_000);
+const BLOB_CACHE_MAX = 64 * 1024;
+const blobs = new Lru<string, Buffer>(4 * 1024 * 1024, (b) => b.length + 64);
+
+const keyOf = (repoPath: string, oid: string) => `${path.resolve(repoPath)}\0${oid}`;
+
+/** Entries of a tree object, or null when `treeOid` is not a tree. Shared with other requests: do not change them. */
 export async function readTree(repoPath: string, treeOid: string): Promise<RawTreeEntry[] | null> {
-  const obj = await readObject(repoPath, treeOid);
-  if (!obj || obj.type !== 'tree') return null;
-  return parseTreeObject(obj.content, obj.oid.length / 2);
+  const load = async () => {
+    const obj = await readObject(repoPath, treeOid);
+    if (!obj || obj.type !== 'tree') return undefined;
+    return parseTreeObject(obj.content, obj.oid.length / 2);
+  };
+  return ((isFullOid(treeOid) ? await trees.getOr(keyOf(repoPath, treeOid), load) : await load()) ?? null);
+}
+
+/** The id of the tree a commit, tag or tree names (`<treeish>^{tree}`), or null. */
+async function rootTree(repoPath: string, treeish: string): Promise<string | null> {
+  const load = async () => (await readInfo(repoPath, `${treeish}^{tree}`))?.oid;
+  return ((isFullOid(treeish) ? await rootTrees.getOr(keyOf(repoPath, treeish), load) : await load()) ?? null);
 }
 
 /** The entry at `p` below a commit or tree ('' = the root tree), or null. */
 export async function entryAt(repoPath: string, treeish: string, p: string): Promise<Entry | null> {
-  const root = await readInfo(repoPath, `${treeish}^{tree}`);
+  const root = await rootTree(repoPath, treeish);
   if (!root) return null;
-  let cur: Entry = { mode: '040000', type: 'tree', name: '', oid: root.oid, path: '' };
+  let cur: Entry = { mode: '040000', type: 'tree', name: '', oid: root, path: '' };
   if (p === '') return cur;
   const parts = p.split('/');
   for (let i = 0; i < parts.length; i++) {
@@ -55,19 +77,64 @@ export async function entryAt(repoPath: string, treeish: string, p: string): Pro
   return cur;
 }
 
+/** The size of a blob (its entry in a tree does not say), or null when `oid` is not a blob. */
+export async function blobSize(repoPath: string, oid: string): Promise<number | null> {
+  const key = keyOf(repoPath, oid);
+  const cached = blobs.get(key)?.length;
+  if (cached !== undefined) return cached;
+  const load = async () => {
+    const info = await readInfo(repoPath, oid);
+    return info?.type === 'blob' ? info.size : undefined;
+  };
+  return ((isFullOid(oid) ? await blobSizes.getOr(key, load) : await load()) ?? null);
+}
+
+/** A blob's bytes, or null when `oid` is not a blob; small ones are kept. Shared: do not change them. */
+export async function blobContent(repoPath: string, oid: string): Promise<Buffer | null> {
+  const load = async () => {
+    const obj = await readObject(repoPath, oid);
+    return obj?.type === 'blob' ? obj.content : undefined;
+  };
+  if (!isFullOid(oid)) return (await load()) ?? null;
+  const key = keyOf(repoPath, oid);
+  const hit = blobs.get(key);
+  if (hit) return hit;
+  const content = await load();
+  // A slice of cat-file's read buffer would keep the whole buffer alive: keep a copy of its own.
+  if (content && content.length <= BLOB_CACHE_MAX) blobs.set(key, Buffer.from(content));
+  return content ?? null;
+}
+
 const lastCommits = new Lru<string, string>(20_000);
 
-/** The newest commit reachable from `commit` that changed `p` (the commit itself for the root). */
+/**
+ * The newest commit reachable from `commit` that changed `p` (the commit itself for the root): what
+ * `rev-list -1 <commit> -- <p>` prints.
+ */
 export async function lastCommitFor(repoPath: string, commit: string, p: string): Promise<string | null> {
   if (p === '') return commit;
-  const key = `${path.resolve(repoPath)}\0${commit}\0${p}`;
-  const hit = lastCommits.get(key);
-  if (hit) return hit;
-  const { stdout } = await runGit(repoPath, ['rev-list', '-1', '--end-of-options', commit, '--', p]);
-  const sha = stdout.toString('utf8').trim();
-  if (sha === '') return null;
-  lastCommits.set(key, sha);
-  return sha;
+  const sha = await lastCommits.getOr(`${path.resolve(repoPath)}\0${commit}\0${p}`, async () => {
+    const inherited = await fromParent(repoPath, commit, p);
+    if (inherited) return inherited;
+    const { stdout } = await runGit(repoPath, ['rev-list', '-1', '--end-of-options', commit, '--', p]);
+    return stdout.toString('utf8').trim() || undefined;
+  });
+  return sha ?? null;
+}
+
+/**
+ * A commit with one parent that leaves `p` as it was (TREESAME, in rev-list's words) is left out of
+ * `p`'s history, which goes on at the parent: the parent's answer, when it is known, is the commit's
+ * too. After a push of one commit, every path it did not touch is answered without a git process.
+ */
+async function fromParent(repoPath: string, commit: string, p: string): Promise<string | undefined> {
+  if (!isFullOid(commit)) return undefined;
+  const c = await commitOf(repoPath, commit);
+  const parent = c?.parents.length === 1 ? c.parents[0]! : null;
+  const known = parent ? lastCommits.get(`${path.resolve(repoPath)}\0${parent}\0${p}`) : undefined;
+  if (!parent || known === undefined) return undefined;
+  const [mine, theirs] = await Promise.all([entryAt(repoPath, commit, p), entryAt(repoPath, parent, p)]);
+  return mine && theirs && mine.oid === theirs.oid && mine.mode === theirs.mode ? known : undefined;
 }
 
 /** refs/heads/<name> or refs/tags/<name> (peeled to its commit with `peel`); null for a name git would refuse. */

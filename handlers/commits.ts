@@ -2,9 +2,9 @@
 // routers/api/v1/repo/commits.go, compare.go; forgejo-facts 4.2, 6.10, 12.3).
 import type { Handler } from '../lib/handler.ts';
 import { json } from '../lib/handler.ts';
-import { getCommit, type Commit } from '../git/commits.ts';
+import { commitOf, type Commit } from '../git/commits.ts';
 import { lookupRef } from '../git/lookup.ts';
-import { commitChanges, compareRange, countHistory, historyPage, type HistoryQuery } from '../git/history.ts';
+import { commitsChanges, compareRange, countHistory, historyPage, type HistoryQuery } from '../git/history.ts';
 import { RevNotFoundError } from '../git/errors.ts';
 import { validatePath } from '../git/paths.ts';
 import { InvalidPathError } from '../git/errors.ts';
@@ -28,11 +28,12 @@ export const noteOptions = (q: QueryOf<'NoteFlags'>): CommitOptions => ({ stat: 
 
 /** api.Commit for each id, in order, with one user lookup for the whole batch. */
 export async function apiCommits(s: RequestState, repoPath: string, urls: RepoUrls, shas: string[], opts: CommitOptions) {
-  const commits = await Promise.all(shas.map((sha) => getCommit(repoPath, sha)));
+  // The ids come from rev-list, so they are in the repository: their parsed commits may be shared.
+  const commits = await Promise.all(shas.map((sha) => commitOf(repoPath, sha)));
   const found = commits.filter((c): c is Commit => c !== null);
   const users = new CommitUsers(s.em, s.config);
   await users.load(found.flatMap((c) => [c.author.email, c.committer.email]));
-  const changes = opts.stat || opts.files ? await Promise.all(found.map((c) => commitChanges(repoPath, c.sha))) : [];
+  const changes = opts.stat || opts.files ? await commitsChanges(repoPath, found.map((c) => c.sha)) : [];
   return found.map((c, i) => toApiCommit(s.config, urls, c, users, {
     files: opts.files ? (changes[i]?.files ?? []) : null,
     stats: opts.stat ? (changes[i]?.stats ?? null) : null,

@@ -1,9 +1,9 @@
 // Reading a repository path as ContentsResponse entries (Forgejo services/repository/files/content.go):
 // a file with its base64 content, or a directory listing without content.
 import type { Config } from '../config.ts';
-import { readInfo, readObject } from '../git/cat-file.ts';
-import { getCommit } from '../git/commits.ts';
-import { entryAt, lastCommitFor, readTree, type Entry } from '../git/lookup.ts';
+import { readObject } from '../git/cat-file.ts';
+import { commitOf } from '../git/commits.ts';
+import { blobContent, blobSize, entryAt, lastCommitFor, readTree, type Entry } from '../git/lookup.ts';
 import type { ResolvedRef } from '../git/repo.ts';
 import { toContents, type RepoUrls } from './api/git.ts';
 
@@ -36,14 +36,15 @@ export async function contentsOf(cfg: Config, repoPath: string, urls: RepoUrls, 
   const commit = ref.resolved.commit!;
   const type = kindOf(e);
   const lastSha = (await lastCommitFor(repoPath, commit, e.path)) ?? commit;
-  const last = await getCommit(repoPath, lastSha);
-  const size = e.type === 'blob' ? ((await readInfo(repoPath, e.oid))?.size ?? 0) : 0;
+  // Both ids come from the ref this request resolved (the commit, and rev-list below it).
+  const last = await commitOf(repoPath, lastSha);
+  const size = e.type === 'blob' ? ((await blobSize(repoPath, e.oid)) ?? 0) : 0;
   let content: string | null = null;
   let target: string | null = null;
   if (type === 'file' && withContent) {
-    content = size > cfg.API.DEFAULT_MAX_BLOB_SIZE ? '' : ((await readObject(repoPath, e.oid))?.content.toString('base64') ?? '');
+    content = size > cfg.API.DEFAULT_MAX_BLOB_SIZE ? '' : ((await blobContent(repoPath, e.oid))?.toString('base64') ?? '');
   }
-  if (type === 'symlink') target = (await readObject(repoPath, e.oid))?.content.toString('utf8') ?? '';
+  if (type === 'symlink') target = (await blobContent(repoPath, e.oid))?.toString('utf8') ?? '';
   const refType = ref.resolved.kind;
   return toContents(urls, {
     name: e.name,

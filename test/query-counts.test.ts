@@ -189,6 +189,16 @@ test('commit status and branch protection lists: the same statements for any num
   pin(three, 4, 'GET branch_protections with three rules');
 });
 
+// The git read routes (issue 10): the token with its user and the repository, then for the commit
+// list the users of the page's author and committer addresses in one statement, whatever the page
+// size; the contents of a file need no statement of their own.
+test('GET {R}/commits: the same statements for any page size; GET {R}/contents/{path}: none of its own', async () => {
+  await samePerPage(`/repos/${repo}/commits?sha=b1`, 1, 2, 3, { token: owner.token });
+  await samePerPage(`/repos/${repo}/commits?sha=b1`, 1, 2, 2);
+  pin(await statementsOf(`/repos/${repo}/contents/README.md`, { token: owner.token }), 2, 'GET {R}/contents/README.md token');
+  pin(await statementsOf(`/repos/${repo}/contents/README.md`), 1, 'GET {R}/contents/README.md anonymous');
+});
+
 // Last: its repositories and issues would change what the lists above count.
 /** Statements of one write (status 201), on a repository of its own with `watchers` watchers. */
 async function writeStatements(watchers: number): Promise<{ issue: number; comment: number }> {

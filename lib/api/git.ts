@@ -5,8 +5,9 @@ import type { Config } from '../../config.ts';
 import type { Commit, Signature } from '../../git/commits.ts';
 import type { ChangedFile, DiffStats } from '../../git/commits.ts';
 import { EmailAddress, User, type IUser } from '../../model/user.ts';
+import { mapPrefixed, prefixedColumns, readRows } from '../../model/raw.ts';
 import type { IRepository } from '../../model/repo.ts';
-import { toApiUser } from './user.ts';
+import { toApiUser, type ApiUser } from './user.ts';
 import { ZERO_TIME } from '../../model/time.ts';
 import type { TagInfo } from '../../git/tags.ts';
 import type { Commit as CommitJson, CommitUser, ContentsResponse, FileCommitResponse, PayloadCommit, PayloadCommitVerification, Tag, Wire } from '../../model/schemas/index.ts';
@@ -30,28 +31,44 @@ export function repoUrls(cfg: Config, owner: Pick<IUser, 'name'>, repo: Pick<IRe
   return { api: `${cfg.appUrl}api/v1/repos/${owner.name}/${repo.name}`, html: `${cfg.appUrl}${owner.name}/${repo.name}` };
 }
 
-/** Users of commit emails (primary or activated addresses, and noreply addresses), one query per batch. */
+/** A user's columns (prefixed `u__`) with the address it was found by. */
+interface MatchedUserRow { matched: string; [column: string]: unknown }
+
+/** Users of commit emails (primary or activated addresses, and noreply addresses), one statement per batch. */
 export class CommitUsers {
   private readonly cache = new Map<string, IUser | null>();
+  private readonly json = new Map<number, ApiUser>();
   constructor(private readonly em: EntityManager, private readonly cfg: Config) {}
 
   async load(emails: string[]): Promise<void> {
     const wanted = [...new Set(emails.map((e) => e.toLowerCase()))].filter((e) => e !== '' && !this.cache.has(e));
     if (wanted.length === 0) return;
     for (const e of wanted) this.cache.set(e, null);
-    const addresses = await this.em.find(EmailAddress, { lowerEmail: { $in: wanted }, isActivated: true });
     const noreply = `@${this.cfg.SERVICE.NO_REPLY_ADDRESS.toLowerCase()}`;
     const names = wanted.filter((e) => e.endsWith(noreply)).map((e) => e.slice(0, -noreply.length));
-    const ids = addresses.map((a) => a.uid);
-    const users = ids.length || names.length
-      ? await this.em.find(User, { type: 0, $or: [...(ids.length ? [{ id: { $in: ids } }] : []), ...(names.length ? [{ lowerName: { $in: names } }] : [])] })
-      : [];
-    for (const a of addresses) this.cache.set(a.lowerEmail, users.find((u) => u.id === a.uid) ?? null);
-    for (const u of users) if (names.includes(u.lowerName)) this.cache.set(`${u.lowerName}${noreply}`, u);
+    // Each user with the address it was found by: an activated address, else `<lower name><noreply>`.
+    const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+    const byName = names.length ? ` union all select u.id, u.lower_name || ?, 1 from "user" u where u.lower_name in (${marks(names.length)})` : '';
+    const rows = await readRows<MatchedUserRow>(this.em, [User, EmailAddress],
+      `select m.matched, ${prefixedColumns(this.em, User, 'u')} from (
+         select e.uid, e.lower_email as matched, 0 as by_name from email_address e where e.is_activated and e.lower_email in (${marks(wanted.length)})${byName}
+       ) m join "user" u on u.id = m.uid where u.type = 0 order by m.by_name`,
+      [...wanted, ...(names.length ? [noreply, ...names] : [])]);
+    // A noreply match comes last and wins over an address of the same text.
+    for (const r of rows) this.cache.set(r.matched, mapPrefixed(this.em, User, r, 'u'));
   }
 
   get(email: string): IUser | null {
     return this.cache.get(email.toLowerCase()) ?? null;
+  }
+
+  /** The user of an address as an anonymous viewer sees them, built once per user for the batch. */
+  apiUser(email: string): ApiUser | null {
+    const u = this.get(email);
+    if (!u) return null;
+    let json = this.json.get(u.id);
+    if (!json) this.json.set(u.id, (json = toApiUser(this.cfg, u, { doer: null, siteAdmin: false })));
+    return json;
   }
 }
 
@@ -85,9 +102,6 @@ export interface CommitExtras {
 /** api.Commit (forgejo-facts 6.10), including the `tree.sha` = commit sha quirk. */
 export function toApiCommit(cfg: Config, urls: RepoUrls, c: Commit, users: CommitUsers, extras: CommitExtras = {}): ApiCommit {
   const url = `${urls.api}/git/commits/${c.sha}`;
-  const anon = { doer: null, siteAdmin: false };
-  const author = users.get(c.author.email);
-  const committer = users.get(c.committer.email);
   return {
     url,
     sha: c.sha,
@@ -101,8 +115,8 @@ export function toApiCommit(cfg: Config, urls: RepoUrls, c: Commit, users: Commi
       tree: { url: `${urls.api}/git/trees/${c.sha}`, sha: c.sha, created: c.committer.date },
       verification: extras.verification === false ? null : toVerification(c),
     },
-    author: author ? toApiUser(cfg, author, anon) : null,
-    committer: committer ? toApiUser(cfg, committer, anon) : null,
+    author: users.apiUser(c.author.email),
+    committer: users.apiUser(c.committer.email),
     parents: c.parents.map((p) => ({ url: `${urls.api}/git/commits/${p}`, sha: p, created: ZERO_TIME })),
     files: extras.files ? extras.files.map((f) => ({ filename: f.filename, status: f.status })) : null,
     stats: extras.stats ?? null,

@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { text as streamText } from 'node:stream/consumers';
 import { RevNotFoundError } from '../../git/errors.ts';
-import { commitFilesAndStats, countCommits, diffFiles, diffOrPatch, formatGitDate, getCommit, log, parseCommit } from '../../git/commits.ts';
+import { commitFilesAndStats, countCommits, diffFiles, diffFilesOfCommits, diffOrPatch, formatGitDate, getCommit, log, parseCommit } from '../../git/commits.ts';
 import { runGit } from '../../git/exec.ts';
 import { commitFiles } from '../../git/write.ts';
 import { alice, commit, git, sandbox, text, type Sandbox } from './fixture.ts';
@@ -118,6 +118,25 @@ test('commitFilesAndStats: root commit, modification, binary', async () => {
   const bin = await commitFilesAndStats(repo, shas[3]);
   assert.equal(bin?.files, [{ filename: 'bin.dat', status: 'added', additions: 0, deletions: 0, binary: true }]);
   assert.is(await commitFilesAndStats(repo, 'nope'), null);
+});
+
+test('diffFilesOfCommits: one process answers what commitFilesAndStats answers for each commit', async () => {
+  const r = await sb.repo();
+  // A path that looks like a commit id, an empty commit, and a merge (against its first parent).
+  const base = await commit(r, [{ op: 'create', path: 'f'.repeat(40), content: text('1\n') }]);
+  const empty = (await runGit(r, ['commit-tree', `${base}^{tree}`, '-p', base, '-m', 'empty'], { env: { GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@x', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@x' } })).stdout.toString().trim();
+  const side = (await commitFiles(r, { branch: 'side', parent: base, expectedOld: null, ops: [{ op: 'create', path: 's', content: text('s') }], message: 'side', author: alice })).commitSha;
+  const merged = await git(r, 'merge-tree', '--write-tree', empty, side);
+  const merge = (await runGit(r, ['commit-tree', merged, '-p', empty, '-p', side, '-m', 'merge'], { env: { GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@x', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@x' } })).stdout.toString().trim();
+  for (const [where, ids] of [[repo, shas], [r, [base, empty, side, merge]]] as const) {
+    const commits = await Promise.all(ids.map(async (id) => (await getCommit(where, id))!));
+    const all = await diffFilesOfCommits(where, commits);
+    assert.equal([...all.keys()].sort(), [...ids].sort());
+    for (const id of ids) assert.equal(all.get(id), (await commitFilesAndStats(where, id))?.files, id);
+  }
+  assert.equal((await diffFilesOfCommits(r, [(await getCommit(r, empty))!])).get(empty), []);
+  assert.equal((await diffFilesOfCommits(r, [(await getCommit(r, base))!])).get(base)?.map((f) => f.filename), ['f'.repeat(40)]);
+  assert.equal(await diffFilesOfCommits(r, []), new Map());
 });
 
 test('diffFiles detects renames on request', async () => {

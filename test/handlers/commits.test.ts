@@ -106,6 +106,26 @@ test('filters: sha, path, not, since, until, and the stat/files/verification swi
   assert.is((await api('GET', `${R()}/commits?since=yesterday`)).status, 422);
 });
 
+test('commit authors and committers are the users of an added address or a noreply address, read once for the page', async () => {
+  await makeRepo(srv.api, alice, { name: 'who' });
+  const added = `second-${alice.name}@example.com`;
+  assert.is((await api('POST', '/user/emails', { emails: [added] })).status, 201);
+  const wt = path.join(tmp, 'who');
+  await mustGit(null, 'clone', '-q', cloneUrl(srv.url, alice.name, 'who', [alice.name, alice.token]), wt);
+  const noreply = `${bob.name.toUpperCase()}@${srv.config.SERVICE.NO_REPLY_ADDRESS}`;
+  const people: [string, string][] = [[added.toUpperCase(), 'nobody@example.com'], [noreply, added], ['nobody@example.com', noreply]];
+  for (const [i, [author, committer]] of people.entries()) {
+    fs.writeFileSync(path.join(wt, 'f.txt'), `${i}\n`);
+    await mustGit(wt, 'add', '-A');
+    await mustGitEnv({ GIT_AUTHOR_EMAIL: author, GIT_COMMITTER_EMAIL: committer }, wt, 'commit', '-q', '-m', `c${i}`);
+  }
+  await mustGit(wt, 'push', '-q', 'origin', 'HEAD:main');
+  const r = await api('GET', `/repos/${alice.name}/who/commits`);
+  assert.is(r.status, 200);
+  const logins = r.json.map((c: { author: { login: string } | null; committer: { login: string } | null }) => [c.author?.login ?? null, c.committer?.login ?? null]);
+  assert.equal(logins, [[null, bob.name], [bob.name, alice.name], [alice.name, null]]);
+});
+
 test('a single commit, its diff and its patch', async () => {
   const r = await api('GET', `${R()}/git/commits/${shas[1]}`);
   assert.is(r.status, 200);
