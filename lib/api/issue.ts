@@ -1,6 +1,7 @@
 // api.Issue, api.Comment and api.Attachment wire shapes (forgejo-facts 6.7; Forgejo's convert.ToAPIIssue,
 // ToAPIComment, ToAPIAttachment). Lists are converted in one batch: a fixed number of queries however
 // many issues are listed.
+import { readTogether } from '../../model/reads.ts';
 import type { EntityManager } from '@mikro-orm/core';
 import type { Config } from '../../config.ts';
 import { User, type IUser } from '../../model/user.ts';
@@ -97,19 +98,19 @@ export async function issuesToApi(em: EntityManager, cfg: Config, viewer: Viewer
   const ids = issues.map((i) => i.id);
   const pullIds = issues.filter((i) => i.isPull).map((i) => i.id);
   const knownPulls = opts.known?.pulls;
-  const [repos, issueLabels, assignees, pulls, attachments] = await Promise.all([
-    reposById(em, issues.map((i) => i.repoId), opts.known?.repos),
-    em.find(IssueLabel, { issueId: { $in: ids } }, { orderBy: { id: 'asc' } }),
-    em.find(IssueAssignee, { issueId: { $in: ids } }, { orderBy: { id: 'asc' } }),
-    pullIds.length === 0 ? [] : knownPulls && pullIds.every((id) => knownPulls.some((p) => p.issueId === id)) ? knownPulls : em.find(PullRequest, { issueId: { $in: pullIds } }),
-    opts.attachments === false ? [] : em.find(Attachment, { issueId: { $in: ids }, commentId: 0 }, { orderBy: { id: 'asc' } }),
+  const [repos, issueLabels, assignees, pulls, attachments] = await readTogether(em, [
+    () => reposById(em, issues.map((i) => i.repoId), opts.known?.repos),
+    () => em.find(IssueLabel, { issueId: { $in: ids } }, { orderBy: { id: 'asc' } }),
+    () => em.find(IssueAssignee, { issueId: { $in: ids } }, { orderBy: { id: 'asc' } }),
+    () => pullIds.length === 0 ? [] : knownPulls && pullIds.every((id) => knownPulls.some((p) => p.issueId === id)) ? knownPulls : em.find(PullRequest, { issueId: { $in: pullIds } }),
+    () => opts.attachments === false ? [] : em.find(Attachment, { issueId: { $in: ids }, commentId: 0 }, { orderBy: { id: 'asc' } }),
   ]);
   const labelIds = [...new Set(issueLabels.map((l) => l.labelId))];
   const milestoneIds = [...new Set(issues.map((i) => i.milestoneId).filter((id) => id > 0))];
-  const [labels, milestones, users] = await Promise.all([
-    labelIds.length ? em.find(Label, { id: { $in: labelIds } }) : [],
-    milestoneIds.length ? em.find(Milestone, { id: { $in: milestoneIds } }) : [],
-    usersById(em, [...issues.map((i) => i.posterId), ...assignees.map((a) => a.assigneeId)]),
+  const [labels, milestones, users] = await readTogether(em, [
+    () => labelIds.length ? em.find(Label, { id: { $in: labelIds } }) : [],
+    () => milestoneIds.length ? em.find(Milestone, { id: { $in: milestoneIds } }) : [],
+    () => usersById(em, [...issues.map((i) => i.posterId), ...assignees.map((a) => a.assigneeId)]),
   ]);
   const labelById = new Map(labels.map((l) => [l.id, l]));
   const milestoneById = new Map(milestones.map((m) => [m.id, m]));
@@ -164,11 +165,11 @@ export async function commentsToApi(em: EntityManager, cfg: Config, viewer: View
   if (comments.length === 0) return [];
   const issueMap = issues ?? new Map((await em.find(Issue, { id: { $in: [...new Set(comments.map((c) => c.issueId))] } })).map((i) => [i.id, i]));
   const reviewIds = [...new Set(comments.filter((c) => c.type === CommentType.code && c.reviewId > 0).map((c) => c.reviewId))];
-  const [repos, users, attachments, reviews] = await Promise.all([
-    reposById(em, [...issueMap.values()].map((i) => i.repoId)),
-    usersById(em, comments.map((c) => c.posterId)),
-    em.find(Attachment, { commentId: { $in: comments.map((c) => c.id) } }, { orderBy: { id: 'asc' } }),
-    reviewIds.length ? em.find(Review, { id: { $in: reviewIds } }) : [],
+  const [repos, users, attachments, reviews] = await readTogether(em, [
+    () => reposById(em, [...issueMap.values()].map((i) => i.repoId)),
+    () => usersById(em, comments.map((c) => c.posterId)),
+    () => em.find(Attachment, { commentId: { $in: comments.map((c) => c.id) } }, { orderBy: { id: 'asc' } }),
+    () => reviewIds.length ? em.find(Review, { id: { $in: reviewIds } }) : [],
   ]);
   const reviewType = new Map(reviews.map((r) => [r.id, r.type]));
   // Forgejo's Comment.hashLink: code comments outside a submitted review link into the files view.
