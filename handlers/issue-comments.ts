@@ -129,7 +129,9 @@ export const createComments = signedIn<CreateIssueCommentOption>(async (c) => {
     await countNewComment(c.em, issue);
   }
   await emitCommentEvent(c, issue, comment, 'created');
-  return json(201, (await toApi(c, [comment], new Map([[issue.id, issue]])))[0]);
+  // Its repository and poster are the request's; a new comment has no attachments yet.
+  const known = { repos: [need(c.repo, 'repo').repo], users: [doer], none: ['attachments'] as const };
+  return json(201, (await commentsToApi(c.em, c.config, ANONYMOUS, [comment], new Map([[issue.id, issue]]), known))[0]);
 });
 
 /** Forgejo answers 204 for a comment id that is a timeline event rather than a comment. */

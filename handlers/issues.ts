@@ -209,9 +209,11 @@ export const create = signedIn<CreateIssueOption>(async (c) => {
   await watchIssue(c.em, issue.id, doer.id);
   await emitIssueEvent(c, issue, 'opened');
   // The issue entity holds everything just written (counters only change at COMMIT, and a new issue
-  // has none to show), so it is converted without being read again; the repository is only named.
+  // has none to show), so it is converted without being read again; the repository is only named, the
+  // poster is the caller, and what it was not given it has none of.
   await c.em.flush();
-  return json(201, await issueToApi(c.em, c.config, viewerOf(c), issue, { attachments: c.config.ATTACHMENT.ENABLED, known: { repos: [repo] } }));
+  const none = [...(labels.length ? [] : ['labels' as const]), ...(assignees.length ? [] : ['assignees' as const]), 'attachments' as const];
+  return json(201, await issueToApi(c.em, c.config, viewerOf(c), issue, { attachments: c.config.ATTACHMENT.ENABLED, known: { repos: [repo], users: [doer], none } }));
 });
 
 /**

@@ -34,9 +34,10 @@ export const issuePath = (i: Pick<IIssue, 'isPull' | 'index'>) => `/${i.isPull ?
 export const isWorkInProgress = (title: string) => /^(wip:|\[wip\])/i.test(title.trimStart());
 
 /** Users by id; ids without a row (deleted users) come back as Ghost, as Forgejo shows them. */
-export async function usersById(em: EntityManager, ids: Iterable<number>): Promise<Map<number, IUser>> {
+export async function usersById(em: EntityManager, ids: Iterable<number>, known: readonly IUser[] = []): Promise<Map<number, IUser>> {
   const want = [...new Set([...ids].filter((id) => id > 0))];
-  const rows = want.length ? await em.find(User, { id: { $in: want } }) : [];
+  const missing = want.filter((id) => !known.some((u) => u.id === id));
+  const rows = [...known.filter((u) => want.includes(u.id)), ...(missing.length ? await em.find(User, { id: { $in: missing } }) : [])];
   const map = new Map(rows.map((u) => [u.id, u]));
   for (const id of want) if (!map.has(id)) map.set(id, pseudoUser(-1));
   map.set(-1, pseudoUser(-1));
@@ -87,6 +88,13 @@ export interface Known {
   repos?: IRepository[];
   /** The pull request rows of the pull requests among the issues. */
   pulls?: IPullRequest[];
+  /** Users read already (the caller), as the rows em.find would give. */
+  users?: IUser[];
+  /**
+   * What the caller knows the issues or comments have none of, because it created them in this request
+   * with none (a new comment has no attachments; a new issue without labels or assignees has neither).
+   */
+  none?: readonly ('labels' | 'assignees' | 'attachments')[];
 }
 
 /**
@@ -98,19 +106,20 @@ export async function issuesToApi(em: EntityManager, cfg: Config, viewer: Viewer
   const ids = issues.map((i) => i.id);
   const pullIds = issues.filter((i) => i.isPull).map((i) => i.id);
   const knownPulls = opts.known?.pulls;
+  const none = opts.known?.none ?? [];
   const [repos, issueLabels, assignees, pulls, attachments] = await readTogether(em, [
     () => reposById(em, issues.map((i) => i.repoId), opts.known?.repos),
-    () => em.find(IssueLabel, { issueId: { $in: ids } }, { orderBy: { id: 'asc' } }),
-    () => em.find(IssueAssignee, { issueId: { $in: ids } }, { orderBy: { id: 'asc' } }),
+    () => none.includes('labels') ? [] : em.find(IssueLabel, { issueId: { $in: ids } }, { orderBy: { id: 'asc' } }),
+    () => none.includes('assignees') ? [] : em.find(IssueAssignee, { issueId: { $in: ids } }, { orderBy: { id: 'asc' } }),
     () => pullIds.length === 0 ? [] : knownPulls && pullIds.every((id) => knownPulls.some((p) => p.issueId === id)) ? knownPulls : em.find(PullRequest, { issueId: { $in: pullIds } }),
-    () => opts.attachments === false ? [] : em.find(Attachment, { issueId: { $in: ids }, commentId: 0 }, { orderBy: { id: 'asc' } }),
+    () => opts.attachments === false || none.includes('attachments') ? [] : em.find(Attachment, { issueId: { $in: ids }, commentId: 0 }, { orderBy: { id: 'asc' } }),
   ]);
   const labelIds = [...new Set(issueLabels.map((l) => l.labelId))];
   const milestoneIds = [...new Set(issues.map((i) => i.milestoneId).filter((id) => id > 0))];
   const [labels, milestones, users] = await readTogether(em, [
     () => labelIds.length ? em.find(Label, { id: { $in: labelIds } }) : [],
     () => milestoneIds.length ? em.find(Milestone, { id: { $in: milestoneIds } }) : [],
-    () => usersById(em, [...issues.map((i) => i.posterId), ...assignees.map((a) => a.assigneeId)]),
+    () => usersById(em, [...issues.map((i) => i.posterId), ...assignees.map((a) => a.assigneeId)], opts.known?.users),
   ]);
   const labelById = new Map(labels.map((l) => [l.id, l]));
   const milestoneById = new Map(milestones.map((m) => [m.id, m]));
@@ -161,14 +170,14 @@ export async function issueToApi(em: EntityManager, cfg: Config, viewer: Viewer,
 }
 
 /** api.Comment for plain comments (type 0) and review comments; `issues` must hold each comment's issue. */
-export async function commentsToApi(em: EntityManager, cfg: Config, viewer: Viewer, comments: IComment[], issues?: Map<number, IIssue>): Promise<ApiComment[]> {
+export async function commentsToApi(em: EntityManager, cfg: Config, viewer: Viewer, comments: IComment[], issues?: Map<number, IIssue>, known: Known = {}): Promise<ApiComment[]> {
   if (comments.length === 0) return [];
   const issueMap = issues ?? new Map((await em.find(Issue, { id: { $in: [...new Set(comments.map((c) => c.issueId))] } })).map((i) => [i.id, i]));
   const reviewIds = [...new Set(comments.filter((c) => c.type === CommentType.code && c.reviewId > 0).map((c) => c.reviewId))];
   const [repos, users, attachments, reviews] = await readTogether(em, [
-    () => reposById(em, [...issueMap.values()].map((i) => i.repoId)),
-    () => usersById(em, comments.map((c) => c.posterId)),
-    () => em.find(Attachment, { commentId: { $in: comments.map((c) => c.id) } }, { orderBy: { id: 'asc' } }),
+    () => reposById(em, [...issueMap.values()].map((i) => i.repoId), known.repos),
+    () => usersById(em, comments.map((c) => c.posterId), known.users),
+    () => known.none?.includes('attachments') ? [] : em.find(Attachment, { commentId: { $in: comments.map((c) => c.id) } }, { orderBy: { id: 'asc' } }),
     () => reviewIds.length ? em.find(Review, { id: { $in: reviewIds } }) : [],
   ]);
   const reviewType = new Map(reviews.map((r) => [r.id, r.type]));
