@@ -202,7 +202,9 @@ test('POST issue and POST comment: the same statements for any number of watcher
   const few = await writeStatements(1);
   const many = await writeStatements(5);
   assert.equal(many, few, `1 watcher ${JSON.stringify(few)}, 5 watchers ${JSON.stringify(many)}`);
-  assert.equal(few, { issue: 34, comment: 27 });
+  // Counters are increments applied just before COMMIT (lib/counters.ts); the answer is converted from
+  // what the request wrote and read already.
+  assert.equal(few, { issue: 24, comment: 23 });
 });
 
 test.run();
