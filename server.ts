@@ -34,6 +34,7 @@ import { bodyReader, closeUnreadBodies, once } from './lib/request-body.ts';
 import { createGitHttp } from './git-http.ts';
 import { createGitLfs } from './git-lfs.ts';
 import { installWebhooks } from './lib/webhook-tasks.ts';
+import { applyCounterQueue, closeCounterQueue, openCounterQueue } from './lib/counters.ts';
 
 export interface AppOptions {
   config: Config;
@@ -221,16 +222,23 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
     },
     // The same EntityManager runs the handler inside one transaction, so entities the chain loaded
     // stay managed and are flushed once, at commit.
+    // Counter increments wait in a queue until just before COMMIT (lib/counters.ts), so their row
+    // locks are held for that last statement only.
     async transactional(s, fn) {
       const after: (() => Promise<void>)[] = [];
       await s.em.begin();
+      openCounterQueue(s.em);
       let out;
       try {
         out = await fn({ ...s, afterCommit: (work) => { after.push(work); } });
+        await s.em.flush();
+        await applyCounterQueue(s.em);
         await s.em.commit();
       } catch (e) {
         await s.em.rollback();
         throw e;
+      } finally {
+        closeCounterQueue(s.em);
       }
       // Committed: tidying that must not undo the answer when it fails.
       for (const work of after) await work().catch((e: unknown) => services.log.warn({ err: e }, 'after-commit work failed'));

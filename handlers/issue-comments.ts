@@ -10,7 +10,7 @@ import { Repository } from '../model/repo.ts';
 import { User } from '../model/user.ts';
 import { commentsToApi } from '../lib/api/issue.ts';
 import { ANONYMOUS, timelineToApi } from '../lib/api/timeline.ts';
-import { canReadIssue, recountComments, wholeSecondsOf } from '../lib/issues.ts';
+import { canReadIssue, countNewComment, recountComments, wholeSecondsOf } from '../lib/issues.ts';
 import { parseBodyTime } from '../lib/issue-edit.ts';
 import { repoPermission } from '../lib/perm.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
@@ -120,11 +120,18 @@ export const createComments = signedIn<CreateIssueCommentOption>(async (c) => {
   const doer = c.auth.doer;
   const comment = c.em.create(Comment, { type: CommentType.comment, issueId: issue.id, posterId: doer.id, content: c.body.body });
   await c.em.flush();
-  // Counting the comment also stamps the issue's update time, as Forgejo's updateCommentInfos does.
-  await recountComments(c.em, issue);
-  if (at) await forceTimes(c, issue, comment, at, true);
+  // Counting the comment also stamps the issue's update time, as Forgejo's updateCommentInfos does:
+  // an increment queued until COMMIT, or a recount now when the request forces the times after it.
+  if (at) {
+    await recountComments(c.em, issue);
+    await forceTimes(c, issue, comment, at, true);
+  } else {
+    await countNewComment(c.em, issue);
+  }
   await emitCommentEvent(c, issue, comment, 'created');
-  return json(201, (await toApi(c, [comment], new Map([[issue.id, issue]])))[0]);
+  // Its repository and poster are the request's; a new comment has no attachments yet.
+  const known = { repos: [need(c.repo, 'repo').repo], users: [doer], none: ['attachments'] as const };
+  return json(201, (await commentsToApi(c.em, c.config, ANONYMOUS, [comment], new Map([[issue.id, issue]]), known))[0]);
 });
 
 /** Forgejo answers 204 for a comment id that is a timeline event rather than a comment. */

@@ -202,12 +202,18 @@ export const create = signedIn<CreateIssueOption>(async (c) => {
 
   const issue = await createIssue(c.em, { repo, posterId: doer.id, title, content: b.body ?? '', ref: b.ref ?? '', deadline });
   await setMilestone(c.em, issue, doer.id, milestoneId);
-  await addLabels(c.em, issue, doer.id, dropDuplicateScopes(labels));
-  await setAssignees(c.em, issue, doer.id, assignees);
+  // A new issue has no labels or assignees to compare with: nothing to read when none are given.
+  if (labels.length) await addLabels(c.em, issue, doer.id, dropDuplicateScopes(labels));
+  if (assignees.length) await setAssignees(c.em, issue, doer.id, assignees);
   if (b.closed) await setClosed(c.em, issue, doer.id, true);
   await watchIssue(c.em, issue.id, doer.id);
   await emitIssueEvent(c, issue, 'opened');
-  return json(201, await apiOf(c, await reloadIssue(c.em, issue.id)));
+  // The issue entity holds everything just written (counters only change at COMMIT, and a new issue
+  // has none to show), so it is converted without being read again; the repository is only named, the
+  // poster is the caller, and what it was not given it has none of.
+  await c.em.flush();
+  const none = [...(labels.length ? [] : ['labels' as const]), ...(assignees.length ? [] : ['assignees' as const]), 'attachments' as const];
+  return json(201, await issueToApi(c.em, c.config, viewerOf(c), issue, { attachments: c.config.ATTACHMENT.ENABLED, known: { repos: [repo], users: [doer], none } }));
 });
 
 /**

@@ -1,15 +1,30 @@
 // Denormalised counters (num_comments, num_stars, repo_count, ...) under concurrent writers (issue 9,
-// item 3). Every write request is one READ COMMITTED transaction, and a recount statement cannot see
-// another transaction's uncommitted rows: two writers that recount at once both miss the other's row,
-// and the last to commit wins with a count that is short by one.
+// item 3; issue 10 for the queue). Every write request is one READ COMMITTED transaction, and a recount
+// statement cannot see another transaction's uncommitted rows: two writers that recount at once both
+// miss the other's row, and the last to commit wins with a count that is short by one.
 //
-// The recounts stay (they heal any drift), but each one first locks the rows whose counters it
-// rewrites with `FOR NO KEY UPDATE` (NO KEY: a foreign-key check on a child row takes a KEY SHARE
-// lock on its parent, and must not wait for this one). A second writer waits there until the first commits;
-// its recount is a later statement, so under READ COMMITTED it takes a new snapshot that sees the
-// first writer's rows. Each writer locks after its own child rows are written, so whoever locks last
-// counts everything. Locks are taken in one statement, table by table in a fixed order and by id
-// within a table, so two writers never wait for each other crosswise.
+// Recounts (the rarer paths: closing, relabelling, deleting) first lock the rows whose counters they
+// rewrite with `FOR NO KEY UPDATE` (NO KEY: a foreign-key check on a child row takes a KEY SHARE lock on
+// its parent, and must not wait for this one). A second writer waits there until the first commits; its
+// recount is a later statement, so under READ COMMITTED it takes a new snapshot that sees the first
+// writer's rows. Each writer locks after its own child rows are written, so whoever locks last counts
+// everything. Locks are taken in one statement, table by table in a fixed order and by id within a
+// table, so two writers never wait for each other crosswise.
+//
+// The hot paths (a new issue, a new comment) increment instead (`num_comments = num_comments + 1`), and
+// hold the row lock only from just before COMMIT: `addCounters` queues the delta on the request's
+// transaction (server.ts opens the queue), and `applyCounterQueue` writes each row's deltas in one
+// UPDATE right before COMMIT, rows in the same fixed order. Outside a request (CLI, migrations, cron)
+// there is no queue and the increment runs at once. Increments and recounts converge together because
+// an incrementing writer's own row is inserted (flushed) before its delta is queued, and the delta is
+// applied under the row lock before COMMIT:
+// - a recount that locks first counts in a snapshot without that uncommitted row, and the increment,
+//   which waits for the recount's commit, adds it on top of the exact count;
+// - an increment that locks first commits its row and its delta together; the recount waits, and its
+//   new snapshot sees the row, so its absolute count already includes it.
+// A recount in the middle of a request locks the rows with queued increments along with its own (one
+// statement, in the fixed order) and writes those increments at once: a lock taken later, at COMMIT,
+// could come out of order and deadlock with a writer that locks both. Its count then sees them.
 import { Utils, type EntityManager, type EntityName } from '@mikro-orm/core';
 
 /** The tables holding counters, in the order their rows are locked. */
@@ -18,10 +33,14 @@ export type CounterTable = (typeof LOCK_ORDER)[number];
 
 /** Lock the rows named by id (ids ≤ 0 ignored) until the transaction ends; one statement, none when empty. */
 export async function lockCounterRows(em: EntityManager, rows: Partial<Record<CounterTable, readonly number[]>>): Promise<void> {
+  // Rows with queued increments are locked in the same statement and written right after, so this
+  // transaction never takes a lock out of the fixed order at COMMIT.
+  const queue = queues.get(em);
+  const queued = (table: CounterTable) => [...(queue?.get(table)?.keys() ?? [])];
   const parts: string[] = [];
   const params: number[] = [];
   for (const table of LOCK_ORDER) {
-    const ids = [...new Set(rows[table] ?? [])].filter((id) => id > 0).sort((a, b) => a - b);
+    const ids = [...new Set([...(rows[table] ?? []), ...queued(table)])].filter((id) => id > 0).sort((a, b) => a - b);
     if (!ids.length) continue;
     parts.push(`t${parts.length} as (select id from "${table}" where id in (${ids.map(() => '?').join(',')}) order by id for no key update)`);
     params.push(...ids);
@@ -31,6 +50,7 @@ export async function lockCounterRows(em: EntityManager, rows: Partial<Record<Co
   // tables are locked in LOCK_ORDER.
   const reads = parts.map((_, i) => `(select count(*) from t${i})`).join(', ');
   await em.getConnection().execute(`with ${parts.join(', ')} select ${reads}`, params, 'all', em.getTransactionContext());
+  await applyCounterQueue(em);
 }
 
 /**
@@ -43,4 +63,66 @@ export function learnCounters<T extends object>(em: EntityManager, entityName: E
   const entity = em.getUnitOfWork().getById<T>(name, id as never);
   // Only an entity this request already holds: nothing else could answer or flush a stale value.
   if (entity) em.getEntityFactory().mergeData(em.getMetadata().get<T>(name), entity, counters as never);
+}
+
+/** Deltas and assignments queued for one counter row, by column. */
+interface Pending { add: Map<string, number>; set: Map<string, unknown> }
+type Queue = Map<CounterTable, Map<number, Pending>>;
+const queues = new WeakMap<EntityManager, Queue>();
+const COLUMN = /^[a-z_]+$/;
+
+/** From now until `closeCounterQueue`, `addCounters` on `em` queues until `applyCounterQueue`. */
+export function openCounterQueue(em: EntityManager): void {
+  queues.set(em, new Map());
+}
+
+export function closeCounterQueue(em: EntityManager): void {
+  queues.delete(em);
+}
+
+/**
+ * Add `add` to the counter columns of one row (and set `set`, e.g. an update time stamped with it):
+ * queued until just before COMMIT when the request's transaction has a queue, else written now. The
+ * caller has flushed the rows being counted (see the header).
+ */
+export async function addCounters(em: EntityManager, table: CounterTable, id: number, add: Record<string, number>, set: Record<string, unknown> = {}): Promise<void> {
+  const queue = queues.get(em);
+  if (!queue) {
+    await updateRow(em, table, id, new Map(Object.entries(add)), new Map(Object.entries(set)));
+    return;
+  }
+  const rows = queue.get(table) ?? new Map<number, Pending>();
+  queue.set(table, rows);
+  const row = rows.get(id) ?? { add: new Map(), set: new Map() };
+  rows.set(id, row);
+  for (const [col, n] of Object.entries(add)) row.add.set(col, (row.add.get(col) ?? 0) + n);
+  for (const [col, v] of Object.entries(set)) row.set.set(col, v);
+}
+
+/** Write the queued counters (one UPDATE per row, rows in the lock order) and empty the queue. */
+export async function applyCounterQueue(em: EntityManager): Promise<void> {
+  const queue = queues.get(em);
+  if (!queue?.size) return;
+  queues.set(em, new Map());
+  for (const table of LOCK_ORDER) {
+    const rows = queue.get(table);
+    if (!rows) continue;
+    for (const id of [...rows.keys()].sort((a, b) => a - b)) await updateRow(em, table, id, rows.get(id)!.add, rows.get(id)!.set);
+  }
+}
+
+async function updateRow(em: EntityManager, table: CounterTable, id: number, add: Map<string, number>, set: Map<string, unknown>): Promise<void> {
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  for (const [col, n] of add) {
+    if (!COLUMN.test(col)) throw new Error(`counter column ${col}`);
+    if (n !== 0) { parts.push(`"${col}" = "${col}" + ?`); params.push(n); }
+  }
+  for (const [col, v] of set) {
+    if (!COLUMN.test(col)) throw new Error(`counter column ${col}`);
+    parts.push(`"${col}" = ?`);
+    params.push(v);
+  }
+  if (!parts.length || id <= 0) return;
+  await em.getConnection().execute(`update "${table}" set ${parts.join(', ')} where id = ?`, [...params, id], 'run', em.getTransactionContext());
 }

@@ -6,7 +6,7 @@ import { nextIndex } from '../model/counter.ts';
 import { Comment, CommentType, Issue, IssueAssignee, IssueLabel, type IComment, type IIssue } from '../model/issue.ts';
 import type { IRepository } from '../model/repo.ts';
 import { isSiteAdmin, need, type RequestState } from './request.ts';
-import { learnCounters, lockCounterRows } from './counters.ts';
+import { addCounters, learnCounters, lockCounterRows } from './counters.ts';
 
 /** Forgejo truncates titles to 255 bytes (forgejo-facts 9), on a character boundary. */
 export function truncateTitle(title: string): string {
@@ -132,10 +132,15 @@ export async function createIssue(em: EntityManager, n: NewIssue): Promise<IIssu
     closedAt: n.isClosed ? (n.closedAt ?? now) : null,
   });
   await em.flush();
-  for (const labelId of new Set(n.labelIds ?? [])) em.create(IssueLabel, { issueId: issue.id, labelId });
+  const labelIds = [...new Set(n.labelIds ?? [])];
+  for (const labelId of labelIds) em.create(IssueLabel, { issueId: issue.id, labelId });
   for (const assigneeId of new Set(n.assigneeIds ?? [])) em.create(IssueAssignee, { issueId: issue.id, assigneeId });
   await em.flush();
-  await recountIssueTotals(em, { repoIds: [n.repo.id], labelIds: n.labelIds, milestoneIds: n.milestoneId ? [n.milestoneId] : [] });
+  // The new row raises the totals by one (lib/counters.ts: increments, applied just before COMMIT).
+  const closed = issue.isClosed ? 1 : 0;
+  if (!closed) await addCounters(em, 'repository', n.repo.id, { [issue.isPull ? 'num_open_pulls' : 'num_open_issues']: 1 });
+  for (const id of labelIds.filter((l) => l > 0)) await addCounters(em, 'label', id, { num_issues: 1, num_closed_issues: closed });
+  if (issue.milestoneId > 0) await addCounters(em, 'milestone', issue.milestoneId, { num_issues: 1, num_closed_issues: closed });
   return issue;
 }
 
@@ -153,6 +158,17 @@ export async function addComment(em: EntityManager, issue: IIssue, posterId: num
   await em.flush();
   if (type === CommentType.comment) await recountComments(em, issue);
   return comment;
+}
+
+/**
+ * A plain comment was just inserted (and flushed): the issue's count goes up by one and its update time
+ * is stamped, as Forgejo's updateCommentInfos does, by an increment applied just before COMMIT
+ * (lib/counters.ts). The entity learns both, as a read would have told it.
+ */
+export async function countNewComment(em: EntityManager, issue: IIssue): Promise<void> {
+  const now = new Date();
+  await addCounters(em, 'issue', issue.id, { num_comments: 1 }, { updated_at: now });
+  learnCounters(em, Issue, issue.id, { numComments: issue.numComments + 1, updatedAt: now });
 }
 
 /**

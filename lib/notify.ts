@@ -2,11 +2,9 @@
 // models/activities/notification_list.go createOrUpdateIssueNotifications). A subscriber of
 // lib/events.ts, so the threads commit or roll back with the change that caused them.
 import type { EntityManager } from '@mikro-orm/core';
-import { Comment, CommentType, IssueAssignee, IssueWatch, type IIssue } from '../model/issue.ts';
+import { Comment, CommentType, type IIssue } from '../model/issue.ts';
 import { Repository, type IRepository } from '../model/repo.ts';
 import { User } from '../model/user.ts';
-import { Watch } from '../model/star.ts';
-import { BlockedUser } from '../model/social.ts';
 import { Notification, NotificationSource, NotificationStatus } from '../model/notification.ts';
 import { isWorkInProgress } from './api/issue.ts';
 import type { IUser } from '../model/user.ts';
@@ -25,30 +23,29 @@ export interface IssueNotice {
   receiverId?: number;
 }
 
-/** Issue watchers, repository watchers (not for work-in-progress pulls), poster, commenters and assignees. */
-async function followers(em: EntityManager, issue: IIssue): Promise<Set<number>> {
-  const want = new Set<number>([issue.posterId]);
-  const watching = await em.find(IssueWatch, { issueId: issue.id, isWatching: true }, { fields: ['userId'] });
-  for (const w of watching) want.add(w.userId);
-  if (!issue.isPull || !isWorkInProgress(issue.title)) {
-    const repoWatchers = await em.find(Watch, { repoId: issue.repoId, mode: { $in: WATCHING } }, { fields: ['userId'] });
-    for (const w of repoWatchers) want.add(w.userId);
-  }
-  // Forgejo's GetParticipantIDsByIssue: posters of comments, code comments and reviews.
-  const posters: { poster_id: number }[] = await em.getConnection().execute(
-    'select distinct poster_id from comment where issue_id = ? and type in (?, ?, ?)',
-    [issue.id, CommentType.comment, CommentType.code, CommentType.review], 'all', em.getTransactionContext());
-  for (const p of posters) want.add(Number(p.poster_id));
-  const assignees = await em.find(IssueAssignee, { issueId: issue.id }, { fields: ['assigneeId'] });
-  for (const a of assignees) want.add(a.assigneeId);
-  return want;
-}
-
-/** Explicit unsubscriptions, and users who blocked the doer, never hear of it. */
-async function excluded(em: EntityManager, issue: IIssue, doerId: number): Promise<Set<number>> {
-  const unwatched = await em.find(IssueWatch, { issueId: issue.id, isWatching: false }, { fields: ['userId'] });
-  const blockers = await em.find(BlockedUser, { blockId: doerId }, { fields: ['userId'] });
-  return new Set([...unwatched.map((w) => w.userId), ...blockers.map((b) => b.userId), doerId]);
+/**
+ * Who follows the issue (its watchers, the repository's watchers except for work-in-progress pulls, its
+ * poster, the posters of comments, code comments and reviews as Forgejo's GetParticipantIDsByIssue, its
+ * assignees), less explicit unsubscriptions, users who blocked the doer, and the doer: one statement.
+ * In that order of kinds, as the threads are written.
+ */
+async function candidatesOf(em: EntityManager, issue: IIssue, doerId: number): Promise<number[]> {
+  const repoWatchers = !issue.isPull || !isWorkInProgress(issue.title);
+  const rows: { uid: number }[] = await em.getConnection().execute(
+    `select f.uid from (
+       select ?::int as uid, 0 as kind
+       union all select user_id, 1 from issue_watch where issue_id = ? and is_watching
+       union all select user_id, 2 from watch where repo_id = ? and mode in (${WATCHING.join(',')}) and ?
+       union all select poster_id, 3 from comment where issue_id = ? and type in (?, ?, ?)
+       union all select assignee_id, 4 from issue_assignees where issue_id = ?
+     ) f
+     where f.uid > 0 and f.uid <> ?
+       and f.uid not in (select user_id from issue_watch where issue_id = ? and not is_watching)
+       and f.uid not in (select user_id from blocked_user where block_id = ?)
+     group by f.uid order by min(f.kind), f.uid`,
+    [issue.posterId, issue.id, issue.repoId, repoWatchers, issue.id, CommentType.comment, CommentType.code, CommentType.review, issue.id, doerId, issue.id, doerId],
+    'all', em.getTransactionContext());
+  return rows.map((r) => Number(r.uid));
 }
 
 /** Users who may read the issue (the issues unit, or pulls for a pull request), as Forgejo's CheckRepoUnitUser. */
@@ -91,8 +88,7 @@ export async function notifyIssueEvent(em: EntityManager, notice: IssueNotice): 
   if (notice.receiverId) {
     candidates = notice.receiverId === doerId ? [] : [notice.receiverId];
   } else {
-    const skip = await excluded(em, issue, doerId);
-    candidates = [...(await followers(em, issue))].filter((id) => id > 0 && !skip.has(id));
+    candidates = await candidatesOf(em, issue, doerId);
   }
   await upsertThreads(em, issue, await readers(em, repo, issue, candidates), notice.commentId ?? 0, doerId);
 }

@@ -61,7 +61,9 @@ async function topicNamed(em: EntityManager, name: string): Promise<ITopic> {
 /** Replaces the repository's topics with `names` (already sanitized). */
 export async function saveTopics(em: EntityManager, repo: IRepository, names: string[]): Promise<void> {
   const old = await em.find(RepoTopic, { repoId: repo.id });
-  const wanted = await Promise.all(names.map((n) => topicNamed(em, n)));
+  // One after another: they share the transaction's connection (model/reads.ts).
+  const wanted: ITopic[] = [];
+  for (const n of names) wanted.push(await topicNamed(em, n));
   const keep = new Set(wanted.map((t) => t.id));
   const dropped = old.filter((l) => !keep.has(l.topicId));
   for (const l of dropped) em.remove(l);

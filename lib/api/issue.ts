@@ -1,6 +1,7 @@
 // api.Issue, api.Comment and api.Attachment wire shapes (forgejo-facts 6.7; Forgejo's convert.ToAPIIssue,
 // ToAPIComment, ToAPIAttachment). Lists are converted in one batch: a fixed number of queries however
 // many issues are listed.
+import { readTogether } from '../../model/reads.ts';
 import type { EntityManager } from '@mikro-orm/core';
 import type { Config } from '../../config.ts';
 import { User, type IUser } from '../../model/user.ts';
@@ -34,9 +35,10 @@ export const issuePath = (i: Pick<IIssue, 'isPull' | 'index'>) => `/${i.isPull ?
 export const isWorkInProgress = (title: string) => /^(wip:|\[wip\])/i.test(title.trimStart());
 
 /** Users by id; ids without a row (deleted users) come back as Ghost, as Forgejo shows them. */
-export async function usersById(em: EntityManager, ids: Iterable<number>): Promise<Map<number, IUser>> {
+export async function usersById(em: EntityManager, ids: Iterable<number>, known: readonly IUser[] = []): Promise<Map<number, IUser>> {
   const want = [...new Set([...ids].filter((id) => id > 0))];
-  return withGhosts(want.length ? await em.find(User, { id: { $in: want } }) : [], want);
+  const missing = want.filter((id) => !known.some((u) => u.id === id));
+  return withGhosts([...known.filter((u) => want.includes(u.id)), ...(missing.length ? await em.find(User, { id: { $in: missing } }) : [])], want);
 }
 
 /** The users read by id, and Ghost for the wanted ids without a row (and for -1 and -2). */
@@ -91,6 +93,13 @@ export interface Known {
   repos?: IRepository[];
   /** The pull request rows of the pull requests among the issues. */
   pulls?: IPullRequest[];
+  /** Users read already (the caller), as the rows em.find would give. */
+  users?: IUser[];
+  /**
+   * What the caller knows the issues or comments have none of, because it created them in this request
+   * with none (a new comment has no attachments; a new issue without labels or assignees has neither).
+   */
+  none?: readonly ('labels' | 'assignees' | 'attachments')[];
 }
 
 /**
@@ -105,30 +114,43 @@ export async function issuesToApi(em: EntityManager, cfg: Config, viewer: Viewer
   const readPulls = pullIds.length > 0 && !(knownPulls && pullIds.every((id) => knownPulls.some((p) => p.issueId === id)));
   const milestoneIds = [...new Set(issues.map((i) => i.milestoneId).filter((id) => id > 0))];
   const posterIds = [...new Set(issues.map((i) => i.posterId).filter((id) => id > 0))];
+  // What the caller already holds (a new issue's poster, the parts it created none of) is not read.
+  const skip = opts.known?.none ?? [];
+  const knownUsers = (opts.known?.users ?? []).filter((u) => posterIds.includes(u.id));
+  const unknownPosters = posterIds.filter((id) => !knownUsers.some((u) => u.id === id));
+  const want = {
+    labels: !skip.includes('labels'),
+    assignees: !skip.includes('assignees'),
+    attachments: opts.attachments !== false && !skip.includes('attachments'),
+    users: unknownPosters.length > 0 || !skip.includes('assignees'),
+  };
   const ofIssues = intArray(ids);
-  // Labels, assignees, attachments, pull requests, milestones and users of the page in one statement.
   const none = `'[]'::json`;
-  const [[row], repos] = await Promise.all([
-    readRows<{ issueLabels: unknown[]; labels: unknown[]; assignees: unknown[]; attachments: unknown[]; pulls: unknown[]; milestones: unknown[]; users: unknown[] }>(
+  const nothing = { issueLabels: [], labels: [], assignees: [], attachments: [], pulls: [], milestones: [], users: [] };
+  // Labels, assignees, attachments, pull requests, milestones and users of the page in one statement.
+  const [rows, repos] = await readTogether(em, [
+    () => !want.labels && !want.assignees && !want.attachments && !want.users && !readPulls && !milestoneIds.length ? [nothing] : readRows<{ issueLabels: unknown[]; labels: unknown[]; assignees: unknown[]; attachments: unknown[]; pulls: unknown[]; milestones: unknown[]; users: unknown[] }>(
       em, [IssueLabel, Label, IssueAssignee, Attachment, PullRequest, Milestone, User],
-      `select ${jsonList(em, IssueLabel, 'il', 'il.issue_id = any(?::int[])')} as "issueLabels",
-        ${jsonList(em, Label, 'l', 'l.id in (select il.label_id from issue_label il where il.issue_id = any(?::int[]))')} as labels,
-        ${jsonList(em, IssueAssignee, 'a', 'a.issue_id = any(?::int[])')} as assignees,
-        ${opts.attachments === false ? none : jsonList(em, Attachment, 't', 't.issue_id = any(?::int[]) and t.comment_id = 0')} as attachments,
+      `select ${want.labels ? jsonList(em, IssueLabel, 'il', 'il.issue_id = any(?::int[])') : none} as "issueLabels",
+        ${want.labels ? jsonList(em, Label, 'l', 'l.id in (select il.label_id from issue_label il where il.issue_id = any(?::int[]))') : none} as labels,
+        ${want.assignees ? jsonList(em, IssueAssignee, 'a', 'a.issue_id = any(?::int[])') : none} as assignees,
+        ${want.attachments ? jsonList(em, Attachment, 't', 't.issue_id = any(?::int[]) and t.comment_id = 0') : none} as attachments,
         ${readPulls ? jsonList(em, PullRequest, 'pr', 'pr.issue_id = any(?::int[])') : none} as pulls,
         ${milestoneIds.length ? jsonList(em, Milestone, 'm', 'm.id = any(?::int[])') : none} as milestones,
-        ${jsonList(em, User, 'u', 'u.id = any(?::int[]) or u.id in (select a.assignee_id from issue_assignees a where a.issue_id = any(?::int[]))')} as users`,
-      [ofIssues, ofIssues, ofIssues, ...(opts.attachments === false ? [] : [ofIssues]), ...(readPulls ? [intArray(pullIds)] : []),
-        ...(milestoneIds.length ? [intArray(milestoneIds)] : []), intArray(posterIds), ofIssues]),
-    reposById(em, issues.map((i) => i.repoId), opts.known?.repos),
+        ${want.users ? jsonList(em, User, 'u', `u.id = any(?::int[])${want.assignees ? ' or u.id in (select a.assignee_id from issue_assignees a where a.issue_id = any(?::int[]))' : ''}`) : none} as users`,
+      [...(want.labels ? [ofIssues, ofIssues] : []), ...(want.assignees ? [ofIssues] : []), ...(want.attachments ? [ofIssues] : []),
+        ...(readPulls ? [intArray(pullIds)] : []), ...(milestoneIds.length ? [intArray(milestoneIds)] : []),
+        ...(want.users ? [intArray(unknownPosters), ...(want.assignees ? [ofIssues] : [])] : [])]),
+    () => reposById(em, issues.map((i) => i.repoId), opts.known?.repos),
   ]);
-  const issueLabels = plainRows(em, IssueLabel, row!.issueLabels);
-  const labels = plainRows(em, Label, row!.labels);
-  const assignees = plainRows(em, IssueAssignee, row!.assignees);
-  const attachments = plainRows(em, Attachment, row!.attachments);
-  const pulls = readPulls ? plainRows(em, PullRequest, row!.pulls) : pullIds.length ? knownPulls! : [];
-  const milestones = plainRows(em, Milestone, row!.milestones);
-  const users = withGhosts(plainRows(em, User, row!.users), [...posterIds, ...assignees.map((a) => a.assigneeId)]);
+  const row = rows[0]!;
+  const issueLabels = plainRows(em, IssueLabel, row.issueLabels);
+  const labels = plainRows(em, Label, row.labels);
+  const assignees = plainRows(em, IssueAssignee, row.assignees);
+  const attachments = plainRows(em, Attachment, row.attachments);
+  const pulls = readPulls ? plainRows(em, PullRequest, row.pulls) : pullIds.length ? knownPulls! : [];
+  const milestones = plainRows(em, Milestone, row.milestones);
+  const users = withGhosts([...knownUsers, ...plainRows(em, User, row.users)], [...posterIds, ...assignees.map((a) => a.assigneeId)]);
   const labelById = new Map(labels.map((l) => [l.id, l]));
   const milestoneById = new Map(milestones.map((m) => [m.id, m]));
   const pullByIssue = new Map(pulls.map((p) => [p.issueId, p]));
@@ -178,15 +200,15 @@ export async function issueToApi(em: EntityManager, cfg: Config, viewer: Viewer,
 }
 
 /** api.Comment for plain comments (type 0) and review comments; `issues` must hold each comment's issue. */
-export async function commentsToApi(em: EntityManager, cfg: Config, viewer: Viewer, comments: IComment[], issues?: Map<number, IIssue>): Promise<ApiComment[]> {
+export async function commentsToApi(em: EntityManager, cfg: Config, viewer: Viewer, comments: IComment[], issues?: Map<number, IIssue>, known: Known = {}): Promise<ApiComment[]> {
   if (comments.length === 0) return [];
   const issueMap = issues ?? new Map((await em.find(Issue, { id: { $in: [...new Set(comments.map((c) => c.issueId))] } })).map((i) => [i.id, i]));
   const reviewIds = [...new Set(comments.filter((c) => c.type === CommentType.code && c.reviewId > 0).map((c) => c.reviewId))];
-  const [repos, users, attachments, reviews] = await Promise.all([
-    reposById(em, [...issueMap.values()].map((i) => i.repoId)),
-    usersById(em, comments.map((c) => c.posterId)),
-    em.find(Attachment, { commentId: { $in: comments.map((c) => c.id) } }, { orderBy: { id: 'asc' } }),
-    reviewIds.length ? em.find(Review, { id: { $in: reviewIds } }) : [],
+  const [repos, users, attachments, reviews] = await readTogether(em, [
+    () => reposById(em, [...issueMap.values()].map((i) => i.repoId), known.repos),
+    () => usersById(em, comments.map((c) => c.posterId), known.users),
+    () => known.none?.includes('attachments') ? [] : em.find(Attachment, { commentId: { $in: comments.map((c) => c.id) } }, { orderBy: { id: 'asc' } }),
+    () => reviewIds.length ? em.find(Review, { id: { $in: reviewIds } }) : [],
   ]);
   const reviewType = new Map(reviews.map((r) => [r.id, r.type]));
   // Forgejo's Comment.hashLink: code comments outside a submitted review link into the files view.

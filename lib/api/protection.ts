@@ -1,5 +1,6 @@
 // api.BranchProtection and api.TagProtection wire shapes (Forgejo's convert.ToBranchProtection,
 // ToTagProtection): allowlists are stored as ids and shown as names, read once for a list of rules.
+import { readTogether } from '../../model/reads.ts';
 import type { EntityManager } from '@mikro-orm/core';
 import type { IProtectedBranch, IProtectedTag } from '../../model/branch-protection.ts';
 import { Team } from '../../model/org.ts';
@@ -20,9 +21,9 @@ const namesOf = (names: Map<number, string>, ids: number[]) => ids.flatMap((id) 
 export async function allowlistNames(em: EntityManager, userIds: number[], teamIds: number[]): Promise<AllowlistNames> {
   const uids = [...new Set(userIds)];
   const tids = [...new Set(teamIds)];
-  const [users, teams] = await Promise.all([
-    uids.length ? em.find(User, { id: { $in: uids } }) : [],
-    tids.length ? em.find(Team, { id: { $in: tids } }) : [],
+  const [users, teams] = await readTogether(em, [
+    () => uids.length ? em.find(User, { id: { $in: uids } }) : [],
+    () => tids.length ? em.find(Team, { id: { $in: tids } }) : [],
   ]);
   return { users: new Map(users.map((u) => [u.id, u.name])), teams: new Map(teams.map((t) => [t.id, t.name])) };
 }

@@ -1,6 +1,7 @@
 // api.PullRequest wire shape (forgejo-facts 6.8; Forgejo's convert.ToAPIPullRequest). The issue half
 // comes from issuesToApi; the branches, shas and diff stats are read from the base repository, where
 // refs/pull/<n>/head keeps the head commit even when the head branch or repository is gone.
+import { readTogether } from '../../model/reads.ts';
 import type { Config } from '../../config.ts';
 import { CommentType, Issue, type IIssue } from '../../model/issue.ts';
 import { PullStatus, Review, ReviewType, type IPullRequest } from '../../model/pull.ts';
@@ -57,13 +58,13 @@ export async function pullsToApi(s: RequestState, pulls: IPullRequest[], issuesR
   const knownRepos = s.method === 'GET' && s.repo ? [s.repo.repo] : [];
   const repoIds = [...new Set(pulls.flatMap((p) => [p.baseRepoId, p.headRepoId]).filter((id) => id > 0))];
   const missingRepos = repoIds.filter((id) => !knownRepos.some((r) => r.id === id));
-  const [issues, requests, codeComments, readRepos] = await Promise.all([
-    issuesRead && issueIds.every((id) => issuesRead.some((i) => i.id === id)) ? issuesRead.filter((i) => issueIds.includes(i.id)) : em.find(Issue, { id: { $in: issueIds } }),
-    em.find(Review, { issueId: { $in: issueIds }, type: ReviewType.request }, { orderBy: { id: 'asc' } }),
-    em.getConnection().execute<{ issue_id: number; n: string }[]>(
+  const [issues, requests, codeComments, readRepos] = await readTogether(em, [
+    () => issuesRead && issueIds.every((id) => issuesRead.some((i) => i.id === id)) ? issuesRead.filter((i) => issueIds.includes(i.id)) : em.find(Issue, { id: { $in: issueIds } }),
+    () => em.find(Review, { issueId: { $in: issueIds }, type: ReviewType.request }, { orderBy: { id: 'asc' } }),
+    () => em.getConnection().execute<{ issue_id: number; n: string }[]>(
       `select issue_id, count(*) as n from comment where type = ? and issue_id in (${issueIds.map(() => '?').join(',')}) group by issue_id`,
       [CommentType.code, ...issueIds], 'all', em.getTransactionContext()),
-    missingRepos.length ? em.find(Repository, { id: { $in: missingRepos } }) : [],
+    () => missingRepos.length ? em.find(Repository, { id: { $in: missingRepos } }) : [],
   ]);
   const repos = [...knownRepos.filter((r) => repoIds.includes(r.id)), ...readRepos];
   const issueById = new Map(issues.map((i) => [i.id, i]));

@@ -1,5 +1,6 @@
 // api.Release wire shape (Forgejo services/convert ToAPIRelease, models/repo/release.go). Lists are
 // converted in one batch: assets and authors take one query each however many releases are listed.
+import { readTogether } from '../../model/reads.ts';
 import type { EntityManager } from '@mikro-orm/core';
 import type { Config } from '../../config.ts';
 import type { IRelease } from '../../model/release.ts';
@@ -53,9 +54,9 @@ export interface ReleaseApiOptions {
 }
 
 export async function releasesToApi(em: EntityManager, cfg: Config, viewer: Viewer, urls: RepoUrls, releases: IRelease[], opts: ReleaseApiOptions = {}): Promise<ApiRelease[]> {
-  const [assets, users] = await Promise.all([
-    releaseAssets(em, releases.map((r) => r.id)),
-    usersById(em, releases.map((r) => r.publisherId)),
+  const [assets, users] = await readTogether(em, [
+    () => releaseAssets(em, releases.map((r) => r.id)),
+    () => usersById(em, releases.map((r) => r.publisherId)),
   ]);
   return releases.map((r) => {
     const api = `${urls.api}/releases/${r.id}`;

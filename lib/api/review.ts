@@ -1,5 +1,6 @@
 // api.PullReview and api.PullReviewComment wire shapes (Forgejo's services/convert/pull_review.go).
 // Reviews are converted in one batch per pull request: a fixed number of queries however many are listed.
+import { readTogether } from '../../model/reads.ts';
 import type { EntityManager } from '@mikro-orm/core';
 import type { Config } from '../../config.ts';
 import { CommentType, type IComment, type IIssue } from '../../model/issue.ts';
@@ -34,14 +35,14 @@ export async function reviewsToApi(em: EntityManager, cfg: Config, viewer: Viewe
   if (reviews.length === 0) return [];
   const ids = reviews.map((r) => r.id);
   const teamIds = [...new Set(reviews.map((r) => r.reviewerTeamId).filter((id) => id > 0))];
-  const [commentRows, users, teams] = await Promise.all([
+  const [commentRows, users, teams] = await readTogether(em, [
     // Per review: how many code comments, and the first timeline entry (the review's link).
-    em.getConnection().execute<CommentCount[]>(
+    () => em.getConnection().execute<CommentCount[]>(
       `select review_id, type, count(*) as n, min(id) as first from comment
        where type in (?, ?) and review_id in (${ids.map(() => '?').join(',')}) group by review_id, type`,
       [CommentType.code, CommentType.review, ...ids], 'all', em.getTransactionContext()),
-    usersById(em, reviews.map((r) => r.reviewerId)),
-    teamIds.length ? em.find(Team, { id: { $in: teamIds } }) : [],
+    () => usersById(em, reviews.map((r) => r.reviewerId)),
+    () => teamIds.length ? em.find(Team, { id: { $in: teamIds } }) : [],
   ]);
   const rowOf = (reviewId: number, type: number) => commentRows.find((x: CommentCount) => Number(x.review_id) === reviewId && Number(x.type) === type);
   const units = await teamUnitsOf(em, teams);

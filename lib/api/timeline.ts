@@ -2,6 +2,7 @@
 // records its type points at resolved in one batch of queries. Forgejo renders posters, assignees and
 // referenced comments with no viewer (ToUser(..., nil)), so e-mail addresses show as they do to an
 // anonymous caller; embedded issues (ref_issue, dependent_issue, tracked_time.issue) see the caller.
+import { readTogether } from '../../model/reads.ts';
 import { secToTime } from '../../model/duration.ts';
 import type { EntityManager } from '@mikro-orm/core';
 import type { Config } from '../../config.ts';
@@ -46,15 +47,15 @@ async function loadRefs(em: EntityManager, issue: IIssue, comments: IComment[], 
   const labelIds = ids(comments.map((c) => c.labelId));
   const teamIds = ids(comments.map((c) => c.assigneeTeamId));
   const refCommentIds = ids(comments.map((c) => c.refCommentId));
-  const [repo, users, issues, milestones, labels, teams, teamUnits, refComments] = await Promise.all([
-    loaded?.id === issue.repoId ? loaded : em.findOne(Repository, { id: issue.repoId }),
-    usersById(em, [...comments.map((c) => c.posterId), ...comments.map((c) => c.assigneeId), ...trackedTimes.map((t) => t.userId)]),
-    issueIds.length ? em.find(Issue, { id: { $in: issueIds } }) : [],
-    milestoneIds.length ? em.find(Milestone, { id: { $in: milestoneIds }, repoId: issue.repoId }) : [],
-    labelIds.length ? em.find(Label, { id: { $in: labelIds } }) : [],
-    teamIds.length ? em.find(Team, { id: { $in: teamIds } }) : [],
-    teamIds.length ? em.find(TeamUnit, { teamId: { $in: teamIds } }) : [],
-    refCommentIds.length ? em.find(Comment, { id: { $in: refCommentIds } }) : [],
+  const [repo, users, issues, milestones, labels, teams, teamUnits, refComments] = await readTogether(em, [
+    () => loaded?.id === issue.repoId ? loaded : em.findOne(Repository, { id: issue.repoId }),
+    () => usersById(em, [...comments.map((c) => c.posterId), ...comments.map((c) => c.assigneeId), ...trackedTimes.map((t) => t.userId)]),
+    () => issueIds.length ? em.find(Issue, { id: { $in: issueIds } }) : [],
+    () => milestoneIds.length ? em.find(Milestone, { id: { $in: milestoneIds }, repoId: issue.repoId }) : [],
+    () => labelIds.length ? em.find(Label, { id: { $in: labelIds } }) : [],
+    () => teamIds.length ? em.find(Team, { id: { $in: teamIds } }) : [],
+    () => teamIds.length ? em.find(TeamUnit, { teamId: { $in: teamIds } }) : [],
+    () => refCommentIds.length ? em.find(Comment, { id: { $in: refCommentIds } }) : [],
   ]);
   const orgIds = ids(labels.map((l) => l.orgId));
   const orgs = orgIds.length ? await em.find(User, { id: { $in: orgIds } }) : [];
@@ -76,9 +77,9 @@ export async function timelineToApi(em: EntityManager, cfg: Config, viewer: View
   if (comments.length === 0) return [];
   // `loaded`, the request's repository, may be a plain object on a GET (issue 10), which no lookup by id finds.
   const refs = await loadRefs(em, issue, comments, loaded);
-  const [apiIssues, apiRefComments] = await Promise.all([
-    issuesToApi(em, cfg, viewer, refs.issues),
-    commentsToApi(em, cfg, ANONYMOUS, refs.refComments),
+  const [apiIssues, apiRefComments] = await readTogether(em, [
+    () => issuesToApi(em, cfg, viewer, refs.issues),
+    () => commentsToApi(em, cfg, ANONYMOUS, refs.refComments),
   ]);
   const issueById = new Map(apiIssues.map((i) => [i.id, i]));
   const refCommentById = new Map(apiRefComments.map((c) => [c.id, c]));

@@ -150,4 +150,26 @@ test('mixed writers on one repository at once (comments, new issues, closing, la
   assert.equal([Number(counts[0].num_issues), Number(counts[0].num_closed_issues)], [1 + 10 + 5, 1]);
 });
 
+test('new issues and comments in parallel, their increments queued until COMMIT (lib/counters.ts): consecutive numbers, exact open_issues_count and comments', async () => {
+  const { alice } = env;
+  const repo = await newRepo(env, alice);
+  const R = `/repos/${repo.full_name}`;
+  const hub = await ok(env.as(alice, 'POST', `${R}/issues`, { title: 'hub' }), 201);
+  // Closed at creation: a recount in the middle of the request, among writers that only increment.
+  const [open, closed] = await Promise.all([
+    times(N, (i) => ok(env.as(alice, 'POST', `${R}/issues`, { title: `t${i}` }), 201)),
+    times(5, (i) => ok(env.as(alice, 'POST', `${R}/issues`, { title: `x${i}`, closed: true }), 201)),
+    times(20, (i) => ok(env.as(alice, 'POST', `${R}/issues/${hub.number}/comments`, { body: `c${i}` }), 201)),
+  ]);
+  const numbers = [...open, ...closed].map((i: { number: number }) => i.number).sort((a, b) => a - b);
+  assert.equal(numbers, Array.from({ length: N + 5 }, (_, i) => hub.number + 1 + i));
+  assert.ok(closed.every((i: { state: string }) => i.state === 'closed'));
+  assert.is((await ok(env.as(alice, 'GET', R), 200)).open_issues_count, 1 + N);
+  const got = await ok(env.as(alice, 'GET', `${R}/issues/${hub.number}`), 200);
+  assert.is(got.comments, 20);
+  const [last] = await ok(env.as(alice, 'GET', `${R}/issues/${hub.number}/comments?limit=1&page=20`), 200);
+  // The update time was stamped by the comments (the last COMMIT wins; every stamp is at or after its comment).
+  assert.ok(Date.parse(got.updated_at) >= Date.parse(last.created_at) - 1000, `${got.updated_at} ${last.created_at}`);
+});
+
 test.run();

@@ -1,9 +1,9 @@
-// lib/counters.ts (issue 9, item 3): the row locks a recount waits behind, and entities learning
-// counters written in SQL without writing anything back.
+// lib/counters.ts (issue 9, item 3): the row locks a recount waits behind, entities learning counters
+// written in SQL without writing anything back, and the queue of increments applied before COMMIT (issue 10).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { learnCounters, lockCounterRows } from '../../lib/counters.ts';
+import { addCounters, applyCounterQueue, closeCounterQueue, learnCounters, lockCounterRows, openCounterQueue } from '../../lib/counters.ts';
 import { Topic } from '../../model/topic.ts';
 import { openTestDb, type TestDb } from '../helpers/server.ts';
 import { countSql } from '../helpers/sql-count.ts';
@@ -63,6 +63,53 @@ test('lockCounterRows: a second writer waits until the first commits (PostgreSQL
   await waiting;
   assert.ok(locked);
   await b.commit();
+});
+
+const repoCount = async () => Number((await db.db.orm.em.fork().getConnection().execute<{ n: number }[]>('select repo_count as n from topic where id = ?', [topicId]))[0].n);
+
+test('addCounters: with no queue (CLI, background work) the increment is written at once', async () => {
+  const before = await repoCount();
+  await addCounters(db.db.orm.em.fork(), 'topic', topicId, { repo_count: 2 });
+  assert.is(await repoCount(), before + 2);
+});
+
+test('addCounters: a queue holds the deltas (summed) until applyCounterQueue, one UPDATE for the row', async () => {
+  const before = await repoCount();
+  const em = db.db.orm.em.fork();
+  await em.begin();
+  openCounterQueue(em);
+  try {
+    await addCounters(em, 'topic', topicId, { repo_count: 1 });
+    await addCounters(em, 'topic', topicId, { repo_count: 1 });
+    assert.is(await repoCount(), before);
+    const { statements } = await countSql(db.db.orm, () => applyCounterQueue(em));
+    assert.is(statements.length, 1, statements.join('\n'));
+    await em.commit();
+  } finally {
+    closeCounterQueue(em);
+    if (em.isInTransaction()) await em.rollback();
+  }
+  assert.is(await repoCount(), before + 2);
+});
+
+test('lockCounterRows takes the queued rows into its one ordered lock and writes their deltas', async () => {
+  const before = await repoCount();
+  const em = db.db.orm.em.fork();
+  await em.begin();
+  openCounterQueue(em);
+  try {
+    await addCounters(em, 'topic', topicId, { repo_count: 3 });
+    const { statements } = await countSql(db.db.orm, () => lockCounterRows(em, {}));
+    assert.is(statements.length, 2, statements.join('\n'));
+    assert.match(statements[0], /from "topic" where id in \(\d+\) order by id for no key update/);
+    // Nothing is left for COMMIT.
+    assert.equal((await countSql(db.db.orm, () => applyCounterQueue(em))).statements, []);
+    await em.commit();
+  } finally {
+    closeCounterQueue(em);
+    if (em.isInTransaction()) await em.rollback();
+  }
+  assert.is(await repoCount(), before + 3);
 });
 
 test.run();
