@@ -1,7 +1,10 @@
 /** A small least-recently-used map, for facts about immutable objects (a commit's stats, a path's last commit). */
 export class Lru<K, V> {
   private readonly map = new Map<K, V>();
-  constructor(private readonly max: number) {}
+  private readonly max: number;
+  constructor(max: number) {
+    this.max = max;
+  }
 
   get(key: K): V | undefined {
     const v = this.map.get(key);

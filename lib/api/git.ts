@@ -33,7 +33,12 @@ export function repoUrls(cfg: Config, owner: Pick<IUser, 'name'>, repo: Pick<IRe
 /** Users of commit emails (primary or activated addresses, and noreply addresses), one query per batch. */
 export class CommitUsers {
   private readonly cache = new Map<string, IUser | null>();
-  constructor(private readonly em: EntityManager, private readonly cfg: Config) {}
+  private readonly em: EntityManager;
+  private readonly cfg: Config;
+  constructor(em: EntityManager, cfg: Config) {
+    this.em = em;
+    this.cfg = cfg;
+  }
 
   async load(emails: string[]): Promise<void> {
     const wanted = [...new Set(emails.map((e) => e.toLowerCase()))].filter((e) => e !== '' && !this.cache.has(e));
