@@ -25,7 +25,7 @@ import { closeAll } from './git/cat-file.ts';
 import { removeLeftovers } from './lib/leftovers.ts';
 import { reconcileAllMerges } from './lib/merge-recovery.ts';
 import { takeServingLock } from './lib/serving-lock.ts';
-import { missingServeFlags } from './lib/node-flags.ts';
+import { missingServeFlags, withoutTsx } from './lib/node-flags.ts';
 
 const socketPath = (cfg: Config) => path.join(cfg.dataPath, 'cairn-admin.sock');
 
@@ -163,10 +163,11 @@ async function main(argv: string[]): Promise<number> {
   switch (cmd) {
     case 'serve':
     case undefined: {
-      // Started without the heap settings of lib/node-flags.ts: the same process starts again with them.
+      // Started without the heap settings of lib/node-flags.ts: the same process starts again with them
+      // (and without tsx's loader, which Node's own type stripping makes unnecessary).
       const missing = missingServeFlags(process.execArgv, process.env.NODE_OPTIONS);
       if (missing.length && typeof process.execve === 'function') {
-        process.execve(process.execPath, [process.execPath, ...process.execArgv, ...missing, ...process.argv.slice(1)], process.env);
+        process.execve(process.execPath, [process.execPath, ...withoutTsx(process.execArgv), ...missing, ...process.argv.slice(1)], process.env);
       }
       await serve(cfg);
       return -1;
