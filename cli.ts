@@ -10,7 +10,6 @@ import pino from 'pino';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { migrate, openDatabase, type Orm } from './model/db.ts';
 import { createApp, listen, secretKey } from './server.ts';
-import { startSshServer } from './git-ssh.ts';
 import { startMirrorScheduler } from './lib/mirror-schedule.ts';
 import { startWebhookDeliverer } from './lib/webhook-deliver.ts';
 import { startCronScheduler } from './lib/cron.ts';
@@ -25,7 +24,7 @@ import { closeAll } from './git/cat-file.ts';
 import { removeLeftovers } from './lib/leftovers.ts';
 import { reconcileAllMerges } from './lib/merge-recovery.ts';
 import { takeServingLock } from './lib/serving-lock.ts';
-import { missingServeFlags } from './lib/node-flags.ts';
+import { missingServeFlags, withoutTsx } from './lib/node-flags.ts';
 
 const socketPath = (cfg: Config) => path.join(cfg.dataPath, 'cairn-admin.sock');
 
@@ -127,9 +126,10 @@ async function serve(cfg: Config) {
   const app = createApp({ config: cfg, orm: db.orm, log });
   const running = await listen(app, cfg.SERVER.HTTP_ADDR, cfg.SERVER.HTTP_PORT);
   const admin = serveAdminSocket(db.orm, cfg);
-  // The built-in SSH server runs only when [server] SSH_LISTEN_PORT is set.
+  // The built-in SSH server runs only when [server] SSH_LISTEN_PORT is set; ssh2 (and the WebAssembly
+  // module it compiles when imported) is loaded only then (issue 10, memory).
   const ssh = cfg.sshListenPort === null ? null
-    : await startSshServer({ config: cfg, orm: db.orm, services: { log, secrets: new SecretBox(secretKey(cfg)), repoPath: repoPathFor(cfg) } }, cfg.sshListenPort, cfg.SERVER.SSH_LISTEN_HOST);
+    : await (await import('./git-ssh.ts')).startSshServer({ config: cfg, orm: db.orm, services: { log, secrets: new SecretBox(secretKey(cfg)), repoPath: repoPathFor(cfg) } }, cfg.sshListenPort, cfg.SERVER.SSH_LISTEN_HOST);
   if (ssh) log.info({ port: ssh.port }, `cairn ssh server listening on ${cfg.SERVER.SSH_LISTEN_HOST}:${ssh.port}`);
   const mirrors = startMirrorScheduler(db.orm.em, { log, secrets: new SecretBox(secretKey(cfg)), repoPath: repoPathFor(cfg) });
   const webhooks = startWebhookDeliverer(db.orm.em, { log, secrets: new SecretBox(secretKey(cfg)), repoPath: repoPathFor(cfg) }, cfg);
@@ -163,10 +163,11 @@ async function main(argv: string[]): Promise<number> {
   switch (cmd) {
     case 'serve':
     case undefined: {
-      // Started without the heap settings of lib/node-flags.ts: the same process starts again with them.
+      // Started without the heap settings of lib/node-flags.ts: the same process starts again with them
+      // (and without tsx's loader, which Node's own type stripping makes unnecessary).
       const missing = missingServeFlags(process.execArgv, process.env.NODE_OPTIONS);
       if (missing.length && typeof process.execve === 'function') {
-        process.execve(process.execPath, [process.execPath, ...process.execArgv, ...missing, ...process.argv.slice(1)], process.env);
+        process.execve(process.execPath, [process.execPath, ...withoutTsx(process.execArgv), ...missing, ...process.argv.slice(1)], process.env);
       }
       await serve(cfg);
       return -1;

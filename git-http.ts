@@ -32,8 +32,12 @@ export interface GitHttpDeps {
 const ROUTE = /^\/([^/]+)\/([^/]+)\/(info\/refs|git-upload-pack|git-receive-pack)$/;
 
 class GitHttpError extends Error {
-  constructor(readonly status: number, message: string, readonly askAuth = false) {
+  readonly status: number;
+  readonly askAuth: boolean;
+  constructor(status: number, message: string, askAuth = false) {
     super(message);
+    this.status = status;
+    this.askAuth = askAuth;
   }
 }
 

@@ -35,8 +35,12 @@ const ROUTE = /^\/([^/]+)\/([^/]+)\/info\/lfs(\/.*)?$/;
 const JSON_LIMIT = 8 * 1024 * 1024;
 
 class LfsError extends Error {
-  constructor(readonly status: number, message: string, readonly extra: Record<string, unknown> = {}) {
+  readonly status: number;
+  readonly extra: Record<string, unknown>;
+  constructor(status: number, message: string, extra: Record<string, unknown> = {}) {
     super(message);
+    this.status = status;
+    this.extra = extra;
   }
 }
 

@@ -1,4 +1,4 @@
-// cairn as `npm start` runs it: `node <SERVE_NODE_FLAGS> --import tsx cli.ts serve` (lib/node-flags.ts)
+// cairn as `npm start` runs it: `node <SERVE_NODE_FLAGS> cli.ts serve` (lib/node-flags.ts)
 // with the Node.js the project installs, settings from CAIRN__ variables, log level warn.
 import { performance } from 'node:perf_hooks';
 import { NODE, childEnv, runToEnd, start, waitFor200, type Proc } from './procs.ts';
@@ -37,7 +37,7 @@ export async function startCairn(s: CairnSetup, nodeFlags: string[] = []): Promi
   const t0 = performance.now();
   // BENCH_CAIRN_FLAGS: Node.js flags for cairn's process only (say `--max-old-space-size=256`), to measure them.
   const extra = (process.env.BENCH_CAIRN_FLAGS ?? '').split(' ').filter((f) => f !== '');
-  const proc = start('cairn', [NODE, ...SERVE_NODE_FLAGS, ...extra, ...nodeFlags, '--import', 'tsx', 'cli.ts', 'serve'], { env: cairnEnv(s), log: s.log });
+  const proc = start('cairn', [NODE, ...SERVE_NODE_FLAGS, ...extra, ...nodeFlags, 'cli.ts', 'serve'], { env: cairnEnv(s), log: s.log });
   // Minutes on a machine others load (the run's own time bound still applies).
   const startupMs = await waitFor200(`${url}/api/v1/version`, proc, t0, 600_000);
   return { proc, url, api: `${url}/api/v1`, startupMs };

@@ -53,9 +53,13 @@ export class BatchReader {
   private closedFlag = false;
   private idleTimer: NodeJS.Timeout | null = null;
   private readonly exited: Promise<void>;
+  private readonly onClose: (reader: BatchReader) => void;
+  private readonly idleMs: number;
 
-  constructor(repoPath: string, private readonly onClose: (reader: BatchReader) => void, private readonly idleMs = IDLE_TIMEOUT_MS) {
+  constructor(repoPath: string, onClose: (reader: BatchReader) => void, idleMs = IDLE_TIMEOUT_MS) {
     this.repoPath = repoPath;
+    this.onClose = onClose;
+    this.idleMs = idleMs;
     this.child = spawnGit(repoPath, ARGS, { timeoutMs: 0 });
     this.exited = new Promise((resolve) => this.child.on('close', () => resolve()));
     this.child.stdout.on('data', (chunk: Buffer) => this.onData(chunk));

@@ -29,73 +29,99 @@ export class GitArgError extends Error {
 }
 
 export class RevNotFoundError extends Error {
-  constructor(readonly rev: string) {
+  readonly rev: string;
+  constructor(rev: string) {
     super(`revision not found: ${rev}`);
+    this.rev = rev;
     this.name = 'RevNotFoundError';
   }
 }
 
 export class RepoExistsError extends Error {
-  constructor(readonly path: string) {
+  readonly path: string;
+  constructor(path: string) {
     super(`repository already exists: ${path}`);
+    this.path = path;
     this.name = 'RepoExistsError';
   }
 }
 
 /** A compare-and-swap ref update lost: the ref moved (or is locked by) a concurrent writer. */
 export class RefConflictError extends Error {
-  constructor(readonly ref: string, readonly detail: string) {
+  readonly ref: string;
+  readonly detail: string;
+  constructor(ref: string, detail: string) {
     super(`ref ${ref} was updated concurrently: ${detail}`);
+    this.ref = ref;
+    this.detail = detail;
     this.name = 'RefConflictError';
   }
 }
 
 export class RefExistsError extends Error {
-  constructor(readonly ref: string) {
+  readonly ref: string;
+  constructor(ref: string) {
     super(`ref already exists: ${ref}`);
+    this.ref = ref;
     this.name = 'RefExistsError';
   }
 }
 
 export class RefNotFoundError extends Error {
-  constructor(readonly ref: string) {
+  readonly ref: string;
+  constructor(ref: string) {
     super(`ref not found: ${ref}`);
+    this.ref = ref;
     this.name = 'RefNotFoundError';
   }
 }
 
 export class InvalidRefNameError extends Error {
-  constructor(readonly ref: string) {
+  readonly ref: string;
+  constructor(ref: string) {
     super(`invalid ref name: ${JSON.stringify(ref)}`);
+    this.ref = ref;
     this.name = 'InvalidRefNameError';
   }
 }
 
 export class InvalidPathError extends Error {
-  constructor(readonly path: string, reason: string) {
+  readonly path: string;
+  constructor(path: string, reason: string) {
     super(`invalid path ${JSON.stringify(path)}: ${reason}`);
+    this.path = path;
     this.name = 'InvalidPathError';
   }
 }
 
 export class FileExistsError extends Error {
-  constructor(readonly path: string) {
+  readonly path: string;
+  constructor(path: string) {
     super(`file already exists: ${path}`);
+    this.path = path;
     this.name = 'FileExistsError';
   }
 }
 
 export class FileNotFoundError extends Error {
-  constructor(readonly path: string) {
+  readonly path: string;
+  constructor(path: string) {
     super(`file not found: ${path}`);
+    this.path = path;
     this.name = 'FileNotFoundError';
   }
 }
 
 /** The caller's expected blob sha for an update/delete does not match the parent commit. */
 export class ShaMismatchError extends Error {
-  constructor(readonly path: string, readonly expected: string, readonly actual: string) {
+  readonly path: string;
+  readonly expected: string;
+  readonly actual: string;
+  constructor(path: string, expected: string, actual: string) {
     super(`sha does not match for ${path}: expected ${expected}, found ${actual}`);
+    this.path = path;
+    this.expected = expected;
+    this.actual = actual;
     this.name = 'ShaMismatchError';
   }
 }
@@ -117,8 +143,10 @@ export class InvalidMessageError extends Error {
 
 /** A patch that does not apply to the tree it was given. */
 export class PatchApplyError extends Error {
-  constructor(readonly detail: string) {
+  readonly detail: string;
+  constructor(detail: string) {
     super(`patch does not apply: ${detail}`);
+    this.detail = detail;
     this.name = 'PatchApplyError';
   }
 }

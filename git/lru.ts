@@ -9,7 +9,12 @@ export class Lru<K, V> {
   /** Loads under way, so that requests arriving together for one key start one load, not one each. */
   private readonly loading = new Map<K, Promise<V | undefined>>();
   private total = 0;
-  constructor(private readonly max: number, private readonly weigh: (value: V) => number = () => 1) {}
+  private readonly max: number;
+  private readonly weigh: (value: V) => number;
+  constructor(max: number, weigh: (value: V) => number = () => 1) {
+    this.max = max;
+    this.weigh = weigh;
+  }
 
   get(key: K): V | undefined {
     const v = this.map.get(key);

@@ -61,7 +61,12 @@ interface Blob {
 /** The parent's tree, read lazily one directory at a time through cat-file. */
 class ParentTree {
   private readonly trees = new Map<string, Promise<RawTreeEntry[]>>();
-  constructor(private readonly repoPath: string, private readonly rootOid: string | null) {}
+  private readonly repoPath: string;
+  private readonly rootOid: string | null;
+  constructor(repoPath: string, rootOid: string | null) {
+    this.repoPath = repoPath;
+    this.rootOid = rootOid;
+  }
 
   private read(oid: string): Promise<RawTreeEntry[]> {
     let entries = this.trees.get(oid);
@@ -96,7 +101,10 @@ class ParentTree {
  */
 class Overlay {
   readonly changes = new Map<string, Blob | null>();
-  constructor(private readonly base: ParentTree) {}
+  private readonly base: ParentTree;
+  constructor(base: ParentTree) {
+    this.base = base;
+  }
 
   async lookup(p: string): Promise<Blob | 'dir' | null> {
     const changed = this.changes.get(p);

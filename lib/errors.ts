@@ -2,13 +2,13 @@
 // (reference: forgejo-facts 1.1, 1.2): {message, url}, 404 adds `errors`, a few bodies carry only `message`.
 
 export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    /** Extra keys of the body (404 `errors`, 413 `user_id`), or `bare` for the `{message}`-only replies; response headers (429 `Retry-After`). */
-    readonly extra: { errors?: string[]; bare?: boolean; fields?: Record<string, unknown>; headers?: Record<string, string> } = {},
-  ) {
+  readonly status: number;
+  /** Extra keys of the body (404 `errors`, 413 `user_id`), or `bare` for the `{message}`-only replies; response headers (429 `Retry-After`). */
+  readonly extra: { errors?: string[]; bare?: boolean; fields?: Record<string, unknown>; headers?: Record<string, string> };
+  constructor(status: number, message: string, extra: HttpError['extra'] = {}) {
     super(message);
+    this.status = status;
+    this.extra = extra;
   }
 }
 

@@ -19,13 +19,18 @@ export const validPointer = (oid: unknown, size: unknown): boolean =>
 
 export class LfsContentError extends Error {
   // Forgejo's ErrSizeMismatch and ErrHashMismatch texts (modules/lfs/content_store.go).
-  constructor(message: string, readonly kind: 'size' | 'hash') {
+  readonly kind: 'size' | 'hash';
+  constructor(message: string, kind: 'size' | 'hash') {
     super(message);
+    this.kind = kind;
   }
 }
 
 export class LfsStore {
-  constructor(readonly root: string) {}
+  readonly root: string;
+  constructor(root: string) {
+    this.root = root;
+  }
 
   static forDataPath(dataPath: string): LfsStore {
     return new LfsStore(path.join(dataPath, 'lfs'));

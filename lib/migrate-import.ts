@@ -66,7 +66,12 @@ interface Author { posterId: number; originalAuthor: string; originalAuthorId: n
 class People {
   private readonly byId = new Map<number, number>();
   private readonly assignable = new Map<string, number>();
-  constructor(private readonly t: ImportTarget, private readonly sameInstance: boolean) {}
+  private readonly t: ImportTarget;
+  private readonly sameInstance: boolean;
+  constructor(t: ImportTarget, sameInstance: boolean) {
+    this.t = t;
+    this.sameInstance = sameInstance;
+  }
 
   async author(u: SourceUser): Promise<Author> {
     const local = this.sameInstance && !u.imported ? await this.localId(u) : 0;

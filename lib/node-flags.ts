@@ -20,6 +20,18 @@
 // machine: RSS after load 425 MB (V8's multiple), 338 MB (1.5), 307 MB (1.2); req/s within the noise.
 export const SERVE_NODE_FLAGS = ['--max-semi-space-size=32', '--heap-growing-percent=20'] as const;
 
+/**
+ * The process's own flags for starting `serve` again, without tsx's loader (issue 10, memory): Node 24
+ * runs our sources itself (built-in type stripping; tsconfig's `erasableSyntaxOnly` keeps them
+ * strippable), and tsx's module hooks, its compiled copies and their source maps stayed resident: the
+ * old space of an idle server was 66 MB under tsx against 51 MB without, and its start took 1.5 times
+ * the CPU. `npm start` runs without it; `node --import tsx cli.ts serve` keeps working, and loses the
+ * loader when it starts itself again with the flags below.
+ */
+export function withoutTsx(execArgv: readonly string[]): string[] {
+  return execArgv.filter((a, i) => a !== '--import=tsx' && !(a === '--import' && execArgv[i + 1] === 'tsx') && !(a === 'tsx' && execArgv[i - 1] === '--import'));
+}
+
 /** The serve flags the process was not started with: those whose name appears in neither place. */
 export function missingServeFlags(execArgv: readonly string[], nodeOptions = ''): string[] {
   const given = [...execArgv, ...nodeOptions.split(/\s+/)].map((a) => a.split('=')[0]!.replaceAll('_', '-'));

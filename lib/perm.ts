@@ -24,13 +24,16 @@ export const unitKey = (t: number) => `repo.${UNIT_NAMES[t - 1]}`;
 export const DEFAULT_UNITS: UnitName[] = ['code', 'issues', 'pulls', 'releases', 'wiki', 'projects', 'packages', 'actions'];
 
 export class RepoPermission {
-  constructor(
-    /** The overall mode (owner/admin apply to every unit). */
-    readonly mode: AccessMode,
-    /** Mode per enabled unit. Units not enabled on the repository are absent. */
-    readonly units: Map<number, AccessMode>,
-    readonly enabled: Set<number>,
-  ) {}
+  /** The overall mode (owner/admin apply to every unit). */
+  readonly mode: AccessMode;
+  /** Mode per enabled unit. Units not enabled on the repository are absent. */
+  readonly units: Map<number, AccessMode>;
+  readonly enabled: Set<number>;
+  constructor(mode: AccessMode, units: Map<number, AccessMode>, enabled: Set<number>) {
+    this.mode = mode;
+    this.units = units;
+    this.enabled = enabled;
+  }
   static none(enabled: Set<number>) { return new RepoPermission(Mode.none, new Map(), enabled); }
   unitEnabled(u: UnitName) { return this.enabled.has(Unit[u]); }
   unitMode(u: UnitName): AccessMode {

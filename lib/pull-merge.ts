@@ -150,8 +150,10 @@ export function defaultMergeTitle(style: MergeStyle, pull: IPullRequest, issue: 
 
 /** A merge that could not be made: Forgejo answers 409 with its error struct as JSON. */
 export class MergeConflict extends Error {
-  constructor(readonly body: Record<string, unknown>) {
+  readonly body: Record<string, unknown>;
+  constructor(body: Record<string, unknown>) {
     super('merge conflict');
+    this.body = body;
   }
 }
 

@@ -113,8 +113,10 @@ export function webPathToTitle(web: string): string {
 }
 
 export class WikiNameError extends Error {
-  constructor(readonly reserved: boolean, message: string) {
+  readonly reserved: boolean;
+  constructor(reserved: boolean, message: string) {
     super(message);
+    this.reserved = reserved;
     this.name = 'WikiNameError';
   }
 }

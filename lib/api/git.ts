@@ -38,7 +38,12 @@ interface MatchedUserRow { matched: string; [column: string]: unknown }
 export class CommitUsers {
   private readonly cache = new Map<string, IUser | null>();
   private readonly json = new Map<number, ApiUser>();
-  constructor(private readonly em: EntityManager, private readonly cfg: Config) {}
+  private readonly em: EntityManager;
+  private readonly cfg: Config;
+  constructor(em: EntityManager, cfg: Config) {
+    this.em = em;
+    this.cfg = cfg;
+  }
 
   async load(emails: string[]): Promise<void> {
     const wanted = [...new Set(emails.map((e) => e.toLowerCase()))].filter((e) => e !== '' && !this.cache.has(e));

@@ -28,7 +28,13 @@ export interface PackageRegistryDeps {
 
 /** A refusal, rendered by the registry in its clients' shape (plain text unless the registry says otherwise). */
 export class RegistryError extends Error {
-  constructor(readonly status: number, message: string, readonly challenge = false) { super(message); }
+  readonly status: number;
+  readonly challenge: boolean;
+  constructor(status: number, message: string, challenge = false) {
+    super(message);
+    this.status = status;
+    this.challenge = challenge;
+  }
 }
 
 export interface RegistryRequest {

@@ -70,10 +70,12 @@ export function cutRunes(s: string, max: number): string {
 
 /** Forgejo's webhookPayloadFormatter: how links and names look, and whether sender and repository are named. */
 export class PayloadFormatter {
-  constructor(
-    private readonly appUrl: string,
-    private readonly opts: { link: LinkFormatter; name: NameFormatter; withSender: boolean; withRepoName: boolean },
-  ) {}
+  private readonly appUrl: string;
+  private readonly opts: { link: LinkFormatter; name: NameFormatter; withSender: boolean; withRepoName: boolean };
+  constructor(appUrl: string, opts: PayloadFormatter['opts']) {
+    this.appUrl = appUrl;
+    this.opts = opts;
+  }
 
   private finish(text: string, repo: string, sender: string): string {
     let out = this.opts.withRepoName ? `[${repo}] ${text}` : text;

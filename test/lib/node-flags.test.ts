@@ -5,7 +5,7 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { SERVE_NODE_FLAGS, missingServeFlags } from '../../lib/node-flags.ts';
+import { SERVE_NODE_FLAGS, missingServeFlags, withoutTsx } from '../../lib/node-flags.ts';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 
@@ -17,9 +17,16 @@ test('a flag given by name, with any value, on the command line or in NODE_OPTIO
   assert.equal(missingServeFlags(['--max-old-space-size=512']), [...SERVE_NODE_FLAGS]);
 });
 
-test('npm start passes the flags itself, so it starts once', () => {
+test('npm start passes the flags itself, so it starts once, and runs the sources without tsx', () => {
   const start = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start!;
   for (const f of SERVE_NODE_FLAGS) assert.ok(start.split(' ').includes(f), `${f} in ${start}`);
+  assert.not.ok(start.includes('tsx'), start);
+});
+
+test('starting again drops tsx\'s loader and keeps every other flag', () => {
+  assert.equal(withoutTsx(['--import', 'tsx']), []);
+  assert.equal(withoutTsx(['--import=tsx', '--enable-source-maps']), ['--enable-source-maps']);
+  assert.equal(withoutTsx(['--cpu-prof', '--import', 'tsx', '--import', './hooks.mjs']), ['--cpu-prof', '--import', './hooks.mjs']);
 });
 
 test('`cli.ts serve` started without the flags runs with them, in the same process', async () => {
@@ -37,6 +44,7 @@ test('`cli.ts serve` started without the flags runs with them, in the same proce
     const argv = fs.readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0');
     for (const f of SERVE_NODE_FLAGS) assert.ok(argv.includes(f), argv.join(' '));
     assert.ok(argv.includes('serve'), argv.join(' '));
+    assert.not.ok(argv.includes('tsx'), argv.join(' '));
   } finally {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
