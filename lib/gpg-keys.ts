@@ -1,7 +1,7 @@
 // GPG keys as Forgejo handles them (models/asymkey/gpg_key*.go): parsing an armored key ring,
 // the per-user verification token that proves possession, and detached-signature checks.
 import { createHash } from 'node:crypto';
-import * as openpgp from 'openpgp';
+import type * as openpgp from 'openpgp';
 import type { IUser } from '../model/user.ts';
 import { unprocessable } from './errors.ts';
 
@@ -11,13 +11,17 @@ type AnyKeyPacket = PgpKey['keyPacket'] | openpgp.Subkey['keyPacket'];
 const SIGN_ALGOS = new Set(['rsaEncryptSign', 'rsaSign', 'dsa', 'ecdsa', 'eddsaLegacy', 'ed25519', 'ed448']);
 const ENCRYPT_ALGOS = new Set(['rsaEncryptSign', 'rsaEncrypt', 'elgamal', 'ecdh', 'x25519', 'x448']);
 
+// openpgp is loaded on first use: a process that never meets a GPG key does not hold its ~20 MB (issue 10).
+let loading: Promise<typeof openpgp> | undefined;
+const pgp = () => (loading ??= import('openpgp'));
+
 export const keyIdOf = (k: { getKeyID(): openpgp.KeyID }) => k.getKeyID().toHex().toUpperCase();
 
 /** Reads an armored public key ring; anything else answers 422 like Forgejo's ErrGPGKeyParsing. */
 export async function readArmoredKeys(armored: string): Promise<PgpKey[]> {
   let keys: PgpKey[];
   try {
-    keys = await openpgp.readKeys({ armoredKeys: armored });
+    keys = await (await pgp()).readKeys({ armoredKeys: armored });
   } catch (e) {
     // openpgp reports every malformed input with a plain Error; all of them mean "not a key ring".
     if (e instanceof Error) throw unprocessable(`failed to parse gpg key ${e.message}`);
@@ -30,7 +34,7 @@ export async function readArmoredKeys(armored: string): Promise<PgpKey[]> {
 
 /** What Forgejo stores per key or subkey. */
 export function capabilities(packet: AnyKeyPacket) {
-  const algo = openpgp.enums.read(openpgp.enums.publicKey, packet.algorithm) as string;
+  const algo: string = packet.getAlgorithmInfo().algorithm;
   return { canSign: SIGN_ALGOS.has(algo), canEncrypt: ENCRYPT_ALGOS.has(algo), canCertify: SIGN_ALGOS.has(algo) };
 }
 
@@ -81,17 +85,18 @@ function rfc1123z(d: Date): string {
  * several line endings) against the keys; returns the key that made it, or null.
  */
 export async function signerOf(keys: PgpKey[], armoredSignature: string, texts: string[]): Promise<PgpKey | null> {
+  const lib = await pgp();
   let signature: openpgp.Signature;
   try {
-    signature = await openpgp.readSignature({ armoredSignature });
+    signature = await lib.readSignature({ armoredSignature });
   } catch (e) {
     // A signature that does not parse proves nothing, like one that does not verify.
     if (e instanceof Error) return null;
     throw e;
   }
   for (const text of texts) {
-    for (const message of [await openpgp.createMessage({ binary: Buffer.from(text) }), await openpgp.createMessage({ text })]) {
-      const result = await openpgp.verify({ message, signature, verificationKeys: keys, expectSigned: false });
+    for (const message of [await lib.createMessage({ binary: Buffer.from(text) }), await lib.createMessage({ text })]) {
+      const result = await lib.verify({ message, signature, verificationKeys: keys, expectSigned: false });
       for (const sig of result.signatures) {
         const ok = await sig.verified.then(() => true, () => false);
         if (!ok) continue;

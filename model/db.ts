@@ -4,8 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
-import { PGlite } from '@electric-sql/pglite';
-import { PGliteDriver } from 'mikro-orm-pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import type { Config } from '../config.ts';
 import { entities } from './entities.ts';
 import { migrations } from './migrations/index.ts';
@@ -37,6 +36,8 @@ export async function openDatabase(cfg: Config, opts: { memory?: boolean } = {})
     dataDir = path.join(cfg.dataPath, 'pglite');
     fs.mkdirSync(dataDir, { recursive: true });
   }
+  // Loaded only for the embedded database: a server on PostgreSQL does not hold PGlite and its driver (issue 10).
+  const [{ PGlite }, { PGliteDriver }] = await Promise.all([import('@electric-sql/pglite'), import('mikro-orm-pglite')]);
   const pglite = new PGlite(dataDir);
   await pglite.waitReady;
   // The PGlite driver's own types come from a different copy of @mikro-orm/knex, so the driver
