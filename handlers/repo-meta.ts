@@ -2,7 +2,6 @@
 // and the instance signing keys (Forgejo routers/api/v1/repo/{repo,file,issue_templates}.go,
 // routers/api/v1/misc/signing.go).
 import path from 'node:path';
-import * as linguist from 'linguist-languages';
 import * as yaml from 'js-yaml';
 import type { Handler } from '../lib/handler.ts';
 import { json } from '../lib/handler.ts';
@@ -25,12 +24,23 @@ async function headCommit(g: GitCtx, s: RequestState, useRefQuery = false): Prom
 // --- languages ----------------------------------------------------------------------------------
 
 interface Lang { name: string; type: string; extensions?: readonly string[]; filenames?: readonly string[] }
-const LANGS = Object.values(linguist as unknown as Record<string, Lang>).filter((l) => l && typeof l.name === 'string');
-const byExtension = new Map<string, Lang[]>();
-const byFilename = new Map<string, Lang>();
-for (const l of LANGS) {
-  for (const e of l.extensions ?? []) byExtension.set(e.toLowerCase(), [...(byExtension.get(e.toLowerCase()) ?? []), l]);
-  for (const f of l.filenames ?? []) if (!byFilename.has(f)) byFilename.set(f, l);
+interface LangTables { byExtension: Map<string, Lang[]>; byFilename: Map<string, Lang> }
+
+// linguist-languages (some 25 MB in memory) is loaded when a repository's languages are first asked
+// for, not by every process at start (issue 10).
+let tables: Promise<LangTables> | undefined;
+function languageTables(): Promise<LangTables> {
+  tables ??= import('linguist-languages').then((linguist) => {
+    const byExtension = new Map<string, Lang[]>();
+    const byFilename = new Map<string, Lang>();
+    for (const l of Object.values(linguist as unknown as Record<string, Lang>)) {
+      if (!l || typeof l.name !== 'string') continue;
+      for (const e of l.extensions ?? []) byExtension.set(e.toLowerCase(), [...(byExtension.get(e.toLowerCase()) ?? []), l]);
+      for (const f of l.filenames ?? []) if (!byFilename.has(f)) byFilename.set(f, l);
+    }
+    return { byExtension, byFilename };
+  });
+  return tables;
 }
 
 // Extensions several languages claim, settled as linguist's classifier settles them for most files.
@@ -40,7 +50,7 @@ const PREFERRED: Record<string, string> = {
 };
 
 /** A file's language: by exact file name, else by extension, preferring the language whose first extension it is. */
-function languageOf(file: string): Lang | null {
+function languageOf({ byExtension, byFilename }: LangTables, file: string): Lang | null {
   const base = path.posix.basename(file);
   const named = byFilename.get(base);
   if (named) return named;
@@ -62,9 +72,10 @@ export const languages: Handler = async (c) => {
   if (!commit) return json(200, {});
   const stats = await languageCache.getOr(`${g.path}\0${commit}`, async () => {
     const bytes = new Map<string, number>();
+    const langs = await languageTables();
     for (const e of (await lsTree(g.path, commit, { recursive: true })) ?? []) {
       if (e.type !== 'blob' || e.mode === '120000' || EXCLUDED.test(e.path)) continue;
-      const lang = languageOf(e.path);
+      const lang = languageOf(langs, e.path);
       if (!lang || (lang.type !== 'programming' && lang.type !== 'markup')) continue;
       bytes.set(lang.name, (bytes.get(lang.name) ?? 0) + (e.size ?? 0));
     }
