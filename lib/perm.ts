@@ -89,19 +89,20 @@ export function userPermission(em: EntityManager, repo: IRepository, owner: IUse
 /**
  * The users among `users` who may read `unit` of the repository (notifications and feeds of watchers).
  * A public repository of a public or limited owner is readable by every signed-in user, so then no
- * query is made per user; a private one costs one permission query per user.
+ * query is made; otherwise one statement reads every user's access facts (no query per watcher).
  */
 export async function readersOf(em: EntityManager, repo: IRepository, owner: IUser, users: IUser[], unit: UnitName): Promise<IUser[]> {
   if (users.length === 0) return [];
   const enabled = await enabledUnits(em, repo.id);
   if (!enabled.has(Unit[unit])) return [];
   if (!repo.isPrivate && (owner.visibility === 'public' || owner.visibility === 'limited')) return users;
-  const out: IUser[] = [];
-  for (const user of users) {
-    const perm = await userPermission(em, repo, owner, user, enabled);
-    if (perm.canRead(unit)) out.push(user);
-  }
-  return out;
+  const item: PermItem = { repo, owner, enabled };
+  const asked = users.filter((u) => !userIsSiteAdmin(u) && u.id !== owner.id);
+  const facts = await accessFactsOfUsers(em, asked.map((u) => u.id), [item]);
+  return users.filter((user) => {
+    const input = { repo, owner, doer: user, siteAdmin: userIsSiteAdmin(user), token: null };
+    return basePermission(facts.get(user.id) ?? NO_FACTS, input, enabled).canRead(unit);
+  });
 }
 
 /** One repository of a batch: the record, its owner and its enabled units. */
@@ -132,23 +133,42 @@ interface AccessFacts {
 }
 const NO_FACTS: AccessFacts = { collab: new Map(), orgs: new Set(), teams: [] };
 
-async function accessFacts(em: EntityManager, uid: number, items: PermItem[]): Promise<AccessFacts> {
-  const repoIds = intArray(items.map((i) => i.repo.id));
-  const orgIds = intArray(new Set(items.filter((i) => i.owner.type === 1).map((i) => i.owner.id)));
-  const [row] = await readRowsFast<{ collabs: [number, number][]; orgs: number[]; teams: AccessFacts['teams'] }>(
-    em, [Collaboration, OrgUser, TeamUser, Team, TeamRepo, TeamUnit],
-    `select
+/**
+ * The select list of a user's access facts; `uid` is the SQL of the user's id. Its placeholders, in
+ * order: [uid,] repository ids, [uid,] organization ids, repository ids, [uid,] organization ids.
+ */
+const factsColumns = (uid: string) => `
        (select coalesce(json_agg(json_build_array(c.repo_id, c.mode)), '[]') from collaboration c
-         where c.user_id = ? and c.repo_id = any(?::int[])) as collabs,
-       (select coalesce(json_agg(o.org_id), '[]') from org_user o where o.uid = ? and o.org_id = any(?::int[])) as orgs,
+         where c.user_id = ${uid} and c.repo_id = any(?::int[])) as collabs,
+       (select coalesce(json_agg(o.org_id), '[]') from org_user o where o.uid = ${uid} and o.org_id = any(?::int[])) as orgs,
        (select coalesce(json_agg(json_build_object(
            'org', m.org_id, 'mode', t.access_mode, 'all', t.includes_all_repositories,
            'repos', (select coalesce(json_agg(tr.repo_id), '[]') from team_repo tr where tr.team_id = t.id and tr.repo_id = any(?::int[])),
            'units', (select coalesce(json_agg(json_build_array(tu.type, tu.access_mode)), '[]') from team_unit tu where tu.team_id = t.id))), '[]')
-         from team_user m join team t on t.id = m.team_id where m.uid = ? and m.org_id = any(?::int[])) as teams`,
-    [uid, repoIds, uid, orgIds, repoIds, uid, orgIds],
-  );
-  return { collab: new Map(row!.collabs), orgs: new Set(row!.orgs), teams: row!.teams };
+         from team_user m join team t on t.id = m.team_id where m.uid = ${uid} and m.org_id = any(?::int[])) as teams`;
+const ONE_USER_FACTS = `select ${factsColumns('?')}`;
+const USERS_FACTS = `select u.uid, ${factsColumns('u.uid')} from unnest(?::int[]) as u(uid)`;
+const FACT_TABLES = [Collaboration, OrgUser, TeamUser, Team, TeamRepo, TeamUnit];
+
+type FactsRow = { collabs: [number, number][]; orgs: number[]; teams: AccessFacts['teams'] };
+const factsOf = (row: FactsRow): AccessFacts => ({ collab: new Map(row.collabs), orgs: new Set(row.orgs), teams: row.teams });
+const idsOf = (items: PermItem[]) => ({
+  repoIds: intArray(items.map((i) => i.repo.id)),
+  orgIds: intArray(new Set(items.filter((i) => i.owner.type === 1).map((i) => i.owner.id))),
+});
+
+async function accessFacts(em: EntityManager, uid: number, items: PermItem[]): Promise<AccessFacts> {
+  const { repoIds, orgIds } = idsOf(items);
+  const [row] = await readRowsFast<FactsRow>(em, FACT_TABLES, ONE_USER_FACTS, [uid, repoIds, uid, orgIds, repoIds, uid, orgIds]);
+  return factsOf(row!);
+}
+
+/** `accessFacts` of several users, in one statement (none for no users). */
+async function accessFactsOfUsers(em: EntityManager, uids: number[], items: PermItem[]): Promise<Map<number, AccessFacts>> {
+  if (uids.length === 0) return new Map();
+  const { repoIds, orgIds } = idsOf(items);
+  const rows = await readRowsFast<FactsRow & { uid: number }>(em, FACT_TABLES, USERS_FACTS, [repoIds, orgIds, repoIds, orgIds, intArray(uids)]);
+  return new Map(rows.map((r) => [Number(r.uid), factsOf(r)]));
 }
 
 function basePermission(facts: AccessFacts, { repo, owner, doer, siteAdmin }: PermInput, enabled: Set<number>): RepoPermission {

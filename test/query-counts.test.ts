@@ -200,12 +200,16 @@ test('GET {R}/commits: the same statements for any page size; GET {R}/contents/{
 });
 
 // Last: its repositories and issues would change what the lists above count.
-/** Statements of one write (status 201), on a repository of its own with `watchers` watchers. */
-async function writeStatements(watchers: number): Promise<{ issue: number; comment: number }> {
-  const name = `w${watchers}`;
-  await makeRepo(srv.api, owner, { name, auto_init: true });
+/**
+ * Statements of one write (status 201), on a repository of its own with `watchers` watchers; on a
+ * private one they are collaborators with read access, and whether each may read is asked of the database.
+ */
+async function writeStatements(watchers: number, isPrivate = false): Promise<{ issue: number; comment: number }> {
+  const name = `w${watchers}${isPrivate ? 'p' : ''}`;
+  await makeRepo(srv.api, owner, { name, auto_init: true, private: isPrivate });
   for (let i = 0; i < watchers; i++) {
     const w = await makeUser(db, srv.api);
+    if (isPrivate) await ok('PUT', `/repos/${owner.name}/${name}/collaborators/${w.name}`, owner, { permission: 'read' });
     await ok('PUT', `/repos/${owner.name}/${name}/subscription`, w);
   }
   // One write of each kind first (see statementsOf), then the counted ones.
@@ -225,6 +229,13 @@ test('POST issue and POST comment: the same statements for any number of watcher
   // Counters are increments applied just before COMMIT (lib/counters.ts); the answer is converted from
   // what the request wrote and read already; the notified users are found in one statement.
   assert.equal(few, { issue: 19, comment: 18 });
+});
+
+test('POST issue and POST comment: the same statements for any number of watchers (private repository)', async () => {
+  const few = await writeStatements(1, true);
+  const many = await writeStatements(5, true);
+  assert.equal(many, few, `1 watcher ${JSON.stringify(few)}, 5 watchers ${JSON.stringify(many)}`);
+  assert.equal(few, { issue: 21, comment: 20 });
 });
 
 test.run();
