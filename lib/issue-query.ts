@@ -6,9 +6,9 @@ import { Issue, type IIssue } from '../model/issue.ts';
 import { CommentType } from '../model/issue.ts';
 import { ReviewType } from '../model/pull.ts';
 import type { Page } from './paging.ts';
-import { plainRows, TOTAL } from '../model/raw.ts';
+import { plainRows } from '../model/raw.ts';
 import { Unit } from './perm.ts';
-import { reachable, type Caller, type Sql } from './repo-search.ts';
+import { pageWithTotal, reachable, type Caller, type Sql } from './repo-search.ts';
 import { unprocessable } from './errors.ts';
 
 export const sql = (s: string, ...params: unknown[]): Sql => ({ sql: s, params });
@@ -98,16 +98,10 @@ export function orderSql(sort: string | null, priorityRepoId = 0): Sql {
   return priorityRepoId > 0 ? sql(`case when i.repo_id = ? then 0 else 1 end, ${order}`, priorityRepoId) : sql(order);
 }
 
-/**
- * A page of issues (in order) and the total, in one statement: the count's one row joined to the page,
- * so that a page past the end still brings the total. The issues are plain rows (model/raw.ts).
- */
+/** A page of issues (in order, plain rows as model/raw.ts reads them) and the total (`pageWithTotal`). */
 export async function findIssues(em: EntityManager, where: Sql, order: Sql, page: Page): Promise<{ issues: IIssue[]; total: number }> {
-  const rows: Record<string, unknown>[] = await em.getConnection().execute(
-    `select c.n as "${TOTAL}", p.* from (select count(*) as n from issue i where ${where.sql}) c
-      left join lateral (select i.* from issue i where ${where.sql} order by ${order.sql} limit ${page.limit} offset ${page.offset}) p on true`,
-    [...where.params, ...where.params, ...order.params], 'all', em.getTransactionContext());
-  return { issues: plainRows(em, Issue, rows.filter((row) => row.id != null)), total: Number(rows[0]?.[TOTAL] ?? 0) };
+  const { rows, total } = await pageWithTotal(em, 'issue', 'i', where, order, ` limit ${page.limit} offset ${page.offset}`);
+  return { issues: plainRows(em, Issue, rows), total };
 }
 
 /**

@@ -64,17 +64,22 @@ export function reachable(c: Caller): Sql {
 }
 
 /**
- * Runs a condition with paging and order; returns the page of repositories (in order, plain rows as
- * model/raw.ts reads them) and the total, in one statement: the count's one row joined to the page,
- * so that a page past the end still brings the total.
+ * The rows of `table` (alias `alias`) matching `where`, in `order`, cut by `limit` (SQL, may be empty),
+ * and how many match, in one statement: the count's one row joined to the page, so that a page past
+ * the end still brings the total.
  */
-export async function findRepos(em: EntityManager, where: Sql, order: Sql, page: Page | null): Promise<{ repos: IRepository[]; total: number }> {
-  const limit = page ? ` limit ${page.limit} offset ${page.offset}` : '';
+export async function pageWithTotal(em: EntityManager, table: string, alias: string, where: Sql, order: Sql, limit: string): Promise<{ rows: Record<string, unknown>[]; total: number }> {
   const rows: Record<string, unknown>[] = await em.getConnection().execute(
-    `select c.n as "${TOTAL}", p.* from (select count(*)::int as n from repository r where ${where.sql}) c
-      left join lateral (select r.* from repository r where ${where.sql} order by ${order.sql}${limit}) p on true`,
+    `select c.n as "${TOTAL}", p.* from (select count(*)::int as n from "${table}" ${alias} where ${where.sql}) c
+      left join lateral (select ${alias}.* from "${table}" ${alias} where ${where.sql} order by ${order.sql}${limit}) p on true`,
     [...where.params, ...where.params, ...order.params], 'all', em.getTransactionContext());
-  return { repos: plainRows(em, Repository, rows.filter((row) => row.id != null)), total: Number(rows[0]?.[TOTAL] ?? 0) };
+  return { rows: rows.filter((row) => row.id != null), total: Number(rows[0]?.[TOTAL] ?? 0) };
+}
+
+/** A page of repositories (in order, plain rows as model/raw.ts reads them) and the total (`pageWithTotal`). */
+export async function findRepos(em: EntityManager, where: Sql, order: Sql, page: Page | null): Promise<{ repos: IRepository[]; total: number }> {
+  const { rows, total } = await pageWithTotal(em, 'repository', 'r', where, order, page ? ` limit ${page.limit} offset ${page.offset}` : '');
+  return { repos: plainRows(em, Repository, rows), total };
 }
 
 export const ORDER_BY_ID = sql('r.id asc');

@@ -18,7 +18,7 @@ import { Mirror, PushMirror } from '../model/mirror.ts';
 import { ProtectedBranch, ProtectedTag } from '../model/branch-protection.ts';
 import { CommitStatus } from '../model/commit-status.ts';
 import { User, type IUser } from '../model/user.ts';
-import { intArray, mapPrefixed, plainPrefixed, prefixedColumns, readRows, readRowsFast } from '../model/raw.ts';
+import { mapPrefixed, plainPrefixed, prefixedColumns, readRowsFast } from '../model/raw.ts';
 import { DEFAULT_UNITS, Mode, Unit, userPermission, type UnitName } from './perm.ts';
 import { checkRepoName } from './names.ts';
 import { badRequest, conflict, unprocessable } from './errors.ts';
@@ -274,23 +274,6 @@ const REPO_EXTRAS = `(select coalesce(json_agg(x order by x.type), '[]') from re
 type RepoRow = Record<string, unknown> & { units: Record<string, unknown>[] | null; transfer_pending: boolean | null };
 
 const unitRow = (u: Record<string, unknown>): IRepoUnit => ({ id: Number(u.id), repoId: Number(u.repo_id), type: Number(u.type), config: u.config as Record<string, unknown> });
-
-/**
- * The unit rows of several repositories, by repository, as plain rows: the list converters only read
- * them, and hydrating some eight entities per listed repository cost more than the query.
- */
-export async function unitsOfRepos(em: EntityManager, repoIds: number[]): Promise<Map<number, IRepoUnit[]>> {
-  const out = new Map<number, IRepoUnit[]>();
-  if (repoIds.length === 0) return out;
-  const rows = await readRows<{ id: number; repo_id: number; type: number; config: Record<string, unknown> }>(em, [RepoUnit],
-    'select id, repo_id, type, config from repo_unit where repo_id = any(?::int[]) order by repo_id, type', [intArray(repoIds)]);
-  for (const u of rows) {
-    const list = out.get(Number(u.repo_id)) ?? [];
-    list.push(unitRow(u));
-    out.set(Number(u.repo_id), list);
-  }
-  return out;
-}
 
 export interface RepoByName {
   /** Null when no user or organization has the name. */

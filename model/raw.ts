@@ -15,7 +15,7 @@ function prefixed<T extends object>(em: EntityManager, entity: EntityName<T>, al
   const key = `${meta.className}\0${alias}`;
   let list = lists.get(key);
   if (list === undefined) {
-    const fields = meta.props.filter((p) => !p.lazy && p.persist !== false && p.fieldNames?.length === 1).map((p) => p.fieldNames[0]!);
+    const fields = planOf(em, entity).map((c) => c.field);
     const pk = meta.properties[meta.primaryKeys[0] as keyof typeof meta.properties].fieldNames[0]!;
     // json_build_object takes at most 100 arguments: larger tables are built in parts and joined.
     const parts: string[] = [];
@@ -69,12 +69,7 @@ export async function readRows<R>(em: EntityManager, reads: readonly { meta: { c
  */
 export function plainPrefixed<T extends object>(em: EntityManager, entity: EntityName<T>, row: Record<string, unknown>, alias: string): T | null {
   const data = columnsOf(row, alias);
-  return data === null ? null : plainEntity(em, entity, data);
-}
-
-/** A row of an entity's table (column names) as the entity's properties, converted as hydration converts them. */
-function plainEntity<T extends object>(em: EntityManager, entity: EntityName<T>, row: Record<string, unknown>): T {
-  return plainRows(em, entity, [row])[0]!;
+  return data === null ? null : plainRows(em, entity, [data])[0]!;
 }
 
 /** The driver's own connection, as far as a plain read uses it. */
@@ -128,6 +123,7 @@ interface Column { field: string; prop: string; convert: ((v: unknown) => unknow
 /** Column-to-property plans by entity: they depend only on the entity definitions. */
 const plans = new Map<string, Column[]>();
 
+/** The non-lazy columns of an entity's table, each with its property and how hydration converts its value. */
 function planOf<T extends object>(em: EntityManager, entity: EntityName<T>): Column[] {
   const meta = em.getMetadata().get(entity);
   let plan = plans.get(meta.className);
