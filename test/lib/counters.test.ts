@@ -1,6 +1,7 @@
 // lib/counters.ts (issue 9, item 3): the row locks a recount waits behind, entities learning counters
 // written in SQL without writing anything back, and the queue of increments applied before COMMIT (issue 10).
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { EntityManager } from '@mikro-orm/core';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { addCounters, applyCounterQueue, closeCounterQueue, learnCounters, lockCounterRows, openCounterQueue } from '../../lib/counters.ts';
@@ -65,7 +66,12 @@ test('lockCounterRows: a second writer waits until the first commits (PostgreSQL
   await b.commit();
 });
 
-const repoCount = async () => Number((await db.db.orm.em.fork().getConnection().execute<{ n: number }[]>('select repo_count as n from topic where id = ?', [topicId]))[0].n);
+/** The topic's counter, read outside any transaction, or inside `em`'s (PGlite's one connection is its while it is open). */
+const repoCount = async (em?: EntityManager) => {
+  const on: EntityManager = em ?? db.db.orm.em.fork();
+  const rows = await on.getConnection().execute<{ n: number }[]>('select repo_count as n from topic where id = ?', [topicId], 'all', on.getTransactionContext());
+  return Number(rows[0]!.n);
+};
 
 test('addCounters: with no queue (CLI, background work) the increment is written at once', async () => {
   const before = await repoCount();
@@ -81,7 +87,7 @@ test('addCounters: a queue holds the deltas (summed) until applyCounterQueue, on
   try {
     await addCounters(em, 'topic', topicId, { repo_count: 1 });
     await addCounters(em, 'topic', topicId, { repo_count: 1 });
-    assert.is(await repoCount(), before);
+    assert.is(await repoCount(em), before, 'not even the transaction itself sees a queued delta');
     const { statements } = await countSql(db.db.orm, () => applyCounterQueue(em));
     assert.is(statements.length, 1, statements.join('\n'));
     await em.commit();
