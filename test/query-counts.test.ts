@@ -109,8 +109,8 @@ test('GET {R} of a fork: one more, for the parent with its owner and units', asy
   pin(await statementsOf(`/repos/${other.name}/s2`, { token: other.token }), 2, 'GET {R} fork');
 });
 
-test('GET /user', async () => {
-  pin(await statementsOf('/user', { token: owner.token }), 2, 'GET /user');
+test('GET /user: the star count comes with the token', async () => {
+  pin(await statementsOf('/user', { token: owner.token }), 1, 'GET /user');
 });
 
 // GET reads the addressed repository and the caller as plain objects (issue 10), which a lookup by id
