@@ -96,6 +96,13 @@ test('GET {R} with a token: one statement for the token, its user, the owner, th
   pin(await statementsOf(`/repos/${repo}`, { token: owner.token }), 1, 'GET {R} token');
 });
 
+test('HEAD {R} with a token: the same statement as GET, the answer reuses what the loader read', async () => {
+  await call(srv.api, 'HEAD', `/repos/${repo}`, { token: owner.token });
+  const { result, statements } = await countSql(db.db.orm, () => call(srv.api, 'HEAD', `/repos/${repo}`, { token: owner.token }));
+  assert.is(result.status, 200);
+  pin(statements, 1, 'HEAD {R} token');
+});
+
 test('GET {R} anonymous: one statement', async () => {
   pin(await statementsOf(`/repos/${repo}`), 1, 'GET {R} anonymous');
 });
