@@ -13,6 +13,8 @@ import type { Outcome, RequestState } from './guards/types.ts';
 import { isRedirect } from './guards/types.ts';
 import { HttpError, NOT_FOUND } from './lib/errors.ts';
 import { authenticate, type AuthDeps, type AuthResult } from './lib/auth.ts';
+import type { RepoAhead } from './lib/tokens.ts';
+import { isStorableText } from './model/schemas/storable.ts';
 import { createAuthLimiter } from './lib/auth-limit.ts';
 import { clientAddressOf } from './lib/client-address.ts';
 import { CACHE_CONTROL, etagOf, noneMatch } from './lib/conditional-get.ts';
@@ -151,7 +153,8 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
     if (!ctx.path.startsWith('/api/v1')) return next();
     const em = orm.em.fork();
     const query = new URLSearchParams(ctx.querystring);
-    const auth: AuthResult = await authenticate(em, config, authDeps, { headers: ctx.headers, query, peer: ctx.req.socket.remoteAddress, readOnly: ctx.method === 'GET' || ctx.method === 'HEAD' });
+    const readOnly = ctx.method === 'GET' || ctx.method === 'HEAD';
+    const auth: AuthResult = await authenticate(em, config, authDeps, { headers: ctx.headers, query, peer: ctx.req.socket.remoteAddress, readOnly, repo: readOnly ? repoAddressed(ctx.path) : null, stars: readOnly && ctx.path === '/api/v1/user' });
     if (auth.warning) ctx.set('Warning', auth.warning);
     // forgejo-facts 2.6 with the spec's preference for 401 on sign-in-required instances.
     if (!auth.doer && config.SERVICE.REQUIRE_SIGNIN_VIEW) throw new HttpError(401, 'Only signed in user is allowed to call APIs.');
@@ -260,6 +263,32 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
   // (`api` is a reserved name, but the answer is LFS's).
   app.use((ctx, next) => (ctx.path.startsWith('/api/v1/') && !ctx.path.startsWith('/api/v1/info/lfs') ? apiOnly : everything)(ctx, next));
   return app;
+}
+
+/**
+ * The owner and repository names of an API path below `/repos/{owner}/{repo}`, decoded as the router
+ * decodes parameters, or null. Only a hint: the token's statement finds this repository as well, and
+ * the REPO loader uses that answer when it asks for the same names (lib/repos.ts, issue 10). Names no
+ * stored text can equal are left to the loader's checks.
+ */
+export function repoAddressed(path: string): RepoAhead | null {
+  if (!path.startsWith('/api/v1/repos/')) return null;
+  const a = path.indexOf('/', 14);
+  if (a < 0) return null;
+  const b = path.indexOf('/', a + 1);
+  const rawOwner = path.slice(14, a);
+  const rawName = b < 0 ? path.slice(a + 1) : path.slice(a + 1, b);
+  if (rawOwner === '' || rawName === '') return null;
+  let owner: string;
+  let name: string;
+  try {
+    owner = rawOwner.includes('%') ? decodeURIComponent(rawOwner) : rawOwner;
+    name = rawName.includes('%') ? decodeURIComponent(rawName) : rawName;
+  } catch (e) {
+    if (!(e instanceof URIError)) throw e;
+    return null;
+  }
+  return isStorableText(owner) && isStorableText(name) ? { owner, name } : null;
 }
 
 /** Middleware run in order, as app.use would (koa-compose without its checks). */

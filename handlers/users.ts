@@ -16,16 +16,15 @@ import { Mode, repoPermission } from '../lib/perm.ts';
 import { isOrgOwner } from '../lib/membership.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
 import { repoJson } from '../lib/api/repo-json.ts';
-import { readRowsFast } from '../model/raw.ts';
+import { starCount } from '../lib/social.ts';
 import { userFeed, userHeatmap } from './activities.ts';
 import { INT32_MAX } from '../lib/query-values.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 
 /** One user as the caller may see it, with Forgejo's counters. */
 export async function userJson(s: RequestState, u: IUser) {
-  // A plain count: this runs on every GET /user (issue 10).
-  const [row] = await readRowsFast<{ n: number }>(s.em, [Star], 'select count(*)::int as n from star where uid = ?', [u.id]);
-  const stars = row!.n;
+  // Read with the caller's token on GET /user (issue 10).
+  const stars = await starCount(s.em, u.id);
   return toApiUser(s.config, u, { doer: s.auth.doer, siteAdmin: isSiteAdmin(s) }, { stars });
 }
 

@@ -8,7 +8,7 @@ import { AccessToken } from '../model/token.ts';
 import { isStorableText } from '../model/schemas/storable.ts';
 import { HttpError } from './errors.ts';
 import { verifyPassword } from './password.ts';
-import { findTaskToken, findToken, TOKEN_RE, TokenLookupError } from './tokens.ts';
+import { findTaskToken, findToken, TOKEN_RE, TokenLookupError, type RepoAhead } from './tokens.ts';
 import { pseudoUser } from './pseudo-users.ts';
 import { parseScopes, ScopeError } from './scopes.ts';
 import { checkTotp } from './totp.ts';
@@ -31,6 +31,10 @@ export interface AuthRequest extends AuthInput {
   peer: string | undefined;
   /** The request changes nothing (GET, HEAD): the caller may be a plain object, not a managed entity (issue 10). */
   readOnly?: boolean;
+  /** The repository a read-only request addresses, if any: found with the token, in one statement (lib/tokens.ts). */
+  repo?: RepoAhead | null;
+  /** A read-only request that shows the caller's star count (GET /user): counted with the token, in one statement. */
+  stars?: boolean;
 }
 
 export interface AuthDeps {
@@ -65,7 +69,7 @@ export async function authenticate(em: EntityManager, cfg: Config, deps: AuthDep
   let tried: { value: string; answer: AuthResult | string } | null = null;
   const tryToken = async (value: string) => {
     attempted = true;
-    if (tried?.value !== value) tried = { value, answer: await tokenLogin(em, value, !!req.readOnly) };
+    if (tried?.value !== value) tried = { value, answer: await tokenLogin(em, value, !!req.readOnly, req.readOnly ? { repo: req.repo ?? undefined, stars: req.stars } : {}) };
     return tried.answer;
   };
   // 1. Basic with a password.
@@ -149,10 +153,10 @@ async function passwordLogin(em: EntityManager, secrets: SecretBox, login: strin
   return user;
 }
 
-async function tokenLogin(em: EntityManager, value: string, plain: boolean): Promise<AuthResult | string> {
+async function tokenLogin(em: EntityManager, value: string, plain: boolean, ahead: { repo?: RepoAhead; stars?: boolean }): Promise<AuthResult | string> {
   let row;
   try {
-    row = await findToken(em, value, { plain });
+    row = await findToken(em, value, { plain, ...ahead });
   } catch (e) {
     if (!(e instanceof TokenLookupError)) throw e;
     // Not a personal access token: perhaps the token of a running actions task. Its caller is the

@@ -3,13 +3,14 @@
 // (a cache may keep it but must ask again; "private" because answers depend on the caller). A request
 // whose `If-None-Match` names that tag gets `304 Not Modified` without a body: a poller that sends back
 // the tag it saw pays for the work of the answer but not for its transfer and parsing.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 export const CACHE_CONTROL = 'max-age=0, private, must-revalidate';
 
 /** A strong validator of the exact bytes (a 128-bit prefix of SHA-256, base64url). */
 export function etagOf(body: string | Buffer): string {
-  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+  // The one-shot digest: the same bytes as a Hash object's, without making one per answer (issue 10).
+  return `"${hash('sha256', body, 'base64url').slice(0, 22)}"`;
 }
 
 /**

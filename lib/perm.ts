@@ -137,27 +137,47 @@ const NO_FACTS: AccessFacts = { collab: new Map(), orgs: new Set(), teams: [] };
  * The select list of a user's access facts; `uid` is the SQL of the user's id. Its placeholders, in
  * order: [uid,] repository ids, [uid,] organization ids, repository ids, [uid,] organization ids.
  */
-const factsColumns = (uid: string) => `
+const factsColumns = (uid: string, repoIds = '?::int[]', orgIds = '?::int[]') => `
        (select coalesce(json_agg(json_build_array(c.repo_id, c.mode)), '[]') from collaboration c
-         where c.user_id = ${uid} and c.repo_id = any(?::int[])) as collabs,
-       (select coalesce(json_agg(o.org_id), '[]') from org_user o where o.uid = ${uid} and o.org_id = any(?::int[])) as orgs,
+         where c.user_id = ${uid} and c.repo_id = any(${repoIds})) as collabs,
+       (select coalesce(json_agg(ou.org_id), '[]') from org_user ou where ou.uid = ${uid} and ou.org_id = any(${orgIds})) as orgs,
        (select coalesce(json_agg(json_build_object(
-           'org', m.org_id, 'mode', t.access_mode, 'all', t.includes_all_repositories,
-           'repos', (select coalesce(json_agg(tr.repo_id), '[]') from team_repo tr where tr.team_id = t.id and tr.repo_id = any(?::int[])),
-           'units', (select coalesce(json_agg(json_build_array(tu.type, tu.access_mode)), '[]') from team_unit tu where tu.team_id = t.id))), '[]')
-         from team_user m join team t on t.id = m.team_id where m.uid = ${uid} and m.org_id = any(?::int[])) as teams`;
+           'org', m.org_id, 'mode', tm.access_mode, 'all', tm.includes_all_repositories,
+           'repos', (select coalesce(json_agg(tr.repo_id), '[]') from team_repo tr where tr.team_id = tm.id and tr.repo_id = any(${repoIds})),
+           'units', (select coalesce(json_agg(json_build_array(tu.type, tu.access_mode)), '[]') from team_unit tu where tu.team_id = tm.id))), '[]')
+         from team_user m join team tm on tm.id = m.team_id where m.uid = ${uid} and m.org_id = any(${orgIds})) as teams`;
+
+/**
+ * The select list of a user's access facts on one repository `r` of an owner `o` (aliases of the
+ * statement it goes into), with no placeholder: for a statement that also finds the repository
+ * (the caller's token and the addressed repository, lib/tokens.ts).
+ */
+export const factsColumnsOfRepo = (uid: string) => factsColumns(uid, 'array[r.id]', `(case when o.type = 1 then array[o.id] else '{}'::int[] end)`);
 const ONE_USER_FACTS = `select ${factsColumns('?')}`;
 const USERS_FACTS = `select u.uid, ${factsColumns('u.uid')} from unnest(?::int[]) as u(uid)`;
 const FACT_TABLES = [Collaboration, OrgUser, TeamUser, Team, TeamRepo, TeamUnit];
 
-type FactsRow = { collabs: [number, number][]; orgs: number[]; teams: AccessFacts['teams'] };
+export type FactsRow = { collabs: [number, number][]; orgs: number[]; teams: AccessFacts['teams'] };
 const factsOf = (row: FactsRow): AccessFacts => ({ collab: new Map(row.collabs), orgs: new Set(row.orgs), teams: row.teams });
 const idsOf = (items: PermItem[]) => ({
   repoIds: intArray(items.map((i) => i.repo.id)),
   orgIds: intArray(new Set(items.filter((i) => i.owner.type === 1).map((i) => i.owner.id))),
 });
 
+/**
+ * Access facts another statement of the request already read (lib/tokens.ts), by EntityManager: one
+ * user's on one repository. Only for a request that changes nothing, which cannot change them either.
+ */
+const factsRead = new WeakMap<EntityManager, { uid: number; repoId: number; facts: AccessFacts }>();
+
+/** Keeps `row` (the columns of `factsColumnsOfRepo`) as user `uid`'s access facts on repository `repoId` for this request. */
+export function keepFactsRead(em: EntityManager, uid: number, repoId: number, row: FactsRow): void {
+  factsRead.set(em, { uid, repoId, facts: factsOf(row) });
+}
+
 async function accessFacts(em: EntityManager, uid: number, items: PermItem[]): Promise<AccessFacts> {
+  const known = items.length === 1 ? factsRead.get(em) : undefined;
+  if (known && known.uid === uid && known.repoId === items[0]!.repo.id) return known.facts;
   const { repoIds, orgIds } = idsOf(items);
   const [row] = await readRowsFast<FactsRow>(em, FACT_TABLES, ONE_USER_FACTS, [uid, repoIds, uid, orgIds, repoIds, uid, orgIds]);
   return factsOf(row!);

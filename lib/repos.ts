@@ -296,6 +296,13 @@ let byIdSql: string | undefined;
  * for a request that changes nothing, the owner and repository are plain objects (model/raw.ts).
  */
 export async function findRepoByName(em: EntityManager, owner: IUser | string, repoName: string, opts: { plain?: boolean } = {}): Promise<RepoByName> {
+  if (opts.plain) {
+    const known = repoRead.get(em);
+    if (known && known.repoName === repoName.toLowerCase() && known.ownerName === (typeof owner === 'string' ? owner.toLowerCase() : owner.lowerName)) {
+      repoRead.delete(em);
+      return repoFromRow(em, known.row, typeof owner === 'string' ? null : owner, true);
+    }
+  }
   // The texts are built once: a named statement is looked up by its text on every request.
   const rows = typeof owner === 'string'
     ? await readRowsFast<RepoRow>(em, [User, Repository, RepoUnit, RepoTransfer],
@@ -306,6 +313,29 @@ export async function findRepoByName(em: EntityManager, owner: IUser | string, r
       (byOwnerSql ??= `select ${prefixedColumns(em, Repository, 'r')}, ${REPO_EXTRAS} from repository r where r.owner_id = ? and r.lower_name = ?`),
       [owner.id, repoName.toLowerCase()]);
   return repoFromRow(em, rows[0], typeof owner === 'string' ? null : owner, !!opts.plain);
+}
+
+/**
+ * The select list and joins that find an owner (alias `o`) by name and its repository (`r`) by name
+ * with its units and transfer state, for a statement that reads something else as well (the caller's
+ * token, lib/tokens.ts); its two placeholders are the repository's and the owner's name in lower case, as given to
+ * `keepRepoRead`. `more` adds select expressions over `o` and `r`.
+ */
+export const repoByNameLateral = (em: EntityManager, more = '') =>
+  `left join lateral (select ${prefixedColumns(em, User, 'o')}, ${prefixedColumns(em, Repository, 'r')}, ${REPO_EXTRAS}${more}
+     from "user" o left join repository r on r.owner_id = o.id and r.lower_name = ? where o.lower_name = ?) ahead on true`;
+
+/**
+ * What another statement of this request read with `repoByNameLateral`, by EntityManager, for the
+ * request's own `findRepoByName` (plain, as a request that changes nothing reads): one statement
+ * instead of two for every GET below `{R}` with a token (issue 10).
+ */
+const repoRead = new WeakMap<EntityManager, { ownerName: string; repoName: string; row: RepoRow | undefined }>();
+
+/** Keeps the columns `repoByNameLateral` selected in `row` as the answer for this owner and repository name. */
+export function keepRepoRead(em: EntityManager, ownerName: string, repoName: string, row: Record<string, unknown>): void {
+  const found = row.o == null ? undefined : { u: row.o, r: row.r, units: row.units, transfer_pending: row.transfer_pending } as RepoRow;
+  repoRead.set(em, { ownerName: ownerName.toLowerCase(), repoName: repoName.toLowerCase(), row: found });
 }
 
 function repoFromRow(em: EntityManager, row: RepoRow | undefined, knownOwner: IUser | null, plain = false): RepoByName {

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { Repository, type IRepository } from '../model/repo.ts';
 import { learnCounters, lockCounterRows } from './counters.ts';
 import { Star, Watch, WatchMode } from '../model/star.ts';
+import { readRowsFast } from '../model/raw.ts';
 
 export const WATCHING = [WatchMode.normal, WatchMode.auto];
 
@@ -23,6 +24,27 @@ export async function setWatch(em: EntityManager, userId: number, repo: IReposit
         returning id`, [userId, repo.id, WatchMode.normal, now, now])).length
     : await em.nativeUpdate(Watch, { userId, repoId: repo.id, mode: { $ne: WatchMode.dont } }, { mode: WatchMode.dont, updatedAt: now });
   if (changed) await recountStarsAndWatches(em, [repo.id]);
+}
+
+/**
+ * A star count another statement of the request already read (the caller's token's, lib/tokens.ts),
+ * by EntityManager: only for a request that changes nothing, which cannot star anything either.
+ */
+const starsRead = new WeakMap<EntityManager, { uid: number; count: number }>();
+
+/** The select expression of user `uid`'s star count (`uid` being SQL), for `keepStarCount`. */
+export const starCountColumn = (uid: string) => `(select count(*)::int from star s where s.uid = ${uid}) as star_count`;
+
+export function keepStarCount(em: EntityManager, uid: number, count: number): void {
+  starsRead.set(em, { uid, count });
+}
+
+/** How many repositories a user has starred: a plain count, unless this request read it already (issue 10: GET /user). */
+export async function starCount(em: EntityManager, uid: number): Promise<number> {
+  const known = starsRead.get(em);
+  if (known && known.uid === uid) return known.count;
+  const [row] = await readRowsFast<{ n: number }>(em, [Star], 'select count(*)::int as n from star where uid = ?', [uid]);
+  return row!.n;
 }
 
 const sql = (em: EntityManager, text: string, params: unknown[]) =>

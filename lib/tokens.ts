@@ -6,6 +6,9 @@ import type { EntityManager } from '@mikro-orm/core';
 import { User, type IUser } from '../model/user.ts';
 import { mapPrefixed, plainPrefixed, prefixedColumns, readRowsFast } from '../model/raw.ts';
 import type { TaskInfo } from './auth-types.ts';
+import { keepRepoRead, repoByNameLateral } from './repos.ts';
+import { factsColumnsOfRepo, keepFactsRead, type FactsRow } from './perm.ts';
+import { keepStarCount, starCountColumn } from './social.ts';
 
 export const TOKEN_RE = /^[0-9a-f]{40}$/;
 
@@ -26,27 +29,47 @@ export class TokenLookupError extends Error {}
 export interface FoundToken { id: number; uid: number; scope: string; updatedAt: Date; repoIds: number[] | null; user: IUser | null }
 
 let tokenSql: string | undefined;
+let tokenRepoSql: string | undefined;
+let tokenStarsSql: string | undefined;
+
+/** A repository the request addresses (`/repos/{owner}/{repo}/...`), to find in the token's statement. */
+export interface RepoAhead { owner: string; name: string }
 
 /**
  * Finds the token for a presented value, with its repository list and its user, in one query (this
  * runs on every token-authenticated request); throws TokenLookupError with Forgejo's message. With
  * `plain`, the user is a plain object (model/raw.ts, plainPrefixed), for a request that changes nothing.
  */
-export async function findToken(em: EntityManager, value: string, opts: { plain?: boolean } = {}): Promise<FoundToken> {
+export async function findToken(em: EntityManager, value: string, opts: { plain?: boolean; repo?: RepoAhead; stars?: boolean } = {}): Promise<FoundToken> {
   if (value === '') throw new TokenLookupError('access token is empty');
   if (!TOKEN_RE.test(value)) throw new TokenLookupError(`access token does not exist [sha: ${value}]`);
   // The text is built once: a named statement is looked up by it on every request.
-  tokenSql ??= `select t.id, t.uid, t.scope, t.token_hash, t.token_salt, t.updated_at,
+  const statement = (select = '', join = '') => `select t.id, t.uid, t.scope, t.token_hash, t.token_salt, t.updated_at,
             (select array_agg(r.repo_id order by r.repo_id) from access_token_repo r where r.token_id = t.id) as repo_ids,
-            ${prefixedColumns(em, User, 'u')}
-       from access_token t left join "user" u on u.id = t.uid where t.token_last_eight = ?`;
+            ${prefixedColumns(em, User, 'u')}${select}
+       from access_token t left join "user" u on u.id = t.uid${join} where t.token_last_eight = ?`;
+  tokenSql ??= statement();
+  // With `repo` (a request that changes nothing, below `{R}`), the same statement finds the owner, the
+  // repository with its units and the caller's access facts on it, which the REPO loader then reads
+  // from the request's EntityManager instead of the database (issue 10: one statement, not two or three).
+  // With `stars` (GET /user), it counts the user's stars, which the answer shows.
+  const repo = opts.repo;
+  const sql = repo
+    ? (tokenRepoSql ??= statement(', ahead.*', `
+       ${repoByNameLateral(em, `, ${factsColumnsOfRepo('t.uid')}`)}`))
+    : opts.stars ? (tokenStarsSql ??= statement(`, ${starCountColumn('t.uid')}`)) : tokenSql;
+  const params = repo ? [repo.name.toLowerCase(), repo.owner.toLowerCase(), value.slice(-8)] : [value.slice(-8)];
   const rows = await readRowsFast<{ id: number; uid: number; scope: string; token_hash: string; token_salt: string; updated_at: Date | string; repo_ids: number[] | null } & Record<string, unknown>>(
-    em, [], tokenSql, [value.slice(-8)]);
+    em, [], sql, params);
   for (const t of rows) {
     const want = Buffer.from(t.token_hash, 'hex');
     const got = Buffer.from(hashToken(value, t.token_salt), 'hex');
     if (want.length === got.length && timingSafeEqual(want, got)) {
       const repoIds = t.repo_ids?.length ? t.repo_ids.map(Number) : null;
+      if (repo) {
+        keepRepoRead(em, repo.owner, repo.name, t);
+        if (t.r != null) keepFactsRead(em, Number(t.uid), Number((t.r as { id: number }).id), t as unknown as FactsRow);
+      } else if (opts.stars) keepStarCount(em, Number(t.uid), Number(t.star_count));
       return { id: Number(t.id), uid: Number(t.uid), scope: t.scope, updatedAt: new Date(t.updated_at), repoIds, user: (opts.plain ? plainPrefixed : mapPrefixed)(em, User, t, 'u') };
     }
   }

@@ -15,7 +15,7 @@ import { toApiRepo, type ApiRepo } from './repo.ts';
 export async function repoJson(s: RequestState, repo: IRepository, owner: IUser): Promise<ApiRepo> {
   const viewer = { doer: s.auth.doer, siteAdmin: isSiteAdmin(s) };
   // A read may reuse what the loader read for the addressed repository; a write may have changed it.
-  const loaded = s.method === 'GET' && s.repo?.repo.id === repo.id && s.repo.units ? s.repo : null;
+  const loaded = (s.method === 'GET' || s.method === 'HEAD') && s.repo?.repo.id === repo.id && s.repo.units ? s.repo : null;
   const units = loaded?.units ?? (await repoUnits(s.em, repo.id));
   const perm = loaded?.perm ?? (await repoPermission(s.em, { repo, owner, doer: s.auth.doer, siteAdmin: isSiteAdmin(s), token: s.auth.token }, new Set(units.map((u) => u.type))));
   let parent: ApiRepo | null = null;
@@ -39,7 +39,7 @@ export async function reposJson(s: RequestState, repos: IRepository[]): Promise<
   const viewer = { doer: s.auth.doer, siteAdmin: isSiteAdmin(s) };
   const unique = (ids: number[]) => [...new Set(ids)];
   // As in repoJson, a read reuses what the loader read for the addressed repository.
-  const loaded = s.method === 'GET' && s.repo?.units ? s.repo : null;
+  const loaded = (s.method === 'GET' || s.method === 'HEAD') && s.repo?.units ? s.repo : null;
   const isLoaded = (id: number) => loaded?.repo.id === id;
   const parentIds = unique(repos.filter((r) => r.isFork && r.forkId).map((r) => r.forkId));
   const toRead = parentIds.filter((id) => !isLoaded(id));

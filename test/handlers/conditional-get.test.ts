@@ -1,6 +1,7 @@
 // Conditional GETs (issue 13, item 2; lib/conditional-get.ts): a strong ETag from the answer's bytes
 // and Cache-Control on every JSON GET; If-None-Match that matches answers 304 without a body. Checked
 // on a single object, a paged list (its paging headers stay on the 304) and a git-backed read.
+import { createHash } from 'node:crypto';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { call } from '../helpers/client.ts';
@@ -19,6 +20,8 @@ test('a single object: ETag and Cache-Control; the same tag answers 304 with no 
   assert.is(first.status, 200);
   const etag = first.headers.get('etag')!;
   assert.match(etag, /^"[A-Za-z0-9_-]{22}"$/);
+  // The tag is the first 128 bits of the body's SHA-256, base64url: clients' stored tags stay valid.
+  assert.is(etag, `"${createHash('sha256').update(first.text).digest('base64url').slice(0, 22)}"`);
   assert.is(first.headers.get('cache-control'), 'max-age=0, private, must-revalidate');
   assert.is((await get(path, env.alice.token)).headers.get('etag'), etag, 'the same bytes, the same tag');
 

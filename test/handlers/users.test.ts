@@ -289,6 +289,9 @@ test('starred and subscriptions: Repository lists the caller can reach, with X-T
   const theirs = await as(bob, 'GET', `/users/${u.name}/subscriptions`);
   assert.equal(theirs.json.map((r: { name: string }) => r.name), [pub.name]);
   assert.is((await as(u, 'GET', `/users/${u.name}`)).json.starred_repos_count, 2);
+  // GET /user counts the stars in its token's statement (issue 10).
+  assert.is((await as(u, 'GET', '/user')).json.starred_repos_count, 2);
+  assert.is((await as(bob, 'GET', '/user')).json.starred_repos_count, 0);
 });
 
 test('OAuth2 applications: secret shown once and stored hashed, list/get/patch/delete, other users get 404', async () => {
