@@ -25,6 +25,7 @@ import { removeLeftovers } from './lib/leftovers.ts';
 import { reconcileAllMerges } from './lib/merge-recovery.ts';
 import { takeServingLock } from './lib/serving-lock.ts';
 import { missingServeFlags, withoutTsx } from './lib/node-flags.ts';
+import { collectWhenIdle } from './lib/idle-gc.ts';
 
 const socketPath = (cfg: Config) => path.join(cfg.dataPath, 'cairn-admin.sock');
 
@@ -126,6 +127,8 @@ async function serve(cfg: Config) {
   const app = createApp({ config: cfg, orm: db.orm, log });
   const running = await listen(app, cfg.SERVER.HTTP_ADDR, cfg.SERVER.HTTP_PORT);
   const admin = serveAdminSocket(db.orm, cfg);
+  // Once the load stops, V8's young generation and spare pages go back to the system (lib/idle-gc.ts).
+  const idle = collectWhenIdle(running.server);
   // The built-in SSH server runs only when [server] SSH_LISTEN_PORT is set; ssh2 (and the WebAssembly
   // module it compiles when imported) is loaded only then (issue 10, memory).
   const ssh = cfg.sshListenPort === null ? null
@@ -136,6 +139,7 @@ async function serve(cfg: Config) {
   const cron = startCronScheduler(db.orm.em, { log, secrets: new SecretBox(secretKey(cfg)), repoPath: repoPathFor(cfg) }, cfg);
   log.info({ url: running.url, database: cfg.DATABASE.URL ? 'postgresql' : 'embedded' }, `cairn listening on ${running.url}`);
   const stop = async () => {
+    idle.stop();
     await mirrors.stop();
     await webhooks.stop();
     await cron.stop();

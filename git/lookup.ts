@@ -40,7 +40,21 @@ const trees = new Lru<string, RawTreeEntry[]>(20_000, (entries) => entries.lengt
 const rootTrees = new Lru<string, string>(4_096);
 const blobSizes = new Lru<string, number>(20_000);
 const BLOB_CACHE_MAX = 64 * 1024;
-const blobs = new Lru<string, Buffer>(4 * 1024 * 1024, (b) => b.length + 64);
+// Weighed by the memory each one holds: its own ArrayBuffer (see ownCopy) and about 200 bytes of
+// objects and key around it.
+const blobs = new Lru<string, Buffer>(4 * 1024 * 1024, (b) => b.buffer.byteLength + 200);
+
+/**
+ * A copy in memory of its own. Neither a slice of cat-file's read buffer nor `Buffer.from` (which
+ * places anything under 4 KiB in Node's shared 8 KiB pool) would do: a kept slice keeps its whole
+ * buffer alive, so a cache of many small blobs, each weighed at its length, could hold an 8 KiB pool
+ * slab each (issue 10, memory).
+ */
+export function ownCopy(b: Buffer): Buffer {
+  const copy = Buffer.allocUnsafeSlow(b.length);
+  b.copy(copy);
+  return copy;
+}
 
 const keyOf = (repoPath: string, oid: string) => `${path.resolve(repoPath)}\0${oid}`;
 
@@ -100,8 +114,7 @@ export async function blobContent(repoPath: string, oid: string): Promise<Buffer
   const hit = blobs.get(key);
   if (hit) return hit;
   const content = await load();
-  // A slice of cat-file's read buffer would keep the whole buffer alive: keep a copy of its own.
-  if (content && content.length <= BLOB_CACHE_MAX) blobs.set(key, Buffer.from(content));
+  if (content && content.length <= BLOB_CACHE_MAX) blobs.set(key, ownCopy(content));
   return content ?? null;
 }
 

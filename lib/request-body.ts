@@ -6,7 +6,7 @@
 // token), so an anonymous client cannot make the server spool files to disk either.
 import type { Socket } from 'node:net';
 import type { Context, Middleware } from 'koa';
-import { koaBody, HttpMethodEnum } from 'koa-body';
+import * as coBody from 'co-body';
 import type { Config } from '../config.ts';
 import { HttpError } from './errors.ts';
 import { formidableOptions } from './attachments.ts';
@@ -38,31 +38,62 @@ function refusal(err: Error): HttpError {
   return new HttpError(422, `invalid request body: ${err.message}`);
 }
 
+// JSON, text and form bodies are read with co-body, as koa-body reads them (its defaults: UTF-8,
+// strict JSON, the same content types); only multipart bodies go through koa-body and formidable,
+// loaded when the first one arrives: with zod (koa-body checks its options with it) they are 6 MB
+// of heap that a server no upload reaches never holds (issue 10, memory).
+const PARSED_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+// ActivityPub peers post `application/activity+json` (or ld+json).
+const JSON_TYPES = ['application/json', 'application/json-patch+json', 'application/vnd.api+json', 'application/csp-report', 'application/activity+json', 'application/ld+json'];
+const FORM_TYPES = ['urlencoded'];
+const TEXT_TYPES = ['text/*'];
+const MULTIPART_TYPES = ['multipart'];
+
+interface Parsed { value: unknown; text?: string; files?: unknown }
+
+/** co-body's answer with `returnRawBody`: the value and the text as received. */
+const withText = (r: { parsed: unknown; raw: string }): Parsed => ({ value: r.parsed, text: r.raw });
+
 export function bodyReader(cfg: Config): BodyReader {
   const limit = bodyCap(cfg);
-  const options = {
-    text: true,
-    json: true,
-    urlencoded: true,
-    parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
-    // ActivityPub peers post `application/activity+json` (or ld+json).
-    jsonTypes: ['application/json', 'application/json-patch+json', 'application/vnd.api+json', 'application/csp-report', 'application/activity+json', 'application/ld+json'],
-    jsonLimit: limit,
-    textLimit: limit,
-    formLimit: limit,
+  let multipart: Promise<Middleware> | null = null;
+  const loadMultipart = () => (multipart ??= import('koa-body').then(({ koaBody }) => koaBody({
+    multipart: true,
+    json: false,
+    text: false,
+    urlencoded: false,
+    parsedMethods: [...PARSED_METHODS] as never,
     formidable: formidableOptions(cfg),
     onError: (err: Error) => { throw refusal(err); },
-  };
-  const withUploads = koaBody({ ...options, multipart: true });
-  const withoutUploads = koaBody({ ...options, multipart: false });
-  const withText = koaBody({ ...options, multipart: false, includeUnparsed: true });
+  }) as unknown as Middleware));
   const done = async () => {};
+  const read = async (ctx: Context, wanted: BodyWanted): Promise<Parsed> => {
+    const options = { encoding: 'utf-8', limit, returnRawBody: true as const };
+    if (ctx.is(JSON_TYPES)) return withText(await coBody.json(ctx, { ...options, strict: true }));
+    if (ctx.is(FORM_TYPES)) return withText(await coBody.form(ctx, options));
+    if (ctx.is(TEXT_TYPES)) return withText(await coBody.text(ctx, options));
+    // The text was kept for the HTTP signature's digest (SIG), and such bodies are never multipart.
+    if (wanted.uploads && !wanted.text && ctx.is(MULTIPART_TYPES)) {
+      await (await loadMultipart())(ctx, done);
+      const request = ctx.request as { body?: unknown; files?: unknown };
+      return { value: request.body, files: request.files };
+    }
+    return { value: undefined };
+  };
   return async (ctx, wanted) => {
-    await (wanted.text ? withText : wanted.uploads ? withUploads : withoutUploads)(ctx, done);
-    const request = ctx.request as { body?: unknown; files?: unknown; rawBody?: unknown };
+    let parsed: Parsed = { value: undefined };
+    if (PARSED_METHODS.has(ctx.method.toUpperCase())) {
+      try {
+        parsed = await read(ctx, wanted);
+      } catch (e) {
+        if (e instanceof HttpError) throw e;
+        throw refusal(e instanceof Error ? e : new Error(String(e)));
+      }
+    }
     return {
-      value: wanted.multipart ? { fields: request.body, files: request.files } : request.body,
-      text: typeof request.rawBody === 'string' ? request.rawBody : undefined,
+      // A multipart row gets koa-body's `{ fields, files }` whatever arrived (a JSON body as fields).
+      value: wanted.multipart ? { fields: parsed.value, files: parsed.files } : parsed.value,
+      text: wanted.text ? parsed.text : undefined,
     };
   };
 }

@@ -6,7 +6,8 @@
 // Names are normalised as Forgejo does (`.` and `_` become `-`, compared case-insensitively). Errors are
 // plain text. The upload streams to the spool while it is hashed: a wrong `sha256_digest` stores nothing.
 import fs from 'node:fs';
-import formidable, { errors as formidableErrors, type File as FormidableFile } from 'formidable';
+import type formidable from 'formidable';
+import type { File as FormidableFile } from 'formidable';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { PackageBlob, PackageFile, PackageVersion, type IPackageVersion } from '../../model/package.ts';
 import { isStorableText } from '../../model/schemas/storable.ts';
@@ -64,7 +65,9 @@ async function readForm(r: RegistryRequest): Promise<Form> {
   if (!/^multipart\/form-data\b/i.test(r.ctx.get('Content-Type'))) throw new RegistryError(400, 'request Content-Type isn\'t multipart/form-data');
   await fs.promises.mkdir(spoolDir(r.deps.config), { recursive: true });
   const writers = new Map<object, SpoolWriter>();
-  const form = formidable({
+  // formidable is loaded by the first upload, not by every server at its start (issue 10, memory).
+  const { default: makeForm, errors: formidableErrors } = await import('formidable');
+  const form = makeForm({
     maxFieldsSize: bodyCap(r.deps.config),
     maxFileSize: Number.POSITIVE_INFINITY,
     maxTotalFileSize: Number.POSITIVE_INFINITY,

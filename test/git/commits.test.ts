@@ -2,10 +2,11 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { text as streamText } from 'node:stream/consumers';
 import { RevNotFoundError } from '../../git/errors.ts';
-import { commitFilesAndStats, countCommits, diffFiles, diffFilesOfCommits, diffOrPatch, formatGitDate, getCommit, log, parseCommit } from '../../git/commits.ts';
+import { commitFilesAndStats, commitWeight, countCommits, diffFiles, diffFilesOfCommits, diffOrPatch, formatGitDate, getCommit, log, parseCommit } from '../../git/commits.ts';
 import { runGit } from '../../git/exec.ts';
 import { commitFiles } from '../../git/write.ts';
 import { alice, commit, git, sandbox, text, type Sandbox } from './fixture.ts';
+import { lastResortCollect } from '../../lib/idle-gc.ts';
 
 let sb: Sandbox;
 let repo: string;
@@ -165,6 +166,23 @@ test('diffOrPatch streams a diff and a patch', async () => {
   const rootPatch = await diffOrPatch(repo, shas[0], 'patch');
   assert.match(rootPatch ? await streamText(rootPatch) : '', 'Subject: [PATCH] one');
   assert.is(await diffOrPatch(repo, 'nope', 'diff'), null);
+});
+
+test('the commit cache weighs a parsed commit at no less than the heap it holds, key included', () => {
+  const collect = lastResortCollect();
+  const n = 3_000;
+  const hex = (i: number, salt: string) => `${salt}${i.toString(16)}`.padStart(40, '0');
+  const raws = Array.from({ length: n }, (_, i) => Buffer.from(`tree ${hex(i, 'a')}\nparent ${hex(i, 'b')}\nauthor Bench <bench@example.com> ${1_700_000_000 + i} +0000\ncommitter Bench <bench@example.com> ${1_700_000_000 + i} +0000\n\ncommit ${i}\n`));
+  const kept = new Map<string, ReturnType<typeof parseCommit>>();
+  collect();
+  const before = process.memoryUsage().heapUsed;
+  for (let i = 0; i < n; i++) kept.set(`/srv/forgejo-repositories/bench/big.git\0${hex(i, 'c')}`, parseCommit(hex(i, 'c'), raws[i]!));
+  collect();
+  const held = process.memoryUsage().heapUsed - before;
+  let weighed = 0;
+  for (const c of kept.values()) weighed += commitWeight(c);
+  assert.ok(held > 0 && held <= weighed, `held ${held} bytes, weighed ${weighed}`);
+  assert.ok(held > weighed / 3, `weighed ${weighed} bytes for ${held} held: far too much`);
 });
 
 test.run();

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runGit } from '../../git/exec.ts';
-import { lastCommitFor } from '../../git/lookup.ts';
+import { blobContent, lastCommitFor, ownCopy, readTree } from '../../git/lookup.ts';
 import { commitFiles } from '../../git/write.ts';
 import { alice, commit, git, sandbox, text, type Sandbox } from './fixture.ts';
 
@@ -50,6 +50,22 @@ test('lastCommitFor answers what rev-list answers, with the parents known first 
       for (const p of PATHS) assert.is(await lastCommitFor(repo, sha, p), await revList(repo, sha, p), `${order}: ${p} at commit ${shas.indexOf(sha) + 1}`);
     }
   }
+});
+
+test('a kept small blob holds memory of its own, not a slab of Node\'s shared buffer pool', async () => {
+  const small = Buffer.from('small');
+  assert.ok(small.buffer.byteLength > small.length, 'Buffer.from pools small buffers');
+  const own = ownCopy(small);
+  assert.is(own.toString(), 'small');
+  assert.is(own.buffer.byteLength, own.length);
+  const repo = await sb.repo();
+  const sha = await commit(repo, [{ op: 'create', path: 'tiny.txt', content: text('tiny') }]);
+  const root = await readTree(repo, (await git(repo, 'rev-parse', `${sha}^{tree}`)).trim());
+  const oid = root!.find((e) => e.name === 'tiny.txt')!.oid;
+  await blobContent(repo, oid);
+  const kept = await blobContent(repo, oid);
+  assert.is(kept!.toString(), 'tiny');
+  assert.is(kept!.buffer.byteLength, kept!.length);
 });
 
 test.run();
