@@ -28,6 +28,7 @@ import type { Sql } from '../lib/repo-search.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
 import { badRequest, HttpError, notFound, unprocessable, NOT_FOUND } from '../lib/errors.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
+import { knownUnits } from '../lib/perm.ts';
 import { callerOf } from './repo-lists.ts';
 import { INT32_MAX } from '../lib/query-values.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
@@ -200,6 +201,8 @@ export const create = signedIn<CreateIssueOption>(async (c) => {
   const milestoneId = writer && b.milestone && b.milestone > 0 && b.milestone <= 2 ** 31 - 1
     && (await c.em.count(Milestone, { id: b.milestone, repoId: repo.id })) > 0 ? b.milestone : 0;
 
+  // The chain read the repository's units and this route changes none: its notifications and feeds reuse them.
+  knownUnits(c.em, repo.id, perm.enabled);
   const issue = await createIssue(c.em, { repo, posterId: doer.id, title, content: b.body ?? '', ref: b.ref ?? '', deadline });
   await setMilestone(c.em, issue, doer.id, milestoneId);
   // A new issue has no labels or assignees to compare with: nothing to read when none are given.

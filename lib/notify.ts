@@ -11,6 +11,7 @@ import type { IUser } from '../model/user.ts';
 import { onEvent } from './events.ts';
 import { mentionedUsers } from './mentions.ts';
 import { readersOf } from './perm.ts';
+import { plainPrefixed, prefixedColumns, readRows } from '../model/raw.ts';
 import { WATCHING } from './social.ts';
 
 export interface IssueNotice {
@@ -26,34 +27,35 @@ export interface IssueNotice {
 /**
  * Who follows the issue (its watchers, the repository's watchers except for work-in-progress pulls, its
  * poster, the posters of comments, code comments and reviews as Forgejo's GetParticipantIDsByIssue, its
- * assignees), less explicit unsubscriptions, users who blocked the doer, and the doer: one statement.
- * In that order of kinds, as the threads are written.
+ * assignees), less explicit unsubscriptions, users who blocked the doer, and the doer: one statement,
+ * with their user rows (issue 10). In that order of kinds, as the threads are written.
  */
-async function candidatesOf(em: EntityManager, issue: IIssue, doerId: number): Promise<number[]> {
+async function candidatesOf(em: EntityManager, issue: IIssue, doerId: number): Promise<IUser[]> {
   const repoWatchers = !issue.isPull || !isWorkInProgress(issue.title);
-  const rows: { uid: number }[] = await em.getConnection().execute(
-    `select f.uid from (
-       select ?::int as uid, 0 as kind
-       union all select user_id, 1 from issue_watch where issue_id = ? and is_watching
-       union all select user_id, 2 from watch where repo_id = ? and mode in (${WATCHING.join(',')}) and ?
-       union all select poster_id, 3 from comment where issue_id = ? and type in (?, ?, ?)
-       union all select assignee_id, 4 from issue_assignees where issue_id = ?
-     ) f
-     where f.uid > 0 and f.uid <> ?
-       and f.uid not in (select user_id from issue_watch where issue_id = ? and not is_watching)
-       and f.uid not in (select user_id from blocked_user where block_id = ?)
-     group by f.uid order by min(f.kind), f.uid`,
-    [issue.posterId, issue.id, issue.repoId, repoWatchers, issue.id, CommentType.comment, CommentType.code, CommentType.review, issue.id, doerId, issue.id, doerId],
-    'all', em.getTransactionContext());
-  return rows.map((r) => Number(r.uid));
+  const rows = await readRows<Record<string, unknown>>(em, [User],
+    `select ${prefixedColumns(em, User, 'u')} from (
+       select f.uid, min(f.kind) as kind from (
+         select ?::int as uid, 0 as kind
+         union all select user_id, 1 from issue_watch where issue_id = ? and is_watching
+         union all select user_id, 2 from watch where repo_id = ? and mode in (${WATCHING.join(',')}) and ?
+         union all select poster_id, 3 from comment where issue_id = ? and type in (?, ?, ?)
+         union all select assignee_id, 4 from issue_assignees where issue_id = ?
+       ) f
+       where f.uid > 0 and f.uid <> ?
+         and f.uid not in (select user_id from issue_watch where issue_id = ? and not is_watching)
+         and f.uid not in (select user_id from blocked_user where block_id = ?)
+       group by f.uid
+     ) c join "user" u on u.id = c.uid
+     order by c.kind, c.uid`,
+    [issue.posterId, issue.id, issue.repoId, repoWatchers, issue.id, CommentType.comment, CommentType.code, CommentType.review, issue.id, doerId, issue.id, doerId]);
+  return rows.map((r) => plainPrefixed(em, User, r, 'u')!);
 }
 
 /** Users who may read the issue (the issues unit, or pulls for a pull request), as Forgejo's CheckRepoUnitUser. */
-async function readers(em: EntityManager, repo: IRepository, issue: IIssue, candidates: number[]): Promise<number[]> {
-  if (!candidates.length) return [];
+async function readers(em: EntityManager, repo: IRepository, issue: IIssue, users: IUser[]): Promise<number[]> {
+  if (!users.length) return [];
   const owner = await em.findOne(User, { id: repo.ownerId });
   if (!owner) return [];
-  const users = await em.find(User, { id: { $in: candidates } });
   return (await readersOf(em, repo, owner, users, issue.isPull ? 'pulls' : 'issues')).map((u) => u.id);
 }
 
@@ -84,9 +86,9 @@ export async function notifyIssueEvent(em: EntityManager, notice: IssueNotice): 
   const { issue, doerId } = notice;
   const repo = await em.findOne(Repository, { id: issue.repoId });
   if (!repo) return;
-  let candidates: number[];
+  let candidates: IUser[];
   if (notice.receiverId) {
-    candidates = notice.receiverId === doerId ? [] : [notice.receiverId];
+    candidates = notice.receiverId === doerId ? [] : await em.find(User, { id: notice.receiverId });
   } else {
     candidates = await candidatesOf(em, issue, doerId);
   }

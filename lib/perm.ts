@@ -48,7 +48,22 @@ export class RepoPermission {
   hasAnyAccess() { return this.mode > Mode.none || [...this.units.values()].some((m) => m > Mode.none); }
 }
 
+/**
+ * Enabled units a request has read already, by repository, per EntityManager (so per request and
+ * never shared): a write that does not change units tells them once (`knownUnits`), and the readers
+ * of its notifications and feeds need no second read (issue 10).
+ */
+const unitsOfRequest = new WeakMap<EntityManager, Map<number, Set<number>>>();
+
+/** The request on `em` read these enabled units of `repoId` and changes none: later asks reuse them. */
+export function knownUnits(em: EntityManager, repoId: number, enabled: Set<number>): void {
+  const known = unitsOfRequest.get(em) ?? new Map<number, Set<number>>();
+  unitsOfRequest.set(em, known.set(repoId, enabled));
+}
+
 export async function enabledUnits(em: EntityManager, repoId: number): Promise<Set<number>> {
+  const known = unitsOfRequest.get(em)?.get(repoId);
+  if (known) return known;
   const rows = await em.find(RepoUnit, { repoId }, { fields: ['type'] });
   return new Set(rows.map((r) => r.type));
 }
