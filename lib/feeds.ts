@@ -23,6 +23,7 @@ import { Repository, type IRepository } from '../model/repo.ts';
 import { Watch } from '../model/star.ts';
 import { plainPrefixed, prefixedColumns, readRows } from '../model/raw.ts';
 import { WATCHING } from './social.ts';
+import { keepEarly, takeEarly } from './early-reads.ts';
 import { BlockedUser } from '../model/social.ts';
 import { CommentType, Comment } from '../model/issue.ts';
 import type { ITeam } from '../model/org.ts';
@@ -49,19 +50,30 @@ const UNIT_OF: Partial<Record<OpName, UnitName>> = {
 };
 
 /**
- * Users who should see the activity besides the actor and the organization: active watchers who have
- * not blocked the actor, read with their user rows in one statement (issue 10), then those who may
- * read the unit.
+ * A repository's active watchers (normal or auto) other than the actor who have not blocked the actor,
+ * with their user rows: one statement (issue 10).
  */
-async function watcherIds(em: EntityManager, a: NewAction, owner: IUser): Promise<number[]> {
+async function readFeedWatchers(em: EntityManager, repoId: number, actorId: number): Promise<IUser[]> {
   const rows = await readRows<Record<string, unknown>>(em, [Watch, BlockedUser, User],
     `select ${prefixedColumns(em, User, 'u')} from watch w join "user" u on u.id = w.user_id
      where w.repo_id = ? and w.mode in (${WATCHING.join(',')}) and w.user_id <> ? and u.is_active
        and not exists (select 1 from blocked_user b where b.user_id = w.user_id and b.block_id = ?)
      order by w.user_id`,
-    [a.repo.id, a.actUserId, a.actUserId]);
-  if (!rows.length) return [];
-  const users = rows.map((r) => plainPrefixed(em, User, r, 'u')!);
+    [repoId, actorId, actorId]);
+  return rows.map((r) => plainPrefixed(em, User, r, 'u')!);
+}
+
+const watchersKey = (repoId: number, actorId: number) => `feed-watchers:${repoId}:${actorId}`;
+
+/** Read the feed's watchers of `repo` for the next activity of `actorId` now (lib/early-reads.ts). */
+export async function readFeedWatchersEarly(em: EntityManager, repoId: number, actorId: number): Promise<void> {
+  keepEarly(em, watchersKey(repoId, actorId), await readFeedWatchers(em, repoId, actorId));
+}
+
+/** Users who should see the activity besides the actor and the organization: watchers who may read the unit. */
+async function watcherIds(em: EntityManager, a: NewAction, owner: IUser): Promise<number[]> {
+  const users = takeEarly<IUser[]>(em, watchersKey(a.repo.id, a.actUserId)) ?? await readFeedWatchers(em, a.repo.id, a.actUserId);
+  if (!users.length) return [];
   const unit = UNIT_OF[a.op];
   return (unit ? await readersOf(em, a.repo, owner, users, unit) : users).map((u) => u.id);
 }

@@ -12,6 +12,8 @@ import { need, type RequestState } from './request.ts';
 import { emitEvent, type Changes, type EventCtx, type IssueAction, type PullAction } from './events.ts';
 import { emitRefChanges } from './push-events.ts';
 import { labelIdsOf } from './issues.ts';
+import { readFeedWatchersEarly } from './feeds.ts';
+import { readHooksEarly } from './webhooks.ts';
 
 export type EmitState = Pick<RequestState, 'em' | 'config' | 'services' | 'auth' | 'repo'>;
 /** The same from a signed-in handler (its row has TOK): the sender is known. */
@@ -33,6 +35,17 @@ export async function snapshotIssue(em: EntityManager, issue: IIssue): Promise<I
   await em.flush();
   const { title, content, ref, milestoneId, isClosed } = issue;
   return { title, content, ref, milestoneId, isClosed, assignees: await assigneeIds(em, issue.id), labels: (await labelIdsOf(em, issue.id)).sort((a, b) => a - b) };
+}
+
+/**
+ * Before a new issue takes its number (a row lock held until COMMIT): what its `opened` event will
+ * read and that does not depend on the number, read now (lib/early-reads.ts), the feed's watchers and
+ * the hooks.
+ */
+export async function readOpenedEarly(c: SignedEmitState): Promise<void> {
+  const { repo } = need(c.repo, 'repo');
+  await readFeedWatchersEarly(c.em, repo.id, c.auth.doer.id);
+  if (!c.config.SECURITY.DISABLE_WEBHOOKS) await readHooksEarly(c.em, repo);
 }
 
 /** One issue or pull request event; `pull` is read when the issue is a pull and none is given. */

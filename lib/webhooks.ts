@@ -5,6 +5,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { Webhook, type HookEventSpec, type IWebhook } from '../model/webhook.ts';
 import type { CreateHookOption, EditHookOption } from '../model/schemas/index.ts';
 import { unprocessable } from './errors.ts';
+import { keepEarly, takeEarly } from './early-reads.ts';
 import { compileGlob, GlobError } from './glob.ts';
 import type { SecretBox } from './secretbox.ts';
 import { hookMeta, tokenAuthorization } from './webhook-config.ts';
@@ -169,8 +170,19 @@ function parseGoBool(v: string): boolean | null {
   return null;
 }
 
+const hooksKey = (repoId: number) => `hooks:${repoId}`;
+
+/** Read the hooks of the next event of `repo` now (lib/early-reads.ts). */
+export async function readHooksEarly(em: EntityManager, repo: { id: number; ownerId: number }): Promise<void> {
+  keepEarly(em, hooksKey(repo.id), await readHooks(em, repo));
+}
+
 /** The hooks an event of `repo` reaches: the repository's, its owner's (user or organization) and the system hooks. */
 export async function hooksFor(em: EntityManager, repo: { id: number; ownerId: number }): Promise<IWebhook[]> {
+  return takeEarly<IWebhook[]>(em, hooksKey(repo.id)) ?? readHooks(em, repo);
+}
+
+function readHooks(em: EntityManager, repo: { id: number; ownerId: number }): Promise<IWebhook[]> {
   return em.find(Webhook, {
     isActive: true,
     $or: [{ repoId: repo.id }, { ownerId: repo.ownerId, repoId: 0 }, { repoId: 0, ownerId: 0, isSystemWebhook: true }],
