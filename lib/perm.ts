@@ -106,6 +106,18 @@ export function userPermission(em: EntityManager, repo: IRepository, owner: IUse
  * A public repository of a public or limited owner is readable by every signed-in user, so then no
  * query is made; otherwise one statement reads every user's access facts (no query per watcher).
  */
+/**
+ * Whether every signed-in user may read `unit` (true: enabled on a public repository of a public or
+ * limited owner), no one (false: not enabled), or it depends on the user (null); null as well when
+ * the request has not read the repository's units (knownUnits), so this never costs a statement.
+ */
+export function everyoneReads(em: EntityManager, repo: IRepository, owner: IUser, unit: UnitName): boolean | null {
+  const enabled = unitsOfRequest.get(em)?.get(repo.id);
+  if (!enabled) return null;
+  if (!enabled.has(Unit[unit])) return false;
+  return !repo.isPrivate && (owner.visibility === 'public' || owner.visibility === 'limited') ? true : null;
+}
+
 export async function readersOf(em: EntityManager, repo: IRepository, owner: IUser, users: IUser[], unit: UnitName): Promise<IUser[]> {
   if (users.length === 0) return [];
   const enabled = await enabledUnits(em, repo.id);
