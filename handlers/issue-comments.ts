@@ -1,7 +1,7 @@
 // Issue comments and the issue timeline (Forgejo's routers/api/v1/repo/issue_comment.go,
 // services/issue/comments.go, models/issues/comment.go). Comments are shown as Forgejo's
 // convert.ToAPIComment does, with the poster rendered for no viewer.
-import { emitCommentEvent } from '../lib/issue-events.ts';
+import { emitCommentEvent, readEventEarly } from '../lib/issue-events.ts';
 import type { Handler, SignedInCtx } from '../lib/handler.ts';
 import { json, noContent, signedIn } from '../lib/handler.ts';
 import type { CreateIssueCommentOption, EditIssueCommentOption } from '../model/schemas/index.ts';
@@ -121,6 +121,7 @@ export const createComments = signedIn<CreateIssueCommentOption>(async (c) => {
   // The chain read the repository's units and this route changes none: its notifications and feeds reuse them.
   const { repo, perm } = need(c.repo, 'repo');
   knownUnits(c.em, repo.id, perm.enabled);
+  await readEventEarly(c);
   const comment = c.em.create(Comment, { type: CommentType.comment, issueId: issue.id, posterId: doer.id, content: c.body.body });
   await c.em.flush();
   // Counting the comment also stamps the issue's update time, as Forgejo's updateCommentInfos does:

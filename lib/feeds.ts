@@ -21,7 +21,7 @@ import { Action, OpType, type IAction, type OpName } from '../model/action.ts';
 import { User, type IUser } from '../model/user.ts';
 import { Repository, type IRepository } from '../model/repo.ts';
 import { Watch } from '../model/star.ts';
-import { plainPrefixed, prefixedColumns, readRows } from '../model/raw.ts';
+import { jsonList, plainRows, readRows } from '../model/raw.ts';
 import { WATCHING } from './social.ts';
 import { keepEarly, takeEarly } from './early-reads.ts';
 import { BlockedUser } from '../model/social.ts';
@@ -51,23 +51,31 @@ const UNIT_OF: Partial<Record<OpName, UnitName>> = {
 
 /**
  * A repository's active watchers (normal or auto) other than the actor who have not blocked the actor,
- * with their user rows: one statement (issue 10).
+ * with their user rows, as a select-list expression (model/raw.ts jsonList) and its parameters.
  */
+export function feedWatchersList(em: EntityManager, repoId: number, actorId: number): { sql: string; params: unknown[] } {
+  return {
+    sql: jsonList(em, User, 'u', `u.is_active
+      and u.id in (select w.user_id from watch w where w.repo_id = ? and w.mode in (${WATCHING.join(',')}) and w.user_id <> ?)
+      and not exists (select 1 from blocked_user b where b.user_id = u.id and b.block_id = ?)`),
+    params: [repoId, actorId, actorId],
+  };
+}
+
+/** The users `feedWatchersList` selected. */
+const feedWatchersOf = (em: EntityManager, list: unknown) => plainRows(em, User, list as unknown[]);
+
 async function readFeedWatchers(em: EntityManager, repoId: number, actorId: number): Promise<IUser[]> {
-  const rows = await readRows<Record<string, unknown>>(em, [Watch, BlockedUser, User],
-    `select ${prefixedColumns(em, User, 'u')} from watch w join "user" u on u.id = w.user_id
-     where w.repo_id = ? and w.mode in (${WATCHING.join(',')}) and w.user_id <> ? and u.is_active
-       and not exists (select 1 from blocked_user b where b.user_id = w.user_id and b.block_id = ?)
-     order by w.user_id`,
-    [repoId, actorId, actorId]);
-  return rows.map((r) => plainPrefixed(em, User, r, 'u')!);
+  const list = feedWatchersList(em, repoId, actorId);
+  const [row] = await readRows<{ watchers: unknown }>(em, [Watch, BlockedUser, User], `select ${list.sql} as watchers`, list.params);
+  return feedWatchersOf(em, row!.watchers);
 }
 
 const watchersKey = (repoId: number, actorId: number) => `feed-watchers:${repoId}:${actorId}`;
 
-/** Read the feed's watchers of `repo` for the next activity of `actorId` now (lib/early-reads.ts). */
-export async function readFeedWatchersEarly(em: EntityManager, repoId: number, actorId: number): Promise<void> {
-  keepEarly(em, watchersKey(repoId, actorId), await readFeedWatchers(em, repoId, actorId));
+/** Keep what `feedWatchersList` selected, read now, for the next activity of `actorId` (lib/early-reads.ts). */
+export function keepFeedWatchers(em: EntityManager, repoId: number, actorId: number, list: unknown): void {
+  keepEarly(em, watchersKey(repoId, actorId), feedWatchersOf(em, list));
 }
 
 /** Users who should see the activity besides the actor and the organization: watchers who may read the unit. */
