@@ -106,6 +106,8 @@ export interface NewIssue {
   closedAt?: Date | null;
   /** Migrations keep the source's numbers; the sequence is raised past them. */
   index?: number;
+  /** A user who watches the new issue (its poster, for an issue opened through the API). */
+  watcherId?: number;
 }
 
 /**
@@ -144,7 +146,7 @@ const INSERT_NUMBERED = `with n as (
  * Insert an issue with the repository's next number (shared with pulls), its labels and assignees;
  * `watcherId` (the poster, for a new issue of the API) watches it.
  */
-export async function createIssue(em: EntityManager, n: NewIssue & { watcherId?: number }): Promise<IIssue> {
+export async function createIssue(em: EntityManager, n: NewIssue): Promise<IIssue> {
   let issue: IIssue;
   if (n.index === undefined) {
     await em.flush();
