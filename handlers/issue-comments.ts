@@ -1,7 +1,7 @@
 // Issue comments and the issue timeline (Forgejo's routers/api/v1/repo/issue_comment.go,
 // services/issue/comments.go, models/issues/comment.go). Comments are shown as Forgejo's
 // convert.ToAPIComment does, with the poster rendered for no viewer.
-import { emitCommentEvent } from '../lib/issue-events.ts';
+import { emitCommentEvent, readEventEarly } from '../lib/issue-events.ts';
 import type { Handler, SignedInCtx } from '../lib/handler.ts';
 import { json, noContent, signedIn } from '../lib/handler.ts';
 import type { CreateIssueCommentOption, EditIssueCommentOption } from '../model/schemas/index.ts';
@@ -12,7 +12,7 @@ import { commentsToApi } from '../lib/api/issue.ts';
 import { ANONYMOUS, timelineToApi } from '../lib/api/timeline.ts';
 import { canReadIssue, countNewComment, recountComments, wholeSecondsOf } from '../lib/issues.ts';
 import { parseBodyTime } from '../lib/issue-edit.ts';
-import { repoPermission } from '../lib/perm.ts';
+import { knownUnits, repoPermission } from '../lib/perm.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
 import { notFound } from '../lib/errors.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
@@ -118,6 +118,10 @@ export const createComments = signedIn<CreateIssueCommentOption>(async (c) => {
   const issue = need(c.issue, 'issue');
   const at = forcedTime(c.body.updated_at);
   const doer = c.auth.doer;
+  // The chain read the repository's units and this route changes none: its notifications and feeds reuse them.
+  const { repo, perm } = need(c.repo, 'repo');
+  knownUnits(c.em, repo.id, perm.enabled);
+  await readEventEarly(c);
   const comment = c.em.create(Comment, { type: CommentType.comment, issueId: issue.id, posterId: doer.id, content: c.body.body });
   await c.em.flush();
   // Counting the comment also stamps the issue's update time, as Forgejo's updateCommentInfos does:
@@ -130,7 +134,7 @@ export const createComments = signedIn<CreateIssueCommentOption>(async (c) => {
   }
   await emitCommentEvent(c, issue, comment, 'created');
   // Its repository and poster are the request's; a new comment has no attachments yet.
-  const known = { repos: [need(c.repo, 'repo').repo], users: [doer], none: ['attachments'] as const };
+  const known = { repos: [repo], users: [doer], none: ['attachments'] as const };
   return json(201, (await commentsToApi(c.em, c.config, ANONYMOUS, [comment], new Map([[issue.id, issue]]), known))[0]);
 });
 

@@ -16,18 +16,19 @@ import { issueToApi, issuesToApi } from '../lib/api/issue.ts';
 import { pullsToApi } from '../lib/api/pull.ts';
 import { orgApiUrl, toApiLabel } from '../lib/api/label.ts';
 import { fmtTime, ZERO_TIME } from '../model/time.ts';
-import { emitIssueChanges, emitIssueEvent, snapshotIssue } from '../lib/issue-events.ts';
+import { emitIssueChanges, emitIssueEvent, readEventEarly, snapshotIssue } from '../lib/issue-events.ts';
 import { canReadIssue, canWriteIssues, createIssue, labelIdsOf, positiveInt, wholeSecondsOf } from '../lib/issues.ts';
 import {
   addLabels, assignableUsers, clearLabels, deleteIssue, dropDuplicateScopes, endOfDay, labelFits, labelsByName,
   movePin, newPinAllowed, parseBodyTime, pin, reloadIssue, removeLabel, replaceLabels, resolveLabelOption,
-  setAssignees, setClosed, setDeadline, setMilestone, setRef, setTitle, unpin, watchIssue,
+  setAssignees, setClosed, setDeadline, setMilestone, setRef, setTitle, unpin,
 } from '../lib/issue-edit.ts';
 import { allOf, filterSql, findIssues, orderSql, readableIssues, sql, type IssueFilter } from '../lib/issue-query.ts';
 import type { Sql } from '../lib/repo-search.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
 import { badRequest, HttpError, notFound, unprocessable, NOT_FOUND } from '../lib/errors.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
+import { knownUnits } from '../lib/perm.ts';
 import { callerOf } from './repo-lists.ts';
 import { INT32_MAX } from '../lib/query-values.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
@@ -200,13 +201,15 @@ export const create = signedIn<CreateIssueOption>(async (c) => {
   const milestoneId = writer && b.milestone && b.milestone > 0 && b.milestone <= 2 ** 31 - 1
     && (await c.em.count(Milestone, { id: b.milestone, repoId: repo.id })) > 0 ? b.milestone : 0;
 
-  const issue = await createIssue(c.em, { repo, posterId: doer.id, title, content: b.body ?? '', ref: b.ref ?? '', deadline });
+  // The chain read the repository's units and this route changes none: its notifications and feeds reuse them.
+  knownUnits(c.em, repo.id, perm.enabled);
+  await readEventEarly(c);
+  const issue = await createIssue(c.em, { repo, posterId: doer.id, title, content: b.body ?? '', ref: b.ref ?? '', deadline, watcherId: doer.id });
   await setMilestone(c.em, issue, doer.id, milestoneId);
   // A new issue has no labels or assignees to compare with: nothing to read when none are given.
   if (labels.length) await addLabels(c.em, issue, doer.id, dropDuplicateScopes(labels));
   if (assignees.length) await setAssignees(c.em, issue, doer.id, assignees);
   if (b.closed) await setClosed(c.em, issue, doer.id, true);
-  await watchIssue(c.em, issue.id, doer.id);
   await emitIssueEvent(c, issue, 'opened');
   // The issue entity holds everything just written (counters only change at COMMIT, and a new issue
   // has none to show), so it is converted without being read again; the repository is only named, the

@@ -20,7 +20,10 @@ import type { EntityManager } from '@mikro-orm/core';
 import { Action, OpType, type IAction, type OpName } from '../model/action.ts';
 import { User, type IUser } from '../model/user.ts';
 import { Repository, type IRepository } from '../model/repo.ts';
-import { Watch, WatchMode } from '../model/star.ts';
+import { Watch } from '../model/star.ts';
+import { jsonList, plainRows, readRows } from '../model/raw.ts';
+import { WATCHING } from './social.ts';
+import { keepEarly, takeEarly } from './early-reads.ts';
 import { BlockedUser } from '../model/social.ts';
 import { CommentType, Comment } from '../model/issue.ts';
 import type { ITeam } from '../model/org.ts';
@@ -46,12 +49,39 @@ const UNIT_OF: Partial<Record<OpName, UnitName>> = {
   reopen_pull_request: 'pulls', auto_merge_pull_request: 'pulls',
 };
 
-/** Users who should see the activity besides the actor and the organization. */
+/**
+ * A repository's active watchers (normal or auto) other than the actor who have not blocked the actor,
+ * with their user rows, as a select-list expression (model/raw.ts jsonList) and its parameters.
+ */
+export function feedWatchersList(em: EntityManager, repoId: number, actorId: number): { sql: string; params: unknown[] } {
+  return {
+    sql: jsonList(em, User, 'u', `u.is_active
+      and u.id in (select w.user_id from watch w where w.repo_id = ? and w.mode in (${WATCHING.join(',')}) and w.user_id <> ?)
+      and not exists (select 1 from blocked_user b where b.user_id = u.id and b.block_id = ?)`),
+    params: [repoId, actorId, actorId],
+  };
+}
+
+/** The users `feedWatchersList` selected. */
+const feedWatchersOf = (em: EntityManager, list: unknown) => plainRows(em, User, list as unknown[]);
+
+async function readFeedWatchers(em: EntityManager, repoId: number, actorId: number): Promise<IUser[]> {
+  const list = feedWatchersList(em, repoId, actorId);
+  const [row] = await readRows<{ watchers: unknown }>(em, [Watch, BlockedUser, User], `select ${list.sql} as watchers`, list.params);
+  return feedWatchersOf(em, row!.watchers);
+}
+
+const watchersKey = (repoId: number, actorId: number) => `feed-watchers:${repoId}:${actorId}`;
+
+/** Keep what `feedWatchersList` selected, read now, for the next activity of `actorId` (lib/early-reads.ts). */
+export function keepFeedWatchers(em: EntityManager, repoId: number, actorId: number, list: unknown): void {
+  keepEarly(em, watchersKey(repoId, actorId), feedWatchersOf(em, list));
+}
+
+/** Users who should see the activity besides the actor and the organization: watchers who may read the unit. */
 async function watcherIds(em: EntityManager, a: NewAction, owner: IUser): Promise<number[]> {
-  const watches = await em.find(Watch, { repoId: a.repo.id, mode: { $in: [WatchMode.normal, WatchMode.auto] }, userId: { $ne: a.actUserId } });
-  if (!watches.length) return [];
-  const blockers = new Set((await em.find(BlockedUser, { blockId: a.actUserId })).map((b) => b.userId));
-  const users = await em.find(User, { id: { $in: watches.map((w) => w.userId).filter((id) => !blockers.has(id)) }, isActive: true });
+  const users = takeEarly<IUser[]>(em, watchersKey(a.repo.id, a.actUserId)) ?? await readFeedWatchers(em, a.repo.id, a.actUserId);
+  if (!users.length) return [];
   const unit = UNIT_OF[a.op];
   return (unit ? await readersOf(em, a.repo, owner, users, unit) : users).map((u) => u.id);
 }

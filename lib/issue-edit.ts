@@ -311,16 +311,7 @@ export async function setClosed(em: EntityManager, issue: IIssue, doerId: number
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Watching, pins, deletion
-
-/** The poster of a new issue watches it (an explicit IssueWatch row). */
-export async function watchIssue(em: EntityManager, issueId: number, userId: number): Promise<void> {
-  // One upsert (the pair is unique); a row that watches already is left as it is.
-  const now = new Date();
-  await run(em, `insert into issue_watch (user_id, issue_id, is_watching, created_at, updated_at) values (?, ?, true, ?, ?)
-    on conflict (user_id, issue_id) do update set is_watching = true, updated_at = excluded.updated_at where not issue_watch.is_watching`,
-  [userId, issueId, now, now]);
-}
+// Pins, deletion
 
 const run = (em: EntityManager, q: string, params: unknown[]) => em.getConnection().execute(q, params, 'run', em.getTransactionContext());
 async function scalar(em: EntityManager, q: string, params: unknown[]): Promise<number> {

@@ -12,6 +12,12 @@ import { need, type RequestState } from './request.ts';
 import { emitEvent, type Changes, type EventCtx, type IssueAction, type PullAction } from './events.ts';
 import { emitRefChanges } from './push-events.ts';
 import { labelIdsOf } from './issues.ts';
+import { feedWatchersList, keepFeedWatchers } from './feeds.ts';
+import { hooksList, keepHooks } from './webhooks.ts';
+import { readRows } from '../model/raw.ts';
+import { Watch } from '../model/star.ts';
+import { BlockedUser } from '../model/social.ts';
+import { Webhook } from '../model/webhook.ts';
 
 export type EmitState = Pick<RequestState, 'em' | 'config' | 'services' | 'auth' | 'repo'>;
 /** The same from a signed-in handler (its row has TOK): the sender is known. */
@@ -33,6 +39,21 @@ export async function snapshotIssue(em: EntityManager, issue: IIssue): Promise<I
   await em.flush();
   const { title, content, ref, milestoneId, isClosed } = issue;
   return { title, content, ref, milestoneId, isClosed, assignees: await assigneeIds(em, issue.id), labels: (await labelIdsOf(em, issue.id)).sort((a, b) => a - b) };
+}
+
+/**
+ * Before a write takes its contended locks (a new issue's number, held until COMMIT; a new comment's
+ * threads): what its event will read and that does not depend on them, read now in one statement
+ * (lib/early-reads.ts), the feed's watchers and the hooks.
+ */
+export async function readEventEarly(c: SignedEmitState): Promise<void> {
+  const { repo } = need(c.repo, 'repo');
+  const watchers = feedWatchersList(c.em, repo.id, c.auth.doer.id);
+  const hooks = c.config.SECURITY.DISABLE_WEBHOOKS ? null : hooksList(c.em, repo);
+  const [row] = await readRows<{ watchers: unknown; hooks: unknown }>(c.em, [Watch, BlockedUser, User, Webhook],
+    `select ${watchers.sql} as watchers, ${hooks?.sql ?? 'null'} as hooks`, [...watchers.params, ...(hooks?.params ?? [])]);
+  keepFeedWatchers(c.em, repo.id, c.auth.doer.id, row!.watchers);
+  if (hooks) keepHooks(c.em, repo, row!.hooks);
 }
 
 /** One issue or pull request event; `pull` is read when the issue is a pull and none is given. */

@@ -2,7 +2,6 @@
 // finding the issue of `{index}` the caller may read, the poster-or-writer rule, creating an issue with
 // the next number, timeline events, and recounting the derived totals in SQL (safe with several processes).
 import type { EntityManager } from '@mikro-orm/core';
-import { nextIndex } from '../model/counter.ts';
 import { Comment, CommentType, Issue, IssueAssignee, IssueLabel, type IComment, type IIssue } from '../model/issue.ts';
 import type { IRepository } from '../model/repo.ts';
 import { isSiteAdmin, need, type RequestState } from './request.ts';
@@ -107,31 +106,76 @@ export interface NewIssue {
   closedAt?: Date | null;
   /** Migrations keep the source's numbers; the sequence is raised past them. */
   index?: number;
+  /** A user who watches the new issue (its poster, for an issue opened through the API). */
+  watcherId?: number;
 }
 
-/** Insert an issue with the repository's next number (shared with pulls), its labels and assignees. */
-export async function createIssue(em: EntityManager, n: NewIssue): Promise<IIssue> {
-  const index = n.index ?? await nextIndex(em, 'issue', n.repo.id);
-  if (n.index !== undefined) await raiseIndex(em, n.repo.id, n.index);
+/**
+ * The columns of a new issue row, in the order of `ISSUE_COLUMNS`. A new issue has no comments, pin or
+ * lock (the columns' defaults).
+ */
+const ISSUE_COLUMNS = ['repo_id', 'poster_id', 'original_author', 'original_author_id', 'title', 'content', 'ref', 'milestone_id', 'is_pull', 'is_closed', 'deadline', 'closed_at', 'created_at', 'updated_at'];
+function issueValues(n: NewIssue): unknown[] {
   const now = new Date();
-  const issue = em.create(Issue, {
-    repoId: n.repo.id,
-    index,
-    posterId: n.posterId,
-    title: truncateTitle(n.title),
-    content: n.content ?? '',
-    ref: n.ref ?? '',
-    isPull: n.isPull ?? false,
-    isClosed: n.isClosed ?? false,
-    milestoneId: n.milestoneId ?? 0,
-    deadline: n.deadline ?? null,
-    originalAuthor: n.originalAuthor ?? '',
-    originalAuthorId: n.originalAuthorId ?? 0,
-    createdAt: n.createdAt ?? now,
-    updatedAt: n.updatedAt ?? n.createdAt ?? now,
-    closedAt: n.isClosed ? (n.closedAt ?? now) : null,
-  });
-  await em.flush();
+  return [n.repo.id, n.posterId, n.originalAuthor ?? '', n.originalAuthorId ?? 0, truncateTitle(n.title), n.content ?? '', n.ref ?? '',
+    n.milestoneId ?? 0, n.isPull ?? false, n.isClosed ?? false, n.deadline ?? null, n.isClosed ? (n.closedAt ?? now) : null,
+    n.createdAt ?? now, n.updatedAt ?? n.createdAt ?? now];
+}
+
+/**
+ * The number and the row of a new issue in one statement (issue 10): the number's row lock on
+ * `resource_index` is held until COMMIT and every other writer of the repository waits for it, so it is
+ * taken by the insert itself, with the poster's watch (`watcherId`) in the same statement.
+ */
+const INSERT_NUMBERED = `with n as (
+    insert into resource_index (kind, group_id, max_index) values ('issue', ?, 1)
+    on conflict (kind, group_id) do update set max_index = resource_index.max_index + 1
+    returning max_index
+  ), i as (
+    insert into issue (index, ${ISSUE_COLUMNS.join(', ')})
+    values ((select max_index from n), ${ISSUE_COLUMNS.map(() => '?').join(', ')})
+    returning *
+  ), w as (
+    insert into issue_watch (user_id, issue_id, is_watching, created_at, updated_at)
+    select ?::int, i.id, true, i.created_at, i.created_at from i where ?::int > 0
+    on conflict (user_id, issue_id) do update set is_watching = true, updated_at = excluded.updated_at where not issue_watch.is_watching
+  )
+  select * from i`;
+
+/**
+ * Insert an issue with the repository's next number (shared with pulls), its labels and assignees;
+ * `watcherId` (the poster, for a new issue of the API) watches it.
+ */
+export async function createIssue(em: EntityManager, n: NewIssue): Promise<IIssue> {
+  let issue: IIssue;
+  if (n.index === undefined) {
+    await em.flush();
+    const rows = await em.getConnection().execute<Record<string, unknown>[]>(INSERT_NUMBERED,
+      [n.repo.id, ...issueValues(n), n.watcherId ?? 0, n.watcherId ?? 0], 'all', em.getTransactionContext());
+    issue = em.map(Issue, rows[0]!);
+  } else {
+    await raiseIndex(em, n.repo.id, n.index);
+    const now = new Date();
+    issue = em.create(Issue, {
+      repoId: n.repo.id,
+      index: n.index,
+      posterId: n.posterId,
+      title: truncateTitle(n.title),
+      content: n.content ?? '',
+      ref: n.ref ?? '',
+      isPull: n.isPull ?? false,
+      isClosed: n.isClosed ?? false,
+      milestoneId: n.milestoneId ?? 0,
+      deadline: n.deadline ?? null,
+      originalAuthor: n.originalAuthor ?? '',
+      originalAuthorId: n.originalAuthorId ?? 0,
+      createdAt: n.createdAt ?? now,
+      updatedAt: n.updatedAt ?? n.createdAt ?? now,
+      closedAt: n.isClosed ? (n.closedAt ?? now) : null,
+    });
+    await em.flush();
+    if (n.watcherId) await watchIssue(em, issue.id, n.watcherId);
+  }
   const labelIds = [...new Set(n.labelIds ?? [])];
   for (const labelId of labelIds) em.create(IssueLabel, { issueId: issue.id, labelId });
   for (const assigneeId of new Set(n.assigneeIds ?? [])) em.create(IssueAssignee, { issueId: issue.id, assigneeId });
@@ -142,6 +186,14 @@ export async function createIssue(em: EntityManager, n: NewIssue): Promise<IIssu
   for (const id of labelIds.filter((l) => l > 0)) await addCounters(em, 'label', id, { num_issues: 1, num_closed_issues: closed });
   if (issue.milestoneId > 0) await addCounters(em, 'milestone', issue.milestoneId, { num_issues: 1, num_closed_issues: closed });
   return issue;
+}
+
+/** The user watches the issue: one upsert (the pair is unique); a row that watches already is left as it is. */
+export async function watchIssue(em: EntityManager, issueId: number, userId: number): Promise<void> {
+  const now = new Date();
+  await em.getConnection().execute(`insert into issue_watch (user_id, issue_id, is_watching, created_at, updated_at) values (?, ?, true, ?, ?)
+    on conflict (user_id, issue_id) do update set is_watching = true, updated_at = excluded.updated_at where not issue_watch.is_watching`,
+  [userId, issueId, now, now], 'run', em.getTransactionContext());
 }
 
 /** Make sure the next allocated number is above `index` (migrations keep the source's numbers). */

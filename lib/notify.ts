@@ -10,7 +10,8 @@ import { isWorkInProgress } from './api/issue.ts';
 import type { IUser } from '../model/user.ts';
 import { onEvent } from './events.ts';
 import { mentionedUsers } from './mentions.ts';
-import { readersOf } from './perm.ts';
+import { everyoneReads, readersOf } from './perm.ts';
+import { plainPrefixed, prefixedColumns, readRows } from '../model/raw.ts';
 import { WATCHING } from './social.ts';
 
 export interface IssueNotice {
@@ -26,34 +27,40 @@ export interface IssueNotice {
 /**
  * Who follows the issue (its watchers, the repository's watchers except for work-in-progress pulls, its
  * poster, the posters of comments, code comments and reviews as Forgejo's GetParticipantIDsByIssue, its
- * assignees), less explicit unsubscriptions, users who blocked the doer, and the doer: one statement.
- * In that order of kinds, as the threads are written.
+ * assignees), less explicit unsubscriptions, users who blocked the doer, and the doer, as the rows
+ * (uid, kind) of a subquery with its parameters. Users are read in that order of kinds, as the threads are written.
  */
-async function candidatesOf(em: EntityManager, issue: IIssue, doerId: number): Promise<number[]> {
+function followersOf(issue: IIssue, doerId: number): { sql: string; params: unknown[] } {
   const repoWatchers = !issue.isPull || !isWorkInProgress(issue.title);
-  const rows: { uid: number }[] = await em.getConnection().execute(
-    `select f.uid from (
-       select ?::int as uid, 0 as kind
-       union all select user_id, 1 from issue_watch where issue_id = ? and is_watching
-       union all select user_id, 2 from watch where repo_id = ? and mode in (${WATCHING.join(',')}) and ?
-       union all select poster_id, 3 from comment where issue_id = ? and type in (?, ?, ?)
-       union all select assignee_id, 4 from issue_assignees where issue_id = ?
-     ) f
-     where f.uid > 0 and f.uid <> ?
-       and f.uid not in (select user_id from issue_watch where issue_id = ? and not is_watching)
-       and f.uid not in (select user_id from blocked_user where block_id = ?)
-     group by f.uid order by min(f.kind), f.uid`,
-    [issue.posterId, issue.id, issue.repoId, repoWatchers, issue.id, CommentType.comment, CommentType.code, CommentType.review, issue.id, doerId, issue.id, doerId],
-    'all', em.getTransactionContext());
-  return rows.map((r) => Number(r.uid));
+  return {
+    sql: `select f.uid, min(f.kind) as kind from (
+         select ?::int as uid, 0 as kind
+         union all select user_id, 1 from issue_watch where issue_id = ? and is_watching
+         union all select user_id, 2 from watch where repo_id = ? and mode in (${WATCHING.join(',')}) and ?
+         union all select poster_id, 3 from comment where issue_id = ? and type in (?, ?, ?)
+         union all select assignee_id, 4 from issue_assignees where issue_id = ?
+       ) f
+       where f.uid > 0 and f.uid <> ?
+         and f.uid not in (select user_id from issue_watch where issue_id = ? and not is_watching)
+         and f.uid not in (select user_id from blocked_user where block_id = ?)
+       group by f.uid`,
+    params: [issue.posterId, issue.id, issue.repoId, repoWatchers, issue.id, CommentType.comment, CommentType.code, CommentType.review, issue.id, doerId, issue.id, doerId],
+  };
+}
+
+/** The followers of the issue with their user rows: one statement (issue 10). */
+async function candidatesOf(em: EntityManager, issue: IIssue, doerId: number): Promise<IUser[]> {
+  const f = followersOf(issue, doerId);
+  const rows = await readRows<Record<string, unknown>>(em, [User],
+    `select ${prefixedColumns(em, User, 'u')} from (${f.sql}) c join "user" u on u.id = c.uid order by c.kind, c.uid`, f.params);
+  return rows.map((r) => plainPrefixed(em, User, r, 'u')!);
 }
 
 /** Users who may read the issue (the issues unit, or pulls for a pull request), as Forgejo's CheckRepoUnitUser. */
-async function readers(em: EntityManager, repo: IRepository, issue: IIssue, candidates: number[]): Promise<number[]> {
-  if (!candidates.length) return [];
+async function readers(em: EntityManager, repo: IRepository, issue: IIssue, users: IUser[]): Promise<number[]> {
+  if (!users.length) return [];
   const owner = await em.findOne(User, { id: repo.ownerId });
   if (!owner) return [];
-  const users = await em.find(User, { id: { $in: candidates } });
   return (await readersOf(em, repo, owner, users, issue.isPull ? 'pulls' : 'issues')).map((u) => u.id);
 }
 
@@ -62,21 +69,37 @@ async function readers(em: EntityManager, repo: IRepository, issue: IIssue, cand
  * points at this comment; an unread or pinned one keeps its status and first unseen comment (Forgejo:
  * "otherwise you may miss some old comments"). Either way it moves to the top.
  */
+const UPSERT_THREAD = `on conflict (user_id, issue_id) where issue_id <> 0 do update set
+       status = case when notification.status = ${NotificationStatus.read} then ${NotificationStatus.unread} else notification.status end,
+       comment_id = case when notification.status = ${NotificationStatus.read} then excluded.comment_id else notification.comment_id end,
+       repo_id = excluded.repo_id, source = excluded.source,
+       updated_by = excluded.updated_by, updated_at = excluded.updated_at`;
+const THREAD_COLUMNS = 'user_id, repo_id, status, source, issue_id, comment_id, updated_by, created_at, updated_at';
+
 async function upsertThreads(em: EntityManager, issue: IIssue, userIds: number[], commentId: number, doerId: number): Promise<void> {
   if (!userIds.length) return;
   const source = issue.isPull ? NotificationSource.pull : NotificationSource.issue;
   const now = new Date();
   const rows = userIds.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
   const params = userIds.flatMap((uid) => [uid, issue.repoId, NotificationStatus.unread, source, issue.id, commentId, doerId, now, now]);
-  await em.getConnection().execute(
-    `insert into notification (user_id, repo_id, status, source, issue_id, comment_id, updated_by, created_at, updated_at)
-     values ${rows}
-     on conflict (user_id, issue_id) where issue_id <> 0 do update set
-       status = case when notification.status = ${NotificationStatus.read} then ${NotificationStatus.unread} else notification.status end,
-       comment_id = case when notification.status = ${NotificationStatus.read} then excluded.comment_id else notification.comment_id end,
-       repo_id = excluded.repo_id, source = excluded.source,
-       updated_by = excluded.updated_by, updated_at = excluded.updated_at`,
+  await em.getConnection().execute(`insert into notification (${THREAD_COLUMNS}) values ${rows} ${UPSERT_THREAD}`,
     params, 'run', em.getTransactionContext());
+}
+
+/**
+ * The same for every follower at once, found by the insert itself: when every signed-in user may read
+ * the issue, nothing is asked per user, so one statement does it all (issue 10).
+ */
+async function upsertFollowerThreads(em: EntityManager, issue: IIssue, commentId: number, doerId: number): Promise<void> {
+  const source = issue.isPull ? NotificationSource.pull : NotificationSource.issue;
+  const now = new Date();
+  const f = followersOf(issue, doerId);
+  await em.getConnection().execute(
+    `insert into notification (${THREAD_COLUMNS})
+     select c.uid, ?::int, ?::int, ?::int, ?::int, ?::int, ?::int, ?::timestamptz, ?::timestamptz
+     from (${f.sql}) c join "user" u on u.id = c.uid order by c.kind, c.uid
+     ${UPSERT_THREAD}`,
+    [issue.repoId, NotificationStatus.unread, source, issue.id, commentId, doerId, now, now, ...f.params], 'run', em.getTransactionContext());
 }
 
 /** Creates or updates the threads of everyone who should hear about a change of `issue`. */
@@ -84,9 +107,20 @@ export async function notifyIssueEvent(em: EntityManager, notice: IssueNotice): 
   const { issue, doerId } = notice;
   const repo = await em.findOne(Repository, { id: issue.repoId });
   if (!repo) return;
-  let candidates: number[];
+  if (!notice.receiverId) {
+    // With the units the request read already (lib/perm.ts knownUnits), whether everyone may read is
+    // known without a statement.
+    const owner = await em.findOne(User, { id: repo.ownerId });
+    const all = owner && everyoneReads(em, repo, owner, issue.isPull ? 'pulls' : 'issues');
+    if (all === false) return;
+    if (all) {
+      await upsertFollowerThreads(em, issue, notice.commentId ?? 0, doerId);
+      return;
+    }
+  }
+  let candidates: IUser[];
   if (notice.receiverId) {
-    candidates = notice.receiverId === doerId ? [] : [notice.receiverId];
+    candidates = notice.receiverId === doerId ? [] : await em.find(User, { id: notice.receiverId });
   } else {
     candidates = await candidatesOf(em, issue, doerId);
   }

@@ -48,7 +48,22 @@ export class RepoPermission {
   hasAnyAccess() { return this.mode > Mode.none || [...this.units.values()].some((m) => m > Mode.none); }
 }
 
+/**
+ * Enabled units a request has read already, by repository, per EntityManager (so per request and
+ * never shared): a write that does not change units tells them once (`knownUnits`), and the readers
+ * of its notifications and feeds need no second read (issue 10).
+ */
+const unitsOfRequest = new WeakMap<EntityManager, Map<number, Set<number>>>();
+
+/** The request on `em` read these enabled units of `repoId` and changes none: later asks reuse them. */
+export function knownUnits(em: EntityManager, repoId: number, enabled: Set<number>): void {
+  const known = unitsOfRequest.get(em) ?? new Map<number, Set<number>>();
+  unitsOfRequest.set(em, known.set(repoId, enabled));
+}
+
 export async function enabledUnits(em: EntityManager, repoId: number): Promise<Set<number>> {
+  const known = unitsOfRequest.get(em)?.get(repoId);
+  if (known) return known;
   const rows = await em.find(RepoUnit, { repoId }, { fields: ['type'] });
   return new Set(rows.map((r) => r.type));
 }
@@ -91,6 +106,18 @@ export function userPermission(em: EntityManager, repo: IRepository, owner: IUse
  * A public repository of a public or limited owner is readable by every signed-in user, so then no
  * query is made; otherwise one statement reads every user's access facts (no query per watcher).
  */
+/**
+ * Whether every signed-in user may read `unit` (true: enabled on a public repository of a public or
+ * limited owner), no one (false: not enabled), or it depends on the user (null); null as well when
+ * the request has not read the repository's units (knownUnits), so this never costs a statement.
+ */
+export function everyoneReads(em: EntityManager, repo: IRepository, owner: IUser, unit: UnitName): boolean | null {
+  const enabled = unitsOfRequest.get(em)?.get(repo.id);
+  if (!enabled) return null;
+  if (!enabled.has(Unit[unit])) return false;
+  return !repo.isPrivate && (owner.visibility === 'public' || owner.visibility === 'limited') ? true : null;
+}
+
 export async function readersOf(em: EntityManager, repo: IRepository, owner: IUser, users: IUser[], unit: UnitName): Promise<IUser[]> {
   if (users.length === 0) return [];
   const enabled = await enabledUnits(em, repo.id);

@@ -5,6 +5,8 @@ import type { EntityManager } from '@mikro-orm/core';
 import { Webhook, type HookEventSpec, type IWebhook } from '../model/webhook.ts';
 import type { CreateHookOption, EditHookOption } from '../model/schemas/index.ts';
 import { unprocessable } from './errors.ts';
+import { keepEarly, takeEarly } from './early-reads.ts';
+import { jsonList, plainRows } from '../model/raw.ts';
 import { compileGlob, GlobError } from './glob.ts';
 import type { SecretBox } from './secretbox.ts';
 import { hookMeta, tokenAuthorization } from './webhook-config.ts';
@@ -169,8 +171,27 @@ function parseGoBool(v: string): boolean | null {
   return null;
 }
 
+const hooksKey = (repoId: number) => `hooks:${repoId}`;
+
+/** The hooks `hooksFor` reads, as a select-list expression (model/raw.ts jsonList) and its parameters. */
+export function hooksList(em: EntityManager, repo: { id: number; ownerId: number }): { sql: string; params: unknown[] } {
+  return {
+    sql: jsonList(em, Webhook, 'h', 'h.is_active and (h.repo_id = ? or (h.owner_id = ? and h.repo_id = 0) or (h.repo_id = 0 and h.owner_id = 0 and h.is_system_webhook))'),
+    params: [repo.id, repo.ownerId],
+  };
+}
+
+/** Keep what `hooksList` selected, read now, for the next event of `repo` (lib/early-reads.ts). */
+export function keepHooks(em: EntityManager, repo: { id: number }, list: unknown): void {
+  keepEarly(em, hooksKey(repo.id), plainRows(em, Webhook, list as unknown[]));
+}
+
 /** The hooks an event of `repo` reaches: the repository's, its owner's (user or organization) and the system hooks. */
 export async function hooksFor(em: EntityManager, repo: { id: number; ownerId: number }): Promise<IWebhook[]> {
+  return takeEarly<IWebhook[]>(em, hooksKey(repo.id)) ?? readHooks(em, repo);
+}
+
+function readHooks(em: EntityManager, repo: { id: number; ownerId: number }): Promise<IWebhook[]> {
   return em.find(Webhook, {
     isActive: true,
     $or: [{ repoId: repo.id }, { ownerId: repo.ownerId, repoId: 0 }, { repoId: 0, ownerId: 0, isSystemWebhook: true }],
