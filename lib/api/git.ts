@@ -5,7 +5,7 @@ import type { Config } from '../../config.ts';
 import type { Commit, Signature } from '../../git/commits.ts';
 import type { ChangedFile, DiffStats } from '../../git/commits.ts';
 import { EmailAddress, User, type IUser } from '../../model/user.ts';
-import { mapPrefixed, prefixedColumns, readRows } from '../../model/raw.ts';
+import { plainPrefixed, prefixedColumns, readRowsFast, textArray } from '../../model/raw.ts';
 import type { IRepository } from '../../model/repo.ts';
 import { toApiUser, type ApiUser } from './user.ts';
 import { ZERO_TIME } from '../../model/time.ts';
@@ -34,6 +34,13 @@ export function repoUrls(cfg: Config, owner: Pick<IUser, 'name'>, repo: Pick<IRe
 /** A user's columns (prefixed `u__`) with the address it was found by. */
 interface MatchedUserRow { matched: string; [column: string]: unknown }
 
+/** Each user with the address it was found by: an activated address, else `<lower name><noreply>`. */
+let commitUsersText: string | null = null;
+const commitUsersSql = (em: EntityManager) => (commitUsersText ??= `select m.matched, ${prefixedColumns(em, User, 'u')} from (
+    select e.uid, e.lower_email as matched, 0 as by_name from email_address e where e.is_activated and e.lower_email = any(?::text[])
+    union all select u.id, u.lower_name || ?, 1 from "user" u where u.lower_name = any(?::text[])
+  ) m join "user" u on u.id = m.uid where u.type = 0 order by m.by_name`);
+
 /** Users of commit emails (primary or activated addresses, and noreply addresses), one statement per batch. */
 export class CommitUsers {
   private readonly cache = new Map<string, IUser | null>();
@@ -51,16 +58,12 @@ export class CommitUsers {
     for (const e of wanted) this.cache.set(e, null);
     const noreply = `@${this.cfg.SERVICE.NO_REPLY_ADDRESS.toLowerCase()}`;
     const names = wanted.filter((e) => e.endsWith(noreply)).map((e) => e.slice(0, -noreply.length));
-    // Each user with the address it was found by: an activated address, else `<lower name><noreply>`.
-    const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
-    const byName = names.length ? ` union all select u.id, u.lower_name || ?, 1 from "user" u where u.lower_name in (${marks(names.length)})` : '';
-    const rows = await readRows<MatchedUserRow>(this.em, [User, EmailAddress],
-      `select m.matched, ${prefixedColumns(this.em, User, 'u')} from (
-         select e.uid, e.lower_email as matched, 0 as by_name from email_address e where e.is_activated and e.lower_email in (${marks(wanted.length)})${byName}
-       ) m join "user" u on u.id = m.uid where u.type = 0 order by m.by_name`,
-      [...wanted, ...(names.length ? [noreply, ...names] : [])]);
+    // One fixed statement text for any batch (issue 10): a named prepared statement on PostgreSQL,
+    // and plain users, not managed entities (a commit list only renders them).
+    const rows = await readRowsFast<MatchedUserRow>(this.em, [User, EmailAddress], commitUsersSql(this.em),
+      [textArray(wanted), noreply, textArray(names)]);
     // A noreply match comes last and wins over an address of the same text.
-    for (const r of rows) this.cache.set(r.matched, mapPrefixed(this.em, User, r, 'u'));
+    for (const r of rows) this.cache.set(r.matched, plainPrefixed(this.em, User, r, 'u'));
   }
 
   get(email: string): IUser | null {
