@@ -9,6 +9,8 @@ import { plainPrefixed, prefixedColumns, readRowsFast, textArray } from '../../m
 import type { IRepository } from '../../model/repo.ts';
 import { toApiUser, type ApiUser } from './user.ts';
 import { ZERO_TIME } from '../../model/time.ts';
+import { Lru } from '../../git/lru.ts';
+import { jsonText } from '../json.ts';
 import type { TagInfo } from '../../git/tags.ts';
 import type { Commit as CommitJson, CommitUser, ContentsResponse, FileCommitResponse, PayloadCommit, PayloadCommitVerification, Tag, Wire } from '../../model/schemas/index.ts';
 
@@ -45,6 +47,7 @@ const commitUsersSql = (em: EntityManager) => (commitUsersText ??= `select m.mat
 export class CommitUsers {
   private readonly cache = new Map<string, IUser | null>();
   private readonly json = new Map<number, ApiUser>();
+  private readonly text = new Map<number, string>();
   private readonly em: EntityManager;
   private readonly cfg: Config;
   constructor(em: EntityManager, cfg: Config) {
@@ -68,6 +71,15 @@ export class CommitUsers {
 
   get(email: string): IUser | null {
     return this.cache.get(email.toLowerCase()) ?? null;
+  }
+
+  /** apiUser's JSON text (`null` for none), rendered once per user for the batch. */
+  apiUserJson(email: string): string {
+    const u = this.get(email);
+    if (!u) return 'null';
+    let text = this.text.get(u.id);
+    if (text === undefined) this.text.set(u.id, (text = jsonText(this.apiUser(email))));
+    return text;
   }
 
   /** The user of an address as an anonymous viewer sees them, built once per user for the batch. */
@@ -129,6 +141,27 @@ export function toApiCommit(cfg: Config, urls: RepoUrls, c: Commit, users: Commi
     files: extras.files ? extras.files.map((f) => ({ filename: f.filename, status: f.status })) : null,
     stats: extras.stats ?? null,
   };
+}
+
+// The parts of a commit's api.Commit that are the same for every request: everything but its author
+// and committer users (who may change their name or addresses at any time, so they are read afresh).
+// Keyed by the repository's URLs, the commit id and the options; bounded by characters.
+const commitParts = new Lru<string, { head: string; tail: string }>(8 * 1024 * 1024, (p) => p.head.length + p.tail.length + 128);
+
+/**
+ * toApiCommit's JSON text, as jsonText renders it. `keep`: the extras are the commit's final ones
+ * (its files and stats were found), so its parts may be kept for the next request.
+ */
+export function apiCommitJson(cfg: Config, urls: RepoUrls, c: Commit, users: CommitUsers, extras: CommitExtras, keep: boolean): string {
+  const key = `${urls.api}\0${urls.html}\0${c.sha}\0${extras.files ? 'f' : ''}${extras.stats ? 's' : ''}${extras.verification === false ? '' : 'v'}`;
+  let parts = keep ? commitParts.get(key) : undefined;
+  if (parts === undefined) {
+    // toApiCommit's keys in its order, split around the users.
+    const { url, sha, created, html_url, commit, parents, files, stats } = toApiCommit(cfg, urls, c, users, extras);
+    parts = { head: jsonText({ url, sha, created, html_url, commit }).slice(0, -1), tail: jsonText({ parents, files, stats }).slice(1) };
+    if (keep) commitParts.set(key, parts);
+  }
+  return `${parts.head},"author":${users.apiUserJson(c.author.email)},"committer":${users.apiUserJson(c.committer.email)},${parts.tail}`;
 }
 
 export const utcDate = (s: Signature) => new Date(s.timestamp * 1000).toISOString().replace('.000Z', 'Z');
