@@ -9,43 +9,22 @@ import { Lru } from './lru.ts';
 import { isFullOid, isOidPrefix } from './oid.ts';
 import { isValidRefName } from './refname.ts';
 import type { ResolvedRef } from './repo.ts';
-import { readRefFile } from './ref-files.ts';
 import { parseTreeObject, type RawTreeEntry } from './trees.ts';
 
-/**
- * Like resolveRef (branch, then tag, then commit id). Branches and tags are read from the ref files
- * on every call (git/ref-files.ts), so a push by any process is seen at once; what the id is (its
- * type, the commit a tag leads to) never changes and is kept.
- */
+/** Like resolveRef (branch, then tag, then commit id), through cat-file. */
 export async function lookupRef(repoPath: string, name: string): Promise<ResolvedRef | null> {
   if (name !== '' && isValidRefName(name) && !name.startsWith('-')) {
     for (const kind of ['branch', 'tag'] as const) {
       const ref = `refs/${kind === 'branch' ? 'heads' : 'tags'}/${name}`;
-      const oid = readRefFile(repoPath, ref);
-      if (oid === null) continue;
-      const info = oid === undefined ? await readInfo(repoPath, ref) : await objectInfo(repoPath, oid);
+      const info = await readInfo(repoPath, ref);
       if (!info) continue;
-      const commit = info.type === 'commit' ? info.oid : await peeledCommit(repoPath, info.oid);
+      const commit = info.type === 'commit' ? info.oid : ((await readInfo(repoPath, `${ref}^{commit}`))?.oid ?? null);
       return { kind, ref, oid: info.oid, commit };
     }
   }
   if (!isOidPrefix(name)) return null;
   const info = await readInfo(repoPath, `${name}^{commit}`);
   return info ? { kind: 'commit', ref: null, oid: info.oid, commit: info.oid } : null;
-}
-
-const infos = new Lru<string, ObjectInfo>(20_000);
-/** '' for an object that leads to no commit. */
-const peeled = new Lru<string, string>(4_096);
-
-/** What cat-file's `info` says of a full object id; kept, since an id always names the same object. */
-async function objectInfo(repoPath: string, oid: string): Promise<ObjectInfo | null> {
-  return (await infos.getOr(keyOf(repoPath, oid), async () => (await readInfo(repoPath, oid)) ?? undefined)) ?? null;
-}
-
-async function peeledCommit(repoPath: string, oid: string): Promise<string | null> {
-  const load = async () => (await readInfo(repoPath, `${oid}^{commit}`))?.oid ?? '';
-  return (isFullOid(oid) ? await peeled.getOr(keyOf(repoPath, oid), load) : await load()) || null;
 }
 
 export interface Entry extends RawTreeEntry {
