@@ -208,7 +208,9 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
         return;
       }
       if (reply.status === 205) return sendResetContent(ctx, renderJson(reply.body));
-      const text = renderJson(reply.body);
+      // Encoded once (issue 10): the tag hashes these bytes and the socket writes them, where a string
+      // body was encoded twice more (the hash, the write) and scanned for its length.
+      const text = Buffer.from(renderJson(reply.body));
       ctx.type = JSON_TYPE;
       if ((ctx.method === 'GET' || ctx.method === 'HEAD') && reply.status === 200) {
         // Conditional GETs (lib/conditional-get.ts).

@@ -5,6 +5,7 @@ import { GitError, RevNotFoundError } from './errors.ts';
 import { assertSafeArg, runGit } from './exec.ts';
 import { commitOf, diffFiles, diffFilesOfCommits, sumStats, type ChangedFile, type DiffStats } from './commits.ts';
 import { Lru } from './lru.ts';
+import { isFullOid } from './oid.ts';
 
 export interface HistoryQuery {
   /** Full commit id to start from. */
@@ -50,16 +51,40 @@ async function revList(repoPath: string, extra: string[], q: HistoryQuery): Prom
 }
 
 export function countHistory(repoPath: string, q: HistoryQuery): Promise<number> {
-  return counts.getOr(keyOf(repoPath, q), async () => Number((await revList(repoPath, ['--count'], q)).trim()));
+  return counts.getOr(keyOf(repoPath, q), async () => {
+    const parent = await onlyParent(repoPath, q);
+    const known = parent === null ? 0 : parent === undefined ? undefined : counts.get(keyOf(repoPath, { commit: parent }));
+    if (known !== undefined) return known + 1;
+    return Number((await revList(repoPath, ['--count'], q)).trim());
+  });
 }
 
 /** Commit ids of one page of history, newest first. */
 export function historyPage(repoPath: string, q: HistoryQuery, skip: number, limit: number): Promise<string[]> {
-  const key = `${keyOf(repoPath, q)}\0${skip}\0${limit}`;
-  return pages.getOr(key, async () => {
+  const page = (commit: string) => `${keyOf(repoPath, { ...q, commit })}\0${skip}\0${limit}`;
+  return pages.getOr(page(q.commit), async () => {
+    if (skip === 0 && limit > 0) {
+      const parent = await onlyParent(repoPath, q);
+      if (parent === null) return [q.commit];
+      const known = parent === undefined ? undefined : pages.get(page(parent));
+      if (known !== undefined) return [q.commit, ...known.slice(0, limit - 1)];
+    }
     const out = await revList(repoPath, [`--skip=${Math.max(0, skip)}`, `--max-count=${Math.max(0, limit)}`], q);
     return out.split('\n').filter((s) => s !== '');
   });
+}
+
+/**
+ * The one parent of a plain query's commit, null for a root commit, undefined when the history must
+ * be asked of git (a merge, a filtered query). rev-list starting at a commit with one parent prints it,
+ * then exactly what it prints starting at the parent: after a push of one commit, the total and the
+ * first page follow from the parent's, when they are known, without a walk of the whole history.
+ */
+async function onlyParent(repoPath: string, q: HistoryQuery): Promise<string | null | undefined> {
+  if (q.not || q.path || q.since || q.until || !isFullOid(q.commit)) return undefined;
+  const c = await commitOf(repoPath, q.commit);
+  if (!c) return undefined;
+  return c.parents.length === 0 ? null : c.parents.length === 1 ? c.parents[0]! : undefined;
 }
 
 /** Files each commit changed against its first parent, with line counts; those not known yet read by one git process. */

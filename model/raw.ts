@@ -53,6 +53,12 @@ export function mapPrefixed<T extends object>(em: EntityManager, entity: EntityN
 export const intArray = (ids: Iterable<number>) => `{${[...ids].map((id) => Math.trunc(Number(id))).join(',')}}`;
 
 /**
+ * A list of strings as one SQL parameter, for `= any(?::text[])` (an empty list matches nothing): a
+ * PostgreSQL array literal, every element quoted, so one statement text serves any number of values.
+ */
+export const textArray = (values: Iterable<string>) => `{${[...values].map((v) => `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(',')}}`;
+
+/**
  * Runs a read in the EntityManager's transaction, first flushing pending changes to the entities it
  * reads, as `em.find` does (flush mode auto): a plain query must see what a find would have seen.
  */

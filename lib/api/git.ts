@@ -5,10 +5,12 @@ import type { Config } from '../../config.ts';
 import type { Commit, Signature } from '../../git/commits.ts';
 import type { ChangedFile, DiffStats } from '../../git/commits.ts';
 import { EmailAddress, User, type IUser } from '../../model/user.ts';
-import { mapPrefixed, prefixedColumns, readRows } from '../../model/raw.ts';
+import { plainPrefixed, prefixedColumns, readRowsFast, textArray } from '../../model/raw.ts';
 import type { IRepository } from '../../model/repo.ts';
 import { toApiUser, type ApiUser } from './user.ts';
 import { ZERO_TIME } from '../../model/time.ts';
+import { Lru } from '../../git/lru.ts';
+import { jsonText } from '../json.ts';
 import type { TagInfo } from '../../git/tags.ts';
 import type { Commit as CommitJson, CommitUser, ContentsResponse, FileCommitResponse, PayloadCommit, PayloadCommitVerification, Tag, Wire } from '../../model/schemas/index.ts';
 
@@ -34,10 +36,18 @@ export function repoUrls(cfg: Config, owner: Pick<IUser, 'name'>, repo: Pick<IRe
 /** A user's columns (prefixed `u__`) with the address it was found by. */
 interface MatchedUserRow { matched: string; [column: string]: unknown }
 
+/** Each user with the address it was found by: an activated address, else `<lower name><noreply>`. */
+let commitUsersText: string | null = null;
+const commitUsersSql = (em: EntityManager) => (commitUsersText ??= `select m.matched, ${prefixedColumns(em, User, 'u')} from (
+    select e.uid, e.lower_email as matched, 0 as by_name from email_address e where e.is_activated and e.lower_email = any(?::text[])
+    union all select u.id, u.lower_name || ?, 1 from "user" u where u.lower_name = any(?::text[])
+  ) m join "user" u on u.id = m.uid where u.type = 0 order by m.by_name`);
+
 /** Users of commit emails (primary or activated addresses, and noreply addresses), one statement per batch. */
 export class CommitUsers {
   private readonly cache = new Map<string, IUser | null>();
   private readonly json = new Map<number, ApiUser>();
+  private readonly text = new Map<number, string>();
   private readonly em: EntityManager;
   private readonly cfg: Config;
   constructor(em: EntityManager, cfg: Config) {
@@ -51,20 +61,25 @@ export class CommitUsers {
     for (const e of wanted) this.cache.set(e, null);
     const noreply = `@${this.cfg.SERVICE.NO_REPLY_ADDRESS.toLowerCase()}`;
     const names = wanted.filter((e) => e.endsWith(noreply)).map((e) => e.slice(0, -noreply.length));
-    // Each user with the address it was found by: an activated address, else `<lower name><noreply>`.
-    const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
-    const byName = names.length ? ` union all select u.id, u.lower_name || ?, 1 from "user" u where u.lower_name in (${marks(names.length)})` : '';
-    const rows = await readRows<MatchedUserRow>(this.em, [User, EmailAddress],
-      `select m.matched, ${prefixedColumns(this.em, User, 'u')} from (
-         select e.uid, e.lower_email as matched, 0 as by_name from email_address e where e.is_activated and e.lower_email in (${marks(wanted.length)})${byName}
-       ) m join "user" u on u.id = m.uid where u.type = 0 order by m.by_name`,
-      [...wanted, ...(names.length ? [noreply, ...names] : [])]);
+    // One fixed statement text for any batch (issue 10): a named prepared statement on PostgreSQL,
+    // and plain users, not managed entities (a commit list only renders them).
+    const rows = await readRowsFast<MatchedUserRow>(this.em, [User, EmailAddress], commitUsersSql(this.em),
+      [textArray(wanted), noreply, textArray(names)]);
     // A noreply match comes last and wins over an address of the same text.
-    for (const r of rows) this.cache.set(r.matched, mapPrefixed(this.em, User, r, 'u'));
+    for (const r of rows) this.cache.set(r.matched, plainPrefixed(this.em, User, r, 'u'));
   }
 
   get(email: string): IUser | null {
     return this.cache.get(email.toLowerCase()) ?? null;
+  }
+
+  /** apiUser's JSON text (`null` for none), rendered once per user for the batch. */
+  apiUserJson(email: string): string {
+    const u = this.get(email);
+    if (!u) return 'null';
+    let text = this.text.get(u.id);
+    if (text === undefined) this.text.set(u.id, (text = jsonText(this.apiUser(email))));
+    return text;
   }
 
   /** The user of an address as an anonymous viewer sees them, built once per user for the batch. */
@@ -126,6 +141,27 @@ export function toApiCommit(cfg: Config, urls: RepoUrls, c: Commit, users: Commi
     files: extras.files ? extras.files.map((f) => ({ filename: f.filename, status: f.status })) : null,
     stats: extras.stats ?? null,
   };
+}
+
+// The parts of a commit's api.Commit that are the same for every request: everything but its author
+// and committer users (who may change their name or addresses at any time, so they are read afresh).
+// Keyed by the repository's URLs, the commit id and the options; bounded by characters.
+const commitParts = new Lru<string, { head: string; tail: string }>(8 * 1024 * 1024, (p) => p.head.length + p.tail.length + 128);
+
+/**
+ * toApiCommit's JSON text, as jsonText renders it. `keep`: the extras are the commit's final ones
+ * (its files and stats were found), so its parts may be kept for the next request.
+ */
+export function apiCommitJson(cfg: Config, urls: RepoUrls, c: Commit, users: CommitUsers, extras: CommitExtras, keep: boolean): string {
+  const key = `${urls.api}\0${urls.html}\0${c.sha}\0${extras.files ? 'f' : ''}${extras.stats ? 's' : ''}${extras.verification === false ? '' : 'v'}`;
+  let parts = keep ? commitParts.get(key) : undefined;
+  if (parts === undefined) {
+    // toApiCommit's keys in its order, split around the users.
+    const { url, sha, created, html_url, commit, parents, files, stats } = toApiCommit(cfg, urls, c, users, extras);
+    parts = { head: jsonText({ url, sha, created, html_url, commit }).slice(0, -1), tail: jsonText({ parents, files, stats }).slice(1) };
+    if (keep) commitParts.set(key, parts);
+  }
+  return `${parts.head},"author":${users.apiUserJson(c.author.email)},"committer":${users.apiUserJson(c.committer.email)},${parts.tail}`;
 }
 
 export const utcDate = (s: Signature) => new Date(s.timestamp * 1000).toISOString().replace('.000Z', 'Z');

@@ -1,7 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runGit } from '../../git/exec.ts';
-import { blobContent, lastCommitFor, ownCopy, readTree } from '../../git/lookup.ts';
+import { blobContent, lastCommitFor, lookupRef, ownCopy, readTree } from '../../git/lookup.ts';
+import { resolveRef } from '../../git/repo.ts';
 import { commitFiles } from '../../git/write.ts';
 import { alice, commit, git, sandbox, text, type Sandbox } from './fixture.ts';
 
@@ -66,6 +67,39 @@ test('a kept small blob holds memory of its own, not a slab of Node\'s shared bu
   const kept = await blobContent(repo, oid);
   assert.is(kept!.toString(), 'tiny');
   assert.is(kept!.buffer.byteLength, kept!.length);
+});
+
+// Refs are never cached: each change made by another process (git itself here) must be seen by the
+// next lookup, loose or packed, and the answer must be for-each-ref's.
+test('lookupRef answers what resolveRef (for-each-ref) answers, after every change of loose and packed refs', async () => {
+  const repo = await sb.repo();
+  const a = await commit(repo, [{ op: 'create', path: 'a.txt', content: text('a') }]);
+  const b = await commit(repo, [{ op: 'create', path: 'b.txt', content: text('b') }]);
+  const tree = await git(repo, 'rev-parse', `${b}^{tree}`);
+  const names = ['main', 'dev', 'dev/x', 'v1', 'v2', 'tree', 'gone', a.slice(0, 10), 'link'];
+  const same = async (when: string) => {
+    for (const n of names) assert.equal(await lookupRef(repo, n), await resolveRef(repo, n), `${when}: ${n}`);
+  };
+  await same('one loose branch');
+  await git(repo, 'update-ref', 'refs/heads/dev', a);
+  await git(repo, 'tag', 'v1', a);
+  await runGit(repo, ['tag', '-a', '-m', 'annotated', 'v2', b], { env: { GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@x' } });
+  await git(repo, 'tag', 'tree', tree);
+  await same('loose refs and tags');
+  await git(repo, 'pack-refs', '--all');
+  await same('all packed');
+  await git(repo, 'update-ref', 'refs/heads/main', a);
+  await same('main loose again, over its packed line');
+  await git(repo, 'update-ref', '-d', 'refs/heads/dev');
+  await git(repo, 'update-ref', 'refs/heads/dev/x', b);
+  await same('dev deleted from packed-refs, dev/x loose');
+  await git(repo, 'pack-refs', '--all');
+  await git(repo, 'update-ref', '-d', 'refs/heads/dev/x');
+  await git(repo, 'update-ref', 'refs/heads/dev', b);
+  await git(repo, 'pack-refs', '--all');
+  await same('packed again, rewritten three times');
+  await git(repo, 'symbolic-ref', 'refs/heads/link', 'refs/heads/dev');
+  await same('a symbolic ref');
 });
 
 test.run();

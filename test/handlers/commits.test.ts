@@ -55,6 +55,29 @@ test.after(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
+// The list renders each commit's parts once and keeps them (issue 10); its bytes must stay those of
+// the single-commit answers, built afresh as objects, for every option, and its users must be read
+// afresh (a renamed user shows at once in a list whose commits were rendered before).
+test('GET {R}/commits: the bytes of each commit are those of GET {R}/git/commits/{sha}, cold and kept, and users are read afresh', async () => {
+  const same = async (q: string, when: string) => {
+    const list = await api('GET', `${R()}/commits${q}`);
+    assert.is(list.status, 200);
+    const ids = (list.json as { sha: string }[]).map((c) => c.sha);
+    assert.equal(ids, [...shas].reverse(), when);
+    const singles = await Promise.all(ids.map(async (sha) => (await api('GET', `${R()}/git/commits/${sha}${q}`)).text.slice(0, -1)));
+    assert.is(list.text, `[${singles.join(',')}]\n`, `${when} ${q}`);
+    return list.text;
+  };
+  for (const q of ['', '?stat=false', '?files=false&verification=false', '?stat=false&files=false&verification=false']) {
+    await same(q, 'first');
+    await same(q, 'again');
+  }
+  const before = ((await api('GET', '/user/settings')).json as { full_name: string }).full_name;
+  assert.is((await api('PATCH', '/user/settings', { full_name: 'Alice Renamed' })).status, 200);
+  assert.ok((await same('', 'after the rename')).includes('"full_name":"Alice Renamed"'));
+  assert.is((await api('PATCH', '/user/settings', { full_name: before })).status, 200);
+});
+
 test('forgejo-facts 12.3: the commit list of an empty repository is 409', async () => {
   const r = await api('GET', `/repos/${alice.name}/blank/commits`);
   assert.is(r.status, 409);
