@@ -90,7 +90,9 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
   // answered 500 without internals.
   app.use(async (ctx, next) => {
     const requestId = randomUUID();
-    ctx.set('X-Request-Id', requestId);
+    // Headers every answer carries are set on Node's response directly: Koa's `ctx.set` builds arrays
+    // for each call (issue 10).
+    ctx.res.setHeader('X-Request-Id', requestId);
     try {
       await next();
     } catch (e) {
@@ -108,11 +110,12 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
     }
   });
 
-  app.use(async (ctx, next) => {
-    ctx.set('Cache-Control', 'max-age=0, private, must-revalidate');
-    ctx.set('X-Frame-Options', 'SAMEORIGIN');
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    await next();
+  app.use((ctx, next) => {
+    const res = ctx.res;
+    res.setHeader('Cache-Control', CACHE_CONTROL);
+    res.setHeader('X-Frame-Options', 'SAMEORIGIN');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    return next();
   });
 
   // What answers outside the API. None of it answers a path under /api/v1/, which goes straight to
@@ -211,13 +214,15 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
       // Encoded once (issue 10): the tag hashes these bytes and the socket writes them, where a string
       // body was encoded twice more (the hash, the write) and scanned for its length.
       const text = Buffer.from(renderJson(reply.body));
-      ctx.type = JSON_TYPE;
+      // What `ctx.type = JSON_TYPE` sets, without its lookup of the type (issue 10).
+      const res = ctx.res;
+      res.setHeader('Content-Type', JSON_TYPE);
       if ((ctx.method === 'GET' || ctx.method === 'HEAD') && reply.status === 200) {
         // Conditional GETs (lib/conditional-get.ts).
         const etag = etagOf(text);
-        ctx.set('ETag', etag);
-        ctx.set('Cache-Control', CACHE_CONTROL);
-        if (noneMatch(ctx.get('If-None-Match') || undefined, etag)) {
+        res.setHeader('ETag', etag);
+        res.setHeader('Cache-Control', CACHE_CONTROL);
+        if (noneMatch(ctx.req.headers['if-none-match'] || undefined, etag)) {
           ctx.status = 304;
           ctx.body = null;
           return;

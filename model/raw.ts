@@ -63,9 +63,25 @@ export const textArray = (values: Iterable<string>) => `{${[...values].map((v) =
  * reads, as `em.find` does (flush mode auto): a plain query must see what a find would have seen.
  */
 export async function readRows<R>(em: EntityManager, reads: readonly { meta: { className: string } }[], sql: string, params: unknown[]): Promise<R[]> {
-  for (const entity of reads) await em.tryFlush(entity.meta.className, {});
+  await flushFor(em, reads);
   return em.getConnection().execute<R[]>(sql, params, 'all', em.getTransactionContext());
 }
+
+/**
+ * Flushes pending changes to the entities a read reads. An EntityManager that manages nothing and has
+ * nothing persisted or removed (a GET's: its reads are plain) has no change to flush, and is not asked
+ * once per entity (issue 10: four awaits and four identity-map stores per read).
+ */
+async function flushFor(em: EntityManager, reads: readonly { meta: { className: string } }[]): Promise<void> {
+  const uow = em.getUnitOfWork();
+  if (uow.getPersistStack().size === 0 && uow.getRemoveStack().size === 0 && isEmpty(uow.getIdentityMap())) return;
+  for (const entity of reads) await em.tryFlush(entity.meta.className, {});
+}
+
+const isEmpty = (entities: Iterable<unknown>) => {
+  for (const _ of entities) return false;
+  return true;
+};
 
 /**
  * The entity whose columns `prefixedColumns(…, alias)` selected in `row`, as a plain object with the
@@ -110,7 +126,7 @@ function statementOf(sql: string) {
 export async function readRowsFast<R>(em: EntityManager, reads: readonly { meta: { className: string } }[], sql: string, params: unknown[]): Promise<R[]> {
   const conn = em.getConnection();
   if (!(conn instanceof PostgreSqlConnection) || em.isInTransaction()) return readRows<R>(em, reads, sql, params);
-  for (const entity of reads) await em.tryFlush(entity.meta.className, {});
+  await flushFor(em, reads);
   const client = conn.getKnex().client as unknown as PoolClient;
   const { name, text } = statementOf(sql);
   client.emit('query', { sql, bindings: params });
@@ -154,15 +170,32 @@ function planOf<T extends object>(em: EntityManager, entity: EntityName<T>): Col
  * skip hydration and the identity map). They are not managed: never change and flush one.
  */
 export function plainRows<T extends object>(em: EntityManager, entity: EntityName<T>, rows: readonly unknown[]): T[] {
-  const plan = planOf(em, entity);
-  return (rows as readonly Record<string, unknown>[]).map((row) => {
-    const out: Record<string, unknown> = {};
-    for (const c of plan) {
-      const v = row[c.field];
-      out[c.prop] = v == null || c.convert === null ? v : c.convert(v);
-    }
-    return out as T;
-  });
+  return (rows as readonly Record<string, unknown>[]).map(mapperOf(em, entity)) as T[];
+}
+
+type Mapper = (row: Record<string, unknown>) => Record<string, unknown>;
+/** Row mappers by entity, made from its plan. */
+const mappers = new Map<string, Mapper>();
+
+/**
+ * One entity's row mapper: a function made from its plan whose object literal names every property,
+ * in the plan's order (issue 10: a loop over the plan stored and loaded each of a hundred properties
+ * by a computed key, which V8 cannot specialise, on every request). The names and columns come
+ * from the entity definitions, written as JSON strings; the conversions are passed in, by position.
+ */
+function mapperOf<T extends object>(em: EntityManager, entity: EntityName<T>): Mapper {
+  const className = em.getMetadata().get(entity).className;
+  let mapper = mappers.get(className);
+  if (mapper === undefined) {
+    const plan = planOf(em, entity);
+    const props = plan.map((c, i) => {
+      const read = `row[${JSON.stringify(c.field)}]`;
+      return `${JSON.stringify(c.prop)}: ${c.convert === null ? read : `(v = ${read}) == null ? v : convert[${i}](v)`}`;
+    });
+    mapper = new Function('convert', `return (row) => { let v; return { ${props.join(', ')} }; };`)(plan.map((c) => c.convert)) as Mapper;
+    mappers.set(className, mapper);
+  }
+  return mapper;
 }
 
 /**

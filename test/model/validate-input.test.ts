@@ -5,6 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { BodySchemas, compileBody } from '../../model/schemas/index.ts';
 import { MAX_DEPTH } from '../../model/schemas/validate.ts';
+import { isStorableText } from '../../model/schemas/storable.ts';
 
 const msg = (schema: Parameters<typeof compileBody>[0], body: unknown): string | undefined => {
   const r = compileBody(schema)(body);
@@ -30,6 +31,15 @@ test('strings: NUL and lone surrogates, in values and keys, are [Field]: Invalid
   // A surrogate pair is a character like any other, and nulls are still dropped first.
   assert.is(msg(BodySchemas.CreateIssueOption, { title: '😀', body: null }), undefined);
   assert.equal(compileBody(BodySchemas.CreateIssueOption)({ title: 't', body: null, labels: [1] }), { ok: true, value: { title: 't', labels: [1] } });
+});
+
+test('isStorableText refuses NUL and exactly the strings with a lone surrogate, wherever it stands', () => {
+  const lone = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+  const parts = ['', 'a', '\ud800', '\udbff', '\udc00', '\udfff', '\ud83d\ude00', '\u0000', 'é', '\uffff'];
+  for (const a of parts) for (const b of parts) for (const c of parts) {
+    const s = a + b + c;
+    assert.is(isStorableText(s), !s.includes('\u0000') && !lone.test(s), JSON.stringify(s));
+  }
 });
 
 test('integers: beyond int64, beyond 2^53 and beyond integer columns are [Field]: Range', () => {
