@@ -10,7 +10,7 @@ import { Repository } from '../model/repo.ts';
 import { User } from '../model/user.ts';
 import { commentsToApi } from '../lib/api/issue.ts';
 import { ANONYMOUS, timelineToApi } from '../lib/api/timeline.ts';
-import { canReadIssue, countNewComment, recountComments, wholeSecondsOf } from '../lib/issues.ts';
+import { canReadIssue, countNewComment, insertComment, recountComments, wholeSecondsOf } from '../lib/issues.ts';
 import { parseBodyTime } from '../lib/issue-edit.ts';
 import { knownUnits, repoPermission } from '../lib/perm.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
@@ -122,8 +122,7 @@ export const createComments = signedIn<CreateIssueCommentOption>(async (c) => {
   const { repo, perm } = need(c.repo, 'repo');
   knownUnits(c.em, repo.id, perm.enabled);
   await readEventEarly(c);
-  const comment = c.em.create(Comment, { type: CommentType.comment, issueId: issue.id, posterId: doer.id, content: c.body.body });
-  await c.em.flush();
+  const comment = await insertComment(c.em, issue, doer.id, c.body.body);
   // Counting the comment also stamps the issue's update time, as Forgejo's updateCommentInfos does:
   // an increment queued until COMMIT, or a recount now when the request forces the times after it.
   if (at) {

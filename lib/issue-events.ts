@@ -14,7 +14,7 @@ import { emitRefChanges } from './push-events.ts';
 import { labelIdsOf } from './issues.ts';
 import { feedWatchersList, keepFeedWatchers } from './feeds.ts';
 import { hooksList, keepHooks } from './webhooks.ts';
-import { readRows } from '../model/raw.ts';
+import { readRowsFast } from '../model/raw.ts';
 import { Watch } from '../model/star.ts';
 import { BlockedUser } from '../model/social.ts';
 import { Webhook } from '../model/webhook.ts';
@@ -50,7 +50,7 @@ export async function readEventEarly(c: SignedEmitState): Promise<void> {
   const { repo } = need(c.repo, 'repo');
   const watchers = feedWatchersList(c.em, repo.id, c.auth.doer.id);
   const hooks = c.config.SECURITY.DISABLE_WEBHOOKS ? null : hooksList(c.em, repo);
-  const [row] = await readRows<{ watchers: unknown; hooks: unknown }>(c.em, [Watch, BlockedUser, User, Webhook],
+  const [row] = await readRowsFast<{ watchers: unknown; hooks: unknown }>(c.em, [Watch, BlockedUser, User, Webhook],
     `select ${watchers.sql} as watchers, ${hooks?.sql ?? 'null'} as hooks`, [...watchers.params, ...(hooks?.params ?? [])]);
   keepFeedWatchers(c.em, repo.id, c.auth.doer.id, row!.watchers);
   if (hooks) keepHooks(c.em, repo, row!.hooks);

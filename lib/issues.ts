@@ -6,6 +6,7 @@ import { Comment, CommentType, Issue, IssueAssignee, IssueLabel, type IComment, 
 import type { IRepository } from '../model/repo.ts';
 import { isSiteAdmin, need, type RequestState } from './request.ts';
 import { addCounters, learnCounters, lockCounterRows } from './counters.ts';
+import { executeFast } from '../model/raw.ts';
 
 /** Forgejo truncates titles to 255 bytes (forgejo-facts 9), on a character boundary. */
 export function truncateTitle(title: string): string {
@@ -150,8 +151,7 @@ export async function createIssue(em: EntityManager, n: NewIssue): Promise<IIssu
   let issue: IIssue;
   if (n.index === undefined) {
     await em.flush();
-    const rows = await em.getConnection().execute<Record<string, unknown>[]>(INSERT_NUMBERED,
-      [n.repo.id, ...issueValues(n), n.watcherId ?? 0, n.watcherId ?? 0], 'all', em.getTransactionContext());
+    const rows = await executeFast(em, INSERT_NUMBERED, [n.repo.id, ...issueValues(n), n.watcherId ?? 0, n.watcherId ?? 0]);
     issue = em.map(Issue, rows[0]!);
   } else {
     await raiseIndex(em, n.repo.id, n.index);
@@ -210,6 +210,20 @@ export async function addComment(em: EntityManager, issue: IIssue, posterId: num
   await em.flush();
   if (type === CommentType.comment) await recountComments(em, issue);
   return comment;
+}
+
+const INSERT_COMMENT = `insert into comment (type, issue_id, poster_id, content, created_at, updated_at)
+  values (?::smallint, ?::int, ?::int, ?::text, ?::timestamptz, ?::timestamptz) returning *`;
+
+/**
+ * Insert a plain comment now, as `em.create` and a flush would (the other columns take their defaults),
+ * in one fixed statement (model/raw.ts executeFast); the row becomes the managed entity. Its count is
+ * the caller's (`countNewComment` or `recountComments`).
+ */
+export async function insertComment(em: EntityManager, issue: IIssue, posterId: number, content: string): Promise<IComment> {
+  const now = new Date();
+  const [row] = await executeFast(em, INSERT_COMMENT, [CommentType.comment, issue.id, posterId, content, now, now]);
+  return em.map(Comment, row!);
 }
 
 /**
