@@ -1,12 +1,12 @@
 // Issues and pulls share one record (model/issue.ts). This module holds what every issue route needs:
 // finding the issue of `{index}` the caller may read, the poster-or-writer rule, creating an issue with
 // the next number, timeline events, and recounting the derived totals in SQL (safe with several processes).
-import type { EntityManager } from '@mikro-orm/core';
+import type { EntityData, EntityManager } from '@mikro-orm/core';
 import { Comment, CommentType, Issue, IssueAssignee, IssueLabel, type IComment, type IIssue } from '../model/issue.ts';
 import type { IRepository } from '../model/repo.ts';
 import { isSiteAdmin, need, type RequestState } from './request.ts';
 import { addCounters, learnCounters, lockCounterRows } from './counters.ts';
-import { executeFast } from '../model/raw.ts';
+import { executeFast, readRowsFast } from '../model/raw.ts';
 
 /** Forgejo truncates titles to 255 bytes (forgejo-facts 9), on a character boundary. */
 export function truncateTitle(title: string): string {
@@ -63,8 +63,12 @@ export function positiveInt(raw: string | undefined): number | null {
   return n > 0 && n <= 2 ** 31 - 1 ? n : null;
 }
 
+const ISSUE_BY_INDEX = 'select * from issue where repo_id = ? and "index" = ?';
+
+/** The issue numbered `index` of the repository, managed as `em.findOne` would give it, from one fixed statement (model/raw.ts readRowsFast). */
 export async function findIssueByIndex(em: EntityManager, repoId: number, index: number): Promise<IIssue | null> {
-  return em.findOne(Issue, { repoId, index });
+  const [row] = await readRowsFast<EntityData<IIssue>>(em, [Issue], ISSUE_BY_INDEX, [repoId, index]);
+  return row ? em.map(Issue, row) : null;
 }
 
 /** The issue (or pull) numbered `rawIndex` in the loaded repository if the caller can read its unit; else null. */
