@@ -220,14 +220,13 @@ const INSERT_COMMENT = `insert into comment (type, issue_id, poster_id, content,
   values (?::smallint, ?::int, ?::int, ?::text, ?::timestamptz, ?::timestamptz) returning *`;
 
 /**
- * Insert a plain comment now, as `em.create` and a flush would (the other columns take their defaults),
- * in one fixed statement (model/raw.ts executeFast); the row becomes the managed entity. Its count is
- * the caller's (`countNewComment` or `recountComments`).
+ * The statement that inserts a plain comment, as `em.create` and a flush would (the other columns take
+ * their defaults), returning its row: a fixed text (model/raw.ts executeFast), which `em.map` makes the
+ * managed entity. Its count is the caller's (`countNewComment` or `recountComments`).
  */
-export async function insertComment(em: EntityManager, issue: IIssue, posterId: number, content: string): Promise<IComment> {
+export function commentInsert(issue: IIssue, posterId: number, content: string): { sql: string; params: unknown[] } {
   const now = new Date();
-  const [row] = await executeFast(em, INSERT_COMMENT, [CommentType.comment, issue.id, posterId, content, now, now]);
-  return em.map(Comment, row!);
+  return { sql: INSERT_COMMENT, params: [CommentType.comment, issue.id, posterId, content, now, now] };
 }
 
 /**
