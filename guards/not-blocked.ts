@@ -1,5 +1,5 @@
 // Blocks between users (Forgejo's ErrBlockedByUser): each guard names the rule it stands for.
-import { isBlocked, isBlockedEither } from '../lib/blocks.ts';
+import { isBlocked, isBlockedByAny, isBlockedEither } from '../lib/blocks.ts';
 import { User } from '../model/user.ts';
 import { deny, need, step } from './types.ts';
 
@@ -42,6 +42,5 @@ export const NOT_BLOCKED_BY_POSTER = step('NOT_BLOCKED_BY_POSTER', 'guard', ['re
   const doer = s.auth.doer;
   if (!doer) return null;
   const blockers = [need(s.issue, 'issue').posterId, need(s.repo, 'repo').owner.id, ...(s.comment ? [s.comment.comment.posterId] : [])];
-  for (const id of new Set(blockers)) if (await isBlocked(s.em, id, doer.id)) return deny(403, 'user is blocked by the poster or repository owner');
-  return null;
+  return (await isBlockedByAny(s.em, blockers, doer.id)) ? deny(403, 'user is blocked by the poster or repository owner') : null;
 });

@@ -1,7 +1,7 @@
 // Issue comments and the issue timeline (Forgejo's routers/api/v1/repo/issue_comment.go,
 // services/issue/comments.go, models/issues/comment.go). Comments are shown as Forgejo's
 // convert.ToAPIComment does, with the poster rendered for no viewer.
-import { emitCommentEvent, readEventEarly } from '../lib/issue-events.ts';
+import { emitCommentEvent, insertWithEventEarly } from '../lib/issue-events.ts';
 import type { Handler, SignedInCtx } from '../lib/handler.ts';
 import { json, noContent, signedIn } from '../lib/handler.ts';
 import type { CreateIssueCommentOption, EditIssueCommentOption } from '../model/schemas/index.ts';
@@ -10,7 +10,7 @@ import { Repository } from '../model/repo.ts';
 import { User } from '../model/user.ts';
 import { commentsToApi } from '../lib/api/issue.ts';
 import { ANONYMOUS, timelineToApi } from '../lib/api/timeline.ts';
-import { canReadIssue, countNewComment, recountComments, wholeSecondsOf } from '../lib/issues.ts';
+import { canReadIssue, commentInsert, countNewComment, recountComments, wholeSecondsOf } from '../lib/issues.ts';
 import { parseBodyTime } from '../lib/issue-edit.ts';
 import { knownUnits, repoPermission } from '../lib/perm.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
@@ -121,9 +121,8 @@ export const createComments = signedIn<CreateIssueCommentOption>(async (c) => {
   // The chain read the repository's units and this route changes none: its notifications and feeds reuse them.
   const { repo, perm } = need(c.repo, 'repo');
   knownUnits(c.em, repo.id, perm.enabled);
-  await readEventEarly(c);
-  const comment = c.em.create(Comment, { type: CommentType.comment, issueId: issue.id, posterId: doer.id, content: c.body.body });
-  await c.em.flush();
+  // The comment's row and what its event reads early, in one statement.
+  const comment = c.em.map(Comment, await insertWithEventEarly(c, commentInsert(issue, doer.id, c.body.body)));
   // Counting the comment also stamps the issue's update time, as Forgejo's updateCommentInfos does:
   // an increment queued until COMMIT, or a recount now when the request forces the times after it.
   if (at) {

@@ -9,10 +9,25 @@ import { recountStarsAndWatches } from './social.ts';
 import type { IUser } from '../model/user.ts';
 import { refreshFollowCounts } from './follows.ts';
 import { toApiBlockedUser } from './api/token.ts';
+import { intArray, readRowsFast } from '../model/raw.ts';
 
 /** Whether `a` has blocked `b` (user ids). */
 export async function isBlocked(em: EntityManager, a: number, b: number): Promise<boolean> {
-  return (await em.count(BlockedUser, { userId: a, blockId: b })) > 0;
+  return isBlockedByAny(em, [a], b);
+}
+
+const BLOCKED_BY_ANY = 'select exists (select 1 from blocked_user where user_id = any(?::int[]) and block_id = ?) as blocked';
+
+/**
+ * Whether any of `blockers` has blocked `b`, in one statement; none when the only one asked is `b`
+ * itself: nobody blocks themselves (`blockUser` refuses it), so an owner or poster acting on their
+ * own repository or issue is not blocked by them (issue 10: a write's guard chain).
+ */
+export async function isBlockedByAny(em: EntityManager, blockers: readonly number[], b: number): Promise<boolean> {
+  const ids = [...new Set(blockers)].filter((a) => a !== b);
+  if (!ids.length) return false;
+  const [row] = await readRowsFast<{ blocked: boolean }>(em, [BlockedUser], BLOCKED_BY_ANY, [intArray(ids), b]);
+  return !!row?.blocked;
 }
 
 /** Whether either of the two has blocked the other. */

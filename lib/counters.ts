@@ -26,6 +26,7 @@
 // statement, in the fixed order) and writes those increments at once: a lock taken later, at COMMIT,
 // could come out of order and deadlock with a writer that locks both. Its count then sees them.
 import { Utils, type EntityManager, type EntityName } from '@mikro-orm/core';
+import { executeFast } from '../model/raw.ts';
 
 /** The tables holding counters, in the order their rows are locked. */
 const LOCK_ORDER = ['user', 'topic', 'issue', 'repository', 'milestone', 'label'] as const;
@@ -124,5 +125,6 @@ async function updateRow(em: EntityManager, table: CounterTable, id: number, add
     params.push(v);
   }
   if (!parts.length || id <= 0) return;
-  await em.getConnection().execute(`update "${table}" set ${parts.join(', ')} where id = ?`, [...params, id], 'run', em.getTransactionContext());
+  // A named statement per table and set of columns: a few texts in all (model/raw.ts executeFast).
+  await executeFast(em, `update "${table}" set ${parts.join(', ')} where id = ?`, [...params, id]);
 }

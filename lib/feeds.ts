@@ -21,7 +21,7 @@ import { Action, OpType, type IAction, type OpName } from '../model/action.ts';
 import { User, type IUser } from '../model/user.ts';
 import { Repository, type IRepository } from '../model/repo.ts';
 import { Watch } from '../model/star.ts';
-import { jsonList, plainRows, readRows } from '../model/raw.ts';
+import { executeFast, intArray, jsonList, plainRows, readRows } from '../model/raw.ts';
 import { WATCHING } from './social.ts';
 import { keepEarly, takeEarly } from './early-reads.ts';
 import { BlockedUser } from '../model/social.ts';
@@ -93,19 +93,13 @@ export async function recordAction(em: EntityManager, a: NewAction): Promise<voi
   const receivers = new Set([a.actUserId]);
   if (owner.type === 1 && owner.id !== a.actUserId) receivers.add(owner.id);
   for (const id of await watcherIds(em, a, owner)) receivers.add(id);
-  const createdAt = new Date();
-  await em.insertMany(Action, [...receivers].map((userId) => ({
-    userId,
-    opType: OpType[a.op],
-    actUserId: a.actUserId,
-    repoId: a.repo.id,
-    commentId: a.commentId ?? 0,
-    refName: a.refName ?? '',
-    isPrivate: a.repo.isPrivate,
-    content: a.content ?? '',
-    createdAt,
-  })));
+  // One row per receiver, in their order, from one fixed statement (model/raw.ts executeFast).
+  await executeFast(em, INSERT_ACTIONS, [OpType[a.op], a.actUserId, a.repo.id, a.commentId ?? 0, a.refName ?? '', a.repo.isPrivate, a.content ?? '', new Date(), intArray(receivers)]);
 }
+
+const INSERT_ACTIONS = `insert into "action" (user_id, op_type, act_user_id, repo_id, comment_id, ref_name, is_private, content, created_at)
+  select r.uid, ?::smallint, ?::int, ?::int, ?::int, ?::varchar, ?::boolean, ?::text, ?::timestamptz
+  from unnest(?::int[]) with ordinality as r(uid, n) order by r.n`;
 
 /** `<index>|<text>`: the issue an activity is about, as Forgejo's GetIssueInfos reads it. */
 const issueContent = (index: number, text: string) => `${index}|${text}`;

@@ -1,11 +1,12 @@
 // Issues and pulls share one record (model/issue.ts). This module holds what every issue route needs:
 // finding the issue of `{index}` the caller may read, the poster-or-writer rule, creating an issue with
 // the next number, timeline events, and recounting the derived totals in SQL (safe with several processes).
-import type { EntityManager } from '@mikro-orm/core';
+import type { EntityData, EntityManager } from '@mikro-orm/core';
 import { Comment, CommentType, Issue, IssueAssignee, IssueLabel, type IComment, type IIssue } from '../model/issue.ts';
 import type { IRepository } from '../model/repo.ts';
 import { isSiteAdmin, need, type RequestState } from './request.ts';
 import { addCounters, learnCounters, lockCounterRows } from './counters.ts';
+import { executeFast, readRowsFast } from '../model/raw.ts';
 
 /** Forgejo truncates titles to 255 bytes (forgejo-facts 9), on a character boundary. */
 export function truncateTitle(title: string): string {
@@ -62,8 +63,12 @@ export function positiveInt(raw: string | undefined): number | null {
   return n > 0 && n <= 2 ** 31 - 1 ? n : null;
 }
 
+const ISSUE_BY_INDEX = 'select * from issue where repo_id = ? and "index" = ?';
+
+/** The issue numbered `index` of the repository, managed as `em.findOne` would give it, from one fixed statement (model/raw.ts readRowsFast). */
 export async function findIssueByIndex(em: EntityManager, repoId: number, index: number): Promise<IIssue | null> {
-  return em.findOne(Issue, { repoId, index });
+  const [row] = await readRowsFast<EntityData<IIssue>>(em, [Issue], ISSUE_BY_INDEX, [repoId, index]);
+  return row ? em.map(Issue, row) : null;
 }
 
 /** The issue (or pull) numbered `rawIndex` in the loaded repository if the caller can read its unit; else null. */
@@ -150,8 +155,7 @@ export async function createIssue(em: EntityManager, n: NewIssue): Promise<IIssu
   let issue: IIssue;
   if (n.index === undefined) {
     await em.flush();
-    const rows = await em.getConnection().execute<Record<string, unknown>[]>(INSERT_NUMBERED,
-      [n.repo.id, ...issueValues(n), n.watcherId ?? 0, n.watcherId ?? 0], 'all', em.getTransactionContext());
+    const rows = await executeFast(em, INSERT_NUMBERED, [n.repo.id, ...issueValues(n), n.watcherId ?? 0, n.watcherId ?? 0]);
     issue = em.map(Issue, rows[0]!);
   } else {
     await raiseIndex(em, n.repo.id, n.index);
@@ -210,6 +214,19 @@ export async function addComment(em: EntityManager, issue: IIssue, posterId: num
   await em.flush();
   if (type === CommentType.comment) await recountComments(em, issue);
   return comment;
+}
+
+const INSERT_COMMENT = `insert into comment (type, issue_id, poster_id, content, created_at, updated_at)
+  values (?::smallint, ?::int, ?::int, ?::text, ?::timestamptz, ?::timestamptz) returning *`;
+
+/**
+ * The statement that inserts a plain comment, as `em.create` and a flush would (the other columns take
+ * their defaults), returning its row: a fixed text (model/raw.ts executeFast), which `em.map` makes the
+ * managed entity. Its count is the caller's (`countNewComment` or `recountComments`).
+ */
+export function commentInsert(issue: IIssue, posterId: number, content: string): { sql: string; params: unknown[] } {
+  const now = new Date();
+  return { sql: INSERT_COMMENT, params: [CommentType.comment, issue.id, posterId, content, now, now] };
 }
 
 /**

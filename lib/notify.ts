@@ -11,7 +11,7 @@ import type { IUser } from '../model/user.ts';
 import { onEvent } from './events.ts';
 import { mentionedUsers } from './mentions.ts';
 import { everyoneReads, readersOf } from './perm.ts';
-import { plainPrefixed, prefixedColumns, readRows } from '../model/raw.ts';
+import { executeFast, plainPrefixed, prefixedColumns, readRows } from '../model/raw.ts';
 import { WATCHING } from './social.ts';
 
 export interface IssueNotice {
@@ -94,12 +94,12 @@ async function upsertFollowerThreads(em: EntityManager, issue: IIssue, commentId
   const source = issue.isPull ? NotificationSource.pull : NotificationSource.issue;
   const now = new Date();
   const f = followersOf(issue, doerId);
-  await em.getConnection().execute(
+  await executeFast(em,
     `insert into notification (${THREAD_COLUMNS})
      select c.uid, ?::int, ?::int, ?::int, ?::int, ?::int, ?::int, ?::timestamptz, ?::timestamptz
      from (${f.sql}) c join "user" u on u.id = c.uid order by c.kind, c.uid
      ${UPSERT_THREAD}`,
-    [issue.repoId, NotificationStatus.unread, source, issue.id, commentId, doerId, now, now, ...f.params], 'run', em.getTransactionContext());
+    [issue.repoId, NotificationStatus.unread, source, issue.id, commentId, doerId, now, now, ...f.params]);
 }
 
 /** Creates or updates the threads of everyone who should hear about a change of `issue`. */

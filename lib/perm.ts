@@ -193,18 +193,22 @@ const idsOf = (items: PermItem[]) => ({
 
 /**
  * Access facts another statement of the request already read (lib/tokens.ts), by EntityManager: one
- * user's on one repository. Only for a request that changes nothing, which cannot change them either.
+ * user's on one repository. A request that changes nothing cannot change them and may ask again; a
+ * write's are `once`: its REPO loader takes them, and whatever asks after the write changed something reads.
  */
-const factsRead = new WeakMap<EntityManager, { uid: number; repoId: number; facts: AccessFacts }>();
+const factsRead = new WeakMap<EntityManager, { uid: number; repoId: number; facts: AccessFacts; once: boolean }>();
 
 /** Keeps `row` (the columns of `factsColumnsOfRepo`) as user `uid`'s access facts on repository `repoId` for this request. */
-export function keepFactsRead(em: EntityManager, uid: number, repoId: number, row: FactsRow): void {
-  factsRead.set(em, { uid, repoId, facts: factsOf(row) });
+export function keepFactsRead(em: EntityManager, uid: number, repoId: number, row: FactsRow, once = false): void {
+  factsRead.set(em, { uid, repoId, facts: factsOf(row), once });
 }
 
 async function accessFacts(em: EntityManager, uid: number, items: PermItem[]): Promise<AccessFacts> {
   const known = items.length === 1 ? factsRead.get(em) : undefined;
-  if (known && known.uid === uid && known.repoId === items[0]!.repo.id) return known.facts;
+  if (known && known.uid === uid && known.repoId === items[0]!.repo.id) {
+    if (known.once) factsRead.delete(em);
+    return known.facts;
+  }
   const { repoIds, orgIds } = idsOf(items);
   const [row] = await readRowsFast<FactsRow>(em, FACT_TABLES, ONE_USER_FACTS, [uid, repoIds, uid, orgIds, repoIds, uid, orgIds]);
   return factsOf(row!);

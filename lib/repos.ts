@@ -296,12 +296,10 @@ let byIdSql: string | undefined;
  * for a request that changes nothing, the owner and repository are plain objects (model/raw.ts).
  */
 export async function findRepoByName(em: EntityManager, owner: IUser | string, repoName: string, opts: { plain?: boolean } = {}): Promise<RepoByName> {
-  if (opts.plain) {
-    const known = repoRead.get(em);
-    if (known && known.repoName === repoName.toLowerCase() && known.ownerName === (typeof owner === 'string' ? owner.toLowerCase() : owner.lowerName)) {
-      repoRead.delete(em);
-      return repoFromRow(em, known.row, typeof owner === 'string' ? null : owner, true);
-    }
+  const known = repoRead.get(em);
+  if (known && known.repoName === repoName.toLowerCase() && known.ownerName === (typeof owner === 'string' ? owner.toLowerCase() : owner.lowerName)) {
+    repoRead.delete(em);
+    return repoFromRow(em, known.row, typeof owner === 'string' ? null : owner, !!opts.plain);
   }
   // The texts are built once: a named statement is looked up by its text on every request.
   const rows = typeof owner === 'string'
@@ -327,8 +325,9 @@ export const repoByNameLateral = (em: EntityManager, more = '') =>
 
 /**
  * What another statement of this request read with `repoByNameLateral`, by EntityManager, for the
- * request's own `findRepoByName` (plain, as a request that changes nothing reads): one statement
- * instead of two for every GET below `{R}` with a token (issue 10).
+ * request's first `findRepoByName` of that name (its REPO loader, before anything changed; plain
+ * objects for a request that changes nothing, managed entities for a write): one statement instead
+ * of two for every request below `{R}` with a token (issue 10).
  */
 const repoRead = new WeakMap<EntityManager, { ownerName: string; repoName: string; row: RepoRow | undefined }>();
 

@@ -49,9 +49,10 @@ export async function findToken(em: EntityManager, value: string, opts: { plain?
             ${prefixedColumns(em, User, 'u')}${select}
        from access_token t left join "user" u on u.id = t.uid${join} where t.token_last_eight = ?`;
   tokenSql ??= statement();
-  // With `repo` (a request that changes nothing, below `{R}`), the same statement finds the owner, the
-  // repository with its units and the caller's access facts on it, which the REPO loader then reads
-  // from the request's EntityManager instead of the database (issue 10: one statement, not two or three).
+  // With `repo` (a request below `{R}`), the same statement finds the owner, the repository with its
+  // units and the caller's access facts on it, which the REPO loader then reads from the request's
+  // EntityManager instead of the database (issue 10: one statement, not two or three); a write maps
+  // them into managed entities there, as its own read would have.
   // With `stars` (GET /user), it counts the user's stars, which the answer shows.
   const repo = opts.repo;
   const sql = repo
@@ -68,7 +69,7 @@ export async function findToken(em: EntityManager, value: string, opts: { plain?
       const repoIds = t.repo_ids?.length ? t.repo_ids.map(Number) : null;
       if (repo) {
         keepRepoRead(em, repo.owner, repo.name, t);
-        if (t.r != null) keepFactsRead(em, Number(t.uid), Number((t.r as { id: number }).id), t as unknown as FactsRow);
+        if (t.r != null) keepFactsRead(em, Number(t.uid), Number((t.r as { id: number }).id), t as unknown as FactsRow, !opts.plain);
       } else if (opts.stars) keepStarCount(em, Number(t.uid), Number(t.star_count));
       return { id: Number(t.id), uid: Number(t.uid), scope: t.scope, updatedAt: new Date(t.updated_at), repoIds, user: (opts.plain ? plainPrefixed : mapPrefixed)(em, User, t, 'u') };
     }

@@ -94,13 +94,15 @@ export function plainPrefixed<T extends object>(em: EntityManager, entity: Entit
   return data === null ? null : plainRows(em, entity, [data])[0]!;
 }
 
-/** The driver's own connection, as far as a plain read uses it. */
-interface DriverConnection { query(q: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }> }
+/** The driver's own connection, as far as a plain statement uses it. */
+interface DriverConnection { query(q: { name?: string; text: string; values: unknown[] }): Promise<{ rows: unknown[]; rowCount: number | null }> }
 interface PoolClient {
   acquireConnection(): Promise<DriverConnection>;
   releaseConnection(c: DriverConnection): unknown;
   emit(event: 'query', q: { sql: string; bindings: unknown[] }): unknown;
 }
+/** A knex transaction, as far as it is used here: its client always hands out the transaction's connection. */
+interface TransactionContext { client: { acquireConnection(): Promise<DriverConnection> }; isCompleted(): boolean }
 
 /** Named statements by SQL text: `?` placeholders become `$n` once, and PostgreSQL parses and plans the text once per connection. */
 const named = new Map<string, { name: string; text: string }>();
@@ -116,26 +118,50 @@ function statementOf(sql: string) {
 }
 
 /**
- * `readRows` for the reads every request makes (the caller's token, the addressed repository): on
- * PostgreSQL outside a transaction the statement goes straight to a pooled `pg` connection as a named
- * prepared statement, without knex building a query or MikroORM inlining the parameters (issue 10).
- * The SQL must be a fixed text (one named statement per text, kept for the process's life) that uses
- * `?` only as placeholders; build it once. Inside a transaction, and on the embedded database,
- * it is `readRows`. Either way knex's `query` event announces the statement (the tests count them).
+ * One statement straight to a `pg` connection as a named prepared statement, on PostgreSQL: the
+ * transaction's connection inside the EntityManager's transaction, else a pooled one; null on the
+ * embedded database, where callers go through the ORM's connection. No knex query is built and
+ * MikroORM does not inline the parameters (issue 10). The SQL must be a fixed text (one named
+ * statement per text, kept for the process's life) that uses `?` only as placeholders. knex's
+ * `query` event announces it, as for every statement (the tests count them).
  */
-export async function readRowsFast<R>(em: EntityManager, reads: readonly { meta: { className: string } }[], sql: string, params: unknown[]): Promise<R[]> {
+async function onDriver(em: EntityManager, sql: string, params: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null } | null> {
   const conn = em.getConnection();
-  if (!(conn instanceof PostgreSqlConnection) || em.isInTransaction()) return readRows<R>(em, reads, sql, params);
-  await flushFor(em, reads);
+  if (!(conn instanceof PostgreSqlConnection)) return null;
   const client = conn.getKnex().client as unknown as PoolClient;
   const { name, text } = statementOf(sql);
+  const trx = em.isInTransaction() ? (em.getTransactionContext() as TransactionContext) : null;
+  if (trx?.isCompleted()) throw new Error('Transaction query already complete');
   client.emit('query', { sql, bindings: params });
+  if (trx) return (await trx.client.acquireConnection()).query({ name, text, values: params });
   const db = await client.acquireConnection();
   try {
-    return (await db.query({ name, text, values: params })).rows as R[];
+    return await db.query({ name, text, values: params });
   } finally {
     client.releaseConnection(db);
   }
+}
+
+/**
+ * `readRows` for the reads every request makes (the caller's token, the addressed repository) and the
+ * hot writes' reads: a named prepared statement on the driver's connection (see `onDriver`), in the
+ * request's transaction if one is open. On the embedded database it is `readRows`.
+ */
+export async function readRowsFast<R>(em: EntityManager, reads: readonly { meta: { className: string } }[], sql: string, params: unknown[]): Promise<R[]> {
+  if (!(em.getConnection() instanceof PostgreSqlConnection)) return readRows<R>(em, reads, sql, params);
+  await flushFor(em, reads);
+  return (await onDriver(em, sql, params))!.rows as R[];
+}
+
+/**
+ * `em.getConnection().execute(sql, params, 'all', em.getTransactionContext())` for the statements of
+ * the hot writes (a new issue, a new comment): on PostgreSQL a named prepared statement on the
+ * transaction's own connection (see `onDriver`, whose rules the SQL follows); the rows it returns.
+ * Like `execute`, it flushes nothing first.
+ */
+export async function executeFast<R = Record<string, unknown>>(em: EntityManager, sql: string, params: unknown[]): Promise<R[]> {
+  const done = await onDriver(em, sql, params);
+  return done ? (done.rows as R[]) : em.getConnection().execute<R[]>(sql, params, 'all', em.getTransactionContext());
 }
 
 /** The column a one-statement page (count joined to the rows) names its total; no table has it. */

@@ -312,6 +312,21 @@ test('comments: a user blocked by the issue poster or the repository owner canno
   await comment(i, carol, 'hi again');
 });
 
+test('comments: a block by the issue poster counts when the poster does not own the repository; an owner commenting on their own issue is not blocked', async () => {
+  const { alice, bob, carol } = env;
+  const repo = await newRepo(env, alice);
+  const i = await newIssue(repo, bob);
+  assert.is((await env.as(bob, 'PUT', `/user/block/${carol.name}`)).status, 204);
+  const r = await env.as(carol, 'POST', `${base(i)}/comments`, { body: 'hi' });
+  assert.is(r.status, 403, r.text);
+  assert.is(r.json.message, 'user is blocked by the poster or repository owner');
+  assert.is(await em().count(Comment, { issueId: i.id }), 0);
+  await env.as(bob, 'PUT', `/user/unblock/${carol.name}`);
+  await comment(i, carol, 'hi again');
+  const own = await newIssue(repo, alice);
+  await comment(own, alice, 'mine');
+});
+
 test('comments: updated_at needs repository admin rights and a time between the issue creation and now', async () => {
   const { alice, bob } = env;
   const repo = await newRepo(env, alice);
