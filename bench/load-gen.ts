@@ -5,6 +5,7 @@
 // when the answer is read). Its own histogram keeps whole milliseconds, too coarse for p50s of a few
 // ms and for "within 1.5x"; the latency of every 2xx answer is therefore kept here as autocannon
 // reports it (a float, from hrtime) and the percentiles are exact.
+import fs from 'node:fs';
 import autocannon from 'autocannon';
 
 export interface LoadSpec {
@@ -15,6 +16,18 @@ export interface LoadSpec {
   connections: number;
   warmupSeconds: number;
   seconds: number;
+  /** The server's process: its CPU over the measured window is reported per answer (Linux /proc). */
+  serverPid?: number;
+}
+
+/** CPU milliseconds per 2xx answer over the measured window, by process (Linux; null elsewhere). */
+export interface CpuPerAnswer {
+  /** The server under load. */
+  server: number;
+  /** Every `postgres` process of the machine (the bench's database server is the local one). */
+  database: number;
+  /** This load generator. */
+  loader: number;
 }
 
 export interface LoadResult {
@@ -29,6 +42,49 @@ export interface LoadResult {
   errors: number;
   timeouts: number;
   statuses: Record<string, number>;
+  cpu: CpuPerAnswer | null;
+}
+
+/** Clock ticks per second of /proc's utime and stime (USER_HZ, 100 on Linux). */
+const TICK_MS = 10;
+
+/** utime + stime of a process in ms, from /proc/<pid>/stat (fields 14 and 15, after the command's parentheses). */
+function cpuMsOf(pid: number | string): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) * TICK_MS;
+  } catch {
+    return 0; // gone meanwhile
+  }
+}
+
+/** CPU ms of every process named `postgres`, by pid (backends come and go; a gone one counts as 0 after). */
+function databaseCpu(): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') continue;
+    } catch {
+      continue;
+    }
+    out.set(pid, cpuMsOf(pid));
+  }
+  return out;
+}
+
+interface CpuMark { server: number; database: Map<string, number>; loader: number }
+
+function cpuMark(serverPid: number): CpuMark {
+  const own = process.cpuUsage();
+  return { server: cpuMsOf(serverPid), database: databaseCpu(), loader: (own.user + own.system) / 1000 };
+}
+
+function cpuSince(start: CpuMark, end: CpuMark, answers: number): CpuPerAnswer {
+  let database = 0;
+  for (const [pid, ms] of end.database) database += ms - (start.database.get(pid) ?? 0);
+  return { server: (end.server - start.server) / answers, database: database / answers, loader: (end.loader - start.loader) / answers };
 }
 
 function run(spec: LoadSpec, seconds: number, onResponse?: (status: number, ms: number) => void): Promise<autocannon.Result> {
@@ -52,10 +108,13 @@ export async function measure(spec: LoadSpec): Promise<LoadResult> {
   if (spec.warmupSeconds > 0) await run(spec, spec.warmupSeconds);
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
+  const watch = spec.serverPid !== undefined && fs.existsSync('/proc/self/stat');
+  const before = watch ? cpuMark(spec.serverPid!) : null;
   const result = await run(spec, spec.seconds, (status, ms) => {
     statuses[status] = (statuses[status] ?? 0) + 1;
     if (status >= 200 && status < 300) latencies.push(ms);
   });
+  const cpu = before && latencies.length ? cpuSince(before, cpuMark(spec.serverPid!), latencies.length) : null;
   const sorted = Float64Array.from(latencies).sort();
   const sum = latencies.reduce((a, b) => a + b, 0);
   return {
@@ -70,6 +129,7 @@ export async function measure(spec: LoadSpec): Promise<LoadResult> {
     errors: result.errors,
     timeouts: result.timeouts,
     statuses,
+    cpu,
   };
 }
 

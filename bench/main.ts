@@ -94,17 +94,18 @@ function routeTargets(run: Run): { name: RouteName; label: string; target: Targe
   const { api: base } = run.cairn;
   const R = `${base}/repos/${OWNER}`;
   const token = run.seeded.token;
+  const pid = run.cairn.proc.pid;
   const writes = run.seeded.issues.writes.number;
   return [
-    { name: 'repo-token', label: '`GET {R}` token', target: { url: `${R}/demo`, method: 'GET', token }, expect: 200 },
-    { name: 'repo-anon', label: '`GET {R}` anonymous', target: { url: `${R}/demo`, method: 'GET', token: null }, expect: 200 },
-    { name: 'user', label: '`GET /user`', target: { url: `${base}/user`, method: 'GET', token }, expect: 200 },
-    { name: 'contents', label: '`GET {R}/contents/README.md`', target: { url: `${R}/demo/contents/README.md`, method: 'GET', token }, expect: 200 },
-    { name: 'commits', label: '`GET {R}/commits?limit=30`', target: { url: `${R}/big/commits?limit=30`, method: 'GET', token }, expect: 200 },
-    { name: 'issues', label: '`GET {R}/issues?state=open` page 1', target: { url: `${R}/issues10k/issues?state=open&page=1`, method: 'GET', token }, expect: 200 },
-    { name: 'search', label: '`GET /repos/search?limit=50`', target: { url: `${base}/repos/search?limit=50`, method: 'GET', token }, expect: 200 },
-    { name: 'post-issue', label: '`POST {R}/issues`', target: { url: `${R}/writes/issues`, method: 'POST', token, body: { title: 'An issue of the benchmark' } }, expect: 201 },
-    { name: 'post-comment', label: '`POST {R}/issues/{index}/comments`', target: { url: `${R}/writes/issues/${writes}/comments`, method: 'POST', token, body: { body: 'A comment of the benchmark.' } }, expect: 201 },
+    { name: 'repo-token', label: '`GET {R}` token', target: { url: `${R}/demo`, method: 'GET', token, pid }, expect: 200 },
+    { name: 'repo-anon', label: '`GET {R}` anonymous', target: { url: `${R}/demo`, method: 'GET', token: null, pid }, expect: 200 },
+    { name: 'user', label: '`GET /user`', target: { url: `${base}/user`, method: 'GET', token, pid }, expect: 200 },
+    { name: 'contents', label: '`GET {R}/contents/README.md`', target: { url: `${R}/demo/contents/README.md`, method: 'GET', token, pid }, expect: 200 },
+    { name: 'commits', label: '`GET {R}/commits?limit=30`', target: { url: `${R}/big/commits?limit=30`, method: 'GET', token, pid }, expect: 200 },
+    { name: 'issues', label: '`GET {R}/issues?state=open` page 1', target: { url: `${R}/issues10k/issues?state=open&page=1`, method: 'GET', token, pid }, expect: 200 },
+    { name: 'search', label: '`GET /repos/search?limit=50`', target: { url: `${base}/repos/search?limit=50`, method: 'GET', token, pid }, expect: 200 },
+    { name: 'post-issue', label: '`POST {R}/issues`', target: { url: `${R}/writes/issues`, method: 'POST', token, body: { title: 'An issue of the benchmark' }, pid }, expect: 201 },
+    { name: 'post-comment', label: '`POST {R}/issues/{index}/comments`', target: { url: `${R}/writes/issues/${writes}/comments`, method: 'POST', token, body: { body: 'A comment of the benchmark.' }, pid }, expect: 201 },
   ];
 }
 
@@ -130,8 +131,8 @@ async function startCeilings(run: Run, bodyFile: string): Promise<{ a: Target; b
   await waitFor200(`http://127.0.0.1:${pa}${path_}`, a, performance.now());
   await waitFor200(`http://127.0.0.1:${pb}${path_}`, b, performance.now());
   return {
-    a: { url: `http://127.0.0.1:${pa}${path_}`, method: 'GET', token: null },
-    b: { url: `http://127.0.0.1:${pb}${path_}`, method: 'GET', token: null },
+    a: { url: `http://127.0.0.1:${pa}${path_}`, method: 'GET', token: null, pid: a.pid },
+    b: { url: `http://127.0.0.1:${pb}${path_}`, method: 'GET', token: null, pid: b.pid },
     stop: async () => { await a.stop(); await b.stop(); },
   };
 }
@@ -239,6 +240,19 @@ async function profile(run: Run, stamp: string, route: RouteName): Promise<strin
   ].join('\n');
 }
 
+/** `--hold`: the routes' data as a full run has it, then cairn serves until the run is interrupted. */
+async function hold(run: Run): Promise<void> {
+  say(`filling issues (${ISSUES}) and repositories (${REPOS}) with SQL copies of API-made rows`);
+  await withSql(run, async (sql) => {
+    await fillIssues(sql, run.seeded.repos.issues10k, run.seeded.issues.issues10k.id, ISSUES);
+    await fillRepositories(sql, run.seeded.repos.tmpl, REPOS);
+  });
+  const targets = Object.fromEntries(routeTargets(run).map((r) => [r.name, { method: r.target.method, url: r.target.url, body: r.target.body }]));
+  process.stdout.write(`${JSON.stringify({ pid: run.cairn.proc.pid, api: run.cairn.api, token: run.seeded.token, database: run.setup.dbUrl || run.setup.dataPath, log: run.setup.log, targets })}\n`);
+  say('holding: cairn serves until this run is interrupted (Ctrl-C stops it and removes its database)');
+  await new Promise(() => undefined);
+}
+
 async function main(): Promise<void> {
   let opt: Options;
   try {
@@ -278,11 +292,16 @@ async function main(): Promise<void> {
     const seeded = await seedThroughApi(setup, cairn.api);
     const run: Run = { opt, setup, cairn, seeded, work };
 
-    if (opt.profile === null || opt.profile === 'commits') {
+    if (opt.profile === null || opt.profile === 'commits' || opt.hold) {
       say(`building ${opt.commits} commits with git fast-import and pushing them over HTTP`);
       const src = path.join(work, 'src.git');
       await makeHistory(src, opt.commits);
       await push(src, `${cairn.url}/${OWNER}/big.git`, basicAuth(OWNER, seeded.token));
+    }
+
+    if (opt.hold) {
+      await hold(run);
+      return;
     }
 
     if (opt.profile !== null) {

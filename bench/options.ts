@@ -10,6 +10,12 @@ type Part = RouteName | (typeof PART_NAMES)[number];
 export interface Options {
   db: 'postgres' | 'pglite';
   quick: boolean;
+  /**
+   * `--hold`: seed as a full run does (routes' data, 1,000 repositories, the history), print where
+   * everything is (URLs, token, database, pid) as one JSON line, and keep cairn running until
+   * interrupted, to measure or profile by hand. Nothing is loaded or reported.
+   */
+  hold: boolean;
   /** `--profile [name]`: the route to profile under load (`repo-token` when no name is given), else null. */
   profile: RouteName | null;
   /** Null: everything. */
@@ -30,7 +36,7 @@ export interface Options {
   limitMinutes: number;
 }
 
-export const USAGE = 'usage: npm run bench -- [--db postgres|pglite] [--quick] [--only <name>[,<name>...]] [--profile [<name>]] [--max-minutes N]\n'
+export const USAGE = 'usage: npm run bench -- [--db postgres|pglite] [--quick] [--only <name>[,<name>...]] [--profile [<name>]] [--hold] [--max-minutes N]\n'
   + `  names: ${[...ROUTE_NAMES, ...PART_NAMES].join(', ')}`;
 
 const isRouteName = (s: string): s is RouteName => (ROUTE_NAMES as readonly string[]).includes(s);
@@ -43,6 +49,7 @@ export function parseOptions(argv: string[]): Options {
     options: {
       db: { type: 'string', default: 'postgres' },
       quick: { type: 'boolean', default: false },
+      hold: { type: 'boolean', default: false },
       only: { type: 'string' },
       profile: { type: 'string' },
       'max-minutes': { type: 'string' },
@@ -67,6 +74,7 @@ export function parseOptions(argv: string[]): Options {
   return {
     db: values.db,
     quick,
+    hold: values.hold,
     profile,
     only,
     warmup: quick ? 1 : 3,
@@ -74,7 +82,7 @@ export function parseOptions(argv: string[]): Options {
     commits: quick ? 1_000 : 10_000,
     gitRuns: quick ? 1 : 3,
     ceilingsAfter: !quick,
-    limitMinutes: max ?? (quick ? 15 : 45),
+    limitMinutes: max ?? (values.hold ? 24 * 60 : quick ? 15 : 45),
   };
 }
 

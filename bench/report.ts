@@ -43,6 +43,23 @@ export function markdown(r: RunResult): string {
   for (const x of r.routes) lines.push(loadRow(x.label, x.c64, x.c1, pct(ratio(x, r.ceilings.A)), pct(ratio(x, r.ceilings.B))));
   lines.push('', 'A: Koa 3 + @koa/router, the same repository object, static. B: A plus one primary-key `SELECT` with `pg` (pool 10) per request. "vs": req/s at 64 connections against the mean of the ceiling\'s runs.', '');
 
+  const cpuRows: [string, LoadResult][] = [
+    ...r.ceilings.A.map((c): [string, LoadResult] => [`ceiling A (${c.when})`, c.c64]),
+    ...r.ceilings.B.map((c): [string, LoadResult] => [`ceiling B (${c.when})`, c.c64]),
+    ...r.routes.map((x): [string, LoadResult] => [x.label, x.c64]),
+  ].filter(([, l]) => l.cpu);
+  if (cpuRows.length) {
+    lines.push('## CPU per answer at 64 connections (ms, over the measured window)', '');
+    lines.push(row(['target', 'server process', 'PostgreSQL', 'load generator', 'sum']));
+    lines.push(row(['---', '---:', '---:', '---:', '---:']));
+    const f = (x: number) => x.toFixed(3);
+    for (const [label, l] of cpuRows) {
+      const c = l.cpu!;
+      lines.push(row([label, f(c.server), f(c.database), f(c.loader), f(c.server + c.database + c.loader)]));
+    }
+    lines.push('', 'From /proc utime + stime of the server, of every `postgres` process and of the load generator, divided by the 2xx answers of the window. Where the sum is near the machine\'s CPUs divided by req/s, the run was CPU-bound, and the server\'s share is what cairn\'s code costs.', '');
+  }
+
   if (r.lists.length) {
     lines.push('## Lists as the data grows (p50 at 1 connection)', '');
     lines.push(row(['list', 'rows', 'p50 ms', 'rows', 'p50 ms', 'ratio']));
