@@ -137,10 +137,11 @@ const shapesOf = (wire: Wire) => {
 /**
  * A named prepared statement that asks for its result's description once per connection, not on
  * every execution (issue 10): pg sends Describe each time, PostgreSQL answers a RowDescription and pg
- * parses it and rebuilds the row's fields and value parsers, a tenth of a small GET's work in the
- * driver. A prepared statement's columns cannot change on its connection (PostgreSQL refuses "cached
- * plan must not change result type"), so the first execution's description serves the later ones.
- * Made from the text, not a config object, which pg copies property by property.
+ * parses it and rebuilds the row's fields and value parsers. A prepared statement's columns cannot
+ * change on its connection (PostgreSQL refuses "cached plan must not change result type"), so the
+ * first execution's description serves the later ones. Made from the text, not a config object, which
+ * pg copies property by property. Both were 6 to 9 % of cairn's CPU for `GET {R}` or `GET /version`
+ * with a token, by profile. It relies on pg 8.23's Query internals (named below): check them when pg moves.
  */
 class NamedStatement extends Query {
   private wire: Wire | null = null;
