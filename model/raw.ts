@@ -3,8 +3,10 @@
 // alias, become the same managed entity `em.findOne` would have given (issue 10: fewer statements per
 // request). One JSON column instead of one column per field: the driver describes and parses three
 // columns, not seventy, on every request.
+import { createRequire } from 'node:module';
 import type { EntityDictionary, EntityManager, EntityName } from '@mikro-orm/core';
 import { PostgreSqlConnection } from '@mikro-orm/postgresql';
+import pg from 'pg';
 
 interface Prefixed { select: string; alias: string }
 /** Select expressions by entity and alias: they depend only on the entity definitions. */
@@ -94,8 +96,95 @@ export function plainPrefixed<T extends object>(em: EntityManager, entity: Entit
   return data === null ? null : plainRows(em, entity, [data])[0]!;
 }
 
-/** The driver's own connection, as far as a plain statement uses it. */
-interface DriverConnection { query(q: { name?: string; text: string; values: unknown[] }): Promise<{ rows: unknown[]; rowCount: number | null }> }
+interface Rows { rows: unknown[]; rowCount: number | null }
+/** The driver's own connection (a `pg` client), as far as a plain statement uses it. */
+interface DriverConnection { query(q: NamedStatement): unknown }
+
+/** pg's protocol connection under a client, as far as `NamedStatement` uses it (pg 8.23). */
+interface Wire {
+  bind(config: { portal: string; statement: string; values: unknown[]; binary: boolean; valueMapper: (v: unknown) => unknown }): void;
+  close(config: { type: 'S'; name: string }): void;
+  sync(): void;
+}
+/** pg's Result, as far as `NamedStatement` reads and sets what a RowDescription gave it (pg 8.23's `addFields`). */
+interface Shape { fields: unknown[]; _parsers: unknown[] | undefined; _prebuiltEmptyResultObject: unknown }
+/** pg's Query, as far as `NamedStatement` builds on it (pg 8.23). */
+interface PgQuery {
+  name: string;
+  portal: string;
+  values: unknown[];
+  binary: boolean;
+  rows: number | undefined;
+  _result: Shape;
+  _accumulateRows: boolean;
+  hasBeenParsed(wire: Wire): boolean;
+  prepare(wire: Wire): void;
+  handleRowDescription(msg: unknown): void;
+  handleError(err: unknown, wire: Wire): void;
+  _getRows(wire: Wire, rows: number | undefined): void;
+}
+const Query = pg.Query as unknown as new (text: string, values: unknown[], callback: (err: Error | null, res: Rows) => void) => PgQuery;
+const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as { prepareValue: (v: unknown) => unknown };
+
+/** What a RowDescription gave a named statement, by statement name, by protocol connection. */
+const shapes = new WeakMap<Wire, Map<string, Shape>>();
+const shapesOf = (wire: Wire) => {
+  let map = shapes.get(wire);
+  if (map === undefined) shapes.set(wire, (map = new Map()));
+  return map;
+};
+
+/**
+ * A named prepared statement that asks for its result's description once per connection, not on
+ * every execution (issue 10): pg sends Describe each time, PostgreSQL answers a RowDescription and pg
+ * parses it and rebuilds the row's fields and value parsers. A prepared statement's columns cannot
+ * change on its connection (PostgreSQL refuses "cached plan must not change result type"), so the
+ * first execution's description serves the later ones. Made from the text, not a config object, which
+ * pg copies property by property. Both were 6 to 9 % of cairn's CPU for `GET {R}` or `GET /version`
+ * with a token, by profile. It relies on pg 8.23's Query internals (named below): check them when pg moves.
+ */
+class NamedStatement extends Query {
+  private wire: Wire | null = null;
+
+  constructor(name: string, text: string, values: unknown[], callback: (err: Error | null, res: Rows) => void) {
+    super(text, values, callback);
+    this.name = name;
+  }
+
+  override prepare(wire: Wire): void {
+    const shape = this.hasBeenParsed(wire) ? shapesOf(wire).get(this.name) : undefined;
+    if (shape === undefined) {
+      this.wire = wire;
+      return super.prepare(wire);
+    }
+    // pg 8.23's Query.prepare for a statement parsed on this connection, without the Describe.
+    try {
+      wire.bind({ portal: this.portal, statement: this.name, values: this.values, binary: this.binary, valueMapper: prepareValue });
+    } catch (err) {
+      wire.close({ type: 'S', name: this.name });
+      wire.sync();
+      this.handleError(err, wire);
+      return;
+    }
+    const result = this._result;
+    result.fields = shape.fields;
+    result._parsers = shape._parsers;
+    result._prebuiltEmptyResultObject = shape._prebuiltEmptyResultObject;
+    this._accumulateRows = true;
+    this._getRows(wire, this.rows);
+  }
+
+  override handleRowDescription(msg: unknown): void {
+    super.handleRowDescription(msg);
+    const { fields, _parsers, _prebuiltEmptyResultObject } = this._result;
+    if (this.wire) shapesOf(this.wire).set(this.name, { fields, _parsers, _prebuiltEmptyResultObject });
+  }
+}
+
+/** Runs a named statement on a driver connection. */
+const runNamed = (db: DriverConnection, name: string, text: string, values: unknown[]) => new Promise<Rows>((resolve, reject) => {
+  db.query(new NamedStatement(name, text, values, (err, res) => (err ? reject(err) : resolve(res))));
+});
 interface PoolClient {
   acquireConnection(): Promise<DriverConnection>;
   releaseConnection(c: DriverConnection): unknown;
@@ -125,7 +214,7 @@ function statementOf(sql: string) {
  * statement per text, kept for the process's life) that uses `?` only as placeholders. knex's
  * `query` event announces it, as for every statement (the tests count them).
  */
-async function onDriver(em: EntityManager, sql: string, params: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null } | null> {
+async function onDriver(em: EntityManager, sql: string, params: unknown[]): Promise<Rows | null> {
   const conn = em.getConnection();
   if (!(conn instanceof PostgreSqlConnection)) return null;
   const client = conn.getKnex().client as unknown as PoolClient;
@@ -133,10 +222,10 @@ async function onDriver(em: EntityManager, sql: string, params: unknown[]): Prom
   const trx = em.isInTransaction() ? (em.getTransactionContext() as TransactionContext) : null;
   if (trx?.isCompleted()) throw new Error('Transaction query already complete');
   client.emit('query', { sql, bindings: params });
-  if (trx) return (await trx.client.acquireConnection()).query({ name, text, values: params });
+  if (trx) return runNamed(await trx.client.acquireConnection(), name, text, params);
   const db = await client.acquireConnection();
   try {
-    return await db.query({ name, text, values: params });
+    return await runNamed(db, name, text, params);
   } finally {
     client.releaseConnection(db);
   }
