@@ -4,7 +4,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import { User, type IUser } from '../model/user.ts';
-import { mapPrefixed, plainPrefixed, prefixedColumns, readRowsFast } from '../model/raw.ts';
+import { mapPrefixed, plainPrefixed, prefixedColumns, prefixedId, readRowsFast } from '../model/raw.ts';
+import { Repository } from '../model/repo.ts';
 import type { TaskInfo } from './auth-types.ts';
 import { keepRepoRead, repoByNameLateral } from './repos.ts';
 import { factsColumnsOfRepo, keepFactsRead, type FactsRow } from './perm.ts';
@@ -89,7 +90,7 @@ export async function findToken(em: EntityManager, value: string, opts: { plain?
       const repoIds = t.repo_ids?.length ? t.repo_ids.map(Number) : null;
       if (repo) {
         keepRepoRead(em, repo.owner, repo.name, t);
-        if (t.r != null) keepFactsRead(em, Number(t.uid), Number((t.r as { id: number }).id), t as unknown as FactsRow, !opts.plain);
+        if (t.r != null) keepFactsRead(em, Number(t.uid), Number(prefixedId(em, Repository, t, 'r')), t as unknown as FactsRow, !opts.plain);
       } else if (opts.stars) keepStarCount(em, Number(t.uid), Number(t.star_count));
       return { id: Number(t.id), uid: Number(t.uid), scope: t.scope, updatedAt: new Date(t.updated_at), repoIds, user: (opts.plain ? plainPrefixed : mapPrefixed)(em, User, t, 'u') };
     }
