@@ -134,9 +134,10 @@ function issueValues(n: NewIssue): unknown[] {
  */
 export interface RowInsert { ctes: string; params: unknown[] }
 /** Runs a `RowInsert` and gives its row. */
-export type InsertRow = (insert: RowInsert) => Promise<Record<string, unknown>>;
+type InsertRow = (insert: RowInsert) => Promise<Record<string, unknown>>;
 
-export const insertAlone = (em: EntityManager): InsertRow => async (insert) =>
+/** A `RowInsert` run as a statement of its own. */
+const insertAlone = (em: EntityManager): InsertRow => async (insert) =>
   (await executeFast(em, `with ${insert.ctes} select * from x`, insert.params))[0]!;
 
 /**
