@@ -24,25 +24,11 @@ export interface IssueNotice {
   receiverId?: number;
 }
 
-/** The comment types whose posters take part in an issue (Forgejo's GetParticipantIDsByIssue). */
-const PARTICIPATING = [CommentType.comment, CommentType.code, CommentType.review];
-
-/**
- * The distinct posters of an issue's participating comments, as `uid` rows: the next larger poster id,
- * one step at a time, on the index of (issue_id, poster_id) (issue 10: every comment of the issue
- * was read, so each new comment cost more than the last; now one step per poster).
- */
-const PARTICIPANTS = `(with recursive p(uid) as (
-           select min(poster_id) from comment where issue_id = ? and type in (${PARTICIPATING.join(',')})
-           union all select (select min(c.poster_id) from comment c where c.issue_id = ? and c.type in (${PARTICIPATING.join(',')}) and c.poster_id > p.uid)
-           from p where p.uid is not null
-         ) select uid, 3 from p where uid is not null)`;
-
 /**
  * Who follows the issue (its watchers, the repository's watchers except for work-in-progress pulls, its
- * poster, the posters of comments, code comments and reviews, its assignees), less explicit
- * unsubscriptions, users who blocked the doer, and the doer, as the rows (uid, kind) of a subquery with
- * its parameters. Users are read in that order of kinds, as the threads are written.
+ * poster, the posters of comments, code comments and reviews as Forgejo's GetParticipantIDsByIssue, its
+ * assignees), less explicit unsubscriptions, users who blocked the doer, and the doer, as the rows
+ * (uid, kind) of a subquery with its parameters. Users are read in that order of kinds, as the threads are written.
  */
 function followersOf(issue: IIssue, doerId: number): { sql: string; params: unknown[] } {
   const repoWatchers = !issue.isPull || !isWorkInProgress(issue.title);
@@ -51,14 +37,14 @@ function followersOf(issue: IIssue, doerId: number): { sql: string; params: unkn
          select ?::int as uid, 0 as kind
          union all select user_id, 1 from issue_watch where issue_id = ? and is_watching
          union all select user_id, 2 from watch where repo_id = ? and mode in (${WATCHING.join(',')}) and ?
-         union all ${PARTICIPANTS}
+         union all select poster_id, 3 from comment where issue_id = ? and type in (?, ?, ?)
          union all select assignee_id, 4 from issue_assignees where issue_id = ?
        ) f
        where f.uid > 0 and f.uid <> ?
          and f.uid not in (select user_id from issue_watch where issue_id = ? and not is_watching)
          and f.uid not in (select user_id from blocked_user where block_id = ?)
        group by f.uid`,
-    params: [issue.posterId, issue.id, issue.repoId, repoWatchers, issue.id, issue.id, issue.id, doerId, issue.id, doerId],
+    params: [issue.posterId, issue.id, issue.repoId, repoWatchers, issue.id, CommentType.comment, CommentType.code, CommentType.review, issue.id, doerId, issue.id, doerId],
   };
 }
 

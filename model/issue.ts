@@ -96,7 +96,7 @@ export const Comment = defineEntity({
   properties: {
     id: p.integer().primary().autoincrement(),
     type: p.smallint().default(0),
-    issueId: p.integer(),
+    issueId: p.integer().index(),
     posterId: p.integer().index(),
     originalAuthor: p.string().length(255).default(''),
     originalAuthorId: p.bigint('number').default(0),
@@ -128,9 +128,6 @@ export const Comment = defineEntity({
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },
-  // An issue's comments, and the distinct posters among them read one index step each (lib/notify.ts:
-  // a new comment's notification reads its issue's participants).
-  indexes: [{ name: 'comment_issue_poster_index', properties: ['issueId', 'posterId'] }],
 });
 export type IComment = InferEntity<typeof Comment>;
 
