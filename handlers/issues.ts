@@ -16,7 +16,7 @@ import { issueToApi, issuesToApi } from '../lib/api/issue.ts';
 import { pullsToApi } from '../lib/api/pull.ts';
 import { orgApiUrl, toApiLabel } from '../lib/api/label.ts';
 import { fmtTime, ZERO_TIME } from '../model/time.ts';
-import { emitIssueChanges, emitIssueEvent, readEventEarly, snapshotIssue } from '../lib/issue-events.ts';
+import { emitIssueChanges, emitIssueEvent, insertWithEventEarly, snapshotIssue } from '../lib/issue-events.ts';
 import { canReadIssue, canWriteIssues, createIssue, labelIdsOf, positiveInt, wholeSecondsOf } from '../lib/issues.ts';
 import {
   addLabels, assignableUsers, clearLabels, deleteIssue, dropDuplicateScopes, endOfDay, labelFits, labelsByName,
@@ -203,8 +203,8 @@ export const create = signedIn<CreateIssueOption>(async (c) => {
 
   // The chain read the repository's units and this route changes none: its notifications and feeds reuse them.
   knownUnits(c.em, repo.id, perm.enabled);
-  await readEventEarly(c);
-  const issue = await createIssue(c.em, { repo, posterId: doer.id, title, content: b.body ?? '', ref: b.ref ?? '', deadline, watcherId: doer.id });
+  const issue = await createIssue(c.em, { repo, posterId: doer.id, title, content: b.body ?? '', ref: b.ref ?? '', deadline, watcherId: doer.id },
+    (insert) => insertWithEventEarly(c, insert));
   await setMilestone(c.em, issue, doer.id, milestoneId);
   // A new issue has no labels or assignees to compare with: nothing to read when none are given.
   if (labels.length) await addLabels(c.em, issue, doer.id, dropDuplicateScopes(labels));

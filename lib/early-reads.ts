@@ -1,10 +1,12 @@
-// Reads a write takes before its contended lock (issue 10). A new issue's number comes from a row lock
-// on `resource_index` held until COMMIT, so every statement after it makes all other writers of the
+// Reads a write takes no later than its contended lock (issue 10). A new issue's number comes from a row
+// lock on `resource_index` held until COMMIT, so every statement after it makes all other writers of the
 // repository wait (a new comment likewise locks its followers' notification threads). What the event
-// reads and does not depend on those rows (the repository's hooks, the feed's watchers) is read first,
-// kept here for the request (per EntityManager, never shared between requests), and taken once by the
-// subscriber that would have read it: a second event of the same request reads again. Reading earlier in the same READ COMMITTED transaction sees what a later
-// statement could have seen a moment before, the same answer as if the change came just after.
+// reads and does not depend on those rows (the repository's hooks, the feed's watchers) is read in the
+// statement of the new row's insert (lib/issue-events.ts insertWithEventEarly), kept here for the
+// request (per EntityManager, never shared between requests), and taken once by the subscriber that
+// would have read it: a second event of the same request reads again. Reading earlier in the same READ
+// COMMITTED transaction sees what a later statement could have seen a moment before, the same answer as
+// if the change came just after.
 import type { EntityManager } from '@mikro-orm/core';
 
 const kept = new WeakMap<EntityManager, Map<string, unknown>>();

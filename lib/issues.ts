@@ -128,35 +128,47 @@ function issueValues(n: NewIssue): unknown[] {
 }
 
 /**
+ * A statement that inserts one row, as a CTE list in which `x` is the row (`returning *`) and its
+ * parameters: `with ${ctes} select * from x` inserts it, and a caller may select more in the same
+ * statement (lib/issue-events.ts insertWithEventEarly).
+ */
+export interface RowInsert { ctes: string; params: unknown[] }
+/** Runs a `RowInsert` and gives its row. */
+type InsertRow = (insert: RowInsert) => Promise<Record<string, unknown>>;
+
+/** A `RowInsert` run as a statement of its own. */
+const insertAlone = (em: EntityManager): InsertRow => async (insert) =>
+  (await executeFast(em, `with ${insert.ctes} select * from x`, insert.params))[0]!;
+
+/**
  * The number and the row of a new issue in one statement (issue 10): the number's row lock on
  * `resource_index` is held until COMMIT and every other writer of the repository waits for it, so it is
  * taken by the insert itself, with the poster's watch (`watcherId`) in the same statement.
  */
-const INSERT_NUMBERED = `with n as (
+const NUMBERED_CTES = `n as (
     insert into resource_index (kind, group_id, max_index) values ('issue', ?, 1)
     on conflict (kind, group_id) do update set max_index = resource_index.max_index + 1
     returning max_index
-  ), i as (
+  ), x as (
     insert into issue (index, ${ISSUE_COLUMNS.join(', ')})
     values ((select max_index from n), ${ISSUE_COLUMNS.map(() => '?').join(', ')})
     returning *
   ), w as (
     insert into issue_watch (user_id, issue_id, is_watching, created_at, updated_at)
-    select ?::int, i.id, true, i.created_at, i.created_at from i where ?::int > 0
+    select ?::int, x.id, true, x.created_at, x.created_at from x where ?::int > 0
     on conflict (user_id, issue_id) do update set is_watching = true, updated_at = excluded.updated_at where not issue_watch.is_watching
-  )
-  select * from i`;
+  )`;
 
 /**
  * Insert an issue with the repository's next number (shared with pulls), its labels and assignees;
- * `watcherId` (the poster, for a new issue of the API) watches it.
+ * `watcherId` (the poster, for a new issue of the API) watches it. A numbered row is inserted by
+ * `insertRow` (POST {R}/issues reads its event's early reads in the same statement).
  */
-export async function createIssue(em: EntityManager, n: NewIssue): Promise<IIssue> {
+export async function createIssue(em: EntityManager, n: NewIssue, insertRow = insertAlone(em)): Promise<IIssue> {
   let issue: IIssue;
   if (n.index === undefined) {
     await em.flush();
-    const rows = await executeFast(em, INSERT_NUMBERED, [n.repo.id, ...issueValues(n), n.watcherId ?? 0, n.watcherId ?? 0]);
-    issue = em.map(Issue, rows[0]!);
+    issue = em.map(Issue, await insertRow({ ctes: NUMBERED_CTES, params: [n.repo.id, ...issueValues(n), n.watcherId ?? 0, n.watcherId ?? 0] }));
   } else {
     await raiseIndex(em, n.repo.id, n.index);
     const now = new Date();
@@ -216,17 +228,17 @@ export async function addComment(em: EntityManager, issue: IIssue, posterId: num
   return comment;
 }
 
-const INSERT_COMMENT = `insert into comment (type, issue_id, poster_id, content, created_at, updated_at)
-  values (?::smallint, ?::int, ?::int, ?::text, ?::timestamptz, ?::timestamptz) returning *`;
+const INSERT_COMMENT = `x as (insert into comment (type, issue_id, poster_id, content, created_at, updated_at)
+  values (?::smallint, ?::int, ?::int, ?::text, ?::timestamptz, ?::timestamptz) returning *)`;
 
 /**
  * The statement that inserts a plain comment, as `em.create` and a flush would (the other columns take
  * their defaults), returning its row: a fixed text (model/raw.ts executeFast), which `em.map` makes the
  * managed entity. Its count is the caller's (`countNewComment` or `recountComments`).
  */
-export function commentInsert(issue: IIssue, posterId: number, content: string): { sql: string; params: unknown[] } {
+export function commentInsert(issue: IIssue, posterId: number, content: string): RowInsert {
   const now = new Date();
-  return { sql: INSERT_COMMENT, params: [CommentType.comment, issue.id, posterId, content, now, now] };
+  return { ctes: INSERT_COMMENT, params: [CommentType.comment, issue.id, posterId, content, now, now] };
 }
 
 /**

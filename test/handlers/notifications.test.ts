@@ -7,7 +7,7 @@ import { newRepo, setup, valid, validList, type Env } from './repo-setup.ts';
 import { makeToken, type TestUser } from '../helpers/fixtures.ts';
 import { call } from '../helpers/client.ts';
 import { Notification, NotificationStatus } from '../../model/notification.ts';
-import { Issue, IssueWatch } from '../../model/issue.ts';
+import { Comment, CommentType, Issue, IssueWatch } from '../../model/issue.ts';
 import { Repository } from '../../model/repo.ts';
 import { Watch, WatchMode } from '../../model/star.ts';
 import { createIssue } from '../../lib/issues.ts';
@@ -144,6 +144,27 @@ test('a comment updates the same thread (one per user and issue) and points at t
   assert.is(bobs.length, 1);
   assert.is(bobs[0].subject.title, 'broken');
   assert.is((await rows(alice.id)).length, 1);
+});
+
+test('participants (Forgejo GetParticipantIDsByIssue): every poster of a comment, code comment or review, and no other event', async () => {
+  const { alice, bob, carol } = env;
+  await clear(alice, bob, carol);
+  const repo = await repoOf(alice);
+  const issue = await openIssue(repo, alice);
+  const row = await em().findOneOrFail(Issue, { repoId: repo.id, index: issue.number });
+  // Rows as an import leaves them: no watches, posters interleaved, one poster only of a label event.
+  const at = new Date();
+  const posted = (posterId: number, type: number) => ({ issueId: row.id, posterId, type, createdAt: at, updatedAt: at });
+  await em().insert(Comment, posted(carol.id, CommentType.review));
+  await em().insert(Comment, posted(bob.id, CommentType.label));
+  await em().insert(Comment, posted(carol.id, CommentType.comment));
+  await em().insert(Comment, posted(bob.id, CommentType.label));
+  await notifyIssueEvent(em(), { issue: row, doerId: alice.id });
+  assert.is((await rows(carol.id)).length, 1, 'carol reviewed and commented');
+  assert.is((await rows(bob.id)).length, 0, 'bob only labelled');
+  await em().insert(Comment, posted(bob.id, CommentType.code));
+  await notifyIssueEvent(em(), { issue: row, doerId: alice.id });
+  assert.is((await rows(bob.id)).length, 1, 'a code comment takes part');
 });
 
 test('users who cannot read the issue get nothing; an explicit unsubscription is respected', async () => {
