@@ -92,6 +92,17 @@ test('the counter sees raw statements and the BEGIN/COMMIT of a transaction', as
   assert.ok(tx.statements.some((s) => /select 2/.test(s)), listing(tx.statements));
 });
 
+test('a token\'s last-use record (at most once a minute) is written, and left out of the count', async () => {
+  const em = db.db.orm.em.fork();
+  const stale = new Date(Date.now() - 120_000);
+  await em.getConnection().execute('update access_token set updated_at = ? where uid = (select id from "user" where name = ?)', [stale, owner.name]);
+  const { result, statements } = await countSql(db.db.orm, () => call(srv.api, 'GET', '/user', { token: owner.token }));
+  assert.is(result.status, 200, result.text);
+  pin(statements, 1, 'GET /user with a stale last use');
+  const [row] = await em.getConnection().execute<{ updated_at: Date }[]>('select max(updated_at) as updated_at from access_token where uid = (select id from "user" where name = ?)', [owner.name]);
+  assert.ok(new Date(row!.updated_at).getTime() > stale.getTime() + 60_000, 'the last use was recorded');
+});
+
 test('GET {R} with a token: one statement for the token, its user, the owner, the repository, its units and transfer, and the caller\'s access facts', async () => {
   pin(await statementsOf(`/repos/${repo}`, { token: owner.token }), 1, 'GET {R} token');
 });
