@@ -20,7 +20,7 @@ import { clientAddressOf } from './lib/client-address.ts';
 import { CACHE_CONTROL, etagOf, noneMatch } from './lib/conditional-get.ts';
 import { createApiLimiter } from './lib/api-limit.ts';
 import { serveWebRaw } from './lib/web-raw.ts';
-import { JSON_TYPE, renderJson } from './lib/json.ts';
+import { JSON_TYPE, RenderedBytes, renderJson, renderJsonBytes } from './lib/json.ts';
 import { isStream, type Reply } from './lib/handler.ts';
 import { SecretBox } from './lib/secretbox.ts';
 import { repoPathFor, type Services } from './lib/services.ts';
@@ -213,13 +213,13 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
       if (reply.status === 205) return sendResetContent(ctx, renderJson(reply.body));
       // Encoded once (issue 10): the tag hashes these bytes and the socket writes them, where a string
       // body was encoded twice more (the hash, the write) and scanned for its length.
-      const text = Buffer.from(renderJson(reply.body));
+      const text = renderJsonBytes(reply.body);
       // What `ctx.type = JSON_TYPE` sets, without its lookup of the type (issue 10).
       const res = ctx.res;
       res.setHeader('Content-Type', JSON_TYPE);
       if ((ctx.method === 'GET' || ctx.method === 'HEAD') && reply.status === 200) {
         // Conditional GETs (lib/conditional-get.ts).
-        const etag = etagOf(text);
+        const etag = reply.body instanceof RenderedBytes ? reply.body.etag : etagOf(text);
         res.setHeader('ETag', etag);
         res.setHeader('Cache-Control', CACHE_CONTROL);
         if (noneMatch(ctx.req.headers['if-none-match'] || undefined, etag)) {

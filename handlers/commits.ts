@@ -8,8 +8,8 @@ import { commitsChanges, compareRange, countHistory, historyPage, type HistoryQu
 import { RevNotFoundError } from '../git/errors.ts';
 import { validatePath } from '../git/paths.ts';
 import { InvalidPathError } from '../git/errors.ts';
-import { apiCommitJson, CommitUsers, toApiCommit, type RepoUrls } from '../lib/api/git.ts';
-import { RenderedJson } from '../lib/json.ts';
+import { commitListOf, CommitUsers, keptCommitList, toApiCommit, type CommitExtras, type RepoUrls } from '../lib/api/git.ts';
+import type { RenderedBytes } from '../lib/json.ts';
 import { conflict, notFound, unprocessable } from '../lib/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/paging.ts';
 import { EMPTY_REPO, gitCtx } from '../lib/repo-git.ts';
@@ -27,32 +27,40 @@ export const commitOptions = (q: QueryOf<'CommitFlags'>): CommitOptions => ({ st
 /** `files` and `verification` (NoteFlags), stat always. */
 export const noteOptions = (q: QueryOf<'NoteFlags'>): CommitOptions => ({ stat: true, files: q.files !== false, verification: q.verification !== false });
 
-/** The commits of the ids (in order), their users in one lookup for the batch, and their changes when asked for. */
-async function loadCommits(s: RequestState, repoPath: string, shas: string[], opts: CommitOptions) {
+/** The commits of the ids (in order) and their changes when asked for. */
+async function loadCommits(repoPath: string, shas: string[], opts: CommitOptions) {
   // The ids come from rev-list, so they are in the repository: their parsed commits may be shared.
   const commits = await Promise.all(shas.map((sha) => commitOf(repoPath, sha)));
   const found = commits.filter((c): c is Commit => c !== null);
-  const users = new CommitUsers(s.em, s.config);
-  await users.load(found.flatMap((c) => [c.author.email, c.committer.email]));
   const changes = opts.stat || opts.files ? await commitsChanges(repoPath, found.map((c) => c.sha)) : [];
-  const extras = (i: number) => ({
+  const extras = found.map((_, i): CommitExtras => ({
     files: opts.files ? (changes[i]?.files ?? []) : null,
     stats: opts.stat ? (changes[i]?.stats ?? null) : null,
     verification: opts.verification,
-  });
-  return { found, users, extras, known: (i: number) => !(opts.stat || opts.files) || changes[i] !== undefined };
+  }));
+  const final = found.length === shas.length && (!(opts.stat || opts.files) || changes.every((ch) => ch !== undefined));
+  return { found, extras, final };
 }
 
 /** api.Commit for each id, in order, with one user lookup for the whole batch. */
 export async function apiCommits(s: RequestState, repoPath: string, urls: RepoUrls, shas: string[], opts: CommitOptions) {
-  const { found, users, extras } = await loadCommits(s, repoPath, shas, opts);
-  return found.map((c, i) => toApiCommit(s.config, urls, c, users, extras(i)));
+  const { found, extras } = await loadCommits(repoPath, shas, opts);
+  const users = new CommitUsers(s.em, s.config);
+  await users.load(found.flatMap((c) => [c.author.email, c.committer.email]));
+  return found.map((c, i) => toApiCommit(s.config, urls, c, users, extras[i]));
 }
 
-/** apiCommits, rendered: what does not depend on the users is rendered once per commit (issue 10). */
-export async function apiCommitsJson(s: RequestState, repoPath: string, urls: RepoUrls, shas: string[], opts: CommitOptions): Promise<RenderedJson> {
-  const { found, users, extras, known } = await loadCommits(s, repoPath, shas, opts);
-  return new RenderedJson(`[${found.map((c, i) => apiCommitJson(s.config, urls, c, users, extras(i), known(i))).join(',')}]`);
+/** apiCommits, rendered: the list as it is without its users is kept for the next request (issue 10). */
+export async function apiCommitsJson(s: RequestState, repoPath: string, urls: RepoUrls, shas: string[], opts: CommitOptions): Promise<RenderedBytes> {
+  const flags = `${opts.files ? 'f' : ''}${opts.stat ? 's' : ''}${opts.verification ? 'v' : ''}`;
+  const users = new CommitUsers(s.em, s.config);
+  let list = keptCommitList(urls, shas, flags);
+  if (!list) {
+    const { found, extras, final } = await loadCommits(repoPath, shas, opts);
+    list = commitListOf(s.config, urls, found, users, extras, flags, final);
+  }
+  await users.load(list.emails);
+  return list.render(users);
 }
 
 export const list: Handler<never, QueryOf<'Commits'>> = async (c) => {

@@ -10,7 +10,7 @@ import type { IRepository } from '../../model/repo.ts';
 import { toApiUser, type ApiUser } from './user.ts';
 import { ZERO_TIME } from '../../model/time.ts';
 import { Lru } from '../../git/lru.ts';
-import { jsonText } from '../json.ts';
+import { jsonText, RenderedBytes } from '../json.ts';
 import type { TagInfo } from '../../git/tags.ts';
 import type { Commit as CommitJson, CommitUser, ContentsResponse, FileCommitResponse, PayloadCommit, PayloadCommitVerification, Tag, Wire } from '../../model/schemas/index.ts';
 
@@ -43,11 +43,13 @@ const commitUsersSql = (em: EntityManager) => (commitUsersText ??= `select m.mat
     union all select u.id, u.lower_name || ?, 1 from "user" u where u.lower_name = any(?::text[])
   ) m join "user" u on u.id = m.uid where u.type = 0 order by m.by_name`);
 
+const NULL_BYTES = Buffer.from('null');
+
 /** Users of commit emails (primary or activated addresses, and noreply addresses), one statement per batch. */
 export class CommitUsers {
   private readonly cache = new Map<string, IUser | null>();
   private readonly json = new Map<number, ApiUser>();
-  private readonly text = new Map<number, string>();
+  private readonly bytes = new Map<number, Buffer>();
   private readonly em: EntityManager;
   private readonly cfg: Config;
   constructor(em: EntityManager, cfg: Config) {
@@ -73,13 +75,13 @@ export class CommitUsers {
     return this.cache.get(email.toLowerCase()) ?? null;
   }
 
-  /** apiUser's JSON text (`null` for none), rendered once per user for the batch. */
-  apiUserJson(email: string): string {
+  /** apiUser's JSON bytes (`null` for none), rendered once per user for the batch. */
+  apiUserBytes(email: string): Buffer {
     const u = this.get(email);
-    if (!u) return 'null';
-    let text = this.text.get(u.id);
-    if (text === undefined) this.text.set(u.id, (text = jsonText(this.apiUser(email))));
-    return text;
+    if (!u) return NULL_BYTES;
+    let bytes = this.bytes.get(u.id);
+    if (bytes === undefined) this.bytes.set(u.id, (bytes = Buffer.from(jsonText(this.apiUser(email)))));
+    return bytes;
   }
 
   /** The user of an address as an anonymous viewer sees them, built once per user for the batch. */
@@ -143,25 +145,86 @@ export function toApiCommit(cfg: Config, urls: RepoUrls, c: Commit, users: Commi
   };
 }
 
-// The parts of a commit's api.Commit that are the same for every request: everything but its author
-// and committer users (who may change their name or addresses at any time, so they are read afresh).
-// Keyed by the repository's URLs, the commit id and the options; bounded by characters.
-const commitParts = new Lru<string, { head: string; tail: string }>(8 * 1024 * 1024, (p) => p.head.length + p.tail.length + 128);
+// A commit list's JSON is the same for every request but for its authors' and committers' users (who
+// may change their name or addresses at any time, so they are read afresh): it is kept as the bytes
+// between those users, keyed by the repository's URLs, the options and the commit ids (issue 10: a
+// page of 30 commits was 30 parsed commits, their changes and their parts looked up, joined and
+// encoded on every request). Bounded by bytes.
+// Weighed twice: the parts, and the last answer rendered from them.
+const commitLists = new Lru<string, CommitList>(8 * 1024 * 1024, (l) => 2 * l.size + 128);
+
+/** toApiCommit's JSON for a list of commits, as renderJson renders the array, split around the users. */
+export class CommitList {
+  /** parts[i] comes before the user of emails[i]; the last part closes the list. */
+  private readonly parts: Buffer[];
+  /** The author's and the committer's address of each commit, in order. */
+  readonly emails: string[];
+  readonly size: number;
+  /** The last answer and the users' bytes it was rendered with. */
+  private last: { users: Buffer[]; answer: RenderedBytes } | null = null;
+  constructor(parts: Buffer[], emails: string[]) {
+    this.parts = parts;
+    this.emails = emails;
+    this.size = parts.reduce((n, b) => n + b.length, 0);
+  }
+
+  /**
+   * The list's JSON with these users, newline included. Users the same to the byte as last time give
+   * the last answer, whose ETag is known (issue 10: joining and hashing 70 KB cost more than the rest
+   * of the route).
+   */
+  render(users: CommitUsers): RenderedBytes {
+    const bytes = this.emails.map((e) => users.apiUserBytes(e));
+    if (this.last && sameBytes(this.last.users, bytes)) return this.last.answer;
+    const out: Buffer[] = [];
+    let size = this.size;
+    for (let i = 0; i < bytes.length; i++) {
+      out.push(this.parts[i]!, bytes[i]!);
+      size += bytes[i]!.length;
+    }
+    out.push(this.parts[bytes.length]!);
+    const answer = new RenderedBytes(Buffer.concat(out, size));
+    this.last = { users: bytes, answer };
+    return answer;
+  }
+}
+
+/** Whether two lists of buffers hold the same bytes; a buffer that repeats the previous one is not compared again. */
+function sameBytes(a: Buffer[], b: Buffer[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const repeat = i > 0 && a[i] === a[i - 1] && b[i] === b[i - 1];
+    if (!repeat && !a[i]!.equals(b[i]!)) return false;
+  }
+  return true;
+}
+
+const commitListKey = (urls: RepoUrls, shas: readonly string[], flags: string) => `${urls.api}\0${urls.html}\0${flags}\0${shas.join(',')}`;
+
+/** The kept list of these commits with these options (see commitListOf), if any. */
+export const keptCommitList = (urls: RepoUrls, shas: readonly string[], flags: string) => commitLists.get(commitListKey(urls, shas, flags));
 
 /**
- * toApiCommit's JSON text, as jsonText renders it. `keep`: the extras are the commit's final ones
- * (its files and stats were found), so its parts may be kept for the next request.
+ * The list of the commits with their extras; `keep`: they are all the ids' commits with their final
+ * extras (their files and stats were found), so the list may be kept for the next request. `flags`
+ * names the options the extras follow.
  */
-export function apiCommitJson(cfg: Config, urls: RepoUrls, c: Commit, users: CommitUsers, extras: CommitExtras, keep: boolean): string {
-  const key = `${urls.api}\0${urls.html}\0${c.sha}\0${extras.files ? 'f' : ''}${extras.stats ? 's' : ''}${extras.verification === false ? '' : 'v'}`;
-  let parts = keep ? commitParts.get(key) : undefined;
-  if (parts === undefined) {
+export function commitListOf(cfg: Config, urls: RepoUrls, commits: Commit[], users: CommitUsers, extras: CommitExtras[], flags: string, keep: boolean): CommitList {
+  const texts: string[] = [];
+  const emails: string[] = [];
+  let before = '[';
+  for (let i = 0; i < commits.length; i++) {
+    const c = commits[i]!;
     // toApiCommit's keys in its order, split around the users.
-    const { url, sha, created, html_url, commit, parents, files, stats } = toApiCommit(cfg, urls, c, users, extras);
-    parts = { head: jsonText({ url, sha, created, html_url, commit }).slice(0, -1), tail: jsonText({ parents, files, stats }).slice(1) };
-    if (keep) commitParts.set(key, parts);
+    const { url, sha, created, html_url, commit, parents, files, stats } = toApiCommit(cfg, urls, c, users, extras[i]);
+    texts.push(`${before}${jsonText({ url, sha, created, html_url, commit }).slice(0, -1)},"author":`, ',"committer":');
+    emails.push(c.author.email, c.committer.email);
+    before = `,${jsonText({ parents, files, stats }).slice(1)},`;
   }
-  return `${parts.head},"author":${users.apiUserJson(c.author.email)},"committer":${users.apiUserJson(c.committer.email)},${parts.tail}`;
+  texts.push(`${commits.length === 0 ? '[' : before.slice(0, -1)}]\n`);
+  const list = new CommitList(texts.map((t) => Buffer.from(t)), emails);
+  if (keep) commitLists.set(commitListKey(urls, commits.map((c) => c.sha), flags), list);
+  return list;
 }
 
 export const utcDate = (s: Signature) => new Date(s.timestamp * 1000).toISOString().replace('.000Z', 'Z');
