@@ -100,8 +100,8 @@ export function orderSql(sort: string | null, priorityRepoId = 0): Sql {
 
 /** A page of issues (in order, plain rows as model/raw.ts reads them) and the total (`pageWithTotal`). */
 export async function findIssues(em: EntityManager, where: Sql, order: Sql, page: Page): Promise<{ issues: IIssue[]; total: number }> {
-  const { rows, total } = await pageWithTotal(em, 'issue', 'i', where, order, ` limit ${page.limit} offset ${page.offset}`);
-  return { issues: plainRows(em, Issue, rows), total };
+  const found = await pageWithTotal(em, 'issue', 'i', where, order, page);
+  return { issues: plainRows(em, Issue, found.rows), total: found.total };
 }
 
 /**
