@@ -23,7 +23,7 @@ import {
   movePin, newPinAllowed, parseBodyTime, pin, reloadIssue, removeLabel, replaceLabels, resolveLabelOption,
   setAssignees, setClosed, setDeadline, setMilestone, setRef, setTitle, unpin,
 } from '../lib/issue-edit.ts';
-import { allOf, filterSql, findIssues, orderSql, readableIssues, sql, type IssueFilter } from '../lib/issue-query.ts';
+import { allOf, filterSql, findIssues, openTotalSql, orderSql, readableIssues, sql, type IssueFilter } from '../lib/issue-query.ts';
 import type { Sql } from '../lib/repo-search.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
 import { badRequest, HttpError, notFound, unprocessable, NOT_FOUND } from '../lib/errors.ts';
@@ -105,7 +105,7 @@ export const list: Handler<never, ListQuery> = async (c) => {
     mentioned: (await userFilter(c, 'mentioned_by'))?.name,
   };
   const where = allOf([sql('i.repo_id = ?', repo.id), ...filterSql(f)]);
-  const { issues, total } = await findIssues(c.em, where, orderSql(q.sort ?? null), p);
+  const { issues, total } = await findIssues(c.em, where, orderSql(q.sort ?? null), p, openTotalSql(repo.id, f));
   return json(200, await listOf(c, issues), pagingHeaders(c, p, total));
 };
 

@@ -114,7 +114,7 @@ export function plainPrefixed<T extends object>(em: EntityManager, entity: Entit
 
 interface Rows { rows: unknown[]; rowCount: number | null }
 /** The driver's own connection (a `pg` client), as far as a plain statement uses it. */
-interface DriverConnection { query(q: NamedStatement): unknown }
+interface DriverConnection { query(q: PgQuery): unknown }
 
 /** pg's protocol connection under a client, as far as `NamedStatement` uses it (pg 8.23). */
 interface Wire {
@@ -197,9 +197,10 @@ class NamedStatement extends Query {
   }
 }
 
-/** Runs a named statement on a driver connection. */
-const runNamed = (db: DriverConnection, name: string, text: string, values: unknown[]) => new Promise<Rows>((resolve, reject) => {
-  db.query(new NamedStatement(name, text, values, (err, res) => (err ? reject(err) : resolve(res))));
+/** Runs a statement on a driver connection: named when `name` is given, else pg's unnamed statement. */
+const runNamed = (db: DriverConnection, name: string | undefined, text: string, values: unknown[]) => new Promise<Rows>((resolve, reject) => {
+  const done = (err: Error | null, res: Rows) => (err ? reject(err) : resolve(res));
+  db.query(name === undefined ? new Query(text, values, done) : new NamedStatement(name, text, values, done));
 });
 interface PoolClient {
   acquireConnection(): Promise<DriverConnection>;
@@ -211,12 +212,23 @@ interface TransactionContext { client: { acquireConnection(): Promise<DriverConn
 
 /** Named statements by SQL text: `?` placeholders become `$n` once, and PostgreSQL parses and plans the text once per connection. */
 const named = new Map<string, { name: string; text: string }>();
+/**
+ * The texts named at most: a list's text varies with its filters (how many labels, words, ids), so a
+ * caller could otherwise make the process and every connection keep a statement per variant. Past it,
+ * a new text runs unnamed, parsed and planned each time as a plain statement is.
+ */
+const MAX_NAMED = 200;
 
-function statementOf(sql: string) {
+const placeholders = (sql: string) => {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+};
+
+function statementOf(sql: string): { name?: string; text: string } {
   let st = named.get(sql);
   if (st === undefined) {
-    let n = 0;
-    st = { name: `cairn_read_${named.size + 1}`, text: sql.replace(/\?/g, () => `$${++n}`) };
+    if (named.size >= MAX_NAMED) return { text: placeholders(sql) };
+    st = { name: `cairn_read_${named.size + 1}`, text: placeholders(sql) };
     named.set(sql, st);
   }
   return st;
@@ -226,8 +238,8 @@ function statementOf(sql: string) {
  * One statement straight to a `pg` connection as a named prepared statement, on PostgreSQL: the
  * transaction's connection inside the EntityManager's transaction, else a pooled one; null on the
  * embedded database, where callers go through the ORM's connection. No knex query is built and
- * MikroORM does not inline the parameters (issue 10). The SQL must be a fixed text (one named
- * statement per text, kept for the process's life) that uses `?` only as placeholders. knex's
+ * MikroORM does not inline the parameters (issue 10). The SQL uses `?` only as placeholders, and is
+ * best a fixed text: one named statement per text, kept for the process's life (up to `MAX_NAMED`). knex's
  * `query` event announces it, as for every statement (the tests count them).
  */
 async function onDriver(em: EntityManager, sql: string, params: unknown[]): Promise<Rows | null> {
