@@ -15,6 +15,7 @@ import { POINTER_MAX, readPointer } from '../lib/lfs-pointer.ts';
 import { findMeta } from '../lib/lfs-objects.ts';
 import { LfsStore } from '../lib/lfs-store.ts';
 import { refQuery } from '../lib/query-params.ts';
+import { noneMatch } from '../lib/conditional-get.ts';
 
 /** Blobs up to this size are served from the cat-file reader; larger ones are streamed by git. */
 const INLINE_BLOB = 1024 * 1024;
@@ -61,12 +62,6 @@ function contentType(head: Buffer, name: string): string {
 
 const httpDate = (unixSeconds: number) => new Date(unixSeconds * 1000).toUTCString();
 
-/** An ETag list matches with or without a weak `W/` prefix. */
-function etagMatches(header: string | string[] | undefined, etag: string): boolean {
-  if (typeof header !== 'string') return false;
-  return header.split(',').map((t) => t.trim().replace(/^W\//, '')).some((t) => t === etag || t === '*');
-}
-
 /**
  * The LFS object an LFS pointer blob names, when the LFS server is on and the repository has the
  * object (Forgejo's GetRawFileOrLFS); its ETag is the oid. Null serves the blob itself.
@@ -84,7 +79,7 @@ async function lfsObject(c: RequestState, g: GitCtx, oid: string, name: string):
   const etag = `"${pointer.oid}"`;
   const objectType = 'file';
   const headers: Record<string, string> = { ETag: etag, 'X-Gitea-Object-Type': objectType, 'X-Forgejo-Object-Type': objectType };
-  if (etagMatches(c.headers['if-none-match'], etag)) return { status: 304, headers };
+  if (noneMatch(c.headers['if-none-match'], etag)) return { status: 304, headers };
   headers['Content-Disposition'] = `inline; filename="${name.replace(/["\\\r\n]/g, '_')}"`;
   headers['Content-Length'] = String(size);
   const type = contentType(await store.head(pointer.oid, 1024), name);
@@ -106,7 +101,7 @@ async function serveBlob(c: RequestState, lfs = false): Promise<Reply> {
   const headers: Record<string, string> = { ETag: etag, 'X-Gitea-Object-Type': objectType, 'X-Forgejo-Object-Type': objectType };
   if (last) headers['Last-Modified'] = httpDate(last.committer.timestamp);
   const since = c.headers['if-modified-since'];
-  const notModified = etagMatches(c.headers['if-none-match'], etag)
+  const notModified = noneMatch(c.headers['if-none-match'], etag)
     || (c.headers['if-none-match'] === undefined && typeof since === 'string' && last && Date.parse(since) >= last.committer.timestamp * 1000);
   if (notModified) return { status: 304, headers };
   const info = await readInfo(g.path, entry.oid);
