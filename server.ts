@@ -24,7 +24,7 @@ import { JSON_TYPE, RenderedBytes, renderJson, renderJsonBytes } from './lib/jso
 import { isStream, type Reply } from './lib/handler.ts';
 import { SecretBox } from './lib/secretbox.ts';
 import { repoPathFor, type Services } from './lib/services.ts';
-import type { Orm } from './model/db.ts';
+import { requestEm, type Orm } from './model/db.ts';
 import { openApiDocument } from './table/openapi.ts';
 import { serveAvatars } from './lib/avatar-serve.ts';
 import { serveSwaggerUi } from './lib/swagger-ui.ts';
@@ -154,7 +154,7 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
   // Authentication, for every API request (bad credentials are 401 on every route).
   api.push(async (ctx, next) => {
     if (!ctx.path.startsWith('/api/v1')) return next();
-    const em = orm.em.fork();
+    const em = requestEm(orm);
     const query = new URLSearchParams(ctx.querystring);
     const readOnly = ctx.method === 'GET' || ctx.method === 'HEAD';
     const auth: AuthResult = await authenticate(em, config, authDeps, { headers: ctx.headers, query, peer: ctx.req.socket.remoteAddress, readOnly, repo: repoAddressed(ctx.path), stars: readOnly && ctx.path === '/api/v1/user' });
