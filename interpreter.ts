@@ -161,7 +161,7 @@ export function scopeCheck(s: RequestState, spec: RouteSpec): Outcome {
 }
 
 /** The request's state before the interpreter parsed its query (`q`). */
-export type StateFactory = (ctx: Context, route: BoundRoute) => Promise<Omit<RequestState, 'q'>>;
+export type StateFactory = (ctx: Context, route: BoundRoute) => Omit<RequestState, 'q'>;
 export type Responder = (ctx: Context, s: RequestState, outcome: NonNullable<Outcome>) => void;
 
 export interface RunHooks {
@@ -173,7 +173,7 @@ export interface RunHooks {
 }
 
 export async function runRoute(ctx: Context, route: BoundRoute, hooks: RunHooks): Promise<void> {
-  const made = await hooks.makeState(ctx, route);
+  const made = hooks.makeState(ctx, route);
   // 0. Path parameters and query values no stored text can equal (NUL, lone surrogates); then the
   // query read with the row's declaration. A value Forgejo's handler would refuse is answered after
   // the chain (step 4), so 401, 403 and 404 keep coming first.

@@ -2,12 +2,12 @@
 // the bytes live under <APP_DATA_PATH>/attachments/<uuid[0]>/<uuid[1]>/<uuid> and are moved there with a
 // rename, so a reader never sees a partial file; a row is written only once its bytes are in place, and
 // the bytes go when the row goes. Multipart bodies arrive as koa-body's `{ fields, files }`, the files
-// being formidable's temporary files, which `cleanupUploads` removes once the request is answered.
+// being formidable's temporary files, which `removeUploads` removes once the request is answered.
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager, FilterQuery } from '@mikro-orm/core';
-import type { Middleware } from 'koa';
+import type { Context } from 'koa';
 import type { Config } from '../config.ts';
 import type { RequestState } from './request.ts';
 import { Attachment, type IAttachment } from '../model/attachment.ts';
@@ -80,19 +80,12 @@ export function formidableOptions(cfg: Config) {
   return { uploadDir, maxFileSize: cfg.ATTACHMENT.MAX_SIZE * 1024 * 1024, allowEmptyFiles: true, minFileSize: 0 };
 }
 
-/** Koa middleware, mounted before the body parser: removes what an answered request left of its uploads. */
-export function cleanupUploads(): Middleware {
-  return async (ctx, next) => {
-    try {
-      await next();
-    } finally {
-      const files = (ctx.request as { files?: unknown }).files;
-      if (isRecord(files)) {
-        const all = Object.values(files).flatMap((v) => (Array.isArray(v) ? v : [v]));
-        await Promise.all(all.map((f) => fileOf(f)).map((f) => (f ? fs.promises.rm(f.filepath, { force: true }) : undefined)));
-      }
-    }
-  };
+/** Removes what an answered request left of its uploads; null when it has none (most requests: nothing to await). */
+export function removeUploads(ctx: Context): Promise<unknown> | null {
+  const files = (ctx.request as { files?: unknown }).files;
+  if (!isRecord(files)) return null;
+  const all = Object.values(files).flatMap((v) => (Array.isArray(v) ? v : [v]));
+  return Promise.all(all.map((f) => fileOf(f)).map((f) => (f ? fs.promises.rm(f.filepath, { force: true }) : undefined)));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import { HttpError } from './errors.ts';
 import { verifyPassword } from './password.ts';
 import { findTaskToken, findToken, TOKEN_RE, TokenLookupError, type RepoAhead } from './tokens.ts';
 import { pseudoUser } from './pseudo-users.ts';
-import { parseScopes, ScopeError } from './scopes.ts';
+import { parseStoredScopes } from './scopes.ts';
 import { checkTotp } from './totp.ts';
 import type { SecretBox } from './secretbox.ts';
 import type { AuthLimiter } from './auth-limit.ts';
@@ -167,12 +167,7 @@ async function tokenLogin(em: EntityManager, value: string, plain: boolean, ahea
   }
   const user = row.user;
   if (!user) return `access token does not exist [sha: ${value}]`;
-  let scopes: TokenInfo['scopes'] = null;
-  try {
-    scopes = parseScopes(row.scope);
-  } catch (e) {
-    if (!(e instanceof ScopeError)) throw e;
-  }
+  const scopes: TokenInfo['scopes'] = parseStoredScopes(row.scope);
   const token: TokenInfo = { id: row.id, scopes, raw: row.scope, publicOnly: !!scopes?.publicOnly, repoIds: row.repoIds };
   // Last use is kept to the minute: a write on every request would serialise readers for nothing.
   if (Date.now() - row.updatedAt.getTime() > 60_000) await em.nativeUpdate(AccessToken, { id: row.id }, { updatedAt: new Date() });

@@ -111,22 +111,16 @@ const DRAIN_LIMIT = 64 * 1024;
 const LINGER_MS = 500;
 
 /**
- * Koa middleware, mounted first: when the answer goes out while a large request body is still
- * arriving (a 401 before the body was wanted, a 413 on its declared length), the connection is
- * closed instead of reading the rest.
+ * For the outermost middleware, once the answer is made: when it goes out while a large request body
+ * is still arriving (a 401 before the body was wanted, a 413 on its declared length), the connection
+ * is closed instead of reading the rest.
  */
-export function closeUnreadBodies(): Middleware {
-  return async (ctx, next) => {
-    try {
-      await next();
-    } finally {
-      // `readableFlowing` is true when someone streams the body (git pushes, package uploads).
-      if (!ctx.req.complete && ctx.req.readableFlowing !== true && !ctx.headerSent && unreadIsLarge(ctx)) {
-        ctx.set('Connection', 'close');
-        lingerOnClose(ctx.req.socket);
-      }
-    }
-  };
+export function closeUnreadBody(ctx: Context): void {
+  // `readableFlowing` is true when someone streams the body (git pushes, package uploads).
+  if (!ctx.req.complete && ctx.req.readableFlowing !== true && !ctx.headerSent && unreadIsLarge(ctx)) {
+    ctx.set('Connection', 'close');
+    lingerOnClose(ctx.req.socket);
+  }
 }
 
 function unreadIsLarge(ctx: Context): boolean {

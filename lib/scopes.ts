@@ -28,6 +28,27 @@ export function parseScopes(raw: string): ParsedScopes {
   return out;
 }
 
+/**
+ * parseScopes of a token's stored list, shared: a pure function of the text, so a small process-wide
+ * memo is safe (issue 10: parsed on every request with a token). Callers must not change the answer;
+ * an unknown item is remembered as null. Cleared when full.
+ */
+const storedScopes = new Map<string, ParsedScopes | null>();
+export function parseStoredScopes(raw: string): ParsedScopes | null {
+  let parsed = storedScopes.get(raw);
+  if (parsed === undefined) {
+    try {
+      parsed = parseScopes(raw);
+    } catch (e) {
+      if (!(e instanceof ScopeError)) throw e;
+      parsed = null;
+    }
+    if (storedScopes.size >= 1024) storedScopes.clear();
+    storedScopes.set(raw, parsed);
+  }
+  return parsed;
+}
+
 /** Forgejo's stored form: deduplicated, read dropped under write, fixed order, nine writes collapse to `all`. */
 export function normalizeScopes(items: string[]): string[] {
   const parsed = parseScopes(items.join(','));

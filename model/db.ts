@@ -2,7 +2,7 @@
 // the data path. The SQL dialect is the same, so one set of committed migrations serves both.
 import fs from 'node:fs';
 import path from 'node:path';
-import { MikroORM, type Options } from '@mikro-orm/postgresql';
+import { MikroORM, Utils, type EntityManager, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import type { PGlite } from '@electric-sql/pglite';
 import type { Config } from '../config.ts';
@@ -49,6 +49,42 @@ export async function openDatabase(cfg: Config, opts: { memory?: boolean } = {})
     driverOptions: { connection: { pglite: () => singleStatementsAsQueries(pglite) } },
   });
   return { orm, close: async () => { await orm.close(true); await pglite.close(); } };
+}
+
+/** The global EntityManager's fields `fork` copies (MikroORM 6.6.16, EntityManager.fork). */
+interface ForkSource {
+  constructor: new (config: unknown, driver: unknown, metadata: unknown, useContext: boolean, eventManager: unknown) => ForkTarget;
+  config: { get(key: 'disableTransactions'): boolean | undefined };
+  driver: unknown;
+  metadata: unknown;
+  eventManager: unknown;
+  flushMode: unknown;
+  disableTransactions: boolean | undefined;
+  filters: Record<string, unknown>;
+  filterParams: Record<string, unknown>;
+  loggerContext: Record<string, unknown> | undefined;
+  _schema: string | undefined;
+}
+type ForkTarget = Omit<ForkSource, 'constructor'> & { setFlushMode(mode: unknown): void };
+
+/**
+ * The EntityManager of one request: what `orm.em.fork()` gives (an identity map of its own, no
+ * context, the global EntityManager's flush mode, filters, logger context and schema), made as
+ * MikroORM 6.6.16's `fork` makes it but without the two `config.set('allowGlobalContext', …)` around
+ * the construction, which the constructor never reads and each of which runs Configuration.sync,
+ * writing `process.env.MIKRO_ORM_COLORS` (issue 10: about 1 % of the CPU of a small GET). Check
+ * `fork` when MikroORM moves (test/model/request-em.test.ts compares the two).
+ */
+export function requestEm(orm: Orm): EntityManager {
+  const global = orm.em as unknown as ForkSource;
+  const em = new global.constructor(global.config, global.driver, global.metadata, false, global.eventManager);
+  em.setFlushMode(global.flushMode);
+  em.disableTransactions = global.disableTransactions ?? global.config.get('disableTransactions');
+  em.filters = { ...global.filters };
+  em.filterParams = Utils.copy(global.filterParams);
+  em.loggerContext = Utils.merge({}, global.loggerContext, undefined);
+  em._schema = global._schema;
+  return em as unknown as EntityManager;
 }
 
 /**

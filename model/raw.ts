@@ -60,11 +60,17 @@ export function prefixedId<T extends object>(em: EntityManager, entity: EntityNa
   return valuesOf(row, alias)?.[pkIndex(em, entity)] ?? null;
 }
 
-/** Where an entity's primary key column is in its plan. */
+/** Where an entity's primary key column is in its plan, by entity: it depends only on the definitions. */
+const pkIndexes = new Map<unknown, number>();
 function pkIndex<T extends object>(em: EntityManager, entity: EntityName<T>): number {
-  const meta = em.getMetadata().get(entity);
-  const pk = meta.properties[meta.primaryKeys[0] as keyof typeof meta.properties].fieldNames[0]!;
-  return planOf(em, entity).findIndex((c) => c.field === pk);
+  let index = pkIndexes.get(entity);
+  if (index === undefined) {
+    const meta = em.getMetadata().get(entity);
+    const pk = meta.properties[meta.primaryKeys[0] as keyof typeof meta.properties].fieldNames[0]!;
+    index = planOf(em, entity).findIndex((c) => c.field === pk);
+    pkIndexes.set(entity, index);
+  }
+  return index;
 }
 
 /** A list of ids as one SQL parameter, for `= any(?::int[])` (an empty list matches nothing). */
@@ -205,7 +211,8 @@ const runNamed = (db: DriverConnection, name: string | undefined, text: string, 
 });
 interface PoolClient {
   acquireConnection(): Promise<DriverConnection>;
-  releaseConnection(c: DriverConnection): unknown;
+  /** knex's pool (tarn): `releaseConnection` is its `release` behind a debug call and a promise (knex 3). */
+  pool: { release(c: DriverConnection): boolean };
   emit(event: 'query', q: { sql: string; bindings: unknown[] }): unknown;
 }
 /** A knex transaction, as far as it is used here: its client always hands out the transaction's connection. */
@@ -256,7 +263,9 @@ async function onDriver(em: EntityManager, sql: string, params: unknown[]): Prom
   try {
     return await runNamed(db, name, text, params);
   } finally {
-    client.releaseConnection(db);
+    // What knex's releaseConnection does, without its debug call (which formats nothing but still
+    // checks whether it is enabled) and the promise nobody awaits (issue 10).
+    client.pool.release(db);
   }
 }
 
@@ -324,8 +333,12 @@ type Mapper = (row: Record<string, unknown> | unknown[]) => Record<string, unkno
  * unconverted, as `em.map` takes it.
  */
 type MapperKind = 'rows' | 'values' | 'columns';
-/** Row mappers by entity and kind, made from its plan. */
+/**
+ * Row mappers by entity and kind, made from its plan; looked up by the entity as callers name it
+ * (issue 10: its metadata and a key string per row were a lookup too many on every request).
+ */
 const mappers = new Map<string, Mapper>();
+const mappersByEntity = new Map<unknown, Record<MapperKind, Mapper | undefined>>();
 
 /**
  * One entity's row mapper: a function made from its plan whose object literal names every property,
@@ -334,6 +347,12 @@ const mappers = new Map<string, Mapper>();
  * from the entity definitions, written as JSON strings; the conversions are passed in, by position.
  */
 function mapperOf<T extends object>(em: EntityManager, entity: EntityName<T>, kind: MapperKind = 'rows'): Mapper {
+  let byKind = mappersByEntity.get(entity);
+  if (byKind === undefined) mappersByEntity.set(entity, (byKind = { rows: undefined, values: undefined, columns: undefined }));
+  return (byKind[kind] ??= makeMapper(em, entity, kind));
+}
+
+function makeMapper<T extends object>(em: EntityManager, entity: EntityName<T>, kind: MapperKind): Mapper {
   const key = `${em.getMetadata().get(entity).className}\0${kind}`;
   let mapper = mappers.get(key);
   if (mapper === undefined) {
