@@ -163,16 +163,18 @@ const NO_FACTS: AccessFacts = { collab: new Map(), orgs: new Set(), teams: [] };
 /**
  * The select list of a user's access facts; `uid` is the SQL of the user's id. Its placeholders, in
  * order: [uid,] repository ids, [uid,] organization ids, repository ids, [uid,] organization ids.
+ * Lists are `array(...)`, not `json_agg`: an aggregate is a plan node PostgreSQL sets up on every
+ * execution of the prepared statement, whether it finds rows or not (issue 10; see REPO_EXTRAS in lib/repos.ts).
  */
 const factsColumns = (uid: string, repoIds = '?::int[]', orgIds = '?::int[]') => `
-       (select coalesce(json_agg(json_build_array(c.repo_id, c.mode)), '[]') from collaboration c
-         where c.user_id = ${uid} and c.repo_id = any(${repoIds})) as collabs,
-       (select coalesce(json_agg(ou.org_id), '[]') from org_user ou where ou.uid = ${uid} and ou.org_id = any(${orgIds})) as orgs,
-       (select coalesce(json_agg(json_build_object(
+       to_json(array(select json_build_array(c.repo_id, c.mode) from collaboration c
+         where c.user_id = ${uid} and c.repo_id = any(${repoIds}))) as collabs,
+       to_json(array(select ou.org_id from org_user ou where ou.uid = ${uid} and ou.org_id = any(${orgIds}))) as orgs,
+       to_json(array(select json_build_object(
            'org', m.org_id, 'mode', tm.access_mode, 'all', tm.includes_all_repositories,
-           'repos', (select coalesce(json_agg(tr.repo_id), '[]') from team_repo tr where tr.team_id = tm.id and tr.repo_id = any(${repoIds})),
-           'units', (select coalesce(json_agg(json_build_array(tu.type, tu.access_mode)), '[]') from team_unit tu where tu.team_id = tm.id))), '[]')
-         from team_user m join team tm on tm.id = m.team_id where m.uid = ${uid} and m.org_id = any(${orgIds})) as teams`;
+           'repos', to_json(array(select tr.repo_id from team_repo tr where tr.team_id = tm.id and tr.repo_id = any(${repoIds}))),
+           'units', to_json(array(select json_build_array(tu.type, tu.access_mode) from team_unit tu where tu.team_id = tm.id)))
+         from team_user m join team tm on tm.id = m.team_id where m.uid = ${uid} and m.org_id = any(${orgIds}))) as teams`;
 
 /**
  * The select list of a user's access facts on one repository `r` of an owner `o` (aliases of the

@@ -268,8 +268,13 @@ export async function repoUnits(em: EntityManager, repoId: number): Promise<IRep
   return em.find(RepoUnit, { repoId }, { orderBy: { type: 'asc' } });
 }
 
-/** Selected with a repository `r`: its units, and whether a transfer is pending. */
-const REPO_EXTRAS = `(select coalesce(json_agg(x order by x.type), '[]') from repo_unit x where x.repo_id = r.id) as units,
+/**
+ * Selected with a repository `r`: its units (in no order: `repoFromRow` sorts them), and whether a
+ * transfer is pending. An `array(...)` of rows, not `json_agg`: PostgreSQL sets up an aggregate, and
+ * a sort, on every execution of a prepared statement (issue 10: 0.02 ms of backend CPU less for the
+ * statement of `GET {R}` with a token, with the same change in the access facts, lib/perm.ts).
+ */
+const REPO_EXTRAS = `to_json(array(select x from repo_unit x where x.repo_id = r.id)) as units,
     exists (select 1 from repo_transfer t where t.repo_id = r.id) as transfer_pending`;
 type RepoRow = Record<string, unknown> & { units: Record<string, unknown>[] | null; transfer_pending: boolean | null };
 
@@ -346,7 +351,7 @@ function repoFromRow(em: EntityManager, row: RepoRow | undefined, knownOwner: IU
     repo,
     // Plain rows, not managed entities: readers only look at them (an edit of the units reads them
     // again), and hydrating eight entities is a good part of a small request's time.
-    units: repo ? (row!.units ?? []).map(unitRow) : [],
+    units: repo ? (row!.units ?? []).map(unitRow).sort((a, b) => a.type - b.type) : [],
     transferPending: !!row?.transfer_pending,
   };
 }

@@ -66,9 +66,11 @@ export interface RepoAhead { owner: string; name: string }
 export async function findToken(em: EntityManager, value: string, opts: { plain?: boolean; repo?: RepoAhead; stars?: boolean } = {}): Promise<FoundToken> {
   if (value === '') throw new TokenLookupError('access token is empty');
   if (!TOKEN_RE.test(value)) throw new TokenLookupError(`access token does not exist [sha: ${value}]`);
-  // The text is built once: a named statement is looked up by it on every request.
+  // The text is built once: a named statement is looked up by it on every request. Lists are
+  // `array(select ...)` with no order, sorted here: an aggregate or a sort is a plan node PostgreSQL
+  // sets up on every execution, whether it finds rows or not (issue 10).
   const statement = (select = '', join = '') => `select t.id, t.uid, t.scope, t.token_hash, t.token_salt, t.updated_at,
-            (select array_agg(r.repo_id order by r.repo_id) from access_token_repo r where r.token_id = t.id) as repo_ids,
+            array(select r.repo_id from access_token_repo r where r.token_id = t.id) as repo_ids,
             ${prefixedColumns(em, User, 'u')}${select}
        from access_token t left join "user" u on u.id = t.uid${join} where t.token_last_eight = ?`;
   tokenSql ??= statement();
@@ -87,7 +89,7 @@ export async function findToken(em: EntityManager, value: string, opts: { plain?
     em, [], sql, params);
   for (const t of rows) {
     if (matches(value, t)) {
-      const repoIds = t.repo_ids?.length ? t.repo_ids.map(Number) : null;
+      const repoIds = t.repo_ids?.length ? t.repo_ids.map(Number).sort((a, b) => a - b) : null;
       if (repo) {
         keepRepoRead(em, repo.owner, repo.name, t);
         if (t.r != null) keepFactsRead(em, Number(t.uid), Number(prefixedId(em, Repository, t, 'r')), t as unknown as FactsRow, !opts.plain);
