@@ -11,7 +11,7 @@ export const callerOf = (s: RequestState): Caller => ({ doer: s.auth.doer, siteA
 
 async function page(s: RequestState, where: Sql, order: Sql) {
   const p = pageOf(s);
-  const { repos, total } = await findRepos(s.em, where, order, p);
+  const { repos, total } = await findRepos(s.em, where, order, p, { keepTotal: true });
   return { data: await reposJson(s, repos), headers: pagingHeaders(s, p, total) };
 }
 

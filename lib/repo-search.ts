@@ -81,10 +81,65 @@ export async function pageWithTotal(em: EntityManager, table: string, alias: str
   return { rows: rows.filter((row) => row.id != null), total: Number(rows[0]?.[TOTAL] ?? 0) };
 }
 
-/** A page of repositories (in order, plain rows as model/raw.ts reads them) and the total (`pageWithTotal`). */
-export async function findRepos(em: EntityManager, where: Sql, order: Sql, page: Page | null): Promise<{ repos: IRepository[]; total: number }> {
-  const { rows, total } = await pageWithTotal(em, 'repository', 'r', where, order, page);
+/**
+ * A page of repositories (in order, plain rows as model/raw.ts reads them) and the total (`pageWithTotal`).
+ * With `keepTotal`, the total comes from `keptTotal`'s memo when it still holds: `where` may then read
+ * only the tables and columns whose changes bump `repo_search_version` (migration RepoSearchVersion;
+ * test/model/repo-search-version.test.ts checks the conditions built here).
+ */
+export async function findRepos(em: EntityManager, where: Sql, order: Sql, page: Page | null, o: { keepTotal?: boolean } = {}): Promise<{ repos: IRepository[]; total: number }> {
+  const { rows, total } = o.keepTotal ? await pageWithKeptTotal(em, where, order, page) : await pageWithTotal(em, 'repository', 'r', where, order, page);
   return { repos: plainRows(em, Repository, rows), total };
+}
+
+/**
+ * Totals of repository conditions (by SQL text and parameters, which name the caller and every
+ * filter) with the `repo_search_version` they were counted at. Issue 10: the exact total of a search
+ * counts every repository the caller can see (3 ms of PostgreSQL at 10,000), while its page is an index
+ * scan. A kept total is used only when the statement reads the same version, that is when no
+ * transaction that could change it has committed since it was counted (the triggers bump the version
+ * in the writer's transaction): so it is exact in any process, and nothing depends on this memory but
+ * the work saved. Bounded: the oldest use goes first, and a condition longer than `MAX_KEY` is not kept.
+ */
+const kept = new Map<string, { v: number; n: number }>();
+const MAX_KEPT = 1000;
+const MAX_KEY = 4096;
+/** The version column of a page with a kept total; no table has it. */
+const VERSION = 'cairn__version';
+
+/** `pageWithTotal` over repositories, counting only when the memo does not hold the total for the version read. */
+async function pageWithKeptTotal(em: EntityManager, where: Sql, order: Sql, page: Page | null): Promise<{ rows: Record<string, unknown>[]; total: number }> {
+  const key = `${where.sql}\0${JSON.stringify(where.params)}`;
+  // Inside a transaction, its own changes are visible before its bump is: neither read nor keep.
+  const keep = key.length <= MAX_KEY && !em.isInTransaction();
+  const memo = keep ? kept.get(key) : undefined;
+  // The count is an uncorrelated subquery (an InitPlan), which PostgreSQL runs only when the CASE
+  // reaches it: not at all when the version read is the memo's.
+  const count = sql(`select s.v::text, case when s.v = ?::bigint then null else (select count(*)::int from "repository" r where ${where.sql}) end
+    from (select (select v from "repo_search_version" where id = 1) v) s`, memo ? String(memo.v) : null, ...where.params);
+  const cut = page ? sql(' limit ? offset ?', page.limit, page.offset) : sql('');
+  const rows = await executeFast(em,
+    `select c.v as "${VERSION}", c.n as "${TOTAL}", p.* from (${count.sql}) c(v, n)
+      left join lateral (select r.* from "repository" r where ${where.sql} order by ${order.sql}${cut.sql}) p on true`,
+    [...count.params, ...where.params, ...order.params, ...cut.params]);
+  const first = rows[0];
+  const v = first?.[VERSION] == null ? null : Number(first[VERSION]);
+  const counted = first?.[TOTAL];
+  let total: number;
+  if (counted == null && memo && v === memo.v) {
+    total = memo.n;
+    kept.delete(key);
+    kept.set(key, memo);
+  } else {
+    total = Number(counted ?? 0);
+    // A concurrent request may have kept a later version already.
+    if (v !== null && keep && (kept.get(key)?.v ?? -1) <= v) {
+      kept.delete(key);
+      if (kept.size >= MAX_KEPT) kept.delete(kept.keys().next().value!);
+      kept.set(key, { v, n: total });
+    }
+  }
+  return { rows: rows.filter((row) => row.id != null), total };
 }
 
 export const ORDER_BY_ID = sql('r.id asc');

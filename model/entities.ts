@@ -31,6 +31,7 @@ import { AuthLimit } from './auth-limit.ts';
 import { QuotaRule, QuotaGroup, QuotaGroupRule, QuotaGroupMapping } from './quota.ts';
 import { Webhook, HookTask } from './webhook.ts';
 import { LfsMetaObject, LfsLock } from './lfs.ts';
+import { RepoSearchVersion } from './repo-search-version.ts';
 
 /** Every entity the ORM knows. A new entity is added here and gets a migration in model/migrations/. */
 export const entities = [
@@ -55,4 +56,5 @@ export const entities = [
   Webhook, HookTask,
   LfsMetaObject, LfsLock,
   AuthLimit,
+  RepoSearchVersion,
 ];
