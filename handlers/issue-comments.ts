@@ -17,6 +17,7 @@ import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
 import { notFound } from '../lib/errors.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
+import { plainRows } from '../model/raw.ts';
 
 /** Forgejo's CommentType.HasContentSupport: the types whose text can be edited. */
 const EDITABLE: readonly number[] = [CommentType.comment, CommentType.code, CommentType.review, CommentType.dismissReview];
@@ -122,8 +123,10 @@ export const createComments = plainContext(signedIn<CreateIssueCommentOption>(as
   // feeds and hooks reuse them.
   const { repo, owner, perm } = need(c.repo, 'repo');
   knownRepo(c.em, repo, owner, perm.enabled);
-  // The comment's row and what its event reads early, in one statement.
-  const comment = c.em.map(Comment, await insertWithEventEarly(c, commentInsert(issue, doer.id, c.body.body)));
+  // The comment's row and what its event reads early, in one statement. Nothing changes the new row
+  // afterwards unless the request forces its times: a plain object then, not a managed entity (issue 10).
+  const row = await insertWithEventEarly(c, commentInsert(issue, doer.id, c.body.body));
+  const comment = at ? c.em.map(Comment, row) : plainRows(c.em, Comment, [row])[0]!;
   // Counting the comment also stamps the issue's update time, as Forgejo's updateCommentInfos does:
   // an increment queued until COMMIT, or a recount now when the request forces the times after it.
   if (at) {

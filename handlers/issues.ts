@@ -204,7 +204,9 @@ export const create = plainContext(signedIn<CreateIssueOption>(async (c) => {
   // The chain read the repository, its owner and units, and this route changes none: its notifications,
   // feeds and hooks reuse them.
   knownRepo(c.em, repo, owner, perm.enabled);
-  const issue = await createIssue(c.em, { repo, posterId: doer.id, title, content: b.body ?? '', ref: b.ref ?? '', deadline, watcherId: doer.id },
+  // What follows the insert changes the row only with a milestone, labels, assignees or closing.
+  const plain = !milestoneId && !labels.length && !assignees.length && !b.closed;
+  const issue = await createIssue(c.em, { repo, posterId: doer.id, title, content: b.body ?? '', ref: b.ref ?? '', deadline, watcherId: doer.id, plain },
     (insert) => insertWithEventEarly(c, insert));
   await setMilestone(c.em, issue, doer.id, milestoneId);
   // A new issue has no labels or assignees to compare with: nothing to read when none are given.
