@@ -211,8 +211,19 @@ function reach(path: string): { first: string | null; count: number; tail: boole
 /** A row of a group: its compiled path, and the row. */
 interface Row { layer: Router['stack'][number]; route: BoundRoute }
 
+/** A row a request's URL matches, with the captures of its path. */
+interface Match { row: Row; captures: RegExpExecArray }
+
 /** A mounted table: one middleware that runs the row a request's URL matches, if any. */
-export interface MountedTable { routes(): RouterMiddleware }
+export interface MountedTable {
+  routes(): RouterMiddleware;
+  /**
+   * Whether the request's caller, repository and owner may be read as plain objects (RequestState
+   * plainContext): a GET or HEAD, or a row whose handler changes none of them. Asked before the
+   * dispatch (authentication reads the caller), which then reuses the match.
+   */
+  plainContext(ctx: Context): boolean;
+}
 type RouterMiddleware = ReturnType<Router['routes']>;
 
 /**
@@ -253,9 +264,8 @@ export function mountTable(table: readonly RouteSpec[], cfg: Config, hooks: RunH
     return group;
   };
   const base = `${prefix}/`;
-  const dispatch: RouterMiddleware = (ctx, next) => {
-    const path = ctx.path;
-    if (!path.startsWith(base)) return all(ctx, next);
+  /** The first row whose path matches, as in the router (a row never passes a request on), with its captures; null for none. */
+  const find = (method: string, path: string): Match | null => {
     const rest = path.endsWith('/') ? path.slice(base.length, -1) : path.slice(base.length);
     const slash = rest.indexOf('/');
     let n = rest === '' ? 0 : 1;
@@ -263,19 +273,35 @@ export function mountTable(table: readonly RouteSpec[], cfg: Config, hooks: RunH
     const first = (slash === -1 ? rest : rest.slice(0, slash)).toLowerCase();
     // A row answers only its own methods (and HEAD for GET, as the router registers them), so a group
     // holds only the rows of the request's method: half of the rows or fewer are tested (issue 10).
-    const method = methods.has(ctx.method) ? ctx.method : '';
-    // The first row whose path matches runs, as in the router (a row never passes a request on), with
-    // the parameters the router would give it; without the router's dispatch, which tests every row
-    // and composes a chain for each request.
-    for (const { layer, route } of groupOf(method, firsts.has(first) ? first : null, Math.min(n, longest))) {
-      const captures = layer.regexp.exec(path);
-      if (captures === null) continue;
-      ctx.params = layer.params(path, captures.slice(1));
-      return runRoute(ctx as Context, route, hooks);
+    for (const row of groupOf(methods.has(method) ? method : '', firsts.has(first) ? first : null, Math.min(n, longest))) {
+      const captures = row.layer.regexp.exec(path);
+      if (captures !== null) return { row, captures };
     }
-    return next();
+    return null;
   };
-  return { routes: () => dispatch };
+  // A request's match, when something asked for it before the dispatch (plainContext).
+  const matched = new WeakMap<Context, Match | null>();
+  const matchOf = (ctx: Context): Match | null => {
+    let m = matched.get(ctx);
+    if (m === undefined) matched.set(ctx, (m = find(ctx.method, ctx.path)));
+    return m;
+  };
+  const dispatch: RouterMiddleware = (ctx, next) => {
+    const path = ctx.path;
+    if (!path.startsWith(base)) return all(ctx, next);
+    // The parameters the router would give the row; without the router's dispatch, which tests every
+    // row and composes a chain for each request.
+    const m = matched.get(ctx as Context) ?? find(ctx.method, path);
+    if (m === null) return next();
+    ctx.params = m.row.layer.params(path, m.captures.slice(1));
+    return runRoute(ctx as Context, m.row.route, hooks);
+  };
+  const plainContext = (ctx: Context): boolean => {
+    if (ctx.method === 'GET' || ctx.method === 'HEAD') return true;
+    if (!ctx.path.startsWith(base)) return false;
+    return !!matchOf(ctx)?.row.route.handler?.plainContext;
+  };
+  return { routes: () => dispatch, plainContext };
 }
 
 export const isImplemented = (key: HandlerKey) => key in handlers;

@@ -154,7 +154,8 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
     const em = requestEm(orm);
     const query = new URLSearchParams(ctx.querystring);
     const readOnly = ctx.method === 'GET' || ctx.method === 'HEAD';
-    const auth: AuthResult = await authenticate(em, config, authDeps, { headers: ctx.headers, query, peer: ctx.req.socket.remoteAddress, readOnly, repo: repoAddressed(ctx.path), stars: readOnly && ctx.path === '/api/v1/user' });
+    const plain = router.plainContext(ctx);
+    const auth: AuthResult = await authenticate(em, config, authDeps, { headers: ctx.headers, query, peer: ctx.req.socket.remoteAddress, plain, repo: repoAddressed(ctx.path), stars: readOnly && ctx.path === '/api/v1/user' });
     if (auth.warning) ctx.set('Warning', auth.warning);
     // forgejo-facts 2.6 with the spec's preference for 401 on sign-in-required instances.
     if (!auth.doer && config.SERVICE.REQUIRE_SIGNIN_VIEW) throw new HttpError(401, 'Only signed in user is allowed to call APIs.');
@@ -185,6 +186,7 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
       return {
         config, services, em,
         method: ctx.method,
+        plainContext: ctx.method === 'GET' || ctx.method === 'HEAD' || !!route.handler?.plainContext,
         path: ctx.path.slice('/api/v1'.length) || '/',
         params,
         query,

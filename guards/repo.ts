@@ -13,7 +13,7 @@ export const REPO = step('REPO', 'loader', [], ['repo'], async (s) => {
   const doer = s.auth.doer;
   // Rule 1: the signed-in user's own name never goes through a lookup or a redirect.
   const mine = doer && doer.lowerName === ownerName.toLowerCase();
-  const found = await findRepoByName(s.em, mine ? doer : ownerName, repoName, { plain: s.method === 'GET' || s.method === 'HEAD' });
+  const found = await findRepoByName(s.em, mine ? doer : ownerName, repoName, { plain: !!s.plainContext });
   const owner = found.owner;
   if (!owner) {
     // Rule 2: renamed owner.

@@ -3,7 +3,7 @@
 // convert.ToAPIComment does, with the poster rendered for no viewer.
 import { emitCommentEvent, insertWithEventEarly } from '../lib/issue-events.ts';
 import type { Handler, SignedInCtx } from '../lib/handler.ts';
-import { json, noContent, signedIn } from '../lib/handler.ts';
+import { json, noContent, plainContext, signedIn } from '../lib/handler.ts';
 import type { CreateIssueCommentOption, EditIssueCommentOption } from '../model/schemas/index.ts';
 import { Comment, CommentType, Issue, Reaction, type IComment, type IIssue } from '../model/issue.ts';
 import { Repository } from '../model/repo.ts';
@@ -12,11 +12,12 @@ import { commentsToApi } from '../lib/api/issue.ts';
 import { ANONYMOUS, timelineToApi } from '../lib/api/timeline.ts';
 import { canReadIssue, commentInsert, countNewComment, recountComments, wholeSecondsOf } from '../lib/issues.ts';
 import { parseBodyTime } from '../lib/issue-edit.ts';
-import { knownUnits, repoPermission } from '../lib/perm.ts';
+import { knownRepo, repoPermission } from '../lib/perm.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
 import { notFound } from '../lib/errors.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
+import { plainRows } from '../model/raw.ts';
 
 /** Forgejo's CommentType.HasContentSupport: the types whose text can be edited. */
 const EDITABLE: readonly number[] = [CommentType.comment, CommentType.code, CommentType.review, CommentType.dismissReview];
@@ -114,15 +115,18 @@ export const listCommentsItem: Handler<never, QueryOf<'CommentRange'>> = async (
 };
 
 /** The chain decided the lock, the update date and blocks; the schema refuses an empty body. */
-export const createComments = signedIn<CreateIssueCommentOption>(async (c) => {
+export const createComments = plainContext(signedIn<CreateIssueCommentOption>(async (c) => {
   const issue = need(c.issue, 'issue');
   const at = forcedTime(c.body.updated_at);
   const doer = c.auth.doer;
-  // The chain read the repository's units and this route changes none: its notifications and feeds reuse them.
-  const { repo, perm } = need(c.repo, 'repo');
-  knownUnits(c.em, repo.id, perm.enabled);
-  // The comment's row and what its event reads early, in one statement.
-  const comment = c.em.map(Comment, await insertWithEventEarly(c, commentInsert(issue, doer.id, c.body.body)));
+  // The chain read the repository, its owner and units, and this route changes none: its notifications,
+  // feeds and hooks reuse them.
+  const { repo, owner, perm } = need(c.repo, 'repo');
+  knownRepo(c.em, repo, owner, perm.enabled);
+  // The comment's row and what its event reads early, in one statement. Nothing changes the new row
+  // afterwards unless the request forces its times: a plain object then, not a managed entity (issue 10).
+  const row = await insertWithEventEarly(c, commentInsert(issue, doer.id, c.body.body));
+  const comment = at ? c.em.map(Comment, row) : plainRows(c.em, Comment, [row])[0]!;
   // Counting the comment also stamps the issue's update time, as Forgejo's updateCommentInfos does:
   // an increment queued until COMMIT, or a recount now when the request forces the times after it.
   if (at) {
@@ -135,7 +139,7 @@ export const createComments = signedIn<CreateIssueCommentOption>(async (c) => {
   // Its repository and poster are the request's; a new comment has no attachments yet.
   const known = { repos: [repo], users: [doer], none: ['attachments'] as const };
   return json(201, (await commentsToApi(c.em, c.config, ANONYMOUS, [comment], new Map([[issue.id, issue]]), known))[0]);
-});
+}));
 
 /** Forgejo answers 204 for a comment id that is a timeline event rather than a comment. */
 export const getComments: Handler = async (c) => {

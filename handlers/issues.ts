@@ -4,7 +4,7 @@
 // change it (POSTER_OR_WRITER, ISSUE_WRITER, UPDATE_DATE); handlers only act.
 // Just over 400 lines: one family (the issue routes the table names `issues.<key>`), kept whole.
 import type { Handler, HandlerCtx } from '../lib/handler.ts';
-import { json, noContent, signedIn } from '../lib/handler.ts';
+import { json, noContent, plainContext, signedIn } from '../lib/handler.ts';
 import type { CreateIssueOption, DeleteLabelsOption, EditDeadlineOption, EditIssueOption, IssueLabelsOption } from '../model/schemas/index.ts';
 import { Issue, type IIssue } from '../model/issue.ts';
 import { Label, type ILabel } from '../model/label.ts';
@@ -28,7 +28,7 @@ import type { Sql } from '../lib/repo-search.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
 import { badRequest, HttpError, notFound, unprocessable, NOT_FOUND } from '../lib/errors.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
-import { knownUnits } from '../lib/perm.ts';
+import { knownRepo } from '../lib/perm.ts';
 import { callerOf } from './repo-lists.ts';
 import { INT32_MAX } from '../lib/query-values.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
@@ -188,7 +188,7 @@ function deadlineOnCreate(raw: string | undefined): Date | null {
  * POST {R}/issues. Labels, assignees, milestone and deadline need write access to the issues unit;
  * Forgejo silently drops them for other callers, and drops unknown labels and milestones too.
  */
-export const create = signedIn<CreateIssueOption>(async (c) => {
+export const create = plainContext(signedIn<CreateIssueOption>(async (c) => {
   const { repo, owner, perm } = need(c.repo, 'repo');
   const doer = c.auth.doer;
   const b = c.body;
@@ -201,9 +201,12 @@ export const create = signedIn<CreateIssueOption>(async (c) => {
   const milestoneId = writer && b.milestone && b.milestone > 0 && b.milestone <= 2 ** 31 - 1
     && (await c.em.count(Milestone, { id: b.milestone, repoId: repo.id })) > 0 ? b.milestone : 0;
 
-  // The chain read the repository's units and this route changes none: its notifications and feeds reuse them.
-  knownUnits(c.em, repo.id, perm.enabled);
-  const issue = await createIssue(c.em, { repo, posterId: doer.id, title, content: b.body ?? '', ref: b.ref ?? '', deadline, watcherId: doer.id },
+  // The chain read the repository, its owner and units, and this route changes none: its notifications,
+  // feeds and hooks reuse them.
+  knownRepo(c.em, repo, owner, perm.enabled);
+  // What follows the insert changes the row only with a milestone, labels, assignees or closing.
+  const plain = !milestoneId && !labels.length && !assignees.length && !b.closed;
+  const issue = await createIssue(c.em, { repo, posterId: doer.id, title, content: b.body ?? '', ref: b.ref ?? '', deadline, watcherId: doer.id, plain },
     (insert) => insertWithEventEarly(c, insert));
   await setMilestone(c.em, issue, doer.id, milestoneId);
   // A new issue has no labels or assignees to compare with: nothing to read when none are given.
@@ -217,7 +220,7 @@ export const create = signedIn<CreateIssueOption>(async (c) => {
   await c.em.flush();
   const none = [...(labels.length ? [] : ['labels' as const]), ...(assignees.length ? [] : ['assignees' as const]), 'attachments' as const];
   return json(201, await issueToApi(c.em, c.config, viewerOf(c), issue, { attachments: c.config.ATTACHMENT.ENABLED, known: { repos: [repo], users: [doer], none } }));
-});
+}));
 
 /**
  * `updated_at` of an edit (Forgejo's SetIssueUpdateDate; the chain's UPDATE_DATE allowed it): the time

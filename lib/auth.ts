@@ -29,8 +29,8 @@ export interface AuthInput {
 /** A request to authenticate: its credentials and the address of the connection's peer. */
 export interface AuthRequest extends AuthInput {
   peer: string | undefined;
-  /** The request changes nothing (GET, HEAD): the caller may be a plain object, not a managed entity (issue 10). */
-  readOnly?: boolean;
+  /** The request changes nothing of the caller (RequestState plainContext): it may be a plain object, not a managed entity (issue 10). */
+  plain?: boolean;
   /** The repository the request addresses, if any: found with the token, in one statement (lib/tokens.ts). */
   repo?: RepoAhead | null;
   /** A read-only request that shows the caller's star count (GET /user): counted with the token, in one statement. */
@@ -69,7 +69,7 @@ export async function authenticate(em: EntityManager, cfg: Config, deps: AuthDep
   let tried: { value: string; answer: AuthResult | string } | null = null;
   const tryToken = async (value: string) => {
     attempted = true;
-    if (tried?.value !== value) tried = { value, answer: await tokenLogin(em, value, !!req.readOnly, { repo: req.repo ?? undefined, stars: req.readOnly && req.stars }) };
+    if (tried?.value !== value) tried = { value, answer: await tokenLogin(em, value, !!req.plain, { repo: req.repo ?? undefined, stars: req.stars }) };
     return tried.answer;
   };
   // 1. Basic with a password.

@@ -27,7 +27,7 @@ import { keepEarly, takeEarly } from './early-reads.ts';
 import { BlockedUser } from '../model/social.ts';
 import { CommentType, Comment } from '../model/issue.ts';
 import type { ITeam } from '../model/org.ts';
-import { readersOf, type UnitName } from './perm.ts';
+import { readersOf, userById, type UnitName } from './perm.ts';
 import { reachable, type Caller, type Sql } from './repo-search.ts';
 import type { Page } from './paging.ts';
 import { onEvent, type EventOf, type PushCommit, type RepoEvent } from './events.ts';
@@ -88,7 +88,7 @@ async function watcherIds(em: EntityManager, a: NewAction, owner: IUser): Promis
 
 /** Writes the activity into every feed that receives it. */
 export async function recordAction(em: EntityManager, a: NewAction): Promise<void> {
-  const owner = await em.findOne(User, { id: a.repo.ownerId });
+  const owner = await userById(em, a.repo.ownerId);
   if (!owner) return;
   const receivers = new Set([a.actUserId]);
   if (owner.type === 1 && owner.id !== a.actUserId) receivers.add(owner.id);

@@ -6,7 +6,7 @@ import { Comment, CommentType, Issue, IssueAssignee, IssueLabel, type IComment, 
 import type { IRepository } from '../model/repo.ts';
 import { isSiteAdmin, need, type RequestState } from './request.ts';
 import { addCounters, learnCounters, lockCounterRows } from './counters.ts';
-import { executeFast, readRowsFast } from '../model/raw.ts';
+import { executeFast, plainRows, readRowsFast } from '../model/raw.ts';
 
 /** Forgejo truncates titles to 255 bytes (forgejo-facts 9), on a character boundary. */
 export function truncateTitle(title: string): string {
@@ -113,6 +113,11 @@ export interface NewIssue {
   index?: number;
   /** A user who watches the new issue (its poster, for an issue opened through the API). */
   watcherId?: number;
+  /**
+   * Nothing changes the new issue's row after its insert (no milestone, labels, assignees or closing
+   * follow): it is given as a plain object, not a managed entity (issue 10).
+   */
+  plain?: boolean;
 }
 
 /**
@@ -168,7 +173,8 @@ export async function createIssue(em: EntityManager, n: NewIssue, insertRow = in
   let issue: IIssue;
   if (n.index === undefined) {
     await em.flush();
-    issue = em.map(Issue, await insertRow({ ctes: NUMBERED_CTES, params: [n.repo.id, ...issueValues(n), n.watcherId ?? 0, n.watcherId ?? 0] }));
+    const row = await insertRow({ ctes: NUMBERED_CTES, params: [n.repo.id, ...issueValues(n), n.watcherId ?? 0, n.watcherId ?? 0] });
+    issue = n.plain ? plainRows(em, Issue, [row])[0]! : em.map(Issue, row);
   } else {
     await raiseIndex(em, n.repo.id, n.index);
     const now = new Date();

@@ -3,14 +3,14 @@
 // lib/events.ts, so the threads commit or roll back with the change that caused them.
 import type { EntityManager } from '@mikro-orm/core';
 import { Comment, CommentType, type IIssue } from '../model/issue.ts';
-import { Repository, type IRepository } from '../model/repo.ts';
+import type { IRepository } from '../model/repo.ts';
 import { User } from '../model/user.ts';
 import { Notification, NotificationSource, NotificationStatus } from '../model/notification.ts';
 import { isWorkInProgress } from './api/issue.ts';
 import type { IUser } from '../model/user.ts';
 import { onEvent } from './events.ts';
 import { mentionedUsers } from './mentions.ts';
-import { everyoneReads, readersOf } from './perm.ts';
+import { everyoneReads, readersOf, repoById, userById } from './perm.ts';
 import { executeFast, plainPrefixed, prefixedColumns, readRows } from '../model/raw.ts';
 import { WATCHING } from './social.ts';
 
@@ -59,7 +59,7 @@ async function candidatesOf(em: EntityManager, issue: IIssue, doerId: number): P
 /** Users who may read the issue (the issues unit, or pulls for a pull request), as Forgejo's CheckRepoUnitUser. */
 async function readers(em: EntityManager, repo: IRepository, issue: IIssue, users: IUser[]): Promise<number[]> {
   if (!users.length) return [];
-  const owner = await em.findOne(User, { id: repo.ownerId });
+  const owner = await userById(em, repo.ownerId);
   if (!owner) return [];
   return (await readersOf(em, repo, owner, users, issue.isPull ? 'pulls' : 'issues')).map((u) => u.id);
 }
@@ -105,12 +105,12 @@ async function upsertFollowerThreads(em: EntityManager, issue: IIssue, commentId
 /** Creates or updates the threads of everyone who should hear about a change of `issue`. */
 export async function notifyIssueEvent(em: EntityManager, notice: IssueNotice): Promise<void> {
   const { issue, doerId } = notice;
-  const repo = await em.findOne(Repository, { id: issue.repoId });
+  const repo = await repoById(em, issue.repoId);
   if (!repo) return;
   if (!notice.receiverId) {
     // With the units the request read already (lib/perm.ts knownUnits), whether everyone may read is
     // known without a statement.
-    const owner = await em.findOne(User, { id: repo.ownerId });
+    const owner = await userById(em, repo.ownerId);
     const all = owner && everyoneReads(em, repo, owner, issue.isPull ? 'pulls' : 'issues');
     if (all === false) return;
     if (all) {
@@ -140,8 +140,8 @@ async function reviewCommentId(em: EntityManager, reviewId: number): Promise<num
  */
 async function notifyMentions(em: EntityManager, issue: IIssue, sender: IUser, text: string, commentId: number): Promise<void> {
   if (!text.includes('@')) return;
-  const repo = await em.findOne(Repository, { id: issue.repoId });
-  const owner = repo && (await em.findOne(User, { id: repo.ownerId }));
+  const repo = await repoById(em, issue.repoId);
+  const owner = repo && (await userById(em, repo.ownerId));
   if (!repo || !owner) return;
   for (const receiverId of await mentionedUsers(em, repo, owner, issue, sender, text)) {
     await notifyIssueEvent(em, { issue, doerId: sender.id, commentId, receiverId });

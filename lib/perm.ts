@@ -1,8 +1,8 @@
 // Repository permission calculation (forgejo-facts 8.3; spec, path resolution rules 5 and 6, token kinds).
 import type { EntityManager } from '@mikro-orm/core';
-import type { IUser } from '../model/user.ts';
+import { User, type IUser } from '../model/user.ts';
 import type { IRepository } from '../model/repo.ts';
-import { Collaboration, RepoUnit } from '../model/repo.ts';
+import { Collaboration, RepoUnit, Repository } from '../model/repo.ts';
 import { OrgUser, Team, TeamRepo, TeamUnit, TeamUser } from '../model/org.ts';
 import { intArray, readRowsFast } from '../model/raw.ts';
 import { userIsSiteAdmin, type TokenInfo } from './auth-types.ts';
@@ -56,9 +56,34 @@ export class RepoPermission {
 const unitsOfRequest = new WeakMap<EntityManager, Map<number, Set<number>>>();
 
 /** The request on `em` read these enabled units of `repoId` and changes none: later asks reuse them. */
-export function knownUnits(em: EntityManager, repoId: number, enabled: Set<number>): void {
+function knownUnits(em: EntityManager, repoId: number, enabled: Set<number>): void {
   const known = unitsOfRequest.get(em) ?? new Map<number, Set<number>>();
   unitsOfRequest.set(em, known.set(repoId, enabled));
+}
+
+/**
+ * The repository and owner a request addressed, per EntityManager, when its handler changes neither
+ * (lib/handler.ts plainContext): they are plain objects, which the identity map does not hold, so the
+ * event subscribers that look them up by id (notifications, feeds, hooks) are given them here.
+ */
+const contextOfRequest = new WeakMap<EntityManager, { repo: IRepository; owner: IUser }>();
+
+/** `knownUnits`, and the request on `em` changes neither `repo` nor its `owner`: `repoById` and `userById` give them. */
+export function knownRepo(em: EntityManager, repo: IRepository, owner: IUser, enabled: Set<number>): void {
+  knownUnits(em, repo.id, enabled);
+  contextOfRequest.set(em, { repo, owner });
+}
+
+/** The repository `id`: the request's own (`knownRepo`), else as `em.findOne` gives it. */
+export async function repoById(em: EntityManager, id: number): Promise<IRepository | null> {
+  const known = contextOfRequest.get(em);
+  return known?.repo.id === id ? known.repo : em.findOne(Repository, { id });
+}
+
+/** The user `id`: the owner of the request's repository (`knownRepo`), else as `em.findOne` gives it. */
+export async function userById(em: EntityManager, id: number): Promise<IUser | null> {
+  const known = contextOfRequest.get(em);
+  return known?.owner.id === id ? known.owner : em.findOne(User, { id });
 }
 
 export async function enabledUnits(em: EntityManager, repoId: number): Promise<Set<number>> {

@@ -48,6 +48,11 @@ export interface RequestState {
   readonly services: Services;
   readonly em: EntityManager;
   readonly method: string;
+  /**
+   * The caller, the repository and its owner are plain objects, not managed entities: a GET or HEAD,
+   * or a row whose handler changes none of them (lib/handler.ts plainContext).
+   */
+  readonly plainContext?: boolean;
   /** Request path below the API base, without the query. */
   readonly path: string;
   readonly params: Record<string, string>;

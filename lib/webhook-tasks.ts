@@ -16,7 +16,7 @@ import type { IRepository } from '../model/repo.ts';
 import { User, type IUser } from '../model/user.ts';
 import { HookTask, Webhook, type IWebhook } from '../model/webhook.ts';
 import { onEvent, type EventCtx, type EventOf, type PushCommit, type RepoEvent } from './events.ts';
-import { Mode, RepoPermission, enabledUnits, type AccessMode } from './perm.ts';
+import { Mode, RepoPermission, enabledUnits, userById, type AccessMode } from './perm.ts';
 import { repoUnits } from './repos.ts';
 import { branchMatches, hasEvent, hooksFor, RAW_PAYLOAD_TYPES } from './webhooks.ts';
 
@@ -139,7 +139,7 @@ function converterState(em: EntityManager, ctx: EventCtx): RequestState {
  * and repository payloads, and with none for push, create and delete).
  */
 async function repoApi(em: EntityManager, ctx: EventCtx, repo: IRepository, mode: AccessMode) {
-  const owner = await em.findOneOrFail(User, { id: repo.ownerId });
+  const owner = (await userById(em, repo.ownerId)) ?? (await em.findOneOrFail(User, { id: repo.ownerId }));
   const units = await repoUnits(em, repo.id);
   const perm = new RepoPermission(mode, new Map(), await enabledUnits(em, repo.id));
   return toApiRepo(ctx.config, { repo, owner, units, perm }, ANONYMOUS);

@@ -10,6 +10,7 @@ import { compareSpecificity, mountTable, routerPath, type RunHooks } from '../in
 import { routes } from '../routes.table.ts';
 import { loadConfig } from '../config.ts';
 import { FLAGS, type RouteSpec } from '../table/route-spec.ts';
+import { handlers } from '../handlers/index.ts';
 
 const cfg = loadConfig({});
 const app = new Koa();
@@ -21,13 +22,19 @@ const hooks: RunHooks = {
   respond: () => undefined, render: () => undefined, transactional: (s, fn) => fn(s),
 };
 
-/** The row a middleware runs for `method url`, or null when it passes the request on. */
-type Dispatch = ReturnType<Router['routes']>;
-async function rowFor(mw: Dispatch, method: string, url: string): Promise<RouteSpec | null> {
+/** A request's context, as Koa makes it. */
+function contextOf(method: string, url: string) {
   const req = new http.IncomingMessage(new net.Socket());
   req.method = method;
   req.url = url;
-  const ctx = app.createContext(req, new http.ServerResponse(req));
+  return app.createContext(req, new http.ServerResponse(req));
+}
+
+/** The row a middleware runs for `method url`, or null when it passes the request on; `before` sees the context first. */
+type Dispatch = ReturnType<Router['routes']>;
+async function rowFor(mw: Dispatch, method: string, url: string, before?: (ctx: Koa.Context) => void): Promise<RouteSpec | null> {
+  const ctx = contextOf(method, url);
+  before?.(ctx);
   try {
     await mw(ctx as Parameters<Dispatch>[0], async () => undefined);
   } catch (e) {
@@ -69,6 +76,34 @@ test('every URL near every row gets the row one router of all rows would pick', 
     }
   }
   assert.ok(checked > 10_000, `${checked} requests compared`);
+});
+
+test('a request whose row was asked for before the dispatch (plainContext) runs the same row', async () => {
+  const mounted = mountTable(routes, cfg, hooks);
+  const whole = reference();
+  for (const url of new Set(routes.flatMap((r) => urlsOf(r.path)).concat(['/api/v1', '/api/v1/nope', '/elsewhere']))) {
+    for (const method of ['GET', 'POST', 'PATCH', 'DELETE']) {
+      const want = await rowFor(whole, method, url);
+      const got = await rowFor(mounted.routes(), method, url, (ctx) => mounted.plainContext(ctx));
+      assert.is(got && `${got.method} ${got.path}`, want && `${want.method} ${want.path}`, `${method} ${url}`);
+    }
+  }
+});
+
+test('plainContext: GET and HEAD, and the writes whose handler changes none of the caller, repository and owner (issue 10)', () => {
+  const mounted = mountTable(routes, cfg, hooks);
+  const plain = (method: string, url: string) => mounted.plainContext(contextOf(method, url) as Koa.Context);
+  assert.ok(plain('GET', '/api/v1/repos/a/b'));
+  assert.ok(plain('HEAD', '/api/v1/repos/a/b'));
+  assert.ok(plain('POST', '/api/v1/repos/a/b/issues'));
+  assert.ok(plain('POST', '/api/v1/repos/a/b/issues/1/comments'));
+  assert.not.ok(plain('PATCH', '/api/v1/repos/a/b/issues/1'));
+  assert.not.ok(plain('PATCH', '/api/v1/repos/a/b'));
+  assert.not.ok(plain('POST', '/api/v1/repos/a/b/issues/1/labels'));
+  assert.not.ok(plain('POST', '/api/v1/nope'));
+  // Every other write maps them as managed entities: a new mark is a decision to review.
+  const marked = routes.filter((r) => r.method !== 'GET' && (handlers as Record<string, { plainContext?: boolean }>)[r.handler]?.plainContext).map((r) => `${r.method} ${r.path}`);
+  assert.equal(marked, ['POST /repos/{username}/{reponame}/issues', 'POST /repos/{username}/{reponame}/issues/{index}/comments']);
 });
 
 test.run();

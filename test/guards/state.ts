@@ -132,7 +132,7 @@ export function state(g: Given = {}): RequestState {
   const method = g.method !== undefined ? g.method : tok ? 'token' : doer ? 'basic' : null;
   const auth: Auth = { doer, method, token: tok, sudoer: null };
   return {
-    config, services, em: g.em ?? noDb, method: g.httpMethod ?? 'GET', path: g.path ?? '/', params: g.params ?? {},
+    config, services, em: g.em ?? noDb, method: g.httpMethod ?? 'GET', plainContext: (g.httpMethod ?? 'GET') === 'GET' || g.httpMethod === 'HEAD', path: g.path ?? '/', params: g.params ?? {},
     query: new URLSearchParams(g.query ?? ''), q: Object.fromEntries(new URLSearchParams(g.query ?? '')), headers: g.headers ?? {}, auth, readBody: async () => ({ value: g.body }), body: g.body,
     contextUser: g.contextUser, org: g.org, repo: g.repo, team: g.team,
     issue: g.issue ?? g.comment?.issue, comment: g.comment, trackedTime: g.trackedTime, pull: g.pull, review: g.review, autoMerge: g.autoMerge, key: g.key, newOwner: g.newOwner, dependency: g.dependency,
