@@ -8,6 +8,7 @@ import { Repository, type IRepository } from '../model/repo.ts';
 import type { IUser } from '../model/user.ts';
 import type { TokenInfo } from './auth-types.ts';
 import { executeFast, plainRows, TOTAL } from '../model/raw.ts';
+import { Lru } from '../git/lru.ts';
 import type { Page } from './paging.ts';
 import { unprocessable } from './errors.ts';
 import { INT32_MAX } from './query-values.ts';
@@ -99,10 +100,9 @@ export async function findRepos(em: EntityManager, where: Sql, order: Sql, page:
  * scan. A kept total is used only when the statement reads the same version, that is when no
  * transaction that could change it has committed since it was counted (the triggers bump the version
  * in the writer's transaction): so it is exact in any process, and nothing depends on this memory but
- * the work saved. Bounded: the oldest use goes first, and a condition longer than `MAX_KEY` is not kept.
+ * the work saved. Bounded (the least recently used goes first), and a condition longer than `MAX_KEY` is not kept.
  */
-const kept = new Map<string, { v: number; n: number }>();
-const MAX_KEPT = 1000;
+const kept = new Lru<string, { v: number; n: number }>(1000);
 const MAX_KEY = 4096;
 /** The version column of a page with a kept total; no table has it. */
 const VERSION = 'cairn__version';
@@ -128,16 +128,10 @@ async function pageWithKeptTotal(em: EntityManager, where: Sql, order: Sql, page
   let total: number;
   if (counted == null && memo && v === memo.v) {
     total = memo.n;
-    kept.delete(key);
-    kept.set(key, memo);
   } else {
     total = Number(counted ?? 0);
     // A concurrent request may have kept a later version already.
-    if (v !== null && keep && (kept.get(key)?.v ?? -1) <= v) {
-      kept.delete(key);
-      if (kept.size >= MAX_KEPT) kept.delete(kept.keys().next().value!);
-      kept.set(key, { v, n: total });
-    }
+    if (v !== null && keep && (kept.get(key)?.v ?? -1) <= v) kept.set(key, { v, n: total });
   }
   return { rows: rows.filter((row) => row.id != null), total };
 }
