@@ -186,33 +186,27 @@ interface AccessFacts {
 const NO_FACTS: AccessFacts = { collab: new Map(), orgs: new Set(), teams: [] };
 
 /**
- * The select list of a user's access facts; `uid` is the SQL of the user's id. Its placeholders, in
- * order: [uid,] repository ids, [uid,] organization ids, repository ids, [uid,] organization ids.
- * Lists are `array(...)`, not `json_agg`: an aggregate is a plan node PostgreSQL sets up on every
- * execution of the prepared statement, whether it finds rows or not (issue 10; see REPO_EXTRAS in lib/repos.ts).
+ * A select-list expression: a user's access facts (`uid`, the SQL of the user's id) on some
+ * repositories (`repoIds`, an int[]) and organizations (`orgIds`), by the function
+ * migration AccessFacts defines: `[collaborations, organizations, teams]`. A function, not subqueries,
+ * so a statement locks and sets up only what the facts of the repository at hand can be read from (issue 10).
  */
-const factsColumns = (uid: string, repoIds = '?::int[]', orgIds = '?::int[]') => `
-       to_json(array(select json_build_array(c.repo_id, c.mode) from collaboration c
-         where c.user_id = ${uid} and c.repo_id = any(${repoIds}))) as collabs,
-       to_json(array(select ou.org_id from org_user ou where ou.uid = ${uid} and ou.org_id = any(${orgIds}))) as orgs,
-       to_json(array(select json_build_object(
-           'org', m.org_id, 'mode', tm.access_mode, 'all', tm.includes_all_repositories,
-           'repos', to_json(array(select tr.repo_id from team_repo tr where tr.team_id = tm.id and tr.repo_id = any(${repoIds}))),
-           'units', to_json(array(select json_build_array(tu.type, tu.access_mode) from team_unit tu where tu.team_id = tm.id)))
-         from team_user m join team tm on tm.id = m.team_id where m.uid = ${uid} and m.org_id = any(${orgIds}))) as teams`;
+const factsOfUser = (uid: string, repoIds = '?::int[]', orgIds = '?::int[]') => `cairn_access_facts(${uid}, ${repoIds}, ${orgIds})`;
 
 /**
  * The select list of a user's access facts on one repository `r` of an owner `o` (aliases of the
  * statement it goes into), with no placeholder: for a statement that also finds the repository
- * (the caller's token and the addressed repository, lib/tokens.ts).
+ * (the caller's token and the addressed repository, lib/tokens.ts). Null when nothing was found or
+ * the user owns the repository: an owner's permission needs no facts (repoPermissions asks none).
  */
-export const factsColumnsOfRepo = (uid: string) => factsColumns(uid, 'array[r.id]', `(case when o.type = 1 then array[o.id] else '{}'::int[] end)`);
-const ONE_USER_FACTS = `select ${factsColumns('?')}`;
-const USERS_FACTS = `select u.uid, ${factsColumns('u.uid')} from unnest(?::int[]) as u(uid)`;
+export const factsColumnsOfRepo = (uid: string) => `case when r.id is null or o.id = ${uid} then null else
+       ${factsOfUser(uid, 'array[r.id]', `(case when o.type = 1 then array[o.id] else '{}'::int[] end)`)} end as facts`;
+const ONE_USER_FACTS = `select ${factsOfUser('?')} as facts`;
+const USERS_FACTS = `select u.uid, ${factsOfUser('u.uid')} as facts from unnest(?::int[]) as u(uid)`;
 const FACT_TABLES = [Collaboration, OrgUser, TeamUser, Team, TeamRepo, TeamUnit];
 
-export type FactsRow = { collabs: [number, number][]; orgs: number[]; teams: AccessFacts['teams'] };
-const factsOf = (row: FactsRow): AccessFacts => ({ collab: new Map(row.collabs), orgs: new Set(row.orgs), teams: row.teams });
+export type FactsRow = { facts: [collabs: [number, number][], orgs: number[], teams: AccessFacts['teams']] };
+const factsOf = ({ facts: [collabs, orgs, teams] }: FactsRow): AccessFacts => ({ collab: new Map(collabs), orgs: new Set(orgs), teams });
 const idsOf = (items: PermItem[]) => ({
   repoIds: intArray(items.map((i) => i.repo.id)),
   orgIds: intArray(new Set(items.filter((i) => i.owner.type === 1).map((i) => i.owner.id))),
@@ -225,7 +219,7 @@ const idsOf = (items: PermItem[]) => ({
  */
 const factsRead = new WeakMap<EntityManager, { uid: number; repoId: number; facts: AccessFacts; once: boolean }>();
 
-/** Keeps `row` (the columns of `factsColumnsOfRepo`) as user `uid`'s access facts on repository `repoId` for this request. */
+/** Keeps `row` (the column of `factsColumnsOfRepo`, not null) as user `uid`'s access facts on repository `repoId` for this request. */
 export function keepFactsRead(em: EntityManager, uid: number, repoId: number, row: FactsRow, once = false): void {
   factsRead.set(em, { uid, repoId, facts: factsOf(row), once });
 }
@@ -237,7 +231,7 @@ async function accessFacts(em: EntityManager, uid: number, items: PermItem[]): P
     return known.facts;
   }
   const { repoIds, orgIds } = idsOf(items);
-  const [row] = await readRowsFast<FactsRow>(em, FACT_TABLES, ONE_USER_FACTS, [uid, repoIds, uid, orgIds, repoIds, uid, orgIds]);
+  const [row] = await readRowsFast<FactsRow>(em, FACT_TABLES, ONE_USER_FACTS, [uid, repoIds, orgIds]);
   return factsOf(row!);
 }
 
@@ -245,7 +239,7 @@ async function accessFacts(em: EntityManager, uid: number, items: PermItem[]): P
 async function accessFactsOfUsers(em: EntityManager, uids: number[], items: PermItem[]): Promise<Map<number, AccessFacts>> {
   if (uids.length === 0) return new Map();
   const { repoIds, orgIds } = idsOf(items);
-  const rows = await readRowsFast<FactsRow & { uid: number }>(em, FACT_TABLES, USERS_FACTS, [repoIds, orgIds, repoIds, orgIds, intArray(uids)]);
+  const rows = await readRowsFast<FactsRow & { uid: number }>(em, FACT_TABLES, USERS_FACTS, [repoIds, orgIds, intArray(uids)]);
   return new Map(rows.map((r) => [Number(r.uid), factsOf(r)]));
 }
 

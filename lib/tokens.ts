@@ -92,7 +92,7 @@ export async function findToken(em: EntityManager, value: string, opts: { plain?
       const repoIds = t.repo_ids?.length ? t.repo_ids.map(Number).sort((a, b) => a - b) : null;
       if (repo) {
         keepRepoRead(em, repo.owner, repo.name, t);
-        if (t.r != null) keepFactsRead(em, Number(t.uid), Number(prefixedId(em, Repository, t, 'r')), t as unknown as FactsRow, !opts.plain);
+        if (t.facts != null) keepFactsRead(em, Number(t.uid), Number(prefixedId(em, Repository, t, 'r')), t as unknown as FactsRow, !opts.plain);
       } else if (opts.stars) keepStarCount(em, Number(t.uid), Number(t.star_count));
       return { id: Number(t.id), uid: Number(t.uid), scope: t.scope, updatedAt: new Date(t.updated_at), repoIds, user: (opts.plain ? plainPrefixed : mapPrefixed)(em, User, t, 'u') };
     }

@@ -21,6 +21,7 @@ import { Migration20261125160453PackageProperties } from './Migration20261125160
 import { Migration20261125170000IssueListIndex } from './Migration20261125170000IssueListIndex.ts';
 import { Migration20261127040000ListOrderIndexes } from './Migration20261127040000ListOrderIndexes.ts';
 import { Migration20261127122147RepoSearchVersion } from './Migration20261127122147RepoSearchVersion.ts';
+import { Migration20261127160000AccessFacts } from './Migration20261127160000AccessFacts.ts';
 
 /** Committed migrations, applied in this order at start (`cli migrate` runs them alone). */
 export const migrations = [
@@ -47,4 +48,5 @@ export const migrations = [
   { name: 'Migration20261125170000IssueListIndex', class: Migration20261125170000IssueListIndex },
   { name: 'Migration20261127040000ListOrderIndexes', class: Migration20261127040000ListOrderIndexes },
   { name: 'Migration20261127122147RepoSearchVersion', class: Migration20261127122147RepoSearchVersion },
+  { name: 'Migration20261127160000AccessFacts', class: Migration20261127160000AccessFacts },
 ];
