@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import type { EntityDictionary, EntityManager, EntityName } from '@mikro-orm/core';
 import { PostgreSqlConnection } from '@mikro-orm/postgresql';
 import pg from 'pg';
+import { leaseOf, type LeaseClient } from './lease.ts';
 
 interface Prefixed { select: string; alias: string }
 /** Select expressions by entity and alias: they depend only on the entity definitions. */
@@ -209,10 +210,7 @@ const runNamed = (db: DriverConnection, name: string | undefined, text: string, 
   const done = (err: Error | null, res: Rows) => (err ? reject(err) : resolve(res));
   db.query(name === undefined ? new Query(text, values, done) : new NamedStatement(name, text, values, done));
 });
-interface PoolClient {
-  acquireConnection(): Promise<DriverConnection>;
-  /** knex's pool (tarn): `releaseConnection` is its `release` behind a debug call and a promise (knex 3). */
-  pool: { release(c: DriverConnection): boolean };
+interface PoolClient extends LeaseClient<DriverConnection> {
   emit(event: 'query', q: { sql: string; bindings: unknown[] }): unknown;
 }
 /** A knex transaction, as far as it is used here: its client always hands out the transaction's connection. */
@@ -244,8 +242,8 @@ function statementOf(sql: string): { name?: string; text: string } {
 
 /**
  * One statement straight to a `pg` connection as a named prepared statement, on PostgreSQL: the
- * transaction's connection inside the EntityManager's transaction, else a pooled one; null on the
- * embedded database, where callers go through the ORM's connection. No knex query is built and
+ * transaction's connection inside the EntityManager's transaction, else one from the pool's lease
+ * (model/lease.ts); null on the embedded database, where callers go through the ORM's connection. No knex query is built and
  * MikroORM does not inline the parameters (issue 10). The SQL uses `?` only as placeholders, and is
  * best a fixed text: one named statement per text, kept for the process's life (up to `MAX_NAMED`). knex's
  * `query` event announces it, as for every statement (the tests count them).
@@ -259,14 +257,17 @@ async function onDriver(em: EntityManager, sql: string, params: unknown[]): Prom
   if (trx?.isCompleted()) throw new Error('Transaction query already complete');
   client.emit('query', { sql, bindings: params });
   if (trx) return runNamed(await trx.client.acquireConnection(), name, text, params);
-  const db = await client.acquireConnection();
+  const lease = leaseOf(client);
+  const db = lease.take() ?? (await lease.wait());
+  let rows: Rows;
   try {
-    return await runNamed(db, name, text, params);
-  } finally {
-    // What knex's releaseConnection does, without its debug call (which formats nothing but still
-    // checks whether it is enabled) and the promise nobody awaits (issue 10).
-    client.pool.release(db);
+    rows = await runNamed(db, name, text, params);
+  } catch (err) {
+    lease.give(db, true);
+    throw err;
   }
+  lease.give(db, false);
+  return rows;
 }
 
 /**
