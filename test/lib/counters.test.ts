@@ -130,7 +130,7 @@ test('tailWrite: without deferTailWrites (or outside a request\'s queue) the wri
   assert.is(await topicNamed('tail-now'), 1);
 });
 
-test('tailWrite after deferTailWrites: queued, then one statement with the counters before COMMIT; a second write to the same table runs the first', async () => {
+test('tailWrite after deferTailWrites: queued, then all in one statement, the counters after it; a second write to the same table runs the first', async () => {
   const before = await repoCount();
   const em = db.db.orm.em.fork();
   await em.begin();
@@ -142,9 +142,11 @@ test('tailWrite after deferTailWrites: queued, then one statement with the count
     // Two writes of one table cannot share a statement (neither would see the other's rows).
     const second = await countSql(db.db.orm, () => tailWrite(em, 'topic', NEW_TOPIC, ['tail-2']));
     assert.is(second.statements.length, 1, second.statements.join('\n'));
+    await tailWrite(em, 'topic-touch', 'update topic set updated_at = now() where id = ?', [topicId]);
     const { statements } = await countSql(db.db.orm, () => applyBeforeCommit(em));
-    assert.is(statements.length, 1, statements.join('\n'));
-    assert.match(statements[0], /^with w0 as \(insert into topic .* returning 1\), w1 as \(update "topic" .* returning 1\) select/);
+    assert.is(statements.length, 2, statements.join('\n'));
+    assert.match(statements[0], /^with w0 as \(insert into topic .* returning 1\), w1 as \(update topic set updated_at .* returning 1\) select/);
+    assert.match(statements[1], /^update "topic" set "repo_count"/);
     await em.commit();
   } finally {
     closeCounterQueue(em);
