@@ -36,7 +36,7 @@ import { bodyReader, closeUnreadBody, once } from './lib/request-body.ts';
 import { createGitHttp } from './git-http.ts';
 import { createGitLfs } from './git-lfs.ts';
 import { installWebhooks } from './lib/webhook-tasks.ts';
-import { applyCounterQueue, closeCounterQueue, openCounterQueue } from './lib/counters.ts';
+import { applyBeforeCommit, closeCounterQueue, openCounterQueue } from './lib/counters.ts';
 
 export interface AppOptions {
   config: Config;
@@ -237,7 +237,7 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
     // The same EntityManager runs the handler inside one transaction, so entities the chain loaded
     // stay managed and are flushed once, at commit.
     // Counter increments wait in a queue until just before COMMIT (lib/counters.ts), so their row
-    // locks are held for that last statement only.
+    // locks are held for that last statement only; a hot write's tail writes join that statement.
     async transactional(s, fn) {
       const after: (() => Promise<void>)[] = [];
       await s.em.begin();
@@ -246,7 +246,7 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
       try {
         out = await fn({ ...s, afterCommit: (work) => { after.push(work); } });
         await s.em.flush();
-        await applyCounterQueue(s.em);
+        await applyBeforeCommit(s.em);
         await s.em.commit();
       } catch (e) {
         await s.em.rollback();

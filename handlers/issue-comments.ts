@@ -11,6 +11,7 @@ import { User } from '../model/user.ts';
 import { commentsToApi } from '../lib/api/issue.ts';
 import { ANONYMOUS, timelineToApi } from '../lib/api/timeline.ts';
 import { canReadIssue, commentInsert, countNewComment, recountComments, wholeSecondsOf } from '../lib/issues.ts';
+import { deferTailWrites } from '../lib/counters.ts';
 import { parseBodyTime } from '../lib/issue-edit.ts';
 import { knownRepo, repoPermission } from '../lib/perm.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
@@ -135,6 +136,9 @@ export const createComments = plainContext(signedIn<CreateIssueCommentOption>(as
   } else {
     await countNewComment(c.em, issue);
   }
+  // Nothing below reads or writes notification threads or feed rows: the event's are written with the
+  // counters, in the statement before COMMIT (lib/counters.ts tailWrite).
+  deferTailWrites(c.em);
   await emitCommentEvent(c, issue, comment, 'created');
   // Its repository and poster are the request's; a new comment has no attachments yet.
   const known = { repos: [repo], users: [doer], none: ['attachments'] as const };

@@ -18,6 +18,7 @@ import { orgApiUrl, toApiLabel } from '../lib/api/label.ts';
 import { fmtTime, ZERO_TIME } from '../model/time.ts';
 import { emitIssueChanges, emitIssueEvent, insertWithEventEarly, snapshotIssue } from '../lib/issue-events.ts';
 import { canReadIssue, canWriteIssues, createIssue, labelIdsOf, positiveInt, wholeSecondsOf } from '../lib/issues.ts';
+import { deferTailWrites } from '../lib/counters.ts';
 import {
   addLabels, assignableUsers, clearLabels, deleteIssue, dropDuplicateScopes, endOfDay, labelFits, labelsByName,
   movePin, newPinAllowed, parseBodyTime, pin, reloadIssue, removeLabel, replaceLabels, resolveLabelOption,
@@ -213,6 +214,9 @@ export const create = plainContext(signedIn<CreateIssueOption>(async (c) => {
   if (labels.length) await addLabels(c.em, issue, doer.id, dropDuplicateScopes(labels));
   if (assignees.length) await setAssignees(c.em, issue, doer.id, assignees);
   if (b.closed) await setClosed(c.em, issue, doer.id, true);
+  // Nothing below reads or writes notification threads or feed rows: the event's are written with the
+  // counters, in the statement before COMMIT (lib/counters.ts tailWrite).
+  deferTailWrites(c.em);
   await emitIssueEvent(c, issue, 'opened');
   // The issue entity holds everything just written (counters only change at COMMIT, and a new issue
   // has none to show), so it is converted without being read again; the repository is only named, the

@@ -21,7 +21,8 @@ import { Action, OpType, type IAction, type OpName } from '../model/action.ts';
 import { User, type IUser } from '../model/user.ts';
 import { Repository, type IRepository } from '../model/repo.ts';
 import { Watch } from '../model/star.ts';
-import { executeFast, intArray, jsonList, plainRows, readRows } from '../model/raw.ts';
+import { intArray, jsonList, plainRows, readRows } from '../model/raw.ts';
+import { tailWrite } from './counters.ts';
 import { WATCHING } from './social.ts';
 import { keepEarly, takeEarly } from './early-reads.ts';
 import { BlockedUser } from '../model/social.ts';
@@ -93,8 +94,9 @@ export async function recordAction(em: EntityManager, a: NewAction): Promise<voi
   const receivers = new Set([a.actUserId]);
   if (owner.type === 1 && owner.id !== a.actUserId) receivers.add(owner.id);
   for (const id of await watcherIds(em, a, owner)) receivers.add(id);
-  // One row per receiver, in their order, from one fixed statement (model/raw.ts executeFast).
-  await executeFast(em, INSERT_ACTIONS, [OpType[a.op], a.actUserId, a.repo.id, a.commentId ?? 0, a.refName ?? '', a.repo.isPrivate, a.content ?? '', new Date(), intArray(receivers)]);
+  // One row per receiver, in their order, from one fixed statement (model/raw.ts executeFast), or part
+  // of the statement before COMMIT (lib/counters.ts tailWrite).
+  await tailWrite(em, 'action', INSERT_ACTIONS, [OpType[a.op], a.actUserId, a.repo.id, a.commentId ?? 0, a.refName ?? '', a.repo.isPrivate, a.content ?? '', new Date(), intArray(receivers)]);
 }
 
 const INSERT_ACTIONS = `insert into "action" (user_id, op_type, act_user_id, repo_id, comment_id, ref_name, is_private, content, created_at)

@@ -11,7 +11,8 @@ import type { IUser } from '../model/user.ts';
 import { onEvent } from './events.ts';
 import { mentionedUsers } from './mentions.ts';
 import { everyoneReads, readersOf, repoById, userById } from './perm.ts';
-import { executeFast, plainPrefixed, prefixedColumns, readRows } from '../model/raw.ts';
+import { intArray, plainPrefixed, prefixedColumns, readRows } from '../model/raw.ts';
+import { tailWrite } from './counters.ts';
 import { WATCHING } from './social.ts';
 
 export interface IssueNotice {
@@ -80,10 +81,13 @@ async function upsertThreads(em: EntityManager, issue: IIssue, userIds: number[]
   if (!userIds.length) return;
   const source = issue.isPull ? NotificationSource.pull : NotificationSource.issue;
   const now = new Date();
-  const rows = userIds.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
-  const params = userIds.flatMap((uid) => [uid, issue.repoId, NotificationStatus.unread, source, issue.id, commentId, doerId, now, now]);
-  await em.getConnection().execute(`insert into notification (${THREAD_COLUMNS}) values ${rows} ${UPSERT_THREAD}`,
-    params, 'run', em.getTransactionContext());
+  // One fixed text for any number of users, in their order (lib/counters.ts tailWrite).
+  await tailWrite(em, 'notification',
+    `insert into notification (${THREAD_COLUMNS})
+     select r.uid, ?::int, ?::int, ?::int, ?::int, ?::int, ?::int, ?::timestamptz, ?::timestamptz
+     from unnest(?::int[]) with ordinality as r(uid, n) order by r.n
+     ${UPSERT_THREAD}`,
+    [issue.repoId, NotificationStatus.unread, source, issue.id, commentId, doerId, now, now, intArray(userIds)]);
 }
 
 /**
@@ -94,7 +98,7 @@ async function upsertFollowerThreads(em: EntityManager, issue: IIssue, commentId
   const source = issue.isPull ? NotificationSource.pull : NotificationSource.issue;
   const now = new Date();
   const f = followersOf(issue, doerId);
-  await executeFast(em,
+  await tailWrite(em, 'notification',
     `insert into notification (${THREAD_COLUMNS})
      select c.uid, ?::int, ?::int, ?::int, ?::int, ?::int, ?::int, ?::timestamptz, ?::timestamptz
      from (${f.sql}) c join "user" u on u.id = c.uid order by c.kind, c.uid

@@ -73,6 +73,23 @@ test('a comment mention points the thread at the comment; an edit that adds a me
   assert.is((await threads(dave, repo.full_name)).length, 0);
 });
 
+// The follower's thread and the mention's are upserts of one row in one request; the first waits for
+// COMMIT with the feed rows (lib/counters.ts tailWrite), so the second must run it first (issue 10).
+test('a follower who is also mentioned, in a new issue and then a comment: one unread thread each', async () => {
+  const repo = await newRepo(env, env.alice);
+  assert.is((await env.as(dave, 'PUT', `/repos/${repo.full_name}/subscription`)).status, 200);
+  const issue = await env.as(env.bob, 'POST', `/repos/${repo.full_name}/issues`, { title: 'both', body: `cc @${dave.name} @${env.alice.name}` });
+  assert.is(issue.status, 201, issue.text);
+  assert.is((await threads(dave, repo.full_name)).length, 1);
+  const c = await env.as(env.bob, 'POST', `/repos/${repo.full_name}/issues/${issue.json.number}/comments`, { body: `again @${dave.name}` });
+  assert.is(c.status, 201, c.text);
+  const got = await threads(dave, repo.full_name);
+  assert.is(got.length, 1);
+  const rows = await em().find(Notification, { issueId: issue.json.id }, { orderBy: { userId: 'asc' } });
+  assert.equal(rows.map((n) => n.userId).sort((a, b) => a - b), [env.alice.id, dave.id].sort((a, b) => a - b));
+  assert.ok(rows.every((n) => n.status === 1), 'unread');
+});
+
 test('a pull request body, a review and a review line comment notify whom they mention', async () => {
   const repo = await newRepo(env, env.alice, { auto_init: true });
   const full = repo.full_name;

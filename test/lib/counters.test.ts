@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { EntityManager } from '@mikro-orm/core';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { addCounters, applyCounterQueue, closeCounterQueue, learnCounters, lockCounterRows, openCounterQueue } from '../../lib/counters.ts';
+import { addCounters, applyBeforeCommit, applyCounterQueue, closeCounterQueue, deferTailWrites, learnCounters, lockCounterRows, openCounterQueue, tailWrite } from '../../lib/counters.ts';
 import { Topic } from '../../model/topic.ts';
 import { openTestDb, type TestDb } from '../helpers/server.ts';
 import { countSql } from '../helpers/sql-count.ts';
@@ -116,6 +116,61 @@ test('lockCounterRows takes the queued rows into its one ordered lock and writes
     if (em.isInTransaction()) await em.rollback();
   }
   assert.is(await repoCount(), before + 3);
+});
+
+const NEW_TOPIC = 'insert into topic (name, repo_count, created_at, updated_at) values (?, 0, now(), now())';
+const topicNamed = async (name: string) =>
+  (await db.db.orm.em.fork().getConnection().execute<{ n: number }[]>('select count(*)::int as n from topic where name = ?', [name]))[0]!.n;
+
+test('tailWrite: without deferTailWrites (or outside a request\'s queue) the write runs at once', async () => {
+  const em = db.db.orm.em.fork();
+  deferTailWrites(em);
+  const { statements } = await countSql(db.db.orm, () => tailWrite(em, 'topic', NEW_TOPIC, ['tail-now']));
+  assert.is(statements.length, 1, statements.join('\n'));
+  assert.is(await topicNamed('tail-now'), 1);
+});
+
+test('tailWrite after deferTailWrites: queued, then all in one statement, the counters after it; a second write to the same table runs the first', async () => {
+  const before = await repoCount();
+  const em = db.db.orm.em.fork();
+  await em.begin();
+  openCounterQueue(em);
+  try {
+    await addCounters(em, 'topic', topicId, { repo_count: 1 });
+    deferTailWrites(em);
+    assert.equal((await countSql(db.db.orm, () => tailWrite(em, 'topic', NEW_TOPIC, ['tail-1']))).statements, []);
+    // Two writes of one table cannot share a statement (neither would see the other's rows).
+    const second = await countSql(db.db.orm, () => tailWrite(em, 'topic', NEW_TOPIC, ['tail-2']));
+    assert.is(second.statements.length, 1, second.statements.join('\n'));
+    await tailWrite(em, 'topic-touch', 'update topic set updated_at = now() where id = ?', [topicId]);
+    const { statements } = await countSql(db.db.orm, () => applyBeforeCommit(em));
+    assert.is(statements.length, 2, statements.join('\n'));
+    assert.match(statements[0], /^with w0 as \(insert into topic .* returning 1\), w1 as \(update topic set updated_at .* returning 1\) select/);
+    assert.match(statements[1], /^update "topic" set "repo_count"/);
+    await em.commit();
+  } finally {
+    closeCounterQueue(em);
+    if (em.isInTransaction()) await em.rollback();
+  }
+  assert.is(await repoCount(), before + 1);
+  assert.is(await topicNamed('tail-1'), 1);
+  assert.is(await topicNamed('tail-2'), 1);
+});
+
+test('tail writes roll back with their transaction', async () => {
+  const em = db.db.orm.em.fork();
+  await em.begin();
+  openCounterQueue(em);
+  try {
+    deferTailWrites(em);
+    await tailWrite(em, 'topic', NEW_TOPIC, ['tail-rolled']);
+    await tailWrite(em, 'topic', NEW_TOPIC, ['tail-rolled-2']);
+    await em.rollback();
+  } finally {
+    closeCounterQueue(em);
+  }
+  assert.is(await topicNamed('tail-rolled'), 0);
+  assert.is(await topicNamed('tail-rolled-2'), 0);
 });
 
 test.run();
