@@ -25,6 +25,21 @@ export interface IssueNotice {
   receiverId?: number;
 }
 
+/** The comment types whose posters follow an issue (Forgejo's GetParticipantIDsByIssue): migration CommentParticipants' partial index holds them. */
+const PARTICIPATING = `(${CommentType.comment}, ${CommentType.code}, ${CommentType.review})`;
+/**
+ * The distinct posters of an issue's comments, code comments and reviews (two placeholders, the
+ * issue's id twice), read as a loose scan of that index: one probe per poster, the next poster id
+ * above the last, instead of every comment of the issue (issue 10: a new comment on an issue with
+ * 10,000 comments read them all).
+ */
+const POSTERS_SQL = `with recursive p(uid) as (
+           (select poster_id from comment where issue_id = ? and type in ${PARTICIPATING} order by poster_id limit 1)
+           union all
+           select (select c.poster_id from comment c where c.issue_id = ? and c.type in ${PARTICIPATING} and c.poster_id > p.uid order by c.poster_id limit 1)
+             from p where p.uid is not null
+         ) select uid from p where uid is not null`;
+
 /**
  * Who follows the issue (its watchers, the repository's watchers except for work-in-progress pulls, its
  * poster, the posters of comments, code comments and reviews as Forgejo's GetParticipantIDsByIssue, its
@@ -38,14 +53,14 @@ function followersOf(issue: IIssue, doerId: number): { sql: string; params: unkn
          select ?::int as uid, 0 as kind
          union all select user_id, 1 from issue_watch where issue_id = ? and is_watching
          union all select user_id, 2 from watch where repo_id = ? and mode in (${WATCHING.join(',')}) and ?
-         union all select poster_id, 3 from comment where issue_id = ? and type in (?, ?, ?)
+         union all select uid, 3 from (${POSTERS_SQL}) posters
          union all select assignee_id, 4 from issue_assignees where issue_id = ?
        ) f
        where f.uid > 0 and f.uid <> ?
          and f.uid not in (select user_id from issue_watch where issue_id = ? and not is_watching)
          and f.uid not in (select user_id from blocked_user where block_id = ?)
        group by f.uid`,
-    params: [issue.posterId, issue.id, issue.repoId, repoWatchers, issue.id, CommentType.comment, CommentType.code, CommentType.review, issue.id, doerId, issue.id, doerId],
+    params: [issue.posterId, issue.id, issue.repoId, repoWatchers, issue.id, issue.id, issue.id, doerId, issue.id, doerId],
   };
 }
 

@@ -22,6 +22,7 @@ import { Migration20261125170000IssueListIndex } from './Migration20261125170000
 import { Migration20261127040000ListOrderIndexes } from './Migration20261127040000ListOrderIndexes.ts';
 import { Migration20261127122147RepoSearchVersion } from './Migration20261127122147RepoSearchVersion.ts';
 import { Migration20261127160000AccessFacts } from './Migration20261127160000AccessFacts.ts';
+import { Migration20261127171500CommentParticipants } from './Migration20261127171500CommentParticipants.ts';
 
 /** Committed migrations, applied in this order at start (`cli migrate` runs them alone). */
 export const migrations = [
@@ -49,4 +50,5 @@ export const migrations = [
   { name: 'Migration20261127040000ListOrderIndexes', class: Migration20261127040000ListOrderIndexes },
   { name: 'Migration20261127122147RepoSearchVersion', class: Migration20261127122147RepoSearchVersion },
   { name: 'Migration20261127160000AccessFacts', class: Migration20261127160000AccessFacts },
+  { name: 'Migration20261127171500CommentParticipants', class: Migration20261127171500CommentParticipants },
 ];
