@@ -73,6 +73,23 @@ const repoCount = async (em?: EntityManager) => {
   return Number(rows[0]!.n);
 };
 
+/**
+ * Runs `fn` in a transaction with a request's counter queue open, as server.ts runs a write, and
+ * commits; a failed assertion rolls it back.
+ */
+async function queued(fn: (em: EntityManager) => Promise<void>): Promise<void> {
+  const em = db.db.orm.em.fork();
+  await em.begin();
+  openCounterQueue(em);
+  try {
+    await fn(em);
+    await em.commit();
+  } finally {
+    closeCounterQueue(em);
+    if (em.isInTransaction()) await em.rollback();
+  }
+}
+
 test('addCounters: with no queue (CLI, background work) the increment is written at once', async () => {
   const before = await repoCount();
   await addCounters(db.db.orm.em.fork(), 'topic', topicId, { repo_count: 2 });
@@ -81,40 +98,26 @@ test('addCounters: with no queue (CLI, background work) the increment is written
 
 test('addCounters: a queue holds the deltas (summed) until applyCounterQueue, one UPDATE for the row', async () => {
   const before = await repoCount();
-  const em = db.db.orm.em.fork();
-  await em.begin();
-  openCounterQueue(em);
-  try {
+  await queued(async (em) => {
     await addCounters(em, 'topic', topicId, { repo_count: 1 });
     await addCounters(em, 'topic', topicId, { repo_count: 1 });
     assert.is(await repoCount(em), before, 'not even the transaction itself sees a queued delta');
     const { statements } = await countSql(db.db.orm, () => applyCounterQueue(em));
     assert.is(statements.length, 1, statements.join('\n'));
-    await em.commit();
-  } finally {
-    closeCounterQueue(em);
-    if (em.isInTransaction()) await em.rollback();
-  }
+  });
   assert.is(await repoCount(), before + 2);
 });
 
 test('lockCounterRows takes the queued rows into its one ordered lock and writes their deltas', async () => {
   const before = await repoCount();
-  const em = db.db.orm.em.fork();
-  await em.begin();
-  openCounterQueue(em);
-  try {
+  await queued(async (em) => {
     await addCounters(em, 'topic', topicId, { repo_count: 3 });
     const { statements } = await countSql(db.db.orm, () => lockCounterRows(em, {}));
     assert.is(statements.length, 2, statements.join('\n'));
     assert.match(statements[0], /from "topic" where id in \(\d+\) order by id for no key update/);
     // Nothing is left for COMMIT.
     assert.equal((await countSql(db.db.orm, () => applyCounterQueue(em))).statements, []);
-    await em.commit();
-  } finally {
-    closeCounterQueue(em);
-    if (em.isInTransaction()) await em.rollback();
-  }
+  });
   assert.is(await repoCount(), before + 3);
 });
 
@@ -132,10 +135,7 @@ test('tailWrite: without deferTailWrites (or outside a request\'s queue) the wri
 
 test('tailWrite after deferTailWrites: queued, then all in one statement, the counters after it; a second write to the same table runs the first', async () => {
   const before = await repoCount();
-  const em = db.db.orm.em.fork();
-  await em.begin();
-  openCounterQueue(em);
-  try {
+  await queued(async (em) => {
     await addCounters(em, 'topic', topicId, { repo_count: 1 });
     deferTailWrites(em);
     assert.equal((await countSql(db.db.orm, () => tailWrite(em, 'topic', NEW_TOPIC, ['tail-1']))).statements, []);
@@ -147,11 +147,7 @@ test('tailWrite after deferTailWrites: queued, then all in one statement, the co
     assert.is(statements.length, 2, statements.join('\n'));
     assert.match(statements[0], /^with w0 as \(insert into topic .* returning 1\), w1 as \(update topic set updated_at .* returning 1\) select/);
     assert.match(statements[1], /^update "topic" set "repo_count"/);
-    await em.commit();
-  } finally {
-    closeCounterQueue(em);
-    if (em.isInTransaction()) await em.rollback();
-  }
+  });
   assert.is(await repoCount(), before + 1);
   assert.is(await topicNamed('tail-1'), 1);
   assert.is(await topicNamed('tail-2'), 1);
