@@ -21,7 +21,7 @@ import { Action, OpType, type IAction, type OpName } from '../model/action.ts';
 import { User, type IUser } from '../model/user.ts';
 import { Repository, type IRepository } from '../model/repo.ts';
 import { Watch } from '../model/star.ts';
-import { intArray, jsonList, plainRows, readRows } from '../model/raw.ts';
+import { intArray, jsonList, plainRows, readRowsFast } from '../model/raw.ts';
 import { tailWrite } from './counters.ts';
 import { WATCHING } from './social.ts';
 import { keepEarly, takeEarly } from './early-reads.ts';
@@ -68,7 +68,7 @@ const feedWatchersOf = (em: EntityManager, list: unknown) => plainRows(em, User,
 
 async function readFeedWatchers(em: EntityManager, repoId: number, actorId: number): Promise<IUser[]> {
   const list = feedWatchersList(em, repoId, actorId);
-  const [row] = await readRows<{ watchers: unknown }>(em, [Watch, BlockedUser, User], `select ${list.sql} as watchers`, list.params);
+  const [row] = await readRowsFast<{ watchers: unknown }>(em, [Watch, BlockedUser, User], `select ${list.sql} as watchers`, list.params);
   return feedWatchersOf(em, row!.watchers);
 }
 

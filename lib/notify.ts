@@ -11,7 +11,7 @@ import type { IUser } from '../model/user.ts';
 import { onEvent } from './events.ts';
 import { mentionedUsers } from './mentions.ts';
 import { everyoneReads, readersOf, repoById, userById } from './perm.ts';
-import { intArray, plainPrefixed, prefixedColumns, readRows } from '../model/raw.ts';
+import { intArray, plainPrefixed, prefixedColumns, readRowsFast } from '../model/raw.ts';
 import { tailWrite } from './counters.ts';
 import { WATCHING } from './social.ts';
 
@@ -67,7 +67,7 @@ function followersOf(issue: IIssue, doerId: number): { sql: string; params: unkn
 /** The followers of the issue with their user rows: one statement (issue 10). */
 async function candidatesOf(em: EntityManager, issue: IIssue, doerId: number): Promise<IUser[]> {
   const f = followersOf(issue, doerId);
-  const rows = await readRows<Record<string, unknown>>(em, [User],
+  const rows = await readRowsFast<Record<string, unknown>>(em, [User],
     `select ${prefixedColumns(em, User, 'u')} from (${f.sql}) c join "user" u on u.id = c.uid order by c.kind, c.uid`, f.params);
   return rows.map((r) => plainPrefixed(em, User, r, 'u')!);
 }

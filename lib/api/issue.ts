@@ -18,7 +18,7 @@ import { fmtTime } from '../../model/time.ts';
 import { pseudoUser } from '../pseudo-users.ts';
 import type { Attachment as AttachmentJson, Comment, Issue as IssueJson, StopWatch, TrackedTime as TrackedTimeJson, Wire } from '../../model/schemas/index.ts';
 import { secToTime } from '../../model/duration.ts';
-import { intArray, jsonList, plainRows, readRows } from '../../model/raw.ts';
+import { intArray, jsonList, plainRows, readRowsFast } from '../../model/raw.ts';
 
 export type ApiAttachment = Wire<AttachmentJson>;
 export type ApiIssue = Wire<IssueJson>;
@@ -127,9 +127,11 @@ export async function issuesToApi(em: EntityManager, cfg: Config, viewer: Viewer
   const ofIssues = intArray(ids);
   const none = `'[]'::json`;
   const nothing = { issueLabels: [], labels: [], assignees: [], attachments: [], pulls: [], milestones: [], users: [] };
-  // Labels, assignees, attachments, pull requests, milestones and users of the page in one statement.
+  // Labels, assignees, attachments, pull requests, milestones and users of the page in one statement,
+  // a named one on PostgreSQL (issue 10: planned once per connection, not on every list or new issue);
+  // its text varies only with which parts are read.
   const [rows, repos] = await readTogether(em, [
-    () => !want.labels && !want.assignees && !want.attachments && !want.users && !readPulls && !milestoneIds.length ? [nothing] : readRows<{ issueLabels: unknown[]; labels: unknown[]; assignees: unknown[]; attachments: unknown[]; pulls: unknown[]; milestones: unknown[]; users: unknown[] }>(
+    () => !want.labels && !want.assignees && !want.attachments && !want.users && !readPulls && !milestoneIds.length ? [nothing] : readRowsFast<{ issueLabels: unknown[]; labels: unknown[]; assignees: unknown[]; attachments: unknown[]; pulls: unknown[]; milestones: unknown[]; users: unknown[] }>(
       em, [IssueLabel, Label, IssueAssignee, Attachment, PullRequest, Milestone, User],
       `select ${want.labels ? jsonList(em, IssueLabel, 'il', 'il.issue_id = any(?::int[])') : none} as "issueLabels",
         ${want.labels ? jsonList(em, Label, 'l', 'l.id in (select il.label_id from issue_label il where il.issue_id = any(?::int[]))') : none} as labels,

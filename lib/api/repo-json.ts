@@ -2,7 +2,7 @@
 // (reposJson): the converter every route that answers repositories uses (handlers, pull records).
 import type { IRepository, IRepoUnit } from '../../model/repo.ts';
 import { Repository, RepoUnit } from '../../model/repo.ts';
-import { intArray, jsonList, plainRows, readRows } from '../../model/raw.ts';
+import { intArray, jsonList, plainRows, readRowsFast } from '../../model/raw.ts';
 import { RepoTransfer } from '../../model/transfer.ts';
 import { User, type IUser } from '../../model/user.ts';
 import { findRepoById, repoUnits } from '../repos.ts';
@@ -45,11 +45,13 @@ export async function reposJson(s: RequestState, repos: IRepository[]): Promise<
   const toRead = parentIds.filter((id) => !isLoaded(id));
   const maybePending = unique(repos.map((r) => r.id)).filter((id) => !(isLoaded(id) && loaded!.transferPending === false));
   const unitIds = unique([...repos.map((r) => r.id), ...toRead]).filter((id) => !isLoaded(id));
-  // Parents, pending transfers, owners (with the users of the transfers) and units in one statement.
+  // Parents, pending transfers, owners (with the users of the transfers) and units in one statement,
+  // a named one on PostgreSQL (issue 10: with the ids inlined, PostgreSQL parsed and planned it on
+  // every listing, 1.3 to 1.8 ms of a search's page of 50); its text varies only with which parts are empty.
   const known = loaded ? [loaded.owner] : [];
   const none = `'[]'::json`;
   const pendingIds = intArray(maybePending);
-  const [row] = await readRows<{ parents: unknown[]; pending: unknown[]; users: unknown[]; units: unknown[] }>(
+  const [row] = await readRowsFast<{ parents: unknown[]; pending: unknown[]; users: unknown[]; units: unknown[] }>(
     s.em, [Repository, RepoTransfer, User, RepoUnit],
     `select ${toRead.length ? jsonList(s.em, Repository, 'p', 'p.id = any(?::int[])') : none} as parents,
       ${maybePending.length ? jsonList(s.em, RepoTransfer, 't', 't.repo_id = any(?::int[])') : none} as pending,
