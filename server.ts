@@ -15,6 +15,7 @@ import { HttpError, NOT_FOUND } from './lib/errors.ts';
 import { authenticate, type AuthDeps, type AuthResult } from './lib/auth.ts';
 import type { RepoAhead } from './lib/tokens.ts';
 import { isStorableText } from './model/schemas/storable.ts';
+import { positiveInt } from './lib/issues.ts';
 import { createAuthLimiter } from './lib/auth-limit.ts';
 import { clientAddressOf } from './lib/client-address.ts';
 import { CACHE_CONTROL, etagOf, noneMatch } from './lib/conditional-get.ts';
@@ -299,7 +300,15 @@ export function repoAddressed(path: string): RepoAhead | null {
     if (!(e instanceof URIError)) throw e;
     return null;
   }
-  return isStorableText(owner) && isStorableText(name) ? { owner, name } : null;
+  if (!isStorableText(owner) || !isStorableText(name)) return null;
+  // `.../issues/{index}` and below: the issue too (lib/issues.ts keepIssueRead); the router's own
+  // checks decide what a number that is not one means.
+  if (b >= 0 && path.startsWith('/issues/', b)) {
+    const c = path.indexOf('/', b + 8);
+    const issueIndex = positiveInt(c < 0 ? path.slice(b + 8) : path.slice(b + 8, c));
+    if (issueIndex !== null) return { owner, name, issueIndex };
+  }
+  return { owner, name };
 }
 
 /** Middleware run in order, as app.use would (koa-compose without its checks). */

@@ -10,6 +10,7 @@ import type { TaskInfo } from './auth-types.ts';
 import { keepRepoRead, repoByNameLateral } from './repos.ts';
 import { factsColumnsOfRepo, keepFactsRead, type FactsRow } from './perm.ts';
 import { keepStarCount, starCountColumn } from './social.ts';
+import { issueByIndexColumn, keepIssueRead } from './issues.ts';
 
 export const TOKEN_RE = /^[0-9a-f]{40}$/;
 
@@ -53,10 +54,14 @@ export interface FoundToken { id: number; uid: number; scope: string; updatedAt:
 
 let tokenSql: string | undefined;
 let tokenRepoSql: string | undefined;
+let tokenIssueSql: string | undefined;
 let tokenStarsSql: string | undefined;
 
-/** A repository the request addresses (`/repos/{owner}/{repo}/...`), to find in the token's statement. */
-export interface RepoAhead { owner: string; name: string }
+/**
+ * A repository the request addresses (`/repos/{owner}/{repo}/...`), to find in the token's statement,
+ * and the number of the issue it addresses (`.../issues/{index}...`), if any.
+ */
+export interface RepoAhead { owner: string; name: string; issueIndex?: number }
 
 /**
  * Finds the token for a presented value, with its repository list and its user, in one query (this
@@ -79,12 +84,18 @@ export async function findToken(em: EntityManager, value: string, opts: { plain?
   // EntityManager instead of the database (issue 10: one statement, not two or three); a write maps
   // them into managed entities there, as its own read would have.
   // With `stars` (GET /user), it counts the user's stars, which the answer shows.
+  // With an issue number as well (`{R}/issues/{index}...`), the issue too, for the ISSUE loader.
   const repo = opts.repo;
+  const issueIndex = repo?.issueIndex;
   const sql = repo
-    ? (tokenRepoSql ??= statement(', ahead.*', `
+    ? issueIndex === undefined
+      ? (tokenRepoSql ??= statement(', ahead.*', `
        ${repoByNameLateral(em, `, ${factsColumnsOfRepo('t.uid')}`)}`))
+      : (tokenIssueSql ??= statement(', ahead.*', `
+       ${repoByNameLateral(em, `, ${factsColumnsOfRepo('t.uid')}, ${issueByIndexColumn(em, 'r.id')}`)}`))
     : opts.stars ? (tokenStarsSql ??= statement(`, ${starCountColumn('t.uid')}`)) : tokenSql;
-  const params = repo ? [repo.name.toLowerCase(), repo.owner.toLowerCase(), value.slice(-8)] : [value.slice(-8)];
+  const names = repo ? [repo.name.toLowerCase(), repo.owner.toLowerCase()] : [];
+  const params = issueIndex === undefined ? [...names, value.slice(-8)] : [issueIndex, ...names, value.slice(-8)];
   const rows = await readRowsFast<{ id: number; uid: number; scope: string; token_hash: string; token_salt: string; updated_at: Date | string; repo_ids: number[] | null } & Record<string, unknown>>(
     em, [], sql, params);
   for (const t of rows) {
@@ -92,6 +103,7 @@ export async function findToken(em: EntityManager, value: string, opts: { plain?
       const repoIds = t.repo_ids?.length ? t.repo_ids.map(Number).sort((a, b) => a - b) : null;
       if (repo) {
         keepRepoRead(em, repo.owner, repo.name, t);
+        if (issueIndex !== undefined && t.r != null) keepIssueRead(em, Number(prefixedId(em, Repository, t, 'r')), issueIndex, t);
         if (t.facts != null) keepFactsRead(em, Number(t.uid), Number(prefixedId(em, Repository, t, 'r')), t as unknown as FactsRow, !opts.plain);
       } else if (opts.stars) keepStarCount(em, Number(t.uid), Number(t.star_count));
       return { id: Number(t.id), uid: Number(t.uid), scope: t.scope, updatedAt: new Date(t.updated_at), repoIds, user: (opts.plain ? plainPrefixed : mapPrefixed)(em, User, t, 'u') };
