@@ -7,6 +7,8 @@
 // would have read it: a second event of the same request reads again. Reading earlier in the same READ
 // COMMITTED transaction sees what a later statement could have seen a moment before, the same answer as
 // if the change came just after.
+// The token's statement also reads ahead the issue a request below `{R}/issues/{index}` addresses
+// (lib/issues.ts keepIssueRead), for the ISSUE loader, which takes it the same way.
 import type { EntityManager } from '@mikro-orm/core';
 
 const kept = new WeakMap<EntityManager, Map<string, unknown>>();

@@ -7,6 +7,7 @@ import type { IRepository } from '../model/repo.ts';
 import { isSiteAdmin, need, type RequestState } from './request.ts';
 import { addCounters, learnCounters, lockCounterRows } from './counters.ts';
 import { executeFast, mapPrefixed, plainRows, prefixedColumns, readRowsFast } from '../model/raw.ts';
+import { keepEarly, takeEarly } from './early-reads.ts';
 
 /** Forgejo truncates titles to 255 bytes (forgejo-facts 9), on a character boundary. */
 export function truncateTitle(title: string): string {
@@ -73,25 +74,21 @@ const ISSUE_BY_INDEX = 'select * from issue where repo_id = ? and "index" = ?';
 export const issueByIndexColumn = (em: EntityManager, repoId: string) =>
   `(select ${prefixedColumns(em, Issue, 'i')} from issue i where i.repo_id = ${repoId} and i."index" = ?::int) as "i"`;
 
-/**
- * What another statement of this request read with `issueByIndexColumn`, by EntityManager, for the
- * request's first `findIssueByIndex` of that number (its ISSUE loader): one statement less for every
- * request below `{R}/issues/{index}` with a token (issue 10). Taken once, as the REPO loader's read.
- */
-const issueRead = new WeakMap<EntityManager, { repoId: number; index: number; row: Record<string, unknown> }>();
+const issueKey = (repoId: number, index: number) => `issue ${repoId} ${index}`;
 
-/** Keeps the issue `issueByIndexColumn` selected in `row` (null when there is none) as the answer for this number. */
+/**
+ * Keeps the issue `issueByIndexColumn` selected in `row` (null when there is none) for the request's
+ * first `findIssueByIndex` of that number (its ISSUE loader; lib/early-reads.ts): one statement less
+ * for every request below `{R}/issues/{index}` with a token (issue 10).
+ */
 export function keepIssueRead(em: EntityManager, repoId: number, index: number, row: Record<string, unknown>): void {
-  issueRead.set(em, { repoId, index, row });
+  keepEarly(em, issueKey(repoId, index), row);
 }
 
 /** The issue numbered `index` of the repository, managed as `em.findOne` would give it, from one fixed statement (model/raw.ts readRowsFast). */
 export async function findIssueByIndex(em: EntityManager, repoId: number, index: number): Promise<IIssue | null> {
-  const known = issueRead.get(em);
-  if (known) {
-    issueRead.delete(em);
-    if (known.repoId === repoId && known.index === index) return mapPrefixed(em, Issue, known.row, 'i');
-  }
+  const kept = takeEarly<Record<string, unknown>>(em, issueKey(repoId, index));
+  if (kept) return mapPrefixed(em, Issue, kept, 'i');
   const [row] = await readRowsFast<EntityData<IIssue>>(em, [Issue], ISSUE_BY_INDEX, [repoId, index]);
   return row ? em.map(Issue, row) : null;
 }

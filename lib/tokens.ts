@@ -87,13 +87,12 @@ export async function findToken(em: EntityManager, value: string, opts: { plain?
   // With an issue number as well (`{R}/issues/{index}...`), the issue too, for the ISSUE loader.
   const repo = opts.repo;
   const issueIndex = repo?.issueIndex;
-  const sql = repo
-    ? issueIndex === undefined
-      ? (tokenRepoSql ??= statement(', ahead.*', `
-       ${repoByNameLateral(em, `, ${factsColumnsOfRepo('t.uid')}`)}`))
-      : (tokenIssueSql ??= statement(', ahead.*', `
-       ${repoByNameLateral(em, `, ${factsColumnsOfRepo('t.uid')}, ${issueByIndexColumn(em, 'r.id')}`)}`))
-    : opts.stars ? (tokenStarsSql ??= statement(`, ${starCountColumn('t.uid')}`)) : tokenSql;
+  const ahead = (more = '') => statement(', ahead.*', `
+       ${repoByNameLateral(em, `, ${factsColumnsOfRepo('t.uid')}${more}`)}`);
+  let sql = tokenSql;
+  if (issueIndex !== undefined) sql = (tokenIssueSql ??= ahead(`, ${issueByIndexColumn(em, 'r.id')}`));
+  else if (repo) sql = (tokenRepoSql ??= ahead());
+  else if (opts.stars) sql = (tokenStarsSql ??= statement(`, ${starCountColumn('t.uid')}`));
   const names = repo ? [repo.name.toLowerCase(), repo.owner.toLowerCase()] : [];
   const params = issueIndex === undefined ? [...names, value.slice(-8)] : [issueIndex, ...names, value.slice(-8)];
   const rows = await readRowsFast<{ id: number; uid: number; scope: string; token_hash: string; token_salt: string; updated_at: Date | string; repo_ids: number[] | null } & Record<string, unknown>>(
@@ -103,8 +102,9 @@ export async function findToken(em: EntityManager, value: string, opts: { plain?
       const repoIds = t.repo_ids?.length ? t.repo_ids.map(Number).sort((a, b) => a - b) : null;
       if (repo) {
         keepRepoRead(em, repo.owner, repo.name, t);
-        if (issueIndex !== undefined && t.r != null) keepIssueRead(em, Number(prefixedId(em, Repository, t, 'r')), issueIndex, t);
-        if (t.facts != null) keepFactsRead(em, Number(t.uid), Number(prefixedId(em, Repository, t, 'r')), t as unknown as FactsRow, !opts.plain);
+        const repoId = Number(prefixedId(em, Repository, t, 'r'));
+        if (issueIndex !== undefined && t.r != null) keepIssueRead(em, repoId, issueIndex, t);
+        if (t.facts != null) keepFactsRead(em, Number(t.uid), repoId, t as unknown as FactsRow, !opts.plain);
       } else if (opts.stars) keepStarCount(em, Number(t.uid), Number(t.star_count));
       return { id: Number(t.id), uid: Number(t.uid), scope: t.scope, updatedAt: new Date(t.updated_at), repoIds, user: (opts.plain ? plainPrefixed : mapPrefixed)(em, User, t, 'u') };
     }
