@@ -26,6 +26,7 @@ import { isStream, type Reply } from './lib/handler.ts';
 import { SecretBox } from './lib/secretbox.ts';
 import { repoPathFor, type Services } from './lib/services.ts';
 import { requestEm, type Orm } from './model/db.ts';
+import { commitWith } from './model/raw.ts';
 import { openApiDocument } from './table/openapi.ts';
 import { serveAvatars } from './lib/avatar-serve.ts';
 import { serveSwaggerUi } from './lib/swagger-ui.ts';
@@ -37,7 +38,7 @@ import { bodyReader, closeUnreadBody, once } from './lib/request-body.ts';
 import { createGitHttp } from './git-http.ts';
 import { createGitLfs } from './git-lfs.ts';
 import { installWebhooks } from './lib/webhook-tasks.ts';
-import { applyBeforeCommit, closeCounterQueue, openCounterQueue } from './lib/counters.ts';
+import { beforeCommitWrites, closeCounterQueue, openCounterQueue } from './lib/counters.ts';
 
 export interface AppOptions {
   config: Config;
@@ -247,10 +248,11 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
       try {
         out = await fn({ ...s, afterCommit: (work) => { after.push(work); } });
         await s.em.flush();
-        await applyBeforeCommit(s.em);
-        await s.em.commit();
+        // The last writes go with COMMIT, in one round trip on PostgreSQL (model/pipeline.ts).
+        await commitWith(s.em, beforeCommitWrites(s.em));
       } catch (e) {
-        await s.em.rollback();
+        // A failed commitWith has ended the transaction already (nothing of it committed).
+        if (s.em.isInTransaction()) await s.em.rollback();
         throw e;
       } finally {
         closeCounterQueue(s.em);

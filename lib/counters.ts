@@ -136,28 +136,38 @@ export async function applyCounterQueue(em: EntityManager): Promise<void> {
  * PostgreSQL 15; the cause not established), so the counter row keeps its statement of its own.
  */
 export async function applyBeforeCommit(em: EntityManager): Promise<void> {
+  for (const w of beforeCommitWrites(em)) await executeFast(em, w.sql, w.params);
+}
+
+/**
+ * What `applyBeforeCommit` runs, taken off the queues: the tail writes' statement, then the counters'
+ * (at most two). server.ts sends them with COMMIT (model/raw.ts commitWith): one round trip, and the
+ * counter rows are locked for no longer than it takes.
+ */
+export function beforeCommitWrites(em: EntityManager): Write[] {
   const tail = tails.get(em) ?? [];
   if (tail.length) tails.set(em, []);
-  await runTogether(em, tail);
-  await applyCounterQueue(em);
+  return [together(tail), together(takeCounterWrites(em))].filter((w): w is Write => w !== null);
 }
 
 /** One statement and its parameters that returns nothing anyone reads. */
-interface Write { sql: string; params: unknown[] }
+export interface Write { sql: string; params: unknown[] }
+
+async function runTogether(em: EntityManager, writes: readonly Write[]): Promise<void> {
+  const w = together(writes);
+  if (w) await executeFast(em, w.sql, w.params);
+}
 
 /**
- * The writes in one statement, in their order: each is a data-modifying CTE that the select list reads
+ * The writes as one statement, in their order: each is a data-modifying CTE that the select list reads
  * left to right (as `lockCounterRows` does), so counter rows are still locked in the fixed order. A
- * named statement per combination: a few texts in all (model/raw.ts executeFast).
+ * named statement per combination: a few texts in all (model/raw.ts executeFast). Null when there are none.
  */
-async function runTogether(em: EntityManager, writes: readonly Write[]): Promise<void> {
-  if (writes.length <= 1) {
-    if (writes[0]) await executeFast(em, writes[0].sql, writes[0].params);
-    return;
-  }
+function together(writes: readonly Write[]): Write | null {
+  if (writes.length <= 1) return writes[0] ?? null;
   const ctes = writes.map((w, i) => `w${i} as (${w.sql} returning 1)`).join(', ');
   const reads = writes.map((_, i) => `(select count(*) from w${i})`).join(', ');
-  await executeFast(em, `with ${ctes} select ${reads}`, writes.flatMap((w) => w.params));
+  return { sql: `with ${ctes} select ${reads}`, params: writes.flatMap((w) => w.params) };
 }
 
 /** A named statement per table and set of columns: a few texts in all (model/raw.ts executeFast). */

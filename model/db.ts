@@ -8,6 +8,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { Config } from '../config.ts';
 import { entities } from './entities.ts';
 import { migrations } from './migrations/index.ts';
+import { pipelineBegins } from './pipeline.ts';
 
 export type Orm = MikroORM;
 
@@ -28,7 +29,15 @@ const common = {
 /** `memory` opens an in-memory PGlite (tests); otherwise the URL or the data path decides. */
 export async function openDatabase(cfg: Config, opts: { memory?: boolean } = {}): Promise<DbHandle> {
   if (cfg.DATABASE.URL && !opts.memory) {
-    const orm = await MikroORM.init({ ...common, clientUrl: cfg.DATABASE.URL, pool: { min: 0, max: cfg.DATABASE.POOL_MAX } });
+    // Pipeline mode: a statement is written as soon as it is queued, so a transaction's BEGIN and
+    // COMMIT travel with its statements (model/pipeline.ts).
+    const orm = await MikroORM.init({
+      ...common,
+      clientUrl: cfg.DATABASE.URL,
+      pool: { min: 0, max: cfg.DATABASE.POOL_MAX },
+      driverOptions: { connection: { pipeline: true } },
+    });
+    pipelineBegins(orm.em.getConnection().getKnex());
     return { orm, close: () => orm.close(true) };
   }
   let dataDir: string | undefined;

@@ -11,6 +11,7 @@ import type { EntityDictionary, EntityManager, EntityName } from '@mikro-orm/cor
 import { PostgreSqlConnection } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { leaseOf, type LeaseClient } from './lease.ts';
+import { commitPipelined, pipelinedConnection, withPendingBegin } from './pipeline.ts';
 
 interface Prefixed { select: string; alias: string }
 /** Select expressions by entity and alias: they depend only on the entity definitions. */
@@ -256,7 +257,10 @@ async function onDriver(em: EntityManager, sql: string, params: unknown[]): Prom
   const trx = em.isInTransaction() ? (em.getTransactionContext() as TransactionContext) : null;
   if (trx?.isCompleted()) throw new Error('Transaction query already complete');
   client.emit('query', { sql, bindings: params });
-  if (trx) return runNamed(await trx.client.acquireConnection(), name, text, params);
+  if (trx) {
+    const db = await trx.client.acquireConnection();
+    return withPendingBegin(db, () => runNamed(db, name, text, params));
+  }
   const lease = leaseOf(client);
   const db = lease.take() ?? (await lease.wait());
   let rows: Rows;
@@ -290,6 +294,33 @@ export async function readRowsFast<R>(em: EntityManager, reads: readonly { meta:
 export async function executeFast<R = Record<string, unknown>>(em: EntityManager, sql: string, params: unknown[]): Promise<R[]> {
   const done = await onDriver(em, sql, params);
   return done ? (done.rows as R[]) : em.getConnection().execute<R[]>(sql, params, 'all', em.getTransactionContext());
+}
+
+/**
+ * Runs `writes` (statements whose answers nothing reads) and commits the EntityManager's transaction:
+ * on PostgreSQL all written at once with COMMIT (model/pipeline.ts), one round trip; else one after
+ * the other, then COMMIT. When one fails nothing is committed, and the EntityManager has left the
+ * transaction. Its unit of work must be flushed already.
+ */
+export async function commitWith(em: EntityManager, writes: readonly { sql: string; params: unknown[] }[]): Promise<void> {
+  const conn = em.getConnection();
+  const db = conn instanceof PostgreSqlConnection ? await pipelinedConnection(em) : null;
+  if (db === null || !(conn instanceof PostgreSqlConnection)) {
+    try {
+      for (const w of writes) await executeFast(em, w.sql, w.params);
+    } catch (err) {
+      await em.rollback();
+      throw err;
+    }
+    await em.commit();
+    return;
+  }
+  const client = conn.getKnex().client as unknown as PoolClient;
+  await commitPipelined(em, db, () => writes.map((w) => {
+    const { name, text } = statementOf(w.sql);
+    client.emit('query', { sql: w.sql, bindings: w.params });
+    return withPendingBegin(db, () => runNamed(db as unknown as DriverConnection, name, text, w.params));
+  }));
 }
 
 /** The column a one-statement page (count joined to the rows) names its total; no table has it. */
