@@ -84,8 +84,8 @@ export function pipelineBegins(knex: Knex): void {
       pendingBegin.add(connection);
       return unsent(obj, 'BEGIN');
     }
-    const end = ENDS.exec(obj.sql);
-    if (end && pendingBegin.has(connection)) {
+    const end = pendingBegin.has(connection) ? ENDS.exec(obj.sql) : null;
+    if (end) {
       pendingBegin.delete(connection);
       return unsent(obj, end[1]!);
     }

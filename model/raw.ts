@@ -253,14 +253,11 @@ async function onDriver(em: EntityManager, sql: string, params: unknown[]): Prom
   const conn = em.getConnection();
   if (!(conn instanceof PostgreSqlConnection)) return null;
   const client = conn.getKnex().client as unknown as PoolClient;
-  const { name, text } = statementOf(sql);
   const trx = em.isInTransaction() ? (em.getTransactionContext() as TransactionContext) : null;
   if (trx?.isCompleted()) throw new Error('Transaction query already complete');
+  if (trx) return queueOn(client, await trx.client.acquireConnection(), sql, params);
   client.emit('query', { sql, bindings: params });
-  if (trx) {
-    const db = await trx.client.acquireConnection();
-    return withPendingBegin(db, () => runNamed(db, name, text, params));
-  }
+  const { name, text } = statementOf(sql);
   const lease = leaseOf(client);
   const db = lease.take() ?? (await lease.wait());
   let rows: Rows;
@@ -272,6 +269,16 @@ async function onDriver(em: EntityManager, sql: string, params: unknown[]): Prom
   }
   lease.give(db, false);
   return rows;
+}
+
+/**
+ * Queues one statement on a transaction's connection (announced to knex's `query` listeners), after
+ * its BEGIN when that is still pending (model/pipeline.ts); its rows once answered.
+ */
+function queueOn(client: PoolClient, db: DriverConnection, sql: string, params: unknown[]): Promise<Rows> {
+  const { name, text } = statementOf(sql);
+  client.emit('query', { sql, bindings: params });
+  return withPendingBegin(db, () => runNamed(db, name, text, params));
 }
 
 /**
@@ -305,7 +312,7 @@ export async function executeFast<R = Record<string, unknown>>(em: EntityManager
 export async function commitWith(em: EntityManager, writes: readonly { sql: string; params: unknown[] }[]): Promise<void> {
   const conn = em.getConnection();
   const db = conn instanceof PostgreSqlConnection ? await pipelinedConnection(em) : null;
-  if (db === null || !(conn instanceof PostgreSqlConnection)) {
+  if (db === null) {
     try {
       for (const w of writes) await executeFast(em, w.sql, w.params);
     } catch (err) {
@@ -315,12 +322,8 @@ export async function commitWith(em: EntityManager, writes: readonly { sql: stri
     await em.commit();
     return;
   }
-  const client = conn.getKnex().client as unknown as PoolClient;
-  await commitPipelined(em, db, () => writes.map((w) => {
-    const { name, text } = statementOf(w.sql);
-    client.emit('query', { sql: w.sql, bindings: w.params });
-    return withPendingBegin(db, () => runNamed(db as unknown as DriverConnection, name, text, w.params));
-  }));
+  const client = (conn as PostgreSqlConnection).getKnex().client as unknown as PoolClient;
+  await commitPipelined(em, db, () => writes.map((w) => queueOn(client, db as unknown as DriverConnection, w.sql, w.params)));
 }
 
 /** The column a one-statement page (count joined to the rows) names its total; no table has it. */
