@@ -10,7 +10,7 @@ import type { Need, Outcome, RequestState, Step } from './guards/types.ts';
 import { isRedirect, isSiteAdmin, step } from './guards/types.ts';
 import { BODY } from './guards/body.ts';
 import { handlers, PENDING, type HandlerKey } from './handlers/index.ts';
-import type { Handler, HandlerCtx } from './lib/handler.ts';
+import { AfterCommit, type Handler, type HandlerCtx } from './lib/handler.ts';
 import { BodySchemas, type BodySchemaName } from './model/schemas/index.ts';
 import { compileBody } from './model/schemas/validate.ts';
 import { isStorableText } from './model/schemas/storable.ts';
@@ -199,7 +199,7 @@ export async function runRoute(ctx: Context, route: BoundRoute, hooks: RunHooks)
   const reply = s.method === 'GET' || s.method === 'HEAD'
     ? await handler(s as HandlerCtx<unknown>)
     : await hooks.transactional(s, (tx) => handler(tx as HandlerCtx<unknown>));
-  hooks.render(ctx, s, reply);
+  hooks.render(ctx, s, reply.body instanceof AfterCommit ? { ...reply, body: await reply.body.make() } : reply);
 }
 
 /** What a row's path says about the URLs it can match: its first segment when static, its length. */

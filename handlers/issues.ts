@@ -4,7 +4,7 @@
 // change it (POSTER_OR_WRITER, ISSUE_WRITER, UPDATE_DATE); handlers only act.
 // Just over 400 lines: one family (the issue routes the table names `issues.<key>`), kept whole.
 import type { Handler, HandlerCtx } from '../lib/handler.ts';
-import { json, noContent, plainContext, signedIn } from '../lib/handler.ts';
+import { AfterCommit, json, noContent, plainContext, signedIn } from '../lib/handler.ts';
 import type { CreateIssueOption, DeleteLabelsOption, EditDeadlineOption, EditIssueOption, IssueLabelsOption } from '../model/schemas/index.ts';
 import { Issue, type IIssue } from '../model/issue.ts';
 import { Label, type ILabel } from '../model/label.ts';
@@ -16,8 +16,8 @@ import { issueToApi, issuesToApi } from '../lib/api/issue.ts';
 import { pullsToApi } from '../lib/api/pull.ts';
 import { orgApiUrl, toApiLabel } from '../lib/api/label.ts';
 import { fmtTime, ZERO_TIME } from '../model/time.ts';
-import { emitIssueChanges, emitIssueEvent, insertWithEventEarly, snapshotIssue } from '../lib/issue-events.ts';
-import { canReadIssue, canWriteIssues, createIssue, labelIdsOf, positiveInt, wholeSecondsOf } from '../lib/issues.ts';
+import { emitIssueChanges, emitIssueEvent, insertWithEventEarly, newIssueEarly, snapshotIssue } from '../lib/issue-events.ts';
+import { canReadIssue, canWriteIssues, createIssue, labelIdsOf, numberPending, positiveInt, wholeSecondsOf } from '../lib/issues.ts';
 import { deferTailWrites } from '../lib/counters.ts';
 import {
   addLabels, assignableUsers, clearLabels, deleteIssue, dropDuplicateScopes, endOfDay, labelFits, labelsByName,
@@ -205,10 +205,12 @@ export const create = plainContext(signedIn<CreateIssueOption>(async (c) => {
   // The chain read the repository, its owner and units, and this route changes none: its notifications,
   // feeds and hooks reuse them.
   knownRepo(c.em, repo, owner, perm.enabled);
-  // What follows the insert changes the row only with a milestone, labels, assignees or closing.
+  // What follows the insert changes the row only with a milestone, labels, assignees or closing. Then
+  // the number is taken with COMMIT unless a hook's payload needs it now (lib/issues.ts numberAtCommit).
   const plain = !milestoneId && !labels.length && !assignees.length && !b.closed;
-  const issue = await createIssue(c.em, { repo, posterId: doer.id, title, content: b.body ?? '', ref: b.ref ?? '', deadline, watcherId: doer.id, plain },
-    (insert) => insertWithEventEarly(c, insert));
+  const early = plain ? await newIssueEarly(c) : null;
+  const issue = await createIssue(c.em, { repo, posterId: doer.id, title, content: b.body ?? '', ref: b.ref ?? '', deadline, watcherId: doer.id, plain, id: early?.id, numberAtCommit: early?.hooked === false },
+    early ? undefined : (insert) => insertWithEventEarly(c, insert));
   await setMilestone(c.em, issue, doer.id, milestoneId);
   // A new issue has no labels or assignees to compare with: nothing to read when none are given.
   if (labels.length) await addLabels(c.em, issue, doer.id, dropDuplicateScopes(labels));
@@ -223,7 +225,9 @@ export const create = plainContext(signedIn<CreateIssueOption>(async (c) => {
   // poster is the caller, and what it was not given it has none of.
   await c.em.flush();
   const none = [...(labels.length ? [] : ['labels' as const]), ...(assignees.length ? [] : ['assignees' as const]), 'attachments' as const];
-  return json(201, await issueToApi(c.em, c.config, viewerOf(c), issue, { attachments: c.config.ATTACHMENT.ENABLED, known: { repos: [repo], users: [doer], none } }));
+  const answer = () => issueToApi(c.em, c.config, viewerOf(c), issue, { attachments: c.config.ATTACHMENT.ENABLED, known: { repos: [repo], users: [doer], none } });
+  // A number taken with COMMIT is known once it has committed.
+  return json(201, numberPending(issue) ? new AfterCommit(answer) : await answer());
 }));
 
 /**

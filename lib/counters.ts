@@ -40,7 +40,8 @@ export type CounterTable = (typeof LOCK_ORDER)[number];
 /** Lock the rows named by id (ids ≤ 0 ignored) until the transaction ends; one statement, none when empty. */
 export async function lockCounterRows(em: EntityManager, rows: Partial<Record<CounterTable, readonly number[]>>): Promise<void> {
   // Rows with queued increments are locked in the same statement and written right after, so this
-  // transaction never takes a lock out of the fixed order at COMMIT.
+  // transaction never takes a lock out of the fixed order at COMMIT; a queued first write goes before.
+  await runFirstWrites(em);
   const queue = queues.get(em);
   const queued = (table: CounterTable) => [...(queue?.get(table)?.keys() ?? [])];
   const parts: string[] = [];
@@ -85,6 +86,7 @@ export function openCounterQueue(em: EntityManager): void {
 export function closeCounterQueue(em: EntityManager): void {
   queues.delete(em);
   tails.delete(em);
+  firsts.delete(em);
 }
 
 /**
@@ -124,8 +126,9 @@ function takeCounterWrites(em: EntityManager): Write[] {
   return writes;
 }
 
-/** Write the queued counters (one UPDATE per row, rows in the lock order) and empty the queue. */
+/** Write the queued counters (one UPDATE per row, rows in the lock order; queued first writes before them) and empty the queue. */
 export async function applyCounterQueue(em: EntityManager): Promise<void> {
+  await runFirstWrites(em);
   await runTogether(em, takeCounterWrites(em));
 }
 
@@ -136,22 +139,53 @@ export async function applyCounterQueue(em: EntityManager): Promise<void> {
  * PostgreSQL 15; the cause not established), so the counter row keeps its statement of its own.
  */
 export async function applyBeforeCommit(em: EntityManager): Promise<void> {
-  for (const w of beforeCommitWrites(em)) await executeFast(em, w.sql, w.params);
+  await runWrites(em, beforeCommitWrites(em));
 }
 
 /**
- * What `applyBeforeCommit` runs, taken off the queues: the tail writes' statement, then the counters'
- * (at most two). server.ts sends them with COMMIT (model/raw.ts commitWith): one round trip, and the
- * counter rows are locked for no longer than it takes.
+ * What `applyBeforeCommit` runs, taken off the queues: the first writes (`firstWrite`), the tail
+ * writes' statement, then the counters'. server.ts sends them with COMMIT (model/raw.ts commitWith):
+ * one round trip, and the rows they lock are locked for no longer than it takes.
  */
 export function beforeCommitWrites(em: EntityManager): Write[] {
   const tail = tails.get(em) ?? [];
   if (tail.length) tails.set(em, []);
-  return [together(tail), together(takeCounterWrites(em))].filter((w): w is Write => w !== null);
+  return [...takeFirstWrites(em), together(tail), together(takeCounterWrites(em))].filter((w): w is Write => w !== null);
 }
 
-/** One statement and its parameters that returns nothing anyone reads. */
-export interface Write { sql: string; params: unknown[] }
+/** One statement and its parameters; `answered`, when given, is told the rows it returns. */
+export interface Write { sql: string; params: unknown[]; answered?: (rows: Record<string, unknown>[]) => void }
+
+async function runWrites(em: EntityManager, writes: readonly Write[]): Promise<void> {
+  for (const w of writes) {
+    const rows = await executeFast(em, w.sql, w.params);
+    w.answered?.(rows);
+  }
+}
+
+/** First writes queued until `applyBeforeCommit`, by request EntityManager (see `firstWrite`). */
+const firsts = new WeakMap<EntityManager, Write[]>();
+
+/**
+ * A write that takes a contended lock, queued to go first with COMMIT (issue 10: a new issue's number,
+ * lib/issues.ts): ahead of the tail writes and counters, which may refer to its row, and held for no
+ * longer than that last round trip. Its answer goes to `answered`. Only inside a request's transaction
+ * (which opened the counter queue): false, and nothing queued, outside one, where the caller runs it.
+ * Whatever runs queued writes earlier (`tailWrite`, `lockCounterRows`) runs these first.
+ */
+export function firstWrite(em: EntityManager, w: Write): boolean {
+  if (!queues.has(em)) return false;
+  firsts.set(em, [...(firsts.get(em) ?? []), w]);
+  return true;
+}
+
+function takeFirstWrites(em: EntityManager): Write[] {
+  const list = firsts.get(em) ?? [];
+  if (list.length) firsts.set(em, []);
+  return list;
+}
+
+const runFirstWrites = (em: EntityManager) => runWrites(em, takeFirstWrites(em));
 
 async function runTogether(em: EntityManager, writes: readonly Write[]): Promise<void> {
   const w = together(writes);
@@ -207,11 +241,13 @@ export function deferTailWrites(em: EntityManager): void {
 export async function tailWrite(em: EntityManager, table: string, sql: string, params: unknown[]): Promise<void> {
   const queue = tails.get(em);
   if (!queue) {
+    await runFirstWrites(em);
     await executeFast(em, sql, params);
     return;
   }
   if (queue.some((w) => w.table === table)) {
     tails.set(em, []);
+    await runFirstWrites(em);
     await runTogether(em, queue);
   }
   tails.get(em)!.push({ table, sql, params });

@@ -27,6 +27,7 @@ import { WATCHING } from './social.ts';
 import { keepEarly, takeEarly } from './early-reads.ts';
 import { BlockedUser } from '../model/social.ts';
 import { CommentType, Comment } from '../model/issue.ts';
+import { numberPending } from './issues.ts';
 import type { ITeam } from '../model/org.ts';
 import { readersOf, userById, type UnitName } from './perm.ts';
 import { reachable, type Caller, type Sql } from './repo-search.ts';
@@ -40,6 +41,12 @@ export interface NewAction {
   commentId?: number;
   refName?: string;
   content?: string;
+  /**
+   * The issue whose number is taken with COMMIT (lib/issues.ts numberPending): `content` is
+   * `<number>|` followed by `content`, the number read in SQL from the issue's row, which the statement
+   * before has inserted.
+   */
+  numberOf?: number;
 }
 
 /** The unit a watcher must be able to read to receive the activity (NotifyWatchers' switch). */
@@ -96,12 +103,18 @@ export async function recordAction(em: EntityManager, a: NewAction): Promise<voi
   for (const id of await watcherIds(em, a, owner)) receivers.add(id);
   // One row per receiver, in their order, from one fixed statement (model/raw.ts executeFast), or part
   // of the statement before COMMIT (lib/counters.ts tailWrite).
-  await tailWrite(em, 'action', INSERT_ACTIONS, [OpType[a.op], a.actUserId, a.repo.id, a.commentId ?? 0, a.refName ?? '', a.repo.isPrivate, a.content ?? '', new Date(), intArray(receivers)]);
+  const head = [OpType[a.op], a.actUserId, a.repo.id, a.commentId ?? 0, a.refName ?? '', a.repo.isPrivate];
+  const tail = [a.content ?? '', new Date(), intArray(receivers)];
+  if (a.numberOf === undefined) await tailWrite(em, 'action', INSERT_ACTIONS, [...head, ...tail]);
+  else await tailWrite(em, 'action', INSERT_NUMBERED_ACTIONS, [...head, a.numberOf, ...tail]);
 }
 
-const INSERT_ACTIONS = `insert into "action" (user_id, op_type, act_user_id, repo_id, comment_id, ref_name, is_private, content, created_at)
-  select r.uid, ?::smallint, ?::int, ?::int, ?::int, ?::varchar, ?::boolean, ?::text, ?::timestamptz
+const actionsInsert = (content: string) => `insert into "action" (user_id, op_type, act_user_id, repo_id, comment_id, ref_name, is_private, content, created_at)
+  select r.uid, ?::smallint, ?::int, ?::int, ?::int, ?::varchar, ?::boolean, ${content}, ?::timestamptz
   from unnest(?::int[]) with ordinality as r(uid, n) order by r.n`;
+const INSERT_ACTIONS = actionsInsert('?::text');
+/** `content` after the number of the issue whose id comes before it (`NewAction.numberOf`). */
+const INSERT_NUMBERED_ACTIONS = actionsInsert(`(select i.index || '|' from issue i where i.id = ?::int) || ?::text`);
 
 /** `<index>|<text>`: the issue an activity is about, as Forgejo's GetIssueInfos reads it. */
 const issueContent = (index: number, text: string) => `${index}|${text}`;
@@ -161,7 +174,9 @@ async function onIssueOrPull(em: EntityManager, ev: EventOf<'issues'> | EventOf<
   const pull = ev.name === 'pull_request';
   const { issue, repo, sender } = ev;
   if (ev.action === 'opened') {
-    await recordAction(em, { op: pull ? 'create_pull_request' : 'create_issue', actUserId: sender.id, repo, content: issueContent(issue.index, issue.title) });
+    const op = pull ? 'create_pull_request' : 'create_issue';
+    if (numberPending(issue)) await recordAction(em, { op, actUserId: sender.id, repo, content: issue.title, numberOf: issue.id });
+    else await recordAction(em, { op, actUserId: sender.id, repo, content: issueContent(issue.index, issue.title) });
   } else if (ev.action === 'closed' && pull && ev.pull.hasMerged) {
     await recordAction(em, { op: 'merge_pull_request', actUserId: sender.id, repo, content: issueContent(issue.index, issue.title) });
   } else if (ev.action === 'closed' || ev.action === 'reopened') {

@@ -55,5 +55,17 @@ export function plainContext<B, Q>(h: Handler<B, Q>): Handler<B, Q> {
 }
 
 export const json = (status: number, body: unknown, headers?: Record<string, string>): Reply => ({ status, body, headers });
+
+/**
+ * A reply body made once the request's transaction has committed (the interpreter makes it before
+ * rendering): for an answer that needs what a statement sent with COMMIT returned (a new issue's
+ * number, lib/issues.ts numberAtCommit).
+ */
+export class AfterCommit {
+  readonly make: () => Promise<unknown>;
+  constructor(make: () => Promise<unknown>) {
+    this.make = make;
+  }
+}
 export const noContent = (): Reply => ({ status: 204 });
 export const isStream = (b: unknown): b is Readable => !!b && typeof (b as Readable).pipe === 'function';

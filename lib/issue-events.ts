@@ -11,7 +11,7 @@ import type { Auth } from './auth-types.ts';
 import { need, type RequestState } from './request.ts';
 import { emitEvent, type Changes, type EventCtx, type IssueAction, type PullAction } from './events.ts';
 import { emitRefChanges } from './push-events.ts';
-import { labelIdsOf, type RowInsert } from './issues.ts';
+import { labelIdsOf, NEXT_ISSUE_ID, type RowInsert } from './issues.ts';
 import { feedWatchersList, keepFeedWatchers } from './feeds.ts';
 import { hooksList, keepHooks } from './webhooks.ts';
 import { executeFast } from '../model/raw.ts';
@@ -70,6 +70,22 @@ export async function insertWithEventEarly(c: SignedEmitState, insert: RowInsert
   const { cairn__watchers: watcherList, cairn__hooks: hookList, ...inserted } = row!;
   keep(watcherList, hookList);
   return inserted;
+}
+
+/**
+ * A new issue's early reads (the feed's watchers, the hooks) before its insert, with the id the issue
+ * will take from the table's sequence: one statement, which locks nothing (lib/issues.ts
+ * numberAtCommit then takes the number with COMMIT). `hooked`: some hook may want the event, whose
+ * payload needs the number now.
+ */
+export async function newIssueEarly(c: SignedEmitState): Promise<{ id: number; hooked: boolean }> {
+  const { watchers, hooks, keep } = earlyLists(c);
+  for (const entity of EARLY_TABLES) await c.em.tryFlush(entity.meta.className, {});
+  const [row] = await executeFast<{ id: number; cairn__watchers: unknown; cairn__hooks: unknown }>(c.em,
+    `select ${NEXT_ISSUE_ID} as id, ${watchers.sql} as cairn__watchers, ${hooks?.sql ?? 'null'} as cairn__hooks`,
+    [...watchers.params, ...(hooks?.params ?? [])]);
+  keep(row!.cairn__watchers, row!.cairn__hooks);
+  return { id: row!.id, hooked: Array.isArray(row!.cairn__hooks) && row!.cairn__hooks.length > 0 };
 }
 
 /** One issue or pull request event; `pull` is read when the issue is a pull and none is given. */

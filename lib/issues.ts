@@ -5,7 +5,7 @@ import type { EntityData, EntityManager } from '@mikro-orm/core';
 import { Comment, CommentType, Issue, IssueAssignee, IssueLabel, type IComment, type IIssue } from '../model/issue.ts';
 import type { IRepository } from '../model/repo.ts';
 import { isSiteAdmin, need, type RequestState } from './request.ts';
-import { addCounters, learnCounters, lockCounterRows } from './counters.ts';
+import { addCounters, firstWrite, learnCounters, lockCounterRows } from './counters.ts';
 import { executeFast, mapPrefixed, plainRows, prefixedColumns, readRowsFast } from '../model/raw.ts';
 import { keepEarly, takeEarly } from './early-reads.ts';
 
@@ -140,7 +140,17 @@ export interface NewIssue {
    * follow): it is given as a plain object, not a managed entity (issue 10).
    */
   plain?: boolean;
+  /** The id the new row takes, drawn from the table's sequence beforehand (`NEXT_ISSUE_ID`); else the insert draws it. */
+  id?: number;
+  /**
+   * With `plain` and `id`: the number and the row are taken by a statement that goes with COMMIT (see
+   * `numberAtCommit`), when the request's transaction can queue it.
+   */
+  numberAtCommit?: boolean;
 }
+
+/** The next id of the issue table's sequence, as a select-list expression (`NewIssue.id`). */
+export const NEXT_ISSUE_ID = `nextval('issue_id_seq')::int`;
 
 /**
  * The columns of a new issue row, in the order of `ISSUE_COLUMNS`. A new issue has no comments, pin or
@@ -177,8 +187,8 @@ const NUMBERED_CTES = `n as (
     on conflict (kind, group_id) do update set max_index = resource_index.max_index + 1
     returning max_index
   ), x as (
-    insert into issue (index, ${ISSUE_COLUMNS.join(', ')})
-    values ((select max_index from n), ${ISSUE_COLUMNS.map(() => '?').join(', ')})
+    insert into issue (id, index, ${ISSUE_COLUMNS.join(', ')})
+    values (coalesce(?::int, ${NEXT_ISSUE_ID}), (select max_index from n), ${ISSUE_COLUMNS.map(() => '?').join(', ')})
     returning *
   ), w as (
     insert into issue_watch (user_id, issue_id, is_watching, created_at, updated_at)
@@ -195,8 +205,10 @@ export async function createIssue(em: EntityManager, n: NewIssue, insertRow = in
   let issue: IIssue;
   if (n.index === undefined) {
     await em.flush();
-    const row = await insertRow({ ctes: NUMBERED_CTES, params: [n.repo.id, ...issueValues(n), n.watcherId ?? 0, n.watcherId ?? 0] });
-    issue = n.plain ? plainRows(em, Issue, [row])[0]! : em.map(Issue, row);
+    const values = issueValues(n);
+    const insert = { ctes: NUMBERED_CTES, params: [n.repo.id, n.id ?? null, ...values, n.watcherId ?? 0, n.watcherId ?? 0] };
+    const later = n.plain && n.id && n.numberAtCommit ? numberAtCommit(em, n.id, values, insert) : null;
+    issue = later ?? (n.plain ? plainRows(em, Issue, [await insertRow(insert)])[0]! : em.map(Issue, await insertRow(insert)));
   } else {
     await raiseIndex(em, n.repo.id, n.index);
     const now = new Date();
@@ -229,6 +241,40 @@ export async function createIssue(em: EntityManager, n: NewIssue, insertRow = in
   if (!closed) await addCounters(em, 'repository', n.repo.id, { [issue.isPull ? 'num_open_pulls' : 'num_open_issues']: 1 });
   for (const id of labelIds.filter((l) => l > 0)) await addCounters(em, 'label', id, { num_issues: 1, num_closed_issues: closed });
   if (issue.milestoneId > 0) await addCounters(em, 'milestone', issue.milestoneId, { num_issues: 1, num_closed_issues: closed });
+  return issue;
+}
+
+/** Issues whose number is taken with COMMIT (`numberAtCommit`): their `index` is 0 until then. */
+const unnumbered = new WeakSet<IIssue>();
+
+/** Whether the issue's number is still to be taken, with COMMIT (lib/feeds.ts then reads it in SQL). */
+export const numberPending = (issue: IIssue): boolean => unnumbered.has(issue);
+
+/**
+ * A new issue's number, row and watch as the first statement sent with COMMIT (lib/counters.ts
+ * firstWrite), or null when the transaction cannot queue it (the caller inserts now). The number's
+ * row lock on `resource_index` makes every other writer of the repository wait until COMMIT; taken
+ * with COMMIT, it is held for PostgreSQL's part of one round trip instead of the request's work between
+ * two (issue 10: one repository's new issues were bounded by that wait, and the same load on four
+ * repositories ran twice as fast). Until then the issue is the row as it will be inserted (`id` drawn
+ * beforehand, the columns' defaults, `index` 0), which is what its event's notification threads and
+ * feed rows need; the feed row reads the number in SQL. The inserted row replaces it when the
+ * statement answers.
+ */
+function numberAtCommit(em: EntityManager, id: number, values: unknown[], insert: RowInsert): IIssue | null {
+  const columns: Record<string, unknown> = { id, index: 0, is_locked: false, num_comments: 0, pin_order: 0 };
+  ISSUE_COLUMNS.forEach((c, i) => { columns[c] = values[i]; });
+  const issue = plainRows(em, Issue, [columns])[0]!;
+  const queued = firstWrite(em, {
+    sql: `with ${insert.ctes} select * from x`,
+    params: insert.params,
+    answered: (rows) => {
+      Object.assign(issue, plainRows(em, Issue, rows)[0]);
+      unnumbered.delete(issue);
+    },
+  });
+  if (!queued) return null;
+  unnumbered.add(issue);
   return issue;
 }
 

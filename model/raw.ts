@@ -304,17 +304,20 @@ export async function executeFast<R = Record<string, unknown>>(em: EntityManager
 }
 
 /**
- * Runs `writes` (statements whose answers nothing reads) and commits the EntityManager's transaction:
+ * Runs `writes` (statements whose answers nothing reads but their `answered`) and commits the EntityManager's transaction:
  * on PostgreSQL all written at once with COMMIT (model/pipeline.ts), one round trip; else one after
  * the other, then COMMIT. When one fails nothing is committed, and the EntityManager has left the
  * transaction. Its unit of work must be flushed already.
  */
-export async function commitWith(em: EntityManager, writes: readonly { sql: string; params: unknown[] }[]): Promise<void> {
+export async function commitWith(em: EntityManager, writes: readonly CommitWrite[]): Promise<void> {
   const conn = em.getConnection();
   const db = conn instanceof PostgreSqlConnection ? await pipelinedConnection(em) : null;
   if (db === null) {
     try {
-      for (const w of writes) await executeFast(em, w.sql, w.params);
+      for (const w of writes) {
+        const rows = await executeFast(em, w.sql, w.params);
+        w.answered?.(rows);
+      }
     } catch (err) {
       await em.rollback();
       throw err;
@@ -323,8 +326,15 @@ export async function commitWith(em: EntityManager, writes: readonly { sql: stri
     return;
   }
   const client = (conn as PostgreSqlConnection).getKnex().client as unknown as PoolClient;
-  await commitPipelined(em, db, () => writes.map((w) => queueOn(client, db as unknown as DriverConnection, w.sql, w.params)));
+  await commitPipelined(em, db, () => writes.map((w) => {
+    const sent = queueOn(client, db as unknown as DriverConnection, w.sql, w.params);
+    const { answered } = w;
+    return answered ? sent.then((r) => answered(r.rows as Record<string, unknown>[])) : sent;
+  }));
 }
+
+/** A statement `commitWith` sends; `answered`, when given, is told its rows (before COMMIT's answer). */
+interface CommitWrite { sql: string; params: unknown[]; answered?: (rows: Record<string, unknown>[]) => void }
 
 /** The column a one-statement page (count joined to the rows) names its total; no table has it. */
 export const TOTAL = 'cairn__total';

@@ -5,6 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { makeUser, type TestUser } from '../helpers/fixtures.ts';
 import { newRepo, setup, uniq, type Env } from './repo-setup.ts';
+import { OpType } from '../../model/action.ts';
 
 let env: Env;
 let crowd: TestUser[];
@@ -170,6 +171,37 @@ test('new issues and comments in parallel, their increments queued until COMMIT 
   const [last] = await ok(env.as(alice, 'GET', `${R}/issues/${hub.number}/comments?limit=1&page=20`), 200);
   // The update time was stamped by the comments (the last COMMIT wins; every stamp is at or after its comment).
   assert.ok(Date.parse(got.updated_at) >= Date.parse(last.created_at) - 1000, `${got.updated_at} ${last.created_at}`);
+});
+
+/** The rows of `sql` (a plain read of what the API does not show). */
+const rows = <T>(sql: string, params: unknown[]) => env.db.db.orm.em.fork().getConnection().execute<T[]>(sql, params);
+
+test('plain new issues in parallel, each number taken with COMMIT (lib/issues.ts numberAtCommit): every answer, feed row and hook payload names its own number', async () => {
+  const { alice, bob } = env;
+  const repo = await newRepo(env, alice);
+  const R = `/repos/${repo.full_name}`;
+  // Without hooks the number is taken with COMMIT; a mention writes a second notification thread
+  // earlier, which takes it then.
+  const quiet = await times(12, (i) => ok(env.as(alice, 'POST', `${R}/issues`, { title: `q${i}`, body: i % 4 ? 'text' : `@${bob.name} look` }), 201));
+  // A hook's payload needs the number before COMMIT.
+  await ok(env.as(alice, 'POST', `${R}/hooks`, { type: 'gitea', active: true, events: ['issues'], config: { url: 'http://hooks.example.com/in', content_type: 'json' } }), 201);
+  const hooked = await times(6, (i) => ok(env.as(alice, 'POST', `${R}/issues`, { title: `h${i}` }), 201));
+  const made = [...quiet, ...hooked] as { id: number; number: number; title: string; url: string; html_url: string }[];
+  assert.equal(made.map((i) => i.number).sort((a, b) => a - b), Array.from({ length: made.length }, (_, i) => i + 1));
+  for (const i of made) {
+    assert.ok(i.url.endsWith(`${R}/issues/${i.number}`) && i.html_url.endsWith(`/issues/${i.number}`), `${i.number} ${i.url} ${i.html_url}`);
+    const got = await ok(env.as(alice, 'GET', `${R}/issues/${i.number}`), 200);
+    assert.equal([got.id, got.title], [i.id, i.title]);
+  }
+  // The feed's create_issue rows (the actor's copy) say `<number>|<title>` of their issue.
+  const feed = await rows<{ content: string }>(`select content from action where repo_id = ? and op_type = ? and user_id = act_user_id`, [repo.id, OpType.create_issue]);
+  assert.equal(feed.map((a) => a.content).sort(), made.map((i) => `${i.number}|${i.title}`).sort());
+  const tasks = await rows<{ payload: string }>('select payload from hook_task where repo_id = ?', [repo.id]);
+  const payloads = tasks.map((t) => JSON.parse(t.payload) as { action: string; issue: { number: number; title: string } });
+  assert.equal(payloads.map((p) => `${p.action} ${p.issue.number}|${p.issue.title}`).sort(), hooked.map((i: { number: number; title: string }) => `opened ${i.number}|${i.title}`).sort());
+  // The mentioned user was notified of each issue that mentions them.
+  const threads = await rows<{ n: number }>('select count(*)::int as n from notification where repo_id = ? and user_id = ?', [repo.id, bob.id]);
+  assert.is(Number(threads[0]!.n), 3);
 });
 
 test.run();

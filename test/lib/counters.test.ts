@@ -4,7 +4,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { EntityManager } from '@mikro-orm/core';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { addCounters, applyBeforeCommit, applyCounterQueue, closeCounterQueue, deferTailWrites, learnCounters, lockCounterRows, openCounterQueue, tailWrite } from '../../lib/counters.ts';
+import { addCounters, applyBeforeCommit, applyCounterQueue, beforeCommitWrites, closeCounterQueue, deferTailWrites, firstWrite, learnCounters, lockCounterRows, openCounterQueue, tailWrite } from '../../lib/counters.ts';
+import { commitWith } from '../../model/raw.ts';
 import { Topic } from '../../model/topic.ts';
 import { openTestDb, type TestDb } from '../helpers/server.ts';
 import { countSql } from '../helpers/sql-count.ts';
@@ -151,6 +152,53 @@ test('tailWrite after deferTailWrites: queued, then all in one statement, the co
   assert.is(await repoCount(), before + 1);
   assert.is(await topicNamed('tail-1'), 1);
   assert.is(await topicNamed('tail-2'), 1);
+});
+
+const NEW_TOPIC_ID = 'insert into topic (name, repo_count, created_at, updated_at) values (?, 0, now(), now()) returning id';
+
+test('firstWrite: queued ahead of the tail writes and counters, sent with COMMIT, its rows to `answered`; refused outside a queue', async () => {
+  assert.is(firstWrite(db.db.orm.em.fork(), { sql: NEW_TOPIC_ID, params: ['never'] }), false);
+  let id = 0;
+  const em = db.db.orm.em.fork();
+  await em.begin();
+  openCounterQueue(em);
+  try {
+    await addCounters(em, 'topic', topicId, { repo_count: 1 });
+    deferTailWrites(em);
+    await tailWrite(em, 'topic-touch', 'update topic set updated_at = now() where id = ?', [topicId]);
+    assert.ok(firstWrite(em, { sql: NEW_TOPIC_ID, params: ['first-1'], answered: (rows) => { id = Number(rows[0]!.id); } }));
+    const seen = await em.getConnection().execute<{ n: number }[]>('select count(*)::int as n from topic where name = ?', ['first-1'], 'all', em.getTransactionContext());
+    assert.is(seen[0]!.n, 0, 'not run before COMMIT');
+    const writes = beforeCommitWrites(em);
+    assert.equal(writes.map((w) => w.sql.split(' ')[0]), ['insert', 'update', 'update']);
+    assert.equal(beforeCommitWrites(em), [], 'taken off the queues');
+    await commitWith(em, writes);
+  } finally {
+    closeCounterQueue(em);
+    if (em.isInTransaction()) await em.rollback();
+  }
+  assert.ok(id > 0);
+  const [row] = await db.db.orm.em.fork().getConnection().execute<{ name: string }[]>('select name from topic where id = ?', [id]);
+  assert.is(row?.name, 'first-1');
+});
+
+test('firstWrite: whatever runs queued writes early (a second tail write of a table, a recount\'s lock) runs it first', async () => {
+  const order: string[] = [];
+  await queued(async (em) => {
+    deferTailWrites(em);
+    firstWrite(em, { sql: NEW_TOPIC_ID, params: ['first-2'], answered: () => { order.push('first'); } });
+    await tailWrite(em, 'topic', NEW_TOPIC, ['first-2-tail']);
+    const { statements } = await countSql(db.db.orm, () => tailWrite(em, 'topic', NEW_TOPIC, ['first-2-tail-b']));
+    assert.is(statements.length, 2, statements.join('\n'));
+    assert.match(statements[0], /returning id$/);
+    order.push('tail');
+    firstWrite(em, { sql: NEW_TOPIC_ID, params: ['first-3'], answered: () => { order.push('first-3'); } });
+    await lockCounterRows(em, { topic: [topicId] });
+    order.push('locked');
+  });
+  assert.equal(order, ['first', 'tail', 'first-3', 'locked']);
+  assert.is(await topicNamed('first-2'), 1);
+  assert.is(await topicNamed('first-3'), 1);
 });
 
 test('tail writes roll back with their transaction', async () => {
