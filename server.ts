@@ -157,7 +157,7 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
     const query = new URLSearchParams(ctx.querystring);
     const readOnly = ctx.method === 'GET' || ctx.method === 'HEAD';
     const plain = router.plainContext(ctx);
-    const auth: AuthResult = await authenticate(em, config, authDeps, { headers: ctx.headers, query, peer: ctx.req.socket.remoteAddress, plain, repo: repoAddressed(ctx.path), stars: readOnly && ctx.path === '/api/v1/user' });
+    const auth: AuthResult = await authenticate(em, config, authDeps, { headers: ctx.headers, query, peer: ctx.req.socket.remoteAddress, plain, repo: repoAddressed(ctx.path, ctx.method), stars: readOnly && ctx.path === '/api/v1/user' });
     if (auth.warning) ctx.set('Warning', auth.warning);
     // forgejo-facts 2.6 with the spec's preference for 401 on sign-in-required instances.
     if (!auth.doer && config.SERVICE.REQUIRE_SIGNIN_VIEW) throw new HttpError(401, 'Only signed in user is allowed to call APIs.');
@@ -283,9 +283,10 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
  * The owner and repository names of an API path below `/repos/{owner}/{repo}`, decoded as the router
  * decodes parameters, or null. Only a hint: the token's statement finds this repository as well, and
  * the REPO loader uses that answer when it asks for the same names (lib/repos.ts, issue 10). Names no
- * stored text can equal are left to the loader's checks.
+ * stored text can equal are left to the loader's checks. A POST of a new issue or comment also names
+ * the new row, whose event's early reads the statement makes too (lib/issue-events.ts newRowAheadColumns).
  */
-export function repoAddressed(path: string): RepoAhead | null {
+export function repoAddressed(path: string, method = 'GET'): RepoAhead | null {
   if (!path.startsWith('/api/v1/repos/')) return null;
   const a = path.indexOf('/', 14);
   if (a < 0) return null;
@@ -305,13 +306,21 @@ export function repoAddressed(path: string): RepoAhead | null {
   if (!isStorableText(owner) || !isStorableText(name)) return null;
   // `.../issues/{index}` and below: the issue too (lib/issues.ts keepIssueRead); the router's own
   // checks decide what a number that is not one means.
+  const post = method === 'POST';
   if (b >= 0 && path.startsWith('/issues/', b)) {
     const c = path.indexOf('/', b + 8);
     const issueIndex = positiveInt(c < 0 ? path.slice(b + 8) : path.slice(b + 8, c));
-    if (issueIndex !== null) return { owner, name, issueIndex };
+    if (issueIndex !== null) {
+      const comment = post && c >= 0 && NEW_COMMENT.test(path.slice(c));
+      return comment ? { owner, name, issueIndex, newRow: 'comment' } : { owner, name, issueIndex };
+    }
   }
-  return { owner, name };
+  return post && b >= 0 && NEW_ISSUE.test(path.slice(b)) ? { owner, name, newRow: 'issue' } : { owner, name };
 }
+
+/** What follows `{R}` in POST {R}/issues, and `{R}/issues/{index}` in POST .../comments (the router ignores a last slash). */
+const NEW_ISSUE = /^\/issues\/?$/;
+const NEW_COMMENT = /^\/comments\/?$/;
 
 /** Middleware run in order, as app.use would (koa-compose without its checks). */
 function chain(steps: readonly Middleware[]): Middleware {

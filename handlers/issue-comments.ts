@@ -1,16 +1,16 @@
 // Issue comments and the issue timeline (Forgejo's routers/api/v1/repo/issue_comment.go,
 // services/issue/comments.go, models/issues/comment.go). Comments are shown as Forgejo's
 // convert.ToAPIComment does, with the poster rendered for no viewer.
-import { emitCommentEvent, insertWithEventEarly } from '../lib/issue-events.ts';
+import { emitCommentEvent, insertWithEventEarly, newRowEarly } from '../lib/issue-events.ts';
 import type { Handler, SignedInCtx } from '../lib/handler.ts';
-import { json, noContent, plainContext, signedIn } from '../lib/handler.ts';
+import { AfterCommit, json, noContent, plainContext, signedIn } from '../lib/handler.ts';
 import type { CreateIssueCommentOption, EditIssueCommentOption } from '../model/schemas/index.ts';
 import { Comment, CommentType, Issue, Reaction, type IComment, type IIssue } from '../model/issue.ts';
 import { Repository } from '../model/repo.ts';
 import { User } from '../model/user.ts';
 import { commentsToApi } from '../lib/api/issue.ts';
 import { ANONYMOUS, timelineToApi } from '../lib/api/timeline.ts';
-import { canReadIssue, commentInsert, countNewComment, recountComments, wholeSecondsOf } from '../lib/issues.ts';
+import { canReadIssue, commentAtCommit, commentInsert, countNewComment, insertAlone, recountComments, wholeSecondsOf } from '../lib/issues.ts';
 import { deferTailWrites } from '../lib/counters.ts';
 import { parseBodyTime } from '../lib/issue-edit.ts';
 import { knownRepo, repoPermission } from '../lib/perm.ts';
@@ -124,10 +124,16 @@ export const createComments = plainContext(signedIn<CreateIssueCommentOption>(as
   // feeds and hooks reuse them.
   const { repo, owner, perm } = need(c.repo, 'repo');
   knownRepo(c.em, repo, owner, perm.enabled);
-  // The comment's row and what its event reads early, in one statement. Nothing changes the new row
-  // afterwards unless the request forces its times: a plain object then, not a managed entity (issue 10).
-  const row = await insertWithEventEarly(c, commentInsert(issue, doer.id, c.body.body));
-  const comment = at ? c.em.map(Comment, row) : plainRows(c.em, Comment, [row])[0]!;
+  // Nothing changes the new row after its insert unless the request forces its times: a plain object
+  // then, not a managed entity (issue 10). Its id is drawn beforehand with what its event reads early
+  // (lib/issue-events.ts newRowEarly, most often by the token's statement), and its row goes with
+  // COMMIT, unless a hook's payload needs the row now; with forced times the row and the early reads
+  // are one statement now.
+  const early = at ? null : await newRowEarly(c, 'comment');
+  const insert = commentInsert(issue, doer.id, c.body.body, early?.id ?? null);
+  const atCommit = early && !early.hooked ? commentAtCommit(c.em, insert) : null;
+  const row = atCommit ? null : await (early ? insertAlone(c.em) : (i: typeof insert) => insertWithEventEarly(c, i))(insert);
+  const comment = atCommit ?? (at ? c.em.map(Comment, row!) : plainRows(c.em, Comment, [row!])[0]!);
   // Counting the comment also stamps the issue's update time, as Forgejo's updateCommentInfos does:
   // an increment queued until COMMIT, or a recount now when the request forces the times after it.
   if (at) {
@@ -142,7 +148,9 @@ export const createComments = plainContext(signedIn<CreateIssueCommentOption>(as
   await emitCommentEvent(c, issue, comment, 'created');
   // Its repository and poster are the request's; a new comment has no attachments yet.
   const known = { repos: [repo], users: [doer], none: ['attachments'] as const };
-  return json(201, (await commentsToApi(c.em, c.config, ANONYMOUS, [comment], new Map([[issue.id, issue]]), known))[0]);
+  const answer = async () => (await commentsToApi(c.em, c.config, ANONYMOUS, [comment], new Map([[issue.id, issue]]), known))[0];
+  // A row that goes with COMMIT is answered as inserted, once it has committed.
+  return json(201, atCommit ? new AfterCommit(answer) : await answer());
 }));
 
 /** Forgejo answers 204 for a comment id that is a timeline event rather than a comment. */

@@ -16,7 +16,7 @@ import { issueToApi, issuesToApi } from '../lib/api/issue.ts';
 import { pullsToApi } from '../lib/api/pull.ts';
 import { orgApiUrl, toApiLabel } from '../lib/api/label.ts';
 import { fmtTime, ZERO_TIME } from '../model/time.ts';
-import { emitIssueChanges, emitIssueEvent, insertWithEventEarly, newIssueEarly, snapshotIssue } from '../lib/issue-events.ts';
+import { emitIssueChanges, emitIssueEvent, insertWithEventEarly, newRowEarly, snapshotIssue } from '../lib/issue-events.ts';
 import { canReadIssue, canWriteIssues, createIssue, labelIdsOf, numberPending, positiveInt, wholeSecondsOf } from '../lib/issues.ts';
 import { deferTailWrites } from '../lib/counters.ts';
 import {
@@ -208,7 +208,7 @@ export const create = plainContext(signedIn<CreateIssueOption>(async (c) => {
   // What follows the insert changes the row only with a milestone, labels, assignees or closing. Then
   // the number is taken with COMMIT unless a hook's payload needs it now (lib/issues.ts numberAtCommit).
   const plain = !milestoneId && !labels.length && !assignees.length && !b.closed;
-  const early = plain ? await newIssueEarly(c) : null;
+  const early = plain ? await newRowEarly(c, 'issue') : null;
   const issue = await createIssue(c.em, { repo, posterId: doer.id, title, content: b.body ?? '', ref: b.ref ?? '', deadline, watcherId: doer.id, plain, id: early?.id, numberAtCommit: early?.hooked === false },
     early ? undefined : (insert) => insertWithEventEarly(c, insert));
   await setMilestone(c.em, issue, doer.id, milestoneId);

@@ -62,12 +62,14 @@ const UNIT_OF: Partial<Record<OpName, UnitName>> = {
  * with their user rows, as a select-list expression (model/raw.ts jsonList) and its parameters.
  */
 export function feedWatchersList(em: EntityManager, repoId: number, actorId: number): { sql: string; params: unknown[] } {
-  return {
-    sql: jsonList(em, User, 'u', `u.is_active
-      and u.id in (select w.user_id from watch w where w.repo_id = ? and w.mode in (${WATCHING.join(',')}) and w.user_id <> ?)
-      and not exists (select 1 from blocked_user b where b.user_id = u.id and b.block_id = ?)`),
-    params: [repoId, actorId, actorId],
-  };
+  return { sql: feedWatchersOver(em, '?', '?'), params: [repoId, actorId, actorId] };
+}
+
+/** The same over SQL expressions for the repository's and the actor's id (the actor's is used twice). */
+export function feedWatchersOver(em: EntityManager, repoId: string, actorId: string): string {
+  return jsonList(em, User, 'u', `u.is_active
+      and u.id in (select w.user_id from watch w where w.repo_id = ${repoId} and w.mode in (${WATCHING.join(',')}) and w.user_id <> ${actorId})
+      and not exists (select 1 from blocked_user b where b.user_id = u.id and b.block_id = ${actorId})`);
 }
 
 /** The users `feedWatchersList` selected. */

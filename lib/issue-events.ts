@@ -11,9 +11,10 @@ import type { Auth } from './auth-types.ts';
 import { need, type RequestState } from './request.ts';
 import { emitEvent, type Changes, type EventCtx, type IssueAction, type PullAction } from './events.ts';
 import { emitRefChanges } from './push-events.ts';
-import { labelIdsOf, NEXT_ISSUE_ID, type RowInsert } from './issues.ts';
-import { feedWatchersList, keepFeedWatchers } from './feeds.ts';
-import { hooksList, keepHooks } from './webhooks.ts';
+import { labelIdsOf, nextIdOf, type NewRowKind, type RowInsert } from './issues.ts';
+import { feedWatchersList, feedWatchersOver, keepFeedWatchers } from './feeds.ts';
+import { hooksList, hooksOver, keepHooks } from './webhooks.ts';
+import { keepEarly, takeEarly } from './early-reads.ts';
 import { executeFast } from '../model/raw.ts';
 import { Watch } from '../model/star.ts';
 import { BlockedUser } from '../model/social.ts';
@@ -72,20 +73,48 @@ export async function insertWithEventEarly(c: SignedEmitState, insert: RowInsert
   return inserted;
 }
 
+/** What a new row's early reads found: the id it takes, and how many hooks may want its event. */
+interface NewRowRead { id: number; hooks: number }
+const newRowKey = (kind: NewRowKind, repoId: number) => `new-row:${kind}:${repoId}`;
+
 /**
- * A new issue's early reads (the feed's watchers, the hooks) before its insert, with the id the issue
- * will take from the table's sequence: one statement, which locks nothing (lib/issues.ts
- * numberAtCommit then takes the number with COMMIT). `hooked`: some hook may want the event, whose
- * payload needs the number now.
+ * Select-list expressions over the token's row `t` and the repository `r` its statement finds
+ * (lib/tokens.ts) that make a new row's early reads there: the id the row takes from its table's
+ * sequence (drawn whether or not the request goes on to insert it; a gap in ids is all it leaves),
+ * the feed's watchers and the hooks (issue 10: POST {R}/issues and POST .../comments then send
+ * everything else with COMMIT, two round trips in all).
  */
-export async function newIssueEarly(c: SignedEmitState): Promise<{ id: number; hooked: boolean }> {
+export const newRowAheadColumns = (em: EntityManager, kind: NewRowKind) =>
+  `${nextIdOf(kind)} as cairn__new_id, ${feedWatchersOver(em, 'r.id', 't.uid')} as cairn__watchers, ${hooksOver(em, 'r.id', 'r.owner_id')} as cairn__hooks`;
+
+/** Keeps what `newRowAheadColumns` read in `row`, for the request's new row of `kind` in `repoId` by `actorId`. */
+export function keepNewRowAhead(em: EntityManager, kind: NewRowKind, repoId: number, actorId: number, row: Record<string, unknown>): void {
+  keepFeedWatchers(em, repoId, actorId, row.cairn__watchers);
+  keepHooks(em, { id: repoId }, row.cairn__hooks);
+  keepEarly(em, newRowKey(kind, repoId), { id: Number(row.cairn__new_id), hooks: (row.cairn__hooks as unknown[]).length });
+}
+
+/**
+ * A new issue's or comment's early reads (the feed's watchers, the hooks) before its insert, with the
+ * id the row will take from its table's sequence: made by the token's statement when it could
+ * (`newRowAheadColumns`), else one statement here, which locks nothing. The insert can then go with
+ * COMMIT (lib/issues.ts numberAtCommit, commentAtCommit) unless `hooked`: some hook may want the
+ * event, whose payload needs the inserted row now.
+ */
+export async function newRowEarly(c: SignedEmitState, kind: NewRowKind): Promise<{ id: number; hooked: boolean }> {
+  const repo = need(c.repo, 'repo').repo;
+  const read = takeEarly<NewRowRead>(c.em, newRowKey(kind, repo.id)) ?? await readNewRowEarly(c, kind);
+  return { id: read.id, hooked: !c.config.SECURITY.DISABLE_WEBHOOKS && read.hooks > 0 };
+}
+
+async function readNewRowEarly(c: SignedEmitState, kind: NewRowKind): Promise<NewRowRead> {
   const { watchers, hooks, keep } = earlyLists(c);
   for (const entity of EARLY_TABLES) await c.em.tryFlush(entity.meta.className, {});
   const [row] = await executeFast<{ id: number; cairn__watchers: unknown; cairn__hooks: unknown }>(c.em,
-    `select ${NEXT_ISSUE_ID} as id, ${watchers.sql} as cairn__watchers, ${hooks?.sql ?? 'null'} as cairn__hooks`,
+    `select ${nextIdOf(kind)} as id, ${watchers.sql} as cairn__watchers, ${hooks?.sql ?? `'[]'::json`} as cairn__hooks`,
     [...watchers.params, ...(hooks?.params ?? [])]);
   keep(row!.cairn__watchers, row!.cairn__hooks);
-  return { id: row!.id, hooked: Array.isArray(row!.cairn__hooks) && row!.cairn__hooks.length > 0 };
+  return { id: Number(row!.id), hooks: (row!.cairn__hooks as unknown[]).length };
 }
 
 /** One issue or pull request event; `pull` is read when the issue is a pull and none is given. */

@@ -1,7 +1,7 @@
 // Issues and pulls share one record (model/issue.ts). This module holds what every issue route needs:
 // finding the issue of `{index}` the caller may read, the poster-or-writer rule, creating an issue with
 // the next number, timeline events, and recounting the derived totals in SQL (safe with several processes).
-import type { EntityData, EntityManager } from '@mikro-orm/core';
+import type { EntityData, EntityManager, EntityName } from '@mikro-orm/core';
 import { Comment, CommentType, Issue, IssueAssignee, IssueLabel, type IComment, type IIssue } from '../model/issue.ts';
 import type { IRepository } from '../model/repo.ts';
 import { isSiteAdmin, need, type RequestState } from './request.ts';
@@ -140,7 +140,7 @@ export interface NewIssue {
    * follow): it is given as a plain object, not a managed entity (issue 10).
    */
   plain?: boolean;
-  /** The id the new row takes, drawn from the table's sequence beforehand (`NEXT_ISSUE_ID`); else the insert draws it. */
+  /** The id the new row takes, drawn from the table's sequence beforehand (`nextIdOf`); else the insert draws it. */
   id?: number;
   /**
    * With `plain` and `id`: the number and the row are taken by a statement that goes with COMMIT (see
@@ -149,8 +149,10 @@ export interface NewIssue {
   numberAtCommit?: boolean;
 }
 
-/** The next id of the issue table's sequence, as a select-list expression (`NewIssue.id`). */
-export const NEXT_ISSUE_ID = `nextval('issue_id_seq')::int`;
+/** A new row whose id can be drawn before its insert (lib/issue-events.ts newRowEarly). */
+export type NewRowKind = 'issue' | 'comment';
+/** The next id of the table's sequence, as an SQL expression. */
+export const nextIdOf = (kind: NewRowKind) => `nextval('${kind}_id_seq')::int`;
 
 /**
  * The columns of a new issue row, in the order of `ISSUE_COLUMNS`. A new issue has no comments, pin or
@@ -174,7 +176,7 @@ export interface RowInsert { ctes: string; params: unknown[] }
 type InsertRow = (insert: RowInsert) => Promise<Record<string, unknown>>;
 
 /** A `RowInsert` run as a statement of its own. */
-const insertAlone = (em: EntityManager): InsertRow => async (insert) =>
+export const insertAlone = (em: EntityManager): InsertRow => async (insert) =>
   (await executeFast(em, `with ${insert.ctes} select * from x`, insert.params))[0]!;
 
 /**
@@ -188,7 +190,7 @@ const NUMBERED_CTES = `n as (
     returning max_index
   ), x as (
     insert into issue (id, index, ${ISSUE_COLUMNS.join(', ')})
-    values (coalesce(?::int, ${NEXT_ISSUE_ID}), (select max_index from n), ${ISSUE_COLUMNS.map(() => '?').join(', ')})
+    values (coalesce(?::int, ${nextIdOf('issue')}), (select max_index from n), ${ISSUE_COLUMNS.map(() => '?').join(', ')})
     returning *
   ), w as (
     insert into issue_watch (user_id, issue_id, is_watching, created_at, updated_at)
@@ -265,15 +267,7 @@ function numberAtCommit(em: EntityManager, id: number, values: unknown[], insert
   const columns: Record<string, unknown> = { id, index: 0, is_locked: false, num_comments: 0, pin_order: 0 };
   ISSUE_COLUMNS.forEach((c, i) => { columns[c] = values[i]; });
   const issue = plainRows(em, Issue, [columns])[0]!;
-  const queued = firstWrite(em, {
-    sql: `with ${insert.ctes} select * from x`,
-    params: insert.params,
-    answered: (rows) => {
-      Object.assign(issue, plainRows(em, Issue, rows)[0]);
-      unnumbered.delete(issue);
-    },
-  });
-  if (!queued) return null;
+  if (!queueFirst(em, Issue, insert, issue, () => unnumbered.delete(issue))) return null;
   unnumbered.add(issue);
   return issue;
 }
@@ -302,17 +296,47 @@ export async function addComment(em: EntityManager, issue: IIssue, posterId: num
   return comment;
 }
 
-const INSERT_COMMENT = `x as (insert into comment (type, issue_id, poster_id, content, created_at, updated_at)
-  values (?::smallint, ?::int, ?::int, ?::text, ?::timestamptz, ?::timestamptz) returning *)`;
+const INSERT_COMMENT = `x as (insert into comment (id, type, issue_id, poster_id, content, created_at, updated_at)
+  values (coalesce(?::int, ${nextIdOf('comment')}), ?::smallint, ?::int, ?::int, ?::text, ?::timestamptz, ?::timestamptz) returning *)`;
 
 /**
  * The statement that inserts a plain comment, as `em.create` and a flush would (the other columns take
  * their defaults), returning its row: a fixed text (model/raw.ts executeFast), which `em.map` makes the
- * managed entity. Its count is the caller's (`countNewComment` or `recountComments`).
+ * managed entity. `id`: drawn beforehand (lib/issue-events.ts newRowEarly), else by the insert. Its
+ * count is the caller's (`countNewComment` or `recountComments`).
  */
-export function commentInsert(issue: IIssue, posterId: number, content: string): RowInsert {
+export function commentInsert(issue: IIssue, posterId: number, content: string, id: number | null = null): RowInsert {
   const now = new Date();
-  return { ctes: INSERT_COMMENT, params: [CommentType.comment, issue.id, posterId, content, now, now] };
+  return { ctes: INSERT_COMMENT, params: [id, CommentType.comment, issue.id, posterId, content, now, now] };
+}
+
+/**
+ * A plain comment whose row goes with COMMIT, as the first statement sent then (lib/counters.ts
+ * firstWrite), or null when the transaction cannot queue it (the caller inserts now): its id was drawn
+ * beforehand, so its event's notification threads and feed rows need nothing of the insert's answer,
+ * and the statement that inserts it takes no round trip of its own (issue 10). Until then the comment
+ * is what the insert will write (`insert`, made by `commentInsert` with that id); the inserted row
+ * replaces it when the statement answers.
+ */
+export function commentAtCommit(em: EntityManager, insert: RowInsert): IComment | null {
+  const [id, type, issueId, posterId, content, createdAt, updatedAt] = insert.params;
+  const comment = plainRows(em, Comment, [{ id, type, issue_id: issueId, poster_id: posterId, content, created_at: createdAt, updated_at: updatedAt }])[0]!;
+  return queueFirst(em, Comment, insert, comment) ? comment : null;
+}
+
+/**
+ * Queues `insert` as a first write (lib/counters.ts firstWrite): the row it answers replaces the
+ * fields of `provisional` (a plain object of `entity`), then `answered` runs. False when not queued.
+ */
+function queueFirst<T extends object>(em: EntityManager, entity: EntityName<T>, insert: RowInsert, provisional: T, answered?: () => void): boolean {
+  return firstWrite(em, {
+    sql: `with ${insert.ctes} select * from x`,
+    params: insert.params,
+    answered: (rows) => {
+      Object.assign(provisional, plainRows(em, entity, rows)[0]);
+      answered?.();
+    },
+  });
 }
 
 /**

@@ -10,7 +10,8 @@ import type { TaskInfo } from './auth-types.ts';
 import { keepRepoRead, repoByNameLateral } from './repos.ts';
 import { factsColumnsOfRepo, keepFactsRead, type FactsRow } from './perm.ts';
 import { keepStarCount, starCountColumn } from './social.ts';
-import { issueByIndexColumn, keepIssueRead } from './issues.ts';
+import { issueByIndexColumn, keepIssueRead, type NewRowKind } from './issues.ts';
+import { keepNewRowAhead, newRowAheadColumns } from './issue-events.ts';
 
 export const TOKEN_RE = /^[0-9a-f]{40}$/;
 
@@ -53,15 +54,16 @@ export class TokenLookupError extends Error {}
 export interface FoundToken { id: number; uid: number; scope: string; updatedAt: Date; repoIds: number[] | null; user: IUser | null }
 
 let tokenSql: string | undefined;
-let tokenRepoSql: string | undefined;
-let tokenIssueSql: string | undefined;
 let tokenStarsSql: string | undefined;
+/** The statements that read a repository ahead, by what else they read (an issue, a new row's early reads). */
+const aheadSql = new Map<string, string>();
 
 /**
  * A repository the request addresses (`/repos/{owner}/{repo}/...`), to find in the token's statement,
- * and the number of the issue it addresses (`.../issues/{index}...`), if any.
+ * the number of the issue it addresses (`.../issues/{index}...`), if any, and the kind of row it
+ * creates, if it is POST {R}/issues or POST {R}/issues/{index}/comments.
  */
-export interface RepoAhead { owner: string; name: string; issueIndex?: number }
+export interface RepoAhead { owner: string; name: string; issueIndex?: number; newRow?: NewRowKind }
 
 /**
  * Finds the token for a presented value, with its repository list and its user, in one query (this
@@ -85,14 +87,22 @@ export async function findToken(em: EntityManager, value: string, opts: { plain?
   // them into managed entities there, as its own read would have.
   // With `stars` (GET /user), it counts the user's stars, which the answer shows.
   // With an issue number as well (`{R}/issues/{index}...`), the issue too, for the ISSUE loader.
+  // With a new row, the early reads of its event and the id it takes (lib/issue-events.ts).
   const repo = opts.repo;
   const issueIndex = repo?.issueIndex;
-  const ahead = (more = '') => statement(', ahead.*', `
-       ${repoByNameLateral(em, `, ${factsColumnsOfRepo('t.uid')}${more}`)}`);
+  const newRow = repo?.newRow;
   let sql = tokenSql;
-  if (issueIndex !== undefined) sql = (tokenIssueSql ??= ahead(`, ${issueByIndexColumn(em, 'r.id')}`));
-  else if (repo) sql = (tokenRepoSql ??= ahead());
-  else if (opts.stars) sql = (tokenStarsSql ??= statement(`, ${starCountColumn('t.uid')}`));
+  if (repo) {
+    const shape = `${issueIndex !== undefined ? 'issue' : ''}/${newRow ?? ''}`;
+    let found = aheadSql.get(shape);
+    if (found === undefined) {
+      const more = (issueIndex !== undefined ? `, ${issueByIndexColumn(em, 'r.id')}` : '') + (newRow ? `, ${newRowAheadColumns(em, newRow)}` : '');
+      found = statement(', ahead.*', `
+       ${repoByNameLateral(em, `, ${factsColumnsOfRepo('t.uid')}${more}`)}`);
+      aheadSql.set(shape, found);
+    }
+    sql = found;
+  } else if (opts.stars) sql = (tokenStarsSql ??= statement(`, ${starCountColumn('t.uid')}`));
   const names = repo ? [repo.name.toLowerCase(), repo.owner.toLowerCase()] : [];
   const params = issueIndex === undefined ? [...names, value.slice(-8)] : [issueIndex, ...names, value.slice(-8)];
   const rows = await readRowsFast<{ id: number; uid: number; scope: string; token_hash: string; token_salt: string; updated_at: Date | string; repo_ids: number[] | null } & Record<string, unknown>>(
@@ -104,6 +114,7 @@ export async function findToken(em: EntityManager, value: string, opts: { plain?
         keepRepoRead(em, repo.owner, repo.name, t);
         const repoId = Number(prefixedId(em, Repository, t, 'r'));
         if (issueIndex !== undefined && t.r != null) keepIssueRead(em, repoId, issueIndex, t);
+        if (newRow && t.r != null) keepNewRowAhead(em, newRow, repoId, Number(t.uid), t);
         if (t.facts != null) keepFactsRead(em, Number(t.uid), repoId, t as unknown as FactsRow, !opts.plain);
       } else if (opts.stars) keepStarCount(em, Number(t.uid), Number(t.star_count));
       return { id: Number(t.id), uid: Number(t.uid), scope: t.scope, updatedAt: new Date(t.updated_at), repoIds, user: (opts.plain ? plainPrefixed : mapPrefixed)(em, User, t, 'u') };

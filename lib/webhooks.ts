@@ -175,10 +175,12 @@ const hooksKey = (repoId: number) => `hooks:${repoId}`;
 
 /** The hooks `hooksFor` reads, as a select-list expression (model/raw.ts jsonList) and its parameters. */
 export function hooksList(em: EntityManager, repo: { id: number; ownerId: number }): { sql: string; params: unknown[] } {
-  return {
-    sql: jsonList(em, Webhook, 'h', 'h.is_active and (h.repo_id = ? or (h.owner_id = ? and h.repo_id = 0) or (h.repo_id = 0 and h.owner_id = 0 and h.is_system_webhook))'),
-    params: [repo.id, repo.ownerId],
-  };
+  return { sql: hooksOver(em, '?', '?'), params: [repo.id, repo.ownerId] };
+}
+
+/** The same over SQL expressions for the repository's and its owner's id. */
+export function hooksOver(em: EntityManager, repoId: string, ownerId: string): string {
+  return jsonList(em, Webhook, 'h', `h.is_active and (h.repo_id = ${repoId} or (h.owner_id = ${ownerId} and h.repo_id = 0) or (h.repo_id = 0 and h.owner_id = 0 and h.is_system_webhook))`);
 }
 
 /** Keep what `hooksList` selected, read now, for the next event of `repo` (lib/early-reads.ts). */

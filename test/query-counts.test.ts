@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { openTestDb, startServer, type TestDb, type TestServer } from './helpers/server.ts';
 import { call, type Call } from './helpers/client.ts';
 import { makeRepo, makeUser, type TestUser } from './helpers/fixtures.ts';
-import { countSql, listing } from './helpers/sql-count.ts';
+import { countDbWrites, countSql, listing } from './helpers/sql-count.ts';
 
 let db: TestDb;
 let srv: TestServer;
@@ -227,7 +227,16 @@ test('GET {R}/commits: the same statements for any page size; GET {R}/contents/{
  * Statements of one write (status 201), on a repository of its own with `watchers` watchers; on a
  * private one they are collaborators with read access, and whether each may read is asked of the database.
  */
-async function writeStatements(watchers: number, isPrivate = false): Promise<{ issue: number; afterNumber: number; comment: number }> {
+/** PostgreSQL's port when the tests run on it (round trips are counted there), else null. */
+const pgPort = process.env.CAIRN__DATABASE__URL ? Number(new URL(process.env.CAIRN__DATABASE__URL).port || 5432) : null;
+
+/** `call`, with the writes to PostgreSQL's sockets it caused (null on the embedded database). */
+async function tripsOf(method: string, path: string, u: TestUser, body: unknown) {
+  if (pgPort === null) return { result: await call(srv.api, method, path, { token: u.token, body }), writes: null };
+  return countDbWrites(pgPort, () => call(srv.api, method, path, { token: u.token, body }));
+}
+
+async function writeStatements(watchers: number, isPrivate = false): Promise<{ issue: number; afterNumber: number; comment: number; trips: (number | null)[] }> {
   const name = `w${watchers}${isPrivate ? 'p' : ''}`;
   await makeRepo(srv.api, owner, { name, auto_init: true, private: isPrivate });
   for (let i = 0; i < watchers; i++) {
@@ -238,16 +247,16 @@ async function writeStatements(watchers: number, isPrivate = false): Promise<{ i
   // One write of each kind first (see statementsOf), then the counted ones.
   const first = await ok('POST', `/repos/${owner.name}/${name}/issues`, owner, { title: 'warm' });
   await ok('POST', `/repos/${owner.name}/${name}/issues/${first.number}/comments`, owner, { body: 'warm' });
-  const issue = await countSql(db.db.orm, () => call(srv.api, 'POST', `/repos/${owner.name}/${name}/issues`, { token: owner.token, body: { title: 'counted', body: 'hello' } }));
-  assert.is(issue.result.status, 201, issue.result.text);
-  const comment = await countSql(db.db.orm, () => call(srv.api, 'POST', `/repos/${owner.name}/${name}/issues/${first.number}/comments`, { token: owner.token, body: { body: 'counted' } }));
-  assert.is(comment.result.status, 201, comment.result.text);
+  const issue = await countSql(db.db.orm, () => tripsOf('POST', `/repos/${owner.name}/${name}/issues`, owner, { title: 'counted', body: 'hello' }));
+  assert.is(issue.result.result.status, 201, issue.result.result.text);
+  const comment = await countSql(db.db.orm, () => tripsOf('POST', `/repos/${owner.name}/${name}/issues/${first.number}/comments`, owner, { body: 'counted' }));
+  assert.is(comment.result.result.status, 201, comment.result.result.text);
   // The repository's number lock (resource_index) is held from its statement to COMMIT: every other
   // writer of the repository waits that long, so what runs after it is pinned too: the statements
   // sent with COMMIT, in the same round trip (lib/issues.ts numberAtCommit).
   const numbered = issue.statements.findIndex((s) => s.includes('resource_index'));
   assert.ok(numbered > 0, listing(issue.statements));
-  return { issue: issue.statements.length, afterNumber: issue.statements.length - 1 - numbered, comment: comment.statements.length };
+  return { issue: issue.statements.length, afterNumber: issue.statements.length - 1 - numbered, comment: comment.statements.length, trips: [issue.result.writes, comment.result.writes] };
 }
 
 test('POST issue and POST comment: the same statements for any number of watchers (public repository)', async () => {
@@ -257,25 +266,26 @@ test('POST issue and POST comment: the same statements for any number of watcher
   // Counters are increments applied just before COMMIT (lib/counters.ts), right after one statement of
   // the notification threads and the feed rows (tailWrite); the answer is converted from
   // what the request wrote and read already; the notified users are found with their user rows in one
-  // statement, and so are the feed's watchers; the repository's units are the ones the chain read; a
-  // new issue's id is drawn in one statement with what its event will read and does not need the
-  // number for (the feed's watchers and the hooks); its number, row and watch are one statement, the
-  // first sent with COMMIT, so only the
-  // statements of that round trip hold the repository's number lock (the feed row reads the number
-  // in SQL). On a public repository every signed-in user may read the issue, so the notified are
-  // found by their insert.
-  // The token's statement finds the repository of a write too, and the owner (the poster) is not asked
-  // whether they blocked themselves (lib/blocks.ts); a new comment's row and its event's early reads
-  // are one statement. The token's statement finds the commented issue as well (lib/issues.ts keepIssueRead).
-  assert.equal(few, { issue: 7, afterNumber: 3, comment: 6 });
+  // statement, and so are the feed's watchers; the repository's units are the ones the chain read.
+  // The token's statement finds the repository of a write too (and the commented issue, lib/issues.ts
+  // keepIssueRead), and makes the new row's early reads: the id it will take and what its event reads
+  // and does not need the row for (the feed's watchers and the hooks, lib/issue-events.ts
+  // newRowAheadColumns). Everything else is sent with COMMIT: a new issue's number, row and watch, or
+  // a new comment's row, first, so only the statements of that round trip hold the repository's
+  // number lock (the feed row reads the number in SQL). On a public repository every signed-in user
+  // may read the issue, so the notified are found by their insert. The owner (the poster) is not asked
+  // whether they blocked themselves (lib/blocks.ts).
+  // Two round trips in all on PostgreSQL: the token's statement; BEGIN to COMMIT.
+  assert.equal(few, { issue: 6, afterNumber: 3, comment: 6, trips: pgPort === null ? [null, null] : [2, 2] });
 });
 
 test('POST issue and POST comment: the same statements for any number of watchers (private repository)', async () => {
   const few = await writeStatements(1, true);
   const many = await writeStatements(5, true);
   assert.equal(many, few, `1 watcher ${JSON.stringify(few)}, 5 watchers ${JSON.stringify(many)}`);
-  // Who may read is asked before the number is taken: the lock waits for none of it.
-  assert.equal(few, { issue: 10, afterNumber: 3, comment: 9 });
+  // Who follows, and which of them and of the feed's watchers may read, are asked (a statement and a
+  // round trip each) before the number is taken: the lock waits for none of it.
+  assert.equal(few, { issue: 9, afterNumber: 3, comment: 9, trips: pgPort === null ? [null, null] : [5, 5] });
 });
 
 test.run();

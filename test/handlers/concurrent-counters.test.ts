@@ -176,18 +176,25 @@ test('new issues and comments in parallel, their increments queued until COMMIT 
 /** The rows of `sql` (a plain read of what the API does not show). */
 const rows = <T>(sql: string, params: unknown[]) => env.db.db.orm.em.fork().getConnection().execute<T[]>(sql, params);
 
-test('plain new issues in parallel, each number taken with COMMIT (lib/issues.ts numberAtCommit): every answer, feed row and hook payload names its own number', async () => {
+test('plain new issues and comments in parallel, inserted with COMMIT (lib/issues.ts numberAtCommit, commentAtCommit): every answer, feed row and hook payload names its own number and comment', async () => {
   const { alice, bob } = env;
   const repo = await newRepo(env, alice);
   const R = `/repos/${repo.full_name}`;
-  // Without hooks the number is taken with COMMIT; a mention writes a second notification thread
-  // earlier, which takes it then.
-  const quiet = await times(12, (i) => ok(env.as(alice, 'POST', `${R}/issues`, { title: `q${i}`, body: i % 4 ? 'text' : `@${bob.name} look` }), 201));
-  // A hook's payload needs the number before COMMIT.
-  await ok(env.as(alice, 'POST', `${R}/hooks`, { type: 'gitea', active: true, events: ['issues'], config: { url: 'http://hooks.example.com/in', content_type: 'json' } }), 201);
-  const hooked = await times(6, (i) => ok(env.as(alice, 'POST', `${R}/issues`, { title: `h${i}` }), 201));
+  const hub = await ok(env.as(alice, 'POST', `${R}/issues`, { title: 'hub' }), 201);
+  // Without hooks the rows go with COMMIT; a mention writes a second notification thread earlier,
+  // which inserts the row then.
+  const [quiet, quietComments] = await Promise.all([
+    times(12, (i) => ok(env.as(alice, 'POST', `${R}/issues`, { title: `q${i}`, body: i % 4 ? 'text' : `@${bob.name} look` }), 201)),
+    times(8, (i) => ok(env.as(alice, 'POST', `${R}/issues/${hub.number}/comments`, { body: i % 4 ? `c${i}` : `@${bob.name} c${i}` }), 201)),
+  ]);
+  // A hook's payload needs the rows before COMMIT.
+  await ok(env.as(alice, 'POST', `${R}/hooks`, { type: 'gitea', active: true, events: ['issues', 'issue_comment'], config: { url: 'http://hooks.example.com/in', content_type: 'json' } }), 201);
+  const [hooked, hookedComments] = await Promise.all([
+    times(6, (i) => ok(env.as(alice, 'POST', `${R}/issues`, { title: `h${i}` }), 201)),
+    times(4, (i) => ok(env.as(alice, 'POST', `${R}/issues/${hub.number}/comments`, { body: `d${i}` }), 201)),
+  ]);
   const made = [...quiet, ...hooked] as { id: number; number: number; title: string; url: string; html_url: string }[];
-  assert.equal(made.map((i) => i.number).sort((a, b) => a - b), Array.from({ length: made.length }, (_, i) => i + 1));
+  assert.equal(made.map((i) => i.number).sort((a, b) => a - b), Array.from({ length: made.length }, (_, i) => i + 2));
   for (const i of made) {
     assert.ok(i.url.endsWith(`${R}/issues/${i.number}`) && i.html_url.endsWith(`/issues/${i.number}`), `${i.number} ${i.url} ${i.html_url}`);
     const got = await ok(env.as(alice, 'GET', `${R}/issues/${i.number}`), 200);
@@ -195,13 +202,25 @@ test('plain new issues in parallel, each number taken with COMMIT (lib/issues.ts
   }
   // The feed's create_issue rows (the actor's copy) say `<number>|<title>` of their issue.
   const feed = await rows<{ content: string }>(`select content from action where repo_id = ? and op_type = ? and user_id = act_user_id`, [repo.id, OpType.create_issue]);
-  assert.equal(feed.map((a) => a.content).sort(), made.map((i) => `${i.number}|${i.title}`).sort());
+  assert.equal(feed.map((a) => a.content).sort(), [hub, ...made].map((i) => `${i.number}|${i.title}`).sort());
+  const comments = [...quietComments, ...hookedComments] as { id: number; body: string; issue_url: string }[];
+  const listed = await ok(env.as(alice, 'GET', `${R}/issues/${hub.number}/comments`), 200);
+  assert.equal(listed.map((c: { id: number; body: string }) => `${c.id} ${c.body}`).sort(), comments.map((c) => `${c.id} ${c.body}`).sort());
+  assert.ok(comments.every((c) => c.issue_url.endsWith(`/${repo.full_name}/issues/${hub.number}`)), comments[0]!.issue_url);
+  const commented = await rows<{ comment_id: number; content: string }>(`select comment_id, content from action where repo_id = ? and op_type = ? and user_id = act_user_id`, [repo.id, OpType.comment_issue]);
+  assert.equal(commented.map((a) => `${a.comment_id} ${a.content}`).sort(), comments.map((c) => `${c.id} ${hub.number}|${c.body}`).sort());
   const tasks = await rows<{ payload: string }>('select payload from hook_task where repo_id = ?', [repo.id]);
-  const payloads = tasks.map((t) => JSON.parse(t.payload) as { action: string; issue: { number: number; title: string } });
-  assert.equal(payloads.map((p) => `${p.action} ${p.issue.number}|${p.issue.title}`).sort(), hooked.map((i: { number: number; title: string }) => `opened ${i.number}|${i.title}`).sort());
-  // The mentioned user was notified of each issue that mentions them.
-  const threads = await rows<{ n: number }>('select count(*)::int as n from notification where repo_id = ? and user_id = ?', [repo.id, bob.id]);
-  assert.is(Number(threads[0]!.n), 3);
+  const payloads = tasks.map((t) => JSON.parse(t.payload) as { action: string; issue: { number: number; title: string }; comment?: { id: number; body: string } });
+  assert.equal(payloads.map((p) => `${p.action} ${p.issue.number}|${p.issue.title} ${p.comment ? `${p.comment.id} ${p.comment.body}` : ''}`).sort(), [
+    ...hooked.map((i: { number: number; title: string }) => `opened ${i.number}|${i.title} `),
+    ...hookedComments.map((c: { id: number; body: string }) => `created ${hub.number}|hub ${c.id} ${c.body}`),
+  ].sort());
+  // The mentioned user was notified of each issue that mentions them, and of the hub, where they
+  // were mentioned first in a comment.
+  const threads = await rows<{ issue_id: number; comment_id: number }>('select issue_id, comment_id from notification where repo_id = ? and user_id = ?', [repo.id, bob.id]);
+  assert.is(threads.length, 4);
+  const hubThread = threads.find((t) => Number(t.issue_id) === hub.id);
+  assert.ok(hubThread && comments.some((c) => c.id === Number(hubThread.comment_id)), JSON.stringify(threads));
 });
 
 test.run();

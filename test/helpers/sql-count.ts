@@ -5,6 +5,7 @@
 // The hook is knex's `query` event, which knex emits for every statement it sends on any connection:
 // queries built by MikroORM, raw `em.execute()` / `connection.execute()`, and the BEGIN / COMMIT of a
 // transaction. Both drivers (PostgreSQL through pg, PGlite through its knex client) go through it.
+import { Socket } from 'node:net';
 import type { Orm } from '../../model/db.ts';
 
 interface QueryEvent { sql: string }
@@ -47,3 +48,33 @@ export async function countSql<T>(orm: Orm, fn: () => Promise<T>): Promise<Count
 /** The statements as numbered one-line entries, for an assertion message that shows what changed. */
 export const listing = (statements: string[]) =>
   statements.map((s, i) => `${i + 1}. ${s.replace(/\s+/g, ' ').slice(0, 200)}`).join('\n');
+
+type SocketWrite = (this: Socket, ...a: unknown[]) => unknown;
+
+/**
+ * Runs `fn` and counts the writes to PostgreSQL's sockets (remote port `port`) meanwhile: each is a
+ * wait for the server, so this is the request's round trips to the database (model/pipeline.ts sends
+ * what it can together). A token's last-use record (see `countSql`) is left out. Same rule as
+ * `countSql`: nothing else may use the database while `fn` runs.
+ */
+export async function countDbWrites<T>(port: number, fn: () => Promise<T>): Promise<{ result: T; writes: number }> {
+  const proto = Socket.prototype as unknown as { _write: SocketWrite; _writev: SocketWrite };
+  const { _write: write, _writev: writev } = proto;
+  let writes = 0;
+  const count = (socket: Socket, chunks: unknown[]) => {
+    if (socket.remotePort !== port) return;
+    if (chunks.some((c) => Buffer.isBuffer(c) && c.includes('update "access_token" set "updated_at"'))) return;
+    writes++;
+  };
+  proto._write = function (this: Socket, ...a: unknown[]) { count(this, [a[0]]); return write.apply(this, a); };
+  proto._writev = function (this: Socket, ...a: unknown[]) {
+    count(this, (a[0] as { chunk: unknown }[]).map((c) => c.chunk));
+    return writev.apply(this, a);
+  };
+  try {
+    return { result: await fn(), writes };
+  } finally {
+    proto._write = write;
+    proto._writev = writev;
+  }
+}
