@@ -11,7 +11,7 @@ import { User } from '../model/user.ts';
 import { commentsToApi } from '../lib/api/issue.ts';
 import { ANONYMOUS, timelineToApi } from '../lib/api/timeline.ts';
 import { canReadIssue, commentAtCommit, commentInsert, countNewComment, insertAlone, recountComments, wholeSecondsOf } from '../lib/issues.ts';
-import { deferTailWrites } from '../lib/counters.ts';
+import { deferTailWrites, learnCountersOf } from '../lib/counters.ts';
 import { parseBodyTime } from '../lib/issue-edit.ts';
 import { knownRepo, repoPermission } from '../lib/perm.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
@@ -78,15 +78,17 @@ function forcedTime(raw: string | undefined): Date | null {
 }
 
 /**
- * Entity hooks stamp "now" on every update, so a forced time is written past them and the entities are
- * re-read (a changed field would be flushed, and stamped, again at commit).
+ * Entity hooks stamp "now" on every update, so a forced time is written past them and the entities
+ * learn it as if re-read (a changed field would be flushed, and stamped, again at commit).
  */
 async function forceTimes(c: RequestState, issue: IIssue, comment: IComment, at: Date, created: boolean): Promise<void> {
   await c.em.flush();
   await c.em.nativeUpdate(Issue, { id: issue.id }, { updatedAt: at });
-  await c.em.nativeUpdate(Comment, { id: comment.id }, created ? { createdAt: at, updatedAt: at } : { updatedAt: at });
-  await c.em.refresh(issue);
-  await c.em.refresh(comment);
+  const times = created ? { createdAt: at, updatedAt: at } : { updatedAt: at };
+  await c.em.nativeUpdate(Comment, { id: comment.id }, times);
+  // The issue may be a plain object (plainContext): both learn what was just written, as a read would tell them.
+  learnCountersOf(c.em, Issue, issue, { updatedAt: at });
+  learnCountersOf(c.em, Comment, comment, times);
 }
 
 const toApi = async (c: RequestState, comments: IComment[], issues?: Map<number, IIssue>) =>

@@ -72,6 +72,15 @@ export function learnCounters<T extends object>(em: EntityManager, entityName: E
   if (entity) em.getEntityFactory().mergeData(em.getMetadata().get<T>(name), entity, counters as never);
 }
 
+/**
+ * `learnCounters` for `entity`, which may be a plain object (a request that reads its context as plain
+ * objects, lib/handler.ts plainContext): a plain object is given the values, as the entity would be.
+ */
+export function learnCountersOf<T extends { id: number }>(em: EntityManager, entityName: EntityName<T>, entity: T, counters: Partial<T>): void {
+  learnCounters(em, entityName, entity.id, counters);
+  if (em.getUnitOfWork().getById(Utils.className(entityName), entity.id as never) !== entity) Object.assign(entity, counters);
+}
+
 /** Deltas and assignments queued for one counter row, by column. */
 interface Pending { add: Map<string, number>; set: Map<string, unknown> }
 type Queue = Map<CounterTable, Map<number, Pending>>;

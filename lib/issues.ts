@@ -5,8 +5,8 @@ import type { EntityData, EntityManager, EntityName } from '@mikro-orm/core';
 import { Comment, CommentType, Issue, IssueAssignee, IssueLabel, type IComment, type IIssue } from '../model/issue.ts';
 import type { IRepository } from '../model/repo.ts';
 import { isSiteAdmin, need, type RequestState } from './request.ts';
-import { addCounters, firstWrite, learnCounters, lockCounterRows } from './counters.ts';
-import { executeFast, mapPrefixed, plainRows, prefixedColumns, readRowsFast } from '../model/raw.ts';
+import { addCounters, firstWrite, learnCountersOf, lockCounterRows } from './counters.ts';
+import { executeFast, mapPrefixed, plainPrefixed, plainRows, prefixedColumns, readRowsFast } from '../model/raw.ts';
 import { keepEarly, takeEarly } from './early-reads.ts';
 
 /** Forgejo truncates titles to 255 bytes (forgejo-facts 9), on a character boundary. */
@@ -85,18 +85,26 @@ export function keepIssueRead(em: EntityManager, repoId: number, index: number, 
   keepEarly(em, issueKey(repoId, index), row);
 }
 
-/** The issue numbered `index` of the repository, managed as `em.findOne` would give it, from one fixed statement (model/raw.ts readRowsFast). */
-export async function findIssueByIndex(em: EntityManager, repoId: number, index: number): Promise<IIssue | null> {
+/**
+ * The issue numbered `index` of the repository, managed as `em.findOne` would give it, from one fixed
+ * statement (model/raw.ts readRowsFast); with `plain`, a plain object (issue 10: mapping it into the
+ * identity map was about a twentieth of the server's CPU of a new comment).
+ */
+export async function findIssueByIndex(em: EntityManager, repoId: number, index: number, plain = false): Promise<IIssue | null> {
   const kept = takeEarly<Record<string, unknown>>(em, issueKey(repoId, index));
-  if (kept) return mapPrefixed(em, Issue, kept, 'i');
+  if (kept) return (plain ? plainPrefixed : mapPrefixed)(em, Issue, kept, 'i');
   const [row] = await readRowsFast<EntityData<IIssue>>(em, [Issue], ISSUE_BY_INDEX, [repoId, index]);
-  return row ? em.map(Issue, row) : null;
+  if (!row) return null;
+  return plain ? plainRows(em, Issue, [row])[0]! : em.map(Issue, row);
 }
 
-/** The issue (or pull) numbered `rawIndex` in the loaded repository if the caller can read its unit; else null. */
+/**
+ * The issue (or pull) numbered `rawIndex` in the loaded repository if the caller can read its unit;
+ * else null. A plain object for a request that reads its context plain (lib/handler.ts plainContext).
+ */
 export async function findReadableIssue(s: RequestState, rawIndex: string | undefined): Promise<IIssue | null> {
   const index = positiveInt(rawIndex);
-  const issue = index === null ? null : await findIssueByIndex(s.em, need(s.repo, 'repo').repo.id, index);
+  const issue = index === null ? null : await findIssueByIndex(s.em, need(s.repo, 'repo').repo.id, index, s.plainContext);
   return issue && canReadIssue(s, issue) ? issue : null;
 }
 
@@ -347,7 +355,7 @@ function queueFirst<T extends object>(em: EntityManager, entity: EntityName<T>, 
 export async function countNewComment(em: EntityManager, issue: IIssue): Promise<void> {
   const now = new Date();
   await addCounters(em, 'issue', issue.id, { num_comments: 1 }, { updated_at: now });
-  learnCounters(em, Issue, issue.id, { numComments: issue.numComments + 1, updatedAt: now });
+  learnCountersOf(em, Issue, issue, { numComments: issue.numComments + 1, updatedAt: now });
 }
 
 /**
@@ -360,7 +368,7 @@ export async function recountComments(em: EntityManager, issue: IIssue): Promise
   const rows = await em.getConnection().execute<{ num_comments: number; updated_at: Date }[]>(
     'update issue set num_comments = (select count(*) from comment c where c.issue_id = issue.id and c.type = ?), updated_at = ? where id = ? returning num_comments, updated_at',
     [CommentType.comment, new Date(), issue.id], 'all', em.getTransactionContext());
-  learnCounters(em, Issue, issue.id, { numComments: Number(rows[0].num_comments), updatedAt: new Date(rows[0].updated_at) });
+  learnCountersOf(em, Issue, issue, { numComments: Number(rows[0].num_comments), updatedAt: new Date(rows[0].updated_at) });
 }
 
 /**
