@@ -134,8 +134,12 @@ export const createComments = plainContext(signedIn<CreateIssueCommentOption>(as
   const early = at ? null : await newRowEarly(c, 'comment');
   const insert = commentInsert(issue, doer.id, c.body.body, early?.id ?? null);
   const atCommit = early && !early.hooked ? commentAtCommit(c.em, insert) : null;
-  const row = atCommit ? null : await (early ? insertAlone(c.em) : (i: typeof insert) => insertWithEventEarly(c, i))(insert);
-  const comment = atCommit ?? (at ? c.em.map(Comment, row!) : plainRows(c.em, Comment, [row!])[0]!);
+  let comment: IComment;
+  if (atCommit) comment = atCommit;
+  else {
+    const row = early ? await insertAlone(c.em)(insert) : await insertWithEventEarly(c, insert);
+    comment = at ? c.em.map(Comment, row) : plainRows(c.em, Comment, [row])[0]!;
+  }
   // Counting the comment also stamps the issue's update time, as Forgejo's updateCommentInfos does:
   // an increment queued until COMMIT, or a recount now when the request forces the times after it.
   if (at) {

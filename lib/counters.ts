@@ -176,11 +176,13 @@ async function runWrites(em: EntityManager, writes: readonly Write[]): Promise<v
 const firsts = new WeakMap<EntityManager, Write[]>();
 
 /**
- * A write that takes a contended lock, queued to go first with COMMIT (issue 10: a new issue's number,
- * lib/issues.ts): ahead of the tail writes and counters, which may refer to its row, and held for no
- * longer than that last round trip. Its answer goes to `answered`. Only inside a request's transaction
- * (which opened the counter queue): false, and nothing queued, outside one, where the caller runs it.
- * Whatever runs queued writes earlier (`tailWrite`, `lockCounterRows`) runs these first.
+ * The insert of a request's new row, queued to go first with COMMIT (issue 10, lib/issues.ts: a new
+ * issue's number, row and watch, a new comment's row): ahead of the tail writes and counters, which
+ * may refer to the row, in the round trip of COMMIT; a lock it takes (a new issue's number) is held
+ * for no longer than that. Its answer goes to `answered`. Only inside a request's transaction (which
+ * opened the counter queue): false, and nothing queued, outside one, where the caller runs it.
+ * Whatever runs queued writes earlier (`tailWrite`, `lockCounterRows`, `applyCounterQueue`) runs
+ * these first.
  */
 export function firstWrite(em: EntityManager, w: Write): boolean {
   if (!queues.has(em)) return false;

@@ -304,9 +304,9 @@ export async function executeFast<R = Record<string, unknown>>(em: EntityManager
 }
 
 /**
- * Runs `writes` (statements whose answers nothing reads but their `answered`) and commits the EntityManager's transaction:
- * on PostgreSQL all written at once with COMMIT (model/pipeline.ts), one round trip; else one after
- * the other, then COMMIT. When one fails nothing is committed, and the EntityManager has left the
+ * Runs `writes` (statements whose answers only their `answered` reads) and commits the EntityManager's
+ * transaction: on PostgreSQL all written at once with COMMIT (model/pipeline.ts), one round trip; else
+ * one after the other, then COMMIT. When one fails nothing is committed, and the EntityManager has left the
  * transaction. Its unit of work must be flushed already.
  */
 export async function commitWith(em: EntityManager, writes: readonly CommitWrite[]): Promise<void> {
