@@ -90,7 +90,9 @@ export function requestEm(orm: Orm): EntityManager {
   em.setFlushMode(global.flushMode);
   em.disableTransactions = global.disableTransactions ?? global.config.get('disableTransactions');
   em.filters = { ...global.filters };
-  em.filterParams = Utils.copy(global.filterParams);
+  // Utils.copy's generic deep clone was about 1 % of the CPU of `GET /user`; the global EntityManager's
+  // filter parameters are empty unless the application sets some.
+  em.filterParams = Utils.isEmpty(global.filterParams) ? {} : Utils.copy(global.filterParams);
   em.loggerContext = Utils.merge({}, global.loggerContext, undefined);
   em._schema = global._schema;
   return em as unknown as EntityManager;
