@@ -64,13 +64,22 @@ function earlyLists(c: SignedEmitState) {
  * cost every request. The inserted row, without them.
  */
 export async function insertWithEventEarly(c: SignedEmitState, insert: RowInsert): Promise<Record<string, unknown>> {
+  return (await withEarlyReads(c, (early) => `with ${insert.ctes} select x.*, ${early} from x`, insert.params)).row;
+}
+
+/**
+ * Runs the statement `statement(early)`, whose select list includes `early`, the early reads (its own
+ * parameters, `params`, come before theirs); keeps what they read and answers the rest of its one row,
+ * with the number of hooks found.
+ */
+async function withEarlyReads(c: SignedEmitState, statement: (early: string) => string, params: unknown[]): Promise<{ row: Record<string, unknown>; hooks: number }> {
   const { watchers, hooks, keep } = earlyLists(c);
   for (const entity of EARLY_TABLES) await c.em.tryFlush(entity.meta.className, {});
-  const [row] = await executeFast(c.em, `with ${insert.ctes} select x.*, ${watchers.sql} as cairn__watchers, ${hooks?.sql ?? 'null'} as cairn__hooks from x`,
-    [...insert.params, ...watchers.params, ...(hooks?.params ?? [])]);
-  const { cairn__watchers: watcherList, cairn__hooks: hookList, ...inserted } = row!;
+  const [found] = await executeFast(c.em, statement(`${watchers.sql} as cairn__watchers, ${hooks?.sql ?? `'[]'::json`} as cairn__hooks`),
+    [...params, ...watchers.params, ...(hooks?.params ?? [])]);
+  const { cairn__watchers: watcherList, cairn__hooks: hookList, ...row } = found!;
   keep(watcherList, hookList);
-  return inserted;
+  return { row, hooks: (hookList as unknown[]).length };
 }
 
 /** What a new row's early reads found: the id it takes, and how many hooks may want its event. */
@@ -108,13 +117,8 @@ export async function newRowEarly(c: SignedEmitState, kind: NewRowKind): Promise
 }
 
 async function readNewRowEarly(c: SignedEmitState, kind: NewRowKind): Promise<NewRowRead> {
-  const { watchers, hooks, keep } = earlyLists(c);
-  for (const entity of EARLY_TABLES) await c.em.tryFlush(entity.meta.className, {});
-  const [row] = await executeFast<{ id: number; cairn__watchers: unknown; cairn__hooks: unknown }>(c.em,
-    `select ${nextIdOf(kind)} as id, ${watchers.sql} as cairn__watchers, ${hooks?.sql ?? `'[]'::json`} as cairn__hooks`,
-    [...watchers.params, ...(hooks?.params ?? [])]);
-  keep(row!.cairn__watchers, row!.cairn__hooks);
-  return { id: Number(row!.id), hooks: (row!.cairn__hooks as unknown[]).length };
+  const { row, hooks } = await withEarlyReads(c, (early) => `select ${nextIdOf(kind)} as id, ${early}`, []);
+  return { id: Number(row.id), hooks };
 }
 
 /** One issue or pull request event; `pull` is read when the issue is a pull and none is given. */
