@@ -50,6 +50,16 @@ const SETTINGS = {
   FEDERATION: {
     ENABLED: { kind: 'bool', default: 'false' },
   },
+  /**
+   * Answers of the table's `cached` rows kept across requests while the database shows no change
+   * (lib/answer-cache.ts). `ANSWERS_MAX_MB` bounds their bytes; `ANSWERS_MAX_AGE` how long one is
+   * kept at most (a Go duration).
+   */
+  CACHE: {
+    ANSWERS: { kind: 'bool', default: 'true' },
+    ANSWERS_MAX_MB: { kind: 'int', default: '32' },
+    ANSWERS_MAX_AGE: { kind: 'string', default: '60s' },
+  },
   SERVICE: {
     ENABLE_USER_HEATMAP: { kind: 'bool', default: 'true' },
     REQUIRE_SIGNIN_VIEW: { kind: 'bool', default: 'false' },
@@ -169,6 +179,8 @@ export type Config = { -readonly [S in keyof Settings]: { -readonly [K in keyof 
   sshListenPort: number | null;
   /** SERVER.LFS_HTTP_AUTH_EXPIRY in milliseconds. */
   lfsAuthExpiryMs: number;
+  /** CACHE.ANSWERS_MAX_AGE in milliseconds. */
+  answersMaxAgeMs: number;
   /** CAIRN__ variables that name no known setting. */
   unknown: string[];
 };
@@ -203,6 +215,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const expiry = parseDuration(cfg.SERVER.LFS_HTTP_AUTH_EXPIRY);
   if (expiry === null || expiry <= 0) throw new ConfigError(`CAIRN__SERVER__LFS_HTTP_AUTH_EXPIRY: "${cfg.SERVER.LFS_HTTP_AUTH_EXPIRY}" is not a positive duration (such as 24h or 90m)`);
   cfg.lfsAuthExpiryMs = expiry;
+  const answersAge = parseDuration(cfg.CACHE.ANSWERS_MAX_AGE);
+  if (answersAge === null || answersAge <= 0) throw new ConfigError(`CAIRN__CACHE__ANSWERS_MAX_AGE: "${cfg.CACHE.ANSWERS_MAX_AGE}" is not a positive duration (such as 60s or 5m)`);
+  cfg.answersMaxAgeMs = answersAge;
+  if (cfg.CACHE.ANSWERS_MAX_MB < 0) throw new ConfigError('CAIRN__CACHE__ANSWERS_MAX_MB: must be 0 or more');
   if (cfg.SERVER.LFS_MAX_FILE_SIZE < 0) throw new ConfigError('CAIRN__SERVER__LFS_MAX_FILE_SIZE: must be 0 (no limit) or a number of bytes');
   cfg.repoRoot = cfg.REPOSITORY.ROOT ? path.resolve(cfg.REPOSITORY.ROOT) : path.join(cfg.dataPath, 'forgejo-repositories');
   if (!cfg.SERVICE.NO_REPLY_ADDRESS) cfg.SERVICE.NO_REPLY_ADDRESS = `noreply.${new URL(cfg.appUrl).hostname}`;

@@ -88,6 +88,7 @@ export function validateTable(table: readonly RouteSpec[]): void {
     if (r.body === null && hasBody) problems.push(`${id}: BODY step without a body`);
     if (r.flag !== null && !(r.flag in FLAGS)) problems.push(`${id}: unknown flag ${r.flag}`);
     if (r.query !== undefined && !Object.hasOwn(QuerySchemas, r.query)) problems.push(`${id}: unknown query schema ${r.query}`);
+    if (r.cached && r.method !== 'GET') problems.push(`${id}: only a GET's answer may be kept (cached)`);
     const provided = new Set<Need>();
     for (const s of r.chain) {
       if (!s || typeof s.run !== 'function') { problems.push(`${id}: chain holds something that is not a step`); continue; }
@@ -223,6 +224,8 @@ export interface MountedTable {
    * dispatch (authentication reads the caller), which then reuses the match.
    */
   plainContext(ctx: Context): boolean;
+  /** Whether the request is a GET or HEAD of a row marked `cached` (lib/answer-cache.ts); reuses the match as plainContext does. */
+  cached(ctx: Context): boolean;
 }
 type RouterMiddleware = ReturnType<Router['routes']>;
 
@@ -301,7 +304,9 @@ export function mountTable(table: readonly RouteSpec[], cfg: Config, hooks: RunH
     if (!ctx.path.startsWith(base)) return false;
     return !!matchOf(ctx)?.row.route.handler?.plainContext;
   };
-  return { routes: () => dispatch, plainContext };
+  const cached = (ctx: Context): boolean =>
+    (ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.path.startsWith(base) && matchOf(ctx)?.row.route.spec.cached === true;
+  return { routes: () => dispatch, plainContext, cached };
 }
 
 export const isImplemented = (key: HandlerKey) => key in handlers;

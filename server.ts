@@ -25,7 +25,8 @@ import { JSON_TYPE, RenderedBytes, renderJson, renderJsonBytes } from './lib/jso
 import { isStream, type Reply } from './lib/handler.ts';
 import { SecretBox } from './lib/secretbox.ts';
 import { repoPathFor, type Services } from './lib/services.ts';
-import { requestEm, type Orm } from './model/db.ts';
+import { clockOf, requestEm, type Orm } from './model/db.ts';
+import { answerCache } from './lib/answer-cache.ts';
 import { commitWith } from './model/raw.ts';
 import { openApiDocument } from './table/openapi.ts';
 import { serveAvatars } from './lib/avatar-serve.ts';
@@ -150,6 +151,13 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
   outside.push(serveWebRaw(config, services));
 
   const api: Middleware[] = [];
+  // Kept answers of the table's `cached` rows, sent again while the database shows no change
+  // (lib/answer-cache.ts). Not with rate limits, which count every request in the database, nor with a
+  // reverse proxy's identity header, which the key does not hold.
+  const clock = clockOf(orm);
+  if (clock && config.CACHE.ANSWERS && !apiLimiter && !config.SERVICE.ENABLE_REVERSE_PROXY_AUTHENTICATION_API) {
+    api.push(answerCache({ snapshot: () => clock.snapshot(), maxBytes: config.CACHE.ANSWERS_MAX_MB * 1024 * 1024, maxAgeMs: config.answersMaxAgeMs, cachedRow: (ctx) => router.cached(ctx) }));
+  }
   // Authentication, for every API request (bad credentials are 401 on every route).
   api.push(async (ctx, next) => {
     if (!ctx.path.startsWith('/api/v1')) return next();

@@ -2,6 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import os from 'node:os';
 import { PassThrough, type Readable } from 'node:stream';
 import { GitArgError, GitError, GitTimeoutError } from './errors.ts';
+import { mayChange, repositoryChanged } from './changes.ts';
 
 export { GitArgError, GitError, GitTimeoutError } from './errors.ts';
 
@@ -135,10 +136,16 @@ export function runGit(repoPath: string | null, args: string[], opts: RunOptions
     child.on('close', (code, signal) => {
       if (settled) return;
       settled = true;
-      if (timedOut()) return reject(new GitTimeoutError(args, timeoutMs, stderr));
-      if (overflow) return reject(new GitError(`git ${args[0] ?? ''} output exceeds ${maxBuffer} bytes`, null, stderr, args));
-      if (code === null || !okCodes.includes(code)) return reject(new GitError(describe(args, code, signal, stderr), code, stderr, args));
-      resolve({ stdout: Buffer.concat(chunks), stderr, code });
+      const settle = () => {
+        if (timedOut()) return reject(new GitTimeoutError(args, timeoutMs, stderr));
+        if (overflow) return reject(new GitError(`git ${args[0] ?? ''} output exceeds ${maxBuffer} bytes`, null, stderr, args));
+        if (code === null || !okCodes.includes(code)) return reject(new GitError(describe(args, code, signal, stderr), code, stderr, args));
+        resolve({ stdout: Buffer.concat(chunks), stderr, code });
+      };
+      // A command that may have moved a ref is announced before its caller goes on, failed or not
+      // (git/changes.ts): the caller's answer must not reach a client before kept answers are stale.
+      if (mayChange(args)) repositoryChanged().then(settle, reject);
+      else settle();
     });
     child.stdin.end(opts.input ?? '');
   });

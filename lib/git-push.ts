@@ -15,6 +15,7 @@ import { ensureWikiRepo } from './wiki.ts';
 import { checkPush, hasPushRules, type RefUpdate } from './push-rules.ts';
 import { openHookSession, type HookDirs, type HookSession } from './push-hook.ts';
 import { CommandSniffer } from './push-commands.ts';
+import { repositoryChanged } from '../git/changes.ts';
 
 export interface PushDeps {
   config: Config;
@@ -57,10 +58,12 @@ export async function startPush(em: EntityManager, deps: PushDeps, access: GitAc
   }
   const sniffer = new CommandSniffer();
   let closed = false;
+  // receive-pack may have moved refs even when it failed: either way kept answers are told first.
   const close = async () => {
     if (closed) return;
     closed = true;
     await session?.close();
+    await repositoryChanged();
   };
   return {
     env: session?.env,

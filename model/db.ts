@@ -9,13 +9,38 @@ import type { Config } from '../config.ts';
 import { entities } from './entities.ts';
 import { migrations } from './migrations/index.ts';
 import { pipelineBegins } from './pipeline.ts';
+import { embeddedClock, postgresClock, type DbClock } from './db-clock.ts';
+import { onRepositoryChange } from '../git/changes.ts';
 
 export type Orm = MikroORM;
 
 export interface DbHandle {
   orm: Orm;
+  /** The database's change clock (model/db-clock.ts); it hears of every change to a git repository while the handle is open. */
+  clock: DbClock;
   close(): Promise<void>;
 }
+
+/** The handle of an open ORM and its clock: the clock hears of git changes until the handle closes. */
+function handle(orm: Orm, clock: DbClock, after: () => Promise<void> = async () => undefined): DbHandle {
+  const unlisten = onRepositoryChange(() => clock.changed());
+  clocks.set(orm, clock);
+  return {
+    orm,
+    clock,
+    async close() {
+      unlisten();
+      await clock.close();
+      await orm.close(true);
+      await after();
+    },
+  };
+}
+
+const clocks = new WeakMap<Orm, DbClock>();
+
+/** The clock of an ORM opened by `openDatabase` (null for another). */
+export const clockOf = (orm: Orm): DbClock | null => clocks.get(orm) ?? null;
 
 const common = {
   entities,
@@ -38,7 +63,7 @@ export async function openDatabase(cfg: Config, opts: { memory?: boolean } = {})
       driverOptions: { connection: { pipeline: true } },
     });
     pipelineBegins(orm.em.getConnection().getKnex());
-    return { orm, close: () => orm.close(true) };
+    return handle(orm, postgresClock(cfg.DATABASE.URL));
   }
   let dataDir: string | undefined;
   if (!opts.memory) {
@@ -57,7 +82,7 @@ export async function openDatabase(cfg: Config, opts: { memory?: boolean } = {})
     dbName: 'postgres',
     driverOptions: { connection: { pglite: () => singleStatementsAsQueries(pglite) } },
   });
-  return { orm, close: async () => { await orm.close(true); await pglite.close(); } };
+  return handle(orm, embeddedClock(pglite), () => pglite.close());
 }
 
 /** The global EntityManager's fields `fork` copies (MikroORM 6.6.16, EntityManager.fork). */

@@ -24,6 +24,8 @@ export interface MatrixRow {
   query: MatrixQueryParam[];
   handler: string;
   implemented: boolean;
+  /** The answer may be kept across requests (RouteSpec `cached`, lib/answer-cache.ts). */
+  cached: boolean;
 }
 
 export function matrixJson(table: readonly RouteSpec[]): MatrixRow[] {
@@ -47,6 +49,7 @@ export function matrixJson(table: readonly RouteSpec[]): MatrixRow[] {
     })),
     handler: r.handler,
     implemented: r.handler in handlers,
+    cached: r.cached === true,
   }));
 }
 
@@ -62,12 +65,12 @@ export function matrixMarkdown(table: readonly RouteSpec[]): string {
   const rows = matrixJson(table);
   const esc = (s: string) => s.replace(/\|/g, '\\|');
   const out = [
-    '| Method | Path | Scopes | Context | Gates | Guards | Quota | Query | Flag | Implemented |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| Method | Path | Scopes | Context | Gates | Guards | Quota | Query | Flag | Implemented | Kept |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map((r) =>
-      `| ${r.method} | ${esc(r.path)} | ${r.scope.join(', ') || '-'} | ${r.context.join(', ') || '-'} | ${r.gates.join(', ') || '-'} | ${r.guards.join(', ') || '-'} | ${r.quota.join(', ') || '-'} | ${esc(queryText(r, ', ').slice(1)) || '-'} | ${r.flag ?? '-'} | ${r.implemented ? 'yes' : 'no (501)'} |`),
+      `| ${r.method} | ${esc(r.path)} | ${r.scope.join(', ') || '-'} | ${r.context.join(', ') || '-'} | ${r.gates.join(', ') || '-'} | ${r.guards.join(', ') || '-'} | ${r.quota.join(', ') || '-'} | ${esc(queryText(r, ', ').slice(1)) || '-'} | ${r.flag ?? '-'} | ${r.implemented ? 'yes' : 'no (501)'} | ${r.cached ? 'yes' : '-'} |`),
   ];
   const done = rows.filter((r) => r.implemented).length;
-  out.push('', `${rows.length} routes, ${done} implemented, ${rows.length - done} answering 501.`);
+  out.push('', `${rows.length} routes, ${done} implemented, ${rows.length - done} answering 501; ${rows.filter((r) => r.cached).length} with answers kept across requests.`);
   return `${out.join('\n')}\n`;
 }

@@ -10,7 +10,9 @@ test('a database outage is a 500 without internals, never a 401 or 404', async (
   const t = await openTestDb();
   const srv = await startServer(t);
   const u = await makeUser(t, srv.api);
+  // The outage takes every connection: the pool's and the database clock's (model/db-clock.ts).
   await t.db.orm.close(true);
+  await t.db.clock.close();
   const r = await call(srv.api, 'GET', '/user', { token: u.token });
   assert.is(r.status, 500);
   assert.equal(r.json, { message: '', url: `${srv.config.appUrl}api/swagger` });

@@ -55,6 +55,11 @@ test('a step whose needs no earlier step provides stops the start', () => {
   validateTable([row({ chain: [...REPO_CTX, TOK, ADM()] }), row({ path: '/x/{username}', chain: [USER, SELF] })]);
 });
 
+test('a kept answer (cached) on anything but a GET stops the start', () => {
+  rejects([row({ method: 'DELETE', cached: true })], 'only a GET\'s answer may be kept');
+  validateTable([row({ cached: true })]);
+});
+
 test('guard constructors check their arguments when the table is built', () => {
   assert.throws(() => ADM('nonsense'), /unknown unit/);
 });

@@ -38,9 +38,19 @@ test('`npm run routes` has a Quota column: Q steps there, not among the guards (
     assert.not.ok([...r.guards, ...r.context, ...r.gates].some((n) => n.startsWith('Q(')), `${r.method} ${r.path}`);
   }
   const md = matrixMarkdown(routes).split('\n');
-  assert.is(md[0], '| Method | Path | Scopes | Context | Gates | Guards | Quota | Query | Flag | Implemented |');
+  assert.is(md[0], '| Method | Path | Scopes | Context | Gates | Guards | Quota | Query | Flag | Implemented | Kept |');
   const merge = md.find((l) => l.startsWith('| POST | /repos/{username}/{reponame}/pulls/{index}/merge |'))!;
   assert.is(merge.split(' | ')[6], 'Q(size:git:all, repo)');
+});
+
+test('`npm run routes` shows the rows whose answers are kept across requests (lib/answer-cache.ts): GETs only', () => {
+  const m = matrixJson(routes);
+  const kept = m.filter((r) => r.cached);
+  assert.ok(kept.length >= 4, `${kept.length} rows kept`);
+  for (const r of kept) assert.is(r.method, 'GET', r.path);
+  assert.ok(kept.some((r) => r.path === '/repos/{username}/{reponame}' && r.handler === 'repos.get'));
+  const line = matrixMarkdown(routes).split('\n').find((l) => l.startsWith('| GET | /user |'))!;
+  assert.ok(line.endsWith('| yes | yes |'), line);
 });
 
 test.run();

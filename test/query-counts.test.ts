@@ -29,7 +29,9 @@ const ok = async (method: string, path: string, u: TestUser, body?: unknown) => 
 
 test.before(async () => {
   db = await openTestDb();
-  srv = await startServer(db);
+  // The pins are what a request costs when it runs: answers kept across requests (lib/answer-cache.ts)
+  // are off here, and their own cost is pinned at the end.
+  srv = await startServer(db, { CACHE__ANSWERS: 'false' });
   owner = await makeUser(db, srv.api);
   repo = `${owner.name}/counted`;
   await makeRepo(srv.api, owner, { name: 'counted', auto_init: true });
@@ -286,6 +288,22 @@ test('POST issue and POST comment: the same statements for any number of watcher
   // Who follows, and which of them and of the feed's watchers may read, are asked (a statement and a
   // round trip each) before the number is taken: the lock waits for none of it.
   assert.equal(few, { issue: 9, afterNumber: 3, comment: 9, trips: pgPort === null ? [null, null] : [5, 5] });
+});
+
+test('a kept answer (the rows marked cached): no statement on the pool, one question on the clock\'s own connection', async () => {
+  const kept = await startServer(db);
+  try {
+    for (const path of [`/repos/${repo}`, '/user', `/repos/${repo}/contents/README.md`, `/repos/${repo}/commits?limit=30`]) {
+      const read = () => call(kept.api, 'GET', path, { token: owner.token });
+      assert.is((await read()).status, 200, path);
+      const { result, statements } = await countSql(db.db.orm, read);
+      assert.is(result.status, 200, path);
+      pin(statements, 0, `kept ${path}`);
+      if (pgPort !== null) assert.is((await countDbWrites(pgPort, read)).writes, 1, `kept ${path}: round trips`);
+    }
+  } finally {
+    await kept.close();
+  }
 });
 
 test.run();

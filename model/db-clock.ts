@@ -1,0 +1,107 @@
+// The database's change clock (issue 10): what lets a process keep an answer across requests and
+// still never serve one that a committed write has made wrong, whichever process wrote.
+//
+// `snapshot()` is PostgreSQL's `pg_current_snapshot()`: the oldest running transaction id, the next
+// one to be assigned, and the ids in progress between them. Every transaction that writes a row gets
+// an id, and when it ends (commit or rollback) either the next id moves past it or it leaves the list
+// of ids in progress, so two equal texts mean that no write transaction ended between them, in any
+// process or session on this database cluster. (Reads take no id; a write in another database of the
+// cluster, or a rollback, changes the text too, which only costs a kept answer.)
+//
+// `changed()` is for what changes without a row: a git repository on disk. On PostgreSQL it ends a
+// transaction of its own that holds an id (`pg_current_xact_id()`), which changes the text for every
+// process.
+//
+// Both run on a connection of their own, not the ORM's pool: a request that holds a pool connection
+// in its transaction while git writes must never wait for the pool to announce the change.
+import pg from 'pg';
+import type { PGlite } from '@electric-sql/pglite';
+
+export interface DbClock {
+  /** The database's current snapshot, as text, taken after the call. */
+  snapshot(): Promise<string>;
+  /** Makes every later `snapshot()` differ from every earlier one, for every process. */
+  changed(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const SNAPSHOT = 'select pg_current_snapshot()::text as s';
+const TAKE_ID = 'select pg_current_xact_id()::text as x';
+
+/** A clock on PostgreSQL: one connection of its own, opened when first used and again after a failure. */
+export function postgresClock(url: string): DbClock {
+  let client: pg.Client | null = null;
+  let connecting: Promise<pg.Client> | null = null;
+  let closed = false;
+  const connection = (): Promise<pg.Client> => {
+    if (client) return Promise.resolve(client);
+    connecting ??= (async () => {
+      const c = new pg.Client({ connectionString: url, application_name: 'cairn-clock' });
+      // A broken connection is dropped; the next call opens another.
+      c.on('error', () => { if (client === c) client = null; });
+      try {
+        await c.connect();
+      } finally {
+        connecting = null;
+      }
+      if (closed) {
+        await c.end();
+        throw new Error('the database clock is closed');
+      }
+      client = c;
+      return c;
+    })();
+    return connecting;
+  };
+  // One statement at a time on the connection (pg queues more, but is to stop doing so).
+  let last: Promise<unknown> = Promise.resolve();
+  const run = (name: string, text: string): Promise<string> => {
+    const p = last.then(() => runNow(name, text), () => runNow(name, text));
+    last = p.catch(() => undefined);
+    return p;
+  };
+  const runNow = async (name: string, text: string): Promise<string> => {
+    if (closed) throw new Error('the database clock is closed');
+    // One retry on a fresh connection: the kept one may have been closed by the server meanwhile.
+    for (let attempt = 0; ; attempt++) {
+      const c = await connection();
+      try {
+        const r = await c.query<{ s?: string; x?: string }>({ name, text });
+        return String(r.rows[0]!.s ?? r.rows[0]!.x);
+      } catch (e) {
+        if (client === c) client = null;
+        void c.end().catch(() => undefined);
+        if (attempt > 0) throw e;
+      }
+    }
+  };
+  return {
+    snapshot: () => run('cairn_clock_snapshot', SNAPSHOT),
+    changed: async () => { await run('cairn_clock_changed', TAKE_ID); },
+    async close() {
+      closed = true;
+      const c = client ?? (connecting ? await connecting.catch(() => null) : null);
+      client = null;
+      await c?.end().catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * A clock on the embedded database, which one process alone may open: a change outside the rows is
+ * counted in this process, next to the snapshot. The database has one session, so a snapshot asked
+ * while a request's transaction is open is taken inside it; that transaction's end still changes
+ * the next one.
+ */
+export function embeddedClock(db: PGlite): DbClock {
+  let changes = 0;
+  let closed = false;
+  return {
+    async snapshot() {
+      if (closed) throw new Error('the database clock is closed');
+      return `${String((await db.query<{ s: string }>(SNAPSHOT)).rows[0]!.s)}/${changes}`;
+    },
+    changed: async () => { changes++; },
+    close: async () => { closed = true; },
+  };
+}
