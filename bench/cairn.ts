@@ -10,6 +10,8 @@ export interface CairnSetup {
   dbUrl: string;
   port: number;
   log: string;
+  /** Kept answers (lib/answer-cache.ts) on, as by default; off with `--no-kept`. */
+  kept: boolean;
 }
 
 export interface Cairn {
@@ -29,6 +31,7 @@ export function cairnEnv(s: CairnSetup): NodeJS.ProcessEnv {
     CAIRN__LOG__LEVEL: 'warn',
   };
   if (s.dbUrl) env.CAIRN__DATABASE__URL = s.dbUrl;
+  if (!s.kept) env.CAIRN__CACHE__ANSWERS = 'false';
   return childEnv(env);
 }
 

@@ -4,7 +4,7 @@
 // lookup per request. Loopback only; every process is stopped and the database and data directory
 // removed at the end, and the run stops itself past a time limit.
 //
-//   npm run bench -- [--db postgres|pglite] [--quick] [--only name,...] [--profile [name]]
+//   npm run bench -- [--db postgres|pglite] [--quick] [--only name,...] [--profile [name]] [--no-kept]
 //
 // PostgreSQL is the server of CAIRN__DATABASE__URL (default postgresql://postgres@127.0.0.1:5432/test),
 // where the run creates and drops its own database. Results: a Markdown table on stdout and in
@@ -109,8 +109,11 @@ function routeTargets(run: Run): { name: RouteName; label: string; target: Targe
   ];
 }
 
-/** What `settle` sends to cairn: a repository read with the token goes through the database pool. */
-const cairnProbe = (run: Run): Target => ({ url: `${run.cairn.api}/repos/${OWNER}/demo`, method: 'GET', token: run.seeded.token });
+/**
+ * What `settle` sends to cairn: a read with the token that goes through the database pool (a row whose
+ * answer is never kept, lib/answer-cache.ts: `GET {R}` itself would be answered from a kept answer).
+ */
+const cairnProbe = (run: Run): Target => ({ url: `${run.cairn.api}/repos/${OWNER}/demo/topics`, method: 'GET', token: run.seeded.token });
 const searchTarget = (run: Run): Target => ({ url: `${run.cairn.api}/repos/search?limit=50`, method: 'GET', token: run.seeded.token });
 const issuesTarget = (run: Run, repo: string): Target => ({ url: `${run.cairn.api}/repos/${OWNER}/${repo}/issues?state=open&page=1`, method: 'GET', token: run.seeded.token });
 
@@ -285,7 +288,7 @@ async function main(): Promise<void> {
 
   try {
     if (opt.db === 'postgres') db = await createDatabase(process.env.CAIRN__DATABASE__URL || DEFAULT_BASE_URL);
-    const setup: CairnSetup = { dataPath, dbUrl: db.url, port: await freePort(), log: path.join(RESULTS, `${stamp}.log`) };
+    const setup: CairnSetup = { dataPath, dbUrl: db.url, port: await freePort(), log: path.join(RESULTS, `${stamp}.log`), kept: opt.kept };
     say(`starting cairn (${opt.db}) on port ${setup.port}; logs in ${path.relative(ROOT, setup.log)}`);
     const cairn = await startCairn(setup);
     say(`first 200 after ${cairn.startupMs.toFixed(0)} ms; seeding through the CLI and the API`);

@@ -16,6 +16,8 @@ export interface Options {
    * interrupted, to measure or profile by hand. Nothing is loaded or reported.
    */
   hold: boolean;
+  /** `--no-kept`: cairn runs with kept answers off (CAIRN__CACHE__ANSWERS=false), so every read does its own work. */
+  kept: boolean;
   /** `--profile [name]`: the route to profile under load (`repo-token` when no name is given), else null. */
   profile: RouteName | null;
   /** Null: everything. */
@@ -36,7 +38,7 @@ export interface Options {
   limitMinutes: number;
 }
 
-export const USAGE = 'usage: npm run bench -- [--db postgres|pglite] [--quick] [--only <name>[,<name>...]] [--profile [<name>]] [--hold] [--max-minutes N]\n'
+export const USAGE = 'usage: npm run bench -- [--db postgres|pglite] [--quick] [--only <name>[,<name>...]] [--profile [<name>]] [--hold] [--no-kept] [--max-minutes N]\n'
   + `  names: ${[...ROUTE_NAMES, ...PART_NAMES].join(', ')}`;
 
 const isRouteName = (s: string): s is RouteName => (ROUTE_NAMES as readonly string[]).includes(s);
@@ -50,6 +52,7 @@ export function parseOptions(argv: string[]): Options {
       db: { type: 'string', default: 'postgres' },
       quick: { type: 'boolean', default: false },
       hold: { type: 'boolean', default: false },
+      'no-kept': { type: 'boolean', default: false },
       only: { type: 'string' },
       profile: { type: 'string' },
       'max-minutes': { type: 'string' },
@@ -75,6 +78,7 @@ export function parseOptions(argv: string[]): Options {
     db: values.db,
     quick,
     hold: values.hold,
+    kept: !values['no-kept'],
     profile,
     only,
     warmup: quick ? 1 : 3,

@@ -98,9 +98,12 @@ export function answerKey(ctx: Context): string | null {
 export function answerCache(opts: AnswerCacheOptions): Middleware {
   const watch = new SnapshotWatch(opts.snapshot);
   const kept = new Lru<string, Kept>(opts.maxBytes, (k) => k.body.length + 512);
+  // One answer takes at most a sixteenth of the room: a large file's contents does not push out the rest.
+  const largest = opts.maxBytes / 16;
   return async (ctx, next) => {
+    if (!opts.cachedRow(ctx)) return next();
     const key = answerKey(ctx);
-    if (key === null || !opts.cachedRow(ctx)) return next();
+    if (key === null) return next();
     let snapshot: string;
     try {
       snapshot = await watch.after();
@@ -111,7 +114,7 @@ export function answerCache(opts: AnswerCacheOptions): Middleware {
     const hit = kept.get(key);
     if (hit && hit.snapshot === snapshot && hit.until > Date.now()) return send(ctx, hit);
     await next();
-    if (ctx.status !== 200 || !Buffer.isBuffer(ctx.body)) return;
+    if (ctx.status !== 200 || !Buffer.isBuffer(ctx.body) || ctx.body.length > largest) return;
     const headers: Kept['headers'] = [];
     for (const [name, value] of Object.entries(ctx.res.getHeaders())) {
       if (value !== undefined && !NOT_KEPT.has(name)) headers.push([name, value]);
