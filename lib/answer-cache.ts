@@ -19,45 +19,9 @@
 import { hash } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import { Lru } from '../git/lru.ts';
+import { AskedAfter } from '../model/db-clock.ts';
 import { noneMatch } from './conditional-get.ts';
 
-/**
- * The current snapshot, asked at most once at a time: `after()` resolves with the text of a question
- * sent after it was called.
- */
-export class SnapshotWatch {
-  private asking: Promise<string> | null = null;
-  private next: Promise<string> | null = null;
-  private readonly ask: () => Promise<string>;
-
-  constructor(ask: () => Promise<string>) {
-    this.ask = ask;
-  }
-
-  after(): Promise<string> {
-    // A question is already queued behind the one under way: it is sent after this call.
-    if (this.next) return this.next;
-    if (!this.asking) return this.send();
-    // The one under way was sent before this call: wait for it, then send another for everyone
-    // who came meanwhile.
-    const current = this.asking;
-    this.next = current.then(noop, noop).then(() => {
-      this.next = null;
-      return this.send();
-    });
-    return this.next;
-  }
-
-  private send(): Promise<string> {
-    const p = this.ask();
-    this.asking = p;
-    const done = () => { if (this.asking === p) this.asking = null; };
-    p.then(done, done);
-    return p;
-  }
-}
-
-const noop = () => undefined;
 
 /** A kept answer: the snapshot it was made under, and what is sent. */
 interface Kept {
@@ -96,7 +60,7 @@ export function answerKey(ctx: Context): string | null {
 }
 
 export function answerCache(opts: AnswerCacheOptions): Middleware {
-  const watch = new SnapshotWatch(opts.snapshot);
+  const watch = new AskedAfter(opts.snapshot);
   const kept = new Lru<string, Kept>(opts.maxBytes, (k) => k.body.length + 512);
   // One answer takes at most a sixteenth of the room: a large file's contents does not push out the rest.
   const largest = opts.maxBytes / 16;

@@ -41,6 +41,9 @@ export function postgresClock(url: string): DbClock {
       c.on('error', () => { if (client === c) client = null; });
       try {
         await c.connect();
+        // An announcement's transaction holds nothing worth a wait for the disk: it is seen by every
+        // session once it has ended, flushed or not, and lost in a crash it would change nothing.
+        await c.query('set synchronous_commit = off');
       } finally {
         connecting = null;
       }
@@ -75,9 +78,11 @@ export function postgresClock(url: string): DbClock {
       }
     }
   };
+  // Announcements made together share one transaction, ended after each of them was made.
+  const announcing = new AskedAfter(() => run('cairn_clock_changed', TAKE_ID));
   return {
     snapshot: () => run('cairn_clock_snapshot', SNAPSHOT),
-    changed: async () => { await run('cairn_clock_changed', TAKE_ID); },
+    changed: async () => { await announcing.after(); },
     async close() {
       closed = true;
       const c = client ?? (connecting ? await connecting.catch(() => null) : null);
@@ -105,3 +110,42 @@ export function embeddedClock(db: PGlite): DbClock {
     close: async () => { closed = true; },
   };
 }
+
+/**
+ * A question asked at most once at a time: `after()` resolves with the answer of a question sent after
+ * it was called, which every caller that came while another was under way shares (the snapshot of
+ * lib/answer-cache.ts, the announcements of `postgresClock`).
+ */
+export class AskedAfter<T> {
+  private asking: Promise<T> | null = null;
+  private next: Promise<T> | null = null;
+  private readonly ask: () => Promise<T>;
+
+  constructor(ask: () => Promise<T>) {
+    this.ask = ask;
+  }
+
+  after(): Promise<T> {
+    // A question is already queued behind the one under way: it is sent after this call.
+    if (this.next) return this.next;
+    if (!this.asking) return this.send();
+    // The one under way was sent before this call: wait for it, then send another for everyone
+    // who came meanwhile.
+    const current = this.asking;
+    this.next = current.then(noop, noop).then(() => {
+      this.next = null;
+      return this.send();
+    });
+    return this.next;
+  }
+
+  private send(): Promise<T> {
+    const p = this.ask();
+    this.asking = p;
+    const done = () => { if (this.asking === p) this.asking = null; };
+    p.then(done, done);
+    return p;
+  }
+}
+
+const noop = () => undefined;

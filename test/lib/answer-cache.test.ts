@@ -4,7 +4,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Context } from 'koa';
-import { SnapshotWatch, answerKey } from '../../lib/answer-cache.ts';
+import { answerKey } from '../../lib/answer-cache.ts';
+import { AskedAfter } from '../../model/db-clock.ts';
 import { mayChange, subcommandOf } from '../../git/changes.ts';
 
 /** A question source whose answers the test releases one by one; each answer is the question's number. */
@@ -18,9 +19,9 @@ function questions() {
   return { ask, sent: () => sent, answer: async () => { pending.shift()!(); await new Promise((r) => setImmediate(r)); } };
 }
 
-test('SnapshotWatch: callers during a question wait for the next one, which is sent once for all of them', async () => {
+test('AskedAfter: callers during a question wait for the next one, which is sent once for all of them', async () => {
   const q = questions();
-  const watch = new SnapshotWatch(q.ask);
+  const watch = new AskedAfter(q.ask);
   const first = watch.after();
   assert.is(q.sent(), 1);
   const later = [watch.after(), watch.after(), watch.after()];
@@ -36,9 +37,9 @@ test('SnapshotWatch: callers during a question wait for the next one, which is s
   assert.is(await alone, '3');
 });
 
-test('SnapshotWatch: a failed question fails its callers only; the next caller asks again', async () => {
+test('AskedAfter: a failed question fails its callers only; the next caller asks again', async () => {
   let n = 0;
-  const watch = new SnapshotWatch(async () => { n++; if (n === 1) throw new Error('down'); return `s${n}`; });
+  const watch = new AskedAfter(async () => { n++; if (n === 1) throw new Error('down'); return `s${n}`; });
   assert.is(await watch.after().then(() => 'answered', (e: Error) => e.message), 'down');
   assert.is(await watch.after(), 's2');
 });
