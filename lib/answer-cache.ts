@@ -7,7 +7,8 @@
 // a ref (git/changes.ts). An answer is kept with the snapshot taken before its request read anything,
 // and sent again only to a request for which a snapshot taken after it arrived is the same text. So a
 // kept answer is never older than a write that had ended before the request came, whichever process
-// made the write: two processes behave as one.
+// made the write: two processes behave as one. (The snapshot is the PostgreSQL server's: a write in
+// another of its databases makes kept answers be made again, which costs a read, never a stale answer.)
 //
 // The snapshot is asked once for all the requests that arrive while one is being asked: a request
 // waits for the next question sent after it arrived (at most two round trips of a one-row statement),
@@ -21,7 +22,6 @@ import type { Context, Middleware } from 'koa';
 import { Lru } from '../git/lru.ts';
 import { AskedAfter } from '../model/db-clock.ts';
 import { noneMatch } from './conditional-get.ts';
-
 
 /** A kept answer: the snapshot it was made under, and what is sent. */
 interface Kept {
