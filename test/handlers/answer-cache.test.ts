@@ -17,6 +17,9 @@ import { openDatabase } from '../../model/db.ts';
 import { postgresClock } from '../../model/db-clock.ts';
 import { createApp, listen } from '../../server.ts';
 import { gitDir, newRepo, setup, type Env } from './repo-setup.ts';
+import { startServer } from '../helpers/server.ts';
+import { routes } from '../../routes.table.ts';
+import type { RouteSpec } from '../../table/route-spec.ts';
 import { runGit } from '../../git/exec.ts';
 
 let env: Env;
@@ -157,6 +160,61 @@ test('a ref moved by git alone, with no row written, is seen by the next read (g
   assert.is(after.json[0].sha, made);
 });
 
+test('every row marked cached answers as a server that keeps nothing does, whatever other headers come, twice over', async () => {
+  const plain = await startServer(env.db, { CACHE__ANSWERS: 'false' });
+  try {
+    const repo = await newRepo(env, env.alice, { auto_init: true, readme: 'Default' });
+    const R = `/repos/${repo.full_name}`;
+    const org = await env.as(env.alice, 'POST', '/orgs', { username: `kept${process.pid % 1000}` });
+    assert.is(org.status, 201, org.text);
+    assert.is((await env.as(env.alice, 'POST', `${R}/labels`, { name: 'bug', color: '#ff0000' })).status, 201);
+    assert.is((await env.as(env.alice, 'POST', `${R}/issues`, { title: 'one' })).status, 201);
+    const sha = (await get(`${R}/branches/${repo.default_branch}`, env.alice.token)).json.commit.id as string;
+    assert.is((await env.as(env.alice, 'POST', `${R}/statuses/${sha}`, { state: 'success', context: 'ci' })).status, 201);
+    // A URL for each marked row: a row marked without one here fails, so that marking one is reviewed.
+    const urls: Record<string, string> = {
+      '/user': '/user',
+      '/users/{username}': `/users/${env.alice.name}`,
+      '/orgs/{org}': `/orgs/${org.json.username}`,
+      '/repos/search': '/repos/search?limit=5',
+      '/repos/{username}/{reponame}': R,
+      '/repos/{username}/{reponame}/branches': `${R}/branches`,
+      '/repos/{username}/{reponame}/branches/*': `${R}/branches/${repo.default_branch}`,
+      '/repos/{username}/{reponame}/tags': `${R}/tags`,
+      '/repos/{username}/{reponame}/statuses/{sha}': `${R}/statuses/${sha}`,
+      '/repos/{username}/{reponame}/commits': `${R}/commits?limit=2`,
+      '/repos/{username}/{reponame}/commits/{ref}/status': `${R}/commits/${repo.default_branch}/status`,
+      '/repos/{username}/{reponame}/commits/{ref}/statuses': `${R}/commits/${repo.default_branch}/statuses`,
+      '/repos/{username}/{reponame}/contents/*': `${R}/contents/README.md`,
+      '/repos/{username}/{reponame}/issues': `${R}/issues?state=all`,
+      '/repos/{username}/{reponame}/issues/{index}': `${R}/issues/1`,
+      '/repos/{username}/{reponame}/labels': `${R}/labels`,
+    };
+    const marked = (routes as readonly RouteSpec[]).filter((r) => r.cached);
+    assert.ok(marked.length >= 6);
+    const variants: Record<string, string>[] = [{}, { Accept: 'application/vnd.github+json' }, { 'Accept-Language': 'de-DE', 'X-Forwarded-For': '192.0.2.1' }];
+    const same = (text: string, base: string) => text.replaceAll(base, '<server>');
+    for (const row of marked) {
+      const url = urls[row.path];
+      assert.ok(url, `no URL for the kept row ${row.path}: add one to this test`);
+      for (const headers of variants) {
+        for (const token of [env.alice.token, env.bob.token, undefined]) {
+          const want = await call(plain.api, 'GET', url, { token, headers });
+          for (let i = 0; i < 2; i++) {
+            const got = await call(env.srv.api, 'GET', url, { token, headers });
+            const what = `${url} ${JSON.stringify(headers)} ${token === undefined ? 'anonymous' : token === env.alice.token ? 'owner' : 'other'} #${i + 1}`;
+            assert.is(got.status, want.status, what);
+            assert.is(same(got.text, env.srv.url), same(want.text, plain.url), what);
+            for (const h of ['content-type', 'x-total-count', 'warning']) assert.is(got.headers.get(h), want.headers.get(h), `${what}: ${h}`);
+          }
+        }
+      }
+    }
+  } finally {
+    await plain.close();
+  }
+});
+
 test('a password, a Sudo header and a route not marked cached are never answered from a kept answer', async () => {
   const repo = await newRepo(env, env.alice);
   const path = `/repos/${repo.full_name}`;
@@ -172,7 +230,7 @@ test('a password, a Sudo header and a route not marked cached are never answered
 });
 
 test('[cache] ANSWERS=false: every read runs', async () => {
-  const srv = await (await import('../helpers/server.ts')).startServer(env.db, { CACHE__ANSWERS: 'false' });
+  const srv = await startServer(env.db, { CACHE__ANSWERS: 'false' });
   try {
     const repo = await newRepo(env, env.alice);
     const read = () => countSql(orm(), () => call(srv.api, 'GET', `/repos/${repo.full_name}`, { token: env.alice.token }));
