@@ -101,10 +101,19 @@ export function postgresClock(url: string): DbClock {
 export function embeddedClock(db: PGlite): DbClock {
   let changes = 0;
   let closed = false;
+  // PGlite answers within the caller's turn of the event loop (no I/O), so requests never find a
+  // question under way to share. A question is sent once the requests that came in the same turn
+  // have asked for it: after all of them, so its answer is a snapshot taken after each call.
+  let waiting: Promise<string> | null = null;
+  const ask = async () => `${String((await db.query<{ s: string }>(SNAPSHOT)).rows[0]!.s)}/${changes}`;
   return {
-    async snapshot() {
-      if (closed) throw new Error('the database clock is closed');
-      return `${String((await db.query<{ s: string }>(SNAPSHOT)).rows[0]!.s)}/${changes}`;
+    snapshot() {
+      if (closed) return Promise.reject(new Error('the database clock is closed'));
+      waiting ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+        waiting = null;
+        return ask();
+      });
+      return waiting;
     },
     changed: async () => { changes++; },
     close: async () => { closed = true; },

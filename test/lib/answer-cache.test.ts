@@ -5,7 +5,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Context } from 'koa';
 import { answerKey } from '../../lib/answer-cache.ts';
-import { AskedAfter } from '../../model/db-clock.ts';
+import { AskedAfter, embeddedClock } from '../../model/db-clock.ts';
+import type { PGlite } from '@electric-sql/pglite';
 import { mayChange, subcommandOf } from '../../git/changes.ts';
 
 /** A question source whose answers the test releases one by one; each answer is the question's number. */
@@ -42,6 +43,20 @@ test('AskedAfter: a failed question fails its callers only; the next caller asks
   const watch = new AskedAfter(async () => { n++; if (n === 1) throw new Error('down'); return `s${n}`; });
   assert.is(await watch.after().then(() => 'answered', (e: Error) => e.message), 'down');
   assert.is(await watch.after(), 's2');
+});
+
+test('embeddedClock: requests of one turn share one question, asked after all of them; a later one gets its own', async () => {
+  let asked = 0;
+  const db = { query: async () => ({ rows: [{ s: `x${++asked}` }] }) } as unknown as PGlite;
+  const clock = embeddedClock(db);
+  const together = await Promise.all([clock.snapshot(), clock.snapshot(), clock.snapshot()]);
+  assert.equal(together, ['x1/0', 'x1/0', 'x1/0']);
+  assert.is(asked, 1);
+  assert.is(await clock.snapshot(), 'x2/0', 'a call after the question was sent waits for another');
+  await clock.changed();
+  assert.is(await clock.snapshot(), 'x3/1', 'a change announced in the process is part of the text');
+  await clock.close();
+  assert.is(await clock.snapshot().then(() => 'answered', (e: Error) => e.message), 'the database clock is closed');
 });
 
 const ctx = (method: string, url: string, headers: Record<string, string> = {}) => ({ method, url, headers }) as unknown as Context;
