@@ -156,7 +156,7 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
   // reverse proxy's identity header, which the key does not hold.
   const clock = clockOf(orm);
   if (clock && config.CACHE.ANSWERS && config.CACHE.ANSWERS_MAX_MB > 0 && !apiLimiter && !config.SERVICE.ENABLE_REVERSE_PROXY_AUTHENTICATION_API) {
-    api.push(answerCache({ snapshot: () => clock.snapshot(), maxBytes: config.CACHE.ANSWERS_MAX_MB * 1024 * 1024, maxAgeMs: config.answersMaxAgeMs, cachedRow: (ctx) => router.cached(ctx) }));
+    api.push(answerCache({ snapshot: clock.snapshot, maxBytes: config.CACHE.ANSWERS_MAX_MB * 1024 * 1024, maxAgeMs: config.answersMaxAgeMs, cachedRow: (ctx) => router.cached(ctx) }));
   }
   // Authentication, for every API request (bad credentials are 401 on every route).
   api.push(async (ctx, next) => {

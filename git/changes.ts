@@ -26,7 +26,7 @@ const READ_ONLY = new Set([
   'check-ref-format', 'check-attr', 'check-ignore', 'merge-tree', 'hash-object', 'mktree', 'mktag', 'commit-tree', 'read-tree',
   'write-tree', 'update-index', 'apply', 'format-patch', 'patch-id', 'verify-commit', 'verify-tag', 'var', 'version',
   'shortlog', 'cherry', 'range-diff', 'unpack-file', 'get-tar-commit-id', 'fsck', 'ls-remote', 'interpret-trailers', 'stripspace',
-  'mailinfo', 'bundle', 'fast-export', 'pack-objects', 'index-pack', 'unpack-objects', 'rev-list', 'column', 'credential',
+  'mailinfo', 'bundle', 'fast-export', 'pack-objects', 'index-pack', 'unpack-objects', 'column', 'credential',
 ]);
 
 /** The subcommand of a git argument list (after `-c key=value` and other global options). */

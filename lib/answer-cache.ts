@@ -10,9 +10,9 @@
 // made the write: two processes behave as one. (The snapshot is the PostgreSQL server's: a write in
 // another of its databases makes kept answers be made again, which costs a read, never a stale answer.)
 //
-// The snapshot is asked once for all the requests that arrive while one is being asked: a request
-// waits for the next question sent after it arrived (at most two round trips of a one-row statement),
-// and under load the database answers one question for dozens of requests.
+// The clock asks once for all the requests that arrive while one is being asked: a request waits for
+// the next question sent after it arrived (at most two round trips of a one-row statement), and under
+// load the database answers one question for dozens of requests.
 //
 // What a request is keyed by: its path and query, and its credentials (a hash, not the secret). Only
 // anonymous requests and requests with an access token in the `Authorization` header or the query
@@ -20,7 +20,6 @@
 import { hash } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import { Lru } from '../git/lru.ts';
-import { AskedAfter } from '../model/db-clock.ts';
 import { noneMatch } from './conditional-get.ts';
 
 /** A kept answer: the snapshot it was made under, and what is sent. */
@@ -34,7 +33,7 @@ interface Kept {
 }
 
 export interface AnswerCacheOptions {
-  /** The database's current snapshot (model/db-clock.ts). */
+  /** The database's current snapshot, taken after the call (model/db-clock.ts `DbClock.snapshot`). */
   snapshot: () => Promise<string>;
   /** Bytes of answers kept at most. */
   maxBytes: number;
@@ -60,7 +59,6 @@ export function answerKey(ctx: Context): string | null {
 }
 
 export function answerCache(opts: AnswerCacheOptions): Middleware {
-  const watch = new AskedAfter(opts.snapshot);
   const kept = new Lru<string, Kept>(opts.maxBytes, (k) => k.body.length + 512);
   // One answer takes at most a sixteenth of the room: a large file's contents does not push out the rest.
   const largest = opts.maxBytes / 16;
@@ -70,7 +68,7 @@ export function answerCache(opts: AnswerCacheOptions): Middleware {
     if (key === null) return next();
     let snapshot: string;
     try {
-      snapshot = await watch.after();
+      snapshot = await opts.snapshot();
     } catch {
       // Without a snapshot nothing is kept or sent again; the request runs as any other.
       return next();

@@ -18,7 +18,10 @@ import pg from 'pg';
 import type { PGlite } from '@electric-sql/pglite';
 
 export interface DbClock {
-  /** The database's current snapshot, as text, taken after the call. */
+  /**
+   * The database's current snapshot, as text, taken after the call. Callers that come while one is
+   * being taken share the next (AskedAfter), so under load one question serves many requests.
+   */
   snapshot(): Promise<string>;
   /** Makes every later `snapshot()` differ from every earlier one, for every process. */
   changed(): Promise<void>;
@@ -78,10 +81,12 @@ export function postgresClock(url: string): DbClock {
       }
     }
   };
-  // Announcements made together share one transaction, ended after each of them was made.
+  // Questions asked together share one; announcements made together share one transaction, ended
+  // after each of them was made.
+  const asking = new AskedAfter(() => run('cairn_clock_snapshot', SNAPSHOT));
   const announcing = new AskedAfter(() => run('cairn_clock_changed', TAKE_ID));
   return {
-    snapshot: () => run('cairn_clock_snapshot', SNAPSHOT),
+    snapshot: () => asking.after(),
     changed: async () => { await announcing.after(); },
     async close() {
       closed = true;
@@ -101,9 +106,10 @@ export function postgresClock(url: string): DbClock {
 export function embeddedClock(db: PGlite): DbClock {
   let changes = 0;
   let closed = false;
-  // PGlite answers within the caller's turn of the event loop (no I/O), so requests never find a
-  // question under way to share. A question is sent once the requests that came in the same turn
-  // have asked for it: after all of them, so its answer is a snapshot taken after each call.
+  // PGlite answers within the caller's turn of the event loop (no I/O), so a question is never found
+  // under way to share (AskedAfter would send one per request). A question is sent once the requests
+  // that came in the same turn have asked for it: after all of them, so its answer is a snapshot
+  // taken after each call.
   let waiting: Promise<string> | null = null;
   const ask = async () => `${String((await db.query<{ s: string }>(SNAPSHOT)).rows[0]!.s)}/${changes}`;
   return {
@@ -123,7 +129,7 @@ export function embeddedClock(db: PGlite): DbClock {
 /**
  * A question asked at most once at a time: `after()` resolves with the answer of a question sent after
  * it was called, which every caller that came while another was under way shares (the snapshot of
- * lib/answer-cache.ts, the announcements of `postgresClock`).
+ * `postgresClock`, and its announcements).
  */
 export class AskedAfter<T> {
   private asking: Promise<T> | null = null;
