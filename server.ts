@@ -40,6 +40,7 @@ import { createGitHttp } from './git-http.ts';
 import { createGitLfs } from './git-lfs.ts';
 import { installWebhooks } from './lib/webhook-tasks.ts';
 import { beforeCommitWrites, closeCounterQueue, openCounterQueue } from './lib/counters.ts';
+import { openTransaction } from './model/transaction.ts';
 
 export interface AppOptions {
   config: Config;
@@ -250,7 +251,7 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
     // locks are held for that last statement only; a hot write's tail writes join that statement.
     async transactional(s, fn) {
       const after: (() => Promise<void>)[] = [];
-      await s.em.begin();
+      await openTransaction(s.em);
       openCounterQueue(s.em);
       let out;
       try {
