@@ -23,7 +23,7 @@ import type { Knex } from '@mikro-orm/postgresql';
 /** A `pg` client, as far as the pipelined edges use it. */
 interface PipelineClient {
   pipeline: boolean;
-  query(config: { text: string; values: unknown[] }, callback: (err: Error | null, res: unknown) => void): unknown;
+  query(text: string, values: unknown[], callback: (err: Error | null, res: unknown) => void): unknown;
   connection: { stream: { cork?(): void; uncork?(): void } };
 }
 /** What knex's `_query` (knex 3, dialects/postgres) is given and answers. */
@@ -48,9 +48,30 @@ const unsent = (obj: KnexQueryObject, command: string) => {
   return Promise.resolve(obj);
 };
 
+// A text, not a config object, which pg copies property by property (8.23, cloneQueryConfig).
 const send = (conn: PipelineClient, text: string) => new Promise<unknown>((resolve, reject) => {
-  conn.query({ text, values: [] }, (err, res) => (err ? reject(err) : resolve(res)));
+  conn.query(text, [], (err, res) => (err ? reject(err) : resolve(res)));
 });
+
+/**
+ * A transaction's BEGIN on `conn` (model/transaction.ts): held back until its first statement when
+ * the connection is pipelined, else sent.
+ */
+export function beginOn(conn: object): Promise<unknown> {
+  const c = conn as PipelineClient;
+  if (!c.pipeline) return send(c, 'BEGIN');
+  pendingBegin.add(conn);
+  return Promise.resolve();
+}
+
+/**
+ * A transaction's last statement on `conn` (COMMIT or ROLLBACK, model/transaction.ts): queued at once,
+ * or not sent at all when its BEGIN never was (the transaction ran nothing).
+ */
+export function endOn(conn: object, text: 'COMMIT' | 'ROLLBACK'): Promise<unknown> {
+  if (pendingBegin.delete(conn)) return Promise.resolve();
+  return send(conn as PipelineClient, text);
+}
 
 /**
  * Runs `run` (which queues one statement on `conn` synchronously) and answers what it answers; when

@@ -27,6 +27,7 @@
 // On the embedded database the EntityManager's own `begin()` is used.
 import type { EntityManager } from '@mikro-orm/core';
 import { PostgreSqlConnection } from '@mikro-orm/postgresql';
+import { beginOn, endOn } from './pipeline.ts';
 
 /** A driver connection, as knex marks one it must not hand out again (knex 3). */
 interface Conn { __knex__disposed?: unknown }
@@ -124,7 +125,7 @@ export class Transaction {
     if (this.completed) return Promise.reject(completedError());
     this.taking ??= this.root.acquireConnection().then(async (conn) => {
       this.conn = conn;
-      await this.send(conn, 'BEGIN;');
+      await this.bound(conn, 'BEGIN;', () => beginOn(conn));
       return conn;
     });
     return this.taking;
@@ -158,9 +159,25 @@ export class Transaction {
     return this.transaction(container);
   }
 
-  /** A statement on the connection, past the checks of the client's `query`. */
+  /**
+   * BEGIN or the end of the transaction itself (model/pipeline.ts: held back or sent with pg alone),
+   * announced to knex's listeners and with its errors as knex words them, as knex's own were; without
+   * knex's query object, bindings and promise chain, twice per request.
+   */
+  private bound(conn: Conn, sql: string, run: () => Promise<unknown>): Promise<unknown> {
+    const { __knexUid } = conn as { __knexUid?: string };
+    this.root.emit('query', { __knexUid, sql, bindings: [] });
+    return run().catch((err: Error) => {
+      err.message = `${sql} - ${err.message}`;
+      this.root.emit('query-error', err, { __knexUid, sql, bindings: [] });
+      throw err;
+    });
+  }
+
+  /** The statement that ends the transaction or savepoint, on its connection. */
   private send(conn: Conn, sql: string): Promise<unknown> {
-    return (Object.getPrototypeOf(txPrototypeOf(this.root)) as KnexClient).query.call(this.client, conn, sql);
+    if (this.point !== null) return (Object.getPrototypeOf(txPrototypeOf(this.root)) as KnexClient).query.call(this.client, conn, sql);
+    return this.bound(conn, sql, () => endOn(conn, sql.startsWith('COMMIT') ? 'COMMIT' : 'ROLLBACK'));
   }
 
   /**
