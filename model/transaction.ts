@@ -15,9 +15,10 @@
 // - MikroORM commits with `ctx.commit()` and awaits `ctx.executionPromise`; it rolls back with
 //   `ctx.rollback()`; a nested `em.transactional` asks `ctx.transaction()` for a savepoint. Like
 //   knex's, `commit` and `rollback` never fail themselves: a failed COMMIT rejects `executionPromise`.
-// - BEGIN, COMMIT, ROLLBACK and savepoints go through the client's `query`, as knex's do: announced
-//   to `query` listeners, and pipelined (model/pipeline.ts: BEGIN waits for the first statement, and
-//   a transaction that ran nothing sends neither BEGIN nor its end).
+// - BEGIN, COMMIT and ROLLBACK go to pg through model/pipeline.ts (`beginOn`, `endOn`: BEGIN waits
+//   for the first statement, and a transaction that ran nothing sends neither BEGIN nor its end),
+//   announced to knex's `query` listeners as knex announces its own; savepoints go through the
+//   client's `query`, as knex's do.
 // The connection comes from knex's pool when the first statement needs it, not when the transaction
 // opens: a request holds none while its handler works out what to write, and a handler that sends
 // everything with COMMIT (a new issue or comment) holds one for that round trip alone. With knex's the
@@ -174,9 +175,12 @@ export class Transaction {
     });
   }
 
-  /** The statement that ends the transaction or savepoint, on its connection. */
+  /**
+   * The statement that ends the transaction or savepoint, on its connection: past the client's own
+   * refusal, the transaction being complete by now.
+   */
   private send(conn: Conn, sql: string): Promise<unknown> {
-    if (this.point !== null) return (Object.getPrototypeOf(txPrototypeOf(this.root)) as KnexClient).query.call(this.client, conn, sql);
+    if (this.point !== null) return (Object.getPrototypeOf(this.root) as KnexClient).query.call(this.client, conn, sql);
     return this.bound(conn, sql, () => endOn(conn, sql.startsWith('COMMIT') ? 'COMMIT' : 'ROLLBACK'));
   }
 
@@ -195,8 +199,8 @@ export class Transaction {
       this.resolve();
       return Promise.resolve();
     }
-    const taken = this.conn !== null ? null : this.taking!;
-    let sent = taken === null ? this.send(this.conn!, sql) : taken.then((conn) => this.send(conn, sql));
+    const conn = this.conn;
+    let sent = conn !== null ? this.send(conn, sql) : this.taking!.then((taken) => this.send(taken, sql));
     let timer: NodeJS.Timeout | undefined;
     if (!commit) {
       sent = Promise.race([sent, new Promise((_, reject) => {

@@ -53,12 +53,18 @@ test('a transaction that runs nothing takes no connection, and announces its BEG
   if (onPostgres) assert.is(poolInUse(), 0);
 });
 
-test('the ORM\'s statements and the fast ones share the transaction, and commit together', async () => {
+/** An emptied table and a transaction that inserted row `a` through the ORM and row `b` through `executeFast` (n = id). */
+async function insertedBothWays(a: number, b: number): Promise<EntityManager> {
   await reset();
   const em = requestEm(db.db.orm);
   await openTransaction(em);
-  await viaOrm(em, 'insert into trx_t (id, n) values (?, ?)', [1, 1]);
-  await executeFast(em, 'insert into trx_t (id, n) values (?, ?)', [2, 2]);
+  await viaOrm(em, 'insert into trx_t (id, n) values (?, ?)', [a, a]);
+  await executeFast(em, 'insert into trx_t (id, n) values (?, ?)', [b, b]);
+  return em;
+}
+
+test('the ORM\'s statements and the fast ones share the transaction, and commit together', async () => {
+  const em = await insertedBothWays(1, 2);
   // Both are visible inside the transaction, neither outside it (the embedded database has one
   // connection: a read outside would wait for the transaction).
   assert.equal((await viaOrm(em, 'select count(*)::int as n from trx_t'))[0], { n: 2 });
@@ -69,11 +75,7 @@ test('the ORM\'s statements and the fast ones share the transaction, and commit 
 });
 
 test('a rolled-back transaction leaves nothing of the ORM\'s statements, the fast ones or a flush', async () => {
-  await reset();
-  const em = requestEm(db.db.orm);
-  await openTransaction(em);
-  await viaOrm(em, 'insert into trx_t (id, n) values (?, ?)', [5, 5]);
-  await executeFast(em, 'insert into trx_t (id, n) values (?, ?)', [6, 6]);
+  const em = await insertedBothWays(5, 6);
   await em.flush();
   await em.rollback();
   assert.not.ok(em.isInTransaction());
