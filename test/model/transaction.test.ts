@@ -147,4 +147,28 @@ test('concurrent transactions on one row: every increment lands once, and the po
   if (onPostgres) assert.is(poolInUse(), 0);
 });
 
+test('on PostgreSQL a transaction plans its named statements once (generic plans); a read outside keeps PostgreSQL\'s choice', async () => {
+  const mode = 'select current_setting(\'plan_cache_mode\') as m';
+  const em = requestEm(db.db.orm);
+  await openTransaction(em);
+  // PostgreSQL's own choice makes five custom plans first: eight executions on the transaction's
+  // connection are eight generic plans only when the transaction asks for them.
+  const probe = `select n from trx_t where id = ? /* plans ${Date.now()} */`;
+  for (let i = 0; i < 8; i++) await executeFast(em, probe, [i]);
+  const [inside] = await executeFast(em, mode, []);
+  const [viaKnex] = await viaOrm(em, mode);
+  const [plans] = await executeFast(em, 'select generic_plans::int as g, custom_plans::int as c from pg_prepared_statements where statement like ?', [`%${probe.slice(probe.indexOf('/*'))}%`]);
+  await commitWith(em, []);
+  const [outside] = await executeFast(requestEm(db.db.orm), mode, []);
+  if (!onPostgres) {
+    // The embedded database's transaction is MikroORM's own; it keeps PostgreSQL's choice.
+    assert.equal([inside, outside], [{ m: 'auto' }, { m: 'auto' }]);
+    return;
+  }
+  assert.equal(inside, { m: 'force_generic_plan' });
+  assert.equal(viaKnex, { m: 'force_generic_plan' });
+  assert.equal(plans, { g: 8, c: 0 });
+  assert.equal(outside, { m: 'auto' });
+});
+
 test.run();
