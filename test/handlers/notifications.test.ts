@@ -4,7 +4,7 @@ import http from 'node:http';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { newRepo, setup, valid, validList, type Env } from './repo-setup.ts';
-import { makeToken, type TestUser } from '../helpers/fixtures.ts';
+import { makeToken, makeUser, type TestUser } from '../helpers/fixtures.ts';
 import { call } from '../helpers/client.ts';
 import { Notification, NotificationStatus } from '../../model/notification.ts';
 import { Comment, CommentType, Issue, IssueWatch } from '../../model/issue.ts';
@@ -121,6 +121,26 @@ test('a repository watcher gets one unread Issue thread when another user opens 
   const r = await env.as(alice, 'GET', '/notifications');
   assert.is(r.headers.get('x-total-count'), '1');
   assert.is(r.headers.get('link'), null, 'Forgejo sends X-Total-Count alone');
+});
+
+test('a new issue: every watcher but the doer and those who blocked the doer, threads in the order of their ids', async () => {
+  const { alice, bob, carol } = env;
+  const dave = await makeUser(env.db, env.srv.api);
+  await clear(alice, bob, carol);
+  const repo = await repoOf(alice);
+  for (const u of [carol, dave, bob]) assert.is((await env.as(u, 'PUT', `/repos/${repo.full_name}/subscription`)).status, 200);
+  assert.is((await env.as(dave, 'PUT', `/user/block/${bob.name}`)).status, 204);
+  const issue = await openIssue(repo, bob, 'watchers only');
+  const all = await em().find(Notification, { issueId: issue.id }, { orderBy: { id: 'asc' } });
+  assert.equal(all.map((n) => n.userId), [alice.id, carol.id].sort((a, b) => a - b), 'alice and carol, by id: not bob (the doer) nor dave (who blocked bob)');
+  assert.ok(all.every((n) => n.status === NotificationStatus.unread));
+  // Carol's comment goes through the whole list of followers: the poster and dave now have a thread
+  // too (dave blocked bob, not carol), alice's is the same one, and carol keeps hers.
+  await comment(repo, carol, issue.number, 'seen');
+  const after = await em().find(Notification, { issueId: issue.id }, { orderBy: { id: 'asc' } });
+  const byId = (xs: number[]) => [...xs].sort((a, b) => a - b);
+  assert.equal(byId(after.map((n) => n.userId)), byId([alice.id, bob.id, carol.id, dave.id]));
+  assert.is(after.find((n) => n.userId === alice.id)!.id, all.find((n) => n.userId === alice.id)!.id);
 });
 
 test('a comment updates the same thread (one per user and issue) and points at the latest comment; participants follow', async () => {
