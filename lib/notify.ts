@@ -41,7 +41,7 @@ const POSTERS_SQL = `with recursive p(uid) as (
              from p where p.uid is not null
          ) select uid from p where uid is not null`;
 
-/** `followersOf` for a new issue opened by its poster: the repository's watchers (kind 2), less the doer and users who blocked them. */
+/** `followersOf` for a new issue opened by its poster: the repository's watchers (kind 2), less the doer and the users who blocked the doer. */
 let newIssueFollowers: string | undefined;
 const newIssueFollowersSql = () => (newIssueFollowers ??= `select w.user_id as uid, 2 as kind from watch w
        where w.repo_id = ? and w.mode in (${WATCHING.join(',')}) and ? and w.user_id > 0 and w.user_id <> ?

@@ -52,8 +52,9 @@ const unsent = (obj: KnexQueryObject, command: string) => {
  * How a transaction begins: BEGIN, and generic plans for its named statements (issue 10). PostgreSQL
  * plans a prepared statement for its parameters' values (a custom plan) five times, then keeps the
  * generic plan only if its estimate is below the custom plans' average. For the statements of the
- * hot writes it is not (a new comment's notification threads: estimates of 281 against 107), so each
- * execution was planned again, about a third of PostgreSQL's CPU on a new comment. A transaction's
+ * hot writes it is not once the tables have statistics (a new comment's notification threads: estimates
+ * of 281 against 107), so each execution was planned again: half of PostgreSQL's CPU per new comment,
+ * measured on an analyzed database (bench/runtime.md). A transaction's
  * statements are writes and point reads, whose generic plans use the same indexes; plain reads
  * outside a transaction (lists, with their LIMITs and filters) keep PostgreSQL's own choice. One
  * simple query: two statements, one message, one answer; SET LOCAL ends with the transaction.
