@@ -39,8 +39,9 @@ import { bodyReader, closeUnreadBody, once } from './lib/request-body.ts';
 import { createGitHttp } from './git-http.ts';
 import { createGitLfs } from './git-lfs.ts';
 import { installWebhooks } from './lib/webhook-tasks.ts';
-import { beforeCommitWrites, closeCounterQueue, openCounterQueue } from './lib/counters.ts';
-import { openTransaction } from './model/transaction.ts';
+import { beforeCommitWrites, closeCounterQueue, hotRowOf, openCounterQueue } from './lib/counters.ts';
+import { inTurn } from './lib/hot-rows.ts';
+import { openTransaction, Transaction } from './model/transaction.ts';
 
 export interface AppOptions {
   config: Config;
@@ -257,8 +258,12 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
       try {
         out = await fn({ ...s, afterCommit: (work) => { after.push(work); } });
         await s.em.flush();
-        // The last writes go with COMMIT, in one round trip on PostgreSQL (model/pipeline.ts).
-        await commitWith(s.em, beforeCommitWrites(s.em));
+        // The last writes go with COMMIT, in one round trip on PostgreSQL (model/pipeline.ts). A
+        // transaction that has sent nothing yet waits its turn on its hot row (lib/hot-rows.ts).
+        const trx = s.em.getTransactionContext();
+        const hot = trx instanceof Transaction && !trx.holdsConnection() ? hotRowOf(s.em) : null;
+        const writes = beforeCommitWrites(s.em);
+        await (hot === null ? commitWith(s.em, writes) : inTurn(hot, () => commitWith(s.em, writes)));
       } catch (e) {
         // A failed commitWith has ended the transaction already (nothing of it committed).
         if (s.em.isInTransaction()) await s.em.rollback();

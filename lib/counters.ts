@@ -135,6 +135,20 @@ function takeCounterWrites(em: EntityManager): Write[] {
   return writes;
 }
 
+/**
+ * The first counter row the queued increments will lock at COMMIT (`table id`, in the lock order),
+ * or null: the row every other writer of the same repository or issue waits for (lib/hot-rows.ts).
+ */
+export function hotRowOf(em: EntityManager): string | null {
+  const queue = queues.get(em);
+  if (!queue?.size) return null;
+  for (const table of LOCK_ORDER) {
+    const ids = queue.get(table);
+    if (ids?.size) return `${table} ${Math.min(...ids.keys())}`;
+  }
+  return null;
+}
+
 /** Write the queued counters (one UPDATE per row, rows in the lock order; queued first writes before them) and empty the queue. */
 export async function applyCounterQueue(em: EntityManager): Promise<void> {
   await runFirstWrites(em);

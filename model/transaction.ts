@@ -132,6 +132,11 @@ export class Transaction {
     return this.taking;
   }
 
+  /** Whether a statement has taken (or is taking) the transaction's connection: it may hold locks. */
+  holdsConnection(): boolean {
+    return this.conn !== null || this.taking !== null;
+  }
+
   /** Why a statement on `conn` may not run in this transaction, or null. */
   refusal(conn: Conn): Error | null {
     if (conn !== this.conn) return new Error('Invalid connection for transaction query.');
