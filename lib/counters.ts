@@ -31,7 +31,7 @@
 // of data-modifying CTEs instead of one statement each, a round trip and a statement's fixed cost
 // apiece (a new issue's or comment's 7 and 8 statements were 6 and 7 then).
 import { Utils, type EntityManager, type EntityName } from '@mikro-orm/core';
-import { executeFast } from '../model/raw.ts';
+import { executeFast, textOf } from '../model/raw.ts';
 
 /** The tables holding counters, in the order their rows are locked. */
 const LOCK_ORDER = ['user', 'topic', 'issue', 'repository', 'milestone', 'label'] as const;
@@ -224,26 +224,35 @@ async function runTogether(em: EntityManager, writes: readonly Write[]): Promise
  */
 function together(writes: readonly Write[]): Write | null {
   if (writes.length <= 1) return writes[0] ?? null;
-  const ctes = writes.map((w, i) => `w${i} as (${w.sql} returning 1)`).join(', ');
-  const reads = writes.map((_, i) => `(select count(*) from w${i})`).join(', ');
-  return { sql: `with ${ctes} select ${reads}`, params: writes.flatMap((w) => w.params) };
+  const sql = textOf(writes.map((w) => w.sql), () => {
+    const ctes = writes.map((w, i) => `w${i} as (${w.sql} returning 1)`).join(', ');
+    const reads = writes.map((_, i) => `(select count(*) from w${i})`).join(', ');
+    return `with ${ctes} select ${reads}`;
+  });
+  return { sql, params: writes.flatMap((w) => w.params) };
 }
 
 /** A named statement per table and set of columns: a few texts in all (model/raw.ts executeFast). */
 function rowUpdate(table: CounterTable, id: number, add: Map<string, number>, set: Map<string, unknown>): Write | null {
-  const parts: string[] = [];
+  // The text's parts: the table, then each column with `+` (added) or `=` (set).
+  const key: string[] = [table];
   const params: unknown[] = [];
   for (const [col, n] of add) {
     if (!COLUMN.test(col)) throw new Error(`counter column ${col}`);
-    if (n !== 0) { parts.push(`"${col}" = "${col}" + ?`); params.push(n); }
+    if (n !== 0) { key.push(col, '+'); params.push(n); }
   }
   for (const [col, v] of set) {
     if (!COLUMN.test(col)) throw new Error(`counter column ${col}`);
-    parts.push(`"${col}" = ?`);
+    key.push(col, '=');
     params.push(v);
   }
-  if (!parts.length || id <= 0) return null;
-  return { sql: `update "${table}" set ${parts.join(', ')} where id = ?`, params: [...params, id] };
+  if (key.length === 1 || id <= 0) return null;
+  const sql = textOf(key, () => {
+    const parts: string[] = [];
+    for (let i = 1; i < key.length; i += 2) parts.push(key[i + 1] === '+' ? `"${key[i]}" = "${key[i]}" + ?` : `"${key[i]}" = ?`);
+    return `update "${table}" set ${parts.join(', ')} where id = ?`;
+  });
+  return { sql, params: [...params, id] };
 }
 
 /** Tail writes queued until `applyBeforeCommit`, by request EntityManager (see `deferTailWrites`). */

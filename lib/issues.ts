@@ -6,7 +6,7 @@ import { Comment, CommentType, Issue, IssueAssignee, IssueLabel, type IComment, 
 import type { IRepository } from '../model/repo.ts';
 import { isSiteAdmin, need, type RequestState } from './request.ts';
 import { addCounters, firstWrite, learnCountersOf, lockCounterRows } from './counters.ts';
-import { executeFast, mapPrefixed, plainPrefixed, plainRows, prefixedColumns, readRowsFast } from '../model/raw.ts';
+import { executeFast, mapPrefixed, plainPrefixed, plainRows, prefixedColumns, readRowsFast, textOf } from '../model/raw.ts';
 import { keepEarly, takeEarly } from './early-reads.ts';
 
 /** Forgejo truncates titles to 255 bytes (forgejo-facts 9), on a character boundary. */
@@ -185,7 +185,10 @@ type InsertRow = (insert: RowInsert) => Promise<Record<string, unknown>>;
 
 /** A `RowInsert` run as a statement of its own. */
 export const insertAlone = (em: EntityManager): InsertRow => async (insert) =>
-  (await executeFast(em, `with ${insert.ctes} select * from x`, insert.params))[0]!;
+  (await executeFast(em, insertText(insert), insert.params))[0]!;
+
+/** `with ${ctes} select * from x`, one string per text of CTEs (model/raw.ts textOf). */
+const insertText = (insert: RowInsert) => textOf([insert.ctes], () => `with ${insert.ctes} select * from x`);
 
 /**
  * The number and the row of a new issue in one statement (issue 10): the number's row lock on
@@ -338,7 +341,7 @@ export function commentAtCommit(em: EntityManager, insert: RowInsert): IComment 
  */
 function queueFirst<T extends object>(em: EntityManager, entity: EntityName<T>, insert: RowInsert, provisional: T, answered?: () => void): boolean {
   return firstWrite(em, {
-    sql: `with ${insert.ctes} select * from x`,
+    sql: insertText(insert),
     params: insert.params,
     answered: (rows) => {
       Object.assign(provisional, plainRows(em, entity, rows)[0]);

@@ -11,7 +11,7 @@ import type { IUser } from '../model/user.ts';
 import { onEvent } from './events.ts';
 import { mentionedUsers } from './mentions.ts';
 import { everyoneReads, readersOf, repoById, userById } from './perm.ts';
-import { intArray, plainPrefixed, prefixedColumns, readRowsFast } from '../model/raw.ts';
+import { intArray, plainPrefixed, prefixedColumns, readRowsFast, textOf } from '../model/raw.ts';
 import { tailWrite } from './counters.ts';
 import { numberPending } from './issues.ts';
 import { WATCHING } from './social.ts';
@@ -63,7 +63,13 @@ function followersOf(issue: IIssue, doerId: number): { sql: string; params: unkn
     return { sql: newIssueFollowersSql(), params: [issue.repoId, repoWatchers, doerId, doerId] };
   }
   return {
-    sql: `select f.uid, min(f.kind) as kind from (
+    sql: FOLLOWERS_SQL,
+    params: [issue.posterId, issue.id, issue.repoId, repoWatchers, issue.id, issue.id, issue.id, doerId, issue.id, doerId],
+  };
+}
+
+/** Everyone who follows an issue, with the kind that ranks them (see `followersOf`). */
+const FOLLOWERS_SQL = `select f.uid, min(f.kind) as kind from (
          select ?::int as uid, 0 as kind
          union all select user_id, 1 from issue_watch where issue_id = ? and is_watching
          union all select user_id, 2 from watch where repo_id = ? and mode in (${WATCHING.join(',')}) and ?
@@ -73,16 +79,13 @@ function followersOf(issue: IIssue, doerId: number): { sql: string; params: unkn
        where f.uid > 0 and f.uid <> ?
          and f.uid not in (select user_id from issue_watch where issue_id = ? and not is_watching)
          and f.uid not in (select user_id from blocked_user where block_id = ?)
-       group by f.uid`,
-    params: [issue.posterId, issue.id, issue.repoId, repoWatchers, issue.id, issue.id, issue.id, doerId, issue.id, doerId],
-  };
-}
+       group by f.uid`;
 
 /** The followers of the issue with their user rows: one statement (issue 10). */
 async function candidatesOf(em: EntityManager, issue: IIssue, doerId: number): Promise<IUser[]> {
   const f = followersOf(issue, doerId);
   const rows = await readRowsFast<Record<string, unknown>>(em, [User],
-    `select ${prefixedColumns(em, User, 'u')} from (${f.sql}) c join "user" u on u.id = c.uid order by c.kind, c.uid`, f.params);
+    textOf(['candidates', f.sql], () => `select ${prefixedColumns(em, User, 'u')} from (${f.sql}) c join "user" u on u.id = c.uid order by c.kind, c.uid`), f.params);
   return rows.map((r) => plainPrefixed(em, User, r, 'u')!);
 }
 
@@ -106,16 +109,17 @@ const UPSERT_THREAD = `on conflict (user_id, issue_id) where issue_id <> 0 do up
        updated_by = excluded.updated_by, updated_at = excluded.updated_at`;
 const THREAD_COLUMNS = 'user_id, repo_id, status, source, issue_id, comment_id, updated_by, created_at, updated_at';
 
+const THREADS_OF_USERS = `insert into notification (${THREAD_COLUMNS})
+     select r.uid, ?::int, ?::int, ?::int, ?::int, ?::int, ?::int, ?::timestamptz, ?::timestamptz
+     from unnest(?::int[]) with ordinality as r(uid, n) order by r.n
+     ${UPSERT_THREAD}`;
+
 async function upsertThreads(em: EntityManager, issue: IIssue, userIds: number[], commentId: number, doerId: number): Promise<void> {
   if (!userIds.length) return;
   const source = issue.isPull ? NotificationSource.pull : NotificationSource.issue;
   const now = new Date();
   // One fixed text for any number of users, in their order (lib/counters.ts tailWrite).
-  await tailWrite(em, 'notification',
-    `insert into notification (${THREAD_COLUMNS})
-     select r.uid, ?::int, ?::int, ?::int, ?::int, ?::int, ?::int, ?::timestamptz, ?::timestamptz
-     from unnest(?::int[]) with ordinality as r(uid, n) order by r.n
-     ${UPSERT_THREAD}`,
+  await tailWrite(em, 'notification', THREADS_OF_USERS,
     [issue.repoId, NotificationStatus.unread, source, issue.id, commentId, doerId, now, now, intArray(userIds)]);
 }
 
@@ -127,11 +131,10 @@ async function upsertFollowerThreads(em: EntityManager, issue: IIssue, commentId
   const source = issue.isPull ? NotificationSource.pull : NotificationSource.issue;
   const now = new Date();
   const f = followersOf(issue, doerId);
-  await tailWrite(em, 'notification',
-    `insert into notification (${THREAD_COLUMNS})
+  await tailWrite(em, 'notification', textOf(['threads', f.sql], () => `insert into notification (${THREAD_COLUMNS})
      select c.uid, ?::int, ?::int, ?::int, ?::int, ?::int, ?::int, ?::timestamptz, ?::timestamptz
      from (${f.sql}) c join "user" u on u.id = c.uid order by c.kind, c.uid
-     ${UPSERT_THREAD}`,
+     ${UPSERT_THREAD}`),
     [issue.repoId, NotificationStatus.unread, source, issue.id, commentId, doerId, now, now, ...f.params]);
 }
 
