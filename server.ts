@@ -27,7 +27,7 @@ import { SecretBox } from './lib/secretbox.ts';
 import { repoPathFor, type Services } from './lib/services.ts';
 import { clockOf, requestEm, type Orm } from './model/db.ts';
 import { answerCache } from './lib/answer-cache.ts';
-import { commitWith } from './model/raw.ts';
+import { commitInLane, commitWith } from './model/raw.ts';
 import { openApiDocument } from './table/openapi.ts';
 import { serveAvatars } from './lib/avatar-serve.ts';
 import { serveSwaggerUi } from './lib/swagger-ui.ts';
@@ -40,8 +40,7 @@ import { createGitHttp } from './git-http.ts';
 import { createGitLfs } from './git-lfs.ts';
 import { installWebhooks } from './lib/webhook-tasks.ts';
 import { beforeCommitWrites, closeCounterQueue, hotRowOf, openCounterQueue } from './lib/counters.ts';
-import { inTurn } from './lib/hot-rows.ts';
-import { openTransaction, Transaction } from './model/transaction.ts';
+import { openTransaction } from './model/transaction.ts';
 
 export interface AppOptions {
   config: Config;
@@ -258,12 +257,11 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
       try {
         out = await fn({ ...s, afterCommit: (work) => { after.push(work); } });
         await s.em.flush();
-        // The last writes go with COMMIT, in one round trip on PostgreSQL (model/pipeline.ts). A
-        // transaction that has sent nothing yet waits its turn on its hot row (lib/hot-rows.ts).
-        const trx = s.em.getTransactionContext();
-        const hot = trx instanceof Transaction && !trx.holdsConnection() ? hotRowOf(s.em) : null;
+        // The last writes go with COMMIT, in one round trip on PostgreSQL (model/pipeline.ts); when
+        // they lock a hot row, in its lane (model/raw.ts commitInLane).
+        const hot = hotRowOf(s.em);
         const writes = beforeCommitWrites(s.em);
-        await (hot === null ? commitWith(s.em, writes) : inTurn(hot, () => commitWith(s.em, writes)));
+        await (hot === null ? commitWith(s.em, writes) : commitInLane(s.em, hot, writes));
       } catch (e) {
         // A failed commitWith has ended the transaction already (nothing of it committed).
         if (s.em.isInTransaction()) await s.em.rollback();

@@ -137,7 +137,8 @@ function takeCounterWrites(em: EntityManager): Write[] {
 
 /**
  * The first counter row the queued increments will lock at COMMIT (`table id`, in the lock order),
- * or null: the row every other writer of the same repository or issue waits for (lib/hot-rows.ts).
+ * or null: the row every other writer of the same repository or issue waits for (model/raw.ts
+ * commitInLane).
  */
 export function hotRowOf(em: EntityManager): string | null {
   const queue = queues.get(em);

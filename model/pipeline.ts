@@ -59,10 +59,10 @@ const unsent = (obj: KnexQueryObject, command: string) => {
  * outside a transaction (lists, with their LIMITs and filters) keep PostgreSQL's own choice. One
  * simple query: two statements, one message, one answer; SET LOCAL ends with the transaction.
  */
-const BEGIN = 'BEGIN; SET LOCAL plan_cache_mode = force_generic_plan';
+export const BEGIN = 'BEGIN; SET LOCAL plan_cache_mode = force_generic_plan';
 
 // A text, not a config object, which pg copies property by property (8.23, cloneQueryConfig).
-const send = (conn: PipelineClient, text: string) => new Promise<unknown>((resolve, reject) => {
+export const send = (conn: PipelineClient, text: string) => new Promise<unknown>((resolve, reject) => {
   conn.query(text, [], (err, res) => (err ? reject(err) : resolve(res)));
 });
 

@@ -11,7 +11,7 @@ import type { EntityDictionary, EntityManager, EntityName } from '@mikro-orm/cor
 import { PostgreSqlConnection } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { leaseOf, type LeaseClient } from './lease.ts';
-import { commitPipelined, pipelinedConnection, withPendingBegin } from './pipeline.ts';
+import { BEGIN, commitPipelined, pipelinedConnection, send, withPendingBegin, type PipelineClient } from './pipeline.ts';
 
 interface Prefixed { select: string; alias: string }
 /** Select expressions by entity and alias: they depend only on the entity definitions. */
@@ -357,6 +357,104 @@ export async function commitWith(em: EntityManager, writes: readonly CommitWrite
     const { answered } = w;
     return answered ? sent.then((r) => answered(r.rows as Record<string, unknown>[])) : sent;
   }));
+}
+
+/** Lanes of hot rows (see `commitInLane`): the connection of each while a transaction of it is under way, and how many are. */
+interface Lane { conn: Promise<PipelineClient>; running: number }
+/** By pool (one per ORM: a process may hold several, as the tests do), then by hot row. */
+const lanesByPool = new WeakMap<object, Map<string, Lane>>();
+/** Every open lane's pool's map, for `lanesOpen`. */
+const laneMaps = new Set<Map<string, Lane>>();
+
+/** Hot rows with a lane open, in every pool (for tests). */
+export const lanesOpen = (): number => [...laneMaps].reduce((n, m) => n + m.size, 0);
+
+/** A transaction that can be ended by statements sent on another connection (model/transaction.ts). */
+interface EndsElsewhere { holdsConnection(): boolean; endedElsewhere(ended: Promise<unknown>): void }
+
+/**
+ * `commitWith` for a transaction that has sent nothing yet and whose writes lock the hot row `key`
+ * (issue 10). Every new issue of a repository takes its number and raises `num_open_issues`, every
+ * new comment of an issue raises its `num_comments`: rows all of them share, whose lock PostgreSQL
+ * gives one transaction at a time, until its COMMIT is flushed. Waiting there is not free (the waiter
+ * sleeps, wakes at the holder's COMMIT and redoes its check): pgbench with a new issue's statements,
+ * pipelined as cairn sends them, cost 0.25 ms of PostgreSQL CPU per transaction with one client on one
+ * repository, 0.34 with four, 0.41 with six, and 0.25 at any number of clients on a repository each.
+ * With a pool of four, up to four of this process's transactions waited on one row, each holding a
+ * connection.
+ *
+ * So this process writes every such transaction of one hot row on one connection, the lane of `key`,
+ * while one is under way: its BEGIN, writes and COMMIT at once, behind the ones written before it.
+ * PostgreSQL runs them one after the other there, none waits for another's lock, and none takes a
+ * connection of its own from the pool (bench/runtime.md: about half again as many new issues and
+ * comments a second). Each is still its own transaction: a statement that fails aborts that one only,
+ * and its COMMIT ends it as a ROLLBACK before the next one's BEGIN. Correctness stays with PostgreSQL's
+ * locks (other processes, and transactions that locked something earlier: those never come here, so a
+ * transaction in a lane never waits for one queued behind it, which holds nothing yet). Elsewhere (not
+ * PostgreSQL, or a transaction that ran statements already) it is `commitWith`.
+ */
+export async function commitInLane(em: EntityManager, key: string, writes: readonly CommitWrite[]): Promise<void> {
+  const conn = em.getConnection();
+  const trx = em.getTransactionContext() as Partial<EndsElsewhere> | undefined;
+  if (!(conn instanceof PostgreSqlConnection) || typeof trx?.endedElsewhere !== 'function' || trx.holdsConnection!()) return commitWith(em, writes);
+  const client = conn.getKnex().client as unknown as PoolClient & { releaseConnection(c: unknown): Promise<void> };
+  let lanes = lanesByPool.get(client);
+  if (lanes === undefined) {
+    lanes = new Map();
+    lanesByPool.set(client, lanes);
+    laneMaps.add(lanes);
+  }
+  let lane = lanes.get(key);
+  if (lane === undefined) {
+    const opened: Lane = { conn: client.acquireConnection() as unknown as Promise<PipelineClient>, running: 0 };
+    // A connection that could not be had is not asked for again by later arrivals.
+    const map = lanes;
+    opened.conn.catch(() => { if (map.get(key) === opened) map.delete(key); });
+    lanes.set(key, lane = opened);
+  }
+  lane.running++;
+  let db: PipelineClient | null = null;
+  try {
+    db = await lane.conn;
+    const { __knexUid } = db as { __knexUid?: string };
+    const announce = (sql: string) => client.emit('query', { __knexUid, sql, bindings: [] } as { sql: string; bindings: unknown[] });
+    const driver = db as unknown as DriverConnection;
+    let sent: Promise<unknown>[];
+    let committed: Promise<unknown>;
+    // Written at once: nothing of another transaction on the lane comes between.
+    db.connection.stream.cork?.();
+    try {
+      announce('BEGIN;');
+      sent = [send(db, BEGIN)];
+      for (const w of writes) {
+        const done = queueOn(client, driver, w.sql, w.params);
+        const { answered } = w;
+        sent.push(answered ? done.then((r) => answered(r.rows as Record<string, unknown>[])) : done);
+      }
+      announce('COMMIT;');
+      committed = send(db, 'COMMIT');
+    } finally {
+      db.connection.stream.uncork?.();
+    }
+    (trx as EndsElsewhere).endedElsewhere(committed);
+    em.resetTransactionContext();
+    const outcome = await Promise.allSettled([...sent, committed]);
+    const failed = outcome.find((o) => o.status === 'rejected');
+    if (failed) {
+      // Without an SQLSTATE the connection itself failed: the lane is given up, and the pool
+      // does not hand the connection out again.
+      if ((failed.reason as { code?: unknown })?.code === undefined) {
+        if (lanes.get(key) === lane) lanes.delete(key);
+        (db as { __knex__disposed?: unknown }).__knex__disposed ??= failed.reason;
+      }
+      throw failed.reason;
+    }
+  } finally {
+    if (--lane.running === 0) {
+      if (lanes.get(key) === lane) lanes.delete(key);
+      if (db !== null) await client.releaseConnection(db);
+    }
+  }
 }
 
 /** A statement `commitWith` sends; `answered`, when given, is told its rows (before COMMIT's answer). */

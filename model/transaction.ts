@@ -137,6 +137,16 @@ export class Transaction {
     return this.conn !== null || this.taking !== null;
   }
 
+  /**
+   * Ends a transaction that took no connection and whose BEGIN, statements and COMMIT were sent on
+   * another one (model/raw.ts commitInLane), announced there: this one only settles as `ended` does.
+   */
+  endedElsewhere(ended: Promise<unknown>): void {
+    if (this.completed || this.conn !== null || this.taking !== null) throw new Error('a transaction that ran statements cannot end elsewhere');
+    this.completed = true;
+    ended.then(() => this.resolve(), (err: unknown) => this.reject(err));
+  }
+
   /** Why a statement on `conn` may not run in this transaction, or null. */
   refusal(conn: Conn): Error | null {
     if (conn !== this.conn) return new Error('Invalid connection for transaction query.');
