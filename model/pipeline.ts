@@ -6,12 +6,14 @@
 //
 // pg's pipeline mode (pg 8.23, `pipeline: true` on the connection, model/db.ts) writes a statement as
 // soon as it is queued, each with its own Sync, and pairs the answers with the statements in order.
-// Two things use it:
+// Three things use it:
 // - BEGIN waits for the transaction's first statement: knex's `BEGIN;` is not sent but noted on the
 //   connection, and goes out just ahead of the first statement that runs on it, in the same write. A
 //   transaction that runs nothing sends neither BEGIN nor its COMMIT or ROLLBACK.
 // - `commitWith` sends the statements of the end of a transaction (its tail writes and counters,
 //   lib/counters.ts) and COMMIT together, and waits for the answers once.
+// - `commitInLane` (model/raw.ts) writes whole transactions of one hot row, BEGIN to COMMIT each, one
+//   behind the other on one connection.
 // Atomicity is PostgreSQL's: a statement that fails aborts the transaction, the statements queued
 // behind it fail without running ("current transaction is aborted"), and COMMIT then ends it as a
 // ROLLBACK, so nothing of the transaction stays; the caller gets the first statement's error.
