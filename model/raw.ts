@@ -352,12 +352,15 @@ export async function commitWith(em: EntityManager, writes: readonly CommitWrite
     return;
   }
   const client = (conn as PostgreSqlConnection).getKnex().client as unknown as PoolClient;
-  await commitPipelined(em, db, () => writes.map((w) => {
-    const sent = queueOn(client, db as unknown as DriverConnection, w.sql, w.params);
-    const { answered } = w;
-    return answered ? sent.then((r) => answered(r.rows as Record<string, unknown>[])) : sent;
-  }));
+  await commitPipelined(em, db, () => queueWrites(client, db as unknown as DriverConnection, writes));
 }
+
+/** Queues `writes` on `db` at once (`queueOn`); each settles once answered and told to its `answered`. */
+const queueWrites = (client: PoolClient, db: DriverConnection, writes: readonly CommitWrite[]): Promise<unknown>[] => writes.map((w) => {
+  const sent = queueOn(client, db, w.sql, w.params);
+  const { answered } = w;
+  return answered ? sent.then((r) => answered(r.rows as Record<string, unknown>[])) : sent;
+});
 
 /** Lanes of hot rows (see `commitInLane`): the connection of each while a transaction of it is under way, and how many are. */
 interface Lane { conn: Promise<PipelineClient>; running: number }
@@ -404,13 +407,14 @@ export async function commitInLane(em: EntityManager, key: string, writes: reado
     lanesByPool.set(client, lanes);
     laneMaps.add(lanes);
   }
-  let lane = lanes.get(key);
-  if (lane === undefined) {
-    const opened: Lane = { conn: client.acquireConnection() as unknown as Promise<PipelineClient>, running: 0 };
-    // A connection that could not be had is not asked for again by later arrivals.
-    const map = lanes;
-    opened.conn.catch(() => { if (map.get(key) === opened) map.delete(key); });
-    lanes.set(key, lane = opened);
+  const found = lanes.get(key);
+  const lane = found ?? { conn: client.acquireConnection() as unknown as Promise<PipelineClient>, running: 0 };
+  const open = lanes;
+  /** Later arrivals open a new lane (this one's connection could not be had, failed, or is going back). */
+  const forget = () => { if (open.get(key) === lane) open.delete(key); };
+  if (found === undefined) {
+    lanes.set(key, lane);
+    lane.conn.catch(forget);
   }
   lane.running++;
   let db: PipelineClient | null = null;
@@ -425,12 +429,7 @@ export async function commitInLane(em: EntityManager, key: string, writes: reado
     db.connection.stream.cork?.();
     try {
       announce('BEGIN;');
-      sent = [send(db, BEGIN)];
-      for (const w of writes) {
-        const done = queueOn(client, driver, w.sql, w.params);
-        const { answered } = w;
-        sent.push(answered ? done.then((r) => answered(r.rows as Record<string, unknown>[])) : done);
-      }
+      sent = [send(db, BEGIN), ...queueWrites(client, driver, writes)];
       announce('COMMIT;');
       committed = send(db, 'COMMIT');
     } finally {
@@ -444,14 +443,14 @@ export async function commitInLane(em: EntityManager, key: string, writes: reado
       // Without an SQLSTATE the connection itself failed: the lane is given up, and the pool
       // does not hand the connection out again.
       if ((failed.reason as { code?: unknown })?.code === undefined) {
-        if (lanes.get(key) === lane) lanes.delete(key);
+        forget();
         (db as { __knex__disposed?: unknown }).__knex__disposed ??= failed.reason;
       }
       throw failed.reason;
     }
   } finally {
     if (--lane.running === 0) {
-      if (lanes.get(key) === lane) lanes.delete(key);
+      forget();
       if (db !== null) await client.releaseConnection(db);
     }
   }

@@ -142,7 +142,7 @@ export class Transaction {
    * another one (model/raw.ts commitInLane), announced there: this one only settles as `ended` does.
    */
   endedElsewhere(ended: Promise<unknown>): void {
-    if (this.completed || this.conn !== null || this.taking !== null) throw new Error('a transaction that ran statements cannot end elsewhere');
+    if (this.completed || this.holdsConnection()) throw new Error('a transaction that ran statements cannot end elsewhere');
     this.completed = true;
     ended.then(() => this.resolve(), (err: unknown) => this.reject(err));
   }
