@@ -9,6 +9,11 @@ type Kind = 'bool' | 'int' | 'string' | 'url';
 interface SettingDef { kind: Kind; default: string }
 
 const SETTINGS = {
+  /** app.ini's keys before any section (Forgejo's environment names them `__DEFAULT__`). */
+  DEFAULT: {
+    /** The instance's name: the `description` of GET /api/healthz. */
+    APP_NAME: { kind: 'string', default: 'cairn' },
+  },
   SERVER: {
     HTTP_ADDR: { kind: 'string', default: '0.0.0.0' },
     HTTP_PORT: { kind: 'int', default: '3000' },

@@ -31,6 +31,7 @@ import { commitInLane, commitWith } from './model/raw.ts';
 import { openApiDocument } from './table/openapi.ts';
 import { serveAvatars } from './lib/avatar-serve.ts';
 import { serveSwaggerUi } from './lib/swagger-ui.ts';
+import { serveHealthCheck } from './lib/healthz.ts';
 import { serveAttachments } from './lib/attachment-serve.ts';
 import { servePackageRegistry } from './lib/package-registry.ts';
 import { serveContainerRegistry } from './lib/registries/container.ts';
@@ -122,6 +123,8 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
   // What answers outside the API. None of it answers a path under /api/v1/, which goes straight to
   // the API's middleware below (issue 10: a dozen fewer steps for every API request).
   const outside: Middleware[] = [];
+  // The health check for load balancers and probes (lib/healthz.ts), first: it reads no credentials.
+  outside.push(serveHealthCheck(config, orm, logger));
   // Avatar images, where every `avatar_url` points.
   outside.push(serveAvatars(config));
   // Attachment downloads, where every `browser_download_url` points.
