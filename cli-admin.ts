@@ -14,7 +14,7 @@ import { SecretBox } from './lib/secretbox.ts';
 
 export interface Output { lines: string[]; code: number }
 
-export const USAGE = `usage: npm run cli -- <command>
+export const USAGE = `usage: npm run cli -- [--config app.ini] <command>
   serve                         start the HTTP server (npm start)
   migrate                       apply database migrations and exit
   routes [--json]               print the route matrix

@@ -1,5 +1,6 @@
 // The command line: `serve` (npm start), `migrate`, `routes`, and the admin commands. Settings come
-// from the same CAIRN__SECTION__KEY environment as the server.
+// from an app.ini (`--config FILE` anywhere on the line, or CAIRN_CONFIG) and the CAIRN__SECTION__KEY
+// environment, the same for the server and the admin commands.
 //
 // With the embedded database only one process may open the data directory, so while a server runs,
 // admin commands are sent to it over a unix socket under the data path and run there.
@@ -108,6 +109,8 @@ function serveAdminSocket(orm: Orm, cfg: Config): net.Server {
 async function serve(cfg: Config) {
   const log = pino({ level: cfg.LOG.LEVEL });
   for (const name of cfg.unknown) log.warn({ setting: name }, 'unknown setting ignored');
+  if (cfg.configFile) log.info({ config: cfg.configFile }, 'settings read from the configuration file and the environment');
+  for (const n of cfg.fileNotices) log.warn({ file: n.file, line: n.line, section: n.section, key: n.key }, n.message);
   // package.json's engines say >=24, installed by the project itself (README, "Run it"); an older
   // runtime still starts, loudly, so an operator who bypassed npm sees why.
   if (Number(process.versions.node.split('.')[0]) < 24) {
@@ -156,14 +159,33 @@ async function serve(cfg: Config) {
   process.once('SIGTERM', stop);
 }
 
-async function main(argv: string[]): Promise<number> {
+/** Forgejo's global `--config FILE` (also `--config=FILE`, `-c FILE`), taken out of argv wherever it stands. */
+function configFlag(argv: readonly string[]): { file: string | null; rest: string[] } {
+  const rest: string[] = [];
+  let file: string | null = null;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--config' || arg === '-c') {
+      if (i + 1 >= argv.length) throw new ConfigError(`${arg} needs a file name`);
+      file = argv[++i]!;
+    } else if (arg.startsWith('--config=')) {
+      file = arg.slice('--config='.length);
+    } else {
+      rest.push(arg);
+    }
+  }
+  return { file, rest };
+}
+
+async function main(args: string[]): Promise<number> {
+  const { file, rest: argv } = configFlag(args);
   const [cmd, ...rest] = argv;
   if (cmd === 'routes') {
     validateTable(routes);
     process.stdout.write(rest.includes('--json') ? `${JSON.stringify(matrixJson(routes), null, 2)}\n` : matrixMarkdown(routes));
     return 0;
   }
-  const cfg = loadConfig();
+  const cfg = loadConfig(process.env, {}, file ?? process.env.CAIRN_CONFIG ?? null);
   switch (cmd) {
     case 'serve':
     case undefined: {

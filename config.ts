@@ -1,8 +1,11 @@
-// Instance settings. Names follow Forgejo's app.ini sections and keys; every setting can be set by
-// an environment variable CAIRN__<SECTION>__<KEY>, a dot in a section name becoming `_`
-// (`[service.explore]` is `SERVICE_EXPLORE`). A bad value stops the start with its variable name.
+// Instance settings. Names follow Forgejo's app.ini sections and keys; every setting can be set in an
+// app.ini file (`--config`, CAIRN_CONFIG) or by an environment variable CAIRN__<SECTION>__<KEY>, a dot
+// in a section name becoming `_` (`[service.explore]` is `SERVICE_EXPLORE`), the variable winning. A bad
+// value stops the start naming its variable, or its file, line, section and key.
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import ini from 'ini';
 import { parseDuration } from './model/duration.ts';
 
 type Kind = 'bool' | 'int' | 'string' | 'url';
@@ -36,6 +39,16 @@ const SETTINGS = {
   },
   DATABASE: {
     URL: { kind: 'string', default: '' },
+    /**
+     * Forgejo's way of naming the database, used when URL is empty: DB_TYPE `postgres` with HOST
+     * (`host[:port]`, or a socket directory), NAME, USER, PASSWD and SSL_MODE becomes the URL.
+     */
+    DB_TYPE: { kind: 'string', default: '' },
+    HOST: { kind: 'string', default: '' },
+    NAME: { kind: 'string', default: '' },
+    USER: { kind: 'string', default: '' },
+    PASSWD: { kind: 'string', default: '' },
+    SSL_MODE: { kind: 'string', default: 'disable' },
     /**
      * Connections to PostgreSQL: twice the CPUs this process may use, from 2 to 10 (issue 10). More
      * backends than the machine runs at once only queue in PostgreSQL: on 2 CPUs, 10 connections
@@ -188,22 +201,41 @@ export type Config = { -readonly [S in keyof Settings]: { -readonly [K in keyof 
   answersMaxAgeMs: number;
   /** CAIRN__ variables that name no known setting. */
   unknown: string[];
+  /** The app.ini read, if any (absolute). */
+  configFile: string | null;
+  /** Sections and keys of the app.ini that cairn does not read, with their lines. */
+  fileNotices: FileNotice[];
 };
 
 export class ConfigError extends Error {}
 
-/** Overrides use the environment-variable names, without the CAIRN__ prefix: `{ 'QUOTA__ENABLED': 'true' }`. */
-export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Record<string, string> = {}): Config {
+export interface FileNotice { file: string; line: number; section: string; key: string | null; message: string }
+
+/**
+ * Settings from, in order of precedence: `overrides` (the environment-variable names without the
+ * CAIRN__ prefix: `{ 'QUOTA__ENABLED': 'true' }`), the CAIRN__ variables of `env`, the app.ini `file`
+ * (by default CAIRN_CONFIG of `env`), the defaults.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Record<string, string> = {}, file: string | null = env.CAIRN_CONFIG || null): Config {
+  const fromFile = file === null ? null : readAppIni(file);
+  /** Where a setting's value came from, for messages: its variable, or its file, line, section and key. */
+  const origin: Record<string, string> = {};
   const out: Record<string, Record<string, unknown>> = {};
   for (const [section, keys] of Object.entries(SETTINGS)) {
     out[section] = {};
     for (const [key, def] of Object.entries(keys) as [string, SettingDef][]) {
       const name = `${section}__${key}`;
-      const raw = overrides[name] ?? env[`CAIRN__${name}`] ?? def.default;
-      out[section][key] = parse(`CAIRN__${name}`, def.kind, raw);
+      const variable = `CAIRN__${name}`;
+      const inFile = fromFile?.values.get(name);
+      const raw = overrides[name] ?? env[variable] ?? inFile?.value ?? def.default;
+      origin[name] = overrides[name] === undefined && env[variable] === undefined && inFile ? inFile.where : variable;
+      out[section][key] = parse(origin[name], def.kind, raw);
     }
   }
+  const where = (section: keyof Settings, key: string) => origin[`${section}__${key}`]!;
   const cfg = out as unknown as Config;
+  cfg.configFile = fromFile?.file ?? null;
+  cfg.fileNotices = fromFile?.notices ?? [];
   // Unknown names are reported, not fatal: an operator may set what a later version reads.
   cfg.unknown = Object.keys(env).filter((name) => {
     if (!name.startsWith('CAIRN__')) return false;
@@ -211,37 +243,174 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     return !(section in SETTINGS) || !(key in SETTINGS[section as keyof Settings]);
   });
   const port = cfg.SERVER.HTTP_PORT;
-  if (port < 0 || port > 65535) throw new ConfigError(`CAIRN__SERVER__HTTP_PORT: ${port} is not a port number`);
+  if (port < 0 || port > 65535) throw new ConfigError(`${where('SERVER', 'HTTP_PORT')}: ${port} is not a port number`);
   const root = cfg.SERVER.ROOT_URL || `http://localhost:${port || 3000}/`;
   cfg.appUrl = root.endsWith('/') ? root : `${root}/`;
   cfg.appSubUrl = new URL(cfg.appUrl).pathname.replace(/\/$/, '');
   cfg.dataPath = path.resolve(cfg.SERVER.APP_DATA_PATH);
-  cfg.sshListenPort = sshPort(cfg.SERVER.SSH_LISTEN_PORT);
+  cfg.sshListenPort = sshPort(where('SERVER', 'SSH_LISTEN_PORT'), cfg.SERVER.SSH_LISTEN_PORT);
   const expiry = parseDuration(cfg.SERVER.LFS_HTTP_AUTH_EXPIRY);
-  if (expiry === null || expiry <= 0) throw new ConfigError(`CAIRN__SERVER__LFS_HTTP_AUTH_EXPIRY: "${cfg.SERVER.LFS_HTTP_AUTH_EXPIRY}" is not a positive duration (such as 24h or 90m)`);
+  if (expiry === null || expiry <= 0) throw new ConfigError(`${where('SERVER', 'LFS_HTTP_AUTH_EXPIRY')}: "${cfg.SERVER.LFS_HTTP_AUTH_EXPIRY}" is not a positive duration (such as 24h or 90m)`);
   cfg.lfsAuthExpiryMs = expiry;
   const answersAge = parseDuration(cfg.CACHE.ANSWERS_MAX_AGE);
-  if (answersAge === null || answersAge <= 0) throw new ConfigError(`CAIRN__CACHE__ANSWERS_MAX_AGE: "${cfg.CACHE.ANSWERS_MAX_AGE}" is not a positive duration (such as 60s or 5m)`);
+  if (answersAge === null || answersAge <= 0) throw new ConfigError(`${where('CACHE', 'ANSWERS_MAX_AGE')}: "${cfg.CACHE.ANSWERS_MAX_AGE}" is not a positive duration (such as 60s or 5m)`);
   cfg.answersMaxAgeMs = answersAge;
-  if (cfg.CACHE.ANSWERS_MAX_MB < 0) throw new ConfigError('CAIRN__CACHE__ANSWERS_MAX_MB: must be 0 or more');
-  if (cfg.SERVER.LFS_MAX_FILE_SIZE < 0) throw new ConfigError('CAIRN__SERVER__LFS_MAX_FILE_SIZE: must be 0 (no limit) or a number of bytes');
+  if (cfg.CACHE.ANSWERS_MAX_MB < 0) throw new ConfigError(`${where('CACHE', 'ANSWERS_MAX_MB')}: must be 0 or more`);
+  if (cfg.SERVER.LFS_MAX_FILE_SIZE < 0) throw new ConfigError(`${where('SERVER', 'LFS_MAX_FILE_SIZE')}: must be 0 (no limit) or a number of bytes`);
   cfg.repoRoot = cfg.REPOSITORY.ROOT ? path.resolve(cfg.REPOSITORY.ROOT) : path.join(cfg.dataPath, 'forgejo-repositories');
   if (!cfg.SERVICE.NO_REPLY_ADDRESS) cfg.SERVICE.NO_REPLY_ADDRESS = `noreply.${new URL(cfg.appUrl).hostname}`;
-  if (!/^(trace|debug|info|warn|error|fatal|silent)$/.test(cfg.LOG.LEVEL)) throw new ConfigError(`CAIRN__LOG__LEVEL: unknown level ${cfg.LOG.LEVEL}`);
-  checkWebhookSettings(cfg);
+  // Forgejo's [log] LEVEL names (Info, Warn, Critical, None) read as pino's.
+  const level = cfg.LOG.LEVEL.toLowerCase();
+  cfg.LOG.LEVEL = level === 'critical' ? 'fatal' : level === 'none' ? 'silent' : level;
+  if (!/^(trace|debug|info|warn|error|fatal|silent)$/.test(cfg.LOG.LEVEL)) throw new ConfigError(`${where('LOG', 'LEVEL')}: unknown level ${cfg.LOG.LEVEL}`);
+  if (!cfg.DATABASE.URL) cfg.DATABASE.URL = databaseUrl(cfg.DATABASE, where);
+  checkWebhookSettings(cfg, where);
   return cfg;
 }
 
+type Where = (section: keyof Settings, key: string) => string;
+
+/**
+ * The PostgreSQL URL of Forgejo's [database] keys, or '' (the embedded database) when DB_TYPE is empty.
+ * A socket directory as HOST goes in the URL's host part, percent-encoded, as libpq reads it.
+ */
+function databaseUrl(db: Config['DATABASE'], where: Where): string {
+  const type = db.DB_TYPE.toLowerCase();
+  if (type === '') {
+    const set = (['HOST', 'NAME', 'USER', 'PASSWD'] as const).find((k) => db[k] !== '');
+    if (set) throw new ConfigError(`${where('DATABASE', set)}: is set but DB_TYPE is not: set DB_TYPE = postgres (or leave [database] empty for the embedded database)`);
+    return '';
+  }
+  if (type !== 'postgres') {
+    const known = ['sqlite3', 'mysql', 'mssql'].includes(type);
+    throw new ConfigError(`${where('DATABASE', 'DB_TYPE')}: ${known ? `${db.DB_TYPE} is not supported: cairn stores its data in PostgreSQL` : `"${db.DB_TYPE}" is not a database type`}; set DB_TYPE = postgres with HOST, NAME, USER and PASSWD, or leave [database] empty for the embedded database`);
+  }
+  if (db.SSL_MODE !== 'disable') throw new ConfigError(`${where('DATABASE', 'SSL_MODE')}: "${db.SSL_MODE}" is not supported: cairn connects to PostgreSQL without TLS (SSL_MODE = disable)`);
+  if (db.NAME === '') throw new ConfigError(`${where('DATABASE', 'NAME')}: DB_TYPE = postgres needs the database's NAME`);
+  const host = db.HOST || '127.0.0.1:5432';
+  let hostPart: string;
+  if (host.startsWith('/')) {
+    hostPart = `${encodeURIComponent(host)}:5432`;
+  } else {
+    const m = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(host);
+    if (!m) throw new ConfigError(`${where('DATABASE', 'HOST')}: "${host}" is not host[:port] or a socket directory`);
+    hostPart = `${m[1]}:${m[2] ?? '5432'}`;
+  }
+  const auth = db.USER === '' ? '' : `${encodeURIComponent(db.USER)}${db.PASSWD === '' ? '' : `:${encodeURIComponent(db.PASSWD)}`}@`;
+  return `postgresql://${auth}${hostPart}/${encodeURIComponent(db.NAME)}`;
+}
+
+/** A setting of an app.ini, and where it is written (for messages). */
+interface FileValue { value: string; where: string }
+
+/**
+ * An app.ini in Forgejo's format, read by the `ini` package: `[section]` headers, `KEY = value` lines,
+ * `;` and `#` comments, a value quoted with `"` (or, as go-ini reads it, backticks) keeping `#` and
+ * `;`, and go-ini's `%(KEY)s` references to keys of the same section or the default one. Keys before
+ * any section are [DEFAULT]'s. Sections and keys cairn does not read are notices; a line that is not a
+ * header, a comment or `KEY = value` stops the start.
+ */
+function readAppIni(file: string): { file: string; values: Map<string, FileValue>; notices: FileNotice[] } {
+  const abs = path.resolve(file);
+  let text: string;
+  try {
+    text = fs.readFileSync(abs, 'utf8');
+  } catch (e) {
+    throw new ConfigError(`${file}: cannot read the configuration file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  const name = path.basename(abs);
+  const lines = lineIndex(text);
+  const tree = ini.decode(text, { bracketedArray: false }) as Record<string, unknown>;
+  // Section (as written) -> key -> value, from the parser.
+  const parsed = new Map<string, Map<string, string>>();
+  const walk = (node: Record<string, unknown>, section: string) => {
+    for (const [key, value] of Object.entries(node)) {
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+        walk(value as Record<string, unknown>, section === 'DEFAULT' ? key : `${section}.${key}`);
+        continue;
+      }
+      // A key given twice is an array: the last wins, as in go-ini. `true`, `false` and `null` come back as values.
+      const last = Array.isArray(value) ? value[value.length - 1] : value;
+      if (!parsed.has(section)) parsed.set(section, new Map());
+      parsed.get(section)!.set(key, String(last));
+    }
+  };
+  walk(tree, 'DEFAULT');
+  for (const section of lines.sections.keys()) if (!parsed.has(section)) parsed.set(section, new Map());
+
+  const values = new Map<string, FileValue>();
+  const notices: FileNotice[] = [];
+  for (const [section, keys] of parsed) {
+    const known = section === 'DEFAULT' ? 'DEFAULT' : section.toUpperCase().replace(/\./g, '_');
+    const defs = (SETTINGS as Record<string, Record<string, SettingDef>>)[known];
+    if (!defs) {
+      const line = lines.sections.get(section) ?? 0;
+      notices.push({ file: abs, line, section, key: null, message: `${name}:${line}: section [${section}] is not used by cairn` });
+      continue;
+    }
+    for (const [key, rawValue] of keys) {
+      const at = lines.keys.get(`${section}\0${key}`);
+      const line = at?.line ?? 0;
+      const label = section === 'DEFAULT' ? key : `[${section}] ${key}`;
+      if (at && at.raw === null) throw new ConfigError(`${name}:${line}: ${label}: a setting is written KEY = value`);
+      if (!(key in defs)) {
+        notices.push({ file: abs, line, section, key, message: `${name}:${line}: ${label} is not used by cairn` });
+        continue;
+      }
+      // go-ini's backtick quoting, which the ini package does not know: the text between them, as written.
+      const backticked = at?.raw && /^`[^`]*`$/.test(at.raw) ? at.raw.slice(1, -1) : null;
+      const value = backticked ?? interpolate(rawValue, section, parsed, `${name}:${line}: ${label}`);
+      values.set(`${known}__${key}`, { value, where: `${name}:${line}: ${label}` });
+    }
+  }
+  notices.sort((a, b) => a.line - b.line);
+  return { file: abs, values, notices };
+}
+
+/** go-ini's `%(KEY)s`: the key's value in the same section, else in the default one. */
+function interpolate(value: string, section: string, parsed: Map<string, Map<string, string>>, where: string, depth = 0): string {
+  if (!value.includes('%(')) return value;
+  if (depth > 20) throw new ConfigError(`${where}: %(...)s references nest too deep (a loop?)`);
+  return value.replace(/%\(([^)]+)\)s/g, (whole, key: string) => {
+    const found = parsed.get(section)?.get(key) ?? parsed.get('DEFAULT')?.get(key);
+    return found === undefined ? whole : interpolate(found, section, parsed, where, depth + 1);
+  });
+}
+
+/**
+ * The line of every section header and key of an INI text, by the grammar the ini package applies
+ * (lib/ini.js decode: comments start with `;` or `#`, a header is `[name]` at the start of the line,
+ * anything else is `key[=value]`), with each key's value as written (null for a line without `=`).
+ */
+function lineIndex(text: string): { sections: Map<string, number>; keys: Map<string, { line: number; raw: string | null }> } {
+  const sections = new Map<string, number>();
+  const keys = new Map<string, { line: number; raw: string | null }>();
+  let section = 'DEFAULT';
+  text.split(/\r\n|\r|\n/).forEach((line, i) => {
+    if (/^\s*([;#]|$)/.test(line)) return;
+    const header = /^\[([^\]]*)\]\s*$/.exec(line);
+    if (header) {
+      section = header[1]!.trim();
+      if (!sections.has(section)) sections.set(section, i + 1);
+      return;
+    }
+    const eq = line.indexOf('=');
+    keys.set(`${section}\0${(eq < 0 ? line : line.slice(0, eq)).trim()}`, { line: i + 1, raw: eq < 0 ? null : line.slice(eq + 1).trim() });
+  });
+  return { sections, keys };
+}
+
 /** Retry and cleanup settings that parse but make no sense stop the start, as other bad values do. */
-function checkWebhookSettings(cfg: Config): void {
-  if (cfg.WEBHOOK.DELIVER_ATTEMPTS < 1) throw new ConfigError('CAIRN__WEBHOOK__DELIVER_ATTEMPTS: must be at least 1');
-  if (cfg.WEBHOOK.DELIVER_BACKOFF < 0) throw new ConfigError('CAIRN__WEBHOOK__DELIVER_BACKOFF: must not be negative');
+function checkWebhookSettings(cfg: Config, where: Where): void {
+  if (cfg.WEBHOOK.DELIVER_ATTEMPTS < 1) throw new ConfigError(`${where('WEBHOOK', 'DELIVER_ATTEMPTS')}: must be at least 1`);
+  if (cfg.WEBHOOK.DELIVER_BACKOFF < 0) throw new ConfigError(`${where('WEBHOOK', 'DELIVER_BACKOFF')}: must not be negative`);
   const c = cfg.CRON_CLEANUP_HOOK_TASK_TABLE;
-  if (!['OlderThan', 'PerWebhook'].includes(c.CLEANUP_TYPE)) throw new ConfigError(`CAIRN__CRON_CLEANUP_HOOK_TASK_TABLE__CLEANUP_TYPE: "${c.CLEANUP_TYPE}" is neither OlderThan nor PerWebhook`);
+  const cron = (key: string) => where('CRON_CLEANUP_HOOK_TASK_TABLE', key);
+  if (!['OlderThan', 'PerWebhook'].includes(c.CLEANUP_TYPE)) throw new ConfigError(`${cron('CLEANUP_TYPE')}: "${c.CLEANUP_TYPE}" is neither OlderThan nor PerWebhook`);
   const age = parseDuration(c.OLDER_THAN);
-  if (age === null || age < 0) throw new ConfigError(`CAIRN__CRON_CLEANUP_HOOK_TASK_TABLE__OLDER_THAN: "${c.OLDER_THAN}" is not a duration`);
-  if (c.NUMBER_TO_KEEP < 0) throw new ConfigError('CAIRN__CRON_CLEANUP_HOOK_TASK_TABLE__NUMBER_TO_KEEP: must not be negative');
-  if (schedulePeriod(c.SCHEDULE) === null) throw new ConfigError(`CAIRN__CRON_CLEANUP_HOOK_TASK_TABLE__SCHEDULE: "${c.SCHEDULE}" is not @every <duration>, @hourly, @daily, @midnight or @weekly`);
+  if (age === null || age < 0) throw new ConfigError(`${cron('OLDER_THAN')}: "${c.OLDER_THAN}" is not a duration`);
+  if (c.NUMBER_TO_KEEP < 0) throw new ConfigError(`${cron('NUMBER_TO_KEEP')}: must not be negative`);
+  if (schedulePeriod(c.SCHEDULE) === null) throw new ConfigError(`${cron('SCHEDULE')}: "${c.SCHEDULE}" is not @every <duration>, @hourly, @daily, @midnight or @weekly`);
 }
 
 /**
@@ -257,10 +426,10 @@ export function schedulePeriod(spec: string): number | null {
   return ms !== null && ms > 0 ? ms : null;
 }
 
-function sshPort(raw: string): number | null {
+function sshPort(where: string, raw: string): number | null {
   if (raw === '') return null;
   const port = /^\d+$/.test(raw) ? Number(raw) : -1;
-  if (port < 0 || port > 65535) throw new ConfigError(`CAIRN__SERVER__SSH_LISTEN_PORT: "${raw}" is not a port number`);
+  if (port < 0 || port > 65535) throw new ConfigError(`${where}: "${raw}" is not a port number`);
   return port;
 }
 
