@@ -182,7 +182,7 @@ async function until(what: string, check: () => boolean, child: Child, ms = 60_0
 test('`cli.ts serve --config` and `admin --config` read the file; the environment wins; a bad file stops the start', async () => {
   const dataPath = path.join(tmp, 'instance');
   const base = process.env.CAIRN__DATABASE__URL;
-  let dropDb = async () => undefined as void;
+  let dropDb = async (): Promise<void> => undefined;
   let text = forgejoIni({ host: '', name: '', user: '', passwd: '' }, dataPath);
   if (base) {
     // On PostgreSQL the file's [database] names a database of its own.
