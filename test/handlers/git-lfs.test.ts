@@ -12,6 +12,9 @@ import { makeRepo, makeUser, type TestUser } from '../helpers/fixtures.ts';
 import { cloneUrl, workDir } from '../helpers/git-cli.ts';
 import { gitSshCommand, makeKeyPair, run, scpUrl, startSsh, type KeyPair, type Ran } from '../helpers/ssh.ts';
 import type { RunningSsh } from '../../git-ssh.ts';
+import { requireTools } from '../helpers/tools.ts';
+
+requireTools('git-lfs', 'ssh', 'ssh-keygen');
 
 const LFS = 'application/vnd.git-lfs+json';
 let db: TestDb;

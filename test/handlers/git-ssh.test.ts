@@ -13,6 +13,9 @@ import { commitFiles, mustGit, workDir } from '../helpers/git-cli.ts';
 import { gitOverSsh, makeKeyPair, run, scpUrl, sshOptions, startSsh, type KeyPair } from '../helpers/ssh.ts';
 import { hostKeyFile } from '../../lib/ssh-host-key.ts';
 import type { RunningSsh } from '../../git-ssh.ts';
+import { requireTools } from '../helpers/tools.ts';
+
+requireTools('ssh', 'ssh-keygen');
 
 let db: TestDb;
 let srv: TestServer;

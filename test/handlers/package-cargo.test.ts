@@ -14,6 +14,9 @@ import * as assert from 'uvu/assert';
 import type { TestUser } from '../helpers/fixtures.ts';
 import { newOrg, setup, type Env } from './repo-setup.ts';
 import { blobFiles as storedBlobs, spoolFiles as spooled } from '../helpers/package-store.ts';
+import { requireTools } from '../helpers/tools.ts';
+
+requireTools('cargo');
 
 const run = promisify(execFile);
 

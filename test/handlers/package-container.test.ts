@@ -15,6 +15,9 @@ import * as assert from 'uvu/assert';
 import type { TestUser } from '../helpers/fixtures.ts';
 import { newOrg, setup, valid, type Env } from './repo-setup.ts';
 import { blobFiles as storedBlobs } from '../helpers/package-store.ts';
+import { requireTools } from '../helpers/tools.ts';
+
+requireTools('skopeo');
 
 const run = promisify(execFile);
 

@@ -17,6 +17,9 @@ import * as assert from 'uvu/assert';
 import type { TestUser } from '../helpers/fixtures.ts';
 import { newOrg, newRepo, setup, valid, type Env } from './repo-setup.ts';
 import { blobFiles as storedBlobs, spoolFiles as spooled } from '../helpers/package-store.ts';
+import { requireTools } from '../helpers/tools.ts';
+
+requireTools('mvn');
 
 const run = promisify(execFile);
 

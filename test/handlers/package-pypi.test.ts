@@ -40,6 +40,9 @@ with zipfile.ZipFile(out, "w") as z:
     z.writestr(n, c)
   z.writestr(f"{info}/RECORD", record)
 `;
+import { requireTools } from '../helpers/tools.ts';
+
+requireTools('pip');
 
 async function wheel(dist: string, version: string, body: string): Promise<{ file: string; name: string; bytes: Buffer }> {
   const name = `${dist}-${version}-py3-none-any.whl`;

@@ -10,6 +10,9 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { openTestDb, startServer, type TestDb, type TestServer } from '../helpers/server.ts';
 import { call } from '../helpers/client.ts';
 import { makeUser, type TestUser } from '../helpers/fixtures.ts';
+import { requireTools } from '../helpers/tools.ts';
+
+requireTools('chromium');
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const TIMEOUT = 30_000;

@@ -11,11 +11,13 @@ import { SecretBox } from '../../lib/secretbox.ts';
 import { repoPathFor } from '../../lib/services.ts';
 import type { TestDb, TestServer } from './server.ts';
 import { IDENTITY } from './git-cli.ts';
+import { requireTools } from './tools.ts';
 
 export interface KeyPair { file: string; publicKey: string }
 
 /** A new ed25519 key pair under `dir`, made by ssh-keygen. */
 export async function makeKeyPair(dir: string, name: string): Promise<KeyPair> {
+  requireTools('ssh', 'ssh-keygen');
   const file = path.join(dir, name);
   await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', name, '-f', file]);
   return { file, publicKey: fs.readFileSync(`${file}.pub`, 'utf8').trim() };
