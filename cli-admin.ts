@@ -1,5 +1,6 @@
 // The admin commands of the CLI, run against an open database: by `npm run cli -- admin ...` directly,
 // or inside a running server that received them over its admin socket.
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Config } from './config.ts';
 import type { Orm } from './model/db.ts';
@@ -11,6 +12,7 @@ import { hashToken, newSalt, newTokenValue } from './lib/tokens.ts';
 import { normalizeScopes } from './lib/scopes.ts';
 import { newTotpSecret, totpFor } from './lib/totp.ts';
 import { SecretBox } from './lib/secretbox.ts';
+import type { DatabaseFormat } from './lib/dump.ts';
 
 export interface Output { lines: string[]; code: number }
 
@@ -23,12 +25,19 @@ export const USAGE = `usage: npm run cli -- [--config app.ini] <command>
   admin user 2fa enroll --username NAME     enable TOTP two-factor sign-in; prints the secret
   admin user 2fa disable --username NAME
   admin user list
+  admin dump [--file FILE.tar.gz] [--database-format pg_dump|json]
+                                the database, repositories and data files in one archive, while the
+                                server runs (default file: cairn-dump-<unix time>.tar.gz)
+  admin restore --file FILE.tar.gz
+                                a dump into an empty data directory and an empty database (no server running)
   migration create <Name>       write a migration for entity changes (maintainers)`;
 
 /** Admin commands, run against an open database (here, or inside the running server). */
 export async function runAdmin(orm: Orm, cfg: Config, argv: string[]): Promise<Output> {
   const lines: string[] = [];
   const [group, sub, ...rest] = argv;
+  if (group === 'dump') return dump(orm, cfg, argv.slice(1));
+  if (group === 'restore') return { lines: ['restore runs from the command line, with no server running on the data directory'], code: 1 };
   if (group !== 'user') return { lines: [USAGE], code: 2 };
   const em = orm.em.fork();
   if (sub === 'create') {
@@ -89,3 +98,30 @@ export async function runAdmin(orm: Orm, cfg: Config, argv: string[]): Promise<O
   return { lines: [USAGE], code: 2 };
 }
 
+
+/**
+ * `admin dump`'s arguments with the archive's path made absolute against `cwd` (the command line's
+ * directory, which the server that may run the dump does not share); by default Forgejo's name.
+ */
+export function dumpArgs(argv: readonly string[], cwd: string, now = Date.now()): string[] {
+  const { values } = parseArgs({ args: [...argv], options: { file: { type: 'string', short: 'f' }, 'database-format': { type: 'string' } }, strict: false });
+  const file = path.resolve(cwd, typeof values.file === 'string' ? values.file : `cairn-dump-${Math.floor(now / 1000)}.tar.gz`);
+  const out = ['--file', file];
+  if (typeof values['database-format'] === 'string') out.push('--database-format', values['database-format']);
+  return out;
+}
+
+async function dump(orm: Orm, cfg: Config, argv: string[]): Promise<Output> {
+  const { values } = parseArgs({ args: argv, options: { file: { type: 'string', short: 'f' }, 'database-format': { type: 'string' } } });
+  const format = values['database-format'];
+  if (!values.file || !path.isAbsolute(values.file)) return { lines: ['--file must name the archive by an absolute path'], code: 2 };
+  if (format !== undefined && format !== 'pg_dump' && format !== 'json') return { lines: ['--database-format is pg_dump or json'], code: 2 };
+  // Loaded by the first dump: a server does not hold the archive code otherwise.
+  const { dumpInstance, DumpError } = await import('./lib/dump.ts');
+  try {
+    return { lines: await dumpInstance(orm, cfg, { file: values.file, databaseFormat: format as DatabaseFormat | undefined }), code: 0 };
+  } catch (e) {
+    if (e instanceof DumpError) return { lines: [e.message], code: 1 };
+    throw e;
+  }
+}

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { migrate, openDatabase, type Orm } from './model/db.ts';
@@ -19,7 +20,7 @@ import { repoPathFor } from './lib/services.ts';
 import { routes } from './routes.table.ts';
 import { validateTable, TableError } from './interpreter.ts';
 import { matrixJson, matrixMarkdown } from './table/matrix.ts';
-import { runAdmin, USAGE, type Output } from './cli-admin.ts';
+import { dumpArgs, runAdmin, USAGE, type Output } from './cli-admin.ts';
 import { HttpError } from './lib/errors.ts';
 import { closeAll } from './git/cat-file.ts';
 import { removeLeftovers } from './lib/leftovers.ts';
@@ -177,6 +178,20 @@ function configFlag(argv: readonly string[]): { file: string | null; rest: strin
   return { file, rest };
 }
 
+async function restore(cfg: Config, argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { file: { type: 'string', short: 'f' } } });
+  if (!values.file) { console.error('usage: admin restore --file FILE.tar.gz'); return 2; }
+  if (fs.existsSync(socketPath(cfg))) { console.error(`a server is running on ${cfg.dataPath}: stop it, and restore into an empty data directory`); return 1; }
+  const { DumpError, restoreInstance } = await import('./lib/dump.ts');
+  try {
+    for (const line of await restoreInstance(cfg, path.resolve(values.file))) console.log(line);
+    return 0;
+  } catch (e) {
+    if (e instanceof DumpError) { console.error(e.message); return 1; }
+    throw e;
+  }
+}
+
 async function main(args: string[]): Promise<number> {
   const { file, rest: argv } = configFlag(args);
   const [cmd, ...rest] = argv;
@@ -212,7 +227,10 @@ async function main(args: string[]): Promise<number> {
       return 0;
     }
     case 'admin': {
-      const out = (await viaServer(cfg, rest)) ?? (await withDatabase(cfg, (orm) => runAdmin(orm, cfg, rest)));
+      // A restore needs the database empty (no migrations first) and no server on the data directory.
+      if (rest[0] === 'restore') return restore(cfg, rest.slice(1));
+      const args = rest[0] === 'dump' ? ['dump', ...dumpArgs(rest.slice(1), process.cwd())] : rest;
+      const out = (await viaServer(cfg, args)) ?? (await withDatabase(cfg, (orm) => runAdmin(orm, cfg, args)));
       for (const l of out.lines) (out.code === 0 ? console.log : console.error)(l);
       return out.code;
     }

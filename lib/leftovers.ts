@@ -4,6 +4,7 @@
 //   <APP_DATA_PATH>/attachments/tmp/*             formidable's temporary upload files (lib/attachments.ts)
 //   <APP_DATA_PATH>/packages/tmp/*                spooled package uploads (lib/packages.ts)
 //   <ROOT>/<owner>/<repo>[.wiki].git/objects/tmp_objdir-incoming-*, incoming-*   git's quarantine
+//   <APP_DATA_PATH>/dump-tmp/*                   the staging directory of `admin dump` (lib/dump.ts)
 // When another process may be serving the same data (lib/serving-lock.ts), what it is writing must
 // stay: then only leftovers untouched for a day go.
 import fs from 'node:fs/promises';
@@ -11,6 +12,9 @@ import path from 'node:path';
 import type { Config } from '../config.ts';
 import { attachmentsRoot } from './attachments.ts';
 import { packagesRoot } from './packages.ts';
+
+/** The staging directories of `admin dump` (lib/dump.ts), under the data path. */
+export const DUMP_STAGING = 'dump-tmp';
 
 const QUARANTINE = /^(tmp_objdir-incoming-|incoming-)[A-Za-z0-9_-]+$/;
 export const STALE_MS = 24 * 3600_000;
@@ -33,7 +37,7 @@ export async function removeLeftovers(cfg: Config, opts: LeftoverOptions): Promi
     await fs.rm(p, { recursive: true, force: true });
     removed.push(p);
   };
-  for (const spool of [path.join(attachmentsRoot(cfg), 'tmp'), path.join(packagesRoot(cfg), 'tmp')]) {
+  for (const spool of [path.join(attachmentsRoot(cfg), 'tmp'), path.join(packagesRoot(cfg), 'tmp'), path.join(cfg.dataPath, DUMP_STAGING)]) {
     for (const name of await names(spool)) await remove(path.join(spool, name));
   }
   for (const owner of await names(cfg.repoRoot)) {

@@ -14,6 +14,8 @@ import { closeAll } from '../../git/cat-file.ts';
 export interface TestDb {
   db: DbHandle;
   dataPath: string;
+  /** The PostgreSQL database's URL; '' for the in-memory embedded database. */
+  url?: string;
   close(): Promise<void>;
 }
 
@@ -45,6 +47,7 @@ export async function openTestDb(): Promise<TestDb> {
   return {
     db,
     dataPath,
+    url,
     async close() {
       await closeAll();
       await db.close();
