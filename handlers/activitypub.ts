@@ -5,10 +5,13 @@
 // behind SIG, which verified the signature and stored the signing person before the handler runs.
 import type { Handler, HandlerCtx, Reply } from '../lib/handler.ts';
 import { noContent } from '../lib/handler.ts';
-import { HttpError, unprocessable } from '../lib/errors.ts';
+import { HttpError, notFound, unprocessable } from '../lib/errors.ts';
 import { need } from '../lib/request.ts';
 import { ACTIVITY_JSON, AS_CONTEXT, FederationError, actorPublicKey, deliver, fetchActor, instanceActorUrl, repoActorUrl, signerOf, storePerson, userActorUrl } from '../lib/federation.ts';
 import { API_VERSION } from '../lib/version.ts';
+import { publicActivityOf } from '../lib/feeds.ts';
+import { toForgeUserActivity, type ForgeUserActivity } from '../lib/api/forge-activity.ts';
+import { rowId } from '../lib/query-values.ts';
 import { follow, isFollowing, unfollow } from '../lib/follows.ts';
 import { setStar } from '../lib/social.ts';
 import { avatarUrl } from '../lib/api/user.ts';
@@ -95,6 +98,23 @@ export const getUserId: Handler = async (c) => {
 /** Forgejo lists the notes of the remote people the user follows; cairn stores none (it accepts no
  *  Create activity), so the collection is empty. */
 export const listUserIdOutbox: Handler = async (c) => emptyOutbox(userActorUrl(c.config, need(c.contextUser, 'user').id));
+
+/** The activity of the path, converted; what a remote may not read is absent (404). */
+async function userActivity(c: HandlerCtx<unknown>): Promise<ForgeUserActivity> {
+  const user = need(c.contextUser, 'user');
+  const id = rowId(c.params['activity-id']);
+  const found = id ? await publicActivityOf(c.em, user, id) : null;
+  if (!found) throw notFound();
+  return toForgeUserActivity(c.config, found.action, {
+    actorId: userActorUrl(c.config, user.id), actUser: user, repoOwnerName: found.owner.name, repoName: found.repo.name, comment: found.comment,
+  });
+}
+
+/** `GET .../activities/{activity-id}`: the Note the activity created (Forgejo's PersonActivityNote). */
+export const getUserIdActivities: Handler = async (c) => activity(200, { '@context': AS_CONTEXT, ...(await userActivity(c)).object });
+
+/** `GET .../activities/{activity-id}/activity`: the Create activity itself (Forgejo's PersonActivity). */
+export const listUserIdActivitiesActivity: Handler = async (c) => activity(200, { '@context': AS_CONTEXT, ...(await userActivity(c)) });
 
 // ---- reading an activity ------------------------------------------------------------------------
 
@@ -214,6 +234,8 @@ export const handlers = {
   getUserId,
   createUserIdInbox,
   listUserIdOutbox,
+  getUserIdActivities,
+  listUserIdActivitiesActivity,
   getRepositoryId,
   createRepositoryIdInbox,
   listRepositoryIdOutbox,
