@@ -11,6 +11,7 @@ import { hashToken, newSalt, newTokenValue } from './lib/tokens.ts';
 import { normalizeScopes } from './lib/scopes.ts';
 import { newTotpSecret, totpFor } from './lib/totp.ts';
 import { SecretBox } from './lib/secretbox.ts';
+import { hostKeyFile, hostKeyFingerprint, readHostKey } from './lib/ssh-host-key.ts';
 
 export interface Output { lines: string[]; code: number }
 
@@ -23,12 +24,27 @@ export const USAGE = `usage: npm run cli -- <command>
   admin user 2fa enroll --username NAME     enable TOTP two-factor sign-in; prints the secret
   admin user 2fa disable --username NAME
   admin user list
+  admin ssh fingerprint         print the built-in SSH server's host key fingerprint (ssh-keygen -lf)
   migration create <Name>       write a migration for entity changes (maintainers)`;
+
+/**
+ * `admin ssh fingerprint`: the host key's fingerprint, read from the data path (the key is never made
+ * here: the SSH server makes it on its first start).
+ */
+export function runSshAdmin(cfg: Config, argv: string[]): Output {
+  if (argv.length !== 1 || argv[0] !== 'fingerprint') return { lines: [USAGE], code: 2 };
+  const key = readHostKey(cfg.dataPath);
+  if (key === null) {
+    return { lines: [`no SSH host key at ${hostKeyFile(cfg.dataPath)}: the built-in SSH server makes it on its first start (CAIRN__SERVER__SSH_LISTEN_PORT)`], code: 1 };
+  }
+  return { lines: [hostKeyFingerprint(key)], code: 0 };
+}
 
 /** Admin commands, run against an open database (here, or inside the running server). */
 export async function runAdmin(orm: Orm, cfg: Config, argv: string[]): Promise<Output> {
   const lines: string[] = [];
   const [group, sub, ...rest] = argv;
+  if (group === 'ssh') return runSshAdmin(cfg, argv.slice(1));
   if (group !== 'user') return { lines: [USAGE], code: 2 };
   const em = orm.em.fork();
   if (sub === 'create') {

@@ -18,7 +18,7 @@ import { repoPathFor } from './lib/services.ts';
 import { routes } from './routes.table.ts';
 import { validateTable, TableError } from './interpreter.ts';
 import { matrixJson, matrixMarkdown } from './table/matrix.ts';
-import { runAdmin, USAGE, type Output } from './cli-admin.ts';
+import { runAdmin, runSshAdmin, USAGE, type Output } from './cli-admin.ts';
 import { HttpError } from './lib/errors.ts';
 import { closeAll } from './git/cat-file.ts';
 import { removeLeftovers } from './lib/leftovers.ts';
@@ -133,7 +133,11 @@ async function serve(cfg: Config) {
   // module it compiles when imported) is loaded only then (issue 10, memory).
   const ssh = cfg.sshListenPort === null ? null
     : await (await import('./git-ssh.ts')).startSshServer({ config: cfg, orm: db.orm, services: { log, secrets: new SecretBox(secretKey(cfg)), repoPath: repoPathFor(cfg) } }, cfg.sshListenPort, cfg.SERVER.SSH_LISTEN_HOST);
-  if (ssh) log.info({ port: ssh.port }, `cairn ssh server listening on ${cfg.SERVER.SSH_LISTEN_HOST}:${ssh.port}`);
+  if (ssh) {
+    log.info({ port: ssh.port }, `cairn ssh server listening on ${cfg.SERVER.SSH_LISTEN_HOST}:${ssh.port}`);
+    // What a client compares with ssh's question on its first connection (README, "Git over SSH").
+    log.info({ fingerprint: ssh.fingerprint }, `ssh host key fingerprint: ${ssh.fingerprint}`);
+  }
   const mirrors = startMirrorScheduler(db.orm.em, { log, secrets: new SecretBox(secretKey(cfg)), repoPath: repoPathFor(cfg) });
   const webhooks = startWebhookDeliverer(db.orm.em, { log, secrets: new SecretBox(secretKey(cfg)), repoPath: repoPathFor(cfg) }, cfg);
   const cron = startCronScheduler(db.orm.em, { log, secrets: new SecretBox(secretKey(cfg)), repoPath: repoPathFor(cfg) }, cfg);
@@ -190,7 +194,9 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'admin': {
-      const out = (await viaServer(cfg, rest)) ?? (await withDatabase(cfg, (orm) => runAdmin(orm, cfg, rest)));
+      // `admin ssh ...` reads files of the data path only: no database, no running server needed.
+      const out = rest[0] === 'ssh' ? runSshAdmin(cfg, rest.slice(1))
+        : (await viaServer(cfg, rest)) ?? (await withDatabase(cfg, (orm) => runAdmin(orm, cfg, rest)));
       for (const l of out.lines) (out.code === 0 ? console.log : console.error)(l);
       return out.code;
     }
