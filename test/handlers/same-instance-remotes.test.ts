@@ -204,6 +204,8 @@ test('while the source is slow to answer, the migrating request holds no transac
     try {
       const name = uniq('slow');
       const migrating = as(alice, 'POST', '/repos/migrate', { clone_addr: `${proxy.url}/${src.full}.git`, repo_name: name, service: 'gitea', labels: true });
+      // Awaited below; a failed assertion before must not leave its rejection unhandled.
+      migrating.catch(() => undefined);
       await proxy.waiting;
       assert.ok(await answersWithin(10_000, bob), `${what}: another write is answered while the source is slow`);
       const open = await openTransactions();
@@ -228,6 +230,7 @@ test('a name taken while the source is slow: 409, the staged clone is removed an
   try {
     const name = uniq('taken');
     const migrating = as(alice, 'POST', '/repos/migrate', { clone_addr: `${proxy.url}/${src.full}.git`, repo_name: name, wiki: true });
+    migrating.catch(() => undefined);
     await proxy.waiting;
     const other = ok(await as(alice, 'POST', '/user/repos', { name, auto_init: true }), 201).json;
     const head = await rev(dirOf(alice.name, name), 'refs/heads/main');
