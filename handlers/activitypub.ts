@@ -4,7 +4,7 @@
 // remote person's local stand-in) and a Follow of a user (and its Undo). Every inbox and outbox sits
 // behind SIG, which verified the signature and stored the signing person before the handler runs.
 import type { Handler, HandlerCtx, Reply } from '../lib/handler.ts';
-import { noContent } from '../lib/handler.ts';
+import { network, noContent, transactionOf } from '../lib/handler.ts';
 import { HttpError, notFound, unprocessable } from '../lib/errors.ts';
 import { need } from '../lib/request.ts';
 import { ACTIVITY_JSON, AS_CONTEXT, FederationError, actorPublicKey, deliver, fetchActor, instanceActorUrl, repoActorUrl, signerOf, storePerson, userActorUrl } from '../lib/federation.ts';
@@ -177,15 +177,17 @@ async function acceptFollow(c: HandlerCtx<APActivity>, userId: number, actor: IF
 
 /** `POST /user/activitypub/follow`: sends a signed Follow to the remote person's inbox. Forgejo queues
  *  it; cairn delivers it at once, so a remote that cannot be reached is reported (406, like Forgejo's
- *  answer to an actor it cannot find). The follow counts once the remote's Accept arrives. */
-export const followRemote: Handler<APRemoteFollowOption> = async (c) => {
+ *  answer to an actor it cannot find). The follow counts once the remote's Accept arrives. No
+ *  transaction is open while the remote answers (`network`): the person is stored in a short one
+ *  between the two calls, and stays when the delivery fails, a cached remote actor as SIG keeps one. */
+export const followRemote: Handler<APRemoteFollowOption> = network(async (c) => {
   const doer = need(c.auth.doer ?? undefined, 'user');
   const target = (c.body.target ?? '').trim();
   if (target === '') throw unprocessable('[Target]: Required');
   try {
     const actor = await fetchActor(c.em, c.config, c.services, target);
     if (actor.type !== 'Person' || !actor.inbox) throw new FederationError(`${target} is not a person with an inbox`);
-    const person = await storePerson(c.em, c.config, actor);
+    const person = await transactionOf(c)(() => storePerson(c.em, c.config, actor));
     const from = userActorUrl(c.config, doer.id);
     await deliver(c.em, c.config, c.services, doer.id, actor.inbox, {
       '@context': AS_CONTEXT, id: `${from}#follows/${person.id}`, type: 'Follow', actor: from, object: actor.id,
@@ -195,7 +197,7 @@ export const followRemote: Handler<APRemoteFollowOption> = async (c) => {
     throw e;
   }
   return noContent();
-};
+});
 
 // ---- repositories -------------------------------------------------------------------------------
 

@@ -1,8 +1,10 @@
 // What a killed process leaves on disk (issue 9, item 14): partial uploads in the attachment and
 // package spools, and the quarantine directories where `git receive-pack` keeps a push's objects until
 // it accepts them. Removed at start, before listening. Only names these writers use are touched:
-//   <APP_DATA_PATH>/attachments/tmp/*             formidable's temporary upload files (lib/attachments.ts)
+//   <APP_DATA_PATH>/attachments/tmp/*             formidable's temporary upload files (lib/attachments.ts), and
+//                                                 release assets a migration downloaded (lib/migrate-import.ts)
 //   <APP_DATA_PATH>/packages/tmp/*                spooled package uploads (lib/packages.ts)
+//   <ROOT>/.migrating/*                           a migration's clone before its repository exists (lib/mirrors.ts)
 //   <ROOT>/<owner>/<repo>[.wiki].git/objects/tmp_objdir-incoming-*, incoming-*   git's quarantine
 // When another process may be serving the same data (lib/serving-lock.ts), what it is writing must
 // stay: then only leftovers untouched for a day go.
@@ -11,6 +13,7 @@ import path from 'node:path';
 import type { Config } from '../config.ts';
 import { attachmentsRoot } from './attachments.ts';
 import { packagesRoot } from './packages.ts';
+import { migrationSpool } from './mirrors.ts';
 
 const QUARANTINE = /^(tmp_objdir-incoming-|incoming-)[A-Za-z0-9_-]+$/;
 export const STALE_MS = 24 * 3600_000;
@@ -33,7 +36,7 @@ export async function removeLeftovers(cfg: Config, opts: LeftoverOptions): Promi
     await fs.rm(p, { recursive: true, force: true });
     removed.push(p);
   };
-  for (const spool of [path.join(attachmentsRoot(cfg), 'tmp'), path.join(packagesRoot(cfg), 'tmp')]) {
+  for (const spool of [path.join(attachmentsRoot(cfg), 'tmp'), path.join(packagesRoot(cfg), 'tmp'), migrationSpool(cfg)]) {
     for (const name of await names(spool)) await remove(path.join(spool, name));
   }
   for (const owner of await names(cfg.repoRoot)) {
