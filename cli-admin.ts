@@ -13,6 +13,7 @@ import { normalizeScopes } from './lib/scopes.ts';
 import { newTotpSecret, totpFor } from './lib/totp.ts';
 import { SecretBox } from './lib/secretbox.ts';
 import type { DatabaseFormat } from './lib/dump.ts';
+import { hostKeyFile, hostKeyFingerprint, readHostKey } from './lib/ssh-host-key.ts';
 
 export interface Output { lines: string[]; code: number }
 
@@ -30,7 +31,21 @@ export const USAGE = `usage: npm run cli -- [--config app.ini] <command>
                                 server runs (default file: cairn-dump-<unix time>.tar.gz)
   admin restore --file FILE.tar.gz
                                 a dump into an empty data directory and an empty database (no server running)
+  admin ssh fingerprint         print the built-in SSH server's host key fingerprint (ssh-keygen -lf)
   migration create <Name>       write a migration for entity changes (maintainers)`;
+
+/**
+ * `admin ssh fingerprint`: the host key's fingerprint, read from the data path (the key is never made
+ * here: the SSH server makes it on its first start).
+ */
+export function runSshAdmin(cfg: Config, argv: string[]): Output {
+  if (argv.length !== 1 || argv[0] !== 'fingerprint') return { lines: [USAGE], code: 2 };
+  const key = readHostKey(cfg.dataPath);
+  if (key === null) {
+    return { lines: [`no SSH host key at ${hostKeyFile(cfg.dataPath)}: the built-in SSH server makes it on its first start (CAIRN__SERVER__SSH_LISTEN_PORT)`], code: 1 };
+  }
+  return { lines: [hostKeyFingerprint(key)], code: 0 };
+}
 
 /** Admin commands, run against an open database (here, or inside the running server). */
 export async function runAdmin(orm: Orm, cfg: Config, argv: string[]): Promise<Output> {
@@ -38,6 +53,7 @@ export async function runAdmin(orm: Orm, cfg: Config, argv: string[]): Promise<O
   const [group, sub, ...rest] = argv;
   if (group === 'dump') return dump(orm, cfg, argv.slice(1));
   if (group === 'restore') return { lines: ['restore runs from the command line, with no server running on the data directory'], code: 1 };
+  if (group === 'ssh') return runSshAdmin(cfg, argv.slice(1));
   if (group !== 'user') return { lines: [USAGE], code: 2 };
   const em = orm.em.fork();
   if (sub === 'create') {

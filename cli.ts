@@ -20,7 +20,7 @@ import { repoPathFor } from './lib/services.ts';
 import { routes } from './routes.table.ts';
 import { validateTable, TableError } from './interpreter.ts';
 import { matrixJson, matrixMarkdown } from './table/matrix.ts';
-import { dumpArgs, runAdmin, USAGE, type Output } from './cli-admin.ts';
+import { dumpArgs, runAdmin, runSshAdmin, USAGE, type Output } from './cli-admin.ts';
 import { HttpError } from './lib/errors.ts';
 import { closeAll } from './git/cat-file.ts';
 import { removeLeftovers } from './lib/leftovers.ts';
@@ -137,7 +137,11 @@ async function serve(cfg: Config) {
   // module it compiles when imported) is loaded only then (issue 10, memory).
   const ssh = cfg.sshListenPort === null ? null
     : await (await import('./git-ssh.ts')).startSshServer({ config: cfg, orm: db.orm, services: { log, secrets: new SecretBox(secretKey(cfg)), repoPath: repoPathFor(cfg) } }, cfg.sshListenPort, cfg.SERVER.SSH_LISTEN_HOST);
-  if (ssh) log.info({ port: ssh.port }, `cairn ssh server listening on ${cfg.SERVER.SSH_LISTEN_HOST}:${ssh.port}`);
+  if (ssh) {
+    log.info({ port: ssh.port }, `cairn ssh server listening on ${cfg.SERVER.SSH_LISTEN_HOST}:${ssh.port}`);
+    // What a client compares with ssh's question on its first connection (README, "Git over SSH").
+    log.info({ fingerprint: ssh.fingerprint }, `ssh host key fingerprint: ${ssh.fingerprint}`);
+  }
   const mirrors = startMirrorScheduler(db.orm.em, { log, secrets: new SecretBox(secretKey(cfg)), repoPath: repoPathFor(cfg) });
   const webhooks = startWebhookDeliverer(db.orm.em, { log, secrets: new SecretBox(secretKey(cfg)), repoPath: repoPathFor(cfg) }, cfg);
   const cron = startCronScheduler(db.orm.em, { log, secrets: new SecretBox(secretKey(cfg)), repoPath: repoPathFor(cfg) }, cfg);
@@ -229,8 +233,10 @@ async function main(args: string[]): Promise<number> {
     case 'admin': {
       // A restore needs the database empty (no migrations first) and no server on the data directory.
       if (rest[0] === 'restore') return restore(cfg, rest.slice(1));
+      // `admin ssh ...` reads files of the data path only: no database, no running server needed.
       const args = rest[0] === 'dump' ? ['dump', ...dumpArgs(rest.slice(1), process.cwd())] : rest;
-      const out = (await viaServer(cfg, args)) ?? (await withDatabase(cfg, (orm) => runAdmin(orm, cfg, args)));
+      const out = rest[0] === 'ssh' ? runSshAdmin(cfg, rest.slice(1))
+        : (await viaServer(cfg, args)) ?? (await withDatabase(cfg, (orm) => runAdmin(orm, cfg, args)));
       for (const l of out.lines) (out.code === 0 ? console.log : console.error)(l);
       return out.code;
     }

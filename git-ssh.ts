@@ -14,7 +14,7 @@ import type { Services } from './lib/services.ts';
 import { isDenial, isMoved, resolveGitAccess, type GitAccess, type GitAccessResult, type GitMode } from './lib/git-access.ts';
 import { startPush, ensurePushTarget, type PushRun } from './lib/git-push.ts';
 import { installHooks, type HookDirs } from './lib/push-hook.ts';
-import { loadOrCreateHostKey } from './lib/ssh-host-key.ts';
+import { hostKeyFingerprint, loadOrCreateHostKey } from './lib/ssh-host-key.ts';
 import { parseSshCommand, SshCommandError, type GitVerb, type SshCommand } from './lib/ssh-command.ts';
 import { accountDisabled, fingerprintOfBlob, identityForKey, isKnownKey, principalOf, touchKey, type SshIdentity } from './lib/ssh-identity.ts';
 import { signLfsToken } from './lib/lfs-token.ts';
@@ -28,6 +28,8 @@ export interface SshServerDeps {
 
 export interface RunningSsh {
   port: number;
+  /** The host key's fingerprint (lib/ssh-host-key.ts hostKeyFingerprint). */
+  fingerprint: string;
   close(): Promise<void>;
 }
 
@@ -51,6 +53,7 @@ export async function startSshServer(deps: SshServerDeps, port: number, host: st
   server.on('error', (e: Error) => deps.services.log.error({ err: e }, 'ssh server error'));
   return {
     port: (server.address() as AddressInfo).port,
+    fingerprint: hostKeyFingerprint(hostKey),
     close: () => new Promise<void>((resolve) => {
       server.close(() => resolve());
       // Open sessions end with the server, as HTTP connections do (server.ts listen).

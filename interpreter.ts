@@ -197,9 +197,13 @@ export async function runRoute(ctx: Context, route: BoundRoute, hooks: RunHooks)
   if (parsed.deny) return hooks.respond(ctx, s, parsed.deny);
   if (!route.handler) throw new HttpError(501, MSG.notImplemented);
   const handler = route.handler;
-  const reply = s.method === 'GET' || s.method === 'HEAD'
-    ? await handler(s as HandlerCtx<unknown>)
-    : await hooks.transactional(s, (tx) => handler(tx as HandlerCtx<unknown>));
+  // A handler that calls other hosts runs outside any transaction and writes in short ones of its own
+  // (lib/handler.ts network); every other write handler runs in one transaction.
+  const reply = handler.network
+    ? await handler({ ...s, transaction: (work) => hooks.transactional(s, () => work()) } as HandlerCtx<unknown>)
+    : s.method === 'GET' || s.method === 'HEAD'
+      ? await handler(s as HandlerCtx<unknown>)
+      : await hooks.transactional(s, (tx) => handler(tx as HandlerCtx<unknown>));
   hooks.render(ctx, s, reply.body instanceof AfterCommit ? { ...reply, body: await reply.body.make() } : reply);
 }
 

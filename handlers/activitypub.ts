@@ -4,11 +4,14 @@
 // remote person's local stand-in) and a Follow of a user (and its Undo). Every inbox and outbox sits
 // behind SIG, which verified the signature and stored the signing person before the handler runs.
 import type { Handler, HandlerCtx, Reply } from '../lib/handler.ts';
-import { noContent } from '../lib/handler.ts';
-import { HttpError, unprocessable } from '../lib/errors.ts';
+import { network, noContent, transactionOf } from '../lib/handler.ts';
+import { HttpError, notFound, unprocessable } from '../lib/errors.ts';
 import { need } from '../lib/request.ts';
 import { ACTIVITY_JSON, AS_CONTEXT, FederationError, actorPublicKey, deliver, fetchActor, instanceActorUrl, repoActorUrl, signerOf, storePerson, userActorUrl } from '../lib/federation.ts';
 import { API_VERSION } from '../lib/version.ts';
+import { publicActivityOf } from '../lib/feeds.ts';
+import { toForgeUserActivity, type ForgeUserActivity } from '../lib/api/forge-activity.ts';
+import { rowId } from '../lib/query-values.ts';
 import { follow, isFollowing, unfollow } from '../lib/follows.ts';
 import { setStar } from '../lib/social.ts';
 import { avatarUrl } from '../lib/api/user.ts';
@@ -96,6 +99,23 @@ export const getUserId: Handler = async (c) => {
  *  Create activity), so the collection is empty. */
 export const listUserIdOutbox: Handler = async (c) => emptyOutbox(userActorUrl(c.config, need(c.contextUser, 'user').id));
 
+/** The activity of the path, converted; what a remote may not read is absent (404). */
+async function userActivity(c: HandlerCtx<unknown>): Promise<ForgeUserActivity> {
+  const user = need(c.contextUser, 'user');
+  const id = rowId(c.params['activity-id']);
+  const found = id ? await publicActivityOf(c.em, user, id) : null;
+  if (!found) throw notFound();
+  return toForgeUserActivity(c.config, found.action, {
+    actorId: userActorUrl(c.config, user.id), actUser: user, repoOwnerName: found.owner.name, repoName: found.repo.name, comment: found.comment,
+  });
+}
+
+/** `GET .../activities/{activity-id}`: the Note the activity created (Forgejo's PersonActivityNote). */
+export const getUserIdActivities: Handler = async (c) => activity(200, { '@context': AS_CONTEXT, ...(await userActivity(c)).object });
+
+/** `GET .../activities/{activity-id}/activity`: the Create activity itself (Forgejo's PersonActivity). */
+export const listUserIdActivitiesActivity: Handler = async (c) => activity(200, { '@context': AS_CONTEXT, ...(await userActivity(c)) });
+
 // ---- reading an activity ------------------------------------------------------------------------
 
 const idOf = (v: unknown): string => {
@@ -157,15 +177,17 @@ async function acceptFollow(c: HandlerCtx<APActivity>, userId: number, actor: IF
 
 /** `POST /user/activitypub/follow`: sends a signed Follow to the remote person's inbox. Forgejo queues
  *  it; cairn delivers it at once, so a remote that cannot be reached is reported (406, like Forgejo's
- *  answer to an actor it cannot find). The follow counts once the remote's Accept arrives. */
-export const followRemote: Handler<APRemoteFollowOption> = async (c) => {
+ *  answer to an actor it cannot find). The follow counts once the remote's Accept arrives. No
+ *  transaction is open while the remote answers (`network`): the person is stored in a short one
+ *  between the two calls, and stays when the delivery fails, a cached remote actor as SIG keeps one. */
+export const followRemote: Handler<APRemoteFollowOption> = network(async (c) => {
   const doer = need(c.auth.doer ?? undefined, 'user');
   const target = (c.body.target ?? '').trim();
   if (target === '') throw unprocessable('[Target]: Required');
   try {
     const actor = await fetchActor(c.em, c.config, c.services, target);
     if (actor.type !== 'Person' || !actor.inbox) throw new FederationError(`${target} is not a person with an inbox`);
-    const person = await storePerson(c.em, c.config, actor);
+    const person = await transactionOf(c)(() => storePerson(c.em, c.config, actor));
     const from = userActorUrl(c.config, doer.id);
     await deliver(c.em, c.config, c.services, doer.id, actor.inbox, {
       '@context': AS_CONTEXT, id: `${from}#follows/${person.id}`, type: 'Follow', actor: from, object: actor.id,
@@ -175,7 +197,7 @@ export const followRemote: Handler<APRemoteFollowOption> = async (c) => {
     throw e;
   }
   return noContent();
-};
+});
 
 // ---- repositories -------------------------------------------------------------------------------
 
@@ -214,6 +236,8 @@ export const handlers = {
   getUserId,
   createUserIdInbox,
   listUserIdOutbox,
+  getUserIdActivities,
+  listUserIdActivitiesActivity,
   getRepositoryId,
   createRepositoryIdInbox,
   listRepositoryIdOutbox,

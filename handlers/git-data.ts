@@ -55,18 +55,23 @@ async function refsWithPrefix(repoPath: string, prefix: string) {
   return stdout.toString('utf8').split('\n').filter((l) => l !== '').map((l) => l.split('\0')).filter(([name]) => name.startsWith(prefix));
 }
 
-/** A prefix filter (`refs/` + the path); a single exact match answers an object, not a list (Forgejo's quirk). */
-async function refsAnswer(c: RequestState, filter: string) {
+/**
+ * The refs whose full name starts with `refs/` + `given` (every ref when nothing is given), as the
+ * documented list (Forgejo's getGitRefsInternal). Forgejo answers one object instead only when the
+ * single ref found is named exactly `given`, as given: a full name always starts with `refs/`, and
+ * the search prefixed another, so that cannot happen and `heads/main` answers a list of one.
+ */
+async function refsAnswer(c: RequestState, given: string) {
   const g = gitCtx(c);
-  const refs = g.repo.isEmpty ? [] : await refsWithPrefix(g.path, filter);
+  const refs = g.repo.isEmpty ? [] : await refsWithPrefix(g.path, given === '' ? '' : `refs/${given}`);
   if (refs.length === 0) throw notFound();
   const out = refs.map(([name = '', type = '', oid = '']) => toReference(g.urls, name, type, oid));
-  if (out.length === 1 && out[0].ref === filter) return json(200, out[0]);
+  if (out.length === 1 && out[0].ref === given) return json(200, out[0]);
   return json(200, out);
 }
 
 export const listRefs: Handler = (c) => refsAnswer(c, '');
-export const getRefs: Handler = (c) => refsAnswer(c, `refs/${c.params.path ?? ''}`);
+export const getRefs: Handler = (c) => refsAnswer(c, c.params.path ?? '');
 
 // --- trees and blobs ----------------------------------------------------------------------------
 

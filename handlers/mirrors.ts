@@ -1,7 +1,7 @@
 // Migrations, pull-mirror sync, mirror conversion and push mirrors (Forgejo routers/api/v1/repo/
 // migrate.go, mirror.go, repo.go Convert).
 import type { Handler } from '../lib/handler.ts';
-import { json, noContent, signedIn } from '../lib/handler.ts';
+import { json, network, noContent, signedIn, transactionOf } from '../lib/handler.ts';
 import type { CreatePushMirrorOption, MigrateRepoOptions } from '../model/schemas/index.ts';
 import { User, type IUser } from '../model/user.ts';
 import { PushMirror } from '../model/mirror.ts';
@@ -20,9 +20,10 @@ const IMPORTABLE = ['issues', 'labels', 'milestones', 'releases', 'pull_requests
  * repository's milestones, labels, releases, issues and pull requests are imported from another
  * instance of this API: `service: gitea`, or a git URL whose host serves `/api/v1/version`. A plain
  * git source ignores those options and a mirror never takes them, as in Forgejo; other services
- * cannot be read.
+ * cannot be read. The handlers of this family that reach a remote are `network`: they hold no
+ * transaction while the remote answers (lib/mirrors.ts).
  */
-export const migrate = signedIn<MigrateRepoOptions>(async (c) => {
+export const migrate = network(signedIn<MigrateRepoOptions>(async (c) => {
   const b = c.body;
   const doer = c.auth.doer;
   let owner: IUser = doer;
@@ -41,7 +42,7 @@ export const migrate = signedIn<MigrateRepoOptions>(async (c) => {
       apiImport = { src, plan: { milestones: !!b.milestones, labels: !!b.labels, releases: !!b.releases, issues: !!b.issues, pulls: !!b.pull_requests } };
     }
   }
-  const repo = await migrateRepository(c.em, c.config, c.services, doer, owner, {
+  const repo = await migrateRepository(c.em, transactionOf(c), c.config, c.services, doer, owner, {
     cloneAddr: b.clone_addr,
     authUsername: b.auth_username,
     authPassword: b.auth_password,
@@ -55,12 +56,12 @@ export const migrate = signedIn<MigrateRepoOptions>(async (c) => {
     apiImport,
   });
   return json(201, await repoJson(c, repo, owner));
-});
+}));
 
-export const mirrorSync: Handler = async (c) => {
-  await syncMirror(c.em, c.services, need(c.repo, 'repo').repo);
+export const mirrorSync: Handler = network(async (c) => {
+  await syncMirror(c.em, transactionOf(c), c.services, need(c.repo, 'repo').repo);
   return { status: 200 };
-};
+});
 
 export const convert: Handler = async (c) => {
   const { repo, owner } = need(c.repo, 'repo');
@@ -82,10 +83,10 @@ export const getPushMirror: Handler = async (c) => {
   return json(200, toApiPushMirror(repo, pm));
 };
 
-export const createPushMirrorOf: Handler<CreatePushMirrorOption> = async (c) => {
+export const createPushMirrorOf: Handler<CreatePushMirrorOption> = network(async (c) => {
   const { repo } = need(c.repo, 'repo');
   const b = c.body;
-  const pm = await createPushMirror(c.em, c.config, c.services, repo, {
+  const pm = await createPushMirror(c.em, transactionOf(c), c.config, c.services, repo, {
     remoteAddress: b.remote_address ?? '',
     remoteUsername: b.remote_username,
     remotePassword: b.remote_password,
@@ -95,7 +96,7 @@ export const createPushMirrorOf: Handler<CreatePushMirrorOption> = async (c) => 
     useSsh: b.use_ssh,
   });
   return json(200, toApiPushMirror(repo, pm));
-};
+});
 
 export const removePushMirror: Handler = async (c) => {
   const { repo } = need(c.repo, 'repo');
@@ -104,15 +105,15 @@ export const removePushMirror: Handler = async (c) => {
 };
 
 /** Pushes to every push mirror now; a failure is kept as that mirror's `last_error`. */
-export const syncPushMirrors: Handler = async (c) => {
+export const syncPushMirrors: Handler = network(async (c) => {
   const { repo } = need(c.repo, 'repo');
   for (const pm of await c.em.find(PushMirror, { repoId: repo.id }, { orderBy: { id: 'asc' } })) {
-    if (!(await syncPushMirror(c.em, c.services, repo, pm))) {
+    if (!(await syncPushMirror(c.em, transactionOf(c), c.services, repo, pm))) {
       return json(500, { message: `error occurred when syncing push mirror ${pm.remoteName}`, url: `${c.config.appUrl}api/swagger` });
     }
   }
   return { status: 200 };
-};
+});
 
 /** This family's handlers; `routes.table.ts` names each `mirrors.<key>`. */
 export const handlers = {

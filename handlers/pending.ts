@@ -1,6 +1,2 @@
 // Handler keys of routes that have no handler yet (see handlers/index.ts).
-export const PENDING = [
-  'activitypub.getUserIdActivities',
-  'activitypub.listUserIdActivitiesActivity',
-  
-] as const;
+export const PENDING = [] as const;

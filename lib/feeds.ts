@@ -26,7 +26,7 @@ import { tailWrite } from './counters.ts';
 import { WATCHING } from './social.ts';
 import { keepEarly, takeEarly } from './early-reads.ts';
 import { BlockedUser } from '../model/social.ts';
-import { CommentType, Comment } from '../model/issue.ts';
+import { CommentType, Comment, type IComment } from '../model/issue.ts';
 import { numberPending } from './issues.ts';
 import type { ITeam } from '../model/org.ts';
 import { readersOf, userById, type UnitName } from './perm.ts';
@@ -362,4 +362,30 @@ export async function actionRepos(em: EntityManager, rows: IAction[]): Promise<M
   const ids = [...new Set(rows.map((a) => a.repoId))];
   const repos = ids.length ? await em.find(Repository, { id: { $in: ids } }) : [];
   return new Map(repos.map((r) => [r.id, r]));
+}
+
+/** One activity as ActivityPub serves it, with what its note names. */
+export interface PublicActivity {
+  action: IAction;
+  repo: IRepository;
+  owner: IUser;
+  comment: IComment | null;
+}
+
+/**
+ * Activity `id` of `user`'s own feed, when a remote server may read it (Forgejo's getActivity and
+ * Action.IsActionPrivate): the user's own row of something the user did, in a public repository whose
+ * owner is public and shows their activity, by a user who is public and shows theirs. Anything else
+ * reads as absent.
+ */
+export async function publicActivityOf(em: EntityManager, user: IUser, id: number): Promise<PublicActivity | null> {
+  if (user.visibility !== 'public' || user.hideActivity) return null;
+  const action = await em.findOne(Action, { id, userId: user.id, actUserId: user.id });
+  if (!action || action.isPrivate) return null;
+  const repo = await em.findOne(Repository, { id: action.repoId });
+  if (!repo || repo.isPrivate) return null;
+  const owner = repo.ownerId === user.id ? user : await userById(em, repo.ownerId);
+  if (!owner || owner.visibility !== 'public' || owner.hideActivity) return null;
+  const comment = action.commentId > 0 ? await em.findOne(Comment, { id: action.commentId }) : null;
+  return { action, repo, owner, comment };
 }

@@ -2,7 +2,7 @@
 import type { Readable } from 'node:stream';
 import type { IUser } from '../model/user.ts';
 import type { Auth } from './auth-types.ts';
-import type { Need, RequestState } from './request.ts';
+import type { Need, RequestState, Transact } from './request.ts';
 import type { QueryValues } from '../model/schemas/query.ts';
 
 export interface Reply {
@@ -25,6 +25,8 @@ export type Handler<B = never, Q = QueryValues> = ((c: HandlerCtx<B, Q>) => Prom
   readonly needs?: readonly Need[];
   /** The handler changes none of the rows its request reads first (see `plainContext`). */
   readonly plainContext?: boolean;
+  /** The handler calls other hosts and writes in short transactions of its own (see `network`). */
+  readonly network?: boolean;
 };
 
 /** The context of a handler whose row has TOK: the caller is known. */
@@ -52,6 +54,24 @@ export function signedIn<B = never, Q = QueryValues>(h: (c: SignedInCtx<B, Q>) =
  */
 export function plainContext<B, Q>(h: Handler<B, Q>): Handler<B, Q> {
   return Object.assign(h, { plainContext: true as const });
+}
+
+/**
+ * A write handler that calls other hosts: a git remote, another instance's API, a federation inbox.
+ * The other host may be this very instance, whose answer then needs the database too (on the embedded
+ * database, the one connection there is), and a slow host must not keep a pooled connection busy. So
+ * the interpreter opens no transaction around such a handler: it does its network work holding no
+ * transaction (reads outside one take a connection for each statement only), and writes what came of
+ * it in short transactions of its own (`transactionOf(c)`), none of them open across a call.
+ */
+export function network<B, Q>(h: Handler<B, Q>): Handler<B, Q> {
+  return Object.assign(h, { network: true as const });
+}
+
+/** The request's short transactions (RequestState `transaction`); only a `network` handler has them. */
+export function transactionOf(c: Pick<HandlerCtx, 'transaction'>): Transact {
+  if (!c.transaction) throw new Error('a handler wrote in a transaction of its own without being declared network');
+  return c.transaction;
 }
 
 export const json = (status: number, body: unknown, headers?: Record<string, string>): Reply => ({ status, body, headers });

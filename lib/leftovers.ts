@@ -1,8 +1,10 @@
 // What a killed process leaves on disk (issue 9, item 14): partial uploads in the attachment and
 // package spools, and the quarantine directories where `git receive-pack` keeps a push's objects until
 // it accepts them. Removed at start, before listening. Only names these writers use are touched:
-//   <APP_DATA_PATH>/attachments/tmp/*             formidable's temporary upload files (lib/attachments.ts)
+//   <APP_DATA_PATH>/attachments/tmp/*             formidable's temporary upload files (lib/attachments.ts), and
+//                                                 release assets a migration downloaded (lib/migrate-import.ts)
 //   <APP_DATA_PATH>/packages/tmp/*                spooled package uploads (lib/packages.ts)
+//   <ROOT>/.migrating/*                           a migration's clone before its repository exists (lib/mirrors.ts)
 //   <ROOT>/<owner>/<repo>[.wiki].git/objects/tmp_objdir-incoming-*, incoming-*   git's quarantine
 //   <APP_DATA_PATH>/dump-tmp/*                   the staging directory of `admin dump` (lib/dump.ts)
 // When another process may be serving the same data (lib/serving-lock.ts), what it is writing must
@@ -12,6 +14,7 @@ import path from 'node:path';
 import type { Config } from '../config.ts';
 import { attachmentsRoot } from './attachments.ts';
 import { packagesRoot } from './packages.ts';
+import { migrationSpool } from './mirrors.ts';
 
 /** The staging directories of `admin dump` (lib/dump.ts), under the data path. */
 export const DUMP_STAGING = 'dump-tmp';
@@ -37,7 +40,7 @@ export async function removeLeftovers(cfg: Config, opts: LeftoverOptions): Promi
     await fs.rm(p, { recursive: true, force: true });
     removed.push(p);
   };
-  for (const spool of [path.join(attachmentsRoot(cfg), 'tmp'), path.join(packagesRoot(cfg), 'tmp'), path.join(cfg.dataPath, DUMP_STAGING)]) {
+  for (const spool of [path.join(attachmentsRoot(cfg), 'tmp'), path.join(packagesRoot(cfg), 'tmp'), migrationSpool(cfg), path.join(cfg.dataPath, DUMP_STAGING)]) {
     for (const name of await names(spool)) await remove(path.join(spool, name));
   }
   for (const owner of await names(cfg.repoRoot)) {

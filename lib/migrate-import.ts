@@ -1,8 +1,11 @@
 // Writing what lib/migrate-remote.ts reads into the freshly cloned repository (Forgejo's
 // services/migrations/migrate.go order and gitea_uploader.go rules): milestones, labels, releases,
-// issues with their comments and reactions, then pull requests. It runs inside the migration's
-// transaction and git directory (lib/mirrors.ts): when anything here throws, the rows roll back and
-// the directory is removed, so a migration is one unit.
+// issues with their comments and reactions, then pull requests. In two phases, so that no transaction
+// is open while the source is asked (it may be this very instance, whose answers need the database):
+// `readImport` reads everything from the source (release assets into the attachment spool, pull heads
+// into the staged clone) before the repository exists, and `writeImport` writes it in the migration's
+// one short transaction (lib/mirrors.ts). When anything fails the rows roll back, and `discardImport`
+// removes the files, so a migration is one unit.
 //
 // People: the source's numbers are kept, and so are the authors' names, as `original_author` and
 // `original_author_id` on a Ghost (-1) poster. Forgejo maps authors only by a linked external login,
@@ -11,7 +14,7 @@
 // (has write access to the issues or pulls of the new repository).
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import { dirname } from 'node:path';
+import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/core';
 import type { Config } from '../config.ts';
 import { Attachment } from '../model/attachment.ts';
@@ -21,16 +24,16 @@ import { PullRequest, PullStatus } from '../model/pull.ts';
 import { Release } from '../model/release.ts';
 import type { IRepository } from '../model/repo.ts';
 import { User, type IUser } from '../model/user.ts';
-import { attachmentPath, isValidExternalUrl } from './attachments.ts';
+import { attachmentPath, attachmentsRoot, isValidExternalUrl } from './attachments.ts';
 import { createIssue, recountIssueTotals } from './issues.ts';
 import { retestPull } from './pulls.ts';
 import type { Services } from './services.ts';
 import { repoPermission } from './perm.ts';
 import type { Remote } from './remote-url.ts';
-import { fetchSourceLabels, insertLabels } from './migrate-labels.ts';
+import { fetchSourceLabels, insertLabels, type SourceLabel } from './migrate-labels.ts';
 import {
   downloadAsset, issuePages, pullPages, readComments, readMilestones, readPageSize, readReactions, readReleases,
-  type ApiSource, type SourceAsset, type SourceIssue, type SourcePull, type SourceReaction, type SourceRelease, type SourceUser,
+  type ApiSource, type SourceAsset, type SourceComment, type SourceIssue, type SourceMilestone, type SourcePull, type SourceReaction, type SourceRelease, type SourceUser,
 } from './migrate-remote.ts';
 import { countCommits } from '../git/commits.ts';
 import { RefExistsError } from '../git/errors.ts';
@@ -110,44 +113,137 @@ class People {
   }
 }
 
-interface Run {
-  t: ImportTarget;
-  src: ApiSource;
-  people: People;
-  comments: boolean;
-  milestones: Map<string, number>;
-  labels: Map<string, number>;
-  /** Numbers already taken: a source that lists one twice must not break the unique index. */
-  numbers: Set<number>;
-  /** Asset files written so far, removed again when the import fails. */
+/** A release asset as read: its bytes in the attachment spool, or none for a link. */
+interface ReadAsset { asset: SourceAsset; uuid: string; size: number }
+interface ReadRelease { release: SourceRelease; assets: ReadAsset[] }
+interface ReadComment { comment: SourceComment; reactions: SourceReaction[] }
+interface ReadIssue<I extends SourceIssue = SourceIssue> { issue: I; reactions: SourceReaction[]; comments: ReadComment[] }
+
+/** Everything an import writes, read from the source before anything is written. */
+export interface ImportData {
+  /** The source repository's owner and name (a pull from elsewhere came from a fork). */
+  source: { owner: string; repo: string };
+  milestones: SourceMilestone[] | null;
+  labels: SourceLabel[] | null;
+  releases: ReadRelease[] | null;
+  issues: ReadIssue[];
+  pulls: ReadIssue<SourcePull>[] | null;
+  /** Files written for the import (spooled assets, then their places in the store): `discardImport` removes them. */
   files: string[];
 }
 
-/** Reads the source through its API and writes everything the plan asks for into `t.repo`. */
-export async function importFromApi(t: ImportTarget, src: ApiSource, plan: ImportPlan): Promise<void> {
-  const files: string[] = [];
+/** Where a release asset waits between its download and the import's transaction (lib/leftovers.ts clears it at start). */
+const spooled = (cfg: Config, uuid: string) => path.join(attachmentsRoot(cfg), 'tmp', `migrate-${uuid}`);
+
+/**
+ * Reads what the plan asks for from the source, holding no transaction: release assets are downloaded
+ * into the attachment spool and the source's pull heads fetched into `into` (the staged clone). When
+ * this throws, it has removed the files it wrote.
+ */
+export async function readImport(cfg: Config, src: ApiSource, plan: ImportPlan, into: { path: string; remote: Remote }): Promise<ImportData> {
+  const data: ImportData = { source: { owner: src.owner, repo: src.repo }, milestones: null, labels: null, releases: null, issues: [], pulls: null, files: [] };
   try {
-    await importAll(t, src, plan, files);
+    await readAll(cfg, src, plan, into, data);
   } catch (e) {
-    await Promise.all(files.map((f) => fs.promises.rm(f, { force: true })));
+    await discardImport(data);
     throw e;
+  }
+  return data;
+}
+
+/** Removes the files an import wrote (after a failure: on success they are the attachments' own). */
+export async function discardImport(data: ImportData): Promise<void> {
+  await Promise.all(data.files.map((f) => fs.promises.rm(f, { force: true })));
+}
+
+async function readAll(cfg: Config, src: ApiSource, plan: ImportPlan, into: { path: string; remote: Remote }, data: ImportData): Promise<void> {
+  await readPageSize(cfg, src);
+  if (plan.milestones) data.milestones = await readMilestones(cfg, src);
+  if (plan.labels) data.labels = await fetchSourceLabels(cfg, src);
+  if (plan.releases) {
+    data.releases = [];
+    // A tag name git would refuse is dropped, as is a second release of the same tag.
+    const taken = new Set<string>();
+    for (const release of await readReleases(cfg, src)) {
+      const lower = release.tagName.toLowerCase();
+      if (!isValidTagName(release.tagName) || release.tagName.length > 255 || taken.has(lower)) continue;
+      taken.add(lower);
+      const assets: ReadAsset[] = [];
+      for (const asset of release.assets) assets.push(await readAsset(cfg, src, asset, data.files));
+      data.releases.push({ release, assets });
+    }
+  }
+  // Numbers already taken: a source that lists one twice must not break the unique index.
+  const numbers = new Set<number>();
+  // Comments come with issues and with pull requests.
+  const withTalk = async <I extends SourceIssue>(issue: I): Promise<ReadIssue<I>> => ({
+    issue,
+    reactions: await readReactions(cfg, src, { index: issue.number }),
+    comments: await readTalk(cfg, src, issue.number),
+  });
+  if (plan.issues) {
+    for await (const page of issuePages(cfg, src)) {
+      for (const issue of page) {
+        if (numbers.has(issue.number)) continue;
+        numbers.add(issue.number);
+        data.issues.push(await withTalk(issue));
+      }
+    }
+  }
+  if (plan.pulls) {
+    // The source's `refs/pull/<n>/head` come over first.
+    await fetchPullHeads(into.path, into.remote.url, into.remote.auth);
+    data.pulls = [];
+    for await (const page of pullPages(cfg, src)) {
+      for (const pull of page) {
+        if (numbers.has(pull.number)) continue;
+        numbers.add(pull.number);
+        data.pulls.push(await withTalk(pull));
+      }
+    }
   }
 }
 
-async function importAll(t: ImportTarget, src: ApiSource, plan: ImportPlan, files: string[]): Promise<void> {
+async function readTalk(cfg: Config, src: ApiSource, index: number): Promise<ReadComment[]> {
+  const out: ReadComment[] = [];
+  for (const comment of await readComments(cfg, src, index)) out.push({ comment, reactions: await readReactions(cfg, src, { comment: comment.id }) });
+  return out;
+}
+
+/** Downloads an asset's bytes into the spool (an external asset stays a link). */
+async function readAsset(cfg: Config, src: ApiSource, asset: SourceAsset, files: string[]): Promise<ReadAsset> {
+  const uuid = randomUUID();
+  if (asset.external) return { asset, uuid, size: 0 };
+  const file = spooled(cfg, uuid);
+  await fs.promises.mkdir(path.dirname(file), { recursive: true });
+  files.push(file);
+  const size = await downloadAsset(cfg, src, asset, file, cfg.ATTACHMENT.MAX_SIZE * 1024 * 1024);
+  return { asset, uuid, size };
+}
+
+interface Run {
+  t: ImportTarget;
+  /** The source repository's owner and name. */
+  source: { owner: string; repo: string };
+  people: People;
+  milestones: Map<string, number>;
+  labels: Map<string, number>;
+  /** Files placed in the attachment store, removed again when the import fails. */
+  files: string[];
+}
+
+/** Writes what `readImport` read into `t.repo`, in the caller's transaction; the files it places are added to `data.files`. */
+export async function writeImport(t: ImportTarget, data: ImportData): Promise<void> {
   const { em, cfg, repo } = t;
-  await readPageSize(cfg, src);
   const run: Run = {
-    t, src, people: new People(t, t.remote.url.startsWith(cfg.appUrl)), comments: plan.issues || plan.pulls,
-    milestones: plan.milestones ? await importMilestones(t, src) : new Map(),
-    labels: plan.labels ? await insertLabels(em, repo.id, await fetchSourceLabels(cfg, src)) : new Map(),
-    numbers: new Set(), files,
+    t, source: data.source, people: new People(t, t.remote.url.startsWith(cfg.appUrl)),
+    milestones: data.milestones ? await importMilestones(t, data.milestones) : new Map(),
+    labels: data.labels ? await insertLabels(em, repo.id, data.labels) : new Map(),
+    files: data.files,
   };
-  if (plan.releases) await importReleases(run, await readReleases(cfg, src));
-  if (plan.issues) {
-    for await (const page of issuePages(cfg, src)) for (const issue of page) await importIssue(run, issue, null);
-  }
-  if (plan.pulls) await importPulls(run);
+  if (data.releases) await importReleases(run, data.releases);
+  for (const issue of data.issues) await importIssue(run, issue, null);
+  if (data.pulls) await importPulls(run, data.pulls);
   await recountIssueTotals(em, { repoIds: [repo.id], labelIds: [...run.labels.values()], milestoneIds: [...run.milestones.values()] });
   // The counters were recounted in SQL; the entity answers the request, so it learns them too.
   repo.numOpenIssues = await em.count(Issue, { repoId: repo.id, isPull: false, isClosed: false });
@@ -155,9 +251,9 @@ async function importAll(t: ImportTarget, src: ApiSource, plan: ImportPlan, file
   await em.flush();
 }
 
-async function importMilestones(t: ImportTarget, src: ApiSource): Promise<Map<string, number>> {
+async function importMilestones(t: ImportTarget, milestones: SourceMilestone[]): Promise<Map<string, number>> {
   const now = new Date();
-  const rows = (await readMilestones(t.cfg, src)).map((m) => {
+  const rows = milestones.map((m) => {
     const createdAt = m.createdAt ?? m.updatedAt ?? m.deadline ?? now;
     return t.em.create(Milestone, {
       repoId: t.repo.id, name: cut(m.title), description: m.description, isClosed: m.closed, deadline: m.deadline,
@@ -171,56 +267,49 @@ async function importMilestones(t: ImportTarget, src: ApiSource): Promise<Map<st
 }
 
 /**
- * Release rows for the source's releases; the tags themselves came with the clone. A tag name git
- * would refuse is dropped, as is a second release of the same tag. Asset bytes are downloaded into the
- * attachment store (an external asset stays a link).
+ * Release rows for the source's releases (`readImport` kept one per usable tag name); the tags
+ * themselves came with the clone. Downloaded asset bytes go from the spool into the attachment store
+ * (an external asset stays a link).
  */
-async function importReleases(run: Run, releases: SourceRelease[]): Promise<void> {
+async function importReleases(run: Run, releases: ReadRelease[]): Promise<void> {
   const { em, repo, path } = run.t;
-  const taken = new Set<string>();
   let published = 0;
-  for (const r of releases) {
-    const lower = r.tagName.toLowerCase();
-    if (!isValidTagName(r.tagName) || r.tagName.length > 255 || taken.has(lower)) continue;
-    taken.add(lower);
+  for (const { release: r, assets } of releases) {
     const sha = await revParse(path, `refs/tags/${r.tagName}^{commit}`);
     const who = await run.people.author(r.publisher);
     const createdAt = r.createdAt ?? new Date();
     const rel = em.create(Release, {
       repoId: repo.id, publisherId: who.posterId, originalAuthor: who.originalAuthor, originalAuthorId: who.originalAuthorId,
-      tagName: r.tagName, lowerTagName: lower, target: isValidRefName(r.target) ? cut(r.target) : '', title: cut(r.name),
+      tagName: r.tagName, lowerTagName: r.tagName.toLowerCase(), target: isValidRefName(r.target) ? cut(r.target) : '', title: cut(r.name),
       sha1: sha ?? '', numCommits: sha ? await countCommits(path, { rev: sha }) : 0, note: r.body,
       isDraft: r.draft, isPrerelease: r.prerelease, isTag: false, createdAt,
     });
     await em.flush();
-    for (const a of r.assets) await importAsset(run, rel.id, a, createdAt);
+    for (const a of assets) await importAsset(run, rel.id, a, createdAt);
     if (!r.draft) published++;
   }
   repo.numReleases = published;
   await em.flush();
 }
 
-async function importAsset(run: Run, releaseId: number, a: SourceAsset, releaseCreated: Date): Promise<void> {
+async function importAsset(run: Run, releaseId: number, { asset: a, uuid, size }: ReadAsset, releaseCreated: Date): Promise<void> {
   const { em, cfg, repo } = run.t;
-  const uuid = randomUUID();
   const link = { repoId: repo.id, releaseId, uuid, name: cut(a.name), downloadCount: a.downloadCount, createdAt: a.createdAt ?? releaseCreated };
   if (a.external) {
     if (isValidExternalUrl(a.url)) em.create(Attachment, { ...link, externalUrl: a.url });
     return;
   }
   const dest = attachmentPath(cfg, uuid);
-  await fs.promises.mkdir(dirname(dest), { recursive: true });
-  run.files.push(dest, `${dest}.tmp`);
-  const size = await downloadAsset(cfg, run.src, a, `${dest}.tmp`, cfg.ATTACHMENT.MAX_SIZE * 1024 * 1024);
-  await fs.promises.rename(`${dest}.tmp`, dest);
+  await fs.promises.mkdir(path.dirname(dest), { recursive: true });
+  run.files.push(dest);
+  await fs.promises.rename(spooled(cfg, uuid), dest);
   em.create(Attachment, { ...link, size });
 }
 
 /** One issue or pull request with its reactions and comments; the pull request row is the caller's. */
-async function importIssue(run: Run, s: SourceIssue, pull: { mergedAt: Date | null } | null): Promise<IIssue | null> {
+async function importIssue(run: Run, read: ReadIssue, pull: { mergedAt: Date | null } | null): Promise<IIssue> {
   const { em, repo } = run.t;
-  if (run.numbers.has(s.number)) return null;
-  run.numbers.add(s.number);
+  const s = read.issue;
   const who = await run.people.author(s.author);
   const createdAt = s.createdAt ?? s.closedAt ?? pull?.mergedAt ?? new Date();
   const updatedAt = s.updatedAt ?? createdAt;
@@ -232,18 +321,17 @@ async function importIssue(run: Run, s: SourceIssue, pull: { mergedAt: Date | nu
     assigneeIds: await run.people.assignees(s.assignees, pull ? 'pulls' : 'issues'),
     createdAt, updatedAt, closedAt: s.closedAt ?? pull?.mergedAt ?? updatedAt,
   });
-  await addReactions(run, issue.id, 0, await readReactions(run.t.cfg, run.src, { index: s.number }));
-  const numComments = run.comments ? await importComments(run, issue, s.number) : 0;
+  await addReactions(run, issue.id, 0, read.reactions);
+  const numComments = await importComments(run, issue, read.comments);
   // Set without the entity: its `updatedAt` would otherwise become "now" on the next flush.
   await em.nativeUpdate(Issue, { id: issue.id }, { numComments, isLocked: s.locked, updatedAt });
   return issue;
 }
 
-async function importComments(run: Run, issue: IIssue, index: number): Promise<number> {
+async function importComments(run: Run, issue: IIssue, comments: ReadComment[]): Promise<number> {
   const { em } = run.t;
-  const source = await readComments(run.t.cfg, run.src, index);
   const rows = [];
-  for (const c of source) {
+  for (const { comment: c } of comments) {
     const who = await run.people.author(c.author);
     const createdAt = c.createdAt ?? issue.createdAt;
     rows.push(em.create(Comment, {
@@ -252,9 +340,7 @@ async function importComments(run: Run, issue: IIssue, index: number): Promise<n
     }));
   }
   await em.flush();
-  for (const [i, row] of rows.entries()) {
-    await addReactions(run, issue.id, row.id, await readReactions(run.t.cfg, run.src, { comment: source[i].id }));
-  }
+  for (const [i, row] of rows.entries()) await addReactions(run, issue.id, row.id, comments[i]!.reactions);
   return rows.length;
 }
 
@@ -279,15 +365,15 @@ async function addReactions(run: Run, issueId: number, commentId: number, reacti
 const pullRef = (n: number) => `refs/pull/${n}/head`;
 
 /**
- * The source's `refs/pull/<n>/head` come over first; then each pull request, whose head ref is set to
- * the head commit the source names when that commit is here. Pull refs no imported pull uses go again.
+ * Each pull request (its `refs/pull/<n>/head` came with `readImport`), whose head ref is set to the
+ * head commit the source names when that commit is here. Pull refs no imported pull uses go again.
  */
-async function importPulls(run: Run): Promise<void> {
+async function importPulls(run: Run, pulls: ReadIssue<SourcePull>[]): Promise<void> {
   const { t } = run;
-  await fetchPullHeads(t.path, t.remote.url, t.remote.auth);
   const imported = new Set<number>();
-  for await (const page of pullPages(t.cfg, run.src)) {
-    for (const p of page) if (await importPull(run, p)) imported.add(p.number);
+  for (const p of pulls) {
+    await importPull(run, p);
+    imported.add(p.issue.number);
   }
   const stray = (await listRefs(t.path, 'refs/pull/')).map((r) => r.name).filter((name) => {
     const m = /^refs\/pull\/(\d+)\/head$/.exec(name);
@@ -296,15 +382,14 @@ async function importPulls(run: Run): Promise<void> {
   await writeRefs(t.path, { remove: stray });
 }
 
-async function importPull(run: Run, p: SourcePull): Promise<boolean> {
+async function importPull(run: Run, read: ReadIssue<SourcePull>): Promise<void> {
   const { t } = run;
-  if (run.numbers.has(p.number)) return false;
+  const p = read.issue;
   const fetched = await revParse(t.path, `${pullRef(p.number)}^{commit}`);
   const head = (await hasCommit(t.path, p.head.sha)) ? p.head.sha : fetched;
   if (head && head !== fetched) await writeRefs(t.path, { set: [[pullRef(p.number), head]] });
   const { headRepoId, headBranch } = await headOf(run, p, head);
-  const issue = await importIssue(run, p, { mergedAt: p.mergedAt });
-  if (!issue) return false;
+  const issue = await importIssue(run, read, { mergedAt: p.mergedAt });
   const merged = p.merged && /^[0-9a-f]{40,64}$/.test(p.mergeCommitSha) ? p.mergeCommitSha : '';
   const row = t.em.create(PullRequest, {
     issueId: issue.id, index: p.number, baseRepoId: t.repo.id, headRepoId, baseBranch: cut(p.base.ref), headBranch: cut(headBranch),
@@ -315,7 +400,6 @@ async function importPull(run: Run, p: SourcePull): Promise<boolean> {
   // Forgejo queues a mergeability test for every imported pull; an open one is tested right away.
   if (!p.closed && !p.merged) await retestPull(t.services, row, t.repo, head);
   await t.em.flush();
-  return true;
 }
 
 /**
@@ -325,7 +409,7 @@ async function importPull(run: Run, p: SourcePull): Promise<boolean> {
  * missing has no head repository here (0).
  */
 async function headOf(run: Run, p: SourcePull, head: string | null): Promise<{ headRepoId: number; headBranch: string }> {
-  const { t, src } = run;
+  const { t, source: src } = run;
   const fork = p.head.repoOwner.toLowerCase() !== src.owner.toLowerCase() || p.head.repoName.toLowerCase() !== src.repo.toLowerCase();
   if (!fork) return { headRepoId: t.repo.id, headBranch: p.head.ref };
   if (p.closed || !head || !p.head.repoOwner) return { headRepoId: 0, headBranch: p.head.ref };

@@ -2,7 +2,8 @@
 // interval has elapsed, and push mirrors with sync_on_commit push soon after refs move. The database
 // decides who does what: a due row is claimed by moving its next_update_at a lease ahead under
 // `for update skip locked`, so two processes on one database never sync one mirror at once, and a
-// process that dies mid-sync leaves the row to be retried when the lease ends.
+// process that dies mid-sync leaves the row to be retried when the lease ends. The fetch or push runs
+// with no transaction open; its outcome is written in a short one after (lib/mirrors.ts).
 import { EventEmitter } from 'node:events';
 import type { EntityManager } from '@mikro-orm/core';
 import type { Logger } from 'pino';
@@ -12,6 +13,7 @@ import { Repository } from '../model/repo.ts';
 import { parseDuration } from '../model/duration.ts';
 import { syncMirror, syncPushMirror } from './mirrors.ts';
 import { recordCronRun } from '../model/cron.ts';
+import { inTransaction } from '../model/transaction.ts';
 
 /** Longer than a remote operation may take (git/remote.ts REMOTE_TIMEOUT_MS). */
 const LEASE = "interval '15 minutes'";
@@ -77,7 +79,7 @@ async function pullOne(em: EntityManager, services: Services, id: number): Promi
   const mirror = await em.findOne(Mirror, { id });
   const repo = mirror && (await em.findOne(Repository, { id: mirror.repoId }));
   if (!repo) return false;
-  const synced = await syncMirror(em, services, repo);
+  const synced = await syncMirror(em, (work) => inTransaction(em, work), services, repo);
   if (synced?.lastError) services.log.warn({ repo: repo.id, error: synced.lastError }, 'mirror fetch failed');
   return !!synced && !synced.lastError;
 }
@@ -86,7 +88,7 @@ async function pushOne(em: EntityManager, services: Services, id: number, lease:
   const pm = await em.findOne(PushMirror, { id });
   const repo = pm && (await em.findOne(Repository, { id: pm.repoId }));
   if (!pm || !repo) return false;
-  const ok = await syncPushMirror(em, services, repo, pm);
+  const ok = await syncPushMirror(em, (work) => inTransaction(em, work), services, repo, pm);
   if (!ok) services.log.warn({ repo: repo.id, remote: pm.remoteName, error: pm.lastError }, 'push mirror failed');
   // Refs that moved during the push marked the row due again; that mark must survive.
   await em.nativeUpdate(PushMirror, { id, nextUpdateAt: lease }, { nextUpdateAt: nextAfter(pm.interval) });

@@ -1,15 +1,19 @@
 // Quota rule evaluation, as Forgejo's models/quota (limit_subject.go, rule.go, group.go, used.go).
 // Pure: usage comes in, a verdict goes out. The database side is lib/quota.ts.
 //
-// Forgejo's semantics, kept because they decide the 413s clients see:
-// - a rule with limit -1 passes every subject, covered or not;
-// - any other rule only speaks for the subjects it lists: their usages are summed and compared
-//   with the limit (`sum <= limit` passes, so limit 0 still allows zero usage);
-// - a group passes a subject when all of its rules that speak for it pass; when none does, the
-//   subjects *below* it are tried (size:all → repos, lfs, assets → ...), never those above, so a
-//   `size:all` rule does not speak for a `size:repos:all` check;
-// - a user passes when at least one of their groups speaks for the subject and passes; a user in
-//   groups none of which speaks for it does not pass;
+// The semantics, which decide the 413s clients see:
+// - subjects nest: `size:all` holds everything; `size:git:all` the repositories (`size:repos:all`,
+//   itself public and private) and LFS; `size:assets:all` the attachments (issues and releases),
+//   artifacts and packages; the wiki is part of `size:all` only;
+// - a rule covers a subject when it lists that subject or one that holds it, so a `size:all` rule
+//   speaks for every check; a rule covering the subject passes when the usages of the subjects it
+//   lists, summed, are within its limit (`sum <= limit`, so limit 0 still allows zero usage; -1 is
+//   no limit);
+// - a group passes a subject when every rule of it that covers the subject passes; when none covers
+//   it, Forgejo's subjects below it are tried (`size:all`: the repositories, LFS and assets;
+//   `size:repos:all`: public and private; `size:assets:all` and its attachments: their parts), and a
+//   group none of whose rules speaks for a subject does not pass it;
+// - a user passes when at least one of their groups speaks for the subject and passes;
 // - a user in no group (and none of [quota] DEFAULT_GROUPS exists) passes.
 
 /** Forgejo's subject names (ParseLimitSubject), in its order; `none` counts nothing. */
@@ -47,16 +51,15 @@ export interface QuotaUsage {
 export const NO_USAGE: QuotaUsage = { reposPublic: 0, reposPrivate: 0, lfs: 0, attachmentsIssues: 0, attachmentsReleases: 0, artifacts: 0, packages: 0 };
 
 /**
- * Usage counted for one subject. As in Forgejo, `size:git:all` is LFS plus the repositories, and
- * `size:all` adds repositories, git:all and assets — so repository bytes count twice in `size:all`.
- * The wiki is not measured (0), as in Forgejo.
+ * Usage counted for one subject: the sum of the measured parts it holds, each once (`size:all` is the
+ * total, `size:git:all` LFS plus the repositories). The wiki is not measured (0), as in Forgejo.
  */
 export function usageFor(u: QuotaUsage, subject: LimitSubject): number {
   const repos = u.reposPublic + u.reposPrivate;
   const attachments = u.attachmentsIssues + u.attachmentsReleases;
   const assets = attachments + u.artifacts + u.packages;
   switch (subject) {
-    case 'size:all': return repos + (u.lfs + repos) + assets;
+    case 'size:all': return repos + u.lfs + assets;
     case 'size:repos:all': return repos;
     case 'size:repos:public': return u.reposPublic;
     case 'size:repos:private': return u.reposPrivate;
@@ -72,10 +75,30 @@ export function usageFor(u: QuotaUsage, subject: LimitSubject): number {
   }
 }
 
-export interface RuleLike { limit: number; subjects: readonly string[] }
-export interface GroupLike { rules: readonly RuleLike[] }
+/** The subject that holds each one directly (`none` is held by nothing and holds nothing). */
+const PARENT: Partial<Record<LimitSubject, LimitSubject>> = {
+  'size:repos:all': 'size:git:all',
+  'size:repos:public': 'size:repos:all',
+  'size:repos:private': 'size:repos:all',
+  'size:git:all': 'size:all',
+  'size:git:lfs': 'size:git:all',
+  'size:assets:all': 'size:all',
+  'size:assets:attachments:all': 'size:assets:all',
+  'size:assets:attachments:issues': 'size:assets:attachments:all',
+  'size:assets:attachments:releases': 'size:assets:attachments:all',
+  'size:assets:artifacts': 'size:assets:all',
+  'size:assets:packages:all': 'size:assets:all',
+  'size:assets:wiki': 'size:all',
+};
 
-/** The subjects a check falls back to when no rule of a group names the subject itself. */
+/** The subject and every subject that holds it, innermost first. */
+function subjectAndHolders(subject: LimitSubject): LimitSubject[] {
+  const out: LimitSubject[] = [subject];
+  for (let s = PARENT[subject]; s; s = PARENT[s]) out.push(s);
+  return out;
+}
+
+/** The subjects a group is asked about when none of its rules covers the subject (Forgejo's affectsMap). */
 const BELOW: Partial<Record<LimitSubject, LimitSubject[]>> = {
   'size:all': ['size:repos:all', 'size:git:lfs', 'size:assets:all'],
   'size:repos:all': ['size:repos:public', 'size:repos:private'],
@@ -83,11 +106,14 @@ const BELOW: Partial<Record<LimitSubject, LimitSubject[]>> = {
   'size:assets:attachments:all': ['size:assets:attachments:issues', 'size:assets:attachments:releases'],
 };
 
+export interface RuleLike { limit: number; subjects: readonly string[] }
+export interface GroupLike { rules: readonly RuleLike[] }
+
 interface Verdict { ok: boolean; has: boolean }
 
 function evaluateRule(rule: RuleLike, used: QuotaUsage, subject: LimitSubject): Verdict {
+  if (!subjectAndHolders(subject).some((s) => rule.subjects.includes(s))) return { ok: false, has: false };
   if (rule.limit === -1) return { ok: true, has: true };
-  if (!rule.subjects.includes(subject)) return { ok: false, has: false };
   let sum = 0;
   for (const s of rule.subjects) {
     const parsed = parseLimitSubject(s);
@@ -105,8 +131,9 @@ export function evaluateGroup(group: GroupLike, used: QuotaUsage, subject: Limit
     has = true;
   }
   if (has) return { ok: true, has };
-  for (const below of BELOW[subject] ?? []) {
-    const v = evaluateGroup(group, used, below);
+  // No rule covers the subject, so none covers what holds it either: the group may speak through parts.
+  for (const part of BELOW[subject] ?? []) {
+    const v = evaluateGroup(group, used, part);
     if (!v.has) continue;
     if (!v.ok) return { ok: false, has: true };
     has = true;

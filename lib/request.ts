@@ -72,6 +72,13 @@ export interface RequestState {
   readonly requestUri?: string;
   /** Work for after the handler's transaction committed (set for mutating rows only). */
   readonly afterCommit?: (work: () => Promise<void>) => void;
+  /**
+   * A short transaction of the request's EntityManager around `work`: flushed and committed when it
+   * returns, rolled back when it throws. Set for a handler that calls other hosts (lib/handler.ts
+   * `network`), which the interpreter runs outside any transaction: it writes only in here, and never
+   * calls out from in here.
+   */
+  readonly transaction?: Transact;
   body?: unknown;
   contextUser?: IUser;
   org?: IUser;
@@ -104,6 +111,9 @@ export interface RequestState {
   /** The package version of `{type}/{name}/{version}` and its package (PACKAGE loader). */
   package?: { pkg: IPackage; version: IPackageVersion };
 }
+
+/** Runs `work` in a transaction and commits it (RequestState `transaction`). */
+export type Transact = <T>(work: () => Promise<T>) => Promise<T>;
 
 export const deny = (status: number, message: string, extra: Partial<Deny> = {}): Deny => ({ status, message, ...extra });
 export const isRedirect = (o: Outcome): o is Redirect => o !== null && 'location' in o;

@@ -31,3 +31,23 @@ export function loadOrCreateHostKey(dataPath: string): string {
 export function hostPublicKey(privateKey: string): string {
   return sshpk.parsePrivateKey(privateKey, 'openssh').toPublic().toString('ssh');
 }
+
+/** The stored host key, or null when none was made yet; nothing is created. */
+export function readHostKey(dataPath: string): string | null {
+  try {
+    return fs.readFileSync(hostKeyFile(dataPath), 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+}
+
+/**
+ * The host key's fingerprint as `ssh-keygen -lf` prints it, without the key's comment:
+ * `256 SHA256:<base64> (ED25519)`. The `SHA256:...` part is what ssh shows when it meets the server
+ * for the first time ("ED25519 key fingerprint is SHA256:...").
+ */
+export function hostKeyFingerprint(privateKey: string): string {
+  const key = sshpk.parsePrivateKey(privateKey, 'openssh').toPublic();
+  return `${key.size} ${key.fingerprint('sha256').toString()} (${key.type.toUpperCase()})`;
+}

@@ -247,3 +247,21 @@ export async function openTransaction(em: EntityManager): Promise<void> {
   if (!(conn instanceof PostgreSqlConnection) || em.isInTransaction()) return em.begin();
   em.setTransactionContext(new Transaction(conn.getKnex().client as unknown as KnexClient, null, null));
 }
+
+/**
+ * Runs `work` on `em` in a transaction of its own: flushed and committed when it returns, rolled back
+ * when it throws. For the short transactions of work outside a request (a request's go through the
+ * server's hook, with its counter queue).
+ */
+export async function inTransaction<T>(em: EntityManager, work: () => Promise<T>): Promise<T> {
+  await openTransaction(em);
+  try {
+    const out = await work();
+    await em.flush();
+    await em.commit();
+    return out;
+  } catch (e) {
+    if (em.isInTransaction()) await em.rollback();
+    throw e;
+  }
+}

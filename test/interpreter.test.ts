@@ -1,7 +1,9 @@
 // The interpreter's start-up checks and matching order (STYLE.md, "The bootstrapper").
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { compareSpecificity, routerPath, validateTable, TableError, bindRoute, scopeCheck } from '../interpreter.ts';
+import type { Context } from 'koa';
+import { compareSpecificity, routerPath, validateTable, TableError, bindRoute, runRoute, scopeCheck, type BoundRoute, type RunHooks } from '../interpreter.ts';
+import { network, transactionOf, type Handler } from '../lib/handler.ts';
 import { routes } from '../routes.table.ts';
 import type { RouteSpec } from '../table/route-spec.ts';
 import { ADM, BODY, REPO_CTX, SELF, TOK, USER } from '../guards/index.ts';
@@ -95,6 +97,41 @@ test('BODY is bound to the row\'s schema and reports Forgejo\'s 422 message', as
   const ok = { readBody: async () => ({ value: { name: 'fine' } }) } as unknown as RequestState;
   assert.is(await body.run(ok), null);
   assert.equal(ok.body, { name: 'fine' });
+});
+
+test('a network handler runs outside any transaction and writes in the short ones c.transaction opens; other writes run in one', async () => {
+  const log: string[] = [];
+  const hooks: RunHooks = {
+    makeState: () => ({
+      config: loadConfig({}), services: {} as RequestState['services'], em: {} as RequestState['em'], method: 'POST', path: '/x', params: {}, query: new URLSearchParams(),
+      headers: {}, auth: { doer: null, method: null, token: null, sudoer: null }, readBody: async () => ({ value: undefined }),
+    }),
+    respond: (_ctx, _s, outcome) => { log.push(`refused ${outcome.status}`); },
+    render: (_ctx, _s, reply) => { log.push(`render ${reply.status}`); },
+    transactional: async (s, fn) => {
+      log.push('begin');
+      const out = await fn(s);
+      log.push('commit');
+      return out;
+    },
+  };
+  const remote = network(async (c) => {
+    log.push(`call ${c.transaction ? 'with' : 'without'} transactions to open`);
+    await transactionOf(c)(async () => { log.push('write'); });
+    log.push('call again');
+    return { status: 201 };
+  });
+  const local: Handler<unknown> = async (c) => {
+    log.push(`write ${c.transaction ? 'with' : 'without'} transactions to open`);
+    return { status: 200 };
+  };
+  const route = (handler: Handler<unknown>): BoundRoute => ({ spec: row({ method: 'POST' }), steps: [], query: null, handler });
+  await runRoute({} as Context, route(remote), hooks);
+  assert.equal(log, ['call with transactions to open', 'begin', 'write', 'commit', 'call again', 'render 201']);
+  log.length = 0;
+  await runRoute({} as Context, route(local), hooks);
+  assert.equal(log, ['begin', 'write without transactions to open', 'commit', 'render 200']);
+  assert.throws(() => transactionOf({}), /without being declared network/);
 });
 
 test.run();

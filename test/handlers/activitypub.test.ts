@@ -13,6 +13,7 @@ import { ActorKey, FederatedUser } from '../../model/federation.ts';
 import { User } from '../../model/user.ts';
 import { Star } from '../../model/star.ts';
 import { Follow } from '../../model/social.ts';
+import { Action, OpType } from '../../model/action.ts';
 import { newRepo, setup, valid, type Env } from './repo-setup.ts';
 
 let env: Env;
@@ -152,6 +153,117 @@ test('outboxes are empty ordered collections (SIG)', async () => {
     assert.is(r.json.totalItems, 0);
     assert.equal(r.json.orderedItems, []);
   }
+});
+
+/** alice's own row of her newest activity of `op` in repository `repoId`. */
+async function ownActivity(userId: number, repoId: number, op: keyof typeof OpType) {
+  const [a] = await em().find(Action, { userId, actUserId: userId, repoId, opType: OpType[op] }, { orderBy: { id: 'desc' }, limit: 1 });
+  assert.ok(a, `no ${op} activity`);
+  return a;
+}
+
+test('GET .../activities/{id} and .../activity: the Note and the Create of a user\'s own public activity', async () => {
+  const repo = await newRepo(env, env.alice);
+  const a = await ownActivity(env.alice.id, repo.id, 'create_repo');
+  const actor = ap(`/user-id/${env.alice.id}`);
+  const noteId = `${actor}/activities/${a.id}`;
+  const repoUrl = `${env.srv.config.appUrl}${repo.full_name}`;
+
+  const note = await signed('GET', `/activitypub/user-id/${env.alice.id}/activities/${a.id}`);
+  isActivity(note, 'Note', noteId);
+  assert.is(note.json.attributedTo, actor);
+  assert.is(note.json.url, noteId);
+  assert.equal(note.json.to, ['https://www.w3.org/ns/activitystreams#Public']);
+  assert.equal(note.json.cc, [`${actor}/followers`]);
+  assert.is(note.json.content, `<a href="${env.srv.config.appUrl}${env.alice.name}" rel="nofollow">${env.alice.name}</a> created a new repository: <a href="${repoUrl}" rel="nofollow">${repo.full_name}</a>`);
+  assert.is(note.json.published, a.createdAt.toISOString().replace(/\.\d{3}Z$/, 'Z'));
+
+  const create = await signed('GET', `/activitypub/user-id/${env.alice.id}/activities/${a.id}/activity`);
+  isActivity(create, 'Create', `${noteId}/activity`);
+  assert.is(create.json.actor, actor);
+  assert.is(create.json.published, note.json.published);
+  assert.equal(create.json.to, note.json.to);
+  assert.equal(create.json.cc, note.json.cc);
+  const { '@context': _c, ...object } = note.json;
+  assert.equal(create.json.object, object, 'the activity carries the note');
+
+  // Signed as every user route: no signature is 401.
+  for (const path of [`/activitypub/user-id/${env.alice.id}/activities/${a.id}`, `/activitypub/user-id/${env.alice.id}/activities/${a.id}/activity`]) {
+    const r = await call(env.srv.api, 'GET', path);
+    assert.is(r.status, 401, r.text);
+  }
+});
+
+test('GET .../activities/{id}: issues, comments (rendered, escaped) and pushes say what happened', async () => {
+  const repo = await newRepo(env, env.alice, { auto_init: true });
+  const issue = await env.as(env.alice, 'POST', `/repos/${repo.full_name}/issues`, { title: 'a <b>bold</b> claim' });
+  assert.is(issue.status, 201, issue.text);
+  const comment = await env.as(env.alice, 'POST', `/repos/${repo.full_name}/issues/${issue.json.number}/comments`, { body: 'see **this** <script>x</script>' });
+  assert.is(comment.status, 201, comment.text);
+  const repoUrl = `${env.srv.config.appUrl}${repo.full_name}`;
+  const issueLink = `<a href="${repoUrl}/issues/${issue.json.number}" rel="nofollow">${repo.full_name}#${issue.json.number}</a>`;
+  const contentOf = async (op: keyof typeof OpType) => {
+    const a = await ownActivity(env.alice.id, repo.id, op);
+    const r = await signed('GET', `/activitypub/user-id/${env.alice.id}/activities/${a.id}`);
+    isActivity(r, 'Note', ap(`/user-id/${env.alice.id}/activities/${a.id}`));
+    return r.json.content as string;
+  };
+  assert.ok((await contentOf('create_issue')).endsWith(` opened issue ${issueLink}`));
+  const said = await contentOf('comment_issue');
+  assert.ok(said.includes(`<a href="${repoUrl}/issues/${issue.json.number}#issuecomment-${comment.json.id}" rel="nofollow">commented</a> on ${issueLink}: <blockquote>`), said);
+  assert.ok(said.includes('<strong>this</strong>'), said);
+  assert.not.match(said, /<script>/);
+  assert.ok(said.includes('&lt;script&gt;'), said);
+
+  // A push names its branch and commits (the commit message escaped).
+  const file = await env.as(env.alice, 'POST', `/repos/${repo.full_name}/contents/notes.txt`, { content: Buffer.from('hi').toString('base64'), message: 'add <notes>' });
+  assert.is(file.status, 201, file.text);
+  const pushed = await contentOf('commit_repo');
+  assert.ok(pushed.includes(`pushed to <a href="${repoUrl}/src/branch/${repo.default_branch}" rel="nofollow">${repo.default_branch}</a> at <a href="${repoUrl}" rel="nofollow">${repo.full_name}</a>: <ul>`), pushed);
+  assert.ok(pushed.includes(`<a href="${repoUrl}/commit/${file.json.commit.sha}" rel="nofollow">${file.json.commit.sha}</a> <pre>add &lt;notes&gt;`), pushed);
+});
+
+test('GET .../activities/{id}: what a remote may not read is absent (404)', async () => {
+  const { alice, bob } = env;
+  const repo = await newRepo(env, alice);
+  assert.is((await env.as(bob, 'PUT', `/repos/${repo.full_name}/subscription`)).status, 200);
+  const issue = await env.as(alice, 'POST', `/repos/${repo.full_name}/issues`, { title: 'watched' });
+  assert.is(issue.status, 201, issue.text);
+  const own = await ownActivity(alice.id, repo.id, 'create_issue');
+  const [bobsCopy] = await em().find(Action, { userId: bob.id, repoId: repo.id, opType: OpType.create_issue });
+  assert.ok(bobsCopy, 'bob, watching, has a copy');
+  const priv = await newRepo(env, alice, { private: true });
+  const hidden = await ownActivity(alice.id, priv.id, 'create_repo');
+  const get = (userId: number, id: number | string, tail = '') => signed('GET', `/activitypub/user-id/${userId}/activities/${id}${tail}`);
+
+  assert.is((await get(alice.id, own.id)).status, 200);
+  const absent: [string, number, number | string][] = [
+    ['another user\'s activity', bob.id, own.id],
+    ['a watcher\'s copy, under the watcher', bob.id, bobsCopy.id],
+    ['a watcher\'s copy, under the actor', alice.id, bobsCopy.id],
+    ['a private repository\'s activity', alice.id, hidden.id],
+    ['no such activity', alice.id, 99999999],
+    ['not a number', alice.id, 'abc'],
+  ];
+  for (const [name, userId, id] of absent) {
+    for (const tail of ['', '/activity']) {
+      const r = await get(userId, id, tail);
+      assert.is(r.status, 404, `${name}${tail}: ${r.text}`);
+      valid('APINotFound', r.json);
+    }
+  }
+  // A repository made private later hides what happened in it before.
+  assert.is((await env.as(alice, 'PATCH', `/repos/${repo.full_name}`, { private: true })).status, 200);
+  assert.is((await get(alice.id, own.id)).status, 404);
+  assert.is((await env.as(alice, 'PATCH', `/repos/${repo.full_name}`, { private: false })).status, 200);
+  // So do a user who keeps their activity private and a user who is not public.
+  const e = em();
+  await e.nativeUpdate(User, { id: alice.id }, { hideActivity: true });
+  assert.is((await get(alice.id, own.id)).status, 404);
+  await e.nativeUpdate(User, { id: alice.id }, { hideActivity: false, visibility: 'limited' });
+  assert.is((await get(alice.id, own.id, '/activity')).status, 404);
+  await e.nativeUpdate(User, { id: alice.id }, { visibility: 'public' });
+  assert.is((await get(alice.id, own.id, '/activity')).status, 200);
 });
 
 const like = (repoId: number, startTime: string, actor = person.id) => ({

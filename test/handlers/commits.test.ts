@@ -22,6 +22,10 @@ const valid = (schema: keyof typeof ApiSchemas, value: unknown) => {
   const r = validateResponse(ApiSchemas[schema], value);
   assert.ok(r.ok, JSON.stringify(r));
 };
+const validList = (schema: keyof typeof ApiSchemas, r: { json: unknown; text: string }) => {
+  assert.ok(Array.isArray(r.json), r.text);
+  for (const v of r.json) valid(schema, v);
+};
 const api = (method: string, p: string, body?: unknown, token = alice.token) => call(srv.api, method, p, { token, body });
 const R = () => `/repos/${alice.name}/hist`;
 
@@ -179,13 +183,35 @@ test('compare: commits and files between two refs', async () => {
   assert.is((await api('GET', `${R()}/compare/old...nope`)).status, 404);
 });
 
+test('git/refs/{ref}: the documented list for a prefix and for an exact name; nothing found is 404', async () => {
+  const refs = (r: { json: { ref: string }[] }) => r.json.map((x) => x.ref);
+  const all = await api('GET', `${R()}/git/refs`);
+  assert.is(all.status, 200, all.text);
+  validList('Reference', all);
+  assert.equal(refs(all), ['refs/heads/main', 'refs/heads/old']);
+  const heads = await api('GET', `${R()}/git/refs/heads`);
+  validList('Reference', heads);
+  assert.equal(refs(heads), ['refs/heads/main', 'refs/heads/old']);
+  // A prefix of a name matches too (`heads/ma` finds main), as Forgejo's search does.
+  assert.equal(refs(await api('GET', `${R()}/git/refs/heads/ma`)), ['refs/heads/main']);
+  // The exact name answers a list of one, as Forgejo and its API description do.
+  const exact = await api('GET', `${R()}/git/refs/heads/main`);
+  assert.is(exact.status, 200, exact.text);
+  validList('Reference', exact);
+  assert.is(exact.json.length, 1);
+  assert.equal(exact.json[0], {
+    ref: 'refs/heads/main', url: `${srv.config.appUrl}api/v1${R()}/git/refs/heads/main`,
+    object: { type: 'commit', sha: shas[4], url: `${srv.config.appUrl}api/v1${R()}/git/commits/${shas[4]}` },
+  });
+  // Forgejo prefixes `refs/` to what is given, so the full name finds nothing, like any other miss.
+  for (const miss of ['heads/nope', 'tags', 'refs/heads/main', 'heads/main/x']) {
+    const r = await api('GET', `${R()}/git/refs/${miss}`);
+    assert.is(r.status, 404, `${miss}: ${r.text}`);
+    valid('APINotFound', r.json);
+  }
+});
+
 test('refs, trees and blobs', async () => {
-  const one = await api('GET', `${R()}/git/refs/heads/main`);
-  valid('Reference', one.json);
-  assert.is(one.json.object.sha, shas[4]);
-  const many = await api('GET', `${R()}/git/refs/heads`);
-  assert.is(many.json.length, 2);
-  assert.is((await api('GET', `${R()}/git/refs/tags`)).status, 404);
   const tree = await api('GET', `${R()}/git/trees/main?recursive=1&per_page=2`);
   valid('GitTreeResponse', tree.json);
   assert.is(tree.json.sha, shas[4]);

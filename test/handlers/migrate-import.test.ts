@@ -426,6 +426,8 @@ test('an import that fails after the clone leaves no repository, rows, files or 
       assert.equal(await footprint(), before, what);
       assert.not.ok(exists(gitDir(env, alice.name, name)), what);
       assert.not.ok(exists(gitDir(env, alice.name, `${name}.wiki`)), `${what}: the wiki copied before goes too`);
+      const spool = `${env.srv.config.repoRoot}/.migrating`;
+      assert.equal(exists(spool) ? fs.readdirSync(spool) : [], [], `${what}: the staged clone goes too`);
       assert.is((await T(alice, 'GET', `/repos/${alice.name}/${name}`)).status, 404, what);
     } finally {
       await p.close();

@@ -38,12 +38,15 @@ async function npm(cwd: string, rc: string, args: string[]): Promise<{ ok: boole
   }
 }
 
-/** A .npmrc pointing the default registry (and `@scope`) at the owner's registry with the token. */
-function npmrc(owner: string, token: string, scope?: string): string {
+/**
+ * A .npmrc pointing the default registry (and `@scope`) at the owner's registry with the token; with
+ * `scopeOnly`, only `@scope` is served here (the default registry stays npmjs.org, never reached).
+ */
+function npmrc(owner: string, token: string, scope?: string, scopeOnly = false): string {
   const url = registry(owner);
-  const file = path.join(tmp, `npmrc-${owner}-${scope ?? 'none'}`);
+  const file = path.join(tmp, `npmrc-${owner}-${scope ?? 'none'}${scopeOnly ? '-only' : ''}`);
   const auth = `//${url.replace(/^https?:\/\//, '')}:_authToken=${token}`;
-  fs.writeFileSync(file, [`registry=${url}`, scope ? `${scope}:registry=${url}` : '', auth, ''].join('\n'));
+  fs.writeFileSync(file, [scopeOnly ? '' : `registry=${url}`, scope ? `${scope}:registry=${url}` : '', auth, ''].join('\n'));
   return file;
 }
 
@@ -151,6 +154,102 @@ test('npm CLI: publish, install, dist-tag add/ls/rm, unpublish a version then th
   assert.ok(un2.ok, un2.out);
   assert.is((await raw('GET', `${registry(alice.name)}hello-cairn`)).status, 404);
   assert.equal((await env.as(alice, 'GET', `/packages/${alice.name}?type=npm`)).json, []);
+});
+
+for (const c of [
+  { name: 'plain-lib', rc: () => npmrc(alice.name, alice.token) },
+  { name: '@solo/lib', rc: () => npmrc(alice.name, alice.token, '@solo', true) },
+]) {
+  test(`npm CLI: unpublish ${c.name}@version drops the version, its tarball and blob; the last version takes the package`, async () => {
+    const rc = c.rc();
+    const blobsBefore = blobFiles().length;
+    for (const v of ['1.0.0', '1.1.0']) {
+      const pub = await npm(packageDir(c.name, v), rc, ['publish']);
+      assert.ok(pub.ok, pub.out);
+    }
+    assert.is(blobFiles().length, blobsBefore + 2);
+    const docUrl = `${registry(alice.name)}${encodeURIComponent(c.name)}`;
+    const doc = await raw('GET', docUrl);
+    const tarballOf = (v: string) => doc.json.versions[v].dist.tarball as string;
+    assert.is((await fetch(tarballOf('1.1.0'))).status, 200);
+
+    // npm 11 sends the packument without 1.1.0 (PUT <name>/-rev/undefined), then DELETEs the tarball
+    // by its path below the registry (doubled when the default registry is another one).
+    const app = fs.mkdtempSync(path.join(tmp, 'app-'));
+    const un = await npm(app, rc, ['unpublish', `${c.name}@1.1.0`]);
+    assert.ok(un.ok, un.out);
+    assert.match(un.out, `- ${c.name}@1.1.0`);
+    const after = await raw('GET', docUrl);
+    assert.is(after.status, 200, after.text);
+    assert.equal(Object.keys(after.json.versions), ['1.0.0']);
+    assert.equal(after.json['dist-tags'], { latest: '1.0.0' });
+    assert.is((await fetch(tarballOf('1.1.0'))).status, 404);
+    assert.is((await fetch(tarballOf('1.0.0'))).status, 200);
+    assert.is(blobFiles().length, blobsBefore + 1, 'the blob only 1.1.0 used is gone');
+    const ls = await npm(app, rc, ['dist-tag', 'ls', c.name]);
+    assert.ok(ls.ok, ls.out);
+    assert.match(ls.out, 'latest: 1.0.0');
+    const api = await env.as(alice, 'GET', `/packages/${alice.name}?type=npm&q=${encodeURIComponent(c.name)}`);
+    assert.equal(api.json.map((p: { version: string }) => p.version), ['1.0.0']);
+
+    // The last version: npm asks for --force, then the package goes away, as on npmjs.org.
+    const refused = await npm(app, rc, ['unpublish', `${c.name}@1.0.0`]);
+    assert.not.ok(refused.ok, refused.out);
+    const last = await npm(app, rc, ['unpublish', `${c.name}@1.0.0`, '--force']);
+    assert.ok(last.ok, last.out);
+    assert.is((await raw('GET', docUrl)).status, 404);
+    assert.is((await fetch(tarballOf('1.0.0'))).status, 404);
+    assert.is(blobFiles().length, blobsBefore);
+    assert.equal((await env.as(alice, 'GET', `/packages/${alice.name}?type=npm&q=${encodeURIComponent(c.name)}`)).json, []);
+  });
+}
+
+test('unpublish over HTTP: a packument PUT must name the package and list its versions; write access; the doubled tarball path', async () => {
+  const url = `${registry(alice.name)}kept`;
+  for (const v of ['1.0.0', '1.1.0', '1.2.0']) assert.is((await raw('PUT', url, alice.token, publishDoc('kept', v, Buffer.concat([tarball, Buffer.from(v)])))).status, 201);
+  const packument = (await raw('GET', url)).json;
+  const without = (v: string) => {
+    const versions = { ...packument.versions };
+    delete versions[v];
+    return { ...packument, versions };
+  };
+  const refused: [string, string | undefined, string, number][] = [
+    ['not JSON', alice.token, 'not json', 400],
+    ['no versions', alice.token, JSON.stringify({ ...packument, versions: undefined }), 400],
+    ['versions not an object', alice.token, JSON.stringify({ ...packument, versions: ['1.0.0'] }), 400],
+    ['another package\'s name', alice.token, JSON.stringify({ ...without('1.2.0'), name: 'other', _id: 'other' }), 400],
+    ['a version-like dist-tag', alice.token, JSON.stringify({ ...without('1.2.0'), 'dist-tags': { '1.0': '1.0.0' } }), 400],
+    ['no write access', bob.token, JSON.stringify(without('1.2.0')), 401],
+    ['anonymous', undefined, JSON.stringify(without('1.2.0')), 401],
+  ];
+  for (const [name, token, body, status] of refused) {
+    const r = await raw('PUT', `${url}/-rev/undefined`, token, body);
+    assert.is(r.status, status, `${name}: ${r.text}`);
+  }
+  assert.equal(Object.keys((await raw('GET', url)).json.versions), ['1.0.0', '1.1.0', '1.2.0'], 'nothing was removed');
+
+  // The same packument again changes nothing; one without 1.2.0 removes it and moves `latest` as it says.
+  assert.is((await raw('PUT', `${url}/-rev/undefined`, alice.token, JSON.stringify(packument))).status, 200);
+  assert.equal(Object.keys((await raw('GET', url)).json.versions), ['1.0.0', '1.1.0', '1.2.0']);
+  const drop = await raw('PUT', `${url}/-rev/undefined`, alice.token, JSON.stringify({ ...without('1.2.0'), 'dist-tags': { latest: '1.1.0' } }));
+  assert.is(drop.status, 200, drop.text);
+  const now = (await raw('GET', url)).json;
+  assert.equal(Object.keys(now.versions), ['1.0.0', '1.1.0']);
+  assert.equal(now['dist-tags'], { latest: '1.1.0' });
+  assert.equal((await raw('GET', `${registry(alice.name)}-/package/kept/dist-tags`)).json, { latest: '1.1.0' });
+
+  // The tarball DELETE npm sends when it resolves the tarball's path against another registry.
+  const doubled = (owner: string, v: string) => `${registry(alice.name)}api/packages/${owner}/npm/kept/-/${v}/kept-${v}.tgz/-rev/undefined`;
+  assert.is((await raw('DELETE', doubled(bob.name, '1.1.0'), alice.token)).status, 404, 'another owner\'s path names nothing here');
+  assert.is((await raw('DELETE', doubled(alice.name, '1.1.0'), bob.token)).status, 401);
+  assert.is((await raw('GET', doubled(alice.name, '1.1.0'), alice.token)).status, 404, 'only the DELETE is answered there');
+  assert.equal(Object.keys((await raw('GET', url)).json.versions), ['1.0.0', '1.1.0']);
+  const del = await raw('DELETE', doubled(alice.name, '1.1.0'), alice.token);
+  assert.is(del.status, 200, del.text);
+  assert.equal(Object.keys((await raw('GET', url)).json.versions), ['1.0.0']);
+  assert.is((await raw('DELETE', doubled(alice.name, '1.1.0'), alice.token)).status, 404, 'already gone');
+  assert.is((await raw('DELETE', `${url}/-rev/undefined`, alice.token)).status, 200);
+  assert.is((await raw('GET', url)).status, 404);
 });
 
 test('npm CLI: a scoped package publishes and installs; @scope%2fname and @scope/name name it', async () => {

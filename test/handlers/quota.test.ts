@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { checked, exists, gitDir, newOrg, newRepo, setup, uniq, valid, validList, type Env } from './repo-setup.ts';
+import { makeUser } from '../helpers/fixtures.ts';
 import type { Res } from '../helpers/client.ts';
 import { startServer } from '../helpers/server.ts';
 import { Repository } from '../../model/repo.ts';
@@ -271,20 +272,107 @@ test('Q on issue attachments: uploads pass until the owner is over the limit, th
   assert.is(bobs.headers.get('x-total-count'), '0');
 });
 
-test('Forgejo\'s evaluation: a group whose rules do not cover a subject does not pass it; -1 covers all', async () => {
-  const u = env.carol;
-  const g = await group([{ name: uniq('rule'), limit: 1 << 30, subjects: ['size:all'] }], [u.name]);
-  // `size:all` falls back to the subjects below it, never the reverse.
-  for (const [subject, want] of [['size:all', true], ['size:repos:all', false], ['size:assets:attachments:releases', false]] as const) {
-    const r = await env.as(u, 'GET', `/user/quota/check?subject=${subject}`);
+/** Every subject a rule may name, as the check route takes them. */
+const SUBJECTS = [
+  'size:all', 'size:repos:all', 'size:repos:public', 'size:repos:private', 'size:git:all', 'size:git:lfs', 'size:assets:all',
+  'size:assets:attachments:all', 'size:assets:attachments:issues', 'size:assets:attachments:releases', 'size:assets:artifacts',
+  'size:assets:packages:all', 'size:assets:wiki',
+] as const;
+type Subject = (typeof SUBJECTS)[number];
+
+/** What GET /user/quota/check answers for each subject. */
+async function verdicts(u: { token: string }): Promise<Record<Subject, boolean>> {
+  const out = {} as Record<Subject, boolean>;
+  for (const subject of SUBJECTS) {
+    const r = await env.as(u.token, 'GET', `/user/quota/check?subject=${subject}`);
     assert.is(r.status, 200, r.text);
-    assert.is(r.json, want, subject);
+    out[subject] = r.json;
   }
+  return out;
+}
+const allSubjects = (value: boolean, except: Partial<Record<Subject, boolean>> = {}) =>
+  ({ ...Object.fromEntries(SUBJECTS.map((s) => [s, value])), ...except }) as Record<Subject, boolean>;
+
+test('a `size:all` rule covers every subject: 1 TiB, nothing used, a repository may be created', async () => {
+  const u = await makeUser(env.db, env.srv.api);
+  await group([{ name: uniq('rule'), limit: 2 ** 40, subjects: ['size:all'] }], [u.name]);
+  assert.equal(await verdicts(u), allSubjects(true));
+  const r = await env.as(u, 'POST', '/user/repos', { name: uniq('r') });
+  assert.is(r.status, 201, r.text);
+});
+
+test('each subject against a group of several rules: every rule that covers it (lists it or what holds it) must pass', async () => {
+  const u = await makeUser(env.db, env.srv.api);
+  const repo = await newRepo(env, u, { auto_init: true });
+  const issue = await env.as(u, 'POST', `/repos/${repo.full_name}/issues`, { title: 'files' });
+  assert.is(issue.status, 201, issue.text);
+  assert.is((await upload(`/repos/${repo.full_name}/issues/${issue.json.number}/assets`, u.token, 'a.txt', '0123456789')).status, 201);
+  const repos = await repoBytes(u.id, false);
+  assert.ok(repos > 0);
+  const attachments = 10;
+  const total = repos + attachments;
+  const info = await env.as(u, 'GET', '/user/quota');
+  assert.equal(info.json.used.size.repos, { public: repos, private: 0 });
+  assert.equal(info.json.used.size.assets.attachments, { issues: attachments, releases: 0 });
+
+  const all = uniq('rule');
+  const issues = uniq('rule');
+  const git = uniq('rule');
+  const g = await group([
+    { name: all, limit: 2 ** 40, subjects: ['size:all'] },
+    { name: issues, limit: attachments - 1, subjects: ['size:assets:attachments:issues'] },
+    { name: uniq('rule'), limit: 0, subjects: ['size:repos:private'] },
+  ], [u.name]);
+  // The issue-attachment rule is over its limit: it covers that subject only, not what holds it.
+  assert.equal(await verdicts(u), allSubjects(true, { 'size:assets:attachments:issues': false }));
+
+  // `size:all` counts the total once: each byte in one place.
+  assert.is((await admin('PATCH', `/admin/quota/rules/${all}`, { limit: total })).status, 200);
+  assert.equal(await verdicts(u), allSubjects(true, { 'size:assets:attachments:issues': false }));
+  assert.is((await admin('PATCH', `/admin/quota/rules/${all}`, { limit: total - 1 })).status, 200);
+  assert.equal(await verdicts(u), allSubjects(false));
+  assert.is((await admin('PATCH', `/admin/quota/rules/${all}`, { limit: -1 })).status, 200);
+  assert.is((await admin('PATCH', `/admin/quota/rules/${issues}`, { limit: attachments })).status, 200);
+  assert.equal(await verdicts(u), allSubjects(true));
+
+  // A `size:git:all` rule covers the repositories and LFS, not assets, and not `size:all`, which holds it.
+  await rule(git, repos - 1, ['size:git:all']);
+  assert.is((await admin('PUT', `/admin/quota/groups/${g}/rules/${git}`)).status, 204);
+  const gitOver = { 'size:git:all': false, 'size:git:lfs': false, 'size:repos:all': false, 'size:repos:public': false, 'size:repos:private': false };
+  assert.equal(await verdicts(u), allSubjects(true, gitOver));
+  const refused = await env.as(u, 'POST', '/user/repos', { name: uniq('r') });
+  assert.is(refused.status, 413, refused.text);
+
+  // Without the `size:all` rule nothing covers the wiki or the assets but issue attachments; a subject no
+  // rule covers is tried through the subjects below it (`size:all`: repositories, LFS, assets), so
+  // `size:assets:all` speaks through the issue rule, the rest through the git rule, which fails.
+  assert.is((await admin('DELETE', `/admin/quota/groups/${g}/rules/${all}`)).status, 204);
+  assert.equal(await verdicts(u), allSubjects(false, {
+    'size:assets:all': true, 'size:assets:attachments:all': true, 'size:assets:attachments:issues': true,
+    'size:assets:attachments:releases': false, 'size:assets:artifacts': false, 'size:assets:packages:all': false,
+  }));
+  // Every part of `size:all` is now spoken for by a rule that passes.
+  assert.is((await admin('PATCH', `/admin/quota/rules/${git}`, { limit: repos })).status, 200);
+  assert.equal(await verdicts(u), allSubjects(true, {
+    'size:assets:attachments:releases': false, 'size:assets:artifacts': false, 'size:assets:packages:all': false, 'size:assets:wiki': false,
+  }));
+  assert.is((await admin('POST', `/admin/users/${u.name}/quota/groups`, { groups: [] })).status, 204);
+  assert.equal(await verdicts(u), allSubjects(true), 'in no group, nothing is limited');
+});
+
+test('a user passes when one of their groups speaks for the subject and passes; an unlimited rule covers only its subjects', async () => {
+  const u = await makeUser(env.db, env.srv.api);
   const unlimited = uniq('rule');
   await rule(unlimited, -1, []);
-  assert.is((await admin('PUT', `/admin/quota/groups/${g}/rules/${unlimited}`)).status, 204);
-  assert.is((await env.as(u, 'GET', '/user/quota/check?subject=size:repos:all')).json, true);
-  assert.is((await admin('POST', `/admin/users/${u.name}/quota/groups`, { groups: [] })).status, 204);
+  const lfsOnly = { 'size:git:lfs': true, 'size:all': true };
+  await group([{ name: uniq('rule'), limit: -1, subjects: ['size:git:lfs'] }, { name: unlimited, limit: -1, subjects: [] }], [u.name]);
+  // The LFS rule covers LFS, and `size:all` through it (the subjects below it); nothing else.
+  assert.equal(await verdicts(u), allSubjects(false, lfsOnly));
+  await group([{ name: uniq('rule'), limit: 0, subjects: ['size:all'] }], [u.name]);
+  // Nothing used yet: limit 0 passes, so every subject is spoken for by the second group.
+  assert.equal(await verdicts(u), allSubjects(true));
+  await newRepo(env, u, { auto_init: true });
+  assert.equal(await verdicts(u), allSubjects(false, lfsOnly));
 
   const bad = await env.as(u, 'GET', '/user/quota/check?subject=size:everything');
   assert.is(bad.status, 422);

@@ -19,8 +19,11 @@ export interface TestDb {
   close(): Promise<void>;
 }
 
-/** One database (and data directory) per test process; several servers may share it. */
-export async function openTestDb(): Promise<TestDb> {
+/**
+ * One database (and data directory) per test process; several servers may share it. `overrides` are
+ * settings of the database's own (`DATABASE__POOL_MAX: '1'`).
+ */
+export async function openTestDb(overrides: Record<string, string> = {}): Promise<TestDb> {
   const dataPath = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-test-'));
   const base = process.env.CAIRN__DATABASE__URL;
   let url = '';
@@ -41,7 +44,7 @@ export async function openTestDb(): Promise<TestDb> {
       await c.end();
     };
   }
-  const cfg = loadConfig({}, { SERVER__APP_DATA_PATH: dataPath, DATABASE__URL: url });
+  const cfg = loadConfig({}, { ...overrides, SERVER__APP_DATA_PATH: dataPath, DATABASE__URL: url });
   const db = await openDatabase(cfg, { memory: !url });
   await migrate(db.orm);
   return {

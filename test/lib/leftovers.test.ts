@@ -1,6 +1,6 @@
-// Issue 9, item 14: what a killed process leaves behind (partial uploads, git's push quarantine) is
-// removed at start; nothing else is, and a process that may share the data with a live one removes
-// only day-old leftovers. The serving lock tells the two cases apart through the database.
+// Issue 9, item 14: what a killed process leaves behind (partial uploads, git's push quarantine, a
+// migration's staged clone) is removed at start; nothing else is, and a process that may share the
+// data with a live one removes only day-old leftovers. The serving lock tells the two cases apart through the database.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -29,6 +29,10 @@ const LEFTOVERS = [
   'forgejo-repositories/alice/demo.git/objects/tmp_objdir-incoming-Ab12Cd/pack/tmp_pack_XyZ123',
   'forgejo-repositories/alice/demo.wiki.git/objects/incoming-9a8B7c/',
   'forgejo-repositories/org/other.git/objects/tmp_objdir-incoming-q1w2e3/',
+  // A migration's staged clone and a release asset it downloaded, left by a process killed before the
+  // repository was written (lib/mirrors.ts, lib/migrate-import.ts).
+  'forgejo-repositories/.migrating/3c2b1a09-8f7e-4d6c-b5a4-938271605f4e/',
+  'attachments/tmp/migrate-9e8d7c6b-5a49-4382-a1b0-c9d8e7f6a5b4',
 ];
 const KEPT = [
   'attachments/6/f/6f1c0a6d-2e8b-4c31-a7d0-e3f2b9c8d7e1',
@@ -114,7 +118,7 @@ test('`cli.ts serve` removes them before it listens', async () => {
     await listening;
     for (const f of LEFTOVERS) assert.not.ok(exists(dir, f), f);
     for (const f of KEPT) assert.ok(exists(dir, f), f);
-    assert.match(out, /"removed":5/);
+    assert.ok(out.includes(`"removed":${LEFTOVERS.length}`), out);
   } finally {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
