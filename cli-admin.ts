@@ -5,15 +5,15 @@ import { parseArgs } from 'node:util';
 import type { Config } from './config.ts';
 import type { Orm } from './model/db.ts';
 import { secretKey } from './server.ts';
-import { createUser } from './lib/accounts.ts';
+import { createUser } from './lib/users/accounts.ts';
 import { User } from './model/user.ts';
 import { AccessToken } from './model/token.ts';
-import { hashToken, newSalt, newTokenValue } from './lib/tokens.ts';
-import { normalizeScopes } from './lib/scopes.ts';
-import { newTotpSecret, totpFor } from './lib/totp.ts';
-import { SecretBox } from './lib/secretbox.ts';
-import type { DatabaseFormat } from './lib/dump.ts';
-import { hostKeyFile, hostKeyFingerprint, readHostKey } from './lib/ssh-host-key.ts';
+import { hashToken, newSalt, newTokenValue } from './lib/auth/tokens.ts';
+import { normalizeScopes } from './lib/auth/scopes.ts';
+import { newTotpSecret, totpFor } from './lib/auth/totp.ts';
+import { SecretBox } from './lib/auth/secretbox.ts';
+import type { DatabaseFormat } from './lib/maintenance/dump.ts';
+import { hostKeyFile, hostKeyFingerprint, readHostKey } from './lib/transport/ssh-host-key.ts';
 
 export interface Output { lines: string[]; code: number }
 
@@ -133,7 +133,7 @@ async function dump(orm: Orm, cfg: Config, argv: string[]): Promise<Output> {
   if (!values.file || !path.isAbsolute(values.file)) return { lines: ['--file must name the archive by an absolute path'], code: 2 };
   if (format !== undefined && format !== 'pg_dump' && format !== 'json') return { lines: ['--database-format is pg_dump or json'], code: 2 };
   // Loaded by the first dump: a server does not hold the archive code otherwise.
-  const { dumpInstance, DumpError } = await import('./lib/dump.ts');
+  const { dumpInstance, DumpError } = await import('./lib/maintenance/dump.ts');
   try {
     return { lines: await dumpInstance(orm, cfg, { file: values.file, databaseFormat: format as DatabaseFormat | undefined }), code: 0 };
   } catch (e) {

@@ -12,22 +12,22 @@ import pino from 'pino';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { migrate, openDatabase, type Orm } from './model/db.ts';
 import { createApp, listen, secretKey } from './server.ts';
-import { startMirrorScheduler } from './lib/mirror-schedule.ts';
-import { startWebhookDeliverer } from './lib/webhook-deliver.ts';
-import { startCronScheduler } from './lib/cron.ts';
-import { SecretBox } from './lib/secretbox.ts';
-import { repoPathFor } from './lib/services.ts';
+import { startMirrorScheduler } from './lib/mirrors/schedule.ts';
+import { startWebhookDeliverer } from './lib/webhooks/deliver.ts';
+import { startCronScheduler } from './lib/maintenance/cron.ts';
+import { SecretBox } from './lib/auth/secretbox.ts';
+import { repoPathFor } from './lib/http/services.ts';
 import { routes } from './routes.table.ts';
 import { validateTable, TableError } from './interpreter.ts';
 import { matrixJson, matrixMarkdown } from './table/matrix.ts';
 import { dumpArgs, runAdmin, runSshAdmin, USAGE, type Output } from './cli-admin.ts';
-import { HttpError } from './lib/errors.ts';
+import { HttpError } from './lib/http/errors.ts';
 import { closeAll } from './git/cat-file.ts';
-import { removeLeftovers } from './lib/leftovers.ts';
-import { reconcileAllMerges } from './lib/merge-recovery.ts';
-import { takeServingLock } from './lib/serving-lock.ts';
-import { missingServeFlags, withoutTsx } from './lib/node-flags.ts';
-import { collectWhenIdle } from './lib/idle-gc.ts';
+import { removeLeftovers } from './lib/maintenance/leftovers.ts';
+import { reconcileAllMerges } from './lib/pulls/merge-recovery.ts';
+import { takeServingLock } from './lib/runtime/serving-lock.ts';
+import { missingServeFlags, withoutTsx } from './lib/runtime/node-flags.ts';
+import { collectWhenIdle } from './lib/runtime/idle-gc.ts';
 
 const socketPath = (cfg: Config) => path.join(cfg.dataPath, 'cairn-admin.sock');
 
@@ -125,13 +125,13 @@ async function serve(cfg: Config) {
   const started = Date.now();
   const removed = await removeLeftovers(cfg, { alone: serving.alone });
   log.info({ removed: removed.length, alone: serving.alone, ms: Date.now() - started }, 'leftovers of interrupted uploads and pushes removed');
-  // Merges a killed process left in git but not in the database are recorded (lib/merge-recovery.ts).
+  // Merges a killed process left in git but not in the database are recorded (lib/pulls/merge-recovery.ts).
   const settled = await reconcileAllMerges(db.orm, { log, secrets: new SecretBox(secretKey(cfg)), repoPath: repoPathFor(cfg) }, cfg);
   if (settled.length) log.warn({ pulls: settled }, 'merges interrupted by a crash recorded');
   const app = createApp({ config: cfg, orm: db.orm, log });
   const running = await listen(app, cfg.SERVER.HTTP_ADDR, cfg.SERVER.HTTP_PORT);
   const admin = serveAdminSocket(db.orm, cfg);
-  // Once the load stops, V8's young generation and spare pages go back to the system (lib/idle-gc.ts).
+  // Once the load stops, V8's young generation and spare pages go back to the system (lib/runtime/idle-gc.ts).
   const idle = collectWhenIdle(running.server);
   // The built-in SSH server runs only when [server] SSH_LISTEN_PORT is set; ssh2 (and the WebAssembly
   // module it compiles when imported) is loaded only then (issue 10, memory).
@@ -186,7 +186,7 @@ async function restore(cfg: Config, argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { file: { type: 'string', short: 'f' } } });
   if (!values.file) { console.error('usage: admin restore --file FILE.tar.gz'); return 2; }
   if (fs.existsSync(socketPath(cfg))) { console.error(`a server is running on ${cfg.dataPath}: stop it, and restore into an empty data directory`); return 1; }
-  const { DumpError, restoreInstance } = await import('./lib/dump.ts');
+  const { DumpError, restoreInstance } = await import('./lib/maintenance/dump.ts');
   try {
     for (const line of await restoreInstance(cfg, path.resolve(values.file))) console.log(line);
     return 0;
@@ -208,7 +208,7 @@ async function main(args: string[]): Promise<number> {
   switch (cmd) {
     case 'serve':
     case undefined: {
-      // Started without the heap settings of lib/node-flags.ts: the same process starts again with them
+      // Started without the heap settings of lib/runtime/node-flags.ts: the same process starts again with them
       // (and without tsx's loader, which Node's own type stripping makes unnecessary).
       const missing = missingServeFlags(process.execArgv, process.env.NODE_OPTIONS);
       if (missing.length && typeof process.execve === 'function') {

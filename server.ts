@@ -11,36 +11,36 @@ import { routes } from './routes.table.ts';
 import { mountTable, type RunHooks } from './interpreter.ts';
 import type { Outcome, RequestState } from './guards/types.ts';
 import { isRedirect } from './guards/types.ts';
-import { HttpError, NOT_FOUND } from './lib/errors.ts';
-import { authenticate, type AuthDeps, type AuthResult } from './lib/auth.ts';
-import type { RepoAhead } from './lib/tokens.ts';
+import { HttpError, NOT_FOUND } from './lib/http/errors.ts';
+import { authenticate, type AuthDeps, type AuthResult } from './lib/auth/auth.ts';
+import type { RepoAhead } from './lib/auth/tokens.ts';
 import { isStorableText } from './model/schemas/storable.ts';
-import { positiveInt } from './lib/issues.ts';
-import { createAuthLimiter } from './lib/auth-limit.ts';
-import { clientAddressOf } from './lib/client-address.ts';
-import { CACHE_CONTROL, etagOf, noneMatch } from './lib/conditional-get.ts';
-import { createApiLimiter } from './lib/api-limit.ts';
-import { serveWebRaw } from './lib/web-raw.ts';
-import { JSON_TYPE, RenderedBytes, renderJson, renderJsonBytes } from './lib/json.ts';
-import { isStream, type Reply } from './lib/handler.ts';
-import { SecretBox } from './lib/secretbox.ts';
-import { repoPathFor, type Services } from './lib/services.ts';
+import { positiveInt } from './lib/issues/issues.ts';
+import { createAuthLimiter } from './lib/auth/limits.ts';
+import { clientAddressOf } from './lib/http/client-address.ts';
+import { CACHE_CONTROL, etagOf, noneMatch } from './lib/http/conditional-get.ts';
+import { createApiLimiter } from './lib/http/api-limit.ts';
+import { serveWebRaw } from './lib/repos/web-raw.ts';
+import { JSON_TYPE, RenderedBytes, renderJson, renderJsonBytes } from './lib/http/json.ts';
+import { isStream, type Reply } from './lib/http/handler.ts';
+import { SecretBox } from './lib/auth/secretbox.ts';
+import { repoPathFor, type Services } from './lib/http/services.ts';
 import { clockOf, requestEm, type Orm } from './model/db.ts';
-import { answerCache } from './lib/answer-cache.ts';
+import { answerCache } from './lib/http/answer-cache.ts';
 import { commitInLane, commitWith } from './model/raw.ts';
 import { openApiDocument } from './table/openapi.ts';
-import { serveAvatars } from './lib/avatar-serve.ts';
-import { serveSwaggerUi } from './lib/swagger-ui.ts';
-import { serveHealthCheck } from './lib/healthz.ts';
-import { serveAttachments } from './lib/attachment-serve.ts';
-import { servePackageRegistry } from './lib/package-registry.ts';
-import { serveContainerRegistry } from './lib/registries/container.ts';
-import { removeUploads } from './lib/attachments.ts';
-import { bodyReader, closeUnreadBody, once } from './lib/request-body.ts';
+import { serveAvatars } from './lib/users/avatar-serve.ts';
+import { serveSwaggerUi } from './lib/http/swagger-ui.ts';
+import { serveHealthCheck } from './lib/runtime/healthz.ts';
+import { serveAttachments } from './lib/attachments/serve.ts';
+import { servePackageRegistry } from './lib/packages/registry.ts';
+import { serveContainerRegistry } from './lib/packages/registries/container.ts';
+import { removeUploads } from './lib/attachments/attachments.ts';
+import { bodyReader, closeUnreadBody, once } from './lib/http/request-body.ts';
 import { createGitHttp } from './git-http.ts';
 import { createGitLfs } from './git-lfs.ts';
-import { installWebhooks } from './lib/webhook-tasks.ts';
-import { beforeCommitWrites, closeCounterQueue, hotRowOf, openCounterQueue } from './lib/counters.ts';
+import { installWebhooks } from './lib/webhooks/tasks.ts';
+import { beforeCommitWrites, closeCounterQueue, hotRowOf, openCounterQueue } from './lib/db/counters.ts';
 import { openTransaction } from './model/transaction.ts';
 
 export interface AppOptions {
@@ -123,7 +123,7 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
   // What answers outside the API. None of it answers a path under /api/v1/, which goes straight to
   // the API's middleware below (issue 10: a dozen fewer steps for every API request).
   const outside: Middleware[] = [];
-  // The health check for load balancers and probes (lib/healthz.ts), first: it reads no credentials.
+  // The health check for load balancers and probes (lib/runtime/healthz.ts), first: it reads no credentials.
   outside.push(serveHealthCheck(config, orm, logger));
   // Avatar images, where every `avatar_url` points.
   outside.push(serveAvatars(config));
@@ -151,12 +151,12 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
   // Git LFS (`<repo>.git/info/lfs/...`), also outside /api/v1; it streams uploads itself.
   outside.push(createGitLfs({ config, orm, services, authDeps }));
 
-  // The web `raw` and `media` links of contents answers, answered by the API's rows (lib/web-raw.ts).
+  // The web `raw` and `media` links of contents answers, answered by the API's rows (lib/repos/web-raw.ts).
   outside.push(serveWebRaw(config, services));
 
   const api: Middleware[] = [];
   // Kept answers of the table's `cached` rows, sent again while the database shows no change
-  // (lib/answer-cache.ts). Not with rate limits, which count every request in the database, nor with a
+  // (lib/http/answer-cache.ts). Not with rate limits, which count every request in the database, nor with a
   // reverse proxy's identity header, which the key does not hold.
   const clock = clockOf(orm);
   if (clock && config.CACHE.ANSWERS && config.CACHE.ANSWERS_MAX_MB > 0 && !apiLimiter && !config.SERVICE.ENABLE_REVERSE_PROXY_AUTHENTICATION_API) {
@@ -174,13 +174,13 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
     // forgejo-facts 2.6 with the spec's preference for 401 on sign-in-required instances.
     if (!auth.doer && config.SERVICE.REQUIRE_SIGNIN_VIEW) throw new HttpError(401, 'Only signed in user is allowed to call APIs.');
     ctx.state[STATE_AUTH] = { auth, em, query };
-    // Visible rate limits, when the instance sets them (lib/api-limit.ts).
+    // Visible rate limits, when the instance sets them (lib/http/api-limit.ts).
     const budget = apiLimiter && await apiLimiter.take({ userId: auth.doer?.id ?? null, address: () => authDeps.addressOf(ctx.req.socket.remoteAddress, ctx.headers) });
     if (budget) ctx.set(budget.headers);
     try {
       await next();
     } finally {
-      // Bodies are read when the row's chain asks for them (lib/request-body.ts); uploads left behind
+      // Bodies are read when the row's chain asks for them (lib/http/request-body.ts); uploads left behind
       // by an answered request are removed.
       const removing = removeUploads(ctx);
       if (removing) await removing;
@@ -236,7 +236,7 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
       const res = ctx.res;
       res.setHeader('Content-Type', JSON_TYPE);
       if ((ctx.method === 'GET' || ctx.method === 'HEAD') && reply.status === 200) {
-        // Conditional GETs (lib/conditional-get.ts).
+        // Conditional GETs (lib/http/conditional-get.ts).
         const etag = reply.body instanceof RenderedBytes ? reply.body.etag : etagOf(text);
         // Cache-Control is the one every answer carries (set first, above).
         res.setHeader('ETag', etag);
@@ -250,7 +250,7 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
     },
     // The same EntityManager runs the handler inside one transaction, so entities the chain loaded
     // stay managed and are flushed once, at commit.
-    // Counter increments wait in a queue until just before COMMIT (lib/counters.ts), so their row
+    // Counter increments wait in a queue until just before COMMIT (lib/db/counters.ts), so their row
     // locks are held for that last statement only; a hot write's tail writes join that statement.
     async transactional(s, fn) {
       const after: (() => Promise<void>)[] = [];
@@ -297,9 +297,9 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
 /**
  * The owner and repository names of an API path below `/repos/{owner}/{repo}`, decoded as the router
  * decodes parameters, or null. Only a hint: the token's statement finds this repository as well, and
- * the REPO loader uses that answer when it asks for the same names (lib/repos.ts, issue 10). Names no
+ * the REPO loader uses that answer when it asks for the same names (lib/repos/repos.ts, issue 10). Names no
  * stored text can equal are left to the loader's checks. A POST of a new issue or comment also names
- * the new row, whose event's early reads the statement makes too (lib/issue-events.ts newRowAheadColumns).
+ * the new row, whose event's early reads the statement makes too (lib/issues/events.ts newRowAheadColumns).
  */
 export function repoAddressed(path: string, method = 'GET'): RepoAhead | null {
   if (!path.startsWith('/api/v1/repos/')) return null;
@@ -319,7 +319,7 @@ export function repoAddressed(path: string, method = 'GET'): RepoAhead | null {
     return null;
   }
   if (!isStorableText(owner) || !isStorableText(name)) return null;
-  // `.../issues/{index}` and below: the issue too (lib/issues.ts keepIssueRead); the router's own
+  // `.../issues/{index}` and below: the issue too (lib/issues/issues.ts keepIssueRead); the router's own
   // checks decide what a number that is not one means.
   const post = method === 'POST';
   if (b >= 0 && path.startsWith('/issues/', b)) {

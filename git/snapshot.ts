@@ -1,5 +1,5 @@
 // A repository's refs as of one moment, and a copy that holds exactly those refs (`cairn admin dump`,
-// lib/dump.ts). Objects are only ever added under a name git no longer changes, so objects copied after
+// lib/maintenance/dump.ts). Objects are only ever added under a name git no longer changes, so objects copied after
 // the refs were read include every object those refs reach, whatever was pushed meanwhile; the copy's
 // refs are then set to what was read, and its connectivity is checked.
 import { GitError, runGit } from './exec.ts';

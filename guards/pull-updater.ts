@@ -5,11 +5,11 @@
 // (merged, closed, head repository gone) passes here: the handler answers 422 for it, as Forgejo
 // checks that first.
 import { User } from '../model/user.ts';
-import { repoPermission } from '../lib/perm.ts';
-import { repoUnits } from '../lib/repos.ts';
-import { canUserPushRule } from '../lib/branch-rules.ts';
-import { branchRule, canMerge, pullsConfig } from '../lib/pull-merge.ts';
-import { pullRepos } from '../lib/pulls.ts';
+import { repoPermission } from '../lib/auth/perm.ts';
+import { repoUnits } from '../lib/repos/repos.ts';
+import { canUserPushRule } from '../lib/repos/branch-rules.ts';
+import { branchRule, canMerge, pullsConfig } from '../lib/pulls/merge.ts';
+import { pullRepos } from '../lib/pulls/pulls.ts';
 import { deny, isSiteAdmin, need, step } from './types.ts';
 
 const DENIED = deny(403, 'user is not allowed to update this pull request');

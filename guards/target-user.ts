@@ -2,8 +2,8 @@
 // case-insensitively; a renamed user redirects (307) when the caller may see the new one; otherwise 404
 // `GetUserByName` "user does not exist [uid: 0, name: x]".
 import { User, UserRedirect } from '../model/user.ts';
-import { canSeeOwner } from '../lib/perm.ts';
-import { redirectPath } from '../lib/redirect-path.ts';
+import { canSeeOwner } from '../lib/auth/perm.ts';
+import { redirectPath } from '../lib/http/redirect-path.ts';
 import { deny, isSiteAdmin, step } from './types.ts';
 
 export const TARGET_USER = step('TARGET_USER', 'loader', [], ['target-user'], async (s) => {

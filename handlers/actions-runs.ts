@@ -3,27 +3,27 @@
 // the addressed repository: a run, job or artifact of another repository does not exist here.
 import fs from 'node:fs';
 import type { FilterQuery } from '@mikro-orm/core';
-import type { Handler, Reply } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import type { Handler, Reply } from '../lib/http/handler.ts';
+import { json, noContent } from '../lib/http/handler.ts';
 import type { DispatchWorkflowOption } from '../model/schemas/index.ts';
 import { ActionArtifact, ActionRun, ActionRunJob, type IActionArtifact, type IActionRun, type IActionRunJob } from '../model/actions.ts';
 import { ActionTask, type IActionTask } from '../model/action-task.ts';
 import { Repository, type IRepository } from '../model/repo.ts';
 import { User, type IUser } from '../model/user.ts';
-import { toApiArtifact, toApiRun, toApiRunJob, toApiTask, type RunContext } from '../lib/api/actions.ts';
-import { toApiUser } from '../lib/api/user.ts';
-import { usersById } from '../lib/api/issue.ts';
+import { toApiArtifact, toApiRun, toApiRunJob, toApiTask, type RunContext } from '../lib/actions/api/actions.ts';
+import { toApiUser } from '../lib/users/api/user.ts';
+import { usersById } from '../lib/issues/api/issue.ts';
 import {
   artifactFile, createRun, deleteArtifact, deleteRun, isDone, loadWorkflow, logFile, parseWorkflow, positiveId, resolveInputs,
   VISIBLE_ARTIFACT, zipStore,
-} from '../lib/actions.ts';
-import { gitCtx } from '../lib/repo-git.ts';
-import { pageOf, pagingHeaders } from '../lib/paging.ts';
-import { badRequest, notFound } from '../lib/errors.ts';
-import { repoJson } from '../lib/api/repo-json.ts';
-import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
-import type { HandlerCtx } from '../lib/handler.ts';
-import { INT32_MAX } from '../lib/query-values.ts';
+} from '../lib/actions/actions.ts';
+import { gitCtx } from '../lib/repos/git.ts';
+import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
+import { badRequest, notFound } from '../lib/http/errors.ts';
+import { repoJson } from '../lib/repos/api/repo-json.ts';
+import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
+import type { HandlerCtx } from '../lib/http/handler.ts';
+import { INT32_MAX } from '../lib/http/query-values.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 
 const repoOf = (c: RequestState) => need(c.repo, 'repo');
@@ -50,7 +50,7 @@ async function loadRun(c: RequestState): Promise<IActionRun> {
 /**
  * Forgejo's DispatchWorkflow: the workflow file (in the first of .forgejo/.gitea/.github workflows
  * that exists at `ref`) must exist (404) and, in cairn, declare `on: workflow_dispatch` (400; Forgejo
- * dispatches any workflow). Inputs are resolved as lib/actions.ts resolveInputs says.
+ * dispatches any workflow). Inputs are resolved as lib/actions/actions.ts resolveInputs says.
  */
 export const dispatch: Handler<DispatchWorkflowOption> = async (c) => {
   const b = c.body;

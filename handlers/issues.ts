@@ -3,8 +3,8 @@
 // routes reach a pull through its issue half. The chain loads the issue (ISSUE) and decides who may
 // change it (POSTER_OR_WRITER, ISSUE_WRITER, UPDATE_DATE); handlers only act.
 // Just over 400 lines: one family (the issue routes the table names `issues.<key>`), kept whole.
-import type { Handler, HandlerCtx } from '../lib/handler.ts';
-import { AfterCommit, json, noContent, plainContext, signedIn } from '../lib/handler.ts';
+import type { Handler, HandlerCtx } from '../lib/http/handler.ts';
+import { AfterCommit, json, noContent, plainContext, signedIn } from '../lib/http/handler.ts';
 import type { CreateIssueOption, DeleteLabelsOption, EditDeadlineOption, EditIssueOption, IssueLabelsOption } from '../model/schemas/index.ts';
 import { Issue, type IIssue } from '../model/issue.ts';
 import { Label, type ILabel } from '../model/label.ts';
@@ -12,26 +12,26 @@ import { Milestone } from '../model/milestone.ts';
 import { PullRequest } from '../model/pull.ts';
 import { Team } from '../model/org.ts';
 import { User, type IUser } from '../model/user.ts';
-import { issueToApi, issuesToApi } from '../lib/api/issue.ts';
-import { pullsToApi } from '../lib/api/pull.ts';
-import { orgApiUrl, toApiLabel } from '../lib/api/label.ts';
+import { issueToApi, issuesToApi } from '../lib/issues/api/issue.ts';
+import { pullsToApi } from '../lib/pulls/api/pull.ts';
+import { orgApiUrl, toApiLabel } from '../lib/issues/api/label.ts';
 import { fmtTime, ZERO_TIME } from '../model/time.ts';
-import { emitIssueChanges, emitIssueEvent, insertWithEventEarly, newRowEarly, snapshotIssue } from '../lib/issue-events.ts';
-import { canReadIssue, canWriteIssues, createIssue, labelIdsOf, numberPending, positiveInt, wholeSecondsOf } from '../lib/issues.ts';
-import { deferTailWrites } from '../lib/counters.ts';
+import { emitIssueChanges, emitIssueEvent, insertWithEventEarly, newRowEarly, snapshotIssue } from '../lib/issues/events.ts';
+import { canReadIssue, canWriteIssues, createIssue, labelIdsOf, numberPending, positiveInt, wholeSecondsOf } from '../lib/issues/issues.ts';
+import { deferTailWrites } from '../lib/db/counters.ts';
 import {
   addLabels, assignableUsers, clearLabels, deleteIssue, dropDuplicateScopes, endOfDay, labelFits, labelsByName,
   movePin, newPinAllowed, parseBodyTime, pin, reloadIssue, removeLabel, replaceLabels, resolveLabelOption,
   setAssignees, setClosed, setDeadline, setMilestone, setRef, setTitle, unpin,
-} from '../lib/issue-edit.ts';
-import { allOf, filterSql, findIssues, openTotalSql, orderSql, readableIssues, sql, type IssueFilter } from '../lib/issue-query.ts';
-import type { Sql } from '../lib/repo-search.ts';
-import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
-import { badRequest, HttpError, notFound, unprocessable, NOT_FOUND } from '../lib/errors.ts';
-import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
-import { knownRepo } from '../lib/perm.ts';
+} from '../lib/issues/edit.ts';
+import { allOf, filterSql, findIssues, openTotalSql, orderSql, readableIssues, sql, type IssueFilter } from '../lib/issues/query.ts';
+import type { Sql } from '../lib/repos/search.ts';
+import { pageOf, pagingHeaders, type Page } from '../lib/http/paging.ts';
+import { badRequest, HttpError, notFound, unprocessable, NOT_FOUND } from '../lib/http/errors.ts';
+import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
+import { knownRepo } from '../lib/auth/perm.ts';
 import { callerOf } from './repo-lists.ts';
-import { INT32_MAX } from '../lib/query-values.ts';
+import { INT32_MAX } from '../lib/http/query-values.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 
 const viewerOf = (s: RequestState) => ({ doer: s.auth.doer, siteAdmin: isSiteAdmin(s) });
@@ -149,7 +149,7 @@ async function milestoneIdsByName(c: RequestState, raw: string | undefined): Pro
 
 /**
  * GET /repos/issues/search: issues and pulls of every repository whose unit the caller can read
- * (lib/issue-query.ts readableIssues, which keeps public-only and repo-specific tokens to their repositories).
+ * (lib/issues/query.ts readableIssues, which keeps public-only and repo-specific tokens to their repositories).
  */
 export const search: Handler<never, SearchQuery> = async (c) => {
   const q = c.q;
@@ -206,7 +206,7 @@ export const create = plainContext(signedIn<CreateIssueOption>(async (c) => {
   // feeds and hooks reuse them.
   knownRepo(c.em, repo, owner, perm.enabled);
   // What follows the insert changes the row only with a milestone, labels, assignees or closing. Then
-  // the number is taken with COMMIT unless a hook's payload needs it now (lib/issues.ts numberAtCommit).
+  // the number is taken with COMMIT unless a hook's payload needs it now (lib/issues/issues.ts numberAtCommit).
   const plain = !milestoneId && !labels.length && !assignees.length && !b.closed;
   const early = plain ? await newRowEarly(c, 'issue') : null;
   const issue = await createIssue(c.em, { repo, posterId: doer.id, title, content: b.body ?? '', ref: b.ref ?? '', deadline, watcherId: doer.id, plain, id: early?.id, numberAtCommit: early?.hooked === false },
@@ -217,7 +217,7 @@ export const create = plainContext(signedIn<CreateIssueOption>(async (c) => {
   if (assignees.length) await setAssignees(c.em, issue, doer.id, assignees);
   if (b.closed) await setClosed(c.em, issue, doer.id, true);
   // Nothing below reads or writes notification threads or feed rows: the event's are written with the
-  // counters, in the statement before COMMIT (lib/counters.ts tailWrite).
+  // counters, in the statement before COMMIT (lib/db/counters.ts tailWrite).
   deferTailWrites(c.em);
   await emitIssueEvent(c, issue, 'opened');
   // The issue entity holds everything just written (counters only change at COMMIT, and a new issue

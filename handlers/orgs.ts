@@ -1,7 +1,7 @@
 // Organizations: list, create, read, edit, delete, rename, avatar, activity feed and blocked users
 // (Forgejo's routers/api/v1/org/org.go and avatar.go; forgejo-facts 6.3).
-import type { Handler } from '../lib/handler.ts';
-import { json, noContent, signedIn } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import type { CreateOrgOption, EditOrgOption, RenameOrgOption, UpdateUserAvatarOption } from '../model/schemas/index.ts';
 import { User, UserRedirect, type IUser, type Visibility } from '../model/user.ts';
 import { OrgUser, Team, TeamRepo, TeamUnit, TeamUser } from '../model/org.ts';
@@ -9,18 +9,18 @@ import { Repository } from '../model/repo.ts';
 import { Label } from '../model/label.ts';
 import { deleteActionConfig } from '../model/action-secret.ts';
 import { Action } from '../model/action.ts';
-import { deleteOwnerHooks } from '../lib/webhook-tasks.ts';
+import { deleteOwnerHooks } from '../lib/webhooks/tasks.ts';
 import { BlockedUser, Follow } from '../model/social.ts';
-import { createOrg, type NewOrg } from '../lib/accounts.ts';
-import { renameOwner } from '../lib/rename-owner.ts';
-import { decodeAvatar, deleteAvatar, storeAvatar } from '../lib/avatar-store.ts';
-import { blockUser, listBlocked, unblockUser } from '../lib/blocks.ts';
-import { pageOf, pagingHeaders } from '../lib/paging.ts';
-import { unprocessable } from '../lib/errors.ts';
-import { toApiOrg } from '../lib/api/user.ts';
-import { isSiteAdmin, need } from '../lib/request.ts';
+import { createOrg, type NewOrg } from '../lib/users/accounts.ts';
+import { renameOwner } from '../lib/users/rename-owner.ts';
+import { decodeAvatar, deleteAvatar, storeAvatar } from '../lib/users/avatar-store.ts';
+import { blockUser, listBlocked, unblockUser } from '../lib/users/blocks.ts';
+import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
+import { unprocessable } from '../lib/http/errors.ts';
+import { toApiOrg } from '../lib/users/api/user.ts';
+import { isSiteAdmin, need } from '../lib/http/request.ts';
 import { orgFeed } from './activities.ts';
-import { ownsPackages } from '../lib/packages.ts';
+import { ownsPackages } from '../lib/packages/packages.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 
 /** The fields of a CreateOrgOption, for `POST /orgs` and the admin's `POST /admin/users/{username}/orgs`. */

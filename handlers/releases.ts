@@ -3,30 +3,30 @@
 // lightweight tag on `target_commitish` (honouring tag protections); a draft touches no git data.
 // Deleting a release keeps its tag. Draft releases, and their assets, exist only for writers of the
 // releases unit. `num_releases` (api.Repository release_counter) is recounted in SQL after each change.
-import { emitEvent } from '../lib/events.ts';
-import { emitRefUpdates } from '../lib/push-events.ts';
+import { emitEvent } from '../lib/activity/events.ts';
+import { emitRefUpdates } from '../lib/transport/push-events.ts';
 import { UniqueConstraintViolationException, type EntityManager, type FilterQuery } from '@mikro-orm/core';
-import type { Handler, SignedInCtx } from '../lib/handler.ts';
-import { json, noContent, signedIn } from '../lib/handler.ts';
+import type { Handler, SignedInCtx } from '../lib/http/handler.ts';
+import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import type { CreateReleaseOption, EditAttachmentOptions, EditReleaseOption } from '../model/schemas/index.ts';
 import { Release, type IRelease } from '../model/release.ts';
-import { releaseAssets, releaseAssetsToApi, releasesToApi, releaseToApi } from '../lib/api/release.ts';
-import { toApiAttachment } from '../lib/api/issue.ts';
+import { releaseAssets, releaseAssetsToApi, releasesToApi, releaseToApi } from '../lib/repos/api/release.ts';
+import { toApiAttachment } from '../lib/issues/api/issue.ts';
 import { lookupRef, readRef } from '../git/lookup.ts';
 import { createLightweightTag, deleteRef } from '../git/refs.ts';
 import { countCommits } from '../git/commits.ts';
 import { zeroOid } from '../git/oid.ts';
 import { isValidTagName } from '../git/refname.ts';
-import { badRequest, conflict, HttpError, MSG, notFound, unprocessable } from '../lib/errors.ts';
-import { pageOf, pagingHeaders } from '../lib/paging.ts';
-import { gitCtx, gitWrite, refreshAfterWrite, type GitCtx } from '../lib/repo-git.ts';
-import { canControlTag } from '../lib/branch-rules.ts';
-import { lockCounterRows } from '../lib/counters.ts';
-import { positiveInt, truncateTitle } from '../lib/issues.ts';
+import { badRequest, conflict, HttpError, MSG, notFound, unprocessable } from '../lib/http/errors.ts';
+import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
+import { gitCtx, gitWrite, refreshAfterWrite, type GitCtx } from '../lib/repos/git.ts';
+import { canControlTag } from '../lib/repos/branch-rules.ts';
+import { lockCounterRows } from '../lib/db/counters.ts';
+import { positiveInt, truncateTitle } from '../lib/issues/issues.ts';
 import {
   attachmentName, createExternal, createUploaded, deleteAttachments, formValue, isValidExternalUrl, loadAttachment, uploadedFile,
-} from '../lib/attachments.ts';
-import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
+} from '../lib/attachments/attachments.ts';
+import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
 import type { IRepository } from '../model/repo.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 
@@ -43,7 +43,7 @@ async function reply(c: RequestState, status: number, rel: IRelease) {
 
 /**
  * Recount the published releases of a repository in SQL, under the repository's row lock so concurrent
- * writers and processes converge (lib/counters.ts).
+ * writers and processes converge (lib/db/counters.ts).
  */
 export async function recountReleases(em: EntityManager, repoId: number): Promise<void> {
   await em.flush();

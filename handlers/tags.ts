@@ -1,19 +1,19 @@
 // Tags: list, get, create (lightweight or annotated), delete (Forgejo routers/api/v1/repo/tag.go,
 // services/convert ToTag).
-import { emitRefUpdates } from '../lib/push-events.ts';
+import { emitRefUpdates } from '../lib/transport/push-events.ts';
 import { zeroOid } from '../git/oid.ts';
 import { Release } from '../model/release.ts';
-import type { Handler } from '../lib/handler.ts';
-import { json, noContent, signedIn } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import type { CreateTagOption } from '../model/schemas/index.ts';
 import { lookupRef, readRef } from '../git/lookup.ts';
 import { createAnnotatedTag, createLightweightTag, deleteRef } from '../git/refs.ts';
 import { RefExistsError } from '../git/errors.ts';
 import { listTags, tagInfo, type TagInfo } from '../git/tags.ts';
-import { conflict, notFound } from '../lib/errors.ts';
-import { pageOf, pagingHeaders } from '../lib/paging.ts';
-import { gitCtx, gitWrite, httpErrorOf, identityOf, refreshAfterWrite } from '../lib/repo-git.ts';
-import { toApiTag } from '../lib/api/git.ts';
+import { conflict, notFound } from '../lib/http/errors.ts';
+import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
+import { gitCtx, gitWrite, httpErrorOf, identityOf, refreshAfterWrite } from '../lib/repos/git.ts';
+import { toApiTag } from '../lib/repos/api/git.ts';
 
 export const list: Handler = async (c) => {
   const g = gitCtx(c);

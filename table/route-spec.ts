@@ -3,7 +3,7 @@ import type { Step } from '../guards/types.ts';
 import type { BodySchemaName } from '../model/schemas/index.ts';
 import type { QuerySchemaName } from '../model/schemas/query.ts';
 import type { HandlerKey } from '../handlers/index.ts';
-import type { Category } from '../lib/scopes.ts';
+import type { Category } from '../lib/auth/scopes.ts';
 import type { Config } from '../config.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -37,7 +37,7 @@ export interface RouteSpec {
   readonly handler: HandlerKey;
   /**
    * The answer may be kept and sent again while the database and the repositories have not changed
-   * (lib/answer-cache.ts). Only for a GET whose answer is made from the request's path, query and
+   * (lib/http/answer-cache.ts). Only for a GET whose answer is made from the request's path, query and
    * credentials, the database's rows and git data alone: no other header, no clock, no file outside
    * git. Absent: never kept.
    */

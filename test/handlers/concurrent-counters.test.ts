@@ -151,7 +151,7 @@ test('mixed writers on one repository at once (comments, new issues, closing, la
   assert.equal([Number(counts[0].num_issues), Number(counts[0].num_closed_issues)], [1 + 10 + 5, 1]);
 });
 
-test('new issues and comments in parallel, their increments queued until COMMIT (lib/counters.ts): consecutive numbers, exact open_issues_count and comments', async () => {
+test('new issues and comments in parallel, their increments queued until COMMIT (lib/db/counters.ts): consecutive numbers, exact open_issues_count and comments', async () => {
   const { alice } = env;
   const repo = await newRepo(env, alice);
   const R = `/repos/${repo.full_name}`;
@@ -176,7 +176,7 @@ test('new issues and comments in parallel, their increments queued until COMMIT 
 /** The rows of `sql` (a plain read of what the API does not show). */
 const rows = <T>(sql: string, params: unknown[]) => env.db.db.orm.em.fork().getConnection().execute<T[]>(sql, params);
 
-test('plain new issues and comments in parallel, inserted with COMMIT (lib/issues.ts numberAtCommit, commentAtCommit): every answer, feed row and hook payload names its own number and comment', async () => {
+test('plain new issues and comments in parallel, inserted with COMMIT (lib/issues/issues.ts numberAtCommit, commentAtCommit): every answer, feed row and hook payload names its own number and comment', async () => {
   const { alice, bob } = env;
   const repo = await newRepo(env, alice);
   const R = `/repos/${repo.full_name}`;

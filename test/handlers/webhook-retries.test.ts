@@ -9,11 +9,11 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Config } from '../../config.ts';
 import { HookTask } from '../../model/webhook.ts';
-import { cronSchedulerTick } from '../../lib/cron.ts';
-import { cleanupHookTasks } from '../../lib/hook-task-cleanup.ts';
-import { deliverTick } from '../../lib/webhook-deliver.ts';
-import { SecretBox } from '../../lib/secretbox.ts';
-import { repoPathFor, type Services } from '../../lib/services.ts';
+import { cronSchedulerTick } from '../../lib/maintenance/cron.ts';
+import { cleanupHookTasks } from '../../lib/webhooks/hook-task-cleanup.ts';
+import { deliverTick } from '../../lib/webhooks/deliver.ts';
+import { SecretBox } from '../../lib/auth/secretbox.ts';
+import { repoPathFor, type Services } from '../../lib/http/services.ts';
 import { secretKey } from '../../server.ts';
 import { newRepo, setup, type Env } from './repo-setup.ts';
 

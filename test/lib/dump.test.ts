@@ -1,4 +1,4 @@
-// `cairn admin dump` and `restore` (lib/dump.ts): an instance with users, repositories, issues, a
+// `cairn admin dump` and `restore` (lib/maintenance/dump.ts): an instance with users, repositories, issues, a
 // release asset, an LFS object, a package and an avatar, dumped while pushes and API writes run, then
 // restored into a fresh data directory and database, answers the same API reads, serves the same
 // bytes, and every repository passes `git fsck`; what the load wrote is in the copy whole or not at all.
@@ -15,7 +15,7 @@ import pg from 'pg';
 import { loadConfig, type Config } from '../../config.ts';
 import { openDatabase } from '../../model/db.ts';
 import { dumpArgs, runAdmin } from '../../cli-admin.ts';
-import { restoreInstance } from '../../lib/dump.ts';
+import { restoreInstance } from '../../lib/maintenance/dump.ts';
 import { call } from '../helpers/client.ts';
 import { makeRepo, makeUser, type TestUser } from '../helpers/fixtures.ts';
 import { cloneUrl, commitFiles, mustGit, workDir } from '../helpers/git-cli.ts';

@@ -1,4 +1,4 @@
-// GET /api/healthz as Forgejo answers it (lib/healthz.ts): 200 with every check passing while the
+// GET /api/healthz as Forgejo answers it (lib/runtime/healthz.ts): 200 with every check passing while the
 // database answers, 424 with database:ping failing when it does not (closed, or silent past the
 // ping's limit), back to 200 when it answers again; no authentication, never kept, never rate limited.
 import fs from 'node:fs';

@@ -1,0 +1,325 @@
+// The Cargo registry (Forgejo routers/api/packages/cargo, modules/packages/cargo), under <ROOT>api/packages/<owner>/cargo/,
+// served as a sparse index (https://doc.rust-lang.org/cargo/reference/registry-index.html#sparse-protocol) with
+// the registry web API (https://doc.rust-lang.org/cargo/reference/registry-web-api.html):
+//   GET    config.json                               `dl` and `api` URLs (`auth-required` for a non-public owner)
+//   GET    1/<name>, 2/<name>, 3/<c>/<name>, <ab>/<cd>/<name>   the index file: one JSON line per version
+//   GET    api/v1/crates?q=&per_page=                search
+//   PUT    api/v1/crates/new                         publish (u32 LE length, JSON metadata, u32 LE length, .crate)
+//   GET    api/v1/crates/<name>/<version>/download   the .crate
+//   DELETE api/v1/crates/<name>/<version>/yank, PUT .../unyank   `{"ok":true}`
+//   GET    api/v1/crates/<name>/owners               the owner
+// Errors are Cargo's `{"errors":[{"detail": message}]}`. Cargo sends the token as the whole Authorization
+// header, without a scheme (Registry.rawToken). The .crate streams from the request into the spool; a frame
+// that is cut short or malformed is 400 and stores nothing.
+import fs from 'node:fs';
+import { Readable } from 'node:stream';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { Package, PackageBlob, PackageFile, PackageProperty, PackageVersion, PropertyType, type IPackageVersion } from '../../../model/package.ts';
+import { isStorableText } from '../../../model/schemas/storable.ts';
+import { bodyCap } from '../../http/request-body.ts';
+import { addPackageFile, DuplicateFileError, DuplicateVersionError, findPackage, findVersion, spool, versionFiles } from '../packages.ts';
+import { checkQuota, RegistryError, sendFile, uploader, type Operation, type Registry, type RegistryRequest } from './common.ts';
+
+const TYPE = 'cargo';
+const YANKED_PROPERTY = 'cargo.yanked';
+
+// Forgejo's checks: a crate name as crates.io allows it, a semantic version.
+const NAME = /^[a-zA-Z][a-zA-Z0-9-_]{0,63}$/;
+const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
+
+/** One dependency as the index lists it (`name` is the name in Cargo.toml, `package` the crate's when renamed). */
+interface IndexDependency {
+  name: string;
+  req: string;
+  features: string[];
+  optional: boolean;
+  default_features: boolean;
+  target: string | null;
+  kind: string;
+  registry: string | null;
+  package?: string;
+}
+
+/** What a version keeps (Forgejo's cargo.Metadata with the index fields). */
+interface Metadata {
+  description?: string;
+  authors?: string[];
+  project_url?: string;
+  repository_url?: string;
+  documentation_url?: string;
+  readme?: string;
+  keywords?: string[];
+  categories?: string[];
+  license?: string;
+  dependencies: IndexDependency[];
+  features: Record<string, string[]>;
+  links?: string;
+  rust_version?: string;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+const strList = (v: unknown): string[] | undefined => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? v : undefined);
+const badMetadata = (what: string) => new RegistryError(400, `invalid metadata: ${what}`);
+
+/** The publish JSON (https://doc.rust-lang.org/cargo/reference/registry-web-api.html#publish) checked and reduced to Metadata. */
+function parseMetadata(json: unknown): { name: string; version: string; metadata: Metadata } {
+  if (!isRecord(json)) throw badMetadata('not an object');
+  const name = json.name;
+  const version = json.vers;
+  if (typeof name !== 'string' || !NAME.test(name)) throw new RegistryError(400, 'package name is invalid');
+  if (typeof version !== 'string' || version.length > 255 || !SEMVER.test(version)) throw new RegistryError(400, 'package version is invalid');
+  const deps = json.deps ?? [];
+  if (!Array.isArray(deps)) throw badMetadata('deps');
+  const dependencies = deps.map((d): IndexDependency => {
+    if (!isRecord(d) || typeof d.name !== 'string' || typeof d.version_req !== 'string') throw badMetadata('deps');
+    const features = strList(d.features ?? []);
+    if (!features) throw badMetadata('deps.features');
+    const renamed = str(d.explicit_name_in_toml);
+    return {
+      name: renamed ?? d.name,
+      req: d.version_req,
+      features,
+      optional: d.optional === true,
+      default_features: d.default_features !== false,
+      target: str(d.target) ?? null,
+      kind: str(d.kind) ?? 'normal',
+      registry: str(d.registry) ?? null,
+      ...(renamed ? { package: d.name } : {}),
+    };
+  });
+  const features: Record<string, string[]> = {};
+  if (json.features !== undefined && json.features !== null) {
+    if (!isRecord(json.features)) throw badMetadata('features');
+    for (const [k, v] of Object.entries(json.features)) {
+      const list = strList(v);
+      if (!list) throw badMetadata('features');
+      features[k] = list;
+    }
+  }
+  const metadata: Metadata = {
+    description: str(json.description),
+    authors: strList(json.authors)?.filter(Boolean),
+    project_url: str(json.homepage),
+    repository_url: str(json.repository),
+    documentation_url: str(json.documentation),
+    readme: str(json.readme),
+    keywords: strList(json.keywords),
+    categories: strList(json.categories),
+    license: str(json.license),
+    dependencies,
+    features,
+    links: str(json.links),
+    rust_version: str(json.rust_version),
+  };
+  if (!isStorableText(JSON.stringify(metadata))) throw badMetadata('text');
+  return { name, version, metadata };
+}
+
+/** Reads exact byte counts from the request as they arrive. */
+class FrameReader {
+  private buf: Buffer = Buffer.alloc(0);
+  private ended = false;
+  private readonly it: AsyncIterator<Buffer>;
+
+  constructor(body: AsyncIterable<Buffer>) {
+    this.it = body[Symbol.asyncIterator]();
+  }
+
+  private async fill(n: number): Promise<void> {
+    while (this.buf.length < n && !this.ended) {
+      const next = await this.it.next();
+      if (next.done) this.ended = true;
+      else this.buf = this.buf.length ? Buffer.concat([this.buf, next.value]) : next.value;
+    }
+    if (this.buf.length < n) throw new RegistryError(400, 'invalid upload: the body ends early');
+  }
+
+  async take(n: number): Promise<Buffer> {
+    await this.fill(n);
+    const out = this.buf.subarray(0, n);
+    this.buf = this.buf.subarray(n);
+    return out;
+  }
+
+  async u32(): Promise<number> {
+    return (await this.take(4)).readUInt32LE(0);
+  }
+
+  /** The next `n` bytes as they come, without holding more than one chunk. */
+  async *stream(n: number): AsyncGenerator<Buffer> {
+    let left = n;
+    while (left > 0) {
+      if (this.buf.length === 0) await this.fill(1);
+      const part = this.buf.subarray(0, Math.min(left, this.buf.length));
+      this.buf = this.buf.subarray(part.length);
+      left -= part.length;
+      yield part;
+    }
+  }
+}
+
+async function publish(r: RegistryRequest): Promise<void> {
+  const creator = uploader(r);
+  await checkQuota(r, creator);
+  const reader = new FrameReader(r.ctx.req);
+  const jsonLength = await reader.u32();
+  if (jsonLength > bodyCap(r.deps.config)) throw new RegistryError(413, 'request entity too large');
+  let json: unknown;
+  try {
+    json = JSON.parse((await reader.take(jsonLength)).toString('utf8'));
+  } catch (e) {
+    if (e instanceof SyntaxError) throw badMetadata(e.message);
+    throw e;
+  }
+  const { name, version, metadata } = parseMetadata(json);
+  const crateLength = await reader.u32();
+  const up = await spool(r.deps.config, Readable.from(reader.stream(crateLength)));
+  try {
+    await r.em.transactional((tx) => addPackageFile(tx, r.deps.config, {
+      ownerId: r.owner.id, type: TYPE, name, version, creator, filename: `${name}-${version}.crate`.toLowerCase(), upload: up,
+      newVersion: true, metadata, semverCompatible: true,
+    }));
+  } catch (e) {
+    if (e instanceof DuplicateVersionError || e instanceof DuplicateFileError || e instanceof UniqueConstraintViolationException) throw new RegistryError(409, 'package version already exists');
+    throw e;
+  } finally {
+    await fs.promises.rm(up.file, { force: true });
+  }
+  r.ctx.status = 200;
+  r.ctx.body = { warnings: { invalid_categories: [], invalid_badges: [], other: [] } };
+}
+
+const metadataOf = (v: IPackageVersion): Partial<Metadata> => (isRecord(v.metadata) ? v.metadata as Partial<Metadata> : {});
+
+/** The `cargo.yanked` property of each version that has one. */
+async function yankedOf(r: RegistryRequest, versionIds: number[]): Promise<Set<number>> {
+  if (versionIds.length === 0) return new Set();
+  const props = await r.em.find(PackageProperty, { refType: PropertyType.version, refId: { $in: versionIds }, name: YANKED_PROPERTY });
+  return new Set(props.filter((p) => p.value === 'true').map((p) => p.refId));
+}
+
+/** Cargo's sparse index path of a name: `1/a`, `2/ab`, `3/a/abc`, `ab/cd/abcd…` (lower case). */
+function indexPath(name: string): string[] {
+  const n = name.toLowerCase();
+  if (n.length <= 2) return [String(n.length), n];
+  if (n.length === 3) return ['3', n[0], n];
+  return [n.slice(0, 2), n.slice(2, 4), n];
+}
+
+// Features using `dep:` or `?/` go into `features2` with `v: 2`, as crates.io writes them, so older Cargo skips the entry.
+const isFeature2 = (values: string[]) => values.some((v) => v.startsWith('dep:') || v.includes('?/'));
+
+async function indexFile(r: RegistryRequest, name: string): Promise<void> {
+  const pkg = await findPackage(r.em, r.owner.id, TYPE, name);
+  const versions = pkg ? await r.em.find(PackageVersion, { packageId: pkg.id, isInternal: false }, { orderBy: { id: 'asc' } }) : [];
+  if (!pkg || versions.length === 0) throw new RegistryError(404, 'package does not exist');
+  const files = await r.em.find(PackageFile, { versionId: { $in: versions.map((v) => v.id) }, isLead: true });
+  const fileOf = new Map(files.map((f) => [f.versionId, f]));
+  const blobs = new Map((files.length ? await r.em.find(PackageBlob, { id: { $in: files.map((f) => f.blobId) } }) : []).map((b) => [b.id, b]));
+  const yanked = await yankedOf(r, versions.map((v) => v.id));
+  const lines = versions.flatMap((v) => {
+    const file = fileOf.get(v.id);
+    const blob = file && blobs.get(file.blobId);
+    if (!blob) return [];
+    const m = metadataOf(v);
+    const all = Object.entries(m.features ?? {});
+    const features2 = all.filter(([, vals]) => isFeature2(vals));
+    return [JSON.stringify({
+      name: pkg.name,
+      vers: v.version,
+      deps: m.dependencies ?? [],
+      cksum: blob.hashSha256,
+      features: Object.fromEntries(all.filter(([, vals]) => !isFeature2(vals))),
+      yanked: yanked.has(v.id),
+      links: m.links ?? null,
+      ...(features2.length ? { features2: Object.fromEntries(features2), v: 2 } : {}),
+      ...(m.rust_version ? { rust_version: m.rust_version } : {}),
+    })];
+  });
+  r.ctx.status = 200;
+  r.ctx.type = 'text/plain; charset=utf-8';
+  r.ctx.body = lines.map((l) => `${l}\n`).join('');
+}
+
+const base = (r: RegistryRequest) => `${r.deps.config.appUrl}api/packages/${r.owner.name}/cargo`;
+
+async function config(r: RegistryRequest): Promise<void> {
+  r.ctx.status = 200;
+  r.ctx.body = { dl: `${base(r)}/api/v1/crates`, api: base(r), ...(r.owner.visibility !== 'public' ? { 'auth-required': true } : {}) };
+}
+
+async function download(r: RegistryRequest, name: string, version: string): Promise<void> {
+  const found = await findVersion(r.em, { ownerId: r.owner.id, type: TYPE, name, version });
+  const entry = found && (await versionFiles(r.em, found.version.id)).find((f) => f.file.isLead);
+  if (!found || !entry) throw new RegistryError(404, 'package file does not exist');
+  await sendFile(r, found.version.id, entry, 'application/x-tar');
+}
+
+async function setYanked(r: RegistryRequest, name: string, version: string, yanked: boolean): Promise<void> {
+  await r.em.transactional(async (tx) => {
+    const found = await findVersion(tx, { ownerId: r.owner.id, type: TYPE, name, version });
+    if (!found) throw new RegistryError(404, 'package does not exist');
+    await tx.nativeDelete(PackageProperty, { refType: PropertyType.version, refId: found.version.id, name: YANKED_PROPERTY });
+    tx.create(PackageProperty, { refType: PropertyType.version, refId: found.version.id, name: YANKED_PROPERTY, value: String(yanked) });
+    await tx.flush();
+  });
+  r.ctx.status = 200;
+  r.ctx.body = { ok: true };
+}
+
+async function search(r: RegistryRequest): Promise<void> {
+  const q = new URLSearchParams(r.ctx.querystring);
+  const text = (q.get('q') ?? '').trim().toLowerCase();
+  if (!isStorableText(text)) throw new RegistryError(400, 'invalid search text');
+  const api = r.deps.config.API;
+  const asked = Number.parseInt(q.get('per_page') ?? '0', 10) || 0;
+  const size = Math.min(asked > 0 ? asked : api.DEFAULT_PAGING_NUM, api.MAX_RESPONSE_ITEMS);
+  const like = `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+  const [pkgs, total] = await r.em.findAndCount(Package, { ownerId: r.owner.id, type: TYPE, ...(text ? { lowerName: { $like: like } } : {}) }, { orderBy: { lowerName: 'asc' }, limit: size });
+  const crates = [];
+  for (const pkg of pkgs) {
+    const v = await r.em.findOne(PackageVersion, { packageId: pkg.id, isInternal: false }, { orderBy: { id: 'desc' } });
+    if (v) crates.push({ name: pkg.name, max_version: v.version, description: metadataOf(v).description ?? '' });
+  }
+  r.ctx.status = 200;
+  r.ctx.body = { crates, meta: { total } };
+}
+
+async function owners(r: RegistryRequest): Promise<void> {
+  r.ctx.status = 200;
+  r.ctx.body = { users: [{ id: r.owner.id, login: r.owner.name, name: r.owner.fullName || r.owner.name }] };
+}
+
+const read = (run: Operation['run']): Operation => ({ level: 'read', run });
+const write = (run: Operation['run']): Operation => ({ level: 'write', run });
+
+function route(method: string, parts: string[]): Operation | null {
+  const get = method === 'GET' || method === 'HEAD';
+  if (parts[0] === 'api' && parts[1] === 'v1' && parts[2] === 'crates') {
+    const [name, version, action, ...extra] = parts.slice(3);
+    if (name === undefined) return get ? read(search) : null;
+    if (name === 'new' && version === undefined) return method === 'PUT' ? write(publish) : null;
+    if (version === 'owners' && action === undefined) return get ? read(owners) : null;
+    if (version === undefined || extra.length > 0) return null;
+    if (action === 'download') return get ? read((r) => download(r, name, version)) : null;
+    if (action === 'yank') return method === 'DELETE' ? write((r) => setYanked(r, name, version, true)) : null;
+    if (action === 'unyank') return method === 'PUT' ? write((r) => setYanked(r, name, version, false)) : null;
+    return null;
+  }
+  if (!get) return null;
+  if (parts.length === 1 && parts[0] === 'config.json') return read(config);
+  const name = parts[parts.length - 1];
+  if (!name || !NAME.test(name) || indexPath(name).join('/') !== parts.join('/').toLowerCase()) return null;
+  return read((r) => indexFile(r, name));
+}
+
+export const cargo: Registry = {
+  type: TYPE,
+  route,
+  rawToken: true,
+  renderError(ctx, err) {
+    ctx.status = err.status;
+    ctx.body = { errors: [{ detail: err.message }] };
+  },
+};

@@ -1,0 +1,263 @@
+// Which repositories a caller can reach, as SQL, and Forgejo's repository search on top of it
+// (models/repo/repo_list.go SearchRepositoryCondition). Every listing route builds on `reachable`,
+// so a listing never shows a repository whose page would answer 404 (spec, token kinds: "Listing
+// and lookup routes return only repositories the token can reach, and never private repositories
+// for public-only tokens").
+import type { EntityManager } from '@mikro-orm/core';
+import { Repository, type IRepository } from '../../model/repo.ts';
+import type { IUser } from '../../model/user.ts';
+import type { TokenInfo } from '../auth/auth-types.ts';
+import { executeFast, plainRows, TOTAL } from '../../model/raw.ts';
+import { Lru } from '../../git/lru.ts';
+import type { Page } from '../http/paging.ts';
+import { unprocessable } from '../http/errors.ts';
+import { INT32_MAX } from '../http/query-values.ts';
+import type { QueryOf } from '../../model/schemas/query.ts';
+
+export interface Caller { doer: IUser | null; siteAdmin: boolean; token: TokenInfo | null }
+
+/** A WHERE fragment over `repository r` with its `?` parameters. */
+export interface Sql { sql: string; params: unknown[] }
+const sql = (s: string, ...params: unknown[]): Sql => ({ sql: s, params });
+const and = (parts: Sql[]): Sql => (parts.length ? sql(parts.map((p) => `(${p.sql})`).join(' and '), ...parts.flatMap((p) => p.params)) : sql('true'));
+const or = (parts: Sql[]): Sql => sql(parts.map((p) => `(${p.sql})`).join(' or '), ...parts.flatMap((p) => p.params));
+
+/** Public repositories of public owners: what anonymous callers and public-only tokens see. */
+export const PUBLIC = sql(`not r.is_private and r.owner_id in (select o.id from "user" o where o.visibility = 'public')`);
+
+// The conditions below are uncorrelated `in (select ...)` sets rather than `exists` per row: inside an
+// `or`, PostgreSQL cannot turn `exists` into a join and runs it once per repository, while a set is
+// built once (a hashed subplan), so a search over many repositories costs little more than over few.
+
+/** A team of the owning organization holding `uid` that covers the repository. */
+const viaTeam = (uid: number) => or([
+  sql(`r.owner_id in (select t.org_id from team_user tu join team t on t.id = tu.team_id
+    where tu.uid = ? and t.includes_all_repositories)`, uid),
+  sql(`r.id in (select tr.repo_id from team_user tu join team t on t.id = tu.team_id
+    join team_repo tr on tr.team_id = t.id join repository tr_r on tr_r.id = tr.repo_id and tr_r.owner_id = t.org_id
+    where tu.uid = ?)`, uid),
+]);
+const viaCollaboration = (uid: number) => sql(`r.id in (select c.repo_id from collaboration c where c.user_id = ?)`, uid);
+
+/** lib/auth/perm.ts as a condition: owned, collaborating, through a team, or public with a visible owner. */
+function accessibleTo(uid: number): Sql {
+  return or([
+    sql('r.owner_id = ?', uid),
+    viaCollaboration(uid),
+    viaTeam(uid),
+    sql(`not r.is_private and r.owner_id in (select o.id from "user" o
+      where o.visibility in ('public', 'limited') or o.id in (select ou.org_id from org_user ou where ou.uid = ?))`, uid),
+  ]);
+}
+
+/** The repositories the caller can reach at all (lib/auth/perm.ts including the token-kind reductions). */
+export function reachable(c: Caller): Sql {
+  if (!c.doer || c.token?.publicOnly) return PUBLIC;
+  if (c.siteAdmin) return sql('true');
+  const mine = accessibleTo(c.doer.id);
+  // Spec, token kinds: a repo-specific token's listings hold its repositories only, public ones
+  // elsewhere included (issue 11's probe finding).
+  if (c.token?.repoIds) {
+    if (c.token.repoIds.length === 0) return sql('false');
+    return and([sql(`r.id in (${c.token.repoIds.map(() => '?').join(',')})`, ...c.token.repoIds), mine]);
+  }
+  return mine;
+}
+
+/**
+ * LIMIT and OFFSET of a page for a named statement. The first page's limit is written into the text:
+ * as a parameter, PostgreSQL's generic plan assumes it returns a tenth of the rows, so it costs more
+ * than a custom plan for 50 rows once the table is large, and the statement was planned again on
+ * every execution (issue 10: 2 to 5 ms of planning per `GET /repos/search` at 10,000 repositories,
+ * none at 100, where the generic plan won; it runs the same index scan in 0.1 to 0.3 ms). Limits are
+ * at most `MAX_RESPONSE_ITEMS`, so that is a text per size; later pages keep parameters, not a text each.
+ */
+export function pageCut(page: Page | null): Sql {
+  if (!page) return sql('');
+  if (page.offset === 0 && Number.isSafeInteger(page.limit) && page.limit > 0) return sql(` limit ${page.limit}`);
+  return sql(' limit ? offset ?', page.limit, page.offset);
+}
+
+/**
+ * The rows of `table` (alias `alias`) matching `where`, in `order`, cut to `page` (null: all), and how
+ * many match, in one statement: the total's one row joined to the page, so that a page past the end
+ * still brings it. The total is `count(*)` of the matches unless `total` gives a statement that knows it
+ * (a counter). The text holds no value (the page's bounds are parameters too), so it is a named
+ * statement (model/raw.ts executeFast) that PostgreSQL plans once per connection: issue 10, planning
+ * the page of GET /repos/search took about 4 ms of PostgreSQL's CPU per request, running it 0.7 ms.
+ */
+export async function pageWithTotal(em: EntityManager, table: string, alias: string, where: Sql, order: Sql, page: Page | null, total?: Sql): Promise<{ rows: Record<string, unknown>[]; total: number }> {
+  const count = total ?? sql(`select count(*)::int from "${table}" ${alias} where ${where.sql}`, ...where.params);
+  const cut = pageCut(page);
+  const rows = await executeFast(em,
+    `select c.n as "${TOTAL}", p.* from (${count.sql}) c(n)
+      left join lateral (select ${alias}.* from "${table}" ${alias} where ${where.sql} order by ${order.sql}${cut.sql}) p on true`,
+    [...count.params, ...where.params, ...order.params, ...cut.params]);
+  return { rows: rows.filter((row) => row.id != null), total: Number(rows[0]?.[TOTAL] ?? 0) };
+}
+
+/**
+ * A page of repositories (in order, plain rows as model/raw.ts reads them) and the total (`pageWithTotal`).
+ * With `keepTotal`, the total comes from `keptTotal`'s memo when it still holds: `where` may then read
+ * only the tables and columns whose changes bump `repo_search_version` (migration RepoSearchVersion;
+ * test/model/repo-search-version.test.ts checks the conditions built here).
+ */
+export async function findRepos(em: EntityManager, where: Sql, order: Sql, page: Page | null, o: { keepTotal?: boolean } = {}): Promise<{ repos: IRepository[]; total: number }> {
+  const { rows, total } = o.keepTotal ? await pageWithKeptTotal(em, where, order, page) : await pageWithTotal(em, 'repository', 'r', where, order, page);
+  return { repos: plainRows(em, Repository, rows), total };
+}
+
+/**
+ * Totals of repository conditions (by SQL text and parameters, which name the caller and every
+ * filter) with the `repo_search_version` they were counted at. Issue 10: the exact total of a search
+ * counts every repository the caller can see (3 ms of PostgreSQL at 10,000), while its page is an index
+ * scan. A kept total is used only when the statement reads the same version, that is when no
+ * transaction that could change it has committed since it was counted (the triggers bump the version
+ * in the writer's transaction): so it is exact in any process, and nothing depends on this memory but
+ * the work saved. Bounded (the least recently used goes first), and a condition longer than `MAX_KEY` is not kept.
+ */
+const kept = new Lru<string, { v: number; n: number }>(1000);
+const MAX_KEY = 4096;
+/** The version column of a page with a kept total; no table has it. */
+const VERSION = 'cairn__version';
+
+/** `pageWithTotal` over repositories, counting only when the memo does not hold the total for the version read. */
+async function pageWithKeptTotal(em: EntityManager, where: Sql, order: Sql, page: Page | null): Promise<{ rows: Record<string, unknown>[]; total: number }> {
+  const key = `${where.sql}\0${JSON.stringify(where.params)}`;
+  // Inside a transaction, its own changes are visible before its bump is: neither read nor keep.
+  const keep = key.length <= MAX_KEY && !em.isInTransaction();
+  const memo = keep ? kept.get(key) : undefined;
+  // The count is an uncorrelated subquery (an InitPlan), which PostgreSQL runs only when the CASE
+  // reaches it: not at all when the version read is the memo's.
+  const count = sql(`select s.v::text, case when s.v = ?::bigint then null else (select count(*)::int from "repository" r where ${where.sql}) end
+    from (select (select v from "repo_search_version" where id = 1) v) s`, memo ? String(memo.v) : null, ...where.params);
+  const cut = pageCut(page);
+  const rows = await executeFast(em,
+    `select c.v as "${VERSION}", c.n as "${TOTAL}", p.* from (${count.sql}) c(v, n)
+      left join lateral (select r.* from "repository" r where ${where.sql} order by ${order.sql}${cut.sql}) p on true`,
+    [...count.params, ...where.params, ...order.params, ...cut.params]);
+  const first = rows[0];
+  const v = first?.[VERSION] == null ? null : Number(first[VERSION]);
+  const counted = first?.[TOTAL];
+  let total: number;
+  if (counted == null && memo && v === memo.v) {
+    total = memo.n;
+  } else {
+    total = Number(counted ?? 0);
+    // A concurrent request may have kept a later version already.
+    if (v !== null && keep && (kept.get(key)?.v ?? -1) <= v) kept.set(key, { v, n: total });
+  }
+  return { rows: rows.filter((row) => row.id != null), total };
+}
+
+export const ORDER_BY_ID = sql('r.id asc');
+
+const SORTS: Record<string, string> = {
+  alpha: 'r.owner_name {d}, r.lower_name {d}',
+  created: 'r.created_at {d}',
+  updated: 'r.updated_at {d}',
+  size: 'r.size {d}',
+  git_size: 'r.size {d}',
+  lfs_size: 'r.size {d}',
+  id: 'r.id {d}',
+  stars: 'r.num_stars {d}',
+  forks: 'r.num_forks {d}',
+};
+
+const likeArg = (s: string) => `%${s.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+
+/**
+ * `GET /repos/search` (Forgejo routers/api/v1/repo/repo.go Search): q (comma-separated, with
+ * `topic` matching topics only, `includeDesc` descriptions too), uid with exclusive, team_id,
+ * starredBy, private, is_private, template, archived, mode, sort/order, priority_owner_id.
+ */
+export function searchCondition(c: Caller, q: QueryOf<'RepoSearch'>): { where: Sql; order: Sql } {
+  const parts: Sql[] = [];
+  // Forgejo's `private` option: include the private repositories the caller may see (default true
+  // for a signed-in caller); a public-only token never does.
+  const wantPrivate = !!c.doer && !c.token?.publicOnly && q.private !== false;
+  parts.push(wantPrivate ? reachable(c) : c.token?.repoIds ? and([PUBLIC, reachable(c)]) : PUBLIC);
+
+  let collaborate: boolean | null = q.exclusive === true ? false : null;
+  // An unknown mode was refused by the row's declaration (422 "Invalid search mode").
+  switch (q.mode) {
+    case 'source': parts.push(sql('not r.is_fork and not r.is_mirror')); break;
+    case 'fork': parts.push(sql('r.is_fork')); break;
+    case 'mirror': parts.push(sql('r.is_mirror')); break;
+    case 'collaborative': parts.push(sql('not r.is_mirror')); collaborate = true; break;
+    default: break;
+  }
+
+  // Ids are Go's Atoi (0: not given); one beyond the `integer` columns names nothing (issue 9, item 7).
+  const uid = q.uid ?? 0;
+  const teamId = q.team_id ?? 0;
+  const starredBy = q.starredBy ?? 0;
+  if ([uid, teamId, starredBy].some((id) => id > INT32_MAX)) parts.push(sql('false'));
+  else if (uid > 0) {
+    const owned = sql('r.owner_id = ?', uid);
+    const collab = and([sql('r.owner_id <> ?', uid), or([viaCollaboration(uid), viaTeam(uid)])]);
+    parts.push(collaborate === false ? owned : collaborate === true ? collab : or([owned, collab]));
+  }
+  if (teamId > 0 && teamId <= INT32_MAX) parts.push(sql('r.id in (select repo_id from team_repo where team_id = ?)', teamId));
+  if (starredBy > 0 && starredBy <= INT32_MAX) parts.push(sql('r.id in (select repo_id from star where uid = ?)', starredBy));
+  for (const [param, column] of [['is_private', 'r.is_private'], ['template', 'r.is_template'], ['archived', 'r.is_archived']] as const) {
+    const v = q[param];
+    if (v !== undefined) parts.push(sql(v ? column : `not ${column}`));
+  }
+
+  const keyword = (q.q ?? '').trim();
+  if (keyword) {
+    const words = keyword.split(',').filter((w) => w !== '');
+    const topicOnly = q.topic === true;
+    const topicMatch = (w: string) => (topicOnly ? sql('t.name = ?', w.toLowerCase()) : sql(`t.name like ? escape '\\'`, likeArg(w)));
+    const byTopic = sql(`r.id in (select rt.repo_id from repo_topic rt join topic t on t.id = rt.topic_id where ${or(words.map(topicMatch)).sql})`, ...words.flatMap((w) => topicMatch(w).params));
+    if (topicOnly) parts.push(byTopic);
+    else {
+      const likes: Sql[] = [byTopic];
+      for (const w of words) {
+        likes.push(sql(`r.lower_name like ? escape '\\'`, likeArg(w)));
+        if (q.includeDesc === true) likes.push(sql(`lower(r.description) like ? escape '\\'`, likeArg(w)));
+      }
+      const pieces = keyword.split('/');
+      if (teamId === 0 && pieces.length === 2) {
+        likes.push(sql(`lower(r.owner_name) like ? escape '\\' and r.lower_name like ? escape '\\'`, likeArg(pieces[0]), likeArg(pieces[1])));
+      }
+      parts.push(or(likes));
+    }
+  }
+
+  let order = SORTS.alpha.replaceAll('{d}', 'asc');
+  const sort = q.sort ?? '';
+  if (sort) {
+    const dir = q.order || 'asc';
+    if (dir !== 'asc' && dir !== 'desc') throw unprocessable(`Invalid sort order: "${dir}"`);
+    if (!Object.hasOwn(SORTS, sort)) throw unprocessable(`Invalid sort mode: "${sort}"`);
+    order = SORTS[sort].replaceAll('{d}', dir);
+  }
+  const priority = q.priority_owner_id ?? 0;
+  const orderSql = priority > 0 && priority <= INT32_MAX ? sql(`case when r.owner_id = ? then 0 else 1 end, ${order}, r.id asc`, priority) : sql(`${order}, r.id asc`);
+  return { where: and(parts), order: orderSql };
+}
+
+/** `order_by` of `GET /user/repos` (Forgejo's ListMyRepos). */
+const ORDER_BY: Record<string, string> = {
+  name: 'r.lower_name asc', id: 'r.id asc', newest: 'r.created_at desc', oldest: 'r.created_at asc',
+  recentupdate: 'r.updated_at desc', leastupdate: 'r.updated_at asc', reversealphabetically: 'r.lower_name desc',
+  alphabetically: 'r.lower_name asc', reversesize: 'r.size desc', size: 'r.size asc', reversegitsize: 'r.size desc',
+  gitsize: 'r.size asc', reverselfssize: 'r.size desc', lfssize: 'r.size asc', moststars: 'r.num_stars desc',
+  feweststars: 'r.num_stars asc', mostforks: 'r.num_forks desc', fewestforks: 'r.num_forks asc',
+};
+
+export function orderByParam(v: string | null): Sql {
+  const key = v || 'name';
+  if (!Object.hasOwn(ORDER_BY, key)) throw unprocessable(`Invalid order_by: "${key}"`);
+  return sql(`${ORDER_BY[key]}, r.id asc`);
+}
+
+/** Repositories owned by `ownerId`, plus (for the owner) those they collaborate on. */
+export const ownedBy = (ownerId: number) => sql('r.owner_id = ?', ownerId);
+export const ownedOrCollaborating = (uid: number) => or([sql('r.owner_id = ?', uid), viaCollaboration(uid), viaTeam(uid)]);
+export const starredBy = (uid: number) => sql('r.id in (select repo_id from star where uid = ?)', uid);
+export const watchedBy = (uid: number) => sql('r.id in (select repo_id from watch where user_id = ? and mode in (1, 3))', uid);
+export const forksOf = (repoId: number) => sql('r.fork_id = ?', repoId);
+export { and as allOf };

@@ -1,0 +1,73 @@
+// Stars and watches of repositories, with the counters kept on the repository.
+import type { EntityManager } from '@mikro-orm/core';
+import { Repository, type IRepository } from '../../model/repo.ts';
+import { learnCounters, lockCounterRows } from '../db/counters.ts';
+import { Star, Watch, WatchMode } from '../../model/star.ts';
+import { readRowsFast } from '../../model/raw.ts';
+
+export const WATCHING = [WatchMode.normal, WatchMode.auto];
+
+/** Star or unstar; the row is written in one statement, so the same user starring twice at once adds one. */
+export async function setStar(em: EntityManager, uid: number, repo: IRepository, on: boolean): Promise<void> {
+  const changed = on
+    ? (await sql(em, 'insert into star (uid, repo_id, created_at) values (?, ?, ?) on conflict (uid, repo_id) do nothing returning id', [uid, repo.id, new Date()])).length
+    : await em.nativeDelete(Star, { uid, repoId: repo.id });
+  if (changed) await recountStarsAndWatches(em, [repo.id]);
+}
+
+/** Watch, or unwatch (remembered as Forgejo's `dont`, so an automatic watch does not come back); one statement each. */
+export async function setWatch(em: EntityManager, userId: number, repo: IRepository, on: boolean): Promise<void> {
+  const now = new Date();
+  const changed = on
+    ? (await sql(em, `insert into watch (user_id, repo_id, mode, created_at, updated_at) values (?, ?, ?, ?, ?)
+        on conflict (user_id, repo_id) do update set mode = excluded.mode, updated_at = excluded.updated_at where watch.mode <> excluded.mode
+        returning id`, [userId, repo.id, WatchMode.normal, now, now])).length
+    : await em.nativeUpdate(Watch, { userId, repoId: repo.id, mode: { $ne: WatchMode.dont } }, { mode: WatchMode.dont, updatedAt: now });
+  if (changed) await recountStarsAndWatches(em, [repo.id]);
+}
+
+/**
+ * A star count another statement of the request already read (the caller's token's, lib/auth/tokens.ts),
+ * by EntityManager: only for a request that changes nothing, which cannot star anything either.
+ */
+const starsRead = new WeakMap<EntityManager, { uid: number; count: number }>();
+
+/** The select expression of user `uid`'s star count (`uid` being SQL), for `keepStarCount`. */
+export const starCountColumn = (uid: string) => `(select count(*)::int from star s where s.uid = ${uid}) as star_count`;
+
+export function keepStarCount(em: EntityManager, uid: number, count: number): void {
+  starsRead.set(em, { uid, count });
+}
+
+/** How many repositories a user has starred: a plain count, unless this request read it already (issue 10: GET /user). */
+export async function starCount(em: EntityManager, uid: number): Promise<number> {
+  const known = starsRead.get(em);
+  if (known && known.uid === uid) return known.count;
+  const [row] = await readRowsFast<{ n: number }>(em, [Star], 'select count(*)::int as n from star where uid = ?', [uid]);
+  return row!.n;
+}
+
+const sql = (em: EntityManager, text: string, params: unknown[]) =>
+  em.getConnection().execute<{ id: number }[]>(text, params, 'all', em.getTransactionContext());
+
+/**
+ * Recount `num_stars` and `num_watches` of repositories after stars or watches changed, under the
+ * repositories' row locks (lib/db/counters.ts); repositories this request holds learn the new values.
+ */
+export async function recountStarsAndWatches(em: EntityManager, repoIds: number[]): Promise<void> {
+  await em.flush();
+  const ids = [...new Set(repoIds)];
+  if (!ids.length) return;
+  await lockCounterRows(em, { repository: ids });
+  const rows = await em.getConnection().execute<{ id: number; num_stars: number; num_watches: number }[]>(
+    `update repository r set
+      num_stars = (select count(*) from star s where s.repo_id = r.id),
+      num_watches = (select count(*) from watch w where w.repo_id = r.id and w.mode in (${WATCHING.join(',')}))
+      where r.id in (${ids.map(() => '?').join(',')}) returning id, num_stars, num_watches`,
+    ids, 'all', em.getTransactionContext());
+  for (const r of rows) learnCounters(em, Repository, r.id, { numStars: Number(r.num_stars), numWatches: Number(r.num_watches) });
+}
+
+export async function isWatching(em: EntityManager, userId: number, repoId: number): Promise<boolean> {
+  return (await em.count(Watch, { userId, repoId, mode: { $in: WATCHING } })) > 0;
+}
