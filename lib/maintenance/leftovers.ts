@@ -12,9 +12,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../../config.ts';
-import { attachmentsRoot } from '../attachments/attachments.ts';
-import { packagesRoot } from '../packages/packages.ts';
-import { migrationSpool } from '../mirrors/mirrors.ts';
+import { attachmentsRoot } from '../attachments/index.ts';
+import { packagesRoot } from '../packages/index.ts';
+import { migrationSpool } from '../mirrors/index.ts';
 
 /** The staging directories of `admin dump` (lib/maintenance/dump.ts), under the data path. */
 export const DUMP_STAGING = 'dump-tmp';
