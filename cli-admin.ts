@@ -15,7 +15,10 @@ import { SecretBox } from './lib/auth/secretbox.ts';
 import type { DatabaseFormat } from './lib/maintenance/dump.ts';
 import { hostKeyFile, hostKeyFingerprint, readHostKey } from './lib/transport/ssh-host-key.ts';
 
-export interface Output { lines: string[]; code: number }
+export interface Output {
+  lines: string[];
+  code: number;
+}
 
 export const USAGE = `usage: npm run cli -- [--config app.ini] <command>
   serve                         start the HTTP server (npm start)
@@ -42,7 +45,12 @@ export function runSshAdmin(cfg: Config, argv: string[]): Output {
   if (argv.length !== 1 || argv[0] !== 'fingerprint') return { lines: [USAGE], code: 2 };
   const key = readHostKey(cfg.dataPath);
   if (key === null) {
-    return { lines: [`no SSH host key at ${hostKeyFile(cfg.dataPath)}: the built-in SSH server makes it on its first start (CAIRN__SERVER__SSH_LISTEN_PORT)`], code: 1 };
+    return {
+      lines: [
+        `no SSH host key at ${hostKeyFile(cfg.dataPath)}: the built-in SSH server makes it on its first start (CAIRN__SERVER__SSH_LISTEN_PORT)`,
+      ],
+      code: 1,
+    };
   }
   return { lines: [hostKeyFingerprint(key)], code: 0 };
 }
@@ -60,15 +68,24 @@ export async function runAdmin(orm: Orm, cfg: Config, argv: string[]): Promise<O
     const { values } = parseArgs({
       args: rest,
       options: {
-        username: { type: 'string' }, password: { type: 'string' }, email: { type: 'string' }, admin: { type: 'boolean' },
-        'must-change-password': { type: 'boolean' }, 'access-token': { type: 'boolean' },
-        'access-token-name': { type: 'string' }, 'access-token-scopes': { type: 'string' },
+        username: { type: 'string' },
+        password: { type: 'string' },
+        email: { type: 'string' },
+        admin: { type: 'boolean' },
+        'must-change-password': { type: 'boolean' },
+        'access-token': { type: 'boolean' },
+        'access-token-name': { type: 'string' },
+        'access-token-scopes': { type: 'string' },
       },
     });
-    if (!values.username || !values.password || !values.email) return { lines: ['--username, --password and --email are required'], code: 2 };
+    if (!values.username || !values.password || !values.email)
+      return { lines: ['--username, --password and --email are required'], code: 2 };
     const user = await em.transactional(async (tx) => {
       const u = await createUser(tx, {
-        name: values.username!, email: values.email!, password: values.password!, isAdmin: !!values.admin,
+        name: values.username!,
+        email: values.email!,
+        password: values.password!,
+        isAdmin: !!values.admin,
         mustChangePassword: !!values['must-change-password'],
       });
       lines.push(`New user '${u.name}' has been successfully created!`);
@@ -77,8 +94,12 @@ export async function runAdmin(orm: Orm, cfg: Config, argv: string[]): Promise<O
         const salt = newSalt();
         const scopes = normalizeScopes((values['access-token-scopes'] ?? 'all').split(','));
         tx.create(AccessToken, {
-          uid: u.id, name: values['access-token-name'] ?? 'gitea-admin', tokenHash: hashToken(value, salt), tokenSalt: salt,
-          tokenLastEight: value.slice(-8), scope: scopes.join(','),
+          uid: u.id,
+          name: values['access-token-name'] ?? 'gitea-admin',
+          tokenHash: hashToken(value, salt),
+          tokenSalt: salt,
+          tokenLastEight: value.slice(-8),
+          scope: scopes.join(','),
         });
         lines.push(value);
       }
@@ -108,19 +129,23 @@ export async function runAdmin(orm: Orm, cfg: Config, argv: string[]): Promise<O
     return { lines: [USAGE], code: 2 };
   }
   if (sub === 'list') {
-    for (const u of await em.find(User, { type: 0 }, { orderBy: { id: 'asc' } })) lines.push(`${u.id}\t${u.name}\t${u.email}\t${u.isAdmin ? 'admin' : ''}`);
+    for (const u of await em.find(User, { type: 0 }, { orderBy: { id: 'asc' } }))
+      lines.push(`${u.id}\t${u.name}\t${u.email}\t${u.isAdmin ? 'admin' : ''}`);
     return { lines, code: 0 };
   }
   return { lines: [USAGE], code: 2 };
 }
-
 
 /**
  * `admin dump`'s arguments with the archive's path made absolute against `cwd` (the command line's
  * directory, which the server that may run the dump does not share); by default Forgejo's name.
  */
 export function dumpArgs(argv: readonly string[], cwd: string, now = Date.now()): string[] {
-  const { values } = parseArgs({ args: [...argv], options: { file: { type: 'string', short: 'f' }, 'database-format': { type: 'string' } }, strict: false });
+  const { values } = parseArgs({
+    args: [...argv],
+    options: { file: { type: 'string', short: 'f' }, 'database-format': { type: 'string' } },
+    strict: false,
+  });
   const file = path.resolve(cwd, typeof values.file === 'string' ? values.file : `cairn-dump-${Math.floor(now / 1000)}.tar.gz`);
   const out = ['--file', file];
   if (typeof values['database-format'] === 'string') out.push('--database-format', values['database-format']);
@@ -131,7 +156,8 @@ async function dump(orm: Orm, cfg: Config, argv: string[]): Promise<Output> {
   const { values } = parseArgs({ args: argv, options: { file: { type: 'string', short: 'f' }, 'database-format': { type: 'string' } } });
   const format = values['database-format'];
   if (!values.file || !path.isAbsolute(values.file)) return { lines: ['--file must name the archive by an absolute path'], code: 2 };
-  if (format !== undefined && format !== 'pg_dump' && format !== 'json') return { lines: ['--database-format is pg_dump or json'], code: 2 };
+  if (format !== undefined && format !== 'pg_dump' && format !== 'json')
+    return { lines: ['--database-format is pg_dump or json'], code: 2 };
   // Loaded by the first dump: a server does not hold the archive code otherwise.
   const { dumpInstance, DumpError } = await import('./lib/maintenance/dump.ts');
   try {

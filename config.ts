@@ -9,7 +9,10 @@ import ini from 'ini';
 import { parseDuration } from './model/duration.ts';
 
 type Kind = 'bool' | 'int' | 'string' | 'url';
-interface SettingDef { kind: Kind; default: string }
+interface SettingDef {
+  kind: Kind;
+  default: string;
+}
 
 const SETTINGS = {
   /** app.ini's keys before any section (Forgejo's environment names them `__DEFAULT__`). */
@@ -166,7 +169,11 @@ const SETTINGS = {
     ENABLED: { kind: 'bool', default: 'true' },
     MAX_SIZE: { kind: 'int', default: '2048' },
     MAX_FILES: { kind: 'int', default: '5' },
-    ALLOWED_TYPES: { kind: 'string', default: '.avif,.cpuprofile,.csv,.dmp,.docx,.fodg,.fodp,.fods,.fodt,.gif,.gz,.jpeg,.jpg,.json,.jsonc,.log,.md,.mov,.mp4,.odf,.odg,.odp,.ods,.odt,.patch,.pdf,.png,.pptx,.svg,.tgz,.txt,.webm,.webp,.xls,.xlsx,.zip' },
+    ALLOWED_TYPES: {
+      kind: 'string',
+      default:
+        '.avif,.cpuprofile,.csv,.dmp,.docx,.fodg,.fodp,.fods,.fodt,.gif,.gz,.jpeg,.jpg,.json,.jsonc,.log,.md,.mov,.mp4,.odf,.odg,.odp,.ods,.odt,.patch,.pdf,.png,.pptx,.svg,.tgz,.txt,.webm,.webp,.xls,.xlsx,.zip',
+    },
   },
   /** Forgejo's [repository.release]: an empty list accepts every file type for release assets. */
   REPOSITORY_RELEASE: {
@@ -186,7 +193,11 @@ const SETTINGS = {
 
 type Settings = typeof SETTINGS;
 type Value<D extends SettingDef> = D['kind'] extends 'bool' ? boolean : D['kind'] extends 'int' ? number : string;
-export type Config = { -readonly [S in keyof Settings]: { -readonly [K in keyof Settings[S]]: Settings[S][K] extends SettingDef ? Value<Settings[S][K]> : never } } & {
+export type Config = {
+  -readonly [S in keyof Settings]: {
+    -readonly [K in keyof Settings[S]]: Settings[S][K] extends SettingDef ? Value<Settings[S][K]> : never;
+  };
+} & {
   /** AppURL: ROOT_URL, always ending in `/`. */
   appUrl: string;
   /** AppSubURL: the path part of AppURL without a trailing slash. */
@@ -209,14 +220,24 @@ export type Config = { -readonly [S in keyof Settings]: { -readonly [K in keyof 
 
 export class ConfigError extends Error {}
 
-export interface FileNotice { file: string; line: number; section: string; key: string | null; message: string }
+export interface FileNotice {
+  file: string;
+  line: number;
+  section: string;
+  key: string | null;
+  message: string;
+}
 
 /**
  * Settings from, in order of precedence: `overrides` (the environment-variable names without the
  * CAIRN__ prefix: `{ 'QUOTA__ENABLED': 'true' }`), the CAIRN__ variables of `env`, the app.ini `file`
  * (by default CAIRN_CONFIG of `env`), the defaults.
  */
-export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Record<string, string> = {}, file: string | null = env.CAIRN_CONFIG || null): Config {
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  overrides: Record<string, string> = {},
+  file: string | null = env.CAIRN_CONFIG || null,
+): Config {
   const fromFile = file === null ? null : readAppIni(file);
   /** Where a setting's value came from, for messages: its variable, or its file, line, section and key. */
   const origin: Record<string, string> = {};
@@ -250,19 +271,27 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   cfg.dataPath = path.resolve(cfg.SERVER.APP_DATA_PATH);
   cfg.sshListenPort = sshPort(where('SERVER', 'SSH_LISTEN_PORT'), cfg.SERVER.SSH_LISTEN_PORT);
   const expiry = parseDuration(cfg.SERVER.LFS_HTTP_AUTH_EXPIRY);
-  if (expiry === null || expiry <= 0) throw new ConfigError(`${where('SERVER', 'LFS_HTTP_AUTH_EXPIRY')}: "${cfg.SERVER.LFS_HTTP_AUTH_EXPIRY}" is not a positive duration (such as 24h or 90m)`);
+  if (expiry === null || expiry <= 0)
+    throw new ConfigError(
+      `${where('SERVER', 'LFS_HTTP_AUTH_EXPIRY')}: "${cfg.SERVER.LFS_HTTP_AUTH_EXPIRY}" is not a positive duration (such as 24h or 90m)`,
+    );
   cfg.lfsAuthExpiryMs = expiry;
   const answersAge = parseDuration(cfg.CACHE.ANSWERS_MAX_AGE);
-  if (answersAge === null || answersAge <= 0) throw new ConfigError(`${where('CACHE', 'ANSWERS_MAX_AGE')}: "${cfg.CACHE.ANSWERS_MAX_AGE}" is not a positive duration (such as 60s or 5m)`);
+  if (answersAge === null || answersAge <= 0)
+    throw new ConfigError(
+      `${where('CACHE', 'ANSWERS_MAX_AGE')}: "${cfg.CACHE.ANSWERS_MAX_AGE}" is not a positive duration (such as 60s or 5m)`,
+    );
   cfg.answersMaxAgeMs = answersAge;
   if (cfg.CACHE.ANSWERS_MAX_MB < 0) throw new ConfigError(`${where('CACHE', 'ANSWERS_MAX_MB')}: must be 0 or more`);
-  if (cfg.SERVER.LFS_MAX_FILE_SIZE < 0) throw new ConfigError(`${where('SERVER', 'LFS_MAX_FILE_SIZE')}: must be 0 (no limit) or a number of bytes`);
+  if (cfg.SERVER.LFS_MAX_FILE_SIZE < 0)
+    throw new ConfigError(`${where('SERVER', 'LFS_MAX_FILE_SIZE')}: must be 0 (no limit) or a number of bytes`);
   cfg.repoRoot = cfg.REPOSITORY.ROOT ? path.resolve(cfg.REPOSITORY.ROOT) : path.join(cfg.dataPath, 'forgejo-repositories');
   if (!cfg.SERVICE.NO_REPLY_ADDRESS) cfg.SERVICE.NO_REPLY_ADDRESS = `noreply.${new URL(cfg.appUrl).hostname}`;
   // Forgejo's [log] LEVEL names (Info, Warn, Critical, None) read as pino's.
   const level = cfg.LOG.LEVEL.toLowerCase();
   cfg.LOG.LEVEL = level === 'critical' ? 'fatal' : level === 'none' ? 'silent' : level;
-  if (!/^(trace|debug|info|warn|error|fatal|silent)$/.test(cfg.LOG.LEVEL)) throw new ConfigError(`${where('LOG', 'LEVEL')}: unknown level ${cfg.LOG.LEVEL}`);
+  if (!/^(trace|debug|info|warn|error|fatal|silent)$/.test(cfg.LOG.LEVEL))
+    throw new ConfigError(`${where('LOG', 'LEVEL')}: unknown level ${cfg.LOG.LEVEL}`);
   if (!cfg.DATABASE.URL) cfg.DATABASE.URL = databaseUrl(cfg.DATABASE, where);
   checkWebhookSettings(cfg, where);
   return cfg;
@@ -278,14 +307,22 @@ function databaseUrl(db: Config['DATABASE'], where: Where): string {
   const type = db.DB_TYPE.toLowerCase();
   if (type === '') {
     const set = (['HOST', 'NAME', 'USER', 'PASSWD'] as const).find((k) => db[k] !== '');
-    if (set) throw new ConfigError(`${where('DATABASE', set)}: is set but DB_TYPE is not: set DB_TYPE = postgres (or leave [database] empty for the embedded database)`);
+    if (set)
+      throw new ConfigError(
+        `${where('DATABASE', set)}: is set but DB_TYPE is not: set DB_TYPE = postgres (or leave [database] empty for the embedded database)`,
+      );
     return '';
   }
   if (type !== 'postgres') {
     const known = ['sqlite3', 'mysql', 'mssql'].includes(type);
-    throw new ConfigError(`${where('DATABASE', 'DB_TYPE')}: ${known ? `${db.DB_TYPE} is not supported: cairn stores its data in PostgreSQL` : `"${db.DB_TYPE}" is not a database type`}; set DB_TYPE = postgres with HOST, NAME, USER and PASSWD, or leave [database] empty for the embedded database`);
+    throw new ConfigError(
+      `${where('DATABASE', 'DB_TYPE')}: ${known ? `${db.DB_TYPE} is not supported: cairn stores its data in PostgreSQL` : `"${db.DB_TYPE}" is not a database type`}; set DB_TYPE = postgres with HOST, NAME, USER and PASSWD, or leave [database] empty for the embedded database`,
+    );
   }
-  if (db.SSL_MODE !== 'disable') throw new ConfigError(`${where('DATABASE', 'SSL_MODE')}: "${db.SSL_MODE}" is not supported: cairn connects to PostgreSQL without TLS (SSL_MODE = disable)`);
+  if (db.SSL_MODE !== 'disable')
+    throw new ConfigError(
+      `${where('DATABASE', 'SSL_MODE')}: "${db.SSL_MODE}" is not supported: cairn connects to PostgreSQL without TLS (SSL_MODE = disable)`,
+    );
   if (db.NAME === '') throw new ConfigError(`${where('DATABASE', 'NAME')}: DB_TYPE = postgres needs the database's NAME`);
   const host = db.HOST || '127.0.0.1:5432';
   let hostPart: string;
@@ -301,7 +338,10 @@ function databaseUrl(db: Config['DATABASE'], where: Where): string {
 }
 
 /** A setting of an app.ini, and where it is written (for messages). */
-interface FileValue { value: string; where: string }
+interface FileValue {
+  value: string;
+  where: string;
+}
 
 /**
  * An app.ini in Forgejo's format, read by the `ini` package: `[section]` headers, `KEY = value` lines,
@@ -406,11 +446,13 @@ function checkWebhookSettings(cfg: Config, where: Where): void {
   if (cfg.WEBHOOK.DELIVER_BACKOFF < 0) throw new ConfigError(`${where('WEBHOOK', 'DELIVER_BACKOFF')}: must not be negative`);
   const c = cfg.CRON_CLEANUP_HOOK_TASK_TABLE;
   const cron = (key: string) => where('CRON_CLEANUP_HOOK_TASK_TABLE', key);
-  if (!['OlderThan', 'PerWebhook'].includes(c.CLEANUP_TYPE)) throw new ConfigError(`${cron('CLEANUP_TYPE')}: "${c.CLEANUP_TYPE}" is neither OlderThan nor PerWebhook`);
+  if (!['OlderThan', 'PerWebhook'].includes(c.CLEANUP_TYPE))
+    throw new ConfigError(`${cron('CLEANUP_TYPE')}: "${c.CLEANUP_TYPE}" is neither OlderThan nor PerWebhook`);
   const age = parseDuration(c.OLDER_THAN);
   if (age === null || age < 0) throw new ConfigError(`${cron('OLDER_THAN')}: "${c.OLDER_THAN}" is not a duration`);
   if (c.NUMBER_TO_KEEP < 0) throw new ConfigError(`${cron('NUMBER_TO_KEEP')}: must not be negative`);
-  if (schedulePeriod(c.SCHEDULE) === null) throw new ConfigError(`${cron('SCHEDULE')}: "${c.SCHEDULE}" is not @every <duration>, @hourly, @daily, @midnight or @weekly`);
+  if (schedulePeriod(c.SCHEDULE) === null)
+    throw new ConfigError(`${cron('SCHEDULE')}: "${c.SCHEDULE}" is not @every <duration>, @hourly, @daily, @midnight or @weekly`);
 }
 
 /**
@@ -434,7 +476,11 @@ function sshPort(where: string, raw: string): number | null {
 }
 
 /** A comma-list setting as Forgejo reads one: items trimmed, empty ones dropped. */
-export const listSetting = (raw: string): string[] => raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+export const listSetting = (raw: string): string[] =>
+  raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 
 function parse(name: string, kind: Kind, raw: string): unknown {
   const v = raw.trim();
@@ -458,5 +504,10 @@ function parse(name: string, kind: Kind, raw: string): unknown {
 /** Every setting with its variable name and default, for the README and `cli config`. */
 export function describeSettings(): { variable: string; kind: Kind; default: string }[] {
   return Object.entries(SETTINGS).flatMap(([section, keys]) =>
-    Object.entries(keys).map(([key, def]) => ({ variable: `CAIRN__${section}__${key}`, kind: (def as SettingDef).kind, default: (def as SettingDef).default })));
+    Object.entries(keys).map(([key, def]) => ({
+      variable: `CAIRN__${section}__${key}`,
+      kind: (def as SettingDef).kind,
+      default: (def as SettingDef).default,
+    })),
+  );
 }

@@ -9,11 +9,17 @@ export type SnapshotRef = { name: string; oid: string; target: null } | { name: 
 
 /** Every ref under refs/, read by one `git for-each-ref`. */
 export async function readRefs(repoPath: string): Promise<SnapshotRef[]> {
-  const { stdout } = await runGit(repoPath, ['for-each-ref', '--format=%(refname)%00%(objectname)%00%(symref)', 'refs/'], { timeoutMs: 120_000 });
-  return stdout.toString('utf8').split('\n').filter((l) => l !== '').map((line) => {
-    const [name = '', oid = '', symref = ''] = line.split('\0');
-    return symref ? { name, oid: null, target: symref } : { name, oid, target: null };
+  const { stdout } = await runGit(repoPath, ['for-each-ref', '--format=%(refname)%00%(objectname)%00%(symref)', 'refs/'], {
+    timeoutMs: 120_000,
   });
+  return stdout
+    .toString('utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((line) => {
+      const [name = '', oid = '', symref = ''] = line.split('\0');
+      return symref ? { name, oid: null, target: symref } : { name, oid, target: null };
+    });
 }
 
 /**
@@ -21,7 +27,10 @@ export async function readRefs(repoPath: string): Promise<SnapshotRef[]> {
  * missing, then packs them into packed-refs.
  */
 export async function writeRefs(repoPath: string, refs: readonly SnapshotRef[]): Promise<void> {
-  const direct = refs.filter((r) => r.oid !== null).map((r) => `create ${r.name} ${r.oid}\n`).join('');
+  const direct = refs
+    .filter((r) => r.oid !== null)
+    .map((r) => `create ${r.name} ${r.oid}\n`)
+    .join('');
   // No reflog: the copy's refs did not move, they were read.
   const noLog = ['-c', 'core.logAllRefUpdates=false'];
   if (direct) await runGit(repoPath, [...noLog, 'update-ref', '--stdin'], { input: `start\n${direct}commit\n`, timeoutMs: 300_000 });

@@ -32,7 +32,8 @@ function layerOf(file: string): Layer | null {
 
 /** Every import of the application's sources (not tests, benchmarks or tools), resolved to a file. */
 function imports(): { from: string; to: string }[] {
-  const files = execFileSync('git', ['ls-files', '*.ts'], { cwd: root, encoding: 'utf8' }).split('\n')
+  const files = execFileSync('git', ['ls-files', '*.ts'], { cwd: root, encoding: 'utf8' })
+    .split('\n')
     .filter((f) => f && layerOf(f) !== null && fs.existsSync(path.join(root, f)));
   const out: { from: string; to: string }[] = [];
   for (const from of files) {
@@ -54,9 +55,14 @@ test('every import points to its own layer or one below', () => {
 });
 
 test('handlers/index.ts is imported by the table machinery and the entry points only', () => {
-  const importers = imports().filter(({ to }) => to === 'handlers/index.ts').map(({ from }) => from);
+  const importers = imports()
+    .filter(({ to }) => to === 'handlers/index.ts')
+    .map(({ from }) => from);
   assert.ok(importers.length > 0);
-  assert.equal(importers.filter((f) => !['table', 'entry'].includes(layerOf(f)!)), []);
+  assert.equal(
+    importers.filter((f) => !['table', 'entry'].includes(layerOf(f)!)),
+    [],
+  );
 });
 
 test('the check sees an arrow upwards when there is one', () => {
@@ -80,7 +86,8 @@ function untypedConverters(files: { name: string; text: string }[]): string[] {
     const visit = (node: ts.Node) => {
       if (ts.isFunctionDeclaration(node) && node.name && node.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) {
         if (!node.type) out.push(`${name}: ${node.name.text} declares no return type`);
-        else if (/Record<\s*string\s*,\s*unknown\s*>/.test(node.type.getText(src))) out.push(`${name}: ${node.name.text} returns Record<string, unknown>`);
+        else if (/Record<\s*string\s*,\s*unknown\s*>/.test(node.type.getText(src)))
+          out.push(`${name}: ${node.name.text} returns Record<string, unknown>`);
       }
       ts.forEachChild(node, visit);
     };
@@ -90,8 +97,11 @@ function untypedConverters(files: { name: string; text: string }[]): string[] {
   return out;
 }
 
-const apiFiles = () => fs.readdirSync(path.join(root, 'lib/api')).filter((f) => f.endsWith('.ts'))
-  .map((f) => ({ name: `lib/api/${f}`, text: fs.readFileSync(path.join(root, 'lib/api', f), 'utf8') }));
+const apiFiles = () =>
+  fs
+    .readdirSync(path.join(root, 'lib/api'))
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => ({ name: `lib/api/${f}`, text: fs.readFileSync(path.join(root, 'lib/api', f), 'utf8') }));
 
 test('every converter in lib/api declares its return type, never Record<string, unknown>', () => {
   const files = apiFiles();

@@ -11,14 +11,26 @@ import { MissingToolError, TOOLS, checkTools, missingPackages, type ToolName } f
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-no-tools-'));
-test.after(() => { fs.rmSync(empty, { recursive: true, force: true }); });
+test.after(() => {
+  fs.rmSync(empty, { recursive: true, force: true });
+});
 /** An environment where no program is found and no chromium exists. */
 const bare = { PATH: empty, CHROMIUM_PATH: path.join(empty, 'chromium') };
 
 test('a missing tool: the error names it and the command that installs it', () => {
-  assert.throws(() => checkTools(['skopeo'], bare), (e: Error) => e instanceof MissingToolError
-    && e.message === 'skopeo is not installed, and this test drives it: run `npm run test:tools` (it runs `apt-get install skopeo`)');
-  assert.throws(() => checkTools(['ssh', 'ssh-keygen'], bare), (e: Error) => e.message.startsWith('ssh, ssh-keygen are not installed, and this test drives them: run `npm run test:tools` (it runs `apt-get install openssh-client`)'));
+  assert.throws(
+    () => checkTools(['skopeo'], bare),
+    (e: Error) =>
+      e instanceof MissingToolError &&
+      e.message === 'skopeo is not installed, and this test drives it: run `npm run test:tools` (it runs `apt-get install skopeo`)',
+  );
+  assert.throws(
+    () => checkTools(['ssh', 'ssh-keygen'], bare),
+    (e: Error) =>
+      e.message.startsWith(
+        'ssh, ssh-keygen are not installed, and this test drives them: run `npm run test:tools` (it runs `apt-get install openssh-client`)',
+      ),
+  );
   assert.throws(() => checkTools(['chromium'], bare), /chromium is not installed.*apt-get install chromium/);
   assert.throws(() => checkTools(['pip'], bare), /pip is not installed.*apt-get install python3-pip/);
   assert.ok(missingPackages(['mvn'], bare).includes('maven'));
@@ -27,10 +39,17 @@ test('a missing tool: the error names it and the command that installs it', () =
 
 test('installed tools pass (this machine has them all: `npm run test:tools` ran first)', () => {
   checkTools(Object.keys(TOOLS) as ToolName[], process.env);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'test', 'tools.ts'), '--check'], { cwd: root, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'test', 'tools.ts'), '--check'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   assert.is(r.status, 0, r.stdout + r.stderr);
   assert.match(r.stdout, /system tools the tests drive: all installed/);
-  const none = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'test', 'tools.ts'), '--check'], { cwd: root, encoding: 'utf8', env: { ...process.env, PATH: `${empty}${path.delimiter}${path.dirname(process.execPath)}`, CHROMIUM_PATH: bare.CHROMIUM_PATH } });
+  const none = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'test', 'tools.ts'), '--check'], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, PATH: `${empty}${path.delimiter}${path.dirname(process.execPath)}`, CHROMIUM_PATH: bare.CHROMIUM_PATH },
+  });
   assert.is(none.status, 1, none.stdout + none.stderr);
   assert.match(none.stdout, /missing Debian packages .*openssh-client.*skopeo/);
 });
@@ -38,16 +57,30 @@ test('installed tools pass (this machine has them all: `npm run test:tools` ran 
 /** The tools a source file runs: programs it spawns, git's `lfs` command, the ssh helpers, playwright. */
 function toolsDriven(text: string): ToolName[] {
   const out = new Set<ToolName>();
-  const programs: Record<string, ToolName> = { ssh: 'ssh', 'ssh-keygen': 'ssh-keygen', skopeo: 'skopeo', cargo: 'cargo', mvn: 'mvn', python3: 'pip', pg_dump: 'pg_dump', psql: 'pg_dump' };
-  for (const m of text.matchAll(/\b(?:run|execFile|execFileSync|spawn|spawnSync)\(\s*'([\w-]+)'/g)) if (programs[m[1]!]) out.add(programs[m[1]!]!);
+  const programs: Record<string, ToolName> = {
+    ssh: 'ssh',
+    'ssh-keygen': 'ssh-keygen',
+    skopeo: 'skopeo',
+    cargo: 'cargo',
+    mvn: 'mvn',
+    python3: 'pip',
+    pg_dump: 'pg_dump',
+    psql: 'pg_dump',
+  };
+  for (const m of text.matchAll(/\b(?:run|execFile|execFileSync|spawn|spawnSync)\(\s*'([\w-]+)'/g))
+    if (programs[m[1]!]) out.add(programs[m[1]!]!);
   if (/\[\s*'lfs',/.test(text)) out.add('git-lfs');
-  if (/\b(?:makeKeyPair|gitOverSsh|gitSshCommand|sshOptions)\(/.test(text)) { out.add('ssh'); out.add('ssh-keygen'); }
+  if (/\b(?:makeKeyPair|gitOverSsh|gitSshCommand|sshOptions)\(/.test(text)) {
+    out.add('ssh');
+    out.add('ssh-keygen');
+  }
   if (/from 'playwright-core'/.test(text)) out.add('chromium');
   return [...out];
 }
 
 test('every test (and helper) that runs a tool calls requireTools with it', () => {
-  const files = fs.readdirSync(path.join(root, 'test'), { recursive: true, encoding: 'utf8' })
+  const files = fs
+    .readdirSync(path.join(root, 'test'), { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.ts') && !['tools.ts', 'tools.test.ts', path.join('helpers', 'tools.ts')].includes(f));
   const missing: string[] = [];
   let driving = 0;
@@ -55,7 +88,9 @@ test('every test (and helper) that runs a tool calls requireTools with it', () =
     const text = fs.readFileSync(path.join(root, 'test', f), 'utf8').replace(/^\s*\/\/.*$/gm, '');
     const driven = toolsDriven(text);
     if (driven.length) driving++;
-    const asked = new Set([...text.matchAll(/requireTools\(([^)]*)\)/g)].flatMap((m) => [...m[1]!.matchAll(/'([\w-]+)'/g)].map((x) => x[1]!)));
+    const asked = new Set(
+      [...text.matchAll(/requireTools\(([^)]*)\)/g)].flatMap((m) => [...m[1]!.matchAll(/'([\w-]+)'/g)].map((x) => x[1]!)),
+    );
     for (const tool of driven) if (!asked.has(tool)) missing.push(`${f}: ${tool}`);
   }
   assert.equal(missing, []);

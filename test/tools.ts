@@ -21,10 +21,13 @@ const aptGet = (args: string[]) => {
   console.log(`$ ${[cmd, ...rest].join(' ')}`);
   return spawnSync(cmd!, rest, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).status === 0;
 };
-const installed = aptGet(['update', '-qq']) && aptGet(['install', '-o', 'DPkg::Lock::Timeout=300', '-y', '-qq', '--no-install-recommends', ...missing]);
+const installed =
+  aptGet(['update', '-qq']) && aptGet(['install', '-o', 'DPkg::Lock::Timeout=300', '-y', '-qq', '--no-install-recommends', ...missing]);
 missing = missingPackages();
 if (!installed || missing.length > 0) {
-  console.error(`system tools the tests drive: still missing ${missing.join(' ') || '(apt-get failed)'}; as root: apt-get install ${missing.join(' ')}`);
+  console.error(
+    `system tools the tests drive: still missing ${missing.join(' ') || '(apt-get failed)'}; as root: apt-get install ${missing.join(' ')}`,
+  );
   process.exit(1);
 }
 console.log(`system tools the tests drive: all installed (${names})`);

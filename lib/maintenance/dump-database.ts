@@ -16,13 +16,24 @@ import { once } from 'node:events';
 import readline from 'node:readline';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
-export interface TableDump { name: string; columns: string[]; rows: number }
+export interface TableDump {
+  name: string;
+  columns: string[];
+  rows: number;
+}
 
 /** A table's columns in order, with their types as `format_type` writes them. */
 type Column = { name: string; type: string };
-export interface SequenceDump { name: string; lastValue: string; isCalled: boolean }
+export interface SequenceDump {
+  name: string;
+  lastValue: string;
+  isCalled: boolean;
+}
 /** What a `json` export holds besides its rows (database/tables.json). */
-export interface LogicalDump { tables: TableDump[]; sequences: SequenceDump[] }
+export interface LogicalDump {
+  tables: TableDump[];
+  sequences: SequenceDump[];
+}
 
 /** The table whose rows the migrator writes: restored by migrating, never by import. */
 const MIGRATIONS_TABLE = 'cairn_migrations';
@@ -33,13 +44,19 @@ const INSERT_BYTES = 4 << 20;
 const quote = (em: EntityManager, name: string) => em.getPlatform().quoteIdentifier(name);
 
 async function columnsOf(em: EntityManager, quotedTable: string): Promise<Column[]> {
-  return em.execute<Column[]>('select attname as name, format_type(atttypid, atttypmod) as type from pg_attribute where attrelid = ?::regclass and attnum > 0 and not attisdropped order by attnum', [quotedTable]);
+  return em.execute<Column[]>(
+    'select attname as name, format_type(atttypid, atttypmod) as type from pg_attribute where attrelid = ?::regclass and attnum > 0 and not attisdropped order by attnum',
+    [quotedTable],
+  );
 }
 
 /** Tables, views and sequences in the connection's schema: a database to restore into has none. */
 export async function relationCount(em: EntityManager): Promise<number> {
-  const [row] = await em.getConnection().execute<{ n: string | number }[]>(
-    "select count(*) as n from pg_class where relnamespace = current_schema()::regnamespace and relkind in ('r', 'p', 'v', 'm', 'S')");
+  const [row] = await em
+    .getConnection()
+    .execute<{ n: string | number }[]>(
+      "select count(*) as n from pg_class where relnamespace = current_schema()::regnamespace and relkind in ('r', 'p', 'v', 'm', 'S')",
+    );
   return Number(row?.n ?? 0);
 }
 
@@ -55,7 +72,9 @@ export async function appliedMigrations(tx: EntityManager): Promise<string[]> {
  */
 export async function exportTables(tx: EntityManager, dir: string): Promise<LogicalDump> {
   const tables: TableDump[] = [];
-  const names = await tx.execute<{ name: string }[]>("select relname as name from pg_class where relnamespace = current_schema()::regnamespace and relkind in ('r', 'p') order by relname");
+  const names = await tx.execute<{ name: string }[]>(
+    "select relname as name from pg_class where relnamespace = current_schema()::regnamespace and relkind in ('r', 'p') order by relname",
+  );
   for (const { name } of names) {
     const q = quote(tx, name);
     const columns = (await columnsOf(tx, q)).map((c) => c.name);
@@ -75,10 +94,14 @@ export async function exportTables(tx: EntityManager, dir: string): Promise<Logi
     tables.push({ name, columns, rows });
   }
   const sequences: SequenceDump[] = [];
-  const seqs = await tx.execute<{ name: string }[]>("select relname as name from pg_class where relnamespace = current_schema()::regnamespace and relkind = 'S' order by relname");
+  const seqs = await tx.execute<{ name: string }[]>(
+    "select relname as name from pg_class where relnamespace = current_schema()::regnamespace and relkind = 'S' order by relname",
+  );
   for (const { name } of seqs) {
     // A sequence is not transactional: this reads its position now, at or past every id in the snapshot.
-    const [s] = await tx.execute<{ last_value: string | number; is_called: boolean }[]>(`select last_value, is_called from ${quote(tx, name)}`);
+    const [s] = await tx.execute<{ last_value: string | number; is_called: boolean }[]>(
+      `select last_value, is_called from ${quote(tx, name)}`,
+    );
     sequences.push({ name, lastValue: String(s!.last_value), isCalled: !!s!.is_called });
   }
   return { tables, sequences };
@@ -92,7 +115,13 @@ export async function importTables(em: EntityManager, dir: string, dump: Logical
   const tables = dump.tables.filter((t) => t.name !== MIGRATIONS_TABLE);
   let restored = 0;
   await em.fork().transactional(async (tx) => {
-    const known = new Set((await tx.execute<{ name: string }[]>("select relname as name from pg_class where relnamespace = current_schema()::regnamespace and relkind in ('r', 'p')")).map((r) => r.name));
+    const known = new Set(
+      (
+        await tx.execute<{ name: string }[]>(
+          "select relname as name from pg_class where relnamespace = current_schema()::regnamespace and relkind in ('r', 'p')",
+        )
+      ).map((r) => r.name),
+    );
     const strange = tables.filter((t) => !known.has(t.name)).map((t) => t.name);
     if (strange.length) throw new Error(`the archive has tables the migrated schema lacks: ${strange.join(', ')}`);
     for (const t of tables) await tx.execute(`alter table ${quote(tx, t.name)} disable trigger user`);
@@ -164,11 +193,19 @@ export async function serverMajor(em: EntityManager): Promise<number> {
 /** pg_dump of the whole database as of `snapshot` (exported by a transaction still open), as plain SQL. */
 export async function pgDump(url: string, snapshot: string, file: string): Promise<void> {
   const target = libpqTarget(url);
-  await run('pg_dump', ['--no-owner', '--no-privileges', '--format=plain', `--snapshot=${snapshot}`, `--file=${file}`, `--dbname=${target.url}`], target.env);
+  await run(
+    'pg_dump',
+    ['--no-owner', '--no-privileges', '--format=plain', `--snapshot=${snapshot}`, `--file=${file}`, `--dbname=${target.url}`],
+    target.env,
+  );
 }
 
 /** Runs a plain SQL dump against an empty database, all or nothing. */
 export async function psqlRestore(url: string, file: string): Promise<void> {
   const target = libpqTarget(url);
-  await run('psql', ['-X', '--quiet', '--single-transaction', '-v', 'ON_ERROR_STOP=1', `--file=${file}`, `--dbname=${target.url}`], target.env);
+  await run(
+    'psql',
+    ['-X', '--quiet', '--single-transaction', '-v', 'ON_ERROR_STOP=1', `--file=${file}`, `--dbname=${target.url}`],
+    target.env,
+  );
 }

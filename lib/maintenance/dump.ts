@@ -33,7 +33,15 @@ import { migrate, openDatabase, type Orm } from '../../model/db.ts';
 import { migrations } from '../../model/migrations/index.ts';
 import { connectivityProblem, readRefs, writeRefs, type SnapshotRef } from '../../git/snapshot.ts';
 import {
-  appliedMigrations, exportTables, importTables, pgDump, pgDumpVersion, psqlRestore, relationCount, serverMajor, type LogicalDump,
+  appliedMigrations,
+  exportTables,
+  importTables,
+  pgDump,
+  pgDumpVersion,
+  psqlRestore,
+  relationCount,
+  serverMajor,
+  type LogicalDump,
 } from './dump-database.ts';
 import { DUMP_STAGING } from './leftovers.ts';
 
@@ -104,7 +112,9 @@ export async function dumpInstance(orm: Orm, cfg: Config, opts: DumpOptions): Pr
       }
     });
     const db = manifestDb as unknown as Manifest['database'];
-    lines.push(`database: ${db.format === 'pg_dump' ? `pg_dump (${db.tool})` : 'a logical export (JSON per table)'}${format.why ? `; ${format.why}` : ''}, at migration ${db.migrations.length}`);
+    lines.push(
+      `database: ${db.format === 'pg_dump' ? `pg_dump (${db.tool})` : 'a logical export (JSON per table)'}${format.why ? `; ${format.why}` : ''}, at migration ${db.migrations.length}`,
+    );
 
     for (const [repo, refs] of repos) await copyRepository(path.join(cfg.repoRoot, repo), path.join(staging, 'repos', repo), refs);
     lines.push(`repositories: ${repos.size}, each with its refs as of the database snapshot`);
@@ -113,7 +123,15 @@ export async function dumpInstance(orm: Orm, cfg: Config, opts: DumpOptions): Pr
     lines.push(`data files: ${dataFiles} (${topLevel(dataDir).join(', ') || 'none'})`);
     const appIni = cfg.configFile !== null && fs.existsSync(cfg.configFile);
     if (appIni) fs.copyFileSync(cfg.configFile!, path.join(staging, 'app.ini'));
-    const manifest: Manifest = { format: DUMP_FORMAT, version: DUMP_VERSION, createdAt: new Date().toISOString(), database: db, repositories: [...repos.keys()], dataFiles, appIni };
+    const manifest: Manifest = {
+      format: DUMP_FORMAT,
+      version: DUMP_VERSION,
+      createdAt: new Date().toISOString(),
+      database: db,
+      repositories: [...repos.keys()],
+      dataFiles,
+      appIni,
+    };
     fs.writeFileSync(path.join(staging, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 
     fs.mkdirSync(path.dirname(opts.file), { recursive: true });
@@ -127,7 +145,11 @@ export async function dumpInstance(orm: Orm, cfg: Config, opts: DumpOptions): Pr
   }
 }
 
-async function chooseFormat(orm: Orm, postgres: boolean, wanted: DatabaseFormat | undefined): Promise<{ kind: DatabaseFormat; tool?: string; why?: string }> {
+async function chooseFormat(
+  orm: Orm,
+  postgres: boolean,
+  wanted: DatabaseFormat | undefined,
+): Promise<{ kind: DatabaseFormat; tool?: string; why?: string }> {
   if (!postgres) {
     if (wanted === 'pg_dump') throw new DumpError('--database-format pg_dump needs PostgreSQL; the embedded database is dumped as json');
     return { kind: 'json' };
@@ -145,7 +167,8 @@ async function chooseFormat(orm: Orm, postgres: boolean, wanted: DatabaseFormat 
 async function repositoryDirs(root: string): Promise<string[]> {
   const out: string[] = [];
   for (const owner of (await entries(root)).filter((e) => e.isDirectory())) {
-    for (const repo of (await entries(path.join(root, owner.name))).filter((e) => e.isDirectory() && e.name.endsWith('.git'))) out.push(path.join(owner.name, repo.name));
+    for (const repo of (await entries(path.join(root, owner.name))).filter((e) => e.isDirectory() && e.name.endsWith('.git')))
+      out.push(path.join(owner.name, repo.name));
   }
   return out.sort();
 }
@@ -234,7 +257,10 @@ async function linkTree(src: string, dest: string, skip: (rel: string) => boolea
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         if (code === 'EEXIST') continue;
-        if (code === 'ENOENT') { count--; continue; }
+        if (code === 'ENOENT') {
+          count--;
+          continue;
+        }
         if (code !== 'EXDEV' && code !== 'EPERM') throw err;
         try {
           await fs.promises.copyFile(from, to);
@@ -255,7 +281,10 @@ export async function restoreInstance(cfg: Config, file: string): Promise<string
   if (!fs.existsSync(file)) throw new DumpError(`${file}: no such archive`);
   for (const dir of [cfg.dataPath, cfg.repoRoot]) {
     const found = (await entries(dir)).map((e) => e.name);
-    if (found.length) throw new DumpError(`${dir} is not empty (${found.slice(0, 5).join(', ')}${found.length > 5 ? ', ...' : ''}): restore needs an empty data directory and repository root`);
+    if (found.length)
+      throw new DumpError(
+        `${dir} is not empty (${found.slice(0, 5).join(', ')}${found.length > 5 ? ', ...' : ''}): restore needs an empty data directory and repository root`,
+      );
   }
   fs.mkdirSync(cfg.dataPath, { recursive: true });
   const staging = fs.mkdtempSync(path.join(cfg.dataPath, `${DUMP_STAGING}-restore-`));
@@ -266,13 +295,17 @@ export async function restoreInstance(cfg: Config, file: string): Promise<string
     const manifest = readManifest(path.join(staging, 'manifest.json'), file);
     const postgres = cfg.DATABASE.URL !== '';
     if (manifest.database.format === 'pg_dump' && !postgres) {
-      throw new DumpError(`${file} holds a pg_dump of PostgreSQL: restore it into PostgreSQL (CAIRN__DATABASE__URL or [database]), or dump with --database-format json for the embedded database`);
+      throw new DumpError(
+        `${file} holds a pg_dump of PostgreSQL: restore it into PostgreSQL (CAIRN__DATABASE__URL or [database]), or dump with --database-format json for the embedded database`,
+      );
     }
     db = await openDatabase(cfg);
     const em = db.orm.em.fork();
     const relations = await relationCount(em);
     if (relations > 0) {
-      throw new DumpError(`the database is not empty (${relations} tables and sequences): restore needs an empty database${postgres ? ' (create a new one)' : ''}`);
+      throw new DumpError(
+        `the database is not empty (${relations} tables and sequences): restore needs an empty database${postgres ? ' (create a new one)' : ''}`,
+      );
     }
     await tar.x({ file, cwd: staging, strict: true });
     if (manifest.database.format === 'pg_dump') {
@@ -291,7 +324,7 @@ export async function restoreInstance(cfg: Config, file: string): Promise<string
     for (const name of topLevel(path.join(staging, 'repos'))) await move(path.join(staging, 'repos', name), path.join(cfg.repoRoot, name));
     for (const name of topLevel(path.join(staging, 'data'))) await move(path.join(staging, 'data', name), path.join(cfg.dataPath, name));
     lines.push(`repositories: ${manifest.repositories.length}; data files: ${manifest.dataFiles}`);
-    if (manifest.appIni) lines.push('the archive\'s app.ini (the settings of the dumped instance) was not written: compare it with yours');
+    if (manifest.appIni) lines.push("the archive's app.ini (the settings of the dumped instance) was not written: compare it with yours");
     lines.push(`restored ${file} (dumped ${manifest.createdAt})`);
     done = true;
     return lines;
@@ -306,10 +339,12 @@ export async function restoreInstance(cfg: Config, file: string): Promise<string
 function readManifest(file: string, archive: string): Manifest {
   if (!fs.existsSync(file)) throw new DumpError(`${archive} is not a cairn dump (no manifest.json)`);
   const m = JSON.parse(fs.readFileSync(file, 'utf8')) as Manifest;
-  if (m.format !== DUMP_FORMAT || m.version !== DUMP_VERSION) throw new DumpError(`${archive}: unknown dump format ${m.format} ${m.version}`);
+  if (m.format !== DUMP_FORMAT || m.version !== DUMP_VERSION)
+    throw new DumpError(`${archive}: unknown dump format ${m.format} ${m.version}`);
   const known = new Set(migrations.map((x) => x.name));
   const newer = m.database.migrations.filter((name) => !known.has(name));
-  if (newer.length) throw new DumpError(`${archive} was dumped by a newer cairn (migrations ${newer.join(', ')}): restore it with that version`);
+  if (newer.length)
+    throw new DumpError(`${archive} was dumped by a newer cairn (migrations ${newer.join(', ')}): restore it with that version`);
   return m;
 }
 
@@ -323,4 +358,3 @@ async function move(from: string, to: string): Promise<void> {
     await fs.promises.rm(from, { recursive: true, force: true });
   }
 }
-

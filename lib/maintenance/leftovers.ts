@@ -40,7 +40,12 @@ export async function removeLeftovers(cfg: Config, opts: LeftoverOptions): Promi
     await fs.rm(p, { recursive: true, force: true });
     removed.push(p);
   };
-  for (const spool of [path.join(attachmentsRoot(cfg), 'tmp'), path.join(packagesRoot(cfg), 'tmp'), migrationSpool(cfg), path.join(cfg.dataPath, DUMP_STAGING)]) {
+  for (const spool of [
+    path.join(attachmentsRoot(cfg), 'tmp'),
+    path.join(packagesRoot(cfg), 'tmp'),
+    migrationSpool(cfg),
+    path.join(cfg.dataPath, DUMP_STAGING),
+  ]) {
     for (const name of await names(spool)) await remove(path.join(spool, name));
   }
   for (const owner of await names(cfg.repoRoot)) {

@@ -16,7 +16,10 @@ export const HEALTHZ_PATH = '/api/healthz';
 const PING_LIMIT_MS = 1000;
 
 type Status = 'pass' | 'fail';
-interface ComponentStatus { status: Status; time: string }
+interface ComponentStatus {
+  status: Status;
+  time: string;
+}
 
 /** Go's time.RFC3339 of now in UTC: seconds, no fraction. */
 const checkTime = () => `${new Date().toISOString().slice(0, 19)}Z`;
@@ -46,10 +49,16 @@ function databasePing(orm: Orm, log: Logger): () => Promise<boolean> {
   let pending: Promise<Error | null> | null = null;
   let failing = false;
   return async () => {
-    pending ??= orm.em.getConnection().execute('select 1', [], 'get').then(
-      () => null,
-      (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
-    ).finally(() => { pending = null; });
+    pending ??= orm.em
+      .getConnection()
+      .execute('select 1', [], 'get')
+      .then(
+        () => null,
+        (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
+      )
+      .finally(() => {
+        pending = null;
+      });
     let timer: NodeJS.Timeout | undefined;
     const limit = new Promise<Error>((resolve) => {
       timer = setTimeout(() => resolve(new Error(`no answer within ${PING_LIMIT_MS} ms`)), PING_LIMIT_MS);

@@ -8,7 +8,10 @@ import path from 'node:path';
 
 type Env = Record<string, string | undefined>;
 
-interface Part { pkg: string; present: (env: Env) => boolean }
+interface Part {
+  pkg: string;
+  present: (env: Env) => boolean;
+}
 
 const onPath = (program: string) => (env: Env) =>
   (env.PATH ?? '').split(path.delimiter).some((dir) => {
@@ -20,7 +23,8 @@ const onPath = (program: string) => (env: Env) =>
       return false;
     }
   });
-const runs = (program: string, args: string[]) => (env: Env) => spawnSync(program, args, { env: env as NodeJS.ProcessEnv, stdio: 'ignore', timeout: 30_000 }).status === 0;
+const runs = (program: string, args: string[]) => (env: Env) =>
+  spawnSync(program, args, { env: env as NodeJS.ProcessEnv, stdio: 'ignore', timeout: 30_000 }).status === 0;
 /** Debian's Maven plugins resolve offline from its own repository. */
 const mavenRepo = (dir: string) => () => fs.existsSync(path.join('/usr/share/maven-repo', dir));
 
@@ -72,5 +76,7 @@ export function checkTools(names: readonly ToolName[], env: Env): void {
   const missing = names.filter((name) => missingPackages([name], env).length > 0);
   if (missing.length === 0) return;
   const packages = missingPackages(missing, env);
-  throw new MissingToolError(`${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not installed, and this test drives ${missing.length === 1 ? 'it' : 'them'}: run \`${INSTALL_COMMAND}\` (it runs \`apt-get install ${packages.join(' ')}\`)`);
+  throw new MissingToolError(
+    `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not installed, and this test drives ${missing.length === 1 ? 'it' : 'them'}: run \`${INSTALL_COMMAND}\` (it runs \`apt-get install ${packages.join(' ')}\`)`,
+  );
 }

@@ -64,24 +64,67 @@ test.before(async () => {
   await makeRepo(srv.api, alice, { name: 'stable', auto_init: true, description: 'kept as it was' });
   await makeRepo(srv.api, alice, { name: 'busy', auto_init: true });
   await makeRepo(srv.api, bob, { name: 'private', auto_init: true, private: true });
-  must(await as(alice, 'POST', `/repos/${alice.name}/stable/wiki/new`, { title: 'Home', content_base64: Buffer.from('wiki home').toString('base64') }), 201, 'wiki');
+  must(
+    await as(alice, 'POST', `/repos/${alice.name}/stable/wiki/new`, {
+      title: 'Home',
+      content_base64: Buffer.from('wiki home').toString('base64'),
+    }),
+    201,
+    'wiki',
+  );
   for (let i = 1; i <= 3; i++) {
-    const issue = must(await as(alice, 'POST', `/repos/${alice.name}/stable/issues`, { title: `issue ${i}`, body: `body ${i} ✓` }), 201, 'issue');
-    must(await as(bob, 'POST', `/repos/${alice.name}/stable/issues/${issue.json.number}/comments`, { body: `comment on ${i}` }), 201, 'comment');
+    const issue = must(
+      await as(alice, 'POST', `/repos/${alice.name}/stable/issues`, { title: `issue ${i}`, body: `body ${i} ✓` }),
+      201,
+      'issue',
+    );
+    must(
+      await as(bob, 'POST', `/repos/${alice.name}/stable/issues/${issue.json.number}/comments`, { body: `comment on ${i}` }),
+      201,
+      'comment',
+    );
   }
   must(await as(alice, 'POST', `/repos/${alice.name}/stable/labels`, { name: 'bug', color: '#ee0701' }), 201, 'label');
-  const release = must(await as(alice, 'POST', `/repos/${alice.name}/stable/releases`, { tag_name: 'v1.0', name: 'One', body: 'first', target_commitish: 'main' }), 201, 'release');
+  const release = must(
+    await as(alice, 'POST', `/repos/${alice.name}/stable/releases`, {
+      tag_name: 'v1.0',
+      name: 'One',
+      body: 'first',
+      target_commitish: 'main',
+    }),
+    201,
+    'release',
+  );
   const fd = new FormData();
   fd.append('attachment', new Blob([new Uint8Array(ASSET)]), 'notes.txt');
-  const asset = await fetch(`${srv.api}/repos/${alice.name}/stable/releases/${release.json.id}/assets?name=notes.txt`, { method: 'POST', headers: { Authorization: `token ${alice.token}` }, body: fd });
+  const asset = await fetch(`${srv.api}/repos/${alice.name}/stable/releases/${release.json.id}/assets?name=notes.txt`, {
+    method: 'POST',
+    headers: { Authorization: `token ${alice.token}` },
+    body: fd,
+  });
   assert.is(asset.status, 201, await asset.clone().text());
   releaseAssetUrl = ((await asset.json()) as { browser_download_url: string }).browser_download_url.replace(srv.config.appUrl, '');
   // An LFS object and the pointer file naming it.
-  const put = await fetch(`${srv.url}/${alice.name}/stable.git/info/lfs/objects/${LFS_OID}/${LFS_BYTES.length}`, { method: 'PUT', headers: { Authorization: basic(alice) }, body: new Uint8Array(LFS_BYTES) });
+  const put = await fetch(`${srv.url}/${alice.name}/stable.git/info/lfs/objects/${LFS_OID}/${LFS_BYTES.length}`, {
+    method: 'PUT',
+    headers: { Authorization: basic(alice) },
+    body: new Uint8Array(LFS_BYTES),
+  });
   assert.is(put.status, 200, await put.text());
   const pointer = `version https://git-lfs.github.com/spec/v1\noid sha256:${LFS_OID}\nsize ${LFS_BYTES.length}\n`;
-  must(await as(alice, 'POST', `/repos/${alice.name}/stable/contents/big.bin`, { content: Buffer.from(pointer).toString('base64'), message: 'LFS file' }), 201, 'pointer');
-  const pkg = await fetch(`${srv.url}/api/packages/${alice.name}/generic/tool/1.0.0/tool.bin`, { method: 'PUT', headers: { Authorization: basic(alice) }, body: new Uint8Array(PACKAGE) });
+  must(
+    await as(alice, 'POST', `/repos/${alice.name}/stable/contents/big.bin`, {
+      content: Buffer.from(pointer).toString('base64'),
+      message: 'LFS file',
+    }),
+    201,
+    'pointer',
+  );
+  const pkg = await fetch(`${srv.url}/api/packages/${alice.name}/generic/tool/1.0.0/tool.bin`, {
+    method: 'PUT',
+    headers: { Authorization: basic(alice) },
+    body: new Uint8Array(PACKAGE),
+  });
   assert.is(pkg.status, 201, await pkg.text());
   must(await as(alice, 'POST', '/user/avatar', { image: PNG.toString('base64') }), 204, 'avatar');
 });
@@ -94,18 +137,29 @@ test.after(async () => {
 
 /** The API reads compared between the instance and its restored copy, and the bytes it serves. */
 const READS = () => [
-  `/users/${alice.name}`, `/users/${bob.name}`, `/users/${bob.name}/repos`, `/repos/search?q=stable`,
-  `/repos/${alice.name}/stable`, `/repos/${alice.name}/stable/branches`, `/repos/${alice.name}/stable/tags`,
-  `/repos/${alice.name}/stable/commits?limit=10`, `/repos/${alice.name}/stable/contents/README.md`,
-  `/repos/${alice.name}/stable/issues?state=all`, `/repos/${alice.name}/stable/issues/1/comments`, `/repos/${alice.name}/stable/labels`,
-  `/repos/${alice.name}/stable/releases`, `/repos/${alice.name}/stable/wiki/pages`, `/packages/${alice.name}`,
+  `/users/${alice.name}`,
+  `/users/${bob.name}`,
+  `/users/${bob.name}/repos`,
+  `/repos/search?q=stable`,
+  `/repos/${alice.name}/stable`,
+  `/repos/${alice.name}/stable/branches`,
+  `/repos/${alice.name}/stable/tags`,
+  `/repos/${alice.name}/stable/commits?limit=10`,
+  `/repos/${alice.name}/stable/contents/README.md`,
+  `/repos/${alice.name}/stable/issues?state=all`,
+  `/repos/${alice.name}/stable/issues/1/comments`,
+  `/repos/${alice.name}/stable/labels`,
+  `/repos/${alice.name}/stable/releases`,
+  `/repos/${alice.name}/stable/wiki/pages`,
+  `/packages/${alice.name}`,
   `/repos/${bob.name}/private`,
 ];
-const BYTES = () => [
-  [`/api/v1/repos/${alice.name}/stable/media/big.bin`, LFS_BYTES],
-  [`/${releaseAssetUrl}`, ASSET],
-  [`/api/packages/${alice.name}/generic/tool/1.0.0/tool.bin`, PACKAGE],
-] as const;
+const BYTES = () =>
+  [
+    [`/api/v1/repos/${alice.name}/stable/media/big.bin`, LFS_BYTES],
+    [`/${releaseAssetUrl}`, ASSET],
+    [`/api/packages/${alice.name}/generic/tool/1.0.0/tool.bin`, PACKAGE],
+  ] as const;
 
 const normal = (s: TestServer, text: string) => text.split(s.url).join('ORIGIN').split(s.config.appUrl.replace(/\/$/, '')).join('ORIGIN');
 
@@ -117,11 +171,15 @@ async function readAll(s: TestServer, u: TestUser): Promise<Record<string, strin
   }
   const me = await call(s.api, 'GET', '/user', { token: u.token });
   const avatar = await fetch(me.json.avatar_url as string);
-  out.avatar = `${avatar.status} ${createHash('sha256').update(Buffer.from(await avatar.arrayBuffer())).digest('hex')}`;
+  out.avatar = `${avatar.status} ${createHash('sha256')
+    .update(Buffer.from(await avatar.arrayBuffer()))
+    .digest('hex')}`;
   return out;
 }
 
-interface Load { stop(): Promise<{ pushes: string[]; issues: number; during: number }> }
+interface Load {
+  stop(): Promise<{ pushes: string[]; issues: number; during: number }>;
+}
 
 /** Pushes to `busy` and new issues in it, one after another each, until stopped; `during` counts those that overlapped `window`. */
 function startLoad(window: { start: number; end: number }): Load {
@@ -203,9 +261,15 @@ async function freshTarget(kind: 'postgresql' | 'embedded'): Promise<{ cfg: Conf
 async function restoreAndCompare(file: string, kind: 'postgresql' | 'embedded', load: { pushes: string[] }) {
   const target = await freshTarget(kind);
   const lines = await restoreInstance(target.cfg, file);
-  assert.ok(lines.some((l) => l.startsWith('restored ')), lines.join('\n'));
+  assert.ok(
+    lines.some((l) => l.startsWith('restored ')),
+    lines.join('\n'),
+  );
   const db = await openDatabase(target.cfg);
-  const copy = await startServer({ db, dataPath: target.cfg.dataPath, url: target.cfg.DATABASE.URL, close: async () => undefined }, { ...SETTINGS, DATABASE__URL: target.cfg.DATABASE.URL });
+  const copy = await startServer(
+    { db, dataPath: target.cfg.dataPath, url: target.cfg.DATABASE.URL, close: async () => undefined },
+    { ...SETTINGS, DATABASE__URL: target.cfg.DATABASE.URL },
+  );
   try {
     // What no write touched since the set-up reads the same, byte for byte but the address.
     for (const u of [alice, bob]) assert.equal(await readAll(copy, u), await readAll(srv, u));
@@ -218,15 +282,24 @@ async function restoreAndCompare(file: string, kind: 'postgresql' | 'embedded', 
     // created), numbered from 1 without a gap; its branch is a commit the load pushed, present in git.
     const numbers: number[] = [];
     for (let page = 1; ; page++) {
-      const issues = (await call(copy.api, 'GET', `/repos/${alice.name}/busy/issues?state=all&type=issues&limit=50&page=${page}`, { token: alice.token })).json as { number: number }[];
+      const issues = (
+        await call(copy.api, 'GET', `/repos/${alice.name}/busy/issues?state=all&type=issues&limit=50&page=${page}`, { token: alice.token })
+      ).json as { number: number }[];
       numbers.push(...issues.map((i) => i.number));
       if (issues.length < 50) break;
     }
     numbers.sort((a, b) => a - b);
     assert.ok(numbers.length > 0);
-    assert.equal(numbers, numbers.map((_, i) => i + 1), 'issue numbers without a gap');
+    assert.equal(
+      numbers,
+      numbers.map((_, i) => i + 1),
+      'issue numbers without a gap',
+    );
     for (const n of numbers.slice(-5)) {
-      const [a, b] = await Promise.all([call(srv.api, 'GET', `/repos/${alice.name}/busy/issues/${n}`, { token: alice.token }), call(copy.api, 'GET', `/repos/${alice.name}/busy/issues/${n}`, { token: alice.token })]);
+      const [a, b] = await Promise.all([
+        call(srv.api, 'GET', `/repos/${alice.name}/busy/issues/${n}`, { token: alice.token }),
+        call(copy.api, 'GET', `/repos/${alice.name}/busy/issues/${n}`, { token: alice.token }),
+      ]);
       assert.is(normal(copy, b.text), normal(srv, a.text), `issue ${n}`);
     }
     const branch = (await call(copy.api, 'GET', `/repos/${alice.name}/busy/branches/main`, { token: alice.token })).json;
@@ -240,7 +313,9 @@ async function restoreAndCompare(file: string, kind: 'postgresql' | 'embedded', 
     let repos = 0;
     for (const owner of fs.readdirSync(target.cfg.repoRoot)) {
       for (const repo of fs.readdirSync(path.join(target.cfg.repoRoot, owner))) {
-        const r = spawnSync('git', ['-C', path.join(target.cfg.repoRoot, owner, repo), 'fsck', '--full', '--strict', '--no-dangling'], { encoding: 'utf8' });
+        const r = spawnSync('git', ['-C', path.join(target.cfg.repoRoot, owner, repo), 'fsck', '--full', '--strict', '--no-dangling'], {
+          encoding: 'utf8',
+        });
         assert.is(r.status, 0, `${owner}/${repo}: ${r.stderr}`);
         repos++;
       }
@@ -256,16 +331,31 @@ async function restoreAndCompare(file: string, kind: 'postgresql' | 'embedded', 
 test('a dump under load, restored into a fresh data directory and database of the same kind, reads the same', async () => {
   const file = path.join(tmp, 'same-kind.tar.gz');
   const dumped = await dumpUnderLoad(file);
-  assert.match(dumped.lines[0]!, base ? /^database: pg_dump \(pg_dump \(PostgreSQL\) \d+/ : /^database: a logical export \(JSON per table\)/);
+  assert.match(
+    dumped.lines[0]!,
+    base ? /^database: pg_dump \(pg_dump \(PostgreSQL\) \d+/ : /^database: a logical export \(JSON per table\)/,
+  );
   assert.match(dumped.lines.join('\n'), /repositories: 4, each with its refs as of the database snapshot/);
   const listing = execFileSync('tar', ['-tzf', file], { encoding: 'utf8' }).split('\n');
   assert.ok(listing.includes('manifest.json'));
   assert.ok(listing.some((l) => l.startsWith(`repos/${alice.name}/stable.git/`)));
   assert.ok(listing.includes(`repos/${alice.name}/stable.wiki.git/packed-refs`));
-  assert.ok(listing.some((l) => l.startsWith('data/lfs/')) && listing.some((l) => l.startsWith('data/packages/')) && listing.some((l) => l.startsWith('data/attachments/')) && listing.some((l) => l.startsWith('data/avatars/')));
+  assert.ok(
+    listing.some((l) => l.startsWith('data/lfs/')) &&
+      listing.some((l) => l.startsWith('data/packages/')) &&
+      listing.some((l) => l.startsWith('data/attachments/')) &&
+      listing.some((l) => l.startsWith('data/avatars/')),
+  );
   assert.ok(listing.includes('data/secret_key'));
-  assert.not.ok(listing.some((l) => /^data\/(pglite|git-hooks|dump-tmp)\//.test(l)), 'no database files, generated hooks or staging');
-  assert.equal(listing.filter((l) => /\/(refs|logs)\/heads\/./.test(l)), [], 'refs are in packed-refs, as read, without reflogs');
+  assert.not.ok(
+    listing.some((l) => /^data\/(pglite|git-hooks|dump-tmp)\//.test(l)),
+    'no database files, generated hooks or staging',
+  );
+  assert.equal(
+    listing.filter((l) => /\/(refs|logs)\/heads\/./.test(l)),
+    [],
+    'refs are in packed-refs, as read, without reflogs',
+  );
   await restoreAndCompare(file, base ? 'postgresql' : 'embedded', dumped);
 });
 
@@ -294,8 +384,14 @@ test('restore refuses a data directory or a database that is not empty, and a pg
       await c.connect();
       await c.query('create table leftover (id int)');
       await c.end();
-      await rejects(restoreInstance(pgTarget.cfg, file), /the database is not empty \(1 tables and sequences\): restore needs an empty database \(create a new one\)/);
-      assert.not.ok(fs.existsSync(pgTarget.cfg.dataPath) && fs.readdirSync(pgTarget.cfg.dataPath).length > 0, 'the data directory is left empty');
+      await rejects(
+        restoreInstance(pgTarget.cfg, file),
+        /the database is not empty \(1 tables and sequences\): restore needs an empty database \(create a new one\)/,
+      );
+      assert.not.ok(
+        fs.existsSync(pgTarget.cfg.dataPath) && fs.readdirSync(pgTarget.cfg.dataPath).length > 0,
+        'the data directory is left empty',
+      );
     } finally {
       await pgTarget.drop();
     }
@@ -303,9 +399,14 @@ test('restore refuses a data directory or a database that is not empty, and a pg
   }
 });
 
-test('the command line: the archive\'s path is made absolute where the command runs, by default Forgejo\'s name', () => {
+test("the command line: the archive's path is made absolute where the command runs, by default Forgejo's name", () => {
   assert.equal(dumpArgs(['--file', 'x.tar.gz'], '/srv'), ['--file', '/srv/x.tar.gz']);
-  assert.equal(dumpArgs(['--database-format', 'json'], '/srv', 1_700_000_000_000), ['--file', '/srv/cairn-dump-1700000000.tar.gz', '--database-format', 'json']);
+  assert.equal(dumpArgs(['--database-format', 'json'], '/srv', 1_700_000_000_000), [
+    '--file',
+    '/srv/cairn-dump-1700000000.tar.gz',
+    '--database-format',
+    'json',
+  ]);
 });
 
 test.run();

@@ -14,8 +14,12 @@ import { call } from '../helpers/client.ts';
 import { openTestDb, startServer, type TestDb, type TestServer } from '../helpers/server.ts';
 
 let t: TestDb;
-test.before(async () => { t = await openTestDb(); });
-test.after(async () => { await t.close(); });
+test.before(async () => {
+  t = await openTestDb();
+});
+test.after(async () => {
+  await t.close();
+});
 
 const RFC3339_SECONDS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 const healthz = (srv: TestServer, headers: Record<string, string> = {}) => call(srv.url, 'GET', '/api/healthz', { headers });
@@ -35,7 +39,7 @@ function assertShape(r: Awaited<ReturnType<typeof healthz>>, status: 'pass' | 'f
   assert.ok(r.text.startsWith('{\n  "status": '), r.text);
 }
 
-test('the database answers: 200, every check passes, in Forgejo\'s shape', async () => {
+test("the database answers: 200, every check passes, in Forgejo's shape", async () => {
   const srv = await startServer(t);
   try {
     const r = await healthz(srv);
@@ -58,7 +62,11 @@ test('the database answers: 200, every check passes, in Forgejo\'s shape', async
 });
 
 test('no sign-in, no 401 for bad credentials, no rate limit, never a kept answer', async () => {
-  const srv = await startServer(t, { SERVICE__REQUIRE_SIGNIN_VIEW: 'true', API_RATE_LIMIT__ENABLED: 'true', API_RATE_LIMIT__PER_ADDRESS: '2' });
+  const srv = await startServer(t, {
+    SERVICE__REQUIRE_SIGNIN_VIEW: 'true',
+    API_RATE_LIMIT__ENABLED: 'true',
+    API_RATE_LIMIT__PER_ADDRESS: '2',
+  });
   try {
     assert.is((await call(srv.api, 'GET', '/version')).status, 401, 'the API itself wants sign-in');
     for (let i = 0; i < 6; i++) {
@@ -85,7 +93,10 @@ async function proxyTo(target: { host: string; port: number }) {
     if (mode === 'silent') return;
     const upstream = net.connect(target);
     sockets.add(upstream);
-    upstream.on('close', () => { sockets.delete(upstream); client.destroy(); });
+    upstream.on('close', () => {
+      sockets.delete(upstream);
+      client.destroy();
+    });
     upstream.on('error', () => client.destroy());
     client.on('close', () => upstream.destroy());
     client.pipe(upstream).pipe(client);
@@ -93,7 +104,9 @@ async function proxyTo(target: { host: string; port: number }) {
   let server = net.createServer(onConnection);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as net.AddressInfo).port;
-  const dropAll = () => { for (const s of sockets) s.destroy(); };
+  const dropAll = () => {
+    for (const s of sockets) s.destroy();
+  };
   return {
     port,
     accepted: () => accepted,
