@@ -44,7 +44,7 @@ const SETTINGS = {
     DEFAULT_PAGING_NUM: { kind: 'int', default: '30' },
     DEFAULT_GIT_TREES_PER_PAGE: { kind: 'int', default: '1000' },
     DEFAULT_MAX_BLOB_SIZE: { kind: 'int', default: '10485760' },
-    /** MiB one request may buffer as a JSON, text or form body (lib/request-body.ts); larger is 413. */
+    /** MiB one request may buffer as a JSON, text or form body (lib/http/request-body.ts); larger is 413. */
     MAX_BODY_SIZE: { kind: 'int', default: '16' },
   },
   FEDERATION: {
@@ -52,7 +52,7 @@ const SETTINGS = {
   },
   /**
    * Answers of the table's `cached` rows kept across requests while the database shows no change
-   * (lib/answer-cache.ts). `ANSWERS_MAX_MB` bounds their bytes; `ANSWERS_MAX_AGE` how long one is
+   * (lib/http/answer-cache.ts). `ANSWERS_MAX_MB` bounds their bytes; `ANSWERS_MAX_AGE` how long one is
    * kept at most (a Go duration).
    */
   CACHE: {
@@ -122,7 +122,7 @@ const SETTINGS = {
     DISABLE_GIT_HOOKS: { kind: 'bool', default: 'true' },
     DISABLE_QUERY_AUTH_TOKEN: { kind: 'bool', default: 'false' },
     REVERSE_PROXY_AUTHENTICATION_USER: { kind: 'string', default: 'X-WEBAUTH-USER' },
-    /** Forgejo's: proxies whose X-Forwarded-For names the client (lib/client-address.ts), and how many of its entries to trust. */
+    /** Forgejo's: proxies whose X-Forwarded-For names the client (lib/http/client-address.ts), and how many of its entries to trust. */
     REVERSE_PROXY_TRUSTED_PROXIES: { kind: 'string', default: '127.0.0.0/8,::1/128' },
     REVERSE_PROXY_LIMIT: { kind: 'int', default: '1' },
   },
@@ -136,7 +136,7 @@ const SETTINGS = {
   },
   /**
    * API requests allowed per WINDOW seconds, per signed-in user and per client address of anonymous
-   * callers (lib/api-limit.ts); off by default. Over the limit: 429 with Retry-After.
+   * callers (lib/http/api-limit.ts); off by default. Over the limit: 429 with Retry-After.
    */
   API_RATE_LIMIT: {
     ENABLED: { kind: 'bool', default: 'false' },

@@ -10,7 +10,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import ssh2, { type AuthContext, type Connection, type ServerChannel, type Session } from 'ssh2';
 import type { Config } from './config.ts';
 import type { Orm } from './model/db.ts';
-import type { Services } from './lib/services.ts';
+import type { Services } from './lib/http/services.ts';
 import { isDenial, isMoved, resolveGitAccess, type GitAccess, type GitAccessResult, type GitMode } from './lib/git-access.ts';
 import { startPush, ensurePushTarget, type PushRun } from './lib/git-push.ts';
 import { installHooks, type HookDirs } from './lib/push-hook.ts';

@@ -10,16 +10,16 @@ import type { Need, Outcome, RequestState, Step } from './guards/types.ts';
 import { isRedirect, isSiteAdmin, step } from './guards/types.ts';
 import { BODY } from './guards/body.ts';
 import { handlers, PENDING, type HandlerKey } from './handlers/index.ts';
-import { AfterCommit, type Handler, type HandlerCtx } from './lib/handler.ts';
+import { AfterCommit, type Handler, type HandlerCtx } from './lib/http/handler.ts';
 import { BodySchemas, type BodySchemaName } from './model/schemas/index.ts';
 import { compileBody } from './model/schemas/validate.ts';
 import { isStorableText } from './model/schemas/storable.ts';
 import { unusableMultipart } from './lib/attachments.ts';
-import { HttpError, MSG } from './lib/errors.ts';
+import { HttpError, MSG } from './lib/http/errors.ts';
 import { hasScope } from './lib/scopes.ts';
 import { applySudo } from './lib/auth.ts';
-import { unusableInput } from './lib/request-input.ts';
-import { parseQuery } from './lib/query-params.ts';
+import { unusableInput } from './lib/http/request-input.ts';
+import { parseQuery } from './lib/http/query-params.ts';
 import { QuerySchemas } from './model/schemas/query.ts';
 import type { TSchema } from 'typebox';
 
@@ -198,7 +198,7 @@ export async function runRoute(ctx: Context, route: BoundRoute, hooks: RunHooks)
   if (!route.handler) throw new HttpError(501, MSG.notImplemented);
   const handler = route.handler;
   // A handler that calls other hosts runs outside any transaction and writes in short ones of its own
-  // (lib/handler.ts network); every other write handler runs in one transaction.
+  // (lib/http/handler.ts network); every other write handler runs in one transaction.
   const reply = handler.network
     ? await handler({ ...s, transaction: (work) => hooks.transactional(s, () => work()) } as HandlerCtx<unknown>)
     : s.method === 'GET' || s.method === 'HEAD'
@@ -228,7 +228,7 @@ export interface MountedTable {
    * dispatch (authentication reads the caller), which then reuses the match.
    */
   plainContext(ctx: Context): boolean;
-  /** Whether the request is a GET or HEAD of a row marked `cached` (lib/answer-cache.ts); reuses the match as plainContext does. */
+  /** Whether the request is a GET or HEAD of a row marked `cached` (lib/http/answer-cache.ts); reuses the match as plainContext does. */
   cached(ctx: Context): boolean;
 }
 type RouterMiddleware = ReturnType<Router['routes']>;

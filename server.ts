@@ -11,31 +11,31 @@ import { routes } from './routes.table.ts';
 import { mountTable, type RunHooks } from './interpreter.ts';
 import type { Outcome, RequestState } from './guards/types.ts';
 import { isRedirect } from './guards/types.ts';
-import { HttpError, NOT_FOUND } from './lib/errors.ts';
+import { HttpError, NOT_FOUND } from './lib/http/errors.ts';
 import { authenticate, type AuthDeps, type AuthResult } from './lib/auth.ts';
 import type { RepoAhead } from './lib/tokens.ts';
 import { isStorableText } from './model/schemas/storable.ts';
 import { positiveInt } from './lib/issues.ts';
 import { createAuthLimiter } from './lib/auth-limit.ts';
-import { clientAddressOf } from './lib/client-address.ts';
-import { CACHE_CONTROL, etagOf, noneMatch } from './lib/conditional-get.ts';
-import { createApiLimiter } from './lib/api-limit.ts';
+import { clientAddressOf } from './lib/http/client-address.ts';
+import { CACHE_CONTROL, etagOf, noneMatch } from './lib/http/conditional-get.ts';
+import { createApiLimiter } from './lib/http/api-limit.ts';
 import { serveWebRaw } from './lib/web-raw.ts';
-import { JSON_TYPE, RenderedBytes, renderJson, renderJsonBytes } from './lib/json.ts';
-import { isStream, type Reply } from './lib/handler.ts';
+import { JSON_TYPE, RenderedBytes, renderJson, renderJsonBytes } from './lib/http/json.ts';
+import { isStream, type Reply } from './lib/http/handler.ts';
 import { SecretBox } from './lib/secretbox.ts';
-import { repoPathFor, type Services } from './lib/services.ts';
+import { repoPathFor, type Services } from './lib/http/services.ts';
 import { clockOf, requestEm, type Orm } from './model/db.ts';
-import { answerCache } from './lib/answer-cache.ts';
+import { answerCache } from './lib/http/answer-cache.ts';
 import { commitInLane, commitWith } from './model/raw.ts';
 import { openApiDocument } from './table/openapi.ts';
 import { serveAvatars } from './lib/avatar-serve.ts';
-import { serveSwaggerUi } from './lib/swagger-ui.ts';
+import { serveSwaggerUi } from './lib/http/swagger-ui.ts';
 import { serveAttachments } from './lib/attachment-serve.ts';
 import { servePackageRegistry } from './lib/package-registry.ts';
 import { serveContainerRegistry } from './lib/registries/container.ts';
 import { removeUploads } from './lib/attachments.ts';
-import { bodyReader, closeUnreadBody, once } from './lib/request-body.ts';
+import { bodyReader, closeUnreadBody, once } from './lib/http/request-body.ts';
 import { createGitHttp } from './git-http.ts';
 import { createGitLfs } from './git-lfs.ts';
 import { installWebhooks } from './lib/webhook-tasks.ts';
@@ -153,7 +153,7 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
 
   const api: Middleware[] = [];
   // Kept answers of the table's `cached` rows, sent again while the database shows no change
-  // (lib/answer-cache.ts). Not with rate limits, which count every request in the database, nor with a
+  // (lib/http/answer-cache.ts). Not with rate limits, which count every request in the database, nor with a
   // reverse proxy's identity header, which the key does not hold.
   const clock = clockOf(orm);
   if (clock && config.CACHE.ANSWERS && config.CACHE.ANSWERS_MAX_MB > 0 && !apiLimiter && !config.SERVICE.ENABLE_REVERSE_PROXY_AUTHENTICATION_API) {
@@ -171,13 +171,13 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
     // forgejo-facts 2.6 with the spec's preference for 401 on sign-in-required instances.
     if (!auth.doer && config.SERVICE.REQUIRE_SIGNIN_VIEW) throw new HttpError(401, 'Only signed in user is allowed to call APIs.');
     ctx.state[STATE_AUTH] = { auth, em, query };
-    // Visible rate limits, when the instance sets them (lib/api-limit.ts).
+    // Visible rate limits, when the instance sets them (lib/http/api-limit.ts).
     const budget = apiLimiter && await apiLimiter.take({ userId: auth.doer?.id ?? null, address: () => authDeps.addressOf(ctx.req.socket.remoteAddress, ctx.headers) });
     if (budget) ctx.set(budget.headers);
     try {
       await next();
     } finally {
-      // Bodies are read when the row's chain asks for them (lib/request-body.ts); uploads left behind
+      // Bodies are read when the row's chain asks for them (lib/http/request-body.ts); uploads left behind
       // by an answered request are removed.
       const removing = removeUploads(ctx);
       if (removing) await removing;
@@ -233,7 +233,7 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
       const res = ctx.res;
       res.setHeader('Content-Type', JSON_TYPE);
       if ((ctx.method === 'GET' || ctx.method === 'HEAD') && reply.status === 200) {
-        // Conditional GETs (lib/conditional-get.ts).
+        // Conditional GETs (lib/http/conditional-get.ts).
         const etag = reply.body instanceof RenderedBytes ? reply.body.etag : etagOf(text);
         // Cache-Control is the one every answer carries (set first, above).
         res.setHeader('ETag', etag);

@@ -10,7 +10,7 @@ export interface CairnSetup {
   dbUrl: string;
   port: number;
   log: string;
-  /** Kept answers (lib/answer-cache.ts) on, as by default; off with `--no-kept`. */
+  /** Kept answers (lib/http/answer-cache.ts) on, as by default; off with `--no-kept`. */
   kept: boolean;
 }
 

@@ -111,7 +111,7 @@ function routeTargets(run: Run): { name: RouteName; label: string; target: Targe
 
 /**
  * What `settle` sends to cairn: a read with the token that goes through the database pool (a row whose
- * answer is never kept, lib/answer-cache.ts: `GET {R}` itself would be answered from a kept answer).
+ * answer is never kept, lib/http/answer-cache.ts: `GET {R}` itself would be answered from a kept answer).
  */
 const cairnProbe = (run: Run): Target => ({ url: `${run.cairn.api}/repos/${OWNER}/demo/topics`, method: 'GET', token: run.seeded.token });
 const searchTarget = (run: Run): Target => ({ url: `${run.cairn.api}/repos/search?limit=50`, method: 'GET', token: run.seeded.token });

@@ -25,7 +25,7 @@ export function markdown(r: RunResult): string {
   const lines: string[] = [];
   lines.push(`# cairn bench ${r.startedAt}${o.quick ? ' (--quick: short windows, a smoke run)' : ''}`, '');
   lines.push(`- database: ${o.db === 'postgres' ? 'PostgreSQL' : 'embedded PGlite'}; cairn at ${r.machine.commit}; node ${r.machine.node}; ${r.machine.git}; ${r.machine.cpus} CPUs`);
-  lines.push(`- kept answers (lib/answer-cache.ts): ${o.kept === false ? 'off (--no-kept): every read does its own work' : 'on, as by default: the rows marked cached answer repeated reads from a kept answer while the database shows no change'}`);
+  lines.push(`- kept answers (lib/http/answer-cache.ts): ${o.kept === false ? 'off (--no-kept): every read does its own work' : 'on, as by default: the rows marked cached answer repeated reads from a kept answer while the database shows no change'}`);
   lines.push(`- machine load before: \`${r.machine.uptimeBefore}\``);
   lines.push(`- machine load after: \`${r.machine.uptimeAfter}\``);
   lines.push(`- load: autocannon in its own process, keep-alive, ${o.warmup} s warm-up discarded, ${o.window} s windows, loopback`);

@@ -1,6 +1,6 @@
 // Spec, guard table: "ADM(units) — caller is repository admin (owner or collaborator with admin) or
 // site admin, else 403. Unit rule as OWN".
-import { MSG, NOT_FOUND } from '../lib/errors.ts';
+import { MSG, NOT_FOUND } from '../lib/http/errors.ts';
 import { deny, isSiteAdmin, need, step } from './types.ts';
 import { checkUnits, label } from './units.ts';
 

@@ -1,5 +1,5 @@
 // Spec, guard table: "BASIC — caller authenticated by password (or accepted reverse-proxy identity); else 401".
-import { MSG } from '../lib/errors.ts';
+import { MSG } from '../lib/http/errors.ts';
 import { deny, step } from './types.ts';
 
 export const BASIC = step('BASIC', 'guard', [], [], (s) =>

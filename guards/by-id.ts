@@ -1,10 +1,10 @@
 // ActivityPub path loaders: `{user-id}` (user by id) and `{repository-id}` (repository by id).
 import { User } from '../model/user.ts';
 import { Repository } from '../model/repo.ts';
-import { NOT_FOUND } from '../lib/errors.ts';
+import { NOT_FOUND } from '../lib/http/errors.ts';
 import { repoPermission } from '../lib/perm.ts';
 import { deny, isSiteAdmin, step } from './types.ts';
-import { rowId } from '../lib/query-values.ts';
+import { rowId } from '../lib/http/query-values.ts';
 
 const idOf = (v: string | undefined) => rowId(v) ?? 0;
 

@@ -2,7 +2,7 @@
 // `Given user is not allowed to create repository in organization.`" — permitted are the
 // organization's owners and members of a team with `can_create_org_repo`, and site admins.
 import { canCreateOrgRepo } from '../lib/membership.ts';
-import { MSG } from '../lib/errors.ts';
+import { MSG } from '../lib/http/errors.ts';
 import { deny, isSiteAdmin, need, step } from './types.ts';
 
 export const CAN_CREATE_ORG_REPO = step('CAN_CREATE_ORG_REPO', 'guard', ['org'], [], async (s) => {

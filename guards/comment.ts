@@ -3,7 +3,7 @@
 // when the comment's issue is a pull request), else 404. The comment is `{comment}` on review-comment
 // paths (where `{id}` is the review) and `{id}` elsewhere. The comment's issue is also the request's
 // issue, so the issue guards (ISSUE_LOCKED, POSTER_OR_WRITER, UPDATE_DATE) apply to comment routes.
-import { NOT_FOUND } from '../lib/errors.ts';
+import { NOT_FOUND } from '../lib/http/errors.ts';
 import { findReadableComment } from '../lib/issues.ts';
 import { deny, step } from './types.ts';
 

@@ -5,7 +5,7 @@
 // caller may not read (its unit), answers 404 naming the index.
 import { canReadIssue, findIssueByIndex, positiveInt } from '../lib/issues.ts';
 import { loadOtherRepo } from '../lib/issue-tracker.ts';
-import { NOT_FOUND } from '../lib/errors.ts';
+import { NOT_FOUND } from '../lib/http/errors.ts';
 import { deny, need, step } from './types.ts';
 
 export const DEPENDENCY = step('DEPENDENCY', 'loader', ['body', 'repo'], ['dependency'], async (s) => {

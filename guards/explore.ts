@@ -1,7 +1,7 @@
 // Spec, guard table: "EXPLORE — when sign-in is required to view, or explore requires sign-in, caller
 // must be signed in; else 401. Separately the users-search page may be disabled (404)".
 // EXPLORE('users') is the users-search variant that also honours DISABLE_USERS_PAGE.
-import { MSG, NOT_FOUND } from '../lib/errors.ts';
+import { MSG, NOT_FOUND } from '../lib/http/errors.ts';
 import { deny, step } from './types.ts';
 
 export function EXPLORE(page?: 'users') {

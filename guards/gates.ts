@@ -1,6 +1,6 @@
 // Spec, path resolution, unit gates: each answers 404 when its condition holds. Also the attachments
 // gate (instance setting) and the actions-unit gate (spec, "What the service does" 5).
-import { NOT_FOUND } from '../lib/errors.ts';
+import { NOT_FOUND } from '../lib/http/errors.ts';
 import { deny, isSiteAdmin, need, step, type RequestState } from './types.ts';
 import { positiveInt } from '../lib/issues.ts';
 import { Issue } from '../model/issue.ts';

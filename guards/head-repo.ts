@@ -6,7 +6,7 @@
 import { Repository } from '../model/repo.ts';
 import { User } from '../model/user.ts';
 import { repoPermission } from '../lib/perm.ts';
-import { NOT_FOUND } from '../lib/errors.ts';
+import { NOT_FOUND } from '../lib/http/errors.ts';
 import { deny, isSiteAdmin, need, step } from './types.ts';
 
 export const NO_CHANGES = 'Invalid PullRequest: There are no changes between the head and the base';

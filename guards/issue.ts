@@ -2,7 +2,7 @@
 // addressed repository; unknown 404. Issues and pulls share one numbering, and the issue routes reach a
 // pull through its issue half, so the caller must be able to read the issue's own unit (issues, or
 // pulls for a pull request), else 404: an issue the caller may not see is as absent as a missing one.
-import { NOT_FOUND } from '../lib/errors.ts';
+import { NOT_FOUND } from '../lib/http/errors.ts';
 import { findReadableIssue } from '../lib/issues.ts';
 import { deny, step } from './types.ts';
 

@@ -1,5 +1,5 @@
 // Spec, guard table: "NA — repository not archived; else 423" (message per forgejo-facts 1.2).
-import { MSG } from '../lib/errors.ts';
+import { MSG } from '../lib/http/errors.ts';
 import { deny, need, step } from './types.ts';
 
 export const NA = step('NA', 'guard', ['repo'], [], (s) => {

@@ -1,6 +1,6 @@
 // Spec, guard table: "OM — caller is an organization member or site admin; non-member 403
 // (organization path) or 404 (team path)".
-import { MSG, NOT_FOUND } from '../lib/errors.ts';
+import { MSG, NOT_FOUND } from '../lib/http/errors.ts';
 import { deny, isSiteAdmin, need, step } from './types.ts';
 import { isOrgMember } from '../lib/membership.ts';
 

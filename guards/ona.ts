@@ -1,6 +1,6 @@
 // Spec, guard table: "ONA — caller is an organization owner or site admin; for organization paths a
 // non-owner gets 403, for team paths 404".
-import { MSG, NOT_FOUND } from '../lib/errors.ts';
+import { MSG, NOT_FOUND } from '../lib/http/errors.ts';
 import { deny, isSiteAdmin, need, step } from './types.ts';
 import { isOrgOwner } from '../lib/membership.ts';
 

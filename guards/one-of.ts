@@ -1,6 +1,6 @@
 // Path parameters the spec restricts to a few words ("`ball_type` is one of tarball, zipball,
 // bundle"; "`diffType` is diff or patch"): any other value names no route, so 404.
-import { NOT_FOUND } from '../lib/errors.ts';
+import { NOT_FOUND } from '../lib/http/errors.ts';
 import { deny, step } from './types.ts';
 
 export function ONE_OF(param: string, ...values: string[]) {

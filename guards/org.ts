@@ -2,9 +2,9 @@
 // exists, otherwise 404"). An organization the caller may not see is unknown to them.
 import { User, UserRedirect, UserType } from '../model/user.ts';
 import { canSeeOwner } from '../lib/perm.ts';
-import { NOT_FOUND } from '../lib/errors.ts';
+import { NOT_FOUND } from '../lib/http/errors.ts';
 import { deny, isSiteAdmin, step } from './types.ts';
-import { redirectPath } from '../lib/redirect-path.ts';
+import { redirectPath } from '../lib/http/redirect-path.ts';
 
 export const ORG = step('ORG', 'loader', [], ['org'], async (s) => {
   const name = (s.params.org ?? '').toLowerCase();

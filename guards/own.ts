@@ -1,6 +1,6 @@
 // Spec, guard table: "OWN(units) — caller is repository owner or site admin, else 403. When units are
 // given, at least one must be enabled on the repository, else 404 (checked first)".
-import { MSG, NOT_FOUND } from '../lib/errors.ts';
+import { MSG, NOT_FOUND } from '../lib/http/errors.ts';
 import { deny, isSiteAdmin, need, step } from './types.ts';
 import { checkUnits, label } from './units.ts';
 

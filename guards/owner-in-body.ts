@@ -2,7 +2,7 @@
 // migrations) decide here whether the caller may create there. Site-admin rights do not count for
 // public-only and repo-specific tokens (spec, token kinds).
 import { User, type IUser } from '../model/user.ts';
-import { MSG } from '../lib/errors.ts';
+import { MSG } from '../lib/http/errors.ts';
 import { deny, isSiteAdmin, step, type RequestState } from './types.ts';
 import { canCreateOrgRepo } from '../lib/membership.ts';
 import { isOrgOwner } from '../lib/membership.ts';

@@ -2,7 +2,7 @@
 // organization, otherwise `user` — required at write level, as for creating a repository.
 // OWNER_SCOPE('repo'): the addressed repository's owner (deletion). OWNER_SCOPE('body'): the owner
 // named in the body (template generation creates a repository there).
-import { MSG } from '../lib/errors.ts';
+import { MSG } from '../lib/http/errors.ts';
 import { hasScope } from '../lib/scopes.ts';
 import { User } from '../model/user.ts';
 import { deny, need, step } from './types.ts';

@@ -4,7 +4,7 @@
 // owner-access guard, as the chain orders them. Routes naming a package without a version (link,
 // unlink) resolve nothing here, as in Forgejo, so their "TOK; PKGWRITE" guards answer first and the
 // handler reports an unknown package (404).
-import { NOT_FOUND } from '../lib/errors.ts';
+import { NOT_FOUND } from '../lib/http/errors.ts';
 import { findVersion } from '../lib/packages.ts';
 import { deny, need, step } from './types.ts';
 

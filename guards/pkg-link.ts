@@ -3,7 +3,7 @@
 // access to that repository's packages unit, else 403 "no permission to link this package and
 // repository, or packages are disabled" (PKG_LINKER): a disabled unit is a 403 here, not RW's 404.
 import { Repository } from '../model/repo.ts';
-import { NOT_FOUND } from '../lib/errors.ts';
+import { NOT_FOUND } from '../lib/http/errors.ts';
 import { repoPermission } from '../lib/perm.ts';
 import { deny, isSiteAdmin, need, step } from './types.ts';
 

@@ -1,7 +1,7 @@
 // Spec, guard table: "PKGREAD / PKGWRITE — caller's access to the package owner is at least read /
 // write, or site admin; else 403". Owner access: the owner themself writes; an organization member gets
 // the best mode of their teams (Forgejo's GetOrgUserMaxAuthorizeLevel); anyone reads a public owner's packages.
-import { MSG } from '../lib/errors.ts';
+import { MSG } from '../lib/http/errors.ts';
 import { deny, isSiteAdmin, need, step, type RequestState } from './types.ts';
 import { packageAccess } from '../lib/membership.ts';
 

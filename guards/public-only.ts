@@ -1,6 +1,6 @@
 // Spec, token kinds, public-only tokens: after the scope check, per the route's category,
 // 403 when the addressed repository / organization / user / package owner is not public.
-import { MSG } from '../lib/errors.ts';
+import { MSG } from '../lib/http/errors.ts';
 import { deny, step, type Need } from './types.ts';
 
 const WHAT = {

@@ -4,7 +4,7 @@
 // the caller for `user`, the organization for `org`, the repository's owner for `repo`.
 import { deny, need, step, type Need } from './types.ts';
 import { quotaExceeded, QUOTA_SUBJECTS, type QuotaSubject } from '../lib/quota.ts';
-import { MSG } from '../lib/errors.ts';
+import { MSG } from '../lib/http/errors.ts';
 
 const TARGETS = { user: [], org: ['org'], repo: ['repo'] } as const satisfies Record<string, Need[]>;
 

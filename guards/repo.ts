@@ -3,9 +3,9 @@ import { User, UserRedirect } from '../model/user.ts';
 import { findRedirectTarget } from '../lib/repo-redirect.ts';
 import { canSeeOwner, Mode, RepoPermission, repoPermission } from '../lib/perm.ts';
 import { findRepoByName } from '../lib/repos.ts';
-import { NOT_FOUND } from '../lib/errors.ts';
+import { NOT_FOUND } from '../lib/http/errors.ts';
 import { deny, isSiteAdmin, step, type RequestState } from './types.ts';
-import { redirectPath } from '../lib/redirect-path.ts';
+import { redirectPath } from '../lib/http/redirect-path.ts';
 
 export const REPO = step('REPO', 'loader', [], ['repo'], async (s) => {
   const ownerName = s.params.username ?? '';

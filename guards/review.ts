@@ -2,7 +2,7 @@
 // it must belong to the loaded pull, else 404 "ReviewNotInPR"; someone else's pending review (a draft)
 // is as absent as a missing one, except for repository and site admins (not through public-only or
 // repo-specific tokens: spec, token kinds, "no pull-review ... draft viewing by repo admin").
-import { NOT_FOUND } from '../lib/errors.ts';
+import { NOT_FOUND } from '../lib/http/errors.ts';
 import { positiveInt } from '../lib/issues.ts';
 import { isReviewAdmin } from '../lib/pulls.ts';
 import { Review, ReviewType } from '../model/pull.ts';

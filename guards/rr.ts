@@ -1,6 +1,6 @@
 // Spec, guard table: "RR(unit) — unit enabled, else 404; caller can read it, or is repo admin or site
 // admin, else 403".
-import { MSG, NOT_FOUND } from '../lib/errors.ts';
+import { MSG, NOT_FOUND } from '../lib/http/errors.ts';
 import { deny, isSiteAdmin, need, step } from './types.ts';
 import { checkUnits } from './units.ts';
 

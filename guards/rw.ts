@@ -1,6 +1,6 @@
 // Spec, guard table: "RW(units) — at least one listed unit enabled, else 404; then caller can write to
 // one of them, or is repo admin or site admin, else 403".
-import { MSG, NOT_FOUND } from '../lib/errors.ts';
+import { MSG, NOT_FOUND } from '../lib/http/errors.ts';
 import { deny, isSiteAdmin, need, step } from './types.ts';
 import { checkUnits, label } from './units.ts';
 

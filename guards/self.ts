@@ -1,5 +1,5 @@
 // Spec, guard table: "SELF — caller is the context user or a site admin; else 403".
-import { MSG } from '../lib/errors.ts';
+import { MSG } from '../lib/http/errors.ts';
 import { deny, isSiteAdmin, need, step } from './types.ts';
 
 export const SELF = step('SELF', 'guard', ['user'], [], (s) => {

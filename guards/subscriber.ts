@@ -1,7 +1,7 @@
 // Issue subscriptions of `{user}` (Forgejo's setIssueSubscription): the user is looked up by name,
 // unknown 404; a caller may (un)subscribe only themself, site admins anyone (public-only and
 // repo-specific tokens drop that right), else 403 naming both users.
-import { NOT_FOUND } from '../lib/errors.ts';
+import { NOT_FOUND } from '../lib/http/errors.ts';
 import { User } from '../model/user.ts';
 import { deny, isSiteAdmin, need, step } from './types.ts';
 

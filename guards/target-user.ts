@@ -3,7 +3,7 @@
 // `GetUserByName` "user does not exist [uid: 0, name: x]".
 import { User, UserRedirect } from '../model/user.ts';
 import { canSeeOwner } from '../lib/perm.ts';
-import { redirectPath } from '../lib/redirect-path.ts';
+import { redirectPath } from '../lib/http/redirect-path.ts';
 import { deny, isSiteAdmin, step } from './types.ts';
 
 export const TARGET_USER = step('TARGET_USER', 'loader', [], ['target-user'], async (s) => {

@@ -7,7 +7,7 @@
 // repository".
 import { Repository } from '../model/repo.ts';
 import { repoPermission } from '../lib/perm.ts';
-import { MSG, NOT_FOUND } from '../lib/errors.ts';
+import { MSG, NOT_FOUND } from '../lib/http/errors.ts';
 import { deny, isSiteAdmin, need, step } from './types.ts';
 
 export const TEAM_REPO = step('TEAM_REPO', 'loader', ['team', 'org'], ['repo'], async (s) => {

@@ -2,7 +2,7 @@
 // name, unknown 404 naming it; only repository admins, site admins (not through public-only or
 // repo-specific tokens: spec, token kinds, "no managing or viewing others' logged time") and the user
 // themself may list that user's times, else 403.
-import { NOT_FOUND } from '../lib/errors.ts';
+import { NOT_FOUND } from '../lib/http/errors.ts';
 import { User } from '../model/user.ts';
 import { deny, isSiteAdmin, need, step } from './types.ts';
 

@@ -1,6 +1,6 @@
 // Spec, guard table: "TM — caller is team member, organization owner or site admin; an organization
 // member who is not in the team gets 403, non-members 404".
-import { MSG, NOT_FOUND } from '../lib/errors.ts';
+import { MSG, NOT_FOUND } from '../lib/http/errors.ts';
 import { deny, isSiteAdmin, need, step } from './types.ts';
 import { isOrgMember, isOrgOwner, isTeamMember } from '../lib/membership.ts';
 

@@ -3,7 +3,7 @@
 // repositories there (owners and members of teams with `can_create_org_repo`).
 import { RepoTransfer } from '../model/transfer.ts';
 import { User } from '../model/user.ts';
-import { NOT_FOUND } from '../lib/errors.ts';
+import { NOT_FOUND } from '../lib/http/errors.ts';
 import { deny, need, step } from './types.ts';
 import { canCreateOrgRepo } from '../lib/membership.ts';
 

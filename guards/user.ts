@@ -4,7 +4,7 @@
 import { User, UserRedirect } from '../model/user.ts';
 import { canSeeOwner } from '../lib/perm.ts';
 import { deny, isSiteAdmin, step, type RequestState } from './types.ts';
-import { redirectPath } from '../lib/redirect-path.ts';
+import { redirectPath } from '../lib/http/redirect-path.ts';
 
 export const USER = step('USER', 'loader', [], ['user'], async (s) => {
   const name = s.params.username ?? '';

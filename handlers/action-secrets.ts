@@ -2,14 +2,14 @@
 // routers/api/v1/{repo,org,user}/action.go over services/secrets). Each operation is written once and
 // bound to the scope its route's chain loaded. Values are sealed with services.secrets before they
 // reach the database and are never answered: a secret on the wire is only {name, created_at}.
-import type { Handler, HandlerCtx, Reply } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import type { Handler, HandlerCtx, Reply } from '../lib/http/handler.ts';
+import { json, noContent } from '../lib/http/handler.ts';
 import type { CreateOrUpdateSecretOption } from '../model/schemas/index.ts';
 import { toApiSecret } from '../lib/api/actions.ts';
 import { ActionSecret, normalizeLineBreaks, secretNameError, type ActionScope } from '../model/action-secret.ts';
-import { pageOf, pagingHeaders } from '../lib/paging.ts';
-import { badRequest, HttpError } from '../lib/errors.ts';
-import { need } from '../lib/request.ts';
+import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
+import { badRequest, HttpError } from '../lib/http/errors.ts';
+import { need } from '../lib/http/request.ts';
 
 /** Reads the scope a route works in from what its chain loaded. */
 export type ScopeOf = (c: HandlerCtx<unknown>) => ActionScope;

@@ -2,12 +2,12 @@
 // routers/api/v1/{repo,org,user}/action.go over services/actions/variables.go). Each operation is
 // written once and bound to the scope its route's chain loaded (SCOPES in action-secrets.ts).
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import type { Handler, HandlerCtx } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import type { Handler, HandlerCtx } from '../lib/http/handler.ts';
+import { json, noContent } from '../lib/http/handler.ts';
 import type { ActionVariable as ApiVariable, CreateVariableOption, UpdateVariableOption } from '../model/schemas/index.ts';
 import { ActionVariable, normalizeLineBreaks, variableNameError, type IActionVariable } from '../model/action-secret.ts';
-import { pageOf, pagingHeaders } from '../lib/paging.ts';
-import { badRequest, conflict, HttpError } from '../lib/errors.ts';
+import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
+import { badRequest, conflict, HttpError } from '../lib/http/errors.ts';
 import { SCOPES, type ScopeOf } from './action-secrets.ts';
 
 const toApiVariable = (v: IActionVariable): ApiVariable => ({ owner_id: v.ownerId, repo_id: v.repoId, name: v.name, data: v.data });

@@ -2,15 +2,15 @@
 // routers/api/v1/shared/runners.go): registration, registration tokens, listing with the visibility
 // rules, lookup, deletion, and the jobs waiting for a runner. The chains decided who may call.
 import type { FilterQuery } from '@mikro-orm/core';
-import type { Handler, HandlerCtx } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import type { Handler, HandlerCtx } from '../lib/http/handler.ts';
+import { json, noContent } from '../lib/http/handler.ts';
 import type { RegisterRunnerOptions } from '../model/schemas/index.ts';
 import { ActionRunJob, ActionRunner, type IActionRunJob } from '../model/actions.ts';
 import { toApiRunJob, toApiRunner } from '../lib/api/actions.ts';
 import { loadRunner, registerRunner, registrationToken, runnerEditable, runnerWhere, runsOnLabels, type RunnerScope } from '../lib/actions.ts';
-import { pageOf, pagingHeaders } from '../lib/paging.ts';
-import { notFound } from '../lib/errors.ts';
-import { need, type RequestState } from '../lib/request.ts';
+import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
+import { notFound } from '../lib/http/errors.ts';
+import { need, type RequestState } from '../lib/http/request.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 
 type ScopeOf = (c: RequestState) => RunnerScope;

@@ -3,8 +3,8 @@
 // the addressed repository: a run, job or artifact of another repository does not exist here.
 import fs from 'node:fs';
 import type { FilterQuery } from '@mikro-orm/core';
-import type { Handler, Reply } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import type { Handler, Reply } from '../lib/http/handler.ts';
+import { json, noContent } from '../lib/http/handler.ts';
 import type { DispatchWorkflowOption } from '../model/schemas/index.ts';
 import { ActionArtifact, ActionRun, ActionRunJob, type IActionArtifact, type IActionRun, type IActionRunJob } from '../model/actions.ts';
 import { ActionTask, type IActionTask } from '../model/action-task.ts';
@@ -18,12 +18,12 @@ import {
   VISIBLE_ARTIFACT, zipStore,
 } from '../lib/actions.ts';
 import { gitCtx } from '../lib/repo-git.ts';
-import { pageOf, pagingHeaders } from '../lib/paging.ts';
-import { badRequest, notFound } from '../lib/errors.ts';
+import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
+import { badRequest, notFound } from '../lib/http/errors.ts';
 import { repoJson } from '../lib/api/repo-json.ts';
-import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
-import type { HandlerCtx } from '../lib/handler.ts';
-import { INT32_MAX } from '../lib/query-values.ts';
+import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
+import type { HandlerCtx } from '../lib/http/handler.ts';
+import { INT32_MAX } from '../lib/http/query-values.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 
 const repoOf = (c: RequestState) => need(c.repo, 'repo');

@@ -3,15 +3,15 @@
 // with an RSA public key; inboxes accept what Forgejo acts on: a Like of a repository (a star by the
 // remote person's local stand-in) and a Follow of a user (and its Undo). Every inbox and outbox sits
 // behind SIG, which verified the signature and stored the signing person before the handler runs.
-import type { Handler, HandlerCtx, Reply } from '../lib/handler.ts';
-import { network, noContent, transactionOf } from '../lib/handler.ts';
-import { HttpError, notFound, unprocessable } from '../lib/errors.ts';
-import { need } from '../lib/request.ts';
+import type { Handler, HandlerCtx, Reply } from '../lib/http/handler.ts';
+import { network, noContent, transactionOf } from '../lib/http/handler.ts';
+import { HttpError, notFound, unprocessable } from '../lib/http/errors.ts';
+import { need } from '../lib/http/request.ts';
 import { ACTIVITY_JSON, AS_CONTEXT, FederationError, actorPublicKey, deliver, fetchActor, instanceActorUrl, repoActorUrl, signerOf, storePerson, userActorUrl } from '../lib/federation.ts';
 import { API_VERSION } from '../lib/version.ts';
 import { publicActivityOf } from '../lib/feeds.ts';
 import { toForgeUserActivity, type ForgeUserActivity } from '../lib/api/forge-activity.ts';
-import { rowId } from '../lib/query-values.ts';
+import { rowId } from '../lib/http/query-values.ts';
 import { follow, isFollowing, unfollow } from '../lib/follows.ts';
 import { setStar } from '../lib/social.ts';
 import { avatarUrl } from '../lib/api/user.ts';

@@ -1,10 +1,10 @@
 // Site administration of periodic tasks (Forgejo's routers/api/v1/admin/cron.go): the list with run
 // counts, and running one now. The chain (ADMIN) let only site admins in.
-import type { Handler } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { json, noContent } from '../lib/http/handler.ts';
 import { findCronTask, listCronTasks, runCronTask } from '../lib/cron.ts';
-import { pageOf } from '../lib/paging.ts';
-import { notFound } from '../lib/errors.ts';
+import { pageOf } from '../lib/http/paging.ts';
+import { notFound } from '../lib/http/errors.ts';
 import { fmtTime } from '../model/time.ts';
 
 /** Forgejo pages the task table in memory and sets X-Total-Count only. */

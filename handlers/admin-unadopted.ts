@@ -8,17 +8,17 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/core';
-import type { Handler } from '../lib/handler.ts';
-import { json, noContent, signedIn } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import { insertRepository } from '../lib/repos.ts';
 import { checkRepoName } from '../lib/names.ts';
 import { compileGlobOrLiteral } from '../lib/glob.ts';
-import { pageOf } from '../lib/paging.ts';
-import { HttpError, notFound } from '../lib/errors.ts';
+import { pageOf } from '../lib/http/paging.ts';
+import { HttpError, notFound } from '../lib/http/errors.ts';
 import { Repository } from '../model/repo.ts';
 import { User, type IUser } from '../model/user.ts';
 import { configureBare, deleteRepo, getHeadBranch, listRefs, objectFormatOf, repoSize, setHead } from '../git/repo.ts';
-import type { RequestState } from '../lib/request.ts';
+import type { RequestState } from '../lib/http/request.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 
 const usableRepoName = (name: string) => {

@@ -1,7 +1,7 @@
 // Site administration of users (Forgejo's routers/api/v1/admin/user.go, org.go): list, create,
 // edit, delete, rename, a user's organizations, and all organizations (forgejo-facts 6.2, 6.3).
-import type { Handler } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { json, noContent } from '../lib/http/handler.ts';
 import type { CreateOrgOption, CreateUserOption, EditUserOption, RenameUserOption } from '../model/schemas/index.ts';
 import { EmailAddress, User, type IUser } from '../model/user.ts';
 import { createOrg, createUser } from '../lib/accounts.ts';
@@ -9,13 +9,13 @@ import { hashPassword } from '../lib/password.ts';
 import { deleteUser } from '../lib/delete-user.ts';
 import { renameOwner } from '../lib/rename-owner.ts';
 import { isValidEmail } from '../lib/emails.ts';
-import { pageOf, pagingHeaders } from '../lib/paging.ts';
-import { badRequest, unprocessable } from '../lib/errors.ts';
+import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
+import { badRequest, unprocessable } from '../lib/http/errors.ts';
 import { toApiOrg, toApiUser } from '../lib/api/user.ts';
-import { need, type RequestState } from '../lib/request.ts';
+import { need, type RequestState } from '../lib/http/request.ts';
 import { userOrder } from './users.ts';
 import { newOrgFrom } from './orgs.ts';
-import { INT32_MAX } from '../lib/query-values.ts';
+import { INT32_MAX } from '../lib/http/query-values.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 
 /** Forgejo's default [security] MIN_PASSWORD_LENGTH. */

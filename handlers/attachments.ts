@@ -2,17 +2,17 @@
 // issue_comment_attachment.go). The chain loads the issue or comment and the attachment (ISSUE,
 // COMMENT, ATTACHMENT) and decides who may add, rename and remove (POSTER_OR_WRITER) and set the
 // upload's date (UPDATE_DATE).
-import type { Handler, SignedInCtx } from '../lib/handler.ts';
-import { json, noContent, signedIn } from '../lib/handler.ts';
+import type { Handler, SignedInCtx } from '../lib/http/handler.ts';
+import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import type { EditAttachmentOptions } from '../model/schemas/index.ts';
 import { Attachment, type IAttachment } from '../model/attachment.ts';
 import { Comment, Issue, type IComment, type IIssue } from '../model/issue.ts';
 import { toApiAttachment } from '../lib/api/issue.ts';
-import { unprocessable } from '../lib/errors.ts';
+import { unprocessable } from '../lib/http/errors.ts';
 import { wholeSecondsOf } from '../lib/issues.ts';
 import { rfc3339Time } from '../lib/issue-edit.ts';
 import { attachmentName, createUploaded, deleteAttachments, formValue, uploadedFile } from '../lib/attachments.ts';
-import { need, type RequestState } from '../lib/request.ts';
+import { need, type RequestState } from '../lib/http/request.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 
 const list = async (c: RequestState, where: { issueId: number; commentId: number }) =>

@@ -1,14 +1,14 @@
 // Branch protection rules: list, get, create, edit, delete (Forgejo routers/api/v1/repo/branch.go,
 // services/convert ToBranchProtection).
 import type { EntityManager } from '@mikro-orm/core';
-import type { Handler } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { json, noContent } from '../lib/http/handler.ts';
 import type { CreateBranchProtectionOption, EditBranchProtectionOption } from '../model/schemas/index.ts';
 import { ProtectedBranch, type IProtectedBranch } from '../model/branch-protection.ts';
 import { branchProtectionsToApi } from '../lib/api/protection.ts';
-import { badRequest, conflict403, notFound } from '../lib/errors.ts';
+import { badRequest, conflict403, notFound } from '../lib/http/errors.ts';
 import { teamIds, writerIds } from '../lib/allowlists.ts';
-import { need, type RequestState } from '../lib/request.ts';
+import { need, type RequestState } from '../lib/http/request.ts';
 
 const protectionJson = async (em: EntityManager, r: IProtectedBranch) => (await branchProtectionsToApi(em, [r]))[0]!;
 

@@ -1,8 +1,8 @@
 // Branches: list, get, create, rename, delete (Forgejo routers/api/v1/repo/branch.go; forgejo-facts 6.9).
 import { emitRefUpdates } from '../lib/push-events.ts';
 import { zeroOid } from '../git/oid.ts';
-import type { Handler } from '../lib/handler.ts';
-import { json, noContent, signedIn } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import type { CreateBranchRepoOption, UpdateBranchRepoOption } from '../model/schemas/index.ts';
 import { getCommit, type Commit } from '../git/commits.ts';
 import { lookupRef, readRef } from '../git/lookup.ts';
@@ -12,12 +12,12 @@ import { CommitUsers, toPayloadCommit } from '../lib/api/git.ts';
 import { toApiBranch } from '../lib/api/branch.ts';
 import { ProtectedBranch, type IProtectedBranch } from '../model/branch-protection.ts';
 import { canUserMergeRule, canUserPushRule, firstMatch, loadBranchRules } from '../lib/branch-rules.ts';
-import { conflict, notFound, unprocessable } from '../lib/errors.ts';
-import { pageOf, pagingHeaders } from '../lib/paging.ts';
+import { conflict, notFound, unprocessable } from '../lib/http/errors.ts';
+import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { EMPTY_REPO, gitCtx, gitWrite, httpErrorOf, pullRefresh, refreshAfterWrite, type GitCtx } from '../lib/repo-git.ts';
 import { setHead } from '../git/repo.ts';
 import { isGlobPattern } from '../lib/glob.ts';
-import type { RequestState } from '../lib/request.ts';
+import type { RequestState } from '../lib/http/request.ts';
 
 /** api.Branch for one branch head and the rule protecting it (if any). */
 async function branchOf(s: RequestState, g: GitCtx, name: string, commit: Commit, rule: IProtectedBranch | null, users: CommitUsers) {

@@ -1,17 +1,17 @@
 // Repository collaborators (forgejo-facts 8.3): add at write unless told otherwise, remove, list and
 // look up; the users who may be assigned or asked for a review.
-import type { Handler } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { json, noContent } from '../lib/http/handler.ts';
 import type { AddCollaboratorOption } from '../model/schemas/index.ts';
 import { Collaboration } from '../model/repo.ts';
 import { User, type IUser } from '../model/user.ts';
 import { Mode, Unit, modeName, parseMode, userPermission } from '../lib/perm.ts';
-import { notFound, unprocessable } from '../lib/errors.ts';
-import { pageOf, pagingHeaders } from '../lib/paging.ts';
+import { notFound, unprocessable } from '../lib/http/errors.ts';
+import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { OrgUser, Team, TeamRepo, TeamUnit, TeamUser } from '../model/org.ts';
 import { Watch, WatchMode } from '../model/star.ts';
 import { toApiUser } from '../lib/api/user.ts';
-import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
+import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
 
 async function collaborator(s: RequestState) {
   const name = s.params.collaborator ?? '';

@@ -1,7 +1,7 @@
 // Commit lists: GET {R}/commits, the commit of a merged pull request, and compare (Forgejo
 // routers/api/v1/repo/commits.go, compare.go; forgejo-facts 4.2, 6.10, 12.3).
-import type { Handler } from '../lib/handler.ts';
-import { json } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { json } from '../lib/http/handler.ts';
 import { commitOf, type Commit } from '../git/commits.ts';
 import { lookupRef } from '../git/lookup.ts';
 import { commitsChanges, compareRange, countHistory, historyPage, type HistoryQuery } from '../git/history.ts';
@@ -9,11 +9,11 @@ import { RevNotFoundError } from '../git/errors.ts';
 import { validatePath } from '../git/paths.ts';
 import { InvalidPathError } from '../git/errors.ts';
 import { commitListOf, CommitUsers, keptCommitList, toApiCommit, type CommitExtras, type RepoUrls } from '../lib/api/git.ts';
-import type { RenderedBytes } from '../lib/json.ts';
-import { conflict, notFound, unprocessable } from '../lib/errors.ts';
-import { pageOf, pagingHeaders } from '../lib/paging.ts';
+import type { RenderedBytes } from '../lib/http/json.ts';
+import { conflict, notFound, unprocessable } from '../lib/http/errors.ts';
+import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { EMPTY_REPO, gitCtx } from '../lib/repo-git.ts';
-import { isSiteAdmin, type RequestState } from '../lib/request.ts';
+import { isSiteAdmin, type RequestState } from '../lib/http/request.ts';
 import { PullRequest } from '../model/pull.ts';
 import { pullToApi } from '../lib/api/pull.ts';
 import type { QueryOf } from '../model/schemas/query.ts';

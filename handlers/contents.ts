@@ -4,8 +4,8 @@
 // branch (git/write.ts), so a concurrent writer gets 409, never a corrupted branch.
 import { emitRefUpdates } from '../lib/push-events.ts';
 import { zeroOid } from '../git/oid.ts';
-import type { Handler, SignedInCtx } from '../lib/handler.ts';
-import { json, signedIn } from '../lib/handler.ts';
+import type { Handler, SignedInCtx } from '../lib/http/handler.ts';
+import { json, signedIn } from '../lib/http/handler.ts';
 import type { ApplyDiffPatchFileOptions, ChangeFilesOptions, CreateFileOptions, DeleteFileOptions, UpdateFileOptions } from '../model/schemas/index.ts';
 import { getCommit } from '../git/commits.ts';
 import { applyPatch } from '../git/apply.ts';
@@ -15,11 +15,11 @@ import { validatePath } from '../git/paths.ts';
 import { commitFiles, type FileOp } from '../git/write.ts';
 import type { Identity } from '../git/identity.ts';
 import { toFileCommit, toVerification } from '../lib/api/git.ts';
-import { badRequest, conflict, HttpError, notFound, unprocessable } from '../lib/errors.ts';
+import { badRequest, conflict, HttpError, notFound, unprocessable } from '../lib/http/errors.ts';
 import { contentsOf, contentsOrList } from '../lib/contents.ts';
 import { gitCtx, httpErrorOf, identityOf, pullRefresh, refreshAfterWrite, type GitCtx } from '../lib/repo-git.ts';
-import type { RequestState } from '../lib/request.ts';
-import { refQuery } from '../lib/query-params.ts';
+import type { RequestState } from '../lib/http/request.ts';
+import { refQuery } from '../lib/http/query-params.ts';
 
 // --- reading ------------------------------------------------------------------------------------
 

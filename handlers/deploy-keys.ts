@@ -1,16 +1,16 @@
 // Deploy keys of a repository: SSH keys with read or read/write access to one repository. They are
 // public_key rows of type `deploy` whose owner is the repository.
-import type { Handler } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { json, noContent } from '../lib/http/handler.ts';
 import type { CreateKeyOption } from '../model/schemas/index.ts';
 import { KeyType, PublicKey, type IPublicKey } from '../model/keys.ts';
 import { parseSshKey } from '../lib/ssh-keys.ts';
-import { notFound, unprocessable } from '../lib/errors.ts';
-import { pageOf, pagingHeaders } from '../lib/paging.ts';
-import { need, type RequestState } from '../lib/request.ts';
+import { notFound, unprocessable } from '../lib/http/errors.ts';
+import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
+import { need, type RequestState } from '../lib/http/request.ts';
 import { repoJson } from '../lib/api/repo-json.ts';
 import { toApiDeployKey } from '../lib/api/key.ts';
-import { rowId } from '../lib/query-values.ts';
+import { rowId } from '../lib/http/query-values.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 
 /** Deploy keys of the addressed repository; its api.Repository is converted once for all of them. */

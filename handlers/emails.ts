@@ -1,13 +1,13 @@
 // E-mail addresses (Forgejo's routers/api/v1/user/email.go, admin/user.go and admin/email.go):
 // a user's own list, add and delete; the admin list and delete for a user; all addresses and search.
-import type { Handler } from '../lib/handler.ts';
-import { json, noContent, signedIn } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import type { CreateEmailOption, DeleteEmailOption } from '../model/schemas/index.ts';
 import { EmailAddress, User, type IUser } from '../model/user.ts';
 import { emailJson, emailsOf, isValidEmail } from '../lib/emails.ts';
-import { pageOf, pagingHeaders } from '../lib/paging.ts';
-import { notFound, unprocessable } from '../lib/errors.ts';
-import { need, type RequestState } from '../lib/request.ts';
+import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
+import { notFound, unprocessable } from '../lib/http/errors.ts';
+import { need, type RequestState } from '../lib/http/request.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 
 const listOf = async (s: RequestState, user: IUser) => (await emailsOf(s.em, user.id)).map((e) => emailJson(e, user));

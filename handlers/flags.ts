@@ -2,11 +2,11 @@
 // names a site administrator attaches to a repository. Forgejo checks nothing about a name; a name
 // must here fit its column (1 to 255 characters) instead of failing the insert with a 500, and a
 // name given twice in a replacement is stored once instead of breaking the unique index.
-import type { Handler, HandlerCtx } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
-import { notFound, unprocessable } from '../lib/errors.ts';
-import { pageOf, pagingHeaders } from '../lib/paging.ts';
-import { need } from '../lib/request.ts';
+import type { Handler, HandlerCtx } from '../lib/http/handler.ts';
+import { json, noContent } from '../lib/http/handler.ts';
+import { notFound, unprocessable } from '../lib/http/errors.ts';
+import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
+import { need } from '../lib/http/request.ts';
 import { RepoFlag } from '../model/repo-flag.ts';
 import type { ReplaceFlagsOption } from '../model/schemas/index.ts';
 

@@ -1,14 +1,14 @@
 // Followers, following and blocking (Forgejo's routers/api/v1/user/follower.go and user.go).
-import type { Handler } from '../lib/handler.ts';
-import { json, noContent, signedIn } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import { User, type IUser } from '../model/user.ts';
 import { Follow } from '../model/social.ts';
-import { pageOf, pagingHeaders } from '../lib/paging.ts';
+import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { canSeeUserFilter } from '../lib/user-visibility.ts';
 import { follow, isFollowing, unfollow } from '../lib/follows.ts';
 import { blockUser, listBlocked, unblockUser } from '../lib/blocks.ts';
-import { notFound, unprocessable } from '../lib/errors.ts';
-import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
+import { notFound, unprocessable } from '../lib/http/errors.ts';
+import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
 import { usersJson } from './users.ts';
 
 /** Users on one side of `user`'s follows that the caller may see, one page of them. */

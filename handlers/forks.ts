@@ -1,14 +1,14 @@
 // Forks and fork sync (Forgejo routers/api/v1/repo/fork.go, sync_fork.go).
 import { emitRefChanges, refSnapshot } from '../lib/push-events.ts';
 import { emitEvents } from '../lib/events.ts';
-import type { Handler } from '../lib/handler.ts';
-import { json, noContent, signedIn } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import type { CreateForkOption } from '../model/schemas/index.ts';
 import { User } from '../model/user.ts';
-import { pageOf, pagingHeaders } from '../lib/paging.ts';
+import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { allOf, findRepos, forksOf, reachable, ORDER_BY_ID } from '../lib/repo-search.ts';
 import { forkRepository, syncFork, syncInfo } from '../lib/forks.ts';
-import { need } from '../lib/request.ts';
+import { need } from '../lib/http/request.ts';
 import { repoJson, reposJson } from '../lib/api/repo-json.ts';
 import { callerOf } from './repo-lists.ts';
 

@@ -1,11 +1,11 @@
 // `POST {R}/generate`: a new repository from a template (Forgejo routers/api/v1/repo/repo.go Generate).
-import type { Handler } from '../lib/handler.ts';
-import { json, signedIn } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { json, signedIn } from '../lib/http/handler.ts';
 import type { GenerateRepoOption } from '../model/schemas/index.ts';
 import { User } from '../model/user.ts';
-import { unprocessable } from '../lib/errors.ts';
+import { unprocessable } from '../lib/http/errors.ts';
 import { generateRepository } from '../lib/generate.ts';
-import { need } from '../lib/request.ts';
+import { need } from '../lib/http/request.ts';
 import { repoJson } from '../lib/api/repo-json.ts';
 
 export const create = signedIn<GenerateRepoOption>(async (c) => {

@@ -1,8 +1,8 @@
 // Git objects: single commits and their diff/patch, refs, trees, blobs, annotated tags and notes
 // (Forgejo routers/api/v1/repo/{commits,git_ref,tree,blob,tag,notes}.go).
-import type { Handler } from '../lib/handler.ts';
-import { signedIn, json, noContent } from '../lib/handler.ts';
-import type { SignedInCtx } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { signedIn, json, noContent } from '../lib/http/handler.ts';
+import type { SignedInCtx } from '../lib/http/handler.ts';
 import type { NoteOptions } from '../model/schemas/index.ts';
 import { readInfo, readObject } from '../git/cat-file.ts';
 import { diffOrPatch, getCommit } from '../git/commits.ts';
@@ -14,11 +14,11 @@ import { isOidPrefix } from '../git/oid.ts';
 import { readTagObject } from '../git/tags.ts';
 import { getTree } from '../git/trees.ts';
 import { toCommitUser, toVerification, type RepoUrls } from '../lib/api/git.ts';
-import { badRequest, notFound, unprocessable } from '../lib/errors.ts';
+import { badRequest, notFound, unprocessable } from '../lib/http/errors.ts';
 import { gitCtx, gitWrite, identityOf, pullRefresh, refreshAfterWrite } from '../lib/repo-git.ts';
 import { apiCommits, commitOptions, noteOptions } from './commits.ts';
-import type { RequestState } from '../lib/request.ts';
-import type { HandlerCtx } from '../lib/handler.ts';
+import type { RequestState } from '../lib/http/request.ts';
+import type { HandlerCtx } from '../lib/http/handler.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 
 const ref = (c: { params: Record<string, string> }, name: string) => c.params[name] ?? '';

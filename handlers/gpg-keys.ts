@@ -1,8 +1,8 @@
 // GPG keys of users (Forgejo's routers/api/v1/user/gpg_key.go, models/asymkey/gpg_key*.go): list,
 // get, add (with an optional signature of the verification token), delete, the token itself, and
 // verifying a stored key with a signature of that token.
-import type { Handler } from '../lib/handler.ts';
-import { json, noContent, signedIn } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import type { CreateGPGKeyOption, VerifyGPGKeyOption } from '../model/schemas/index.ts';
 import { GpgKey, GpgKeyImport, type IGpgKey } from '../model/keys.ts';
 import { EmailAddress, type IUser } from '../model/user.ts';
@@ -10,10 +10,10 @@ import { gpgKeysToApi } from '../lib/api/gpg-key.ts';
 import {
   capabilities, expiryOf, identityEmails, keyIdOf, packetBase64, readArmoredKeys, signerOf, verificationToken, type PgpKey,
 } from '../lib/gpg-keys.ts';
-import { pageOf, pagingHeaders } from '../lib/paging.ts';
-import { HttpError, notFound, unprocessable } from '../lib/errors.ts';
-import { need, type RequestState } from '../lib/request.ts';
-import { rowId } from '../lib/query-values.ts';
+import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
+import { HttpError, notFound, unprocessable } from '../lib/http/errors.ts';
+import { need, type RequestState } from '../lib/http/request.ts';
+import { rowId } from '../lib/http/query-values.ts';
 
 const idParam = (v: string | undefined) => rowId(v) ?? 0;
 

@@ -2,19 +2,19 @@
 // user,admin}/hook.go over utils/hook.go), the test delivery, and the repository's Git hooks.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Handler, HandlerCtx, SignedInCtx } from '../lib/handler.ts';
-import { json, noContent, signedIn } from '../lib/handler.ts';
+import type { Handler, HandlerCtx, SignedInCtx } from '../lib/http/handler.ts';
+import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import type { CreateHookOption, EditGitHookOption, EditHookOption } from '../model/schemas/index.ts';
 import { HookTask, Webhook, type IWebhook } from '../model/webhook.ts';
-import { notFound } from '../lib/errors.ts';
+import { notFound } from '../lib/http/errors.ts';
 import { positiveInt } from '../lib/issues.ts';
-import { pageOf, pagingHeaders } from '../lib/paging.ts';
+import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { applyHookEdit, newHookFields, ownerFilter, type HookOwner } from '../lib/webhooks.ts';
 import { toApiHook } from '../lib/api/hook.ts';
 import { queueTestDelivery } from '../lib/webhook-tasks.ts';
 import { readPushCommit } from '../lib/push-events.ts';
 import { lookupRef } from '../git/lookup.ts';
-import { need, type RequestState } from '../lib/request.ts';
+import { need, type RequestState } from '../lib/http/request.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 
 // ---------------------------------------------------------------------------------------------------

@@ -2,8 +2,8 @@
 // services/issue/comments.go, models/issues/comment.go). Comments are shown as Forgejo's
 // convert.ToAPIComment does, with the poster rendered for no viewer.
 import { emitCommentEvent, insertWithEventEarly, newRowEarly } from '../lib/issue-events.ts';
-import type { Handler, SignedInCtx } from '../lib/handler.ts';
-import { AfterCommit, json, noContent, plainContext, signedIn } from '../lib/handler.ts';
+import type { Handler, SignedInCtx } from '../lib/http/handler.ts';
+import { AfterCommit, json, noContent, plainContext, signedIn } from '../lib/http/handler.ts';
 import type { CreateIssueCommentOption, EditIssueCommentOption } from '../model/schemas/index.ts';
 import { Comment, CommentType, Issue, Reaction, type IComment, type IIssue } from '../model/issue.ts';
 import { Repository } from '../model/repo.ts';
@@ -14,9 +14,9 @@ import { canReadIssue, commentAtCommit, commentInsert, countNewComment, insertAl
 import { deferTailWrites, learnCountersOf } from '../lib/counters.ts';
 import { parseBodyTime } from '../lib/issue-edit.ts';
 import { knownRepo, repoPermission } from '../lib/perm.ts';
-import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
-import { notFound } from '../lib/errors.ts';
-import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
+import { pageOf, pagingHeaders, type Page } from '../lib/http/paging.ts';
+import { notFound } from '../lib/http/errors.ts';
+import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 import { plainRows } from '../model/raw.ts';
 

@@ -4,16 +4,16 @@
 // `{index}/blocks` routes take them the other way round. Either side may live in another repository
 // the caller can reach (Forgejo's ALLOW_CROSS_REPOSITORY_DEPENDENCIES, on by default).
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import type { Handler } from '../lib/handler.ts';
-import { json } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { json } from '../lib/http/handler.ts';
 import type { IssueMeta } from '../model/schemas/index.ts';
 import { CommentType, Issue, IssueDependency, type IIssue } from '../model/issue.ts';
 import { issueToApi, issuesToApi } from '../lib/api/issue.ts';
 import { addComment, canReadIssue } from '../lib/issues.ts';
 import { permissionsOf, trackerConfig } from '../lib/issue-tracker.ts';
-import { pageOf, pagingHeaders } from '../lib/paging.ts';
-import { conflict, notFound, unprocessable } from '../lib/errors.ts';
-import { isSiteAdmin, need, type LoadedRepo, type RequestState } from '../lib/request.ts';
+import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
+import { conflict, notFound, unprocessable } from '../lib/http/errors.ts';
+import { isSiteAdmin, need, type LoadedRepo, type RequestState } from '../lib/http/request.ts';
 
 /** An issue with the repository it lives in, as the caller sees that repository. */
 interface Side { issue: IIssue; at: LoadedRepo }

@@ -2,16 +2,16 @@
 // An IssueWatch row is an explicit choice; without one a user follows the issue when watching the
 // repository or taking part in it (its poster, or a poster of a comment, code comment or review).
 import type { EntityManager } from '@mikro-orm/core';
-import type { Handler } from '../lib/handler.ts';
-import { json } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { json } from '../lib/http/handler.ts';
 import { Comment, CommentType, IssueWatch, type IIssue } from '../model/issue.ts';
 import { User } from '../model/user.ts';
 import { repoApiUrl } from '../lib/api/issue.ts';
 import { toApiUser } from '../lib/api/user.ts';
 import { toApiWatchInfo } from '../lib/api/watch.ts';
 import { isWatching } from '../lib/social.ts';
-import { pageOf, pagingHeaders } from '../lib/paging.ts';
-import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
+import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
+import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
 
 /** Forgejo's IsUserParticipantsOfIssue. */
 async function isParticipant(em: EntityManager, userId: number, issue: IIssue): Promise<boolean> {

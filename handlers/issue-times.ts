@@ -3,18 +3,18 @@
 // as Forgejo does, so the timeline keeps its history; every change leaves a timeline event.
 import { secToTime } from '../model/duration.ts';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import type { Handler } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { json, noContent } from '../lib/http/handler.ts';
 import type { AddTimeOption } from '../model/schemas/index.ts';
 import { CommentType, Issue, Stopwatch, TrackedTime, type IIssue, type IStopwatch, type ITrackedTime } from '../model/issue.ts';
 import { User, type IUser } from '../model/user.ts';
 import { issuesToApi, toApiStopWatch, toApiTrackedTime, usersById } from '../lib/api/issue.ts';
 import { addComment, canReadIssue } from '../lib/issues.ts';
 import { reachable, type Sql } from '../lib/repo-search.ts';
-import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
-import { conflict, notFound, unprocessable } from '../lib/errors.ts';
-import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
-import type { HandlerCtx } from '../lib/handler.ts';
+import { pageOf, pagingHeaders, type Page } from '../lib/http/paging.ts';
+import { conflict, notFound, unprocessable } from '../lib/http/errors.ts';
+import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
+import type { HandlerCtx } from '../lib/http/handler.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 
 /** Forgejo stores these times as unix seconds; keeping whole seconds makes since/before exact. */

@@ -3,8 +3,8 @@
 // routes reach a pull through its issue half. The chain loads the issue (ISSUE) and decides who may
 // change it (POSTER_OR_WRITER, ISSUE_WRITER, UPDATE_DATE); handlers only act.
 // Just over 400 lines: one family (the issue routes the table names `issues.<key>`), kept whole.
-import type { Handler, HandlerCtx } from '../lib/handler.ts';
-import { AfterCommit, json, noContent, plainContext, signedIn } from '../lib/handler.ts';
+import type { Handler, HandlerCtx } from '../lib/http/handler.ts';
+import { AfterCommit, json, noContent, plainContext, signedIn } from '../lib/http/handler.ts';
 import type { CreateIssueOption, DeleteLabelsOption, EditDeadlineOption, EditIssueOption, IssueLabelsOption } from '../model/schemas/index.ts';
 import { Issue, type IIssue } from '../model/issue.ts';
 import { Label, type ILabel } from '../model/label.ts';
@@ -26,12 +26,12 @@ import {
 } from '../lib/issue-edit.ts';
 import { allOf, filterSql, findIssues, openTotalSql, orderSql, readableIssues, sql, type IssueFilter } from '../lib/issue-query.ts';
 import type { Sql } from '../lib/repo-search.ts';
-import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
-import { badRequest, HttpError, notFound, unprocessable, NOT_FOUND } from '../lib/errors.ts';
-import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
+import { pageOf, pagingHeaders, type Page } from '../lib/http/paging.ts';
+import { badRequest, HttpError, notFound, unprocessable, NOT_FOUND } from '../lib/http/errors.ts';
+import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
 import { knownRepo } from '../lib/perm.ts';
 import { callerOf } from './repo-lists.ts';
-import { INT32_MAX } from '../lib/query-values.ts';
+import { INT32_MAX } from '../lib/http/query-values.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 
 const viewerOf = (s: RequestState) => ({ doer: s.auth.doer, siteAdmin: isSiteAdmin(s) });

@@ -1,16 +1,16 @@
 // SSH public keys of users (Forgejo's routers/api/v1/user/key.go and admin/user.go): list, get,
 // add (parsed and fingerprinted with sshpk), delete; the admin variants act on `{username}`.
-import type { Handler } from '../lib/handler.ts';
-import { json, noContent, signedIn } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import type { CreateKeyOption } from '../model/schemas/index.ts';
 import { KeyType, PublicKey, type IPublicKey } from '../model/keys.ts';
 import { User, type IUser } from '../model/user.ts';
 import { toApiPublicKey } from '../lib/api/key.ts';
 import { parseSshKey } from '../lib/ssh-keys.ts';
-import { pageOf, pagingHeaders } from '../lib/paging.ts';
-import { unprocessable } from '../lib/errors.ts';
-import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
-import type { HandlerCtx } from '../lib/handler.ts';
+import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
+import { unprocessable } from '../lib/http/errors.ts';
+import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
+import type { HandlerCtx } from '../lib/http/handler.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 
 /** api.PublicKey of `key`; its owner is read unless given (the listed user). */

@@ -1,15 +1,15 @@
 // Repository labels (Forgejo's routers/api/v1/repo/label.go). Labels are not unique by name, as in
 // Forgejo.
-import type { Handler, HandlerCtx } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import type { Handler, HandlerCtx } from '../lib/http/handler.ts';
+import { json, noContent } from '../lib/http/handler.ts';
 import type { CreateLabelOption, EditLabelOption } from '../model/schemas/index.ts';
 import { Label, type ILabel } from '../model/label.ts';
 import { applyLabelEdit, findOwnedLabel, labelOrder, newLabelFields } from '../lib/label-fields.ts';
-import { pageOf, pagingHeaders } from '../lib/paging.ts';
-import { unprocessable } from '../lib/errors.ts';
+import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
+import { unprocessable } from '../lib/http/errors.ts';
 import { toApiLabel } from '../lib/api/label.ts';
-import { need } from '../lib/request.ts';
-import { rowId } from '../lib/query-values.ts';
+import { need } from '../lib/http/request.ts';
+import { rowId } from '../lib/http/query-values.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 
 const asJson = (c: HandlerCtx<unknown>, l: ILabel) => {

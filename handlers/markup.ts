@@ -1,10 +1,10 @@
 // Rendering markdown to HTML (POST /markdown, /markdown/raw, /markup and the repository variants).
 // Raw HTML in the source is escaped, so the output is safe to embed.
 import MarkdownIt from 'markdown-it';
-import type { Handler } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
 import type { MarkdownOption, MarkupOption } from '../model/schemas/index.ts';
-import { unprocessable } from '../lib/errors.ts';
-import type { RequestState } from '../lib/request.ts';
+import { unprocessable } from '../lib/http/errors.ts';
+import type { RequestState } from '../lib/http/request.ts';
 
 const md = new MarkdownIt({ html: false, linkify: true, breaks: false });
 const comment = new MarkdownIt({ html: false, linkify: true, breaks: true });

@@ -1,14 +1,14 @@
 // Repository milestones (Forgejo's routers/api/v1/repo/milestone.go). Names are not unique; `{id}`
 // is tried as an id first, then as a name (getMilestoneByIDOrName).
 import type { FilterQuery } from '@mikro-orm/core';
-import type { Handler, HandlerCtx } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import type { Handler, HandlerCtx } from '../lib/http/handler.ts';
+import { json, noContent } from '../lib/http/handler.ts';
 import type { CreateMilestoneOption, EditMilestoneOption } from '../model/schemas/index.ts';
 import { Milestone, type IMilestone } from '../model/milestone.ts';
 import { toApiMilestone } from '../lib/api/milestone.ts';
-import { pageOf, pagingHeaders } from '../lib/paging.ts';
-import { notFound, unprocessable } from '../lib/errors.ts';
-import { need } from '../lib/request.ts';
+import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
+import { notFound, unprocessable } from '../lib/http/errors.ts';
+import { need } from '../lib/http/request.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 
 async function findMilestone(c: HandlerCtx<unknown>): Promise<IMilestone> {

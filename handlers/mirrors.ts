@@ -1,16 +1,16 @@
 // Migrations, pull-mirror sync, mirror conversion and push mirrors (Forgejo routers/api/v1/repo/
 // migrate.go, mirror.go, repo.go Convert).
-import type { Handler } from '../lib/handler.ts';
-import { json, network, noContent, signedIn, transactionOf } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { json, network, noContent, signedIn, transactionOf } from '../lib/http/handler.ts';
 import type { CreatePushMirrorOption, MigrateRepoOptions } from '../model/schemas/index.ts';
 import { User, type IUser } from '../model/user.ts';
 import { PushMirror } from '../model/mirror.ts';
-import { notFound, unprocessable } from '../lib/errors.ts';
-import { pageOf, pagingHeaders } from '../lib/paging.ts';
+import { notFound, unprocessable } from '../lib/http/errors.ts';
+import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { toApiPushMirror } from '../lib/api/mirror.ts';
 import { convertMirror, createPushMirror, migrateRepository, syncMirror, syncPushMirror, type MigrateInput } from '../lib/mirrors.ts';
 import { apiSourceOf, servesApi } from '../lib/migrate-remote.ts';
-import { need } from '../lib/request.ts';
+import { need } from '../lib/http/request.ts';
 import { repoJson } from '../lib/api/repo-json.ts';
 
 const IMPORTABLE = ['issues', 'labels', 'milestones', 'releases', 'pull_requests'] as const;

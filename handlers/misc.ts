@@ -1,6 +1,6 @@
 // Miscellaneous routes: version, settings, the /swagger redirect.
-import type { Handler } from '../lib/handler.ts';
-import { json } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { json } from '../lib/http/handler.ts';
 import { API_VERSION } from '../lib/version.ts';
 import { listSetting } from '../config.ts';
 

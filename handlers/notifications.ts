@@ -2,16 +2,16 @@
 // lib/notify.ts; these routes list them and change their status.
 // Loading this module (handlers/index.ts does at start) subscribes lib/notify.ts to lib/events.ts.
 import '../lib/notify.ts';
-import type { Handler } from '../lib/handler.ts';
-import { json } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { json } from '../lib/http/handler.ts';
 import { Notification, NotificationSource, NotificationStatus, type INotification, type NotificationStatusName } from '../model/notification.ts';
 import { threadsToApi } from '../lib/api/notification.ts';
-import { pageOf } from '../lib/paging.ts';
+import { pageOf } from '../lib/http/paging.ts';
 import { positiveInt } from '../lib/issues.ts';
 import { PUBLIC } from '../lib/repo-search.ts';
-import { notFound } from '../lib/errors.ts';
-import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
-import type { HandlerCtx } from '../lib/handler.ts';
+import { notFound } from '../lib/http/errors.ts';
+import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
+import type { HandlerCtx } from '../lib/http/handler.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 
 

@@ -1,14 +1,14 @@
 // OAuth2 applications of the signed-in user (Forgejo's routers/api/v1/user/app.go). The client
 // secret is shown once, on create and on edit (which regenerates it); only a salted hash is kept.
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import type { Handler, SignedInCtx } from '../lib/handler.ts';
-import { json, noContent, signedIn } from '../lib/handler.ts';
+import type { Handler, SignedInCtx } from '../lib/http/handler.ts';
+import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import type { CreateOAuth2ApplicationOptions } from '../model/schemas/index.ts';
 import { OAuth2Application, type IOAuth2Application } from '../model/oauth2.ts';
 import { toApiOAuth2Application } from '../lib/api/account.ts';
-import { pageOf, pagingHeaders } from '../lib/paging.ts';
-import { notFound, unprocessable } from '../lib/errors.ts';
-import { rowId } from '../lib/query-values.ts';
+import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
+import { notFound, unprocessable } from '../lib/http/errors.ts';
+import { rowId } from '../lib/http/query-values.ts';
 
 const idParam = (v: string | undefined) => rowId(v) ?? 0;
 

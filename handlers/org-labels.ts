@@ -1,14 +1,14 @@
 // Organization labels (Forgejo's routers/api/v1/org/label.go): usable on every repository of the
 // organization. Labels are not unique by name, as in Forgejo.
-import type { Handler, HandlerCtx } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import type { Handler, HandlerCtx } from '../lib/http/handler.ts';
+import { json, noContent } from '../lib/http/handler.ts';
 import type { CreateLabelOption, EditLabelOption } from '../model/schemas/index.ts';
 import { Label, type ILabel } from '../model/label.ts';
 import { applyLabelEdit, findOwnedLabel, labelOrder, newLabelFields } from '../lib/label-fields.ts';
-import { pageOf, pagingHeaders } from '../lib/paging.ts';
+import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { orgApiUrl, toApiLabel } from '../lib/api/label.ts';
-import { need } from '../lib/request.ts';
-import { rowId } from '../lib/query-values.ts';
+import { need } from '../lib/http/request.ts';
+import { rowId } from '../lib/http/query-values.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 
 const asJson = (c: HandlerCtx<unknown>, l: ILabel) => toApiLabel(l, orgApiUrl(c.config, need(c.org, 'org').name));

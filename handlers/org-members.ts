@@ -1,14 +1,14 @@
 // Organization members and public members (Forgejo's routers/api/v1/org/member.go).
-import type { Handler, HandlerCtx } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import type { Handler, HandlerCtx } from '../lib/http/handler.ts';
+import { json, noContent } from '../lib/http/handler.ts';
 import { OrgUser } from '../model/org.ts';
 import { User } from '../model/user.ts';
 import { removeOrgMember } from '../lib/teams.ts';
-import { pageOf, pagingHeaders } from '../lib/paging.ts';
-import { notFound } from '../lib/errors.ts';
+import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
+import { notFound } from '../lib/http/errors.ts';
 import { toApiUser } from '../lib/api/user.ts';
 import { isOrgMember } from '../lib/membership.ts';
-import { isSiteAdmin, need } from '../lib/request.ts';
+import { isSiteAdmin, need } from '../lib/http/request.ts';
 
 /** Forgejo's FindOrgMembers: members and site admins see every member, others the public ones. */
 async function listMembers(c: HandlerCtx<never>, publicOnly: boolean) {

@@ -1,7 +1,7 @@
 // Organizations: list, create, read, edit, delete, rename, avatar, activity feed and blocked users
 // (Forgejo's routers/api/v1/org/org.go and avatar.go; forgejo-facts 6.3).
-import type { Handler } from '../lib/handler.ts';
-import { json, noContent, signedIn } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import type { CreateOrgOption, EditOrgOption, RenameOrgOption, UpdateUserAvatarOption } from '../model/schemas/index.ts';
 import { User, UserRedirect, type IUser, type Visibility } from '../model/user.ts';
 import { OrgUser, Team, TeamRepo, TeamUnit, TeamUser } from '../model/org.ts';
@@ -15,10 +15,10 @@ import { createOrg, type NewOrg } from '../lib/accounts.ts';
 import { renameOwner } from '../lib/rename-owner.ts';
 import { decodeAvatar, deleteAvatar, storeAvatar } from '../lib/avatar-store.ts';
 import { blockUser, listBlocked, unblockUser } from '../lib/blocks.ts';
-import { pageOf, pagingHeaders } from '../lib/paging.ts';
-import { unprocessable } from '../lib/errors.ts';
+import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
+import { unprocessable } from '../lib/http/errors.ts';
 import { toApiOrg } from '../lib/api/user.ts';
-import { isSiteAdmin, need } from '../lib/request.ts';
+import { isSiteAdmin, need } from '../lib/http/request.ts';
 import { orgFeed } from './activities.ts';
 import { ownsPackages } from '../lib/packages.ts';
 import type { QueryOf } from '../model/schemas/query.ts';

@@ -2,17 +2,17 @@
 // package registries (lib/package-registry.ts, lib/registries/); the API lists, shows and deletes versions, lists their
 // files, and links a package to a repository of its owner.
 import type { FilterQuery } from '@mikro-orm/core';
-import type { Handler, HandlerCtx } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import type { Handler, HandlerCtx } from '../lib/http/handler.ts';
+import { json, noContent } from '../lib/http/handler.ts';
 import { Package, PackageVersion, type IPackage, type IPackageVersion } from '../model/package.ts';
 import { Repository } from '../model/repo.ts';
 import { User, type IUser } from '../model/user.ts';
 import { toApiPackage, toApiPackageFile } from '../lib/api/package.ts';
 import { findPackage, removePackageVersion, versionFiles } from '../lib/packages.ts';
 import { repoPermission } from '../lib/perm.ts';
-import { pageOf, pagingHeaders } from '../lib/paging.ts';
-import { notFound } from '../lib/errors.ts';
-import { isSiteAdmin, need } from '../lib/request.ts';
+import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
+import { notFound } from '../lib/http/errors.ts';
+import { isSiteAdmin, need } from '../lib/http/request.ts';
 import { repoJson } from '../lib/api/repo-json.ts';
 import type { ApiRepo } from '../lib/api/repo.ts';
 import type { QueryOf } from '../model/schemas/query.ts';

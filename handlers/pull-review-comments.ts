@@ -1,13 +1,13 @@
 // The code comments of a pull request review (Forgejo's routers/api/v1/repo/pull_review.go). They are
 // written into the caller's pending review; the diff work is lib/review-code-comments.ts.
-import type { Handler } from '../lib/handler.ts';
-import { json, noContent, signedIn } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import type { CreatePullReviewCommentOptions } from '../model/schemas/index.ts';
 import { ReviewType } from '../model/pull.ts';
 import { Comment, CommentType, Reaction } from '../model/issue.ts';
 import { reviewCommentsToApi } from '../lib/api/review.ts';
-import { notFound, unprocessable } from '../lib/errors.ts';
-import { need } from '../lib/request.ts';
+import { notFound, unprocessable } from '../lib/http/errors.ts';
+import { need } from '../lib/http/request.ts';
 import { pullOf, reviewOf, viewerOf } from '../lib/pull-review.ts';
 import { addCodeComment, codeCommentInput, codeCommentsOf } from '../lib/review-code-comments.ts';
 

@@ -1,8 +1,8 @@
 // Review requests of a pull request (Forgejo's routers/api/v1/repo/pull_review.go, services/pull/review.go,
 // services/issue/assignee.go): a request is a Review row of type `request`, for a user or a team.
 import { emitIssueEvent } from '../lib/issue-events.ts';
-import type { Handler, SignedInCtx } from '../lib/handler.ts';
-import { json, noContent, signedIn } from '../lib/handler.ts';
+import type { Handler, SignedInCtx } from '../lib/http/handler.ts';
+import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import type { PullReviewRequestOptions } from '../model/schemas/index.ts';
 import { ReviewType, Review, type IReview } from '../model/pull.ts';
 import { CommentType } from '../model/issue.ts';
@@ -11,10 +11,10 @@ import { Collaboration } from '../model/repo.ts';
 import { Team, TeamUnit, TeamUser, type ITeam } from '../model/org.ts';
 import { reviewsToApi } from '../lib/api/review.ts';
 import { addComment } from '../lib/issues.ts';
-import { conflict403, notFound, unprocessable } from '../lib/errors.ts';
+import { conflict403, notFound, unprocessable } from '../lib/http/errors.ts';
 import { hasTeamRepo } from '../lib/teams.ts';
 import { Mode, Unit } from '../lib/perm.ts';
-import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
+import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
 import { isOfficialReviewer, isOfficialReviewerTeam, permissionOf, pullOf, restoreLatestOfficial, viewerOf, type Pull } from '../lib/pull-review.ts';
 
 

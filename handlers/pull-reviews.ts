@@ -4,8 +4,8 @@
 // pull-review-requests.ts.
 import type { FilterQuery } from '@mikro-orm/core';
 import { emitReviewEvent } from '../lib/issue-events.ts';
-import type { Handler, SignedInCtx } from '../lib/handler.ts';
-import { json, noContent, signedIn } from '../lib/handler.ts';
+import type { Handler, SignedInCtx } from '../lib/http/handler.ts';
+import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import type { CreatePullReviewOptions, DismissPullReviewOptions, SubmitPullReviewOptions } from '../model/schemas/index.ts';
 import { ReviewType, Review, type IReview } from '../model/pull.ts';
 import { Comment, CommentType, Reaction, type IIssue } from '../model/issue.ts';
@@ -14,9 +14,9 @@ import { TeamUser } from '../model/org.ts';
 import { reviewsToApi } from '../lib/api/review.ts';
 import { addComment } from '../lib/issues.ts';
 import { isReviewAdmin } from '../lib/pulls.ts';
-import { unprocessable } from '../lib/errors.ts';
-import { pageOf, pagingHeaders } from '../lib/paging.ts';
-import { need, type RequestState } from '../lib/request.ts';
+import { unprocessable } from '../lib/http/errors.ts';
+import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
+import { need, type RequestState } from '../lib/http/request.ts';
 import { isOfficialReviewer, pullOf, restoreLatestOfficial, reviewJson, reviewOf, viewerOf, type Pull } from '../lib/pull-review.ts';
 import { addCodeComment, codeCommentInput, headOf, treesDiffer } from '../lib/review-code-comments.ts';
 

@@ -3,8 +3,8 @@
 // Over 400 lines because it is the whole pull request lifecycle of Forgejo's pull.go (list, create,
 // edit, update, merge, auto-merge, diff); the merge and review machinery live in lib/.
 import type { FilterQuery } from '@mikro-orm/core';
-import type { Handler, HandlerCtx, SignedInCtx } from '../lib/handler.ts';
-import { json, noContent, signedIn } from '../lib/handler.ts';
+import type { Handler, HandlerCtx, SignedInCtx } from '../lib/http/handler.ts';
+import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import type { CreatePullRequestOption, EditPullRequestOption, MergePullRequestForm } from '../model/schemas/index.ts';
 import { CommentType, Issue, IssueLabel, type IIssue } from '../model/issue.ts';
 import { AutoMerge, PullRequest, type IPullRequest } from '../model/pull.ts';
@@ -12,8 +12,8 @@ import { Repository, type IRepository } from '../model/repo.ts';
 import { User } from '../model/user.ts';
 import { pullToApi, pullsToApi } from '../lib/api/pull.ts';
 import { repoUrls } from '../lib/api/git.ts';
-import { badRequest, conflict, HttpError, notFound, unprocessable } from '../lib/errors.ts';
-import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
+import { badRequest, conflict, HttpError, notFound, unprocessable } from '../lib/http/errors.ts';
+import { pageOf, pagingHeaders, type Page } from '../lib/http/paging.ts';
 import { addComment, canWriteIssues, positiveInt } from '../lib/issues.ts';
 import { repoPermission } from '../lib/perm.ts';
 import { repoUnits } from '../lib/repos.ts';
@@ -32,10 +32,10 @@ import { diffFiles, getCommit, type ChangedFile } from '../git/commits.ts';
 import { isAncestor, mergeBase } from '../git/merge.ts';
 import { diffStream, patchStream, pullHeadRef, rangeCommits } from '../git/pull.ts';
 import { apiCommits, noteOptions } from './commits.ts';
-import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
+import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
 import { emitIssueChanges, emitIssueEvent, emitPullMerged, snapshotIssue } from '../lib/issue-events.ts';
 import { emitRefChanges, refSnapshot } from '../lib/push-events.ts';
-import { INT32_MAX, rowId } from '../lib/query-values.ts';
+import { INT32_MAX, rowId } from '../lib/http/query-values.ts';
 import { reconcileMerge } from '../lib/merge-recovery.ts';
 import { dropMergeIntent } from '../lib/merge-intent.ts';
 import type { QueryOf } from '../model/schemas/query.ts';

@@ -2,8 +2,8 @@
 // behind /user/quota and /orgs/{org}/quota). Errors keep Forgejo's texts: a duplicate is 409
 // `rule already exists: [name: x]`, an unknown subject 422 `unrecognized quota limit subject: [subject: x]`,
 // a missing group or rule in the path the default 404.
-import type { Handler, HandlerCtx } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import type { Handler, HandlerCtx } from '../lib/http/handler.ts';
+import { json, noContent } from '../lib/http/handler.ts';
 import type { CreateQuotaGroupOptions, CreateQuotaRuleOptions, EditQuotaRuleOptions, SetUserQuotaGroupsOptions } from '../model/schemas/index.ts';
 import { QuotaGroup, QuotaGroupMapping, QuotaGroupRule, QuotaMappingKind, QuotaRule, type IQuotaGroup, type IQuotaRule } from '../model/quota.ts';
 import { User, type IUser } from '../model/user.ts';
@@ -12,9 +12,9 @@ import { toApiUser } from '../lib/api/user.ts';
 import { groupsForUser, groupsNamed, quotaUsage, withinQuota } from '../lib/quota.ts';
 import { parseLimitSubject, unrecognizedSubject } from '../lib/quota-rules.ts';
 import { listQuotaArtifacts, listQuotaAttachments, listQuotaPackages } from '../lib/quota-lists.ts';
-import { pageOf, pagingHeaders } from '../lib/paging.ts';
-import { conflict, HttpError, notFound, unprocessable } from '../lib/errors.ts';
-import { isSiteAdmin, need } from '../lib/request.ts';
+import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
+import { conflict, HttpError, notFound, unprocessable } from '../lib/http/errors.ts';
+import { isSiteAdmin, need } from '../lib/http/request.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 
 // ---- lookups ---------------------------------------------------------------------------------

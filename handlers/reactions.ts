@@ -3,15 +3,15 @@
 // lists show only allowed ones, and an issue's own reactions are those with comment id 0. The chain
 // loads the issue or comment and decides the lock, blocks and the allowed list (ISSUE_LOCKED,
 // NOT_BLOCKED_BY_POSTER, ALLOWED_REACTION).
-import type { Handler, HandlerCtx } from '../lib/handler.ts';
-import { json } from '../lib/handler.ts';
+import type { Handler, HandlerCtx } from '../lib/http/handler.ts';
+import { json } from '../lib/http/handler.ts';
 import type { EditReactionOption } from '../model/schemas/index.ts';
 import { Reaction, type IIssue, type IReaction } from '../model/issue.ts';
 import { usersById } from '../lib/api/issue.ts';
 import { toApiReaction } from '../lib/api/reaction.ts';
 import { listSetting } from '../config.ts';
-import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
-import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
+import { pageOf, pagingHeaders, type Page } from '../lib/http/paging.ts';
+import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
 
 /** A reaction target: an issue (`commentId` 0) or one of its comments. */
 interface Target { issue: IIssue; commentId: number }

@@ -6,8 +6,8 @@
 import { emitEvent } from '../lib/events.ts';
 import { emitRefUpdates } from '../lib/push-events.ts';
 import { UniqueConstraintViolationException, type EntityManager, type FilterQuery } from '@mikro-orm/core';
-import type { Handler, SignedInCtx } from '../lib/handler.ts';
-import { json, noContent, signedIn } from '../lib/handler.ts';
+import type { Handler, SignedInCtx } from '../lib/http/handler.ts';
+import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import type { CreateReleaseOption, EditAttachmentOptions, EditReleaseOption } from '../model/schemas/index.ts';
 import { Release, type IRelease } from '../model/release.ts';
 import { releaseAssets, releaseAssetsToApi, releasesToApi, releaseToApi } from '../lib/api/release.ts';
@@ -17,8 +17,8 @@ import { createLightweightTag, deleteRef } from '../git/refs.ts';
 import { countCommits } from '../git/commits.ts';
 import { zeroOid } from '../git/oid.ts';
 import { isValidTagName } from '../git/refname.ts';
-import { badRequest, conflict, HttpError, MSG, notFound, unprocessable } from '../lib/errors.ts';
-import { pageOf, pagingHeaders } from '../lib/paging.ts';
+import { badRequest, conflict, HttpError, MSG, notFound, unprocessable } from '../lib/http/errors.ts';
+import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { gitCtx, gitWrite, refreshAfterWrite, type GitCtx } from '../lib/repo-git.ts';
 import { canControlTag } from '../lib/branch-rules.ts';
 import { lockCounterRows } from '../lib/counters.ts';
@@ -26,7 +26,7 @@ import { positiveInt, truncateTitle } from '../lib/issues.ts';
 import {
   attachmentName, createExternal, createUploaded, deleteAttachments, formValue, isValidExternalUrl, loadAttachment, uploadedFile,
 } from '../lib/attachments.ts';
-import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
+import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
 import type { IRepository } from '../model/repo.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 

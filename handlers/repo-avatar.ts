@@ -1,10 +1,10 @@
 // `POST/DELETE {R}/avatar`.
-import type { Handler } from '../lib/handler.ts';
-import { noContent } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { noContent } from '../lib/http/handler.ts';
 import type { UpdateRepoAvatarOption } from '../model/schemas/index.ts';
 import { decodeAvatar } from '../lib/avatar-store.ts';
 import { clearRepoAvatar, setRepoAvatar } from '../lib/repo-avatar.ts';
-import { need } from '../lib/request.ts';
+import { need } from '../lib/http/request.ts';
 
 export const create: Handler<UpdateRepoAvatarOption> = async (c) => {
   const { repo } = need(c.repo, 'repo');

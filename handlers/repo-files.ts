@@ -1,21 +1,21 @@
 // Raw files and archives: {R}/raw/*, {R}/media/*, {R}/archive/*, {R}/{ball_type}/* (Forgejo
 // routers/api/v1/repo/file.go, routers/common/serve.go; forgejo-facts 12.1, 12.3). Bodies are streamed.
 import type { Readable } from 'node:stream';
-import type { Handler, Reply } from '../lib/handler.ts';
+import type { Handler, Reply } from '../lib/http/handler.ts';
 import { readInfo, readObject } from '../git/cat-file.ts';
 import { getCommit } from '../git/commits.ts';
 import { gitStream } from '../git/exec.ts';
 import { entryAt, lastCommitFor, lookupRef, readRef } from '../git/lookup.ts';
 import { archiveStream, type ArchiveFormat } from '../git/archive.ts';
 import type { ResolvedRef } from '../git/repo.ts';
-import { badRequest, notFound } from '../lib/errors.ts';
+import { badRequest, notFound } from '../lib/http/errors.ts';
 import { gitCtx, type GitCtx } from '../lib/repo-git.ts';
-import type { RequestState } from '../lib/request.ts';
+import type { RequestState } from '../lib/http/request.ts';
 import { POINTER_MAX, readPointer } from '../lib/lfs-pointer.ts';
 import { findMeta } from '../lib/lfs-objects.ts';
 import { LfsStore } from '../lib/lfs-store.ts';
-import { refQuery } from '../lib/query-params.ts';
-import { noneMatch } from '../lib/conditional-get.ts';
+import { refQuery } from '../lib/http/query-params.ts';
+import { noneMatch } from '../lib/http/conditional-get.ts';
 
 /** Blobs up to this size are served from the cat-file reader; larger ones are streamed by git. */
 const INLINE_BLOB = 1024 * 1024;

@@ -3,17 +3,17 @@
 // routers/api/v1/misc/signing.go).
 import path from 'node:path';
 import * as yaml from 'js-yaml';
-import type { Handler } from '../lib/handler.ts';
-import { json } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { json } from '../lib/http/handler.ts';
 import { readObject } from '../git/cat-file.ts';
 import { lookupRef, readTree } from '../git/lookup.ts';
 import { Lru } from '../git/lru.ts';
 import { lsTree } from '../git/trees.ts';
-import { notFound } from '../lib/errors.ts';
+import { notFound } from '../lib/http/errors.ts';
 import { definitionFor } from '../lib/editorconfig.ts';
 import { gitCtx, type GitCtx } from '../lib/repo-git.ts';
-import type { RequestState } from '../lib/request.ts';
-import { refQuery } from '../lib/query-params.ts';
+import type { RequestState } from '../lib/http/request.ts';
+import { refQuery } from '../lib/http/query-params.ts';
 
 async function headCommit(g: GitCtx, s: RequestState, useRefQuery = false): Promise<string | null> {
   if (g.repo.isEmpty) return null;

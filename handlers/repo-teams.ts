@@ -1,10 +1,10 @@
 // Teams of an organization's repository (Forgejo routers/api/v1/repo/teams.go).
-import type { Handler } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { json, noContent } from '../lib/http/handler.ts';
 import { Team, TeamRepo, TeamUnit, type ITeam } from '../model/org.ts';
-import { notFound, unprocessable } from '../lib/errors.ts';
+import { notFound, unprocessable } from '../lib/http/errors.ts';
 import { toApiTeam } from '../lib/api/team.ts';
-import { need, type RequestState } from '../lib/request.ts';
+import { need, type RequestState } from '../lib/http/request.ts';
 
 async function teamNamed(s: RequestState, orgId: number): Promise<ITeam> {
   const name = s.params.team ?? '';

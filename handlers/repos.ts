@@ -1,8 +1,8 @@
 // Repository records: create (for the caller, in an organization, or as admin for another owner),
 // read, edit, delete.
 import { emitEvent } from '../lib/events.ts';
-import type { Handler, HandlerCtx, SignedInCtx } from '../lib/handler.ts';
-import { json, noContent, signedIn } from '../lib/handler.ts';
+import type { Handler, HandlerCtx, SignedInCtx } from '../lib/http/handler.ts';
+import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import type { CreateRepoOption, EditRepoOption } from '../model/schemas/index.ts';
 import { Repository, RepoUnit, type IRepository, type IRepoUnit } from '../model/repo.ts';
 import { repoJson } from '../lib/api/repo-json.ts';
@@ -10,10 +10,10 @@ import { Mirror } from '../model/mirror.ts';
 import type { IUser } from '../model/user.ts';
 import { createRepository, defaultUnitConfig, deleteRepository, renameRepository, repoUnits } from '../lib/repos.ts';
 import { Unit, type UnitName } from '../lib/perm.ts';
-import { unprocessable } from '../lib/errors.ts';
+import { unprocessable } from '../lib/http/errors.ts';
 import { checkRepoName } from '../lib/names.ts';
 import { checkMirrorInterval } from '../model/duration.ts';
-import { isSiteAdmin, need } from '../lib/request.ts';
+import { isSiteAdmin, need } from '../lib/http/request.ts';
 import { revParse, setHead } from '../git/repo.ts';
 import { isValidBranchName } from '../git/refname.ts';
 

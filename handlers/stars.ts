@@ -1,14 +1,14 @@
 // Stars (Forgejo routers/api/v1/user/star.go, repo/star.go).
-import type { Handler } from '../lib/handler.ts';
-import { json, noContent, signedIn } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import { Star } from '../model/star.ts';
 import { User } from '../model/user.ts';
-import { notFound } from '../lib/errors.ts';
-import { pageOf, pagingHeaders } from '../lib/paging.ts';
+import { notFound } from '../lib/http/errors.ts';
+import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { allOf, findRepos, reachable, starredBy } from '../lib/repo-search.ts';
 import { setStar } from '../lib/social.ts';
 import { toApiUser } from '../lib/api/user.ts';
-import { isSiteAdmin, need } from '../lib/request.ts';
+import { isSiteAdmin, need } from '../lib/http/request.ts';
 import { reposJson } from '../lib/api/repo-json.ts';
 import { callerOf } from './repo-lists.ts';
 

@@ -3,8 +3,8 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import type { Config } from '../config.ts';
-import type { Handler } from '../lib/handler.ts';
-import { json } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { json } from '../lib/http/handler.ts';
 import type { CreateStatusOption } from '../model/schemas/index.ts';
 import { CommitStatus, type ICommitStatus } from '../model/commit-status.ts';
 import { nextIndex } from '../model/counter.ts';
@@ -12,12 +12,12 @@ import { User } from '../model/user.ts';
 import { toApiCommitStatus, type ApiCombinedStatus } from '../lib/api/status.ts';
 import { lookupRef } from '../git/lookup.ts';
 import { isValidRefName } from '../git/refname.ts';
-import { badRequest, notFound, unprocessable } from '../lib/errors.ts';
-import { pageOf, pagingHeaders } from '../lib/paging.ts';
+import { badRequest, notFound, unprocessable } from '../lib/http/errors.ts';
+import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { gitCtx, type GitCtx } from '../lib/repo-git.ts';
 import { repoJson } from '../lib/api/repo-json.ts';
 import { runScheduledMerges } from '../lib/pull-merge.ts';
-import type { HandlerCtx } from '../lib/handler.ts';
+import type { HandlerCtx } from '../lib/http/handler.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 
 /** Worst first: a combined state is the worst of the latest status per context. */

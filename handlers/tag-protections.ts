@@ -1,16 +1,16 @@
 // Tag protection rules: list, get, create, edit, delete (Forgejo routers/api/v1/repo/tag.go,
 // services/convert ToTagProtection).
 import type { EntityManager } from '@mikro-orm/core';
-import type { Handler } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { json, noContent } from '../lib/http/handler.ts';
 import type { CreateTagProtectionOption, EditTagProtectionOption } from '../model/schemas/index.ts';
 import { ProtectedTag, type IProtectedTag } from '../model/branch-protection.ts';
 import { tagProtectionsToApi } from '../lib/api/protection.ts';
-import { badRequest, conflict403, notFound, unprocessable } from '../lib/errors.ts';
+import { badRequest, conflict403, notFound, unprocessable } from '../lib/http/errors.ts';
 import { teamIds, writerIds } from '../lib/allowlists.ts';
 import { tagPattern } from '../lib/branch-rules.ts';
-import { need, type RequestState } from '../lib/request.ts';
-import { rowId } from '../lib/query-values.ts';
+import { need, type RequestState } from '../lib/http/request.ts';
+import { rowId } from '../lib/http/query-values.ts';
 
 const protectionJson = async (em: EntityManager, t: IProtectedTag) => (await tagProtectionsToApi(em, [t]))[0]!;
 

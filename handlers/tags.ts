@@ -3,15 +3,15 @@
 import { emitRefUpdates } from '../lib/push-events.ts';
 import { zeroOid } from '../git/oid.ts';
 import { Release } from '../model/release.ts';
-import type { Handler } from '../lib/handler.ts';
-import { json, noContent, signedIn } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import type { CreateTagOption } from '../model/schemas/index.ts';
 import { lookupRef, readRef } from '../git/lookup.ts';
 import { createAnnotatedTag, createLightweightTag, deleteRef } from '../git/refs.ts';
 import { RefExistsError } from '../git/errors.ts';
 import { listTags, tagInfo, type TagInfo } from '../git/tags.ts';
-import { conflict, notFound } from '../lib/errors.ts';
-import { pageOf, pagingHeaders } from '../lib/paging.ts';
+import { conflict, notFound } from '../lib/http/errors.ts';
+import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { gitCtx, gitWrite, httpErrorOf, identityOf, refreshAfterWrite } from '../lib/repo-git.ts';
 import { toApiTag } from '../lib/api/git.ts';
 

@@ -1,7 +1,7 @@
 // Teams (Forgejo's routers/api/v1/org/team.go; forgejo-facts 6.4): an organization's team list,
 // creation and search, and /teams/{teamid} with its members and repositories.
-import type { Handler, HandlerCtx } from '../lib/handler.ts';
-import { json, noContent, signedIn } from '../lib/handler.ts';
+import type { Handler, HandlerCtx } from '../lib/http/handler.ts';
+import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import type { CreateTeamOption, EditTeamOption } from '../model/schemas/index.ts';
 import { Team, TeamUser, type ITeam } from '../model/org.ts';
 import { User } from '../model/user.ts';
@@ -9,12 +9,12 @@ import {
   addTeamMember, addTeamRepo, createTeam, deleteTeam, editTeam, hasTeamRepo, removeTeamMember, removeTeamRepo, teamRepos, teamUnitsOf,
 } from '../lib/teams.ts';
 import { repoPermission } from '../lib/perm.ts';
-import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
-import { notFound } from '../lib/errors.ts';
+import { pageOf, pagingHeaders, type Page } from '../lib/http/paging.ts';
+import { notFound } from '../lib/http/errors.ts';
 import { toApiTeam } from '../lib/api/team.ts';
 import { toApiUser } from '../lib/api/user.ts';
 import { repoJson } from '../lib/api/repo-json.ts';
-import { isSiteAdmin, need } from '../lib/request.ts';
+import { isSiteAdmin, need } from '../lib/http/request.ts';
 import { teamFeed } from './activities.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 

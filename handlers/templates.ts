@@ -1,7 +1,7 @@
 // Repository initialisation templates: .gitignore, licenses and issue label sets.
-import type { Handler } from '../lib/handler.ts';
-import { json } from '../lib/handler.ts';
-import { notFound } from '../lib/errors.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { json } from '../lib/http/handler.ts';
+import { notFound } from '../lib/http/errors.ts';
 import { GITIGNORE_NAMES, gitignore } from '../lib/templates/gitignore.ts';
 import { licenseNames, licenseText } from '../lib/templates/licenses.ts';
 import { LABEL_SETS, labelSet } from '../lib/templates/labels.ts';

@@ -1,18 +1,18 @@
 // Access tokens of a user (forgejo-facts 2.9): list, create (value shown once), delete by id or name.
-import type { Handler } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { json, noContent } from '../lib/http/handler.ts';
 import type { CreateAccessTokenOption } from '../model/schemas/index.ts';
 import { AccessToken, AccessTokenRepo, type IAccessToken } from '../model/token.ts';
 import { Repository } from '../model/repo.ts';
 import { User } from '../model/user.ts';
 import { newSalt, newTokenValue, hashToken } from '../lib/tokens.ts';
 import { normalizeScopes, ScopeError } from '../lib/scopes.ts';
-import { badRequest, notFound, unprocessable } from '../lib/errors.ts';
-import { pageOf } from '../lib/paging.ts';
+import { badRequest, notFound, unprocessable } from '../lib/http/errors.ts';
+import { pageOf } from '../lib/http/paging.ts';
 import { repoPermission, userPermission } from '../lib/perm.ts';
 import { toApiAccessToken, type ApiAccessToken } from '../lib/api/token.ts';
-import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
-import { rowId } from '../lib/query-values.ts';
+import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
+import { rowId } from '../lib/http/query-values.ts';
 
 const REPO_TOKEN_SCOPES = new Set(['read:issue', 'write:issue', 'read:repository', 'write:repository']);
 

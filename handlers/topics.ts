@@ -1,13 +1,13 @@
 // Repository topics and the instance-wide topic search (Forgejo routers/api/v1/repo/topic.go).
-import type { Handler } from '../lib/handler.ts';
-import { json, noContent } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { json, noContent } from '../lib/http/handler.ts';
 import type { RepoTopicOptions } from '../model/schemas/index.ts';
 import { RepoTopic, Topic } from '../model/topic.ts';
-import { notFound } from '../lib/errors.ts';
-import { pageOf, pagingHeaders } from '../lib/paging.ts';
+import { notFound } from '../lib/http/errors.ts';
+import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { toApiTopic } from '../lib/api/topic.ts';
 import { MAX_TOPICS, addTopic, countRepoTopics, normalizeTopic, removeTopic, sanitizeTopics, saveTopics, validTopic } from '../lib/topics.ts';
-import { need } from '../lib/request.ts';
+import { need } from '../lib/http/request.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 
 /** The 422 body Forgejo answers for topic names it refuses (APIInvalidTopicsError). */

@@ -1,11 +1,11 @@
 // Repository transfer (Forgejo routers/api/v1/repo/transfer.go): 202 when done at once, 201 while it
 // waits for the recipient; accept answers 202, reject 200, each with the repository.
-import type { Handler } from '../lib/handler.ts';
-import { json, signedIn } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { json, signedIn } from '../lib/http/handler.ts';
 import type { TransferRepoOption } from '../model/schemas/index.ts';
 import { User } from '../model/user.ts';
 import { acceptTransfer, cancelTransfer, checkTransferTeams, startTransfer } from '../lib/transfer.ts';
-import { isSiteAdmin, need } from '../lib/request.ts';
+import { isSiteAdmin, need } from '../lib/http/request.ts';
 import { repoJson } from '../lib/api/repo-json.ts';
 
 export const create = signedIn<TransferRepoOption>(async (c) => {

@@ -1,6 +1,6 @@
 // The signed-in user's settings and avatar (Forgejo's routers/api/v1/user/settings.go, avatar.go).
-import type { Handler } from '../lib/handler.ts';
-import { json, noContent, signedIn } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import type { UpdateUserAvatarOption, UserSettingsOptions } from '../model/schemas/index.ts';
 import { toApiUserSettings } from '../lib/api/account.ts';
 import { decodeAvatar, deleteAvatar, storeAvatar } from '../lib/avatar-store.ts';

@@ -1,8 +1,8 @@
 // Users: the signed-in user, profiles, search, heatmap, activity feed, a user's organizations and
 // organization permissions, starred and watched repositories (Forgejo's routers/api/v1/user/user.go,
 // star.go, watch.go and org/org.go; forgejo-facts 6.2, 12.2).
-import type { Handler } from '../lib/handler.ts';
-import { json, signedIn } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { json, signedIn } from '../lib/http/handler.ts';
 import type { IUser } from '../model/user.ts';
 import { User } from '../model/user.ts';
 import { OrgUser, Team, TeamUser } from '../model/org.ts';
@@ -10,15 +10,15 @@ import { Repository } from '../model/repo.ts';
 import { Star, Watch, WatchMode } from '../model/star.ts';
 import { toApiOrg, toApiUser } from '../lib/api/user.ts';
 import { pseudoUser } from '../lib/pseudo-users.ts';
-import { pageOf, pagingHeaders, type Page } from '../lib/paging.ts';
+import { pageOf, pagingHeaders, type Page } from '../lib/http/paging.ts';
 import { canSeeUserFilter } from '../lib/user-visibility.ts';
 import { Mode, repoPermission } from '../lib/perm.ts';
 import { isOrgOwner } from '../lib/membership.ts';
-import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
+import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
 import { repoJson } from '../lib/api/repo-json.ts';
 import { starCount } from '../lib/social.ts';
 import { userFeed, userHeatmap } from './activities.ts';
-import { INT32_MAX } from '../lib/query-values.ts';
+import { INT32_MAX } from '../lib/http/query-values.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 
 /** One user as the caller may see it, with Forgejo's counters. */

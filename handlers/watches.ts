@@ -1,16 +1,16 @@
 // Watching a repository (Forgejo routers/api/v1/repo/subscriber.go, user/watch.go).
-import type { Handler } from '../lib/handler.ts';
-import { json, noContent, signedIn } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import { Watch } from '../model/star.ts';
 import { User } from '../model/user.ts';
 import type { IRepository } from '../model/repo.ts';
 import type { IUser } from '../model/user.ts';
-import { notFound } from '../lib/errors.ts';
-import { pageOf, pagingHeaders } from '../lib/paging.ts';
+import { notFound } from '../lib/http/errors.ts';
+import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { WATCHING, isWatching, setWatch } from '../lib/social.ts';
 import { toApiUser } from '../lib/api/user.ts';
 import { toApiWatchInfo } from '../lib/api/watch.ts';
-import { isSiteAdmin, need, type RequestState } from '../lib/request.ts';
+import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
 
 function watchInfo(s: RequestState, repo: IRepository, owner: IUser) {
   const url = `${s.config.appUrl}api/v1/repos/${owner.name}/${repo.name}`;

@@ -3,24 +3,24 @@
 // right to write it. `{pageName}` is a web path (a page's sub_url) and is read as the client sent
 // it, still escaped, as Forgejo reads it (PathParamRaw).
 import { emitEvent } from '../lib/events.ts';
-import type { Handler } from '../lib/handler.ts';
-import { signedIn, json, noContent } from '../lib/handler.ts';
-import type { SignedInCtx } from '../lib/handler.ts';
+import type { Handler } from '../lib/http/handler.ts';
+import { signedIn, json, noContent } from '../lib/http/handler.ts';
+import type { SignedInCtx } from '../lib/http/handler.ts';
 import type { CreateWikiPageOptions } from '../model/schemas/index.ts';
 import type { ObjectFormat } from '../git/repo.ts';
 import { getCommit, type Commit } from '../git/commits.ts';
 import { countHistory, historyPage } from '../git/history.ts';
 import { lastCommitFor } from '../git/lookup.ts';
 import { utcDate } from '../lib/api/git.ts';
-import { badRequest, notFound } from '../lib/errors.ts';
-import { pageOf } from '../lib/paging.ts';
+import { badRequest, notFound } from '../lib/http/errors.ts';
+import { pageOf } from '../lib/http/paging.ts';
 import { wikiPath } from '../lib/repos.ts';
 import { gitWrite, identityOf } from '../lib/repo-git.ts';
 import {
   blobBase64, changeWiki, checkPageName, ensureWikiRepo, findPage, listPageFiles, titleToWebPath, webPathFromRequest,
   webPathToGitPath, webPathToTitle, WikiNameError, wikiTip, type PageFile, type Wiki,
 } from '../lib/wiki.ts';
-import { need, type RequestState } from '../lib/request.ts';
+import { need, type RequestState } from '../lib/http/request.ts';
 
 /** Forgejo pages revisions by `[git] COMMITS_RANGE_SIZE` (50) and takes no `limit`. */
 const REVISIONS_PER_PAGE = 50;

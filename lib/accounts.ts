@@ -6,7 +6,7 @@ import { Mode, UNIT_NAMES, Unit } from './perm.ts';
 import { hashPassword } from './password.ts';
 import { checkUserName } from './names.ts';
 import { isValidEmail } from './emails.ts';
-import { unprocessable } from './errors.ts';
+import { unprocessable } from './http/errors.ts';
 
 export interface NewUser {
   name: string;

@@ -19,7 +19,7 @@ import {
   ActionArtifact, ActionRun, ActionRunJob, ActionRunner, ActionRunnerToken, ArtifactStatus,
   type IActionArtifact, type IActionRun, type IActionRunJob, type IActionRunner,
 } from '../model/actions.ts';
-import { badRequest, notFound, unprocessable } from './errors.ts';
+import { badRequest, notFound, unprocessable } from './http/errors.ts';
 import { hashToken, newSalt, newTokenValue } from './tokens.ts';
 
 /** Whose runners a route addresses: a repository, a user or organization, or (both 0) the instance. */

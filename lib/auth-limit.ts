@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { RateLimiterPostgres } from 'rate-limiter-flexible';
 import type { Config } from '../config.ts';
 import type { Orm } from '../model/db.ts';
-import { HttpError } from './errors.ts';
+import { HttpError } from './http/errors.ts';
 
 export const TOO_MANY = 'too many failed authentication attempts, try again later';
 

@@ -6,7 +6,7 @@ import type { Config } from '../config.ts';
 import { User, type IUser } from '../model/user.ts';
 import { AccessToken } from '../model/token.ts';
 import { isStorableText } from '../model/schemas/storable.ts';
-import { HttpError } from './errors.ts';
+import { HttpError } from './http/errors.ts';
 import { verifyPassword } from './password.ts';
 import { findTaskToken, findToken, TOKEN_RE, TokenLookupError, type RepoAhead } from './tokens.ts';
 import { pseudoUser } from './pseudo-users.ts';
@@ -14,7 +14,7 @@ import { parseStoredScopes } from './scopes.ts';
 import { checkTotp } from './totp.ts';
 import type { SecretBox } from './secretbox.ts';
 import type { AuthLimiter } from './auth-limit.ts';
-import type { AddressOf } from './client-address.ts';
+import type { AddressOf } from './http/client-address.ts';
 import type { Auth, TokenInfo } from './auth-types.ts';
 
 export const QUERY_TOKEN_WARNING =
@@ -40,7 +40,7 @@ export interface AuthRequest extends AuthInput {
 export interface AuthDeps {
   secrets: SecretBox;
   limiter: AuthLimiter;
-  /** The client's address (lib/client-address.ts), which the limits count by. */
+  /** The client's address (lib/http/client-address.ts), which the limits count by. */
   addressOf: AddressOf;
 }
 

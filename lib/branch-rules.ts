@@ -3,12 +3,12 @@
 // protected_tag.go, services/repository/files/update.go VerifyBranchProtection).
 import type { EntityManager } from '@mikro-orm/core';
 import type { IUser } from '../model/user.ts';
-import type { LoadedRepo } from './request.ts';
+import type { LoadedRepo } from './http/request.ts';
 import { ProtectedBranch, ProtectedTag, type IProtectedBranch, type IProtectedTag } from '../model/branch-protection.ts';
 import { TeamUser } from '../model/org.ts';
 import { compileGlobOrLiteral, isGlobPattern } from './glob.ts';
 import type { RepoPermission } from './perm.ts';
-import { MSG } from './errors.ts';
+import { MSG } from './http/errors.ts';
 
 // -------------------------------------------------------------------------------------------------
 // Branch rules

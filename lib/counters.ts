@@ -74,7 +74,7 @@ export function learnCounters<T extends object>(em: EntityManager, entityName: E
 
 /**
  * `learnCounters` for `entity`, which may be a plain object (a request that reads its context as plain
- * objects, lib/handler.ts plainContext): a plain object is given the values, as the entity would be.
+ * objects, lib/http/handler.ts plainContext): a plain object is given the values, as the entity would be.
  */
 export function learnCountersOf<T extends { id: number }>(em: EntityManager, entityName: EntityName<T>, entity: T, counters: Partial<T>): void {
   learnCounters(em, entityName, entity.id, counters);

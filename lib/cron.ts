@@ -13,7 +13,7 @@
 //   several processes only one runs it.
 import type { EntityManager } from '@mikro-orm/core';
 import { schedulePeriod, type Config } from '../config.ts';
-import type { Services } from './services.ts';
+import type { Services } from './http/services.ts';
 import { Action } from '../model/action.ts';
 import { claimCronRun, CronTask, recordCronRun } from '../model/cron.ts';
 import { cleanupHookTasks } from './hook-task-cleanup.ts';

@@ -3,7 +3,7 @@
 // leaves the organizations first. Everything that points at the user goes with it.
 import type { EntityManager } from '@mikro-orm/core';
 import type { Config } from '../config.ts';
-import type { Services } from './services.ts';
+import type { Services } from './http/services.ts';
 import { EmailAddress, UserRedirect, type IUser } from '../model/user.ts';
 import { AccessToken, AccessTokenRepo } from '../model/token.ts';
 import { Collaboration, Repository } from '../model/repo.ts';
@@ -21,7 +21,7 @@ import { deleteRepository } from './repos.ts';
 import { ownsPackages, removeOwnerPackages } from './packages.ts';
 import { refreshFollowCounts } from './follows.ts';
 import { deleteAvatar } from './avatar-store.ts';
-import { unprocessable } from './errors.ts';
+import { unprocessable } from './http/errors.ts';
 import { Mode } from './perm.ts';
 
 async function checkDeletable(em: EntityManager, user: IUser, purge: boolean): Promise<void> {

@@ -10,7 +10,7 @@ import type { IPullRequest, IReview } from '../model/pull.ts';
 import type { IRelease } from '../model/release.ts';
 import type { IRepository } from '../model/repo.ts';
 import type { IUser } from '../model/user.ts';
-import type { Services } from './services.ts';
+import type { Services } from './http/services.ts';
 
 /** What a subscriber may use besides the EntityManager: a request state fits. */
 export interface EventCtx {

@@ -31,7 +31,7 @@ import { numberPending } from './issues.ts';
 import type { ITeam } from '../model/org.ts';
 import { readersOf, userById, type UnitName } from './perm.ts';
 import { reachable, type Caller, type Sql } from './repo-search.ts';
-import type { Page } from './paging.ts';
+import type { Page } from './http/paging.ts';
 import { onEvent, type EventOf, type PushCommit, type RepoEvent } from './events.ts';
 
 export interface NewAction {

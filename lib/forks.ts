@@ -2,10 +2,10 @@
 // repository (services/repository/sync_fork.go).
 import type { EntityManager } from '@mikro-orm/core';
 import type { Config } from '../config.ts';
-import type { Services } from './services.ts';
+import type { Services } from './http/services.ts';
 import { Repository, type IRepository } from '../model/repo.ts';
 import type { IUser } from '../model/user.ts';
-import { conflict, notFound } from './errors.ts';
+import { conflict, notFound } from './http/errors.ts';
 import { FORK_UNITS, insertRepository, recountForks, withNewGitDir } from './repos.ts';
 import { repoSize, revParse, setHead, type ObjectFormat } from '../git/repo.ts';
 import { readInfo } from '../git/cat-file.ts';

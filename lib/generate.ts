@@ -3,7 +3,7 @@
 import type { EntityManager, RequiredEntityData } from '@mikro-orm/core';
 import { wrap } from '@mikro-orm/core';
 import type { Config } from '../config.ts';
-import type { Services } from './services.ts';
+import type { Services } from './http/services.ts';
 import type { IRepository } from '../model/repo.ts';
 import type { IUser } from '../model/user.ts';
 import { Label } from '../model/label.ts';

@@ -11,7 +11,7 @@ import type { IUser } from '../model/user.ts';
 import { User } from '../model/user.ts';
 import { Repository, type IRepository } from '../model/repo.ts';
 import type { IPublicKey } from '../model/keys.ts';
-import type { Services } from './services.ts';
+import type { Services } from './http/services.ts';
 import { siteAdminOf, type TaskInfo, type TokenInfo } from './auth-types.ts';
 import { Mode, RepoPermission, enabledUnits, repoPermission, type AccessMode } from './perm.ts';
 import { hasScope } from './scopes.ts';

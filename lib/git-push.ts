@@ -6,7 +6,7 @@
 import type { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/core';
 import type { Config } from '../config.ts';
-import type { Services } from './services.ts';
+import type { Services } from './http/services.ts';
 import type { GitAccess } from './git-access.ts';
 import type { ObjectFormat } from '../git/repo.ts';
 import { refreshAfterWrite } from './repo-git.ts';

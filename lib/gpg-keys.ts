@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type * as openpgp from 'openpgp';
 import type { IUser } from '../model/user.ts';
-import { unprocessable } from './errors.ts';
+import { unprocessable } from './http/errors.ts';
 
 export type PgpKey = openpgp.Key;
 type AnyKeyPacket = PgpKey['keyPacket'] | openpgp.Subkey['keyPacket'];

@@ -16,7 +16,7 @@ import { RepoUnit, type IRepository } from '../model/repo.ts';
 import { User, type IUser } from '../model/user.ts';
 import { Unit, userPermission } from './perm.ts';
 import { addComment, labelIdsOf, recountIssueTotals, truncateTitle } from './issues.ts';
-import { badRequest, HttpError, unprocessable } from './errors.ts';
+import { badRequest, HttpError, unprocessable } from './http/errors.ts';
 import { attachmentPath, isUuid } from './attachments.ts';
 import type { Config } from '../config.ts';
 

@@ -8,7 +8,7 @@ import { PullRequest, ReviewType, type IPullRequest, type IReview } from '../mod
 import type { IRepository } from '../model/repo.ts';
 import { User, type IUser } from '../model/user.ts';
 import type { Auth } from './auth-types.ts';
-import { need, type RequestState } from './request.ts';
+import { need, type RequestState } from './http/request.ts';
 import { emitEvent, type Changes, type EventCtx, type IssueAction, type PullAction } from './events.ts';
 import { emitRefChanges } from './push-events.ts';
 import { labelIdsOf, nextIdOf, type NewRowKind, type RowInsert } from './issues.ts';

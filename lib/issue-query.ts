@@ -5,11 +5,11 @@ import type { EntityManager } from '@mikro-orm/core';
 import { Issue, type IIssue } from '../model/issue.ts';
 import { CommentType } from '../model/issue.ts';
 import { ReviewType } from '../model/pull.ts';
-import type { Page } from './paging.ts';
+import type { Page } from './http/paging.ts';
 import { plainRows } from '../model/raw.ts';
 import { Unit } from './perm.ts';
 import { pageWithTotal, reachable, type Caller, type Sql } from './repo-search.ts';
-import { unprocessable } from './errors.ts';
+import { unprocessable } from './http/errors.ts';
 
 export const sql = (s: string, ...params: unknown[]): Sql => ({ sql: s, params });
 export const allOf = (parts: Sql[]): Sql => (parts.length ? sql(parts.map((p) => `(${p.sql})`).join(' and '), ...parts.flatMap((p) => p.params)) : sql('true'));

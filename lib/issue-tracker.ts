@@ -4,7 +4,7 @@
 import { RepoUnit, Repository, type IRepoUnit, type IRepository } from '../model/repo.ts';
 import { User, type IUser } from '../model/user.ts';
 import { IssueAssignee, type IIssue } from '../model/issue.ts';
-import { isSiteAdmin, type LoadedRepo, type RequestState } from './request.ts';
+import { isSiteAdmin, type LoadedRepo, type RequestState } from './http/request.ts';
 import { Unit, repoPermission } from './perm.ts';
 import { canWriteIssues } from './issues.ts';
 

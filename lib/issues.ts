@@ -4,7 +4,7 @@
 import type { EntityData, EntityManager, EntityName } from '@mikro-orm/core';
 import { Comment, CommentType, Issue, IssueAssignee, IssueLabel, type IComment, type IIssue } from '../model/issue.ts';
 import type { IRepository } from '../model/repo.ts';
-import { isSiteAdmin, need, type RequestState } from './request.ts';
+import { isSiteAdmin, need, type RequestState } from './http/request.ts';
 import { addCounters, firstWrite, learnCountersOf, lockCounterRows } from './counters.ts';
 import { executeFast, mapPrefixed, plainPrefixed, plainRows, prefixedColumns, readRowsFast, textOf } from '../model/raw.ts';
 import { keepEarly, takeEarly } from './early-reads.ts';
@@ -100,7 +100,7 @@ export async function findIssueByIndex(em: EntityManager, repoId: number, index:
 
 /**
  * The issue (or pull) numbered `rawIndex` in the loaded repository if the caller can read its unit;
- * else null. A plain object for a request that reads its context plain (lib/handler.ts plainContext).
+ * else null. A plain object for a request that reads its context plain (lib/http/handler.ts plainContext).
  */
 export async function findReadableIssue(s: RequestState, rawIndex: string | undefined): Promise<IIssue | null> {
   const index = positiveInt(rawIndex);

@@ -2,8 +2,8 @@
 import type { CreateLabelOption, EditLabelOption } from '../model/schemas/index.ts';
 import type { EntityManager } from '@mikro-orm/core';
 import { Label, type ILabel } from '../model/label.ts';
-import { notFound } from './errors.ts';
-import { rowId } from './query-values.ts';
+import { notFound } from './http/errors.ts';
+import { rowId } from './http/query-values.ts';
 import { normalizeLabelColor } from './label-color.ts';
 
 type Name = (raw: string) => string;

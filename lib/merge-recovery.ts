@@ -23,7 +23,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/core';
 import type { Config } from '../config.ts';
-import type { Services } from './services.ts';
+import type { Services } from './http/services.ts';
 import type { Orm } from '../model/db.ts';
 import { Issue, type IIssue } from '../model/issue.ts';
 import { PullRequest, PullStatus, type IPullRequest } from '../model/pull.ts';

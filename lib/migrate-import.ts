@@ -27,7 +27,7 @@ import { User, type IUser } from '../model/user.ts';
 import { attachmentPath, attachmentsRoot, isValidExternalUrl } from './attachments.ts';
 import { createIssue, recountIssueTotals } from './issues.ts';
 import { retestPull } from './pulls.ts';
-import type { Services } from './services.ts';
+import type { Services } from './http/services.ts';
 import { repoPermission } from './perm.ts';
 import type { Remote } from './remote-url.ts';
 import { fetchSourceLabels, insertLabels, type SourceLabel } from './migrate-labels.ts';

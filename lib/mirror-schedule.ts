@@ -7,7 +7,7 @@
 import { EventEmitter } from 'node:events';
 import type { EntityManager } from '@mikro-orm/core';
 import type { Logger } from 'pino';
-import type { Services } from './services.ts';
+import type { Services } from './http/services.ts';
 import { Mirror, PushMirror } from '../model/mirror.ts';
 import { Repository } from '../model/repo.ts';
 import { parseDuration } from '../model/duration.ts';

@@ -63,7 +63,7 @@ function knownUnits(em: EntityManager, repoId: number, enabled: Set<number>): vo
 
 /**
  * The repository and owner a request addressed, per EntityManager, when its handler changes neither
- * (lib/handler.ts plainContext): they are plain objects, which the identity map does not hold, so the
+ * (lib/http/handler.ts plainContext): they are plain objects, which the identity map does not hold, so the
  * event subscribers that look them up by id (notifications, feeds, hooks) are given them here.
  */
 const contextOfRequest = new WeakMap<EntityManager, { repo: IRepository; owner: IUser }>();

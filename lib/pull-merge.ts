@@ -6,7 +6,7 @@
 // Just over 400 lines: the merge styles share the protection checks and the compare-and-swap, one concern.
 import type { EntityManager } from '@mikro-orm/core';
 import type { Config } from '../config.ts';
-import type { Services } from './services.ts';
+import type { Services } from './http/services.ts';
 import { CommentType, Issue, type IIssue } from '../model/issue.ts';
 import { AutoMerge, PullRequest, PullStatus, Review, ReviewType, type IPullRequest } from '../model/pull.ts';
 import type { IRepository, IRepoUnit } from '../model/repo.ts';
@@ -18,7 +18,7 @@ import { userIsSiteAdmin } from './auth-types.ts';
 import { DEFAULT_PULLS_CONFIG, repoUnits } from './repos.ts';
 import { branchRule, canUserMergeRule, filePatterns, matchesAnyFile } from './branch-rules.ts';
 import { compileGlobOrLiteral } from './glob.ts';
-import { conflict, HttpError, notFound } from './errors.ts';
+import { conflict, HttpError, notFound } from './http/errors.ts';
 import { emitEvent, type EventCtx } from './events.ts';
 import { emitPullMerged } from './issue-events.ts';
 import { refSnapshot } from './push-events.ts';

@@ -7,7 +7,7 @@ import { reviewsToApi, type ReviewedPull } from './api/review.ts';
 import { gitCtx } from './repo-git.ts';
 import { branchRule } from './branch-rules.ts';
 import { Mode, Unit, userPermission } from './perm.ts';
-import { isSiteAdmin, need, type RequestState } from './request.ts';
+import { isSiteAdmin, need, type RequestState } from './http/request.ts';
 
 export interface Pull extends ReviewedPull {
   pull: IPullRequest;

@@ -4,8 +4,8 @@
 // one PullRequest row with the same number (forgejo-facts 9).
 import type { EntityManager } from '@mikro-orm/core';
 import { applyCounterQueue } from './counters.ts';
-import { isSiteAdmin, need, type RequestState } from './request.ts';
-import type { Services } from './services.ts';
+import { isSiteAdmin, need, type RequestState } from './http/request.ts';
+import type { Services } from './http/services.ts';
 import type { Config } from '../config.ts';
 import { emitSynchronized } from './issue-events.ts';
 import { Issue, type IIssue } from '../model/issue.ts';
@@ -15,7 +15,7 @@ import { Repository, type IRepository } from '../model/repo.ts';
 import type { IUser } from '../model/user.ts';
 import { Milestone } from '../model/milestone.ts';
 import { addComment, createIssue, recountIssueTotals } from './issues.ts';
-import { notFound } from './errors.ts';
+import { notFound } from './http/errors.ts';
 import { readRef } from '../git/lookup.ts';
 import { readInfo } from '../git/cat-file.ts';
 import { Lru } from '../git/lru.ts';

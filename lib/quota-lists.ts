@@ -2,7 +2,7 @@
 // and services/convert/quota.go): the attachments, package versions and artifacts counted by lib/quota.ts.
 import type { EntityManager } from '@mikro-orm/core';
 import type { Config } from '../config.ts';
-import type { Page } from './paging.ts';
+import type { Page } from './http/paging.ts';
 import { PACKAGE_FILES_OF_OWNER } from './quota.ts';
 import { ArtifactStatus } from '../model/actions.ts';
 import { repoApiUrl, repoHtmlUrl } from './api/issue.ts';

@@ -7,13 +7,13 @@ import {
   RefConflictError, RefExistsError, RefNotFoundError, RevNotFoundError, ShaMismatchError,
 } from '../git/errors.ts';
 import { isEmpty, repoSize, setHead } from '../git/repo.ts';
-import { need, type LoadedRepo, type RequestState } from './request.ts';
+import { need, type LoadedRepo, type RequestState } from './http/request.ts';
 import { repoUrls, type RepoUrls } from './api/git.ts';
 import type { IRepository } from '../model/repo.ts';
-import { conflict, HttpError, notFound, unprocessable } from './errors.ts';
+import { conflict, HttpError, notFound, unprocessable } from './http/errors.ts';
 import { afterRefsUpdated } from './mirror-schedule.ts';
 import { refreshPullsAfterRefChange } from './pulls.ts';
-import type { Services } from './services.ts';
+import type { Services } from './http/services.ts';
 import type { Config } from '../config.ts';
 
 export interface GitCtx extends LoadedRepo {

@@ -9,9 +9,9 @@ import type { IUser } from '../model/user.ts';
 import type { TokenInfo } from './auth-types.ts';
 import { executeFast, plainRows, TOTAL } from '../model/raw.ts';
 import { Lru } from '../git/lru.ts';
-import type { Page } from './paging.ts';
-import { unprocessable } from './errors.ts';
-import { INT32_MAX } from './query-values.ts';
+import type { Page } from './http/paging.ts';
+import { unprocessable } from './http/errors.ts';
+import { INT32_MAX } from './http/query-values.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 
 export interface Caller { doer: IUser | null; siteAdmin: boolean; token: TokenInfo | null }

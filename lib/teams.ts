@@ -5,7 +5,7 @@ import { OrgUser, Team, TeamRepo, TeamUnit, TeamUser, type ITeam, type ITeamUnit
 import { Repository, type IRepository } from '../model/repo.ts';
 import type { IUser } from '../model/user.ts';
 import { Mode, UNIT_NAMES, Unit, parseMode, type AccessMode } from './perm.ts';
-import { unprocessable } from './errors.ts';
+import { unprocessable } from './http/errors.ts';
 
 export const isOwnerTeam = (t: ITeam) => t.accessMode >= Mode.owner;
 

@@ -3,7 +3,7 @@
 // otherwise until the recipient accepts or rejects it.
 import type { EntityManager } from '@mikro-orm/core';
 import type { Config } from '../config.ts';
-import type { Services } from './services.ts';
+import type { Services } from './http/services.ts';
 import { Collaboration, RepoRedirect, Repository, type IRepository } from '../model/repo.ts';
 import { OrgUser, Team, TeamRepo, TeamUnit } from '../model/org.ts';
 import { RepoTransfer, type IRepoTransfer } from '../model/transfer.ts';
@@ -12,7 +12,7 @@ import { toApiUser, type Viewer } from './api/user.ts';
 import { toApiTeam } from './api/team.ts';
 import type { ApiRepoTransfer } from './api/repo.ts';
 import { Mode, userPermission } from './perm.ts';
-import { conflict, unprocessable } from './errors.ts';
+import { conflict, unprocessable } from './http/errors.ts';
 import { moveGitDirs } from './repos.ts';
 import { canCreateOrgRepo } from './membership.ts';
 

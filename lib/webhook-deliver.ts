@@ -9,7 +9,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { Config } from '../config.ts';
 import { Webhook, type HookRequestInfo, type HookResponseInfo, type IHookTask } from '../model/webhook.ts';
 import { HookTask } from '../model/webhook.ts';
-import type { Services } from './services.ts';
+import type { Services } from './http/services.ts';
 import { UnsupportedEvent } from './webhook-payloads/index.ts';
 import { buildRequest } from './webhook-request.ts';
 import { setDeliveryNudge } from './webhook-tasks.ts';

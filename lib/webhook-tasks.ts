@@ -5,7 +5,7 @@
 // (lib/webhook-deliver.ts).
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
-import type { RequestState } from './request.ts';
+import type { RequestState } from './http/request.ts';
 import { commentsToApi, issueToApi } from './api/issue.ts';
 import { repoUrls, toVerification, CommitUsers } from './api/git.ts';
 import { pullToApi } from './api/pull.ts';

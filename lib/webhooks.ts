@@ -4,7 +4,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { Webhook, type HookEventSpec, type IWebhook } from '../model/webhook.ts';
 import type { CreateHookOption, EditHookOption } from '../model/schemas/index.ts';
-import { unprocessable } from './errors.ts';
+import { unprocessable } from './http/errors.ts';
 import { keepEarly, takeEarly } from './early-reads.ts';
 import { jsonList, plainRows } from '../model/raw.ts';
 import { compileGlob, GlobError } from './glob.ts';

@@ -24,7 +24,7 @@ export interface MatrixRow {
   query: MatrixQueryParam[];
   handler: string;
   implemented: boolean;
-  /** The answer may be kept across requests (RouteSpec `cached`, lib/answer-cache.ts). */
+  /** The answer may be kept across requests (RouteSpec `cached`, lib/http/answer-cache.ts). */
   cached: boolean;
 }
 

@@ -6,7 +6,7 @@ import { ApiSchemas } from '../model/schemas/index.ts';
 import { handlers } from '../handlers/index.ts';
 import { API_VERSION } from '../lib/version.ts';
 import { QuerySchemas } from '../model/schemas/query.ts';
-import { queryFields } from '../lib/query-params.ts';
+import { queryFields } from '../lib/http/query-params.ts';
 
 type Json = Record<string, unknown>;
 

@@ -37,7 +37,7 @@ export interface RouteSpec {
   readonly handler: HandlerKey;
   /**
    * The answer may be kept and sent again while the database and the repositories have not changed
-   * (lib/answer-cache.ts). Only for a GET whose answer is made from the request's path, query and
+   * (lib/http/answer-cache.ts). Only for a GET whose answer is made from the request's path, query and
    * credentials, the database's rows and git data alone: no other header, no clock, no file outside
    * git. Absent: never kept.
    */

@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Context } from 'koa';
 import { compareSpecificity, routerPath, validateTable, TableError, bindRoute, runRoute, scopeCheck, type BoundRoute, type RunHooks } from '../interpreter.ts';
-import { network, transactionOf, type Handler } from '../lib/handler.ts';
+import { network, transactionOf, type Handler } from '../lib/http/handler.ts';
 import { routes } from '../routes.table.ts';
 import type { RouteSpec } from '../table/route-spec.ts';
 import { ADM, BODY, REPO_CTX, SELF, TOK, USER } from '../guards/index.ts';

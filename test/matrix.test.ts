@@ -42,7 +42,7 @@ test('`npm run routes` has a Quota column: Q steps there, not among the guards (
   assert.is(merge.split(' | ')[6], 'Q(size:git:all, repo)');
 });
 
-test('`npm run routes` shows the rows whose answers are kept across requests (lib/answer-cache.ts): GETs only', () => {
+test('`npm run routes` shows the rows whose answers are kept across requests (lib/http/answer-cache.ts): GETs only', () => {
   const m = matrixJson(routes);
   const kept = m.filter((r) => r.cached);
   assert.ok(kept.length >= 4, `${kept.length} rows kept`);

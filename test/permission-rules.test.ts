@@ -14,7 +14,7 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 
 /** What a permission decision looks like in code. */
 const PATTERNS: readonly RegExp[] = [
-  /\bforbidden\(/, // lib/errors.ts's 403 helper
+  /\bforbidden\(/, // lib/http/errors.ts's 403 helper
   /HttpError\(\s*403\b/,
   /\bstatus:\s*403\b/,
   /\bjson\(\s*403\b/,
@@ -30,8 +30,8 @@ interface Allowed { file: string; line: string; why: string }
 /** Places that still decide a 403 (or a permission 404) themselves. Keep it shrinking. */
 const ALLOWED: readonly Allowed[] = [
   // The helpers' own definitions.
-  { file: 'lib/errors.ts', line: 'export const forbidden = ', why: 'the helper itself; goes when the list below is empty' },
-  { file: 'lib/errors.ts', line: 'export const conflict403 = ', why: 'the 403 for the state of data, not for who asks (STATE_403 below)' },
+  { file: 'lib/http/errors.ts', line: 'export const forbidden = ', why: 'the helper itself; goes when the list below is empty' },
+  { file: 'lib/http/errors.ts', line: 'export const conflict403 = ', why: 'the 403 for the state of data, not for who asks (STATE_403 below)' },
   
   // Before any route: authentication and sudo answer before a row's chain runs (README, request steps 1 and 3).
   { file: 'lib/auth.ts', line: 'if (user.prohibitLogin)', why: 'account state at authentication, before any chain' },

@@ -29,7 +29,7 @@ const ok = async (method: string, path: string, u: TestUser, body?: unknown) => 
 
 test.before(async () => {
   db = await openTestDb();
-  // The pins are what a request costs when it runs: answers kept across requests (lib/answer-cache.ts)
+  // The pins are what a request costs when it runs: answers kept across requests (lib/http/answer-cache.ts)
   // are off here, and their own cost is pinned at the end.
   srv = await startServer(db, { CACHE__ANSWERS: 'false' });
   owner = await makeUser(db, srv.api);

@@ -10,7 +10,7 @@ import type { IRepository } from '../../model/repo.ts';
 import { toApiUser, type ApiUser } from './user.ts';
 import { ZERO_TIME } from '../../model/time.ts';
 import { Lru } from '../../git/lru.ts';
-import { jsonText, RenderedBytes } from '../json.ts';
+import { jsonText, RenderedBytes } from '../http/json.ts';
 import type { TagInfo } from '../../git/tags.ts';
 import type { Commit as CommitJson, CommitUser, ContentsResponse, FileCommitResponse, PayloadCommit, PayloadCommitVerification, Tag, Wire } from '../../model/schemas/index.ts';
 

@@ -12,7 +12,7 @@ import { isWorkInProgress, issuesToApi, repoApiUrl, usersById } from './issue.ts
 import { toApiUser, type Viewer } from './user.ts';
 import { toApiTeam } from './team.ts';
 import { fmtTime } from '../../model/time.ts';
-import { isSiteAdmin, type RequestState } from '../request.ts';
+import { isSiteAdmin, type RequestState } from '../http/request.ts';
 import { reposJson } from './repo-json.ts';
 import { readRef } from '../../git/lookup.ts';
 import { readInfo } from '../../git/cat-file.ts';

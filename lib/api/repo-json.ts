@@ -8,7 +8,7 @@ import { User, type IUser } from '../../model/user.ts';
 import { findRepoById, repoUnits } from '../repos.ts';
 import { repoPermission, repoPermissions } from '../perm.ts';
 import { transferJson, transfersJson } from '../transfer.ts';
-import { isSiteAdmin, type RequestState } from '../request.ts';
+import { isSiteAdmin, type RequestState } from '../http/request.ts';
 import { toApiRepo, type ApiRepo } from './repo.ts';
 
 /** api.Repository as the caller sees it, with `parent` for forks and `repo_transfer` while one is pending. */

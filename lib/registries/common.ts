@@ -7,16 +7,16 @@ import type { Context } from 'koa';
 import type { EntityManager } from '@mikro-orm/core';
 import type { Config } from '../../config.ts';
 import type { Orm } from '../../model/db.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../http/services.ts';
 import type { IUser } from '../../model/user.ts';
 import type { IPackageBlob, IPackageFile } from '../../model/package.ts';
 import type { AuthResult, AuthDeps } from '../auth.ts';
 import { withinQuota } from '../quota.ts';
-import { MSG } from '../errors.ts';
+import { MSG } from '../http/errors.ts';
 import { hasScope } from '../scopes.ts';
-import { isSiteAdmin } from '../request.ts';
+import { isSiteAdmin } from '../http/request.ts';
 import { packageAccess } from '../membership.ts';
-import { bodyCap } from '../request-body.ts';
+import { bodyCap } from '../http/request-body.ts';
 import { blobPath, countDownload } from '../packages.ts';
 
 export interface PackageRegistryDeps {

@@ -12,8 +12,8 @@
 import type { Context, Middleware } from 'koa';
 import { User } from '../../model/user.ts';
 import { authenticate } from '../auth.ts';
-import { HttpError } from '../errors.ts';
-import { pathSegments } from '../url-path.ts';
+import { HttpError } from '../http/errors.ts';
+import { pathSegments } from '../http/url-path.ts';
 import { checkAccess, RegistryError, type PackageRegistryDeps } from './common.ts';
 import { IMAGE, E, renderError, type ImageRequest, answer } from './container-storage.ts';
 import { mintToken, tokenAuth } from './container-token.ts';

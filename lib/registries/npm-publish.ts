@@ -6,7 +6,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { Repository } from '../../model/repo.ts';
 import { User } from '../../model/user.ts';
 import { repoPermission } from '../perm.ts';
-import { isSiteAdmin } from '../request.ts';
+import { isSiteAdmin } from '../http/request.ts';
 import { isStorableText } from '../../model/schemas/storable.ts';
 import { addPackageFile, DuplicateFileError, DuplicateVersionError, spool } from '../packages.ts';
 import { checkQuota, emptyAnswer, readCapped, RegistryError, uploader, type RegistryRequest } from './common.ts';

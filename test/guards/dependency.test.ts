@@ -9,7 +9,7 @@ import { DEPENDENCY } from '../../guards/dependency.ts';
 import { DEPENDENCY_MANAGER } from '../../guards/dependency-manager.ts';
 import { Mode, Unit } from '../../lib/perm.ts';
 import { createIssue } from '../../lib/issues.ts';
-import { MSG, NOT_FOUND } from '../../lib/errors.ts';
+import { MSG, NOT_FOUND } from '../../lib/http/errors.ts';
 import type { IIssue } from '../../model/issue.ts';
 import type { IRepoUnit, IRepository } from '../../model/repo.ts';
 import type { IUser } from '../../model/user.ts';

@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { KEY } from '../../guards/key.ts';
 import { KEY_OWNER } from '../../guards/key-owner.ts';
 import { KeyType, PublicKey, type IPublicKey } from '../../model/keys.ts';
-import { NOT_FOUND } from '../../lib/errors.ts';
+import { NOT_FOUND } from '../../lib/http/errors.ts';
 import { fakeUser, loose, table, token, type Given } from './state.ts';
 import { openGuardDb, type GuardDb } from './db.ts';
 

@@ -18,7 +18,7 @@ import type { Auth, AuthMethod, TokenInfo } from '../../lib/auth-types.ts';
 import { parseScopes } from '../../lib/scopes.ts';
 import { DEFAULT_UNITS, RepoPermission, Unit, type AccessMode, type UnitName } from '../../lib/perm.ts';
 import { SecretBox } from '../../lib/secretbox.ts';
-import { repoPathFor, type Services } from '../../lib/services.ts';
+import { repoPathFor, type Services } from '../../lib/http/services.ts';
 import type { Deny, LoadedRepo, Outcome, Redirect, RequestState, Step } from '../../guards/types.ts';
 
 let nextId = 9000;

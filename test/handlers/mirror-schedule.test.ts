@@ -12,7 +12,7 @@ import { Mirror, PushMirror } from '../../model/mirror.ts';
 import { Repository } from '../../model/repo.ts';
 import { mirrorTick } from '../../lib/mirror-schedule.ts';
 import { SecretBox } from '../../lib/secretbox.ts';
-import { repoPathFor, type Services } from '../../lib/services.ts';
+import { repoPathFor, type Services } from '../../lib/http/services.ts';
 import { secretKey } from '../../server.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { call } from '../helpers/client.ts';

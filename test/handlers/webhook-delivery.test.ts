@@ -15,7 +15,7 @@ import { User } from '../../model/user.ts';
 import { emitEvent } from '../../lib/events.ts';
 import { deliverTick, startWebhookDeliverer } from '../../lib/webhook-deliver.ts';
 import { SecretBox } from '../../lib/secretbox.ts';
-import { repoPathFor, type Services } from '../../lib/services.ts';
+import { repoPathFor, type Services } from '../../lib/http/services.ts';
 import { secretKey } from '../../server.ts';
 import { cloneUrl, commitFiles, mustGit, workDir } from '../helpers/git-cli.ts';
 import { newOrg, newRepo, setup, valid, type Env } from './repo-setup.ts';

@@ -11,7 +11,7 @@ import * as assert from 'uvu/assert';
 import { HookTask } from '../../model/webhook.ts';
 import { deliverTick } from '../../lib/webhook-deliver.ts';
 import { SecretBox } from '../../lib/secretbox.ts';
-import { repoPathFor, type Services } from '../../lib/services.ts';
+import { repoPathFor, type Services } from '../../lib/http/services.ts';
 import { secretKey } from '../../server.ts';
 import { newRepo, setup, valid, type Env } from './repo-setup.ts';
 

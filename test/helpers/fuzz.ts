@@ -166,7 +166,7 @@ function validBody(row: RouteSpec): Probe['body'] | undefined {
   return json(baseBody(row));
 }
 
-/** NUL in a path parameter: 404, but 4xx for a name a write is to create (`POST/PUT contents/*`: 422, lib/request-input.ts). */
+/** NUL in a path parameter: 404, but 4xx for a name a write is to create (`POST/PUT contents/*`: 422, lib/http/request-input.ts). */
 const nulExpect = (row: RouteSpec, name: string): Expect => (name === '*' && (row.method === 'POST' || row.method === 'PUT') ? '4xx' : '404');
 
 /** The probes every row gets. */

@@ -8,7 +8,7 @@ import pino from 'pino';
 import { startSshServer, type RunningSsh } from '../../git-ssh.ts';
 import { secretKey } from '../../server.ts';
 import { SecretBox } from '../../lib/secretbox.ts';
-import { repoPathFor } from '../../lib/services.ts';
+import { repoPathFor } from '../../lib/http/services.ts';
 import type { TestDb, TestServer } from './server.ts';
 import { IDENTITY } from './git-cli.ts';
 

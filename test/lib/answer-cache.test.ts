@@ -1,10 +1,10 @@
-// The parts of kept answers that need no server (lib/answer-cache.ts, git/changes.ts): the snapshot is
+// The parts of kept answers that need no server (lib/http/answer-cache.ts, git/changes.ts): the snapshot is
 // asked once for everyone waiting, and never answered by a question sent before the caller came; which
 // requests may be kept; which git commands announce a change.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Context } from 'koa';
-import { answerKey } from '../../lib/answer-cache.ts';
+import { answerKey } from '../../lib/http/answer-cache.ts';
 import { AskedAfter, embeddedClock } from '../../model/db-clock.ts';
 import type { PGlite } from '@electric-sql/pglite';
 import { mayChange, subcommandOf } from '../../git/changes.ts';

@@ -4,7 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { commitListOf, CommitUsers, keptCommitList, toApiCommit, type CommitExtras } from '../../lib/api/git.ts';
-import { renderJson, renderJsonBytes } from '../../lib/json.ts';
+import { renderJson, renderJsonBytes } from '../../lib/http/json.ts';
 import { loadConfig } from '../../config.ts';
 import type { ChangedFile, Commit } from '../../git/commits.ts';
 

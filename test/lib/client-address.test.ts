@@ -1,10 +1,10 @@
-// The client address the limits on failed authentication count by (lib/client-address.ts): the
+// The client address the limits on failed authentication count by (lib/http/client-address.ts): the
 // peer's, unless the peer is a trusted proxy, whose X-Forwarded-For (or X-Real-IP) then counts, as
 // many entries from the right as [security] REVERSE_PROXY_LIMIT says.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loadConfig } from '../../config.ts';
-import { clientAddressOf } from '../../lib/client-address.ts';
+import { clientAddressOf } from '../../lib/http/client-address.ts';
 
 const addressOf = (o: Record<string, string> = {}) => clientAddressOf(loadConfig({}, o));
 

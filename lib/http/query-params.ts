@@ -3,7 +3,7 @@
 // the default); a value Forgejo refuses (a bad time, an invalid mode) gives a Deny, which the
 // interpreter answers after the chain, where Forgejo's handler would. Unknown names are ignored.
 import type { TSchema } from 'typebox';
-import type { QueryParse, QueryValues } from '../model/schemas/query.ts';
+import type { QueryParse, QueryValues } from '../../model/schemas/query.ts';
 import type { Deny } from './request.ts';
 import { atoi } from './query-values.ts';
 

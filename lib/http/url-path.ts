@@ -1,5 +1,5 @@
 // Paths served outside the route table (attachment downloads, the package registry) are split here.
-import { isStorableText } from '../model/schemas/storable.ts';
+import { isStorableText } from '../../model/schemas/storable.ts';
 
 /**
  * The non-empty segments of a URL path, percent-decoded; null when an escape is malformed or a

@@ -4,7 +4,7 @@
 // the right, as there are proxies to trust; anyone else could name any address there and so escape the
 // per-address limit, or pin it on someone else.
 import net from 'node:net';
-import type { Config } from '../config.ts';
+import type { Config } from '../../config.ts';
 
 export type AddressOf = (peer: string | undefined, headers: Record<string, string | string[] | undefined>) => string;
 

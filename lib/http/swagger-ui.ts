@@ -7,7 +7,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { createRequire } from 'node:module';
 import type { Middleware } from 'koa';
-import type { Config } from '../config.ts';
+import type { Config } from '../../config.ts';
 
 const ASSETS: Readonly<Record<string, string>> = {
   'swagger-ui.css': 'text/css; charset=utf-8',

@@ -3,20 +3,20 @@
 // The chain's own vocabulary (steps, their kinds) lives in guards/types.ts, above this layer.
 import type { EntityManager } from '@mikro-orm/core';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Config } from '../config.ts';
-import type { IUser } from '../model/user.ts';
-import type { IRepository, IRepoUnit } from '../model/repo.ts';
-import type { ITeam } from '../model/org.ts';
-import type { IComment, IIssue, ITrackedTime } from '../model/issue.ts';
-import type { IAttachment } from '../model/attachment.ts';
-import type { IAutoMerge, IPullRequest, IReview } from '../model/pull.ts';
-import type { IPackage, IPackageVersion } from '../model/package.ts';
-import type { IPublicKey } from '../model/keys.ts';
-import { siteAdminOf, type Auth } from './auth-types.ts';
-import type { RepoPermission } from './perm.ts';
+import type { Config } from '../../config.ts';
+import type { IUser } from '../../model/user.ts';
+import type { IRepository, IRepoUnit } from '../../model/repo.ts';
+import type { ITeam } from '../../model/org.ts';
+import type { IComment, IIssue, ITrackedTime } from '../../model/issue.ts';
+import type { IAttachment } from '../../model/attachment.ts';
+import type { IAutoMerge, IPullRequest, IReview } from '../../model/pull.ts';
+import type { IPackage, IPackageVersion } from '../../model/package.ts';
+import type { IPublicKey } from '../../model/keys.ts';
+import { siteAdminOf, type Auth } from '../auth-types.ts';
+import type { RepoPermission } from '../perm.ts';
 import type { Services } from './services.ts';
 import type { ReceivedBody } from './request-body.ts';
-import type { QueryValues } from '../model/schemas/query.ts';
+import type { QueryValues } from '../../model/schemas/query.ts';
 
 export type Need = 'doer' | 'user' | 'org' | 'repo' | 'team' | 'issue' | 'pull' | 'review' | 'comment' | 'attachment' | 'time' | 'package' | 'auto-merge' | 'key' | 'new-owner' | 'dependency' | 'head' | 'target-user' | 'body';
 
@@ -50,7 +50,7 @@ export interface RequestState {
   readonly method: string;
   /**
    * The caller, the repository and its owner are plain objects, not managed entities: a GET or HEAD,
-   * or a row whose handler changes none of them (lib/handler.ts plainContext).
+   * or a row whose handler changes none of them (lib/http/handler.ts plainContext).
    */
   readonly plainContext?: boolean;
   /** Request path below the API base, without the query. */
@@ -58,14 +58,14 @@ export interface RequestState {
   readonly params: Record<string, string>;
   /** The query string as received; handlers read `q` instead (only the input check, sudo, auth and Link headers read this). */
   readonly query: URLSearchParams;
-  /** The query parsed with the row's declaration (lib/query-params.ts): every declared name, typed. */
+  /** The query parsed with the row's declaration (lib/http/query-params.ts): every declared name, typed. */
   readonly q: QueryValues;
   readonly headers: IncomingHttpHeaders;
   readonly auth: Auth;
   /**
    * Reads the body (JSON value, text, or multipart fields and files; and the text as received for
    * SIG's Digest), once. Only the BODY step and SIG call it, so nothing is buffered for a caller
-   * the chain turned away before (lib/request-body.ts).
+   * the chain turned away before (lib/http/request-body.ts).
    */
   readonly readBody: () => Promise<ReceivedBody>;
   /** The request line's path and query as received: what an HTTP signature covers (SIG). */
@@ -74,7 +74,7 @@ export interface RequestState {
   readonly afterCommit?: (work: () => Promise<void>) => void;
   /**
    * A short transaction of the request's EntityManager around `work`: flushed and committed when it
-   * returns, rolled back when it throws. Set for a handler that calls other hosts (lib/handler.ts
+   * returns, rolled back when it throws. Set for a handler that calls other hosts (lib/http/handler.ts
    * `network`), which the interpreter runs outside any transaction: it writes only in here, and never
    * calls out from in here.
    */

@@ -19,7 +19,7 @@
 // are kept: a password is checked every time (limits, one-time codes), and `Sudo` is not keyed.
 import { hash } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
-import { Lru } from '../git/lru.ts';
+import { Lru } from '../../git/lru.ts';
 import { noneMatch } from './conditional-get.ts';
 
 /** A kept answer: the snapshot it was made under, and what is sent. */

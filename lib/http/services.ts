@@ -2,8 +2,8 @@
 // correctness: two processes on one database behave as one.
 import path from 'node:path';
 import type { Logger } from 'pino';
-import type { Config } from '../config.ts';
-import type { SecretBox } from './secretbox.ts';
+import type { Config } from '../../config.ts';
+import type { SecretBox } from '../secretbox.ts';
 
 export interface Services {
   log: Logger;

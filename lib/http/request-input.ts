@@ -5,7 +5,7 @@
 // a query value is input the caller chose, so it answers 422 naming the parameter, in the body
 // binding's `[Field]: Rule` style.
 import type { Deny } from './request.ts';
-import { isStorableText } from '../model/schemas/storable.ts';
+import { isStorableText } from '../../model/schemas/storable.ts';
 import { NOT_FOUND } from './errors.ts';
 
 /** Path parameters that name what a write creates (`POST/PUT contents/*`, the `path` parameter): input, so 422. */

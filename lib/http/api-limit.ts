@@ -5,14 +5,14 @@
 //   X-RateLimit-Limit      the budget of the window
 //   X-RateLimit-Remaining  what is left of it
 //   X-RateLimit-Reset      when the window ends (Unix seconds)
-// and a request past the budget answers 429 with Retry-After. A 304 (lib/conditional-get.ts) gives
+// and a request past the budget answers 429 with Retry-After. A 304 (lib/http/conditional-get.ts) gives
 // its point back. The counters are rate-limiter-flexible's PostgreSQL store (the `auth_limit` table,
 // its own key prefix), so every cairn process on the database shares them.
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
-import type { Config } from '../config.ts';
-import type { Orm } from '../model/db.ts';
+import type { Config } from '../../config.ts';
+import type { Orm } from '../../model/db.ts';
 import { HttpError } from './errors.ts';
-import { knexStore } from './auth-limit.ts';
+import { knexStore } from '../auth-limit.ts';
 
 export const RATE_LIMITED = 'API rate limit exceeded, try again later';
 
