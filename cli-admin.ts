@@ -7,10 +7,10 @@ import { secretKey } from './server.ts';
 import { createUser } from './lib/accounts.ts';
 import { User } from './model/user.ts';
 import { AccessToken } from './model/token.ts';
-import { hashToken, newSalt, newTokenValue } from './lib/tokens.ts';
-import { normalizeScopes } from './lib/scopes.ts';
-import { newTotpSecret, totpFor } from './lib/totp.ts';
-import { SecretBox } from './lib/secretbox.ts';
+import { hashToken, newSalt, newTokenValue } from './lib/auth/tokens.ts';
+import { normalizeScopes } from './lib/auth/scopes.ts';
+import { newTotpSecret, totpFor } from './lib/auth/totp.ts';
+import { SecretBox } from './lib/auth/secretbox.ts';
 import { hostKeyFile, hostKeyFingerprint, readHostKey } from './lib/ssh-host-key.ts';
 
 export interface Output { lines: string[]; code: number }

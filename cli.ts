@@ -13,7 +13,7 @@ import { createApp, listen, secretKey } from './server.ts';
 import { startMirrorScheduler } from './lib/mirror-schedule.ts';
 import { startWebhookDeliverer } from './lib/webhook-deliver.ts';
 import { startCronScheduler } from './lib/cron.ts';
-import { SecretBox } from './lib/secretbox.ts';
+import { SecretBox } from './lib/auth/secretbox.ts';
 import { repoPathFor } from './lib/http/services.ts';
 import { routes } from './routes.table.ts';
 import { validateTable, TableError } from './interpreter.ts';

@@ -126,7 +126,7 @@ const SETTINGS = {
     REVERSE_PROXY_TRUSTED_PROXIES: { kind: 'string', default: '127.0.0.0/8,::1/128' },
     REVERSE_PROXY_LIMIT: { kind: 'int', default: '1' },
   },
-  /** Failed authentications allowed per WINDOW seconds before 429 (lib/auth-limit.ts). */
+  /** Failed authentications allowed per WINDOW seconds before 429 (lib/auth/limits.ts). */
   SECURITY_LOGIN_LIMIT: {
     ENABLED: { kind: 'bool', default: 'true' },
     WINDOW: { kind: 'int', default: '900' },

@@ -14,7 +14,7 @@ import type { Context, Middleware } from 'koa';
 import type { Config } from './config.ts';
 import type { Orm } from './model/db.ts';
 import type { Services } from './lib/http/services.ts';
-import { authenticate, type AuthResult, type AuthDeps } from './lib/auth.ts';
+import { authenticate, type AuthResult, type AuthDeps } from './lib/auth/auth.ts';
 import { HttpError } from './lib/http/errors.ts';
 import { isDenial, isMoved, resolveGitAccess } from './lib/git-access.ts';
 import { ensurePushTarget, startPush } from './lib/git-push.ts';

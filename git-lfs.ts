@@ -11,7 +11,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { Config } from './config.ts';
 import type { Orm } from './model/db.ts';
 import type { Services } from './lib/http/services.ts';
-import { authenticate, type AuthDeps } from './lib/auth.ts';
+import { authenticate, type AuthDeps } from './lib/auth/auth.ts';
 import { HttpError } from './lib/http/errors.ts';
 import { isDenial, isMoved, resolveGitAccess, type GitAccess, type GitMode, type GitPrincipal } from './lib/git-access.ts';
 import { looksLikeLfsToken, verifyLfsToken, type LfsClaims } from './lib/lfs-token.ts';

@@ -2,7 +2,7 @@
 import { User } from '../model/user.ts';
 import { Repository } from '../model/repo.ts';
 import { NOT_FOUND } from '../lib/http/errors.ts';
-import { repoPermission } from '../lib/perm.ts';
+import { repoPermission } from '../lib/auth/perm.ts';
 import { deny, isSiteAdmin, step } from './types.ts';
 import { rowId } from '../lib/http/query-values.ts';
 

@@ -1,7 +1,7 @@
 // forgejo-facts 8.1 and Forgejo's CanCreateOrgRepo: "a non-permitted member creating in an org: 403
 // `Given user is not allowed to create repository in organization.`" — permitted are the
 // organization's owners and members of a team with `can_create_org_repo`, and site admins.
-import { canCreateOrgRepo } from '../lib/membership.ts';
+import { canCreateOrgRepo } from '../lib/auth/membership.ts';
 import { MSG } from '../lib/http/errors.ts';
 import { deny, isSiteAdmin, need, step } from './types.ts';
 

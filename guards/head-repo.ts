@@ -5,7 +5,7 @@
 // "Can't read headRepo UnitTypeCode".
 import { Repository } from '../model/repo.ts';
 import { User } from '../model/user.ts';
-import { repoPermission } from '../lib/perm.ts';
+import { repoPermission } from '../lib/auth/perm.ts';
 import { NOT_FOUND } from '../lib/http/errors.ts';
 import { deny, isSiteAdmin, need, step } from './types.ts';
 

@@ -1,7 +1,7 @@
 // Forgejo's DeletePublicKey(actor, id): the key must be the actor's, or the actor a site admin, else
 // 403 "You do not have access to this key". The actor is the caller on /user/keys/{id} (KEY_OWNER(doer))
 // and the named user on the admin route (KEY_OWNER(user)), as in Forgejo.
-import { userIsSiteAdmin } from '../lib/auth-types.ts';
+import { userIsSiteAdmin } from '../lib/auth/auth-types.ts';
 import { isSiteAdmin, deny, need, step, type Need } from './types.ts';
 
 const ACTORS = ['doer', 'user'] as const;

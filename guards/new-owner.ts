@@ -2,7 +2,7 @@
 // private organization the caller is not a member of (site admins see every one), answers 404 "The new
 // owner does not exist or cannot be found".
 import { User } from '../model/user.ts';
-import { isOrgMember } from '../lib/membership.ts';
+import { isOrgMember } from '../lib/auth/membership.ts';
 import { deny, isSiteAdmin, step } from './types.ts';
 
 export const NO_NEW_OWNER = 'The new owner does not exist or cannot be found';

@@ -2,7 +2,7 @@
 // (organization path) or 404 (team path)".
 import { MSG, NOT_FOUND } from '../lib/http/errors.ts';
 import { deny, isSiteAdmin, need, step } from './types.ts';
-import { isOrgMember } from '../lib/membership.ts';
+import { isOrgMember } from '../lib/auth/membership.ts';
 
 export const OM = step('OM', 'guard', ['org'], [], async (s) => {
   const org = need(s.org, 'org');

@@ -2,7 +2,7 @@
 // non-owner gets 403, for team paths 404".
 import { MSG, NOT_FOUND } from '../lib/http/errors.ts';
 import { deny, isSiteAdmin, need, step } from './types.ts';
-import { isOrgOwner } from '../lib/membership.ts';
+import { isOrgOwner } from '../lib/auth/membership.ts';
 
 export const ONA = step('ONA', 'guard', ['org'], [], async (s) => {
   const org = need(s.org, 'org');

@@ -1,7 +1,7 @@
 // Organization assignment (spec, path resolution: "{org} unknown: redirect when a rename redirect
 // exists, otherwise 404"). An organization the caller may not see is unknown to them.
 import { User, UserRedirect, UserType } from '../model/user.ts';
-import { canSeeOwner } from '../lib/perm.ts';
+import { canSeeOwner } from '../lib/auth/perm.ts';
 import { NOT_FOUND } from '../lib/http/errors.ts';
 import { deny, isSiteAdmin, step } from './types.ts';
 import { redirectPath } from '../lib/http/redirect-path.ts';

@@ -4,8 +4,8 @@
 import { User, type IUser } from '../model/user.ts';
 import { MSG } from '../lib/http/errors.ts';
 import { deny, isSiteAdmin, step, type RequestState } from './types.ts';
-import { canCreateOrgRepo } from '../lib/membership.ts';
-import { isOrgOwner } from '../lib/membership.ts';
+import { canCreateOrgRepo } from '../lib/auth/membership.ts';
+import { isOrgOwner } from '../lib/auth/membership.ts';
 
 const field = (s: RequestState, key: string): string | undefined => {
   const v = (s.body as Record<string, unknown> | undefined)?.[key];

@@ -3,7 +3,7 @@
 // OWNER_SCOPE('repo'): the addressed repository's owner (deletion). OWNER_SCOPE('body'): the owner
 // named in the body (template generation creates a repository there).
 import { MSG } from '../lib/http/errors.ts';
-import { hasScope } from '../lib/scopes.ts';
+import { hasScope } from '../lib/auth/scopes.ts';
 import { User } from '../model/user.ts';
 import { deny, need, step } from './types.ts';
 

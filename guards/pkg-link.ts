@@ -4,7 +4,7 @@
 // repository, or packages are disabled" (PKG_LINKER): a disabled unit is a 403 here, not RW's 404.
 import { Repository } from '../model/repo.ts';
 import { NOT_FOUND } from '../lib/http/errors.ts';
-import { repoPermission } from '../lib/perm.ts';
+import { repoPermission } from '../lib/auth/perm.ts';
 import { deny, isSiteAdmin, need, step } from './types.ts';
 
 export const PKG_LINK_REPO = step('PKG_LINK_REPO', 'loader', ['user'], ['repo'], async (s) => {

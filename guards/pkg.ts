@@ -3,7 +3,7 @@
 // the best mode of their teams (Forgejo's GetOrgUserMaxAuthorizeLevel); anyone reads a public owner's packages.
 import { MSG } from '../lib/http/errors.ts';
 import { deny, isSiteAdmin, need, step, type RequestState } from './types.ts';
-import { packageAccess } from '../lib/membership.ts';
+import { packageAccess } from '../lib/auth/membership.ts';
 
 const ownerAccess = (s: RequestState) => packageAccess(s.em, need(s.contextUser, 'user'), s.auth.doer);
 

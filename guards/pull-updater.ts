@@ -5,7 +5,7 @@
 // (merged, closed, head repository gone) passes here: the handler answers 422 for it, as Forgejo
 // checks that first.
 import { User } from '../model/user.ts';
-import { repoPermission } from '../lib/perm.ts';
+import { repoPermission } from '../lib/auth/perm.ts';
 import { repoUnits } from '../lib/repos.ts';
 import { canUserPushRule } from '../lib/branch-rules.ts';
 import { branchRule, canMerge, pullsConfig } from '../lib/pull-merge.ts';

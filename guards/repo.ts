@@ -1,7 +1,7 @@
 // Repository assignment (spec, path resolution rules 1-6; forgejo-facts 5 and 1.2).
 import { User, UserRedirect } from '../model/user.ts';
 import { findRedirectTarget } from '../lib/repo-redirect.ts';
-import { canSeeOwner, Mode, RepoPermission, repoPermission } from '../lib/perm.ts';
+import { canSeeOwner, Mode, RepoPermission, repoPermission } from '../lib/auth/perm.ts';
 import { findRepoByName } from '../lib/repos.ts';
 import { NOT_FOUND } from '../lib/http/errors.ts';
 import { deny, isSiteAdmin, step, type RequestState } from './types.ts';

@@ -6,7 +6,7 @@
 // the caller needs admin access to the repository, else 403 "Must have admin-level access to the
 // repository".
 import { Repository } from '../model/repo.ts';
-import { repoPermission } from '../lib/perm.ts';
+import { repoPermission } from '../lib/auth/perm.ts';
 import { MSG, NOT_FOUND } from '../lib/http/errors.ts';
 import { deny, isSiteAdmin, need, step } from './types.ts';
 

@@ -2,7 +2,7 @@
 // member who is not in the team gets 403, non-members 404".
 import { MSG, NOT_FOUND } from '../lib/http/errors.ts';
 import { deny, isSiteAdmin, need, step } from './types.ts';
-import { isOrgMember, isOrgOwner, isTeamMember } from '../lib/membership.ts';
+import { isOrgMember, isOrgOwner, isTeamMember } from '../lib/auth/membership.ts';
 
 export const TM = step('TM', 'guard', ['team', 'org'], [], async (s) => {
   const team = need(s.team, 'team');

@@ -5,7 +5,7 @@ import { RepoTransfer } from '../model/transfer.ts';
 import { User } from '../model/user.ts';
 import { NOT_FOUND } from '../lib/http/errors.ts';
 import { deny, need, step } from './types.ts';
-import { canCreateOrgRepo } from '../lib/membership.ts';
+import { canCreateOrgRepo } from '../lib/auth/membership.ts';
 
 export const TRANSFER_RECIPIENT = step('TRANSFER_RECIPIENT', 'guard', ['repo'], [], async (s) => {
   const { repo } = need(s.repo, 'repo');

@@ -3,8 +3,8 @@
 // they are not in) answers 404 "HasOrgOrUserVisible". Visibility is judged for that user, not for the
 // caller, as Forgejo does.
 import { User } from '../model/user.ts';
-import { userIsSiteAdmin } from '../lib/auth-types.ts';
-import { canSeeOwner } from '../lib/perm.ts';
+import { userIsSiteAdmin } from '../lib/auth/auth-types.ts';
+import { canSeeOwner } from '../lib/auth/perm.ts';
 import { deny, need, step } from './types.ts';
 
 export const USER_ORG = step('USER_ORG', 'loader', ['user'], ['org'], async (s) => {

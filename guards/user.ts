@@ -2,7 +2,7 @@
 // `{username}` is looked up case-insensitively; a renamed user redirects (307) when the caller may see
 // the new one; otherwise 404 `user redirect does not exist [name: x]`.
 import { User, UserRedirect } from '../model/user.ts';
-import { canSeeOwner } from '../lib/perm.ts';
+import { canSeeOwner } from '../lib/auth/perm.ts';
 import { deny, isSiteAdmin, step, type RequestState } from './types.ts';
 import { redirectPath } from '../lib/http/redirect-path.ts';
 

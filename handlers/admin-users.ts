@@ -5,7 +5,7 @@ import { json, noContent } from '../lib/http/handler.ts';
 import type { CreateOrgOption, CreateUserOption, EditUserOption, RenameUserOption } from '../model/schemas/index.ts';
 import { EmailAddress, User, type IUser } from '../model/user.ts';
 import { createOrg, createUser } from '../lib/accounts.ts';
-import { hashPassword } from '../lib/password.ts';
+import { hashPassword } from '../lib/auth/password.ts';
 import { deleteUser } from '../lib/delete-user.ts';
 import { renameOwner } from '../lib/rename-owner.ts';
 import { isValidEmail } from '../lib/emails.ts';

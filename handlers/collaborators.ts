@@ -5,7 +5,7 @@ import { json, noContent } from '../lib/http/handler.ts';
 import type { AddCollaboratorOption } from '../model/schemas/index.ts';
 import { Collaboration } from '../model/repo.ts';
 import { User, type IUser } from '../model/user.ts';
-import { Mode, Unit, modeName, parseMode, userPermission } from '../lib/perm.ts';
+import { Mode, Unit, modeName, parseMode, userPermission } from '../lib/auth/perm.ts';
 import { notFound, unprocessable } from '../lib/http/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { OrgUser, Team, TeamRepo, TeamUnit, TeamUser } from '../model/org.ts';

@@ -4,7 +4,7 @@ import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import { User, type IUser } from '../model/user.ts';
 import { Follow } from '../model/social.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
-import { canSeeUserFilter } from '../lib/user-visibility.ts';
+import { canSeeUserFilter } from '../lib/auth/user-visibility.ts';
 import { follow, isFollowing, unfollow } from '../lib/follows.ts';
 import { blockUser, listBlocked, unblockUser } from '../lib/blocks.ts';
 import { notFound, unprocessable } from '../lib/http/errors.ts';

@@ -13,7 +13,7 @@ import { ANONYMOUS, timelineToApi } from '../lib/api/timeline.ts';
 import { canReadIssue, commentAtCommit, commentInsert, countNewComment, insertAlone, recountComments, wholeSecondsOf } from '../lib/issues.ts';
 import { deferTailWrites, learnCountersOf } from '../lib/counters.ts';
 import { parseBodyTime } from '../lib/issue-edit.ts';
-import { knownRepo, repoPermission } from '../lib/perm.ts';
+import { knownRepo, repoPermission } from '../lib/auth/perm.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/http/paging.ts';
 import { notFound } from '../lib/http/errors.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';

@@ -29,7 +29,7 @@ import type { Sql } from '../lib/repo-search.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/http/paging.ts';
 import { badRequest, HttpError, notFound, unprocessable, NOT_FOUND } from '../lib/http/errors.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
-import { knownRepo } from '../lib/perm.ts';
+import { knownRepo } from '../lib/auth/perm.ts';
 import { callerOf } from './repo-lists.ts';
 import { INT32_MAX } from '../lib/http/query-values.ts';
 import type { QueryOf } from '../model/schemas/query.ts';

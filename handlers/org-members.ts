@@ -7,7 +7,7 @@ import { removeOrgMember } from '../lib/teams.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { notFound } from '../lib/http/errors.ts';
 import { toApiUser } from '../lib/api/user.ts';
-import { isOrgMember } from '../lib/membership.ts';
+import { isOrgMember } from '../lib/auth/membership.ts';
 import { isSiteAdmin, need } from '../lib/http/request.ts';
 
 /** Forgejo's FindOrgMembers: members and site admins see every member, others the public ones. */

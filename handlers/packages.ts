@@ -9,7 +9,7 @@ import { Repository } from '../model/repo.ts';
 import { User, type IUser } from '../model/user.ts';
 import { toApiPackage, toApiPackageFile } from '../lib/api/package.ts';
 import { findPackage, removePackageVersion, versionFiles } from '../lib/packages.ts';
-import { repoPermission } from '../lib/perm.ts';
+import { repoPermission } from '../lib/auth/perm.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { notFound } from '../lib/http/errors.ts';
 import { isSiteAdmin, need } from '../lib/http/request.ts';

@@ -13,7 +13,7 @@ import { reviewsToApi } from '../lib/api/review.ts';
 import { addComment } from '../lib/issues.ts';
 import { conflict403, notFound, unprocessable } from '../lib/http/errors.ts';
 import { hasTeamRepo } from '../lib/teams.ts';
-import { Mode, Unit } from '../lib/perm.ts';
+import { Mode, Unit } from '../lib/auth/perm.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
 import { isOfficialReviewer, isOfficialReviewerTeam, permissionOf, pullOf, restoreLatestOfficial, viewerOf, type Pull } from '../lib/pull-review.ts';
 

@@ -15,7 +15,7 @@ import { repoUrls } from '../lib/api/git.ts';
 import { badRequest, conflict, HttpError, notFound, unprocessable } from '../lib/http/errors.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/http/paging.ts';
 import { addComment, canWriteIssues, positiveInt } from '../lib/issues.ts';
-import { repoPermission } from '../lib/perm.ts';
+import { repoPermission } from '../lib/auth/perm.ts';
 import { repoUnits } from '../lib/repos.ts';
 import { gitCtx, pullRefresh, refreshAfterWrite } from '../lib/repo-git.ts';
 import { alreadyExists, claimPull, createPull, findOpenDuplicate, findPull, milestoneIn, pullRepos, repoPathOf, retestPull, syncPullHead } from '../lib/pulls.ts';

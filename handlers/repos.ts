@@ -9,7 +9,7 @@ import { repoJson } from '../lib/api/repo-json.ts';
 import { Mirror } from '../model/mirror.ts';
 import type { IUser } from '../model/user.ts';
 import { createRepository, defaultUnitConfig, deleteRepository, renameRepository, repoUnits } from '../lib/repos.ts';
-import { Unit, type UnitName } from '../lib/perm.ts';
+import { Unit, type UnitName } from '../lib/auth/perm.ts';
 import { unprocessable } from '../lib/http/errors.ts';
 import { checkRepoName } from '../lib/names.ts';
 import { checkMirrorInterval } from '../model/duration.ts';

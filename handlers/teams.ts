@@ -8,7 +8,7 @@ import { User } from '../model/user.ts';
 import {
   addTeamMember, addTeamRepo, createTeam, deleteTeam, editTeam, hasTeamRepo, removeTeamMember, removeTeamRepo, teamRepos, teamUnitsOf,
 } from '../lib/teams.ts';
-import { repoPermission } from '../lib/perm.ts';
+import { repoPermission } from '../lib/auth/perm.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/http/paging.ts';
 import { notFound } from '../lib/http/errors.ts';
 import { toApiTeam } from '../lib/api/team.ts';

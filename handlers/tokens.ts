@@ -5,12 +5,12 @@ import type { CreateAccessTokenOption } from '../model/schemas/index.ts';
 import { AccessToken, AccessTokenRepo, type IAccessToken } from '../model/token.ts';
 import { Repository } from '../model/repo.ts';
 import { User } from '../model/user.ts';
-import { newSalt, newTokenValue, hashToken } from '../lib/tokens.ts';
-import { normalizeScopes, ScopeError } from '../lib/scopes.ts';
+import { newSalt, newTokenValue, hashToken } from '../lib/auth/tokens.ts';
+import { normalizeScopes, ScopeError } from '../lib/auth/scopes.ts';
 import { badRequest, notFound, unprocessable } from '../lib/http/errors.ts';
 import { pageOf } from '../lib/http/paging.ts';
-import { repoPermission, userPermission } from '../lib/perm.ts';
-import { toApiAccessToken, type ApiAccessToken } from '../lib/api/token.ts';
+import { repoPermission, userPermission } from '../lib/auth/perm.ts';
+import { toApiAccessToken, type ApiAccessToken } from '../lib/auth/api/token.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
 import { rowId } from '../lib/http/query-values.ts';
 

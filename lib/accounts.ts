@@ -2,8 +2,8 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { EmailAddress, User, UserRedirect, type IUser, type Visibility } from '../model/user.ts';
 import { OrgUser, Team, TeamUnit, TeamUser } from '../model/org.ts';
-import { Mode, UNIT_NAMES, Unit } from './perm.ts';
-import { hashPassword } from './password.ts';
+import { Mode, UNIT_NAMES, Unit } from './auth/perm.ts';
+import { hashPassword } from './auth/password.ts';
 import { checkUserName } from './names.ts';
 import { isValidEmail } from './emails.ts';
 import { unprocessable } from './http/errors.ts';

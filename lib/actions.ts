@@ -20,7 +20,7 @@ import {
   type IActionArtifact, type IActionRun, type IActionRunJob, type IActionRunner,
 } from '../model/actions.ts';
 import { badRequest, notFound, unprocessable } from './http/errors.ts';
-import { hashToken, newSalt, newTokenValue } from './tokens.ts';
+import { hashToken, newSalt, newTokenValue } from './auth/tokens.ts';
 
 /** Whose runners a route addresses: a repository, a user or organization, or (both 0) the instance. */
 export interface RunnerScope { ownerId: number; repoId: number; repoOwnerId?: number }

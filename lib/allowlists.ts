@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { User, type IUser } from '../model/user.ts';
 import { Team, TeamRepo } from '../model/org.ts';
 import type { IRepository } from '../model/repo.ts';
-import { userPermission } from './perm.ts';
+import { userPermission } from './auth/perm.ts';
 import { unprocessable } from './http/errors.ts';
 
 /** User ids for names; an unknown name is 422, as is a user who cannot write the repository's code. */

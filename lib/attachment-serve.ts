@@ -19,10 +19,10 @@ import { Release } from '../model/release.ts';
 import { Issue } from '../model/issue.ts';
 import { Repository } from '../model/repo.ts';
 import { User } from '../model/user.ts';
-import { authenticate, type AuthResult, type AuthDeps } from './auth.ts';
-import { siteAdminOf } from './auth-types.ts';
-import { hasScope } from './scopes.ts';
-import { repoPermission, type RepoPermission } from './perm.ts';
+import { authenticate, type AuthResult, type AuthDeps } from './auth/auth.ts';
+import { siteAdminOf } from './auth/auth-types.ts';
+import { hasScope } from './auth/scopes.ts';
+import { repoPermission, type RepoPermission } from './auth/perm.ts';
 import { HttpError, MSG, NOT_FOUND } from './http/errors.ts';
 import { attachmentPath, countDownload, isUuid } from './attachments.ts';
 

@@ -8,7 +8,7 @@ import { Watch } from '../model/star.ts';
 import { recountStarsAndWatches } from './social.ts';
 import type { IUser } from '../model/user.ts';
 import { refreshFollowCounts } from './follows.ts';
-import { toApiBlockedUser } from './api/token.ts';
+import { toApiBlockedUser } from './auth/api/token.ts';
 import { intArray, readRowsFast } from '../model/raw.ts';
 
 /** Whether `a` has blocked `b` (user ids). */

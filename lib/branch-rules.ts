@@ -7,7 +7,7 @@ import type { LoadedRepo } from './http/request.ts';
 import { ProtectedBranch, ProtectedTag, type IProtectedBranch, type IProtectedTag } from '../model/branch-protection.ts';
 import { TeamUser } from '../model/org.ts';
 import { compileGlobOrLiteral, isGlobPattern } from './glob.ts';
-import type { RepoPermission } from './perm.ts';
+import type { RepoPermission } from './auth/perm.ts';
 import { MSG } from './http/errors.ts';
 
 // -------------------------------------------------------------------------------------------------

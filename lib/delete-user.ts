@@ -22,7 +22,7 @@ import { ownsPackages, removeOwnerPackages } from './packages.ts';
 import { refreshFollowCounts } from './follows.ts';
 import { deleteAvatar } from './avatar-store.ts';
 import { unprocessable } from './http/errors.ts';
-import { Mode } from './perm.ts';
+import { Mode } from './auth/perm.ts';
 
 async function checkDeletable(em: EntityManager, user: IUser, purge: boolean): Promise<void> {
   if (!purge && (await em.count(Repository, { ownerId: user.id })) > 0) throw unprocessable(`user still has ownership of repositories [uid: ${user.id}]`);

@@ -29,7 +29,7 @@ import { BlockedUser } from '../model/social.ts';
 import { CommentType, Comment, type IComment } from '../model/issue.ts';
 import { numberPending } from './issues.ts';
 import type { ITeam } from '../model/org.ts';
-import { readersOf, userById, type UnitName } from './perm.ts';
+import { readersOf, userById, type UnitName } from './auth/perm.ts';
 import { reachable, type Caller, type Sql } from './repo-search.ts';
 import type { Page } from './http/paging.ts';
 import { onEvent, type EventOf, type PushCommit, type RepoEvent } from './events.ts';

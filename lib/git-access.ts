@@ -12,9 +12,9 @@ import { User } from '../model/user.ts';
 import { Repository, type IRepository } from '../model/repo.ts';
 import type { IPublicKey } from '../model/keys.ts';
 import type { Services } from './http/services.ts';
-import { siteAdminOf, type TaskInfo, type TokenInfo } from './auth-types.ts';
-import { Mode, RepoPermission, enabledUnits, repoPermission, type AccessMode } from './perm.ts';
-import { hasScope } from './scopes.ts';
+import { siteAdminOf, type TaskInfo, type TokenInfo } from './auth/auth-types.ts';
+import { Mode, RepoPermission, enabledUnits, repoPermission, type AccessMode } from './auth/perm.ts';
+import { hasScope } from './auth/scopes.ts';
 import { findRedirectTarget } from './repo-redirect.ts';
 import { wikiPath } from './repos.ts';
 

@@ -14,7 +14,7 @@ import { AutoMerge, PullRequest, Review } from '../model/pull.ts';
 import { Attachment } from '../model/attachment.ts';
 import { RepoUnit, type IRepository } from '../model/repo.ts';
 import { User, type IUser } from '../model/user.ts';
-import { Unit, userPermission } from './perm.ts';
+import { Unit, userPermission } from './auth/perm.ts';
 import { addComment, labelIdsOf, recountIssueTotals, truncateTitle } from './issues.ts';
 import { badRequest, HttpError, unprocessable } from './http/errors.ts';
 import { attachmentPath, isUuid } from './attachments.ts';

@@ -7,7 +7,7 @@ import { IssueAssignee, type IComment, type IIssue } from '../model/issue.ts';
 import { PullRequest, ReviewType, type IPullRequest, type IReview } from '../model/pull.ts';
 import type { IRepository } from '../model/repo.ts';
 import { User, type IUser } from '../model/user.ts';
-import type { Auth } from './auth-types.ts';
+import type { Auth } from './auth/auth-types.ts';
 import { need, type RequestState } from './http/request.ts';
 import { emitEvent, type Changes, type EventCtx, type IssueAction, type PullAction } from './events.ts';
 import { emitRefChanges } from './push-events.ts';
@@ -88,7 +88,7 @@ const newRowKey = (kind: NewRowKind, repoId: number) => `new-row:${kind}:${repoI
 
 /**
  * Select-list expressions over the token's row `t` and the repository `r` its statement finds
- * (lib/tokens.ts) that make a new row's early reads there: the id the row takes from its table's
+ * (lib/auth/tokens.ts) that make a new row's early reads there: the id the row takes from its table's
  * sequence (drawn whether or not the request goes on to insert it; a gap in ids is all it leaves),
  * the feed's watchers and the hooks (issue 10: POST {R}/issues and POST .../comments then send
  * everything else with COMMIT, two round trips in all).

@@ -7,7 +7,7 @@ import { CommentType } from '../model/issue.ts';
 import { ReviewType } from '../model/pull.ts';
 import type { Page } from './http/paging.ts';
 import { plainRows } from '../model/raw.ts';
-import { Unit } from './perm.ts';
+import { Unit } from './auth/perm.ts';
 import { pageWithTotal, reachable, type Caller, type Sql } from './repo-search.ts';
 import { unprocessable } from './http/errors.ts';
 

@@ -5,7 +5,7 @@ import { RepoUnit, Repository, type IRepoUnit, type IRepository } from '../model
 import { User, type IUser } from '../model/user.ts';
 import { IssueAssignee, type IIssue } from '../model/issue.ts';
 import { isSiteAdmin, type LoadedRepo, type RequestState } from './http/request.ts';
-import { Unit, repoPermission } from './perm.ts';
+import { Unit, repoPermission } from './auth/perm.ts';
 import { canWriteIssues } from './issues.ts';
 
 export interface TrackerConfig { timeTracking: boolean; onlyContributors: boolean; dependencies: boolean }

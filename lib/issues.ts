@@ -68,7 +68,7 @@ const ISSUE_BY_INDEX = 'select * from issue where repo_id = ? and "index" = ?';
 
 /**
  * A select expression for a statement that reads something else as well (the caller's token,
- * lib/tokens.ts): the issue with the number of its one placeholder in the repository `repoId` (an SQL
+ * lib/auth/tokens.ts): the issue with the number of its one placeholder in the repository `repoId` (an SQL
  * expression), as `prefixedColumns` selects it, for `keepIssueRead`.
  */
 export const issueByIndexColumn = (em: EntityManager, repoId: string) =>

@@ -11,7 +11,7 @@ import { Team, TeamRepo, TeamUnit, TeamUser } from '../model/org.ts';
 import type { IRepository } from '../model/repo.ts';
 import { BlockedUser } from '../model/social.ts';
 import { User, type IUser } from '../model/user.ts';
-import { Mode, Unit } from './perm.ts';
+import { Mode, Unit } from './auth/perm.ts';
 
 /**
  * Forgejo's mentionPattern: `@user` or `@org/team` after the start, whitespace, `(` or `[`, ending at

@@ -28,7 +28,7 @@ import { attachmentPath, attachmentsRoot, isValidExternalUrl } from './attachmen
 import { createIssue, recountIssueTotals } from './issues.ts';
 import { retestPull } from './pulls.ts';
 import type { Services } from './http/services.ts';
-import { repoPermission } from './perm.ts';
+import { repoPermission } from './auth/perm.ts';
 import type { Remote } from './remote-url.ts';
 import { fetchSourceLabels, insertLabels, type SourceLabel } from './migrate-labels.ts';
 import {

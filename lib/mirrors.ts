@@ -12,7 +12,7 @@ import type { IRepository } from '../model/repo.ts';
 import type { IUser } from '../model/user.ts';
 import { HttpError, conflict, unprocessable } from './http/errors.ts';
 import type { Transact } from './http/request.ts';
-import { DEFAULT_UNITS } from './perm.ts';
+import { DEFAULT_UNITS } from './auth/perm.ts';
 import { FILES_EXIST, MIRROR_UNITS, checkNewRepo, insertRepository, wikiPath, type RepoRecord } from './repos.ts';
 import { DEFAULT_MIRROR_INTERVAL, checkMirrorInterval, parseDuration } from '../model/duration.ts';
 import { checkRemoteAllowed, parseRemote, type Remote } from './remote-url.ts';

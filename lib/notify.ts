@@ -10,7 +10,7 @@ import { isWorkInProgress } from './api/issue.ts';
 import type { IUser } from '../model/user.ts';
 import { onEvent } from './events.ts';
 import { mentionedUsers } from './mentions.ts';
-import { everyoneReads, readersOf, repoById, userById } from './perm.ts';
+import { everyoneReads, readersOf, repoById, userById } from './auth/perm.ts';
 import { intArray, plainPrefixed, prefixedColumns, readRowsFast, textOf } from '../model/raw.ts';
 import { tailWrite } from './counters.ts';
 import { numberPending } from './issues.ts';
@@ -144,7 +144,7 @@ export async function notifyIssueEvent(em: EntityManager, notice: IssueNotice): 
   const repo = await repoById(em, issue.repoId);
   if (!repo) return;
   if (!notice.receiverId) {
-    // With the units the request read already (lib/perm.ts knownUnits), whether everyone may read is
+    // With the units the request read already (lib/auth/perm.ts knownUnits), whether everyone may read is
     // known without a statement.
     const owner = await userById(em, repo.ownerId);
     const all = owner && everyoneReads(em, repo, owner, issue.isPull ? 'pulls' : 'issues');

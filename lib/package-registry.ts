@@ -7,7 +7,7 @@
 import { pathSegments } from './http/url-path.ts';
 import type { Context, Middleware } from 'koa';
 import { User } from '../model/user.ts';
-import { authenticate } from './auth.ts';
+import { authenticate } from './auth/auth.ts';
 import { HttpError } from './http/errors.ts';
 import { checkAccess, RegistryError, type PackageRegistryDeps, type Registry, type RegistryRequest } from './registries/common.ts';
 import { generic } from './registries/generic.ts';

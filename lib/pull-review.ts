@@ -6,7 +6,7 @@ import { TeamUnit, TeamUser, type ITeam } from '../model/org.ts';
 import { reviewsToApi, type ReviewedPull } from './api/review.ts';
 import { gitCtx } from './repo-git.ts';
 import { branchRule } from './branch-rules.ts';
-import { Mode, Unit, userPermission } from './perm.ts';
+import { Mode, Unit, userPermission } from './auth/perm.ts';
 import { isSiteAdmin, need, type RequestState } from './http/request.ts';
 
 export interface Pull extends ReviewedPull {

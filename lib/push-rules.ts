@@ -6,7 +6,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { runGit } from '../git/exec.ts';
 import { ProtectedBranch, ProtectedTag } from '../model/branch-protection.ts';
 import type { IUser } from '../model/user.ts';
-import type { RepoPermission } from './perm.ts';
+import type { RepoPermission } from './auth/perm.ts';
 import { canControlTag, canUserPushRule, filePatterns, firstMatch, loadBranchRules, matchesAnyFile } from './branch-rules.ts';
 
 export interface RefUpdate {

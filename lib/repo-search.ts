@@ -6,7 +6,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { Repository, type IRepository } from '../model/repo.ts';
 import type { IUser } from '../model/user.ts';
-import type { TokenInfo } from './auth-types.ts';
+import type { TokenInfo } from './auth/auth-types.ts';
 import { executeFast, plainRows, TOTAL } from '../model/raw.ts';
 import { Lru } from '../git/lru.ts';
 import type { Page } from './http/paging.ts';
@@ -39,7 +39,7 @@ const viaTeam = (uid: number) => or([
 ]);
 const viaCollaboration = (uid: number) => sql(`r.id in (select c.repo_id from collaboration c where c.user_id = ?)`, uid);
 
-/** lib/perm.ts as a condition: owned, collaborating, through a team, or public with a visible owner. */
+/** lib/auth/perm.ts as a condition: owned, collaborating, through a team, or public with a visible owner. */
 function accessibleTo(uid: number): Sql {
   return or([
     sql('r.owner_id = ?', uid),
@@ -50,7 +50,7 @@ function accessibleTo(uid: number): Sql {
   ]);
 }
 
-/** The repositories the caller can reach at all (lib/perm.ts including the token-kind reductions). */
+/** The repositories the caller can reach at all (lib/auth/perm.ts including the token-kind reductions). */
 export function reachable(c: Caller): Sql {
   if (!c.doer || c.token?.publicOnly) return PUBLIC;
   if (c.siteAdmin) return sql('true');

@@ -19,7 +19,7 @@ import { ProtectedBranch, ProtectedTag } from '../model/branch-protection.ts';
 import { CommitStatus } from '../model/commit-status.ts';
 import { User, type IUser } from '../model/user.ts';
 import { mapPrefixed, plainPrefixed, prefixedColumns, readRowsFast } from '../model/raw.ts';
-import { DEFAULT_UNITS, Mode, Unit, userPermission, type UnitName } from './perm.ts';
+import { DEFAULT_UNITS, Mode, Unit, userPermission, type UnitName } from './auth/perm.ts';
 import { checkRepoName } from './names.ts';
 import { badRequest, conflict, unprocessable } from './http/errors.ts';
 import { initBare, renameRepo, deleteRepo, repoSize, type ObjectFormat } from '../git/repo.ts';
@@ -272,7 +272,7 @@ export async function repoUnits(em: EntityManager, repoId: number): Promise<IRep
  * Selected with a repository `r`: its units (in no order: `repoFromRow` sorts them), and whether a
  * transfer is pending. An `array(...)` of rows, not `json_agg`: PostgreSQL sets up an aggregate, and
  * a sort, on every execution of a prepared statement (issue 10: 0.02 ms of backend CPU less for the
- * statement of `GET {R}` with a token, with the same change in the access facts, lib/perm.ts).
+ * statement of `GET {R}` with a token, with the same change in the access facts, lib/auth/perm.ts).
  */
 const REPO_EXTRAS = `to_json(array(select x from repo_unit x where x.repo_id = r.id)) as units,
     exists (select 1 from repo_transfer t where t.repo_id = r.id) as transfer_pending`;
@@ -321,7 +321,7 @@ export async function findRepoByName(em: EntityManager, owner: IUser | string, r
 /**
  * The select list and joins that find an owner (alias `o`) by name and its repository (`r`) by name
  * with its units and transfer state, for a statement that reads something else as well (the caller's
- * token, lib/tokens.ts); its two placeholders are the repository's and the owner's name in lower case, as given to
+ * token, lib/auth/tokens.ts); its two placeholders are the repository's and the owner's name in lower case, as given to
  * `keepRepoRead`. `more` adds select expressions over `o` and `r`.
  */
 export const repoByNameLateral = (em: EntityManager, more = '') =>

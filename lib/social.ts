@@ -27,7 +27,7 @@ export async function setWatch(em: EntityManager, userId: number, repo: IReposit
 }
 
 /**
- * A star count another statement of the request already read (the caller's token's, lib/tokens.ts),
+ * A star count another statement of the request already read (the caller's token's, lib/auth/tokens.ts),
  * by EntityManager: only for a request that changes nothing, which cannot star anything either.
  */
 const starsRead = new WeakMap<EntityManager, { uid: number; count: number }>();

@@ -4,7 +4,7 @@ import { UniqueConstraintViolationException, type EntityManager } from '@mikro-o
 import { OrgUser, Team, TeamRepo, TeamUnit, TeamUser, type ITeam, type ITeamUnit } from '../model/org.ts';
 import { Repository, type IRepository } from '../model/repo.ts';
 import type { IUser } from '../model/user.ts';
-import { Mode, UNIT_NAMES, Unit, parseMode, type AccessMode } from './perm.ts';
+import { Mode, UNIT_NAMES, Unit, parseMode, type AccessMode } from './auth/perm.ts';
 import { unprocessable } from './http/errors.ts';
 
 export const isOwnerTeam = (t: ITeam) => t.accessMode >= Mode.owner;

@@ -11,10 +11,10 @@ import { User, type IUser } from '../model/user.ts';
 import { toApiUser, type Viewer } from './api/user.ts';
 import { toApiTeam } from './api/team.ts';
 import type { ApiRepoTransfer } from './api/repo.ts';
-import { Mode, userPermission } from './perm.ts';
+import { Mode, userPermission } from './auth/perm.ts';
 import { conflict, unprocessable } from './http/errors.ts';
 import { moveGitDirs } from './repos.ts';
-import { canCreateOrgRepo } from './membership.ts';
+import { canCreateOrgRepo } from './auth/membership.ts';
 
 export async function transferJson(em: EntityManager, cfg: Config, t: IRepoTransfer, viewer: Viewer): Promise<ApiRepoTransfer> {
   return (await transfersJson(em, cfg, [t], viewer))[0]!;

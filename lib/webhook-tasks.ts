@@ -16,7 +16,7 @@ import type { IRepository } from '../model/repo.ts';
 import { User, type IUser } from '../model/user.ts';
 import { HookTask, Webhook, type IWebhook } from '../model/webhook.ts';
 import { onEvent, type EventCtx, type EventOf, type PushCommit, type RepoEvent } from './events.ts';
-import { Mode, RepoPermission, enabledUnits, userById, type AccessMode } from './perm.ts';
+import { Mode, RepoPermission, enabledUnits, userById, type AccessMode } from './auth/perm.ts';
 import { repoUnits } from './repos.ts';
 import { branchMatches, hasEvent, hooksFor, RAW_PAYLOAD_TYPES } from './webhooks.ts';
 

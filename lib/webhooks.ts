@@ -8,7 +8,7 @@ import { unprocessable } from './http/errors.ts';
 import { keepEarly, takeEarly } from './early-reads.ts';
 import { jsonList, plainRows } from '../model/raw.ts';
 import { compileGlob, GlobError } from './glob.ts';
-import type { SecretBox } from './secretbox.ts';
+import type { SecretBox } from './auth/secretbox.ts';
 import { hookMeta, tokenAuthorization } from './webhook-config.ts';
 
 /** Forgejo's webhook_module types (forgejo-facts 11.4). */

@@ -1,7 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 
 /**
- * Counters of failed authentications (lib/auth-limit.ts). The table is rate-limiter-flexible's
+ * Counters of failed authentications (lib/auth/limits.ts). The table is rate-limiter-flexible's
  * PostgreSQL store, in the layout that library reads and writes: a key, the points consumed in the
  * current window, and when the window ends (epoch milliseconds).
  */

@@ -3,7 +3,7 @@ import type { Step } from '../guards/types.ts';
 import type { BodySchemaName } from '../model/schemas/index.ts';
 import type { QuerySchemaName } from '../model/schemas/query.ts';
 import type { HandlerKey } from '../handlers/index.ts';
-import type { Category } from '../lib/scopes.ts';
+import type { Category } from '../lib/auth/scopes.ts';
 import type { Config } from '../config.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

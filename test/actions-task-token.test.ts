@@ -7,7 +7,7 @@ import { openTestDb, startServer, type TestDb, type TestServer } from './helpers
 import { call } from './helpers/client.ts';
 import { makeRepo, makeUser, type TestUser } from './helpers/fixtures.ts';
 import { ActionTask } from '../model/action-task.ts';
-import { hashToken, newSalt, newTokenValue } from '../lib/tokens.ts';
+import { hashToken, newSalt, newTokenValue } from '../lib/auth/tokens.ts';
 
 let db: TestDb;
 let srv: TestServer;

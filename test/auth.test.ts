@@ -6,7 +6,7 @@ import { openTestDb, startServer, type TestDb, type TestServer } from './helpers
 import { call } from './helpers/client.ts';
 import { makeRepo, makeToken, makeUser, uniq, type TestUser } from './helpers/fixtures.ts';
 import { runAdminCommand } from './helpers/admin.ts';
-import { totpFor } from '../lib/totp.ts';
+import { totpFor } from '../lib/auth/totp.ts';
 import { ApiSchemas } from '../model/schemas/index.ts';
 import { validateResponse } from '../model/schemas/validate.ts';
 import { AccessToken } from '../model/token.ts';

@@ -8,7 +8,7 @@ import { routes } from '../routes.table.ts';
 import type { RouteSpec } from '../table/route-spec.ts';
 import { ADM, BODY, REPO_CTX, SELF, TOK, USER } from '../guards/index.ts';
 import { loadConfig } from '../config.ts';
-import { parseScopes } from '../lib/scopes.ts';
+import { parseScopes } from '../lib/auth/scopes.ts';
 import type { RequestState } from '../guards/types.ts';
 
 const row = (over: Partial<RouteSpec>): RouteSpec => ({

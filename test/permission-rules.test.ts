@@ -34,16 +34,16 @@ const ALLOWED: readonly Allowed[] = [
   { file: 'lib/http/errors.ts', line: 'export const conflict403 = ', why: 'the 403 for the state of data, not for who asks (STATE_403 below)' },
   
   // Before any route: authentication and sudo answer before a row's chain runs (README, request steps 1 and 3).
-  { file: 'lib/auth.ts', line: 'if (user.prohibitLogin)', why: 'account state at authentication, before any chain' },
-  { file: 'lib/auth.ts', line: 'if (!user.isActive)', why: 'account state at authentication, before any chain' },
-  { file: 'lib/auth.ts', line: 'if (user.mustChangePassword)', why: 'account state at authentication, before any chain' },
-  { file: 'lib/auth.ts', line: "'Only administrators allowed to sudo.'", why: 'sudo runs before the chain (interpreter step 1)' },
+  { file: 'lib/auth/auth.ts', line: 'if (user.prohibitLogin)', why: 'account state at authentication, before any chain' },
+  { file: 'lib/auth/auth.ts', line: 'if (!user.isActive)', why: 'account state at authentication, before any chain' },
+  { file: 'lib/auth/auth.ts', line: 'if (user.mustChangePassword)', why: 'account state at authentication, before any chain' },
+  { file: 'lib/auth/auth.ts', line: "'Only administrators allowed to sudo.'", why: 'sudo runs before the chain (interpreter step 1)' },
   // Transports outside the route table: no chain to place a step in.
   { file: 'git-http.ts', line: "'unsupported service (only the smart HTTP protocol is served)'", why: 'git smart HTTP is not a table route' },
   { file: 'git-http.ts', line: "'Interacting with repositories by HTTP protocol is not allowed'", why: 'git smart HTTP is not a table route' },
   { file: 'lib/attachment-serve.ts', line: 'MSG.missingScope([`read:${category}`])', why: 'attachment downloads (/attachments/{uuid}) are not a table route' },
   // The definitions of the visibility helpers; their callers are guards.
-  { file: 'lib/perm.ts', line: 'export async function canSeeOwner(', why: 'the helper itself' },
+  { file: 'lib/auth/perm.ts', line: 'export async function canSeeOwner(', why: 'the helper itself' },
   { file: 'lib/issue-tracker.ts', line: 'export async function loadOtherRepo(', why: 'the helper itself' },
   // Not a chain step: the merge already happened (issue 11, item 1, checked and left).
   { file: 'handlers/pulls.ts', line: 'const mergedBranchKept = ', why: 'delete_branch_after_merge refused after the merge, which is committed and stands: no chain step runs after the handler, and the refusal is mostly the state of the branch (default, protected)' },
@@ -107,12 +107,12 @@ test('conflict403 is used only for the listed state refusals', () => {
 });
 
 /**
- * "Is site admin" has one implementation (lib/auth-types.ts: siteAdminOf for the caller, userIsSiteAdmin
+ * "Is site admin" has one implementation (lib/auth/auth-types.ts: siteAdminOf for the caller, userIsSiteAdmin
  * for a user acting as themself); everything else asks it. Reading the account flag is allowed only
  * where the flag itself is the subject: shown, created, edited.
  */
 const ADMIN_FLAG: readonly Allowed[] = [
-  { file: 'lib/auth-types.ts', line: 'return !!doer?.isAdmin', why: 'the rule itself' },
+  { file: 'lib/auth/auth-types.ts', line: 'return !!doer?.isAdmin', why: 'the rule itself' },
   { file: 'lib/api/user.ts', line: 'is_admin: privileged ? u.isAdmin', why: 'the flag shown in api.User' },
   { file: 'handlers/admin-users.ts', line: 'user.isAdmin && (await c.em.count(User, { isAdmin: true', why: 'the last site admin may not lose the flag' },
   { file: 'handlers/admin-users.ts', line: 'user.isAdmin = b.admin', why: 'editing the flag' },

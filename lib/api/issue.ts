@@ -15,7 +15,7 @@ import { toApiUser, type Viewer } from './user.ts';
 import { toApiLabel } from './label.ts';
 import { toApiMilestone } from './milestone.ts';
 import { fmtTime } from '../../model/time.ts';
-import { pseudoUser } from '../pseudo-users.ts';
+import { pseudoUser } from '../auth/pseudo-users.ts';
 import type { Attachment as AttachmentJson, Comment, Issue as IssueJson, StopWatch, TrackedTime as TrackedTimeJson, Wire } from '../../model/schemas/index.ts';
 import { secToTime } from '../../model/duration.ts';
 import { intArray, jsonList, plainRows, readRowsFast } from '../../model/raw.ts';

@@ -12,7 +12,7 @@ import { toApiRepo, type ApiRepo } from './repo.ts';
 import type { NotificationSubject, NotificationThread, Wire } from '../../model/schemas/index.ts';
 import type { Viewer } from './user.ts';
 import { fmtTime } from '../../model/time.ts';
-import { Mode, RepoPermission, type AccessMode } from '../perm.ts';
+import { Mode, RepoPermission, type AccessMode } from '../auth/perm.ts';
 
 export const threadApiUrl = (cfg: Config, id: number) => `${cfg.appUrl}api/v1/notifications/threads/${id}`;
 

@@ -10,7 +10,7 @@ import type { Package, PackageFile, Wire } from '../../model/schemas/index.ts';
 export type ApiPackage = Wire<Package>;
 export type ApiPackageFile = Wire<PackageFile>;
 import { fmtTime } from '../../model/time.ts';
-import { pseudoUser } from '../pseudo-users.ts';
+import { pseudoUser } from '../auth/pseudo-users.ts';
 
 export interface PackageView {
   pkg: IPackage;

@@ -6,7 +6,7 @@ import type { IUser } from '../../model/user.ts';
 import { fmtTime } from '../../model/time.ts';
 import type { Reaction, Wire } from '../../model/schemas/index.ts';
 import { toApiUser, type Viewer } from './user.ts';
-import { pseudoUser } from '../pseudo-users.ts';
+import { pseudoUser } from '../auth/pseudo-users.ts';
 
 export type ApiReaction = Wire<Reaction>;
 

@@ -6,7 +6,7 @@ import { intArray, jsonList, plainRows, readRowsFast } from '../../model/raw.ts'
 import { RepoTransfer } from '../../model/transfer.ts';
 import { User, type IUser } from '../../model/user.ts';
 import { findRepoById, repoUnits } from '../repos.ts';
-import { repoPermission, repoPermissions } from '../perm.ts';
+import { repoPermission, repoPermissions } from '../auth/perm.ts';
 import { transferJson, transfersJson } from '../transfer.ts';
 import { isSiteAdmin, type RequestState } from '../http/request.ts';
 import { toApiRepo, type ApiRepo } from './repo.ts';

@@ -11,7 +11,7 @@ import { toApiTeam } from './team.ts';
 import { issuePath, repoHtmlUrl, usersById } from './issue.ts';
 import { fmtTime } from '../../model/time.ts';
 import { teamUnitsOf } from '../teams.ts';
-import { pseudoUser } from '../pseudo-users.ts';
+import { pseudoUser } from '../auth/pseudo-users.ts';
 import type { PullReview, PullReviewComment, Wire } from '../../model/schemas/index.ts';
 
 export type ApiReview = Wire<PullReview>;

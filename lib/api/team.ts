@@ -2,7 +2,7 @@
 import type { Config } from '../../config.ts';
 import type { ITeam, ITeamUnit } from '../../model/org.ts';
 import type { IUser } from '../../model/user.ts';
-import { Mode, UNIT_NAMES, modeName, unitKey } from '../perm.ts';
+import { Mode, UNIT_NAMES, modeName, unitKey } from '../auth/perm.ts';
 import { toApiOrg } from './user.ts';
 import type { Team, Wire } from '../../model/schemas/index.ts';
 

@@ -12,7 +12,7 @@ import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../../config.ts';
 import type { Orm } from '../../model/db.ts';
 import { HttpError } from './errors.ts';
-import { knexStore } from '../auth-limit.ts';
+import { knexStore } from '../auth/limits.ts';
 
 export const RATE_LIMITED = 'API rate limit exceeded, try again later';
 

@@ -1,4 +1,4 @@
-// The address a request comes from, for the limits on failed authentication (lib/auth-limit.ts).
+// The address a request comes from, for the limits on failed authentication (lib/auth/limits.ts).
 // As in Forgejo ([security] REVERSE_PROXY_TRUSTED_PROXIES and REVERSE_PROXY_LIMIT): X-Forwarded-For
 // (or X-Real-IP) is believed only from a trusted proxy, and only as many of its entries, counted from
 // the right, as there are proxies to trust; anyone else could name any address there and so escape the

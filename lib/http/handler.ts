@@ -1,7 +1,7 @@
 // What a handler sees and returns. Handlers never touch Koa: the interpreter renders the Reply.
 import type { Readable } from 'node:stream';
 import type { IUser } from '../../model/user.ts';
-import type { Auth } from '../auth-types.ts';
+import type { Auth } from '../auth/auth-types.ts';
 import type { Need, RequestState, Transact } from './request.ts';
 import type { QueryValues } from '../../model/schemas/query.ts';
 

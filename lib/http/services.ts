@@ -3,7 +3,7 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
-import type { SecretBox } from '../secretbox.ts';
+import type { SecretBox } from '../auth/secretbox.ts';
 
 export interface Services {
   log: Logger;

@@ -10,12 +10,12 @@ import type { Orm } from '../../model/db.ts';
 import type { Services } from '../http/services.ts';
 import type { IUser } from '../../model/user.ts';
 import type { IPackageBlob, IPackageFile } from '../../model/package.ts';
-import type { AuthResult, AuthDeps } from '../auth.ts';
+import type { AuthResult, AuthDeps } from '../auth/auth.ts';
 import { withinQuota } from '../quota.ts';
 import { MSG } from '../http/errors.ts';
-import { hasScope } from '../scopes.ts';
+import { hasScope } from '../auth/scopes.ts';
 import { isSiteAdmin } from '../http/request.ts';
-import { packageAccess } from '../membership.ts';
+import { packageAccess } from '../auth/membership.ts';
 import { bodyCap } from '../http/request-body.ts';
 import { blobPath, countDownload } from '../packages.ts';
 

@@ -3,9 +3,9 @@ import { timingSafeEqual } from 'node:crypto';
 import { type EntityManager } from '@mikro-orm/core';
 import { User } from '../../model/user.ts';
 import { AccessToken } from '../../model/token.ts';
-import { type AuthResult } from '../auth.ts';
-import type { TokenInfo } from '../auth-types.ts';
-import { parseScopes, ScopeError } from '../scopes.ts';
+import { type AuthResult } from '../auth/auth.ts';
+import type { TokenInfo } from '../auth/auth-types.ts';
+import { parseScopes, ScopeError } from '../auth/scopes.ts';
 import { type PackageRegistryDeps } from './common.ts';
 import { E } from './container-storage.ts';
 

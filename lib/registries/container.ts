@@ -11,7 +11,7 @@
 // per blob it references, so a blob stays while a manifest needs it. Errors are `{"errors":[{code,message}]}`.
 import type { Context, Middleware } from 'koa';
 import { User } from '../../model/user.ts';
-import { authenticate } from '../auth.ts';
+import { authenticate } from '../auth/auth.ts';
 import { HttpError } from '../http/errors.ts';
 import { pathSegments } from '../http/url-path.ts';
 import { checkAccess, RegistryError, type PackageRegistryDeps } from './common.ts';

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { Repository } from '../../model/repo.ts';
 import { User } from '../../model/user.ts';
-import { repoPermission } from '../perm.ts';
+import { repoPermission } from '../auth/perm.ts';
 import { isSiteAdmin } from '../http/request.ts';
 import { isStorableText } from '../../model/schemas/storable.ts';
 import { addPackageFile, DuplicateFileError, DuplicateVersionError, spool } from '../packages.ts';

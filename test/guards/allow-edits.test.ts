@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import { ALLOW_EDITS } from '../../guards/allow-edits.ts';
 import type { IPullRequest } from '../../model/pull.ts';
 import { fakeIssue, fakeUser, loadedRepo, permAll, table, type Given } from './state.ts';
-import { Mode } from '../../lib/perm.ts';
+import { Mode } from '../../lib/auth/perm.ts';
 
 const poster = fakeUser();
 const writer = fakeUser();

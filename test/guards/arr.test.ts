@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ARR } from '../../guards/arr.ts';
-import { Mode } from '../../lib/perm.ts';
+import { Mode } from '../../lib/auth/perm.ts';
 import { fakeUser, loadedRepo, perm, permAll, table, token } from './state.ts';
 
 const alice = fakeUser();

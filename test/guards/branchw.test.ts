@@ -7,11 +7,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { BRANCHW } from '../../guards/branchw.ts';
-import { Mode } from '../../lib/perm.ts';
+import { Mode } from '../../lib/auth/perm.ts';
 import { ProtectedBranch } from '../../model/branch-protection.ts';
 import type { IUser } from '../../model/user.ts';
 import type { IRepository } from '../../model/repo.ts';
-import type { RepoPermission } from '../../lib/perm.ts';
+import type { RepoPermission } from '../../lib/auth/perm.ts';
 import type { LoadedRepo } from '../../guards/types.ts';
 import { perm, permAll, table, token, type Given } from './state.ts';
 import { mkOrg, mkRepo, mkTeam, mkUser, openGuardDb, type GuardDb } from './db.ts';

@@ -8,7 +8,7 @@ import { Team } from '../../model/org.ts';
 import { table, token, type Given } from './state.ts';
 import { addToTeam, mkTeam, openGuardDb, orgRoles, type GuardDb, type OrgRoles } from './db.ts';
 import type { IUser } from '../../model/user.ts';
-import { Mode } from '../../lib/perm.ts';
+import { Mode } from '../../lib/auth/perm.ts';
 
 const denied = { status: 403, message: 'Given user is not allowed to create repository in organization.' };
 let db: GuardDb;

@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ADM_OR_SELF_COLLABORATOR } from '../../guards/collaborator-permission.ts';
-import { Mode } from '../../lib/perm.ts';
+import { Mode } from '../../lib/auth/perm.ts';
 import { fakeUser, loadedRepo, permAll, table, token } from './state.ts';
 
 const bob = fakeUser({ name: 'Bob' });

@@ -5,7 +5,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { loadConfig, type Config } from '../../config.ts';
 import { createOrg, createUser } from '../../lib/accounts.ts';
 import { createRepository, type NewRepo } from '../../lib/repos.ts';
-import { Mode, UNIT_NAMES, Unit, type AccessMode } from '../../lib/perm.ts';
+import { Mode, UNIT_NAMES, Unit, type AccessMode } from '../../lib/auth/perm.ts';
 import { OrgUser, Team, TeamRepo, TeamUnit, TeamUser, type ITeam } from '../../model/org.ts';
 import type { IUser, Visibility } from '../../model/user.ts';
 import type { IRepository } from '../../model/repo.ts';

@@ -7,7 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DEPENDENCY } from '../../guards/dependency.ts';
 import { DEPENDENCY_MANAGER } from '../../guards/dependency-manager.ts';
-import { Mode, Unit } from '../../lib/perm.ts';
+import { Mode, Unit } from '../../lib/auth/perm.ts';
 import { createIssue } from '../../lib/issues.ts';
 import { MSG, NOT_FOUND } from '../../lib/http/errors.ts';
 import type { IIssue } from '../../model/issue.ts';

@@ -12,7 +12,7 @@ import * as assert from 'uvu/assert';
 import {
   ACTIONS_GATE, ATTACHMENTS_GATE, ISSUES_GATE, ISSUES_OR_PULLS_GATE, LOCAL_ISSUE_GATE, PULLS_GATE, WIKI_GATE,
 } from '../../guards/gates.ts';
-import { Mode } from '../../lib/perm.ts';
+import { Mode } from '../../lib/auth/perm.ts';
 import { fakeUser, loadedRepo, perm, permAll, table, token } from './state.ts';
 
 const alice = fakeUser();

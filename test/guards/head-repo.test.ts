@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { HEAD_REPO, NO_CHANGES } from '../../guards/head-repo.ts';
 import { Repository, type IRepository } from '../../model/repo.ts';
 import type { IUser } from '../../model/user.ts';
-import { Mode } from '../../lib/perm.ts';
+import { Mode } from '../../lib/auth/perm.ts';
 import { permAll, table, token, type Given } from './state.ts';
 import { mkRepo, mkUser, openGuardDb, type GuardDb } from './db.ts';
 

@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ISSUE_WRITER } from '../../guards/issue-writer.ts';
 import { LABEL_LIST } from '../../guards/label-list.ts';
-import { Mode } from '../../lib/perm.ts';
+import { Mode } from '../../lib/auth/perm.ts';
 import { fakeIssue, fakeUser, loadedRepo, loose, perm, permAll, table, token, type Given } from './state.ts';
 
 const alice = fakeUser();

@@ -4,7 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ISSUE } from '../../guards/issue.ts';
-import { Mode } from '../../lib/perm.ts';
+import { Mode } from '../../lib/auth/perm.ts';
 import { createIssue } from '../../lib/issues.ts';
 import type { IIssue } from '../../model/issue.ts';
 import type { IRepository } from '../../model/repo.ts';

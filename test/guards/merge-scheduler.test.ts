@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { SCHEDULED_MERGE } from '../../guards/scheduled-merge.ts';
 import { MERGE_SCHEDULER } from '../../guards/merge-scheduler.ts';
-import { Mode, type AccessMode } from '../../lib/perm.ts';
+import { Mode, type AccessMode } from '../../lib/auth/perm.ts';
 import { AutoMerge, type IAutoMerge, type IPullRequest } from '../../model/pull.ts';
 import { NOT_FOUND } from '../../lib/http/errors.ts';
 import { fakeIssue, fakeUser, loadedRepo, permAll, table, type Given } from './state.ts';

@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { NA } from '../../guards/na.ts';
-import { Mode } from '../../lib/perm.ts';
+import { Mode } from '../../lib/auth/perm.ts';
 import { fakeUser, loadedRepo, permAll, table } from './state.ts';
 
 const alice = fakeUser({ name: 'alice' });

@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import { NOT_BLOCKED_BY_OWNER } from '../../guards/not-blocked.ts';
 import { blockUser } from '../../lib/blocks.ts';
-import { Mode } from '../../lib/perm.ts';
+import { Mode } from '../../lib/auth/perm.ts';
 import type { IUser } from '../../model/user.ts';
 import { loadedRepo, permAll, table, type Given } from './state.ts';
 import { mkUser, openGuardDb, type GuardDb } from './db.ts';

@@ -4,7 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ORG_REPO, TEAM_ACCESS_CHANGE } from '../../guards/org-repo.ts';
-import { Mode } from '../../lib/perm.ts';
+import { Mode } from '../../lib/auth/perm.ts';
 import { fakeOrg, fakeUser, loadedRepo, permAll, table } from './state.ts';
 
 const alice = fakeUser();

@@ -2,7 +2,7 @@
 // generation or a migration, and whether the caller may create a repository there.
 import { test } from 'uvu';
 import { FORK_TARGET, GENERATE_OWNER, MIGRATE_OWNER } from '../../guards/owner-in-body.ts';
-import { Mode } from '../../lib/perm.ts';
+import { Mode } from '../../lib/auth/perm.ts';
 import type { IUser } from '../../model/user.ts';
 import { loadedRepo, permAll, table, token, type Given } from './state.ts';
 import { mkUser, openGuardDb, orgRoles, type GuardDb, type OrgRoles } from './db.ts';

@@ -7,7 +7,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { OWNER_SCOPE } from '../../guards/owner-scope.ts';
-import { Mode } from '../../lib/perm.ts';
+import { Mode } from '../../lib/auth/perm.ts';
 import type { IUser } from '../../model/user.ts';
 import { brokenToken, fakeOrg, fakeUser, loadedRepo, loose, permAll, state, table, token } from './state.ts';
 import { mkOrg, mkUser, openGuardDb, type GuardDb } from './db.ts';

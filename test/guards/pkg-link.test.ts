@@ -4,7 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PKG_LINK_REPO, PKG_LINKER } from '../../guards/pkg-link.ts';
-import { Mode } from '../../lib/perm.ts';
+import { Mode } from '../../lib/auth/perm.ts';
 import { NOT_FOUND } from '../../lib/http/errors.ts';
 import type { IRepository } from '../../model/repo.ts';
 import type { IUser } from '../../model/user.ts';

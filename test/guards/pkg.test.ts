@@ -6,7 +6,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PKGREAD, PKGWRITE } from '../../guards/pkg.ts';
-import { Mode } from '../../lib/perm.ts';
+import { Mode } from '../../lib/auth/perm.ts';
 import type { IUser, Visibility } from '../../model/user.ts';
 import { fakeUser, table, token, type Given } from './state.ts';
 import { mkOrg, mkTeam, mkUser, openGuardDb, type GuardDb } from './db.ts';

@@ -5,7 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { POSTER_OR_WRITER } from '../../guards/poster-or-writer.ts';
-import { Mode } from '../../lib/perm.ts';
+import { Mode } from '../../lib/auth/perm.ts';
 import type { IPullRequest } from '../../model/pull.ts';
 import { fakeComment, fakeIssue, fakeUser, loadedRepo, loose, perm, permAll, table, token, type Given } from './state.ts';
 

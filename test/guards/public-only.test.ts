@@ -8,7 +8,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PUBLIC_ONLY } from '../../guards/public-only.ts';
-import { Mode } from '../../lib/perm.ts';
+import { Mode } from '../../lib/auth/perm.ts';
 import type { Visibility } from '../../model/user.ts';
 import { fakeOrg, fakeUser, loadedRepo, loose, permAll, table, token, type Row } from './state.ts';
 

@@ -4,7 +4,7 @@
 // The repository, pull rows and branch rules are real; the caller's permission is built directly.
 import { test } from 'uvu';
 import { PULL_UPDATER } from '../../guards/pull-updater.ts';
-import { Mode, type AccessMode } from '../../lib/perm.ts';
+import { Mode, type AccessMode } from '../../lib/auth/perm.ts';
 import { createIssue } from '../../lib/issues.ts';
 import { PullRequest, type IPullRequest } from '../../model/pull.ts';
 import { ProtectedBranch } from '../../model/branch-protection.ts';

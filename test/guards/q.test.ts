@@ -4,7 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Q } from '../../guards/q.ts';
-import { Mode } from '../../lib/perm.ts';
+import { Mode } from '../../lib/auth/perm.ts';
 import { Repository } from '../../model/repo.ts';
 import { QuotaGroup, QuotaGroupMapping, QuotaGroupRule, QuotaRule } from '../../model/quota.ts';
 import type { IUser } from '../../model/user.ts';

@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { IS_FORK, IS_MIRROR, IS_TEMPLATE } from '../../guards/repo-state.ts';
-import { Mode } from '../../lib/perm.ts';
+import { Mode } from '../../lib/auth/perm.ts';
 import { fakeUser, loadedRepo, loose, permAll, table } from './state.ts';
 
 const alice = fakeUser();

@@ -9,7 +9,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { REPO } from '../../guards/repo.ts';
-import { Mode } from '../../lib/perm.ts';
+import { Mode } from '../../lib/auth/perm.ts';
 import { UserRedirect, type IUser } from '../../model/user.ts';
 import { Collaboration, RepoRedirect, type IRepository } from '../../model/repo.ts';
 import type { RequestState } from '../../guards/types.ts';

@@ -9,7 +9,7 @@ import { REVIEW } from '../../guards/review.ts';
 import { REVIEWER, REVIEWER_OR_ADMIN } from '../../guards/reviewer.ts';
 import { REVIEW_ADMIN } from '../../guards/review-admin.ts';
 import { DISMISSABLE } from '../../guards/dismissable.ts';
-import { Mode, type AccessMode } from '../../lib/perm.ts';
+import { Mode, type AccessMode } from '../../lib/auth/perm.ts';
 import { createIssue } from '../../lib/issues.ts';
 import { Review, ReviewType, type IPullRequest, type IReview } from '../../model/pull.ts';
 import type { IIssue } from '../../model/issue.ts';

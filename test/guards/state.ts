@@ -14,10 +14,10 @@ import type { ITeam } from '../../model/org.ts';
 import type { IComment, IIssue, ITrackedTime } from '../../model/issue.ts';
 import type { IAutoMerge, IPullRequest, IReview } from '../../model/pull.ts';
 import type { IPublicKey } from '../../model/keys.ts';
-import type { Auth, AuthMethod, TokenInfo } from '../../lib/auth-types.ts';
-import { parseScopes } from '../../lib/scopes.ts';
-import { DEFAULT_UNITS, RepoPermission, Unit, type AccessMode, type UnitName } from '../../lib/perm.ts';
-import { SecretBox } from '../../lib/secretbox.ts';
+import type { Auth, AuthMethod, TokenInfo } from '../../lib/auth/auth-types.ts';
+import { parseScopes } from '../../lib/auth/scopes.ts';
+import { DEFAULT_UNITS, RepoPermission, Unit, type AccessMode, type UnitName } from '../../lib/auth/perm.ts';
+import { SecretBox } from '../../lib/auth/secretbox.ts';
 import { repoPathFor, type Services } from '../../lib/http/services.ts';
 import type { Deny, LoadedRepo, Outcome, Redirect, RequestState, Step } from '../../guards/types.ts';
 

@@ -4,7 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { TEAM_REPO, TEAM_REPO_ADM } from '../../guards/team-repo.ts';
-import { Mode } from '../../lib/perm.ts';
+import { Mode } from '../../lib/auth/perm.ts';
 import type { IUser } from '../../model/user.ts';
 import type { IRepository } from '../../model/repo.ts';
 import type { ITeam } from '../../model/org.ts';

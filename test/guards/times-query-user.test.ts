@@ -3,7 +3,7 @@
 // Public-only and repo-specific tokens lose the site-admin part.
 import { test } from 'uvu';
 import { TIMES_QUERY_USER } from '../../guards/times-query-user.ts';
-import { Mode } from '../../lib/perm.ts';
+import { Mode } from '../../lib/auth/perm.ts';
 import type { IUser } from '../../model/user.ts';
 import { loadedRepo, perm, permAll, table, token, type Given } from './state.ts';
 import { mkUser, openGuardDb, type GuardDb } from './db.ts';

@@ -4,7 +4,7 @@
 import { test } from 'uvu';
 import { TRANSFER_RECIPIENT } from '../../guards/transfer.ts';
 import { RepoTransfer } from '../../model/transfer.ts';
-import { Mode } from '../../lib/perm.ts';
+import { Mode } from '../../lib/auth/perm.ts';
 import type { IUser } from '../../model/user.ts';
 import type { IRepository } from '../../model/repo.ts';
 import { permAll, table, type Given } from './state.ts';

@@ -5,7 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { UPDATE_DATE } from '../../guards/update-date.ts';
-import { Mode, type AccessMode } from '../../lib/perm.ts';
+import { Mode, type AccessMode } from '../../lib/auth/perm.ts';
 import { fakeIssue, fakeUser, loadedRepo, loose, permAll, table, type Given } from './state.ts';
 
 const alice = fakeUser();

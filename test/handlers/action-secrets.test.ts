@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { newOrg, newRepo, setup, uniq, valid, validList, type Env } from './repo-setup.ts';
 import { makeUser, type TestUser } from '../helpers/fixtures.ts';
-import { SecretBox } from '../../lib/secretbox.ts';
+import { SecretBox } from '../../lib/auth/secretbox.ts';
 import { secretKey } from '../../server.ts';
 
 let env: Env;

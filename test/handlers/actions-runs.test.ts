@@ -8,7 +8,7 @@ import { setup, newRepo, valid, validList, type Env } from './repo-setup.ts';
 import { ActionRun, ActionRunJob } from '../../model/actions.ts';
 import { ActionTask } from '../../model/action-task.ts';
 import { artifactFile, logFile, recordTaskLog, storeArtifact } from '../../lib/actions.ts';
-import { hashToken, newSalt, newTokenValue } from '../../lib/tokens.ts';
+import { hashToken, newSalt, newTokenValue } from '../../lib/auth/tokens.ts';
 
 let env: Env;
 let R = '';

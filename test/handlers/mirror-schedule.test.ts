@@ -11,7 +11,7 @@ import * as assert from 'uvu/assert';
 import { Mirror, PushMirror } from '../../model/mirror.ts';
 import { Repository } from '../../model/repo.ts';
 import { mirrorTick } from '../../lib/mirror-schedule.ts';
-import { SecretBox } from '../../lib/secretbox.ts';
+import { SecretBox } from '../../lib/auth/secretbox.ts';
 import { repoPathFor, type Services } from '../../lib/http/services.ts';
 import { secretKey } from '../../server.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';

@@ -11,7 +11,7 @@ import * as assert from 'uvu/assert';
 import { setup, newRepo, gitDir, type Env } from './repo-setup.ts';
 import type { TestUser } from '../helpers/fixtures.ts';
 import { mustGit } from '../helpers/git-cli.ts';
-import { SecretBox } from '../../lib/secretbox.ts';
+import { SecretBox } from '../../lib/auth/secretbox.ts';
 import { repoPathFor, type Services } from '../../lib/http/services.ts';
 import { secretKey } from '../../server.ts';
 import { intentDir, writeMergeIntent } from '../../lib/merge-intent.ts';

@@ -14,7 +14,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Repository } from '../../model/repo.ts';
 import { deliverTick } from '../../lib/webhook-deliver.ts';
-import { SecretBox } from '../../lib/secretbox.ts';
+import { SecretBox } from '../../lib/auth/secretbox.ts';
 import { repoPathFor } from '../../lib/http/services.ts';
 import { secretKey } from '../../server.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';

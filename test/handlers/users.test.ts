@@ -7,7 +7,7 @@ import { openTestDb, startServer, type TestDb, type TestServer } from '../helper
 import { call, type Call, type Res } from '../helpers/client.ts';
 import { makeRepo, makeToken, makeUser, uniq, type TestUser } from '../helpers/fixtures.ts';
 import { runAdminCommand } from '../helpers/admin.ts';
-import { totpFor } from '../../lib/totp.ts';
+import { totpFor } from '../../lib/auth/totp.ts';
 import { Collaboration } from '../../model/repo.ts';
 import { EmailAddress, User } from '../../model/user.ts';
 import { OAuth2Application } from '../../model/oauth2.ts';

@@ -14,7 +14,7 @@ import { Repository } from '../../model/repo.ts';
 import { User } from '../../model/user.ts';
 import { emitEvent } from '../../lib/events.ts';
 import { deliverTick, startWebhookDeliverer } from '../../lib/webhook-deliver.ts';
-import { SecretBox } from '../../lib/secretbox.ts';
+import { SecretBox } from '../../lib/auth/secretbox.ts';
 import { repoPathFor, type Services } from '../../lib/http/services.ts';
 import { secretKey } from '../../server.ts';
 import { cloneUrl, commitFiles, mustGit, workDir } from '../helpers/git-cli.ts';

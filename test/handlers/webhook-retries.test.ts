@@ -12,7 +12,7 @@ import { HookTask } from '../../model/webhook.ts';
 import { cronSchedulerTick } from '../../lib/cron.ts';
 import { cleanupHookTasks } from '../../lib/hook-task-cleanup.ts';
 import { deliverTick } from '../../lib/webhook-deliver.ts';
-import { SecretBox } from '../../lib/secretbox.ts';
+import { SecretBox } from '../../lib/auth/secretbox.ts';
 import { repoPathFor, type Services } from '../../lib/http/services.ts';
 import { secretKey } from '../../server.ts';
 import { newRepo, setup, type Env } from './repo-setup.ts';

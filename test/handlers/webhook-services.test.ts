@@ -10,7 +10,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { HookTask } from '../../model/webhook.ts';
 import { deliverTick } from '../../lib/webhook-deliver.ts';
-import { SecretBox } from '../../lib/secretbox.ts';
+import { SecretBox } from '../../lib/auth/secretbox.ts';
 import { repoPathFor, type Services } from '../../lib/http/services.ts';
 import { secretKey } from '../../server.ts';
 import { newRepo, setup, valid, type Env } from './repo-setup.ts';

@@ -25,11 +25,11 @@ export interface Counted<T> {
  * window, so nothing else may use the database while `fn` runs: the test servers start no background
  * schedulers, and tests run one request at a time.
  *
- * A token's record of its last use (lib/auth.ts: a write at most once a minute per token, not a cost
+ * A token's record of its last use (lib/auth/auth.ts: a write at most once a minute per token, not a cost
  * of any one kind of request) is left out of the count: on a loaded machine a minute can pass between
  * a warm-up request and the counted one, and the count would change with the machine's speed.
  */
-/** The statement of a token's last-use record, as MikroORM's `nativeUpdate` writes it (lib/auth.ts; values inlined or not). */
+/** The statement of a token's last-use record, as MikroORM's `nativeUpdate` writes it (lib/auth/auth.ts; values inlined or not). */
 const TOKEN_LAST_USE = /^update "access_token" set "updated_at" = \S+ where "id" = \S+$/;
 
 export async function countSql<T>(orm: Orm, fn: () => Promise<T>): Promise<Counted<T>> {

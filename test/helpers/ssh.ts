@@ -7,7 +7,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { startSshServer, type RunningSsh } from '../../git-ssh.ts';
 import { secretKey } from '../../server.ts';
-import { SecretBox } from '../../lib/secretbox.ts';
+import { SecretBox } from '../../lib/auth/secretbox.ts';
 import { repoPathFor } from '../../lib/http/services.ts';
 import type { TestDb, TestServer } from './server.ts';
 import { IDENTITY } from './git-cli.ts';

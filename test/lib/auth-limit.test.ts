@@ -9,7 +9,7 @@ import pino from 'pino';
 import { loadConfig } from '../../config.ts';
 import { openDatabase, type DbHandle } from '../../model/db.ts';
 import { createApp, listen, type Running } from '../../server.ts';
-import { TOO_MANY } from '../../lib/auth-limit.ts';
+import { TOO_MANY } from '../../lib/auth/limits.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { call, type Res } from '../helpers/client.ts';
 import { makeRepo, makeUser, uniq, type TestUser } from '../helpers/fixtures.ts';

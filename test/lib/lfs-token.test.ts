@@ -1,7 +1,7 @@
 // The git-lfs-authenticate token: signed with the instance secret, bound to its claims, expiring.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { SecretBox } from '../../lib/secretbox.ts';
+import { SecretBox } from '../../lib/auth/secretbox.ts';
 import { looksLikeLfsToken, signLfsToken, verifyLfsToken } from '../../lib/lfs-token.ts';
 import { readPointer } from '../../lib/lfs-pointer.ts';
 

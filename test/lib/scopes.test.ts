@@ -1,8 +1,8 @@
-// A token's stored scope list is parsed once per text (lib/scopes.ts, parseStoredScopes; issue 10): the
+// A token's stored scope list is parsed once per text (lib/auth/scopes.ts, parseStoredScopes; issue 10): the
 // answer must be parseScopes's, an unknown item must still read as no scopes, and equal texts share one answer.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseScopes, parseStoredScopes } from '../../lib/scopes.ts';
+import { parseScopes, parseStoredScopes } from '../../lib/auth/scopes.ts';
 
 test('parseStoredScopes answers what parseScopes answers', () => {
   for (const raw of ['', 'all', 'public-only,read:user', 'write:repository,read:issue,read:repository', ' read:user , sudo ,write:admin']) {

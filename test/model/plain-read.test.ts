@@ -7,7 +7,7 @@ import { openTestDb, startServer, type TestDb, type TestServer } from '../helper
 import { call } from '../helpers/client.ts';
 import { makeRepo, makeUser, type TestUser } from '../helpers/fixtures.ts';
 import { findRepoByName } from '../../lib/repos.ts';
-import { findToken } from '../../lib/tokens.ts';
+import { findToken } from '../../lib/auth/tokens.ts';
 import { Repository } from '../../model/repo.ts';
 import { User } from '../../model/user.ts';
 

@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { openTestDb, type TestDb } from '../helpers/server.ts';
 import { allOf, ownedBy, ownedOrCollaborating, reachable, searchCondition, type Caller, type Sql } from '../../lib/repo-search.ts';
 import type { IUser } from '../../model/user.ts';
-import type { TokenInfo } from '../../lib/auth-types.ts';
+import type { TokenInfo } from '../../lib/auth/auth-types.ts';
 import type { QueryOf } from '../../model/schemas/query.ts';
 
 let db: TestDb;

@@ -1,8 +1,8 @@
 // Wire shapes of a user's access tokens and blocks: api.AccessToken (Forgejo's convert of
 // auth_model.AccessToken; the value only right after creation) and api.BlockedUser.
-import type { IAccessToken } from '../../model/token.ts';
-import type { AccessToken, BlockedUser, RepositoryMeta, Wire } from '../../model/schemas/index.ts';
-import { fmtTime } from '../../model/time.ts';
+import type { IAccessToken } from '../../../model/token.ts';
+import type { AccessToken, BlockedUser, RepositoryMeta, Wire } from '../../../model/schemas/index.ts';
+import { fmtTime } from '../../../model/time.ts';
 
 export type ApiAccessToken = Wire<AccessToken>;
 export type ApiRepositoryMeta = Wire<RepositoryMeta>;

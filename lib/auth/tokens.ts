@@ -3,15 +3,15 @@
 // HMAC-SHA256 is enough to make the stored value useless to a thief, and keeps each request cheap.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
-import { User, type IUser } from '../model/user.ts';
-import { mapPrefixed, plainPrefixed, prefixedColumns, prefixedId, readRowsFast } from '../model/raw.ts';
-import { Repository } from '../model/repo.ts';
+import { User, type IUser } from '../../model/user.ts';
+import { mapPrefixed, plainPrefixed, prefixedColumns, prefixedId, readRowsFast } from '../../model/raw.ts';
+import { Repository } from '../../model/repo.ts';
 import type { TaskInfo } from './auth-types.ts';
-import { keepRepoRead, repoByNameLateral } from './repos.ts';
+import { keepRepoRead, repoByNameLateral } from '../repos.ts';
 import { factsColumnsOfRepo, keepFactsRead, type FactsRow } from './perm.ts';
-import { keepStarCount, starCountColumn } from './social.ts';
-import { issueByIndexColumn, keepIssueRead, type NewRowKind } from './issues.ts';
-import { keepNewRowAhead, newRowAheadColumns } from './issue-events.ts';
+import { keepStarCount, starCountColumn } from '../social.ts';
+import { issueByIndexColumn, keepIssueRead, type NewRowKind } from '../issues.ts';
+import { keepNewRowAhead, newRowAheadColumns } from '../issue-events.ts';
 
 export const TOKEN_RE = /^[0-9a-f]{40}$/;
 

@@ -2,8 +2,8 @@
 // PKGWRITE, CAN_CREATE_ORG_REPO) and by the code outside the route table that decides the same way
 // (the package registries, transfers).
 import type { EntityManager } from '@mikro-orm/core';
-import type { IUser } from '../model/user.ts';
-import { OrgUser, Team, TeamUnit, TeamUser } from '../model/org.ts';
+import type { IUser } from '../../model/user.ts';
+import { OrgUser, Team, TeamUnit, TeamUser } from '../../model/org.ts';
 import { Mode, Unit } from './perm.ts';
 
 export async function isOrgOwner(em: EntityManager, orgId: number, uid: number): Promise<boolean> {

@@ -2,19 +2,19 @@
 // Forgejo's order; credentials that are present but rejected answer 401 on every route.
 import type { EntityManager } from '@mikro-orm/core';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Config } from '../config.ts';
-import { User, type IUser } from '../model/user.ts';
-import { AccessToken } from '../model/token.ts';
-import { isStorableText } from '../model/schemas/storable.ts';
-import { HttpError } from './http/errors.ts';
+import type { Config } from '../../config.ts';
+import { User, type IUser } from '../../model/user.ts';
+import { AccessToken } from '../../model/token.ts';
+import { isStorableText } from '../../model/schemas/storable.ts';
+import { HttpError } from '../http/errors.ts';
 import { verifyPassword } from './password.ts';
 import { findTaskToken, findToken, TOKEN_RE, TokenLookupError, type RepoAhead } from './tokens.ts';
 import { pseudoUser } from './pseudo-users.ts';
 import { parseStoredScopes } from './scopes.ts';
 import { checkTotp } from './totp.ts';
 import type { SecretBox } from './secretbox.ts';
-import type { AuthLimiter } from './auth-limit.ts';
-import type { AddressOf } from './http/client-address.ts';
+import type { AuthLimiter } from './limits.ts';
+import type { AddressOf } from '../http/client-address.ts';
 import type { Auth, TokenInfo } from './auth-types.ts';
 
 export const QUERY_TOKEN_WARNING =
@@ -31,7 +31,7 @@ export interface AuthRequest extends AuthInput {
   peer: string | undefined;
   /** The request changes nothing of the caller (RequestState plainContext): it may be a plain object, not a managed entity (issue 10). */
   plain?: boolean;
-  /** The repository the request addresses, if any: found with the token, in one statement (lib/tokens.ts). */
+  /** The repository the request addresses, if any: found with the token, in one statement (lib/auth/tokens.ts). */
   repo?: RepoAhead | null;
   /** A read-only request that shows the caller's star count (GET /user): counted with the token, in one statement. */
   stars?: boolean;

@@ -1,4 +1,4 @@
-import type { IUser } from '../model/user.ts';
+import type { IUser } from '../../model/user.ts';
 import type { ParsedScopes } from './scopes.ts';
 
 export type AuthMethod = 'basic' | 'token' | 'reverse-proxy' | 'actions';

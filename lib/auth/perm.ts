@@ -1,10 +1,10 @@
 // Repository permission calculation (forgejo-facts 8.3; spec, path resolution rules 5 and 6, token kinds).
 import type { EntityManager } from '@mikro-orm/core';
-import { User, type IUser } from '../model/user.ts';
-import type { IRepository } from '../model/repo.ts';
-import { Collaboration, RepoUnit, Repository } from '../model/repo.ts';
-import { OrgUser, Team, TeamRepo, TeamUnit, TeamUser } from '../model/org.ts';
-import { intArray, readRowsFast } from '../model/raw.ts';
+import { User, type IUser } from '../../model/user.ts';
+import type { IRepository } from '../../model/repo.ts';
+import { Collaboration, RepoUnit, Repository } from '../../model/repo.ts';
+import { OrgUser, Team, TeamRepo, TeamUnit, TeamUser } from '../../model/org.ts';
+import { intArray, readRowsFast } from '../../model/raw.ts';
 import { userIsSiteAdmin, type TokenInfo } from './auth-types.ts';
 
 export const Mode = { none: 0, read: 1, write: 2, admin: 3, owner: 4 } as const;
@@ -196,7 +196,7 @@ const factsOfUser = (uid: string, repoIds = '?::int[]', orgIds = '?::int[]') => 
 /**
  * The select list of a user's access facts on one repository `r` of an owner `o` (aliases of the
  * statement it goes into), with no placeholder: for a statement that also finds the repository
- * (the caller's token and the addressed repository, lib/tokens.ts). Null when nothing was found or
+ * (the caller's token and the addressed repository, lib/auth/tokens.ts). Null when nothing was found or
  * the user owns the repository: an owner's permission needs no facts (repoPermissions asks none).
  */
 export const factsColumnsOfRepo = (uid: string) => `case when r.id is null or o.id = ${uid} then null else
@@ -213,7 +213,7 @@ const idsOf = (items: PermItem[]) => ({
 });
 
 /**
- * Access facts another statement of the request already read (lib/tokens.ts), by EntityManager: one
+ * Access facts another statement of the request already read (lib/auth/tokens.ts), by EntityManager: one
  * user's on one repository. A request that changes nothing cannot change them and may ask again; a
  * write's are `once`: its REPO loader takes them, and whatever asks after the write changed something reads.
  */

@@ -1,6 +1,6 @@
 // Forgejo's pseudo users (forgejo-facts 2.10, 12.2): Ghost (-1) and the Actions user (-2). They have
 // no row; these stand-ins go through the same code as real users.
-import type { IUser } from '../model/user.ts';
+import type { IUser } from '../../model/user.ts';
 
 export function pseudoUser(id: -1 | -2): IUser {
   const ghost = id === -1;

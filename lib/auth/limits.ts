@@ -13,9 +13,9 @@
 // indexed read); token requests read nothing unless the token is wrong.
 import { createHash } from 'node:crypto';
 import { RateLimiterPostgres } from 'rate-limiter-flexible';
-import type { Config } from '../config.ts';
-import type { Orm } from '../model/db.ts';
-import { HttpError } from './http/errors.ts';
+import type { Config } from '../../config.ts';
+import type { Orm } from '../../model/db.ts';
+import { HttpError } from '../http/errors.ts';
 
 export const TOO_MANY = 'too many failed authentication attempts, try again later';
 
