@@ -39,7 +39,7 @@ import { bodyReader, closeUnreadBody, once } from './lib/http/request-body.ts';
 import { createGitHttp } from './git-http.ts';
 import { createGitLfs } from './git-lfs.ts';
 import { installWebhooks } from './lib/webhook-tasks.ts';
-import { beforeCommitWrites, closeCounterQueue, hotRowOf, openCounterQueue } from './lib/counters.ts';
+import { beforeCommitWrites, closeCounterQueue, hotRowOf, openCounterQueue } from './lib/db/counters.ts';
 import { openTransaction } from './model/transaction.ts';
 
 export interface AppOptions {
@@ -247,7 +247,7 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
     },
     // The same EntityManager runs the handler inside one transaction, so entities the chain loaded
     // stay managed and are flushed once, at commit.
-    // Counter increments wait in a queue until just before COMMIT (lib/counters.ts), so their row
+    // Counter increments wait in a queue until just before COMMIT (lib/db/counters.ts), so their row
     // locks are held for that last statement only; a hot write's tail writes join that statement.
     async transactional(s, fn) {
       const after: (() => Promise<void>)[] = [];

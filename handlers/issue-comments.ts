@@ -11,7 +11,7 @@ import { User } from '../model/user.ts';
 import { commentsToApi } from '../lib/api/issue.ts';
 import { ANONYMOUS, timelineToApi } from '../lib/api/timeline.ts';
 import { canReadIssue, commentAtCommit, commentInsert, countNewComment, insertAlone, recountComments, wholeSecondsOf } from '../lib/issues.ts';
-import { deferTailWrites, learnCountersOf } from '../lib/counters.ts';
+import { deferTailWrites, learnCountersOf } from '../lib/db/counters.ts';
 import { parseBodyTime } from '../lib/issue-edit.ts';
 import { knownRepo, repoPermission } from '../lib/auth/perm.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/http/paging.ts';
@@ -149,7 +149,7 @@ export const createComments = plainContext(signedIn<CreateIssueCommentOption>(as
     await countNewComment(c.em, issue);
   }
   // Nothing below reads or writes notification threads or feed rows: the event's are written with the
-  // counters, in the statement before COMMIT (lib/counters.ts tailWrite).
+  // counters, in the statement before COMMIT (lib/db/counters.ts tailWrite).
   deferTailWrites(c.em);
   await emitCommentEvent(c, issue, comment, 'created');
   // Its repository and poster are the request's; a new comment has no attachments yet.

@@ -18,7 +18,7 @@ import { orgApiUrl, toApiLabel } from '../lib/api/label.ts';
 import { fmtTime, ZERO_TIME } from '../model/time.ts';
 import { emitIssueChanges, emitIssueEvent, insertWithEventEarly, newRowEarly, snapshotIssue } from '../lib/issue-events.ts';
 import { canReadIssue, canWriteIssues, createIssue, labelIdsOf, numberPending, positiveInt, wholeSecondsOf } from '../lib/issues.ts';
-import { deferTailWrites } from '../lib/counters.ts';
+import { deferTailWrites } from '../lib/db/counters.ts';
 import {
   addLabels, assignableUsers, clearLabels, deleteIssue, dropDuplicateScopes, endOfDay, labelFits, labelsByName,
   movePin, newPinAllowed, parseBodyTime, pin, reloadIssue, removeLabel, replaceLabels, resolveLabelOption,
@@ -217,7 +217,7 @@ export const create = plainContext(signedIn<CreateIssueOption>(async (c) => {
   if (assignees.length) await setAssignees(c.em, issue, doer.id, assignees);
   if (b.closed) await setClosed(c.em, issue, doer.id, true);
   // Nothing below reads or writes notification threads or feed rows: the event's are written with the
-  // counters, in the statement before COMMIT (lib/counters.ts tailWrite).
+  // counters, in the statement before COMMIT (lib/db/counters.ts tailWrite).
   deferTailWrites(c.em);
   await emitIssueEvent(c, issue, 'opened');
   // The issue entity holds everything just written (counters only change at COMMIT, and a new issue

@@ -21,7 +21,7 @@ import { badRequest, conflict, HttpError, MSG, notFound, unprocessable } from '.
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { gitCtx, gitWrite, refreshAfterWrite, type GitCtx } from '../lib/repo-git.ts';
 import { canControlTag } from '../lib/branch-rules.ts';
-import { lockCounterRows } from '../lib/counters.ts';
+import { lockCounterRows } from '../lib/db/counters.ts';
 import { positiveInt, truncateTitle } from '../lib/issues.ts';
 import {
   attachmentName, createExternal, createUploaded, deleteAttachments, formValue, isValidExternalUrl, loadAttachment, uploadedFile,
@@ -43,7 +43,7 @@ async function reply(c: RequestState, status: number, rel: IRelease) {
 
 /**
  * Recount the published releases of a repository in SQL, under the repository's row lock so concurrent
- * writers and processes converge (lib/counters.ts).
+ * writers and processes converge (lib/db/counters.ts).
  */
 export async function recountReleases(em: EntityManager, repoId: number): Promise<void> {
   await em.flush();

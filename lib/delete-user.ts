@@ -69,7 +69,7 @@ export async function deleteUser(em: EntityManager, cfg: Config, services: Servi
   await em.nativeDelete(Action, { $or: [{ userId: user.id }, { actUserId: user.id }] });
   await em.nativeDelete(UserRedirect, { redirectUserId: user.id });
   // Counter rows are locked users first, then topics (repository deletion), then repositories
-  // (lib/counters.ts), the order other writers take them in.
+  // (lib/db/counters.ts), the order other writers take them in.
   const others = [...new Set(follows.map((f) => (f.userId === user.id ? f.followId : f.userId)))];
   if (others.length) await refreshFollowCounts(em, others);
   for (const repo of await em.find(Repository, { ownerId: user.id })) await deleteRepository(em, services, repo, user);

@@ -22,9 +22,9 @@ import { User, type IUser } from '../model/user.ts';
 import { Repository, type IRepository } from '../model/repo.ts';
 import { Watch } from '../model/star.ts';
 import { intArray, jsonList, plainRows, readRowsFast } from '../model/raw.ts';
-import { tailWrite } from './counters.ts';
+import { tailWrite } from './db/counters.ts';
 import { WATCHING } from './social.ts';
-import { keepEarly, takeEarly } from './early-reads.ts';
+import { keepEarly, takeEarly } from './db/early-reads.ts';
 import { BlockedUser } from '../model/social.ts';
 import { CommentType, Comment, type IComment } from '../model/issue.ts';
 import { numberPending } from './issues.ts';
@@ -83,7 +83,7 @@ async function readFeedWatchers(em: EntityManager, repoId: number, actorId: numb
 
 const watchersKey = (repoId: number, actorId: number) => `feed-watchers:${repoId}:${actorId}`;
 
-/** Keep what `feedWatchersList` selected, read now, for the next activity of `actorId` (lib/early-reads.ts). */
+/** Keep what `feedWatchersList` selected, read now, for the next activity of `actorId` (lib/db/early-reads.ts). */
 export function keepFeedWatchers(em: EntityManager, repoId: number, actorId: number, list: unknown): void {
   keepEarly(em, watchersKey(repoId, actorId), feedWatchersOf(em, list));
 }
@@ -104,7 +104,7 @@ export async function recordAction(em: EntityManager, a: NewAction): Promise<voi
   if (owner.type === 1 && owner.id !== a.actUserId) receivers.add(owner.id);
   for (const id of await watcherIds(em, a, owner)) receivers.add(id);
   // One row per receiver, in their order, from one fixed statement (model/raw.ts executeFast), or part
-  // of the statement before COMMIT (lib/counters.ts tailWrite).
+  // of the statement before COMMIT (lib/db/counters.ts tailWrite).
   const head = [OpType[a.op], a.actUserId, a.repo.id, a.commentId ?? 0, a.refName ?? '', a.repo.isPrivate];
   const tail = [a.content ?? '', new Date(), intArray(receivers)];
   if (a.numberOf === undefined) await tailWrite(em, 'action', INSERT_ACTIONS, [...head, ...tail]);

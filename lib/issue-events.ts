@@ -14,7 +14,7 @@ import { emitRefChanges } from './push-events.ts';
 import { labelIdsOf, nextIdOf, type NewRowKind, type RowInsert } from './issues.ts';
 import { feedWatchersList, feedWatchersOver, keepFeedWatchers } from './feeds.ts';
 import { hooksList, hooksOver, keepHooks } from './webhooks.ts';
-import { keepEarly, takeEarly } from './early-reads.ts';
+import { keepEarly, takeEarly } from './db/early-reads.ts';
 import { executeFast } from '../model/raw.ts';
 import { Watch } from '../model/star.ts';
 import { BlockedUser } from '../model/social.ts';
@@ -57,7 +57,7 @@ function earlyLists(c: SignedEmitState) {
 
 /**
  * What the event of a new row will read and that does not depend on the row (the feed's watchers and
- * the hooks, lib/early-reads.ts), read in the statement of its insert (a new comment's row, a new
+ * the hooks, lib/db/early-reads.ts), read in the statement of its insert (a new comment's row, a new
  * issue's number and row): one statement instead of two (issue 10). The reads see the snapshot the
  * insert starts from, as they would have a moment before. A new issue's number lock is then held while
  * they run too: a small part of one statement, less than the round trip of a statement of their own

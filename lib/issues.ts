@@ -5,9 +5,9 @@ import type { EntityData, EntityManager, EntityName } from '@mikro-orm/core';
 import { Comment, CommentType, Issue, IssueAssignee, IssueLabel, type IComment, type IIssue } from '../model/issue.ts';
 import type { IRepository } from '../model/repo.ts';
 import { isSiteAdmin, need, type RequestState } from './http/request.ts';
-import { addCounters, firstWrite, learnCountersOf, lockCounterRows } from './counters.ts';
+import { addCounters, firstWrite, learnCountersOf, lockCounterRows } from './db/counters.ts';
 import { executeFast, mapPrefixed, plainPrefixed, plainRows, prefixedColumns, readRowsFast, textOf } from '../model/raw.ts';
-import { keepEarly, takeEarly } from './early-reads.ts';
+import { keepEarly, takeEarly } from './db/early-reads.ts';
 
 /** Forgejo truncates titles to 255 bytes (forgejo-facts 9), on a character boundary. */
 export function truncateTitle(title: string): string {
@@ -78,7 +78,7 @@ const issueKey = (repoId: number, index: number) => `issue ${repoId} ${index}`;
 
 /**
  * Keeps the issue `issueByIndexColumn` selected in `row` (null when there is none) for the request's
- * first `findIssueByIndex` of that number (its ISSUE loader; lib/early-reads.ts): one statement less
+ * first `findIssueByIndex` of that number (its ISSUE loader; lib/db/early-reads.ts): one statement less
  * for every request below `{R}/issues/{index}` with a token (issue 10).
  */
 export function keepIssueRead(em: EntityManager, repoId: number, index: number, row: Record<string, unknown>): void {
@@ -249,7 +249,7 @@ export async function createIssue(em: EntityManager, n: NewIssue, insertRow = in
   for (const labelId of labelIds) em.create(IssueLabel, { issueId: issue.id, labelId });
   for (const assigneeId of new Set(n.assigneeIds ?? [])) em.create(IssueAssignee, { issueId: issue.id, assigneeId });
   await em.flush();
-  // The new row raises the totals by one (lib/counters.ts: increments, applied just before COMMIT).
+  // The new row raises the totals by one (lib/db/counters.ts: increments, applied just before COMMIT).
   const closed = issue.isClosed ? 1 : 0;
   if (!closed) await addCounters(em, 'repository', n.repo.id, { [issue.isPull ? 'num_open_pulls' : 'num_open_issues']: 1 });
   for (const id of labelIds.filter((l) => l > 0)) await addCounters(em, 'label', id, { num_issues: 1, num_closed_issues: closed });
@@ -264,7 +264,7 @@ const unnumbered = new WeakSet<IIssue>();
 export const numberPending = (issue: IIssue): boolean => unnumbered.has(issue);
 
 /**
- * A new issue's number, row and watch as the first statement sent with COMMIT (lib/counters.ts
+ * A new issue's number, row and watch as the first statement sent with COMMIT (lib/db/counters.ts
  * firstWrite), or null when the transaction cannot queue it (the caller inserts now). The number's
  * row lock on `resource_index` makes every other writer of the repository wait until COMMIT; taken
  * with COMMIT, it is held for PostgreSQL's part of one round trip instead of the request's work between
@@ -322,7 +322,7 @@ export function commentInsert(issue: IIssue, posterId: number, content: string, 
 }
 
 /**
- * A plain comment whose row goes with COMMIT, as the first statement sent then (lib/counters.ts
+ * A plain comment whose row goes with COMMIT, as the first statement sent then (lib/db/counters.ts
  * firstWrite), or null when the transaction cannot queue it (the caller inserts now): its id was drawn
  * beforehand, so its event's notification threads and feed rows need nothing of the insert's answer,
  * and the statement that inserts it takes no round trip of its own (issue 10). Until then the comment
@@ -336,7 +336,7 @@ export function commentAtCommit(em: EntityManager, insert: RowInsert): IComment 
 }
 
 /**
- * Queues `insert` as a first write (lib/counters.ts firstWrite): the row it answers replaces the
+ * Queues `insert` as a first write (lib/db/counters.ts firstWrite): the row it answers replaces the
  * fields of `provisional` (a plain object of `entity`), then `answered` runs. False when not queued.
  */
 function queueFirst<T extends object>(em: EntityManager, entity: EntityName<T>, insert: RowInsert, provisional: T, answered?: () => void): boolean {
@@ -353,7 +353,7 @@ function queueFirst<T extends object>(em: EntityManager, entity: EntityName<T>, 
 /**
  * A plain comment was just inserted (and flushed): the issue's count goes up by one and its update time
  * is stamped, as Forgejo's updateCommentInfos does, by an increment applied just before COMMIT
- * (lib/counters.ts). The entity learns both, as a read would have told it.
+ * (lib/db/counters.ts). The entity learns both, as a read would have told it.
  */
 export async function countNewComment(em: EntityManager, issue: IIssue): Promise<void> {
   const now = new Date();
@@ -362,7 +362,7 @@ export async function countNewComment(em: EntityManager, issue: IIssue): Promise
 }
 
 /**
- * Recount an issue's plain comments (Forgejo's num_comments) under the issue's row lock (lib/counters.ts),
+ * Recount an issue's plain comments (Forgejo's num_comments) under the issue's row lock (lib/db/counters.ts),
  * stamping its update time as Forgejo's updateCommentInfos does; the entity learns both.
  */
 export async function recountComments(em: EntityManager, issue: IIssue): Promise<void> {
@@ -376,7 +376,7 @@ export async function recountComments(em: EntityManager, issue: IIssue): Promise
 
 /**
  * Recount the derived totals after issues changed state, labels or milestones: open issues and pulls of
- * repositories, issue counts of labels and milestones. The rows are locked first (lib/counters.ts), so
+ * repositories, issue counts of labels and milestones. The rows are locked first (lib/db/counters.ts), so
  * each count, one statement per table, sees every writer that committed before: concurrent writers converge.
  */
 export async function recountIssueTotals(em: EntityManager, what: { repoIds?: number[]; labelIds?: number[]; milestoneIds?: number[] }): Promise<void> {

@@ -12,7 +12,7 @@ import { onEvent } from './events.ts';
 import { mentionedUsers } from './mentions.ts';
 import { everyoneReads, readersOf, repoById, userById } from './auth/perm.ts';
 import { intArray, plainPrefixed, prefixedColumns, readRowsFast, textOf } from '../model/raw.ts';
-import { tailWrite } from './counters.ts';
+import { tailWrite } from './db/counters.ts';
 import { numberPending } from './issues.ts';
 import { WATCHING } from './social.ts';
 
@@ -118,7 +118,7 @@ async function upsertThreads(em: EntityManager, issue: IIssue, userIds: number[]
   if (!userIds.length) return;
   const source = issue.isPull ? NotificationSource.pull : NotificationSource.issue;
   const now = new Date();
-  // One fixed text for any number of users, in their order (lib/counters.ts tailWrite).
+  // One fixed text for any number of users, in their order (lib/db/counters.ts tailWrite).
   await tailWrite(em, 'notification', THREADS_OF_USERS,
     [issue.repoId, NotificationStatus.unread, source, issue.id, commentId, doerId, now, now, intArray(userIds)]);
 }

@@ -3,7 +3,7 @@
 // (labels, milestone, assignees) a pull shares with issues. A pull is an issue with `isPull` plus
 // one PullRequest row with the same number (forgejo-facts 9).
 import type { EntityManager } from '@mikro-orm/core';
-import { applyCounterQueue } from './counters.ts';
+import { applyCounterQueue } from './db/counters.ts';
 import { isSiteAdmin, need, type RequestState } from './http/request.ts';
 import type { Services } from './http/services.ts';
 import type { Config } from '../config.ts';

@@ -32,7 +32,7 @@ import { gitignore } from './templates/gitignore.ts';
 import { fillLicense, licenseText } from './templates/licenses.ts';
 import { labelSet } from './templates/labels.ts';
 import { dropRepoTopics } from './topics.ts';
-import { learnCounters, lockCounterRows } from './counters.ts';
+import { learnCounters, lockCounterRows } from './db/counters.ts';
 import { unlinkRepoPackages } from './packages.ts';
 import { LfsLock, LfsMetaObject } from '../model/lfs.ts';
 
@@ -396,7 +396,7 @@ export async function renameRepository(em: EntityManager, services: Services, re
 
 /**
  * Recount a repository's `num_forks` after a fork of it was created or deleted, under its row lock
- * (lib/counters.ts); an entity of it this request holds learns the new value.
+ * (lib/db/counters.ts); an entity of it this request holds learns the new value.
  */
 export async function recountForks(em: EntityManager, baseId: number): Promise<void> {
   await em.flush();

@@ -1,7 +1,7 @@
 // Stars and watches of repositories, with the counters kept on the repository.
 import type { EntityManager } from '@mikro-orm/core';
 import { Repository, type IRepository } from '../model/repo.ts';
-import { learnCounters, lockCounterRows } from './counters.ts';
+import { learnCounters, lockCounterRows } from './db/counters.ts';
 import { Star, Watch, WatchMode } from '../model/star.ts';
 import { readRowsFast } from '../model/raw.ts';
 
@@ -52,7 +52,7 @@ const sql = (em: EntityManager, text: string, params: unknown[]) =>
 
 /**
  * Recount `num_stars` and `num_watches` of repositories after stars or watches changed, under the
- * repositories' row locks (lib/counters.ts); repositories this request holds learn the new values.
+ * repositories' row locks (lib/db/counters.ts); repositories this request holds learn the new values.
  */
 export async function recountStarsAndWatches(em: EntityManager, repoIds: number[]): Promise<void> {
   await em.flush();

@@ -3,7 +3,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { IRepository } from '../model/repo.ts';
 import { RepoTopic, Topic, type ITopic } from '../model/topic.ts';
-import { learnCounters, lockCounterRows } from './counters.ts';
+import { learnCounters, lockCounterRows } from './db/counters.ts';
 
 export const MAX_TOPICS = 25;
 const TOPIC = /^[a-z0-9][-.a-z0-9]*$/;
@@ -23,7 +23,7 @@ export function sanitizeTopics(names: string[]): { valid: string[]; invalid: str
   return { valid, invalid };
 }
 
-/** Recount `repo_count` of topics under their row locks (lib/counters.ts); held entities learn it. */
+/** Recount `repo_count` of topics under their row locks (lib/db/counters.ts); held entities learn it. */
 async function recount(em: EntityManager, topicIds: number[]): Promise<void> {
   await em.flush();
   const ids = [...new Set(topicIds)];

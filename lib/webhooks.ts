@@ -5,7 +5,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { Webhook, type HookEventSpec, type IWebhook } from '../model/webhook.ts';
 import type { CreateHookOption, EditHookOption } from '../model/schemas/index.ts';
 import { unprocessable } from './http/errors.ts';
-import { keepEarly, takeEarly } from './early-reads.ts';
+import { keepEarly, takeEarly } from './db/early-reads.ts';
 import { jsonList, plainRows } from '../model/raw.ts';
 import { compileGlob, GlobError } from './glob.ts';
 import type { SecretBox } from './auth/secretbox.ts';
@@ -183,7 +183,7 @@ export function hooksOver(em: EntityManager, repoId: string, ownerId: string): s
   return jsonList(em, Webhook, 'h', `h.is_active and (h.repo_id = ${repoId} or (h.owner_id = ${ownerId} and h.repo_id = 0) or (h.repo_id = 0 and h.owner_id = 0 and h.is_system_webhook))`);
 }
 
-/** Keep what `hooksList` selected, read now, for the next event of `repo` (lib/early-reads.ts). */
+/** Keep what `hooksList` selected, read now, for the next event of `repo` (lib/db/early-reads.ts). */
 export function keepHooks(em: EntityManager, repo: { id: number }, list: unknown): void {
   keepEarly(em, hooksKey(repo.id), plainRows(em, Webhook, list as unknown[]));
 }

@@ -11,7 +11,7 @@
 //   connection, and goes out just ahead of the first statement that runs on it, in the same write. A
 //   transaction that runs nothing sends neither BEGIN nor its COMMIT or ROLLBACK.
 // - `commitWith` sends the statements of the end of a transaction (its tail writes and counters,
-//   lib/counters.ts) and COMMIT together, and waits for the answers once.
+//   lib/db/counters.ts) and COMMIT together, and waits for the answers once.
 // - `commitInLane` (model/raw.ts) writes whole transactions of one hot row, BEGIN to COMMIT each, one
 //   behind the other on one connection.
 // Atomicity is PostgreSQL's: a statement that fails aborts the transaction, the statements queued

@@ -265,7 +265,7 @@ test('POST issue and POST comment: the same statements for any number of watcher
   const few = await writeStatements(1);
   const many = await writeStatements(5);
   assert.equal(many, few, `1 watcher ${JSON.stringify(few)}, 5 watchers ${JSON.stringify(many)}`);
-  // Counters are increments applied just before COMMIT (lib/counters.ts), right after one statement of
+  // Counters are increments applied just before COMMIT (lib/db/counters.ts), right after one statement of
   // the notification threads and the feed rows (tailWrite); the answer is converted from
   // what the request wrote and read already; the notified users are found with their user rows in one
   // statement, and so are the feed's watchers; the repository's units are the ones the chain read.

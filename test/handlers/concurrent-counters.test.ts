@@ -151,7 +151,7 @@ test('mixed writers on one repository at once (comments, new issues, closing, la
   assert.equal([Number(counts[0].num_issues), Number(counts[0].num_closed_issues)], [1 + 10 + 5, 1]);
 });
 
-test('new issues and comments in parallel, their increments queued until COMMIT (lib/counters.ts): consecutive numbers, exact open_issues_count and comments', async () => {
+test('new issues and comments in parallel, their increments queued until COMMIT (lib/db/counters.ts): consecutive numbers, exact open_issues_count and comments', async () => {
   const { alice } = env;
   const repo = await newRepo(env, alice);
   const R = `/repos/${repo.full_name}`;

@@ -1,10 +1,10 @@
-// lib/counters.ts (issue 9, item 3): the row locks a recount waits behind, entities learning counters
+// lib/db/counters.ts (issue 9, item 3): the row locks a recount waits behind, entities learning counters
 // written in SQL without writing anything back, and the queue of increments applied before COMMIT (issue 10).
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EntityManager } from '@mikro-orm/core';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { addCounters, applyBeforeCommit, applyCounterQueue, beforeCommitWrites, closeCounterQueue, deferTailWrites, firstWrite, learnCounters, lockCounterRows, openCounterQueue, tailWrite } from '../../lib/counters.ts';
+import { addCounters, applyBeforeCommit, applyCounterQueue, beforeCommitWrites, closeCounterQueue, deferTailWrites, firstWrite, learnCounters, lockCounterRows, openCounterQueue, tailWrite } from '../../lib/db/counters.ts';
 import { commitWith } from '../../model/raw.ts';
 import { Topic } from '../../model/topic.ts';
 import { openTestDb, type TestDb } from '../helpers/server.ts';

@@ -31,7 +31,7 @@
 // of data-modifying CTEs instead of one statement each, a round trip and a statement's fixed cost
 // apiece (a new issue's or comment's 7 and 8 statements were 6 and 7 then).
 import { Utils, type EntityManager, type EntityName } from '@mikro-orm/core';
-import { executeFast, textOf } from '../model/raw.ts';
+import { executeFast, textOf } from '../../model/raw.ts';
 
 /** The tables holding counters, in the order their rows are locked. */
 const LOCK_ORDER = ['user', 'topic', 'issue', 'repository', 'milestone', 'label'] as const;
