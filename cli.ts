@@ -23,9 +23,9 @@ import { HttpError } from './lib/http/errors.ts';
 import { closeAll } from './git/cat-file.ts';
 import { removeLeftovers } from './lib/leftovers.ts';
 import { reconcileAllMerges } from './lib/merge-recovery.ts';
-import { takeServingLock } from './lib/serving-lock.ts';
-import { missingServeFlags, withoutTsx } from './lib/node-flags.ts';
-import { collectWhenIdle } from './lib/idle-gc.ts';
+import { takeServingLock } from './lib/runtime/serving-lock.ts';
+import { missingServeFlags, withoutTsx } from './lib/runtime/node-flags.ts';
+import { collectWhenIdle } from './lib/runtime/idle-gc.ts';
 
 const socketPath = (cfg: Config) => path.join(cfg.dataPath, 'cairn-admin.sock');
 
@@ -127,7 +127,7 @@ async function serve(cfg: Config) {
   const app = createApp({ config: cfg, orm: db.orm, log });
   const running = await listen(app, cfg.SERVER.HTTP_ADDR, cfg.SERVER.HTTP_PORT);
   const admin = serveAdminSocket(db.orm, cfg);
-  // Once the load stops, V8's young generation and spare pages go back to the system (lib/idle-gc.ts).
+  // Once the load stops, V8's young generation and spare pages go back to the system (lib/runtime/idle-gc.ts).
   const idle = collectWhenIdle(running.server);
   // The built-in SSH server runs only when [server] SSH_LISTEN_PORT is set; ssh2 (and the WebAssembly
   // module it compiles when imported) is loaded only then (issue 10, memory).
@@ -171,7 +171,7 @@ async function main(argv: string[]): Promise<number> {
   switch (cmd) {
     case 'serve':
     case undefined: {
-      // Started without the heap settings of lib/node-flags.ts: the same process starts again with them
+      // Started without the heap settings of lib/runtime/node-flags.ts: the same process starts again with them
       // (and without tsx's loader, which Node's own type stripping makes unnecessary).
       const missing = missingServeFlags(process.execArgv, process.env.NODE_OPTIONS);
       if (missing.length && typeof process.execve === 'function') {

@@ -1,8 +1,8 @@
-// cairn as `npm start` runs it: `node <SERVE_NODE_FLAGS> cli.ts serve` (lib/node-flags.ts)
+// cairn as `npm start` runs it: `node <SERVE_NODE_FLAGS> cli.ts serve` (lib/runtime/node-flags.ts)
 // with the Node.js the project installs, settings from CAIRN__ variables, log level warn.
 import { performance } from 'node:perf_hooks';
 import { NODE, childEnv, runToEnd, start, waitFor200, type Proc } from './procs.ts';
-import { SERVE_NODE_FLAGS } from '../lib/node-flags.ts';
+import { SERVE_NODE_FLAGS } from '../lib/runtime/node-flags.ts';
 
 export interface CairnSetup {
   dataPath: string;

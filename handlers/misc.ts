@@ -1,7 +1,7 @@
 // Miscellaneous routes: version, settings, the /swagger redirect.
 import type { Handler } from '../lib/http/handler.ts';
 import { json } from '../lib/http/handler.ts';
-import { API_VERSION } from '../lib/version.ts';
+import { API_VERSION } from '../lib/runtime/version.ts';
 import { listSetting } from '../config.ts';
 
 export const version: Handler = async () => json(200, { version: API_VERSION });

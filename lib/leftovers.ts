@@ -6,7 +6,7 @@
 //   <APP_DATA_PATH>/packages/tmp/*                spooled package uploads (lib/packages.ts)
 //   <ROOT>/.migrating/*                           a migration's clone before its repository exists (lib/mirrors.ts)
 //   <ROOT>/<owner>/<repo>[.wiki].git/objects/tmp_objdir-incoming-*, incoming-*   git's quarantine
-// When another process may be serving the same data (lib/serving-lock.ts), what it is writing must
+// When another process may be serving the same data (lib/runtime/serving-lock.ts), what it is writing must
 // stay: then only leftovers untouched for a day go.
 import fs from 'node:fs/promises';
 import path from 'node:path';

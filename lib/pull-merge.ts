@@ -36,7 +36,7 @@ import { runGit } from '../git/exec.ts';
 import { fetchFrom } from '../git/remote.ts';
 import { commitTree, mergeCommits, moveBranch, replayCommits, treeOf } from '../git/pull.ts';
 import { dropMergeIntent, writeMergeIntent } from './merge-intent.ts';
-import { failpoint } from './failpoint.ts';
+import { failpoint } from './runtime/failpoint.ts';
 
 
 export const MERGE_STYLES = ['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only', 'manually-merged'] as const;

@@ -4,7 +4,7 @@ import type { RouteSpec } from './route-spec.ts';
 import type { Config } from '../config.ts';
 import { ApiSchemas } from '../model/schemas/index.ts';
 import { handlers } from '../handlers/index.ts';
-import { API_VERSION } from '../lib/version.ts';
+import { API_VERSION } from '../lib/runtime/version.ts';
 import { QuerySchemas } from '../model/schemas/query.ts';
 import { queryFields } from '../lib/http/query-params.ts';
 

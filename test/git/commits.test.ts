@@ -6,7 +6,7 @@ import { commitFilesAndStats, commitWeight, countCommits, diffFiles, diffFilesOf
 import { runGit } from '../../git/exec.ts';
 import { commitFiles } from '../../git/write.ts';
 import { alice, commit, git, sandbox, text, type Sandbox } from './fixture.ts';
-import { lastResortCollect } from '../../lib/idle-gc.ts';
+import { lastResortCollect } from '../../lib/runtime/idle-gc.ts';
 
 let sb: Sandbox;
 let repo: string;

@@ -1,8 +1,8 @@
-// The collection after load (lib/idle-gc.ts, issue 10, memory): one when the server falls quiet after
+// The collection after load (lib/runtime/idle-gc.ts, issue 10, memory): one when the server falls quiet after
 // the heap grew, none while requests arrive, none for a heap that did not grow.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { GROWTH_BYTES, IdleCollector } from '../../lib/idle-gc.ts';
+import { GROWTH_BYTES, IdleCollector } from '../../lib/runtime/idle-gc.ts';
 
 function collector(start: number) {
   const state = { heap: start, collected: 0, after: start };
@@ -49,7 +49,7 @@ test('a collection that frees nothing raises the floor: no collection again and 
 });
 
 test('the real collector runs without --expose-gc and leaves no global gc', async () => {
-  const { collectWhenIdle, lastResortCollect } = await import('../../lib/idle-gc.ts');
+  const { collectWhenIdle, lastResortCollect } = await import('../../lib/runtime/idle-gc.ts');
   const http = await import('node:http');
   const server = http.createServer();
   const h = collectWhenIdle(server);

@@ -9,7 +9,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loadConfig } from '../../config.ts';
 import { removeLeftovers, STALE_MS } from '../../lib/leftovers.ts';
-import { takeServingLock } from '../../lib/serving-lock.ts';
+import { takeServingLock } from '../../lib/runtime/serving-lock.ts';
 import { openTestDb } from '../helpers/server.ts';
 
 function tree(root: string, files: string[]): void {

@@ -1,11 +1,11 @@
-// `cli.ts serve` runs under lib/node-flags.ts's heap settings however it is started (issue 10, memory).
+// `cli.ts serve` runs under lib/runtime/node-flags.ts's heap settings however it is started (issue 10, memory).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { SERVE_NODE_FLAGS, missingServeFlags, withoutTsx } from '../../lib/node-flags.ts';
+import { SERVE_NODE_FLAGS, missingServeFlags, withoutTsx } from '../../lib/runtime/node-flags.ts';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 

@@ -3,8 +3,8 @@
 // one's. Every serving process holds a shared PostgreSQL advisory lock for its lifetime, on its own
 // connection outside the pool; a starting process that can take the lock exclusively first knows
 // that no other one is running. The embedded database admits one process only, so there it is alone.
-import type { Config } from '../config.ts';
-import type { Orm } from '../model/db.ts';
+import type { Config } from '../../config.ts';
+import type { Orm } from '../../model/db.ts';
 
 /** An arbitrary constant: the advisory lock key of "a cairn process serves this database". */
 const SERVING_KEY = 4_302_117_731;

@@ -1,5 +1,5 @@
 // Memory handed back when the server falls quiet after load (issue 10, memory). Under load V8 grows
-// the young generation to both of its 32 MB semi-spaces (lib/node-flags.ts) and the old space past
+// the young generation to both of its 32 MB semi-spaces (lib/runtime/node-flags.ts) and the old space past
 // the live heap; when the load stops, nothing allocates, so no collection runs that could shrink
 // them, and V8 keeps the pages it freed in its own pool: the server stayed at its after-load size
 // (272 MB, still 272 MB a minute later, while its live heap was about 60 MB). One collection of
