@@ -2,7 +2,7 @@
 // counts, and running one now. The chain (ADMIN) let only site admins in.
 import type { Handler } from '../lib/http/handler.ts';
 import { json, noContent } from '../lib/http/handler.ts';
-import { findCronTask, listCronTasks, runCronTask } from '../lib/cron.ts';
+import { findCronTask, listCronTasks, runCronTask } from '../lib/maintenance/cron.ts';
 import { pageOf } from '../lib/http/paging.ts';
 import { notFound } from '../lib/http/errors.ts';
 import { fmtTime } from '../model/time.ts';

@@ -132,7 +132,7 @@ export interface ImportData {
   files: string[];
 }
 
-/** Where a release asset waits between its download and the import's transaction (lib/leftovers.ts clears it at start). */
+/** Where a release asset waits between its download and the import's transaction (lib/maintenance/leftovers.ts clears it at start). */
 const spooled = (cfg: Config, uuid: string) => path.join(attachmentsRoot(cfg), 'tmp', `migrate-${uuid}`);
 
 /**

@@ -114,7 +114,7 @@ export function startMirrorScheduler(em: EntityManager, services: Services): { s
   const run = () => {
     if (stopped) return;
     if (running) { again = true; return; }
-    // Each tick is a run of Forgejo's update_mirrors task (GET /admin/cron, lib/cron.ts).
+    // Each tick is a run of Forgejo's update_mirrors task (GET /admin/cron, lib/maintenance/cron.ts).
     running = recordCronRun(em, 'update_mirrors').then(() => mirrorTick(em, services)).catch((e: unknown) => services.log.error({ err: e }, 'mirror tick failed')).finally(() => {
       running = null;
       if (again) { again = false; run(); }

@@ -70,7 +70,7 @@ const wikiUrlOf = (url: string) => `${url.replace(/\/+$/, '').replace(/\.git$/, 
 /**
  * Where a migration clones before its repository exists, one directory each:
  * `<ROOT>/.migrating/<id>/{repo,wiki}.git` (no owner can be named `.migrating`). At start,
- * lib/leftovers.ts removes what a killed process left there.
+ * lib/maintenance/leftovers.ts removes what a killed process left there.
  */
 export const migrationSpool = (cfg: Pick<Config, 'repoRoot'>) => nodePath.join(cfg.repoRoot, '.migrating');
 

@@ -1,6 +1,6 @@
 import { defineEntity, p, type EntityManager, type InferEntity } from '@mikro-orm/core';
 
-/** Last run and run count of a cron task, shared by every process on the database (lib/cron.ts). */
+/** Last run and run count of a cron task, shared by every process on the database (lib/maintenance/cron.ts). */
 export const CronTask = defineEntity({
   name: 'CronTask',
   tableName: 'cron_task',

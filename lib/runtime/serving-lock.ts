@@ -1,5 +1,5 @@
 // Whether this process is the only one serving the instance, for the start-up cleanup of leftovers
-// (lib/leftovers.ts): another live process's uploads and pushes in progress look exactly like a dead
+// (lib/maintenance/leftovers.ts): another live process's uploads and pushes in progress look exactly like a dead
 // one's. Every serving process holds a shared PostgreSQL advisory lock for its lifetime, on its own
 // connection outside the pool; a starting process that can take the lock exclusively first knows
 // that no other one is running. The embedded database admits one process only, so there it is alone.

@@ -210,7 +210,7 @@ test('while the source is slow to answer, the migrating request holds no transac
       assert.ok(await answersWithin(10_000, bob), `${what}: another write is answered while the source is slow`);
       const open = await openTransactions();
       if (open !== null) assert.is(open, 0, `${what}: no session of the database is idle in a transaction`);
-      // What a process killed now would leave: no rows, only the staged clone, which the next start removes (lib/leftovers.ts).
+      // What a process killed now would leave: no rows, only the staged clone, which the next start removes (lib/maintenance/leftovers.ts).
       assert.is(await em().count(Repository, { lowerName: name.toLowerCase() }), 0, `${what}: nothing of the migration is visible yet`);
       assert.not.ok(fs.existsSync(dirOf(alice.name, name)), `${what}: no directory in the repository's place yet`);
       assert.is(spooled().length, 1, `${what}: the clone is staged`);

@@ -9,7 +9,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Config } from '../../config.ts';
 import { HookTask } from '../../model/webhook.ts';
-import { cronSchedulerTick } from '../../lib/cron.ts';
+import { cronSchedulerTick } from '../../lib/maintenance/cron.ts';
 import { cleanupHookTasks } from '../../lib/hook-task-cleanup.ts';
 import { deliverTick } from '../../lib/webhook-deliver.ts';
 import { SecretBox } from '../../lib/auth/secretbox.ts';

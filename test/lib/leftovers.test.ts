@@ -8,7 +8,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loadConfig } from '../../config.ts';
-import { removeLeftovers, STALE_MS } from '../../lib/leftovers.ts';
+import { removeLeftovers, STALE_MS } from '../../lib/maintenance/leftovers.ts';
 import { takeServingLock } from '../../lib/runtime/serving-lock.ts';
 import { openTestDb } from '../helpers/server.ts';
 

@@ -12,12 +12,12 @@
 //   it when its period has passed since the last run, claimed in the database (model/cron.ts), so of
 //   several processes only one runs it.
 import type { EntityManager } from '@mikro-orm/core';
-import { schedulePeriod, type Config } from '../config.ts';
-import type { Services } from './http/services.ts';
-import { Action } from '../model/action.ts';
-import { claimCronRun, CronTask, recordCronRun } from '../model/cron.ts';
-import { cleanupHookTasks } from './hook-task-cleanup.ts';
-import { mirrorTick, TICK_MS } from './mirror-schedule.ts';
+import { schedulePeriod, type Config } from '../../config.ts';
+import type { Services } from '../http/services.ts';
+import { Action } from '../../model/action.ts';
+import { claimCronRun, CronTask, recordCronRun } from '../../model/cron.ts';
+import { cleanupHookTasks } from '../hook-task-cleanup.ts';
+import { mirrorTick, TICK_MS } from '../mirror-schedule.ts';
 
 export interface CronTaskDef {
   name: string;

@@ -10,10 +10,10 @@
 // stay: then only leftovers untouched for a day go.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Config } from '../config.ts';
-import { attachmentsRoot } from './attachments.ts';
-import { packagesRoot } from './packages.ts';
-import { migrationSpool } from './mirrors.ts';
+import type { Config } from '../../config.ts';
+import { attachmentsRoot } from '../attachments.ts';
+import { packagesRoot } from '../packages.ts';
+import { migrationSpool } from '../mirrors.ts';
 
 const QUARANTINE = /^(tmp_objdir-incoming-|incoming-)[A-Za-z0-9_-]+$/;
 export const STALE_MS = 24 * 3600_000;
