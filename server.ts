@@ -15,7 +15,7 @@ import { HttpError, NOT_FOUND } from './lib/http/errors.ts';
 import { authenticate, type AuthDeps, type AuthResult } from './lib/auth/auth.ts';
 import type { RepoAhead } from './lib/auth/tokens.ts';
 import { isStorableText } from './model/schemas/storable.ts';
-import { positiveInt } from './lib/issues.ts';
+import { positiveInt } from './lib/issues/issues.ts';
 import { createAuthLimiter } from './lib/auth/limits.ts';
 import { clientAddressOf } from './lib/http/client-address.ts';
 import { CACHE_CONTROL, etagOf, noneMatch } from './lib/http/conditional-get.ts';
@@ -296,7 +296,7 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
  * decodes parameters, or null. Only a hint: the token's statement finds this repository as well, and
  * the REPO loader uses that answer when it asks for the same names (lib/repos.ts, issue 10). Names no
  * stored text can equal are left to the loader's checks. A POST of a new issue or comment also names
- * the new row, whose event's early reads the statement makes too (lib/issue-events.ts newRowAheadColumns).
+ * the new row, whose event's early reads the statement makes too (lib/issues/events.ts newRowAheadColumns).
  */
 export function repoAddressed(path: string, method = 'GET'): RepoAhead | null {
   if (!path.startsWith('/api/v1/repos/')) return null;
@@ -316,7 +316,7 @@ export function repoAddressed(path: string, method = 'GET'): RepoAhead | null {
     return null;
   }
   if (!isStorableText(owner) || !isStorableText(name)) return null;
-  // `.../issues/{index}` and below: the issue too (lib/issues.ts keepIssueRead); the router's own
+  // `.../issues/{index}` and below: the issue too (lib/issues/issues.ts keepIssueRead); the router's own
   // checks decide what a number that is not one means.
   const post = method === 'POST';
   if (b >= 0 && path.startsWith('/issues/', b)) {

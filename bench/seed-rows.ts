@@ -3,7 +3,7 @@
 // SQL copies it. A copy takes every column of the row the API wrote, as the catalog lists them today
 // (so it follows the migrations), changes only what must differ (number, name, title, time), and
 // copies the rows the API wrote alongside it that point to it (units, watches, feed entries, ...).
-// Derived values are then recounted with the statements cairn uses (lib/issues.ts, model/counter.ts).
+// Derived values are then recounted with the statements cairn uses (lib/issues/issues.ts, model/counter.ts).
 //
 // Not made: bare git directories for the copied repositories (the repository lists read none).
 import type { Sql } from './database.ts';
@@ -87,7 +87,7 @@ export async function fillIssues(sql: Sql, repoId: number, templateIssueId: numb
     created_at: `t.created_at + g.n * interval '1 millisecond'`,
     updated_at: `t.updated_at + g.n * interval '1 millisecond'`,
   });
-  // model/counter.ts (nextIndex) and lib/issues.ts (recountIssueTotals).
+  // model/counter.ts (nextIndex) and lib/issues/issues.ts (recountIssueTotals).
   await sql.query(`insert into resource_index (kind, group_id, max_index) values ('issue', $1, $2)
     on conflict (kind, group_id) do update set max_index = greatest(resource_index.max_index, excluded.max_index)`, [repoId, total]);
   await sql.query(`update repository r set

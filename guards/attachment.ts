@@ -1,7 +1,7 @@
 // Attachment assignment on the issue routes: the attachment `{attachment_id}` of the loaded issue (and
 // none of its comments) or of the loaded comment; unknown, or belonging elsewhere, 404.
 import { NOT_FOUND } from '../lib/http/errors.ts';
-import { positiveInt } from '../lib/issues.ts';
+import { positiveInt } from '../lib/issues/issues.ts';
 import { Attachment } from '../model/attachment.ts';
 import { deny, need, step, type Need } from './types.ts';
 

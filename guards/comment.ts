@@ -4,7 +4,7 @@
 // paths (where `{id}` is the review) and `{id}` elsewhere. The comment's issue is also the request's
 // issue, so the issue guards (ISSUE_LOCKED, POSTER_OR_WRITER, UPDATE_DATE) apply to comment routes.
 import { NOT_FOUND } from '../lib/http/errors.ts';
-import { findReadableComment } from '../lib/issues.ts';
+import { findReadableComment } from '../lib/issues/issues.ts';
 import { deny, step } from './types.ts';
 
 export const COMMENT = step('COMMENT', 'loader', ['repo'], ['comment', 'issue'], async (s) => {

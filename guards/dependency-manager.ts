@@ -4,8 +4,8 @@
 // else 404; the caller must write to its unit (issues, or pulls for a pull), else 403. Forgejo answers
 // 404 for a caller who can read but not write; we say 403.
 import { MSG, NOT_FOUND } from '../lib/http/errors.ts';
-import { canWriteIssues } from '../lib/issues.ts';
-import { trackerConfig } from '../lib/issue-tracker.ts';
+import { canWriteIssues } from '../lib/issues/issues.ts';
+import { trackerConfig } from '../lib/issues/tracker.ts';
 import { deny, need, step, type Need } from './types.ts';
 
 const SIDES = ['path', 'body'] as const;

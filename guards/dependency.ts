@@ -3,8 +3,8 @@
 // as in Forgejo), with the caller's permission on its repository. A repository that does not exist or
 // that the caller cannot reach at all answers 404 naming it; an issue that does not exist, or that the
 // caller may not read (its unit), answers 404 naming the index.
-import { canReadIssue, findIssueByIndex, positiveInt } from '../lib/issues.ts';
-import { loadOtherRepo } from '../lib/issue-tracker.ts';
+import { canReadIssue, findIssueByIndex, positiveInt } from '../lib/issues/issues.ts';
+import { loadOtherRepo } from '../lib/issues/tracker.ts';
 import { NOT_FOUND } from '../lib/http/errors.ts';
 import { deny, need, step } from './types.ts';
 

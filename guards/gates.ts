@@ -2,9 +2,9 @@
 // gate (instance setting) and the actions-unit gate (spec, "What the service does" 5).
 import { NOT_FOUND } from '../lib/http/errors.ts';
 import { deny, isSiteAdmin, need, step, type RequestState } from './types.ts';
-import { positiveInt } from '../lib/issues.ts';
+import { positiveInt } from '../lib/issues/issues.ts';
 import { Issue } from '../model/issue.ts';
-import { trackerConfig } from '../lib/issue-tracker.ts';
+import { trackerConfig } from '../lib/issues/tracker.ts';
 
 const missing = () => deny(404, NOT_FOUND, { errors: [] });
 const canRead = (s: RequestState, unit: 'issues' | 'pulls' | 'wiki') => {

@@ -2,7 +2,7 @@
 // admin rights a public-only or repo-specific token drops): on a locked issue only writers of the
 // issue's unit (issues, or pulls for a pull request; site admins count) may comment or change reactions,
 // else 403 with Forgejo's message for the action.
-import { canWriteIssues } from '../lib/issues.ts';
+import { canWriteIssues } from '../lib/issues/issues.ts';
 import { deny, need, step } from './types.ts';
 
 const MESSAGES = {

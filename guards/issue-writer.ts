@@ -1,7 +1,7 @@
 // Writers of the issue's unit (Forgejo's CanWriteIssuesOrPulls: issues, or pulls for a pull request;
 // site admins count, except through public-only and repo-specific tokens): setting a deadline and
 // changing an issue's labels, else 403 with Forgejo's message for the route.
-import { canWriteIssues } from '../lib/issues.ts';
+import { canWriteIssues } from '../lib/issues/issues.ts';
 import { deny, need, step } from './types.ts';
 
 const MESSAGES = {

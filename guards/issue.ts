@@ -3,7 +3,7 @@
 // pull through its issue half, so the caller must be able to read the issue's own unit (issues, or
 // pulls for a pull request), else 404: an issue the caller may not see is as absent as a missing one.
 import { NOT_FOUND } from '../lib/http/errors.ts';
-import { findReadableIssue } from '../lib/issues.ts';
+import { findReadableIssue } from '../lib/issues/issues.ts';
 import { deny, step } from './types.ts';
 
 export const ISSUE = step('ISSUE', 'loader', ['repo'], ['issue'], async (s) => {

@@ -2,7 +2,7 @@
 // (a name), and one list holds one kind, else 400. Forgejo checks the list's shape once the issue is
 // found and before the caller's right to change its labels, so this step sits between ISSUE and
 // ISSUE_WRITER(labels).
-import { labelListProblem } from '../lib/issue-edit.ts';
+import { labelListProblem } from '../lib/issues/edit.ts';
 import { deny, step } from './types.ts';
 
 export const LABEL_LIST = step('LABEL_LIST', 'body', ['body'], [], (s) => {

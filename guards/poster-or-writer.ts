@@ -5,7 +5,7 @@
 // writer of the issue's unit, else 403 with Forgejo's message for the route. Site admins count as
 // writers, except through public-only and repo-specific tokens (spec, token kinds: "no
 // editing/deleting others' comments and attachments by admin").
-import { isPosterOrWriter } from '../lib/issues.ts';
+import { isPosterOrWriter } from '../lib/issues/issues.ts';
 import { deny, need, step, type Need } from './types.ts';
 
 const TARGETS = {

@@ -3,7 +3,7 @@
 // is as absent as a missing one, except for repository and site admins (not through public-only or
 // repo-specific tokens: spec, token kinds, "no pull-review ... draft viewing by repo admin").
 import { NOT_FOUND } from '../lib/http/errors.ts';
-import { positiveInt } from '../lib/issues.ts';
+import { positiveInt } from '../lib/issues/issues.ts';
 import { isReviewAdmin } from '../lib/pulls.ts';
 import { Review, ReviewType } from '../model/pull.ts';
 import { deny, need, step } from './types.ts';

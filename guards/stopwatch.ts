@@ -1,7 +1,7 @@
 // Forgejo's prepareIssueStopwatch: starting, stopping or cancelling a stopwatch needs write access to
 // the issue's unit and the right to track time on it (CanUseTimetracker), else 403.
-import { canTrackTime } from '../lib/issue-tracker.ts';
-import { canWriteIssues } from '../lib/issues.ts';
+import { canTrackTime } from '../lib/issues/tracker.ts';
+import { canWriteIssues } from '../lib/issues/issues.ts';
 import { deny, need, step } from './types.ts';
 
 export const STOPWATCH = step('STOPWATCH', 'guard', ['repo', 'issue'], [], async (s) => {

@@ -1,7 +1,7 @@
 // Forgejo's CanUseTimetracker for the tracked-time routes of an issue: time tracking is on for the
 // repository (else 400 "time tracking disabled"), and either anyone may track time or the caller writes
 // to the issue's unit, posted the issue or is assigned to it (else 403).
-import { canTrackTime, trackerConfig } from '../lib/issue-tracker.ts';
+import { canTrackTime, trackerConfig } from '../lib/issues/tracker.ts';
 import { deny, need, step } from './types.ts';
 
 export const TRACK_TIME = step('TRACK_TIME', 'guard', ['repo', 'issue'], [], async (s) => {

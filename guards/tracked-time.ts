@@ -1,7 +1,7 @@
 // Tracked time assignment: the time `{id}` of the loaded issue (Forgejo looks it up by id alone; here
 // it must belong to the issue of the path), unknown 404; a time already deleted is 404 as well.
 import { NOT_FOUND } from '../lib/http/errors.ts';
-import { positiveInt } from '../lib/issues.ts';
+import { positiveInt } from '../lib/issues/issues.ts';
 import { TrackedTime } from '../model/issue.ts';
 import { deny, need, step } from './types.ts';
 

@@ -3,8 +3,8 @@
 // and must lie between the issue's creation and now (403 "unallowed update date"). The time is the
 // body's `updated_at`, or for attachment uploads the query's. A time that does not parse passes here:
 // the handler answers 422 for it, as Forgejo's binding does before any permission check.
-import { allowedUpdateDate } from '../lib/issues.ts';
-import { rfc3339Time } from '../lib/issue-edit.ts';
+import { allowedUpdateDate } from '../lib/issues/issues.ts';
+import { rfc3339Time } from '../lib/issues/edit.ts';
 import { deny, need, step, type Need, type RequestState } from './types.ts';
 
 const SOURCES: Record<'body' | 'query', { needs: Need[]; raw: (s: RequestState) => string | undefined }> = {

@@ -12,7 +12,7 @@ import { Repository, type IRepository } from '../model/repo.ts';
 import { User, type IUser } from '../model/user.ts';
 import { toApiArtifact, toApiRun, toApiRunJob, toApiTask, type RunContext } from '../lib/api/actions.ts';
 import { toApiUser } from '../lib/api/user.ts';
-import { usersById } from '../lib/api/issue.ts';
+import { usersById } from '../lib/issues/api/issue.ts';
 import {
   artifactFile, createRun, deleteArtifact, deleteRun, isDone, loadWorkflow, logFile, parseWorkflow, positiveId, resolveInputs,
   VISIBLE_ARTIFACT, zipStore,

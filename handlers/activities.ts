@@ -10,7 +10,7 @@ import { Comment } from '../model/issue.ts';
 import { OrgUser } from '../model/org.ts';
 import { User, type IUser } from '../model/user.ts';
 import { toApiActivity } from '../lib/api/activity.ts';
-import { commentsToApi, usersById } from '../lib/api/issue.ts';
+import { commentsToApi, usersById } from '../lib/issues/api/issue.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
 import { callerOf } from './repo-lists.ts';
 import { reposJson } from '../lib/api/repo-json.ts';

@@ -7,7 +7,7 @@ import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import type { CreateHookOption, EditGitHookOption, EditHookOption } from '../model/schemas/index.ts';
 import { HookTask, Webhook, type IWebhook } from '../model/webhook.ts';
 import { notFound } from '../lib/http/errors.ts';
-import { positiveInt } from '../lib/issues.ts';
+import { positiveInt } from '../lib/issues/issues.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { applyHookEdit, newHookFields, ownerFilter, type HookOwner } from '../lib/webhooks.ts';
 import { toApiHook } from '../lib/api/hook.ts';

@@ -1,18 +1,18 @@
 // Issue comments and the issue timeline (Forgejo's routers/api/v1/repo/issue_comment.go,
 // services/issue/comments.go, models/issues/comment.go). Comments are shown as Forgejo's
 // convert.ToAPIComment does, with the poster rendered for no viewer.
-import { emitCommentEvent, insertWithEventEarly, newRowEarly } from '../lib/issue-events.ts';
+import { emitCommentEvent, insertWithEventEarly, newRowEarly } from '../lib/issues/events.ts';
 import type { Handler, SignedInCtx } from '../lib/http/handler.ts';
 import { AfterCommit, json, noContent, plainContext, signedIn } from '../lib/http/handler.ts';
 import type { CreateIssueCommentOption, EditIssueCommentOption } from '../model/schemas/index.ts';
 import { Comment, CommentType, Issue, Reaction, type IComment, type IIssue } from '../model/issue.ts';
 import { Repository } from '../model/repo.ts';
 import { User } from '../model/user.ts';
-import { commentsToApi } from '../lib/api/issue.ts';
-import { ANONYMOUS, timelineToApi } from '../lib/api/timeline.ts';
-import { canReadIssue, commentAtCommit, commentInsert, countNewComment, insertAlone, recountComments, wholeSecondsOf } from '../lib/issues.ts';
+import { commentsToApi } from '../lib/issues/api/issue.ts';
+import { ANONYMOUS, timelineToApi } from '../lib/issues/api/timeline.ts';
+import { canReadIssue, commentAtCommit, commentInsert, countNewComment, insertAlone, recountComments, wholeSecondsOf } from '../lib/issues/issues.ts';
 import { deferTailWrites, learnCountersOf } from '../lib/db/counters.ts';
-import { parseBodyTime } from '../lib/issue-edit.ts';
+import { parseBodyTime } from '../lib/issues/edit.ts';
 import { knownRepo, repoPermission } from '../lib/auth/perm.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/http/paging.ts';
 import { notFound } from '../lib/http/errors.ts';
@@ -128,7 +128,7 @@ export const createComments = plainContext(signedIn<CreateIssueCommentOption>(as
   knownRepo(c.em, repo, owner, perm.enabled);
   // Nothing changes the new row after its insert unless the request forces its times: a plain object
   // then, not a managed entity (issue 10). Its id is drawn beforehand with what its event reads early
-  // (lib/issue-events.ts newRowEarly, most often by the token's statement), and its row goes with
+  // (lib/issues/events.ts newRowEarly, most often by the token's statement), and its row goes with
   // COMMIT, unless a hook's payload needs the row now; with forced times the row and the early reads
   // are one statement now.
   const early = at ? null : await newRowEarly(c, 'comment');

@@ -6,7 +6,7 @@ import type { Handler } from '../lib/http/handler.ts';
 import { json } from '../lib/http/handler.ts';
 import { Comment, CommentType, IssueWatch, type IIssue } from '../model/issue.ts';
 import { User } from '../model/user.ts';
-import { repoApiUrl } from '../lib/api/issue.ts';
+import { repoApiUrl } from '../lib/issues/api/issue.ts';
 import { toApiUser } from '../lib/api/user.ts';
 import { toApiWatchInfo } from '../lib/api/watch.ts';
 import { isWatching } from '../lib/social.ts';

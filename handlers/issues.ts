@@ -12,19 +12,19 @@ import { Milestone } from '../model/milestone.ts';
 import { PullRequest } from '../model/pull.ts';
 import { Team } from '../model/org.ts';
 import { User, type IUser } from '../model/user.ts';
-import { issueToApi, issuesToApi } from '../lib/api/issue.ts';
+import { issueToApi, issuesToApi } from '../lib/issues/api/issue.ts';
 import { pullsToApi } from '../lib/api/pull.ts';
-import { orgApiUrl, toApiLabel } from '../lib/api/label.ts';
+import { orgApiUrl, toApiLabel } from '../lib/issues/api/label.ts';
 import { fmtTime, ZERO_TIME } from '../model/time.ts';
-import { emitIssueChanges, emitIssueEvent, insertWithEventEarly, newRowEarly, snapshotIssue } from '../lib/issue-events.ts';
-import { canReadIssue, canWriteIssues, createIssue, labelIdsOf, numberPending, positiveInt, wholeSecondsOf } from '../lib/issues.ts';
+import { emitIssueChanges, emitIssueEvent, insertWithEventEarly, newRowEarly, snapshotIssue } from '../lib/issues/events.ts';
+import { canReadIssue, canWriteIssues, createIssue, labelIdsOf, numberPending, positiveInt, wholeSecondsOf } from '../lib/issues/issues.ts';
 import { deferTailWrites } from '../lib/db/counters.ts';
 import {
   addLabels, assignableUsers, clearLabels, deleteIssue, dropDuplicateScopes, endOfDay, labelFits, labelsByName,
   movePin, newPinAllowed, parseBodyTime, pin, reloadIssue, removeLabel, replaceLabels, resolveLabelOption,
   setAssignees, setClosed, setDeadline, setMilestone, setRef, setTitle, unpin,
-} from '../lib/issue-edit.ts';
-import { allOf, filterSql, findIssues, openTotalSql, orderSql, readableIssues, sql, type IssueFilter } from '../lib/issue-query.ts';
+} from '../lib/issues/edit.ts';
+import { allOf, filterSql, findIssues, openTotalSql, orderSql, readableIssues, sql, type IssueFilter } from '../lib/issues/query.ts';
 import type { Sql } from '../lib/repo-search.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/http/paging.ts';
 import { badRequest, HttpError, notFound, unprocessable, NOT_FOUND } from '../lib/http/errors.ts';
@@ -149,7 +149,7 @@ async function milestoneIdsByName(c: RequestState, raw: string | undefined): Pro
 
 /**
  * GET /repos/issues/search: issues and pulls of every repository whose unit the caller can read
- * (lib/issue-query.ts readableIssues, which keeps public-only and repo-specific tokens to their repositories).
+ * (lib/issues/query.ts readableIssues, which keeps public-only and repo-specific tokens to their repositories).
  */
 export const search: Handler<never, SearchQuery> = async (c) => {
   const q = c.q;
@@ -206,7 +206,7 @@ export const create = plainContext(signedIn<CreateIssueOption>(async (c) => {
   // feeds and hooks reuse them.
   knownRepo(c.em, repo, owner, perm.enabled);
   // What follows the insert changes the row only with a milestone, labels, assignees or closing. Then
-  // the number is taken with COMMIT unless a hook's payload needs it now (lib/issues.ts numberAtCommit).
+  // the number is taken with COMMIT unless a hook's payload needs it now (lib/issues/issues.ts numberAtCommit).
   const plain = !milestoneId && !labels.length && !assignees.length && !b.closed;
   const early = plain ? await newRowEarly(c, 'issue') : null;
   const issue = await createIssue(c.em, { repo, posterId: doer.id, title, content: b.body ?? '', ref: b.ref ?? '', deadline, watcherId: doer.id, plain, id: early?.id, numberAtCommit: early?.hooked === false },

@@ -5,7 +5,7 @@ import type { Handler, HandlerCtx } from '../lib/http/handler.ts';
 import { json, noContent } from '../lib/http/handler.ts';
 import type { CreateMilestoneOption, EditMilestoneOption } from '../model/schemas/index.ts';
 import { Milestone, type IMilestone } from '../model/milestone.ts';
-import { toApiMilestone } from '../lib/api/milestone.ts';
+import { toApiMilestone } from '../lib/issues/api/milestone.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { notFound, unprocessable } from '../lib/http/errors.ts';
 import { need } from '../lib/http/request.ts';

@@ -7,7 +7,7 @@ import { json } from '../lib/http/handler.ts';
 import { Notification, NotificationSource, NotificationStatus, type INotification, type NotificationStatusName } from '../model/notification.ts';
 import { threadsToApi } from '../lib/api/notification.ts';
 import { pageOf } from '../lib/http/paging.ts';
-import { positiveInt } from '../lib/issues.ts';
+import { positiveInt } from '../lib/issues/issues.ts';
 import { PUBLIC } from '../lib/repo-search.ts';
 import { notFound } from '../lib/http/errors.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';

@@ -1,6 +1,6 @@
 // Review requests of a pull request (Forgejo's routers/api/v1/repo/pull_review.go, services/pull/review.go,
 // services/issue/assignee.go): a request is a Review row of type `request`, for a user or a team.
-import { emitIssueEvent } from '../lib/issue-events.ts';
+import { emitIssueEvent } from '../lib/issues/events.ts';
 import type { Handler, SignedInCtx } from '../lib/http/handler.ts';
 import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import type { PullReviewRequestOptions } from '../model/schemas/index.ts';
@@ -10,7 +10,7 @@ import { EmailAddress, User, UserType, type IUser } from '../model/user.ts';
 import { Collaboration } from '../model/repo.ts';
 import { Team, TeamUnit, TeamUser, type ITeam } from '../model/org.ts';
 import { reviewsToApi } from '../lib/api/review.ts';
-import { addComment } from '../lib/issues.ts';
+import { addComment } from '../lib/issues/issues.ts';
 import { conflict403, notFound, unprocessable } from '../lib/http/errors.ts';
 import { hasTeamRepo } from '../lib/teams.ts';
 import { Mode, Unit } from '../lib/auth/perm.ts';

@@ -3,7 +3,7 @@
 // repository administrators) can see. Review comments: pull-review-comments.ts; review requests:
 // pull-review-requests.ts.
 import type { FilterQuery } from '@mikro-orm/core';
-import { emitReviewEvent } from '../lib/issue-events.ts';
+import { emitReviewEvent } from '../lib/issues/events.ts';
 import type { Handler, SignedInCtx } from '../lib/http/handler.ts';
 import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import type { CreatePullReviewOptions, DismissPullReviewOptions, SubmitPullReviewOptions } from '../model/schemas/index.ts';
@@ -12,7 +12,7 @@ import { Comment, CommentType, Reaction, type IIssue } from '../model/issue.ts';
 import { UserType, type IUser } from '../model/user.ts';
 import { TeamUser } from '../model/org.ts';
 import { reviewsToApi } from '../lib/api/review.ts';
-import { addComment } from '../lib/issues.ts';
+import { addComment } from '../lib/issues/issues.ts';
 import { isReviewAdmin } from '../lib/pulls.ts';
 import { unprocessable } from '../lib/http/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';

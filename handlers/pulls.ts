@@ -14,7 +14,7 @@ import { pullToApi, pullsToApi } from '../lib/api/pull.ts';
 import { repoUrls } from '../lib/api/git.ts';
 import { badRequest, conflict, HttpError, notFound, unprocessable } from '../lib/http/errors.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/http/paging.ts';
-import { addComment, canWriteIssues, positiveInt } from '../lib/issues.ts';
+import { addComment, canWriteIssues, positiveInt } from '../lib/issues/issues.ts';
 import { repoPermission } from '../lib/auth/perm.ts';
 import { repoUnits } from '../lib/repos.ts';
 import { gitCtx, pullRefresh, refreshAfterWrite } from '../lib/repo-git.ts';
@@ -25,7 +25,7 @@ import {
 } from '../lib/pull-merge.ts';
 import {
   assignableUsers, endOfDay, parseBodyTime, replaceLabels, resolveLabelOption, setAssignees, setClosed, setDeadline, setMilestone, setTitle,
-} from '../lib/issue-edit.ts';
+} from '../lib/issues/edit.ts';
 import { readRef } from '../git/lookup.ts';
 import { readInfo } from '../git/cat-file.ts';
 import { diffFiles, getCommit, type ChangedFile } from '../git/commits.ts';
@@ -33,7 +33,7 @@ import { isAncestor, mergeBase } from '../git/merge.ts';
 import { diffStream, patchStream, pullHeadRef, rangeCommits } from '../git/pull.ts';
 import { apiCommits, noteOptions } from './commits.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
-import { emitIssueChanges, emitIssueEvent, emitPullMerged, snapshotIssue } from '../lib/issue-events.ts';
+import { emitIssueChanges, emitIssueEvent, emitPullMerged, snapshotIssue } from '../lib/issues/events.ts';
 import { emitRefChanges, refSnapshot } from '../lib/push-events.ts';
 import { INT32_MAX, rowId } from '../lib/http/query-values.ts';
 import { reconcileMerge } from '../lib/merge-recovery.ts';

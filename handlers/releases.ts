@@ -11,7 +11,7 @@ import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import type { CreateReleaseOption, EditAttachmentOptions, EditReleaseOption } from '../model/schemas/index.ts';
 import { Release, type IRelease } from '../model/release.ts';
 import { releaseAssets, releaseAssetsToApi, releasesToApi, releaseToApi } from '../lib/api/release.ts';
-import { toApiAttachment } from '../lib/api/issue.ts';
+import { toApiAttachment } from '../lib/issues/api/issue.ts';
 import { lookupRef, readRef } from '../git/lookup.ts';
 import { createLightweightTag, deleteRef } from '../git/refs.ts';
 import { countCommits } from '../git/commits.ts';
@@ -22,7 +22,7 @@ import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { gitCtx, gitWrite, refreshAfterWrite, type GitCtx } from '../lib/repo-git.ts';
 import { canControlTag } from '../lib/branch-rules.ts';
 import { lockCounterRows } from '../lib/db/counters.ts';
-import { positiveInt, truncateTitle } from '../lib/issues.ts';
+import { positiveInt, truncateTitle } from '../lib/issues/issues.ts';
 import {
   attachmentName, createExternal, createUploaded, deleteAttachments, formValue, isValidExternalUrl, loadAttachment, uploadedFile,
 } from '../lib/attachments.ts';

@@ -27,7 +27,7 @@ import { WATCHING } from './social.ts';
 import { keepEarly, takeEarly } from './db/early-reads.ts';
 import { BlockedUser } from '../model/social.ts';
 import { CommentType, Comment, type IComment } from '../model/issue.ts';
-import { numberPending } from './issues.ts';
+import { numberPending } from './issues/issues.ts';
 import type { ITeam } from '../model/org.ts';
 import { readersOf, userById, type UnitName } from './auth/perm.ts';
 import { reachable, type Caller, type Sql } from './repo-search.ts';
@@ -42,7 +42,7 @@ export interface NewAction {
   refName?: string;
   content?: string;
   /**
-   * The issue whose number is taken with COMMIT (lib/issues.ts numberPending): `content` is
+   * The issue whose number is taken with COMMIT (lib/issues/issues.ts numberPending): `content` is
    * `<number>|` followed by `content`, the number read in SQL from the issue's row, which the statement
    * before has inserted.
    */

@@ -25,7 +25,7 @@ import { Release } from '../model/release.ts';
 import type { IRepository } from '../model/repo.ts';
 import { User, type IUser } from '../model/user.ts';
 import { attachmentPath, attachmentsRoot, isValidExternalUrl } from './attachments.ts';
-import { createIssue, recountIssueTotals } from './issues.ts';
+import { createIssue, recountIssueTotals } from './issues/issues.ts';
 import { retestPull } from './pulls.ts';
 import type { Services } from './http/services.ts';
 import { repoPermission } from './auth/perm.ts';

@@ -6,14 +6,14 @@ import { Comment, CommentType, type IIssue } from '../model/issue.ts';
 import type { IRepository } from '../model/repo.ts';
 import { User } from '../model/user.ts';
 import { Notification, NotificationSource, NotificationStatus } from '../model/notification.ts';
-import { isWorkInProgress } from './api/issue.ts';
+import { isWorkInProgress } from './issues/api/issue.ts';
 import type { IUser } from '../model/user.ts';
 import { onEvent } from './events.ts';
-import { mentionedUsers } from './mentions.ts';
+import { mentionedUsers } from './issues/mentions.ts';
 import { everyoneReads, readersOf, repoById, userById } from './auth/perm.ts';
 import { intArray, plainPrefixed, prefixedColumns, readRowsFast, textOf } from '../model/raw.ts';
 import { tailWrite } from './db/counters.ts';
-import { numberPending } from './issues.ts';
+import { numberPending } from './issues/issues.ts';
 import { WATCHING } from './social.ts';
 
 export interface IssueNotice {
@@ -55,7 +55,7 @@ const newIssueFollowersSql = () => (newIssueFollowers ??= `select w.user_id as u
  */
 function followersOf(issue: IIssue, doerId: number): { sql: string; params: unknown[] } {
   const repoWatchers = !issue.isPull || !isWorkInProgress(issue.title);
-  // An issue the doer opens whose row goes with COMMIT (lib/issues.ts numberPending: no labels,
+  // An issue the doer opens whose row goes with COMMIT (lib/issues/issues.ts numberPending: no labels,
   // assignees or milestone) has no comments, no assignees and no watch but the poster's: its
   // followers are the repository's watchers. The same rows as below from a much smaller plan (issue 10:
   // pgbench put the statement of the threads and feed rows at 0.07 ms less of PostgreSQL's CPU).
@@ -203,7 +203,7 @@ onEvent('issue_comment', async (em, _ctx, ev) => {
 
 onEvent('pull_request', async (em, _ctx, ev) => {
   const doerId = ev.sender.id;
-  // lib/issue-events.ts sends a deleted pull's `deleted` here too, though PullAction does not list it.
+  // lib/issues/events.ts sends a deleted pull's `deleted` here too, though PullAction does not list it.
   if ((ev.action as string) === 'deleted') await dropThreads(em, ev.issue.id);
   else if (ev.action === 'opened' || ev.action === 'closed' || ev.action === 'reopened') await notifyIssueEvent(em, { issue: ev.issue, doerId });
   else if (ev.action === 'assigned' && ev.assignee) await notifyIssueEvent(em, { issue: ev.issue, doerId, receiverId: ev.assignee.id });

@@ -20,12 +20,12 @@ import { branchRule, canUserMergeRule, filePatterns, matchesAnyFile } from './br
 import { compileGlobOrLiteral } from './glob.ts';
 import { conflict, HttpError, notFound } from './http/errors.ts';
 import { emitEvent, type EventCtx } from './events.ts';
-import { emitPullMerged } from './issue-events.ts';
+import { emitPullMerged } from './issues/events.ts';
 import { refSnapshot } from './push-events.ts';
 import { gitWrite, identityOf, refreshAfterWrite } from './repo-git.ts';
 import { claimPull, pullRepos, repoPathOf, syncPullHead } from './pulls.ts';
-import { addComment, labelIdsOf, recountIssueTotals } from './issues.ts';
-import { isWorkInProgress } from './api/issue.ts';
+import { addComment, labelIdsOf, recountIssueTotals } from './issues/issues.ts';
+import { isWorkInProgress } from './issues/api/issue.ts';
 import { deleteRef } from '../git/refs.ts';
 import { readRef } from '../git/lookup.ts';
 import { isAncestor } from '../git/merge.ts';

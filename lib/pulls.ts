@@ -7,14 +7,14 @@ import { applyCounterQueue } from './db/counters.ts';
 import { isSiteAdmin, need, type RequestState } from './http/request.ts';
 import type { Services } from './http/services.ts';
 import type { Config } from '../config.ts';
-import { emitSynchronized } from './issue-events.ts';
+import { emitSynchronized } from './issues/events.ts';
 import { Issue, type IIssue } from '../model/issue.ts';
 import { CommentType } from '../model/issue.ts';
 import { PullRequest, PullStatus, Review, type IPullRequest } from '../model/pull.ts';
 import { Repository, type IRepository } from '../model/repo.ts';
 import type { IUser } from '../model/user.ts';
 import { Milestone } from '../model/milestone.ts';
-import { addComment, createIssue, recountIssueTotals } from './issues.ts';
+import { addComment, createIssue, recountIssueTotals } from './issues/issues.ts';
 import { notFound } from './http/errors.ts';
 import { readRef } from '../git/lookup.ts';
 import { readInfo } from '../git/cat-file.ts';
@@ -257,7 +257,7 @@ export async function markReviewsStale(em: EntityManager, issueId: number, headC
 }
 
 // -------------------------------------------------------------------------------------------------
-// Option fields (labels and assignees go through lib/issue-edit.ts, as for issues)
+// Option fields (labels and assignees go through lib/issues/edit.ts, as for issues)
 
 /** A milestone of the repository; 404 otherwise (Forgejo's GetMilestoneByRepoID). */
 export async function milestoneIn(em: EntityManager, repo: IRepository, id: number): Promise<number> {

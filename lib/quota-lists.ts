@@ -5,7 +5,7 @@ import type { Config } from '../config.ts';
 import type { Page } from './http/paging.ts';
 import { PACKAGE_FILES_OF_OWNER } from './quota.ts';
 import { ArtifactStatus } from '../model/actions.ts';
-import { repoApiUrl, repoHtmlUrl } from './api/issue.ts';
+import { repoApiUrl, repoHtmlUrl } from './issues/api/issue.ts';
 import { pathEscapeSegments } from './api/release.ts';
 
 export interface Listed<T> { items: T[]; total: number }

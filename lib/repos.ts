@@ -30,7 +30,7 @@ import { isValidBranchName } from '../git/refname.ts';
 import { RepoExistsError } from '../git/errors.ts';
 import { gitignore } from './templates/gitignore.ts';
 import { fillLicense, licenseText } from './templates/licenses.ts';
-import { labelSet } from './templates/labels.ts';
+import { labelSet } from './issues/label-templates.ts';
 import { dropRepoTopics } from './topics.ts';
 import { learnCounters, lockCounterRows } from './db/counters.ts';
 import { unlinkRepoPackages } from './packages.ts';

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import type { RequestState } from './http/request.ts';
-import { commentsToApi, issueToApi } from './api/issue.ts';
+import { commentsToApi, issueToApi } from './issues/api/issue.ts';
 import { repoUrls, toVerification, CommitUsers } from './api/git.ts';
 import { pullToApi } from './api/pull.ts';
 import { releaseToApi } from './api/release.ts';

@@ -31,7 +31,7 @@ export const Issue = defineEntity({
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },
   uniques: [{ properties: ['repoId', 'index'] }],
-  // A repository's issue or pull list, open or closed, newest first (lib/issue-query.ts): a page is read
+  // A repository's issue or pull list, open or closed, newest first (lib/issues/query.ts): a page is read
   // from the index in order, whatever the number of issues; the second serves the list of both kinds.
   indexes: [
     { name: 'issue_repo_list_index', properties: ['repoId', 'isPull', 'isClosed', 'createdAt', 'id'] },

@@ -44,7 +44,7 @@ const ALLOWED: readonly Allowed[] = [
   { file: 'lib/attachment-serve.ts', line: 'MSG.missingScope([`read:${category}`])', why: 'attachment downloads (/attachments/{uuid}) are not a table route' },
   // The definitions of the visibility helpers; their callers are guards.
   { file: 'lib/auth/perm.ts', line: 'export async function canSeeOwner(', why: 'the helper itself' },
-  { file: 'lib/issue-tracker.ts', line: 'export async function loadOtherRepo(', why: 'the helper itself' },
+  { file: 'lib/issues/tracker.ts', line: 'export async function loadOtherRepo(', why: 'the helper itself' },
   // Not a chain step: the merge already happened (issue 11, item 1, checked and left).
   { file: 'handlers/pulls.ts', line: 'const mergedBranchKept = ', why: 'delete_branch_after_merge refused after the merge, which is committed and stands: no chain step runs after the handler, and the refusal is mostly the state of the branch (default, protected)' },
 ];

@@ -255,7 +255,7 @@ async function writeStatements(watchers: number, isPrivate = false): Promise<{ i
   assert.is(comment.result.result.status, 201, comment.result.result.text);
   // The repository's number lock (resource_index) is held from its statement to COMMIT: every other
   // writer of the repository waits that long, so what runs after it is pinned too: the statements
-  // sent with COMMIT, in the same round trip (lib/issues.ts numberAtCommit).
+  // sent with COMMIT, in the same round trip (lib/issues/issues.ts numberAtCommit).
   const numbered = issue.statements.findIndex((s) => s.includes('resource_index'));
   assert.ok(numbered > 0, listing(issue.statements));
   return { issue: issue.statements.length, afterNumber: issue.statements.length - 1 - numbered, comment: comment.statements.length, trips: [issue.result.writes, comment.result.writes] };
@@ -269,9 +269,9 @@ test('POST issue and POST comment: the same statements for any number of watcher
   // the notification threads and the feed rows (tailWrite); the answer is converted from
   // what the request wrote and read already; the notified users are found with their user rows in one
   // statement, and so are the feed's watchers; the repository's units are the ones the chain read.
-  // The token's statement finds the repository of a write too (and the commented issue, lib/issues.ts
+  // The token's statement finds the repository of a write too (and the commented issue, lib/issues/issues.ts
   // keepIssueRead), and makes the new row's early reads: the id it will take and what its event reads
-  // and does not need the row for (the feed's watchers and the hooks, lib/issue-events.ts
+  // and does not need the row for (the feed's watchers and the hooks, lib/issues/events.ts
   // newRowAheadColumns). Everything else is sent with COMMIT: a new issue's number, row and watch, or
   // a new comment's row, first, so only the statements of that round trip hold the repository's
   // number lock (the feed row reads the number in SQL). On a public repository every signed-in user

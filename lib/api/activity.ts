@@ -5,7 +5,7 @@ import { opName, type IAction } from '../../model/action.ts';
 import type { IUser } from '../../model/user.ts';
 import { toApiUser, type Viewer } from './user.ts';
 import type { ApiRepo } from './repo.ts';
-import type { ApiComment } from './issue.ts';
+import type { ApiComment } from '../issues/api/issue.ts';
 import type { Activity, Wire } from '../../model/schemas/index.ts';
 
 /** `op_type` of a row whose type Forgejo does not name reads `action-<n>`, as its ActionType.String() does. */

@@ -7,7 +7,7 @@ import { User } from '../../model/user.ts';
 import { Issue, CommentType, type IIssue } from '../../model/issue.ts';
 import { PullRequest } from '../../model/pull.ts';
 import { NotificationSource, NotificationStatus, type INotification } from '../../model/notification.ts';
-import { issuePath, repoApiUrl, repoHtmlUrl } from './issue.ts';
+import { issuePath, repoApiUrl, repoHtmlUrl } from '../issues/api/issue.ts';
 import { toApiRepo, type ApiRepo } from './repo.ts';
 import type { NotificationSubject, NotificationThread, Wire } from '../../model/schemas/index.ts';
 import type { Viewer } from './user.ts';

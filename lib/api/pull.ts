@@ -8,7 +8,7 @@ import { PullStatus, Review, ReviewType, type IPullRequest } from '../../model/p
 import { Repository, type IRepository } from '../../model/repo.ts';
 import { Team, TeamUnit, type ITeam } from '../../model/org.ts';
 import { User, type IUser } from '../../model/user.ts';
-import { isWorkInProgress, issuesToApi, repoApiUrl, usersById } from './issue.ts';
+import { isWorkInProgress, issuesToApi, repoApiUrl, usersById } from '../issues/api/issue.ts';
 import { toApiUser, type Viewer } from './user.ts';
 import { toApiTeam } from './team.ts';
 import { fmtTime } from '../../model/time.ts';

@@ -5,7 +5,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { Config } from '../../config.ts';
 import type { IRelease } from '../../model/release.ts';
 import { Attachment, type IAttachment } from '../../model/attachment.ts';
-import { toApiAttachment, usersById, type ApiAttachment } from './issue.ts';
+import { toApiAttachment, usersById, type ApiAttachment } from '../issues/api/issue.ts';
 import { toApiUser, type Viewer } from './user.ts';
 import type { RepoUrls } from './git.ts';
 import { fmtTime } from '../../model/time.ts';

@@ -8,7 +8,7 @@ import { REVIEW_STATES, ReviewType, type IReview } from '../../model/pull.ts';
 import { Team } from '../../model/org.ts';
 import { toApiUser, type Viewer } from './user.ts';
 import { toApiTeam } from './team.ts';
-import { issuePath, repoHtmlUrl, usersById } from './issue.ts';
+import { issuePath, repoHtmlUrl, usersById } from '../issues/api/issue.ts';
 import { fmtTime } from '../../model/time.ts';
 import { teamUnitsOf } from '../teams.ts';
 import { pseudoUser } from '../auth/pseudo-users.ts';

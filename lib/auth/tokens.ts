@@ -10,8 +10,8 @@ import type { TaskInfo } from './auth-types.ts';
 import { keepRepoRead, repoByNameLateral } from '../repos.ts';
 import { factsColumnsOfRepo, keepFactsRead, type FactsRow } from './perm.ts';
 import { keepStarCount, starCountColumn } from '../social.ts';
-import { issueByIndexColumn, keepIssueRead, type NewRowKind } from '../issues.ts';
-import { keepNewRowAhead, newRowAheadColumns } from '../issue-events.ts';
+import { issueByIndexColumn, keepIssueRead, type NewRowKind } from '../issues/issues.ts';
+import { keepNewRowAhead, newRowAheadColumns } from '../issues/events.ts';
 
 export const TOKEN_RE = /^[0-9a-f]{40}$/;
 
@@ -87,7 +87,7 @@ export async function findToken(em: EntityManager, value: string, opts: { plain?
   // them into managed entities there, as its own read would have.
   // With `stars` (GET /user), it counts the user's stars, which the answer shows.
   // With an issue number as well (`{R}/issues/{index}...`), the issue too, for the ISSUE loader.
-  // With a new row, the early reads of its event and the id it takes (lib/issue-events.ts).
+  // With a new row, the early reads of its event and the id it takes (lib/issues/events.ts).
   const repo = opts.repo;
   const issueIndex = repo?.issueIndex;
   const newRow = repo?.newRow;

@@ -191,7 +191,7 @@ async function runWrites(em: EntityManager, writes: readonly Write[]): Promise<v
 const firsts = new WeakMap<EntityManager, Write[]>();
 
 /**
- * The insert of a request's new row, queued to go first with COMMIT (issue 10, lib/issues.ts: a new
+ * The insert of a request's new row, queued to go first with COMMIT (issue 10, lib/issues/issues.ts: a new
  * issue's number, row and watch, a new comment's row): ahead of the tail writes and counters, which
  * may refer to the row, in the round trip of COMMIT; a lock it takes (a new issue's number) is held
  * for no longer than that. Its answer goes to `answered`. Only inside a request's transaction (which

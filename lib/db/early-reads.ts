@@ -2,13 +2,13 @@
 // lock on `resource_index` held until COMMIT, so every statement after it makes all other writers of the
 // repository wait (a new comment likewise locks its followers' notification threads). What the event
 // reads and does not depend on those rows (the repository's hooks, the feed's watchers) is read in the
-// statement of the new row's insert (lib/issue-events.ts insertWithEventEarly), kept here for the
+// statement of the new row's insert (lib/issues/events.ts insertWithEventEarly), kept here for the
 // request (per EntityManager, never shared between requests), and taken once by the subscriber that
 // would have read it: a second event of the same request reads again. Reading earlier in the same READ
 // COMMITTED transaction sees what a later statement could have seen a moment before, the same answer as
 // if the change came just after.
 // The token's statement also reads ahead the issue a request below `{R}/issues/{index}` addresses
-// (lib/issues.ts keepIssueRead), for the ISSUE loader, which takes it the same way.
+// (lib/issues/issues.ts keepIssueRead), for the ISSUE loader, which takes it the same way.
 import type { EntityManager } from '@mikro-orm/core';
 
 const kept = new WeakMap<EntityManager, Map<string, unknown>>();

@@ -79,7 +79,7 @@ export const json = (status: number, body: unknown, headers?: Record<string, str
 /**
  * A reply body made once the request's transaction has committed (the interpreter makes it before
  * rendering): for an answer that needs what a statement sent with COMMIT returned (a new issue's
- * number, lib/issues.ts numberAtCommit).
+ * number, lib/issues/issues.ts numberAtCommit).
  */
 export class AfterCommit {
   readonly make: () => Promise<unknown>;

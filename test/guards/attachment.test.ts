@@ -8,7 +8,7 @@ import { ATTACHMENT } from '../../guards/attachment.ts';
 import { NOT_BLOCKED_BY_POSTER } from '../../guards/not-blocked.ts';
 import { ALLOWED_REACTION } from '../../guards/reaction.ts';
 import { Mode } from '../../lib/auth/perm.ts';
-import { addComment, createIssue } from '../../lib/issues.ts';
+import { addComment, createIssue } from '../../lib/issues/issues.ts';
 import { blockUser } from '../../lib/blocks.ts';
 import { Attachment, type IAttachment } from '../../model/attachment.ts';
 import { CommentType, type IComment, type IIssue } from '../../model/issue.ts';

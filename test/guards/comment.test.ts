@@ -6,7 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { COMMENT } from '../../guards/comment.ts';
 import { Mode } from '../../lib/auth/perm.ts';
-import { addComment, createIssue } from '../../lib/issues.ts';
+import { addComment, createIssue } from '../../lib/issues/issues.ts';
 import { CommentType, type IComment } from '../../model/issue.ts';
 import type { IRepository } from '../../model/repo.ts';
 import type { IUser } from '../../model/user.ts';

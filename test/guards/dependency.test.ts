@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { DEPENDENCY } from '../../guards/dependency.ts';
 import { DEPENDENCY_MANAGER } from '../../guards/dependency-manager.ts';
 import { Mode, Unit } from '../../lib/auth/perm.ts';
-import { createIssue } from '../../lib/issues.ts';
+import { createIssue } from '../../lib/issues/issues.ts';
 import { MSG, NOT_FOUND } from '../../lib/http/errors.ts';
 import type { IIssue } from '../../model/issue.ts';
 import type { IRepoUnit, IRepository } from '../../model/repo.ts';

@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ISSUE } from '../../guards/issue.ts';
 import { Mode } from '../../lib/auth/perm.ts';
-import { createIssue } from '../../lib/issues.ts';
+import { createIssue } from '../../lib/issues/issues.ts';
 import type { IIssue } from '../../model/issue.ts';
 import type { IRepository } from '../../model/repo.ts';
 import type { IUser } from '../../model/user.ts';

@@ -5,7 +5,7 @@
 import { test } from 'uvu';
 import { PULL_UPDATER } from '../../guards/pull-updater.ts';
 import { Mode, type AccessMode } from '../../lib/auth/perm.ts';
-import { createIssue } from '../../lib/issues.ts';
+import { createIssue } from '../../lib/issues/issues.ts';
 import { PullRequest, type IPullRequest } from '../../model/pull.ts';
 import { ProtectedBranch } from '../../model/branch-protection.ts';
 import type { IIssue } from '../../model/issue.ts';

@@ -10,7 +10,7 @@ import { REVIEWER, REVIEWER_OR_ADMIN } from '../../guards/reviewer.ts';
 import { REVIEW_ADMIN } from '../../guards/review-admin.ts';
 import { DISMISSABLE } from '../../guards/dismissable.ts';
 import { Mode, type AccessMode } from '../../lib/auth/perm.ts';
-import { createIssue } from '../../lib/issues.ts';
+import { createIssue } from '../../lib/issues/issues.ts';
 import { Review, ReviewType, type IPullRequest, type IReview } from '../../model/pull.ts';
 import type { IIssue } from '../../model/issue.ts';
 import type { IRepository } from '../../model/repo.ts';

@@ -13,7 +13,7 @@ import { TIME_OWNER } from '../../guards/time-owner.ts';
 import { TIME_TRACKER_GATE, TIME_TRACKING_ON } from '../../guards/gates.ts';
 import { TIMES_OF_USER, TIMES_USER } from '../../guards/times-user.ts';
 import { Mode, Unit, type AccessMode } from '../../lib/auth/perm.ts';
-import { createIssue } from '../../lib/issues.ts';
+import { createIssue } from '../../lib/issues/issues.ts';
 import { IssueAssignee, TrackedTime, type IIssue, type ITrackedTime } from '../../model/issue.ts';
 import type { IRepoUnit, IRepository } from '../../model/repo.ts';
 import type { IUser } from '../../model/user.ts';

@@ -9,7 +9,7 @@ import { makeToken, makeUser, type TestUser } from '../helpers/fixtures.ts';
 import type { Res } from '../helpers/client.ts';
 import { startServer } from '../helpers/server.ts';
 import { PENDING } from '../../handlers/pending.ts';
-import { addComment, createIssue } from '../../lib/issues.ts';
+import { addComment, createIssue } from '../../lib/issues/issues.ts';
 import { Repository } from '../../model/repo.ts';
 import { Attachment } from '../../model/attachment.ts';
 import { CommentType, Issue } from '../../model/issue.ts';

@@ -176,7 +176,7 @@ test('new issues and comments in parallel, their increments queued until COMMIT 
 /** The rows of `sql` (a plain read of what the API does not show). */
 const rows = <T>(sql: string, params: unknown[]) => env.db.db.orm.em.fork().getConnection().execute<T[]>(sql, params);
 
-test('plain new issues and comments in parallel, inserted with COMMIT (lib/issues.ts numberAtCommit, commentAtCommit): every answer, feed row and hook payload names its own number and comment', async () => {
+test('plain new issues and comments in parallel, inserted with COMMIT (lib/issues/issues.ts numberAtCommit, commentAtCommit): every answer, feed row and hook payload names its own number and comment', async () => {
   const { alice, bob } = env;
   const repo = await newRepo(env, alice);
   const R = `/repos/${repo.full_name}`;

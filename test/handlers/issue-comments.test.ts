@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { newRepo, setup, valid, validList, type Env } from './repo-setup.ts';
 import { makeToken, type TestUser } from '../helpers/fixtures.ts';
-import { addComment, createIssue } from '../../lib/issues.ts';
+import { addComment, createIssue } from '../../lib/issues/issues.ts';
 import { PENDING } from '../../handlers/pending.ts';
 import { Repository } from '../../model/repo.ts';
 import { Label } from '../../model/label.ts';

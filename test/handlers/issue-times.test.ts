@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { newRepo, setup, valid, validList, type Env } from './repo-setup.ts';
 import { makeToken, makeUser, type TestUser } from '../helpers/fixtures.ts';
-import { createIssue } from '../../lib/issues.ts';
+import { createIssue } from '../../lib/issues/issues.ts';
 import { PENDING } from '../../handlers/pending.ts';
 import { secToTime } from '../../model/duration.ts';
 import { Repository } from '../../model/repo.ts';

@@ -10,7 +10,7 @@ import { Notification, NotificationStatus } from '../../model/notification.ts';
 import { Comment, CommentType, Issue, IssueWatch } from '../../model/issue.ts';
 import { Repository } from '../../model/repo.ts';
 import { Watch, WatchMode } from '../../model/star.ts';
-import { createIssue } from '../../lib/issues.ts';
+import { createIssue } from '../../lib/issues/issues.ts';
 import { notifyIssueEvent } from '../../lib/notify.ts';
 
 let env: Env;

@@ -2,7 +2,7 @@
 // mention may start and end, and that code is not searched.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { findMentions } from '../../lib/mentions.ts';
+import { findMentions } from '../../lib/issues/mentions.ts';
 
 const cases: [string, string[]][] = [
   ['@alice', ['alice']],

@@ -1,11 +1,11 @@
 // The issues unit's tracker settings (Forgejo's IssuesConfig, shown as `internal_tracker` on a
 // repository) and the rules built on them: who may track time on an issue (Forgejo's
 // CanUseTimetracker) and which repository a caller may reach for a cross-repository dependency.
-import { RepoUnit, Repository, type IRepoUnit, type IRepository } from '../model/repo.ts';
-import { User, type IUser } from '../model/user.ts';
-import { IssueAssignee, type IIssue } from '../model/issue.ts';
-import { isSiteAdmin, type LoadedRepo, type RequestState } from './http/request.ts';
-import { Unit, repoPermission } from './auth/perm.ts';
+import { RepoUnit, Repository, type IRepoUnit, type IRepository } from '../../model/repo.ts';
+import { User, type IUser } from '../../model/user.ts';
+import { IssueAssignee, type IIssue } from '../../model/issue.ts';
+import { isSiteAdmin, type LoadedRepo, type RequestState } from '../http/request.ts';
+import { Unit, repoPermission } from '../auth/perm.ts';
 import { canWriteIssues } from './issues.ts';
 
 export interface TrackerConfig { timeTracking: boolean; onlyContributors: boolean; dependencies: boolean }

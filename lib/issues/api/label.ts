@@ -1,8 +1,8 @@
 // api.Label wire shape (Forgejo's convert.ToLabel): the colour without `#`, the URL of the label
 // under its repository or organization.
-import type { Config } from '../../config.ts';
-import type { ILabel } from '../../model/label.ts';
-import type { Label, Wire } from '../../model/schemas/index.ts';
+import type { Config } from '../../../config.ts';
+import type { ILabel } from '../../../model/label.ts';
+import type { Label, Wire } from '../../../model/schemas/index.ts';
 
 export type ApiLabel = Wire<Label>;
 

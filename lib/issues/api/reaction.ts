@@ -1,12 +1,12 @@
 // api.Reaction wire shape (Forgejo's routers/api/v1/repo/issue_reaction.go): the user, the
 // reaction's name and its time.
-import type { Config } from '../../config.ts';
-import type { IReaction } from '../../model/issue.ts';
-import type { IUser } from '../../model/user.ts';
-import { fmtTime } from '../../model/time.ts';
-import type { Reaction, Wire } from '../../model/schemas/index.ts';
-import { toApiUser, type Viewer } from './user.ts';
-import { pseudoUser } from '../auth/pseudo-users.ts';
+import type { Config } from '../../../config.ts';
+import type { IReaction } from '../../../model/issue.ts';
+import type { IUser } from '../../../model/user.ts';
+import { fmtTime } from '../../../model/time.ts';
+import type { Reaction, Wire } from '../../../model/schemas/index.ts';
+import { toApiUser, type Viewer } from '../../api/user.ts';
+import { pseudoUser } from '../../auth/pseudo-users.ts';
 
 export type ApiReaction = Wire<Reaction>;
 

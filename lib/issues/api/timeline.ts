@@ -2,25 +2,25 @@
 // records its type points at resolved in one batch of queries. Forgejo renders posters, assignees and
 // referenced comments with no viewer (ToUser(..., nil)), so e-mail addresses show as they do to an
 // anonymous caller; embedded issues (ref_issue, dependent_issue, tracked_time.issue) see the caller.
-import { readTogether } from '../../model/reads.ts';
-import { secToTime } from '../../model/duration.ts';
+import { readTogether } from '../../../model/reads.ts';
+import { secToTime } from '../../../model/duration.ts';
 import type { EntityManager } from '@mikro-orm/core';
-import type { Config } from '../../config.ts';
-import { User } from '../../model/user.ts';
-import { Repository, type IRepository } from '../../model/repo.ts';
-import { Label, type ILabel } from '../../model/label.ts';
-import { Milestone } from '../../model/milestone.ts';
-import { Team, TeamUnit } from '../../model/org.ts';
-import { Comment, CommentType, COMMENT_TYPE_NAMES, Issue, TrackedTime, type IComment, type IIssue } from '../../model/issue.ts';
+import type { Config } from '../../../config.ts';
+import { User } from '../../../model/user.ts';
+import { Repository, type IRepository } from '../../../model/repo.ts';
+import { Label, type ILabel } from '../../../model/label.ts';
+import { Milestone } from '../../../model/milestone.ts';
+import { Team, TeamUnit } from '../../../model/org.ts';
+import { Comment, CommentType, COMMENT_TYPE_NAMES, Issue, TrackedTime, type IComment, type IIssue } from '../../../model/issue.ts';
 import { commentsToApi, issuePath, issuesToApi, repoApiUrl, repoHtmlUrl, toApiTrackedTime, usersById } from './issue.ts';
-import type { TimelineComment, Wire } from '../../model/schemas/index.ts';
+import type { TimelineComment, Wire } from '../../../model/schemas/index.ts';
 
 export type ApiTimelineComment = Wire<TimelineComment>;
-import { toApiUser, type Viewer } from './user.ts';
+import { toApiUser, type Viewer } from '../../api/user.ts';
 import { toApiLabel, orgApiUrl } from './label.ts';
 import { toApiMilestone } from './milestone.ts';
-import { toApiTeam } from './team.ts';
-import { fmtTime } from '../../model/time.ts';
+import { toApiTeam } from '../../api/team.ts';
+import { fmtTime } from '../../../model/time.ts';
 
 export const ANONYMOUS: Viewer = { doer: null, siteAdmin: false };
 

@@ -1,8 +1,8 @@
 // api.Milestone wire shape (Forgejo's convert.ToAPIMilestone): `closed_at` only while closed,
 // `due_on` only when a deadline is set, `open_issues` counted from the totals.
-import { fmtTime } from '../../model/time.ts';
-import type { IMilestone } from '../../model/milestone.ts';
-import type { Milestone, Wire } from '../../model/schemas/index.ts';
+import { fmtTime } from '../../../model/time.ts';
+import type { IMilestone } from '../../../model/milestone.ts';
+import type { Milestone, Wire } from '../../../model/schemas/index.ts';
 
 export type ApiMilestone = Wire<Milestone>;
 

@@ -6,12 +6,12 @@
 // (lib/notify.ts), as Forgejo checks it there.
 import type { EntityManager } from '@mikro-orm/core';
 import MarkdownIt from 'markdown-it';
-import type { IIssue } from '../model/issue.ts';
-import { Team, TeamRepo, TeamUnit, TeamUser } from '../model/org.ts';
-import type { IRepository } from '../model/repo.ts';
-import { BlockedUser } from '../model/social.ts';
-import { User, type IUser } from '../model/user.ts';
-import { Mode, Unit } from './auth/perm.ts';
+import type { IIssue } from '../../model/issue.ts';
+import { Team, TeamRepo, TeamUnit, TeamUser } from '../../model/org.ts';
+import type { IRepository } from '../../model/repo.ts';
+import { BlockedUser } from '../../model/social.ts';
+import { User, type IUser } from '../../model/user.ts';
+import { Mode, Unit } from '../auth/perm.ts';
 
 /**
  * Forgejo's mentionPattern: `@user` or `@org/team` after the start, whitespace, `(` or `[`, ending at

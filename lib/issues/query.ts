@@ -2,14 +2,14 @@
 // (Forgejo's issue indexer options, as its database indexer applies them), the sort names, and the
 // set of repositories whose issues or pulls a caller may read.
 import type { EntityManager } from '@mikro-orm/core';
-import { Issue, type IIssue } from '../model/issue.ts';
-import { CommentType } from '../model/issue.ts';
-import { ReviewType } from '../model/pull.ts';
-import type { Page } from './http/paging.ts';
-import { plainRows } from '../model/raw.ts';
-import { Unit } from './auth/perm.ts';
-import { pageWithTotal, reachable, type Caller, type Sql } from './repo-search.ts';
-import { unprocessable } from './http/errors.ts';
+import { Issue, type IIssue } from '../../model/issue.ts';
+import { CommentType } from '../../model/issue.ts';
+import { ReviewType } from '../../model/pull.ts';
+import type { Page } from '../http/paging.ts';
+import { plainRows } from '../../model/raw.ts';
+import { Unit } from '../auth/perm.ts';
+import { pageWithTotal, reachable, type Caller, type Sql } from '../repo-search.ts';
+import { unprocessable } from '../http/errors.ts';
 
 export const sql = (s: string, ...params: unknown[]): Sql => ({ sql: s, params });
 export const allOf = (parts: Sql[]): Sql => (parts.length ? sql(parts.map((p) => `(${p.sql})`).join(' and '), ...parts.flatMap((p) => p.params)) : sql('true'));
@@ -100,7 +100,7 @@ export function orderSql(sort: string | null, priorityRepoId = 0): Sql {
 
 /**
  * The number of open issues and/or pulls of a repository, read from its counters (num_open_issues,
- * num_open_pulls: kept exact in SQL by every write that creates, closes, reopens or deletes one, lib/issues.ts),
+ * num_open_pulls: kept exact in SQL by every write that creates, closes, reopens or deletes one, lib/issues/issues.ts),
  * when the filter asks for nothing else; else null, and the list counts. Issue 10: at 10,000 open issues
  * the count was the one part of the page that grew with the data (about 2 ms of PostgreSQL per page).
  */

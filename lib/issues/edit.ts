@@ -7,18 +7,18 @@ import type { EntityManager } from '@mikro-orm/core';
 import {
   Comment, CommentType, Issue, IssueAssignee, IssueDependency, IssueLabel, IssueWatch, Reaction, Stopwatch,
   TrackedTime, type IIssue,
-} from '../model/issue.ts';
-import { Label, type ILabel } from '../model/label.ts';
-import { Milestone } from '../model/milestone.ts';
-import { AutoMerge, PullRequest, Review } from '../model/pull.ts';
-import { Attachment } from '../model/attachment.ts';
-import { RepoUnit, type IRepository } from '../model/repo.ts';
-import { User, type IUser } from '../model/user.ts';
-import { Unit, userPermission } from './auth/perm.ts';
+} from '../../model/issue.ts';
+import { Label, type ILabel } from '../../model/label.ts';
+import { Milestone } from '../../model/milestone.ts';
+import { AutoMerge, PullRequest, Review } from '../../model/pull.ts';
+import { Attachment } from '../../model/attachment.ts';
+import { RepoUnit, type IRepository } from '../../model/repo.ts';
+import { User, type IUser } from '../../model/user.ts';
+import { Unit, userPermission } from '../auth/perm.ts';
 import { addComment, labelIdsOf, recountIssueTotals, truncateTitle } from './issues.ts';
-import { badRequest, HttpError, unprocessable } from './http/errors.ts';
-import { attachmentPath, isUuid } from './attachments.ts';
-import type { Config } from '../config.ts';
+import { badRequest, HttpError, unprocessable } from '../http/errors.ts';
+import { attachmentPath, isUuid } from '../attachments.ts';
+import type { Config } from '../../config.ts';
 
 /** Forgejo's `[repository.issue] MAX_PINNED` default: pinned issues (and, separately, pulls) per repository. */
 export const MAX_PINNED = 3;

@@ -3,22 +3,22 @@
 // a snapshot taken before the change with the issue afterwards, so every route that changes labels,
 // assignees, milestone, state, title or body reports it the same way.
 import type { EntityManager } from '@mikro-orm/core';
-import { IssueAssignee, type IComment, type IIssue } from '../model/issue.ts';
-import { PullRequest, ReviewType, type IPullRequest, type IReview } from '../model/pull.ts';
-import type { IRepository } from '../model/repo.ts';
-import { User, type IUser } from '../model/user.ts';
-import type { Auth } from './auth/auth-types.ts';
-import { need, type RequestState } from './http/request.ts';
-import { emitEvent, type Changes, type EventCtx, type IssueAction, type PullAction } from './events.ts';
-import { emitRefChanges } from './push-events.ts';
+import { IssueAssignee, type IComment, type IIssue } from '../../model/issue.ts';
+import { PullRequest, ReviewType, type IPullRequest, type IReview } from '../../model/pull.ts';
+import type { IRepository } from '../../model/repo.ts';
+import { User, type IUser } from '../../model/user.ts';
+import type { Auth } from '../auth/auth-types.ts';
+import { need, type RequestState } from '../http/request.ts';
+import { emitEvent, type Changes, type EventCtx, type IssueAction, type PullAction } from '../events.ts';
+import { emitRefChanges } from '../push-events.ts';
 import { labelIdsOf, nextIdOf, type NewRowKind, type RowInsert } from './issues.ts';
-import { feedWatchersList, feedWatchersOver, keepFeedWatchers } from './feeds.ts';
-import { hooksList, hooksOver, keepHooks } from './webhooks.ts';
-import { keepEarly, takeEarly } from './db/early-reads.ts';
-import { executeFast } from '../model/raw.ts';
-import { Watch } from '../model/star.ts';
-import { BlockedUser } from '../model/social.ts';
-import { Webhook } from '../model/webhook.ts';
+import { feedWatchersList, feedWatchersOver, keepFeedWatchers } from '../feeds.ts';
+import { hooksList, hooksOver, keepHooks } from '../webhooks.ts';
+import { keepEarly, takeEarly } from '../db/early-reads.ts';
+import { executeFast } from '../../model/raw.ts';
+import { Watch } from '../../model/star.ts';
+import { BlockedUser } from '../../model/social.ts';
+import { Webhook } from '../../model/webhook.ts';
 
 export type EmitState = Pick<RequestState, 'em' | 'config' | 'services' | 'auth' | 'repo'>;
 /** The same from a signed-in handler (its row has TOK): the sender is known. */
@@ -107,7 +107,7 @@ export function keepNewRowAhead(em: EntityManager, kind: NewRowKind, repoId: num
  * A new issue's or comment's early reads (the feed's watchers, the hooks) before its insert, with the
  * id the row will take from its table's sequence: made by the token's statement when it could
  * (`newRowAheadColumns`), else one statement here, which locks nothing. The insert can then go with
- * COMMIT (lib/issues.ts numberAtCommit, commentAtCommit) unless `hooked`: some hook may want the
+ * COMMIT (lib/issues/issues.ts numberAtCommit, commentAtCommit) unless `hooked`: some hook may want the
  * event, whose payload needs the inserted row now.
  */
 export async function newRowEarly(c: SignedEmitState, kind: NewRowKind): Promise<{ id: number; hooked: boolean }> {

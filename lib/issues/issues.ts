@@ -2,12 +2,12 @@
 // finding the issue of `{index}` the caller may read, the poster-or-writer rule, creating an issue with
 // the next number, timeline events, and recounting the derived totals in SQL (safe with several processes).
 import type { EntityData, EntityManager, EntityName } from '@mikro-orm/core';
-import { Comment, CommentType, Issue, IssueAssignee, IssueLabel, type IComment, type IIssue } from '../model/issue.ts';
-import type { IRepository } from '../model/repo.ts';
-import { isSiteAdmin, need, type RequestState } from './http/request.ts';
-import { addCounters, firstWrite, learnCountersOf, lockCounterRows } from './db/counters.ts';
-import { executeFast, mapPrefixed, plainPrefixed, plainRows, prefixedColumns, readRowsFast, textOf } from '../model/raw.ts';
-import { keepEarly, takeEarly } from './db/early-reads.ts';
+import { Comment, CommentType, Issue, IssueAssignee, IssueLabel, type IComment, type IIssue } from '../../model/issue.ts';
+import type { IRepository } from '../../model/repo.ts';
+import { isSiteAdmin, need, type RequestState } from '../http/request.ts';
+import { addCounters, firstWrite, learnCountersOf, lockCounterRows } from '../db/counters.ts';
+import { executeFast, mapPrefixed, plainPrefixed, plainRows, prefixedColumns, readRowsFast, textOf } from '../../model/raw.ts';
+import { keepEarly, takeEarly } from '../db/early-reads.ts';
 
 /** Forgejo truncates titles to 255 bytes (forgejo-facts 9), on a character boundary. */
 export function truncateTitle(title: string): string {
@@ -157,7 +157,7 @@ export interface NewIssue {
   numberAtCommit?: boolean;
 }
 
-/** A new row whose id can be drawn before its insert (lib/issue-events.ts newRowEarly). */
+/** A new row whose id can be drawn before its insert (lib/issues/events.ts newRowEarly). */
 export type NewRowKind = 'issue' | 'comment';
 /** The next id of the table's sequence, as an SQL expression. */
 export const nextIdOf = (kind: NewRowKind) => `nextval('${kind}_id_seq')::int`;
@@ -177,7 +177,7 @@ function issueValues(n: NewIssue): unknown[] {
 /**
  * A statement that inserts one row, as a CTE list in which `x` is the row (`returning *`) and its
  * parameters: `with ${ctes} select * from x` inserts it, and a caller may select more in the same
- * statement (lib/issue-events.ts insertWithEventEarly).
+ * statement (lib/issues/events.ts insertWithEventEarly).
  */
 export interface RowInsert { ctes: string; params: unknown[] }
 /** Runs a `RowInsert` and gives its row. */
@@ -313,7 +313,7 @@ const INSERT_COMMENT = `x as (insert into comment (id, type, issue_id, poster_id
 /**
  * The statement that inserts a plain comment, as `em.create` and a flush would (the other columns take
  * their defaults), returning its row: a fixed text (model/raw.ts executeFast), which `em.map` makes the
- * managed entity. `id`: drawn beforehand (lib/issue-events.ts newRowEarly), else by the insert. Its
+ * managed entity. `id`: drawn beforehand (lib/issues/events.ts newRowEarly), else by the insert. Its
  * count is the caller's (`countNewComment` or `recountComments`).
  */
 export function commentInsert(issue: IIssue, posterId: number, content: string, id: number | null = null): RowInsert {

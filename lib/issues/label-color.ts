@@ -1,6 +1,6 @@
 // Label colours (Forgejo's modules/label NormalizeColor): `#rgb`, `rgb`, `#rrggbb` or `rrggbb` in,
 // `#rrggbb` stored, case kept as sent.
-import { unprocessable } from './http/errors.ts';
+import { unprocessable } from '../http/errors.ts';
 
 export function normalizeLabelColor(input: string): string {
   const color = input.trim();

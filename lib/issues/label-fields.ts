@@ -1,9 +1,9 @@
 // The label fields a CreateLabelOption / EditLabelOption sets, shared by repository and organization labels.
-import type { CreateLabelOption, EditLabelOption } from '../model/schemas/index.ts';
+import type { CreateLabelOption, EditLabelOption } from '../../model/schemas/index.ts';
 import type { EntityManager } from '@mikro-orm/core';
-import { Label, type ILabel } from '../model/label.ts';
-import { notFound } from './http/errors.ts';
-import { rowId } from './http/query-values.ts';
+import { Label, type ILabel } from '../../model/label.ts';
+import { notFound } from '../http/errors.ts';
+import { rowId } from '../http/query-values.ts';
 import { normalizeLabelColor } from './label-color.ts';
 
 type Name = (raw: string) => string;

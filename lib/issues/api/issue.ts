@@ -1,24 +1,24 @@
 // api.Issue, api.Comment and api.Attachment wire shapes (forgejo-facts 6.7; Forgejo's convert.ToAPIIssue,
 // ToAPIComment, ToAPIAttachment). Lists are converted in one batch: a fixed number of queries however
 // many issues are listed.
-import { readTogether } from '../../model/reads.ts';
+import { readTogether } from '../../../model/reads.ts';
 import type { EntityManager } from '@mikro-orm/core';
-import type { Config } from '../../config.ts';
-import { User, type IUser } from '../../model/user.ts';
-import { Repository, type IRepository } from '../../model/repo.ts';
-import { Label } from '../../model/label.ts';
-import { Milestone } from '../../model/milestone.ts';
-import { CommentType, Issue, IssueAssignee, IssueLabel, type IComment, type IIssue, type ITrackedTime } from '../../model/issue.ts';
-import { Attachment, type IAttachment } from '../../model/attachment.ts';
-import { PullRequest, Review, ReviewType, type IPullRequest } from '../../model/pull.ts';
-import { toApiUser, type Viewer } from './user.ts';
+import type { Config } from '../../../config.ts';
+import { User, type IUser } from '../../../model/user.ts';
+import { Repository, type IRepository } from '../../../model/repo.ts';
+import { Label } from '../../../model/label.ts';
+import { Milestone } from '../../../model/milestone.ts';
+import { CommentType, Issue, IssueAssignee, IssueLabel, type IComment, type IIssue, type ITrackedTime } from '../../../model/issue.ts';
+import { Attachment, type IAttachment } from '../../../model/attachment.ts';
+import { PullRequest, Review, ReviewType, type IPullRequest } from '../../../model/pull.ts';
+import { toApiUser, type Viewer } from '../../api/user.ts';
 import { toApiLabel } from './label.ts';
 import { toApiMilestone } from './milestone.ts';
-import { fmtTime } from '../../model/time.ts';
-import { pseudoUser } from '../auth/pseudo-users.ts';
-import type { Attachment as AttachmentJson, Comment, Issue as IssueJson, StopWatch, TrackedTime as TrackedTimeJson, Wire } from '../../model/schemas/index.ts';
-import { secToTime } from '../../model/duration.ts';
-import { intArray, jsonList, plainRows, readRowsFast } from '../../model/raw.ts';
+import { fmtTime } from '../../../model/time.ts';
+import { pseudoUser } from '../../auth/pseudo-users.ts';
+import type { Attachment as AttachmentJson, Comment, Issue as IssueJson, StopWatch, TrackedTime as TrackedTimeJson, Wire } from '../../../model/schemas/index.ts';
+import { secToTime } from '../../../model/duration.ts';
+import { intArray, jsonList, plainRows, readRowsFast } from '../../../model/raw.ts';
 
 export type ApiAttachment = Wire<AttachmentJson>;
 export type ApiIssue = Wire<IssueJson>;
