@@ -22,7 +22,7 @@ import { runAdmin, runSshAdmin, USAGE, type Output } from './cli-admin.ts';
 import { HttpError } from './lib/http/errors.ts';
 import { closeAll } from './git/cat-file.ts';
 import { removeLeftovers } from './lib/maintenance/leftovers.ts';
-import { reconcileAllMerges } from './lib/merge-recovery.ts';
+import { reconcileAllMerges } from './lib/pulls/merge-recovery.ts';
 import { takeServingLock } from './lib/runtime/serving-lock.ts';
 import { missingServeFlags, withoutTsx } from './lib/runtime/node-flags.ts';
 import { collectWhenIdle } from './lib/runtime/idle-gc.ts';
@@ -121,7 +121,7 @@ async function serve(cfg: Config) {
   const started = Date.now();
   const removed = await removeLeftovers(cfg, { alone: serving.alone });
   log.info({ removed: removed.length, alone: serving.alone, ms: Date.now() - started }, 'leftovers of interrupted uploads and pushes removed');
-  // Merges a killed process left in git but not in the database are recorded (lib/merge-recovery.ts).
+  // Merges a killed process left in git but not in the database are recorded (lib/pulls/merge-recovery.ts).
   const settled = await reconcileAllMerges(db.orm, { log, secrets: new SecretBox(secretKey(cfg)), repoPath: repoPathFor(cfg) }, cfg);
   if (settled.length) log.warn({ pulls: settled }, 'merges interrupted by a crash recorded');
   const app = createApp({ config: cfg, orm: db.orm, log });

@@ -8,8 +8,8 @@ import { User } from '../model/user.ts';
 import { repoPermission } from '../lib/auth/perm.ts';
 import { repoUnits } from '../lib/repos.ts';
 import { canUserPushRule } from '../lib/branch-rules.ts';
-import { branchRule, canMerge, pullsConfig } from '../lib/pull-merge.ts';
-import { pullRepos } from '../lib/pulls.ts';
+import { branchRule, canMerge, pullsConfig } from '../lib/pulls/merge.ts';
+import { pullRepos } from '../lib/pulls/pulls.ts';
 import { deny, isSiteAdmin, need, step } from './types.ts';
 
 const DENIED = deny(403, 'user is not allowed to update this pull request');

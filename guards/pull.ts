@@ -1,7 +1,7 @@
 // Pull request assignment on the review routes (Forgejo's GetPullRequestByIndex): the pull request
 // numbered `{index}` in the addressed repository; an unknown number, or an issue's, is 404 naming it.
 import { positiveInt } from '../lib/issues/issues.ts';
-import { findPull } from '../lib/pulls.ts';
+import { findPull } from '../lib/pulls/pulls.ts';
 import { deny, need, step } from './types.ts';
 
 export const PULL = step('PULL', 'loader', ['repo'], ['pull'], async (s) => {

@@ -4,7 +4,7 @@
 // repo-specific tokens: spec, token kinds, "no pull-review ... draft viewing by repo admin").
 import { NOT_FOUND } from '../lib/http/errors.ts';
 import { positiveInt } from '../lib/issues/issues.ts';
-import { isReviewAdmin } from '../lib/pulls.ts';
+import { isReviewAdmin } from '../lib/pulls/pulls.ts';
 import { Review, ReviewType } from '../model/pull.ts';
 import { deny, need, step } from './types.ts';
 

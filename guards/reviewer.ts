@@ -1,7 +1,7 @@
 // Forgejo's review routes: a pending review is submitted, and takes further code comments, only from
 // its reviewer (403); a review is deleted by its reviewer or a review admin (repository or site admin,
 // not through public-only or repo-specific tokens: spec, token kinds), else 403.
-import { isReviewAdmin } from '../lib/pulls.ts';
+import { isReviewAdmin } from '../lib/pulls/pulls.ts';
 import { ReviewType } from '../model/pull.ts';
 import { deny, need, step } from './types.ts';
 

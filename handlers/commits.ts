@@ -15,7 +15,7 @@ import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { EMPTY_REPO, gitCtx } from '../lib/repo-git.ts';
 import { isSiteAdmin, type RequestState } from '../lib/http/request.ts';
 import { PullRequest } from '../model/pull.ts';
-import { pullToApi } from '../lib/api/pull.ts';
+import { pullToApi } from '../lib/pulls/api/pull.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 
 /** `[git] COMMITS_RANGE_SIZE`: the commit list never pages by more (forgejo-facts 4.1). */

@@ -13,7 +13,7 @@ import { PullRequest } from '../model/pull.ts';
 import { Team } from '../model/org.ts';
 import { User, type IUser } from '../model/user.ts';
 import { issueToApi, issuesToApi } from '../lib/issues/api/issue.ts';
-import { pullsToApi } from '../lib/api/pull.ts';
+import { pullsToApi } from '../lib/pulls/api/pull.ts';
 import { orgApiUrl, toApiLabel } from '../lib/issues/api/label.ts';
 import { fmtTime, ZERO_TIME } from '../model/time.ts';
 import { emitIssueChanges, emitIssueEvent, insertWithEventEarly, newRowEarly, snapshotIssue } from '../lib/issues/events.ts';

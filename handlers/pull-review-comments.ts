@@ -5,11 +5,11 @@ import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import type { CreatePullReviewCommentOptions } from '../model/schemas/index.ts';
 import { ReviewType } from '../model/pull.ts';
 import { Comment, CommentType, Reaction } from '../model/issue.ts';
-import { reviewCommentsToApi } from '../lib/api/review.ts';
+import { reviewCommentsToApi } from '../lib/pulls/api/review.ts';
 import { notFound, unprocessable } from '../lib/http/errors.ts';
 import { need } from '../lib/http/request.ts';
-import { pullOf, reviewOf, viewerOf } from '../lib/pull-review.ts';
-import { addCodeComment, codeCommentInput, codeCommentsOf } from '../lib/review-code-comments.ts';
+import { pullOf, reviewOf, viewerOf } from '../lib/pulls/review.ts';
+import { addCodeComment, codeCommentInput, codeCommentsOf } from '../lib/pulls/review-code-comments.ts';
 
 
 // -------------------------------------------------------------------------------------------------

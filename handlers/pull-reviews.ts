@@ -11,14 +11,14 @@ import { ReviewType, Review, type IReview } from '../model/pull.ts';
 import { Comment, CommentType, Reaction, type IIssue } from '../model/issue.ts';
 import { UserType, type IUser } from '../model/user.ts';
 import { TeamUser } from '../model/org.ts';
-import { reviewsToApi } from '../lib/api/review.ts';
+import { reviewsToApi } from '../lib/pulls/api/review.ts';
 import { addComment } from '../lib/issues/issues.ts';
-import { isReviewAdmin } from '../lib/pulls.ts';
+import { isReviewAdmin } from '../lib/pulls/pulls.ts';
 import { unprocessable } from '../lib/http/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { need, type RequestState } from '../lib/http/request.ts';
-import { isOfficialReviewer, pullOf, restoreLatestOfficial, reviewJson, reviewOf, viewerOf, type Pull } from '../lib/pull-review.ts';
-import { addCodeComment, codeCommentInput, headOf, treesDiffer } from '../lib/review-code-comments.ts';
+import { isOfficialReviewer, pullOf, restoreLatestOfficial, reviewJson, reviewOf, viewerOf, type Pull } from '../lib/pulls/review.ts';
+import { addCodeComment, codeCommentInput, headOf, treesDiffer } from '../lib/pulls/review-code-comments.ts';
 
 /** The review type an event asks for, with Forgejo's 422s (preparePullReviewType). */
 function reviewTypeOf(event: string | undefined, body: string | undefined, hasComments: boolean, issue: IIssue, doer: IUser): number {

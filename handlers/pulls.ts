@@ -10,7 +10,7 @@ import { CommentType, Issue, IssueLabel, type IIssue } from '../model/issue.ts';
 import { AutoMerge, PullRequest, type IPullRequest } from '../model/pull.ts';
 import { Repository, type IRepository } from '../model/repo.ts';
 import { User } from '../model/user.ts';
-import { pullToApi, pullsToApi } from '../lib/api/pull.ts';
+import { pullToApi, pullsToApi } from '../lib/pulls/api/pull.ts';
 import { repoUrls } from '../lib/api/git.ts';
 import { badRequest, conflict, HttpError, notFound, unprocessable } from '../lib/http/errors.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/http/paging.ts';
@@ -18,11 +18,11 @@ import { addComment, canWriteIssues, positiveInt } from '../lib/issues/issues.ts
 import { repoPermission } from '../lib/auth/perm.ts';
 import { repoUnits } from '../lib/repos.ts';
 import { gitCtx, pullRefresh, refreshAfterWrite } from '../lib/repo-git.ts';
-import { alreadyExists, claimPull, createPull, findOpenDuplicate, findPull, milestoneIn, pullRepos, repoPathOf, retestPull, syncPullHead } from '../lib/pulls.ts';
+import { alreadyExists, claimPull, createPull, findOpenDuplicate, findPull, milestoneIn, pullRepos, repoPathOf, retestPull, syncPullHead } from '../lib/pulls/pulls.ts';
 import {
   branchRule, checkMergeable, defaultMergeTitle, deleteHeadAfterMerge, finishMerge, MergeConflict, mergePull, notAllowed,
   recordMerged, requiredStatusState, styleAllowed, updatePullHead, type MergeCheck, type MergeStyle,
-} from '../lib/pull-merge.ts';
+} from '../lib/pulls/merge.ts';
 import {
   assignableUsers, endOfDay, parseBodyTime, replaceLabels, resolveLabelOption, setAssignees, setClosed, setDeadline, setMilestone, setTitle,
 } from '../lib/issues/edit.ts';
@@ -36,8 +36,8 @@ import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
 import { emitIssueChanges, emitIssueEvent, emitPullMerged, snapshotIssue } from '../lib/issues/events.ts';
 import { emitRefChanges, refSnapshot } from '../lib/push-events.ts';
 import { INT32_MAX, rowId } from '../lib/http/query-values.ts';
-import { reconcileMerge } from '../lib/merge-recovery.ts';
-import { dropMergeIntent } from '../lib/merge-intent.ts';
+import { reconcileMerge } from '../lib/pulls/merge-recovery.ts';
+import { dropMergeIntent } from '../lib/pulls/merge-intent.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 
 /** The pull at `{index}` of the addressed repository and its issue; 404 otherwise. */
@@ -318,7 +318,7 @@ export const listMerge: Handler = async (c) => {
 };
 
 /**
- * The merge checks for the caller (lib/pull-merge.ts checkMergeable): `force_merge` lets a repository
+ * The merge checks for the caller (lib/pulls/merge.ts checkMergeable): `force_merge` lets a repository
  * or site admin past the branch protection; scheduling an auto-merge skips it.
  */
 async function checkFor(c: HandlerCtx<MergePullRequestForm>, pull: IPullRequest, issue: IIssue, kind: MergeCheck, headCommit: string): Promise<void> {
@@ -364,7 +364,7 @@ export const createMerge = signedIn<MergePullRequestForm>(async (c) => {
   const kind = style === 'manually-merged' ? 'manual' : b.merge_when_checks_succeed ? 'auto' : 'general';
   const { base, head } = await pullRepos(c.em, pull);
   // One merge at a time per pull, in every process; a merge git has but the database lost is
-  // recorded first, and answered like any merged pull (lib/merge-recovery.ts).
+  // recorded first, and answered like any merged pull (lib/pulls/merge-recovery.ts).
   await claimPull(c.em, pull, issue);
   const headCommit = (await syncPullHead(c.services, pull, base, head)) ?? pull.headCommitId;
   if (!issue.isClosed && (await reconcileMerge(c.em, c.services, c.config, { pull, issue, base, doerId: c.auth.doer.id, headCommit, byHead: style !== 'manually-merged' }))) {

@@ -16,7 +16,7 @@ import { badRequest, notFound, unprocessable } from '../lib/http/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { gitCtx, type GitCtx } from '../lib/repo-git.ts';
 import { repoJson } from '../lib/api/repo-json.ts';
-import { runScheduledMerges } from '../lib/pull-merge.ts';
+import { runScheduledMerges } from '../lib/pulls/merge.ts';
 import type { HandlerCtx } from '../lib/http/handler.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 

@@ -26,7 +26,7 @@ import type { IRepository } from '../model/repo.ts';
 import { User, type IUser } from '../model/user.ts';
 import { attachmentPath, attachmentsRoot, isValidExternalUrl } from './attachments.ts';
 import { createIssue, recountIssueTotals } from './issues/issues.ts';
-import { retestPull } from './pulls.ts';
+import { retestPull } from './pulls/pulls.ts';
 import type { Services } from './http/services.ts';
 import { repoPermission } from './auth/perm.ts';
 import type { Remote } from './remote-url.ts';

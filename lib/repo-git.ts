@@ -12,7 +12,7 @@ import { repoUrls, type RepoUrls } from './api/git.ts';
 import type { IRepository } from '../model/repo.ts';
 import { conflict, HttpError, notFound, unprocessable } from './http/errors.ts';
 import { afterRefsUpdated } from './mirror-schedule.ts';
-import { refreshPullsAfterRefChange } from './pulls.ts';
+import { refreshPullsAfterRefChange } from './pulls/pulls.ts';
 import type { Services } from './http/services.ts';
 import type { Config } from '../config.ts';
 
@@ -86,7 +86,7 @@ export async function refreshAfterWrite(em: EntityManager, repo: IRepository, re
   if (pulls) await refreshPullsAfterRefChange(em, pulls.services, repo, pulls.doerId, pulls.config);
 }
 
-/** Who moved the refs, for the pull requests whose branches moved with them (lib/pulls.ts). */
+/** Who moved the refs, for the pull requests whose branches moved with them (lib/pulls/pulls.ts). */
 export interface PullRefresh { services: Services; doerId: number; /** Given, the pulls' `synchronized` events are sent. */ config?: Config }
 export const pullRefresh = (s: { config: Config; services: Services; auth: { doer: { id: number } | null } }): PullRefresh => ({ services: s.services, doerId: s.auth.doer?.id ?? 0, config: s.config });
 

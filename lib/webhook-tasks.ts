@@ -8,7 +8,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { RequestState } from './http/request.ts';
 import { commentsToApi, issueToApi } from './issues/api/issue.ts';
 import { repoUrls, toVerification, CommitUsers } from './api/git.ts';
-import { pullToApi } from './api/pull.ts';
+import { pullToApi } from './pulls/api/pull.ts';
 import { releaseToApi } from './api/release.ts';
 import { toApiRepo } from './api/repo.ts';
 import { toApiUser, type Viewer } from './api/user.ts';

@@ -1,5 +1,5 @@
 // One merge per pull request, and git and the database agreeing after a crash (issue 9, items 1-2;
-// lib/merge-recovery.ts). Concurrent merges of one pull: one 200, the rest 405, one merge commit. A
+// lib/pulls/merge-recovery.ts). Concurrent merges of one pull: one 200, the rest 405, one merge commit. A
 // crash between git's move of the base branch and the commit of the record is reproduced exactly:
 // the merge commit is built and the branch moved with git, and the intent the merge writes first is
 // left behind, as a killed process leaves them; then a second merge, or a restart, settles it.
@@ -14,8 +14,8 @@ import { mustGit } from '../helpers/git-cli.ts';
 import { SecretBox } from '../../lib/auth/secretbox.ts';
 import { repoPathFor, type Services } from '../../lib/http/services.ts';
 import { secretKey } from '../../server.ts';
-import { intentDir, writeMergeIntent } from '../../lib/merge-intent.ts';
-import { reconcileAllMerges } from '../../lib/merge-recovery.ts';
+import { intentDir, writeMergeIntent } from '../../lib/pulls/merge-intent.ts';
+import { reconcileAllMerges } from '../../lib/pulls/merge-recovery.ts';
 import { PullRequest } from '../../model/pull.ts';
 
 let env: Env;

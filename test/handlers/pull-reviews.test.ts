@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { setup, newOrg, valid, validList, type Env } from './repo-setup.ts';
 import { makeToken, uniq, type TestUser } from '../helpers/fixtures.ts';
-import { cutDiffAroundLine } from '../../lib/review-code-comments.ts';
+import { cutDiffAroundLine } from '../../lib/pulls/review-code-comments.ts';
 import { Comment, CommentType, Issue } from '../../model/issue.ts';
 import { Review, ReviewType } from '../../model/pull.ts';
 

@@ -5,38 +5,38 @@
 // the merge fail ("merge push out of date") instead of being overwritten.
 // Just over 400 lines: the merge styles share the protection checks and the compare-and-swap, one concern.
 import type { EntityManager } from '@mikro-orm/core';
-import type { Config } from '../config.ts';
-import type { Services } from './http/services.ts';
-import { CommentType, Issue, type IIssue } from '../model/issue.ts';
-import { AutoMerge, PullRequest, PullStatus, Review, ReviewType, type IPullRequest } from '../model/pull.ts';
-import type { IRepository, IRepoUnit } from '../model/repo.ts';
-import { User, type IUser } from '../model/user.ts';
-import type { IProtectedBranch } from '../model/branch-protection.ts';
-import { CommitStatus } from '../model/commit-status.ts';
-import { userPermission, Unit, type RepoPermission } from './auth/perm.ts';
-import { userIsSiteAdmin } from './auth/auth-types.ts';
-import { DEFAULT_PULLS_CONFIG, repoUnits } from './repos.ts';
-import { branchRule, canUserMergeRule, filePatterns, matchesAnyFile } from './branch-rules.ts';
-import { compileGlobOrLiteral } from './glob.ts';
-import { conflict, HttpError, notFound } from './http/errors.ts';
-import { emitEvent, type EventCtx } from './events.ts';
-import { emitPullMerged } from './issues/events.ts';
-import { refSnapshot } from './push-events.ts';
-import { gitWrite, identityOf, refreshAfterWrite } from './repo-git.ts';
+import type { Config } from '../../config.ts';
+import type { Services } from '../http/services.ts';
+import { CommentType, Issue, type IIssue } from '../../model/issue.ts';
+import { AutoMerge, PullRequest, PullStatus, Review, ReviewType, type IPullRequest } from '../../model/pull.ts';
+import type { IRepository, IRepoUnit } from '../../model/repo.ts';
+import { User, type IUser } from '../../model/user.ts';
+import type { IProtectedBranch } from '../../model/branch-protection.ts';
+import { CommitStatus } from '../../model/commit-status.ts';
+import { userPermission, Unit, type RepoPermission } from '../auth/perm.ts';
+import { userIsSiteAdmin } from '../auth/auth-types.ts';
+import { DEFAULT_PULLS_CONFIG, repoUnits } from '../repos.ts';
+import { branchRule, canUserMergeRule, filePatterns, matchesAnyFile } from '../branch-rules.ts';
+import { compileGlobOrLiteral } from '../glob.ts';
+import { conflict, HttpError, notFound } from '../http/errors.ts';
+import { emitEvent, type EventCtx } from '../events.ts';
+import { emitPullMerged } from '../issues/events.ts';
+import { refSnapshot } from '../push-events.ts';
+import { gitWrite, identityOf, refreshAfterWrite } from '../repo-git.ts';
 import { claimPull, pullRepos, repoPathOf, syncPullHead } from './pulls.ts';
-import { addComment, labelIdsOf, recountIssueTotals } from './issues/issues.ts';
-import { isWorkInProgress } from './issues/api/issue.ts';
-import { deleteRef } from '../git/refs.ts';
-import { readRef } from '../git/lookup.ts';
-import { isAncestor } from '../git/merge.ts';
-import { diffFiles } from '../git/commits.ts';
-import { RefConflictError } from '../git/errors.ts';
-import { systemIdentityEnv, type Identity } from '../git/identity.ts';
-import { runGit } from '../git/exec.ts';
-import { fetchFrom } from '../git/remote.ts';
-import { commitTree, mergeCommits, moveBranch, replayCommits, treeOf } from '../git/pull.ts';
+import { addComment, labelIdsOf, recountIssueTotals } from '../issues/issues.ts';
+import { isWorkInProgress } from '../issues/api/issue.ts';
+import { deleteRef } from '../../git/refs.ts';
+import { readRef } from '../../git/lookup.ts';
+import { isAncestor } from '../../git/merge.ts';
+import { diffFiles } from '../../git/commits.ts';
+import { RefConflictError } from '../../git/errors.ts';
+import { systemIdentityEnv, type Identity } from '../../git/identity.ts';
+import { runGit } from '../../git/exec.ts';
+import { fetchFrom } from '../../git/remote.ts';
+import { commitTree, mergeCommits, moveBranch, replayCommits, treeOf } from '../../git/pull.ts';
 import { dropMergeIntent, writeMergeIntent } from './merge-intent.ts';
-import { failpoint } from './runtime/failpoint.ts';
+import { failpoint } from '../runtime/failpoint.ts';
 
 
 export const MERGE_STYLES = ['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only', 'manually-merged'] as const;
@@ -185,7 +185,7 @@ export async function mergePull(m: MergeInput): Promise<string> {
   if (!baseCommit) throw new MergeConflict({ Style: m.style, StdOut: '', StdErr: `base branch ${m.pull.baseBranch} does not exist`, Err: {} });
   const merger: Identity = identityOf(m.cfg, m.doer);
   const next = await buildResult(basePath, m, baseCommit, headCommit, merger);
-  // Before git moves: what a crash between here and the commit of the record leaves behind (lib/merge-recovery.ts).
+  // Before git moves: what a crash between here and the commit of the record leaves behind (lib/pulls/merge-recovery.ts).
   await writeMergeIntent(m.cfg, { pullId: m.pull.id, commit: next, doerId: m.doer.id });
   try {
     await moveBranch(basePath, m.pull.baseBranch, next, baseCommit, merger);

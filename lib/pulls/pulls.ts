@@ -3,24 +3,24 @@
 // (labels, milestone, assignees) a pull shares with issues. A pull is an issue with `isPull` plus
 // one PullRequest row with the same number (forgejo-facts 9).
 import type { EntityManager } from '@mikro-orm/core';
-import { applyCounterQueue } from './db/counters.ts';
-import { isSiteAdmin, need, type RequestState } from './http/request.ts';
-import type { Services } from './http/services.ts';
-import type { Config } from '../config.ts';
-import { emitSynchronized } from './issues/events.ts';
-import { Issue, type IIssue } from '../model/issue.ts';
-import { CommentType } from '../model/issue.ts';
-import { PullRequest, PullStatus, Review, type IPullRequest } from '../model/pull.ts';
-import { Repository, type IRepository } from '../model/repo.ts';
-import type { IUser } from '../model/user.ts';
-import { Milestone } from '../model/milestone.ts';
-import { addComment, createIssue, recountIssueTotals } from './issues/issues.ts';
-import { notFound } from './http/errors.ts';
-import { readRef } from '../git/lookup.ts';
-import { readInfo } from '../git/cat-file.ts';
-import { Lru } from '../git/lru.ts';
-import { mergeBase } from '../git/merge.ts';
-import { aheadBehind, fetchPullHead, mergeCommits, pullHeadRef, rangeCommits, setPullHeadRef, treeOf } from '../git/pull.ts';
+import { applyCounterQueue } from '../db/counters.ts';
+import { isSiteAdmin, need, type RequestState } from '../http/request.ts';
+import type { Services } from '../http/services.ts';
+import type { Config } from '../../config.ts';
+import { emitSynchronized } from '../issues/events.ts';
+import { Issue, type IIssue } from '../../model/issue.ts';
+import { CommentType } from '../../model/issue.ts';
+import { PullRequest, PullStatus, Review, type IPullRequest } from '../../model/pull.ts';
+import { Repository, type IRepository } from '../../model/repo.ts';
+import type { IUser } from '../../model/user.ts';
+import { Milestone } from '../../model/milestone.ts';
+import { addComment, createIssue, recountIssueTotals } from '../issues/issues.ts';
+import { notFound } from '../http/errors.ts';
+import { readRef } from '../../git/lookup.ts';
+import { readInfo } from '../../git/cat-file.ts';
+import { Lru } from '../../git/lru.ts';
+import { mergeBase } from '../../git/merge.ts';
+import { aheadBehind, fetchPullHead, mergeCommits, pullHeadRef, rangeCommits, setPullHeadRef, treeOf } from '../../git/pull.ts';
 
 export const repoPathOf = (services: Services, repo: Pick<IRepository, 'ownerName' | 'name'>) => services.repoPath(repo.ownerName, repo.name);
 
@@ -62,7 +62,7 @@ export const alreadyExists = (p: IPullRequest) =>
   `pull request already exists for these targets [id: ${p.id}, issue_id: ${p.index}, head_repo_id: ${p.headRepoId}, base_repo_id: ${p.baseRepoId}, head_branch: ${p.headBranch}, base_branch: ${p.baseBranch}]`;
 
 /**
- * The merge claim (lib/merge-recovery.ts): locks the pull's row for the rest of the transaction and reloads the pull and its issue, so that
+ * The merge claim (lib/pulls/merge-recovery.ts): locks the pull's row for the rest of the transaction and reloads the pull and its issue, so that
  * `hasMerged` and `isClosed` are what the last committed merge or edit left.
  */
 export async function claimPull(em: EntityManager, pull: IPullRequest, issue: IIssue): Promise<void> {

@@ -1,9 +1,9 @@
-// The merge intent of lib/merge-recovery.ts: a small file under APP_DATA_PATH/merge-intents, one per
+// The merge intent of lib/pulls/merge-recovery.ts: a small file under APP_DATA_PATH/merge-intents, one per
 // pull, written and flushed to disk before git moves a base branch for a merge, and removed once the
 // merge is recorded in the database (or known not to have reached git).
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Config } from '../config.ts';
+import type { Config } from '../../config.ts';
 
 export interface Intent {
   pullId: number;

@@ -1,6 +1,6 @@
 // One merge per pull request, and git and the database agreeing after a crash (issue 9, items 1-2).
 //
-// Claim (lib/pulls.ts claimPull): a merge takes the pull's row lock (`for no key update`) in the request's transaction before
+// Claim (lib/pulls/pulls.ts claimPull): a merge takes the pull's row lock (`for no key update`) in the request's transaction before
 // it looks at `has_merged`, so concurrent merges of one pull, in one process or several, run one
 // after the other and every later one sees the pull merged (405, as Forgejo answers).
 //
@@ -22,18 +22,18 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/core';
-import type { Config } from '../config.ts';
-import type { Services } from './http/services.ts';
-import type { Orm } from '../model/db.ts';
-import { Issue, type IIssue } from '../model/issue.ts';
-import { PullRequest, PullStatus, type IPullRequest } from '../model/pull.ts';
-import { Repository, type IRepository } from '../model/repo.ts';
-import { readRef } from '../git/lookup.ts';
-import { isAncestor } from '../git/merge.ts';
-import { runGit } from '../git/exec.ts';
-import { refreshAfterWrite } from './repo-git.ts';
+import type { Config } from '../../config.ts';
+import type { Services } from '../http/services.ts';
+import type { Orm } from '../../model/db.ts';
+import { Issue, type IIssue } from '../../model/issue.ts';
+import { PullRequest, PullStatus, type IPullRequest } from '../../model/pull.ts';
+import { Repository, type IRepository } from '../../model/repo.ts';
+import { readRef } from '../../git/lookup.ts';
+import { isAncestor } from '../../git/merge.ts';
+import { runGit } from '../../git/exec.ts';
+import { refreshAfterWrite } from '../repo-git.ts';
 
-import { recordMerged } from './pull-merge.ts';
+import { recordMerged } from './merge.ts';
 import { dropMergeIntent, intentDir, readMergeIntent, type Intent } from './merge-intent.ts';
 import { claimPull, repoPathOf } from './pulls.ts';
 

@@ -1,13 +1,13 @@
 // The pull request a review route works on, and the rules shared by reviews and review requests
 // (Forgejo's routers/api/v1/repo/pull_review.go, services/pull/review.go, models/issues/review.go).
-import type { IUser } from '../model/user.ts';
-import { ReviewType, Review, type IPullRequest, type IReview } from '../model/pull.ts';
-import { TeamUnit, TeamUser, type ITeam } from '../model/org.ts';
+import type { IUser } from '../../model/user.ts';
+import { ReviewType, Review, type IPullRequest, type IReview } from '../../model/pull.ts';
+import { TeamUnit, TeamUser, type ITeam } from '../../model/org.ts';
 import { reviewsToApi, type ReviewedPull } from './api/review.ts';
-import { gitCtx } from './repo-git.ts';
-import { branchRule } from './branch-rules.ts';
-import { Mode, Unit, userPermission } from './auth/perm.ts';
-import { isSiteAdmin, need, type RequestState } from './http/request.ts';
+import { gitCtx } from '../repo-git.ts';
+import { branchRule } from '../branch-rules.ts';
+import { Mode, Unit, userPermission } from '../auth/perm.ts';
+import { isSiteAdmin, need, type RequestState } from '../http/request.ts';
 
 export interface Pull extends ReviewedPull {
   pull: IPullRequest;

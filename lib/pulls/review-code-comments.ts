@@ -1,19 +1,19 @@
 // Code comments of a review: their input, the commit a line is pinned to and the diff hunk shown with
 // them (Forgejo's services/pull/review.go CreateCodeComment, modules/git/diff.go CutDiffAroundLine).
-import type { CreatePullReviewComment, CreatePullReviewCommentOptions } from '../model/schemas/index.ts';
-import type { IReview } from '../model/pull.ts';
-import { Comment, CommentType, type IComment } from '../model/issue.ts';
-import type { IUser } from '../model/user.ts';
-import { addComment } from './issues/issues.ts';
-import { unprocessable } from './http/errors.ts';
-import type { RequestState } from './http/request.ts';
-import type { Pull } from './pull-review.ts';
-import { readInfo } from '../git/cat-file.ts';
-import { runGit } from '../git/exec.ts';
-import { GitError } from '../git/errors.ts';
-import { mergeBase } from '../git/merge.ts';
-import { pullHeadRef } from '../git/pull.ts';
-import { isOidPrefix } from '../git/oid.ts';
+import type { CreatePullReviewComment, CreatePullReviewCommentOptions } from '../../model/schemas/index.ts';
+import type { IReview } from '../../model/pull.ts';
+import { Comment, CommentType, type IComment } from '../../model/issue.ts';
+import type { IUser } from '../../model/user.ts';
+import { addComment } from '../issues/issues.ts';
+import { unprocessable } from '../http/errors.ts';
+import type { RequestState } from '../http/request.ts';
+import type { Pull } from './review.ts';
+import { readInfo } from '../../git/cat-file.ts';
+import { runGit } from '../../git/exec.ts';
+import { GitError } from '../../git/errors.ts';
+import { mergeBase } from '../../git/merge.ts';
+import { pullHeadRef } from '../../git/pull.ts';
+import { isOidPrefix } from '../../git/oid.ts';
 
 /** Code comments of a review that still apply (Forgejo hides invalidated ones), in creation order. */
 export const codeCommentsOf = (c: RequestState, review: IReview) =>

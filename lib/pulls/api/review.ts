@@ -1,18 +1,18 @@
 // api.PullReview and api.PullReviewComment wire shapes (Forgejo's services/convert/pull_review.go).
 // Reviews are converted in one batch per pull request: a fixed number of queries however many are listed.
-import { readTogether } from '../../model/reads.ts';
+import { readTogether } from '../../../model/reads.ts';
 import type { EntityManager } from '@mikro-orm/core';
-import type { Config } from '../../config.ts';
-import { CommentType, type IComment, type IIssue } from '../../model/issue.ts';
-import { REVIEW_STATES, ReviewType, type IReview } from '../../model/pull.ts';
-import { Team } from '../../model/org.ts';
-import { toApiUser, type Viewer } from './user.ts';
-import { toApiTeam } from './team.ts';
-import { issuePath, repoHtmlUrl, usersById } from '../issues/api/issue.ts';
-import { fmtTime } from '../../model/time.ts';
-import { teamUnitsOf } from '../teams.ts';
-import { pseudoUser } from '../auth/pseudo-users.ts';
-import type { PullReview, PullReviewComment, Wire } from '../../model/schemas/index.ts';
+import type { Config } from '../../../config.ts';
+import { CommentType, type IComment, type IIssue } from '../../../model/issue.ts';
+import { REVIEW_STATES, ReviewType, type IReview } from '../../../model/pull.ts';
+import { Team } from '../../../model/org.ts';
+import { toApiUser, type Viewer } from '../../api/user.ts';
+import { toApiTeam } from '../../api/team.ts';
+import { issuePath, repoHtmlUrl, usersById } from '../../issues/api/issue.ts';
+import { fmtTime } from '../../../model/time.ts';
+import { teamUnitsOf } from '../../teams.ts';
+import { pseudoUser } from '../../auth/pseudo-users.ts';
+import type { PullReview, PullReviewComment, Wire } from '../../../model/schemas/index.ts';
 
 export type ApiReview = Wire<PullReview>;
 export type ApiReviewComment = Wire<PullReviewComment>;

@@ -1,24 +1,24 @@
 // api.PullRequest wire shape (forgejo-facts 6.8; Forgejo's convert.ToAPIPullRequest). The issue half
 // comes from issuesToApi; the branches, shas and diff stats are read from the base repository, where
 // refs/pull/<n>/head keeps the head commit even when the head branch or repository is gone.
-import { readTogether } from '../../model/reads.ts';
-import type { Config } from '../../config.ts';
-import { CommentType, Issue, type IIssue } from '../../model/issue.ts';
-import { PullStatus, Review, ReviewType, type IPullRequest } from '../../model/pull.ts';
-import { Repository, type IRepository } from '../../model/repo.ts';
-import { Team, TeamUnit, type ITeam } from '../../model/org.ts';
-import { User, type IUser } from '../../model/user.ts';
-import { isWorkInProgress, issuesToApi, repoApiUrl, usersById } from '../issues/api/issue.ts';
-import { toApiUser, type Viewer } from './user.ts';
-import { toApiTeam } from './team.ts';
-import { fmtTime } from '../../model/time.ts';
-import { isSiteAdmin, type RequestState } from '../http/request.ts';
-import { reposJson } from './repo-json.ts';
-import { readRef } from '../../git/lookup.ts';
-import { readInfo } from '../../git/cat-file.ts';
-import { diffShortStat, pullHeadRef } from '../../git/pull.ts';
+import { readTogether } from '../../../model/reads.ts';
+import type { Config } from '../../../config.ts';
+import { CommentType, Issue, type IIssue } from '../../../model/issue.ts';
+import { PullStatus, Review, ReviewType, type IPullRequest } from '../../../model/pull.ts';
+import { Repository, type IRepository } from '../../../model/repo.ts';
+import { Team, TeamUnit, type ITeam } from '../../../model/org.ts';
+import { User, type IUser } from '../../../model/user.ts';
+import { isWorkInProgress, issuesToApi, repoApiUrl, usersById } from '../../issues/api/issue.ts';
+import { toApiUser, type Viewer } from '../../api/user.ts';
+import { toApiTeam } from '../../api/team.ts';
+import { fmtTime } from '../../../model/time.ts';
+import { isSiteAdmin, type RequestState } from '../../http/request.ts';
+import { reposJson } from '../../api/repo-json.ts';
+import { readRef } from '../../../git/lookup.ts';
+import { readInfo } from '../../../git/cat-file.ts';
+import { diffShortStat, pullHeadRef } from '../../../git/pull.ts';
 import { repoPathOf } from '../pulls.ts';
-import type { PRBranchInfo, PullRequest, Wire } from '../../model/schemas/index.ts';
+import type { PRBranchInfo, PullRequest, Wire } from '../../../model/schemas/index.ts';
 
 export type ApiPull = Wire<PullRequest, 'base' | 'head'> & { base: ApiBranchInfo; head: ApiBranchInfo };
 export type ApiBranchInfo = Wire<PRBranchInfo>;
