@@ -20,7 +20,7 @@ import { createAuthLimiter } from './lib/auth/limits.ts';
 import { clientAddressOf } from './lib/http/client-address.ts';
 import { CACHE_CONTROL, etagOf, noneMatch } from './lib/http/conditional-get.ts';
 import { createApiLimiter } from './lib/http/api-limit.ts';
-import { serveWebRaw } from './lib/web-raw.ts';
+import { serveWebRaw } from './lib/repos/web-raw.ts';
 import { JSON_TYPE, RenderedBytes, renderJson, renderJsonBytes } from './lib/http/json.ts';
 import { isStream, type Reply } from './lib/http/handler.ts';
 import { SecretBox } from './lib/auth/secretbox.ts';
@@ -148,7 +148,7 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
   // Git LFS (`<repo>.git/info/lfs/...`), also outside /api/v1; it streams uploads itself.
   outside.push(createGitLfs({ config, orm, services, authDeps }));
 
-  // The web `raw` and `media` links of contents answers, answered by the API's rows (lib/web-raw.ts).
+  // The web `raw` and `media` links of contents answers, answered by the API's rows (lib/repos/web-raw.ts).
   outside.push(serveWebRaw(config, services));
 
   const api: Middleware[] = [];
@@ -294,7 +294,7 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
 /**
  * The owner and repository names of an API path below `/repos/{owner}/{repo}`, decoded as the router
  * decodes parameters, or null. Only a hint: the token's statement finds this repository as well, and
- * the REPO loader uses that answer when it asks for the same names (lib/repos.ts, issue 10). Names no
+ * the REPO loader uses that answer when it asks for the same names (lib/repos/repos.ts, issue 10). Names no
  * stored text can equal are left to the loader's checks. A POST of a new issue or comment also names
  * the new row, whose event's early reads the statement makes too (lib/issues/events.ts newRowAheadColumns).
  */

@@ -3,7 +3,7 @@
 // (`can not delete default branch`, `branch protected`). An empty repository has no branch to
 // protect; the handler answers it.
 import { deny, need, step } from './types.ts';
-import { branchRule } from '../lib/branch-rules.ts';
+import { branchRule } from '../lib/repos/branch-rules.ts';
 
 export const BRANCH_DELETABLE = step('BRANCH_DELETABLE', 'guard', ['repo'], [], async (s) => {
   const { repo } = need(s.repo, 'repo');

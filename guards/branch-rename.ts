@@ -4,8 +4,8 @@
 // renamed at all (403 `Branch is protected by glob-based protection rules.`), since the rule would not
 // follow it.
 import { deny, isSiteAdmin, need, step } from './types.ts';
-import { branchRule } from '../lib/branch-rules.ts';
-import { isGlobPattern } from '../lib/glob.ts';
+import { branchRule } from '../lib/repos/branch-rules.ts';
+import { isGlobPattern } from '../lib/repos/glob.ts';
 
 export const BRANCH_RENAMABLE = step('BRANCH_RENAMABLE', 'guard', ['repo'], [], async (s) => {
   const { repo, perm } = need(s.repo, 'repo');

@@ -4,7 +4,7 @@
 // for the changed paths (Forgejo's VerifyBranchProtection: push allowlist, unprotected and
 // protected file patterns).
 import { deny, isSiteAdmin, need, step } from './types.ts';
-import { canPushBranch } from '../lib/branch-rules.ts';
+import { canPushBranch } from '../lib/repos/branch-rules.ts';
 
 export const BRANCHW = step('BRANCHW', 'guard', ['repo', 'body'], [], async (s) => {
   const loaded = need(s.repo, 'repo');

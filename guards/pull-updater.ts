@@ -6,8 +6,8 @@
 // checks that first.
 import { User } from '../model/user.ts';
 import { repoPermission } from '../lib/auth/perm.ts';
-import { repoUnits } from '../lib/repos.ts';
-import { canUserPushRule } from '../lib/branch-rules.ts';
+import { repoUnits } from '../lib/repos/repos.ts';
+import { canUserPushRule } from '../lib/repos/branch-rules.ts';
 import { branchRule, canMerge, pullsConfig } from '../lib/pulls/merge.ts';
 import { pullRepos } from '../lib/pulls/pulls.ts';
 import { deny, isSiteAdmin, need, step } from './types.ts';

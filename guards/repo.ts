@@ -1,8 +1,8 @@
 // Repository assignment (spec, path resolution rules 1-6; forgejo-facts 5 and 1.2).
 import { User, UserRedirect } from '../model/user.ts';
-import { findRedirectTarget } from '../lib/repo-redirect.ts';
+import { findRedirectTarget } from '../lib/repos/redirect.ts';
 import { canSeeOwner, Mode, RepoPermission, repoPermission } from '../lib/auth/perm.ts';
-import { findRepoByName } from '../lib/repos.ts';
+import { findRepoByName } from '../lib/repos/repos.ts';
 import { NOT_FOUND } from '../lib/http/errors.ts';
 import { deny, isSiteAdmin, step, type RequestState } from './types.ts';
 import { redirectPath } from '../lib/http/redirect-path.ts';

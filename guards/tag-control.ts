@@ -3,7 +3,7 @@
 // deleted by a user the rule lists (by name or team); else 422 `user not allowed to create protected
 // tag` / `user not allowed to delete protected tag`.
 import { deny, need, step } from './types.ts';
-import { canControlTag } from '../lib/branch-rules.ts';
+import { canControlTag } from '../lib/repos/branch-rules.ts';
 
 export function TAG_CONTROL(action: 'create' | 'delete') {
   if (action !== 'create' && action !== 'delete') throw new Error(`TAG_CONTROL: unknown action "${String(action)}"`);

@@ -1,6 +1,6 @@
 // Forgejo's Transfer with `team_ids`: a team of another organization than the new owner answers 403
 // "team <id> belongs not to org <id>". Teams for a user recipient and unknown teams are 422s the handler
-// answers (lib/transfer.ts checkTransferTeams); this guard passes them, and stops at the first such
+// answers (lib/repos/transfer.ts checkTransferTeams); this guard passes them, and stops at the first such
 // team, so the first bad id in the list decides the answer as before.
 import { Team } from '../model/org.ts';
 import { deny, need, step } from './types.ts';

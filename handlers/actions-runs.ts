@@ -17,10 +17,10 @@ import {
   artifactFile, createRun, deleteArtifact, deleteRun, isDone, loadWorkflow, logFile, parseWorkflow, positiveId, resolveInputs,
   VISIBLE_ARTIFACT, zipStore,
 } from '../lib/actions.ts';
-import { gitCtx } from '../lib/repo-git.ts';
+import { gitCtx } from '../lib/repos/git.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { badRequest, notFound } from '../lib/http/errors.ts';
-import { repoJson } from '../lib/api/repo-json.ts';
+import { repoJson } from '../lib/repos/api/repo-json.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
 import type { HandlerCtx } from '../lib/http/handler.ts';
 import { INT32_MAX } from '../lib/http/query-values.ts';

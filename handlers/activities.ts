@@ -13,7 +13,7 @@ import { toApiActivity } from '../lib/api/activity.ts';
 import { commentsToApi, usersById } from '../lib/issues/api/issue.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
 import { callerOf } from './repo-lists.ts';
-import { reposJson } from '../lib/api/repo-json.ts';
+import { reposJson } from '../lib/repos/api/repo-json.ts';
 import type { HandlerCtx } from '../lib/http/handler.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 

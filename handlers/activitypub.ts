@@ -13,7 +13,7 @@ import { publicActivityOf } from '../lib/feeds.ts';
 import { toForgeUserActivity, type ForgeUserActivity } from '../lib/api/forge-activity.ts';
 import { rowId } from '../lib/http/query-values.ts';
 import { follow, isFollowing, unfollow } from '../lib/follows.ts';
-import { setStar } from '../lib/social.ts';
+import { setStar } from '../lib/repos/social.ts';
 import { avatarUrl } from '../lib/api/user.ts';
 import { FederationHost, INSTANCE_ACTOR_ID, type IFederatedUser } from '../model/federation.ts';
 import { User } from '../model/user.ts';

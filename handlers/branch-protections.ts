@@ -5,9 +5,9 @@ import type { Handler } from '../lib/http/handler.ts';
 import { json, noContent } from '../lib/http/handler.ts';
 import type { CreateBranchProtectionOption, EditBranchProtectionOption } from '../model/schemas/index.ts';
 import { ProtectedBranch, type IProtectedBranch } from '../model/branch-protection.ts';
-import { branchProtectionsToApi } from '../lib/api/protection.ts';
+import { branchProtectionsToApi } from '../lib/repos/api/protection.ts';
 import { badRequest, conflict403, notFound } from '../lib/http/errors.ts';
-import { teamIds, writerIds } from '../lib/allowlists.ts';
+import { teamIds, writerIds } from '../lib/repos/allowlists.ts';
 import { need, type RequestState } from '../lib/http/request.ts';
 
 const protectionJson = async (em: EntityManager, r: IProtectedBranch) => (await branchProtectionsToApi(em, [r]))[0]!;

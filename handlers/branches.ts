@@ -8,15 +8,15 @@ import { getCommit, type Commit } from '../git/commits.ts';
 import { lookupRef, readRef } from '../git/lookup.ts';
 import { createBranchRef, deleteRef, listBranches, renameBranchRef } from '../git/refs.ts';
 import { RefExistsError } from '../git/errors.ts';
-import { CommitUsers, toPayloadCommit } from '../lib/api/git.ts';
-import { toApiBranch } from '../lib/api/branch.ts';
+import { CommitUsers, toPayloadCommit } from '../lib/repos/api/git.ts';
+import { toApiBranch } from '../lib/repos/api/branch.ts';
 import { ProtectedBranch, type IProtectedBranch } from '../model/branch-protection.ts';
-import { canUserMergeRule, canUserPushRule, firstMatch, loadBranchRules } from '../lib/branch-rules.ts';
+import { canUserMergeRule, canUserPushRule, firstMatch, loadBranchRules } from '../lib/repos/branch-rules.ts';
 import { conflict, notFound, unprocessable } from '../lib/http/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
-import { EMPTY_REPO, gitCtx, gitWrite, httpErrorOf, pullRefresh, refreshAfterWrite, type GitCtx } from '../lib/repo-git.ts';
+import { EMPTY_REPO, gitCtx, gitWrite, httpErrorOf, pullRefresh, refreshAfterWrite, type GitCtx } from '../lib/repos/git.ts';
 import { setHead } from '../git/repo.ts';
-import { isGlobPattern } from '../lib/glob.ts';
+import { isGlobPattern } from '../lib/repos/glob.ts';
 import type { RequestState } from '../lib/http/request.ts';
 
 /** api.Branch for one branch head and the rule protecting it (if any). */

@@ -8,11 +8,11 @@ import { commitsChanges, compareRange, countHistory, historyPage, type HistoryQu
 import { RevNotFoundError } from '../git/errors.ts';
 import { validatePath } from '../git/paths.ts';
 import { InvalidPathError } from '../git/errors.ts';
-import { commitListOf, CommitUsers, keptCommitList, toApiCommit, type CommitExtras, type RepoUrls } from '../lib/api/git.ts';
+import { commitListOf, CommitUsers, keptCommitList, toApiCommit, type CommitExtras, type RepoUrls } from '../lib/repos/api/git.ts';
 import type { RenderedBytes } from '../lib/http/json.ts';
 import { conflict, notFound, unprocessable } from '../lib/http/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
-import { EMPTY_REPO, gitCtx } from '../lib/repo-git.ts';
+import { EMPTY_REPO, gitCtx } from '../lib/repos/git.ts';
 import { isSiteAdmin, type RequestState } from '../lib/http/request.ts';
 import { PullRequest } from '../model/pull.ts';
 import { pullToApi } from '../lib/pulls/api/pull.ts';

@@ -14,10 +14,10 @@ import { InvalidPathError, ShaMismatchError } from '../git/errors.ts';
 import { validatePath } from '../git/paths.ts';
 import { commitFiles, type FileOp } from '../git/write.ts';
 import type { Identity } from '../git/identity.ts';
-import { toFileCommit, toVerification } from '../lib/api/git.ts';
+import { toFileCommit, toVerification } from '../lib/repos/api/git.ts';
 import { badRequest, conflict, HttpError, notFound, unprocessable } from '../lib/http/errors.ts';
-import { contentsOf, contentsOrList } from '../lib/contents.ts';
-import { gitCtx, httpErrorOf, identityOf, pullRefresh, refreshAfterWrite, type GitCtx } from '../lib/repo-git.ts';
+import { contentsOf, contentsOrList } from '../lib/repos/contents.ts';
+import { gitCtx, httpErrorOf, identityOf, pullRefresh, refreshAfterWrite, type GitCtx } from '../lib/repos/git.ts';
 import type { RequestState } from '../lib/http/request.ts';
 import { refQuery } from '../lib/http/query-params.ts';
 

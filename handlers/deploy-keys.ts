@@ -8,7 +8,7 @@ import { parseSshKey } from '../lib/ssh-keys.ts';
 import { notFound, unprocessable } from '../lib/http/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { need, type RequestState } from '../lib/http/request.ts';
-import { repoJson } from '../lib/api/repo-json.ts';
+import { repoJson } from '../lib/repos/api/repo-json.ts';
 import { toApiDeployKey } from '../lib/api/key.ts';
 import { rowId } from '../lib/http/query-values.ts';
 import type { QueryOf } from '../model/schemas/query.ts';

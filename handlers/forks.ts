@@ -6,10 +6,10 @@ import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import type { CreateForkOption } from '../model/schemas/index.ts';
 import { User } from '../model/user.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
-import { allOf, findRepos, forksOf, reachable, ORDER_BY_ID } from '../lib/repo-search.ts';
-import { forkRepository, syncFork, syncInfo } from '../lib/forks.ts';
+import { allOf, findRepos, forksOf, reachable, ORDER_BY_ID } from '../lib/repos/search.ts';
+import { forkRepository, syncFork, syncInfo } from '../lib/repos/forks.ts';
 import { need } from '../lib/http/request.ts';
-import { repoJson, reposJson } from '../lib/api/repo-json.ts';
+import { repoJson, reposJson } from '../lib/repos/api/repo-json.ts';
 import { callerOf } from './repo-lists.ts';
 
 export const list: Handler = async (c) => {

@@ -4,9 +4,9 @@ import { json, signedIn } from '../lib/http/handler.ts';
 import type { GenerateRepoOption } from '../model/schemas/index.ts';
 import { User } from '../model/user.ts';
 import { unprocessable } from '../lib/http/errors.ts';
-import { generateRepository } from '../lib/generate.ts';
+import { generateRepository } from '../lib/repos/generate.ts';
 import { need } from '../lib/http/request.ts';
-import { repoJson } from '../lib/api/repo-json.ts';
+import { repoJson } from '../lib/repos/api/repo-json.ts';
 
 export const create = signedIn<GenerateRepoOption>(async (c) => {
   const { repo: tpl } = need(c.repo, 'repo');

@@ -8,8 +8,8 @@ import { Comment, CommentType, IssueWatch, type IIssue } from '../model/issue.ts
 import { User } from '../model/user.ts';
 import { repoApiUrl } from '../lib/issues/api/issue.ts';
 import { toApiUser } from '../lib/api/user.ts';
-import { toApiWatchInfo } from '../lib/api/watch.ts';
-import { isWatching } from '../lib/social.ts';
+import { toApiWatchInfo } from '../lib/repos/api/watch.ts';
+import { isWatching } from '../lib/repos/social.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
 

@@ -10,7 +10,7 @@ import { CommentType, Issue, Stopwatch, TrackedTime, type IIssue, type IStopwatc
 import { User, type IUser } from '../model/user.ts';
 import { issuesToApi, toApiStopWatch, toApiTrackedTime, usersById } from '../lib/issues/api/issue.ts';
 import { addComment, canReadIssue } from '../lib/issues/issues.ts';
-import { reachable, type Sql } from '../lib/repo-search.ts';
+import { reachable, type Sql } from '../lib/repos/search.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/http/paging.ts';
 import { conflict, notFound, unprocessable } from '../lib/http/errors.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';

@@ -25,7 +25,7 @@ import {
   setAssignees, setClosed, setDeadline, setMilestone, setRef, setTitle, unpin,
 } from '../lib/issues/edit.ts';
 import { allOf, filterSql, findIssues, openTotalSql, orderSql, readableIssues, sql, type IssueFilter } from '../lib/issues/query.ts';
-import type { Sql } from '../lib/repo-search.ts';
+import type { Sql } from '../lib/repos/search.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/http/paging.ts';
 import { badRequest, HttpError, notFound, unprocessable, NOT_FOUND } from '../lib/http/errors.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';

@@ -11,7 +11,7 @@ import { toApiPushMirror } from '../lib/api/mirror.ts';
 import { convertMirror, createPushMirror, migrateRepository, syncMirror, syncPushMirror, type MigrateInput } from '../lib/mirrors.ts';
 import { apiSourceOf, servesApi } from '../lib/migrate-remote.ts';
 import { need } from '../lib/http/request.ts';
-import { repoJson } from '../lib/api/repo-json.ts';
+import { repoJson } from '../lib/repos/api/repo-json.ts';
 
 const IMPORTABLE = ['issues', 'labels', 'milestones', 'releases', 'pull_requests'] as const;
 

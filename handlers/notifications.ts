@@ -8,7 +8,7 @@ import { Notification, NotificationSource, NotificationStatus, type INotificatio
 import { threadsToApi } from '../lib/api/notification.ts';
 import { pageOf } from '../lib/http/paging.ts';
 import { positiveInt } from '../lib/issues/issues.ts';
-import { PUBLIC } from '../lib/repo-search.ts';
+import { PUBLIC } from '../lib/repos/search.ts';
 import { notFound } from '../lib/http/errors.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
 import type { HandlerCtx } from '../lib/http/handler.ts';

@@ -13,8 +13,8 @@ import { repoPermission } from '../lib/auth/perm.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { notFound } from '../lib/http/errors.ts';
 import { isSiteAdmin, need } from '../lib/http/request.ts';
-import { repoJson } from '../lib/api/repo-json.ts';
-import type { ApiRepo } from '../lib/api/repo.ts';
+import { repoJson } from '../lib/repos/api/repo-json.ts';
+import type { ApiRepo } from '../lib/repos/api/repo.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 
 type Row = { pkg: IPackage; version: IPackageVersion };

@@ -11,13 +11,13 @@ import { AutoMerge, PullRequest, type IPullRequest } from '../model/pull.ts';
 import { Repository, type IRepository } from '../model/repo.ts';
 import { User } from '../model/user.ts';
 import { pullToApi, pullsToApi } from '../lib/pulls/api/pull.ts';
-import { repoUrls } from '../lib/api/git.ts';
+import { repoUrls } from '../lib/repos/api/git.ts';
 import { badRequest, conflict, HttpError, notFound, unprocessable } from '../lib/http/errors.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/http/paging.ts';
 import { addComment, canWriteIssues, positiveInt } from '../lib/issues/issues.ts';
 import { repoPermission } from '../lib/auth/perm.ts';
-import { repoUnits } from '../lib/repos.ts';
-import { gitCtx, pullRefresh, refreshAfterWrite } from '../lib/repo-git.ts';
+import { repoUnits } from '../lib/repos/repos.ts';
+import { gitCtx, pullRefresh, refreshAfterWrite } from '../lib/repos/git.ts';
 import { alreadyExists, claimPull, createPull, findOpenDuplicate, findPull, milestoneIn, pullRepos, repoPathOf, retestPull, syncPullHead } from '../lib/pulls/pulls.ts';
 import {
   branchRule, checkMergeable, defaultMergeTitle, deleteHeadAfterMerge, finishMerge, MergeConflict, mergePull, notAllowed,

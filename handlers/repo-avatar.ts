@@ -3,7 +3,7 @@ import type { Handler } from '../lib/http/handler.ts';
 import { noContent } from '../lib/http/handler.ts';
 import type { UpdateRepoAvatarOption } from '../model/schemas/index.ts';
 import { decodeAvatar } from '../lib/avatar-store.ts';
-import { clearRepoAvatar, setRepoAvatar } from '../lib/repo-avatar.ts';
+import { clearRepoAvatar, setRepoAvatar } from '../lib/repos/avatar.ts';
 import { need } from '../lib/http/request.ts';
 
 export const create: Handler<UpdateRepoAvatarOption> = async (c) => {

@@ -9,7 +9,7 @@ import { entryAt, lastCommitFor, lookupRef, readRef } from '../git/lookup.ts';
 import { archiveStream, type ArchiveFormat } from '../git/archive.ts';
 import type { ResolvedRef } from '../git/repo.ts';
 import { badRequest, notFound } from '../lib/http/errors.ts';
-import { gitCtx, type GitCtx } from '../lib/repo-git.ts';
+import { gitCtx, type GitCtx } from '../lib/repos/git.ts';
 import type { RequestState } from '../lib/http/request.ts';
 import { POINTER_MAX, readPointer } from '../lib/lfs-pointer.ts';
 import { findMeta } from '../lib/lfs-objects.ts';

@@ -1,10 +1,10 @@
-// Repository listings and search. Each one is limited to what the caller can reach (lib/repo-search.ts).
+// Repository listings and search. Each one is limited to what the caller can reach (lib/repos/search.ts).
 import type { Handler } from '../lib/http/handler.ts';
 import { json, signedIn } from '../lib/http/handler.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
-import { allOf, findRepos, orderByParam, ownedBy, ownedOrCollaborating, reachable, searchCondition, ORDER_BY_ID, type Caller, type Sql } from '../lib/repo-search.ts';
+import { allOf, findRepos, orderByParam, ownedBy, ownedOrCollaborating, reachable, searchCondition, ORDER_BY_ID, type Caller, type Sql } from '../lib/repos/search.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
-import { reposJson } from '../lib/api/repo-json.ts';
+import { reposJson } from '../lib/repos/api/repo-json.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 
 export const callerOf = (s: RequestState): Caller => ({ doer: s.auth.doer, siteAdmin: isSiteAdmin(s), token: s.auth.token });

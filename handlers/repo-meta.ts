@@ -10,8 +10,8 @@ import { lookupRef, readTree } from '../git/lookup.ts';
 import { Lru } from '../git/lru.ts';
 import { lsTree } from '../git/trees.ts';
 import { notFound } from '../lib/http/errors.ts';
-import { definitionFor } from '../lib/editorconfig.ts';
-import { gitCtx, type GitCtx } from '../lib/repo-git.ts';
+import { definitionFor } from '../lib/repos/editorconfig.ts';
+import { gitCtx, type GitCtx } from '../lib/repos/git.ts';
 import type { RequestState } from '../lib/http/request.ts';
 import { refQuery } from '../lib/http/query-params.ts';
 

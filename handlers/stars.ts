@@ -5,11 +5,11 @@ import { Star } from '../model/star.ts';
 import { User } from '../model/user.ts';
 import { notFound } from '../lib/http/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
-import { allOf, findRepos, reachable, starredBy } from '../lib/repo-search.ts';
-import { setStar } from '../lib/social.ts';
+import { allOf, findRepos, reachable, starredBy } from '../lib/repos/search.ts';
+import { setStar } from '../lib/repos/social.ts';
 import { toApiUser } from '../lib/api/user.ts';
 import { isSiteAdmin, need } from '../lib/http/request.ts';
-import { reposJson } from '../lib/api/repo-json.ts';
+import { reposJson } from '../lib/repos/api/repo-json.ts';
 import { callerOf } from './repo-lists.ts';
 
 /** `GET /user/starred`: the caller's starred repositories it can still reach, newest star first. */

@@ -5,10 +5,10 @@ import type { Handler } from '../lib/http/handler.ts';
 import { json, noContent } from '../lib/http/handler.ts';
 import type { CreateTagProtectionOption, EditTagProtectionOption } from '../model/schemas/index.ts';
 import { ProtectedTag, type IProtectedTag } from '../model/branch-protection.ts';
-import { tagProtectionsToApi } from '../lib/api/protection.ts';
+import { tagProtectionsToApi } from '../lib/repos/api/protection.ts';
 import { badRequest, conflict403, notFound, unprocessable } from '../lib/http/errors.ts';
-import { teamIds, writerIds } from '../lib/allowlists.ts';
-import { tagPattern } from '../lib/branch-rules.ts';
+import { teamIds, writerIds } from '../lib/repos/allowlists.ts';
+import { tagPattern } from '../lib/repos/branch-rules.ts';
 import { need, type RequestState } from '../lib/http/request.ts';
 import { rowId } from '../lib/http/query-values.ts';
 

@@ -12,8 +12,8 @@ import { RefExistsError } from '../git/errors.ts';
 import { listTags, tagInfo, type TagInfo } from '../git/tags.ts';
 import { conflict, notFound } from '../lib/http/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
-import { gitCtx, gitWrite, httpErrorOf, identityOf, refreshAfterWrite } from '../lib/repo-git.ts';
-import { toApiTag } from '../lib/api/git.ts';
+import { gitCtx, gitWrite, httpErrorOf, identityOf, refreshAfterWrite } from '../lib/repos/git.ts';
+import { toApiTag } from '../lib/repos/api/git.ts';
 
 export const list: Handler = async (c) => {
   const g = gitCtx(c);

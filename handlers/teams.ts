@@ -13,7 +13,7 @@ import { pageOf, pagingHeaders, type Page } from '../lib/http/paging.ts';
 import { notFound } from '../lib/http/errors.ts';
 import { toApiTeam } from '../lib/api/team.ts';
 import { toApiUser } from '../lib/api/user.ts';
-import { repoJson } from '../lib/api/repo-json.ts';
+import { repoJson } from '../lib/repos/api/repo-json.ts';
 import { isSiteAdmin, need } from '../lib/http/request.ts';
 import { teamFeed } from './activities.ts';
 import type { QueryOf } from '../model/schemas/query.ts';

@@ -2,8 +2,8 @@
 import type { Handler } from '../lib/http/handler.ts';
 import { json } from '../lib/http/handler.ts';
 import { notFound } from '../lib/http/errors.ts';
-import { GITIGNORE_NAMES, gitignore } from '../lib/templates/gitignore.ts';
-import { licenseNames, licenseText } from '../lib/templates/licenses.ts';
+import { GITIGNORE_NAMES, gitignore } from '../lib/repos/gitignore-templates.ts';
+import { licenseNames, licenseText } from '../lib/repos/license-templates.ts';
 import { LABEL_SETS, labelSet } from '../lib/issues/label-templates.ts';
 
 export const listGitignores: Handler = async () => json(200, GITIGNORE_NAMES);

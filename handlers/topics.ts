@@ -5,8 +5,8 @@ import type { RepoTopicOptions } from '../model/schemas/index.ts';
 import { RepoTopic, Topic } from '../model/topic.ts';
 import { notFound } from '../lib/http/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
-import { toApiTopic } from '../lib/api/topic.ts';
-import { MAX_TOPICS, addTopic, countRepoTopics, normalizeTopic, removeTopic, sanitizeTopics, saveTopics, validTopic } from '../lib/topics.ts';
+import { toApiTopic } from '../lib/repos/api/topic.ts';
+import { MAX_TOPICS, addTopic, countRepoTopics, normalizeTopic, removeTopic, sanitizeTopics, saveTopics, validTopic } from '../lib/repos/topics.ts';
 import { need } from '../lib/http/request.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 

@@ -4,9 +4,9 @@ import type { Handler } from '../lib/http/handler.ts';
 import { json, signedIn } from '../lib/http/handler.ts';
 import type { TransferRepoOption } from '../model/schemas/index.ts';
 import { User } from '../model/user.ts';
-import { acceptTransfer, cancelTransfer, checkTransferTeams, startTransfer } from '../lib/transfer.ts';
+import { acceptTransfer, cancelTransfer, checkTransferTeams, startTransfer } from '../lib/repos/transfer.ts';
 import { isSiteAdmin, need } from '../lib/http/request.ts';
-import { repoJson } from '../lib/api/repo-json.ts';
+import { repoJson } from '../lib/repos/api/repo-json.ts';
 
 export const create = signedIn<TransferRepoOption>(async (c) => {
   const { repo, owner } = need(c.repo, 'repo');

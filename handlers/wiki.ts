@@ -1,5 +1,5 @@
 // Repository wiki pages (Forgejo routers/api/v1/repo/wiki.go). Pages live in the bare repository
-// `<repo>.wiki.git` (lib/wiki.ts); the chain has already checked the wiki unit and, for writes, the
+// `<repo>.wiki.git` (lib/repos/wiki.ts); the chain has already checked the wiki unit and, for writes, the
 // right to write it. `{pageName}` is a web path (a page's sub_url) and is read as the client sent
 // it, still escaped, as Forgejo reads it (PathParamRaw).
 import { emitEvent } from '../lib/events.ts';
@@ -11,15 +11,15 @@ import type { ObjectFormat } from '../git/repo.ts';
 import { getCommit, type Commit } from '../git/commits.ts';
 import { countHistory, historyPage } from '../git/history.ts';
 import { lastCommitFor } from '../git/lookup.ts';
-import { utcDate } from '../lib/api/git.ts';
+import { utcDate } from '../lib/repos/api/git.ts';
 import { badRequest, notFound } from '../lib/http/errors.ts';
 import { pageOf } from '../lib/http/paging.ts';
-import { wikiPath } from '../lib/repos.ts';
-import { gitWrite, identityOf } from '../lib/repo-git.ts';
+import { wikiPath } from '../lib/repos/repos.ts';
+import { gitWrite, identityOf } from '../lib/repos/git.ts';
 import {
   blobBase64, changeWiki, checkPageName, ensureWikiRepo, findPage, listPageFiles, titleToWebPath, webPathFromRequest,
   webPathToGitPath, webPathToTitle, WikiNameError, wikiTip, type PageFile, type Wiki,
-} from '../lib/wiki.ts';
+} from '../lib/repos/wiki.ts';
 import { need, type RequestState } from '../lib/http/request.ts';
 
 /** Forgejo pages revisions by `[git] COMMITS_RANGE_SIZE` (50) and takes no `limit`. */

@@ -14,7 +14,7 @@ import { everyoneReads, readersOf, repoById, userById } from './auth/perm.ts';
 import { intArray, plainPrefixed, prefixedColumns, readRowsFast, textOf } from '../model/raw.ts';
 import { tailWrite } from './db/counters.ts';
 import { numberPending } from './issues/issues.ts';
-import { WATCHING } from './social.ts';
+import { WATCHING } from './repos/social.ts';
 
 export interface IssueNotice {
   issue: IIssue;

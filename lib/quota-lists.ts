@@ -6,7 +6,7 @@ import type { Page } from './http/paging.ts';
 import { PACKAGE_FILES_OF_OWNER } from './quota.ts';
 import { ArtifactStatus } from '../model/actions.ts';
 import { repoApiUrl, repoHtmlUrl } from './issues/api/issue.ts';
-import { pathEscapeSegments } from './api/release.ts';
+import { pathEscapeSegments } from './repos/api/release.ts';
 
 export interface Listed<T> { items: T[]; total: number }
 type Row = Record<string, string | number | null>;

@@ -40,7 +40,7 @@ export const Repository = defineEntity({
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },
   uniques: [{ properties: ['ownerId', 'lowerName'] }],
-  // GET /repos/search in its default order (lib/repo-search.ts): a page is read from the index in order.
+  // GET /repos/search in its default order (lib/repos/search.ts): a page is read from the index in order.
   indexes: [{ name: 'repository_owner_name_lower_name_id_index', properties: ['ownerName', 'lowerName', 'id'] }],
 });
 export type IRepository = InferEntity<typeof Repository>;

@@ -62,10 +62,10 @@ test('handlers/index.ts is imported by the table machinery and the entry points 
 test('the check sees an arrow upwards when there is one', () => {
   // The rank order itself, so that a broken classification cannot pass silently.
   assert.ok(LAYERS.indexOf('lib') > LAYERS.indexOf('guards'));
-  assert.is(layerOf('lib/api/repo.ts'), 'lib');
+  assert.is(layerOf('lib/repos/api/repo.ts'), 'lib');
   assert.is(layerOf('model/issue.ts'), 'model');
   assert.is(layerOf('test/layers.test.ts'), null);
-  assert.ok(imports().some(({ from, to }) => from === 'lib/api/repo-json.ts' && to === 'lib/api/repo.ts'));
+  assert.ok(imports().some(({ from, to }) => from === 'lib/repos/api/repo-json.ts' && to === 'lib/repos/api/repo.ts'));
 });
 
 /**

@@ -8,7 +8,7 @@ import { Issue, CommentType, type IIssue } from '../../model/issue.ts';
 import { PullRequest } from '../../model/pull.ts';
 import { NotificationSource, NotificationStatus, type INotification } from '../../model/notification.ts';
 import { issuePath, repoApiUrl, repoHtmlUrl } from '../issues/api/issue.ts';
-import { toApiRepo, type ApiRepo } from './repo.ts';
+import { toApiRepo, type ApiRepo } from '../repos/api/repo.ts';
 import type { NotificationSubject, NotificationThread, Wire } from '../../model/schemas/index.ts';
 import type { Viewer } from './user.ts';
 import { fmtTime } from '../../model/time.ts';

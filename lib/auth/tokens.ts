@@ -7,9 +7,9 @@ import { User, type IUser } from '../../model/user.ts';
 import { mapPrefixed, plainPrefixed, prefixedColumns, prefixedId, readRowsFast } from '../../model/raw.ts';
 import { Repository } from '../../model/repo.ts';
 import type { TaskInfo } from './auth-types.ts';
-import { keepRepoRead, repoByNameLateral } from '../repos.ts';
+import { keepRepoRead, repoByNameLateral } from '../repos/repos.ts';
 import { factsColumnsOfRepo, keepFactsRead, type FactsRow } from './perm.ts';
-import { keepStarCount, starCountColumn } from '../social.ts';
+import { keepStarCount, starCountColumn } from '../repos/social.ts';
 import { issueByIndexColumn, keepIssueRead, type NewRowKind } from '../issues/issues.ts';
 import { keepNewRowAhead, newRowAheadColumns } from '../issues/events.ts';
 

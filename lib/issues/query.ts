@@ -8,7 +8,7 @@ import { ReviewType } from '../../model/pull.ts';
 import type { Page } from '../http/paging.ts';
 import { plainRows } from '../../model/raw.ts';
 import { Unit } from '../auth/perm.ts';
-import { pageWithTotal, reachable, type Caller, type Sql } from '../repo-search.ts';
+import { pageWithTotal, reachable, type Caller, type Sql } from '../repos/search.ts';
 import { unprocessable } from '../http/errors.ts';
 
 export const sql = (s: string, ...params: unknown[]): Sql => ({ sql: s, params });
@@ -120,7 +120,7 @@ export async function findIssues(em: EntityManager, where: Sql, order: Sql, page
 }
 
 /**
- * Repositories (over `repository r`) whose `unit` the caller can read: reachable at all (lib/repo-search.ts,
+ * Repositories (over `repository r`) whose `unit` the caller can read: reachable at all (lib/repos/search.ts,
  * with the token-kind limits), the unit enabled, and for a signed-in caller who reaches the repository
  * only through a team, a team that grants the unit.
  */

@@ -17,7 +17,7 @@
 //
 // The other places where git moves before a transaction commits need no intent: branch and tag
 // rows, commit counts and pull states are derived from git and recomputed from it by the next
-// refresh of the repository (lib/repo-git.ts refreshAfterWrite); a lost head-branch deletion after
+// refresh of the repository (lib/repos/git.ts refreshAfterWrite); a lost head-branch deletion after
 // a merge leaves the branch, which the caller may delete again.
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -31,7 +31,7 @@ import { Repository, type IRepository } from '../../model/repo.ts';
 import { readRef } from '../../git/lookup.ts';
 import { isAncestor } from '../../git/merge.ts';
 import { runGit } from '../../git/exec.ts';
-import { refreshAfterWrite } from '../repo-git.ts';
+import { refreshAfterWrite } from '../repos/git.ts';
 
 import { recordMerged } from './merge.ts';
 import { dropMergeIntent, intentDir, readMergeIntent, type Intent } from './merge-intent.ts';

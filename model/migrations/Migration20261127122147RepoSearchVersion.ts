@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * The tables and columns whose changes can change which repositories `GET /repos/search` (and the
- * other repository lists, lib/repo-search.ts) match, and so its `X-Total-Count`: the conditions read
+ * other repository lists, lib/repos/search.ts) match, and so its `X-Total-Count`: the conditions read
  * them, and test/model/repo-search-version.test.ts checks every table and column they read is here.
  */
 const READ: Record<string, string[]> = {

@@ -13,7 +13,7 @@ let env: Env;
 test.before(async () => { env = await setup(); });
 test.after(async () => { await env.close(); });
 
-// sha256 repositories need git >= 2.29 on the server (lib/repos.ts); with an older git they are a 422.
+// sha256 repositories need git >= 2.29 on the server (lib/repos/repos.ts); with an older git they are a 422.
 const gitVersion = /(\d+)\.(\d+)/.exec(execFileSync('git', ['version'], { encoding: 'utf8' }))!;
 const sha256 = Number(gitVersion[1]) > 2 || (Number(gitVersion[1]) === 2 && Number(gitVersion[2]) >= 29);
 const show = (dir: string, spec: string) => execFileSync('git', ['--git-dir', dir, 'show', spec], { encoding: 'utf8' });

@@ -1,11 +1,11 @@
-// Issue 10: repository lists keep their exact total by `repo_search_version` (lib/repo-search.ts,
+// Issue 10: repository lists keep their exact total by `repo_search_version` (lib/repos/search.ts,
 // migration RepoSearchVersion). Every change of a table or column their conditions read must change
 // X-Total-Count to the true count, counted afresh in SQL from the same condition.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { TestUser } from '../helpers/fixtures.ts';
 import { newOrg, newRepo, setup, uniq, type Env } from './repo-setup.ts';
-import { searchCondition, type Caller } from '../../lib/repo-search.ts';
+import { searchCondition, type Caller } from '../../lib/repos/search.ts';
 import type { IUser } from '../../model/user.ts';
 import type { QueryOf } from '../../model/schemas/query.ts';
 

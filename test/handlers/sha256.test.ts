@@ -1,12 +1,12 @@
 // sha256 repositories end to end (forgejo-facts 10.3): created through the API, read through the git-data
 // routes, written through the contents API, cloned, fetched and pushed over HTTP, `git fsck` clean.
-// Runs only where the server accepts sha256 (lib/repos.ts gitSupportsSha256); elsewhere creation is a 422,
+// Runs only where the server accepts sha256 (lib/repos/repos.ts gitSupportsSha256); elsewhere creation is a 422,
 // which test/handlers/repos.test.ts checks.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { gitSupportsSha256 } from '../../lib/repos.ts';
+import { gitSupportsSha256 } from '../../lib/repos/repos.ts';
 import { newRepo, setup, valid, gitDir, type Env } from './repo-setup.ts';
 import { validList } from '../helpers/schema.ts';
 import { cloneUrl, commitFiles, mustGit, workDir } from '../helpers/git-cli.ts';

@@ -1,4 +1,4 @@
-// The `download_url` of contents answers works (lib/web-raw.ts): Forgejo's web raw links, answered by
+// The `download_url` of contents answers works (lib/repos/web-raw.ts): Forgejo's web raw links, answered by
 // the API's raw route with the same permissions, for branches (slashes included), tags and commits.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';

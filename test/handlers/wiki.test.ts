@@ -11,9 +11,9 @@ import { cloneUrl, commitFiles, git, mustGit, workDir } from '../helpers/git-cli
 import { exists, gitDir, newOrg, newRepo, setup, uniq, valid, type Env } from './repo-setup.ts';
 import type { Res } from '../helpers/client.ts';
 import { makeUser } from '../helpers/fixtures.ts';
-import { changeWiki, ensureWikiRepo, gitPathToWebPath, titleToWebPath, webPathToGitPath, webPathToTitle } from '../../lib/wiki.ts';
+import { changeWiki, ensureWikiRepo, gitPathToWebPath, titleToWebPath, webPathToGitPath, webPathToTitle } from '../../lib/repos/wiki.ts';
 import { commitFiles as writeCommit } from '../../git/write.ts';
-import { gitSupportsSha256 } from '../../lib/repos.ts';
+import { gitSupportsSha256 } from '../../lib/repos/repos.ts';
 
 let env: Env;
 let tmp: string;

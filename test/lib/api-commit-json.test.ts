@@ -1,9 +1,9 @@
-// A commit list (lib/api/git.ts) joins rendered bytes around its users: its answer must be
+// A commit list (lib/repos/api/git.ts) joins rendered bytes around its users: its answer must be
 // renderJson's of the toApiCommit array, escapes included, whatever the options and the length, and
 // the same when the list is the kept one.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { commitListOf, CommitUsers, keptCommitList, toApiCommit, type CommitExtras } from '../../lib/api/git.ts';
+import { commitListOf, CommitUsers, keptCommitList, toApiCommit, type CommitExtras } from '../../lib/repos/api/git.ts';
 import { renderJson, renderJsonBytes } from '../../lib/http/json.ts';
 import { loadConfig } from '../../config.ts';
 import type { ChangedFile, Commit } from '../../git/commits.ts';

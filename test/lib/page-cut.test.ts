@@ -1,10 +1,10 @@
-// A list's first page names its limit in the statement's text (lib/repo-search.ts pageCut, issue 10):
+// A list's first page names its limit in the statement's text (lib/repos/search.ts pageCut, issue 10):
 // with the limit as a parameter PostgreSQL's generic plan assumes a tenth of the table and loses to a
 // custom plan on a large table, so the named statement was planned again on every request. Later
 // pages keep both as parameters, so that paging through a list does not make a statement text per page.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { pageCut } from '../../lib/repo-search.ts';
+import { pageCut } from '../../lib/repos/search.ts';
 
 test('the first page: the limit in the text, no parameters', () => {
   assert.equal(pageCut({ page: 1, limit: 50, offset: 0 }), { sql: ' limit 50', params: [] });

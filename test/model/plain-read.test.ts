@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { openTestDb, startServer, type TestDb, type TestServer } from '../helpers/server.ts';
 import { call } from '../helpers/client.ts';
 import { makeRepo, makeUser, type TestUser } from '../helpers/fixtures.ts';
-import { findRepoByName } from '../../lib/repos.ts';
+import { findRepoByName } from '../../lib/repos/repos.ts';
 import { findToken } from '../../lib/auth/tokens.ts';
 import { Repository } from '../../model/repo.ts';
 import { User } from '../../model/user.ts';

@@ -1,11 +1,11 @@
-// Issue 10: a repository list's kept total (lib/repo-search.ts) is exact only if every table and column
+// Issue 10: a repository list's kept total (lib/repos/search.ts) is exact only if every table and column
 // its condition reads bumps `repo_search_version` when it changes (migration RepoSearchVersion). This
 // reads the tables and columns off PostgreSQL's plan of each condition the lists build, for every kind
 // of caller and every filter, and checks each has the triggers.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openTestDb, type TestDb } from '../helpers/server.ts';
-import { allOf, ownedBy, ownedOrCollaborating, reachable, searchCondition, type Caller, type Sql } from '../../lib/repo-search.ts';
+import { allOf, ownedBy, ownedOrCollaborating, reachable, searchCondition, type Caller, type Sql } from '../../lib/repos/search.ts';
 import type { IUser } from '../../model/user.ts';
 import type { TokenInfo } from '../../lib/auth/auth-types.ts';
 import type { QueryOf } from '../../model/schemas/query.ts';

@@ -13,7 +13,7 @@ import { toApiUser, type Viewer } from '../../api/user.ts';
 import { toApiTeam } from '../../api/team.ts';
 import { fmtTime } from '../../../model/time.ts';
 import { isSiteAdmin, type RequestState } from '../../http/request.ts';
-import { reposJson } from '../../api/repo-json.ts';
+import { reposJson } from '../../repos/api/repo-json.ts';
 import { readRef } from '../../../git/lookup.ts';
 import { readInfo } from '../../../git/cat-file.ts';
 import { diffShortStat, pullHeadRef } from '../../../git/pull.ts';

@@ -2,13 +2,13 @@
 // change a file on it, or create/delete a tag (Forgejo models/git/protected_branch.go,
 // protected_tag.go, services/repository/files/update.go VerifyBranchProtection).
 import type { EntityManager } from '@mikro-orm/core';
-import type { IUser } from '../model/user.ts';
-import type { LoadedRepo } from './http/request.ts';
-import { ProtectedBranch, ProtectedTag, type IProtectedBranch, type IProtectedTag } from '../model/branch-protection.ts';
-import { TeamUser } from '../model/org.ts';
+import type { IUser } from '../../model/user.ts';
+import type { LoadedRepo } from '../http/request.ts';
+import { ProtectedBranch, ProtectedTag, type IProtectedBranch, type IProtectedTag } from '../../model/branch-protection.ts';
+import { TeamUser } from '../../model/org.ts';
 import { compileGlobOrLiteral, isGlobPattern } from './glob.ts';
-import type { RepoPermission } from './auth/perm.ts';
-import { MSG } from './http/errors.ts';
+import type { RepoPermission } from '../auth/perm.ts';
+import { MSG } from '../http/errors.ts';
 
 // -------------------------------------------------------------------------------------------------
 // Branch rules

@@ -4,15 +4,15 @@
 // and lookup routes return only repositories the token can reach, and never private repositories
 // for public-only tokens").
 import type { EntityManager } from '@mikro-orm/core';
-import { Repository, type IRepository } from '../model/repo.ts';
-import type { IUser } from '../model/user.ts';
-import type { TokenInfo } from './auth/auth-types.ts';
-import { executeFast, plainRows, TOTAL } from '../model/raw.ts';
-import { Lru } from '../git/lru.ts';
-import type { Page } from './http/paging.ts';
-import { unprocessable } from './http/errors.ts';
-import { INT32_MAX } from './http/query-values.ts';
-import type { QueryOf } from '../model/schemas/query.ts';
+import { Repository, type IRepository } from '../../model/repo.ts';
+import type { IUser } from '../../model/user.ts';
+import type { TokenInfo } from '../auth/auth-types.ts';
+import { executeFast, plainRows, TOTAL } from '../../model/raw.ts';
+import { Lru } from '../../git/lru.ts';
+import type { Page } from '../http/paging.ts';
+import { unprocessable } from '../http/errors.ts';
+import { INT32_MAX } from '../http/query-values.ts';
+import type { QueryOf } from '../../model/schemas/query.ts';
 
 export interface Caller { doer: IUser | null; siteAdmin: boolean; token: TokenInfo | null }
 

@@ -1,9 +1,9 @@
 // Stars and watches of repositories, with the counters kept on the repository.
 import type { EntityManager } from '@mikro-orm/core';
-import { Repository, type IRepository } from '../model/repo.ts';
-import { learnCounters, lockCounterRows } from './db/counters.ts';
-import { Star, Watch, WatchMode } from '../model/star.ts';
-import { readRowsFast } from '../model/raw.ts';
+import { Repository, type IRepository } from '../../model/repo.ts';
+import { learnCounters, lockCounterRows } from '../db/counters.ts';
+import { Star, Watch, WatchMode } from '../../model/star.ts';
+import { readRowsFast } from '../../model/raw.ts';
 
 export const WATCHING = [WatchMode.normal, WatchMode.auto];
 

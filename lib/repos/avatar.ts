@@ -2,9 +2,9 @@
 // `<APP_DATA_PATH>/repo-avatars/<hash>`, which `avatar_url` names (`<AppURL>repo-avatars/<hash>`).
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Config } from '../config.ts';
-import type { IRepository } from '../model/repo.ts';
-import { avatarHash, checkAvatarImage } from './avatar-store.ts';
+import type { Config } from '../../config.ts';
+import type { IRepository } from '../../model/repo.ts';
+import { avatarHash, checkAvatarImage } from '../avatar-store.ts';
 
 const dir = (cfg: Config) => path.join(cfg.dataPath, 'repo-avatars');
 

@@ -1,10 +1,10 @@
 // Allowlists of protection rules: names in requests, ids in storage, names again in answers.
 import type { EntityManager } from '@mikro-orm/core';
-import { User, type IUser } from '../model/user.ts';
-import { Team, TeamRepo } from '../model/org.ts';
-import type { IRepository } from '../model/repo.ts';
-import { userPermission } from './auth/perm.ts';
-import { unprocessable } from './http/errors.ts';
+import { User, type IUser } from '../../model/user.ts';
+import { Team, TeamRepo } from '../../model/org.ts';
+import type { IRepository } from '../../model/repo.ts';
+import { userPermission } from '../auth/perm.ts';
+import { unprocessable } from '../http/errors.ts';
 
 /** User ids for names; an unknown name is 422, as is a user who cannot write the repository's code. */
 export async function writerIds(em: EntityManager, repo: IRepository, owner: IUser, names: string[]): Promise<number[]> {

@@ -12,11 +12,11 @@
 // (git/write.ts commitFiles), retried on a lost race, so concurrent edits never corrupt the wiki.
 import fs from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-import { readInfo, readObject } from '../git/cat-file.ts';
-import { RefConflictError } from '../git/errors.ts';
-import { entryAt, readRef, readTree } from '../git/lookup.ts';
-import { deleteRepo, initBare, type ObjectFormat } from '../git/repo.ts';
-import { commitFiles, type FileOp, type Identity } from '../git/write.ts';
+import { readInfo, readObject } from '../../git/cat-file.ts';
+import { RefConflictError } from '../../git/errors.ts';
+import { entryAt, readRef, readTree } from '../../git/lookup.ts';
+import { deleteRepo, initBare, type ObjectFormat } from '../../git/repo.ts';
+import { commitFiles, type FileOp, type Identity } from '../../git/write.ts';
 
 // --- names ----------------------------------------------------------------------------------------
 

@@ -1,11 +1,11 @@
 // api.Branch wire shape (forgejo-facts 6.9; Forgejo's convert.ToBranch).
-import type { IProtectedBranch } from '../../model/branch-protection.ts';
-import type { Branch, Wire } from '../../model/schemas/index.ts';
+import type { IProtectedBranch } from '../../../model/branch-protection.ts';
+import type { Branch, Wire } from '../../../model/schemas/index.ts';
 import type { ApiPayloadCommit } from './git.ts';
 
 export type ApiBranch = Wire<Branch>;
 
-/** What the caller may do on the branch (decided by the branch rules, lib/branch-rules.ts). */
+/** What the caller may do on the branch (decided by the branch rules, lib/repos/branch-rules.ts). */
 export interface BranchAccess { push: boolean; merge: boolean }
 
 /** A branch head and the rule protecting it (if any); the rule's name only for repository admins. */

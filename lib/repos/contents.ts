@@ -1,10 +1,10 @@
 // Reading a repository path as ContentsResponse entries (Forgejo services/repository/files/content.go):
 // a file with its base64 content, or a directory listing without content.
-import type { Config } from '../config.ts';
-import { readObject } from '../git/cat-file.ts';
-import { commitOf } from '../git/commits.ts';
-import { blobContent, blobSize, entryAt, lastCommitFor, readTree, type Entry } from '../git/lookup.ts';
-import type { ResolvedRef } from '../git/repo.ts';
+import type { Config } from '../../config.ts';
+import { readObject } from '../../git/cat-file.ts';
+import { commitOf } from '../../git/commits.ts';
+import { blobContent, blobSize, entryAt, lastCommitFor, readTree, type Entry } from '../../git/lookup.ts';
+import type { ResolvedRef } from '../../git/repo.ts';
 import { toContents, type RepoUrls } from './api/git.ts';
 
 export interface RefView {

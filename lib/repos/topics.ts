@@ -1,9 +1,9 @@
 // Repository topics (Forgejo models/repo/topic.go): names are lower case, match
 // `^[a-z0-9][-.a-z0-9]*$`, are at most 35 characters, and a repository carries at most 25.
 import type { EntityManager } from '@mikro-orm/core';
-import type { IRepository } from '../model/repo.ts';
-import { RepoTopic, Topic, type ITopic } from '../model/topic.ts';
-import { learnCounters, lockCounterRows } from './db/counters.ts';
+import type { IRepository } from '../../model/repo.ts';
+import { RepoTopic, Topic, type ITopic } from '../../model/topic.ts';
+import { learnCounters, lockCounterRows } from '../db/counters.ts';
 
 export const MAX_TOPICS = 25;
 const TOPIC = /^[a-z0-9][-.a-z0-9]*$/;

@@ -5,10 +5,10 @@
 // that) with `?ref=`: the same authentication, permission chain and headers, nothing decided twice. A branch or tag name may hold slashes; as Forgejo does, the
 // shortest leading run of segments that names an existing ref of that kind is the ref.
 import type { Middleware } from 'koa';
-import type { Config } from '../config.ts';
-import type { Services } from './http/services.ts';
-import { readRef } from '../git/lookup.ts';
-import { pathSegments } from './http/url-path.ts';
+import type { Config } from '../../config.ts';
+import type { Services } from '../http/services.ts';
+import { readRef } from '../../git/lookup.ts';
+import { pathSegments } from '../http/url-path.ts';
 
 const KINDS = new Set(['raw', 'media']);
 const REF_TYPES: Record<string, 'heads' | 'tags' | null> = { branch: 'heads', tag: 'tags', commit: null };

@@ -1,7 +1,7 @@
 // api.TopicResponse wire shape (Forgejo's convert.ToTopicResponse).
-import type { ITopic } from '../../model/topic.ts';
-import { fmtTime } from '../../model/time.ts';
-import type { TopicResponse, Wire } from '../../model/schemas/index.ts';
+import type { ITopic } from '../../../model/topic.ts';
+import { fmtTime } from '../../../model/time.ts';
+import type { TopicResponse, Wire } from '../../../model/schemas/index.ts';
 
 export type ApiTopic = Wire<TopicResponse>;
 

@@ -1,20 +1,20 @@
 // What handlers of git data share: the repository's path and URLs, query flags, the mapping of git
 // layer errors to HTTP errors, and the repository record's refresh after a write.
 import type { EntityManager } from '@mikro-orm/core';
-import { readRef } from '../git/lookup.ts';
+import { readRef } from '../../git/lookup.ts';
 import {
   FileExistsError, FileNotFoundError, InvalidIdentityError, InvalidMessageError, InvalidPathError, InvalidRefNameError, PatchApplyError,
   RefConflictError, RefExistsError, RefNotFoundError, RevNotFoundError, ShaMismatchError,
-} from '../git/errors.ts';
-import { isEmpty, repoSize, setHead } from '../git/repo.ts';
-import { need, type LoadedRepo, type RequestState } from './http/request.ts';
+} from '../../git/errors.ts';
+import { isEmpty, repoSize, setHead } from '../../git/repo.ts';
+import { need, type LoadedRepo, type RequestState } from '../http/request.ts';
 import { repoUrls, type RepoUrls } from './api/git.ts';
-import type { IRepository } from '../model/repo.ts';
-import { conflict, HttpError, notFound, unprocessable } from './http/errors.ts';
-import { afterRefsUpdated } from './mirror-schedule.ts';
-import { refreshPullsAfterRefChange } from './pulls/pulls.ts';
-import type { Services } from './http/services.ts';
-import type { Config } from '../config.ts';
+import type { IRepository } from '../../model/repo.ts';
+import { conflict, HttpError, notFound, unprocessable } from '../http/errors.ts';
+import { afterRefsUpdated } from '../mirror-schedule.ts';
+import { refreshPullsAfterRefChange } from '../pulls/pulls.ts';
+import type { Services } from '../http/services.ts';
+import type { Config } from '../../config.ts';
 
 export interface GitCtx extends LoadedRepo {
   path: string;

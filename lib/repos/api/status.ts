@@ -1,10 +1,10 @@
 // api.CommitStatus and api.CombinedStatus wire shapes (Forgejo's convert.ToCommitStatus, ToCombinedStatus).
-import type { Config } from '../../config.ts';
-import type { ICommitStatus } from '../../model/commit-status.ts';
-import type { IUser } from '../../model/user.ts';
-import { fmtTime } from '../../model/time.ts';
-import type { CombinedStatus, CommitStatus, Wire } from '../../model/schemas/index.ts';
-import { toApiUser } from './user.ts';
+import type { Config } from '../../../config.ts';
+import type { ICommitStatus } from '../../../model/commit-status.ts';
+import type { IUser } from '../../../model/user.ts';
+import { fmtTime } from '../../../model/time.ts';
+import type { CombinedStatus, CommitStatus, Wire } from '../../../model/schemas/index.ts';
+import { toApiUser } from '../../api/user.ts';
 import type { RepoUrls } from './git.ts';
 
 export type ApiCommitStatus = Wire<CommitStatus>;

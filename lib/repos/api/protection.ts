@@ -1,12 +1,12 @@
 // api.BranchProtection and api.TagProtection wire shapes (Forgejo's convert.ToBranchProtection,
 // ToTagProtection): allowlists are stored as ids and shown as names, read once for a list of rules.
-import { readTogether } from '../../model/reads.ts';
+import { readTogether } from '../../../model/reads.ts';
 import type { EntityManager } from '@mikro-orm/core';
-import type { IProtectedBranch, IProtectedTag } from '../../model/branch-protection.ts';
-import { Team } from '../../model/org.ts';
-import { User } from '../../model/user.ts';
-import { fmtTime } from '../../model/time.ts';
-import type { BranchProtection, TagProtection, Wire } from '../../model/schemas/index.ts';
+import type { IProtectedBranch, IProtectedTag } from '../../../model/branch-protection.ts';
+import { Team } from '../../../model/org.ts';
+import { User } from '../../../model/user.ts';
+import { fmtTime } from '../../../model/time.ts';
+import type { BranchProtection, TagProtection, Wire } from '../../../model/schemas/index.ts';
 import { isGlobPattern } from '../glob.ts';
 
 export type ApiBranchProtection = Wire<BranchProtection>;

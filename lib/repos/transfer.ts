@@ -2,19 +2,19 @@
 // a transfer to oneself and to an organization where the caller may create repositories; pending
 // otherwise until the recipient accepts or rejects it.
 import type { EntityManager } from '@mikro-orm/core';
-import type { Config } from '../config.ts';
-import type { Services } from './http/services.ts';
-import { Collaboration, RepoRedirect, Repository, type IRepository } from '../model/repo.ts';
-import { OrgUser, Team, TeamRepo, TeamUnit } from '../model/org.ts';
-import { RepoTransfer, type IRepoTransfer } from '../model/transfer.ts';
-import { User, type IUser } from '../model/user.ts';
-import { toApiUser, type Viewer } from './api/user.ts';
-import { toApiTeam } from './api/team.ts';
+import type { Config } from '../../config.ts';
+import type { Services } from '../http/services.ts';
+import { Collaboration, RepoRedirect, Repository, type IRepository } from '../../model/repo.ts';
+import { OrgUser, Team, TeamRepo, TeamUnit } from '../../model/org.ts';
+import { RepoTransfer, type IRepoTransfer } from '../../model/transfer.ts';
+import { User, type IUser } from '../../model/user.ts';
+import { toApiUser, type Viewer } from '../api/user.ts';
+import { toApiTeam } from '../api/team.ts';
 import type { ApiRepoTransfer } from './api/repo.ts';
-import { Mode, userPermission } from './auth/perm.ts';
-import { conflict, unprocessable } from './http/errors.ts';
+import { Mode, userPermission } from '../auth/perm.ts';
+import { conflict, unprocessable } from '../http/errors.ts';
 import { moveGitDirs } from './repos.ts';
-import { canCreateOrgRepo } from './auth/membership.ts';
+import { canCreateOrgRepo } from '../auth/membership.ts';
 
 export async function transferJson(em: EntityManager, cfg: Config, t: IRepoTransfer, viewer: Viewer): Promise<ApiRepoTransfer> {
   return (await transfersJson(em, cfg, [t], viewer))[0]!;

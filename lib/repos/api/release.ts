@@ -1,15 +1,15 @@
 // api.Release wire shape (Forgejo services/convert ToAPIRelease, models/repo/release.go). Lists are
 // converted in one batch: assets and authors take one query each however many releases are listed.
-import { readTogether } from '../../model/reads.ts';
+import { readTogether } from '../../../model/reads.ts';
 import type { EntityManager } from '@mikro-orm/core';
-import type { Config } from '../../config.ts';
-import type { IRelease } from '../../model/release.ts';
-import { Attachment, type IAttachment } from '../../model/attachment.ts';
-import { toApiAttachment, usersById, type ApiAttachment } from '../issues/api/issue.ts';
-import { toApiUser, type Viewer } from './user.ts';
+import type { Config } from '../../../config.ts';
+import type { IRelease } from '../../../model/release.ts';
+import { Attachment, type IAttachment } from '../../../model/attachment.ts';
+import { toApiAttachment, usersById, type ApiAttachment } from '../../issues/api/issue.ts';
+import { toApiUser, type Viewer } from '../../api/user.ts';
 import type { RepoUrls } from './git.ts';
-import { fmtTime } from '../../model/time.ts';
-import type { Release, Wire } from '../../model/schemas/index.ts';
+import { fmtTime } from '../../../model/time.ts';
+import type { Release, Wire } from '../../../model/schemas/index.ts';
 
 export type ApiRelease = Wire<Release>;
 

@@ -1,14 +1,14 @@
 // api.Repository as a caller sees it (repoJson), and a page of them with a fixed number of queries
 // (reposJson): the converter every route that answers repositories uses (handlers, pull records).
-import type { IRepository, IRepoUnit } from '../../model/repo.ts';
-import { Repository, RepoUnit } from '../../model/repo.ts';
-import { intArray, jsonList, plainRows, readRowsFast } from '../../model/raw.ts';
-import { RepoTransfer } from '../../model/transfer.ts';
-import { User, type IUser } from '../../model/user.ts';
+import type { IRepository, IRepoUnit } from '../../../model/repo.ts';
+import { Repository, RepoUnit } from '../../../model/repo.ts';
+import { intArray, jsonList, plainRows, readRowsFast } from '../../../model/raw.ts';
+import { RepoTransfer } from '../../../model/transfer.ts';
+import { User, type IUser } from '../../../model/user.ts';
 import { findRepoById, repoUnits } from '../repos.ts';
-import { repoPermission, repoPermissions } from '../auth/perm.ts';
+import { repoPermission, repoPermissions } from '../../auth/perm.ts';
 import { transferJson, transfersJson } from '../transfer.ts';
-import { isSiteAdmin, type RequestState } from '../http/request.ts';
+import { isSiteAdmin, type RequestState } from '../../http/request.ts';
 import { toApiRepo, type ApiRepo } from './repo.ts';
 
 /** api.Repository as the caller sees it, with `parent` for forks and `repo_transfer` while one is pending. */

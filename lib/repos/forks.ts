@@ -1,20 +1,20 @@
 // Forks (Forgejo services/repository/fork.go) and bringing a fork's branch up to date with its base
 // repository (services/repository/sync_fork.go).
 import type { EntityManager } from '@mikro-orm/core';
-import type { Config } from '../config.ts';
-import type { Services } from './http/services.ts';
-import { Repository, type IRepository } from '../model/repo.ts';
-import type { IUser } from '../model/user.ts';
-import { conflict, notFound } from './http/errors.ts';
+import type { Config } from '../../config.ts';
+import type { Services } from '../http/services.ts';
+import { Repository, type IRepository } from '../../model/repo.ts';
+import type { IUser } from '../../model/user.ts';
+import { conflict, notFound } from '../http/errors.ts';
 import { FORK_UNITS, insertRepository, recountForks, withNewGitDir } from './repos.ts';
-import { repoSize, revParse, setHead, type ObjectFormat } from '../git/repo.ts';
-import { readInfo } from '../git/cat-file.ts';
-import { isAncestor } from '../git/merge.ts';
-import { runGit } from '../git/exec.ts';
-import { updateRef } from '../git/refs.ts';
-import { systemIdentityEnv } from '../git/identity.ts';
-import { RefConflictError } from '../git/errors.ts';
-import { ALL_BRANCHES_AND_TAGS, fetchFrom } from '../git/remote.ts';
+import { repoSize, revParse, setHead, type ObjectFormat } from '../../git/repo.ts';
+import { readInfo } from '../../git/cat-file.ts';
+import { isAncestor } from '../../git/merge.ts';
+import { runGit } from '../../git/exec.ts';
+import { updateRef } from '../../git/refs.ts';
+import { systemIdentityEnv } from '../../git/identity.ts';
+import { RefConflictError } from '../../git/errors.ts';
+import { ALL_BRANCHES_AND_TAGS, fetchFrom } from '../../git/remote.ts';
 
 export const pathOf = (services: Services, repo: IRepository) => services.repoPath(repo.ownerName, repo.name);
 

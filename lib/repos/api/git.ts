@@ -1,18 +1,18 @@
 // Wire shapes of git data (forgejo-facts 6.9-6.11; Forgejo services/convert and
 // services/repository/files): commits, payload commits, branches, tags, contents and file responses.
 import type { EntityManager } from '@mikro-orm/core';
-import type { Config } from '../../config.ts';
-import type { Commit, Signature } from '../../git/commits.ts';
-import type { ChangedFile, DiffStats } from '../../git/commits.ts';
-import { EmailAddress, User, type IUser } from '../../model/user.ts';
-import { plainPrefixed, prefixedColumns, readRowsFast, textArray } from '../../model/raw.ts';
-import type { IRepository } from '../../model/repo.ts';
-import { toApiUser, type ApiUser } from './user.ts';
-import { ZERO_TIME } from '../../model/time.ts';
-import { Lru } from '../../git/lru.ts';
-import { jsonText, RenderedBytes } from '../http/json.ts';
-import type { TagInfo } from '../../git/tags.ts';
-import type { Commit as CommitJson, CommitUser, ContentsResponse, FileCommitResponse, PayloadCommit, PayloadCommitVerification, Tag, Wire } from '../../model/schemas/index.ts';
+import type { Config } from '../../../config.ts';
+import type { Commit, Signature } from '../../../git/commits.ts';
+import type { ChangedFile, DiffStats } from '../../../git/commits.ts';
+import { EmailAddress, User, type IUser } from '../../../model/user.ts';
+import { plainPrefixed, prefixedColumns, readRowsFast, textArray } from '../../../model/raw.ts';
+import type { IRepository } from '../../../model/repo.ts';
+import { toApiUser, type ApiUser } from '../../api/user.ts';
+import { ZERO_TIME } from '../../../model/time.ts';
+import { Lru } from '../../../git/lru.ts';
+import { jsonText, RenderedBytes } from '../../http/json.ts';
+import type { TagInfo } from '../../../git/tags.ts';
+import type { Commit as CommitJson, CommitUser, ContentsResponse, FileCommitResponse, PayloadCommit, PayloadCommitVerification, Tag, Wire } from '../../../model/schemas/index.ts';
 
 export type ApiPayloadCommit = Wire<PayloadCommit>;
 export type ApiVerification = Wire<PayloadCommitVerification>;

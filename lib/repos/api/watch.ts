@@ -1,7 +1,7 @@
 // api.WatchInfo wire shape, for repositories (routers/api/v1/repo/subscriber.go) and issues
 // (repo/issue_subscription.go): Forgejo reports the subject's creation time as `created_at`.
-import { fmtTime } from '../../model/time.ts';
-import type { WatchInfo, Wire } from '../../model/schemas/index.ts';
+import { fmtTime } from '../../../model/time.ts';
+import type { WatchInfo, Wire } from '../../../model/schemas/index.ts';
 
 export type ApiWatchInfo = Wire<WatchInfo>;
 

@@ -2,18 +2,18 @@
 // GenerateRepoOption selects. Git content is the template's default branch, history included.
 import type { EntityManager, RequiredEntityData } from '@mikro-orm/core';
 import { wrap } from '@mikro-orm/core';
-import type { Config } from '../config.ts';
-import type { Services } from './http/services.ts';
-import type { IRepository } from '../model/repo.ts';
-import type { IUser } from '../model/user.ts';
-import { Label } from '../model/label.ts';
-import { ProtectedBranch, type IProtectedBranch } from '../model/branch-protection.ts';
+import type { Config } from '../../config.ts';
+import type { Services } from '../http/services.ts';
+import type { IRepository } from '../../model/repo.ts';
+import type { IUser } from '../../model/user.ts';
+import { Label } from '../../model/label.ts';
+import { ProtectedBranch, type IProtectedBranch } from '../../model/branch-protection.ts';
 import { insertRepository, withNewGitDir } from './repos.ts';
 import { copyTopics } from './topics.ts';
-import { copyRepoAvatar } from './repo-avatar.ts';
+import { copyRepoAvatar } from './avatar.ts';
 import { pathOf } from './forks.ts';
-import { fetchFrom } from '../git/remote.ts';
-import { repoSize, setHead, type ObjectFormat } from '../git/repo.ts';
+import { fetchFrom } from '../../git/remote.ts';
+import { repoSize, setHead, type ObjectFormat } from '../../git/repo.ts';
 
 export interface GenerateInput {
   name: string;
