@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import type { Config } from './config.ts';
 import type { Orm } from './model/db.ts';
 import { secretKey } from './server.ts';
-import { createUser } from './lib/accounts.ts';
+import { createUser } from './lib/users/accounts.ts';
 import { User } from './model/user.ts';
 import { AccessToken } from './model/token.ts';
 import { hashToken, newSalt, newTokenValue } from './lib/auth/tokens.ts';

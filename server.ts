@@ -29,7 +29,7 @@ import { clockOf, requestEm, type Orm } from './model/db.ts';
 import { answerCache } from './lib/http/answer-cache.ts';
 import { commitInLane, commitWith } from './model/raw.ts';
 import { openApiDocument } from './table/openapi.ts';
-import { serveAvatars } from './lib/avatar-serve.ts';
+import { serveAvatars } from './lib/users/avatar-serve.ts';
 import { serveSwaggerUi } from './lib/http/swagger-ui.ts';
 import { serveAttachments } from './lib/attachment-serve.ts';
 import { servePackageRegistry } from './lib/package-registry.ts';

@@ -1,5 +1,5 @@
 // Blocks between users (Forgejo's ErrBlockedByUser): each guard names the rule it stands for.
-import { isBlocked, isBlockedByAny, isBlockedEither } from '../lib/blocks.ts';
+import { isBlocked, isBlockedByAny, isBlockedEither } from '../lib/users/blocks.ts';
 import { User } from '../model/user.ts';
 import { deny, need, step } from './types.ts';
 

@@ -11,7 +11,7 @@ import { ActionTask, type IActionTask } from '../model/action-task.ts';
 import { Repository, type IRepository } from '../model/repo.ts';
 import { User, type IUser } from '../model/user.ts';
 import { toApiArtifact, toApiRun, toApiRunJob, toApiTask, type RunContext } from '../lib/api/actions.ts';
-import { toApiUser } from '../lib/api/user.ts';
+import { toApiUser } from '../lib/users/api/user.ts';
 import { usersById } from '../lib/issues/api/issue.ts';
 import {
   artifactFile, createRun, deleteArtifact, deleteRun, isDone, loadWorkflow, logFile, parseWorkflow, positiveId, resolveInputs,

@@ -11,7 +11,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { Handler } from '../lib/http/handler.ts';
 import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import { insertRepository } from '../lib/repos/repos.ts';
-import { checkRepoName } from '../lib/names.ts';
+import { checkRepoName } from '../lib/users/names.ts';
 import { compileGlobOrLiteral } from '../lib/repos/glob.ts';
 import { pageOf } from '../lib/http/paging.ts';
 import { HttpError, notFound } from '../lib/http/errors.ts';

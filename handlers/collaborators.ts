@@ -10,7 +10,7 @@ import { notFound, unprocessable } from '../lib/http/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { OrgUser, Team, TeamRepo, TeamUnit, TeamUser } from '../model/org.ts';
 import { Watch, WatchMode } from '../model/star.ts';
-import { toApiUser } from '../lib/api/user.ts';
+import { toApiUser } from '../lib/users/api/user.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
 
 async function collaborator(s: RequestState) {

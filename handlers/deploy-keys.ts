@@ -4,12 +4,12 @@ import type { Handler } from '../lib/http/handler.ts';
 import { json, noContent } from '../lib/http/handler.ts';
 import type { CreateKeyOption } from '../model/schemas/index.ts';
 import { KeyType, PublicKey, type IPublicKey } from '../model/keys.ts';
-import { parseSshKey } from '../lib/ssh-keys.ts';
+import { parseSshKey } from '../lib/users/ssh-keys.ts';
 import { notFound, unprocessable } from '../lib/http/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { need, type RequestState } from '../lib/http/request.ts';
 import { repoJson } from '../lib/repos/api/repo-json.ts';
-import { toApiDeployKey } from '../lib/api/key.ts';
+import { toApiDeployKey } from '../lib/users/api/key.ts';
 import { rowId } from '../lib/http/query-values.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 

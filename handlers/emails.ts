@@ -4,7 +4,7 @@ import type { Handler } from '../lib/http/handler.ts';
 import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import type { CreateEmailOption, DeleteEmailOption } from '../model/schemas/index.ts';
 import { EmailAddress, User, type IUser } from '../model/user.ts';
-import { emailJson, emailsOf, isValidEmail } from '../lib/emails.ts';
+import { emailJson, emailsOf, isValidEmail } from '../lib/users/emails.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { notFound, unprocessable } from '../lib/http/errors.ts';
 import { need, type RequestState } from '../lib/http/request.ts';

@@ -6,10 +6,10 @@ import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import type { CreateGPGKeyOption, VerifyGPGKeyOption } from '../model/schemas/index.ts';
 import { GpgKey, GpgKeyImport, type IGpgKey } from '../model/keys.ts';
 import { EmailAddress, type IUser } from '../model/user.ts';
-import { gpgKeysToApi } from '../lib/api/gpg-key.ts';
+import { gpgKeysToApi } from '../lib/users/api/gpg-key.ts';
 import {
   capabilities, expiryOf, identityEmails, keyIdOf, packetBase64, readArmoredKeys, signerOf, verificationToken, type PgpKey,
-} from '../lib/gpg-keys.ts';
+} from '../lib/users/gpg-keys.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { HttpError, notFound, unprocessable } from '../lib/http/errors.ts';
 import { need, type RequestState } from '../lib/http/request.ts';

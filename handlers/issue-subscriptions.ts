@@ -7,7 +7,7 @@ import { json } from '../lib/http/handler.ts';
 import { Comment, CommentType, IssueWatch, type IIssue } from '../model/issue.ts';
 import { User } from '../model/user.ts';
 import { repoApiUrl } from '../lib/issues/api/issue.ts';
-import { toApiUser } from '../lib/api/user.ts';
+import { toApiUser } from '../lib/users/api/user.ts';
 import { toApiWatchInfo } from '../lib/repos/api/watch.ts';
 import { isWatching } from '../lib/repos/social.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';

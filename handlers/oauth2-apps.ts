@@ -5,7 +5,7 @@ import type { Handler, SignedInCtx } from '../lib/http/handler.ts';
 import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import type { CreateOAuth2ApplicationOptions } from '../model/schemas/index.ts';
 import { OAuth2Application, type IOAuth2Application } from '../model/oauth2.ts';
-import { toApiOAuth2Application } from '../lib/api/account.ts';
+import { toApiOAuth2Application } from '../lib/users/api/account.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { notFound, unprocessable } from '../lib/http/errors.ts';
 import { rowId } from '../lib/http/query-values.ts';

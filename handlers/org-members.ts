@@ -3,10 +3,10 @@ import type { Handler, HandlerCtx } from '../lib/http/handler.ts';
 import { json, noContent } from '../lib/http/handler.ts';
 import { OrgUser } from '../model/org.ts';
 import { User } from '../model/user.ts';
-import { removeOrgMember } from '../lib/teams.ts';
+import { removeOrgMember } from '../lib/users/teams.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { notFound } from '../lib/http/errors.ts';
-import { toApiUser } from '../lib/api/user.ts';
+import { toApiUser } from '../lib/users/api/user.ts';
 import { isOrgMember } from '../lib/auth/membership.ts';
 import { isSiteAdmin, need } from '../lib/http/request.ts';
 

@@ -12,7 +12,7 @@ import { Team, TeamUnit, TeamUser, type ITeam } from '../model/org.ts';
 import { reviewsToApi } from '../lib/pulls/api/review.ts';
 import { addComment } from '../lib/issues/issues.ts';
 import { conflict403, notFound, unprocessable } from '../lib/http/errors.ts';
-import { hasTeamRepo } from '../lib/teams.ts';
+import { hasTeamRepo } from '../lib/users/teams.ts';
 import { Mode, Unit } from '../lib/auth/perm.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
 import { isOfficialReviewer, isOfficialReviewerTeam, permissionOf, pullOf, restoreLatestOfficial, viewerOf, type Pull } from '../lib/pulls/review.ts';

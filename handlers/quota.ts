@@ -8,7 +8,7 @@ import type { CreateQuotaGroupOptions, CreateQuotaRuleOptions, EditQuotaRuleOpti
 import { QuotaGroup, QuotaGroupMapping, QuotaGroupRule, QuotaMappingKind, QuotaRule, type IQuotaGroup, type IQuotaRule } from '../model/quota.ts';
 import { User, type IUser } from '../model/user.ts';
 import { toApiQuotaGroup, toApiQuotaInfo, toApiQuotaRule } from '../lib/api/quota.ts';
-import { toApiUser } from '../lib/api/user.ts';
+import { toApiUser } from '../lib/users/api/user.ts';
 import { groupsForUser, groupsNamed, quotaUsage, withinQuota } from '../lib/quota.ts';
 import { parseLimitSubject, unrecognizedSubject } from '../lib/quota-rules.ts';
 import { listQuotaArtifacts, listQuotaAttachments, listQuotaPackages } from '../lib/quota-lists.ts';

@@ -2,7 +2,7 @@
 import type { Handler } from '../lib/http/handler.ts';
 import { noContent } from '../lib/http/handler.ts';
 import type { UpdateRepoAvatarOption } from '../model/schemas/index.ts';
-import { decodeAvatar } from '../lib/avatar-store.ts';
+import { decodeAvatar } from '../lib/users/avatar-store.ts';
 import { clearRepoAvatar, setRepoAvatar } from '../lib/repos/avatar.ts';
 import { need } from '../lib/http/request.ts';
 

@@ -3,7 +3,7 @@ import type { Handler } from '../lib/http/handler.ts';
 import { json, noContent } from '../lib/http/handler.ts';
 import { Team, TeamRepo, TeamUnit, type ITeam } from '../model/org.ts';
 import { notFound, unprocessable } from '../lib/http/errors.ts';
-import { toApiTeam } from '../lib/api/team.ts';
+import { toApiTeam } from '../lib/users/api/team.ts';
 import { need, type RequestState } from '../lib/http/request.ts';
 
 async function teamNamed(s: RequestState, orgId: number): Promise<ITeam> {

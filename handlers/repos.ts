@@ -11,7 +11,7 @@ import type { IUser } from '../model/user.ts';
 import { createRepository, defaultUnitConfig, deleteRepository, renameRepository, repoUnits } from '../lib/repos/repos.ts';
 import { Unit, type UnitName } from '../lib/auth/perm.ts';
 import { unprocessable } from '../lib/http/errors.ts';
-import { checkRepoName } from '../lib/names.ts';
+import { checkRepoName } from '../lib/users/names.ts';
 import { checkMirrorInterval } from '../model/duration.ts';
 import { isSiteAdmin, need } from '../lib/http/request.ts';
 import { revParse, setHead } from '../git/repo.ts';

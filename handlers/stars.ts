@@ -7,7 +7,7 @@ import { notFound } from '../lib/http/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { allOf, findRepos, reachable, starredBy } from '../lib/repos/search.ts';
 import { setStar } from '../lib/repos/social.ts';
-import { toApiUser } from '../lib/api/user.ts';
+import { toApiUser } from '../lib/users/api/user.ts';
 import { isSiteAdmin, need } from '../lib/http/request.ts';
 import { reposJson } from '../lib/repos/api/repo-json.ts';
 import { callerOf } from './repo-lists.ts';

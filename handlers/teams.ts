@@ -7,12 +7,12 @@ import { Team, TeamUser, type ITeam } from '../model/org.ts';
 import { User } from '../model/user.ts';
 import {
   addTeamMember, addTeamRepo, createTeam, deleteTeam, editTeam, hasTeamRepo, removeTeamMember, removeTeamRepo, teamRepos, teamUnitsOf,
-} from '../lib/teams.ts';
+} from '../lib/users/teams.ts';
 import { repoPermission } from '../lib/auth/perm.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/http/paging.ts';
 import { notFound } from '../lib/http/errors.ts';
-import { toApiTeam } from '../lib/api/team.ts';
-import { toApiUser } from '../lib/api/user.ts';
+import { toApiTeam } from '../lib/users/api/team.ts';
+import { toApiUser } from '../lib/users/api/user.ts';
 import { repoJson } from '../lib/repos/api/repo-json.ts';
 import { isSiteAdmin, need } from '../lib/http/request.ts';
 import { teamFeed } from './activities.ts';

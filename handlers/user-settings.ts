@@ -2,8 +2,8 @@
 import type { Handler } from '../lib/http/handler.ts';
 import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import type { UpdateUserAvatarOption, UserSettingsOptions } from '../model/schemas/index.ts';
-import { toApiUserSettings } from '../lib/api/account.ts';
-import { decodeAvatar, deleteAvatar, storeAvatar } from '../lib/avatar-store.ts';
+import { toApiUserSettings } from '../lib/users/api/account.ts';
+import { decodeAvatar, deleteAvatar, storeAvatar } from '../lib/users/avatar-store.ts';
 
 const settingsJson = toApiUserSettings;
 

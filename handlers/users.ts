@@ -8,7 +8,7 @@ import { User } from '../model/user.ts';
 import { OrgUser, Team, TeamUser } from '../model/org.ts';
 import { Repository } from '../model/repo.ts';
 import { Star, Watch, WatchMode } from '../model/star.ts';
-import { toApiOrg, toApiUser } from '../lib/api/user.ts';
+import { toApiOrg, toApiUser } from '../lib/users/api/user.ts';
 import { pseudoUser } from '../lib/auth/pseudo-users.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/http/paging.ts';
 import { canSeeUserFilter } from '../lib/auth/user-visibility.ts';

@@ -8,7 +8,7 @@ import type { IUser } from '../model/user.ts';
 import { notFound } from '../lib/http/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { WATCHING, isWatching, setWatch } from '../lib/repos/social.ts';
-import { toApiUser } from '../lib/api/user.ts';
+import { toApiUser } from '../lib/users/api/user.ts';
 import { toApiWatchInfo } from '../lib/repos/api/watch.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
 

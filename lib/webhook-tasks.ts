@@ -11,7 +11,7 @@ import { repoUrls, toVerification, CommitUsers } from './repos/api/git.ts';
 import { pullToApi } from './pulls/api/pull.ts';
 import { releaseToApi } from './repos/api/release.ts';
 import { toApiRepo } from './repos/api/repo.ts';
-import { toApiUser, type Viewer } from './api/user.ts';
+import { toApiUser, type Viewer } from './users/api/user.ts';
 import type { IRepository } from '../model/repo.ts';
 import { User, type IUser } from '../model/user.ts';
 import { HookTask, Webhook, type IWebhook } from '../model/webhook.ts';

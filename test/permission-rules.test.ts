@@ -113,10 +113,10 @@ test('conflict403 is used only for the listed state refusals', () => {
  */
 const ADMIN_FLAG: readonly Allowed[] = [
   { file: 'lib/auth/auth-types.ts', line: 'return !!doer?.isAdmin', why: 'the rule itself' },
-  { file: 'lib/api/user.ts', line: 'is_admin: privileged ? u.isAdmin', why: 'the flag shown in api.User' },
+  { file: 'lib/users/api/user.ts', line: 'is_admin: privileged ? u.isAdmin', why: 'the flag shown in api.User' },
   { file: 'handlers/admin-users.ts', line: 'user.isAdmin && (await c.em.count(User, { isAdmin: true', why: 'the last site admin may not lose the flag' },
   { file: 'handlers/admin-users.ts', line: 'user.isAdmin = b.admin', why: 'editing the flag' },
-  { file: 'lib/accounts.ts', line: 'isAdmin: input.isAdmin ?? false', why: 'creating an account with the flag' },
+  { file: 'lib/users/accounts.ts', line: 'isAdmin: input.isAdmin ?? false', why: 'creating an account with the flag' },
 ];
 
 test('"is site admin" is decided in one place', () => {

@@ -276,7 +276,7 @@ test('POST issue and POST comment: the same statements for any number of watcher
   // a new comment's row, first, so only the statements of that round trip hold the repository's
   // number lock (the feed row reads the number in SQL). On a public repository every signed-in user
   // may read the issue, so the notified are found by their insert. The owner (the poster) is not asked
-  // whether they blocked themselves (lib/blocks.ts).
+  // whether they blocked themselves (lib/users/blocks.ts).
   // Two round trips in all on PostgreSQL: the token's statement; BEGIN to COMMIT.
   assert.equal(few, { issue: 6, afterNumber: 3, comment: 6, trips: pgPort === null ? [null, null] : [2, 2] });
 });

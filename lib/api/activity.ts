@@ -3,7 +3,7 @@
 import type { Config } from '../../config.ts';
 import { opName, type IAction } from '../../model/action.ts';
 import type { IUser } from '../../model/user.ts';
-import { toApiUser, type Viewer } from './user.ts';
+import { toApiUser, type Viewer } from '../users/api/user.ts';
 import type { ApiRepo } from '../repos/api/repo.ts';
 import type { ApiComment } from '../issues/api/issue.ts';
 import type { Activity, Wire } from '../../model/schemas/index.ts';

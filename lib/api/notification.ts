@@ -10,7 +10,7 @@ import { NotificationSource, NotificationStatus, type INotification } from '../.
 import { issuePath, repoApiUrl, repoHtmlUrl } from '../issues/api/issue.ts';
 import { toApiRepo, type ApiRepo } from '../repos/api/repo.ts';
 import type { NotificationSubject, NotificationThread, Wire } from '../../model/schemas/index.ts';
-import type { Viewer } from './user.ts';
+import type { Viewer } from '../users/api/user.ts';
 import { fmtTime } from '../../model/time.ts';
 import { Mode, RepoPermission, type AccessMode } from '../auth/perm.ts';
 

@@ -20,7 +20,7 @@ import { CommitStatus } from '../../model/commit-status.ts';
 import { User, type IUser } from '../../model/user.ts';
 import { mapPrefixed, plainPrefixed, prefixedColumns, readRowsFast } from '../../model/raw.ts';
 import { DEFAULT_UNITS, Mode, Unit, userPermission, type UnitName } from '../auth/perm.ts';
-import { checkRepoName } from '../names.ts';
+import { checkRepoName } from '../users/names.ts';
 import { badRequest, conflict, unprocessable } from '../http/errors.ts';
 import { initBare, renameRepo, deleteRepo, repoSize, type ObjectFormat } from '../../git/repo.ts';
 import { closeBatch } from '../../git/cat-file.ts';

@@ -9,7 +9,7 @@ import { NOT_BLOCKED_BY_POSTER } from '../../guards/not-blocked.ts';
 import { ALLOWED_REACTION } from '../../guards/reaction.ts';
 import { Mode } from '../../lib/auth/perm.ts';
 import { addComment, createIssue } from '../../lib/issues/issues.ts';
-import { blockUser } from '../../lib/blocks.ts';
+import { blockUser } from '../../lib/users/blocks.ts';
 import { Attachment, type IAttachment } from '../../model/attachment.ts';
 import { CommentType, type IComment, type IIssue } from '../../model/issue.ts';
 import type { IRepository } from '../../model/repo.ts';

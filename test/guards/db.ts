@@ -1,9 +1,9 @@
 // Rows for the database-backed guard tests, written through the same library code the handlers use
-// (lib/accounts.ts, lib/repos/repos.ts); teams and memberships have no library yet, so their rows are
+// (lib/users/accounts.ts, lib/repos/repos.ts); teams and memberships have no library yet, so their rows are
 // created as the entities they are.
 import type { EntityManager } from '@mikro-orm/core';
 import { loadConfig, type Config } from '../../config.ts';
-import { createOrg, createUser } from '../../lib/accounts.ts';
+import { createOrg, createUser } from '../../lib/users/accounts.ts';
 import { createRepository, type NewRepo } from '../../lib/repos/repos.ts';
 import { Mode, UNIT_NAMES, Unit, type AccessMode } from '../../lib/auth/perm.ts';
 import { OrgUser, Team, TeamRepo, TeamUnit, TeamUser, type ITeam } from '../../model/org.ts';

@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { NEW_OWNER, NO_NEW_OWNER } from '../../guards/new-owner.ts';
 import { TRANSFER_TEAMS } from '../../guards/transfer-teams.ts';
 import { NOT_BLOCKED_BY_NEW_OWNER } from '../../guards/not-blocked.ts';
-import { blockUser } from '../../lib/blocks.ts';
+import { blockUser } from '../../lib/users/blocks.ts';
 import type { IUser } from '../../model/user.ts';
 import { state, table, token, type Given } from './state.ts';
 import { mkOrg, mkUser, openGuardDb, orgRoles, type GuardDb, type OrgRoles } from './db.ts';

@@ -2,7 +2,7 @@
 // star, watch or fork it (403).
 import { test } from 'uvu';
 import { NOT_BLOCKED_BY_OWNER } from '../../guards/not-blocked.ts';
-import { blockUser } from '../../lib/blocks.ts';
+import { blockUser } from '../../lib/users/blocks.ts';
 import { Mode } from '../../lib/auth/perm.ts';
 import type { IUser } from '../../model/user.ts';
 import { loadedRepo, permAll, table, type Given } from './state.ts';

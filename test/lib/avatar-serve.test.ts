@@ -8,9 +8,9 @@ import * as assert from 'uvu/assert';
 import { loadConfig } from '../../config.ts';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serveAvatars, identicon } from '../../lib/avatar-serve.ts';
-import { imageInfo, storeAvatar } from '../../lib/avatar-store.ts';
-import { avatarUrl } from '../../lib/api/user.ts';
+import { serveAvatars, identicon } from '../../lib/users/avatar-serve.ts';
+import { imageInfo, storeAvatar } from '../../lib/users/avatar-store.ts';
+import { avatarUrl } from '../../lib/users/api/user.ts';
 
 const dataPath = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-avatar-'));
 const cfg = loadConfig({}, { SERVER__APP_DATA_PATH: dataPath });

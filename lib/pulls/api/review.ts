@@ -6,11 +6,11 @@ import type { Config } from '../../../config.ts';
 import { CommentType, type IComment, type IIssue } from '../../../model/issue.ts';
 import { REVIEW_STATES, ReviewType, type IReview } from '../../../model/pull.ts';
 import { Team } from '../../../model/org.ts';
-import { toApiUser, type Viewer } from '../../api/user.ts';
-import { toApiTeam } from '../../api/team.ts';
+import { toApiUser, type Viewer } from '../../users/api/user.ts';
+import { toApiTeam } from '../../users/api/team.ts';
 import { issuePath, repoHtmlUrl, usersById } from '../../issues/api/issue.ts';
 import { fmtTime } from '../../../model/time.ts';
-import { teamUnitsOf } from '../../teams.ts';
+import { teamUnitsOf } from '../../users/teams.ts';
 import { pseudoUser } from '../../auth/pseudo-users.ts';
 import type { PullReview, PullReviewComment, Wire } from '../../../model/schemas/index.ts';
 

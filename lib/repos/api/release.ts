@@ -6,7 +6,7 @@ import type { Config } from '../../../config.ts';
 import type { IRelease } from '../../../model/release.ts';
 import { Attachment, type IAttachment } from '../../../model/attachment.ts';
 import { toApiAttachment, usersById, type ApiAttachment } from '../../issues/api/issue.ts';
-import { toApiUser, type Viewer } from '../../api/user.ts';
+import { toApiUser, type Viewer } from '../../users/api/user.ts';
 import type { RepoUrls } from './git.ts';
 import { fmtTime } from '../../../model/time.ts';
 import type { Release, Wire } from '../../../model/schemas/index.ts';

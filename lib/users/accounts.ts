@@ -1,12 +1,12 @@
 // Creating users and organizations: one place for the name, e-mail and uniqueness rules.
 import type { EntityManager } from '@mikro-orm/core';
-import { EmailAddress, User, UserRedirect, type IUser, type Visibility } from '../model/user.ts';
-import { OrgUser, Team, TeamUnit, TeamUser } from '../model/org.ts';
-import { Mode, UNIT_NAMES, Unit } from './auth/perm.ts';
-import { hashPassword } from './auth/password.ts';
+import { EmailAddress, User, UserRedirect, type IUser, type Visibility } from '../../model/user.ts';
+import { OrgUser, Team, TeamUnit, TeamUser } from '../../model/org.ts';
+import { Mode, UNIT_NAMES, Unit } from '../auth/perm.ts';
+import { hashPassword } from '../auth/password.ts';
 import { checkUserName } from './names.ts';
 import { isValidEmail } from './emails.ts';
-import { unprocessable } from './http/errors.ts';
+import { unprocessable } from '../http/errors.ts';
 
 export interface NewUser {
   name: string;

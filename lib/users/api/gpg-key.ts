@@ -1,9 +1,9 @@
 // api.GPGKey wire shape (Forgejo's convert.ToGPGKey): subkeys are one level deep, with `emails` and
 // `subkeys` null. The subkeys of a list of keys are read in one query.
 import type { EntityManager } from '@mikro-orm/core';
-import { GpgKey, type IGpgKey } from '../../model/keys.ts';
-import { fmtTime } from '../../model/time.ts';
-import type { GPGKey, Wire } from '../../model/schemas/index.ts';
+import { GpgKey, type IGpgKey } from '../../../model/keys.ts';
+import { fmtTime } from '../../../model/time.ts';
+import type { GPGKey, Wire } from '../../../model/schemas/index.ts';
 
 export type ApiGpgKey = Wire<GPGKey>;
 

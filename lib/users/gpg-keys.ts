@@ -2,8 +2,8 @@
 // the per-user verification token that proves possession, and detached-signature checks.
 import { createHash } from 'node:crypto';
 import type * as openpgp from 'openpgp';
-import type { IUser } from '../model/user.ts';
-import { unprocessable } from './http/errors.ts';
+import type { IUser } from '../../model/user.ts';
+import { unprocessable } from '../http/errors.ts';
 
 export type PgpKey = openpgp.Key;
 type AnyKeyPacket = PgpKey['keyPacket'] | openpgp.Subkey['keyPacket'];

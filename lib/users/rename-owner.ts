@@ -3,12 +3,12 @@
 // owner's new name, in the database and on disk (repository and wiki directories).
 import { access } from 'node:fs/promises';
 import type { EntityManager } from '@mikro-orm/core';
-import { User, UserRedirect, type IUser } from '../model/user.ts';
-import { Repository } from '../model/repo.ts';
-import type { Services } from './http/services.ts';
+import { User, UserRedirect, type IUser } from '../../model/user.ts';
+import { Repository } from '../../model/repo.ts';
+import type { Services } from '../http/services.ts';
 import { checkUserName } from './names.ts';
-import { unprocessable } from './http/errors.ts';
-import { renameRepo } from '../git/repo.ts';
+import { unprocessable } from '../http/errors.ts';
+import { renameRepo } from '../../git/repo.ts';
 
 export async function renameOwner(em: EntityManager, services: Services, owner: IUser, newName: string): Promise<void> {
   if (newName === owner.name) return;

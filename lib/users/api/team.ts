@@ -1,10 +1,10 @@
 // api.Team wire shape (forgejo-facts 6.4; Forgejo's convert.ToTeams).
-import type { Config } from '../../config.ts';
-import type { ITeam, ITeamUnit } from '../../model/org.ts';
-import type { IUser } from '../../model/user.ts';
-import { Mode, UNIT_NAMES, modeName, unitKey } from '../auth/perm.ts';
+import type { Config } from '../../../config.ts';
+import type { ITeam, ITeamUnit } from '../../../model/org.ts';
+import type { IUser } from '../../../model/user.ts';
+import { Mode, UNIT_NAMES, modeName, unitKey } from '../../auth/perm.ts';
 import { toApiOrg } from './user.ts';
-import type { Team, Wire } from '../../model/schemas/index.ts';
+import type { Team, Wire } from '../../../model/schemas/index.ts';
 
 export type ApiTeam = Wire<Team>;
 

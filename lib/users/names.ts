@@ -1,5 +1,5 @@
 // Name rules for users, organizations and repositories (forgejo-facts 8.1; Forgejo's reserved names).
-import { unprocessable } from './http/errors.ts';
+import { unprocessable } from '../http/errors.ts';
 
 const RESERVED_USER = new Set([
   '.', '..', '-', 'admin', 'api', 'assets', 'attachments', 'avatar', 'avatars', 'captcha', 'commits', 'debug', 'devtest',

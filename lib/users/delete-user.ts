@@ -2,27 +2,27 @@
 // repositories or belongs to organizations, unless purging, which deletes the repositories and
 // leaves the organizations first. Everything that points at the user goes with it.
 import type { EntityManager } from '@mikro-orm/core';
-import type { Config } from '../config.ts';
-import type { Services } from './http/services.ts';
-import { EmailAddress, UserRedirect, type IUser } from '../model/user.ts';
-import { AccessToken, AccessTokenRepo } from '../model/token.ts';
-import { Collaboration, Repository } from '../model/repo.ts';
-import { OrgUser, Team, TeamUser } from '../model/org.ts';
-import { BlockedUser, Follow } from '../model/social.ts';
-import { GpgKey, GpgKeyImport, KeyType, PublicKey } from '../model/keys.ts';
-import { OAuth2Application } from '../model/oauth2.ts';
-import { deleteActionConfig } from '../model/action-secret.ts';
-import { Star, Watch } from '../model/star.ts';
-import { recountStarsAndWatches } from './repos/social.ts';
-import { Notification } from '../model/notification.ts';
-import { Action } from '../model/action.ts';
-import { deleteOwnerHooks } from './webhook-tasks.ts';
-import { deleteRepository } from './repos/repos.ts';
-import { ownsPackages, removeOwnerPackages } from './packages.ts';
+import type { Config } from '../../config.ts';
+import type { Services } from '../http/services.ts';
+import { EmailAddress, UserRedirect, type IUser } from '../../model/user.ts';
+import { AccessToken, AccessTokenRepo } from '../../model/token.ts';
+import { Collaboration, Repository } from '../../model/repo.ts';
+import { OrgUser, Team, TeamUser } from '../../model/org.ts';
+import { BlockedUser, Follow } from '../../model/social.ts';
+import { GpgKey, GpgKeyImport, KeyType, PublicKey } from '../../model/keys.ts';
+import { OAuth2Application } from '../../model/oauth2.ts';
+import { deleteActionConfig } from '../../model/action-secret.ts';
+import { Star, Watch } from '../../model/star.ts';
+import { recountStarsAndWatches } from '../repos/social.ts';
+import { Notification } from '../../model/notification.ts';
+import { Action } from '../../model/action.ts';
+import { deleteOwnerHooks } from '../webhook-tasks.ts';
+import { deleteRepository } from '../repos/repos.ts';
+import { ownsPackages, removeOwnerPackages } from '../packages.ts';
 import { refreshFollowCounts } from './follows.ts';
 import { deleteAvatar } from './avatar-store.ts';
-import { unprocessable } from './http/errors.ts';
-import { Mode } from './auth/perm.ts';
+import { unprocessable } from '../http/errors.ts';
+import { Mode } from '../auth/perm.ts';
 
 async function checkDeletable(em: EntityManager, user: IUser, purge: boolean): Promise<void> {
   if (!purge && (await em.count(Repository, { ownerId: user.id })) > 0) throw unprocessable(`user still has ownership of repositories [uid: ${user.id}]`);

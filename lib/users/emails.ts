@@ -1,6 +1,6 @@
 // E-mail addresses of users (Forgejo's modules/validation/email.go and services/user/email.go).
 import type { EntityManager } from '@mikro-orm/core';
-import { EmailAddress, type IEmailAddress, type IUser } from '../model/user.ts';
+import { EmailAddress, type IEmailAddress, type IUser } from '../../model/user.ts';
 
 // Forgejo's emailRegexp: a permissive local part and a host made of DNS labels.
 const EMAIL = /^[a-zA-Z0-9.!#$%&'*+\-/=?^_`{|}~]*@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;

@@ -1,9 +1,9 @@
 // api.User and api.Organization wire shapes (forgejo-facts 6.2, 6.3).
 import { createHash } from 'node:crypto';
-import type { Config } from '../../config.ts';
-import type { IUser } from '../../model/user.ts';
-import { EPOCH, fmtTime } from '../../model/time.ts';
-import type { Organization, User, Wire } from '../../model/schemas/index.ts';
+import type { Config } from '../../../config.ts';
+import type { IUser } from '../../../model/user.ts';
+import { EPOCH, fmtTime } from '../../../model/time.ts';
+import type { Organization, User, Wire } from '../../../model/schemas/index.ts';
 
 /** Forgejo's User.MarshalJSON adds `username` (the login again) for backward compatibility; the swagger omits it. */
 export type ApiUser = Wire<User> & { username: string };

@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Config } from '../config.ts';
-import { badRequest, unprocessable } from './http/errors.ts';
+import type { Config } from '../../config.ts';
+import { badRequest, unprocessable } from '../http/errors.ts';
 
 const MAX_SIDE = 4096;
 const MAX_BYTES = 1 << 20;

@@ -2,14 +2,14 @@
 // follows between them and `b`'s collaborations on `a`'s repositories; other features ask isBlocked
 // before letting `b` act on `a`'s things (follow, collaborate, later issues and comments).
 import type { EntityManager } from '@mikro-orm/core';
-import { BlockedUser, Follow } from '../model/social.ts';
-import { Collaboration, Repository } from '../model/repo.ts';
-import { Watch } from '../model/star.ts';
-import { recountStarsAndWatches } from './repos/social.ts';
-import type { IUser } from '../model/user.ts';
+import { BlockedUser, Follow } from '../../model/social.ts';
+import { Collaboration, Repository } from '../../model/repo.ts';
+import { Watch } from '../../model/star.ts';
+import { recountStarsAndWatches } from '../repos/social.ts';
+import type { IUser } from '../../model/user.ts';
 import { refreshFollowCounts } from './follows.ts';
-import { toApiBlockedUser } from './auth/api/token.ts';
-import { intArray, readRowsFast } from '../model/raw.ts';
+import { toApiBlockedUser } from '../auth/api/token.ts';
+import { intArray, readRowsFast } from '../../model/raw.ts';
 
 /** Whether `a` has blocked `b` (user ids). */
 export async function isBlocked(em: EntityManager, a: number, b: number): Promise<boolean> {

@@ -1,11 +1,11 @@
 // Teams and organization membership (Forgejo's models/org_team.go and models/org.go): the rules for
 // team units, the Owners team, and keeping OrgUser in step with TeamUser.
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/core';
-import { OrgUser, Team, TeamRepo, TeamUnit, TeamUser, type ITeam, type ITeamUnit } from '../model/org.ts';
-import { Repository, type IRepository } from '../model/repo.ts';
-import type { IUser } from '../model/user.ts';
-import { Mode, UNIT_NAMES, Unit, parseMode, type AccessMode } from './auth/perm.ts';
-import { unprocessable } from './http/errors.ts';
+import { OrgUser, Team, TeamRepo, TeamUnit, TeamUser, type ITeam, type ITeamUnit } from '../../model/org.ts';
+import { Repository, type IRepository } from '../../model/repo.ts';
+import type { IUser } from '../../model/user.ts';
+import { Mode, UNIT_NAMES, Unit, parseMode, type AccessMode } from '../auth/perm.ts';
+import { unprocessable } from '../http/errors.ts';
 
 export const isOwnerTeam = (t: ITeam) => t.accessMode >= Mode.owner;
 

@@ -1,9 +1,9 @@
 // Following users (Forgejo's follow table). The follower counters on the user rows are recounted
 // after each change, under the users' row locks (lib/db/counters.ts), so they cannot drift.
 import type { EntityManager } from '@mikro-orm/core';
-import { Follow } from '../model/social.ts';
-import { User } from '../model/user.ts';
-import { learnCounters, lockCounterRows } from './db/counters.ts';
+import { Follow } from '../../model/social.ts';
+import { User } from '../../model/user.ts';
+import { learnCounters, lockCounterRows } from '../db/counters.ts';
 
 export async function refreshFollowCounts(em: EntityManager, userIds: number[]): Promise<void> {
   await em.flush();

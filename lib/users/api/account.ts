@@ -1,9 +1,9 @@
 // Wire shapes of a user's own account records: api.UserSettings (Forgejo's convert.User2UserSettings)
 // and api.OAuth2Application (convert.ToOAuth2Application).
-import type { IOAuth2Application } from '../../model/oauth2.ts';
-import type { IUser } from '../../model/user.ts';
-import { fmtTime } from '../../model/time.ts';
-import type { OAuth2Application, UserSettings, Wire } from '../../model/schemas/index.ts';
+import type { IOAuth2Application } from '../../../model/oauth2.ts';
+import type { IUser } from '../../../model/user.ts';
+import { fmtTime } from '../../../model/time.ts';
+import type { OAuth2Application, UserSettings, Wire } from '../../../model/schemas/index.ts';
 
 export type ApiUserSettings = Wire<UserSettings>;
 export type ApiOAuth2Application = Wire<OAuth2Application>;

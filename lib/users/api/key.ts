@@ -1,12 +1,12 @@
 // api.PublicKey and api.DeployKey wire shapes (Forgejo's convert.ToPublicKey, ToDeployKey).
-import type { Config } from '../../config.ts';
-import { KeyType, type IPublicKey } from '../../model/keys.ts';
-import type { IRepository } from '../../model/repo.ts';
-import type { IUser } from '../../model/user.ts';
-import { fmtTime } from '../../model/time.ts';
-import type { DeployKey, PublicKey, Wire } from '../../model/schemas/index.ts';
+import type { Config } from '../../../config.ts';
+import { KeyType, type IPublicKey } from '../../../model/keys.ts';
+import type { IRepository } from '../../../model/repo.ts';
+import type { IUser } from '../../../model/user.ts';
+import { fmtTime } from '../../../model/time.ts';
+import type { DeployKey, PublicKey, Wire } from '../../../model/schemas/index.ts';
 import { toApiUser } from './user.ts';
-import type { ApiRepo } from '../repos/api/repo.ts';
+import type { ApiRepo } from '../../repos/api/repo.ts';
 
 /** `read_only` is omitempty; `key_type` and `user` are added for the owner and site admins only. */
 export type ApiPublicKey = Wire<PublicKey, 'read_only' | 'key_type' | 'user'>;

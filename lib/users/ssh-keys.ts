@@ -2,7 +2,7 @@
 // line (options and comment allowed), an RFC 4716 "SSH2" block, or a PEM public key. The stored
 // form is `<algorithm> <base64>` plus the comment; the fingerprint is OpenSSH's `SHA256:...`.
 import sshpk from 'sshpk';
-import { unprocessable } from './http/errors.ts';
+import { unprocessable } from '../http/errors.ts';
 
 export interface ParsedSshKey {
   content: string;
