@@ -1,15 +1,15 @@
 // Activity feeds of a repository, a user, an organization and a team, and a user's heatmap
 // (Forgejo's routers/api/v1/{repo/repo.go,user/user.go,org/org.go,org/team.go} ...ActivityFeeds and
-// GetUserHeatmapData). The rows come from lib/feeds.ts; the chains decided who may ask.
+// GetUserHeatmapData). The rows come from lib/activity/feeds.ts; the chains decided who may ask.
 import type { Handler } from '../lib/http/handler.ts';
 import { json } from '../lib/http/handler.ts';
-import { actionRepos, findFeeds, heatmapOf, type FeedQuery } from '../lib/feeds.ts';
+import { actionRepos, findFeeds, heatmapOf, type FeedQuery } from '../lib/activity/feeds.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import type { IAction } from '../model/action.ts';
 import { Comment } from '../model/issue.ts';
 import { OrgUser } from '../model/org.ts';
 import { User, type IUser } from '../model/user.ts';
-import { toApiActivity } from '../lib/api/activity.ts';
+import { toApiActivity } from '../lib/activity/api/activity.ts';
 import { commentsToApi, usersById } from '../lib/issues/api/issue.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
 import { callerOf } from './repo-lists.ts';

@@ -9,7 +9,7 @@ import { HttpError, notFound, unprocessable } from '../lib/http/errors.ts';
 import { need } from '../lib/http/request.ts';
 import { ACTIVITY_JSON, AS_CONTEXT, FederationError, actorPublicKey, deliver, fetchActor, instanceActorUrl, repoActorUrl, signerOf, storePerson, userActorUrl } from '../lib/federation.ts';
 import { API_VERSION } from '../lib/runtime/version.ts';
-import { publicActivityOf } from '../lib/feeds.ts';
+import { publicActivityOf } from '../lib/activity/feeds.ts';
 import { toForgeUserActivity, type ForgeUserActivity } from '../lib/api/forge-activity.ts';
 import { rowId } from '../lib/http/query-values.ts';
 import { follow, isFollowing, unfollow } from '../lib/users/follows.ts';

@@ -1,6 +1,6 @@
 // Forks and fork sync (Forgejo routers/api/v1/repo/fork.go, sync_fork.go).
 import { emitRefChanges, refSnapshot } from '../lib/push-events.ts';
-import { emitEvents } from '../lib/events.ts';
+import { emitEvents } from '../lib/activity/events.ts';
 import type { Handler } from '../lib/http/handler.ts';
 import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import type { CreateForkOption } from '../model/schemas/index.ts';

@@ -1,11 +1,11 @@
 // Notification threads of the caller (Forgejo's routers/api/v1/notify/*.go). Threads are written by
-// lib/notify.ts; these routes list them and change their status.
-// Loading this module (handlers/index.ts does at start) subscribes lib/notify.ts to lib/events.ts.
-import '../lib/notify.ts';
+// lib/activity/notify.ts; these routes list them and change their status.
+// Loading this module (handlers/index.ts does at start) subscribes lib/activity/notify.ts to lib/events.ts.
+import '../lib/activity/notify.ts';
 import type { Handler } from '../lib/http/handler.ts';
 import { json } from '../lib/http/handler.ts';
 import { Notification, NotificationSource, NotificationStatus, type INotification, type NotificationStatusName } from '../model/notification.ts';
-import { threadsToApi } from '../lib/api/notification.ts';
+import { threadsToApi } from '../lib/activity/api/notification.ts';
 import { pageOf } from '../lib/http/paging.ts';
 import { positiveInt } from '../lib/issues/issues.ts';
 import { PUBLIC } from '../lib/repos/search.ts';

@@ -3,7 +3,7 @@
 // lightweight tag on `target_commitish` (honouring tag protections); a draft touches no git data.
 // Deleting a release keeps its tag. Draft releases, and their assets, exist only for writers of the
 // releases unit. `num_releases` (api.Repository release_counter) is recounted in SQL after each change.
-import { emitEvent } from '../lib/events.ts';
+import { emitEvent } from '../lib/activity/events.ts';
 import { emitRefUpdates } from '../lib/push-events.ts';
 import { UniqueConstraintViolationException, type EntityManager, type FilterQuery } from '@mikro-orm/core';
 import type { Handler, SignedInCtx } from '../lib/http/handler.ts';

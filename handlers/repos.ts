@@ -1,6 +1,6 @@
 // Repository records: create (for the caller, in an organization, or as admin for another owner),
 // read, edit, delete.
-import { emitEvent } from '../lib/events.ts';
+import { emitEvent } from '../lib/activity/events.ts';
 import type { Handler, HandlerCtx, SignedInCtx } from '../lib/http/handler.ts';
 import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import type { CreateRepoOption, EditRepoOption } from '../model/schemas/index.ts';

@@ -2,7 +2,7 @@
 // `<repo>.wiki.git` (lib/repos/wiki.ts); the chain has already checked the wiki unit and, for writes, the
 // right to write it. `{pageName}` is a web path (a page's sub_url) and is read as the client sent
 // it, still escaped, as Forgejo reads it (PathParamRaw).
-import { emitEvent } from '../lib/events.ts';
+import { emitEvent } from '../lib/activity/events.ts';
 import type { Handler } from '../lib/http/handler.ts';
 import { signedIn, json, noContent } from '../lib/http/handler.ts';
 import type { SignedInCtx } from '../lib/http/handler.ts';

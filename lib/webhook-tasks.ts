@@ -15,7 +15,7 @@ import { toApiUser, type Viewer } from './users/api/user.ts';
 import type { IRepository } from '../model/repo.ts';
 import { User, type IUser } from '../model/user.ts';
 import { HookTask, Webhook, type IWebhook } from '../model/webhook.ts';
-import { onEvent, type EventCtx, type EventOf, type PushCommit, type RepoEvent } from './events.ts';
+import { onEvent, type EventCtx, type EventOf, type PushCommit, type RepoEvent } from './activity/events.ts';
 import { Mode, RepoPermission, enabledUnits, userById, type AccessMode } from './auth/perm.ts';
 import { repoUnits } from './repos/repos.ts';
 import { branchMatches, hasEvent, hooksFor, RAW_PAYLOAD_TYPES } from './webhooks.ts';

@@ -60,7 +60,7 @@ const PULL_OPS = new Set<OpName>([
   'reject_pull_request', 'comment_pull', 'pull_review_dismissed', 'pull_request_ready_for_review', 'auto_merge_pull_request',
 ]);
 
-/** `<index>|<text>` (lib/feeds.ts): the issue's number and the text kept with the row. */
+/** `<index>|<text>` (lib/activity/feeds.ts): the issue's number and the text kept with the row. */
 function issueInfo(content: string): { index: number; text: string } {
   const bar = content.indexOf('|');
   return bar < 0 ? { index: Number(content) || 0, text: '' } : { index: Number(content.slice(0, bar)) || 0, text: content.slice(bar + 1) };

@@ -260,7 +260,7 @@ export async function createIssue(em: EntityManager, n: NewIssue, insertRow = in
 /** Issues whose number is taken with COMMIT (`numberAtCommit`): their `index` is 0 until then. */
 const unnumbered = new WeakSet<IIssue>();
 
-/** Whether the issue's number is still to be taken, with COMMIT (lib/feeds.ts then reads it in SQL). */
+/** Whether the issue's number is still to be taken, with COMMIT (lib/activity/feeds.ts then reads it in SQL). */
 export const numberPending = (issue: IIssue): boolean => unnumbered.has(issue);
 
 /**

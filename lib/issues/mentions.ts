@@ -3,7 +3,7 @@
 // the text outside code, then the users they name who may be told: active individual accounts other
 // than the writer, and the members of a mentioned team of the repository's organization that may see
 // issues (or pulls). Whether each may read the issue is checked where the notification is written
-// (lib/notify.ts), as Forgejo checks it there.
+// (lib/activity/notify.ts), as Forgejo checks it there.
 import type { EntityManager } from '@mikro-orm/core';
 import MarkdownIt from 'markdown-it';
 import type { IIssue } from '../../model/issue.ts';

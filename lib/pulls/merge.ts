@@ -19,7 +19,7 @@ import { DEFAULT_PULLS_CONFIG, repoUnits } from '../repos/repos.ts';
 import { branchRule, canUserMergeRule, filePatterns, matchesAnyFile } from '../repos/branch-rules.ts';
 import { compileGlobOrLiteral } from '../repos/glob.ts';
 import { conflict, HttpError, notFound } from '../http/errors.ts';
-import { emitEvent, type EventCtx } from '../events.ts';
+import { emitEvent, type EventCtx } from '../activity/events.ts';
 import { emitPullMerged } from '../issues/events.ts';
 import { refSnapshot } from '../push-events.ts';
 import { gitWrite, identityOf, refreshAfterWrite } from '../repos/git.ts';

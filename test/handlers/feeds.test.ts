@@ -6,7 +6,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { makeToken, makeUser } from '../helpers/fixtures.ts';
 import type { Res } from '../helpers/client.ts';
 import { newOrg, newRepo, setup, uniq, valid, validList, type Env } from './repo-setup.ts';
-import { recordAction, recordEvent, truncateComment, dayRange } from '../../lib/feeds.ts';
+import { recordAction, recordEvent, truncateComment, dayRange } from '../../lib/activity/feeds.ts';
 import { Action, OpType } from '../../model/action.ts';
 import { Repository, type IRepository } from '../../model/repo.ts';
 import { User, type IUser } from '../../model/user.ts';

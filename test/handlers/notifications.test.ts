@@ -1,5 +1,5 @@
 // Notification threads (Forgejo's routers/api/v1/notify/*.go, models/activities/notification*.go):
-// written by lib/notify.ts when issues and pulls move, read and marked through the API.
+// written by lib/activity/notify.ts when issues and pulls move, read and marked through the API.
 import http from 'node:http';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -11,7 +11,7 @@ import { Comment, CommentType, Issue, IssueWatch } from '../../model/issue.ts';
 import { Repository } from '../../model/repo.ts';
 import { Watch, WatchMode } from '../../model/star.ts';
 import { createIssue } from '../../lib/issues/issues.ts';
-import { notifyIssueEvent } from '../../lib/notify.ts';
+import { notifyIssueEvent } from '../../lib/activity/notify.ts';
 
 let env: Env;
 test.before(async () => { env = await setup(); });

@@ -12,7 +12,7 @@ import { HookTask } from '../../model/webhook.ts';
 import { Issue } from '../../model/issue.ts';
 import { Repository } from '../../model/repo.ts';
 import { User } from '../../model/user.ts';
-import { emitEvent } from '../../lib/events.ts';
+import { emitEvent } from '../../lib/activity/events.ts';
 import { deliverTick, startWebhookDeliverer } from '../../lib/webhook-deliver.ts';
 import { SecretBox } from '../../lib/auth/secretbox.ts';
 import { repoPathFor, type Services } from '../../lib/http/services.ts';

@@ -1,18 +1,18 @@
 // api.NotificationThread wire shape (Forgejo's services/convert/notification.go ToNotificationThread).
 // A list is converted in one batch: a fixed number of queries however many threads are listed.
 import type { EntityManager } from '@mikro-orm/core';
-import type { Config } from '../../config.ts';
-import { Repository, RepoUnit, type IRepository, type IRepoUnit } from '../../model/repo.ts';
-import { User } from '../../model/user.ts';
-import { Issue, CommentType, type IIssue } from '../../model/issue.ts';
-import { PullRequest } from '../../model/pull.ts';
-import { NotificationSource, NotificationStatus, type INotification } from '../../model/notification.ts';
-import { issuePath, repoApiUrl, repoHtmlUrl } from '../issues/api/issue.ts';
-import { toApiRepo, type ApiRepo } from '../repos/api/repo.ts';
-import type { NotificationSubject, NotificationThread, Wire } from '../../model/schemas/index.ts';
-import type { Viewer } from '../users/api/user.ts';
-import { fmtTime } from '../../model/time.ts';
-import { Mode, RepoPermission, type AccessMode } from '../auth/perm.ts';
+import type { Config } from '../../../config.ts';
+import { Repository, RepoUnit, type IRepository, type IRepoUnit } from '../../../model/repo.ts';
+import { User } from '../../../model/user.ts';
+import { Issue, CommentType, type IIssue } from '../../../model/issue.ts';
+import { PullRequest } from '../../../model/pull.ts';
+import { NotificationSource, NotificationStatus, type INotification } from '../../../model/notification.ts';
+import { issuePath, repoApiUrl, repoHtmlUrl } from '../../issues/api/issue.ts';
+import { toApiRepo, type ApiRepo } from '../../repos/api/repo.ts';
+import type { NotificationSubject, NotificationThread, Wire } from '../../../model/schemas/index.ts';
+import type { Viewer } from '../../users/api/user.ts';
+import { fmtTime } from '../../../model/time.ts';
+import { Mode, RepoPermission, type AccessMode } from '../../auth/perm.ts';
 
 export const threadApiUrl = (cfg: Config, id: number) => `${cfg.appUrl}api/v1/notifications/threads/${id}`;
 

@@ -4,7 +4,7 @@
 // Recording follows NotifyWatchers: a row for the actor, one for the owning organization (when the
 // actor is not the organization), and one for each active watcher who has not blocked the actor and
 // may read the unit the activity belongs to. Rows are written in the transaction of the change that
-// caused them (lib/events.ts subscribers), so a failed change leaves no activity behind.
+// caused them (lib/activity/events.ts subscribers), so a failed change leaves no activity behind.
 //
 // Deviations, on purpose:
 // - Visibility (`is_private`) is read from the repository as it is now, not as it was when the row
@@ -13,25 +13,25 @@
 // - Days (`date`) and heatmap buckets are in UTC (Forgejo uses the server's default UI time zone).
 // - Stars and watches record nothing, as in Forgejo (its star_repo/watch_repo types are only used by
 //   federation). Renames, transfers, mirror syncs, review dismissals, ready-for-review and auto-merges
-//   record nothing yet: no event in lib/events.ts tells of them (an auto-merge is an ordinary merge).
+//   record nothing yet: no event in lib/activity/events.ts tells of them (an auto-merge is an ordinary merge).
 // - `content` of issue activities is Forgejo's long-standing `<index>|<text>` (newer Forgejo writes a
 //   JSON array).
 import type { EntityManager } from '@mikro-orm/core';
-import { Action, OpType, type IAction, type OpName } from '../model/action.ts';
-import { User, type IUser } from '../model/user.ts';
-import { Repository, type IRepository } from '../model/repo.ts';
-import { Watch } from '../model/star.ts';
-import { intArray, jsonList, plainRows, readRowsFast } from '../model/raw.ts';
-import { tailWrite } from './db/counters.ts';
-import { WATCHING } from './repos/social.ts';
-import { keepEarly, takeEarly } from './db/early-reads.ts';
-import { BlockedUser } from '../model/social.ts';
-import { CommentType, Comment, type IComment } from '../model/issue.ts';
-import { numberPending } from './issues/issues.ts';
-import type { ITeam } from '../model/org.ts';
-import { readersOf, userById, type UnitName } from './auth/perm.ts';
-import { reachable, type Caller, type Sql } from './repos/search.ts';
-import type { Page } from './http/paging.ts';
+import { Action, OpType, type IAction, type OpName } from '../../model/action.ts';
+import { User, type IUser } from '../../model/user.ts';
+import { Repository, type IRepository } from '../../model/repo.ts';
+import { Watch } from '../../model/star.ts';
+import { intArray, jsonList, plainRows, readRowsFast } from '../../model/raw.ts';
+import { tailWrite } from '../db/counters.ts';
+import { WATCHING } from '../repos/social.ts';
+import { keepEarly, takeEarly } from '../db/early-reads.ts';
+import { BlockedUser } from '../../model/social.ts';
+import { CommentType, Comment, type IComment } from '../../model/issue.ts';
+import { numberPending } from '../issues/issues.ts';
+import type { ITeam } from '../../model/org.ts';
+import { readersOf, userById, type UnitName } from '../auth/perm.ts';
+import { reachable, type Caller, type Sql } from '../repos/search.ts';
+import type { Page } from '../http/paging.ts';
 import { onEvent, type EventOf, type PushCommit, type RepoEvent } from './events.ts';
 
 export interface NewAction {

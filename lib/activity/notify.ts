@@ -1,20 +1,20 @@
 // Notification threads from issue and pull-request events (Forgejo's services/uinotification and
 // models/activities/notification_list.go createOrUpdateIssueNotifications). A subscriber of
-// lib/events.ts, so the threads commit or roll back with the change that caused them.
+// lib/activity/events.ts, so the threads commit or roll back with the change that caused them.
 import type { EntityManager } from '@mikro-orm/core';
-import { Comment, CommentType, type IIssue } from '../model/issue.ts';
-import type { IRepository } from '../model/repo.ts';
-import { User } from '../model/user.ts';
-import { Notification, NotificationSource, NotificationStatus } from '../model/notification.ts';
-import { isWorkInProgress } from './issues/api/issue.ts';
-import type { IUser } from '../model/user.ts';
+import { Comment, CommentType, type IIssue } from '../../model/issue.ts';
+import type { IRepository } from '../../model/repo.ts';
+import { User } from '../../model/user.ts';
+import { Notification, NotificationSource, NotificationStatus } from '../../model/notification.ts';
+import { isWorkInProgress } from '../issues/api/issue.ts';
+import type { IUser } from '../../model/user.ts';
 import { onEvent } from './events.ts';
-import { mentionedUsers } from './issues/mentions.ts';
-import { everyoneReads, readersOf, repoById, userById } from './auth/perm.ts';
-import { intArray, plainPrefixed, prefixedColumns, readRowsFast, textOf } from '../model/raw.ts';
-import { tailWrite } from './db/counters.ts';
-import { numberPending } from './issues/issues.ts';
-import { WATCHING } from './repos/social.ts';
+import { mentionedUsers } from '../issues/mentions.ts';
+import { everyoneReads, readersOf, repoById, userById } from '../auth/perm.ts';
+import { intArray, plainPrefixed, prefixedColumns, readRowsFast, textOf } from '../../model/raw.ts';
+import { tailWrite } from '../db/counters.ts';
+import { numberPending } from '../issues/issues.ts';
+import { WATCHING } from '../repos/social.ts';
 
 export interface IssueNotice {
   issue: IIssue;

@@ -4,13 +4,13 @@
 // about what happened. A subscriber that fails fails the change: subscribers only write rows; slow
 // work (HTTP deliveries) happens later, from those rows.
 import type { EntityManager } from '@mikro-orm/core';
-import type { Config } from '../config.ts';
-import type { IComment, IIssue } from '../model/issue.ts';
-import type { IPullRequest, IReview } from '../model/pull.ts';
-import type { IRelease } from '../model/release.ts';
-import type { IRepository } from '../model/repo.ts';
-import type { IUser } from '../model/user.ts';
-import type { Services } from './http/services.ts';
+import type { Config } from '../../config.ts';
+import type { IComment, IIssue } from '../../model/issue.ts';
+import type { IPullRequest, IReview } from '../../model/pull.ts';
+import type { IRelease } from '../../model/release.ts';
+import type { IRepository } from '../../model/repo.ts';
+import type { IUser } from '../../model/user.ts';
+import type { Services } from '../http/services.ts';
 
 /** What a subscriber may use besides the EntityManager: a request state fits. */
 export interface EventCtx {
