@@ -38,7 +38,7 @@ import { removeUploads } from './lib/attachments.ts';
 import { bodyReader, closeUnreadBody, once } from './lib/http/request-body.ts';
 import { createGitHttp } from './git-http.ts';
 import { createGitLfs } from './git-lfs.ts';
-import { installWebhooks } from './lib/webhook-tasks.ts';
+import { installWebhooks } from './lib/webhooks/tasks.ts';
 import { beforeCommitWrites, closeCounterQueue, hotRowOf, openCounterQueue } from './lib/db/counters.ts';
 import { openTransaction } from './model/transaction.ts';
 

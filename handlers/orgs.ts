@@ -9,7 +9,7 @@ import { Repository } from '../model/repo.ts';
 import { Label } from '../model/label.ts';
 import { deleteActionConfig } from '../model/action-secret.ts';
 import { Action } from '../model/action.ts';
-import { deleteOwnerHooks } from '../lib/webhook-tasks.ts';
+import { deleteOwnerHooks } from '../lib/webhooks/tasks.ts';
 import { BlockedUser, Follow } from '../model/social.ts';
 import { createOrg, type NewOrg } from '../lib/users/accounts.ts';
 import { renameOwner } from '../lib/users/rename-owner.ts';

@@ -13,7 +13,7 @@ import { emitEvent, type Changes, type EventCtx, type IssueAction, type PullActi
 import { emitRefChanges } from '../push-events.ts';
 import { labelIdsOf, nextIdOf, type NewRowKind, type RowInsert } from './issues.ts';
 import { feedWatchersList, feedWatchersOver, keepFeedWatchers } from '../activity/feeds.ts';
-import { hooksList, hooksOver, keepHooks } from '../webhooks.ts';
+import { hooksList, hooksOver, keepHooks } from '../webhooks/webhooks.ts';
 import { keepEarly, takeEarly } from '../db/early-reads.ts';
 import { executeFast } from '../../model/raw.ts';
 import { Watch } from '../../model/star.ts';

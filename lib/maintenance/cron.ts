@@ -7,7 +7,7 @@
 //   does. Started from the API it runs in the background, as Forgejo's queue does.
 // - delete_old_actions: deletes activity feed rows older than a year. As in Forgejo, where this task
 //   is disabled by default, it is not scheduled (schedule "-") and runs only when an admin starts it.
-// - cleanup_hook_task_table: deletes finished webhook deliveries (lib/hook-task-cleanup.ts) as
+// - cleanup_hook_task_table: deletes finished webhook deliveries (lib/webhooks/hook-task-cleanup.ts) as
 //   `[cron.cleanup_hook_task_table]` says; listed only when ENABLED. The shared scheduler below runs
 //   it when its period has passed since the last run, claimed in the database (model/cron.ts), so of
 //   several processes only one runs it.
@@ -16,7 +16,7 @@ import { schedulePeriod, type Config } from '../../config.ts';
 import type { Services } from '../http/services.ts';
 import { Action } from '../../model/action.ts';
 import { claimCronRun, CronTask, recordCronRun } from '../../model/cron.ts';
-import { cleanupHookTasks } from '../hook-task-cleanup.ts';
+import { cleanupHookTasks } from '../webhooks/hook-task-cleanup.ts';
 import { mirrorTick, TICK_MS } from '../mirror-schedule.ts';
 
 export interface CronTaskDef {

@@ -16,7 +16,7 @@ import { Star, Watch } from '../../model/star.ts';
 import { recountStarsAndWatches } from '../repos/social.ts';
 import { Notification } from '../../model/notification.ts';
 import { Action } from '../../model/action.ts';
-import { deleteOwnerHooks } from '../webhook-tasks.ts';
+import { deleteOwnerHooks } from '../webhooks/tasks.ts';
 import { deleteRepository } from '../repos/repos.ts';
 import { ownsPackages, removeOwnerPackages } from '../packages.ts';
 import { refreshFollowCounts } from './follows.ts';

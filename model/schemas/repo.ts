@@ -94,7 +94,7 @@ export type CreateHookOptionConfig = Static<typeof CreateHookOptionConfig>;
 
 export const CreateHookOption = Type.Object({
   // Forgejo documents an enum but binds any string and answers `Invalid hook type: <t>` itself (and
-  // accepts matrix and sourcehut_builds too), so the list is checked by lib/webhooks.ts, not here.
+  // accepts matrix and sourcehut_builds too), so the list is checked by lib/webhooks/webhooks.ts, not here.
   type: Type.String({ 'x-go-name': 'Type', description: 'forgejo, dingtalk, discord, gitea, gogs, msteams, slack, telegram, feishu, wechatwork, packagist, matrix, sourcehut_builds' }),
   config: Type.With(CreateHookOptionConfig, { 'x-go-name': 'Config' }),
   events: Type.Optional(Type.Array(Type.String(), { 'x-go-name': 'Events' })),

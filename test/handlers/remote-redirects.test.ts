@@ -13,7 +13,7 @@ import pino from 'pino';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Repository } from '../../model/repo.ts';
-import { deliverTick } from '../../lib/webhook-deliver.ts';
+import { deliverTick } from '../../lib/webhooks/deliver.ts';
 import { SecretBox } from '../../lib/auth/secretbox.ts';
 import { repoPathFor } from '../../lib/http/services.ts';
 import { secretKey } from '../../server.ts';

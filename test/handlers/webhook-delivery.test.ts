@@ -13,7 +13,7 @@ import { Issue } from '../../model/issue.ts';
 import { Repository } from '../../model/repo.ts';
 import { User } from '../../model/user.ts';
 import { emitEvent } from '../../lib/activity/events.ts';
-import { deliverTick, startWebhookDeliverer } from '../../lib/webhook-deliver.ts';
+import { deliverTick, startWebhookDeliverer } from '../../lib/webhooks/deliver.ts';
 import { SecretBox } from '../../lib/auth/secretbox.ts';
 import { repoPathFor, type Services } from '../../lib/http/services.ts';
 import { secretKey } from '../../server.ts';

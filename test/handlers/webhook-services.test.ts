@@ -9,7 +9,7 @@ import pino from 'pino';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { HookTask } from '../../model/webhook.ts';
-import { deliverTick } from '../../lib/webhook-deliver.ts';
+import { deliverTick } from '../../lib/webhooks/deliver.ts';
 import { SecretBox } from '../../lib/auth/secretbox.ts';
 import { repoPathFor, type Services } from '../../lib/http/services.ts';
 import { secretKey } from '../../server.ts';

@@ -2,12 +2,12 @@
 // escaping, cuts and the Go conventions the bodies follow.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { discordConvertor } from '../../lib/webhook-payloads/discord.ts';
-import { goJson, pathEscape, queryEscape, refUrl, shortRef } from '../../lib/webhook-payloads/format.ts';
-import { msteamsConvertor } from '../../lib/webhook-payloads/msteams.ts';
-import { slackConvertor } from '../../lib/webhook-payloads/slack.ts';
-import { telegramConvertor } from '../../lib/webhook-payloads/telegram.ts';
-import type { PCommit, PushPayload } from '../../lib/webhook-payloads/types.ts';
+import { discordConvertor } from '../../lib/webhooks/payloads/discord.ts';
+import { goJson, pathEscape, queryEscape, refUrl, shortRef } from '../../lib/webhooks/payloads/format.ts';
+import { msteamsConvertor } from '../../lib/webhooks/payloads/msteams.ts';
+import { slackConvertor } from '../../lib/webhooks/payloads/slack.ts';
+import { telegramConvertor } from '../../lib/webhooks/payloads/telegram.ts';
+import type { PCommit, PushPayload } from '../../lib/webhooks/payloads/types.ts';
 
 const APP = 'http://localhost:3000/';
 const repo = { full_name: 'test/repo', html_url: 'http://localhost:3000/test/repo', clone_url: 'http://localhost:3000/test/repo.git', ssh_url: 'git@localhost:test/repo.git', private: false };

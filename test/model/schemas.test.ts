@@ -100,7 +100,7 @@ test('labels, branches, tags, hooks, issues, files', () => {
   assert.is(msg(BodySchemas.CreateTagOption, { tag_name: 'v1.0.0' }), undefined);
   assert.is(msg(BodySchemas.CreateHookOption, { type: 'gitea' }), '[Config]: Required');
   assert.is(msg(BodySchemas.CreateHookOption, { type: 'gitea', config: { url: 'http://x', content_type: 'json' } }), undefined);
-  // Any hook type binds; lib/webhooks.ts answers Forgejo's `Invalid hook type: <t>` (test/handlers/hooks.test.ts).
+  // Any hook type binds; lib/webhooks/webhooks.ts answers Forgejo's `Invalid hook type: <t>` (test/handlers/hooks.test.ts).
   assert.is(msg(BodySchemas.CreateHookOption, { type: 'nope', config: {} }), undefined);
   assert.is(msg(BodySchemas.CreateHookOption, { config: {} }), '[Type]: Required');
   assert.is(msg(BodySchemas.CreateKeyOption, { title: 't' }), '[Key]: Required');

@@ -4,7 +4,7 @@
 // answers 422 `Missing config option: <name>` for a missing required key; cairn also reads the other
 // services' keys, requiring the ones without which no delivery could work (packagist's package_url,
 // sourcehut builds' manifest_path) and checking each given value as Forgejo's form does.
-import { badRequest, unprocessable } from './http/errors.ts';
+import { badRequest, unprocessable } from '../http/errors.ts';
 
 type Config = Record<string, string>;
 type Meta = Record<string, string | number | boolean>;

@@ -1,15 +1,15 @@
 // Webhook records as the API sees them (Forgejo's routers/api/v1/utils/hook.go, models/webhook and
 // services/webhook): option validation with Forgejo's 422 messages, the event switches, the
-// event list a hook answers with (its wire shape is lib/api/hook.ts), and which hooks an event reaches.
+// event list a hook answers with (its wire shape is lib/webhooks/api/hook.ts), and which hooks an event reaches.
 import type { EntityManager } from '@mikro-orm/core';
-import { Webhook, type HookEventSpec, type IWebhook } from '../model/webhook.ts';
-import type { CreateHookOption, EditHookOption } from '../model/schemas/index.ts';
-import { unprocessable } from './http/errors.ts';
-import { keepEarly, takeEarly } from './db/early-reads.ts';
-import { jsonList, plainRows } from '../model/raw.ts';
-import { compileGlob, GlobError } from './repos/glob.ts';
-import type { SecretBox } from './auth/secretbox.ts';
-import { hookMeta, tokenAuthorization } from './webhook-config.ts';
+import { Webhook, type HookEventSpec, type IWebhook } from '../../model/webhook.ts';
+import type { CreateHookOption, EditHookOption } from '../../model/schemas/index.ts';
+import { unprocessable } from '../http/errors.ts';
+import { keepEarly, takeEarly } from '../db/early-reads.ts';
+import { jsonList, plainRows } from '../../model/raw.ts';
+import { compileGlob, GlobError } from '../repos/glob.ts';
+import type { SecretBox } from '../auth/secretbox.ts';
+import { hookMeta, tokenAuthorization } from './config.ts';
 
 /** Forgejo's webhook_module types (forgejo-facts 11.4). */
 export const HOOK_TYPES = ['forgejo', 'gitea', 'gogs', 'slack', 'discord', 'dingtalk', 'telegram', 'msteams', 'feishu', 'matrix', 'wechatwork', 'packagist', 'sourcehut_builds'];

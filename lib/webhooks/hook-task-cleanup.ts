@@ -4,8 +4,8 @@
 // newest. Tasks still waiting for a retry are kept. Each variant is one statement, so two processes
 // running it at once delete nothing twice and leave nothing half done.
 import type { EntityManager } from '@mikro-orm/core';
-import type { Config } from '../config.ts';
-import { parseDuration } from '../model/duration.ts';
+import type { Config } from '../../config.ts';
+import { parseDuration } from '../../model/duration.ts';
 
 /** Deletes finished tasks as `[cron.cleanup_hook_task_table]` says; returns how many went. */
 export async function cleanupHookTasks(em: EntityManager, cfg: Config): Promise<number> {

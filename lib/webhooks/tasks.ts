@@ -2,22 +2,22 @@
 // every active hook of the repository, its owner and the instance that wants the event (and whose
 // branch filter passes, for push, create and delete), one HookTask row with the API payload
 // (modules/structs/hook.go shapes), written in the transaction of the change. Delivery happens later
-// (lib/webhook-deliver.ts).
+// (lib/webhooks/deliver.ts).
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
-import type { RequestState } from './http/request.ts';
-import { commentsToApi, issueToApi } from './issues/api/issue.ts';
-import { repoUrls, toVerification, CommitUsers } from './repos/api/git.ts';
-import { pullToApi } from './pulls/api/pull.ts';
-import { releaseToApi } from './repos/api/release.ts';
-import { toApiRepo } from './repos/api/repo.ts';
-import { toApiUser, type Viewer } from './users/api/user.ts';
-import type { IRepository } from '../model/repo.ts';
-import { User, type IUser } from '../model/user.ts';
-import { HookTask, Webhook, type IWebhook } from '../model/webhook.ts';
-import { onEvent, type EventCtx, type EventOf, type PushCommit, type RepoEvent } from './activity/events.ts';
-import { Mode, RepoPermission, enabledUnits, userById, type AccessMode } from './auth/perm.ts';
-import { repoUnits } from './repos/repos.ts';
+import type { RequestState } from '../http/request.ts';
+import { commentsToApi, issueToApi } from '../issues/api/issue.ts';
+import { repoUrls, toVerification, CommitUsers } from '../repos/api/git.ts';
+import { pullToApi } from '../pulls/api/pull.ts';
+import { releaseToApi } from '../repos/api/release.ts';
+import { toApiRepo } from '../repos/api/repo.ts';
+import { toApiUser, type Viewer } from '../users/api/user.ts';
+import type { IRepository } from '../../model/repo.ts';
+import { User, type IUser } from '../../model/user.ts';
+import { HookTask, Webhook, type IWebhook } from '../../model/webhook.ts';
+import { onEvent, type EventCtx, type EventOf, type PushCommit, type RepoEvent } from '../activity/events.ts';
+import { Mode, RepoPermission, enabledUnits, userById, type AccessMode } from '../auth/perm.ts';
+import { repoUnits } from '../repos/repos.ts';
 import { branchMatches, hasEvent, hooksFor, RAW_PAYLOAD_TYPES } from './webhooks.ts';
 
 const ANONYMOUS: Viewer = { doer: null, siteAdmin: false };

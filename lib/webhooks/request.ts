@@ -3,8 +3,8 @@
 // body otherwise, with the delivery and signature headers where Forgejo sends them and the hook's
 // Authorization header. The Authorization value is a credential: the record shows it redacted.
 import { createHmac } from 'node:crypto';
-import type { HookRequestInfo, IHookTask, IWebhook } from '../model/webhook.ts';
-import { convertTask, type ConvertContext } from './webhook-payloads/index.ts';
+import type { HookRequestInfo, IHookTask, IWebhook } from '../../model/webhook.ts';
+import { convertTask, type ConvertContext } from './payloads/index.ts';
 import { coarseEvent, RAW_PAYLOAD_TYPES } from './webhooks.ts';
 
 export interface OutgoingRequest {

@@ -6,14 +6,14 @@
 // attempt leaves the lease to expire: the task is then tried again, or given up if that was its last
 // attempt. Every write after the claim checks the attempt number, so a late writer changes nothing.
 import type { EntityManager } from '@mikro-orm/core';
-import type { Config } from '../config.ts';
-import { Webhook, type HookRequestInfo, type HookResponseInfo, type IHookTask } from '../model/webhook.ts';
-import { HookTask } from '../model/webhook.ts';
-import type { Services } from './http/services.ts';
-import { UnsupportedEvent } from './webhook-payloads/index.ts';
-import { buildRequest } from './webhook-request.ts';
-import { setDeliveryNudge } from './webhook-tasks.ts';
-import { RefusedHost, sendRequest } from './webhook-transport.ts';
+import type { Config } from '../../config.ts';
+import { Webhook, type HookRequestInfo, type HookResponseInfo, type IHookTask } from '../../model/webhook.ts';
+import { HookTask } from '../../model/webhook.ts';
+import type { Services } from '../http/services.ts';
+import { UnsupportedEvent } from './payloads/index.ts';
+import { buildRequest } from './request.ts';
+import { setDeliveryNudge } from './tasks.ts';
+import { RefusedHost, sendRequest } from './transport.ts';
 
 export const TICK_MS = 5_000;
 const PER_TICK = 50;

@@ -1,8 +1,8 @@
 // From a stored hook task to the body a chat service expects (Forgejo's shared.NewPayload and each
 // handler's NewRequest): the task's fine event type picks the converter method, the hook's type and
 // settings pick the converter.
-import type { Config } from '../../config.ts';
-import type { IHookTask, IWebhook } from '../../model/webhook.ts';
+import type { Config } from '../../../config.ts';
+import type { IHookTask, IWebhook } from '../../../model/webhook.ts';
 import { dingtalkConvertor } from './dingtalk.ts';
 import { discordConvertor, type DiscordMeta } from './discord.ts';
 import { feishuConvertor } from './feishu.ts';

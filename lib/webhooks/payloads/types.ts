@@ -1,4 +1,4 @@
-// The API payloads a hook task stores (lib/webhook-tasks.ts, Forgejo's modules/structs/hook.go), as the
+// The API payloads a hook task stores (lib/webhooks/tasks.ts, Forgejo's modules/structs/hook.go), as the
 // chat-service converters read them back: only the fields they use. The task's payload is our own
 // JSON, written by us, so it is read without validation.
 export interface PUser { login: string; full_name?: string; avatar_url?: string; html_url?: string }

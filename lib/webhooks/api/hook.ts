@@ -1,9 +1,9 @@
 // api.Hook wire shape (Forgejo's convert.ToHook).
-import type { Config } from '../../config.ts';
-import type { IWebhook } from '../../model/webhook.ts';
-import { fmtTime } from '../../model/time.ts';
-import type { Hook, Wire } from '../../model/schemas/index.ts';
-import { apiMetadata } from '../webhook-config.ts';
+import type { Config } from '../../../config.ts';
+import type { IWebhook } from '../../../model/webhook.ts';
+import { fmtTime } from '../../../model/time.ts';
+import type { Hook, Wire } from '../../../model/schemas/index.ts';
+import { apiMetadata } from '../config.ts';
 import { eventsArray } from '../webhooks.ts';
 
 export type ApiHook = Wire<Hook>;

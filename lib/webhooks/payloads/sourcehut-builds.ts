@@ -2,8 +2,8 @@
 // mutation carrying the repository's build manifest, read from git at the pushed commit and adjusted
 // to build that commit. Only pushes and new refs start builds; other events are not for this service.
 import * as yaml from 'js-yaml';
-import { readObject } from '../../git/cat-file.ts';
-import { entryAt } from '../../git/lookup.ts';
+import { readObject } from '../../../git/cat-file.ts';
+import { entryAt } from '../../../git/lookup.ts';
 import { refType, shortRef } from './format.ts';
 import { UnsupportedEvent, type Convertor, type PRepo } from './types.ts';
 
