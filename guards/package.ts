@@ -5,7 +5,7 @@
 // unlink) resolve nothing here, as in Forgejo, so their "TOK; PKGWRITE" guards answer first and the
 // handler reports an unknown package (404).
 import { NOT_FOUND } from '../lib/http/errors.ts';
-import { findVersion } from '../lib/packages.ts';
+import { findVersion } from '../lib/packages/packages.ts';
 import { deny, need, step } from './types.ts';
 
 export const PACKAGE = step('PACKAGE', 'loader', ['user'], ['package'], async (s) => {

@@ -20,7 +20,7 @@ import { unprocessable } from '../lib/http/errors.ts';
 import { toApiOrg } from '../lib/users/api/user.ts';
 import { isSiteAdmin, need } from '../lib/http/request.ts';
 import { orgFeed } from './activities.ts';
-import { ownsPackages } from '../lib/packages.ts';
+import { ownsPackages } from '../lib/packages/packages.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 
 /** The fields of a CreateOrgOption, for `POST /orgs` and the admin's `POST /admin/users/{username}/orgs`. */

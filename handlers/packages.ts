@@ -1,5 +1,5 @@
 // Packages of an owner (Forgejo routers/api/v1/packages/package.go). Packages are created through the
-// package registries (lib/package-registry.ts, lib/registries/); the API lists, shows and deletes versions, lists their
+// package registries (lib/packages/registry.ts, lib/registries/); the API lists, shows and deletes versions, lists their
 // files, and links a package to a repository of its owner.
 import type { FilterQuery } from '@mikro-orm/core';
 import type { Handler, HandlerCtx } from '../lib/http/handler.ts';
@@ -7,8 +7,8 @@ import { json, noContent } from '../lib/http/handler.ts';
 import { Package, PackageVersion, type IPackage, type IPackageVersion } from '../model/package.ts';
 import { Repository } from '../model/repo.ts';
 import { User, type IUser } from '../model/user.ts';
-import { toApiPackage, toApiPackageFile } from '../lib/api/package.ts';
-import { findPackage, removePackageVersion, versionFiles } from '../lib/packages.ts';
+import { toApiPackage, toApiPackageFile } from '../lib/packages/api/package.ts';
+import { findPackage, removePackageVersion, versionFiles } from '../lib/packages/packages.ts';
 import { repoPermission } from '../lib/auth/perm.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { notFound } from '../lib/http/errors.ts';

@@ -44,7 +44,7 @@ async function bestTeamMode(em: EntityManager, orgId: number, uid: number): Prom
 
 /**
  * The caller's access to a package owner's packages: 2 write, 1 read, 0 none. Shared with the package
- * registries (lib/registries/common.ts checkAccess) and PKGREAD/PKGWRITE, which decide with the same rule outside the route table.
+ * registries (lib/packages/registries/common.ts checkAccess) and PKGREAD/PKGWRITE, which decide with the same rule outside the route table.
  */
 export async function packageAccess(em: EntityManager, owner: IUser, doer: IUser | null): Promise<0 | 1 | 2> {
   if (doer?.id === owner.id) return 2;

@@ -3,7 +3,7 @@
 // it accepts them. Removed at start, before listening. Only names these writers use are touched:
 //   <APP_DATA_PATH>/attachments/tmp/*             formidable's temporary upload files (lib/attachments.ts), and
 //                                                 release assets a migration downloaded (lib/migrate-import.ts)
-//   <APP_DATA_PATH>/packages/tmp/*                spooled package uploads (lib/packages.ts)
+//   <APP_DATA_PATH>/packages/tmp/*                spooled package uploads (lib/packages/packages.ts)
 //   <ROOT>/.migrating/*                           a migration's clone before its repository exists (lib/mirrors.ts)
 //   <ROOT>/<owner>/<repo>[.wiki].git/objects/tmp_objdir-incoming-*, incoming-*   git's quarantine
 // When another process may be serving the same data (lib/runtime/serving-lock.ts), what it is writing must
@@ -12,7 +12,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../../config.ts';
 import { attachmentsRoot } from '../attachments.ts';
-import { packagesRoot } from '../packages.ts';
+import { packagesRoot } from '../packages/packages.ts';
 import { migrationSpool } from '../mirrors.ts';
 
 const QUARANTINE = /^(tmp_objdir-incoming-|incoming-)[A-Za-z0-9_-]+$/;

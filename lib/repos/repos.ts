@@ -33,7 +33,7 @@ import { fillLicense, licenseText } from './license-templates.ts';
 import { labelSet } from '../issues/label-templates.ts';
 import { dropRepoTopics } from './topics.ts';
 import { learnCounters, lockCounterRows } from '../db/counters.ts';
-import { unlinkRepoPackages } from '../packages.ts';
+import { unlinkRepoPackages } from '../packages/packages.ts';
 import { LfsLock, LfsMetaObject } from '../../model/lfs.ts';
 
 export const DEFAULT_PULLS_CONFIG = {

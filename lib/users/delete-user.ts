@@ -18,7 +18,7 @@ import { Notification } from '../../model/notification.ts';
 import { Action } from '../../model/action.ts';
 import { deleteOwnerHooks } from '../webhooks/tasks.ts';
 import { deleteRepository } from '../repos/repos.ts';
-import { ownsPackages, removeOwnerPackages } from '../packages.ts';
+import { ownsPackages, removeOwnerPackages } from '../packages/packages.ts';
 import { refreshFollowCounts } from './follows.ts';
 import { deleteAvatar } from './avatar-store.ts';
 import { unprocessable } from '../http/errors.ts';

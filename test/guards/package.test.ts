@@ -7,7 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PACKAGE } from '../../guards/package.ts';
 import { loadConfig } from '../../config.ts';
-import { addPackageFile, spool } from '../../lib/packages.ts';
+import { addPackageFile, spool } from '../../lib/packages/packages.ts';
 import type { IUser } from '../../model/user.ts';
 import type { RequestState } from '../../guards/types.ts';
 import { table, type Given } from './state.ts';

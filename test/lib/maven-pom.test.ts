@@ -1,8 +1,8 @@
-// The POM reader of the Maven registry (lib/registries/maven-pom.ts; Forgejo's ParsePackageMetaData): what it
+// The POM reader of the Maven registry (lib/packages/registries/maven-pom.ts; Forgejo's ParsePackageMetaData): what it
 // keeps of a well-formed POM, and the documents it refuses as Go's XML decoder does.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parsePom, PomError } from '../../lib/registries/maven-pom.ts';
+import { parsePom, PomError } from '../../lib/packages/registries/maven-pom.ts';
 
 test('a POM: coordinates, name, description, URL, license names and dependencies; entities, CDATA, comments and prefixes read', () => {
   const m = parsePom(`\ufeff<?xml version="1.0" encoding="UTF-8"?>

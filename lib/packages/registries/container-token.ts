@@ -1,11 +1,11 @@
 // Registry tokens of the container registry (Forgejo's packages_service.CreateAuthorizationToken).
 import { timingSafeEqual } from 'node:crypto';
 import { type EntityManager } from '@mikro-orm/core';
-import { User } from '../../model/user.ts';
-import { AccessToken } from '../../model/token.ts';
-import { type AuthResult } from '../auth/auth.ts';
-import type { TokenInfo } from '../auth/auth-types.ts';
-import { parseScopes, ScopeError } from '../auth/scopes.ts';
+import { User } from '../../../model/user.ts';
+import { AccessToken } from '../../../model/token.ts';
+import { type AuthResult } from '../../auth/auth.ts';
+import type { TokenInfo } from '../../auth/auth-types.ts';
+import { parseScopes, ScopeError } from '../../auth/scopes.ts';
 import { type PackageRegistryDeps } from './common.ts';
 import { E } from './container-storage.ts';
 

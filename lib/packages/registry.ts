@@ -4,11 +4,11 @@
 // it reads or writes. As in Forgejo's reqPackageAccess, a token without `read:package`/`write:package` or a
 // caller without the access gets 401 with a Basic challenge (package clients then send credentials), and a
 // public-only token 403 on a non-public owner. Errors are plain text unless the registry renders its own.
-import { pathSegments } from './http/url-path.ts';
+import { pathSegments } from '../http/url-path.ts';
 import type { Context, Middleware } from 'koa';
-import { User } from '../model/user.ts';
-import { authenticate } from './auth/auth.ts';
-import { HttpError } from './http/errors.ts';
+import { User } from '../../model/user.ts';
+import { authenticate } from '../auth/auth.ts';
+import { HttpError } from '../http/errors.ts';
 import { checkAccess, RegistryError, type PackageRegistryDeps, type Registry, type RegistryRequest } from './registries/common.ts';
 import { generic } from './registries/generic.ts';
 import { npm } from './registries/npm.ts';

@@ -5,7 +5,7 @@
 //   DELETE <name>/<version>          delete the version (204)
 import fs from 'node:fs';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { PackageFile } from '../../model/package.ts';
+import { PackageFile } from '../../../model/package.ts';
 import { addPackageFile, DuplicateFileError, findVersion, removePackageFile, removePackageVersion, spool, versionFiles } from '../packages.ts';
 import { checkQuota, emptyAnswer, RegistryError, sendFile, uploader, type Operation, type Registry, type RegistryRequest } from './common.ts';
 

@@ -1,6 +1,6 @@
 // Reading the npm registry: the package document, tarballs and search.
-import { Package, PackageBlob, PackageFile, PackageVersion } from '../../model/package.ts';
-import { isStorableText } from '../../model/schemas/storable.ts';
+import { Package, PackageBlob, PackageFile, PackageVersion } from '../../../model/package.ts';
+import { isStorableText } from '../../../model/schemas/storable.ts';
 import { findVersion, versionFiles } from '../packages.ts';
 import { RegistryError, sendFile, type RegistryRequest } from './common.ts';
 import { TYPE, type SemVer, parseSemver, compareSemver, metadataOf } from './npm-metadata.ts';

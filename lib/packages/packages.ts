@@ -9,9 +9,9 @@ import { createHash, randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { Writable, type Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/core';
-import type { Config } from '../config.ts';
-import type { IUser } from '../model/user.ts';
-import { Package, PackageBlob, PackageFile, PackageProperty, PackageVersion, PropertyType, type IPackage, type IPackageBlob, type IPackageFile, type IPackageVersion } from '../model/package.ts';
+import type { Config } from '../../config.ts';
+import type { IUser } from '../../model/user.ts';
+import { Package, PackageBlob, PackageFile, PackageProperty, PackageVersion, PropertyType, type IPackage, type IPackageBlob, type IPackageFile, type IPackageVersion } from '../../model/package.ts';
 
 export const packagesRoot = (cfg: Pick<Config, 'dataPath'>) => path.join(cfg.dataPath, 'packages');
 

@@ -1,11 +1,11 @@
-// The container registry's shared parts (lib/registries/container.ts routes to them): names and media
+// The container registry's shared parts (lib/packages/registries/container.ts routes to them): names and media
 // types, the OCI error set, and the package storage an image's blobs and manifests live in.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from 'koa';
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/core';
-import { Package, PackageBlob, PackageFile, PackageVersion, type IPackage, type IPackageBlob, type IPackageFile, type IPackageVersion } from '../../model/package.ts';
-import { type IUser } from '../../model/user.ts';
+import { Package, PackageBlob, PackageFile, PackageVersion, type IPackage, type IPackageBlob, type IPackageFile, type IPackageVersion } from '../../../model/package.ts';
+import { type IUser } from '../../../model/user.ts';
 import { blobPath, findPackage, type Spooled } from '../packages.ts';
 import { RegistryError, uploader, type RegistryRequest } from './common.ts';
 
@@ -100,7 +100,7 @@ export async function ensureVersion(em: EntityManager, pkg: IPackage, name: stri
   return v;
 }
 
-/** The blob row of these bytes, moving them into the store when new (lib/packages.ts keeps the same rule). */
+/** The blob row of these bytes, moving them into the store when new (lib/packages/packages.ts keeps the same rule). */
 export async function blobOf(em: EntityManager, r: RegistryRequest, up: Spooled): Promise<IPackageBlob> {
   const existing = await em.findOne(PackageBlob, { hashSha256: up.sha256 });
   if (existing) return existing;

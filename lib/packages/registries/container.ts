@@ -10,10 +10,10 @@
 // manifest is a version named by its tag (or its digest when pushed untagged) holding `manifest.json` and a file
 // per blob it references, so a blob stays while a manifest needs it. Errors are `{"errors":[{code,message}]}`.
 import type { Context, Middleware } from 'koa';
-import { User } from '../../model/user.ts';
-import { authenticate } from '../auth/auth.ts';
-import { HttpError } from '../http/errors.ts';
-import { pathSegments } from '../http/url-path.ts';
+import { User } from '../../../model/user.ts';
+import { authenticate } from '../../auth/auth.ts';
+import { HttpError } from '../../http/errors.ts';
+import { pathSegments } from '../../http/url-path.ts';
 import { checkAccess, RegistryError, type PackageRegistryDeps } from './common.ts';
 import { IMAGE, E, renderError, type ImageRequest, answer } from './container-storage.ts';
 import { mintToken, tokenAuth } from './container-token.ts';

@@ -1,7 +1,7 @@
 // Dist-tags of the npm registry: a tag is an `npm.tag` property of the version it points to.
 import { type EntityManager } from '@mikro-orm/core';
-import { PackageProperty, PackageVersion, PropertyType, type IPackage, type IPackageVersion } from '../../model/package.ts';
-import { isStorableText } from '../../model/schemas/storable.ts';
+import { PackageProperty, PackageVersion, PropertyType, type IPackage, type IPackageVersion } from '../../../model/package.ts';
+import { isStorableText } from '../../../model/schemas/storable.ts';
 import { findPackage, findVersion } from '../packages.ts';
 import { emptyAnswer, readCapped, RegistryError, type RegistryRequest } from './common.ts';
 import { TYPE, TAG_PROPERTY, checkTag } from './npm-metadata.ts';

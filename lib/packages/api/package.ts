@@ -1,16 +1,16 @@
 // api.Package and api.PackageFile wire shapes (Forgejo services/convert/package.go). A Package is one
 // version of a package: its `id` is the version's id, `created_at` the version's creation.
-import type { Config } from '../../config.ts';
-import type { IUser } from '../../model/user.ts';
-import type { IPackage, IPackageBlob, IPackageFile, IPackageVersion } from '../../model/package.ts';
-import { toApiUser, type Viewer } from '../users/api/user.ts';
-import type { ApiRepo } from '../repos/api/repo.ts';
-import type { Package, PackageFile, Wire } from '../../model/schemas/index.ts';
+import type { Config } from '../../../config.ts';
+import type { IUser } from '../../../model/user.ts';
+import type { IPackage, IPackageBlob, IPackageFile, IPackageVersion } from '../../../model/package.ts';
+import { toApiUser, type Viewer } from '../../users/api/user.ts';
+import type { ApiRepo } from '../../repos/api/repo.ts';
+import type { Package, PackageFile, Wire } from '../../../model/schemas/index.ts';
 
 export type ApiPackage = Wire<Package>;
 export type ApiPackageFile = Wire<PackageFile>;
-import { fmtTime } from '../../model/time.ts';
-import { pseudoUser } from '../auth/pseudo-users.ts';
+import { fmtTime } from '../../../model/time.ts';
+import { pseudoUser } from '../../auth/pseudo-users.ts';
 
 export interface PackageView {
   pkg: IPackage;

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { type EntityManager } from '@mikro-orm/core';
-import { PackageBlob, PackageFile, PackageProperty, PackageVersion, PropertyType, type IPackageBlob, type IPackageVersion } from '../../model/package.ts';
+import { PackageBlob, PackageFile, PackageProperty, PackageVersion, PropertyType, type IPackageBlob, type IPackageVersion } from '../../../model/package.ts';
 import { removePackageVersion, spool } from '../packages.ts';
 import { checkQuota, readCapped, RegistryError, uploader } from './common.ts';
 import { DIGEST_PROPERTY, MANIFEST_FILE, MAX_MANIFEST, TAG, DIGEST, IMAGE_MANIFESTS, INDEXES, E, type ImageRequest, ownerPath, setHeaders, answer, imagePackage, ensurePackage, ensureVersion, blobOf, addFile, localBlob, type ManifestMeta, metaOf } from './container-storage.ts';

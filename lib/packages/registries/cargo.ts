@@ -14,9 +14,9 @@
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { Package, PackageBlob, PackageFile, PackageProperty, PackageVersion, PropertyType, type IPackageVersion } from '../../model/package.ts';
-import { isStorableText } from '../../model/schemas/storable.ts';
-import { bodyCap } from '../http/request-body.ts';
+import { Package, PackageBlob, PackageFile, PackageProperty, PackageVersion, PropertyType, type IPackageVersion } from '../../../model/package.ts';
+import { isStorableText } from '../../../model/schemas/storable.ts';
+import { bodyCap } from '../../http/request-body.ts';
 import { addPackageFile, DuplicateFileError, DuplicateVersionError, findPackage, findVersion, spool, versionFiles } from '../packages.ts';
 import { checkQuota, RegistryError, sendFile, uploader, type Operation, type Registry, type RegistryRequest } from './common.ts';
 

@@ -11,9 +11,9 @@
 import fs from 'node:fs';
 import { createHash } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { PackageVersion } from '../../model/package.ts';
-import { isStorableText } from '../../model/schemas/storable.ts';
-import { bodyCap } from '../http/request-body.ts';
+import { PackageVersion } from '../../../model/package.ts';
+import { isStorableText } from '../../../model/schemas/storable.ts';
+import { bodyCap } from '../../http/request-body.ts';
 import { addPackageFile, DuplicateFileError, findPackage, findVersion, spool, versionFiles, type Spooled } from '../packages.ts';
 import { checkQuota, emptyAnswer, readCapped, RegistryError, sendFile, uploader, type Operation, type Registry, type RegistryRequest } from './common.ts';
 import { parsePom, PomError } from './maven-pom.ts';

@@ -1,22 +1,22 @@
-// What the package registries share (lib/package-registry.ts dispatches to generic.ts, npm.ts, pypi.ts, cargo.ts and maven.ts;
+// What the package registries share (lib/packages/registry.ts dispatches to generic.ts, npm.ts, pypi.ts, cargo.ts and maven.ts;
 // container.ts serves `/v2/` itself): the request they are handed once the owner is resolved, the access
 // check, the error type each renders in its clients' shape, the uploader's quota check, capped body
 // reads and file downloads.
 import fs from 'node:fs';
 import type { Context } from 'koa';
 import type { EntityManager } from '@mikro-orm/core';
-import type { Config } from '../../config.ts';
-import type { Orm } from '../../model/db.ts';
-import type { Services } from '../http/services.ts';
-import type { IUser } from '../../model/user.ts';
-import type { IPackageBlob, IPackageFile } from '../../model/package.ts';
-import type { AuthResult, AuthDeps } from '../auth/auth.ts';
-import { withinQuota } from '../quota.ts';
-import { MSG } from '../http/errors.ts';
-import { hasScope } from '../auth/scopes.ts';
-import { isSiteAdmin } from '../http/request.ts';
-import { packageAccess } from '../auth/membership.ts';
-import { bodyCap } from '../http/request-body.ts';
+import type { Config } from '../../../config.ts';
+import type { Orm } from '../../../model/db.ts';
+import type { Services } from '../../http/services.ts';
+import type { IUser } from '../../../model/user.ts';
+import type { IPackageBlob, IPackageFile } from '../../../model/package.ts';
+import type { AuthResult, AuthDeps } from '../../auth/auth.ts';
+import { withinQuota } from '../../quota.ts';
+import { MSG } from '../../http/errors.ts';
+import { hasScope } from '../../auth/scopes.ts';
+import { isSiteAdmin } from '../../http/request.ts';
+import { packageAccess } from '../../auth/membership.ts';
+import { bodyCap } from '../../http/request-body.ts';
 import { blobPath, countDownload } from '../packages.ts';
 
 export interface PackageRegistryDeps {

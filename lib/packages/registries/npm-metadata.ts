@@ -1,6 +1,6 @@
 // The npm registry's names, versions (as Forgejo orders them) and stored metadata; npm.ts routes.
-import { type IPackageVersion } from '../../model/package.ts';
-import { isStorableText } from '../../model/schemas/storable.ts';
+import { type IPackageVersion } from '../../../model/package.ts';
+import { isStorableText } from '../../../model/schemas/storable.ts';
 import { RegistryError } from './common.ts';
 
 export const TYPE = 'npm';
