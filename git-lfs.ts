@@ -19,7 +19,7 @@ import { LfsContentError, LfsStore, OID, validPointer } from './lib/lfs-store.ts
 import { findMeta, linkObject } from './lib/lfs-objects.ts';
 import { batchObjects, LFS_MEDIA_TYPE } from './lib/lfs-batch.ts';
 import { cleanLockPath, createLock, listLocks, lockJson, unlock } from './lib/lfs-locks.ts';
-import { withinQuota } from './lib/quota.ts';
+import { withinQuota } from './lib/quota/quota.ts';
 import { KeyType, PublicKey } from './model/keys.ts';
 import { User } from './model/user.ts';
 

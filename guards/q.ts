@@ -3,7 +3,7 @@
 // "user_id":N,"username":"..."}` naming the charged owner (forgejo-facts 1.2, services/context/quota.go):
 // the caller for `user`, the organization for `org`, the repository's owner for `repo`.
 import { deny, need, step, type Need } from './types.ts';
-import { quotaExceeded, QUOTA_SUBJECTS, type QuotaSubject } from '../lib/quota.ts';
+import { quotaExceeded, QUOTA_SUBJECTS, type QuotaSubject } from '../lib/quota/quota.ts';
 import { MSG } from '../lib/http/errors.ts';
 
 const TARGETS = { user: [], org: ['org'], repo: ['repo'] } as const satisfies Record<string, Need[]>;

@@ -2,7 +2,7 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 
 /**
  * A quota rule (Forgejo's `quota_rule`): a byte limit (-1 = unlimited) over the summed usage of its
- * subjects. Subjects are stored in their canonical spelling (lib/quota-rules.ts).
+ * subjects. Subjects are stored in their canonical spelling (lib/quota/rules.ts).
  */
 export const QuotaRule = defineEntity({
   name: 'QuotaRule',

@@ -1,12 +1,12 @@
 // What eats into an owner's quota, biggest first (Forgejo's GetQuota{Attachments,Packages,Artifacts}ForUser
 // and services/convert/quota.go): the attachments, package versions and artifacts counted by lib/quota.ts.
 import type { EntityManager } from '@mikro-orm/core';
-import type { Config } from '../config.ts';
-import type { Page } from './http/paging.ts';
+import type { Config } from '../../config.ts';
+import type { Page } from '../http/paging.ts';
 import { PACKAGE_FILES_OF_OWNER } from './quota.ts';
-import { ArtifactStatus } from '../model/actions.ts';
-import { repoApiUrl, repoHtmlUrl } from './issues/api/issue.ts';
-import { pathEscapeSegments } from './repos/api/release.ts';
+import { ArtifactStatus } from '../../model/actions.ts';
+import { repoApiUrl, repoHtmlUrl } from '../issues/api/issue.ts';
+import { pathEscapeSegments } from '../repos/api/release.ts';
 
 export interface Listed<T> { items: T[]; total: number }
 type Row = Record<string, string | number | null>;

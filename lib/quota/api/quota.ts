@@ -1,9 +1,9 @@
 // Quota wire shapes (Forgejo services/convert/quota.go). Rule and group names are shown to admins
 // only; Go's `omitempty` drops them (and empty subject lists) elsewhere.
-import type { IQuotaRule } from '../../model/quota.ts';
-import type { QuotaUsage } from '../quota-rules.ts';
+import type { IQuotaRule } from '../../../model/quota.ts';
+import type { QuotaUsage } from '../rules.ts';
 import type { GroupWithRules } from '../quota.ts';
-import type { QuotaGroup, QuotaInfo, QuotaRuleInfo, Wire } from '../../model/schemas/index.ts';
+import type { QuotaGroup, QuotaInfo, QuotaRuleInfo, Wire } from '../../../model/schemas/index.ts';
 
 export type ApiQuotaRule = Wire<QuotaRuleInfo, 'name' | 'subjects'>;
 export type ApiQuotaGroup = Wire<QuotaGroup, 'name' | 'rules'> & { rules: ApiQuotaRule[] };

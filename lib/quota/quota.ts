@@ -3,11 +3,11 @@
 // repository that holds the bytes, as Forgejo does, so an upload to someone else's issue counts for
 // the repository owner. The rule logic itself is lib/quota-rules.ts.
 import type { EntityManager } from '@mikro-orm/core';
-import { listSetting, type Config } from '../config.ts';
-import { QuotaGroup, QuotaGroupMapping, QuotaGroupRule, QuotaMappingKind, QuotaRule, type IQuotaRule } from '../model/quota.ts';
-import { ArtifactStatus } from '../model/actions.ts';
-import { LFS_BYTES_OF_OWNER } from './lfs-objects.ts';
-import { evaluateGroups, parseLimitSubject, type LimitSubject, type QuotaUsage } from './quota-rules.ts';
+import { listSetting, type Config } from '../../config.ts';
+import { QuotaGroup, QuotaGroupMapping, QuotaGroupRule, QuotaMappingKind, QuotaRule, type IQuotaRule } from '../../model/quota.ts';
+import { ArtifactStatus } from '../../model/actions.ts';
+import { LFS_BYTES_OF_OWNER } from '../lfs-objects.ts';
+import { evaluateGroups, parseLimitSubject, type LimitSubject, type QuotaUsage } from './rules.ts';
 
 /** The subjects route rows may check with Q(subject, target) (spec, guard table). */
 export const QUOTA_SUBJECTS = ['size:repos:all', 'size:git:all', 'size:assets:attachments:releases', 'size:assets:attachments:issues', 'size:wiki'] as const;
