@@ -10,7 +10,7 @@ import pino from 'pino';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { migrate, openDatabase, type Orm } from './model/db.ts';
 import { createApp, listen, secretKey } from './server.ts';
-import { startMirrorScheduler } from './lib/mirror-schedule.ts';
+import { startMirrorScheduler } from './lib/mirrors/schedule.ts';
 import { startWebhookDeliverer } from './lib/webhooks/deliver.ts';
 import { startCronScheduler } from './lib/maintenance/cron.ts';
 import { SecretBox } from './lib/auth/secretbox.ts';

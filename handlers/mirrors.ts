@@ -7,9 +7,9 @@ import { User, type IUser } from '../model/user.ts';
 import { PushMirror } from '../model/mirror.ts';
 import { notFound, unprocessable } from '../lib/http/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
-import { toApiPushMirror } from '../lib/api/mirror.ts';
-import { convertMirror, createPushMirror, migrateRepository, syncMirror, syncPushMirror, type MigrateInput } from '../lib/mirrors.ts';
-import { apiSourceOf, servesApi } from '../lib/migrate-remote.ts';
+import { toApiPushMirror } from '../lib/mirrors/api/mirror.ts';
+import { convertMirror, createPushMirror, migrateRepository, syncMirror, syncPushMirror, type MigrateInput } from '../lib/mirrors/mirrors.ts';
+import { apiSourceOf, servesApi } from '../lib/mirrors/migrate-remote.ts';
 import { need } from '../lib/http/request.ts';
 import { repoJson } from '../lib/repos/api/repo-json.ts';
 
@@ -21,7 +21,7 @@ const IMPORTABLE = ['issues', 'labels', 'milestones', 'releases', 'pull_requests
  * instance of this API: `service: gitea`, or a git URL whose host serves `/api/v1/version`. A plain
  * git source ignores those options and a mirror never takes them, as in Forgejo; other services
  * cannot be read. The handlers of this family that reach a remote are `network`: they hold no
- * transaction while the remote answers (lib/mirrors.ts).
+ * transaction while the remote answers (lib/mirrors/mirrors.ts).
  */
 export const migrate = network(signedIn<MigrateRepoOptions>(async (c) => {
   const b = c.body;

@@ -1,14 +1,14 @@
 // ActivityPub federation (Forgejo's services/federation and modules/activitypub): the key pairs of
 // local actors, remote actors fetched and cached with their public keys, and the checks of an
 // incoming HTTP signature. Remote addresses follow the [migrations] allow and block lists
-// (lib/remote-url.ts), so federation reaches no host a migration could not reach.
+// (lib/mirrors/remote-url.ts), so federation reaches no host a migration could not reach.
 import { createPublicKey, generateKeyPair, randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/core';
 import type { Config } from '../config.ts';
 import type { Services } from './http/services.ts';
 import { HttpError } from './http/errors.ts';
-import { checkRemoteAllowed } from './remote-url.ts';
+import { checkRemoteAllowed } from './mirrors/remote-url.ts';
 import { digestOf, parseSignature, signRequest, signingString, verifySignature } from './http-signature.ts';
 import { ActorKey, FederatedUser, FederationHost, INSTANCE_ACTOR_ID, REMOTE_USER_TYPE, type IFederatedUser, type IFederationHost } from '../model/federation.ts';
 import { User } from '../model/user.ts';

@@ -14,7 +14,7 @@ export const Mirror = defineEntity({
     enablePrune: p.boolean().default(true),
     lastError: p.text().default(''),
     updatedAt: p.datetime().nullable(),
-    /** When the scheduler fetches next; null when the interval is 0 (lib/mirror-schedule.ts). */
+    /** When the scheduler fetches next; null when the interval is 0 (lib/mirrors/schedule.ts). */
     nextUpdateAt: p.datetime().nullable().index(),
   },
 });

@@ -2,7 +2,7 @@
 // POST /admin/cron/{task}. Only tasks that do something are listed. Run counts and the last start
 // live in the `cron_task` table, so every process on one database reports the same numbers.
 //
-// - update_mirrors: the mirror scheduler (lib/mirror-schedule.ts), which every serving process ticks
+// - update_mirrors: the mirror scheduler (lib/mirrors/schedule.ts), which every serving process ticks
 //   every 30 seconds; a tick fetches due pull mirrors and pushes due push mirrors, as Forgejo's task
 //   does. Started from the API it runs in the background, as Forgejo's queue does.
 // - delete_old_actions: deletes activity feed rows older than a year. As in Forgejo, where this task
@@ -17,7 +17,7 @@ import type { Services } from '../http/services.ts';
 import { Action } from '../../model/action.ts';
 import { claimCronRun, CronTask, recordCronRun } from '../../model/cron.ts';
 import { cleanupHookTasks } from '../webhooks/hook-task-cleanup.ts';
-import { mirrorTick, TICK_MS } from '../mirror-schedule.ts';
+import { mirrorTick, TICK_MS } from '../mirrors/schedule.ts';
 
 export interface CronTaskDef {
   name: string;

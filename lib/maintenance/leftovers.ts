@@ -2,9 +2,9 @@
 // package spools, and the quarantine directories where `git receive-pack` keeps a push's objects until
 // it accepts them. Removed at start, before listening. Only names these writers use are touched:
 //   <APP_DATA_PATH>/attachments/tmp/*             formidable's temporary upload files (lib/attachments.ts), and
-//                                                 release assets a migration downloaded (lib/migrate-import.ts)
+//                                                 release assets a migration downloaded (lib/mirrors/migrate-import.ts)
 //   <APP_DATA_PATH>/packages/tmp/*                spooled package uploads (lib/packages/packages.ts)
-//   <ROOT>/.migrating/*                           a migration's clone before its repository exists (lib/mirrors.ts)
+//   <ROOT>/.migrating/*                           a migration's clone before its repository exists (lib/mirrors/mirrors.ts)
 //   <ROOT>/<owner>/<repo>[.wiki].git/objects/tmp_objdir-incoming-*, incoming-*   git's quarantine
 // When another process may be serving the same data (lib/runtime/serving-lock.ts), what it is writing must
 // stay: then only leftovers untouched for a day go.
@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { Config } from '../../config.ts';
 import { attachmentsRoot } from '../attachments.ts';
 import { packagesRoot } from '../packages/packages.ts';
-import { migrationSpool } from '../mirrors.ts';
+import { migrationSpool } from '../mirrors/mirrors.ts';
 
 const QUARANTINE = /^(tmp_objdir-incoming-|incoming-)[A-Za-z0-9_-]+$/;
 export const STALE_MS = 24 * 3600_000;

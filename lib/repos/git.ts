@@ -11,7 +11,7 @@ import { need, type LoadedRepo, type RequestState } from '../http/request.ts';
 import { repoUrls, type RepoUrls } from './api/git.ts';
 import type { IRepository } from '../../model/repo.ts';
 import { conflict, HttpError, notFound, unprocessable } from '../http/errors.ts';
-import { afterRefsUpdated } from '../mirror-schedule.ts';
+import { afterRefsUpdated } from '../mirrors/schedule.ts';
 import { refreshPullsAfterRefChange } from '../pulls/pulls.ts';
 import type { Services } from '../http/services.ts';
 import type { Config } from '../../config.ts';

@@ -1,4 +1,4 @@
-// The mirror scheduler (lib/mirror-schedule.ts): pull mirrors fetch when their interval has elapsed,
+// The mirror scheduler (lib/mirrors/schedule.ts): pull mirrors fetch when their interval has elapsed,
 // push mirrors push on their interval and after refs move (sync_on_commit), interval 0 disables, and
 // a due mirror is claimed by one tick only. Tests call the tick directly.
 import { execFileSync } from 'node:child_process';
@@ -10,7 +10,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Mirror, PushMirror } from '../../model/mirror.ts';
 import { Repository } from '../../model/repo.ts';
-import { mirrorTick } from '../../lib/mirror-schedule.ts';
+import { mirrorTick } from '../../lib/mirrors/schedule.ts';
 import { SecretBox } from '../../lib/auth/secretbox.ts';
 import { repoPathFor, type Services } from '../../lib/http/services.ts';
 import { secretKey } from '../../server.ts';

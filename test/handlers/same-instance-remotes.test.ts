@@ -45,7 +45,7 @@ function ok(r: Res, status: number): Res {
 const dirOf = (owner: string, name: string) => `${srv.config.repoRoot}/${owner.toLowerCase()}/${name.toLowerCase()}.git`;
 const rev = (dir: string, ref: string) => mustGit(null, `--git-dir=${dir}`, 'rev-parse', ref);
 const b64 = (s: string) => Buffer.from(s).toString('base64');
-/** Entries of the migration spool, where a migration stages its clone (lib/mirrors.ts). */
+/** Entries of the migration spool, where a migration stages its clone (lib/mirrors/mirrors.ts). */
 const spooled = () => (fs.existsSync(`${srv.config.repoRoot}/.migrating`) ? fs.readdirSync(`${srv.config.repoRoot}/.migrating`) : []);
 
 /** A public repository of bob's with a commit on main and one on a branch `topic`, and a tag. */

@@ -30,7 +30,7 @@ const LEFTOVERS = [
   'forgejo-repositories/alice/demo.wiki.git/objects/incoming-9a8B7c/',
   'forgejo-repositories/org/other.git/objects/tmp_objdir-incoming-q1w2e3/',
   // A migration's staged clone and a release asset it downloaded, left by a process killed before the
-  // repository was written (lib/mirrors.ts, lib/migrate-import.ts).
+  // repository was written (lib/mirrors/mirrors.ts, lib/mirrors/migrate-import.ts).
   'forgejo-repositories/.migrating/3c2b1a09-8f7e-4d6c-b5a4-938271605f4e/',
   'attachments/tmp/migrate-9e8d7c6b-5a49-4382-a1b0-c9d8e7f6a5b4',
 ];

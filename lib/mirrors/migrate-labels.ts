@@ -1,9 +1,9 @@
 // Labels of a migration whose source is another instance of this API (Forgejo's services/migrations
 // gitea_downloader.go GetLabels, gitea_uploader.go CreateLabels), read through lib/migrate-remote.ts.
 import type { EntityManager } from '@mikro-orm/core';
-import type { Config } from '../config.ts';
-import { Label } from '../model/label.ts';
-import { normalizeLabelColor } from './issues/label-color.ts';
+import type { Config } from '../../config.ts';
+import { Label } from '../../model/label.ts';
+import { normalizeLabelColor } from '../issues/label-color.ts';
 import { all, bool, str, type ApiSource } from './migrate-remote.ts';
 
 export interface SourceLabel { name: string; color: string; description: string; exclusive: boolean; isArchived: boolean }

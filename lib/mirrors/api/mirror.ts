@@ -1,10 +1,10 @@
 // Wire shape of a push mirror: api.PushMirror (Forgejo's convert.ToPushMirror). The public key is
 // Forgejo's SSH push-mirror key, which cairn does not offer: always ''.
-import type { IPushMirror } from '../../model/mirror.ts';
-import type { IRepository } from '../../model/repo.ts';
-import type { PushMirror, Wire } from '../../model/schemas/index.ts';
-import { formatDuration, parseDuration } from '../../model/duration.ts';
-import { fmtTime } from '../../model/time.ts';
+import type { IPushMirror } from '../../../model/mirror.ts';
+import type { IRepository } from '../../../model/repo.ts';
+import type { PushMirror, Wire } from '../../../model/schemas/index.ts';
+import { formatDuration, parseDuration } from '../../../model/duration.ts';
+import { fmtTime } from '../../../model/time.ts';
 
 export type ApiPushMirror = Wire<PushMirror>;
 

@@ -3,17 +3,17 @@
 // decides who does what: a due row is claimed by moving its next_update_at a lease ahead under
 // `for update skip locked`, so two processes on one database never sync one mirror at once, and a
 // process that dies mid-sync leaves the row to be retried when the lease ends. The fetch or push runs
-// with no transaction open; its outcome is written in a short one after (lib/mirrors.ts).
+// with no transaction open; its outcome is written in a short one after (lib/mirrors/mirrors.ts).
 import { EventEmitter } from 'node:events';
 import type { EntityManager } from '@mikro-orm/core';
 import type { Logger } from 'pino';
-import type { Services } from './http/services.ts';
-import { Mirror, PushMirror } from '../model/mirror.ts';
-import { Repository } from '../model/repo.ts';
-import { parseDuration } from '../model/duration.ts';
+import type { Services } from '../http/services.ts';
+import { Mirror, PushMirror } from '../../model/mirror.ts';
+import { Repository } from '../../model/repo.ts';
+import { parseDuration } from '../../model/duration.ts';
 import { syncMirror, syncPushMirror } from './mirrors.ts';
-import { recordCronRun } from '../model/cron.ts';
-import { inTransaction } from '../model/transaction.ts';
+import { recordCronRun } from '../../model/cron.ts';
+import { inTransaction } from '../../model/transaction.ts';
 
 /** Longer than a remote operation may take (git/remote.ts REMOTE_TIMEOUT_MS). */
 const LEASE = "interval '15 minutes'";

@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebStream } from 'node:stream/web';
-import type { Config } from '../config.ts';
-import { unprocessable } from './http/errors.ts';
+import type { Config } from '../../config.ts';
+import { unprocessable } from '../http/errors.ts';
 import { checkRemoteAllowed } from './remote-url.ts';
 
 const PAGE = 50;

@@ -7,9 +7,9 @@ import dns from 'node:dns/promises';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import type { Config } from '../config.ts';
-import type { RemoteAuth } from '../git/remote.ts';
-import { unprocessable } from './http/errors.ts';
+import type { Config } from '../../config.ts';
+import type { RemoteAuth } from '../../git/remote.ts';
+import { unprocessable } from '../http/errors.ts';
 
 export interface Remote {
   /** The address git is given: no credentials in it. */

@@ -1,10 +1,10 @@
-// Writing what lib/migrate-remote.ts reads into the freshly cloned repository (Forgejo's
+// Writing what lib/mirrors/migrate-remote.ts reads into the freshly cloned repository (Forgejo's
 // services/migrations/migrate.go order and gitea_uploader.go rules): milestones, labels, releases,
 // issues with their comments and reactions, then pull requests. In two phases, so that no transaction
 // is open while the source is asked (it may be this very instance, whose answers need the database):
 // `readImport` reads everything from the source (release assets into the attachment spool, pull heads
 // into the staged clone) before the repository exists, and `writeImport` writes it in the migration's
-// one short transaction (lib/mirrors.ts). When anything fails the rows roll back, and `discardImport`
+// one short transaction (lib/mirrors/mirrors.ts). When anything fails the rows roll back, and `discardImport`
 // removes the files, so a migration is one unit.
 //
 // People: the source's numbers are kept, and so are the authors' names, as `original_author` and
@@ -16,33 +16,33 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/core';
-import type { Config } from '../config.ts';
-import { Attachment } from '../model/attachment.ts';
-import { Comment, CommentType, Issue, Reaction, type IIssue } from '../model/issue.ts';
-import { Milestone } from '../model/milestone.ts';
-import { PullRequest, PullStatus } from '../model/pull.ts';
-import { Release } from '../model/release.ts';
-import type { IRepository } from '../model/repo.ts';
-import { User, type IUser } from '../model/user.ts';
-import { attachmentPath, attachmentsRoot, isValidExternalUrl } from './attachments.ts';
-import { createIssue, recountIssueTotals } from './issues/issues.ts';
-import { retestPull } from './pulls/pulls.ts';
-import type { Services } from './http/services.ts';
-import { repoPermission } from './auth/perm.ts';
+import type { Config } from '../../config.ts';
+import { Attachment } from '../../model/attachment.ts';
+import { Comment, CommentType, Issue, Reaction, type IIssue } from '../../model/issue.ts';
+import { Milestone } from '../../model/milestone.ts';
+import { PullRequest, PullStatus } from '../../model/pull.ts';
+import { Release } from '../../model/release.ts';
+import type { IRepository } from '../../model/repo.ts';
+import { User, type IUser } from '../../model/user.ts';
+import { attachmentPath, attachmentsRoot, isValidExternalUrl } from '../attachments.ts';
+import { createIssue, recountIssueTotals } from '../issues/issues.ts';
+import { retestPull } from '../pulls/pulls.ts';
+import type { Services } from '../http/services.ts';
+import { repoPermission } from '../auth/perm.ts';
 import type { Remote } from './remote-url.ts';
 import { fetchSourceLabels, insertLabels, type SourceLabel } from './migrate-labels.ts';
 import {
   downloadAsset, issuePages, pullPages, readComments, readMilestones, readPageSize, readReactions, readReleases,
   type ApiSource, type SourceAsset, type SourceComment, type SourceIssue, type SourceMilestone, type SourcePull, type SourceReaction, type SourceRelease, type SourceUser,
 } from './migrate-remote.ts';
-import { countCommits } from '../git/commits.ts';
-import { RefExistsError } from '../git/errors.ts';
-import { hasCommit, writeRefs } from '../git/import-refs.ts';
-import { fetchPullHeads } from '../git/remote.ts';
-import { mergeBase } from '../git/merge.ts';
-import { isValidBranchName, isValidRefName, isValidTagName } from '../git/refname.ts';
-import { createBranchRef } from '../git/refs.ts';
-import { listRefs, revParse } from '../git/repo.ts';
+import { countCommits } from '../../git/commits.ts';
+import { RefExistsError } from '../../git/errors.ts';
+import { hasCommit, writeRefs } from '../../git/import-refs.ts';
+import { fetchPullHeads } from '../../git/remote.ts';
+import { mergeBase } from '../../git/merge.ts';
+import { isValidBranchName, isValidRefName, isValidTagName } from '../../git/refname.ts';
+import { createBranchRef } from '../../git/refs.ts';
+import { listRefs, revParse } from '../../git/repo.ts';
 
 /** What to import. Comments come with issues and pull requests (Forgejo's API sets its Comments option for either). */
 export interface ImportPlan { milestones: boolean; labels: boolean; releases: boolean; issues: boolean; pulls: boolean }
