@@ -5,7 +5,7 @@
 import type { Handler, HandlerCtx, Reply } from '../lib/http/handler.ts';
 import { json, noContent } from '../lib/http/handler.ts';
 import type { CreateOrUpdateSecretOption } from '../model/schemas/index.ts';
-import { toApiSecret } from '../lib/api/actions.ts';
+import { toApiSecret } from '../lib/actions/api/actions.ts';
 import { ActionSecret, normalizeLineBreaks, secretNameError, type ActionScope } from '../model/action-secret.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { badRequest, HttpError } from '../lib/http/errors.ts';

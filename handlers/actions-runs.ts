@@ -10,13 +10,13 @@ import { ActionArtifact, ActionRun, ActionRunJob, type IActionArtifact, type IAc
 import { ActionTask, type IActionTask } from '../model/action-task.ts';
 import { Repository, type IRepository } from '../model/repo.ts';
 import { User, type IUser } from '../model/user.ts';
-import { toApiArtifact, toApiRun, toApiRunJob, toApiTask, type RunContext } from '../lib/api/actions.ts';
+import { toApiArtifact, toApiRun, toApiRunJob, toApiTask, type RunContext } from '../lib/actions/api/actions.ts';
 import { toApiUser } from '../lib/users/api/user.ts';
 import { usersById } from '../lib/issues/api/issue.ts';
 import {
   artifactFile, createRun, deleteArtifact, deleteRun, isDone, loadWorkflow, logFile, parseWorkflow, positiveId, resolveInputs,
   VISIBLE_ARTIFACT, zipStore,
-} from '../lib/actions.ts';
+} from '../lib/actions/actions.ts';
 import { gitCtx } from '../lib/repos/git.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { badRequest, notFound } from '../lib/http/errors.ts';
@@ -50,7 +50,7 @@ async function loadRun(c: RequestState): Promise<IActionRun> {
 /**
  * Forgejo's DispatchWorkflow: the workflow file (in the first of .forgejo/.gitea/.github workflows
  * that exists at `ref`) must exist (404) and, in cairn, declare `on: workflow_dispatch` (400; Forgejo
- * dispatches any workflow). Inputs are resolved as lib/actions.ts resolveInputs says.
+ * dispatches any workflow). Inputs are resolved as lib/actions/actions.ts resolveInputs says.
  */
 export const dispatch: Handler<DispatchWorkflowOption> = async (c) => {
   const b = c.body;

@@ -118,7 +118,7 @@ export const ArtifactStatus = { uploadPending: 1, uploadConfirmed: 2, expired: 3
 
 /**
  * An artifact of a run, stored as one zip under `<APP_DATA_PATH>/actions_artifacts/<storagePath>`
- * (the v4 artifact layout; cairn has no runner upload protocol, so rows come from lib/actions.ts).
+ * (the v4 artifact layout; cairn has no runner upload protocol, so rows come from lib/actions/actions.ts).
  */
 export const ActionArtifact = defineEntity({
   name: 'ActionArtifact',

@@ -1,13 +1,13 @@
 // Actions runs: workflow dispatch from a real workflow file (written through the contents API),
 // runs, jobs, tasks, logs and artifacts. cairn has no runner protocol: tasks with their logs and
-// artifacts are recorded with lib/actions.ts (recordTaskLog, storeArtifact), as a runner would.
+// artifacts are recorded with lib/actions/actions.ts (recordTaskLog, storeArtifact), as a runner would.
 import fs from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { setup, newRepo, valid, validList, type Env } from './repo-setup.ts';
 import { ActionRun, ActionRunJob } from '../../model/actions.ts';
 import { ActionTask } from '../../model/action-task.ts';
-import { artifactFile, logFile, recordTaskLog, storeArtifact } from '../../lib/actions.ts';
+import { artifactFile, logFile, recordTaskLog, storeArtifact } from '../../lib/actions/actions.ts';
 import { hashToken, newSalt, newTokenValue } from '../../lib/auth/tokens.ts';
 
 let env: Env;

@@ -1,15 +1,15 @@
 // Wire shapes of Forgejo Actions records (services/convert: ToActionRunner, ToActionRunJob,
 // ToActionRun, ToActionTask, ToActionArtifact). Database times that are unset encode as the Unix
 // epoch, as Forgejo's zero timestamps do (forgejo-facts 6.1).
-import type { Config } from '../../config.ts';
-import type { IActionTask } from '../../model/action-task.ts';
-import { ArtifactStatus, type IActionArtifact, type IActionRun, type IActionRunJob, type IActionRunner } from '../../model/actions.ts';
-import { EPOCH, fmtTime } from '../../model/time.ts';
+import type { Config } from '../../../config.ts';
+import type { IActionTask } from '../../../model/action-task.ts';
+import { ArtifactStatus, type IActionArtifact, type IActionRun, type IActionRunJob, type IActionRunner } from '../../../model/actions.ts';
+import { EPOCH, fmtTime } from '../../../model/time.ts';
 import { runnerStatus } from '../actions.ts';
-import type { ActionArtifact, ActionRun, ActionRunJob, ActionRunner, ActionTask, Secret, Wire } from '../../model/schemas/index.ts';
-import type { IActionSecret } from '../../model/action-secret.ts';
-import type { ApiRepo } from '../repos/api/repo.ts';
-import type { ApiUser } from '../users/api/user.ts';
+import type { ActionArtifact, ActionRun, ActionRunJob, ActionRunner, ActionTask, Secret, Wire } from '../../../model/schemas/index.ts';
+import type { IActionSecret } from '../../../model/action-secret.ts';
+import type { ApiRepo } from '../../repos/api/repo.ts';
+import type { ApiUser } from '../../users/api/user.ts';
 
 export type ApiRunner = Wire<ActionRunner>;
 export type ApiRunJob = Wire<ActionRunJob>;

@@ -8,19 +8,19 @@ import path from 'node:path';
 import yazl from 'yazl';
 import * as yaml from 'js-yaml';
 import type { EntityManager, FilterQuery } from '@mikro-orm/core';
-import type { Config } from '../config.ts';
-import { entryAt, readTree } from '../git/lookup.ts';
-import { isValidRefName } from '../git/refname.ts';
-import { readInfo, readObject } from '../git/cat-file.ts';
-import { isOidPrefix } from '../git/oid.ts';
-import { nextIndex } from '../model/counter.ts';
-import { ActionTask, type IActionTask } from '../model/action-task.ts';
+import type { Config } from '../../config.ts';
+import { entryAt, readTree } from '../../git/lookup.ts';
+import { isValidRefName } from '../../git/refname.ts';
+import { readInfo, readObject } from '../../git/cat-file.ts';
+import { isOidPrefix } from '../../git/oid.ts';
+import { nextIndex } from '../../model/counter.ts';
+import { ActionTask, type IActionTask } from '../../model/action-task.ts';
 import {
   ActionArtifact, ActionRun, ActionRunJob, ActionRunner, ActionRunnerToken, ArtifactStatus,
   type IActionArtifact, type IActionRun, type IActionRunJob, type IActionRunner,
-} from '../model/actions.ts';
-import { badRequest, notFound, unprocessable } from './http/errors.ts';
-import { hashToken, newSalt, newTokenValue } from './auth/tokens.ts';
+} from '../../model/actions.ts';
+import { badRequest, notFound, unprocessable } from '../http/errors.ts';
+import { hashToken, newSalt, newTokenValue } from '../auth/tokens.ts';
 
 /** Whose runners a route addresses: a repository, a user or organization, or (both 0) the instance. */
 export interface RunnerScope { ownerId: number; repoId: number; repoOwnerId?: number }
