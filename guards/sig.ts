@@ -4,7 +4,7 @@
 // key is fetched from its actor (within the [migrations] allow list) and cached with the actor.
 // No signature: 401. A signature that cannot be checked or does not verify: 403 (Forgejo answers 400
 // for both; the spec fixes no status).
-import { FederationError, verifyIncoming } from '../lib/federation.ts';
+import { FederationError, verifyIncoming } from '../lib/federation/federation.ts';
 import { deny, step } from './types.ts';
 
 export const SIG_FAILED = 'request signature verification failed';

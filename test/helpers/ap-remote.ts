@@ -1,6 +1,6 @@
 // A stand-in remote ActivityPub server for the federation tests: a local HTTP server with persons
 // (and an instance actor) whose RSA keys the test holds, and a signer written independently of
-// lib/http-signature.ts, so a test does not check cairn's verifier against cairn's own signer.
+// lib/federation/http-signature.ts, so a test does not check cairn's verifier against cairn's own signer.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHash, createSign, generateKeyPairSync } from 'node:crypto';

@@ -7,11 +7,11 @@
 // reader cannot follow), every name and text is HTML-escaped, and `published` is when the row was
 // written (Forgejo stamps the time of the request).
 import MarkdownIt from 'markdown-it';
-import type { Config } from '../../config.ts';
-import { opName, type IAction, type OpName } from '../../model/action.ts';
-import type { IComment } from '../../model/issue.ts';
-import type { IUser } from '../../model/user.ts';
-import { fmtTime } from '../../model/time.ts';
+import type { Config } from '../../../config.ts';
+import { opName, type IAction, type OpName } from '../../../model/action.ts';
+import type { IComment } from '../../../model/issue.ts';
+import type { IUser } from '../../../model/user.ts';
+import { fmtTime } from '../../../model/time.ts';
 
 export const AS_PUBLIC = 'https://www.w3.org/ns/activitystreams#Public';
 
@@ -38,7 +38,7 @@ export interface ForgeUserActivity {
 
 /** What the activity is about, loaded by the caller. */
 export interface ForgeActivityParts {
-  /** The ActivityPub id of the acting user (lib/federation.ts userActorUrl). */
+  /** The ActivityPub id of the acting user (lib/federation/federation.ts userActorUrl). */
   actorId: string;
   actUser: IUser;
   repoOwnerName: string;

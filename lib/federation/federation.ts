@@ -5,13 +5,13 @@
 import { createPublicKey, generateKeyPair, randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/core';
-import type { Config } from '../config.ts';
-import type { Services } from './http/services.ts';
-import { HttpError } from './http/errors.ts';
-import { checkRemoteAllowed } from './mirrors/remote-url.ts';
+import type { Config } from '../../config.ts';
+import type { Services } from '../http/services.ts';
+import { HttpError } from '../http/errors.ts';
+import { checkRemoteAllowed } from '../mirrors/remote-url.ts';
 import { digestOf, parseSignature, signRequest, signingString, verifySignature } from './http-signature.ts';
-import { ActorKey, FederatedUser, FederationHost, INSTANCE_ACTOR_ID, REMOTE_USER_TYPE, type IFederatedUser, type IFederationHost } from '../model/federation.ts';
-import { User } from '../model/user.ts';
+import { ActorKey, FederatedUser, FederationHost, INSTANCE_ACTOR_ID, REMOTE_USER_TYPE, type IFederatedUser, type IFederationHost } from '../../model/federation.ts';
+import { User } from '../../model/user.ts';
 
 export const ACTIVITY_JSON = 'application/activity+json';
 export const AS_CONTEXT = 'https://www.w3.org/ns/activitystreams';
