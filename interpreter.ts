@@ -14,7 +14,7 @@ import { AfterCommit, type Handler, type HandlerCtx } from './lib/http/handler.t
 import { BodySchemas, type BodySchemaName } from './model/schemas/index.ts';
 import { compileBody } from './model/schemas/validate.ts';
 import { isStorableText } from './model/schemas/storable.ts';
-import { unusableMultipart } from './lib/attachments.ts';
+import { unusableMultipart } from './lib/attachments/attachments.ts';
 import { HttpError, MSG } from './lib/http/errors.ts';
 import { hasScope } from './lib/auth/scopes.ts';
 import { applySudo } from './lib/auth/auth.ts';

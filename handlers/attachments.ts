@@ -11,7 +11,7 @@ import { toApiAttachment } from '../lib/issues/api/issue.ts';
 import { unprocessable } from '../lib/http/errors.ts';
 import { wholeSecondsOf } from '../lib/issues/issues.ts';
 import { rfc3339Time } from '../lib/issues/edit.ts';
-import { attachmentName, createUploaded, deleteAttachments, formValue, uploadedFile } from '../lib/attachments.ts';
+import { attachmentName, createUploaded, deleteAttachments, formValue, uploadedFile } from '../lib/attachments/attachments.ts';
 import { need, type RequestState } from '../lib/http/request.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 

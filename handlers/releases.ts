@@ -25,7 +25,7 @@ import { lockCounterRows } from '../lib/db/counters.ts';
 import { positiveInt, truncateTitle } from '../lib/issues/issues.ts';
 import {
   attachmentName, createExternal, createUploaded, deleteAttachments, formValue, isValidExternalUrl, loadAttachment, uploadedFile,
-} from '../lib/attachments.ts';
+} from '../lib/attachments/attachments.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
 import type { IRepository } from '../model/repo.ts';
 import type { QueryOf } from '../model/schemas/query.ts';

@@ -41,7 +41,7 @@ const ALLOWED: readonly Allowed[] = [
   // Transports outside the route table: no chain to place a step in.
   { file: 'git-http.ts', line: "'unsupported service (only the smart HTTP protocol is served)'", why: 'git smart HTTP is not a table route' },
   { file: 'git-http.ts', line: "'Interacting with repositories by HTTP protocol is not allowed'", why: 'git smart HTTP is not a table route' },
-  { file: 'lib/attachment-serve.ts', line: 'MSG.missingScope([`read:${category}`])', why: 'attachment downloads (/attachments/{uuid}) are not a table route' },
+  { file: 'lib/attachments/serve.ts', line: 'MSG.missingScope([`read:${category}`])', why: 'attachment downloads (/attachments/{uuid}) are not a table route' },
   // The definitions of the visibility helpers; their callers are guards.
   { file: 'lib/auth/perm.ts', line: 'export async function canSeeOwner(', why: 'the helper itself' },
   { file: 'lib/issues/tracker.ts', line: 'export async function loadOtherRepo(', why: 'the helper itself' },

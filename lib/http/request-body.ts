@@ -9,7 +9,7 @@ import type { Context, Middleware } from 'koa';
 import * as coBody from 'co-body';
 import type { Config } from '../../config.ts';
 import { HttpError } from './errors.ts';
-import { formidableOptions } from '../attachments.ts';
+import { formidableOptions } from '../attachments/attachments.ts';
 
 /** A body as received: the JSON value, text, form fields, or multipart `{ fields, files }`; and for JSON and text bodies kept whole, the text. */
 export interface ReceivedBody {

@@ -1,7 +1,7 @@
 // What a killed process leaves on disk (issue 9, item 14): partial uploads in the attachment and
 // package spools, and the quarantine directories where `git receive-pack` keeps a push's objects until
 // it accepts them. Removed at start, before listening. Only names these writers use are touched:
-//   <APP_DATA_PATH>/attachments/tmp/*             formidable's temporary upload files (lib/attachments.ts), and
+//   <APP_DATA_PATH>/attachments/tmp/*             formidable's temporary upload files (lib/attachments/attachments.ts), and
 //                                                 release assets a migration downloaded (lib/mirrors/migrate-import.ts)
 //   <APP_DATA_PATH>/packages/tmp/*                spooled package uploads (lib/packages/packages.ts)
 //   <ROOT>/.migrating/*                           a migration's clone before its repository exists (lib/mirrors/mirrors.ts)
@@ -11,7 +11,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../../config.ts';
-import { attachmentsRoot } from '../attachments.ts';
+import { attachmentsRoot } from '../attachments/attachments.ts';
 import { packagesRoot } from '../packages/packages.ts';
 import { migrationSpool } from '../mirrors/mirrors.ts';
 

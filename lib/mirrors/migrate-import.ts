@@ -24,7 +24,7 @@ import { PullRequest, PullStatus } from '../../model/pull.ts';
 import { Release } from '../../model/release.ts';
 import type { IRepository } from '../../model/repo.ts';
 import { User, type IUser } from '../../model/user.ts';
-import { attachmentPath, attachmentsRoot, isValidExternalUrl } from '../attachments.ts';
+import { attachmentPath, attachmentsRoot, isValidExternalUrl } from '../attachments/attachments.ts';
 import { createIssue, recountIssueTotals } from '../issues/issues.ts';
 import { retestPull } from '../pulls/pulls.ts';
 import type { Services } from '../http/services.ts';

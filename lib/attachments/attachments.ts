@@ -8,12 +8,12 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager, FilterQuery } from '@mikro-orm/core';
 import type { Context } from 'koa';
-import type { Config } from '../config.ts';
-import type { RequestState } from './http/request.ts';
-import { Attachment, type IAttachment } from '../model/attachment.ts';
-import { isStorableText } from '../model/schemas/storable.ts';
-import { notFound, unprocessable, type HttpError } from './http/errors.ts';
-import { positiveInt } from './issues/issues.ts';
+import type { Config } from '../../config.ts';
+import type { RequestState } from '../http/request.ts';
+import { Attachment, type IAttachment } from '../../model/attachment.ts';
+import { isStorableText } from '../../model/schemas/storable.ts';
+import { notFound, unprocessable, type HttpError } from '../http/errors.ts';
+import { positiveInt } from '../issues/issues.ts';
 
 export const attachmentsRoot = (cfg: Pick<Config, 'dataPath'>) => path.join(cfg.dataPath, 'attachments');
 

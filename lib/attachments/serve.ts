@@ -6,24 +6,24 @@
 // (issue and comment attachments). Whoever cannot read the unit the attachment belongs to — or, for a
 // draft release, write to the releases unit — gets 404, as for a missing file. External assets redirect;
 // every served download counts.
-import { pathSegments } from './http/url-path.ts';
+import { pathSegments } from '../http/url-path.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Context, Middleware } from 'koa';
 import type { EntityManager } from '@mikro-orm/core';
-import type { Config } from '../config.ts';
-import type { Orm } from '../model/db.ts';
-import type { Services } from './http/services.ts';
-import { Attachment, type IAttachment } from '../model/attachment.ts';
-import { Release } from '../model/release.ts';
-import { Issue } from '../model/issue.ts';
-import { Repository } from '../model/repo.ts';
-import { User } from '../model/user.ts';
-import { authenticate, type AuthResult, type AuthDeps } from './auth/auth.ts';
-import { siteAdminOf } from './auth/auth-types.ts';
-import { hasScope } from './auth/scopes.ts';
-import { repoPermission, type RepoPermission } from './auth/perm.ts';
-import { HttpError, MSG, NOT_FOUND } from './http/errors.ts';
+import type { Config } from '../../config.ts';
+import type { Orm } from '../../model/db.ts';
+import type { Services } from '../http/services.ts';
+import { Attachment, type IAttachment } from '../../model/attachment.ts';
+import { Release } from '../../model/release.ts';
+import { Issue } from '../../model/issue.ts';
+import { Repository } from '../../model/repo.ts';
+import { User } from '../../model/user.ts';
+import { authenticate, type AuthResult, type AuthDeps } from '../auth/auth.ts';
+import { siteAdminOf } from '../auth/auth-types.ts';
+import { hasScope } from '../auth/scopes.ts';
+import { repoPermission, type RepoPermission } from '../auth/perm.ts';
+import { HttpError, MSG, NOT_FOUND } from '../http/errors.ts';
 import { attachmentPath, countDownload, isUuid } from './attachments.ts';
 
 export interface AttachmentServeDeps {
