@@ -11,7 +11,7 @@ import { hashToken, newSalt, newTokenValue } from './lib/auth/tokens.ts';
 import { normalizeScopes } from './lib/auth/scopes.ts';
 import { newTotpSecret, totpFor } from './lib/auth/totp.ts';
 import { SecretBox } from './lib/auth/secretbox.ts';
-import { hostKeyFile, hostKeyFingerprint, readHostKey } from './lib/ssh-host-key.ts';
+import { hostKeyFile, hostKeyFingerprint, readHostKey } from './lib/transport/ssh-host-key.ts';
 
 export interface Output { lines: string[]; code: number }
 

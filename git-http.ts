@@ -6,7 +6,7 @@
 // and mirror repositories read-only; protection rules checked by a pre-receive hook; and the
 // repository record refreshed after a push. `{owner}/{repo}.wiki[.git]/...` serves the repository's
 // wiki under the wiki unit's permissions (its first push creates it). Pack data is streamed both
-// ways, never buffered. Who may do what is lib/git-access.ts and the push path lib/git-push.ts,
+// ways, never buffered. Who may do what is lib/transport/git-access.ts and the push path lib/transport/git-push.ts,
 // shared with git over SSH.
 import { PassThrough, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
@@ -16,9 +16,9 @@ import type { Orm } from './model/db.ts';
 import type { Services } from './lib/http/services.ts';
 import { authenticate, type AuthResult, type AuthDeps } from './lib/auth/auth.ts';
 import { HttpError } from './lib/http/errors.ts';
-import { isDenial, isMoved, resolveGitAccess } from './lib/git-access.ts';
-import { ensurePushTarget, startPush } from './lib/git-push.ts';
-import { installHooks } from './lib/push-hook.ts';
+import { isDenial, isMoved, resolveGitAccess } from './lib/transport/git-access.ts';
+import { ensurePushTarget, startPush } from './lib/transport/git-push.ts';
+import { installHooks } from './lib/transport/push-hook.ts';
 import { advertiseRefs, contentType, serviceRpc, type GitService } from './git/http.ts';
 import { GitArgError } from './git/errors.ts';
 

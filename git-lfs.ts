@@ -3,8 +3,8 @@
 // transfer (upload, download, verify) and the locks API, answered in `application/vnd.git-lfs+json`.
 // Callers authenticate as for git over HTTP (a password or a token, Basic or `token`/`Bearer`), or
 // with the token `git-lfs-authenticate` gave them over SSH; what they may do is decided by
-// lib/git-access.ts like every git request (the code unit: read to download, write to upload and
-// lock). Uploads stream to disk through sha256 and length checks (lib/lfs-store.ts) and count in the
+// lib/transport/git-access.ts like every git request (the code unit: read to download, write to upload and
+// lock). Uploads stream to disk through sha256 and length checks (lib/transport/lfs-store.ts) and count in the
 // repository owner's quota (`size:git:lfs`); downloads stream from disk, with ranges.
 import type { Context, Middleware } from 'koa';
 import type { EntityManager } from '@mikro-orm/core';
@@ -13,12 +13,12 @@ import type { Orm } from './model/db.ts';
 import type { Services } from './lib/http/services.ts';
 import { authenticate, type AuthDeps } from './lib/auth/auth.ts';
 import { HttpError } from './lib/http/errors.ts';
-import { isDenial, isMoved, resolveGitAccess, type GitAccess, type GitMode, type GitPrincipal } from './lib/git-access.ts';
-import { looksLikeLfsToken, verifyLfsToken, type LfsClaims } from './lib/lfs-token.ts';
-import { LfsContentError, LfsStore, OID, validPointer } from './lib/lfs-store.ts';
-import { findMeta, linkObject } from './lib/lfs-objects.ts';
-import { batchObjects, LFS_MEDIA_TYPE } from './lib/lfs-batch.ts';
-import { cleanLockPath, createLock, listLocks, lockJson, unlock } from './lib/lfs-locks.ts';
+import { isDenial, isMoved, resolveGitAccess, type GitAccess, type GitMode, type GitPrincipal } from './lib/transport/git-access.ts';
+import { looksLikeLfsToken, verifyLfsToken, type LfsClaims } from './lib/transport/lfs-token.ts';
+import { LfsContentError, LfsStore, OID, validPointer } from './lib/transport/lfs-store.ts';
+import { findMeta, linkObject } from './lib/transport/lfs-objects.ts';
+import { batchObjects, LFS_MEDIA_TYPE } from './lib/transport/lfs-batch.ts';
+import { cleanLockPath, createLock, listLocks, lockJson, unlock } from './lib/transport/lfs-locks.ts';
 import { withinQuota } from './lib/quota/quota.ts';
 import { KeyType, PublicKey } from './model/keys.ts';
 import { User } from './model/user.ts';

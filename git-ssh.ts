@@ -4,20 +4,20 @@
 // A session may run one command: `git-upload-pack`, `git-receive-pack` or `git-upload-archive` on
 // `owner/repo[.git]` (or its `.wiki`), or `git-lfs-authenticate owner/repo upload|download`; anything
 // else is refused with a message on stderr and exit status 1. Access and the push path are the ones
-// git over HTTP uses (lib/git-access.ts, lib/git-push.ts). Pack data is piped, never buffered.
+// git over HTTP uses (lib/transport/git-access.ts, lib/transport/git-push.ts). Pack data is piped, never buffered.
 import type { AddressInfo } from 'node:net';
 import type { EntityManager } from '@mikro-orm/core';
 import ssh2, { type AuthContext, type Connection, type ServerChannel, type Session } from 'ssh2';
 import type { Config } from './config.ts';
 import type { Orm } from './model/db.ts';
 import type { Services } from './lib/http/services.ts';
-import { isDenial, isMoved, resolveGitAccess, type GitAccess, type GitAccessResult, type GitMode } from './lib/git-access.ts';
-import { startPush, ensurePushTarget, type PushRun } from './lib/git-push.ts';
-import { installHooks, type HookDirs } from './lib/push-hook.ts';
-import { hostKeyFingerprint, loadOrCreateHostKey } from './lib/ssh-host-key.ts';
-import { parseSshCommand, SshCommandError, type GitVerb, type SshCommand } from './lib/ssh-command.ts';
-import { accountDisabled, fingerprintOfBlob, identityForKey, isKnownKey, principalOf, touchKey, type SshIdentity } from './lib/ssh-identity.ts';
-import { signLfsToken } from './lib/lfs-token.ts';
+import { isDenial, isMoved, resolveGitAccess, type GitAccess, type GitAccessResult, type GitMode } from './lib/transport/git-access.ts';
+import { startPush, ensurePushTarget, type PushRun } from './lib/transport/git-push.ts';
+import { installHooks, type HookDirs } from './lib/transport/push-hook.ts';
+import { hostKeyFingerprint, loadOrCreateHostKey } from './lib/transport/ssh-host-key.ts';
+import { parseSshCommand, SshCommandError, type GitVerb, type SshCommand } from './lib/transport/ssh-command.ts';
+import { accountDisabled, fingerprintOfBlob, identityForKey, isKnownKey, principalOf, touchKey, type SshIdentity } from './lib/transport/ssh-identity.ts';
+import { signLfsToken } from './lib/transport/lfs-token.ts';
 import { spawnGit } from './git/exec.ts';
 
 export interface SshServerDeps {
@@ -28,7 +28,7 @@ export interface SshServerDeps {
 
 export interface RunningSsh {
   port: number;
-  /** The host key's fingerprint (lib/ssh-host-key.ts hostKeyFingerprint). */
+  /** The host key's fingerprint (lib/transport/ssh-host-key.ts hostKeyFingerprint). */
   fingerprint: string;
   close(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 // Branches: list, get, create, rename, delete (Forgejo routers/api/v1/repo/branch.go; forgejo-facts 6.9).
-import { emitRefUpdates } from '../lib/push-events.ts';
+import { emitRefUpdates } from '../lib/transport/push-events.ts';
 import { zeroOid } from '../git/oid.ts';
 import type { Handler } from '../lib/http/handler.ts';
 import { json, noContent, signedIn } from '../lib/http/handler.ts';

@@ -2,7 +2,7 @@
 // apply a diff (Forgejo routers/api/v1/repo/{file,patch}.go, services/repository/files/update.go;
 // forgejo-facts 6.11, 12.3, 12.5). Every write is one plumbing commit and a compare-and-swap of the
 // branch (git/write.ts), so a concurrent writer gets 409, never a corrupted branch.
-import { emitRefUpdates } from '../lib/push-events.ts';
+import { emitRefUpdates } from '../lib/transport/push-events.ts';
 import { zeroOid } from '../git/oid.ts';
 import type { Handler, SignedInCtx } from '../lib/http/handler.ts';
 import { json, signedIn } from '../lib/http/handler.ts';

@@ -1,5 +1,5 @@
 // Forks and fork sync (Forgejo routers/api/v1/repo/fork.go, sync_fork.go).
-import { emitRefChanges, refSnapshot } from '../lib/push-events.ts';
+import { emitRefChanges, refSnapshot } from '../lib/transport/push-events.ts';
 import { emitEvents } from '../lib/activity/events.ts';
 import type { Handler } from '../lib/http/handler.ts';
 import { json, noContent, signedIn } from '../lib/http/handler.ts';

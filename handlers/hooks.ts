@@ -12,7 +12,7 @@ import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { applyHookEdit, newHookFields, ownerFilter, type HookOwner } from '../lib/webhooks/webhooks.ts';
 import { toApiHook } from '../lib/webhooks/api/hook.ts';
 import { queueTestDelivery } from '../lib/webhooks/tasks.ts';
-import { readPushCommit } from '../lib/push-events.ts';
+import { readPushCommit } from '../lib/transport/push-events.ts';
 import { lookupRef } from '../git/lookup.ts';
 import { need, type RequestState } from '../lib/http/request.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
@@ -147,7 +147,7 @@ export const adminRemove: Handler = (c) => removeFor(c, ADMIN);
 /**
  * Forgejo keeps a repository's server-side hooks in `hooks/<name>.d/<name>` of the bare repository
  * and runs them from its own hook scripts. cairn stores them at the same place but never runs them:
- * receive-pack always runs with core.hooksPath set to cairn's own hook directory (lib/push-hook.ts),
+ * receive-pack always runs with core.hooksPath set to cairn's own hook directory (lib/transport/push-hook.ts),
  * so nothing in the repository's `hooks/` directory executes, and a stored hook cannot weaken the
  * protected-branch check. The files are written without execute permission.
  */

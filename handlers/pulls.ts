@@ -34,7 +34,7 @@ import { diffStream, patchStream, pullHeadRef, rangeCommits } from '../git/pull.
 import { apiCommits, noteOptions } from './commits.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
 import { emitIssueChanges, emitIssueEvent, emitPullMerged, snapshotIssue } from '../lib/issues/events.ts';
-import { emitRefChanges, refSnapshot } from '../lib/push-events.ts';
+import { emitRefChanges, refSnapshot } from '../lib/transport/push-events.ts';
 import { INT32_MAX, rowId } from '../lib/http/query-values.ts';
 import { reconcileMerge } from '../lib/pulls/merge-recovery.ts';
 import { dropMergeIntent } from '../lib/pulls/merge-intent.ts';

@@ -4,7 +4,7 @@
 // Deleting a release keeps its tag. Draft releases, and their assets, exist only for writers of the
 // releases unit. `num_releases` (api.Repository release_counter) is recounted in SQL after each change.
 import { emitEvent } from '../lib/activity/events.ts';
-import { emitRefUpdates } from '../lib/push-events.ts';
+import { emitRefUpdates } from '../lib/transport/push-events.ts';
 import { UniqueConstraintViolationException, type EntityManager, type FilterQuery } from '@mikro-orm/core';
 import type { Handler, SignedInCtx } from '../lib/http/handler.ts';
 import { json, noContent, signedIn } from '../lib/http/handler.ts';

@@ -11,9 +11,9 @@ import type { ResolvedRef } from '../git/repo.ts';
 import { badRequest, notFound } from '../lib/http/errors.ts';
 import { gitCtx, type GitCtx } from '../lib/repos/git.ts';
 import type { RequestState } from '../lib/http/request.ts';
-import { POINTER_MAX, readPointer } from '../lib/lfs-pointer.ts';
-import { findMeta } from '../lib/lfs-objects.ts';
-import { LfsStore } from '../lib/lfs-store.ts';
+import { POINTER_MAX, readPointer } from '../lib/transport/lfs-pointer.ts';
+import { findMeta } from '../lib/transport/lfs-objects.ts';
+import { LfsStore } from '../lib/transport/lfs-store.ts';
 import { refQuery } from '../lib/http/query-params.ts';
 import { noneMatch } from '../lib/http/conditional-get.ts';
 

@@ -1,6 +1,6 @@
 // Tags: list, get, create (lightweight or annotated), delete (Forgejo routers/api/v1/repo/tag.go,
 // services/convert ToTag).
-import { emitRefUpdates } from '../lib/push-events.ts';
+import { emitRefUpdates } from '../lib/transport/push-events.ts';
 import { zeroOid } from '../git/oid.ts';
 import { Release } from '../model/release.ts';
 import type { Handler } from '../lib/http/handler.ts';

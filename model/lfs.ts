@@ -2,7 +2,7 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 
 /**
  * A Git LFS object a repository may use (Forgejo's lfs_meta_object). The bytes are stored once per
- * oid under the data directory (lib/lfs-store.ts); this row links them to one repository and counts
+ * oid under the data directory (lib/transport/lfs-store.ts); this row links them to one repository and counts
  * them in its owner's quota.
  */
 export const LfsMetaObject = defineEntity({

@@ -10,7 +10,7 @@ import { User, type IUser } from '../../model/user.ts';
 import type { Auth } from '../auth/auth-types.ts';
 import { need, type RequestState } from '../http/request.ts';
 import { emitEvent, type Changes, type EventCtx, type IssueAction, type PullAction } from '../activity/events.ts';
-import { emitRefChanges } from '../push-events.ts';
+import { emitRefChanges } from '../transport/push-events.ts';
 import { labelIdsOf, nextIdOf, type NewRowKind, type RowInsert } from './issues.ts';
 import { feedWatchersList, feedWatchersOver, keepFeedWatchers } from '../activity/feeds.ts';
 import { hooksList, hooksOver, keepHooks } from '../webhooks/webhooks.ts';

@@ -21,7 +21,7 @@ import { compileGlobOrLiteral } from '../repos/glob.ts';
 import { conflict, HttpError, notFound } from '../http/errors.ts';
 import { emitEvent, type EventCtx } from '../activity/events.ts';
 import { emitPullMerged } from '../issues/events.ts';
-import { refSnapshot } from '../push-events.ts';
+import { refSnapshot } from '../transport/push-events.ts';
 import { gitWrite, identityOf, refreshAfterWrite } from '../repos/git.ts';
 import { claimPull, pullRepos, repoPathOf, syncPullHead } from './pulls.ts';
 import { addComment, labelIdsOf, recountIssueTotals } from '../issues/issues.ts';

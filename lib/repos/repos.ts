@@ -427,7 +427,7 @@ export async function deleteRepository(em: EntityManager, services: Services, re
   await em.nativeDelete(ProtectedBranch, { repoId });
   await em.nativeDelete(ProtectedTag, { repoId });
   await em.nativeDelete(CommitStatus, { repoId });
-  // The object files stay: another repository may link the same oid (lib/lfs-store.ts).
+  // The object files stay: another repository may link the same oid (lib/transport/lfs-store.ts).
   await em.nativeDelete(LfsMetaObject, { repositoryId: repoId });
   await em.nativeDelete(LfsLock, { repoId });
   await deleteActionConfig(em, { repoId });

@@ -11,7 +11,7 @@ import { call } from '../helpers/client.ts';
 import { makeRepo, makeUser, type TestUser } from '../helpers/fixtures.ts';
 import { commitFiles, mustGit, workDir } from '../helpers/git-cli.ts';
 import { gitOverSsh, makeKeyPair, run, scpUrl, sshOptions, startSsh, type KeyPair } from '../helpers/ssh.ts';
-import { hostKeyFile } from '../../lib/ssh-host-key.ts';
+import { hostKeyFile } from '../../lib/transport/ssh-host-key.ts';
 import type { RunningSsh } from '../../git-ssh.ts';
 
 let db: TestDb;

@@ -2,8 +2,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { SecretBox } from '../../lib/auth/secretbox.ts';
-import { looksLikeLfsToken, signLfsToken, verifyLfsToken } from '../../lib/lfs-token.ts';
-import { readPointer } from '../../lib/lfs-pointer.ts';
+import { looksLikeLfsToken, signLfsToken, verifyLfsToken } from '../../lib/transport/lfs-token.ts';
+import { readPointer } from '../../lib/transport/lfs-pointer.ts';
 
 const box = new SecretBox('one instance');
 const claims = { RepoID: 7, Op: 'upload' as const, UserID: 3, DeployKeyID: 0 };

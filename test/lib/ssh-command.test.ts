@@ -2,7 +2,7 @@
 // and everything that is refused before a repository is looked up.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseSshCommand, splitWords, SshCommandError } from '../../lib/ssh-command.ts';
+import { parseSshCommand, splitWords, SshCommandError } from '../../lib/transport/ssh-command.ts';
 
 test('words split as a shell would, without expansions', () => {
   assert.equal(splitWords(`git-upload-pack '/a/b.git'`), ['git-upload-pack', '/a/b.git']);

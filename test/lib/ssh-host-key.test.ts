@@ -7,7 +7,7 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { hostKeyFile, hostKeyFingerprint, loadOrCreateHostKey, readHostKey } from '../../lib/ssh-host-key.ts';
+import { hostKeyFile, hostKeyFingerprint, loadOrCreateHostKey, readHostKey } from '../../lib/transport/ssh-host-key.ts';
 import { run } from '../helpers/ssh.ts';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');

@@ -3,8 +3,8 @@
 // reaching only its own repository. Keys are matched by their SHA256 fingerprint, as stored.
 import type { EntityManager } from '@mikro-orm/core';
 import sshpk from 'sshpk';
-import { KeyType, PublicKey, type IPublicKey } from '../model/keys.ts';
-import { User, type IUser } from '../model/user.ts';
+import { KeyType, PublicKey, type IPublicKey } from '../../model/keys.ts';
+import { User, type IUser } from '../../model/user.ts';
 import type { GitAccess, GitPrincipal } from './git-access.ts';
 
 export type SshIdentity =

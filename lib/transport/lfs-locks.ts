@@ -5,9 +5,9 @@
 // requires). Lock paths are cleaned as Forgejo's util.PathJoinRel does.
 import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/core';
-import { LfsLock, type ILfsLock } from '../model/lfs.ts';
-import { User } from '../model/user.ts';
-import { fmtTime } from '../model/time.ts';
+import { LfsLock, type ILfsLock } from '../../model/lfs.ts';
+import { User } from '../../model/user.ts';
+import { fmtTime } from '../../model/time.ts';
 
 export interface LockJson { id: string; path: string; locked_at: string; owner: { name: string } }
 

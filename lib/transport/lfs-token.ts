@@ -5,7 +5,7 @@
 // process sharing SECRET_KEY accepts it. A deploy key's token names the key instead of a user.
 // The token only says who the caller is: access is decided again when it is used.
 import { timingSafeEqual } from 'node:crypto';
-import type { SecretBox } from './auth/secretbox.ts';
+import type { SecretBox } from '../auth/secretbox.ts';
 
 export type LfsOperation = 'upload' | 'download';
 

@@ -1,21 +1,21 @@
 // What happens around `git receive-pack`, for every transport: the pre-receive hook session that
-// checks protection rules (lib/push-hook.ts, lib/push-rules.ts) when the repository has any, the
+// checks protection rules (lib/transport/push-hook.ts, lib/transport/push-rules.ts) when the repository has any, the
 // wiki created by its first push, and after git ended the repository record refreshed and the
 // push/create/delete events sent for the refs that really moved. Git over HTTP and over SSH both
 // call this, so a push is judged the same way whichever way it came.
 import type { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/core';
-import type { Config } from '../config.ts';
-import type { Services } from './http/services.ts';
+import type { Config } from '../../config.ts';
+import type { Services } from '../http/services.ts';
 import type { GitAccess } from './git-access.ts';
-import type { ObjectFormat } from '../git/repo.ts';
-import { refreshAfterWrite } from './repos/git.ts';
+import type { ObjectFormat } from '../../git/repo.ts';
+import { refreshAfterWrite } from '../repos/git.ts';
 import { appliedUpdates, emitRefUpdates } from './push-events.ts';
-import { ensureWikiRepo } from './repos/wiki.ts';
+import { ensureWikiRepo } from '../repos/wiki.ts';
 import { checkPush, hasPushRules, type RefUpdate } from './push-rules.ts';
 import { openHookSession, type HookDirs, type HookSession } from './push-hook.ts';
 import { CommandSniffer } from './push-commands.ts';
-import { repositoryChanged } from '../git/changes.ts';
+import { repositoryChanged } from '../../git/changes.ts';
 
 export interface PushDeps {
   config: Config;

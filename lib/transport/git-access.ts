@@ -6,17 +6,17 @@
 // mirror repositories are read-only. What cannot be seen is "not found", never "forbidden".
 import fs from 'node:fs/promises';
 import type { EntityManager } from '@mikro-orm/core';
-import type { Config } from '../config.ts';
-import type { IUser } from '../model/user.ts';
-import { User } from '../model/user.ts';
-import { Repository, type IRepository } from '../model/repo.ts';
-import type { IPublicKey } from '../model/keys.ts';
-import type { Services } from './http/services.ts';
-import { siteAdminOf, type TaskInfo, type TokenInfo } from './auth/auth-types.ts';
-import { Mode, RepoPermission, enabledUnits, repoPermission, type AccessMode } from './auth/perm.ts';
-import { hasScope } from './auth/scopes.ts';
-import { findRedirectTarget } from './repos/redirect.ts';
-import { wikiPath } from './repos/repos.ts';
+import type { Config } from '../../config.ts';
+import type { IUser } from '../../model/user.ts';
+import { User } from '../../model/user.ts';
+import { Repository, type IRepository } from '../../model/repo.ts';
+import type { IPublicKey } from '../../model/keys.ts';
+import type { Services } from '../http/services.ts';
+import { siteAdminOf, type TaskInfo, type TokenInfo } from '../auth/auth-types.ts';
+import { Mode, RepoPermission, enabledUnits, repoPermission, type AccessMode } from '../auth/perm.ts';
+import { hasScope } from '../auth/scopes.ts';
+import { findRedirectTarget } from '../repos/redirect.ts';
+import { wikiPath } from '../repos/repos.ts';
 
 /** The authenticated party of a git request. A deploy key has no user: it reaches its own repository only. */
 export interface GitPrincipal {

@@ -4,10 +4,10 @@
 // commit as head) then `create`, a deleted tag is `push` (to the zero oid) then `delete`. Other refs
 // (notes, pull heads) send nothing. The commits are read from git only if a subscriber asks.
 import type { EntityManager } from '@mikro-orm/core';
-import { getCommit, log, runGit, diffFiles, type Commit } from '../git/index.ts';
-import type { IRepository } from '../model/repo.ts';
-import type { IUser } from '../model/user.ts';
-import { emitEvents, type EventCtx, type PushCommit, type PushCommits, type RepoEvent } from './activity/events.ts';
+import { getCommit, log, runGit, diffFiles, type Commit } from '../../git/index.ts';
+import type { IRepository } from '../../model/repo.ts';
+import type { IUser } from '../../model/user.ts';
+import { emitEvents, type EventCtx, type PushCommit, type PushCommits, type RepoEvent } from '../activity/events.ts';
 
 export interface RefUpdate {
   ref: string;

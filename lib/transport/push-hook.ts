@@ -1,7 +1,7 @@
 // The pre-receive hook of pushes over HTTP. receive-pack runs it after the pack is received into
 // quarantine and before any ref moves; the hook hands the ref updates and the quarantine environment
 // to the server process that spawned receive-pack, over a private unix socket, and exits with the
-// verdict. The decision itself (lib/push-rules.ts) stays in the server, with the request's user and
+// verdict. The decision itself (lib/transport/push-rules.ts) stays in the server, with the request's user and
 // database, and sees the pushed objects through the quarantine environment.
 import fs from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';

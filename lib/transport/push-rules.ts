@@ -3,11 +3,11 @@
 // push allowlist (or code writers) may push, except commits that only touch unprotected files;
 // protected tags may only be created, moved or deleted by the users their rule lists.
 import type { EntityManager } from '@mikro-orm/core';
-import { runGit } from '../git/exec.ts';
-import { ProtectedBranch, ProtectedTag } from '../model/branch-protection.ts';
-import type { IUser } from '../model/user.ts';
-import type { RepoPermission } from './auth/perm.ts';
-import { canControlTag, canUserPushRule, filePatterns, firstMatch, loadBranchRules, matchesAnyFile } from './repos/branch-rules.ts';
+import { runGit } from '../../git/exec.ts';
+import { ProtectedBranch, ProtectedTag } from '../../model/branch-protection.ts';
+import type { IUser } from '../../model/user.ts';
+import type { RepoPermission } from '../auth/perm.ts';
+import { canControlTag, canUserPushRule, filePatterns, firstMatch, loadBranchRules, matchesAnyFile } from '../repos/branch-rules.ts';
 
 export interface RefUpdate {
   old: string;

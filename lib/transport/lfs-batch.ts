@@ -3,9 +3,9 @@
 // download actions for those it has, and per-object errors for invalid pointers, size mismatches,
 // oversize uploads and missing objects. The links carry the caller's Authorization header.
 import type { EntityManager } from '@mikro-orm/core';
-import type { Config } from '../config.ts';
-import type { IRepository } from '../model/repo.ts';
-import type { IUser } from '../model/user.ts';
+import type { Config } from '../../config.ts';
+import type { IRepository } from '../../model/repo.ts';
+import type { IUser } from '../../model/user.ts';
 import { findMetas } from './lfs-objects.ts';
 import { validPointer, type LfsStore } from './lfs-store.ts';
 

@@ -2,7 +2,7 @@
 // the media route, and linked after a verified upload with one idempotent insert, so concurrent
 // uploads of one object leave one row.
 import type { EntityManager } from '@mikro-orm/core';
-import { LfsMetaObject, type ILfsMetaObject } from '../model/lfs.ts';
+import { LfsMetaObject, type ILfsMetaObject } from '../../model/lfs.ts';
 
 export async function findMeta(em: EntityManager, repositoryId: number, oid: string): Promise<ILfsMetaObject | null> {
   return em.findOne(LfsMetaObject, { repositoryId, oid });
