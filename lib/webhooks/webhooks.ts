@@ -13,7 +13,7 @@ import { hookMeta, tokenAuthorization } from './config.ts';
 
 /** Forgejo's webhook_module types (forgejo-facts 11.4). */
 export const HOOK_TYPES = ['forgejo', 'gitea', 'gogs', 'slack', 'discord', 'dingtalk', 'telegram', 'msteams', 'feishu', 'matrix', 'wechatwork', 'packagist', 'sourcehut_builds'];
-/** The types whose body is the API payload itself; the chat services get their own formats (lib/webhook-payloads/). */
+/** The types whose body is the API payload itself; the chat services get their own formats (lib/webhooks/payloads/). */
 export const RAW_PAYLOAD_TYPES = ['forgejo', 'gitea', 'gogs'];
 
 /** Who owns a hook: a repository, a user or organization, or the instance (system or default hooks). */
