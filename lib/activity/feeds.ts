@@ -23,14 +23,14 @@ import { Repository, type IRepository } from '../../model/repo.ts';
 import { Watch } from '../../model/star.ts';
 import { intArray, jsonList, plainRows, readRowsFast } from '../../model/raw.ts';
 import { tailWrite } from '../db/counters.ts';
-import { WATCHING } from '../repos/social.ts';
+import { WATCHING } from '../repos/index.ts';
 import { keepEarly, takeEarly } from '../db/early-reads.ts';
 import { BlockedUser } from '../../model/social.ts';
 import { CommentType, Comment, type IComment } from '../../model/issue.ts';
-import { numberPending } from '../issues/issues.ts';
+import { numberPending } from '../issues/index.ts';
 import type { ITeam } from '../../model/org.ts';
 import { readersOf, userById, type UnitName } from '../auth/perm.ts';
-import { reachable, type Caller, type Sql } from '../repos/search.ts';
+import { reachable, type Caller, type Sql } from '../repos/index.ts';
 import type { Page } from '../http/paging.ts';
 import { onEvent, type EventOf, type PushCommit, type RepoEvent } from './events.ts';
 

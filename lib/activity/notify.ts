@@ -6,15 +6,15 @@ import { Comment, CommentType, type IIssue } from '../../model/issue.ts';
 import type { IRepository } from '../../model/repo.ts';
 import { User } from '../../model/user.ts';
 import { Notification, NotificationSource, NotificationStatus } from '../../model/notification.ts';
-import { isWorkInProgress } from '../issues/api/issue.ts';
+import { isWorkInProgress } from '../issues/index.ts';
 import type { IUser } from '../../model/user.ts';
 import { onEvent } from './events.ts';
-import { mentionedUsers } from '../issues/mentions.ts';
+import { mentionedUsers } from '../issues/index.ts';
 import { everyoneReads, readersOf, repoById, userById } from '../auth/perm.ts';
 import { intArray, plainPrefixed, prefixedColumns, readRowsFast, textOf } from '../../model/raw.ts';
 import { tailWrite } from '../db/counters.ts';
-import { numberPending } from '../issues/issues.ts';
-import { WATCHING } from '../repos/social.ts';
+import { numberPending } from '../issues/index.ts';
+import { WATCHING } from '../repos/index.ts';
 
 export interface IssueNotice {
   issue: IIssue;

@@ -13,7 +13,7 @@ import type { RequestState } from '../http/request.ts';
 import { Attachment, type IAttachment } from '../../model/attachment.ts';
 import { isStorableText } from '../../model/schemas/storable.ts';
 import { notFound, unprocessable, type HttpError } from '../http/errors.ts';
-import { positiveInt } from '../issues/issues.ts';
+import { positiveInt } from '../issues/index.ts';
 
 export const attachmentsRoot = (cfg: Pick<Config, 'dataPath'>) => path.join(cfg.dataPath, 'attachments');
 

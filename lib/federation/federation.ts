@@ -8,7 +8,7 @@ import { UniqueConstraintViolationException, type EntityManager } from '@mikro-o
 import type { Config } from '../../config.ts';
 import type { Services } from '../http/services.ts';
 import { HttpError } from '../http/errors.ts';
-import { checkRemoteAllowed } from '../mirrors/remote-url.ts';
+import { checkRemoteAllowed } from '../mirrors/index.ts';
 import { digestOf, parseSignature, signRequest, signingString, verifySignature } from './http-signature.ts';
 import { ActorKey, FederatedUser, FederationHost, INSTANCE_ACTOR_ID, REMOTE_USER_TYPE, type IFederatedUser, type IFederationHost } from '../../model/federation.ts';
 import { User } from '../../model/user.ts';

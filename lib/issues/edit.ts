@@ -17,7 +17,7 @@ import { User, type IUser } from '../../model/user.ts';
 import { Unit, userPermission } from '../auth/perm.ts';
 import { addComment, labelIdsOf, recountIssueTotals, truncateTitle } from './issues.ts';
 import { badRequest, HttpError, unprocessable } from '../http/errors.ts';
-import { attachmentPath, isUuid } from '../attachments/attachments.ts';
+import { attachmentPath, isUuid } from '../attachments/index.ts';
 import type { Config } from '../../config.ts';
 
 /** Forgejo's `[repository.issue] MAX_PINNED` default: pinned issues (and, separately, pulls) per repository. */

@@ -8,7 +8,7 @@ import { ReviewType } from '../../model/pull.ts';
 import type { Page } from '../http/paging.ts';
 import { plainRows } from '../../model/raw.ts';
 import { Unit } from '../auth/perm.ts';
-import { pageWithTotal, reachable, type Caller, type Sql } from '../repos/search.ts';
+import { pageWithTotal, reachable, type Caller, type Sql } from '../repos/index.ts';
 import { unprocessable } from '../http/errors.ts';
 
 export const sql = (s: string, ...params: unknown[]): Sql => ({ sql: s, params });

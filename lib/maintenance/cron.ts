@@ -16,8 +16,8 @@ import { schedulePeriod, type Config } from '../../config.ts';
 import type { Services } from '../http/services.ts';
 import { Action } from '../../model/action.ts';
 import { claimCronRun, CronTask, recordCronRun } from '../../model/cron.ts';
-import { cleanupHookTasks } from '../webhooks/hook-task-cleanup.ts';
-import { mirrorTick, TICK_MS } from '../mirrors/schedule.ts';
+import { cleanupHookTasks } from '../webhooks/index.ts';
+import { mirrorTick, TICK_MS } from '../mirrors/index.ts';
 
 export interface CronTaskDef {
   name: string;

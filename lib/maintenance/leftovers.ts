@@ -11,9 +11,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../../config.ts';
-import { attachmentsRoot } from '../attachments/attachments.ts';
-import { packagesRoot } from '../packages/packages.ts';
-import { migrationSpool } from '../mirrors/mirrors.ts';
+import { attachmentsRoot } from '../attachments/index.ts';
+import { packagesRoot } from '../packages/index.ts';
+import { migrationSpool } from '../mirrors/index.ts';
 
 const QUARANTINE = /^(tmp_objdir-incoming-|incoming-)[A-Za-z0-9_-]+$/;
 export const STALE_MS = 24 * 3600_000;

@@ -3,7 +3,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { Config } from '../../config.ts';
 import { Label } from '../../model/label.ts';
-import { normalizeLabelColor } from '../issues/label-color.ts';
+import { normalizeLabelColor } from '../issues/index.ts';
 import { all, bool, str, type ApiSource } from './migrate-remote.ts';
 
 export interface SourceLabel { name: string; color: string; description: string; exclusive: boolean; isArchived: boolean }

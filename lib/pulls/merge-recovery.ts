@@ -31,7 +31,7 @@ import { Repository, type IRepository } from '../../model/repo.ts';
 import { readRef } from '../../git/lookup.ts';
 import { isAncestor } from '../../git/merge.ts';
 import { runGit } from '../../git/exec.ts';
-import { refreshAfterWrite } from '../repos/git.ts';
+import { refreshAfterWrite } from '../repos/index.ts';
 
 import { recordMerged } from './merge.ts';
 import { dropMergeIntent, intentDir, readMergeIntent, type Intent } from './merge-intent.ts';

@@ -4,7 +4,7 @@ import type { CreatePullReviewComment, CreatePullReviewCommentOptions } from '..
 import type { IReview } from '../../model/pull.ts';
 import { Comment, CommentType, type IComment } from '../../model/issue.ts';
 import type { IUser } from '../../model/user.ts';
-import { addComment } from '../issues/issues.ts';
+import { addComment } from '../issues/index.ts';
 import { unprocessable } from '../http/errors.ts';
 import type { RequestState } from '../http/request.ts';
 import type { Pull } from './review.ts';

@@ -4,8 +4,8 @@ import type { IUser } from '../../model/user.ts';
 import { ReviewType, Review, type IPullRequest, type IReview } from '../../model/pull.ts';
 import { TeamUnit, TeamUser, type ITeam } from '../../model/org.ts';
 import { reviewsToApi, type ReviewedPull } from './api/review.ts';
-import { gitCtx } from '../repos/git.ts';
-import { branchRule } from '../repos/branch-rules.ts';
+import { gitCtx } from '../repos/index.ts';
+import { branchRule } from '../repos/index.ts';
 import { Mode, Unit, userPermission } from '../auth/perm.ts';
 import { isSiteAdmin, need, type RequestState } from '../http/request.ts';
 

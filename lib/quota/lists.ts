@@ -5,8 +5,8 @@ import type { Config } from '../../config.ts';
 import type { Page } from '../http/paging.ts';
 import { PACKAGE_FILES_OF_OWNER } from './quota.ts';
 import { ArtifactStatus } from '../../model/actions.ts';
-import { repoApiUrl, repoHtmlUrl } from '../issues/api/issue.ts';
-import { pathEscapeSegments } from '../repos/api/release.ts';
+import { repoApiUrl, repoHtmlUrl } from '../issues/index.ts';
+import { pathEscapeSegments } from '../repos/index.ts';
 
 export interface Listed<T> { items: T[]; total: number }
 type Row = Record<string, string | number | null>;

@@ -6,7 +6,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { listSetting, type Config } from '../../config.ts';
 import { QuotaGroup, QuotaGroupMapping, QuotaGroupRule, QuotaMappingKind, QuotaRule, type IQuotaRule } from '../../model/quota.ts';
 import { ArtifactStatus } from '../../model/actions.ts';
-import { LFS_BYTES_OF_OWNER } from '../transport/lfs-objects.ts';
+import { LFS_BYTES_OF_OWNER } from '../transport/index.ts';
 import { evaluateGroups, parseLimitSubject, type LimitSubject, type QuotaUsage } from './rules.ts';
 
 /** The subjects route rows may check with Q(subject, target) (spec, guard table). */

@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../../config.ts';
 import type { IRepository } from '../../model/repo.ts';
-import { avatarHash, checkAvatarImage } from '../users/avatar-store.ts';
+import { avatarHash, checkAvatarImage } from '../users/index.ts';
 
 const dir = (cfg: Config) => path.join(cfg.dataPath, 'repo-avatars');
 

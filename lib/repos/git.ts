@@ -11,8 +11,8 @@ import { need, type LoadedRepo, type RequestState } from '../http/request.ts';
 import { repoUrls, type RepoUrls } from './api/git.ts';
 import type { IRepository } from '../../model/repo.ts';
 import { conflict, HttpError, notFound, unprocessable } from '../http/errors.ts';
-import { afterRefsUpdated } from '../mirrors/schedule.ts';
-import { refreshPullsAfterRefChange } from '../pulls/pulls.ts';
+import { afterRefsUpdated } from '../mirrors/index.ts';
+import { refreshPullsAfterRefChange } from '../pulls/index.ts';
 import type { Services } from '../http/services.ts';
 import type { Config } from '../../config.ts';
 

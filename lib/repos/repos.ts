@@ -20,7 +20,7 @@ import { CommitStatus } from '../../model/commit-status.ts';
 import { User, type IUser } from '../../model/user.ts';
 import { mapPrefixed, plainPrefixed, prefixedColumns, readRowsFast } from '../../model/raw.ts';
 import { DEFAULT_UNITS, Mode, Unit, userPermission, type UnitName } from '../auth/perm.ts';
-import { checkRepoName } from '../users/names.ts';
+import { checkRepoName } from '../users/index.ts';
 import { badRequest, conflict, unprocessable } from '../http/errors.ts';
 import { initBare, renameRepo, deleteRepo, repoSize, type ObjectFormat } from '../../git/repo.ts';
 import { closeBatch } from '../../git/cat-file.ts';
@@ -30,10 +30,10 @@ import { isValidBranchName } from '../../git/refname.ts';
 import { RepoExistsError } from '../../git/errors.ts';
 import { gitignore } from './gitignore-templates.ts';
 import { fillLicense, licenseText } from './license-templates.ts';
-import { labelSet } from '../issues/label-templates.ts';
+import { labelSet } from '../issues/index.ts';
 import { dropRepoTopics } from './topics.ts';
 import { learnCounters, lockCounterRows } from '../db/counters.ts';
-import { unlinkRepoPackages } from '../packages/packages.ts';
+import { unlinkRepoPackages } from '../packages/index.ts';
 import { LfsLock, LfsMetaObject } from '../../model/lfs.ts';
 
 export const DEFAULT_PULLS_CONFIG = {

@@ -8,8 +8,8 @@ import { Collaboration, RepoRedirect, Repository, type IRepository } from '../..
 import { OrgUser, Team, TeamRepo, TeamUnit } from '../../model/org.ts';
 import { RepoTransfer, type IRepoTransfer } from '../../model/transfer.ts';
 import { User, type IUser } from '../../model/user.ts';
-import { toApiUser, type Viewer } from '../users/api/user.ts';
-import { toApiTeam } from '../users/api/team.ts';
+import { toApiUser, type Viewer } from '../users/index.ts';
+import { toApiTeam } from '../users/index.ts';
 import type { ApiRepoTransfer } from './api/repo.ts';
 import { Mode, userPermission } from '../auth/perm.ts';
 import { conflict, unprocessable } from '../http/errors.ts';

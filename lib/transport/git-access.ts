@@ -15,8 +15,8 @@ import type { Services } from '../http/services.ts';
 import { siteAdminOf, type TaskInfo, type TokenInfo } from '../auth/auth-types.ts';
 import { Mode, RepoPermission, enabledUnits, repoPermission, type AccessMode } from '../auth/perm.ts';
 import { hasScope } from '../auth/scopes.ts';
-import { findRedirectTarget } from '../repos/redirect.ts';
-import { wikiPath } from '../repos/repos.ts';
+import { findRedirectTarget } from '../repos/index.ts';
+import { wikiPath } from '../repos/index.ts';
 
 /** The authenticated party of a git request. A deploy key has no user: it reaches its own repository only. */
 export interface GitPrincipal {

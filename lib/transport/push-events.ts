@@ -7,7 +7,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { getCommit, log, runGit, diffFiles, type Commit } from '../../git/index.ts';
 import type { IRepository } from '../../model/repo.ts';
 import type { IUser } from '../../model/user.ts';
-import { emitEvents, type EventCtx, type PushCommit, type PushCommits, type RepoEvent } from '../activity/events.ts';
+import { emitEvents, type EventCtx, type PushCommit, type PushCommits, type RepoEvent } from '../activity/index.ts';
 
 export interface RefUpdate {
   ref: string;

@@ -7,7 +7,7 @@ import { runGit } from '../../git/exec.ts';
 import { ProtectedBranch, ProtectedTag } from '../../model/branch-protection.ts';
 import type { IUser } from '../../model/user.ts';
 import type { RepoPermission } from '../auth/perm.ts';
-import { canControlTag, canUserPushRule, filePatterns, firstMatch, loadBranchRules, matchesAnyFile } from '../repos/branch-rules.ts';
+import { canControlTag, canUserPushRule, filePatterns, firstMatch, loadBranchRules, matchesAnyFile } from '../repos/index.ts';
 
 export interface RefUpdate {
   old: string;

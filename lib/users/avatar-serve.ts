@@ -7,7 +7,7 @@ import zlib from 'node:zlib';
 import type { Middleware } from 'koa';
 import type { Config } from '../../config.ts';
 import { imageInfo, readAvatar } from './avatar-store.ts';
-import { readRepoAvatar } from '../repos/avatar.ts';
+import { readRepoAvatar } from '../repos/index.ts';
 
 const SIZE = 290;
 const CELL = 58;

@@ -5,7 +5,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { BlockedUser, Follow } from '../../model/social.ts';
 import { Collaboration, Repository } from '../../model/repo.ts';
 import { Watch } from '../../model/star.ts';
-import { recountStarsAndWatches } from '../repos/social.ts';
+import { recountStarsAndWatches } from '../repos/index.ts';
 import type { IUser } from '../../model/user.ts';
 import { refreshFollowCounts } from './follows.ts';
 import { toApiBlockedUser } from '../auth/api/token.ts';

@@ -6,18 +6,18 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import type { RequestState } from '../http/request.ts';
-import { commentsToApi, issueToApi } from '../issues/api/issue.ts';
-import { repoUrls, toVerification, CommitUsers } from '../repos/api/git.ts';
-import { pullToApi } from '../pulls/api/pull.ts';
-import { releaseToApi } from '../repos/api/release.ts';
-import { toApiRepo } from '../repos/api/repo.ts';
-import { toApiUser, type Viewer } from '../users/api/user.ts';
+import { commentsToApi, issueToApi } from '../issues/index.ts';
+import { repoUrls, toVerification, CommitUsers } from '../repos/index.ts';
+import { pullToApi } from '../pulls/index.ts';
+import { releaseToApi } from '../repos/index.ts';
+import { toApiRepo } from '../repos/index.ts';
+import { toApiUser, type Viewer } from '../users/index.ts';
 import type { IRepository } from '../../model/repo.ts';
 import { User, type IUser } from '../../model/user.ts';
 import { HookTask, Webhook, type IWebhook } from '../../model/webhook.ts';
-import { onEvent, type EventCtx, type EventOf, type PushCommit, type RepoEvent } from '../activity/events.ts';
+import { onEvent, type EventCtx, type EventOf, type PushCommit, type RepoEvent } from '../activity/index.ts';
 import { Mode, RepoPermission, enabledUnits, userById, type AccessMode } from '../auth/perm.ts';
-import { repoUnits } from '../repos/repos.ts';
+import { repoUnits } from '../repos/index.ts';
 import { branchMatches, hasEvent, hooksFor, RAW_PAYLOAD_TYPES } from './webhooks.ts';
 
 const ANONYMOUS: Viewer = { doer: null, siteAdmin: false };

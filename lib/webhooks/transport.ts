@@ -6,7 +6,7 @@ import https from 'node:https';
 import net from 'node:net';
 import type { Config } from '../../config.ts';
 import type { HookResponseInfo } from '../../model/webhook.ts';
-import { HostList } from '../mirrors/remote-url.ts';
+import { HostList } from '../mirrors/index.ts';
 
 /** Response bodies are kept up to this many bytes (the rest is cut). */
 const BODY_LIMIT = 64 * 1024;

@@ -7,7 +7,7 @@ import type { CreateHookOption, EditHookOption } from '../../model/schemas/index
 import { unprocessable } from '../http/errors.ts';
 import { keepEarly, takeEarly } from '../db/early-reads.ts';
 import { jsonList, plainRows } from '../../model/raw.ts';
-import { compileGlob, GlobError } from '../repos/glob.ts';
+import { compileGlob, GlobError } from '../repos/index.ts';
 import type { SecretBox } from '../auth/secretbox.ts';
 import { hookMeta, tokenAuthorization } from './config.ts';
 

@@ -8,8 +8,8 @@ import { EPOCH, fmtTime } from '../../../model/time.ts';
 import { runnerStatus } from '../actions.ts';
 import type { ActionArtifact, ActionRun, ActionRunJob, ActionRunner, ActionTask, Secret, Wire } from '../../../model/schemas/index.ts';
 import type { IActionSecret } from '../../../model/action-secret.ts';
-import type { ApiRepo } from '../../repos/api/repo.ts';
-import type { ApiUser } from '../../users/api/user.ts';
+import type { ApiRepo } from '../../repos/index.ts';
+import type { ApiUser } from '../../users/index.ts';
 
 export type ApiRunner = Wire<ActionRunner>;
 export type ApiRunJob = Wire<ActionRunJob>;

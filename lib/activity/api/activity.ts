@@ -3,9 +3,9 @@
 import type { Config } from '../../../config.ts';
 import { opName, type IAction } from '../../../model/action.ts';
 import type { IUser } from '../../../model/user.ts';
-import { toApiUser, type Viewer } from '../../users/api/user.ts';
-import type { ApiRepo } from '../../repos/api/repo.ts';
-import type { ApiComment } from '../../issues/api/issue.ts';
+import { toApiUser, type Viewer } from '../../users/index.ts';
+import type { ApiRepo } from '../../repos/index.ts';
+import type { ApiComment } from '../../issues/index.ts';
 import type { Activity, Wire } from '../../../model/schemas/index.ts';
 
 /** `op_type` of a row whose type Forgejo does not name reads `action-<n>`, as its ActionType.String() does. */

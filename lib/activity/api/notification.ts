@@ -7,10 +7,10 @@ import { User } from '../../../model/user.ts';
 import { Issue, CommentType, type IIssue } from '../../../model/issue.ts';
 import { PullRequest } from '../../../model/pull.ts';
 import { NotificationSource, NotificationStatus, type INotification } from '../../../model/notification.ts';
-import { issuePath, repoApiUrl, repoHtmlUrl } from '../../issues/api/issue.ts';
-import { toApiRepo, type ApiRepo } from '../../repos/api/repo.ts';
+import { issuePath, repoApiUrl, repoHtmlUrl } from '../../issues/index.ts';
+import { toApiRepo, type ApiRepo } from '../../repos/index.ts';
 import type { NotificationSubject, NotificationThread, Wire } from '../../../model/schemas/index.ts';
-import type { Viewer } from '../../users/api/user.ts';
+import type { Viewer } from '../../users/index.ts';
 import { fmtTime } from '../../../model/time.ts';
 import { Mode, RepoPermission, type AccessMode } from '../../auth/perm.ts';
 

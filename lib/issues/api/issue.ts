@@ -11,7 +11,7 @@ import { Milestone } from '../../../model/milestone.ts';
 import { CommentType, Issue, IssueAssignee, IssueLabel, type IComment, type IIssue, type ITrackedTime } from '../../../model/issue.ts';
 import { Attachment, type IAttachment } from '../../../model/attachment.ts';
 import { PullRequest, Review, ReviewType, type IPullRequest } from '../../../model/pull.ts';
-import { toApiUser, type Viewer } from '../../users/api/user.ts';
+import { toApiUser, type Viewer } from '../../users/index.ts';
 import { toApiLabel } from './label.ts';
 import { toApiMilestone } from './milestone.ts';
 import { fmtTime } from '../../../model/time.ts';

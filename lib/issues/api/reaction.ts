@@ -5,7 +5,7 @@ import type { IReaction } from '../../../model/issue.ts';
 import type { IUser } from '../../../model/user.ts';
 import { fmtTime } from '../../../model/time.ts';
 import type { Reaction, Wire } from '../../../model/schemas/index.ts';
-import { toApiUser, type Viewer } from '../../users/api/user.ts';
+import { toApiUser, type Viewer } from '../../users/index.ts';
 import { pseudoUser } from '../../auth/pseudo-users.ts';
 
 export type ApiReaction = Wire<Reaction>;

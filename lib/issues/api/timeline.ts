@@ -16,10 +16,10 @@ import { commentsToApi, issuePath, issuesToApi, repoApiUrl, repoHtmlUrl, toApiTr
 import type { TimelineComment, Wire } from '../../../model/schemas/index.ts';
 
 export type ApiTimelineComment = Wire<TimelineComment>;
-import { toApiUser, type Viewer } from '../../users/api/user.ts';
+import { toApiUser, type Viewer } from '../../users/index.ts';
 import { toApiLabel, orgApiUrl } from './label.ts';
 import { toApiMilestone } from './milestone.ts';
-import { toApiTeam } from '../../users/api/team.ts';
+import { toApiTeam } from '../../users/index.ts';
 import { fmtTime } from '../../../model/time.ts';
 
 export const ANONYMOUS: Viewer = { doer: null, siteAdmin: false };

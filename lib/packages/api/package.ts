@@ -3,8 +3,8 @@
 import type { Config } from '../../../config.ts';
 import type { IUser } from '../../../model/user.ts';
 import type { IPackage, IPackageBlob, IPackageFile, IPackageVersion } from '../../../model/package.ts';
-import { toApiUser, type Viewer } from '../../users/api/user.ts';
-import type { ApiRepo } from '../../repos/api/repo.ts';
+import { toApiUser, type Viewer } from '../../users/index.ts';
+import type { ApiRepo } from '../../repos/index.ts';
 import type { Package, PackageFile, Wire } from '../../../model/schemas/index.ts';
 
 export type ApiPackage = Wire<Package>;

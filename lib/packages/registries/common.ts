@@ -11,7 +11,7 @@ import type { Services } from '../../http/services.ts';
 import type { IUser } from '../../../model/user.ts';
 import type { IPackageBlob, IPackageFile } from '../../../model/package.ts';
 import type { AuthResult, AuthDeps } from '../../auth/auth.ts';
-import { withinQuota } from '../../quota/quota.ts';
+import { withinQuota } from '../../quota/index.ts';
 import { MSG } from '../../http/errors.ts';
 import { hasScope } from '../../auth/scopes.ts';
 import { isSiteAdmin } from '../../http/request.ts';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { PackageBlob, PackageFile, PackageVersion, type IPackageBlob } from '../../../model/package.ts';
-import { isUuid } from '../../attachments/attachments.ts';
+import { isUuid } from '../../attachments/index.ts';
 import { blobPath, spool, spoolDir } from '../packages.ts';
 import { checkQuota, uploader, type RegistryRequest } from './common.ts';
 import { UPLOAD_VERSION, DIGEST, E, type ImageRequest, ownerPath, setHeaders, answer, imagePackage, localBlob, saveBlob } from './container-storage.ts';

@@ -8,12 +8,12 @@ import { PullStatus, Review, ReviewType, type IPullRequest } from '../../../mode
 import { Repository, type IRepository } from '../../../model/repo.ts';
 import { Team, TeamUnit, type ITeam } from '../../../model/org.ts';
 import { User, type IUser } from '../../../model/user.ts';
-import { isWorkInProgress, issuesToApi, repoApiUrl, usersById } from '../../issues/api/issue.ts';
-import { toApiUser, type Viewer } from '../../users/api/user.ts';
-import { toApiTeam } from '../../users/api/team.ts';
+import { isWorkInProgress, issuesToApi, repoApiUrl, usersById } from '../../issues/index.ts';
+import { toApiUser, type Viewer } from '../../users/index.ts';
+import { toApiTeam } from '../../users/index.ts';
 import { fmtTime } from '../../../model/time.ts';
 import { isSiteAdmin, type RequestState } from '../../http/request.ts';
-import { reposJson } from '../../repos/api/repo-json.ts';
+import { reposJson } from '../../repos/index.ts';
 import { readRef } from '../../../git/lookup.ts';
 import { readInfo } from '../../../git/cat-file.ts';
 import { diffShortStat, pullHeadRef } from '../../../git/pull.ts';

@@ -6,11 +6,11 @@ import type { Config } from '../../../config.ts';
 import { CommentType, type IComment, type IIssue } from '../../../model/issue.ts';
 import { REVIEW_STATES, ReviewType, type IReview } from '../../../model/pull.ts';
 import { Team } from '../../../model/org.ts';
-import { toApiUser, type Viewer } from '../../users/api/user.ts';
-import { toApiTeam } from '../../users/api/team.ts';
-import { issuePath, repoHtmlUrl, usersById } from '../../issues/api/issue.ts';
+import { toApiUser, type Viewer } from '../../users/index.ts';
+import { toApiTeam } from '../../users/index.ts';
+import { issuePath, repoHtmlUrl, usersById } from '../../issues/index.ts';
 import { fmtTime } from '../../../model/time.ts';
-import { teamUnitsOf } from '../../users/teams.ts';
+import { teamUnitsOf } from '../../users/index.ts';
 import { pseudoUser } from '../../auth/pseudo-users.ts';
 import type { PullReview, PullReviewComment, Wire } from '../../../model/schemas/index.ts';
 

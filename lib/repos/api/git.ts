@@ -7,7 +7,7 @@ import type { ChangedFile, DiffStats } from '../../../git/commits.ts';
 import { EmailAddress, User, type IUser } from '../../../model/user.ts';
 import { plainPrefixed, prefixedColumns, readRowsFast, textArray } from '../../../model/raw.ts';
 import type { IRepository } from '../../../model/repo.ts';
-import { toApiUser, type ApiUser } from '../../users/api/user.ts';
+import { toApiUser, type ApiUser } from '../../users/index.ts';
 import { ZERO_TIME } from '../../../model/time.ts';
 import { Lru } from '../../../git/lru.ts';
 import { jsonText, RenderedBytes } from '../../http/json.ts';

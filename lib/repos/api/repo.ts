@@ -3,7 +3,7 @@ import type { Config } from '../../../config.ts';
 import type { IRepository, IRepoUnit } from '../../../model/repo.ts';
 import type { IUser } from '../../../model/user.ts';
 import { Unit, type RepoPermission } from '../../auth/perm.ts';
-import { toApiUser, type Viewer } from '../../users/api/user.ts';
+import { toApiUser, type Viewer } from '../../users/index.ts';
 import { EPOCH, fmtTime, ZERO_TIME } from '../../../model/time.ts';
 import type { ExternalTracker, ExternalWiki, Repository, RepoTransfer, Wire } from '../../../model/schemas/index.ts';
 

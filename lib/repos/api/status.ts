@@ -4,7 +4,7 @@ import type { ICommitStatus } from '../../../model/commit-status.ts';
 import type { IUser } from '../../../model/user.ts';
 import { fmtTime } from '../../../model/time.ts';
 import type { CombinedStatus, CommitStatus, Wire } from '../../../model/schemas/index.ts';
-import { toApiUser } from '../../users/api/user.ts';
+import { toApiUser } from '../../users/index.ts';
 import type { RepoUrls } from './git.ts';
 
 export type ApiCommitStatus = Wire<CommitStatus>;

@@ -6,7 +6,7 @@ import type { IUser } from '../../../model/user.ts';
 import { fmtTime } from '../../../model/time.ts';
 import type { DeployKey, PublicKey, Wire } from '../../../model/schemas/index.ts';
 import { toApiUser } from './user.ts';
-import type { ApiRepo } from '../../repos/api/repo.ts';
+import type { ApiRepo } from '../../repos/index.ts';
 
 /** `read_only` is omitempty; `key_type` and `user` are added for the owner and site admins only. */
 export type ApiPublicKey = Wire<PublicKey, 'read_only' | 'key_type' | 'user'>;
