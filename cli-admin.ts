@@ -13,7 +13,10 @@ import { newTotpSecret, totpFor } from './lib/auth/totp.ts';
 import { SecretBox } from './lib/auth/secretbox.ts';
 import { hostKeyFile, hostKeyFingerprint, readHostKey } from './lib/transport/ssh-host-key.ts';
 
-export interface Output { lines: string[]; code: number }
+export interface Output {
+  lines: string[];
+  code: number;
+}
 
 export const USAGE = `usage: npm run cli -- <command>
   serve                         start the HTTP server (npm start)
@@ -35,7 +38,12 @@ export function runSshAdmin(cfg: Config, argv: string[]): Output {
   if (argv.length !== 1 || argv[0] !== 'fingerprint') return { lines: [USAGE], code: 2 };
   const key = readHostKey(cfg.dataPath);
   if (key === null) {
-    return { lines: [`no SSH host key at ${hostKeyFile(cfg.dataPath)}: the built-in SSH server makes it on its first start (CAIRN__SERVER__SSH_LISTEN_PORT)`], code: 1 };
+    return {
+      lines: [
+        `no SSH host key at ${hostKeyFile(cfg.dataPath)}: the built-in SSH server makes it on its first start (CAIRN__SERVER__SSH_LISTEN_PORT)`,
+      ],
+      code: 1,
+    };
   }
   return { lines: [hostKeyFingerprint(key)], code: 0 };
 }
@@ -51,15 +59,24 @@ export async function runAdmin(orm: Orm, cfg: Config, argv: string[]): Promise<O
     const { values } = parseArgs({
       args: rest,
       options: {
-        username: { type: 'string' }, password: { type: 'string' }, email: { type: 'string' }, admin: { type: 'boolean' },
-        'must-change-password': { type: 'boolean' }, 'access-token': { type: 'boolean' },
-        'access-token-name': { type: 'string' }, 'access-token-scopes': { type: 'string' },
+        username: { type: 'string' },
+        password: { type: 'string' },
+        email: { type: 'string' },
+        admin: { type: 'boolean' },
+        'must-change-password': { type: 'boolean' },
+        'access-token': { type: 'boolean' },
+        'access-token-name': { type: 'string' },
+        'access-token-scopes': { type: 'string' },
       },
     });
-    if (!values.username || !values.password || !values.email) return { lines: ['--username, --password and --email are required'], code: 2 };
+    if (!values.username || !values.password || !values.email)
+      return { lines: ['--username, --password and --email are required'], code: 2 };
     const user = await em.transactional(async (tx) => {
       const u = await createUser(tx, {
-        name: values.username!, email: values.email!, password: values.password!, isAdmin: !!values.admin,
+        name: values.username!,
+        email: values.email!,
+        password: values.password!,
+        isAdmin: !!values.admin,
         mustChangePassword: !!values['must-change-password'],
       });
       lines.push(`New user '${u.name}' has been successfully created!`);
@@ -68,8 +85,12 @@ export async function runAdmin(orm: Orm, cfg: Config, argv: string[]): Promise<O
         const salt = newSalt();
         const scopes = normalizeScopes((values['access-token-scopes'] ?? 'all').split(','));
         tx.create(AccessToken, {
-          uid: u.id, name: values['access-token-name'] ?? 'gitea-admin', tokenHash: hashToken(value, salt), tokenSalt: salt,
-          tokenLastEight: value.slice(-8), scope: scopes.join(','),
+          uid: u.id,
+          name: values['access-token-name'] ?? 'gitea-admin',
+          tokenHash: hashToken(value, salt),
+          tokenSalt: salt,
+          tokenLastEight: value.slice(-8),
+          scope: scopes.join(','),
         });
         lines.push(value);
       }
@@ -99,9 +120,9 @@ export async function runAdmin(orm: Orm, cfg: Config, argv: string[]): Promise<O
     return { lines: [USAGE], code: 2 };
   }
   if (sub === 'list') {
-    for (const u of await em.find(User, { type: 0 }, { orderBy: { id: 'asc' } })) lines.push(`${u.id}\t${u.name}\t${u.email}\t${u.isAdmin ? 'admin' : ''}`);
+    for (const u of await em.find(User, { type: 0 }, { orderBy: { id: 'asc' } }))
+      lines.push(`${u.id}\t${u.name}\t${u.email}\t${u.isAdmin ? 'admin' : ''}`);
     return { lines, code: 0 };
   }
   return { lines: [USAGE], code: 2 };
 }
-

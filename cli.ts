@@ -29,7 +29,6 @@ import { collectWhenIdle } from './lib/runtime/idle-gc.ts';
 
 const socketPath = (cfg: Config) => path.join(cfg.dataPath, 'cairn-admin.sock');
 
-
 /** Add a new migration class to model/migrations/index.ts: its import and its entry, last. */
 function registerMigration(index: string, cls: string): void {
   let src = fs.readFileSync(index, 'utf8');
@@ -46,13 +45,19 @@ async function createMigration(cfg: Config, name: string): Promise<string | null
   try {
     await migrate(db.orm);
     const sql = await db.orm.getSchemaGenerator().getUpdateSchemaSQL({ wrap: false });
-    const statements = sql.split(/;\n/).map((x) => x.trim().replace(/;$/, '')).filter((x) => x && !x.startsWith('--') && !x.startsWith('set names'));
+    const statements = sql
+      .split(/;\n/)
+      .map((x) => x.trim().replace(/;$/, ''))
+      .filter((x) => x && !x.startsWith('--') && !x.startsWith('set names'));
     if (statements.length === 0) return null;
     const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
     const cls = `Migration${stamp}${name}`;
     const file = path.join(path.dirname(new URL(import.meta.url).pathname), 'model', 'migrations', `${cls}.ts`);
     const body = statements.map((x) => `    this.addSql(${JSON.stringify(x)});`).join('\n');
-    fs.writeFileSync(file, `import { Migration } from '@mikro-orm/migrations';\n\nexport class ${cls} extends Migration {\n  override async up(): Promise<void> {\n${body}\n  }\n}\n`);
+    fs.writeFileSync(
+      file,
+      `import { Migration } from '@mikro-orm/migrations';\n\nexport class ${cls} extends Migration {\n  override async up(): Promise<void> {\n${body}\n  }\n}\n`,
+    );
     registerMigration(path.join(path.dirname(file), 'index.ts'), cls);
     return file;
   } finally {
@@ -78,7 +83,9 @@ function viaServer(cfg: Config, argv: string[]): Promise<Output | null> {
     const sock = net.connect({ path: file, allowHalfOpen: true });
     let data = '';
     sock.on('connect', () => sock.end(JSON.stringify(argv)));
-    sock.on('data', (d) => { data += d.toString('utf8'); });
+    sock.on('data', (d) => {
+      data += d.toString('utf8');
+    });
     sock.on('end', () => resolve(JSON.parse(data) as Output));
     sock.on('error', () => resolve(null));
   });
@@ -89,7 +96,9 @@ function serveAdminSocket(orm: Orm, cfg: Config): net.Server {
   fs.rmSync(file, { force: true });
   const srv = net.createServer({ allowHalfOpen: true }, (sock) => {
     let data = '';
-    sock.on('data', (d) => { data += d.toString('utf8'); });
+    sock.on('data', (d) => {
+      data += d.toString('utf8');
+    });
     sock.on('end', async () => {
       let out: Output;
       try {
@@ -120,7 +129,10 @@ async function serve(cfg: Config) {
   const serving = await takeServingLock(db.orm, cfg);
   const started = Date.now();
   const removed = await removeLeftovers(cfg, { alone: serving.alone });
-  log.info({ removed: removed.length, alone: serving.alone, ms: Date.now() - started }, 'leftovers of interrupted uploads and pushes removed');
+  log.info(
+    { removed: removed.length, alone: serving.alone, ms: Date.now() - started },
+    'leftovers of interrupted uploads and pushes removed',
+  );
   // Merges a killed process left in git but not in the database are recorded (lib/pulls/merge-recovery.ts).
   const settled = await reconcileAllMerges(db.orm, { log, secrets: new SecretBox(secretKey(cfg)), repoPath: repoPathFor(cfg) }, cfg);
   if (settled.length) log.warn({ pulls: settled }, 'merges interrupted by a crash recorded');
@@ -131,8 +143,14 @@ async function serve(cfg: Config) {
   const idle = collectWhenIdle(running.server);
   // The built-in SSH server runs only when [server] SSH_LISTEN_PORT is set; ssh2 (and the WebAssembly
   // module it compiles when imported) is loaded only then (issue 10, memory).
-  const ssh = cfg.sshListenPort === null ? null
-    : await (await import('./git-ssh.ts')).startSshServer({ config: cfg, orm: db.orm, services: { log, secrets: new SecretBox(secretKey(cfg)), repoPath: repoPathFor(cfg) } }, cfg.sshListenPort, cfg.SERVER.SSH_LISTEN_HOST);
+  const ssh =
+    cfg.sshListenPort === null
+      ? null
+      : await (await import('./git-ssh.ts')).startSshServer(
+          { config: cfg, orm: db.orm, services: { log, secrets: new SecretBox(secretKey(cfg)), repoPath: repoPathFor(cfg) } },
+          cfg.sshListenPort,
+          cfg.SERVER.SSH_LISTEN_HOST,
+        );
   if (ssh) {
     log.info({ port: ssh.port }, `cairn ssh server listening on ${cfg.SERVER.SSH_LISTEN_HOST}:${ssh.port}`);
     // What a client compares with ssh's question on its first connection (README, "Git over SSH").
@@ -175,7 +193,11 @@ async function main(argv: string[]): Promise<number> {
       // (and without tsx's loader, which Node's own type stripping makes unnecessary).
       const missing = missingServeFlags(process.execArgv, process.env.NODE_OPTIONS);
       if (missing.length && typeof process.execve === 'function') {
-        process.execve(process.execPath, [process.execPath, ...withoutTsx(process.execArgv), ...missing, ...process.argv.slice(1)], process.env);
+        process.execve(
+          process.execPath,
+          [process.execPath, ...withoutTsx(process.execArgv), ...missing, ...process.argv.slice(1)],
+          process.env,
+        );
       }
       await serve(cfg);
       return -1;
@@ -188,15 +210,20 @@ async function main(argv: string[]): Promise<number> {
     case 'migration': {
       // Maintainers: `npm run cli -- migration create <Name>` writes the SQL that brings the committed
       // migrations up to the entities, for review, into model/migrations/ (then list it in index.ts).
-      if (rest[0] !== 'create' || !/^[A-Z]\w*$/.test(rest[1] ?? '')) { console.error('usage: migration create <PascalCaseName>'); return 2; }
+      if (rest[0] !== 'create' || !/^[A-Z]\w*$/.test(rest[1] ?? '')) {
+        console.error('usage: migration create <PascalCaseName>');
+        return 2;
+      }
       const file = await createMigration(cfg, rest[1]);
       console.log(file ?? 'no schema changes');
       return 0;
     }
     case 'admin': {
       // `admin ssh ...` reads files of the data path only: no database, no running server needed.
-      const out = rest[0] === 'ssh' ? runSshAdmin(cfg, rest.slice(1))
-        : (await viaServer(cfg, rest)) ?? (await withDatabase(cfg, (orm) => runAdmin(orm, cfg, rest)));
+      const out =
+        rest[0] === 'ssh'
+          ? runSshAdmin(cfg, rest.slice(1))
+          : ((await viaServer(cfg, rest)) ?? (await withDatabase(cfg, (orm) => runAdmin(orm, cfg, rest))));
       for (const l of out.lines) (out.code === 0 ? console.log : console.error)(l);
       return out.code;
     }
@@ -208,7 +235,9 @@ async function main(argv: string[]): Promise<number> {
 
 main(process.argv.slice(2)).then(
   // Exit only once stdout has drained: a piped `routes --json` is larger than one pipe buffer.
-  (code) => { if (code >= 0) process.stdout.write('', () => process.exit(code)); },
+  (code) => {
+    if (code >= 0) process.stdout.write('', () => process.exit(code));
+  },
   (e) => {
     if (e instanceof ConfigError || e instanceof TableError || e instanceof HttpError) console.error(`cairn: ${e.message}`);
     else console.error(e);

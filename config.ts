@@ -6,7 +6,10 @@ import path from 'node:path';
 import { parseDuration } from './model/duration.ts';
 
 type Kind = 'bool' | 'int' | 'string' | 'url';
-interface SettingDef { kind: Kind; default: string }
+interface SettingDef {
+  kind: Kind;
+  default: string;
+}
 
 const SETTINGS = {
   SERVER: {
@@ -148,7 +151,11 @@ const SETTINGS = {
     ENABLED: { kind: 'bool', default: 'true' },
     MAX_SIZE: { kind: 'int', default: '2048' },
     MAX_FILES: { kind: 'int', default: '5' },
-    ALLOWED_TYPES: { kind: 'string', default: '.avif,.cpuprofile,.csv,.dmp,.docx,.fodg,.fodp,.fods,.fodt,.gif,.gz,.jpeg,.jpg,.json,.jsonc,.log,.md,.mov,.mp4,.odf,.odg,.odp,.ods,.odt,.patch,.pdf,.png,.pptx,.svg,.tgz,.txt,.webm,.webp,.xls,.xlsx,.zip' },
+    ALLOWED_TYPES: {
+      kind: 'string',
+      default:
+        '.avif,.cpuprofile,.csv,.dmp,.docx,.fodg,.fodp,.fods,.fodt,.gif,.gz,.jpeg,.jpg,.json,.jsonc,.log,.md,.mov,.mp4,.odf,.odg,.odp,.ods,.odt,.patch,.pdf,.png,.pptx,.svg,.tgz,.txt,.webm,.webp,.xls,.xlsx,.zip',
+    },
   },
   /** Forgejo's [repository.release]: an empty list accepts every file type for release assets. */
   REPOSITORY_RELEASE: {
@@ -168,7 +175,11 @@ const SETTINGS = {
 
 type Settings = typeof SETTINGS;
 type Value<D extends SettingDef> = D['kind'] extends 'bool' ? boolean : D['kind'] extends 'int' ? number : string;
-export type Config = { -readonly [S in keyof Settings]: { -readonly [K in keyof Settings[S]]: Settings[S][K] extends SettingDef ? Value<Settings[S][K]> : never } } & {
+export type Config = {
+  -readonly [S in keyof Settings]: {
+    -readonly [K in keyof Settings[S]]: Settings[S][K] extends SettingDef ? Value<Settings[S][K]> : never;
+  };
+} & {
   /** AppURL: ROOT_URL, always ending in `/`. */
   appUrl: string;
   /** AppSubURL: the path part of AppURL without a trailing slash. */
@@ -213,16 +224,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   cfg.dataPath = path.resolve(cfg.SERVER.APP_DATA_PATH);
   cfg.sshListenPort = sshPort(cfg.SERVER.SSH_LISTEN_PORT);
   const expiry = parseDuration(cfg.SERVER.LFS_HTTP_AUTH_EXPIRY);
-  if (expiry === null || expiry <= 0) throw new ConfigError(`CAIRN__SERVER__LFS_HTTP_AUTH_EXPIRY: "${cfg.SERVER.LFS_HTTP_AUTH_EXPIRY}" is not a positive duration (such as 24h or 90m)`);
+  if (expiry === null || expiry <= 0)
+    throw new ConfigError(
+      `CAIRN__SERVER__LFS_HTTP_AUTH_EXPIRY: "${cfg.SERVER.LFS_HTTP_AUTH_EXPIRY}" is not a positive duration (such as 24h or 90m)`,
+    );
   cfg.lfsAuthExpiryMs = expiry;
   const answersAge = parseDuration(cfg.CACHE.ANSWERS_MAX_AGE);
-  if (answersAge === null || answersAge <= 0) throw new ConfigError(`CAIRN__CACHE__ANSWERS_MAX_AGE: "${cfg.CACHE.ANSWERS_MAX_AGE}" is not a positive duration (such as 60s or 5m)`);
+  if (answersAge === null || answersAge <= 0)
+    throw new ConfigError(`CAIRN__CACHE__ANSWERS_MAX_AGE: "${cfg.CACHE.ANSWERS_MAX_AGE}" is not a positive duration (such as 60s or 5m)`);
   cfg.answersMaxAgeMs = answersAge;
   if (cfg.CACHE.ANSWERS_MAX_MB < 0) throw new ConfigError('CAIRN__CACHE__ANSWERS_MAX_MB: must be 0 or more');
-  if (cfg.SERVER.LFS_MAX_FILE_SIZE < 0) throw new ConfigError('CAIRN__SERVER__LFS_MAX_FILE_SIZE: must be 0 (no limit) or a number of bytes');
+  if (cfg.SERVER.LFS_MAX_FILE_SIZE < 0)
+    throw new ConfigError('CAIRN__SERVER__LFS_MAX_FILE_SIZE: must be 0 (no limit) or a number of bytes');
   cfg.repoRoot = cfg.REPOSITORY.ROOT ? path.resolve(cfg.REPOSITORY.ROOT) : path.join(cfg.dataPath, 'forgejo-repositories');
   if (!cfg.SERVICE.NO_REPLY_ADDRESS) cfg.SERVICE.NO_REPLY_ADDRESS = `noreply.${new URL(cfg.appUrl).hostname}`;
-  if (!/^(trace|debug|info|warn|error|fatal|silent)$/.test(cfg.LOG.LEVEL)) throw new ConfigError(`CAIRN__LOG__LEVEL: unknown level ${cfg.LOG.LEVEL}`);
+  if (!/^(trace|debug|info|warn|error|fatal|silent)$/.test(cfg.LOG.LEVEL))
+    throw new ConfigError(`CAIRN__LOG__LEVEL: unknown level ${cfg.LOG.LEVEL}`);
   checkWebhookSettings(cfg);
   return cfg;
 }
@@ -232,11 +249,16 @@ function checkWebhookSettings(cfg: Config): void {
   if (cfg.WEBHOOK.DELIVER_ATTEMPTS < 1) throw new ConfigError('CAIRN__WEBHOOK__DELIVER_ATTEMPTS: must be at least 1');
   if (cfg.WEBHOOK.DELIVER_BACKOFF < 0) throw new ConfigError('CAIRN__WEBHOOK__DELIVER_BACKOFF: must not be negative');
   const c = cfg.CRON_CLEANUP_HOOK_TASK_TABLE;
-  if (!['OlderThan', 'PerWebhook'].includes(c.CLEANUP_TYPE)) throw new ConfigError(`CAIRN__CRON_CLEANUP_HOOK_TASK_TABLE__CLEANUP_TYPE: "${c.CLEANUP_TYPE}" is neither OlderThan nor PerWebhook`);
+  if (!['OlderThan', 'PerWebhook'].includes(c.CLEANUP_TYPE))
+    throw new ConfigError(`CAIRN__CRON_CLEANUP_HOOK_TASK_TABLE__CLEANUP_TYPE: "${c.CLEANUP_TYPE}" is neither OlderThan nor PerWebhook`);
   const age = parseDuration(c.OLDER_THAN);
-  if (age === null || age < 0) throw new ConfigError(`CAIRN__CRON_CLEANUP_HOOK_TASK_TABLE__OLDER_THAN: "${c.OLDER_THAN}" is not a duration`);
+  if (age === null || age < 0)
+    throw new ConfigError(`CAIRN__CRON_CLEANUP_HOOK_TASK_TABLE__OLDER_THAN: "${c.OLDER_THAN}" is not a duration`);
   if (c.NUMBER_TO_KEEP < 0) throw new ConfigError('CAIRN__CRON_CLEANUP_HOOK_TASK_TABLE__NUMBER_TO_KEEP: must not be negative');
-  if (schedulePeriod(c.SCHEDULE) === null) throw new ConfigError(`CAIRN__CRON_CLEANUP_HOOK_TASK_TABLE__SCHEDULE: "${c.SCHEDULE}" is not @every <duration>, @hourly, @daily, @midnight or @weekly`);
+  if (schedulePeriod(c.SCHEDULE) === null)
+    throw new ConfigError(
+      `CAIRN__CRON_CLEANUP_HOOK_TASK_TABLE__SCHEDULE: "${c.SCHEDULE}" is not @every <duration>, @hourly, @daily, @midnight or @weekly`,
+    );
 }
 
 /**
@@ -260,7 +282,11 @@ function sshPort(raw: string): number | null {
 }
 
 /** A comma-list setting as Forgejo reads one: items trimmed, empty ones dropped. */
-export const listSetting = (raw: string): string[] => raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+export const listSetting = (raw: string): string[] =>
+  raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 
 function parse(name: string, kind: Kind, raw: string): unknown {
   const v = raw.trim();
@@ -284,5 +310,10 @@ function parse(name: string, kind: Kind, raw: string): unknown {
 /** Every setting with its variable name and default, for the README and `cli config`. */
 export function describeSettings(): { variable: string; kind: Kind; default: string }[] {
   return Object.entries(SETTINGS).flatMap(([section, keys]) =>
-    Object.entries(keys).map(([key, def]) => ({ variable: `CAIRN__${section}__${key}`, kind: (def as SettingDef).kind, default: (def as SettingDef).default })));
+    Object.entries(keys).map(([key, def]) => ({
+      variable: `CAIRN__${section}__${key}`,
+      kind: (def as SettingDef).kind,
+      default: (def as SettingDef).default,
+    })),
+  );
 }

@@ -55,9 +55,18 @@ export function createGitHttp(deps: GitHttpDeps): Middleware {
     if (isInfo ? ctx.method !== 'GET' && ctx.method !== 'HEAD' : ctx.method !== 'POST') return next();
     const service = (isInfo ? ctx.query.service : action) as string | undefined;
     try {
-      if (service !== 'git-upload-pack' && service !== 'git-receive-pack') throw new GitHttpError(403, 'unsupported service (only the smart HTTP protocol is served)');
+      if (service !== 'git-upload-pack' && service !== 'git-receive-pack')
+        throw new GitHttpError(403, 'unsupported service (only the smart HTTP protocol is served)');
       if (config.REPOSITORY.DISABLE_HTTP_GIT) throw new GitHttpError(403, 'Interacting with repositories by HTTP protocol is not allowed');
-      await serve(ctx, ownerName, rawRepo.replace(/\.git$/, ''), service, isInfo, (o, n) => `${prefix}/${encodeURIComponent(o)}/${encodeURIComponent(n)}${rawRepo.endsWith('.git') ? '.git' : ''}/${action}${ctx.querystring ? `?${ctx.querystring}` : ''}`);
+      await serve(
+        ctx,
+        ownerName,
+        rawRepo.replace(/\.git$/, ''),
+        service,
+        isInfo,
+        (o, n) =>
+          `${prefix}/${encodeURIComponent(o)}/${encodeURIComponent(n)}${rawRepo.endsWith('.git') ? '.git' : ''}/${action}${ctx.querystring ? `?${ctx.querystring}` : ''}`,
+      );
     } catch (e) {
       if (e instanceof GitHttpError) return reply(ctx, e.status, e.message, e.askAuth);
       if (e instanceof HttpError) {
@@ -76,7 +85,14 @@ export function createGitHttp(deps: GitHttpDeps): Middleware {
     ctx.body = `${message}\n`;
   }
 
-  async function serve(ctx: Context, ownerName: string, requested: string, service: GitService, isInfo: boolean, moved: (owner: string, name: string) => string): Promise<void> {
+  async function serve(
+    ctx: Context,
+    ownerName: string,
+    requested: string,
+    service: GitService,
+    isInfo: boolean,
+    moved: (owner: string, name: string) => string,
+  ): Promise<void> {
     const em = orm.em.fork();
     const query = new URLSearchParams(ctx.querystring);
     const auth: AuthResult = await authenticate(em, config, authDeps, { headers: ctx.headers, query, peer: ctx.req.socket.remoteAddress });
@@ -125,9 +141,12 @@ export function createGitHttp(deps: GitHttpDeps): Middleware {
       out.destroy(e);
     });
     git.on('end', () => {
-      push.finish().catch((e: unknown) => {
-        services.log.error({ err: e, repo: access.repo.id }, 'refresh after push failed');
-      }).finally(() => out.end());
+      push
+        .finish()
+        .catch((e: unknown) => {
+          services.log.error({ err: e, repo: access.repo.id }, 'refresh after push failed');
+        })
+        .finally(() => out.end());
     });
     ctx.status = 200;
     ctx.type = contentType(service, 'result');

@@ -44,7 +44,15 @@ class LfsError extends Error {
   }
 }
 
-const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 413: 'Request Entity Too Large', 415: 'Unsupported Media Type', 416: 'Requested Range Not Satisfiable', 422: 'Unprocessable Entity' };
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  404: 'Not Found',
+  413: 'Request Entity Too Large',
+  415: 'Unsupported Media Type',
+  416: 'Requested Range Not Satisfiable',
+  422: 'Unprocessable Entity',
+};
 const lfsError = (status: number, message = STATUS_TEXT[status] ?? 'Error') => new LfsError(status, message);
 
 interface Req {
@@ -105,7 +113,11 @@ export function createGitLfs(deps: GitLfsDeps): Middleware {
       if (!user || !user.isActive || user.prohibitLogin) throw lfsError(401, 'invalid or expired LFS token');
       return { who: { doer: user, token: null, task: null, deployKeys: null }, claims };
     }
-    const auth = await authenticate(r.em, config, deps.authDeps, { headers: r.ctx.headers, query: new URLSearchParams(r.ctx.querystring), peer: r.ctx.req.socket.remoteAddress });
+    const auth = await authenticate(r.em, config, deps.authDeps, {
+      headers: r.ctx.headers,
+      query: new URLSearchParams(r.ctx.querystring),
+      peer: r.ctx.req.socket.remoteAddress,
+    });
     return { who: { doer: auth.doer, token: auth.token, task: auth.task ?? null, deployKeys: null }, claims: null };
   }
 
@@ -121,7 +133,8 @@ export function createGitLfs(deps: GitLfsDeps): Middleware {
     if (isDenial(a)) throw lfsError(a.status, a.message);
     if (a.isWiki) throw lfsError(404, 'Repository not found');
     if (claims && claims.RepoID !== a.repo.id) throw lfsError(401, 'the LFS token is for another repository');
-    if (signed && !a.pusher) throw lfsError(401, mode === 'read' ? 'You must have pull access to list locks' : 'You must have push access to change locks');
+    if (signed && !a.pusher)
+      throw lfsError(401, mode === 'read' ? 'You must have pull access to list locks' : 'You must have push access to change locks');
     return a;
   }
 
@@ -136,7 +149,13 @@ export function createGitLfs(deps: GitLfsDeps): Middleware {
     const a = await access(r, operation === 'upload' ? 'write' : 'read');
     if (operation === 'upload' && !(await withinQuota(r.em, config, a.owner.id, 'size:git:lfs'))) throw lfsError(413, 'quota exceeded');
     const objects = Array.isArray(body.objects) ? body.objects : [];
-    const out = await batchObjects(r.em, config, store, { operation, objects, repo: a.repo, owner: a.owner, authorization: r.ctx.get('Authorization') || undefined });
+    const out = await batchObjects(r.em, config, store, {
+      operation,
+      objects,
+      repo: a.repo,
+      owner: a.owner,
+      authorization: r.ctx.get('Authorization') || undefined,
+    });
     send(r.ctx, 200, { objects: out });
   }
 
@@ -203,7 +222,11 @@ export function createGitLfs(deps: GitLfsDeps): Middleware {
     const id = typeof q.id === 'string' && q.id !== '' ? q.id : undefined;
     if (id !== undefined && !/^\d{1,15}$/.test(id)) throw lfsError(400, `bad request : invalid id ${JSON.stringify(id)}`);
     const lockPath = typeof q.path === 'string' && q.path !== '' ? cleanLockPath(q.path) : undefined;
-    const found = await listLocks(r.em, a.repo.id, { id: id === undefined ? undefined : Number(id), path: lockPath, ...pageOf(config, q.cursor, q.limit) });
+    const found = await listLocks(r.em, a.repo.id, {
+      id: id === undefined ? undefined : Number(id),
+      path: lockPath,
+      ...pageOf(config, q.cursor, q.limit),
+    });
     send(r.ctx, 200, { locks: await lockJson(r.em, found.locks), next_cursor: found.next || undefined });
   }
 
@@ -226,7 +249,11 @@ export function createGitLfs(deps: GitLfsDeps): Middleware {
     const found = await listLocks(r.em, a.repo.id, pageOf(config, body.cursor ?? r.ctx.query.cursor, body.limit ?? r.ctx.query.limit));
     const json = await lockJson(r.em, found.locks);
     const mine = (i: number) => found.locks[i].ownerId === a.pusher!.id;
-    send(r.ctx, 200, { ours: json.filter((_, i) => mine(i)), theirs: json.filter((_, i) => !mine(i)), next_cursor: found.next || undefined });
+    send(r.ctx, 200, {
+      ours: json.filter((_, i) => mine(i)),
+      theirs: json.filter((_, i) => !mine(i)),
+      next_cursor: found.next || undefined,
+    });
   }
 
   async function lockDelete(r: Req, id: number): Promise<void> {

@@ -16,7 +16,15 @@ import { startPush, ensurePushTarget, type PushRun } from './lib/transport/git-p
 import { installHooks, type HookDirs } from './lib/transport/push-hook.ts';
 import { hostKeyFingerprint, loadOrCreateHostKey } from './lib/transport/ssh-host-key.ts';
 import { parseSshCommand, SshCommandError, type GitVerb, type SshCommand } from './lib/transport/ssh-command.ts';
-import { accountDisabled, fingerprintOfBlob, identityForKey, isKnownKey, principalOf, touchKey, type SshIdentity } from './lib/transport/ssh-identity.ts';
+import {
+  accountDisabled,
+  fingerprintOfBlob,
+  identityForKey,
+  isKnownKey,
+  principalOf,
+  touchKey,
+  type SshIdentity,
+} from './lib/transport/ssh-identity.ts';
 import { signLfsToken } from './lib/transport/lfs-token.ts';
 import { spawnGit } from './git/exec.ts';
 
@@ -33,7 +41,11 @@ export interface RunningSsh {
   close(): Promise<void>;
 }
 
-const SUBCOMMAND: Record<GitVerb, string> = { 'git-upload-pack': 'upload-pack', 'git-receive-pack': 'receive-pack', 'git-upload-archive': 'upload-archive' };
+const SUBCOMMAND: Record<GitVerb, string> = {
+  'git-upload-pack': 'upload-pack',
+  'git-receive-pack': 'receive-pack',
+  'git-upload-archive': 'upload-archive',
+};
 // The same limit as the Git-Protocol header over HTTP (git/http.ts).
 const GIT_PROTOCOL = /^[A-Za-z0-9=:._-]*$/;
 
@@ -54,11 +66,12 @@ export async function startSshServer(deps: SshServerDeps, port: number, host: st
   return {
     port: (server.address() as AddressInfo).port,
     fingerprint: hostKeyFingerprint(hostKey),
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      // Open sessions end with the server, as HTTP connections do (server.ts listen).
-      for (const c of clients) c.end();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Open sessions end with the server, as HTTP connections do (server.ts listen).
+        for (const c of clients) c.end();
+      }),
   };
 }
 
@@ -144,14 +157,23 @@ function failed(deps: SshServerDeps, channel: ServerChannel, e: unknown): void {
 async function greet(deps: SshServerDeps, channel: ServerChannel, fingerprint: string): Promise<void> {
   const identity = await identityForKey(deps.orm.em.fork(), fingerprint);
   if (!identity) return refuse(channel, 'Unknown key');
-  const who = identity.kind === 'user' ? `Hi there, ${identity.user.name}! You've successfully authenticated with the key named ${identity.key.name}`
-    : `Hi there! You've successfully authenticated with the deploy key named ${identity.keys[0].name}`;
+  const who =
+    identity.kind === 'user'
+      ? `Hi there, ${identity.user.name}! You've successfully authenticated with the key named ${identity.key.name}`
+      : `Hi there! You've successfully authenticated with the deploy key named ${identity.keys[0].name}`;
   channel.stderr.write(`${who}, but cairn does not provide shell access.\n`);
   channel.exit(0);
   channel.end();
 }
 
-async function runCommand(deps: SshServerDeps, hooks: HookDirs, channel: ServerChannel, command: string, gitProtocol: string | undefined, fingerprint: string): Promise<void> {
+async function runCommand(
+  deps: SshServerDeps,
+  hooks: HookDirs,
+  channel: ServerChannel,
+  command: string,
+  gitProtocol: string | undefined,
+  fingerprint: string,
+): Promise<void> {
   const { config, orm, services } = deps;
   let cmd: SshCommand;
   try {
@@ -160,13 +182,15 @@ async function runCommand(deps: SshServerDeps, hooks: HookDirs, channel: ServerC
     if (e instanceof SshCommandError) return refuse(channel, e.message);
     throw e;
   }
-  if (cmd.kind === 'lfs' && !config.SERVER.LFS_START_SERVER) return refuse(channel, 'LFS authentication request over SSH denied, LFS support is disabled');
+  if (cmd.kind === 'lfs' && !config.SERVER.LFS_START_SERVER)
+    return refuse(channel, 'LFS authentication request over SSH denied, LFS support is disabled');
   const em = orm.em.fork();
   const identity = await identityForKey(em, fingerprint);
   // The key may have been deleted since the connection was made.
   if (!identity) return refuse(channel, 'Unknown key');
   if (accountDisabled(identity)) return refuse(channel, 'Your account is disabled.');
-  const mode: GitMode = cmd.kind === 'lfs' ? (cmd.operation === 'upload' ? 'write' : 'read') : cmd.verb === 'git-receive-pack' ? 'write' : 'read';
+  const mode: GitMode =
+    cmd.kind === 'lfs' ? (cmd.operation === 'upload' ? 'write' : 'read') : cmd.verb === 'git-receive-pack' ? 'write' : 'read';
   const who = principalOf(identity);
   let access: GitAccessResult = await resolveGitAccess(em, { config, services }, who, cmd.owner, cmd.repo, mode);
   // A renamed or transferred repository is served under its new name (Forgejo's LookupRedirect).
@@ -179,12 +203,25 @@ async function runCommand(deps: SshServerDeps, hooks: HookDirs, channel: ServerC
 }
 
 /** git-lfs-authenticate: where the LFS API is and a short-lived token for it (Forgejo's LFSTokenResponse). */
-function lfsAuthenticate(deps: SshServerDeps, channel: ServerChannel, identity: SshIdentity, access: GitAccess, operation: 'upload' | 'download'): void {
+function lfsAuthenticate(
+  deps: SshServerDeps,
+  channel: ServerChannel,
+  identity: SshIdentity,
+  access: GitAccess,
+  operation: 'upload' | 'download',
+): void {
   const { config, services } = deps;
   if (access.isWiki) return refuse(channel, 'Git LFS is not served for wikis');
-  const { token, expiresAt } = signLfsToken(services.secrets, {
-    RepoID: access.repo.id, Op: operation, UserID: identity.kind === 'user' ? identity.user.id : 0, DeployKeyID: access.deployKey?.id ?? 0,
-  }, config.lfsAuthExpiryMs);
+  const { token, expiresAt } = signLfsToken(
+    services.secrets,
+    {
+      RepoID: access.repo.id,
+      Op: operation,
+      UserID: identity.kind === 'user' ? identity.user.id : 0,
+      DeployKeyID: access.deployKey?.id ?? 0,
+    },
+    config.lfsAuthExpiryMs,
+  );
   const href = `${config.appUrl}${encodeURIComponent(access.owner.name)}/${encodeURIComponent(access.repo.name)}.git/info/lfs`;
   channel.write(`${JSON.stringify({ header: { Authorization: `Bearer ${token}` }, href, expires_at: expiresAt.toISOString() })}\n`);
   channel.exit(0);
@@ -192,7 +229,15 @@ function lfsAuthenticate(deps: SshServerDeps, channel: ServerChannel, identity: 
 }
 
 /** `em` is the one `access` was resolved with: the push refreshes the repository entity it holds. */
-async function serveGit(deps: SshServerDeps, hooks: HookDirs, em: EntityManager, channel: ServerChannel, verb: GitVerb, access: GitAccess, gitProtocol: string | undefined): Promise<void> {
+async function serveGit(
+  deps: SshServerDeps,
+  hooks: HookDirs,
+  em: EntityManager,
+  channel: ServerChannel,
+  verb: GitVerb,
+  access: GitAccess,
+  gitProtocol: string | undefined,
+): Promise<void> {
   const { config, services } = deps;
   let push: PushRun | null = null;
   if (access.mode === 'write') {
@@ -218,7 +263,8 @@ async function serveGit(deps: SshServerDeps, hooks: HookDirs, em: EntityManager,
     void (async () => {
       // The exit status is sent only once the repository record reflects the push, so a client
       // that reads the API right after `git push` sees it.
-      if (push) await push.finish().catch((e: unknown) => services.log.error({ err: e, repo: access.repo.id }, 'refresh after push failed'));
+      if (push)
+        await push.finish().catch((e: unknown) => services.log.error({ err: e, repo: access.repo.id }, 'refresh after push failed'));
       if (channelClosed) return;
       channel.exit(code ?? 1);
       channel.end();

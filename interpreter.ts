@@ -36,7 +36,8 @@ const segments = (path: string) => path.split('/').slice(1);
 export function routerPath(path: string): string {
   // A row spelled with a trailing slash (`/packages/{username}/`) is mounted without it: the router
   // matches a path with or without the slash, and clients call Forgejo's `/packages/{owner}`.
-  return path.replace(/(.)\/$/, '$1')
+  return path
+    .replace(/(.)\/$/, '$1')
     .split('/')
     .map((seg) => {
       if (seg === '*') return '*path';
@@ -60,7 +61,9 @@ export function compareSpecificity(a: string, b: string): number {
 
 /** The shape two paths share when one URL could match both with no winner. */
 const shape = (path: string) =>
-  segments(path).map((s) => (segKind(s) === 0 ? s.toLowerCase() : segKind(s) === 1 ? s.replace(/\{[^}]+\}/g, '{}') : segKind(s) === 2 ? '{}' : '*')).join('/');
+  segments(path)
+    .map((s) => (segKind(s) === 0 ? s.toLowerCase() : segKind(s) === 1 ? s.replace(/\{[^}]+\}/g, '{}') : segKind(s) === 2 ? '{}' : '*'))
+    .join('/');
 
 // ---------------------------------------------------------------------------------------------
 // Start-up check
@@ -81,7 +84,8 @@ export function validateTable(table: readonly RouteSpec[]): void {
     const other = shapes.get(sh);
     if (other && other.path !== r.path) problems.push(`ambiguous routes: ${id} and ${other.method} ${other.path}`);
     shapes.set(sh, r);
-    if (!implemented.has(r.handler) && !(PENDING as readonly string[]).includes(r.handler)) problems.push(`${id}: unknown handler ${r.handler}`);
+    if (!implemented.has(r.handler) && !(PENDING as readonly string[]).includes(r.handler))
+      problems.push(`${id}: unknown handler ${r.handler}`);
     if (bodyName(r.body) && !(r.body in BodySchemas)) problems.push(`${id}: unknown body schema ${r.body}`);
     const hasBody = r.chain.includes(BODY);
     if (r.body !== null && !hasBody) problems.push(`${id}: body ${r.body} without a BODY step`);
@@ -91,7 +95,10 @@ export function validateTable(table: readonly RouteSpec[]): void {
     if (r.cached && r.method !== 'GET') problems.push(`${id}: only a GET's answer may be kept (cached)`);
     const provided = new Set<Need>();
     for (const s of r.chain) {
-      if (!s || typeof s.run !== 'function') { problems.push(`${id}: chain holds something that is not a step`); continue; }
+      if (!s || typeof s.run !== 'function') {
+        problems.push(`${id}: chain holds something that is not a step`);
+        continue;
+      }
       for (const n of s.needs) if (!provided.has(n)) problems.push(`${id}: ${s.name} needs ${n}, which no earlier step provides`);
       for (const p of s.provides) provided.add(p);
     }
@@ -214,10 +221,16 @@ function reach(path: string): { first: string | null; count: number; tail: boole
 }
 
 /** A row of a group: its compiled path, and the row. */
-interface Row { layer: Router['stack'][number]; route: BoundRoute }
+interface Row {
+  layer: Router['stack'][number];
+  route: BoundRoute;
+}
 
 /** A row a request's URL matches, with the captures of its path. */
-interface Match { row: Row; captures: RegExpExecArray }
+interface Match {
+  row: Row;
+  captures: RegExpExecArray;
+}
 
 /** A mounted table: one middleware that runs the row a request's URL matches, if any. */
 export interface MountedTable {
@@ -246,7 +259,8 @@ export function mountTable(table: readonly RouteSpec[], cfg: Config, hooks: RunH
   const ordered = [...table].sort((a, b) => compareSpecificity(a.path, b.path)).filter((spec) => !spec.flag || FLAGS[spec.flag](cfg));
   const whole = new Router({ prefix });
   const bound = ordered.map(bindRoute);
-  for (const route of bound) whole.register(routerPath(route.spec.path), [route.spec.method], (ctx: Context) => runRoute(ctx, route, hooks));
+  for (const route of bound)
+    whole.register(routerPath(route.spec.path), [route.spec.method], (ctx: Context) => runRoute(ctx, route, hooks));
   const all = whole.routes();
   const reaches = ordered.map((spec) => reach(spec.path));
   const longest = Math.max(0, ...reaches.map((r) => r.count)) + 1;
@@ -261,8 +275,13 @@ export function mountTable(table: readonly RouteSpec[], cfg: Config, hooks: RunH
     let group = groups.get(key);
     if (group === undefined) {
       // The groups share the whole router's compiled rows (its `stack` of layers), in its order.
-      const rows = reaches.flatMap((r, i) => ((r.first === null || r.first === first) && (r.tail ? n >= r.count - 1 : Math.abs(n - r.count) <= 1)
-        && whole.stack[i]!.methods.includes(method) ? [i] : []));
+      const rows = reaches.flatMap((r, i) =>
+        (r.first === null || r.first === first) &&
+        (r.tail ? n >= r.count - 1 : Math.abs(n - r.count) <= 1) &&
+        whole.stack[i]!.methods.includes(method)
+          ? [i]
+          : [],
+      );
       const id = rows.join(',');
       group = shared.get(id);
       if (!group) shared.set(id, (group = rows.map((i) => ({ layer: whole.stack[i]!, route: bound[i]! }))));

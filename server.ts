@@ -77,7 +77,11 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
   const app = new Koa();
   app.proxy = true;
 
-  const errorBody = (status: number, message: string, extra: { errors?: string[]; bare?: boolean; fields?: Record<string, unknown> } = {}) => {
+  const errorBody = (
+    status: number,
+    message: string,
+    extra: { errors?: string[]; bare?: boolean; fields?: Record<string, unknown> } = {},
+  ) => {
     const body: Record<string, unknown> = extra.bare ? { message } : { message, url: swaggerUrl };
     if (extra.errors && !extra.bare) body.errors = extra.errors;
     return Object.assign(body, extra.fields);
@@ -156,8 +160,21 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
   // (lib/http/answer-cache.ts). Not with rate limits, which count every request in the database, nor with a
   // reverse proxy's identity header, which the key does not hold.
   const clock = clockOf(orm);
-  if (clock && config.CACHE.ANSWERS && config.CACHE.ANSWERS_MAX_MB > 0 && !apiLimiter && !config.SERVICE.ENABLE_REVERSE_PROXY_AUTHENTICATION_API) {
-    api.push(answerCache({ snapshot: clock.snapshot, maxBytes: config.CACHE.ANSWERS_MAX_MB * 1024 * 1024, maxAgeMs: config.answersMaxAgeMs, cachedRow: (ctx) => router.cached(ctx) }));
+  if (
+    clock &&
+    config.CACHE.ANSWERS &&
+    config.CACHE.ANSWERS_MAX_MB > 0 &&
+    !apiLimiter &&
+    !config.SERVICE.ENABLE_REVERSE_PROXY_AUTHENTICATION_API
+  ) {
+    api.push(
+      answerCache({
+        snapshot: clock.snapshot,
+        maxBytes: config.CACHE.ANSWERS_MAX_MB * 1024 * 1024,
+        maxAgeMs: config.answersMaxAgeMs,
+        cachedRow: (ctx) => router.cached(ctx),
+      }),
+    );
   }
   // Authentication, for every API request (bad credentials are 401 on every route).
   api.push(async (ctx, next) => {
@@ -166,13 +183,25 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
     const query = new URLSearchParams(ctx.querystring);
     const readOnly = ctx.method === 'GET' || ctx.method === 'HEAD';
     const plain = router.plainContext(ctx);
-    const auth: AuthResult = await authenticate(em, config, authDeps, { headers: ctx.headers, query, peer: ctx.req.socket.remoteAddress, plain, repo: repoAddressed(ctx.path, ctx.method), stars: readOnly && ctx.path === '/api/v1/user' });
+    const auth: AuthResult = await authenticate(em, config, authDeps, {
+      headers: ctx.headers,
+      query,
+      peer: ctx.req.socket.remoteAddress,
+      plain,
+      repo: repoAddressed(ctx.path, ctx.method),
+      stars: readOnly && ctx.path === '/api/v1/user',
+    });
     if (auth.warning) ctx.set('Warning', auth.warning);
     // forgejo-facts 2.6 with the spec's preference for 401 on sign-in-required instances.
     if (!auth.doer && config.SERVICE.REQUIRE_SIGNIN_VIEW) throw new HttpError(401, 'Only signed in user is allowed to call APIs.');
     ctx.state[STATE_AUTH] = { auth, em, query };
     // Visible rate limits, when the instance sets them (lib/http/api-limit.ts).
-    const budget = apiLimiter && await apiLimiter.take({ userId: auth.doer?.id ?? null, address: () => authDeps.addressOf(ctx.req.socket.remoteAddress, ctx.headers) });
+    const budget =
+      apiLimiter &&
+      (await apiLimiter.take({
+        userId: auth.doer?.id ?? null,
+        address: () => authDeps.addressOf(ctx.req.socket.remoteAddress, ctx.headers),
+      }));
     if (budget) ctx.set(budget.headers);
     try {
       await next();
@@ -193,9 +222,15 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
       const params: Record<string, string> = {};
       for (const [k, v] of Object.entries(ctx.params ?? {})) params[k] = Array.isArray(v) ? v.join('/') : String(v ?? '');
       // What the body may be, worked out when a step reads it (issue 10: most requests read none).
-      const wanted = () => ({ uploads: !!auth.doer, text: ctx.path.startsWith('/api/v1/activitypub/'), multipart: route.spec.body === 'multipart' });
+      const wanted = () => ({
+        uploads: !!auth.doer,
+        text: ctx.path.startsWith('/api/v1/activitypub/'),
+        multipart: route.spec.body === 'multipart',
+      });
       return {
-        config, services, em,
+        config,
+        services,
+        em,
         method: ctx.method,
         plainContext: ctx.method === 'GET' || ctx.method === 'HEAD' || !!route.handler?.plainContext,
         path: ctx.path.slice('/api/v1'.length) || '/',
@@ -219,7 +254,11 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
     render(ctx, _s, reply: Reply) {
       ctx.status = reply.status;
       for (const [k, v] of Object.entries(reply.headers ?? {})) ctx.set(k, v);
-      if (reply.body === undefined || reply.status === 204) { ctx.body = null; ctx.status = reply.status; return; }
+      if (reply.body === undefined || reply.status === 204) {
+        ctx.body = null;
+        ctx.status = reply.status;
+        return;
+      }
       if (isStream(reply.body) || Buffer.isBuffer(reply.body) || (typeof reply.body === 'string' && reply.type)) {
         ctx.type = reply.type ?? 'application/octet-stream';
         ctx.body = reply.body;
@@ -255,7 +294,12 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
       openCounterQueue(s.em);
       let out;
       try {
-        out = await fn({ ...s, afterCommit: (work) => { after.push(work); } });
+        out = await fn({
+          ...s,
+          afterCommit: (work) => {
+            after.push(work);
+          },
+        });
         await s.em.flush();
         // The last writes go with COMMIT, in one round trip on PostgreSQL (model/pipeline.ts); when
         // they lock a hot row, in its lane (model/raw.ts commitInLane).
@@ -337,7 +381,8 @@ const NEW_COMMENT = /^\/comments\/?$/;
 /** Middleware run in order, as app.use would (koa-compose without its checks). */
 function chain(steps: readonly Middleware[]): Middleware {
   return (ctx, next) => {
-    const run = (i: number): Promise<unknown> => (i === steps.length ? Promise.resolve(next()) : Promise.resolve(steps[i]!(ctx, () => run(i + 1))));
+    const run = (i: number): Promise<unknown> =>
+      i === steps.length ? Promise.resolve(next()) : Promise.resolve(steps[i]!(ctx, () => run(i + 1)));
     return run(0);
   };
 }
@@ -371,6 +416,10 @@ export async function listen(app: Koa, host: string, port: number): Promise<Runn
   return {
     server,
     url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${actualPort}`,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -27,10 +27,19 @@ const memory = (pid: number) => {
 
 function post(body: Buffer): Promise<string> {
   return new Promise((resolve) => {
-    const req = http.request({ host: '127.0.0.1', port: PORT, path: PATH, method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': body.length } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(String(res.statusCode)));
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port: PORT,
+        path: PATH,
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Content-Length': body.length },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(String(res.statusCode)));
+      },
+    );
     // A server that answers early and closes makes the rest of the upload fail; the answer counts.
     req.on('error', (e: NodeJS.ErrnoException) => resolve(`error ${e.code ?? e.message}`));
     req.end(body);
@@ -41,12 +50,21 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-body-'));
 const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
 const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'cli.ts'), 'serve'], {
   cwd: root,
-  env: { ...process.env, CAIRN__SERVER__APP_DATA_PATH: dir, CAIRN__SERVER__HTTP_PORT: String(PORT), CAIRN__SERVER__HTTP_ADDR: '127.0.0.1', CAIRN__LOG__LEVEL: 'error' },
+  env: {
+    ...process.env,
+    CAIRN__SERVER__APP_DATA_PATH: dir,
+    CAIRN__SERVER__HTTP_PORT: String(PORT),
+    CAIRN__SERVER__HTTP_ADDR: '127.0.0.1',
+    CAIRN__LOG__LEVEL: 'error',
+  },
   stdio: ['ignore', 'inherit', 'inherit'],
 });
 try {
   for (let i = 0; ; i++) {
-    const up = await fetch(`http://127.0.0.1:${PORT}/api/v1/version`).then((r) => r.ok, () => false);
+    const up = await fetch(`http://127.0.0.1:${PORT}/api/v1/version`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (up) break;
     if (i > 120) throw new Error('server did not start');
     await new Promise((r) => setTimeout(r, 500));

@@ -48,8 +48,23 @@ export async function startCairn(s: CairnSetup, nodeFlags: string[] = []): Promi
 
 /** `npm run --silent cli -- admin user create ...` (README, "Run it"); returns the token it prints last. */
 export async function createUser(s: CairnSetup, name: string, admin: boolean): Promise<string> {
-  const argv = ['npm', 'run', '--silent', 'cli', '--', 'admin', 'user', 'create', '--username', name,
-    '--password', 'bench-Passw0rd', '--email', `${name}@example.com`, '--access-token'];
+  const argv = [
+    'npm',
+    'run',
+    '--silent',
+    'cli',
+    '--',
+    'admin',
+    'user',
+    'create',
+    '--username',
+    name,
+    '--password',
+    'bench-Passw0rd',
+    '--email',
+    `${name}@example.com`,
+    '--access-token',
+  ];
   if (admin) argv.push('--admin');
   const out = await runToEnd(argv, { env: cairnEnv(s), timeoutMs: 120_000 });
   const token = out.trim().split('\n').pop() ?? '';
@@ -58,7 +73,14 @@ export async function createUser(s: CairnSetup, name: string, admin: boolean): P
 }
 
 /** One API call; anything but `expect` stops the run with what cairn answered. */
-export async function api<T = Record<string, unknown>>(base: string, method: string, path: string, token: string | null, body?: unknown, expect = method === 'POST' ? 201 : 200): Promise<T> {
+export async function api<T = Record<string, unknown>>(
+  base: string,
+  method: string,
+  path: string,
+  token: string | null,
+  body?: unknown,
+  expect = method === 'POST' ? 201 : 200,
+): Promise<T> {
   const headers: Record<string, string> = {};
   if (token) headers.Authorization = `token ${token}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';

@@ -5,7 +5,11 @@ import fs from 'node:fs';
 import Koa from 'koa';
 import Router from '@koa/router';
 
-export interface CeilingArgs { port: number; body: unknown; rest: string[] }
+export interface CeilingArgs {
+  port: number;
+  body: unknown;
+  rest: string[];
+}
 
 /** `<port> <file holding the JSON answer> [...]`, as bench/main.ts starts the ceilings. */
 export function ceilingArgs(argv = process.argv.slice(2)): CeilingArgs {

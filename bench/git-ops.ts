@@ -38,8 +38,10 @@ export async function makeHistory(dir: string, commits: number): Promise<void> {
 }
 
 /** `-c http.extraHeader=...` for git over HTTP as `user` with a token as the password (README, "Git over HTTP"). */
-export const basicAuth = (user: string, token: string) =>
-  ['-c', `http.extraHeader=Authorization: Basic ${Buffer.from(`${user}:${token}`).toString('base64')}`];
+export const basicAuth = (user: string, token: string) => [
+  '-c',
+  `http.extraHeader=Authorization: Basic ${Buffer.from(`${user}:${token}`).toString('base64')}`,
+];
 
 export async function push(src: string, url: string, auth: string[]): Promise<void> {
   await runGit(null, [...auth, '-C', src, 'push', '-q', url, 'main'], LONG);
@@ -51,7 +53,10 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
   return performance.now() - t;
 }
 
-export interface Timing { http: number[]; disk: number[] }
+export interface Timing {
+  http: number[];
+  disk: number[];
+}
 
 /** `runs` clones of `httpUrl` and of `diskPath` (--no-local), alternating, each into a new directory. */
 export async function timeClones(work: string, httpUrl: string, diskPath: string, runs: number): Promise<Timing> {

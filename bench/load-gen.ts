@@ -74,7 +74,11 @@ function databaseCpu(): Map<string, number> {
   return out;
 }
 
-interface CpuMark { server: number; database: Map<string, number>; loader: number }
+interface CpuMark {
+  server: number;
+  database: Map<string, number>;
+  loader: number;
+}
 
 function cpuMark(serverPid: number): CpuMark {
   const own = process.cpuUsage();
@@ -89,20 +93,24 @@ function cpuSince(start: CpuMark, end: CpuMark, answers: number): CpuPerAnswer {
 
 function run(spec: LoadSpec, seconds: number, onResponse?: (status: number, ms: number) => void): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
-    const instance = autocannon({
-      url: spec.url,
-      method: spec.method,
-      headers: spec.headers,
-      body: spec.body,
-      connections: spec.connections,
-      duration: seconds,
-    }, (err, result) => (err ? reject(err) : resolve(result)));
+    const instance = autocannon(
+      {
+        url: spec.url,
+        method: spec.method,
+        headers: spec.headers,
+        body: spec.body,
+        connections: spec.connections,
+        duration: seconds,
+      },
+      (err, result) => (err ? reject(err) : resolve(result)),
+    );
     if (onResponse) instance.on('response', (_client, status, _bytes, ms) => onResponse(status, ms));
   });
 }
 
 /** Nearest-rank percentile of sorted values. */
-const percentile = (sorted: Float64Array, q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((q / 100) * sorted.length) - 1)] : NaN);
+const percentile = (sorted: Float64Array, q: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((q / 100) * sorted.length) - 1)] : NaN;
 
 export async function measure(spec: LoadSpec): Promise<LoadResult> {
   if (spec.warmupSeconds > 0) await run(spec, spec.warmupSeconds);

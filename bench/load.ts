@@ -17,11 +17,26 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
 }
 
 /** What a target is driven with: a URL, and for writes the method and body. */
-export interface Target { url: string; method: 'GET' | 'POST'; token: string | null; body?: unknown; /** The serving process, whose CPU is measured. */ pid?: number }
+export interface Target {
+  url: string;
+  method: 'GET' | 'POST';
+  token: string | null;
+  body?: unknown /** The serving process, whose CPU is measured. */;
+  pid?: number;
+}
 
 export function specOf(t: Target, connections: number, warmupSeconds: number, seconds: number): LoadSpec {
   const headers: Record<string, string> = {};
   if (t.token) headers.Authorization = `token ${t.token}`;
   if (t.body !== undefined) headers['Content-Type'] = 'application/json';
-  return { url: t.url, method: t.method, headers, body: t.body === undefined ? undefined : JSON.stringify(t.body), connections, warmupSeconds, seconds, serverPid: t.pid };
+  return {
+    url: t.url,
+    method: t.method,
+    headers,
+    body: t.body === undefined ? undefined : JSON.stringify(t.body),
+    connections,
+    warmupSeconds,
+    seconds,
+    serverPid: t.pid,
+  };
 }

@@ -73,7 +73,9 @@ async function load(opt: Options, label: string, t: Target, connections: number,
   const bad = r.non2xx + r.errors + r.timeouts;
   // A window with no 2xx answer is reported as such (the route was checked to answer just before).
   const figures = r.ok ? `${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms` : 'no 2xx answer';
-  say(`${label} @${connections}: ${figures}${bad ? `; statuses ${JSON.stringify(r.statuses)}, ${r.errors} errors, ${r.timeouts} timeouts` : ''}`);
+  say(
+    `${label} @${connections}: ${figures}${bad ? `; statuses ${JSON.stringify(r.statuses)}, ${r.errors} errors, ${r.timeouts} timeouts` : ''}`,
+  );
   return r;
 }
 
@@ -100,12 +102,42 @@ function routeTargets(run: Run): { name: RouteName; label: string; target: Targe
     { name: 'repo-token', label: '`GET {R}` token', target: { url: `${R}/demo`, method: 'GET', token, pid }, expect: 200 },
     { name: 'repo-anon', label: '`GET {R}` anonymous', target: { url: `${R}/demo`, method: 'GET', token: null, pid }, expect: 200 },
     { name: 'user', label: '`GET /user`', target: { url: `${base}/user`, method: 'GET', token, pid }, expect: 200 },
-    { name: 'contents', label: '`GET {R}/contents/README.md`', target: { url: `${R}/demo/contents/README.md`, method: 'GET', token, pid }, expect: 200 },
-    { name: 'commits', label: '`GET {R}/commits?limit=30`', target: { url: `${R}/big/commits?limit=30`, method: 'GET', token, pid }, expect: 200 },
-    { name: 'issues', label: '`GET {R}/issues?state=open` page 1', target: { url: `${R}/issues10k/issues?state=open&page=1`, method: 'GET', token, pid }, expect: 200 },
-    { name: 'search', label: '`GET /repos/search?limit=50`', target: { url: `${base}/repos/search?limit=50`, method: 'GET', token, pid }, expect: 200 },
-    { name: 'post-issue', label: '`POST {R}/issues`', target: { url: `${R}/writes/issues`, method: 'POST', token, body: { title: 'An issue of the benchmark' }, pid }, expect: 201 },
-    { name: 'post-comment', label: '`POST {R}/issues/{index}/comments`', target: { url: `${R}/writes/issues/${writes}/comments`, method: 'POST', token, body: { body: 'A comment of the benchmark.' }, pid }, expect: 201 },
+    {
+      name: 'contents',
+      label: '`GET {R}/contents/README.md`',
+      target: { url: `${R}/demo/contents/README.md`, method: 'GET', token, pid },
+      expect: 200,
+    },
+    {
+      name: 'commits',
+      label: '`GET {R}/commits?limit=30`',
+      target: { url: `${R}/big/commits?limit=30`, method: 'GET', token, pid },
+      expect: 200,
+    },
+    {
+      name: 'issues',
+      label: '`GET {R}/issues?state=open` page 1',
+      target: { url: `${R}/issues10k/issues?state=open&page=1`, method: 'GET', token, pid },
+      expect: 200,
+    },
+    {
+      name: 'search',
+      label: '`GET /repos/search?limit=50`',
+      target: { url: `${base}/repos/search?limit=50`, method: 'GET', token, pid },
+      expect: 200,
+    },
+    {
+      name: 'post-issue',
+      label: '`POST {R}/issues`',
+      target: { url: `${R}/writes/issues`, method: 'POST', token, body: { title: 'An issue of the benchmark' }, pid },
+      expect: 201,
+    },
+    {
+      name: 'post-comment',
+      label: '`POST {R}/issues/{index}/comments`',
+      target: { url: `${R}/writes/issues/${writes}/comments`, method: 'POST', token, body: { body: 'A comment of the benchmark.' }, pid },
+      expect: 201,
+    },
   ];
 }
 
@@ -115,7 +147,11 @@ function routeTargets(run: Run): { name: RouteName; label: string; target: Targe
  */
 const cairnProbe = (run: Run): Target => ({ url: `${run.cairn.api}/repos/${OWNER}/demo/topics`, method: 'GET', token: run.seeded.token });
 const searchTarget = (run: Run): Target => ({ url: `${run.cairn.api}/repos/search?limit=50`, method: 'GET', token: run.seeded.token });
-const issuesTarget = (run: Run, repo: string): Target => ({ url: `${run.cairn.api}/repos/${OWNER}/${repo}/issues?state=open&page=1`, method: 'GET', token: run.seeded.token });
+const issuesTarget = (run: Run, repo: string): Target => ({
+  url: `${run.cairn.api}/repos/${OWNER}/${repo}/issues?state=open&page=1`,
+  method: 'GET',
+  token: run.seeded.token,
+});
 
 async function p50At1(run: Run, label: string, t: Target): Promise<number> {
   await check(t, 200);
@@ -136,7 +172,10 @@ async function startCeilings(run: Run, bodyFile: string): Promise<{ a: Target; b
   return {
     a: { url: `http://127.0.0.1:${pa}${path_}`, method: 'GET', token: null, pid: a.pid },
     b: { url: `http://127.0.0.1:${pb}${path_}`, method: 'GET', token: null, pid: b.pid },
-    stop: async () => { await a.stop(); await b.stop(); },
+    stop: async () => {
+      await a.stop();
+      await b.stop();
+    },
   };
 }
 
@@ -145,7 +184,9 @@ const timing = (t: Timing): GitTiming => ({ ...t, httpMedian: median(t.http), di
 async function suite(run: Run, result: Omit<RunResult, 'targets' | 'finishedAt'>): Promise<void> {
   const { opt } = run;
   const copied: Copied = result.data.copied;
-  const add = (c: Copied) => { for (const [k, v] of Object.entries(c)) copied[k] = (copied[k] ?? 0) + v; };
+  const add = (c: Copied) => {
+    for (const [k, v] of Object.entries(c)) copied[k] = (copied[k] ?? 0) + v;
+  };
 
   say(`filling issues (${ISSUES_SMALL}, ${ISSUES}) and repositories (${REPOS_SMALL}) with SQL copies of API-made rows`);
   await withSql(run, async (sql) => {
@@ -162,7 +203,9 @@ async function suite(run: Run, result: Omit<RunResult, 'targets' | 'finishedAt'>
   }
 
   say(`filling repositories up to ${REPOS}`);
-  await withSql(run, async (sql) => { add(await fillRepositories(sql, run.seeded.repos.tmpl, REPOS)); });
+  await withSql(run, async (sql) => {
+    add(await fillRepositories(sql, run.seeded.repos.tmpl, REPOS));
+  });
   // A fresh process serves the load: its memory at rest, and its start on a seeded database. (On the
   // embedded database withSql has just started one.)
   if (run.setup.dbUrl) {
@@ -195,12 +238,19 @@ async function suite(run: Run, result: Omit<RunResult, 'targets' | 'finishedAt'>
 
   if (wants(opt, 'lists')) {
     say(`filling repositories up to ${REPOS_LARGE}`);
-    await withSql(run, async (sql) => { add(await fillRepositories(sql, run.seeded.repos.tmpl, REPOS_LARGE)); });
-    const issues = result.routes.find((r) => r.name === 'issues')?.c1.p50 ?? await p50At1(run, `issues (${ISSUES})`, issuesTarget(run, 'issues10k'));
+    await withSql(run, async (sql) => {
+      add(await fillRepositories(sql, run.seeded.repos.tmpl, REPOS_LARGE));
+    });
+    const issues =
+      result.routes.find((r) => r.name === 'issues')?.c1.p50 ?? (await p50At1(run, `issues (${ISSUES})`, issuesTarget(run, 'issues10k')));
     const searchLarge = await p50At1(run, `search (${REPOS_LARGE} repositories)`, searchTarget(run));
     const lists: ListScaling[] = [
       { list: '`GET {R}/issues?state=open` page 1', small: { rows: ISSUES_SMALL, p50: issuesSmall }, large: { rows: ISSUES, p50: issues } },
-      { list: '`GET /repos/search?limit=50`', small: { rows: REPOS_SMALL, p50: searchSmall }, large: { rows: REPOS_LARGE, p50: searchLarge } },
+      {
+        list: '`GET /repos/search?limit=50`',
+        small: { rows: REPOS_SMALL, p50: searchSmall },
+        large: { rows: REPOS_LARGE, p50: searchLarge },
+      },
     ];
     result.lists.push(...lists);
   }
@@ -250,8 +300,12 @@ async function hold(run: Run): Promise<void> {
     await fillIssues(sql, run.seeded.repos.issues10k, run.seeded.issues.issues10k.id, ISSUES);
     await fillRepositories(sql, run.seeded.repos.tmpl, REPOS);
   });
-  const targets = Object.fromEntries(routeTargets(run).map((r) => [r.name, { method: r.target.method, url: r.target.url, body: r.target.body }]));
-  process.stdout.write(`${JSON.stringify({ pid: run.cairn.proc.pid, api: run.cairn.api, token: run.seeded.token, database: run.setup.dbUrl || run.setup.dataPath, log: run.setup.log, targets })}\n`);
+  const targets = Object.fromEntries(
+    routeTargets(run).map((r) => [r.name, { method: r.target.method, url: r.target.url, body: r.target.body }]),
+  );
+  process.stdout.write(
+    `${JSON.stringify({ pid: run.cairn.proc.pid, api: run.cairn.api, token: run.seeded.token, database: run.setup.dbUrl || run.setup.dataPath, log: run.setup.log, targets })}\n`,
+  );
   say('holding: cairn serves until this run is interrupted (Ctrl-C stops it and removes its database)');
   await new Promise(() => undefined);
 }
@@ -275,16 +329,19 @@ async function main(): Promise<void> {
   const dataPath = path.join(work, 'data');
   let db: BenchDatabase = { url: '', drop: async () => undefined };
   let cleaning: Promise<void> | null = null;
-  const cleanup = () => (cleaning ??= (async () => {
-    await stopAll();
-    await db.drop().catch((e: unknown) => say(`dropping the database: ${String(e)}`));
-    fs.rmSync(work, { recursive: true, force: true });
-  })());
+  const cleanup = () =>
+    (cleaning ??= (async () => {
+      await stopAll();
+      await db.drop().catch((e: unknown) => say(`dropping the database: ${String(e)}`));
+      fs.rmSync(work, { recursive: true, force: true });
+    })());
   const limit = setTimeout(() => {
     say(`stopped: past the limit of ${opt.limitMinutes} minutes`);
     void cleanup().finally(() => process.exit(3));
   }, opt.limitMinutes * 60_000);
-  process.once('SIGINT', () => { void cleanup().finally(() => process.exit(130)); });
+  process.once('SIGINT', () => {
+    void cleanup().finally(() => process.exit(130));
+  });
 
   try {
     if (opt.db === 'postgres') db = await createDatabase(process.env.CAIRN__DATABASE__URL || DEFAULT_BASE_URL);
@@ -325,7 +382,16 @@ async function main(): Promise<void> {
         uptimeBefore,
         uptimeAfter: '',
       },
-      data: { commits: opt.commits, issues: ISSUES, issuesSmall: ISSUES_SMALL, repos: REPOS, reposSmall: REPOS_SMALL, reposLarge: REPOS_LARGE, repoBodyBytes: 0, copied: {} },
+      data: {
+        commits: opt.commits,
+        issues: ISSUES,
+        issuesSmall: ISSUES_SMALL,
+        repos: REPOS,
+        reposSmall: REPOS_SMALL,
+        reposLarge: REPOS_LARGE,
+        repoBodyBytes: 0,
+        copied: {},
+      },
       startup: { freshMs: cairn.startupMs, withDataMs: null },
       memory: { idle: null, afterLoad: null },
       ceilings: { A: [], B: [] },
@@ -341,7 +407,9 @@ async function main(): Promise<void> {
     fs.writeFileSync(path.join(RESULTS, `${stamp}.md`), md);
     fs.writeFileSync(path.join(RESULTS, `${stamp}.json`), `${JSON.stringify(done, null, 2)}\n`);
     process.stdout.write(md);
-    say(`results in ${path.relative(ROOT, path.join(RESULTS, stamp))}.md and .json; ${((Date.now() - startedAt.getTime()) / 60_000).toFixed(1)} minutes`);
+    say(
+      `results in ${path.relative(ROOT, path.join(RESULTS, stamp))}.md and .json; ${((Date.now() - startedAt.getTime()) / 60_000).toFixed(1)} minutes`,
+    );
   } finally {
     clearTimeout(limit);
     await cleanup();
@@ -349,6 +417,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  console.error(`bench: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+  console.error(`bench: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
   process.exit(1);
 });

@@ -1,7 +1,17 @@
 // `npm run bench -- [--db postgres|pglite] [--quick] [--only name,name] [--profile [name]]`
 import { parseArgs } from 'node:util';
 
-export const ROUTE_NAMES = ['repo-token', 'repo-anon', 'user', 'contents', 'commits', 'issues', 'search', 'post-issue', 'post-comment'] as const;
+export const ROUTE_NAMES = [
+  'repo-token',
+  'repo-anon',
+  'user',
+  'contents',
+  'commits',
+  'issues',
+  'search',
+  'post-issue',
+  'post-comment',
+] as const;
 /** Parts of the run besides the routes that `--only` can name. */
 export const PART_NAMES = ['lists', 'git'] as const;
 export type RouteName = (typeof ROUTE_NAMES)[number];
@@ -38,14 +48,17 @@ export interface Options {
   limitMinutes: number;
 }
 
-export const USAGE = 'usage: npm run bench -- [--db postgres|pglite] [--quick] [--only <name>[,<name>...]] [--profile [<name>]] [--hold] [--no-kept] [--max-minutes N]\n'
-  + `  names: ${[...ROUTE_NAMES, ...PART_NAMES].join(', ')}`;
+export const USAGE =
+  'usage: npm run bench -- [--db postgres|pglite] [--quick] [--only <name>[,<name>...]] [--profile [<name>]] [--hold] [--no-kept] [--max-minutes N]\n' +
+  `  names: ${[...ROUTE_NAMES, ...PART_NAMES].join(', ')}`;
 
 const isRouteName = (s: string): s is RouteName => (ROUTE_NAMES as readonly string[]).includes(s);
 
 export function parseOptions(argv: string[]): Options {
   // A bare `--profile` (followed by nothing or by another option) profiles `GET {R}` with a token.
-  const args = argv.map((a, i) => (a === '--profile' && (argv[i + 1] === undefined || argv[i + 1].startsWith('-')) ? '--profile=repo-token' : a));
+  const args = argv.map((a, i) =>
+    a === '--profile' && (argv[i + 1] === undefined || argv[i + 1].startsWith('-')) ? '--profile=repo-token' : a,
+  );
   const { values } = parseArgs({
     args,
     options: {
@@ -65,7 +78,10 @@ export function parseOptions(argv: string[]): Options {
   let only: Set<Part> | null = null;
   if (values.only !== undefined) {
     const known: readonly string[] = [...ROUTE_NAMES, ...PART_NAMES];
-    const names = values.only.split(',').map((s) => s.trim()).filter((s) => s !== '');
+    const names = values.only
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
     for (const n of names) if (!known.includes(n)) throw new Error(`--only: unknown name ${n}\n${USAGE}`);
     only = new Set(names as Part[]);
   }

@@ -103,8 +103,12 @@ export function runToEnd(argv: string[], opts: { env: NodeJS.ProcessEnv; timeout
     const child = spawn(argv[0], argv.slice(1), { cwd: ROOT, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs);
     child.on('error', reject);
     child.on('close', (code, signal) => {

@@ -9,9 +9,23 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
-interface CallFrame { functionName: string; url: string; lineNumber: number; columnNumber: number }
-interface ProfileNode { id: number; callFrame: CallFrame }
-export interface CpuProfile { nodes: ProfileNode[]; startTime: number; endTime: number; samples: number[]; timeDeltas: number[] }
+interface CallFrame {
+  functionName: string;
+  url: string;
+  lineNumber: number;
+  columnNumber: number;
+}
+interface ProfileNode {
+  id: number;
+  callFrame: CallFrame;
+}
+export interface CpuProfile {
+  nodes: ProfileNode[];
+  startTime: number;
+  endTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
@@ -31,11 +45,20 @@ export function owner(url: string, functionName: string, root = ROOT): string {
 function where(f: CallFrame, root: string): string {
   if (!f.url) return '';
   const file = f.url.startsWith('file://') ? decodeURIComponent(new URL(f.url).pathname) : f.url;
-  const shown = file.includes('/node_modules/') ? file.slice(file.lastIndexOf('/node_modules/') + 1) : file.startsWith(`${root}/`) ? file.slice(root.length + 1) : file;
+  const shown = file.includes('/node_modules/')
+    ? file.slice(file.lastIndexOf('/node_modules/') + 1)
+    : file.startsWith(`${root}/`)
+      ? file.slice(root.length + 1)
+      : file;
   return `${shown}:${f.lineNumber + 1}`;
 }
 
-export interface Summary { totalMs: number; busyMs: number; top: { name: string; at: string; ms: number; share: number }[]; byOwner: { owner: string; ms: number; share: number }[] }
+export interface Summary {
+  totalMs: number;
+  busyMs: number;
+  top: { name: string; at: string; ms: number; share: number }[];
+  byOwner: { owner: string; ms: number; share: number }[];
+}
 
 export function summarise(p: CpuProfile, opts: { skipMs?: number; top?: number; root?: string } = {}): Summary {
   const root = opts.root ?? ROOT;
@@ -57,7 +80,10 @@ export function summarise(p: CpuProfile, opts: { skipMs?: number; top?: number; 
   for (const [id, us] of selfUs) {
     const f = byId.get(id)!.callFrame;
     total += us;
-    if (f.functionName === '(idle)') { idle += us; continue; }
+    if (f.functionName === '(idle)') {
+      idle += us;
+      continue;
+    }
     const at = where(f, root);
     const key = `${f.functionName}@${at}`;
     const e = fns.get(key) ?? { name: f.functionName || '(anonymous)', at, us: 0 };
@@ -70,7 +96,10 @@ export function summarise(p: CpuProfile, opts: { skipMs?: number; top?: number; 
   return {
     totalMs: total / 1000,
     busyMs: busy / 1000,
-    top: [...fns.values()].sort((a, b) => b.us - a.us).slice(0, opts.top ?? 15).map((e) => ({ name: e.name, at: e.at, ms: e.us / 1000, share: e.us / busy })),
+    top: [...fns.values()]
+      .sort((a, b) => b.us - a.us)
+      .slice(0, opts.top ?? 15)
+      .map((e) => ({ name: e.name, at: e.at, ms: e.us / 1000, share: e.us / busy })),
     byOwner: [...owners.entries()].sort((a, b) => b[1] - a[1]).map(([o, us]) => ({ owner: o, ms: us / 1000, share: us / busy })),
   };
 }
@@ -93,12 +122,18 @@ export function summaryMarkdown(s: Summary, maxOwners = 25): string {
     ...s.byOwner.slice(0, maxOwners).map((e) => `| ${e.owner} | ${e.ms.toFixed(0)} | ${pct(e.share)} |`),
   ];
   const rest = s.byOwner.slice(maxOwners);
-  if (rest.length) lines.push(`| (${rest.length} more) | ${rest.reduce((a, e) => a + e.ms, 0).toFixed(0)} | ${pct(rest.reduce((a, e) => a + e.share, 0))} |`);
+  if (rest.length)
+    lines.push(
+      `| (${rest.length} more) | ${rest.reduce((a, e) => a + e.ms, 0).toFixed(0)} | ${pct(rest.reduce((a, e) => a + e.share, 0))} |`,
+    );
   return `${lines.join('\n')}\n`;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { 'skip-ms': { type: 'string' }, top: { type: 'string' } } });
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { 'skip-ms': { type: 'string' }, top: { type: 'string' } },
+  });
   if (positionals.length !== 1) {
     console.error('usage: npx tsx bench/profile-summary.ts <file.cpuprofile> [--skip-ms N] [--top 15]');
     process.exit(2);

@@ -3,18 +3,44 @@
 import type { LoadResult } from './load-gen.ts';
 import type { Options } from './options.ts';
 
-export interface Pair { c64: LoadResult; c1: LoadResult }
-export interface CeilingRun extends Pair { when: 'before' | 'after' }
-export interface RouteResult extends Pair { name: string; label: string }
-export interface ListScaling { list: string; small: { rows: number; p50: number }; large: { rows: number; p50: number } }
-export interface GitTiming { http: number[]; disk: number[]; httpMedian: number; diskMedian: number }
+export interface Pair {
+  c64: LoadResult;
+  c1: LoadResult;
+}
+export interface CeilingRun extends Pair {
+  when: 'before' | 'after';
+}
+export interface RouteResult extends Pair {
+  name: string;
+  label: string;
+}
+export interface ListScaling {
+  list: string;
+  small: { rows: number; p50: number };
+  large: { rows: number; p50: number };
+}
+export interface GitTiming {
+  http: number[];
+  disk: number[];
+  httpMedian: number;
+  diskMedian: number;
+}
 
 export interface RunResult {
   startedAt: string;
   finishedAt: string;
   options: Options;
   machine: { node: string; git: string; cpus: number; commit: string; uptimeBefore: string; uptimeAfter: string };
-  data: { commits: number; issues: number; issuesSmall: number; repos: number; reposSmall: number; reposLarge: number; repoBodyBytes: number; copied: Record<string, number> };
+  data: {
+    commits: number;
+    issues: number;
+    issuesSmall: number;
+    repos: number;
+    reposSmall: number;
+    reposLarge: number;
+    repoBodyBytes: number;
+    copied: Record<string, number>;
+  };
   startup: { freshMs: number; withDataMs: number | null };
   memory: { idle: { rss: number; peak: number } | null; afterLoad: { rss: number; peak: number } | null };
   ceilings: { A: CeilingRun[]; B: CeilingRun[] };
@@ -24,7 +50,12 @@ export interface RunResult {
   targets: TargetResult[];
 }
 
-export interface TargetResult { target: string; measured: string; limit: string; pass: boolean | null }
+export interface TargetResult {
+  target: string;
+  measured: string;
+  limit: string;
+  pass: boolean | null;
+}
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 

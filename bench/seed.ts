@@ -27,7 +27,10 @@ export async function seedThroughApi(s: CairnSetup, base: string): Promise<Seede
   }
   const issues = {} as Seeded['issues'];
   for (const name of ['issues100', 'issues10k', 'writes'] as const) {
-    const r = await api<{ id: number; number: number }>(base, 'POST', `/repos/${OWNER}/${name}/issues`, token, { title: 'Issue 1', body: 'An issue of the benchmark.' });
+    const r = await api<{ id: number; number: number }>(base, 'POST', `/repos/${OWNER}/${name}/issues`, token, {
+      title: 'Issue 1',
+      body: 'An issue of the benchmark.',
+    });
     issues[name] = { id: r.id, number: r.number };
   }
   return { token, adminToken, repos, issues };

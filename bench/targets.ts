@@ -26,14 +26,19 @@ export function judge(r: Omit<RunResult, 'targets'>): TargetResult[] {
 
   share('repo-token', '`GET {R}` with a token', 0.25);
   share('repo-anon', '`GET {R}` anonymous', 0.25);
-  share('user', '`GET /user`', 0.30);
+  share('user', '`GET /user`', 0.3);
   share('contents', '`GET {R}/contents/README.md`', 0.15);
-  share('commits', `\`GET {R}/commits?limit=30\` (${r.data.commits.toLocaleString('en')} commits)`, 0.10);
+  share('commits', `\`GET {R}/commits?limit=30\` (${r.data.commits.toLocaleString('en')} commits)`, 0.1);
   latency('issues', `\`GET {R}/issues?state=open\` page 1 (${r.data.issues.toLocaleString('en')} issues)`, 15);
   latency('search', `\`GET /repos/search?limit=50\` (${r.data.repos.toLocaleString('en')} repositories)`, 20);
   for (const l of r.lists) {
     const v = l.large.p50 / l.small.p50;
-    out.push({ target: `${l.list}: p50 @1 at ${l.large.rows.toLocaleString('en')} rows vs ${l.small.rows.toLocaleString('en')}`, measured: times(v), limit: '≤ 1.5×', pass: v <= 1.5 });
+    out.push({
+      target: `${l.list}: p50 @1 at ${l.large.rows.toLocaleString('en')} rows vs ${l.small.rows.toLocaleString('en')}`,
+      measured: times(v),
+      limit: '≤ 1.5×',
+      pass: v <= 1.5,
+    });
   }
   if (r.lists.length === 0) missing('lists do not grow with the data', '≤ 1.5×');
   share('post-issue', '`POST {R}/issues`', 0.05);
@@ -41,7 +46,12 @@ export function judge(r: Omit<RunResult, 'targets'>): TargetResult[] {
 
   if (r.routes.length) {
     const falling = r.routes.filter((x) => x.c64.rps < x.c1.rps).map((x) => x.name);
-    out.push({ target: 'every route: req/s @64 ≥ req/s @1', measured: falling.length ? `lower at 64: ${falling.join(', ')}` : `all ${r.routes.length} routes`, limit: '@64 ≥ @1', pass: falling.length === 0 });
+    out.push({
+      target: 'every route: req/s @64 ≥ req/s @1',
+      measured: falling.length ? `lower at 64: ${falling.join(', ')}` : `all ${r.routes.length} routes`,
+      limit: '@64 ≥ @1',
+      pass: falling.length === 0,
+    });
   } else missing('every route: req/s @64 ≥ req/s @1', '@64 ≥ @1');
 
   if (r.git.clone) {
@@ -49,7 +59,13 @@ export function judge(r: Omit<RunResult, 'targets'>): TargetResult[] {
     out.push({ target: 'clone over HTTP vs `git clone --no-local`', measured: times(v), limit: '≤ 1.3×', pass: v <= 1.3 });
   } else missing('clone over HTTP vs `git clone --no-local`', '≤ 1.3×');
 
-  if (r.memory.afterLoad) out.push({ target: 'RSS after load', measured: `${r.memory.afterLoad.rss.toFixed(0)} MB`, limit: '< 300 MB', pass: r.memory.afterLoad.rss < 300 });
+  if (r.memory.afterLoad)
+    out.push({
+      target: 'RSS after load',
+      measured: `${r.memory.afterLoad.rss.toFixed(0)} MB`,
+      limit: '< 300 MB',
+      pass: r.memory.afterLoad.rss < 300,
+    });
   else missing('RSS after load', '< 300 MB');
   return out;
 }

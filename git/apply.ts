@@ -48,10 +48,19 @@ export async function applyPatch(repoPath: string, opts: ApplyPatchOptions): Pro
       throw err;
     }
     const treeSha = (await runGit(repoPath, ['write-tree'], { env })).stdout.toString('utf8').trim();
-    const commitSha = (await runGit(repoPath, ['commit-tree', treeSha, '-p', opts.parent], { env, input: message })).stdout.toString('utf8').trim();
+    const commitSha = (await runGit(repoPath, ['commit-tree', treeSha, '-p', opts.parent], { env, input: message })).stdout
+      .toString('utf8')
+      .trim();
     await updateRef(repoPath, `refs/heads/${opts.branch}`, commitSha, expectedOld ?? '0'.repeat(commitSha.length), env);
     const { stdout } = await runGit(repoPath, ['diff-tree', '-r', '-z', '--name-only', '--no-renames', opts.parent, commitSha]);
-    return { commitSha, treeSha, paths: stdout.toString('utf8').split('\0').filter((p) => p !== '') };
+    return {
+      commitSha,
+      treeSha,
+      paths: stdout
+        .toString('utf8')
+        .split('\0')
+        .filter((p) => p !== ''),
+    };
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }

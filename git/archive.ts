@@ -37,7 +37,9 @@ async function bundleStream(repoPath: string, oid: string): Promise<Readable> {
     const scratch = path.join(tmp, 'repo.git');
     await runGit(null, ['init', '--bare', '--quiet', '--template=', '--initial-branch=bundle', scratch]);
     await writeFile(path.join(scratch, 'objects', 'info', 'alternates'), `${path.resolve(repoPath, 'objects')}\n`);
-    await runGit(scratch, ['update-ref', 'refs/heads/bundle', oid], { env: { GIT_COMMITTER_NAME: 'cairn', GIT_COMMITTER_EMAIL: 'cairn@localhost' } });
+    await runGit(scratch, ['update-ref', 'refs/heads/bundle', oid], {
+      env: { GIT_COMMITTER_NAME: 'cairn', GIT_COMMITTER_EMAIL: 'cairn@localhost' },
+    });
     const out = gitStream(scratch, ['bundle', 'create', '--quiet', '-', 'HEAD', 'refs/heads/bundle']);
     out.on('close', () => void cleanup());
     return out;

@@ -146,7 +146,9 @@ const commits = new Lru<string, Commit>(8 * 1024 * 1024, commitWeight);
  */
 export function commitOf(repoPath: string, oid: string): Promise<Commit | null> {
   if (!isFullOid(oid)) return getCommit(repoPath, oid);
-  return commits.getOr(`${path.resolve(repoPath)}\0${oid}`, async () => (await getCommit(repoPath, oid)) ?? undefined).then((c) => c ?? null);
+  return commits
+    .getOr(`${path.resolve(repoPath)}\0${oid}`, async () => (await getCommit(repoPath, oid)) ?? undefined)
+    .then((c) => c ?? null);
 }
 
 function rangeArgs(opts: RangeOptions): string[] {
@@ -249,7 +251,12 @@ function parseDiffTree(out: string, args: string[]): { commit: string | null; fi
  * Files changed from `from` to `to` (from = null: `to` is a root commit, diffed against the empty
  * tree).
  */
-export async function diffFiles(repoPath: string, from: string | null, to: string, opts: { renames?: boolean } = {}): Promise<ChangedFile[]> {
+export async function diffFiles(
+  repoPath: string,
+  from: string | null,
+  to: string,
+  opts: { renames?: boolean } = {},
+): Promise<ChangedFile[]> {
   assertSafeArg(to, 'revision');
   if (from !== null) assertSafeArg(from, 'revision');
   const args = ['diff-tree', '-r', '-z', '--raw', '--numstat', opts.renames ? '-M' : '--no-renames'];
@@ -262,7 +269,10 @@ export async function diffFiles(repoPath: string, from: string | null, to: strin
  * What diffFiles gives for each commit against its first parent (a root commit against the empty
  * tree), from one `diff-tree --stdin` for all of them rather than one process each (issue 10).
  */
-export async function diffFilesOfCommits(repoPath: string, commits: Pick<Commit, 'sha' | 'parents'>[]): Promise<Map<string, ChangedFile[]>> {
+export async function diffFilesOfCommits(
+  repoPath: string,
+  commits: Pick<Commit, 'sha' | 'parents'>[],
+): Promise<Map<string, ChangedFile[]>> {
   const out = new Map<string, ChangedFile[]>();
   if (commits.length === 0) return out;
   const lines = commits.map((c) => {

@@ -45,7 +45,8 @@ async function revList(repoPath: string, extra: string[], q: HistoryQuery): Prom
   try {
     return (await runGit(repoPath, ['rev-list', ...extra, ...args(q)])).stdout.toString('utf8');
   } catch (err) {
-    if (err instanceof GitError && /bad revision|unknown revision|bad object/.test(err.stderr)) throw new RevNotFoundError(q.not ?? q.commit);
+    if (err instanceof GitError && /bad revision|unknown revision|bad object/.test(err.stderr))
+      throw new RevNotFoundError(q.not ?? q.commit);
     throw err;
   }
 }
@@ -88,7 +89,10 @@ async function onlyParent(repoPath: string, q: HistoryQuery): Promise<string | n
 }
 
 /** Files each commit changed against its first parent, with line counts; those not known yet read by one git process. */
-export async function commitsChanges(repoPath: string, shas: string[]): Promise<({ files: ChangedFile[]; stats: DiffStats } | undefined)[]> {
+export async function commitsChanges(
+  repoPath: string,
+  shas: string[],
+): Promise<({ files: ChangedFile[]; stats: DiffStats } | undefined)[]> {
   const root = path.resolve(repoPath);
   const keys = shas.map((sha) => `${root}\0${sha}`);
   return changes.getMany(keys, async (missing) => {
@@ -111,5 +115,11 @@ export async function compareRange(repoPath: string, base: string, head: string)
   const mb = await runGit(repoPath, ['merge-base', base, head], { okCodes: [0, 1] });
   const from = mb.code === 0 ? mb.stdout.toString('utf8').trim() : null;
   const files = from === head ? [] : await diffFiles(repoPath, from, head);
-  return { commits: stdout.toString('utf8').split('\n').filter((s) => s !== ''), files };
+  return {
+    commits: stdout
+      .toString('utf8')
+      .split('\n')
+      .filter((s) => s !== ''),
+    files,
+  };
 }

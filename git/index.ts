@@ -1,14 +1,44 @@
 export * from './errors.ts';
-export { assertSafeArg, gitEnv, gitStream, runGit, spawnGit, DEFAULT_TIMEOUT_MS, type RunOptions, type RunResult, type SpawnOptions, type StreamOptions } from './exec.ts';
+export {
+  assertSafeArg,
+  gitEnv,
+  gitStream,
+  runGit,
+  spawnGit,
+  DEFAULT_TIMEOUT_MS,
+  type RunOptions,
+  type RunResult,
+  type SpawnOptions,
+  type StreamOptions,
+} from './exec.ts';
 export { isFullOid, isOidPrefix, zeroOid } from './oid.ts';
 export { assertBranchName, assertFullRef, assertTagName, isValidBranchName, isValidRefName, isValidTagName } from './refname.ts';
-export { BatchReader, closeAll, closeBatch, getBatch, readInfo, readObject, type GitObject, type ObjectInfo, type ObjectType } from './cat-file.ts';
+export {
+  BatchReader,
+  closeAll,
+  closeBatch,
+  getBatch,
+  readInfo,
+  readObject,
+  type GitObject,
+  type ObjectInfo,
+  type ObjectType,
+} from './cat-file.ts';
 export * from './repo.ts';
 export * from './commits.ts';
 export * from './trees.ts';
 export * from './identity.ts';
 export { validatePath } from './paths.ts';
-export { createAnnotatedTag, createBranchRef, createLightweightTag, deleteRef, listBranches, renameBranchRef, updateRef, type BranchHead } from './refs.ts';
+export {
+  createAnnotatedTag,
+  createBranchRef,
+  createLightweightTag,
+  deleteRef,
+  listBranches,
+  renameBranchRef,
+  updateRef,
+  type BranchHead,
+} from './refs.ts';
 export { commitFiles, type CommitFilesOptions, type CommitResult, type FileMode, type FileOp } from './write.ts';
 export * from './merge.ts';
 export * from './http.ts';

@@ -65,13 +65,13 @@ export async function readTree(repoPath: string, treeOid: string): Promise<RawTr
     if (!obj || obj.type !== 'tree') return undefined;
     return parseTreeObject(obj.content, obj.oid.length / 2);
   };
-  return ((isFullOid(treeOid) ? await trees.getOr(keyOf(repoPath, treeOid), load) : await load()) ?? null);
+  return (isFullOid(treeOid) ? await trees.getOr(keyOf(repoPath, treeOid), load) : await load()) ?? null;
 }
 
 /** The id of the tree a commit, tag or tree names (`<treeish>^{tree}`), or null. */
 async function rootTree(repoPath: string, treeish: string): Promise<string | null> {
   const load = async () => (await readInfo(repoPath, `${treeish}^{tree}`))?.oid;
-  return ((isFullOid(treeish) ? await rootTrees.getOr(keyOf(repoPath, treeish), load) : await load()) ?? null);
+  return (isFullOid(treeish) ? await rootTrees.getOr(keyOf(repoPath, treeish), load) : await load()) ?? null;
 }
 
 /** The entry at `p` below a commit or tree ('' = the root tree), or null. */
@@ -100,7 +100,7 @@ export async function blobSize(repoPath: string, oid: string): Promise<number | 
     const info = await readInfo(repoPath, oid);
     return info?.type === 'blob' ? info.size : undefined;
   };
-  return ((isFullOid(oid) ? await blobSizes.getOr(key, load) : await load()) ?? null);
+  return (isFullOid(oid) ? await blobSizes.getOr(key, load) : await load()) ?? null;
 }
 
 /** A blob's bytes, or null when `oid` is not a blob; small ones are kept. Shared: do not change them. */

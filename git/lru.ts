@@ -68,7 +68,9 @@ export class Lru<K, V> {
           return value;
         });
         this.loading.set(k, one);
-        const done = () => { this.loading.delete(k); };
+        const done = () => {
+          this.loading.delete(k);
+        };
         one.then(done, done);
       }
     }

@@ -7,7 +7,12 @@ export type MergeTreeResult = { clean: true; tree: string } | { clean: false; tr
  * Merges two commits in memory (`git merge-tree --write-tree`, git >= 2.38). The tree of a
  * conflicted merge holds conflict markers and is only good for display.
  */
-export async function mergeTree(repoPath: string, ours: string, theirs: string, opts: { allowUnrelated?: boolean } = {}): Promise<MergeTreeResult> {
+export async function mergeTree(
+  repoPath: string,
+  ours: string,
+  theirs: string,
+  opts: { allowUnrelated?: boolean } = {},
+): Promise<MergeTreeResult> {
   assertSafeArg(ours, 'revision');
   assertSafeArg(theirs, 'revision');
   const args = ['merge-tree', '--write-tree', '--name-only', '--no-messages', '-z'];

@@ -37,13 +37,29 @@ export async function setNote(repoPath: string, sha: string, message: string, wh
   const { tip, path } = await locate(repoPath, sha);
   const content = Buffer.from(message === '' || message.endsWith('\n') ? message : `${message}\n`);
   const ops: FileOp[] = path ? [{ op: 'update', path, content }] : [{ op: 'create', path: sha, content }];
-  await commitFiles(repoPath, { branch: 'notes', ref: NOTES_REF, parent: tip, expectedOld: tip, ops, message: "Notes added by 'git notes add'", author: who });
+  await commitFiles(repoPath, {
+    branch: 'notes',
+    ref: NOTES_REF,
+    parent: tip,
+    expectedOld: tip,
+    ops,
+    message: "Notes added by 'git notes add'",
+    author: who,
+  });
 }
 
 /** Removes the note of `sha`; false when there was none. */
 export async function removeNote(repoPath: string, sha: string, who: Identity): Promise<boolean> {
   const { tip, path } = await locate(repoPath, sha);
   if (!tip || !path) return false;
-  await commitFiles(repoPath, { branch: 'notes', ref: NOTES_REF, parent: tip, expectedOld: tip, ops: [{ op: 'delete', path }], message: "Notes removed by 'git notes remove'", author: who });
+  await commitFiles(repoPath, {
+    branch: 'notes',
+    ref: NOTES_REF,
+    parent: tip,
+    expectedOld: tip,
+    ops: [{ op: 'delete', path }],
+    message: "Notes removed by 'git notes remove'",
+    author: who,
+  });
   return true;
 }

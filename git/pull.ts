@@ -41,20 +41,32 @@ export async function aheadBehind(repoPath: string, base: string, head: string):
 }
 
 /** Commits in `head` not in `base`, newest first (what a pull request would bring). */
-export async function rangeCommits(repoPath: string, base: string, head: string, opts: { reverse?: boolean; noMerges?: boolean } = {}): Promise<string[]> {
+export async function rangeCommits(
+  repoPath: string,
+  base: string,
+  head: string,
+  opts: { reverse?: boolean; noMerges?: boolean } = {},
+): Promise<string[]> {
   assertSafeArg(base, 'revision');
   assertSafeArg(head, 'revision');
   const args = ['rev-list'];
   if (opts.reverse) args.push('--reverse', '--topo-order');
   if (opts.noMerges) args.push('--no-merges');
   const { stdout } = await runGit(repoPath, [...args, '--end-of-options', head, `^${base}`, '--']);
-  return stdout.toString('utf8').split('\n').filter((s) => s !== '');
+  return stdout
+    .toString('utf8')
+    .split('\n')
+    .filter((s) => s !== '');
 }
 
 const shortStats = new Lru<string, { files: number; additions: number; deletions: number }>(5_000);
 
 /** Changed files and line counts from `from` to `to` (both full commit ids, so the answer is cached). */
-export function diffShortStat(repoPath: string, from: string, to: string): Promise<{ files: number; additions: number; deletions: number }> {
+export function diffShortStat(
+  repoPath: string,
+  from: string,
+  to: string,
+): Promise<{ files: number; additions: number; deletions: number }> {
   return shortStats.getOr(`${path.resolve(repoPath)}\0${from}\0${to}`, async () => {
     const files = await diffFiles(repoPath, from, to);
     const s = sumStats(files);
@@ -130,7 +142,7 @@ export async function mergeCommits(repoPath: string, ours: string, theirs: strin
 /** The informational messages of `merge-tree -z` (`<n>NUL<path>...NUL<type>NUL<message>NUL` each), as git merge prints them. */
 function messagesOf(fields: string[], from: number): string {
   let out = '';
-  for (let i = from; i < fields.length;) {
+  for (let i = from; i < fields.length; ) {
     const n = Number(fields[i]);
     if (!Number.isInteger(n) || fields[i] === '') break;
     const message = fields[i + n + 2] ?? '';
@@ -157,12 +169,27 @@ export async function cherryPickTree(repoPath: string, onto: string, commit: Com
   const parent = commit.parents[0];
   if (!parent) return { kind: 'unrelated', stderr: `commit ${commit.sha} has no parent` };
   if (parent === onto) return { kind: 'clean', tree: commit.tree };
-  const stand = await commitTree(repoPath, { tree: await treeOf(repoPath, onto), parents: [parent], message: 'cairn: cherry-pick base', author: who, committer: who });
+  const stand = await commitTree(repoPath, {
+    tree: await treeOf(repoPath, onto),
+    parents: [parent],
+    message: 'cairn: cherry-pick base',
+    author: who,
+    committer: who,
+  });
   return mergeCommits(repoPath, stand, commit.sha);
 }
 
-export interface Replayed { kind: 'ok'; tip: string; commits: string[] }
-export interface ReplayConflict { kind: 'conflict'; commit: string; files: string[]; stdout: string }
+export interface Replayed {
+  kind: 'ok';
+  tip: string;
+  commits: string[];
+}
+export interface ReplayConflict {
+  kind: 'conflict';
+  commit: string;
+  files: string[];
+  stdout: string;
+}
 
 /**
  * `git rebase` without a work tree: each non-merge commit of `base..head`, oldest first, is
@@ -196,7 +223,8 @@ export async function moveBranch(repoPath: string, branch: string, value: string
   try {
     await runGit(repoPath, ['update-ref', '-m', 'merge', `refs/heads/${branch}`, value, old], { env: identityEnv(who, who) });
   } catch (err) {
-    if (err instanceof GitError && err.stderr.includes('cannot lock ref')) throw new RefConflictError(`refs/heads/${branch}`, err.stderr.trim());
+    if (err instanceof GitError && err.stderr.includes('cannot lock ref'))
+      throw new RefConflictError(`refs/heads/${branch}`, err.stderr.trim());
     throw err;
   }
 }

@@ -64,7 +64,13 @@ export async function createLightweightTag(repoPath: string, name: string, targe
 }
 
 /** Writes a tag object with `mktag` (which fsck-checks it) and creates refs/tags/<name>. Returns the tag object id. */
-export async function createAnnotatedTag(repoPath: string, name: string, target: string, message: string, tagger: Identity): Promise<string> {
+export async function createAnnotatedTag(
+  repoPath: string,
+  name: string,
+  target: string,
+  message: string,
+  tagger: Identity,
+): Promise<string> {
   assertTagName(name);
   validateIdentity(tagger, 'tagger');
   const info = await readInfo(repoPath, target);
@@ -86,7 +92,8 @@ export async function renameBranchRef(repoPath: string, from: string, to: string
   try {
     await runGit(repoPath, ['update-ref', '--stdin'], { input, env: systemIdentityEnv() });
   } catch (err) {
-    if (err instanceof GitError && /cannot lock ref|reference already exists/.test(err.stderr)) throw new RefConflictError(`refs/heads/${to}`, err.stderr.trim());
+    if (err instanceof GitError && /cannot lock ref|reference already exists/.test(err.stderr))
+      throw new RefConflictError(`refs/heads/${to}`, err.stderr.trim());
     throw err;
   }
 }
@@ -98,9 +105,19 @@ export interface BranchHead {
 
 /** Branches, newest head commit first, then by name (Forgejo's branch list order). */
 export async function listBranches(repoPath: string): Promise<BranchHead[]> {
-  const { stdout } = await runGit(repoPath, ['for-each-ref', '--sort=refname', '--sort=-committerdate', '--format=%(refname)%00%(objectname)', 'refs/heads/']);
-  return stdout.toString('utf8').split('\n').filter((l) => l !== '').map((l) => {
-    const [ref = '', oid = ''] = l.split('\0');
-    return { name: ref.slice('refs/heads/'.length), oid };
-  });
+  const { stdout } = await runGit(repoPath, [
+    'for-each-ref',
+    '--sort=refname',
+    '--sort=-committerdate',
+    '--format=%(refname)%00%(objectname)',
+    'refs/heads/',
+  ]);
+  return stdout
+    .toString('utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => {
+      const [ref = '', oid = ''] = l.split('\0');
+      return { name: ref.slice('refs/heads/'.length), oid };
+    });
 }

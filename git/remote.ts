@@ -8,7 +8,10 @@ import { assertSafeArg, runGit, type RunOptions, type RunResult } from './exec.t
 
 export const REMOTE_TIMEOUT_MS = 10 * 60_000;
 
-export interface RemoteAuth { username: string; password: string }
+export interface RemoteAuth {
+  username: string;
+  password: string;
+}
 
 /**
  * The command-scoped configuration of every remote call: no redirects (an error, not a silent
@@ -29,14 +32,24 @@ function remoteEnv(auth: RemoteAuth | null): Record<string, string> {
 }
 
 /** The one way this module runs git against a remote. */
-function runRemote(repoPath: string | null, args: string[], auth: RemoteAuth | null, opts: Pick<RunOptions, 'okCodes'> = {}): Promise<RunResult> {
+function runRemote(
+  repoPath: string | null,
+  args: string[],
+  auth: RemoteAuth | null,
+  opts: Pick<RunOptions, 'okCodes'> = {},
+): Promise<RunResult> {
   return runGit(repoPath, args, { ...opts, env: remoteEnv(auth), timeoutMs: REMOTE_TIMEOUT_MS });
 }
 
 export const ALL_BRANCHES_AND_TAGS = ['+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*'];
 
 /** `git fetch <url> <refspecs>` into a bare repository. */
-export async function fetchFrom(repoPath: string, url: string, refspecs: string[], opts: { auth?: RemoteAuth | null; prune?: boolean } = {}): Promise<void> {
+export async function fetchFrom(
+  repoPath: string,
+  url: string,
+  refspecs: string[],
+  opts: { auth?: RemoteAuth | null; prune?: boolean } = {},
+): Promise<void> {
   assertSafeArg(url, 'remote URL');
   for (const r of refspecs) assertSafeArg(r, 'refspec');
   const args = ['fetch', '--quiet', '--no-write-fetch-head'];

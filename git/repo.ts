@@ -58,7 +58,15 @@ export async function initBare(repoPath: string, opts: InitOptions): Promise<voi
   });
   try {
     const format = opts.objectFormat ?? 'sha1';
-    await runGit(null, ['init', '--bare', '--quiet', '--template=', `--initial-branch=${opts.defaultBranch}`, `--object-format=${format}`, abs]);
+    await runGit(null, [
+      'init',
+      '--bare',
+      '--quiet',
+      '--template=',
+      `--initial-branch=${opts.defaultBranch}`,
+      `--object-format=${format}`,
+      abs,
+    ]);
     await configureBare(abs);
   } catch (err) {
     await rm(abs, { recursive: true, force: true });

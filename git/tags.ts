@@ -74,10 +74,19 @@ export async function tagInfo(repoPath: string, name: string, oid: string): Prom
 
 /** Tags, newest first (tagger date, or committer date for lightweight tags), then by name. */
 export async function listTags(repoPath: string): Promise<{ name: string; oid: string }[]> {
-  const { stdout } = await runGit(repoPath, ['for-each-ref', '--sort=-refname', '--sort=-creatordate', '--format=%(refname)%00%(objectname)', 'refs/tags/']);
-  return stdout.toString('utf8').split('\n').filter((l) => l !== '').map((l) => {
-    const [ref = '', oid = ''] = l.split('\0');
-    return { name: ref.slice('refs/tags/'.length), oid };
-  });
+  const { stdout } = await runGit(repoPath, [
+    'for-each-ref',
+    '--sort=-refname',
+    '--sort=-creatordate',
+    '--format=%(refname)%00%(objectname)',
+    'refs/tags/',
+  ]);
+  return stdout
+    .toString('utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => {
+      const [ref = '', oid = ''] = l.split('\0');
+      return { name: ref.slice('refs/tags/'.length), oid };
+    });
 }
-

@@ -86,7 +86,9 @@ export async function getTree(
   if (!entries) return null;
   const page = opts.page !== undefined && opts.page > 0 ? Math.floor(opts.page) : 1;
   const perPage =
-    opts.perPage !== undefined && opts.perPage > 0 && opts.perPage <= DEFAULT_TREES_PER_PAGE ? Math.floor(opts.perPage) : DEFAULT_TREES_PER_PAGE;
+    opts.perPage !== undefined && opts.perPage > 0 && opts.perPage <= DEFAULT_TREES_PER_PAGE
+      ? Math.floor(opts.perPage)
+      : DEFAULT_TREES_PER_PAGE;
   const start = perPage * (page - 1);
   const end = Math.min(start + perPage, entries.length);
   const slice = start >= entries.length ? [] : entries.slice(start, end);
@@ -117,7 +119,12 @@ export function parseTreeObject(content: Buffer, oidBytes: number): RawTreeEntry
     if (space < 0 || nul < 0 || nul + 1 + oidBytes > content.length) throw new GitError('malformed tree object', null, '', ['cat-file']);
     const mode = content.subarray(pos, space).toString('latin1').padStart(6, '0');
     const type = mode === '040000' ? 'tree' : mode === '160000' ? 'commit' : 'blob';
-    entries.push({ mode, type, name: content.subarray(space + 1, nul).toString('utf8'), oid: content.subarray(nul + 1, nul + 1 + oidBytes).toString('hex') });
+    entries.push({
+      mode,
+      type,
+      name: content.subarray(space + 1, nul).toString('utf8'),
+      oid: content.subarray(nul + 1, nul + 1 + oidBytes).toString('hex'),
+    });
     pos = nul + 1 + oidBytes;
   }
   return entries;

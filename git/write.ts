@@ -137,7 +137,8 @@ class Overlay {
   async apply(op: FileOp): Promise<void> {
     validatePath(op.path);
     if (op.mode !== undefined && !FILE_MODES.has(op.mode)) throw new InvalidPathError(op.path, `unsupported mode ${op.mode}`);
-    if ((op.op === 'create' || op.op === 'update') && op.content === undefined) throw new InvalidPathError(op.path, `${op.op} needs content`);
+    if ((op.op === 'create' || op.op === 'update') && op.content === undefined)
+      throw new InvalidPathError(op.path, `${op.op} needs content`);
     switch (op.op) {
       case 'create':
         await this.assertCreatable(op.path);
@@ -158,7 +159,10 @@ class Overlay {
         const src = await this.existingFile(op.fromPath, op.sha);
         this.changes.set(op.fromPath, null);
         if (op.fromPath !== op.path) await this.assertCreatable(op.path);
-        this.changes.set(op.path, op.content !== undefined ? { mode: op.mode ?? src.mode, content: op.content } : { ...src, mode: op.mode ?? src.mode });
+        this.changes.set(
+          op.path,
+          op.content !== undefined ? { mode: op.mode ?? src.mode, content: op.content } : { ...src, mode: op.mode ?? src.mode },
+        );
         return;
       }
     }
@@ -172,7 +176,10 @@ async function writeBlobs(repoPath: string, tmp: string, blobs: Blob[]): Promise
   const files = pending.map((_, i) => path.join(tmp, `blob-${i}`));
   await Promise.all(pending.map((b, i) => writeFile(files[i], b.content ?? Buffer.alloc(0))));
   const { stdout } = await runGit(repoPath, ['hash-object', '-w', '--no-filters', '--stdin-paths'], { input: `${files.join('\n')}\n` });
-  const oids = stdout.toString('utf8').split('\n').filter((s) => s !== '');
+  const oids = stdout
+    .toString('utf8')
+    .split('\n')
+    .filter((s) => s !== '');
   if (oids.length !== pending.length) throw new GitError('hash-object returned a wrong number of ids', null, '', ['hash-object']);
   pending.forEach((b, i) => {
     b.oid = oids[i];
@@ -208,7 +215,11 @@ export async function commitFiles(repoPath: string, opts: CommitFilesOptions): P
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'cairn-commit-'));
   try {
     const changes = [...overlay.changes];
-    await writeBlobs(repoPath, tmp, changes.flatMap(([, b]) => (b ? [b] : [])));
+    await writeBlobs(
+      repoPath,
+      tmp,
+      changes.flatMap(([, b]) => (b ? [b] : [])),
+    );
     const env = { ...identityEnv(opts.author, committer), GIT_INDEX_FILE: path.join(tmp, 'index') };
     if (rootTree !== null) await runGit(repoPath, ['read-tree', rootTree], { env });
     // Removals first, so that replacing file `a` by `a/b` never meets a directory/file clash.
@@ -222,7 +233,9 @@ export async function commitFiles(repoPath: string, opts: CommitFilesOptions): P
     if (ignored) throw new InvalidPathError(ignored[1], 'rejected by git');
     const treeSha = (await runGit(repoPath, ['write-tree'], { env })).stdout.toString('utf8').trim();
     const parentArgs = opts.parent !== null ? ['-p', opts.parent] : [];
-    const commitSha = (await runGit(repoPath, ['commit-tree', treeSha, ...parentArgs], { env, input: message })).stdout.toString('utf8').trim();
+    const commitSha = (await runGit(repoPath, ['commit-tree', treeSha, ...parentArgs], { env, input: message })).stdout
+      .toString('utf8')
+      .trim();
     await updateRef(repoPath, opts.ref ?? `refs/heads/${opts.branch}`, commitSha, expectedOld ?? zeroOid(commitSha), env);
     return { commitSha, treeSha };
   } finally {

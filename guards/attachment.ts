@@ -12,9 +12,11 @@ export function ATTACHMENT(of: 'issue' | 'comment') {
     const issue = need(s.issue, 'issue');
     const id = positiveInt(s.params.attachment_id);
     const a = id === null ? null : await s.em.findOne(Attachment, { id });
-    const belongs = !!a && (of === 'comment'
-      ? a.repoId === issue.repoId && a.commentId === need(s.comment, 'comment').comment.id
-      : a.repoId === issue.repoId && a.issueId === issue.id && a.commentId === 0);
+    const belongs =
+      !!a &&
+      (of === 'comment'
+        ? a.repoId === issue.repoId && a.commentId === need(s.comment, 'comment').comment.id
+        : a.repoId === issue.repoId && a.issueId === issue.id && a.commentId === 0);
     if (!a || !belongs) return deny(404, NOT_FOUND, { errors: [] });
     s.attachment = a;
     return null;

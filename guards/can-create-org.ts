@@ -3,4 +3,5 @@
 import { deny, isSiteAdmin, step } from './types.ts';
 
 export const CAN_CREATE_ORG = step('CAN_CREATE_ORG', 'guard', [], [], (s) =>
-  isSiteAdmin(s) || s.auth.doer?.allowCreateOrganization ? null : deny(403, 'Given user is not allowed to create organization.'));
+  isSiteAdmin(s) || s.auth.doer?.allowCreateOrganization ? null : deny(403, 'Given user is not allowed to create organization.'),
+);

@@ -36,4 +36,3 @@ export const TEAM_CTX = [TEAM, TOK, TM, PUBLIC_ONLY('organization')] as const;
 export const PKG_CTX = [USER, PACKAGE, PKGREAD, PUBLIC_ONLY('package')] as const;
 /** Administration: "scope admin; TOK; SA". */
 export const ADMIN = [TOK, SA] as const;
-

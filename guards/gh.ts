@@ -4,4 +4,5 @@ import { MSG } from '../lib/http/errors.ts';
 import { deny, isSiteAdmin, step } from './types.ts';
 
 export const GH = step('GH', 'guard', [], [], (s) =>
-  !s.config.SECURITY.DISABLE_GIT_HOOKS && isSiteAdmin(s) ? null : deny(403, MSG.gitHooks));
+  !s.config.SECURITY.DISABLE_GIT_HOOKS && isSiteAdmin(s) ? null : deny(403, MSG.gitHooks),
+);

@@ -18,17 +18,29 @@ export const HEAD_REPO = step('HEAD_REPO', 'loader', ['repo', 'body'], ['head'],
   if (head === b.base) return deny(422, NO_CHANGES);
   const parts = head.split(':');
   if (parts.length > 2) return deny(404, NOT_FOUND, { errors: [] });
-  if (parts.length === 1) { s.head = { repo, owner, branch: parts[0] }; return null; }
+  if (parts.length === 1) {
+    s.head = { repo, owner, branch: parts[0] };
+    return null;
+  }
   const headOwner = await s.em.findOne(User, { lowerName: parts[0].toLowerCase() });
   if (!headOwner) return deny(404, 'GetUserByName', { errors: [`user redirect does not exist [name: ${parts[0]}]`] });
-  if (headOwner.id === owner.id) { s.head = { repo, owner, branch: parts[1] }; return null; }
+  if (headOwner.id === owner.id) {
+    s.head = { repo, owner, branch: parts[1] };
+    return null;
+  }
   let headRepo = await s.em.findOne(Repository, { ownerId: headOwner.id, forkId: repo.id });
   if (!headRepo && repo.isFork && repo.forkId) {
     const parent = await s.em.findOne(Repository, { id: repo.forkId });
     if (parent?.ownerId === headOwner.id) headRepo = parent;
   }
   if (!headRepo) return deny(404, 'GetBaseRepo', { errors: [] });
-  const perm = await repoPermission(s.em, { repo: headRepo, owner: headOwner, doer: s.auth.doer, siteAdmin: isSiteAdmin(s), token: s.auth.token });
+  const perm = await repoPermission(s.em, {
+    repo: headRepo,
+    owner: headOwner,
+    doer: s.auth.doer,
+    siteAdmin: isSiteAdmin(s),
+    token: s.auth.token,
+  });
   if (!perm.canRead('code')) return deny(404, "Can't read headRepo UnitTypeCode", { errors: [] });
   s.head = { repo: headRepo, owner: headOwner, branch: parts[1] };
   return null;

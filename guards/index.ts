@@ -34,7 +34,13 @@ export { TRANSFER_RECIPIENT } from './transfer.ts';
 export { FORK_TARGET, GENERATE_OWNER, MIGRATE_OWNER } from './owner-in-body.ts';
 export { MIGRATIONS_GATE } from './migrations.ts';
 export { ORG_REPO, TEAM_ACCESS_CHANGE } from './org-repo.ts';
-export { NOT_BLOCKED_BY_OWNER, NOT_BLOCKED_BY_POSTER, NOT_BLOCKED_USER, COLLABORATOR_NOT_BLOCKED, NOT_BLOCKED_BY_NEW_OWNER } from './not-blocked.ts';
+export {
+  NOT_BLOCKED_BY_OWNER,
+  NOT_BLOCKED_BY_POSTER,
+  NOT_BLOCKED_USER,
+  COLLABORATOR_NOT_BLOCKED,
+  NOT_BLOCKED_BY_NEW_OWNER,
+} from './not-blocked.ts';
 export { IS_FORK, IS_MIRROR, IS_TEMPLATE } from './repo-state.ts';
 export { ORG } from './org.ts';
 export { TEAM } from './team.ts';
@@ -68,7 +74,17 @@ export { PUBLIC_ONLY } from './public-only.ts';
 export { ONE_OF } from './one-of.ts';
 export { NO_REPO_TOKEN } from './token-limits.ts';
 export { OWNER_SCOPE } from './owner-scope.ts';
-export { ISSUES_GATE, PULLS_GATE, ISSUES_OR_PULLS_GATE, LOCAL_ISSUE_GATE, WIKI_GATE, ATTACHMENTS_GATE, ACTIONS_GATE, TIME_TRACKER_GATE, TIME_TRACKING_ON } from './gates.ts';
+export {
+  ISSUES_GATE,
+  PULLS_GATE,
+  ISSUES_OR_PULLS_GATE,
+  LOCAL_ISSUE_GATE,
+  WIKI_GATE,
+  ATTACHMENTS_GATE,
+  ACTIONS_GATE,
+  TIME_TRACKER_GATE,
+  TIME_TRACKING_ON,
+} from './gates.ts';
 export * from './chains.ts';
 export { ALLOW_EDITS } from './allow-edits.ts';
 export { SCHEDULED_MERGE } from './scheduled-merge.ts';

@@ -13,5 +13,6 @@ export function ISSUE_WRITER(action: keyof typeof MESSAGES) {
   if (!Object.hasOwn(MESSAGES, action)) throw new Error(`ISSUE_WRITER: unknown action "${action}"`);
   const message = MESSAGES[action];
   return step(`ISSUE_WRITER(${action})`, 'guard', ['issue'], [], (s) =>
-    canWriteIssues(s, need(s.issue, 'issue').isPull) ? null : deny(403, message));
+    canWriteIssues(s, need(s.issue, 'issue').isPull) ? null : deny(403, message),
+  );
 }

@@ -11,7 +11,11 @@ export const NEW_OWNER = step('NEW_OWNER', 'loader', ['body'], ['new-owner'], as
   const name = (s.body as { new_owner?: unknown } | undefined)?.new_owner;
   const found = typeof name === 'string' ? await s.em.findOne(User, { lowerName: name.toLowerCase() }) : null;
   if (!found) return deny(404, NO_NEW_OWNER, { errors: [] });
-  const hidden = found.type === 1 && found.visibility === 'private' && !isSiteAdmin(s) && !(s.auth.doer && (await isOrgMember(s.em, found.id, s.auth.doer.id)));
+  const hidden =
+    found.type === 1 &&
+    found.visibility === 'private' &&
+    !isSiteAdmin(s) &&
+    !(s.auth.doer && (await isOrgMember(s.em, found.id, s.auth.doer.id)));
   if (hidden) return deny(404, NO_NEW_OWNER, { errors: [] });
   s.newOwner = found;
   return null;

@@ -6,5 +6,6 @@ import { deny, step } from './types.ts';
 export function ONE_OF(param: string, ...values: string[]) {
   if (!param || values.length === 0) throw new Error('ONE_OF needs a parameter and at least one value');
   return step(`ONE_OF(${param}: ${values.join('|')})`, 'gate', [], [], (s) =>
-    values.includes(s.params[param] ?? '') ? null : deny(404, NOT_FOUND, { errors: [] }));
+    values.includes(s.params[param] ?? '') ? null : deny(404, NOT_FOUND, { errors: [] }),
+  );
 }

@@ -4,7 +4,8 @@
 import { deny, need, step } from './types.ts';
 
 export const ORG_REPO = step('ORG_REPO', 'gate', ['repo'], [], (s) =>
-  need(s.repo, 'repo').owner.type === 1 ? null : deny(405, 'repo is not owned by an organization'));
+  need(s.repo, 'repo').owner.type === 1 ? null : deny(405, 'repo is not owned by an organization'),
+);
 
 export const TEAM_ACCESS_CHANGE = step('TEAM_ACCESS_CHANGE', 'guard', ['repo'], [], (s) => {
   const { owner, perm } = need(s.repo, 'repo');

@@ -9,7 +9,10 @@ import { redirectPath } from '../lib/http/redirect-path.ts';
 export const ORG = step('ORG', 'loader', [], ['org'], async (s) => {
   const name = (s.params.org ?? '').toLowerCase();
   const org = await s.em.findOne(User, { lowerName: name, type: UserType.organization });
-  if (org && (await canSeeOwner(s.em, org, s.auth.doer, isSiteAdmin(s)))) { s.org = org; return null; }
+  if (org && (await canSeeOwner(s.em, org, s.auth.doer, isSiteAdmin(s)))) {
+    s.org = org;
+    return null;
+  }
   if (!org) {
     const r = await s.em.findOne(UserRedirect, { lowerName: name });
     const target = r && (await s.em.findOne(User, { id: r.redirectUserId, type: UserType.organization }));

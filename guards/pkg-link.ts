@@ -11,9 +11,16 @@ export const PKG_LINK_REPO = step('PKG_LINK_REPO', 'loader', ['user'], ['repo'],
   const owner = need(s.contextUser, 'user');
   const repo = await s.em.findOne(Repository, { ownerId: owner.id, lowerName: (s.params.repo_name ?? '').toLowerCase() });
   if (!repo) return deny(404, NOT_FOUND, { errors: [] });
-  s.repo = { repo, owner, perm: await repoPermission(s.em, { repo, owner, doer: s.auth.doer, siteAdmin: isSiteAdmin(s), token: s.auth.token }) };
+  s.repo = {
+    repo,
+    owner,
+    perm: await repoPermission(s.em, { repo, owner, doer: s.auth.doer, siteAdmin: isSiteAdmin(s), token: s.auth.token }),
+  };
   return null;
 });
 
 export const PKG_LINKER = step('PKG_LINKER', 'guard', ['repo'], [], (s) =>
-  need(s.repo, 'repo').perm.canWrite('packages') ? null : deny(403, 'no permission to link this package and repository, or packages are disabled'));
+  need(s.repo, 'repo').perm.canWrite('packages')
+    ? null
+    : deny(403, 'no permission to link this package and repository, or packages are disabled'),
+);

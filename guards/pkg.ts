@@ -8,6 +8,8 @@ import { packageAccess } from '../lib/auth/membership.ts';
 const ownerAccess = (s: RequestState) => packageAccess(s.em, need(s.contextUser, 'user'), s.auth.doer);
 
 export const PKGREAD = step('PKGREAD', 'guard', ['user'], [], async (s) =>
-  isSiteAdmin(s) || (await ownerAccess(s)) >= 1 ? null : deny(403, MSG.packageAccess));
+  isSiteAdmin(s) || (await ownerAccess(s)) >= 1 ? null : deny(403, MSG.packageAccess),
+);
 export const PKGWRITE = step('PKGWRITE', 'guard', ['user'], [], async (s) =>
-  isSiteAdmin(s) || (await ownerAccess(s)) >= 2 ? null : deny(403, MSG.packageAccess));
+  isSiteAdmin(s) || (await ownerAccess(s)) >= 2 ? null : deny(403, MSG.packageAccess),
+);

@@ -4,12 +4,23 @@ import { MSG } from '../lib/http/errors.ts';
 import { deny, step, type Need } from './types.ts';
 
 const WHAT = {
-  repository: 'repos', issue: 'issues', notification: 'notifications',
-  organization: 'orgs', user: 'users', activitypub: 'activitypub', package: 'packages',
+  repository: 'repos',
+  issue: 'issues',
+  notification: 'notifications',
+  organization: 'orgs',
+  user: 'users',
+  activitypub: 'activitypub',
+  package: 'packages',
 } as const;
 type Cat = keyof typeof WHAT;
 const NEEDS: Record<Cat, Need[]> = {
-  repository: ['repo'], issue: ['repo'], notification: [], organization: [], user: ['user'], activitypub: ['user'], package: ['user'],
+  repository: ['repo'],
+  issue: ['repo'],
+  notification: [],
+  organization: [],
+  user: ['user'],
+  activitypub: ['user'],
+  package: ['user'],
 };
 
 export function PUBLIC_ONLY(category: Cat) {
@@ -18,7 +29,9 @@ export function PUBLIC_ONLY(category: Cat) {
     if (!s.auth.token?.publicOnly) return null;
     const no = deny(403, MSG.publicOnly(WHAT[category]));
     switch (category) {
-      case 'repository': case 'issue': case 'notification': {
+      case 'repository':
+      case 'issue':
+      case 'notification': {
         const r = s.repo;
         return r && (r.repo.isPrivate || r.owner.visibility !== 'public') ? no : null;
       }
@@ -26,7 +39,8 @@ export function PUBLIC_ONLY(category: Cat) {
         const org = s.org ?? (s.contextUser?.type === 1 ? s.contextUser : undefined);
         return org && org.visibility !== 'public' ? no : null;
       }
-      case 'user': case 'activitypub':
+      case 'user':
+      case 'activitypub':
         return s.contextUser && s.contextUser.type === 0 && s.contextUser.visibility !== 'public' ? no : null;
       case 'package':
         return s.contextUser && s.contextUser.visibility !== 'public' ? no : null;

@@ -22,8 +22,16 @@ export const PULL_UPDATER = step('PULL_UPDATER', 'guard', ['repo', 'pull'], [], 
   const doer = s.auth.doer;
   if (!doer) return DENIED;
   const loaded = need(s.repo, 'repo');
-  const headPerm = head.id === loaded.repo.id ? loaded.perm
-    : await repoPermission(s.em, { repo: head, owner: await s.em.findOneOrFail(User, { id: head.ownerId }), doer, siteAdmin: isSiteAdmin(s), token: s.auth.token });
+  const headPerm =
+    head.id === loaded.repo.id
+      ? loaded.perm
+      : await repoPermission(s.em, {
+          repo: head,
+          owner: await s.em.findOneOrFail(User, { id: head.ownerId }),
+          doer,
+          siteAdmin: isSiteAdmin(s),
+          token: s.auth.token,
+        });
   const rule = await branchRule(s.em, head.id, pull.headBranch);
   if (rule && !(await canUserPushRule(s.em, rule, headPerm, doer))) return DENIED;
   const rebase = s.q.style === 'rebase';

@@ -8,7 +8,10 @@ export const PULL = step('PULL', 'loader', ['repo'], ['pull'], async (s) => {
   const { repo } = need(s.repo, 'repo');
   const index = positiveInt(s.params.index);
   const found = index === null ? null : await findPull(s.em, repo.id, index);
-  if (!found) return deny(404, 'GetPullRequestByIndex', { errors: [`pull request does not exist [base_repo_id: ${repo.id}, index: ${s.params.index}]`] });
+  if (!found)
+    return deny(404, 'GetPullRequestByIndex', {
+      errors: [`pull request does not exist [base_repo_id: ${repo.id}, index: ${s.params.index}]`],
+    });
   s.pull = found;
   return null;
 });

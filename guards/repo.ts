@@ -36,7 +36,11 @@ export const REPO = step('REPO', 'loader', [], ['repo'], async (s) => {
     s.repo = { repo, owner, perm: new RepoPermission(mode, new Map([...enabled].map((u) => [u, mode])), enabled), units, transferPending };
     return null;
   }
-  const perm = await repoPermission(s.em, { repo, owner, doer, siteAdmin: isSiteAdmin(s), token: s.auth.token }, new Set(units.map((u) => u.type)));
+  const perm = await repoPermission(
+    s.em,
+    { repo, owner, doer, siteAdmin: isSiteAdmin(s), token: s.auth.token },
+    new Set(units.map((u) => u.type)),
+  );
   // Rule 6: no access is indistinguishable from no repository.
   if (!perm.hasAnyAccess()) return deny(404, NOT_FOUND, { errors: [] });
   s.repo = { repo, owner, perm, units, transferPending };
@@ -48,7 +52,13 @@ async function redirectRepo(s: RequestState, ownerId: number, ownerName: string,
   const found = await findRedirectTarget(s.em, ownerId, repoName);
   if (found) {
     const { repo: target, owner: targetOwner } = found;
-    const perm = await repoPermission(s.em, { repo: target, owner: targetOwner, doer: s.auth.doer, siteAdmin: isSiteAdmin(s), token: s.auth.token });
+    const perm = await repoPermission(s.em, {
+      repo: target,
+      owner: targetOwner,
+      doer: s.auth.doer,
+      siteAdmin: isSiteAdmin(s),
+      token: s.auth.token,
+    });
     if (perm.hasAnyAccess()) {
       const location = redirectPath(s, `${ownerName}/${repoName}`, `${targetOwner.name}/${target.name}`);
       return { status: 301 as const, location };

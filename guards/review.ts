@@ -24,4 +24,5 @@ export const REVIEW = step('REVIEW', 'loader', ['repo', 'pull'], ['review'], asy
  * loaded review, else 404.
  */
 export const REVIEW_COMMENT = step('REVIEW_COMMENT', 'loader', ['review', 'comment'], [], (s) =>
-  need(s.comment, 'comment').comment.reviewId === need(s.review, 'review').id ? null : deny(404, NOT_FOUND, { errors: [] }));
+  need(s.comment, 'comment').comment.reviewId === need(s.review, 'review').id ? null : deny(404, NOT_FOUND, { errors: [] }),
+);

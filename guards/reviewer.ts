@@ -17,4 +17,7 @@ export function REVIEWER(action: 'submit' | 'comment') {
 }
 
 export const REVIEWER_OR_ADMIN = step('REVIEWER_OR_ADMIN', 'guard', ['repo', 'review'], [], (s) =>
-  need(s.review, 'review').reviewerId === s.auth.doer?.id || isReviewAdmin(s) ? null : deny(403, 'only admin and user itself can delete a review'));
+  need(s.review, 'review').reviewerId === s.auth.doer?.id || isReviewAdmin(s)
+    ? null
+    : deny(403, 'only admin and user itself can delete a review'),
+);

@@ -9,9 +9,13 @@ import { deny, isSiteAdmin, step } from './types.ts';
 export const TARGET_USER = step('TARGET_USER', 'loader', [], ['target-user'], async (s) => {
   const name = s.params.target ?? '';
   const user = await s.em.findOne(User, { lowerName: name.toLowerCase() });
-  if (user) { s.targetUser = user; return null; }
+  if (user) {
+    s.targetUser = user;
+    return null;
+  }
   const r = await s.em.findOne(UserRedirect, { lowerName: name.toLowerCase() });
   const renamed = r && (await s.em.findOne(User, { id: r.redirectUserId }));
-  if (renamed && (await canSeeOwner(s.em, renamed, s.auth.doer, isSiteAdmin(s)))) return { status: 307, location: redirectPath(s, name, renamed.name) };
+  if (renamed && (await canSeeOwner(s.em, renamed, s.auth.doer, isSiteAdmin(s))))
+    return { status: 307, location: redirectPath(s, name, renamed.name) };
   return deny(404, 'GetUserByName', { errors: [`user does not exist [uid: 0, name: ${name}]`] });
 });

@@ -3,4 +3,5 @@
 import { deny, step } from './types.ts';
 
 export const TASK_TOKEN = step('TASK_TOKEN', 'guard', [], [], (s) =>
-  s.auth.task?.id ? null : deny(403, 'must use an automatic actions token'));
+  s.auth.task?.id ? null : deny(403, 'must use an automatic actions token'),
+);

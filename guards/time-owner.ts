@@ -6,4 +6,5 @@ import { deny, isSiteAdmin, need, step } from './types.ts';
 export const TIME_OWNER = step('TIME_OWNER', 'guard', ['time'], [], (s) =>
   isSiteAdmin(s) || need(s.trackedTime, 'time').userId === s.auth.doer?.id
     ? null
-    : deny(403, 'only the user who tracked the time or a site admin may delete it'));
+    : deny(403, 'only the user who tracked the time or a site admin may delete it'),
+);

@@ -17,4 +17,5 @@ export const TIMES_USER = step('TIMES_USER', 'loader', [], ['user'], async (s) =
 export const TIMES_OF_USER = step('TIMES_OF_USER', 'guard', ['repo', 'user'], [], (s) =>
   need(s.repo, 'repo').perm.isAdmin() || isSiteAdmin(s) || s.auth.doer?.id === need(s.contextUser, 'user').id
     ? null
-    : deny(403, 'query by user not allowed; not enough rights'));
+    : deny(403, 'query by user not allowed; not enough rights'),
+);

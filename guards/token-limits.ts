@@ -4,4 +4,6 @@
 import { MSG } from '../lib/http/errors.ts';
 import { deny, step } from './types.ts';
 
-export const NO_REPO_TOKEN = step('NO_REPO_TOKEN', 'limit', [], [], (s) => (s.auth.token?.repoIds ? deny(403, MSG.repoSpecificToken) : null));
+export const NO_REPO_TOKEN = step('NO_REPO_TOKEN', 'limit', [], [], (s) =>
+  s.auth.token?.repoIds ? deny(403, MSG.repoSpecificToken) : null,
+);

@@ -13,6 +13,7 @@ export const TRANSFER_RECIPIENT = step('TRANSFER_RECIPIENT', 'guard', ['repo'], 
   if (!pending) return deny(404, NOT_FOUND, { errors: [] });
   const doer = s.auth.doer;
   const recipient = await s.em.findOne(User, { id: pending.recipientId });
-  const allowed = !!doer && !!recipient && (recipient.type === 1 ? await canCreateOrgRepo(s.em, recipient.id, doer.id) : recipient.id === doer.id);
+  const allowed =
+    !!doer && !!recipient && (recipient.type === 1 ? await canCreateOrgRepo(s.em, recipient.id, doer.id) : recipient.id === doer.id);
   return allowed ? null : deny(403, 'user is not allowed to accept or reject this transfer');
 });

@@ -20,4 +20,3 @@ export interface Step {
 export function step(name: string, kind: StepKind, needs: readonly Need[], provides: readonly Need[], run: Step['run']): Step {
   return Object.freeze({ name, kind, needs, provides, run });
 }
-

@@ -9,9 +9,15 @@ import { redirectPath } from '../lib/http/redirect-path.ts';
 export const USER = step('USER', 'loader', [], ['user'], async (s) => {
   const name = s.params.username ?? '';
   const doer = s.auth.doer;
-  if (doer && doer.lowerName === name.toLowerCase()) { s.contextUser = doer; return null; }
+  if (doer && doer.lowerName === name.toLowerCase()) {
+    s.contextUser = doer;
+    return null;
+  }
   const user = await s.em.findOne(User, { lowerName: name.toLowerCase() });
-  if (user) { s.contextUser = user; return null; }
+  if (user) {
+    s.contextUser = user;
+    return null;
+  }
   return redirectOrMissing(s, name);
 });
 
@@ -27,7 +33,8 @@ async function redirectOrMissing(s: RequestState, name: string) {
 export const USER_VISIBLE = step('USER_VISIBLE', 'gate', ['user'], [], (s) => {
   const user = s.contextUser!;
   const doer = s.auth.doer;
-  if (user.visibility === 'private' && !(doer?.id === user.id || isSiteAdmin(s))) return deny(404, `user redirect does not exist [name: ${user.lowerName}]`);
+  if (user.visibility === 'private' && !(doer?.id === user.id || isSiteAdmin(s)))
+    return deny(404, `user redirect does not exist [name: ${user.lowerName}]`);
   if (user.visibility === 'limited' && !doer) return deny(404, `user redirect does not exist [name: ${user.lowerName}]`);
   return null;
 });

@@ -32,39 +32,50 @@ function secretName(c: HandlerCtx<unknown>): string {
   return name.toUpperCase();
 }
 
-
 /** Forgejo orders secrets by name, then id. */
-const list = (scopeOf: ScopeOf): Handler => async (c) => {
-  const p = pageOf(c);
-  const [rows, total] = await c.em.findAndCount(ActionSecret, scopeOf(c), {
-    fields: ['name', 'createdAt'], orderBy: { name: 'asc', id: 'asc' }, limit: p.limit, offset: p.offset,
-  });
-  return json(200, rows.map(toApiSecret), pagingHeaders(c, p, total));
-};
+const list =
+  (scopeOf: ScopeOf): Handler =>
+  async (c) => {
+    const p = pageOf(c);
+    const [rows, total] = await c.em.findAndCount(ActionSecret, scopeOf(c), {
+      fields: ['name', 'createdAt'],
+      orderBy: { name: 'asc', id: 'asc' },
+      limit: p.limit,
+      offset: p.offset,
+    });
+    return json(200, rows.map(toApiSecret), pagingHeaders(c, p, total));
+  };
 
 /**
  * 201 when the secret is new, 204 when its value was replaced. One statement decides, so two
  * concurrent PUTs of a new name cannot both insert (`xmax = 0` marks a row this statement inserted).
  */
-const put = (scopeOf: ScopeOf): Handler<CreateOrUpdateSecretOption> => async (c): Promise<Reply> => {
-  const name = secretName(c);
-  const { ownerId, repoId } = scopeOf(c);
-  const sealed = c.services.secrets.seal(normalizeLineBreaks(c.body.data));
-  const rows: { created: boolean }[] = await c.em.getConnection().execute(
-    `insert into action_secret (owner_id, repo_id, name, data, created_at) values (?, ?, ?, ?, ?)
+const put =
+  (scopeOf: ScopeOf): Handler<CreateOrUpdateSecretOption> =>
+  async (c): Promise<Reply> => {
+    const name = secretName(c);
+    const { ownerId, repoId } = scopeOf(c);
+    const sealed = c.services.secrets.seal(normalizeLineBreaks(c.body.data));
+    const rows: { created: boolean }[] = await c.em.getConnection().execute(
+      `insert into action_secret (owner_id, repo_id, name, data, created_at) values (?, ?, ?, ?, ?)
      on conflict (owner_id, repo_id, name) do update set data = excluded.data
      returning (xmax = 0) as created`,
-    [ownerId, repoId, name, sealed, new Date()], 'all', c.em.getTransactionContext());
-  return rows[0]?.created ? { status: 201 } : noContent();
-};
+      [ownerId, repoId, name, sealed, new Date()],
+      'all',
+      c.em.getTransactionContext(),
+    );
+    return rows[0]?.created ? { status: 201 } : noContent();
+  };
 
 /** Forgejo's message leaves the name empty (ErrSecretNotFound{}); we name the secret. */
-const remove = (scopeOf: ScopeOf): Handler => async (c) => {
-  const name = secretName(c);
-  const deleted = await c.em.nativeDelete(ActionSecret, { ...scopeOf(c), name });
-  if (deleted === 0) throw new HttpError(404, `secret was not found [name: ${name}]`);
-  return noContent();
-};
+const remove =
+  (scopeOf: ScopeOf): Handler =>
+  async (c) => {
+    const name = secretName(c);
+    const deleted = await c.em.nativeDelete(ActionSecret, { ...scopeOf(c), name });
+    if (deleted === 0) throw new HttpError(404, `secret was not found [name: ${name}]`);
+    return noContent();
+  };
 
 const forScope = (scopeOf: ScopeOf) => ({ list: list(scopeOf), put: put(scopeOf), remove: remove(scopeOf) });
 

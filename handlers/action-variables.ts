@@ -39,49 +39,64 @@ async function flushName(c: HandlerCtx<unknown>, name: string): Promise<void> {
   }
 }
 
-const list = (scopeOf: ScopeOf): Handler => async (c) => {
-  const p = pageOf(c);
-  const [rows, total] = await c.em.findAndCount(ActionVariable, scopeOf(c), { orderBy: { id: 'asc' }, limit: p.limit, offset: p.offset });
-  return json(200, rows.map(toApiVariable), pagingHeaders(c, p, total));
-};
+const list =
+  (scopeOf: ScopeOf): Handler =>
+  async (c) => {
+    const p = pageOf(c);
+    const [rows, total] = await c.em.findAndCount(ActionVariable, scopeOf(c), { orderBy: { id: 'asc' }, limit: p.limit, offset: p.offset });
+    return json(200, rows.map(toApiVariable), pagingHeaders(c, p, total));
+  };
 
-const get = (scopeOf: ScopeOf): Handler => async (c) => json(200, toApiVariable(await findVariable(c, scopeOf)));
+const get =
+  (scopeOf: ScopeOf): Handler =>
+  async (c) =>
+    json(200, toApiVariable(await findVariable(c, scopeOf)));
 
 /** Forgejo looks for the name before validating it (409 before 400) and answers 204, not 201. */
-const create = (scopeOf: ScopeOf): Handler<CreateVariableOption> => async (c) => {
-  const scope = scopeOf(c);
-  const raw = pathName(c);
-  if (await c.em.count(ActionVariable, { ...scope, name: raw.toUpperCase() })) throw exists(raw);
-  c.em.create(ActionVariable, { ...scope, name: validName(raw), data: normalizeLineBreaks(c.body.value) });
-  await flushName(c, raw);
-  return noContent();
-};
+const create =
+  (scopeOf: ScopeOf): Handler<CreateVariableOption> =>
+  async (c) => {
+    const scope = scopeOf(c);
+    const raw = pathName(c);
+    if (await c.em.count(ActionVariable, { ...scope, name: raw.toUpperCase() })) throw exists(raw);
+    c.em.create(ActionVariable, { ...scope, name: validName(raw), data: normalizeLineBreaks(c.body.value) });
+    await flushName(c, raw);
+    return noContent();
+  };
 
 /**
  * An empty or absent `name` keeps the current one. Renaming onto another variable's name is a 409
  * here; Forgejo lets the unique index fail (500).
  */
-const update = (scopeOf: ScopeOf): Handler<UpdateVariableOption> => async (c) => {
-  const v = await findVariable(c, scopeOf);
-  const raw = c.body.name || pathName(c);
-  const name = validName(raw);
-  if (name !== v.name && await c.em.count(ActionVariable, { ownerId: v.ownerId, repoId: v.repoId, name })) throw exists(raw);
-  v.name = name;
-  v.data = normalizeLineBreaks(c.body.value);
-  await flushName(c, raw);
-  return noContent();
-};
+const update =
+  (scopeOf: ScopeOf): Handler<UpdateVariableOption> =>
+  async (c) => {
+    const v = await findVariable(c, scopeOf);
+    const raw = c.body.name || pathName(c);
+    const name = validName(raw);
+    if (name !== v.name && (await c.em.count(ActionVariable, { ownerId: v.ownerId, repoId: v.repoId, name }))) throw exists(raw);
+    v.name = name;
+    v.data = normalizeLineBreaks(c.body.value);
+    await flushName(c, raw);
+    return noContent();
+  };
 
 /** Forgejo validates the name first: an invalid one is a 400 even though it cannot exist. */
-const remove = (scopeOf: ScopeOf): Handler => async (c) => {
-  validName(pathName(c));
-  c.em.remove(await findVariable(c, scopeOf));
-  await c.em.flush();
-  return noContent();
-};
+const remove =
+  (scopeOf: ScopeOf): Handler =>
+  async (c) => {
+    validName(pathName(c));
+    c.em.remove(await findVariable(c, scopeOf));
+    await c.em.flush();
+    return noContent();
+  };
 
 const forScope = (scopeOf: ScopeOf) => ({
-  list: list(scopeOf), get: get(scopeOf), create: create(scopeOf), update: update(scopeOf), remove: remove(scopeOf),
+  list: list(scopeOf),
+  get: get(scopeOf),
+  create: create(scopeOf),
+  update: update(scopeOf),
+  remove: remove(scopeOf),
 });
 
 export const repo = forScope(SCOPES.repo);

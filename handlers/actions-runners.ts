@@ -7,7 +7,15 @@ import { json, noContent } from '../lib/http/handler.ts';
 import type { RegisterRunnerOptions } from '../model/schemas/index.ts';
 import { ActionRunJob, ActionRunner, type IActionRunJob } from '../model/actions.ts';
 import { toApiRunJob, toApiRunner } from '../lib/actions/api/actions.ts';
-import { loadRunner, registerRunner, registrationToken, runnerEditable, runnerWhere, runsOnLabels, type RunnerScope } from '../lib/actions/actions.ts';
+import {
+  loadRunner,
+  registerRunner,
+  registrationToken,
+  runnerEditable,
+  runnerWhere,
+  runsOnLabels,
+  type RunnerScope,
+} from '../lib/actions/actions.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { notFound } from '../lib/http/errors.ts';
 import { need, type RequestState } from '../lib/http/request.ts';
@@ -27,7 +35,11 @@ function listRunners(scopeOf: ScopeOf): Handler<never, QueryOf<'Runners'>> {
   return async (c) => {
     const where = runnerWhere(scopeOf(c), c.q.visible === true);
     const p = pageOf(c);
-    const [rows, total] = await c.em.findAndCount(ActionRunner, where, { orderBy: { lastOnline: 'desc nulls last', id: 'asc' }, limit: p.limit, offset: p.offset });
+    const [rows, total] = await c.em.findAndCount(ActionRunner, where, {
+      orderBy: { lastOnline: 'desc nulls last', id: 'asc' },
+      limit: p.limit,
+      offset: p.offset,
+    });
     return json(200, rows.map(toApiRunner), pagingHeaders(c, p, total));
   };
 }
@@ -49,7 +61,11 @@ function removeRunner(scopeOf: ScopeOf): Handler {
 
 function createRunner(scopeOf: ScopeOf): Handler<RegisterRunnerOptions> {
   return async (c: HandlerCtx<RegisterRunnerOptions>) => {
-    const { runner, token } = await registerRunner(c.em, scopeOf(c), { name: c.body.name, description: c.body.description, ephemeral: c.body.ephemeral });
+    const { runner, token } = await registerRunner(c.em, scopeOf(c), {
+      name: c.body.name,
+      description: c.body.description,
+      ephemeral: c.body.ephemeral,
+    });
     // The answer does not echo `ephemeral` (spec, runner registration).
     return json(201, { id: runner.id, uuid: runner.uuid, token });
   };

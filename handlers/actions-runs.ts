@@ -14,8 +14,18 @@ import { toApiArtifact, toApiRun, toApiRunJob, toApiTask, type RunContext } from
 import { toApiUser } from '../lib/users/api/user.ts';
 import { usersById } from '../lib/issues/api/issue.ts';
 import {
-  artifactFile, createRun, deleteArtifact, deleteRun, isDone, loadWorkflow, logFile, parseWorkflow, positiveId, resolveInputs,
-  VISIBLE_ARTIFACT, zipStore,
+  artifactFile,
+  createRun,
+  deleteArtifact,
+  deleteRun,
+  isDone,
+  loadWorkflow,
+  logFile,
+  parseWorkflow,
+  positiveId,
+  resolveInputs,
+  VISIBLE_ARTIFACT,
+  zipStore,
 } from '../lib/actions/actions.ts';
 import { gitCtx } from '../lib/repos/git.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
@@ -30,9 +40,15 @@ const repoOf = (c: RequestState) => need(c.repo, 'repo');
 
 async function runContext(c: RequestState, repo: IRepository, owner: IUser, runs: IActionRun[]): Promise<RunContext> {
   const viewer = { doer: c.auth.doer, siteAdmin: isSiteAdmin(c) };
-  const users = await usersById(c.em, runs.map((r) => r.triggerUserId));
+  const users = await usersById(
+    c.em,
+    runs.map((r) => r.triggerUserId),
+  );
   return {
-    cfg: c.config, ownerName: owner.name, repoName: repo.name, repository: await repoJson(c, repo, owner),
+    cfg: c.config,
+    ownerName: owner.name,
+    repoName: repo.name,
+    repository: await repoJson(c, repo, owner),
     triggerUser: (id) => toApiUser(c.config, users.get(id) ?? users.get(-1)!, viewer),
   };
 }
@@ -66,7 +82,10 @@ export const dispatch: Handler<DispatchWorkflowOption> = async (c) => {
   const viewer = { doer, siteAdmin: isSiteAdmin(c) };
   // Forgejo's WorkflowDispatchPayload, which the runner reads as the event.
   const payload = JSON.stringify({
-    inputs, ref: workflow.ref, repository: await repoJson(c, g.repo, g.owner), sender: toApiUser(c.config, doer, viewer),
+    inputs,
+    ref: workflow.ref,
+    repository: await repoJson(c, g.repo, g.owner),
+    sender: toApiUser(c.config, doer, viewer),
     workflow: `${workflow.directory}/${workflow.name}`,
   });
   const { run } = await createRun(c.em, { repo: g.repo, doerId: doer.id, workflow, parsed, event: 'workflow_dispatch', payload });
@@ -86,7 +105,11 @@ export const listRuns: Handler<never, QueryOf<'Runs'>> = async (c) => {
   if (events.length) where.event = { $in: events };
   const number = c.q.run_number ?? 0;
   if (number > 0 && number <= INT32_MAX) where.index = number;
-  for (const [param, field] of [['head_sha', 'commitSha'], ['ref', 'ref'], ['workflow_id', 'workflowId']] as const) {
+  for (const [param, field] of [
+    ['head_sha', 'commitSha'],
+    ['ref', 'ref'],
+    ['workflow_id', 'workflowId'],
+  ] as const) {
     const v = c.q[param] ?? '';
     if (v !== '') where[field] = v;
   }
@@ -162,10 +185,13 @@ function byteRange(header: string | undefined, size: number): { start: number; e
 function serveText(c: RequestState, body: Buffer): Reply {
   const type = 'text/plain; charset=utf-8';
   const range = byteRange(typeof c.headers.range === 'string' ? c.headers.range : undefined, body.length);
-  if (range === 'unsatisfiable') return { status: 416, body: 'invalid range: failed to overlap', type, headers: { 'Content-Range': `bytes */${body.length}` } };
+  if (range === 'unsatisfiable')
+    return { status: 416, body: 'invalid range: failed to overlap', type, headers: { 'Content-Range': `bytes */${body.length}` } };
   if (!range) return { status: 200, body, type, headers: { 'Accept-Ranges': 'bytes' } };
   return {
-    status: 206, body: body.subarray(range.start, range.end + 1), type,
+    status: 206,
+    body: body.subarray(range.start, range.end + 1),
+    type,
     headers: { 'Accept-Ranges': 'bytes', 'Content-Range': `bytes ${range.start}-${range.end}/${body.length}` },
   };
 }
@@ -178,7 +204,9 @@ export const jobLogs: Handler<never, QueryOf<'JobLogs'>> = async (c) => {
   const attempt = (c.q.attempt ?? 0) > 0 && (c.q.attempt ?? 0) <= INT32_MAX ? c.q.attempt : undefined;
   const task = attempt
     ? await c.em.findOne(ActionTask, { jobId: job.id, attempt })
-    : job.taskId ? await c.em.findOne(ActionTask, { id: job.taskId }) : null;
+    : job.taskId
+      ? await c.em.findOne(ActionTask, { id: job.taskId })
+      : null;
   const log = readLog(c, task);
   if (!log) throw notFound(job.taskId ? 'logs have been cleaned up' : 'job is not started');
   return serveText(c, log);
@@ -201,7 +229,12 @@ export const runLogs: Handler = async (c) => {
     files.push({ name, data, mtime: task.stopped ?? task.updatedAt });
   }
   if (!files.length) throw notFound('run has no logs');
-  return { status: 200, body: zipStore(files), type: 'application/zip', headers: { 'Content-Disposition': `attachment; filename="run-${run.index}-logs.zip"` } };
+  return {
+    status: 200,
+    body: zipStore(files),
+    type: 'application/zip',
+    headers: { 'Content-Disposition': `attachment; filename="run-${run.index}-logs.zip"` },
+  };
 };
 
 const logName = (job: IActionRunJob) => `${job.name.replace(/[/\\:*?"<>|\x00-\x1f]/g, '_')}.log`;
@@ -216,11 +249,19 @@ const repoApiUrl = (c: RequestState) => {
 
 async function listArtifactsWhere(c: HandlerCtx<unknown, QueryOf<'Artifacts'>>, where: FilterQuery<IActionArtifact>): Promise<Reply> {
   const name = c.q.name ?? '';
-  const filter: FilterQuery<IActionArtifact> = { ...(where as object), status: VISIBLE_ARTIFACT, ...(name !== '' ? { artifactName: name } : {}) };
+  const filter: FilterQuery<IActionArtifact> = {
+    ...(where as object),
+    status: VISIBLE_ARTIFACT,
+    ...(name !== '' ? { artifactName: name } : {}),
+  };
   const p = pageOf(c);
   const [rows, total] = await c.em.findAndCount(ActionArtifact, filter, { orderBy: { id: 'asc' }, limit: p.limit, offset: p.offset });
   const base = repoApiUrl(c);
-  return json(200, rows.map((a) => toApiArtifact(base, a)), pagingHeaders(c, p, total));
+  return json(
+    200,
+    rows.map((a) => toApiArtifact(base, a)),
+    pagingHeaders(c, p, total),
+  );
 }
 
 /** `name` filters by the exact artifact name. */
@@ -251,8 +292,13 @@ export const downloadArtifact: Handler = async (c) => {
   const file = a.storagePath ? artifactFile(c.config, a) : '';
   if (a.status !== 2 || !file || !fs.existsSync(file)) throw notFound('artifact not confirmed');
   return {
-    status: 200, body: fs.createReadStream(file), type: 'application/zip',
-    headers: { 'Content-Disposition': `attachment; filename="${a.artifactName.replace(/["\\\r\n]/g, '_')}.zip"`, 'Content-Length': String(fs.statSync(file).size) },
+    status: 200,
+    body: fs.createReadStream(file),
+    type: 'application/zip',
+    headers: {
+      'Content-Disposition': `attachment; filename="${a.artifactName.replace(/["\\\r\n]/g, '_')}.zip"`,
+      'Content-Length': String(fs.statSync(file).size),
+    },
   };
 };
 

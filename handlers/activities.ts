@@ -21,7 +21,10 @@ import type { QueryOf } from '../model/schemas/query.ts';
 async function activitiesJson(s: RequestState, rows: IAction[]) {
   const viewer = { doer: s.auth.doer, siteAdmin: isSiteAdmin(s) };
   const repos = await actionRepos(s.em, rows);
-  const actors = await usersById(s.em, rows.map((a) => a.actUserId));
+  const actors = await usersById(
+    s.em,
+    rows.map((a) => a.actUserId),
+  );
   const commentIds = [...new Set(rows.map((a) => a.commentId).filter((id) => id > 0))];
   const comments = commentIds.length ? await s.em.find(Comment, { id: { $in: commentIds } }) : [];
   const commentJson = new Map((await commentsToApi(s.em, s.config, viewer, comments)).map((c) => [c.id, c]));

@@ -7,7 +7,19 @@ import type { Handler, HandlerCtx, Reply } from '../lib/http/handler.ts';
 import { network, noContent, transactionOf } from '../lib/http/handler.ts';
 import { HttpError, notFound, unprocessable } from '../lib/http/errors.ts';
 import { need } from '../lib/http/request.ts';
-import { ACTIVITY_JSON, AS_CONTEXT, FederationError, actorPublicKey, deliver, fetchActor, instanceActorUrl, repoActorUrl, signerOf, storePerson, userActorUrl } from '../lib/federation/federation.ts';
+import {
+  ACTIVITY_JSON,
+  AS_CONTEXT,
+  FederationError,
+  actorPublicKey,
+  deliver,
+  fetchActor,
+  instanceActorUrl,
+  repoActorUrl,
+  signerOf,
+  storePerson,
+  userActorUrl,
+} from '../lib/federation/federation.ts';
 import { API_VERSION } from '../lib/runtime/version.ts';
 import { publicActivityOf } from '../lib/activity/feeds.ts';
 import { toForgeUserActivity, type ForgeUserActivity } from '../lib/federation/api/forge-activity.ts';
@@ -23,17 +35,29 @@ import type { APActivity, APRemoteFollowOption } from '../model/schemas/index.ts
 /** An ActivityStreams document, sent as `application/activity+json`. Its `@context` is the one
  *  string the API description's `ActivityPub` type allows (Forgejo itself sends a list that adds the
  *  security and ForgeFed contexts); peers read `publicKey` and the other names as plain JSON. */
-const activity = (status: number, doc: Record<string, unknown>): Reply => ({ status, body: JSON.stringify(doc), type: `${ACTIVITY_JSON}; charset=utf-8` });
+const activity = (status: number, doc: Record<string, unknown>): Reply => ({
+  status,
+  body: JSON.stringify(doc),
+  type: `${ACTIVITY_JSON}; charset=utf-8`,
+});
 
 /** Forgejo refuses activities it cannot act on with 406 Not Acceptable (federation.NewErrNotAcceptablef). */
 const notAcceptable = (message: string) => new HttpError(406, message);
 
-const emptyOutbox = (actor: string) => activity(200, {
-  '@context': AS_CONTEXT, id: `${actor}/outbox`, type: 'OrderedCollection', attributedTo: actor, totalItems: 0, orderedItems: [],
-});
+const emptyOutbox = (actor: string) =>
+  activity(200, {
+    '@context': AS_CONTEXT,
+    id: `${actor}/outbox`,
+    type: 'OrderedCollection',
+    attributedTo: actor,
+    totalItems: 0,
+    orderedItems: [],
+  });
 
 const publicKey = async (c: HandlerCtx<unknown>, actor: string, userId: number) => ({
-  id: `${actor}#main-key`, owner: actor, publicKeyPem: await actorPublicKey(c.em, c.services, userId),
+  id: `${actor}#main-key`,
+  owner: actor,
+  publicKeyPem: await actorPublicKey(c.em, c.services, userId),
 });
 
 // ---- NodeInfo -----------------------------------------------------------------------------------
@@ -44,9 +68,14 @@ const MONTH_MS = 30 * 24 * 3600 * 1000;
  *  year, every issue and pull request (posts) and every comment. There is no self-registration. */
 export const nodeinfo: Handler = async (c) => {
   const now = Date.now();
-  const users = (since?: number) => c.em.count(User, since === undefined ? { type: 0 } : { type: 0, lastLoginAt: { $gte: new Date(since) } });
+  const users = (since?: number) =>
+    c.em.count(User, since === undefined ? { type: 0 } : { type: 0, lastLoginAt: { $gte: new Date(since) } });
   const [total, activeMonth, activeHalfyear, localPosts, localComments] = await Promise.all([
-    users(), users(now - MONTH_MS), users(now - 6 * MONTH_MS), c.em.count(Issue, {}), c.em.count(Comment, {}),
+    users(),
+    users(now - MONTH_MS),
+    users(now - 6 * MONTH_MS),
+    c.em.count(Issue, {}),
+    c.em.count(Comment, {}),
   ]);
   return {
     status: 200,
@@ -54,7 +83,12 @@ export const nodeinfo: Handler = async (c) => {
     body: {
       version: '2.1',
       // "forgejo", as Forgejo peers read the software name to know how actor URIs are shaped.
-      software: { name: 'forgejo', version: API_VERSION, repository: 'https://codeberg.org/forgejo/forgejo.git', homepage: 'https://forgejo.org/' },
+      software: {
+        name: 'forgejo',
+        version: API_VERSION,
+        repository: 'https://codeberg.org/forgejo/forgejo.git',
+        homepage: 'https://forgejo.org/',
+      },
       protocols: ['activitypub'],
       services: { inbound: [], outbound: ['rss2.0'] },
       openRegistrations: false,
@@ -70,8 +104,12 @@ export const listActor: Handler = async (c) => {
   const id = instanceActorUrl(c.config);
   return activity(200, {
     '@context': AS_CONTEXT,
-    id, type: 'Application', preferredUsername: 'ghost', url: c.config.appUrl,
-    inbox: `${id}/inbox`, outbox: `${id}/outbox`,
+    id,
+    type: 'Application',
+    preferredUsername: 'ghost',
+    url: c.config.appUrl,
+    inbox: `${id}/inbox`,
+    outbox: `${id}/outbox`,
     publicKey: await publicKey(c, id, INSTANCE_ACTOR_ID),
   });
 };
@@ -88,9 +126,14 @@ export const getUserId: Handler = async (c) => {
   const id = userActorUrl(c.config, u.id);
   return activity(200, {
     '@context': AS_CONTEXT,
-    id, type: 'Person', name: u.fullName, preferredUsername: u.name, url: `${c.config.appUrl}${encodeURIComponent(u.name)}`,
+    id,
+    type: 'Person',
+    name: u.fullName,
+    preferredUsername: u.name,
+    url: `${c.config.appUrl}${encodeURIComponent(u.name)}`,
     icon: { type: 'Image', mediaType: 'image/png', url: avatarUrl(c.config, u) },
-    inbox: `${id}/inbox`, outbox: `${id}/outbox`,
+    inbox: `${id}/inbox`,
+    outbox: `${id}/outbox`,
     publicKey: await publicKey(c, id, u.id),
   });
 };
@@ -106,7 +149,11 @@ async function userActivity(c: HandlerCtx<unknown>): Promise<ForgeUserActivity> 
   const found = id ? await publicActivityOf(c.em, user, id) : null;
   if (!found) throw notFound();
   return toForgeUserActivity(c.config, found.action, {
-    actorId: userActorUrl(c.config, user.id), actUser: user, repoOwnerName: found.owner.name, repoName: found.repo.name, comment: found.comment,
+    actorId: userActorUrl(c.config, user.id),
+    actUser: user,
+    repoOwnerName: found.owner.name,
+    repoName: found.repo.name,
+    comment: found.comment,
   });
 }
 
@@ -146,8 +193,13 @@ export const createUserIdInbox: Handler<APActivity> = async (c) => {
   if (type === 'Accept') return acceptFollow(c, user.id, actor);
   if (type === 'Undo') {
     const inner = field(c.body, 'object');
-    const follows = inner && typeof inner === 'object' ? inner as APActivity : null;
-    if (!follows || field(follows, 'type') !== 'Follow' || idOf(field(follows, 'object')) !== target || idOf(field(follows, 'actor')) !== actor.externalId) {
+    const follows = inner && typeof inner === 'object' ? (inner as APActivity) : null;
+    if (
+      !follows ||
+      field(follows, 'type') !== 'Follow' ||
+      idOf(field(follows, 'object')) !== target ||
+      idOf(field(follows, 'actor')) !== actor.externalId
+    ) {
       throw notAcceptable('Unsupported activity: only the Undo of a Follow of this user is understood');
     }
     await unfollow(c.em, actor.userId, user.id);
@@ -165,8 +217,13 @@ export const createUserIdInbox: Handler<APActivity> = async (c) => {
  *  the user follows the person's stand-in (Forgejo's processPersonInboxAccept). */
 async function acceptFollow(c: HandlerCtx<APActivity>, userId: number, actor: IFederatedUser): Promise<Reply> {
   const inner = field(c.body, 'object');
-  const sent = inner && typeof inner === 'object' ? inner as APActivity : null;
-  if (!sent || field(sent, 'type') !== 'Follow' || idOf(field(sent, 'actor')) !== userActorUrl(c.config, userId) || idOf(field(sent, 'object')) !== actor.externalId) {
+  const sent = inner && typeof inner === 'object' ? (inner as APActivity) : null;
+  if (
+    !sent ||
+    field(sent, 'type') !== 'Follow' ||
+    idOf(field(sent, 'actor')) !== userActorUrl(c.config, userId) ||
+    idOf(field(sent, 'object')) !== actor.externalId
+  ) {
     throw notAcceptable('Unsupported activity: only the Accept of a Follow by this user of the accepting actor is understood');
   }
   await follow(c.em, userId, actor.userId);
@@ -190,7 +247,11 @@ export const followRemote: Handler<APRemoteFollowOption> = network(async (c) => 
     const person = await transactionOf(c)(() => storePerson(c.em, c.config, actor));
     const from = userActorUrl(c.config, doer.id);
     await deliver(c.em, c.config, c.services, doer.id, actor.inbox, {
-      '@context': AS_CONTEXT, id: `${from}#follows/${person.id}`, type: 'Follow', actor: from, object: actor.id,
+      '@context': AS_CONTEXT,
+      id: `${from}#follows/${person.id}`,
+      type: 'Follow',
+      actor: from,
+      object: actor.id,
     });
   } catch (e) {
     if (e instanceof FederationError) throw notAcceptable(`Federated user not found: ${e.message}`);
@@ -216,11 +277,13 @@ export const createRepositoryIdInbox: Handler<APActivity> = async (c) => {
   const type = field(c.body, 'type');
   if (type !== 'Like') throw notAcceptable(`Unsupported activity: ${String(type)}`);
   const actor = await actorOf(c);
-  if (idOf(field(c.body, 'object')) !== repoActorUrl(c.config, repo.id)) throw notAcceptable('Invalid repoId: the object is not this repository');
+  if (idOf(field(c.body, 'object')) !== repoActorUrl(c.config, repo.id))
+    throw notAcceptable('Invalid repoId: the object is not this repository');
   const started = new Date(String(field(c.body, 'startTime') ?? ''));
   if (Number.isNaN(started.getTime())) throw notAcceptable('Invalid activity: startTime is missing');
   const host = await c.em.findOneOrFail(FederationHost, { id: actor.federationHostId });
-  if (host.latestActivity && started.getTime() <= host.latestActivity.getTime()) throw notAcceptable('LatestActivity: activity already processed');
+  if (host.latestActivity && started.getTime() <= host.latestActivity.getTime())
+    throw notAcceptable('LatestActivity: activity already processed');
   await setStar(c.em, actor.userId, repo, true);
   host.latestActivity = started;
   await c.em.flush();

@@ -37,7 +37,10 @@ async function subdirs(dir: string): Promise<string[]> {
     if (e.code === 'ENOENT') return [];
     throw e;
   });
-  return entries.filter((e) => e.isDirectory()).map((e) => e.name).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /**
@@ -64,7 +67,9 @@ async function findUnadopted(em: EntityManager, root: string, q: QueryOf<'Unadop
     if (!names.length) continue;
     const owner = await em.findOne(User, { lowerName: ownerDir.toLowerCase() });
     if (!owner) continue;
-    const known = new Set((await em.find(Repository, { ownerId: owner.id, lowerName: { $in: names } }, { fields: ['lowerName'] })).map((r) => r.lowerName));
+    const known = new Set(
+      (await em.find(Repository, { ownerId: owner.id, lowerName: { $in: names } }, { fields: ['lowerName'] })).map((r) => r.lowerName),
+    );
     for (const n of names) if (!known.has(n)) out.push(`${ownerDir}/${n}`);
   }
   return out;
@@ -74,10 +79,17 @@ async function findUnadopted(em: EntityManager, root: string, q: QueryOf<'Unadop
 export const list: Handler<never, QueryOf<'Unadopted'>> = async (c) => {
   const p = pageOf(c);
   const all = await findUnadopted(c.em, c.config.repoRoot, c.q);
-  return json(200, all.slice(p.offset, p.offset + p.limit), { 'X-Total-Count': String(all.length), 'Access-Control-Expose-Headers': 'X-Total-Count' });
+  return json(200, all.slice(p.offset, p.offset + p.limit), {
+    'X-Total-Count': String(all.length),
+    'Access-Control-Expose-Headers': 'X-Total-Count',
+  });
 };
 
-const isDir = (p: string) => fs.stat(p).then((s) => s.isDirectory(), () => false);
+const isDir = (p: string) =>
+  fs.stat(p).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
 
 /** The owner and directory of `{username}/{reponame}` when they are unadopted files, else 404. */
 async function unadopted(c: RequestState): Promise<{ owner: IUser; name: string; dir: string }> {
@@ -109,7 +121,12 @@ async function pickDefaultBranch(dir: string, configured: string): Promise<{ bra
 export const adopt = signedIn(async (c) => {
   const { owner, name, dir } = await unadopted(c);
   const { branch, empty } = await pickDefaultBranch(dir, c.config.REPOSITORY.DEFAULT_BRANCH);
-  const repo = await insertRepository(c.em, c.config, owner, c.auth.doer, { name, private: true, defaultBranch: branch, objectFormat: await objectFormatOf(dir) });
+  const repo = await insertRepository(c.em, c.config, owner, c.auth.doer, {
+    name,
+    private: true,
+    defaultBranch: branch,
+    objectFormat: await objectFormatOf(dir),
+  });
   if ((await getHeadBranch(dir)) !== branch) await setHead(dir, branch);
   await configureBare(dir);
   repo.isEmpty = empty;

@@ -36,7 +36,11 @@ export const list: Handler<never, QueryOf<'AdminUsers'>> = async (c) => {
   const login = (c.q.login_name ?? '').trim();
   if (login) where.loginName = login;
   const [rows, total] = await c.em.findAndCount(User, where, { orderBy: userOrder(c.q.sort), limit: p.limit, offset: p.offset });
-  return json(200, rows.map((u) => toApiUser(c.config, u, asAdmin(c))), pagingHeaders(c, p, total));
+  return json(
+    200,
+    rows.map((u) => toApiUser(c.config, u, asAdmin(c))),
+    pagingHeaders(c, p, total),
+  );
 };
 
 /** Forgejo refuses a local account whose password is shorter than MIN_PASSWORD_LENGTH (400). */
@@ -72,16 +76,20 @@ async function setPrimaryEmail(c: RequestState, user: IUser, email: string) {
   const other = await c.em.findOne(EmailAddress, { lowerEmail: lower });
   if (other && other.uid !== user.id) throw badRequest(`e-mail already in use [email: ${email}]`);
   await c.em.nativeUpdate(EmailAddress, { uid: user.id, isPrimary: true }, { isPrimary: false });
-  if (other) { other.isPrimary = true; other.isActivated = true; }
-  else c.em.create(EmailAddress, { uid: user.id, email, lowerEmail: lower, isActivated: true, isPrimary: true });
+  if (other) {
+    other.isPrimary = true;
+    other.isActivated = true;
+  } else c.em.create(EmailAddress, { uid: user.id, email, lowerEmail: lower, isActivated: true, isPrimary: true });
   user.email = email;
 }
 
 export const edit: Handler<EditUserOption> = async (c) => {
   const user = need(c.contextUser, 'user');
   const b = c.body;
-  if ((b.source_id === undefined) !== (b.login_name === undefined)) throw unprocessable('source_id and login_name must be specified together');
-  if (b.password && b.password.length < MIN_PASSWORD_LENGTH) throw badRequest(`password must be at least ${MIN_PASSWORD_LENGTH} characters`);
+  if ((b.source_id === undefined) !== (b.login_name === undefined))
+    throw unprocessable('source_id and login_name must be specified together');
+  if (b.password && b.password.length < MIN_PASSWORD_LENGTH)
+    throw badRequest(`password must be at least ${MIN_PASSWORD_LENGTH} characters`);
   if (b.admin === false && user.isAdmin && (await c.em.count(User, { isAdmin: true, type: 0 })) <= 1) {
     throw badRequest(`can not delete the last admin user [uid: ${user.id}]`);
   }
@@ -131,8 +139,16 @@ export const createOrgFor: Handler<CreateOrgOption> = async (c) => {
 /** Forgejo's GetAllOrgs: every organization, by name. */
 export const listOrgs: Handler = async (c) => {
   const p = pageOf(c);
-  const [rows, total] = await c.em.findAndCount(User, { type: 1 }, { orderBy: { name: 'asc', id: 'asc' }, limit: p.limit, offset: p.offset });
-  return json(200, rows.map((o) => toApiOrg(c.config, o)), pagingHeaders(c, p, total));
+  const [rows, total] = await c.em.findAndCount(
+    User,
+    { type: 1 },
+    { orderBy: { name: 'asc', id: 'asc' }, limit: p.limit, offset: p.offset },
+  );
+  return json(
+    200,
+    rows.map((o) => toApiOrg(c.config, o)),
+    pagingHeaders(c, p, total),
+  );
 };
 
 /** This family's handlers; `routes.table.ts` names each `adminUsers.<key>`. */

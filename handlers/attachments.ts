@@ -16,7 +16,10 @@ import { need, type RequestState } from '../lib/http/request.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 
 const list = async (c: RequestState, where: { issueId: number; commentId: number }) =>
-  json(200, (await c.em.find(Attachment, where, { orderBy: { id: 'asc' } })).map((a) => toApiAttachment(c.config, a)));
+  json(
+    200,
+    (await c.em.find(Attachment, where, { orderBy: { id: 'asc' } })).map((a) => toApiAttachment(c.config, a)),
+  );
 
 /**
  * `updated_at` (RFC 3339) backdates the upload and the issue's update time, for migration tools; the
@@ -39,7 +42,13 @@ async function upload(c: SignedInCtx<unknown, QueryOf<'AttachmentUpload'>>, issu
   if (!file) throw unprocessable('[Attachment]: Required');
   const when = updatedAt(c.q);
   const name = formValue(c, 'name') || file.originalFilename;
-  const link = { repoId: issue.repoId, issueId: issue.id, commentId: comment?.id ?? 0, uploaderId: c.auth.doer.id, ...(when ? { createdAt: when } : {}) };
+  const link = {
+    repoId: issue.repoId,
+    issueId: issue.id,
+    commentId: comment?.id ?? 0,
+    uploaderId: c.auth.doer.id,
+    ...(when ? { createdAt: when } : {}),
+  };
   const a = await createUploaded(c, file, name, c.config.ATTACHMENT.ALLOWED_TYPES, link, unprocessable);
   // Forgejo saves the issue's (or comment's) content again, which stamps it as updated. The entities
   // stamp every update with the current time, so a chosen time is written past them.

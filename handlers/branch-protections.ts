@@ -95,11 +95,14 @@ export const edit: Handler<EditBranchProtectionOption> = async (c) => {
   if (b.block_on_outdated_branch !== undefined) rule.blockOnOutdatedBranch = b.block_on_outdated_branch;
   if (b.apply_to_admins !== undefined) rule.applyToAdmins = b.apply_to_admins;
   if (b.push_whitelist_usernames !== undefined) rule.whitelistUserIds = await writerIds(c.em, repo, owner, b.push_whitelist_usernames);
-  if (b.merge_whitelist_usernames !== undefined) rule.mergeWhitelistUserIds = await writerIds(c.em, repo, owner, b.merge_whitelist_usernames);
-  if (b.approvals_whitelist_username !== undefined) rule.approvalsWhitelistUserIds = await writerIds(c.em, repo, owner, b.approvals_whitelist_username);
+  if (b.merge_whitelist_usernames !== undefined)
+    rule.mergeWhitelistUserIds = await writerIds(c.em, repo, owner, b.merge_whitelist_usernames);
+  if (b.approvals_whitelist_username !== undefined)
+    rule.approvalsWhitelistUserIds = await writerIds(c.em, repo, owner, b.approvals_whitelist_username);
   if (b.push_whitelist_teams !== undefined) rule.whitelistTeamIds = await teamIds(c.em, repo, owner, b.push_whitelist_teams);
   if (b.merge_whitelist_teams !== undefined) rule.mergeWhitelistTeamIds = await teamIds(c.em, repo, owner, b.merge_whitelist_teams);
-  if (b.approvals_whitelist_teams !== undefined) rule.approvalsWhitelistTeamIds = await teamIds(c.em, repo, owner, b.approvals_whitelist_teams);
+  if (b.approvals_whitelist_teams !== undefined)
+    rule.approvalsWhitelistTeamIds = await teamIds(c.em, repo, owner, b.approvals_whitelist_teams);
   rule.updatedAt = new Date();
   await c.em.flush();
   return json(200, await protectionJson(c.em, rule));

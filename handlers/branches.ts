@@ -81,7 +81,9 @@ export const create = signedIn<CreateBranchRepoOption>(async (c) => {
     throw httpErrorOf(e) ?? e;
   }
   await refreshAfterWrite(c.em, g.repo, g.path, [b.new_branch_name], pullRefresh(c));
-  await emitRefUpdates(c.em, c, g.repo, c.auth.doer, g.path, [{ ref: `refs/heads/${b.new_branch_name}`, before: zeroOid(from), after: from }]);
+  await emitRefUpdates(c.em, c, g.repo, c.auth.doer, g.path, [
+    { ref: `refs/heads/${b.new_branch_name}`, before: zeroOid(from), after: from },
+  ]);
   return json(201, await branchJson(c, g, b.new_branch_name, from));
 });
 
@@ -91,7 +93,8 @@ export const edit = signedIn<UpdateBranchRepoOption>(async (c) => {
   const from = c.params.path ?? '';
   const to = c.body.name;
   const targetTaken = await readRef(g.path, 'heads', to);
-  if (from === to || targetTaken) throw unprocessable('Cannot rename a branch using the same name or rename to a branch that already exists.');
+  if (from === to || targetTaken)
+    throw unprocessable('Cannot rename a branch using the same name or rename to a branch that already exists.');
   const head = from === '' ? null : await readRef(g.path, 'heads', from);
   if (!head) throw notFound("Branch doesn't exist.");
   await gitWrite(() => renameBranchRef(g.path, from, to, head.oid));
@@ -104,7 +107,10 @@ export const edit = signedIn<UpdateBranchRepoOption>(async (c) => {
   }
   await refreshAfterWrite(c.em, g.repo, g.path, [], pullRefresh(c));
   // Forgejo's RenameBranch notifies the old name's deletion and the new name's creation.
-  await emitRefUpdates(c.em, c, g.repo, c.auth.doer, g.path, [{ ref: `refs/heads/${from}`, before: head.oid, after: zeroOid(head.oid) }, { ref: `refs/heads/${to}`, before: zeroOid(head.oid), after: head.oid }]);
+  await emitRefUpdates(c.em, c, g.repo, c.auth.doer, g.path, [
+    { ref: `refs/heads/${from}`, before: head.oid, after: zeroOid(head.oid) },
+    { ref: `refs/heads/${to}`, before: zeroOid(head.oid), after: head.oid },
+  ]);
   return noContent();
 });
 

@@ -28,8 +28,9 @@ export const put: Handler<AddCollaboratorOption> = async (c) => {
   const requested = parseMode(c.body.permission);
   const mode = requested >= Mode.read && requested <= Mode.admin ? requested : null;
   const existing = await c.em.findOne(Collaboration, { repoId: repo.id, userId: user.id });
-  if (existing) { if (mode !== null) existing.mode = mode; }
-  else c.em.create(Collaboration, { repoId: repo.id, userId: user.id, mode: mode ?? Mode.write });
+  if (existing) {
+    if (mode !== null) existing.mode = mode;
+  } else c.em.create(Collaboration, { repoId: repo.id, userId: user.id, mode: mode ?? Mode.write });
   await c.em.flush();
   return noContent();
 };
@@ -52,10 +53,18 @@ const activeUsers = async (s: RequestState, ids: Iterable<number>): Promise<IUse
 export const list: Handler = async (c) => {
   const { repo } = need(c.repo, 'repo');
   const p = pageOf(c);
-  const [rows, total] = await c.em.findAndCount(Collaboration, { repoId: repo.id }, { orderBy: { id: 'asc' }, limit: p.limit, offset: p.offset });
+  const [rows, total] = await c.em.findAndCount(
+    Collaboration,
+    { repoId: repo.id },
+    { orderBy: { id: 'asc' }, limit: p.limit, offset: p.offset },
+  );
   const users = rows.length ? await c.em.find(User, { id: { $in: rows.map((r) => r.userId) } }) : [];
   const ordered = rows.map((r) => users.find((u) => u.id === r.userId)).filter((u) => u !== undefined);
-  return json(200, ordered.map((u) => toApiUser(c.config, u, viewerOf(c))), pagingHeaders(c, p, total));
+  return json(
+    200,
+    ordered.map((u) => toApiUser(c.config, u, viewerOf(c))),
+    pagingHeaders(c, p, total),
+  );
 };
 
 /** 204 when the user collaborates on the repository, 404 when not, 422 for an unknown user. */
@@ -86,7 +95,10 @@ export const assignees: Handler = async (c) => {
   const ids = new Set([...collabs.map((x) => x.userId), ...teamUsers]);
   const users = await activeUsers(c, ids);
   if (owner.type === 0 && !ids.has(owner.id)) users.push(owner);
-  return json(200, users.map((u) => toApiUser(c.config, u, viewerOf(c))));
+  return json(
+    200,
+    users.map((u) => toApiUser(c.config, u, viewerOf(c))),
+  );
 };
 
 /**
@@ -104,7 +116,10 @@ export const reviewers: Handler = async (c) => {
     if (owner.type === 1) for (const m of await c.em.find(OrgUser, { orgId: owner.id })) ids.add(m.uid);
   }
   const users = await activeUsers(c, ids);
-  return json(200, users.map((u) => toApiUser(c.config, u, viewerOf(c))));
+  return json(
+    200,
+    users.map((u) => toApiUser(c.config, u, viewerOf(c))),
+  );
 };
 
 /** Members of teams linked to the repository with a unit mode `ok` accepts. */
@@ -114,7 +129,9 @@ async function teamMemberIds(s: RequestState, repoId: number, ok: (mode: number,
   const teamIds = links.map((l) => l.teamId);
   const teams = await s.em.find(Team, { id: { $in: teamIds } });
   const units = await s.em.find(TeamUnit, { teamId: { $in: teamIds } });
-  const qualifying = teams.filter((t) => (t.accessMode >= Mode.admin && ok(t.accessMode, 0)) || units.some((u) => u.teamId === t.id && ok(u.accessMode, u.type)));
+  const qualifying = teams.filter(
+    (t) => (t.accessMode >= Mode.admin && ok(t.accessMode, 0)) || units.some((u) => u.teamId === t.id && ok(u.accessMode, u.type)),
+  );
   if (qualifying.length === 0) return [];
   return (await s.em.find(TeamUser, { teamId: { $in: qualifying.map((t) => t.id) } })).map((m) => m.uid);
 }

@@ -21,23 +21,43 @@ import type { QueryOf } from '../model/schemas/query.ts';
 /** `[git] COMMITS_RANGE_SIZE`: the commit list never pages by more (forgejo-facts 4.1). */
 const COMMITS_RANGE_SIZE = 50;
 
-export interface CommitOptions { stat: boolean; files: boolean; verification: boolean }
+export interface CommitOptions {
+  stat: boolean;
+  files: boolean;
+  verification: boolean;
+}
 
-export const commitOptions = (q: QueryOf<'CommitFlags'>): CommitOptions => ({ stat: q.stat !== false, files: q.files !== false, verification: q.verification !== false });
+export const commitOptions = (q: QueryOf<'CommitFlags'>): CommitOptions => ({
+  stat: q.stat !== false,
+  files: q.files !== false,
+  verification: q.verification !== false,
+});
 /** `files` and `verification` (NoteFlags), stat always. */
-export const noteOptions = (q: QueryOf<'NoteFlags'>): CommitOptions => ({ stat: true, files: q.files !== false, verification: q.verification !== false });
+export const noteOptions = (q: QueryOf<'NoteFlags'>): CommitOptions => ({
+  stat: true,
+  files: q.files !== false,
+  verification: q.verification !== false,
+});
 
 /** The commits of the ids (in order) and their changes when asked for. */
 async function loadCommits(repoPath: string, shas: string[], opts: CommitOptions) {
   // The ids come from rev-list, so they are in the repository: their parsed commits may be shared.
   const commits = await Promise.all(shas.map((sha) => commitOf(repoPath, sha)));
   const found = commits.filter((c): c is Commit => c !== null);
-  const changes = opts.stat || opts.files ? await commitsChanges(repoPath, found.map((c) => c.sha)) : [];
-  const extras = found.map((_, i): CommitExtras => ({
-    files: opts.files ? (changes[i]?.files ?? []) : null,
-    stats: opts.stat ? (changes[i]?.stats ?? null) : null,
-    verification: opts.verification,
-  }));
+  const changes =
+    opts.stat || opts.files
+      ? await commitsChanges(
+          repoPath,
+          found.map((c) => c.sha),
+        )
+      : [];
+  const extras = found.map(
+    (_, i): CommitExtras => ({
+      files: opts.files ? (changes[i]?.files ?? []) : null,
+      stats: opts.stat ? (changes[i]?.stats ?? null) : null,
+      verification: opts.verification,
+    }),
+  );
   const final = found.length === shas.length && (!(opts.stat || opts.files) || changes.every((ch) => ch !== undefined));
   return { found, extras, final };
 }
@@ -51,7 +71,13 @@ export async function apiCommits(s: RequestState, repoPath: string, urls: RepoUr
 }
 
 /** apiCommits, rendered: the list as it is without its users is kept for the next request (issue 10). */
-export async function apiCommitsJson(s: RequestState, repoPath: string, urls: RepoUrls, shas: string[], opts: CommitOptions): Promise<RenderedBytes> {
+export async function apiCommitsJson(
+  s: RequestState,
+  repoPath: string,
+  urls: RepoUrls,
+  shas: string[],
+  opts: CommitOptions,
+): Promise<RenderedBytes> {
   const flags = `${opts.files ? 'f' : ''}${opts.stat ? 's' : ''}${opts.verification ? 'v' : ''}`;
   const users = new CommitUsers(s.em, s.config);
   let list = keptCommitList(urls, shas, flags);
@@ -120,10 +146,15 @@ export const listPull: Handler = async (c) => {
   const g = gitCtx(c);
   const sha = c.params.ref ?? '';
   const readable = g.perm.canRead('pulls') || (g.perm.unitEnabled('pulls') && isSiteAdmin(c));
-  const pull = !readable || sha === '' ? null
-    : (await c.em.findOne(PullRequest, { baseRepoId: g.repo.id, hasMerged: true, mergedCommitId: sha }, { orderBy: { id: 'desc' } }))
-      ?? (await c.em.findOne(PullRequest, { baseRepoId: g.repo.id, headCommitId: sha }, { orderBy: { id: 'desc' } }));
-  if (!pull) throw notFound('GetPullRequestByMergedCommit', [`pull request does not exist [id: 0, issue_id: 0, head_repo_id: 0, base_repo_id: ${g.repo.id}, head_branch: , base_branch: ]`]);
+  const pull =
+    !readable || sha === ''
+      ? null
+      : ((await c.em.findOne(PullRequest, { baseRepoId: g.repo.id, hasMerged: true, mergedCommitId: sha }, { orderBy: { id: 'desc' } })) ??
+        (await c.em.findOne(PullRequest, { baseRepoId: g.repo.id, headCommitId: sha }, { orderBy: { id: 'desc' } })));
+  if (!pull)
+    throw notFound('GetPullRequestByMergedCommit', [
+      `pull request does not exist [id: 0, issue_id: 0, head_repo_id: 0, base_repo_id: ${g.repo.id}, head_branch: , base_branch: ]`,
+    ]);
   return json(200, await pullToApi(c, pull));
 };
 

@@ -6,7 +6,13 @@ import { emitRefUpdates } from '../lib/transport/push-events.ts';
 import { zeroOid } from '../git/oid.ts';
 import type { Handler, SignedInCtx } from '../lib/http/handler.ts';
 import { json, signedIn } from '../lib/http/handler.ts';
-import type { ApplyDiffPatchFileOptions, ChangeFilesOptions, CreateFileOptions, DeleteFileOptions, UpdateFileOptions } from '../model/schemas/index.ts';
+import type {
+  ApplyDiffPatchFileOptions,
+  ChangeFilesOptions,
+  CreateFileOptions,
+  DeleteFileOptions,
+  UpdateFileOptions,
+} from '../model/schemas/index.ts';
 import { getCommit } from '../git/commits.ts';
 import { applyPatch } from '../git/apply.ts';
 import { entryAt, lookupRef, readRef } from '../git/lookup.ts';
@@ -108,7 +114,11 @@ function identities(c: SignedInCtx, o: WriteOptions): { author: Identity; commit
 
 /** Forgejo's default message: `Add a, b` / `Update c` / `Delete d`, one line each. */
 function defaultMessage(changes: Change[]): string {
-  const of = (op: Change['operation']) => changes.filter((x) => x.operation === op).map((x) => x.path).join(', ');
+  const of = (op: Change['operation']) =>
+    changes
+      .filter((x) => x.operation === op)
+      .map((x) => x.path)
+      .join(', ');
   const lines: string[] = [];
   if (of('create')) lines.push(`Add ${of('create')}`);
   if (of('update')) lines.push(`Update ${of('update')}`);
@@ -123,7 +133,13 @@ interface WriteResult {
 }
 
 /** Forgejo ChangeRepoFiles as one commit onto `branch` (or a new branch made from it). */
-async function writeChanges(c: SignedInCtx, g: GitCtx, o: WriteOptions, changes: Change[], mapErrors: (e: unknown) => HttpError | null = httpErrorOf): Promise<WriteResult> {
+async function writeChanges(
+  c: SignedInCtx,
+  g: GitCtx,
+  o: WriteOptions,
+  changes: Change[],
+  mapErrors: (e: unknown) => HttpError | null = httpErrorOf,
+): Promise<WriteResult> {
   const oldBranch = o.branch || g.repo.defaultBranch;
   const newBranch = o.new_branch || oldBranch;
   for (const ch of changes) {
@@ -132,7 +148,8 @@ async function writeChanges(c: SignedInCtx, g: GitCtx, o: WriteOptions, changes:
     if (ch.fromPath !== undefined && ch.fromPath !== '') ch.fromPath = checkedPath(ch.fromPath);
   }
   const oldHead = (await readRef(g.path, 'heads', oldBranch))?.oid ?? null;
-  if (!oldHead && (!g.repo.isEmpty || changes.some((ch) => ch.operation === 'delete'))) throw notFound(`branch does not exist [name: ${oldBranch}]`);
+  if (!oldHead && (!g.repo.isEmpty || changes.some((ch) => ch.operation === 'delete')))
+    throw notFound(`branch does not exist [name: ${oldBranch}]`);
   let expectedOld = oldHead;
   if (newBranch !== oldBranch) {
     const existing = (await readRef(g.path, 'heads', newBranch))?.oid ?? null;
@@ -141,11 +158,13 @@ async function writeChanges(c: SignedInCtx, g: GitCtx, o: WriteOptions, changes:
   }
   const ops: FileOp[] = changes.map((ch) => {
     // Without a sha the caller has not said which version it changes; only a new branch may skip it.
-    if (ch.operation !== 'create' && !ch.sha && newBranch === oldBranch) throw unprocessable('a SHA or commit ID must be proved when updating a file');
+    if (ch.operation !== 'create' && !ch.sha && newBranch === oldBranch)
+      throw unprocessable('a SHA or commit ID must be proved when updating a file');
     const sha = ch.sha || undefined;
     if (ch.operation === 'create') return { op: 'create', path: ch.path, content: ch.content ?? Buffer.alloc(0) };
     if (ch.operation === 'delete') return { op: 'delete', path: ch.path, sha };
-    if (ch.fromPath && ch.fromPath !== ch.path) return { op: 'move', path: ch.path, fromPath: ch.fromPath, content: ch.content ?? Buffer.alloc(0), sha };
+    if (ch.fromPath && ch.fromPath !== ch.path)
+      return { op: 'move', path: ch.path, fromPath: ch.fromPath, content: ch.content ?? Buffer.alloc(0), sha };
     return { op: 'update', path: ch.path, content: ch.content ?? Buffer.alloc(0), sha };
   });
   const { author, committer } = identities(c, o);
@@ -158,7 +177,9 @@ async function writeChanges(c: SignedInCtx, g: GitCtx, o: WriteOptions, changes:
     throw mapErrors(e) ?? e;
   }
   await refreshAfterWrite(c.em, g.repo, g.path, [newBranch], pullRefresh(c));
-  await emitRefUpdates(c.em, c, g.repo, c.auth.doer, g.path, [{ ref: `refs/heads/${newBranch}`, before: expectedOld ?? zeroOid(commitSha), after: commitSha }]);
+  await emitRefUpdates(c.em, c, g.repo, c.auth.doer, g.path, [
+    { ref: `refs/heads/${newBranch}`, before: expectedOld ?? zeroOid(commitSha), after: commitSha },
+  ]);
   const commit = await getCommit(g.path, commitSha);
   if (!commit) throw new Error(`commit ${commitSha} vanished after it was written`);
   return { commit, branch: newBranch, paths: changes.map((ch) => ch.path) };
@@ -201,12 +222,19 @@ export const createFile = signedIn<CreateFileOptions>(async (c) => {
 export const updateFile = signedIn<UpdateFileOptions>(async (c) => {
   const g = gitCtx(c);
   if (g.repo.isEmpty) throw unprocessable('repo is empty');
-  const change: Change = { operation: 'update', path: c.params.path ?? '', fromPath: c.body.from_path, content: decodeBase64(c.body.content), sha: c.body.sha };
+  const change: Change = {
+    operation: 'update',
+    path: c.params.path ?? '',
+    fromPath: c.body.from_path,
+    content: decodeBase64(c.body.content),
+    sha: c.body.sha,
+  };
   return json(200, await fileResponse(c, g, await writeChanges(c, g, c.body, [change])));
 });
 
 /** Forgejo answers a stale sha on DELETE with 400, not 409. */
-const deleteErrors = (e: unknown) => (e instanceof ShaMismatchError ? badRequest(`sha does not match [given: ${e.expected}, expected: ${e.actual}]`) : httpErrorOf(e));
+const deleteErrors = (e: unknown) =>
+  e instanceof ShaMismatchError ? badRequest(`sha does not match [given: ${e.expected}, expected: ${e.actual}]`) : httpErrorOf(e);
 
 export const deleteFile = signedIn<DeleteFileOptions>(async (c) => {
   const g = gitCtx(c);
@@ -236,12 +264,22 @@ export const diffPatch = signedIn<ApplyDiffPatchFileOptions>(async (c) => {
   if (b.signoff) message += `\n\nSigned-off-by: ${committer.name} <${committer.email}>`;
   let commitSha: string;
   try {
-    ({ commitSha } = await applyPatch(g.path, { branch: newBranch, parent: head, expectedOld, patch: b.content, message, author, committer }));
+    ({ commitSha } = await applyPatch(g.path, {
+      branch: newBranch,
+      parent: head,
+      expectedOld,
+      patch: b.content,
+      message,
+      author,
+      committer,
+    }));
   } catch (e) {
     throw httpErrorOf(e) ?? e;
   }
   await refreshAfterWrite(c.em, g.repo, g.path, [newBranch], pullRefresh(c));
-  await emitRefUpdates(c.em, c, g.repo, c.auth.doer, g.path, [{ ref: `refs/heads/${newBranch}`, before: expectedOld ?? zeroOid(commitSha), after: commitSha }]);
+  await emitRefUpdates(c.em, c, g.repo, c.auth.doer, g.path, [
+    { ref: `refs/heads/${newBranch}`, before: expectedOld ?? zeroOid(commitSha), after: commitSha },
+  ]);
   const commit = await getCommit(g.path, commitSha);
   if (!commit) throw new Error(`commit ${commitSha} vanished after it was written`);
   return json(200, { content: null, commit: toFileCommit(g.urls, commit), verification: toVerification(commit) });

@@ -46,11 +46,24 @@ export const create: Handler<CreateKeyOption> = async (c) => {
   const { repo } = need(c.repo, 'repo');
   const parsed = parseSshKey(c.body.key);
   // One key serves one purpose: a user's login key cannot also be a deploy key, nor be added twice.
-  const taken = await c.em.findOne(PublicKey, { fingerprint: parsed.fingerprint, $or: [{ type: KeyType.user }, { type: KeyType.deploy, ownerId: repo.id }] });
-  if (taken) throw unprocessable(taken.type === KeyType.user ? 'Key content has been used as non-deploy key' : 'A key with the same name already exists');
-  if ((await c.em.count(PublicKey, { type: KeyType.deploy, ownerId: repo.id, name: c.body.title })) > 0) throw unprocessable('A key with the same name already exists');
+  const taken = await c.em.findOne(PublicKey, {
+    fingerprint: parsed.fingerprint,
+    $or: [{ type: KeyType.user }, { type: KeyType.deploy, ownerId: repo.id }],
+  });
+  if (taken)
+    throw unprocessable(
+      taken.type === KeyType.user ? 'Key content has been used as non-deploy key' : 'A key with the same name already exists',
+    );
+  if ((await c.em.count(PublicKey, { type: KeyType.deploy, ownerId: repo.id, name: c.body.title })) > 0)
+    throw unprocessable('A key with the same name already exists');
   const key = c.em.create(PublicKey, {
-    ownerId: repo.id, name: c.body.title, fingerprint: parsed.fingerprint, content: parsed.content, mode: c.body.read_only ? 1 : 2, type: KeyType.deploy, verified: false,
+    ownerId: repo.id,
+    name: c.body.title,
+    fingerprint: parsed.fingerprint,
+    content: parsed.content,
+    mode: c.body.read_only ? 1 : 2,
+    type: KeyType.deploy,
+    verified: false,
   });
   await c.em.flush();
   return json(201, await deployKeyJson(c, key));

@@ -28,11 +28,13 @@ export const add = signedIn<CreateEmailOption>(async (c) => {
   for (const email of emails) {
     if (!isValidEmail(email)) throw unprocessable(`Email address "${email}" invalid`);
     const lower = email.toLowerCase();
-    if (seen.has(lower) || (await c.em.count(EmailAddress, { lowerEmail: lower })) > 0) throw unprocessable(`Email address has been used: ${email}`);
+    if (seen.has(lower) || (await c.em.count(EmailAddress, { lowerEmail: lower })) > 0)
+      throw unprocessable(`Email address has been used: ${email}`);
     seen.add(lower);
   }
   // Without mail confirmation (cairn sends no mail), new addresses are activated at once, as in Forgejo.
-  for (const email of emails) c.em.create(EmailAddress, { uid: doer.id, email, lowerEmail: email.toLowerCase(), isActivated: true, isPrimary: false });
+  for (const email of emails)
+    c.em.create(EmailAddress, { uid: doer.id, email, lowerEmail: email.toLowerCase(), isActivated: true, isPrimary: false });
   await c.em.flush();
   return json(201, await listOf(c, doer));
 });
@@ -65,13 +67,21 @@ async function searchEmails(c: RequestState, keyword: string) {
   const where: Record<string, unknown> = {};
   if (keyword) {
     const like = `%${keyword.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-    const owners = await c.em.find(User, { type: 0, $or: [{ lowerName: { $like: like } }, { fullName: { $ilike: like } }] }, { fields: ['id'] });
+    const owners = await c.em.find(
+      User,
+      { type: 0, $or: [{ lowerName: { $like: like } }, { fullName: { $ilike: like } }] },
+      { fields: ['id'] },
+    );
     where.$or = [{ lowerEmail: { $like: like } }, { uid: { $in: owners.map((u) => u.id) } }];
   }
   const [rows, total] = await c.em.findAndCount(EmailAddress, where, { orderBy: { id: 'asc' }, limit: p.limit, offset: p.offset });
   const owners = rows.length ? await c.em.find(User, { id: { $in: rows.map((r) => r.uid) } }) : [];
   const byId = new Map(owners.map((u) => [u.id, u]));
-  return json(200, rows.map((r) => emailJson(r, byId.get(r.uid) ?? { id: r.uid, name: '' })), pagingHeaders(c, p, total));
+  return json(
+    200,
+    rows.map((r) => emailJson(r, byId.get(r.uid) ?? { id: r.uid, name: '' })),
+    pagingHeaders(c, p, total),
+  );
 }
 
 export const adminListAll: Handler = async (c) => searchEmails(c, '');

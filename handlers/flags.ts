@@ -22,7 +22,11 @@ const repoIdOf = (c: HandlerCtx<unknown>) => need(c.repo, 'repo').repo.id;
 /** All flags, ordered by name; Forgejo sends the whole list with X-Total-Count (no paging). */
 export const list: Handler = async (c) => {
   const rows = await c.em.find(RepoFlag, { repoId: repoIdOf(c) }, { orderBy: { name: 'asc' } });
-  return json(200, rows.map((f) => f.name), pagingHeaders(c, { ...pageOf(c), page: 1, limit: Math.max(rows.length, 1) }, rows.length));
+  return json(
+    200,
+    rows.map((f) => f.name),
+    pagingHeaders(c, { ...pageOf(c), page: 1, limit: Math.max(rows.length, 1) }, rows.length),
+  );
 };
 
 export const put: Handler<ReplaceFlagsOption> = async (c) => {

@@ -25,7 +25,10 @@ export const create = signedIn<CreateForkOption>(async (c) => {
   const doer = c.auth.doer;
   const forker = c.body.organization ? await c.em.findOneOrFail(User, { lowerName: c.body.organization.toLowerCase() }) : doer;
   const fork = await forkRepository(c.em, c.config, c.services, doer, repo, owner, forker, c.body.name || repo.name);
-  await emitEvents(c.em, c, [{ name: 'fork', repo, sender: doer, fork }, { name: 'repository', repo: fork, sender: doer, action: 'created' }]);
+  await emitEvents(c.em, c, [
+    { name: 'fork', repo, sender: doer, fork },
+    { name: 'repository', repo: fork, sender: doer, action: 'created' },
+  ]);
   return json(202, await repoJson(c, fork, forker));
 });
 

@@ -52,7 +52,12 @@ function toReference(urls: RepoUrls, name: string, type: string, oid: string) {
 
 async function refsWithPrefix(repoPath: string, prefix: string) {
   const { stdout } = await runGit(repoPath, ['for-each-ref', '--format=%(refname)%00%(objecttype)%00%(objectname)', 'refs/']);
-  return stdout.toString('utf8').split('\n').filter((l) => l !== '').map((l) => l.split('\0')).filter(([name]) => name.startsWith(prefix));
+  return stdout
+    .toString('utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => l.split('\0'))
+    .filter(([name]) => name.startsWith(prefix));
 }
 
 /**
@@ -80,9 +85,13 @@ export const getGitTree: Handler<never, QueryOf<'Tree'>> = async (c) => {
   const sha = ref(c, 'sha');
   const given = (n: number | undefined) => (n !== undefined && n >= 0 ? n : undefined);
   const perPage = Math.min(given(c.q.per_page) ?? c.config.API.DEFAULT_GIT_TREES_PER_PAGE, c.config.API.DEFAULT_GIT_TREES_PER_PAGE);
-  const tree = !isValidRefName(sha) || g.repo.isEmpty ? null : await getTree(g.path, sha, { recursive: c.q.recursive === true, page: given(c.q.page), perPage });
+  const tree =
+    !isValidRefName(sha) || g.repo.isEmpty
+      ? null
+      : await getTree(g.path, sha, { recursive: c.q.recursive === true, page: given(c.q.page), perPage });
   if (!tree) throw badRequest(`object does not exist [id: ${sha}, rel_path: ]`);
-  const entryUrl = (type: string, oid: string) => (type === 'tree' ? `${g.urls.api}/git/trees/${oid}` : type === 'blob' ? `${g.urls.api}/git/blobs/${oid}` : '');
+  const entryUrl = (type: string, oid: string) =>
+    type === 'tree' ? `${g.urls.api}/git/trees/${oid}` : type === 'blob' ? `${g.urls.api}/git/blobs/${oid}` : '';
   return json(200, {
     sha: tree.sha,
     url: `${g.urls.api}/git/trees/${tree.sha}`,
@@ -105,7 +114,10 @@ async function blobJson(c: RequestState, sha: string) {
 export const getBlob: Handler = async (c) => json(200, await blobJson(c, ref(c, 'sha')));
 
 export const listBlobs: Handler<never, QueryOf<'Blobs'>> = async (c) => {
-  const shas = (c.q.shas ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const shas = (c.q.shas ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   if (shas.length === 0) throw badRequest('shas not provided');
   const out = [];
   for (const sha of shas.slice(0, c.config.API.MAX_RESPONSE_ITEMS)) out.push(await blobJson(c, sha));

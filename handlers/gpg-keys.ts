@@ -8,7 +8,15 @@ import { GpgKey, GpgKeyImport, type IGpgKey } from '../model/keys.ts';
 import { EmailAddress, type IUser } from '../model/user.ts';
 import { gpgKeysToApi } from '../lib/users/api/gpg-key.ts';
 import {
-  capabilities, expiryOf, identityEmails, keyIdOf, packetBase64, readArmoredKeys, signerOf, verificationToken, type PgpKey,
+  capabilities,
+  expiryOf,
+  identityEmails,
+  keyIdOf,
+  packetBase64,
+  readArmoredKeys,
+  signerOf,
+  verificationToken,
+  type PgpKey,
 } from '../lib/users/gpg-keys.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { HttpError, notFound, unprocessable } from '../lib/http/errors.ts';
@@ -21,7 +29,11 @@ const gpgKeyJson = async (s: RequestState, k: IGpgKey) => (await gpgKeysToApi(s.
 
 async function listFor(c: RequestState, user: IUser) {
   const p = pageOf(c);
-  const [keys, total] = await c.em.findAndCount(GpgKey, { ownerId: user.id, primaryKeyId: '' }, { orderBy: { id: 'asc' }, limit: p.limit, offset: p.offset });
+  const [keys, total] = await c.em.findAndCount(
+    GpgKey,
+    { ownerId: user.id, primaryKeyId: '' },
+    { orderBy: { id: 'asc' }, limit: p.limit, offset: p.offset },
+  );
   return json(200, await gpgKeysToApi(c.em, keys), pagingHeaders(c, p, total));
 }
 
@@ -50,7 +62,9 @@ const tokensFor = (user: IUser) => [verificationToken(user, 1), verificationToke
 export const token = signedIn(async (c) => ({ status: 200, body: tokensFor(c.auth.doer)[0], type: 'text/plain;charset=utf-8' }));
 
 const badSignature = (token: string) =>
-  unprocessable(`The provided GPG key, signature and token do not match or token is out of date. Provide a valid signature for the token: ${token}`);
+  unprocessable(
+    `The provided GPG key, signature and token do not match or token is out of date. Provide a valid signature for the token: ${token}`,
+  );
 
 /** Keys of one armored ring that share a primary key id are one key (Forgejo coalesces them). */
 function distinct(keys: PgpKey[]): PgpKey[] {
@@ -66,21 +80,43 @@ async function storeKey(c: RequestState, owner: IUser, key: PgpKey, armored: str
   const idents = await identityEmails(key);
   const emails = activated.filter((e) => idents.includes(e.lowerEmail)).map((e) => ({ email: e.email, verified: e.isActivated }));
   if (!verified && emails.length === 0) {
-    throw new HttpError(404, `None of the emails attached to the GPG key could be found. It may still be added if you provide a valid signature for the token: ${token}`, { errors: [] });
+    throw new HttpError(
+      404,
+      `None of the emails attached to the GPG key could be found. It may still be added if you provide a valid signature for the token: ${token}`,
+      { errors: [] },
+    );
   }
   const caps = capabilities(key.keyPacket);
   const expires = await expiryOf(key);
   const primary = c.em.create(GpgKey, {
-    ownerId: owner.id, keyId, primaryKeyId: '', content: packetBase64(key.keyPacket, false), keyCreatedAt: key.keyPacket.created,
-    expiresAt: expires, emails, verified, canSign: caps.canSign, canEncryptComms: caps.canEncrypt, canEncryptStorage: caps.canEncrypt,
+    ownerId: owner.id,
+    keyId,
+    primaryKeyId: '',
+    content: packetBase64(key.keyPacket, false),
+    keyCreatedAt: key.keyPacket.created,
+    expiresAt: expires,
+    emails,
+    verified,
+    canSign: caps.canSign,
+    canEncryptComms: caps.canEncrypt,
+    canEncryptStorage: caps.canEncrypt,
     canCertify: caps.canCertify,
   });
   for (const sub of key.subkeys) {
     const sc = capabilities(sub.keyPacket);
     c.em.create(GpgKey, {
-      ownerId: owner.id, keyId: keyIdOf(sub), primaryKeyId: keyId, content: packetBase64(sub.keyPacket, true),
-      keyCreatedAt: sub.keyPacket.created, expiresAt: (await expiryOf(sub)) ?? expires, emails: [], verified: false,
-      canSign: sc.canSign, canEncryptComms: sc.canEncrypt, canEncryptStorage: sc.canEncrypt, canCertify: sc.canCertify,
+      ownerId: owner.id,
+      keyId: keyIdOf(sub),
+      primaryKeyId: keyId,
+      content: packetBase64(sub.keyPacket, true),
+      keyCreatedAt: sub.keyPacket.created,
+      expiresAt: (await expiryOf(sub)) ?? expires,
+      emails: [],
+      verified: false,
+      canSign: sc.canSign,
+      canEncryptComms: sc.canEncrypt,
+      canEncryptStorage: sc.canEncrypt,
+      canCertify: sc.canCertify,
     });
   }
   c.em.create(GpgKeyImport, { keyId, content: armored });

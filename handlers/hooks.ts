@@ -24,11 +24,18 @@ async function listFor(c: RequestState, owner: HookOwner, paged: boolean, extra:
   const where = { ...ownerFilter(owner), ...extra };
   if (!paged) {
     const hooks = await c.em.find(Webhook, where, { orderBy: { id: 'asc' } });
-    return json(200, hooks.map((h) => toApiHook(c.config, h)));
+    return json(
+      200,
+      hooks.map((h) => toApiHook(c.config, h)),
+    );
   }
   const p = pageOf(c);
   const [hooks, total] = await c.em.findAndCount(Webhook, where, { orderBy: { id: 'asc' }, limit: p.limit, offset: p.offset });
-  return json(200, hooks.map((h) => toApiHook(c.config, h)), pagingHeaders(c, p, total));
+  return json(
+    200,
+    hooks.map((h) => toApiHook(c.config, h)),
+    pagingHeaders(c, p, total),
+  );
 }
 
 /**
@@ -162,10 +169,11 @@ function gitHookPath(c: RequestState, name: string): string {
 /** Forgejo's git.GetHook: a present file is active; otherwise the `.sample` content, inactive. */
 async function readGitHook(c: RequestState, name: string) {
   const file = gitHookPath(c, name);
-  const read = (f: string) => fs.readFile(f, 'utf8').catch((e: NodeJS.ErrnoException) => {
-    if (e.code === 'ENOENT') return null;
-    throw e;
-  });
+  const read = (f: string) =>
+    fs.readFile(f, 'utf8').catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') return null;
+      throw e;
+    });
   const content = await read(file);
   if (content !== null) return { name, is_active: true, content };
   const sample = await read(path.join(path.dirname(path.dirname(file)), `${name}.sample`));

@@ -10,7 +10,15 @@ import { Repository } from '../model/repo.ts';
 import { User } from '../model/user.ts';
 import { commentsToApi } from '../lib/issues/api/issue.ts';
 import { ANONYMOUS, timelineToApi } from '../lib/issues/api/timeline.ts';
-import { canReadIssue, commentAtCommit, commentInsert, countNewComment, insertAlone, recountComments, wholeSecondsOf } from '../lib/issues/issues.ts';
+import {
+  canReadIssue,
+  commentAtCommit,
+  commentInsert,
+  countNewComment,
+  insertAlone,
+  recountComments,
+  wholeSecondsOf,
+} from '../lib/issues/issues.ts';
 import { deferTailWrites, learnCountersOf } from '../lib/db/counters.ts';
 import { parseBodyTime } from '../lib/issues/edit.ts';
 import { knownRepo, repoPermission } from '../lib/auth/perm.ts';
@@ -33,7 +41,16 @@ const viewerOf = (c: RequestState) => ({ doer: c.auth.doer, siteAdmin: isSiteAdm
 // ---------------------------------------------------------------------------------------------
 // Finding comments
 
-interface CommentQuery { issueId?: number; repoId?: number; type?: number; notType?: number; isPull?: boolean; since?: Date; before?: Date; hideIds?: number[] }
+interface CommentQuery {
+  issueId?: number;
+  repoId?: number;
+  type?: number;
+  notType?: number;
+  isPull?: boolean;
+  since?: Date;
+  before?: Date;
+  hideIds?: number[];
+}
 
 /**
  * Forgejo's FindComments: oldest first (created, then id). `since`/`before` compare the update time in
@@ -42,7 +59,10 @@ interface CommentQuery { issueId?: number; repoId?: number; type?: number; notTy
 async function findComments(c: RequestState, q: CommentQuery, page: Page | null): Promise<{ comments: IComment[]; total: number }> {
   const conds: string[] = [];
   const params: unknown[] = [];
-  const add = (sql: string, ...p: unknown[]) => { conds.push(sql); params.push(...p); };
+  const add = (sql: string, ...p: unknown[]) => {
+    conds.push(sql);
+    params.push(...p);
+  };
   if (q.issueId !== undefined) add('c.issue_id = ?', q.issueId);
   if (q.repoId !== undefined) add('i.repo_id = ?', q.repoId);
   if (q.type !== undefined) add('c.type = ?', q.type);
@@ -105,7 +125,11 @@ export const listComments: Handler<never, QueryOf<'Comments'>> = async (c) => {
   if (!issues && !pulls) throw notFound();
   const page = pageOf(c);
   const isPull = issues && pulls ? undefined : pulls;
-  const { comments, total } = await findComments(c, { repoId: need(c.repo, 'repo').repo.id, type: CommentType.comment, isPull, since, before }, page);
+  const { comments, total } = await findComments(
+    c,
+    { repoId: need(c.repo, 'repo').repo.id, type: CommentType.comment, isPull, since, before },
+    page,
+  );
   return json(200, await toApi(c, comments), pagingHeaders(c, page, total));
 };
 
@@ -114,50 +138,55 @@ export const listCommentsItem: Handler<never, QueryOf<'CommentRange'>> = async (
   const { before, since } = sinceBefore(c.q);
   const issue = need(c.issue, 'issue');
   const { comments, total } = await findComments(c, { issueId: issue.id, type: CommentType.comment, since, before }, null);
-  return json(200, await toApi(c, comments, new Map([[issue.id, issue]])), { 'X-Total-Count': String(total), 'Access-Control-Expose-Headers': 'X-Total-Count' });
+  return json(200, await toApi(c, comments, new Map([[issue.id, issue]])), {
+    'X-Total-Count': String(total),
+    'Access-Control-Expose-Headers': 'X-Total-Count',
+  });
 };
 
 /** The chain decided the lock, the update date and blocks; the schema refuses an empty body. */
-export const createComments = plainContext(signedIn<CreateIssueCommentOption>(async (c) => {
-  const issue = need(c.issue, 'issue');
-  const at = forcedTime(c.body.updated_at);
-  const doer = c.auth.doer;
-  // The chain read the repository, its owner and units, and this route changes none: its notifications,
-  // feeds and hooks reuse them.
-  const { repo, owner, perm } = need(c.repo, 'repo');
-  knownRepo(c.em, repo, owner, perm.enabled);
-  // Nothing changes the new row after its insert unless the request forces its times: a plain object
-  // then, not a managed entity (issue 10). Its id is drawn beforehand with what its event reads early
-  // (lib/issues/events.ts newRowEarly, most often by the token's statement), and its row goes with
-  // COMMIT, unless a hook's payload needs the row now; with forced times the row and the early reads
-  // are one statement now.
-  const early = at ? null : await newRowEarly(c, 'comment');
-  const insert = commentInsert(issue, doer.id, c.body.body, early?.id ?? null);
-  const atCommit = early && !early.hooked ? commentAtCommit(c.em, insert) : null;
-  let comment: IComment;
-  if (atCommit) comment = atCommit;
-  else {
-    const row = early ? await insertAlone(c.em)(insert) : await insertWithEventEarly(c, insert);
-    comment = at ? c.em.map(Comment, row) : plainRows(c.em, Comment, [row])[0]!;
-  }
-  // Counting the comment also stamps the issue's update time, as Forgejo's updateCommentInfos does:
-  // an increment queued until COMMIT, or a recount now when the request forces the times after it.
-  if (at) {
-    await recountComments(c.em, issue);
-    await forceTimes(c, issue, comment, at, true);
-  } else {
-    await countNewComment(c.em, issue);
-  }
-  // Nothing below reads or writes notification threads or feed rows: the event's are written with the
-  // counters, in the statement before COMMIT (lib/db/counters.ts tailWrite).
-  deferTailWrites(c.em);
-  await emitCommentEvent(c, issue, comment, 'created');
-  // Its repository and poster are the request's; a new comment has no attachments yet.
-  const known = { repos: [repo], users: [doer], none: ['attachments'] as const };
-  const answer = async () => (await commentsToApi(c.em, c.config, ANONYMOUS, [comment], new Map([[issue.id, issue]]), known))[0];
-  // A row that goes with COMMIT is answered as inserted, once it has committed.
-  return json(201, atCommit ? new AfterCommit(answer) : await answer());
-}));
+export const createComments = plainContext(
+  signedIn<CreateIssueCommentOption>(async (c) => {
+    const issue = need(c.issue, 'issue');
+    const at = forcedTime(c.body.updated_at);
+    const doer = c.auth.doer;
+    // The chain read the repository, its owner and units, and this route changes none: its notifications,
+    // feeds and hooks reuse them.
+    const { repo, owner, perm } = need(c.repo, 'repo');
+    knownRepo(c.em, repo, owner, perm.enabled);
+    // Nothing changes the new row after its insert unless the request forces its times: a plain object
+    // then, not a managed entity (issue 10). Its id is drawn beforehand with what its event reads early
+    // (lib/issues/events.ts newRowEarly, most often by the token's statement), and its row goes with
+    // COMMIT, unless a hook's payload needs the row now; with forced times the row and the early reads
+    // are one statement now.
+    const early = at ? null : await newRowEarly(c, 'comment');
+    const insert = commentInsert(issue, doer.id, c.body.body, early?.id ?? null);
+    const atCommit = early && !early.hooked ? commentAtCommit(c.em, insert) : null;
+    let comment: IComment;
+    if (atCommit) comment = atCommit;
+    else {
+      const row = early ? await insertAlone(c.em)(insert) : await insertWithEventEarly(c, insert);
+      comment = at ? c.em.map(Comment, row) : plainRows(c.em, Comment, [row])[0]!;
+    }
+    // Counting the comment also stamps the issue's update time, as Forgejo's updateCommentInfos does:
+    // an increment queued until COMMIT, or a recount now when the request forces the times after it.
+    if (at) {
+      await recountComments(c.em, issue);
+      await forceTimes(c, issue, comment, at, true);
+    } else {
+      await countNewComment(c.em, issue);
+    }
+    // Nothing below reads or writes notification threads or feed rows: the event's are written with the
+    // counters, in the statement before COMMIT (lib/db/counters.ts tailWrite).
+    deferTailWrites(c.em);
+    await emitCommentEvent(c, issue, comment, 'created');
+    // Its repository and poster are the request's; a new comment has no attachments yet.
+    const known = { repos: [repo], users: [doer], none: ['attachments'] as const };
+    const answer = async () => (await commentsToApi(c.em, c.config, ANONYMOUS, [comment], new Map([[issue.id, issue]]), known))[0];
+    // A row that goes with COMMIT is answered as inserted, once it has committed.
+    return json(201, atCommit ? new AfterCommit(answer) : await answer());
+  }),
+);
 
 /** Forgejo answers 204 for a comment id that is a timeline event rather than a comment. */
 export const getComments: Handler = async (c) => {
@@ -200,7 +229,11 @@ async function deleteComment(c: SignedInCtx, comment: IComment, issue: IIssue) {
   if (comment.type !== CommentType.comment) return noContent();
   await emitCommentEvent(c, issue, comment, 'deleted');
   await c.em.nativeDelete(Reaction, { commentId: comment.id });
-  await c.em.nativeUpdate(Comment, { refIssueId: issue.id, refCommentId: comment.id, refAction: { $in: [XREF.none, XREF.closes, XREF.reopens] } }, { refAction: XREF.neutered });
+  await c.em.nativeUpdate(
+    Comment,
+    { refIssueId: issue.id, refCommentId: comment.id, refAction: { $in: [XREF.none, XREF.closes, XREF.reopens] } },
+    { refAction: XREF.neutered },
+  );
   c.em.remove(comment);
   await c.em.flush();
   await recountComments(c.em, issue);
@@ -228,7 +261,8 @@ function otherRepoReader(c: RequestState) {
     // lookup by id finds in the EntityManager: they are taken as they are.
     const loaded = c.repo?.repo.id === repoId ? c.repo : null;
     const repo = loaded?.repo ?? (await c.em.findOne(Repository, { id: repoId }));
-    const owner = loaded?.owner ?? (!repo ? null : repo.ownerId === c.auth.doer?.id ? c.auth.doer : await c.em.findOne(User, { id: repo.ownerId }));
+    const owner =
+      loaded?.owner ?? (!repo ? null : repo.ownerId === c.auth.doer?.id ? c.auth.doer : await c.em.findOne(User, { id: repo.ownerId }));
     if (!repo || !owner) return { issues: false, pulls: false };
     const perm = await repoPermission(c.em, { repo, owner, doer: c.auth.doer, siteAdmin: isSiteAdmin(c), token: c.auth.token });
     return { issues: perm.canRead('issues'), pulls: perm.canRead('pulls') };
@@ -250,7 +284,10 @@ function otherRepoReader(c: RequestState) {
 async function hiddenEvents(c: RequestState, issue: IIssue): Promise<number[]> {
   const events = await c.em.find(Comment, {
     issueId: issue.id,
-    $or: [{ type: { $in: [...XREF_TYPES] }, refIssueId: { $gt: 0 } }, { type: { $in: [CommentType.addDependency, CommentType.removeDependency] }, dependentIssueId: { $gt: 0 } }],
+    $or: [
+      { type: { $in: [...XREF_TYPES] }, refIssueId: { $gt: 0 } },
+      { type: { $in: [CommentType.addDependency, CommentType.removeDependency] }, dependentIssueId: { $gt: 0 } },
+    ],
   });
   if (events.length === 0) return [];
   const targetId = (e: IComment) => (XREF_TYPES.includes(e.type) ? e.refIssueId : e.dependentIssueId);

@@ -16,7 +16,10 @@ import { conflict, notFound, unprocessable } from '../lib/http/errors.ts';
 import { isSiteAdmin, need, type LoadedRepo, type RequestState } from '../lib/http/request.ts';
 
 /** An issue with the repository it lives in, as the caller sees that repository. */
-interface Side { issue: IIssue; at: LoadedRepo }
+interface Side {
+  issue: IIssue;
+  at: LoadedRepo;
+}
 
 const readable = (c: RequestState, s: Side) => canReadIssue({ repo: s.at, auth: c.auth }, s.issue);
 const viewer = (c: RequestState) => ({ doer: c.auth.doer, siteAdmin: isSiteAdmin(c) });
@@ -35,7 +38,11 @@ async function dependsOn(c: RequestState, from: number, to: number): Promise<boo
        select dependency_id from issue_dependency where issue_id = ?
        union
        select d.dependency_id from issue_dependency d join chain on d.issue_id = chain.id
-     ) select 1 from chain where id = ? limit 1`, [from, to], 'all', c.em.getTransactionContext());
+     ) select 1 from chain where id = ? limit 1`,
+    [from, to],
+    'all',
+    c.em.getTransactionContext(),
+  );
   return rows.length > 0;
 }
 
@@ -44,13 +51,15 @@ async function link(c: RequestState, target: Side, dependency: Side): Promise<vo
   const [t, d] = [target.issue.id, dependency.issue.id];
   if (t === d) throw unprocessable('You cannot make an issue depend on itself.');
   if (await dependencyExists(c, t, d)) throw conflict(`issue dependency does already exist [issue id: ${t}, dependency id: ${d}]`);
-  if (await dependencyExists(c, d, t)) throw conflict(`circular dependencies exists (two issues blocking each other) [issue id: ${t}, dependency id: ${d}]`);
+  if (await dependencyExists(c, d, t))
+    throw conflict(`circular dependencies exists (two issues blocking each other) [issue id: ${t}, dependency id: ${d}]`);
   if (await dependsOn(c, d, t)) throw conflict(`circular dependencies exists [issue id: ${t}, dependency id: ${d}]`);
   c.em.create(IssueDependency, { userId: need(c.auth.doer ?? undefined, 'user').id, issueId: t, dependencyId: d, createdAt: new Date() });
   try {
     await c.em.flush();
   } catch (e) {
-    if (e instanceof UniqueConstraintViolationException) throw conflict(`issue dependency does already exist [issue id: ${t}, dependency id: ${d}]`);
+    if (e instanceof UniqueConstraintViolationException)
+      throw conflict(`issue dependency does already exist [issue id: ${t}, dependency id: ${d}]`);
     throw e;
   }
   await recordOnBoth(c, target.issue, dependency.issue, CommentType.addDependency);
@@ -110,13 +119,23 @@ async function listLinked(c: RequestState, direction: 'blockers' | 'blocked') {
   const [mine, theirs] = direction === 'blockers' ? ['issue_id', 'dependency_id'] : ['dependency_id', 'issue_id'];
   const rows: { id: number }[] = await c.em.getConnection().execute(
     `select i.id from issue i join issue_dependency d on d.${theirs} = i.id where d.${mine} = ?
-     order by case when i.repo_id = ? then 0 else i.repo_id end, i.created_at desc, i.id desc`, [issue.id, issue.repoId], 'all');
+     order by case when i.repo_id = ? then 0 else i.repo_id end, i.created_at desc, i.id desc`,
+    [issue.id, issue.repoId],
+    'all',
+  );
   const ids = rows.map((r) => Number(r.id));
   const found = ids.length ? await c.em.find(Issue, { id: { $in: ids } }) : [];
   const byId = new Map(found.map((i) => [i.id, i]));
   const linked = ids.map((id) => byId.get(id)).filter((i): i is IIssue => !!i);
-  const perms = await permissionsOf(c, linked.map((i) => i.repoId), here);
-  const visible = linked.filter((i) => { const at = perms.get(i.repoId); return !!at && readable(c, { issue: i, at }); });
+  const perms = await permissionsOf(
+    c,
+    linked.map((i) => i.repoId),
+    here,
+  );
+  const visible = linked.filter((i) => {
+    const at = perms.get(i.repoId);
+    return !!at && readable(c, { issue: i, at });
+  });
   const p = pageOf(c);
   const page = visible.slice(p.offset, p.offset + p.limit);
   return json(200, await issuesToApi(c.em, c.config, viewer(c), page), pagingHeaders(c, p, visible.length));

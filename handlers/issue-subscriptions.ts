@@ -35,10 +35,19 @@ export const listSubscriptions: Handler = async (c) => {
   const conn = c.em.getConnection();
   const tx = c.em.getTransactionContext();
   const counted: { n: number }[] = await conn.execute(`select count(*)::int as n ${from}`, [issue.id], 'all', tx);
-  const found: { id: number }[] = await conn.execute(`select u.id ${from} order by w.id asc limit ${page.limit} offset ${page.offset}`, [issue.id], 'all', tx);
+  const found: { id: number }[] = await conn.execute(
+    `select u.id ${from} order by w.id asc limit ${page.limit} offset ${page.offset}`,
+    [issue.id],
+    'all',
+    tx,
+  );
   const users = found.length ? await c.em.find(User, { id: { $in: found.map((r) => Number(r.id)) } }, { orderBy: { name: 'asc' } }) : [];
   const viewer = { doer: c.auth.doer, siteAdmin: isSiteAdmin(c) };
-  return json(200, users.map((u) => toApiUser(c.config, u, viewer)), pagingHeaders(c, page, Number(counted[0]?.n ?? 0)));
+  return json(
+    200,
+    users.map((u) => toApiUser(c.config, u, viewer)),
+    pagingHeaders(c, page, Number(counted[0]?.n ?? 0)),
+  );
 };
 
 /** WatchInfo of the caller; `created_at` is the issue's creation time, as in Forgejo. */
@@ -62,7 +71,10 @@ async function setSubscription(c: RequestState, watch: boolean) {
   await c.em.getConnection().execute(
     `insert into issue_watch (user_id, issue_id, is_watching, created_at, updated_at) values (?, ?, ?, ?, ?)
      on conflict (user_id, issue_id) do update set is_watching = excluded.is_watching, updated_at = excluded.updated_at`,
-    [user.id, issue.id, watch, new Date(), new Date()], 'run', c.em.getTransactionContext());
+    [user.id, issue.id, watch, new Date(), new Date()],
+    'run',
+    c.em.getTransactionContext(),
+  );
   return { status: 201 };
 }
 

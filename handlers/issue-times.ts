@@ -32,7 +32,14 @@ function rfc3339(v: string): Date | null {
 // ---------------------------------------------------------------------------------------------
 // Queries
 
-interface TimeFilter { repoId?: number; issueId?: number; userId?: number; since?: Date; before?: Date; where?: Sql }
+interface TimeFilter {
+  repoId?: number;
+  issueId?: number;
+  userId?: number;
+  since?: Date;
+  before?: Date;
+  where?: Sql;
+}
 
 /** Forgejo's GetQueryBeforeSince (the row's declaration refused a bad time): Go's zero time means no bound. */
 const timeParam = (d: Date | undefined): Date | undefined => (d && d.getUTCFullYear() <= 1 ? undefined : d);
@@ -49,7 +56,10 @@ function readableKinds(c: RequestState): Sql | undefined {
 async function findTimes(c: RequestState, f: TimeFilter, page: Page | null): Promise<{ times: ITrackedTime[]; total: number }> {
   const conds: string[] = ['not t.deleted'];
   const params: unknown[] = [];
-  const add = (sql: string, ...p: unknown[]) => { conds.push(sql); params.push(...p); };
+  const add = (sql: string, ...p: unknown[]) => {
+    conds.push(sql);
+    params.push(...p);
+  };
   if (f.repoId !== undefined) add('i.repo_id = ?', f.repoId);
   if (f.issueId !== undefined) add('t.issue_id = ?', f.issueId);
   if (f.userId !== undefined) add('t.user_id = ?', f.userId);
@@ -72,7 +82,13 @@ async function findTimes(c: RequestState, f: TimeFilter, page: Page | null): Pro
 async function timesToApi(c: RequestState, times: ITrackedTime[]) {
   const viewer = { doer: c.auth.doer, siteAdmin: isSiteAdmin(c) };
   const issues = times.length ? await c.em.find(Issue, { id: { $in: [...new Set(times.map((t) => t.issueId))] } }) : [];
-  const [apiIssues, users] = await Promise.all([issuesToApi(c.em, c.config, viewer, issues), usersById(c.em, times.map((t) => t.userId))]);
+  const [apiIssues, users] = await Promise.all([
+    issuesToApi(c.em, c.config, viewer, issues),
+    usersById(
+      c.em,
+      times.map((t) => t.userId),
+    ),
+  ]);
   const issueById = new Map(apiIssues.map((i) => [i.id, i]));
   return times.map((t) => toApiTrackedTime(t, users.get(t.userId)?.name ?? '', issueById.get(t.issueId) ?? null));
 }
@@ -157,9 +173,14 @@ export const createTimes: Handler<AddTimeOption> = async (c) => {
 export const removeTimes: Handler = async (c) => {
   const issue = need(c.issue, 'issue');
   const doer = doerOf(c);
-  const removed: { time: string | number }[] = await c.em.getConnection().execute(
-    'update tracked_time set deleted = true where issue_id = ? and user_id = ? and not deleted returning time',
-    [issue.id, doer.id], 'all', c.em.getTransactionContext());
+  const removed: { time: string | number }[] = await c.em
+    .getConnection()
+    .execute(
+      'update tracked_time set deleted = true where issue_id = ? and user_id = ? and not deleted returning time',
+      [issue.id, doer.id],
+      'all',
+      c.em.getTransactionContext(),
+    );
   if (removed.length === 0) throw notFound(undefined, ['tracked_time does not exist']);
   const seconds = removed.reduce((sum, r) => sum + Number(r.time), 0);
   await addComment(c.em, issue, doer.id, CommentType.deleteTimeManual, { content: `|${seconds}` });
@@ -278,9 +299,17 @@ export const listStopwatches: Handler = async (c) => {
   const conn = c.em.getConnection();
   const counted: { n: number }[] = await conn.execute(`select count(*)::int as n ${from}`, params, 'all');
   const rows: { created_at: string | Date; index: number; title: string; owner_name: string; name: string }[] = await conn.execute(
-    `select s.created_at, i."index", i.title, r.owner_name, r.name ${from} order by s.id asc limit ${p.limit} offset ${p.offset}`, params, 'all');
+    `select s.created_at, i."index", i.title, r.owner_name, r.name ${from} order by s.id asc limit ${p.limit} offset ${p.offset}`,
+    params,
+    'all',
+  );
   const now = new Date();
-  const body = rows.map((r) => toApiStopWatch({ createdAt: new Date(r.created_at), index: Number(r.index), title: r.title, ownerName: r.owner_name, repoName: r.name }, now));
+  const body = rows.map((r) =>
+    toApiStopWatch(
+      { createdAt: new Date(r.created_at), index: Number(r.index), title: r.title, ownerName: r.owner_name, repoName: r.name },
+      now,
+    ),
+  );
   return json(200, body, pagingHeaders(c, p, Number(counted[0]?.n ?? 0)));
 };
 

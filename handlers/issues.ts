@@ -5,7 +5,13 @@
 // Just over 400 lines: one family (the issue routes the table names `issues.<key>`), kept whole.
 import type { Handler, HandlerCtx } from '../lib/http/handler.ts';
 import { AfterCommit, json, noContent, plainContext, signedIn } from '../lib/http/handler.ts';
-import type { CreateIssueOption, DeleteLabelsOption, EditDeadlineOption, EditIssueOption, IssueLabelsOption } from '../model/schemas/index.ts';
+import type {
+  CreateIssueOption,
+  DeleteLabelsOption,
+  EditDeadlineOption,
+  EditIssueOption,
+  IssueLabelsOption,
+} from '../model/schemas/index.ts';
 import { Issue, type IIssue } from '../model/issue.ts';
 import { Label, type ILabel } from '../model/label.ts';
 import { Milestone } from '../model/milestone.ts';
@@ -20,9 +26,29 @@ import { emitIssueChanges, emitIssueEvent, insertWithEventEarly, newRowEarly, sn
 import { canReadIssue, canWriteIssues, createIssue, labelIdsOf, numberPending, positiveInt, wholeSecondsOf } from '../lib/issues/issues.ts';
 import { deferTailWrites } from '../lib/db/counters.ts';
 import {
-  addLabels, assignableUsers, clearLabels, deleteIssue, dropDuplicateScopes, endOfDay, labelFits, labelsByName,
-  movePin, newPinAllowed, parseBodyTime, pin, reloadIssue, removeLabel, replaceLabels, resolveLabelOption,
-  setAssignees, setClosed, setDeadline, setMilestone, setRef, setTitle, unpin,
+  addLabels,
+  assignableUsers,
+  clearLabels,
+  deleteIssue,
+  dropDuplicateScopes,
+  endOfDay,
+  labelFits,
+  labelsByName,
+  movePin,
+  newPinAllowed,
+  parseBodyTime,
+  pin,
+  reloadIssue,
+  removeLabel,
+  replaceLabels,
+  resolveLabelOption,
+  setAssignees,
+  setClosed,
+  setDeadline,
+  setMilestone,
+  setRef,
+  setTitle,
+  unpin,
 } from '../lib/issues/edit.ts';
 import { allOf, filterSql, findIssues, openTotalSql, orderSql, readableIssues, sql, type IssueFilter } from '../lib/issues/query.ts';
 import type { Sql } from '../lib/repos/search.ts';
@@ -37,8 +63,10 @@ import type { QueryOf } from '../model/schemas/query.ts';
 const viewerOf = (s: RequestState) => ({ doer: s.auth.doer, siteAdmin: isSiteAdmin(s) });
 /** On a read, the addressed repository, which the converters need not read again (a write may have moved its counters). */
 const knownOf = (c: RequestState) => ({ repos: c.method === 'GET' && c.repo ? [c.repo.repo] : [] });
-const apiOf = (c: RequestState, issue: IIssue) => issueToApi(c.em, c.config, viewerOf(c), issue, { attachments: c.config.ATTACHMENT.ENABLED, known: knownOf(c) });
-const listOf = (c: RequestState, issues: IIssue[]) => issuesToApi(c.em, c.config, viewerOf(c), issues, { attachments: c.config.ATTACHMENT.ENABLED, known: knownOf(c) });
+const apiOf = (c: RequestState, issue: IIssue) =>
+  issueToApi(c.em, c.config, viewerOf(c), issue, { attachments: c.config.ATTACHMENT.ENABLED, known: knownOf(c) });
+const listOf = (c: RequestState, issues: IIssue[]) =>
+  issuesToApi(c.em, c.config, viewerOf(c), issues, { attachments: c.config.ATTACHMENT.ENABLED, known: knownOf(c) });
 const ownerIsOrg = (c: RequestState) => need(c.repo, 'repo').owner.type === 1;
 
 /** Forgejo's FormTrim("q"): a keyword holding NUL is ignored. */
@@ -58,7 +86,10 @@ function stateOf(q: { state?: string }): boolean | undefined {
 const typeOf = (q: { type?: string }): boolean | undefined => (q.type === 'pulls' ? true : q.type === 'issues' ? false : undefined);
 
 /** `created_by` & co. (Forgejo's getUserIDForFilter): an unknown user is 404. */
-async function userFilter(c: HandlerCtx<unknown, ListQuery>, name: 'created_by' | 'assigned_by' | 'mentioned_by'): Promise<IUser | undefined> {
+async function userFilter(
+  c: HandlerCtx<unknown, ListQuery>,
+  name: 'created_by' | 'assigned_by' | 'mentioned_by',
+): Promise<IUser | undefined> {
   const raw = c.q[name];
   if (!raw) return undefined;
   const u = await c.em.findOne(User, { lowerName: raw.toLowerCase(), type: 0 });
@@ -87,7 +118,12 @@ export const list: Handler<never, ListQuery> = async (c) => {
   const updatedBefore = q.before;
   const updatedSince = q.since;
   const labelNames = (q.labels ?? '').split(',');
-  const labels = await labelsByName(c.em, repo, ownerIsOrg(c), labelNames.filter((n) => n !== ''));
+  const labels = await labelsByName(
+    c.em,
+    repo,
+    ownerIsOrg(c),
+    labelNames.filter((n) => n !== ''),
+  );
   const milestoneIds = await milestoneFilter(c, repo.id);
   const p = pageOf(c);
 
@@ -100,7 +136,13 @@ export const list: Handler<never, ListQuery> = async (c) => {
   else if (isPull === undefined && !canPulls) isPull = false;
 
   const f: IssueFilter = {
-    isPull, isClosed: stateOf(q), keyword: keywordOf(q), allLabelIds: labels.map((l) => l.id), milestoneIds, updatedSince, updatedBefore,
+    isPull,
+    isClosed: stateOf(q),
+    keyword: keywordOf(q),
+    allLabelIds: labels.map((l) => l.id),
+    milestoneIds,
+    updatedSince,
+    updatedBefore,
     posterId: (await userFilter(c, 'created_by'))?.id,
     assigneeId: (await userFilter(c, 'assigned_by'))?.id,
     mentioned: (await userFilter(c, 'mentioned_by'))?.name,
@@ -157,7 +199,11 @@ export const search: Handler<never, SearchQuery> = async (c) => {
   const updatedSince = q.since;
   const repos = await searchRepos(c);
   const f: IssueFilter = {
-    isPull: typeOf(q), isClosed: stateOf(q), keyword: keywordOf(q), updatedSince, updatedBefore,
+    isPull: typeOf(q),
+    isClosed: stateOf(q),
+    keyword: keywordOf(q),
+    updatedSince,
+    updatedBefore,
     anyLabelIds: await labelIdsByName(c, q.labels),
     milestoneIds: await milestoneIdsByName(c, q.milestones),
   };
@@ -189,46 +235,76 @@ function deadlineOnCreate(raw: string | undefined): Date | null {
  * POST {R}/issues. Labels, assignees, milestone and deadline need write access to the issues unit;
  * Forgejo silently drops them for other callers, and drops unknown labels and milestones too.
  */
-export const create = plainContext(signedIn<CreateIssueOption>(async (c) => {
-  const { repo, owner, perm } = need(c.repo, 'repo');
-  const doer = c.auth.doer;
-  const b = c.body;
-  const title = b.title.trim();
-  if (title === '') throw unprocessable('[Title]: Required');
-  const writer = perm.canWrite('issues');
-  const deadline = writer ? deadlineOnCreate(b.due_date) : null;
-  const assignees = writer ? await assignableUsers(c.em, repo, owner, b.assignee, b.assignees) : [];
-  const labels = writer && b.labels?.length ? await resolveLabelOption(c.em, repo, ownerIsOrg(c), b.labels) : [];
-  const milestoneId = writer && b.milestone && b.milestone > 0 && b.milestone <= 2 ** 31 - 1
-    && (await c.em.count(Milestone, { id: b.milestone, repoId: repo.id })) > 0 ? b.milestone : 0;
+export const create = plainContext(
+  signedIn<CreateIssueOption>(async (c) => {
+    const { repo, owner, perm } = need(c.repo, 'repo');
+    const doer = c.auth.doer;
+    const b = c.body;
+    const title = b.title.trim();
+    if (title === '') throw unprocessable('[Title]: Required');
+    const writer = perm.canWrite('issues');
+    const deadline = writer ? deadlineOnCreate(b.due_date) : null;
+    const assignees = writer ? await assignableUsers(c.em, repo, owner, b.assignee, b.assignees) : [];
+    const labels = writer && b.labels?.length ? await resolveLabelOption(c.em, repo, ownerIsOrg(c), b.labels) : [];
+    const milestoneId =
+      writer &&
+      b.milestone &&
+      b.milestone > 0 &&
+      b.milestone <= 2 ** 31 - 1 &&
+      (await c.em.count(Milestone, { id: b.milestone, repoId: repo.id })) > 0
+        ? b.milestone
+        : 0;
 
-  // The chain read the repository, its owner and units, and this route changes none: its notifications,
-  // feeds and hooks reuse them.
-  knownRepo(c.em, repo, owner, perm.enabled);
-  // What follows the insert changes the row only with a milestone, labels, assignees or closing. Then
-  // the number is taken with COMMIT unless a hook's payload needs it now (lib/issues/issues.ts numberAtCommit).
-  const plain = !milestoneId && !labels.length && !assignees.length && !b.closed;
-  const early = plain ? await newRowEarly(c, 'issue') : null;
-  const issue = await createIssue(c.em, { repo, posterId: doer.id, title, content: b.body ?? '', ref: b.ref ?? '', deadline, watcherId: doer.id, plain, id: early?.id, numberAtCommit: early?.hooked === false },
-    early ? undefined : (insert) => insertWithEventEarly(c, insert));
-  await setMilestone(c.em, issue, doer.id, milestoneId);
-  // A new issue has no labels or assignees to compare with: nothing to read when none are given.
-  if (labels.length) await addLabels(c.em, issue, doer.id, dropDuplicateScopes(labels));
-  if (assignees.length) await setAssignees(c.em, issue, doer.id, assignees);
-  if (b.closed) await setClosed(c.em, issue, doer.id, true);
-  // Nothing below reads or writes notification threads or feed rows: the event's are written with the
-  // counters, in the statement before COMMIT (lib/db/counters.ts tailWrite).
-  deferTailWrites(c.em);
-  await emitIssueEvent(c, issue, 'opened');
-  // The issue entity holds everything just written (counters only change at COMMIT, and a new issue
-  // has none to show), so it is converted without being read again; the repository is only named, the
-  // poster is the caller, and what it was not given it has none of.
-  await c.em.flush();
-  const none = [...(labels.length ? [] : ['labels' as const]), ...(assignees.length ? [] : ['assignees' as const]), 'attachments' as const];
-  const answer = () => issueToApi(c.em, c.config, viewerOf(c), issue, { attachments: c.config.ATTACHMENT.ENABLED, known: { repos: [repo], users: [doer], none } });
-  // A number taken with COMMIT is known once it has committed.
-  return json(201, numberPending(issue) ? new AfterCommit(answer) : await answer());
-}));
+    // The chain read the repository, its owner and units, and this route changes none: its notifications,
+    // feeds and hooks reuse them.
+    knownRepo(c.em, repo, owner, perm.enabled);
+    // What follows the insert changes the row only with a milestone, labels, assignees or closing. Then
+    // the number is taken with COMMIT unless a hook's payload needs it now (lib/issues/issues.ts numberAtCommit).
+    const plain = !milestoneId && !labels.length && !assignees.length && !b.closed;
+    const early = plain ? await newRowEarly(c, 'issue') : null;
+    const issue = await createIssue(
+      c.em,
+      {
+        repo,
+        posterId: doer.id,
+        title,
+        content: b.body ?? '',
+        ref: b.ref ?? '',
+        deadline,
+        watcherId: doer.id,
+        plain,
+        id: early?.id,
+        numberAtCommit: early?.hooked === false,
+      },
+      early ? undefined : (insert) => insertWithEventEarly(c, insert),
+    );
+    await setMilestone(c.em, issue, doer.id, milestoneId);
+    // A new issue has no labels or assignees to compare with: nothing to read when none are given.
+    if (labels.length) await addLabels(c.em, issue, doer.id, dropDuplicateScopes(labels));
+    if (assignees.length) await setAssignees(c.em, issue, doer.id, assignees);
+    if (b.closed) await setClosed(c.em, issue, doer.id, true);
+    // Nothing below reads or writes notification threads or feed rows: the event's are written with the
+    // counters, in the statement before COMMIT (lib/db/counters.ts tailWrite).
+    deferTailWrites(c.em);
+    await emitIssueEvent(c, issue, 'opened');
+    // The issue entity holds everything just written (counters only change at COMMIT, and a new issue
+    // has none to show), so it is converted without being read again; the repository is only named, the
+    // poster is the caller, and what it was not given it has none of.
+    await c.em.flush();
+    const none = [
+      ...(labels.length ? [] : ['labels' as const]),
+      ...(assignees.length ? [] : ['assignees' as const]),
+      'attachments' as const,
+    ];
+    const answer = () =>
+      issueToApi(c.em, c.config, viewerOf(c), issue, {
+        attachments: c.config.ATTACHMENT.ENABLED,
+        known: { repos: [repo], users: [doer], none },
+      });
+    // A number taken with COMMIT is known once it has committed.
+    return json(201, numberPending(issue) ? new AfterCommit(answer) : await answer());
+  }),
+);
 
 /**
  * `updated_at` of an edit (Forgejo's SetIssueUpdateDate; the chain's UPDATE_DATE allowed it): the time
@@ -319,7 +395,9 @@ async function issueLabelsJson(c: RequestState, issueId: number) {
 }
 
 function labelJson(c: RequestState, l: ILabel, repoName: string, ownerName: string) {
-  const base = l.orgId ? orgApiUrl(c.config, ownerName) : `${c.config.appUrl}api/v1/repos/${encodeURIComponent(ownerName)}/${encodeURIComponent(repoName)}`;
+  const base = l.orgId
+    ? orgApiUrl(c.config, ownerName)
+    : `${c.config.appUrl}api/v1/repos/${encodeURIComponent(ownerName)}/${encodeURIComponent(repoName)}`;
   return toApiLabel(l, base);
 }
 
@@ -398,7 +476,11 @@ export const removeLabelsItem = signedIn<DeleteLabelsOption>(async (c) => {
 // Pins
 
 async function pinned(c: RequestState, isPull: boolean): Promise<IIssue[]> {
-  return c.em.find(Issue, { repoId: need(c.repo, 'repo').repo.id, isPull, pinOrder: { $gt: 0 } }, { orderBy: { pinOrder: 'asc', id: 'asc' } });
+  return c.em.find(
+    Issue,
+    { repoId: need(c.repo, 'repo').repo.id, isPull, pinOrder: { $gt: 0 } },
+    { orderBy: { pinOrder: 'asc', id: 'asc' } },
+  );
 }
 
 export const listPinned: Handler = async (c) => json(200, await listOf(c, await pinned(c, false)));
@@ -408,7 +490,14 @@ export const listPinnedPulls: Handler = async (c) => {
   const issues = await pinned(c, true);
   const pulls = issues.length ? await c.em.find(PullRequest, { issueId: { $in: issues.map((i) => i.id) } }) : [];
   const byIssue = new Map(pulls.map((p) => [p.issueId, p]));
-  return json(200, await pullsToApi(c, issues.map((i) => byIssue.get(i.id)).filter((p) => !!p), issues));
+  return json(
+    200,
+    await pullsToApi(
+      c,
+      issues.map((i) => byIssue.get(i.id)).filter((p) => !!p),
+      issues,
+    ),
+  );
 };
 
 export const createPin = signedIn(async (c) => {

@@ -16,7 +16,8 @@ import type { QueryOf } from '../model/schemas/query.ts';
 /** api.PublicKey of `key`; its owner is read unless given (the listed user). */
 export async function keyJson(s: RequestState, key: IPublicKey, owner?: IUser) {
   const privileged = isSiteAdmin(s) || s.auth.doer?.id === key.ownerId;
-  const u = !privileged || key.type !== KeyType.user ? null : owner?.id === key.ownerId ? owner : await s.em.findOne(User, { id: key.ownerId });
+  const u =
+    !privileged || key.type !== KeyType.user ? null : owner?.id === key.ownerId ? owner : await s.em.findOne(User, { id: key.ownerId });
   return toApiPublicKey(s.config, key, privileged, u);
 }
 
@@ -30,7 +31,11 @@ async function listFor(c: HandlerCtx<unknown, QueryOf<'Keys'>>, user: IUser) {
     return json(200, out, { 'X-Total-Count': String(keys.length) });
   }
   const p = pageOf(c);
-  const [keys, total] = await c.em.findAndCount(PublicKey, { ownerId: user.id, type: KeyType.user }, { orderBy: { id: 'asc' }, limit: p.limit, offset: p.offset });
+  const [keys, total] = await c.em.findAndCount(
+    PublicKey,
+    { ownerId: user.id, type: KeyType.user },
+    { orderBy: { id: 'asc' }, limit: p.limit, offset: p.offset },
+  );
   const out = [];
   for (const k of keys) out.push(await keyJson(c, k, user));
   return json(200, out, pagingHeaders(c, p, total));
@@ -45,10 +50,17 @@ export const get: Handler = async (c) => json(200, await keyJson(c, need(c.key, 
 /** Adds a key for `owner`; a fingerprint already in use or a title the owner already has is 422. */
 async function addKey(c: RequestState, owner: IUser, body: CreateKeyOption) {
   const parsed = parseSshKey(body.key);
-  if ((await c.em.count(PublicKey, { fingerprint: parsed.fingerprint })) > 0) throw unprocessable('Key content has been used as non-deploy key');
-  if ((await c.em.count(PublicKey, { ownerId: owner.id, name: body.title, type: KeyType.user })) > 0) throw unprocessable('Key title has been used');
+  if ((await c.em.count(PublicKey, { fingerprint: parsed.fingerprint })) > 0)
+    throw unprocessable('Key content has been used as non-deploy key');
+  if ((await c.em.count(PublicKey, { ownerId: owner.id, name: body.title, type: KeyType.user })) > 0)
+    throw unprocessable('Key title has been used');
   const key = c.em.create(PublicKey, {
-    ownerId: owner.id, name: body.title, fingerprint: parsed.fingerprint, content: parsed.content, mode: 2, type: KeyType.user,
+    ownerId: owner.id,
+    name: body.title,
+    fingerprint: parsed.fingerprint,
+    content: parsed.content,
+    mode: 2,
+    type: KeyType.user,
   });
   await c.em.flush();
   return json(201, await keyJson(c, key, owner));

@@ -31,7 +31,11 @@ export const list: Handler<never, QueryOf<'Labels'>> = async (c) => {
   const p = pageOf(c);
   const orderBy = labelOrder(c.q.sort ?? null);
   const [rows, total] = await c.em.findAndCount(Label, { repoId: repo.id, orgId: 0 }, { orderBy, limit: p.limit, offset: p.offset });
-  return json(200, rows.map((l) => asJson(c, l)), pagingHeaders(c, p, total));
+  return json(
+    200,
+    rows.map((l) => asJson(c, l)),
+    pagingHeaders(c, p, total),
+  );
 };
 
 export const get: Handler = async (c) => json(200, asJson(c, await findLabel(c, true)));

@@ -21,7 +21,7 @@ function render(s: RequestState, text: string, mode: string, context: string): s
     for (const t of tokens) {
       for (const child of t.children ?? []) {
         const attr = child.type === 'link_open' ? 'href' : child.type === 'image' ? 'src' : null;
-        const value = attr ? String(child.attrGet(attr) ?? "") : "";
+        const value = attr ? String(child.attrGet(attr) ?? '') : '';
         if (attr && value && !/^([a-z][a-z0-9+.-]*:|#|\/)/i.test(value)) child.attrSet(attr, `${base.replace(/\/$/, '')}/${value}`);
       }
     }

@@ -14,10 +14,9 @@ import type { QueryOf } from '../model/schemas/query.ts';
 async function findMilestone(c: HandlerCtx<unknown>): Promise<IMilestone> {
   const repoId = need(c.repo, 'repo').repo.id;
   const raw = c.params.id ?? '';
-  const byId = /^\d+$/.test(raw) && Number(raw) > 0 && Number(raw) <= 2 ** 31 - 1
-    ? await c.em.findOne(Milestone, { repoId, id: Number(raw) })
-    : null;
-  const m = byId ?? await c.em.findOne(Milestone, { repoId, name: raw }, { orderBy: { id: 'asc' } });
+  const byId =
+    /^\d+$/.test(raw) && Number(raw) > 0 && Number(raw) <= 2 ** 31 - 1 ? await c.em.findOne(Milestone, { repoId, id: Number(raw) }) : null;
+  const m = byId ?? (await c.em.findOne(Milestone, { repoId, name: raw }, { orderBy: { id: 'asc' } }));
   if (!m) throw notFound();
   return m;
 }
@@ -46,7 +45,11 @@ export const list: Handler<never, QueryOf<'Milestones'>> = async (c) => {
   if (name !== '') where.name = { $ilike: `%${likeEscape(name)}%` };
   const p = pageOf(c);
   // Forgejo orders by deadline (none counts as the far future), then id.
-  const [rows, total] = await c.em.findAndCount(Milestone, where, { orderBy: { deadline: 'asc nulls last', id: 'asc' }, limit: p.limit, offset: p.offset });
+  const [rows, total] = await c.em.findAndCount(Milestone, where, {
+    orderBy: { deadline: 'asc nulls last', id: 'asc' },
+    limit: p.limit,
+    offset: p.offset,
+  });
   return json(200, rows.map(toApiMilestone), pagingHeaders(c, p, total));
 };
 

@@ -8,7 +8,14 @@ import { PushMirror } from '../model/mirror.ts';
 import { notFound, unprocessable } from '../lib/http/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { toApiPushMirror } from '../lib/mirrors/api/mirror.ts';
-import { convertMirror, createPushMirror, migrateRepository, syncMirror, syncPushMirror, type MigrateInput } from '../lib/mirrors/mirrors.ts';
+import {
+  convertMirror,
+  createPushMirror,
+  migrateRepository,
+  syncMirror,
+  syncPushMirror,
+  type MigrateInput,
+} from '../lib/mirrors/mirrors.ts';
 import { apiSourceOf, servesApi } from '../lib/mirrors/migrate-remote.ts';
 import { need } from '../lib/http/request.ts';
 import { repoJson } from '../lib/repos/api/repo-json.ts';
@@ -23,40 +30,48 @@ const IMPORTABLE = ['issues', 'labels', 'milestones', 'releases', 'pull_requests
  * cannot be read. The handlers of this family that reach a remote are `network`: they hold no
  * transaction while the remote answers (lib/mirrors/mirrors.ts).
  */
-export const migrate = network(signedIn<MigrateRepoOptions>(async (c) => {
-  const b = c.body;
-  const doer = c.auth.doer;
-  let owner: IUser = doer;
-  if (b.repo_owner) owner = await c.em.findOneOrFail(User, { lowerName: b.repo_owner.toLowerCase() });
-  else if (b.uid) owner = await c.em.findOneOrFail(User, { id: b.uid });
-  const asked = b.mirror ? [] : IMPORTABLE.filter((k) => b[k]);
-  let apiImport: MigrateInput['apiImport'];
-  if (asked.length) {
-    const service = b.service || 'git';
-    if (service !== 'git' && service !== 'gitea') {
-      throw unprocessable(`migrating ${asked.join(', ')} from ${service} is not supported; only another Forgejo or Gitea instance (service "gitea") can be read`);
+export const migrate = network(
+  signedIn<MigrateRepoOptions>(async (c) => {
+    const b = c.body;
+    const doer = c.auth.doer;
+    let owner: IUser = doer;
+    if (b.repo_owner) owner = await c.em.findOneOrFail(User, { lowerName: b.repo_owner.toLowerCase() });
+    else if (b.uid) owner = await c.em.findOneOrFail(User, { id: b.uid });
+    const asked = b.mirror ? [] : IMPORTABLE.filter((k) => b[k]);
+    let apiImport: MigrateInput['apiImport'];
+    if (asked.length) {
+      const service = b.service || 'git';
+      if (service !== 'git' && service !== 'gitea') {
+        throw unprocessable(
+          `migrating ${asked.join(', ')} from ${service} is not supported; only another Forgejo or Gitea instance (service "gitea") can be read`,
+        );
+      }
+      const src = apiSourceOf(b.clone_addr, { username: b.auth_username, password: b.auth_password, token: b.auth_token });
+      if (service === 'gitea' && !src)
+        throw unprocessable('clone_addr must be the http(s) address of a repository, <instance>/<owner>/<repo>, to migrate from gitea');
+      if (src && (service === 'gitea' || (await servesApi(c.config, src)))) {
+        apiImport = {
+          src,
+          plan: { milestones: !!b.milestones, labels: !!b.labels, releases: !!b.releases, issues: !!b.issues, pulls: !!b.pull_requests },
+        };
+      }
     }
-    const src = apiSourceOf(b.clone_addr, { username: b.auth_username, password: b.auth_password, token: b.auth_token });
-    if (service === 'gitea' && !src) throw unprocessable('clone_addr must be the http(s) address of a repository, <instance>/<owner>/<repo>, to migrate from gitea');
-    if (src && (service === 'gitea' || (await servesApi(c.config, src)))) {
-      apiImport = { src, plan: { milestones: !!b.milestones, labels: !!b.labels, releases: !!b.releases, issues: !!b.issues, pulls: !!b.pull_requests } };
-    }
-  }
-  const repo = await migrateRepository(c.em, transactionOf(c), c.config, c.services, doer, owner, {
-    cloneAddr: b.clone_addr,
-    authUsername: b.auth_username,
-    authPassword: b.auth_password,
-    authToken: b.auth_token,
-    name: b.repo_name,
-    description: b.description,
-    private: b.private,
-    mirror: b.mirror,
-    mirrorInterval: b.mirror_interval,
-    wiki: b.wiki,
-    apiImport,
-  });
-  return json(201, await repoJson(c, repo, owner));
-}));
+    const repo = await migrateRepository(c.em, transactionOf(c), c.config, c.services, doer, owner, {
+      cloneAddr: b.clone_addr,
+      authUsername: b.auth_username,
+      authPassword: b.auth_password,
+      authToken: b.auth_token,
+      name: b.repo_name,
+      description: b.description,
+      private: b.private,
+      mirror: b.mirror,
+      mirrorInterval: b.mirror_interval,
+      wiki: b.wiki,
+      apiImport,
+    });
+    return json(201, await repoJson(c, repo, owner));
+  }),
+);
 
 export const mirrorSync: Handler = network(async (c) => {
   await syncMirror(c.em, transactionOf(c), c.services, need(c.repo, 'repo').repo);
@@ -72,8 +87,16 @@ export const convert: Handler = async (c) => {
 export const listPushMirrors: Handler = async (c) => {
   const { repo } = need(c.repo, 'repo');
   const p = pageOf(c);
-  const [rows, total] = await c.em.findAndCount(PushMirror, { repoId: repo.id }, { orderBy: { id: 'asc' }, limit: p.limit, offset: p.offset });
-  return json(200, rows.map((pm) => toApiPushMirror(repo, pm)), pagingHeaders(c, p, total));
+  const [rows, total] = await c.em.findAndCount(
+    PushMirror,
+    { repoId: repo.id },
+    { orderBy: { id: 'asc' }, limit: p.limit, offset: p.offset },
+  );
+  return json(
+    200,
+    rows.map((pm) => toApiPushMirror(repo, pm)),
+    pagingHeaders(c, p, total),
+  );
 };
 
 export const getPushMirror: Handler = async (c) => {

@@ -25,7 +25,12 @@ export const settingsApi: Handler = async (c) =>
   });
 
 export const settingsAttachment: Handler = async (c) =>
-  json(200, { enabled: c.config.ATTACHMENT.ENABLED, allowed_types: c.config.ATTACHMENT.ALLOWED_TYPES, max_size: c.config.ATTACHMENT.MAX_SIZE, max_files: c.config.ATTACHMENT.MAX_FILES });
+  json(200, {
+    enabled: c.config.ATTACHMENT.ENABLED,
+    allowed_types: c.config.ATTACHMENT.ALLOWED_TYPES,
+    max_size: c.config.ATTACHMENT.MAX_SIZE,
+    max_files: c.config.ATTACHMENT.MAX_FILES,
+  });
 
 export const settingsRepository: Handler = async (c) =>
   json(200, {

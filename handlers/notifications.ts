@@ -4,7 +4,13 @@
 import '../lib/activity/notify.ts';
 import type { Handler } from '../lib/http/handler.ts';
 import { json } from '../lib/http/handler.ts';
-import { Notification, NotificationSource, NotificationStatus, type INotification, type NotificationStatusName } from '../model/notification.ts';
+import {
+  Notification,
+  NotificationSource,
+  NotificationStatus,
+  type INotification,
+  type NotificationStatusName,
+} from '../model/notification.ts';
 import { threadsToApi } from '../lib/activity/api/notification.ts';
 import { pageOf } from '../lib/http/paging.ts';
 import { positiveInt } from '../lib/issues/issues.ts';
@@ -13,7 +19,6 @@ import { notFound } from '../lib/http/errors.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
 import type { HandlerCtx } from '../lib/http/handler.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
-
 
 /** A time of the query (RFC 3339, checked by the row's declaration) in whole seconds; Go's zero time means no bound. */
 const seconds = (t: Date | undefined): number => (!t || t.getUTCFullYear() <= 1 ? 0 : Math.floor(t.getTime() / 1000));
@@ -34,7 +39,13 @@ function sources(given: readonly string[]): number[] {
   return names.filter((s) => Object.hasOwn(NotificationSource, s)).map((s) => NotificationSource[s as keyof typeof NotificationSource]);
 }
 
-interface Filter { repoId?: number; status?: number[]; source?: number[]; since?: number; before?: number }
+interface Filter {
+  repoId?: number;
+  status?: number[];
+  source?: number[];
+  since?: number;
+  before?: number;
+}
 
 /**
  * SQL over `notification n` for the caller's threads. A public-only token only sees threads of
@@ -44,7 +55,10 @@ interface Filter { repoId?: number; status?: number[]; source?: number[]; since?
 function where(c: RequestState, f: Filter): { sql: string; params: unknown[] } {
   const parts = ['n.user_id = ?'];
   const params: unknown[] = [need(c.auth.doer ?? undefined, 'user').id];
-  const add = (sql: string, ...ps: unknown[]) => { parts.push(sql); params.push(...ps); };
+  const add = (sql: string, ...ps: unknown[]) => {
+    parts.push(sql);
+    params.push(...ps);
+  };
   if (f.repoId) add('n.repo_id = ?', f.repoId);
   if (f.status?.length) add(`n.status in (${f.status.map(() => '?').join(',')})`, ...f.status);
   if (f.source?.length) add(`n.source in (${f.source.map(() => '?').join(',')})`, ...f.source);
@@ -58,8 +72,14 @@ function where(c: RequestState, f: Filter): { sql: string; params: unknown[] } {
 async function findThreads(c: RequestState, f: Filter, page?: { limit: number; offset: number }): Promise<INotification[]> {
   const w = where(c, f);
   const limit = page ? ` limit ${page.limit} offset ${page.offset}` : '';
-  const rows: { id: number }[] = await c.em.getConnection().execute(
-    `select n.id from notification n where ${w.sql} order by n.updated_at desc, n.id desc${limit}`, w.params, 'all', c.em.getTransactionContext());
+  const rows: { id: number }[] = await c.em
+    .getConnection()
+    .execute(
+      `select n.id from notification n where ${w.sql} order by n.updated_at desc, n.id desc${limit}`,
+      w.params,
+      'all',
+      c.em.getTransactionContext(),
+    );
   const ids = rows.map((r) => Number(r.id));
   const found = ids.length ? await c.em.find(Notification, { id: { $in: ids } }) : [];
   const byId = new Map(found.map((n) => [n.id, n]));
@@ -68,8 +88,9 @@ async function findThreads(c: RequestState, f: Filter, page?: { limit: number; o
 
 async function countThreads(c: RequestState, f: Filter): Promise<number> {
   const w = where(c, f);
-  const rows: { n: number }[] = await c.em.getConnection().execute(
-    `select count(*)::int as n from notification n where ${w.sql}`, w.params, 'all', c.em.getTransactionContext());
+  const rows: { n: number }[] = await c.em
+    .getConnection()
+    .execute(`select count(*)::int as n from notification n where ${w.sql}`, w.params, 'all', c.em.getTransactionContext());
   return Number(rows[0]?.n ?? 0);
 }
 
@@ -103,7 +124,11 @@ const toStatus = (q: { 'to-status'?: string }) => statusOf(q['to-status'] ?? '')
  * moves the thread's update time, as Forgejo's full-row update does. 205 with the changed threads.
  */
 async function markThreads(c: HandlerCtx<unknown, QueryOf<'NotificationsRead'>>, repoId?: number) {
-  const f: Filter = { repoId, before: seconds(c.q.last_read_at), status: c.q.all === true ? undefined : statuses(c.q['status-types'], ['unread']) };
+  const f: Filter = {
+    repoId,
+    before: seconds(c.q.last_read_at),
+    status: c.q.all === true ? undefined : statuses(c.q['status-types'], ['unread']),
+  };
   const threads = await findThreads(c, f);
   const target = toStatus(c.q);
   const now = new Date();
@@ -120,8 +145,9 @@ async function ownThread(c: RequestState): Promise<INotification> {
   const id = positiveInt(c.params.id);
   if (!id) throw notFound();
   const w = where(c, {});
-  const rows: { id: number }[] = await c.em.getConnection().execute(
-    `select n.id from notification n where n.id = ? and ${w.sql}`, [id, ...w.params], 'all', c.em.getTransactionContext());
+  const rows: { id: number }[] = await c.em
+    .getConnection()
+    .execute(`select n.id from notification n where n.id = ? and ${w.sql}`, [id, ...w.params], 'all', c.em.getTransactionContext());
   const n = rows.length ? await c.em.findOne(Notification, { id }) : null;
   if (!n) throw notFound();
   return n;

@@ -24,7 +24,10 @@ function newSecret(): { value: string; hash: string } {
   for (const b of bytes) {
     acc = (acc << 8) | b;
     bits += 8;
-    while (bits >= 5) { out += alphabet[(acc >> (bits - 5)) & 31]; bits -= 5; }
+    while (bits >= 5) {
+      out += alphabet[(acc >> (bits - 5)) & 31];
+      bits -= 5;
+    }
   }
   if (bits > 0) out += alphabet[(acc << (5 - bits)) & 31];
   const value = `gto_${out}`;
@@ -47,8 +50,16 @@ async function ownApp(c: SignedInCtx): Promise<IOAuth2Application> {
 
 export const list = signedIn(async (c) => {
   const p = pageOf(c);
-  const [rows, total] = await c.em.findAndCount(OAuth2Application, { uid: c.auth.doer.id }, { orderBy: { id: 'asc' }, limit: p.limit, offset: p.offset });
-  return json(200, rows.map((a) => appJson(a)), pagingHeaders(c, p, total));
+  const [rows, total] = await c.em.findAndCount(
+    OAuth2Application,
+    { uid: c.auth.doer.id },
+    { orderBy: { id: 'asc' }, limit: p.limit, offset: p.offset },
+  );
+  return json(
+    200,
+    rows.map((a) => appJson(a)),
+    pagingHeaders(c, p, total),
+  );
 });
 
 export const get = signedIn(async (c) => json(200, appJson(await ownApp(c))));
@@ -57,8 +68,12 @@ export const create = signedIn<CreateOAuth2ApplicationOptions>(async (c) => {
   const { name, uris } = checkOptions(c.body);
   const secret = newSecret();
   const app = c.em.create(OAuth2Application, {
-    uid: c.auth.doer.id, name, clientId: randomUUID(), clientSecretHash: secret.hash,
-    confidentialClient: c.body.confidential_client ?? false, redirectUris: uris,
+    uid: c.auth.doer.id,
+    name,
+    clientId: randomUUID(),
+    clientSecretHash: secret.hash,
+    confidentialClient: c.body.confidential_client ?? false,
+    redirectUris: uris,
   });
   await c.em.flush();
   return json(201, appJson(app, secret.value));

@@ -19,8 +19,16 @@ const findLabel = (c: HandlerCtx<unknown>, byName: boolean): Promise<ILabel> =>
 export const list: Handler<never, QueryOf<'Labels'>> = async (c) => {
   const p = pageOf(c);
   const orderBy = labelOrder(c.q.sort ?? null);
-  const [rows, total] = await c.em.findAndCount(Label, { orgId: need(c.org, 'org').id, repoId: 0 }, { orderBy, limit: p.limit, offset: p.offset });
-  return json(200, rows.map((l) => asJson(c, l)), pagingHeaders(c, p, total));
+  const [rows, total] = await c.em.findAndCount(
+    Label,
+    { orgId: need(c.org, 'org').id, repoId: 0 },
+    { orderBy, limit: p.limit, offset: p.offset },
+  );
+  return json(
+    200,
+    rows.map((l) => asJson(c, l)),
+    pagingHeaders(c, p, total),
+  );
 };
 
 export const get: Handler = async (c) => json(200, asJson(c, await findLabel(c, true)));

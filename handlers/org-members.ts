@@ -19,7 +19,10 @@ async function listMembers(c: HandlerCtx<never>, publicOnly: boolean) {
   const users = await c.em.find(User, { id: { $in: rows.map((r) => r.uid) } });
   const byId = new Map(users.map((u) => [u.id, u]));
   const viewer = { doer: c.auth.doer, siteAdmin: isSiteAdmin(c) };
-  const out = rows.flatMap((r) => { const u = byId.get(r.uid); return u ? [toApiUser(c.config, u, viewer)] : []; });
+  const out = rows.flatMap((r) => {
+    const u = byId.get(r.uid);
+    return u ? [toApiUser(c.config, u, viewer)] : [];
+  });
   return json(200, out, pagingHeaders(c, p, total));
 }
 

@@ -37,7 +37,9 @@ export function newOrgFrom(b: CreateOrgOption): NewOrg {
   };
 }
 
-export const create = signedIn<CreateOrgOption>(async (c) => json(201, toApiOrg(c.config, await createOrg(c.em, c.auth.doer, newOrgFrom(c.body)))));
+export const create = signedIn<CreateOrgOption>(async (c) =>
+  json(201, toApiOrg(c.config, await createOrg(c.em, c.auth.doer, newOrgFrom(c.body)))),
+);
 
 /**
  * Forgejo's GetAll: public organizations for everyone; signed-in callers (not with a public-only
@@ -57,7 +59,11 @@ export const list: Handler = async (c) => {
     where.id = { $in: (await c.em.find(OrgUser, { uid: doer.id })).map((m) => m.orgId) };
   }
   const [rows, total] = await c.em.findAndCount(User, where, { orderBy: { lowerName: 'asc' }, limit: p.limit, offset: p.offset });
-  return json(200, rows.map((o) => toApiOrg(c.config, o)), pagingHeaders(c, p, total));
+  return json(
+    200,
+    rows.map((o) => toApiOrg(c.config, o)),
+    pagingHeaders(c, p, total),
+  );
 };
 
 /** Forgejo hides the e-mail address from anonymous callers. */
@@ -84,7 +90,8 @@ export const edit: Handler<EditOrgOption> = async (c) => {
 /** Forgejo's DeleteOrganization refuses while the organization owns repositories (ErrUserOwnRepos). */
 export const remove: Handler = async (c) => {
   const org = need(c.org, 'org');
-  if ((await c.em.count(Repository, { ownerId: org.id })) > 0) throw unprocessable(`user still has ownership of repositories [uid: ${org.id}]`);
+  if ((await c.em.count(Repository, { ownerId: org.id })) > 0)
+    throw unprocessable(`user still has ownership of repositories [uid: ${org.id}]`);
   if (await ownsPackages(c.em, org.id)) throw unprocessable(`user still has ownership of packages [uid: ${org.id}]`);
   const em = c.em;
   await em.nativeDelete(TeamUnit, { orgId: org.id });

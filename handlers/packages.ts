@@ -39,9 +39,19 @@ async function packagesJson(c: HandlerCtx<unknown>, rows: Row[]) {
   const creatorIds = [...new Set(rows.map((r) => r.version.creatorId))];
   const creators = new Map((creatorIds.length ? await c.em.find(User, { id: { $in: creatorIds } }) : []).map((u) => [u.id, u]));
   const repos = await readableRepos(c, owner, [...new Set(rows.map((r) => r.pkg.repoId).filter((id) => id > 0))]);
-  return rows.map(({ pkg, version }) => toApiPackage(c.config, {
-    pkg, version, owner, creator: creators.get(version.creatorId) ?? null, repository: repos.get(pkg.repoId) ?? null,
-  }, viewer));
+  return rows.map(({ pkg, version }) =>
+    toApiPackage(
+      c.config,
+      {
+        pkg,
+        version,
+        owner,
+        creator: creators.get(version.creatorId) ?? null,
+        repository: repos.get(pkg.repoId) ?? null,
+      },
+      viewer,
+    ),
+  );
 }
 
 /** `type` filters exactly, `q` matches part of the name; newest versions first (Forgejo's SearchVersions). */
@@ -54,9 +64,14 @@ export const list: Handler<never, QueryOf<'Packages'>> = async (c) => {
   if (q !== '') where.lowerName = { $like: `%${likeEscape(q.toLowerCase())}%` };
   const pkgs = new Map((await c.em.find(Package, where)).map((p) => [p.id, p]));
   const page = pageOf(c);
-  const [versions, total] = pkgs.size === 0
-    ? [[], 0] as const
-    : await c.em.findAndCount(PackageVersion, { packageId: { $in: [...pkgs.keys()] }, isInternal: false }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: page.limit, offset: page.offset });
+  const [versions, total] =
+    pkgs.size === 0
+      ? ([[], 0] as const)
+      : await c.em.findAndCount(
+          PackageVersion,
+          { packageId: { $in: [...pkgs.keys()] }, isInternal: false },
+          { orderBy: { createdAt: 'desc', id: 'desc' }, limit: page.limit, offset: page.offset },
+        );
   const rows = versions.map((version) => ({ pkg: pkgs.get(version.packageId)!, version }));
   return json(200, await packagesJson(c, rows), pagingHeaders(c, page, total));
 };

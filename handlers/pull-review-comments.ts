@@ -11,7 +11,6 @@ import { need } from '../lib/http/request.ts';
 import { pullOf, reviewOf, viewerOf } from '../lib/pulls/review.ts';
 import { addCodeComment, codeCommentInput, codeCommentsOf } from '../lib/pulls/review-code-comments.ts';
 
-
 // -------------------------------------------------------------------------------------------------
 // Review comments
 

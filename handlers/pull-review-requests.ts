@@ -15,8 +15,15 @@ import { conflict403, notFound, unprocessable } from '../lib/http/errors.ts';
 import { hasTeamRepo } from '../lib/users/teams.ts';
 import { Mode, Unit } from '../lib/auth/perm.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
-import { isOfficialReviewer, isOfficialReviewerTeam, permissionOf, pullOf, restoreLatestOfficial, viewerOf, type Pull } from '../lib/pulls/review.ts';
-
+import {
+  isOfficialReviewer,
+  isOfficialReviewerTeam,
+  permissionOf,
+  pullOf,
+  restoreLatestOfficial,
+  viewerOf,
+  type Pull,
+} from '../lib/pulls/review.ts';
 
 // -------------------------------------------------------------------------------------------------
 // Review requests
@@ -61,9 +68,17 @@ async function canChangeReviewRequests(c: RequestState, p: Pull, doer: IUser): P
 type LatestReview = IReview | null;
 
 /** The reviewer's latest verdict or request (Forgejo's GetReviewByIssueIDAndUserID). */
-const latestOf = (c: RequestState, p: Pull, reviewerId: number): Promise<LatestReview> => c.em.findOne(Review, {
-  issueId: p.issue.id, reviewerId, originalAuthorId: 0, type: { $in: [ReviewType.approve, ReviewType.reject, ReviewType.request] },
-}, { orderBy: { id: 'desc' } });
+const latestOf = (c: RequestState, p: Pull, reviewerId: number): Promise<LatestReview> =>
+  c.em.findOne(
+    Review,
+    {
+      issueId: p.issue.id,
+      reviewerId,
+      originalAuthorId: 0,
+      type: { $in: [ReviewType.approve, ReviewType.reject, ReviewType.request] },
+    },
+    { orderBy: { id: 'desc' } },
+  );
 
 /** Forgejo's IsValidReviewRequest; every failure is a 422. */
 async function checkUserRequest(c: SignedInCtx, p: Pull, reviewer: IUser, add: boolean, canChange: boolean): Promise<void> {

@@ -44,7 +44,11 @@ function reviewTypeOf(event: string | undefined, body: string | undefined, hasCo
 /** The caller's pending review of the pull, created when there is none (Forgejo's GetCurrentReview). */
 async function currentReview(c: SignedInCtx, p: Pull, commitId: string): Promise<IReview> {
   const doer = c.auth.doer;
-  const found = await c.em.findOne(Review, { issueId: p.issue.id, reviewerId: doer.id, type: ReviewType.pending }, { orderBy: { id: 'asc' } });
+  const found = await c.em.findOne(
+    Review,
+    { issueId: p.issue.id, reviewerId: doer.id, type: ReviewType.pending },
+    { orderBy: { id: 'asc' } },
+  );
   if (found) return found;
   const review = c.em.create(Review, { type: ReviewType.pending, issueId: p.issue.id, reviewerId: doer.id, commitId });
   await c.em.flush();
@@ -66,7 +70,11 @@ async function submitReview(c: SignedInCtx, p: Pull, review: IReview, type: numb
     await c.em.nativeUpdate(Review, { issueId: p.issue.id, reviewerId: doer.id }, { official: false });
     official = await isOfficialReviewer(c, p, doer);
     stale = await treesDiffer(p.repoPath, commitId, await headOf(p));
-    await c.em.nativeUpdate(Review, { issueId: p.issue.id, reviewerId: doer.id, type: { $in: [ReviewType.approve, ReviewType.reject] }, id: { $ne: review.id } }, { dismissed: true });
+    await c.em.nativeUpdate(
+      Review,
+      { issueId: p.issue.id, reviewerId: doer.id, type: { $in: [ReviewType.approve, ReviewType.reject] }, id: { $ne: review.id } },
+      { dismissed: true },
+    );
   }
   if (type !== ReviewType.pending) await c.em.nativeDelete(Review, { issueId: p.issue.id, reviewerId: doer.id, type: ReviewType.request });
   if (verdict && need(c.repo, 'repo').owner.type === UserType.organization) await answerTeamRequests(c, p, doer);
@@ -84,11 +92,12 @@ async function submitReview(c: SignedInCtx, p: Pull, review: IReview, type: numb
 async function answerTeamRequests(c: RequestState, p: Pull, doer: IUser): Promise<void> {
   const requests = await c.em.find(Review, { issueId: p.issue.id, type: ReviewType.request, reviewerTeamId: { $gt: 0 } });
   if (requests.length === 0) return;
-  const mine = new Set((await c.em.find(TeamUser, { uid: doer.id, teamId: { $in: requests.map((r) => r.reviewerTeamId) } })).map((t) => t.teamId));
+  const mine = new Set(
+    (await c.em.find(TeamUser, { uid: doer.id, teamId: { $in: requests.map((r) => r.reviewerTeamId) } })).map((t) => t.teamId),
+  );
   const answered = requests.filter((r) => mine.has(r.reviewerTeamId)).map((r) => r.id);
   if (answered.length) await c.em.nativeDelete(Review, { id: { $in: answered } });
 }
-
 
 // -------------------------------------------------------------------------------------------------
 // Reviews
@@ -113,7 +122,7 @@ export const createReviews = signedIn<CreatePullReviewOptions>(async (c) => {
   const b = c.body;
   const inputs = (b.comments ?? []).map(codeCommentInput);
   const type = reviewTypeOf(b.event, b.body, inputs.length > 0, p.issue, c.auth.doer);
-  const commitId = b.commit_id || await headOf(p);
+  const commitId = b.commit_id || (await headOf(p));
   const review = await currentReview(c, p, commitId);
   for (const input of inputs) await addCodeComment(c, c.auth.doer, p, review, input);
   await submitReview(c, p, review, type, b.body ?? '', commitId);
@@ -138,7 +147,10 @@ export const removeReviews: Handler = async (c) => {
   const p = pullOf(c);
   const review = reviewOf(c);
   if (review.type === ReviewType.request) throw unprocessable('review request can not be deleted using this method');
-  const comments = await c.em.find(Comment, { reviewId: review.id, type: { $in: [CommentType.code, CommentType.review, CommentType.dismissReview] } });
+  const comments = await c.em.find(Comment, {
+    reviewId: review.id,
+    type: { $in: [CommentType.code, CommentType.review, CommentType.dismissReview] },
+  });
   if (comments.length) await c.em.nativeDelete(Reaction, { commentId: { $in: comments.map((x) => x.id) } });
   await c.em.nativeDelete(Comment, { id: { $in: comments.map((x) => x.id) } });
   await c.em.nativeDelete(Review, { id: review.id });
@@ -154,9 +166,17 @@ async function setDismissed(c: SignedInCtx, dismiss: boolean, message: string, p
   const review = reviewOf(c);
   review.dismissed = dismiss;
   if (priors) {
-    await c.em.nativeUpdate(Review, {
-      issueId: p.issue.id, reviewerId: review.reviewerId, dismissed: false, type: { $in: [ReviewType.approve, ReviewType.reject] }, id: { $ne: review.id },
-    }, { dismissed: true });
+    await c.em.nativeUpdate(
+      Review,
+      {
+        issueId: p.issue.id,
+        reviewerId: review.reviewerId,
+        dismissed: false,
+        type: { $in: [ReviewType.approve, ReviewType.reject] },
+        id: { $ne: review.id },
+      },
+      { dismissed: true },
+    );
   }
   await c.em.flush();
   if (dismiss) await addComment(c.em, p.issue, c.auth.doer.id, CommentType.dismissReview, { content: message, reviewId: review.id });
@@ -165,7 +185,8 @@ async function setDismissed(c: SignedInCtx, dismiss: boolean, message: string, p
 
 /** Repository administrators only, and only approvals and change requests of an open pull. */
 export const createReviewsDismissals = signedIn<DismissPullReviewOptions>(async (c) =>
-  setDismissed(c, true, c.body.message ?? '', c.body.priors ?? false));
+  setDismissed(c, true, c.body.message ?? '', c.body.priors ?? false),
+);
 
 export const createReviewsUndismissals = signedIn(async (c) => setDismissed(c, false, '', false));
 /** This family's handlers; `routes.table.ts` names each `pullReviews.<key>`. */

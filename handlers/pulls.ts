@@ -18,13 +18,45 @@ import { addComment, canWriteIssues, positiveInt } from '../lib/issues/issues.ts
 import { repoPermission } from '../lib/auth/perm.ts';
 import { repoUnits } from '../lib/repos/repos.ts';
 import { gitCtx, pullRefresh, refreshAfterWrite } from '../lib/repos/git.ts';
-import { alreadyExists, claimPull, createPull, findOpenDuplicate, findPull, milestoneIn, pullRepos, repoPathOf, retestPull, syncPullHead } from '../lib/pulls/pulls.ts';
 import {
-  branchRule, checkMergeable, defaultMergeTitle, deleteHeadAfterMerge, finishMerge, MergeConflict, mergePull, notAllowed,
-  recordMerged, requiredStatusState, styleAllowed, updatePullHead, type MergeCheck, type MergeStyle,
+  alreadyExists,
+  claimPull,
+  createPull,
+  findOpenDuplicate,
+  findPull,
+  milestoneIn,
+  pullRepos,
+  repoPathOf,
+  retestPull,
+  syncPullHead,
+} from '../lib/pulls/pulls.ts';
+import {
+  branchRule,
+  checkMergeable,
+  defaultMergeTitle,
+  deleteHeadAfterMerge,
+  finishMerge,
+  MergeConflict,
+  mergePull,
+  notAllowed,
+  recordMerged,
+  requiredStatusState,
+  styleAllowed,
+  updatePullHead,
+  type MergeCheck,
+  type MergeStyle,
 } from '../lib/pulls/merge.ts';
 import {
-  assignableUsers, endOfDay, parseBodyTime, replaceLabels, resolveLabelOption, setAssignees, setClosed, setDeadline, setMilestone, setTitle,
+  assignableUsers,
+  endOfDay,
+  parseBodyTime,
+  replaceLabels,
+  resolveLabelOption,
+  setAssignees,
+  setClosed,
+  setDeadline,
+  setMilestone,
+  setTitle,
 } from '../lib/issues/edit.ts';
 import { readRef } from '../git/lookup.ts';
 import { readInfo } from '../git/cat-file.ts';
@@ -109,7 +141,8 @@ export const create = signedIn<CreatePullRequestOption>(async (c) => {
   const head = need(c.head, 'head'); // HEAD_REPO: `head` differs from `base`, the caller reads its code
   if (!(await readRef(repoPathOf(c.services, repo), 'heads', b.base))) throw notFound('BaseNotExist');
   if (head.repo.isEmpty || !(await readRef(repoPathOf(c.services, head.repo), 'heads', head.branch))) throw notFound('IsRefExist');
-  if (head.repo.id === repo.id && head.branch === b.base) throw unprocessable('Invalid PullRequest: There are no changes between the head and the base');
+  if (head.repo.id === repo.id && head.branch === b.base)
+    throw unprocessable('Invalid PullRequest: There are no changes between the head and the base');
   const dup = await findOpenDuplicate(c.em, { headRepoId: head.repo.id, baseRepoId: repo.id, headBranch: head.branch, baseBranch: b.base });
   if (dup) throw conflict(alreadyExists(dup));
 
@@ -146,7 +179,11 @@ export const getItem2: Handler<never, QueryOf<'PullByBranch'>> = async (c) => {
     if (!headRepo) throw notFound();
     headRepoId = headRepo.id;
   }
-  const pulls = await c.em.find(PullRequest, { baseRepoId: repo.id, headRepoId, baseBranch: c.params.base ?? '', headBranch }, { orderBy: { id: 'desc' } });
+  const pulls = await c.em.find(
+    PullRequest,
+    { baseRepoId: repo.id, headRepoId, baseBranch: c.params.base ?? '', headBranch },
+    { orderBy: { id: 'desc' } },
+  );
   const issues = pulls.length ? await c.em.find(Issue, { id: { $in: pulls.map((p) => p.issueId) } }) : [];
   const state = c.q.state;
   const closedOf = (p: IPullRequest) => issues.find((i) => i.id === p.issueId)?.isClosed ?? true;
@@ -220,10 +257,16 @@ export const listFiles: Handler<never, QueryOf<'PullFiles'>> = async (c) => {
   const files = from === head ? [] : await diffFiles(path, from, head, { renames: true });
   // The addressed repository may be a plain object on a GET (issue 10), which no lookup by id finds.
   const loaded = need(c.repo, 'repo').repo;
-  const headRepo = (pull.headRepoId && pull.headRepoId !== loaded.id && (await c.em.findOne(Repository, { id: pull.headRepoId }))) || loaded;
+  const headRepo =
+    (pull.headRepoId && pull.headRepoId !== loaded.id && (await c.em.findOne(Repository, { id: pull.headRepoId }))) || loaded;
   const urls = repoUrls(c.config, { name: headRepo.ownerName }, headRepo);
   const skipTo = c.q['skip-to'] ?? '';
-  const from0 = skipTo ? Math.max(0, files.findIndex((f) => f.filename === skipTo)) : 0;
+  const from0 = skipTo
+    ? Math.max(
+        0,
+        files.findIndex((f) => f.filename === skipTo),
+      )
+    : 0;
   const all = files.slice(from0);
   const p = pageOf(c);
   const body = all.slice(p.offset, p.offset + p.limit).map((f) => ({
@@ -267,8 +310,10 @@ export const edit = signedIn<EditPullRequestOption>(async (c) => {
   if (writer && (b.assignees !== undefined || (b.assignee ?? '') !== '')) {
     await setAssignees(c.em, issue, doer.id, await assignableUsers(c.em, repo, owner, b.assignee, b.assignees));
   }
-  if (writer && b.milestone !== undefined && b.milestone !== 0 && b.milestone !== issue.milestoneId) await setMilestone(c.em, issue, doer.id, b.milestone);
-  if (writer && b.labels !== undefined) await replaceLabels(c.em, issue, doer.id, await resolveLabelOption(c.em, repo, owner.type === 1, b.labels));
+  if (writer && b.milestone !== undefined && b.milestone !== 0 && b.milestone !== issue.milestoneId)
+    await setMilestone(c.em, issue, doer.id, b.milestone);
+  if (writer && b.labels !== undefined)
+    await replaceLabels(c.em, issue, doer.id, await resolveLabelOption(c.em, repo, owner.type === 1, b.labels));
   if (b.state !== undefined) await changeState(c, pull, issue, b.state === 'closed');
   if (!pull.hasMerged && b.base && b.base !== pull.baseBranch) await changeTarget(c, pull, issue, b.base);
   if (b.allow_maintainer_edit !== undefined) pull.allowMaintainerEdit = b.allow_maintainer_edit;
@@ -277,7 +322,12 @@ export const edit = signedIn<EditPullRequestOption>(async (c) => {
   return json(201, await pullToApi(c, pull));
 });
 
-const targets = (p: IPullRequest) => ({ headRepoId: p.headRepoId, baseRepoId: p.baseRepoId, headBranch: p.headBranch, baseBranch: p.baseBranch });
+const targets = (p: IPullRequest) => ({
+  headRepoId: p.headRepoId,
+  baseRepoId: p.baseRepoId,
+  headBranch: p.headBranch,
+  baseBranch: p.baseBranch,
+});
 
 /** Closing, or reopening when the head branch still exists and no other open pull has the same targets (409). */
 async function changeState(c: SignedInCtx<EditPullRequestOption>, pull: IPullRequest, issue: IIssue, closed: boolean): Promise<void> {
@@ -285,7 +335,8 @@ async function changeState(c: SignedInCtx<EditPullRequestOption>, pull: IPullReq
   if (issue.isClosed === closed) return;
   if (!closed) {
     const { base, head } = await pullRepos(c.em, pull);
-    if (!head || !(await readRef(repoPathOf(c.services, head), 'heads', pull.headBranch))) throw conflict(`head branch ${pull.headBranch} does not exist`);
+    if (!head || !(await readRef(repoPathOf(c.services, head), 'heads', pull.headBranch)))
+      throw conflict(`head branch ${pull.headBranch} does not exist`);
     const dup = await findOpenDuplicate(c.em, targets(pull), pull.id);
     if (dup) throw conflict(alreadyExists(dup));
     await retestPull(c.services, pull, base, await syncPullHead(c.services, pull, base, head));
@@ -298,7 +349,8 @@ async function changeTarget(c: SignedInCtx<EditPullRequestOption>, pull: IPullRe
   const { base, head } = await pullRepos(c.em, pull);
   if (!(await readRef(repoPathOf(c.services, base), 'heads', target))) throw notFound(`new base '${target}' not exist`);
   if (issue.isClosed) throw unprocessable(`issue is closed [id: ${issue.id}, repo_id: ${issue.repoId}, index: ${issue.index}]`);
-  if (pull.headRepoId === pull.baseRepoId && pull.headBranch === target) throw unprocessable(`branches are equal [head: ${pull.headBranch}, base: ${target}]`);
+  if (pull.headRepoId === pull.baseRepoId && pull.headBranch === target)
+    throw unprocessable(`branches are equal [head: ${pull.headBranch}, base: ${target}]`);
   const dup = await findOpenDuplicate(c.em, { ...targets(pull), baseBranch: target }, pull.id);
   if (dup) throw conflict(alreadyExists(dup));
   const old = pull.baseBranch;
@@ -321,15 +373,32 @@ export const listMerge: Handler = async (c) => {
  * The merge checks for the caller (lib/pulls/merge.ts checkMergeable): `force_merge` lets a repository
  * or site admin past the branch protection; scheduling an auto-merge skips it.
  */
-async function checkFor(c: HandlerCtx<MergePullRequestForm>, pull: IPullRequest, issue: IIssue, kind: MergeCheck, headCommit: string): Promise<void> {
+async function checkFor(
+  c: HandlerCtx<MergePullRequestForm>,
+  pull: IPullRequest,
+  issue: IIssue,
+  kind: MergeCheck,
+  headCommit: string,
+): Promise<void> {
   const { repo, perm } = need(c.repo, 'repo');
-  await checkMergeable(c.em, c.services, { pull, issue, base: repo, perm, doer: c.auth.doer, kind, headCommit, forceMerge: c.body.force_merge === true, siteAdmin: isSiteAdmin(c) });
+  await checkMergeable(c.em, c.services, {
+    pull,
+    issue,
+    base: repo,
+    perm,
+    doer: c.auth.doer,
+    kind,
+    headCommit,
+    forceMerge: c.body.force_merge === true,
+    siteAdmin: isSiteAdmin(c),
+  });
 }
 
 /** manually-merged: the given commit (full length) must be in the base branch, else 409 with Forgejo's `{}` error. */
 async function markManuallyMerged(c: SignedInCtx<MergePullRequestForm>, pull: IPullRequest, issue: IIssue) {
   const { repo, units } = need(c.repo, 'repo');
-  if (!styleAllowed(units ?? (await repoUnits(c.em, repo.id)), 'manually-merged')) throw notAllowed('manually-merged is not an allowed merge style for this repository');
+  if (!styleAllowed(units ?? (await repoUnits(c.em, repo.id)), 'manually-merged'))
+    throw notAllowed('manually-merged is not an allowed merge style for this repository');
   const path = repoPathOf(c.services, repo);
   const id = c.body.MergeCommitID ?? '';
   const commit = /^[0-9a-f]+$/.test(id) && id.length === (repo.objectFormatName === 'sha256' ? 64 : 40) ? await getCommit(path, id) : null;
@@ -367,13 +436,24 @@ export const createMerge = signedIn<MergePullRequestForm>(async (c) => {
   // recorded first, and answered like any merged pull (lib/pulls/merge-recovery.ts).
   await claimPull(c.em, pull, issue);
   const headCommit = (await syncPullHead(c.services, pull, base, head)) ?? pull.headCommitId;
-  if (!issue.isClosed && (await reconcileMerge(c.em, c.services, c.config, { pull, issue, base, doerId: c.auth.doer.id, headCommit, byHead: style !== 'manually-merged' }))) {
+  if (
+    !issue.isClosed &&
+    (await reconcileMerge(c.em, c.services, c.config, {
+      pull,
+      issue,
+      base,
+      doerId: c.auth.doer.id,
+      headCommit,
+      byHead: style !== 'manually-merged',
+    }))
+  ) {
     c.afterCommit?.(() => dropMergeIntent(c.config, pull.id));
     return json(405, { message: '', url: `${c.config.appUrl}api/swagger` });
   }
   await checkFor(c, pull, issue, kind, headCommit);
   if (style === 'manually-merged') return markManuallyMerged(c, pull, issue);
-  if (!styleAllowed(units ?? (await repoUnits(c.em, repo.id)), style)) throw notAllowed(`${style} is not an allowed merge style for this repository`);
+  if (!styleAllowed(units ?? (await repoUnits(c.em, repo.id)), style))
+    throw notAllowed(`${style} is not an allowed merge style for this repository`);
 
   let message = (b.MergeTitleField ?? '').trim() || defaultMergeTitle(style, pull, issue, base, head);
   const extra = (b.MergeMessageField ?? '').trim();
@@ -388,7 +468,18 @@ export const createMerge = signedIn<MergePullRequestForm>(async (c) => {
   const refsBefore = await refSnapshot(repoPathOf(c.services, base));
   let merged: string;
   try {
-    merged = await mergePull({ services: c.services, cfg: c.config, pull, base, head, style, message, doer: c.auth.doer, poster: await c.em.findOneOrFail(User, { id: issue.posterId }), expectedHead: b.head_commit_id || undefined });
+    merged = await mergePull({
+      services: c.services,
+      cfg: c.config,
+      pull,
+      base,
+      head,
+      style,
+      message,
+      doer: c.auth.doer,
+      poster: await c.em.findOneOrFail(User, { id: issue.posterId }),
+      expectedHead: b.head_commit_id || undefined,
+    });
   } catch (e) {
     if (e instanceof MergeConflict) return json(409, e.body);
     throw e;
@@ -397,16 +488,31 @@ export const createMerge = signedIn<MergePullRequestForm>(async (c) => {
   c.afterCommit?.(() => dropMergeIntent(c.config, pull.id));
   await emitPullMerged(c.em, c, { base, sender: c.auth.doer, pull, issue, basePath: repoPathOf(c.services, base), refsBefore });
   if (b.delete_branch_after_merge && head) {
-    const refused = await deleteHeadAfterMerge(c.em, c.services, { pull, issue, head, doerId: c.auth.doer.id, perm: await headPermission(c, head), events: { ctx: c, sender: c.auth.doer } });
+    const refused = await deleteHeadAfterMerge(c.em, c.services, {
+      pull,
+      issue,
+      head,
+      doerId: c.auth.doer.id,
+      perm: await headPermission(c, head),
+      events: { ctx: c, sender: c.auth.doer },
+    });
     if (refused) return mergedBranchKept(c, refused);
   }
   return { status: 200 };
 });
 
 async function scheduleAutoMerge(c: SignedInCtx<unknown, unknown>, pull: IPullRequest, issue: IIssue, style: MergeStyle, message: string) {
-  if (await c.em.findOne(AutoMerge, { pullId: pull.id })) throw conflict(`pull request is already scheduled to be merged automatically [pull_id: ${pull.id}]`);
+  if (await c.em.findOne(AutoMerge, { pullId: pull.id }))
+    throw conflict(`pull request is already scheduled to be merged automatically [pull_id: ${pull.id}]`);
   const b = c.body as MergePullRequestForm;
-  c.em.create(AutoMerge, { pullId: pull.id, doerId: c.auth.doer.id, mergeStyle: style, message, deleteBranchAfterMerge: b.delete_branch_after_merge === true, createdAt: new Date() });
+  c.em.create(AutoMerge, {
+    pullId: pull.id,
+    doerId: c.auth.doer.id,
+    mergeStyle: style,
+    message,
+    deleteBranchAfterMerge: b.delete_branch_after_merge === true,
+    createdAt: new Date(),
+  });
   await addComment(c.em, issue, c.auth.doer.id, CommentType.prScheduledToAutoMerge);
   return { status: 201 };
 }

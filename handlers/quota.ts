@@ -4,8 +4,21 @@
 // a missing group or rule in the path the default 404.
 import type { Handler, HandlerCtx } from '../lib/http/handler.ts';
 import { json, noContent } from '../lib/http/handler.ts';
-import type { CreateQuotaGroupOptions, CreateQuotaRuleOptions, EditQuotaRuleOptions, SetUserQuotaGroupsOptions } from '../model/schemas/index.ts';
-import { QuotaGroup, QuotaGroupMapping, QuotaGroupRule, QuotaMappingKind, QuotaRule, type IQuotaGroup, type IQuotaRule } from '../model/quota.ts';
+import type {
+  CreateQuotaGroupOptions,
+  CreateQuotaRuleOptions,
+  EditQuotaRuleOptions,
+  SetUserQuotaGroupsOptions,
+} from '../model/schemas/index.ts';
+import {
+  QuotaGroup,
+  QuotaGroupMapping,
+  QuotaGroupRule,
+  QuotaMappingKind,
+  QuotaRule,
+  type IQuotaGroup,
+  type IQuotaRule,
+} from '../model/quota.ts';
 import { User, type IUser } from '../model/user.ts';
 import { toApiQuotaGroup, toApiQuotaInfo, toApiQuotaRule } from '../lib/quota/api/quota.ts';
 import { toApiUser } from '../lib/users/api/user.ts';
@@ -60,7 +73,10 @@ const oneGroup = async (c: HandlerCtx<unknown>, name: string) => (await groupsNa
 
 export const listRules: Handler = async (c) => {
   const rules = await c.em.find(QuotaRule, {}, { orderBy: { name: 'asc' } });
-  return json(200, rules.map((r) => toApiQuotaRule(r, true)));
+  return json(
+    200,
+    rules.map((r) => toApiQuotaRule(r, true)),
+  );
 };
 
 async function insertRule(c: HandlerCtx<unknown>, opts: CreateQuotaRuleOptions, limit: number): Promise<IQuotaRule> {
@@ -102,8 +118,14 @@ export const removeRule: Handler = async (c) => {
 
 export const listGroups: Handler = async (c) => {
   const groups = await c.em.find(QuotaGroup, {}, { orderBy: { name: 'asc' } });
-  const full = await groupsNamed(c.em, groups.map((g) => g.name));
-  return json(200, full.map((g) => toApiQuotaGroup(g, true)));
+  const full = await groupsNamed(
+    c.em,
+    groups.map((g) => g.name),
+  );
+  return json(
+    200,
+    full.map((g) => toApiQuotaGroup(g, true)),
+  );
 };
 
 /**
@@ -135,7 +157,8 @@ export const removeGroup: Handler = async (c) => {
 };
 
 async function addRule(c: HandlerCtx<unknown>, groupName: string, ruleName: string): Promise<void> {
-  if (await c.em.findOne(QuotaGroupRule, { groupName, ruleName })) throw conflict(`rule already in group: [group: ${groupName}, rule: ${ruleName}]`);
+  if (await c.em.findOne(QuotaGroupRule, { groupName, ruleName }))
+    throw conflict(`rule already in group: [group: ${groupName}, rule: ${ruleName}]`);
   c.em.create(QuotaGroupRule, { groupName, ruleName });
   await c.em.flush();
 }
@@ -165,7 +188,10 @@ export const listGroupUsers: Handler = async (c) => {
   const links = await c.em.find(QuotaGroupMapping, { kind: QuotaMappingKind.user, groupName: group.name });
   const users = await c.em.find(User, { id: { $in: links.map((l) => l.mappedId) } }, { orderBy: { id: 'asc' } });
   const viewer = { doer: c.auth.doer, siteAdmin: isSiteAdmin(c) };
-  return json(200, users.map((u) => toApiUser(c.config, u, viewer)));
+  return json(
+    200,
+    users.map((u) => toApiUser(c.config, u, viewer)),
+  );
 };
 
 async function addMember(c: HandlerCtx<unknown>, groupName: string, user: IUser): Promise<void> {

@@ -14,19 +14,29 @@ import { pageOf, pagingHeaders, type Page } from '../lib/http/paging.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
 
 /** A reaction target: an issue (`commentId` 0) or one of its comments. */
-interface Target { issue: IIssue; commentId: number }
+interface Target {
+  issue: IIssue;
+  commentId: number;
+}
 
 async function toApi(c: RequestState, rows: IReaction[]) {
-  const users = await usersById(c.em, rows.map((r) => r.userId));
+  const users = await usersById(
+    c.em,
+    rows.map((r) => r.userId),
+  );
   const viewer = { doer: c.auth.doer, siteAdmin: isSiteAdmin(c) };
   return rows.map((r) => toApiReaction(c.config, viewer, r, users.get(r.userId)));
 }
 
 async function findReactions(c: RequestState, t: Target, page: Page | null) {
-  return c.em.findAndCount(Reaction, { issueId: t.issue.id, commentId: t.commentId, type: { $in: listSetting(c.config.UI.REACTIONS) } }, {
-    orderBy: { createdAt: 'asc', id: 'asc' },
-    ...(page ? { limit: page.limit, offset: page.offset } : {}),
-  });
+  return c.em.findAndCount(
+    Reaction,
+    { issueId: t.issue.id, commentId: t.commentId, type: { $in: listSetting(c.config.UI.REACTIONS) } },
+    {
+      orderBy: { createdAt: 'asc', id: 'asc' },
+      ...(page ? { limit: page.limit, offset: page.offset } : {}),
+    },
+  );
 }
 
 /** Forgejo's CreateReaction after its checks: 201 with the new reaction, 200 with the one already there. */
@@ -36,10 +46,16 @@ async function addReaction(c: RequestState, t: Target, content: string) {
   const inserted: { id: number }[] = await c.em.getConnection().execute(
     `insert into reaction (type, issue_id, comment_id, user_id, original_author, original_author_id, created_at)
      values (?, ?, ?, ?, '', 0, ?) on conflict do nothing returning id`,
-    [content, t.issue.id, t.commentId, doer.id, new Date()], 'all', c.em.getTransactionContext());
-  const row = await c.em.findOneOrFail(Reaction, inserted.length
-    ? { id: Number(inserted[0].id) }
-    : { issueId: t.issue.id, commentId: t.commentId, userId: doer.id, type: content, originalAuthor: '' });
+    [content, t.issue.id, t.commentId, doer.id, new Date()],
+    'all',
+    c.em.getTransactionContext(),
+  );
+  const row = await c.em.findOneOrFail(
+    Reaction,
+    inserted.length
+      ? { id: Number(inserted[0].id) }
+      : { issueId: t.issue.id, commentId: t.commentId, userId: doer.id, type: content, originalAuthor: '' },
+  );
   return json(inserted.length ? 201 : 200, (await toApi(c, [row]))[0]);
 }
 
@@ -51,7 +67,13 @@ async function changeReaction(c: HandlerCtx<EditReactionOption>, t: Target, crea
   const doer = need(c.auth.doer ?? undefined, 'user');
   const content = c.body.content ?? '';
   if (!create) {
-    await c.em.nativeDelete(Reaction, { issueId: t.issue.id, commentId: t.commentId, userId: doer.id, originalAuthorId: 0, ...(content ? { type: content } : {}) });
+    await c.em.nativeDelete(Reaction, {
+      issueId: t.issue.id,
+      commentId: t.commentId,
+      userId: doer.id,
+      originalAuthorId: 0,
+      ...(content ? { type: content } : {}),
+    });
     return { status: 200 };
   }
   return addReaction(c, t, content);
@@ -67,8 +89,10 @@ export const listReactions: Handler = async (c) => {
   return json(200, nullIfEmpty(await toApi(c, rows)), pagingHeaders(c, page, total));
 };
 
-export const createReactions: Handler<EditReactionOption> = async (c) => changeReaction(c, { issue: need(c.issue, 'issue'), commentId: 0 }, true);
-export const removeReactions: Handler<EditReactionOption> = async (c) => changeReaction(c, { issue: need(c.issue, 'issue'), commentId: 0 }, false);
+export const createReactions: Handler<EditReactionOption> = async (c) =>
+  changeReaction(c, { issue: need(c.issue, 'issue'), commentId: 0 }, true);
+export const removeReactions: Handler<EditReactionOption> = async (c) =>
+  changeReaction(c, { issue: need(c.issue, 'issue'), commentId: 0 }, false);
 
 /** Unpaged, as in Forgejo. */
 export const listCommentsReactions: Handler = async (c) => {

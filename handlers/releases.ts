@@ -24,7 +24,14 @@ import { canControlTag } from '../lib/repos/branch-rules.ts';
 import { lockCounterRows } from '../lib/db/counters.ts';
 import { positiveInt, truncateTitle } from '../lib/issues/issues.ts';
 import {
-  attachmentName, createExternal, createUploaded, deleteAttachments, formValue, isValidExternalUrl, loadAttachment, uploadedFile,
+  attachmentName,
+  createExternal,
+  createUploaded,
+  deleteAttachments,
+  formValue,
+  isValidExternalUrl,
+  loadAttachment,
+  uploadedFile,
 } from '../lib/attachments/attachments.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
 import type { IRepository } from '../model/repo.ts';
@@ -35,7 +42,9 @@ const canWriteReleases = (c: RequestState) => need(c.repo, 'repo').perm.canWrite
 
 /** forgejo-facts 12.5: `Accept: application/vnd.github+json` switches the upload URL to GitHub's template. */
 const githubFormat = (c: RequestState) =>
-  String(c.headers.accept ?? '').split(',').some((t) => t.split(';')[0].trim().toLowerCase() === 'application/vnd.github+json');
+  String(c.headers.accept ?? '')
+    .split(',')
+    .some((t) => t.split(';')[0].trim().toLowerCase() === 'application/vnd.github+json');
 
 async function reply(c: RequestState, status: number, rel: IRelease) {
   return json(status, await releaseToApi(c.em, c.config, viewerOf(c), gitCtx(c).urls, rel, { githubUploadUrl: githubFormat(c) }));
@@ -48,9 +57,14 @@ async function reply(c: RequestState, status: number, rel: IRelease) {
 export async function recountReleases(em: EntityManager, repoId: number): Promise<void> {
   await em.flush();
   await lockCounterRows(em, { repository: [repoId] });
-  await em.getConnection().execute(
-    `update repository r set num_releases = (select count(*) from release x where x.repo_id = r.id and not x.is_draft and not x.is_tag) where r.id = ?`,
-    [repoId], 'run', em.getTransactionContext());
+  await em
+    .getConnection()
+    .execute(
+      `update repository r set num_releases = (select count(*) from release x where x.repo_id = r.id and not x.is_draft and not x.is_tag) where r.id = ?`,
+      [repoId],
+      'run',
+      em.getTransactionContext(),
+    );
 }
 
 /** A release (not a bare tag record) of the loaded repository; drafts only for writers. Else 404. */
@@ -118,13 +132,18 @@ async function save(c: SignedInCtx, g: GitCtx, rel: IRelease, createdTag: string
     await c.em.flush();
   } catch (e) {
     if (createdTag) {
-      await deleteRef(g.path, `refs/tags/${rel.tagName}`, createdTag).catch((err: unknown) => c.services.log.warn({ err }, 'could not remove the tag of a failed release'));
+      await deleteRef(g.path, `refs/tags/${rel.tagName}`, createdTag).catch((err: unknown) =>
+        c.services.log.warn({ err }, 'could not remove the tag of a failed release'),
+      );
     }
     if (e instanceof UniqueConstraintViolationException) throw conflict(`release tag already exist [tag_name: ${rel.tagName}]`);
     throw e;
   }
   if (createdTag) await refreshAfterWrite(c.em, g.repo, g.path);
-  if (createdTag) await emitRefUpdates(c.em, c, g.repo, c.auth.doer, g.path, [{ ref: `refs/tags/${rel.tagName}`, before: zeroOid(createdTag), after: createdTag }]);
+  if (createdTag)
+    await emitRefUpdates(c.em, c, g.repo, c.auth.doer, g.path, [
+      { ref: `refs/tags/${rel.tagName}`, before: zeroOid(createdTag), after: createdTag },
+    ]);
   await recountReleases(c.em, g.repo.id);
 }
 
@@ -142,10 +161,16 @@ export const list: Handler<never, QueryOf<'Releases'>> = async (c) => {
   const q = (c.q.q ?? '').trim();
   if (q !== '') {
     const like = `%${likeEscape(q)}%`;
-    conds.push({ $or: [{ lowerTagName: { $like: `%${likeEscape(q.toLowerCase())}%` } }, { title: { $ilike: like } }, { note: { $ilike: like } }] });
+    conds.push({
+      $or: [{ lowerTagName: { $like: `%${likeEscape(q.toLowerCase())}%` } }, { title: { $ilike: like } }, { note: { $ilike: like } }],
+    });
   }
   const p = pageOf(c);
-  const [rows, total] = await c.em.findAndCount(Release, { $and: conds }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: p.limit, offset: p.offset });
+  const [rows, total] = await c.em.findAndCount(
+    Release,
+    { $and: conds },
+    { orderBy: { createdAt: 'desc', id: 'desc' }, limit: p.limit, offset: p.offset },
+  );
   const out = await releasesToApi(c.em, c.config, viewerOf(c), gitCtx(c).urls, rows, { githubUploadUrl: githubFormat(c) });
   return json(200, out, pagingHeaders(c, p, total));
 };
@@ -157,7 +182,11 @@ export const getTags: Handler = async (c) => reply(c, 200, await releaseByTag(c)
 /** The newest published release that is not a pre-release. */
 export const listLatest: Handler = async (c) => {
   const { repo } = need(c.repo, 'repo');
-  const rel = await c.em.findOne(Release, { repoId: repo.id, isDraft: false, isPrerelease: false, isTag: false }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+  const rel = await c.em.findOne(
+    Release,
+    { repoId: repo.id, isDraft: false, isPrerelease: false, isTag: false },
+    { orderBy: { createdAt: 'desc', id: 'desc' } },
+  );
   if (!rel) throw notFound();
   return reply(c, 200, rel);
 };
@@ -209,7 +238,14 @@ export const edit = signedIn<EditReleaseOption>(async (c) => {
   if (b.prerelease !== undefined) rel.isPrerelease = b.prerelease;
   if (b.hide_archive_links !== undefined) rel.hideArchiveLinks = b.hide_archive_links;
   await save(c, g, rel, await ensureTag(c, g, rel));
-  if (!rel.isDraft) await emitEvent(c.em, c, { name: 'release', repo: g.repo, sender: c.auth.doer, action: wasDraft ? 'published' : 'updated', release: rel });
+  if (!rel.isDraft)
+    await emitEvent(c.em, c, {
+      name: 'release',
+      repo: g.repo,
+      sender: c.auth.doer,
+      action: wasDraft ? 'published' : 'updated',
+      release: rel,
+    });
   return reply(c, 200, rel);
 });
 
@@ -278,7 +314,11 @@ export const createAssets = signedIn<unknown>(async (c) => {
 
 /** Forgejo names an external asset by the last segment of its URL's (decoded) path, else its host. */
 function lastSegment(pathname: string): string {
-  const seg = pathname.split('/').filter((p) => p !== '').pop() ?? '';
+  const seg =
+    pathname
+      .split('/')
+      .filter((p) => p !== '')
+      .pop() ?? '';
   try {
     return decodeURIComponent(seg);
   } catch (e) {

@@ -52,8 +52,12 @@ async function refAndPath(g: GitCtx, s: RequestState): Promise<{ ref: ResolvedRe
 
 function contentType(head: Buffer, name: string): string {
   const magic: [number[], string][] = [
-    [[0x89, 0x50, 0x4e, 0x47], 'image/png'], [[0xff, 0xd8, 0xff], 'image/jpeg'], [[0x47, 0x49, 0x46, 0x38], 'image/gif'],
-    [[0x25, 0x50, 0x44, 0x46], 'application/pdf'], [[0x50, 0x4b, 0x03, 0x04], 'application/zip'], [[0x1f, 0x8b], 'application/gzip'],
+    [[0x89, 0x50, 0x4e, 0x47], 'image/png'],
+    [[0xff, 0xd8, 0xff], 'image/jpeg'],
+    [[0x47, 0x49, 0x46, 0x38], 'image/gif'],
+    [[0x25, 0x50, 0x44, 0x46], 'application/pdf'],
+    [[0x50, 0x4b, 0x03, 0x04], 'application/zip'],
+    [[0x1f, 0x8b], 'application/gzip'],
   ];
   for (const [bytes, type] of magic) if (bytes.every((b, i) => head[i] === b)) return type;
   if (/\.svg$/i.test(name) && head.toString('utf8').includes('<svg')) return 'image/svg+xml';
@@ -101,8 +105,9 @@ async function serveBlob(c: RequestState, lfs = false): Promise<Reply> {
   const headers: Record<string, string> = { ETag: etag, 'X-Gitea-Object-Type': objectType, 'X-Forgejo-Object-Type': objectType };
   if (last) headers['Last-Modified'] = httpDate(last.committer.timestamp);
   const since = c.headers['if-modified-since'];
-  const notModified = noneMatch(c.headers['if-none-match'], etag)
-    || (c.headers['if-none-match'] === undefined && typeof since === 'string' && last && Date.parse(since) >= last.committer.timestamp * 1000);
+  const notModified =
+    noneMatch(c.headers['if-none-match'], etag) ||
+    (c.headers['if-none-match'] === undefined && typeof since === 'string' && last && Date.parse(since) >= last.committer.timestamp * 1000);
   if (notModified) return { status: 304, headers };
   const info = await readInfo(g.path, entry.oid);
   const size = info?.size ?? 0;
@@ -122,7 +127,11 @@ export const raw: Handler = (c) => serveBlob(c);
 /** An LFS pointer is served as its object; without the object (or the LFS server) as the pointer, as Forgejo does. */
 export const media: Handler = (c) => serveBlob(c, true);
 
-const FORMATS: [string, ArchiveFormat][] = [['.tar.gz', 'tar.gz'], ['.zip', 'zip'], ['.bundle', 'bundle']];
+const FORMATS: [string, ArchiveFormat][] = [
+  ['.tar.gz', 'tar.gz'],
+  ['.zip', 'zip'],
+  ['.bundle', 'bundle'],
+];
 const MIME: Record<ArchiveFormat, string> = { 'tar.gz': 'application/gzip', zip: 'application/zip', bundle: 'application/octet-stream' };
 
 async function serveArchive(c: RequestState, refName: string, format: ArchiveFormat): Promise<Reply> {

@@ -2,7 +2,18 @@
 import type { Handler } from '../lib/http/handler.ts';
 import { json, signedIn } from '../lib/http/handler.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
-import { allOf, findRepos, orderByParam, ownedBy, ownedOrCollaborating, reachable, searchCondition, ORDER_BY_ID, type Caller, type Sql } from '../lib/repos/search.ts';
+import {
+  allOf,
+  findRepos,
+  orderByParam,
+  ownedBy,
+  ownedOrCollaborating,
+  reachable,
+  searchCondition,
+  ORDER_BY_ID,
+  type Caller,
+  type Sql,
+} from '../lib/repos/search.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
 import { reposJson } from '../lib/repos/api/repo-json.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
@@ -24,7 +35,11 @@ export const search: Handler<never, QueryOf<'RepoSearch'>> = async (c) => {
 
 /** `GET /user/repos`: owned and collaborative repositories of the caller. */
 export const listMine = signedIn<never, QueryOf<'MyRepos'>>(async (c) => {
-  const { data, headers } = await page(c, allOf([ownedOrCollaborating(c.auth.doer.id), reachable(callerOf(c))]), orderByParam(c.q.order_by ?? 'name'));
+  const { data, headers } = await page(
+    c,
+    allOf([ownedOrCollaborating(c.auth.doer.id), reachable(callerOf(c))]),
+    orderByParam(c.q.order_by ?? 'name'),
+  );
   return json(200, data, headers);
 });
 

@@ -23,8 +23,16 @@ async function headCommit(g: GitCtx, s: RequestState, useRefQuery = false): Prom
 
 // --- languages ----------------------------------------------------------------------------------
 
-interface Lang { name: string; type: string; extensions?: readonly string[]; filenames?: readonly string[] }
-interface LangTables { byExtension: Map<string, Lang[]>; byFilename: Map<string, Lang> }
+interface Lang {
+  name: string;
+  type: string;
+  extensions?: readonly string[];
+  filenames?: readonly string[];
+}
+interface LangTables {
+  byExtension: Map<string, Lang[]>;
+  byFilename: Map<string, Lang>;
+}
 
 // linguist-languages (some 25 MB in memory) is loaded when a repository's languages are first asked
 // for, not by every process at start (issue 10).
@@ -45,8 +53,22 @@ function languageTables(): Promise<LangTables> {
 
 // Extensions several languages claim, settled as linguist's classifier settles them for most files.
 const PREFERRED: Record<string, string> = {
-  '.md': 'Markdown', '.h': 'C', '.m': 'Objective-C', '.pl': 'Perl', '.t': 'Perl', '.rs': 'Rust', '.cs': 'C#', '.fs': 'F#',
-  '.sql': 'SQL', '.inc': 'PHP', '.v': 'Verilog', '.d': 'D', '.r': 'R', '.cls': 'TeX', '.ts': 'TypeScript', '.tsx': 'TSX',
+  '.md': 'Markdown',
+  '.h': 'C',
+  '.m': 'Objective-C',
+  '.pl': 'Perl',
+  '.t': 'Perl',
+  '.rs': 'Rust',
+  '.cs': 'C#',
+  '.fs': 'F#',
+  '.sql': 'SQL',
+  '.inc': 'PHP',
+  '.v': 'Verilog',
+  '.d': 'D',
+  '.r': 'R',
+  '.cls': 'TeX',
+  '.ts': 'TypeScript',
+  '.tsx': 'TSX',
 };
 
 /** A file's language: by exact file name, else by extension, preferring the language whose first extension it is. */
@@ -98,7 +120,16 @@ export const editorconfig: Handler = async (c) => {
 
 // --- issue templates and config -----------------------------------------------------------------
 
-const TEMPLATE_DIRS = ['.forgejo/ISSUE_TEMPLATE', '.forgejo/issue_template', '.gitea/ISSUE_TEMPLATE', '.gitea/issue_template', '.github/ISSUE_TEMPLATE', '.github/issue_template', '.gitlab/ISSUE_TEMPLATE', '.gitlab/issue_template'];
+const TEMPLATE_DIRS = [
+  '.forgejo/ISSUE_TEMPLATE',
+  '.forgejo/issue_template',
+  '.gitea/ISSUE_TEMPLATE',
+  '.gitea/issue_template',
+  '.github/ISSUE_TEMPLATE',
+  '.github/issue_template',
+  '.gitlab/ISSUE_TEMPLATE',
+  '.gitlab/issue_template',
+];
 const CONFIG_FILES = TEMPLATE_DIRS.filter((d) => !d.startsWith('.gitlab')).flatMap((d) => [`${d}/config.yaml`, `${d}/config.yml`]);
 const FIELD_TYPES = new Set(['markdown', 'textarea', 'input', 'dropdown', 'checkboxes']);
 
@@ -108,7 +139,10 @@ const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' |
 
 function labelsOf(v: unknown): string[] {
   if (Array.isArray(v)) return v.map(str).filter((s) => s !== '');
-  return str(v).split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return str(v)
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 /** A template file as Forgejo's issue_template.Unmarshal reads it; null when invalid (skipped). */
@@ -146,7 +180,16 @@ function parseTemplate(fileName: string, text: string) {
   }
   const about = str(meta.about) || str(meta.description);
   if (str(meta.name) === '' || about === '') return null;
-  return { name: str(meta.name), title: str(meta.title), about, labels: labelsOf(meta.labels), ref: str(meta.ref), content, body: fields, file_name: fileName };
+  return {
+    name: str(meta.name),
+    title: str(meta.title),
+    about,
+    labels: labelsOf(meta.labels),
+    ref: str(meta.ref),
+    content,
+    body: fields,
+    file_name: fileName,
+  };
 }
 
 export const issueTemplates: Handler = async (c) => {
@@ -186,10 +229,18 @@ async function issueConfig(c: RequestState): Promise<{ config: typeof DEFAULT_CO
       throw e;
     }
     const doc = isObj(parsed) ? parsed : {};
-    const links = Array.isArray(doc.contact_links) ? doc.contact_links.map((l) => (isObj(l) ? { name: str(l.name), url: str(l.url), about: str(l.about) } : { name: '', url: '', about: '' })) : [];
-    const config = { blank_issues_enabled: typeof doc.blank_issues_enabled === 'boolean' ? doc.blank_issues_enabled : true, contact_links: links };
+    const links = Array.isArray(doc.contact_links)
+      ? doc.contact_links.map((l) =>
+          isObj(l) ? { name: str(l.name), url: str(l.url), about: str(l.about) } : { name: '', url: '', about: '' },
+        )
+      : [];
+    const config = {
+      blank_issues_enabled: typeof doc.blank_issues_enabled === 'boolean' ? doc.blank_issues_enabled : true,
+      contact_links: links,
+    };
     for (const [i, l] of links.entries()) {
-      for (const key of ['name', 'url', 'about'] as const) if (l[key] === '') return { config: DEFAULT_CONFIG, error: `contact_link at position ${i + 1} is missing ${key} key` };
+      for (const key of ['name', 'url', 'about'] as const)
+        if (l[key] === '') return { config: DEFAULT_CONFIG, error: `contact_link at position ${i + 1} is missing ${key} key` };
       if (!URL.canParse(l.url)) return { config: DEFAULT_CONFIG, error: `${l.url} is not a valid URL` };
     }
     return { config, error: null };

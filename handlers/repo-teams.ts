@@ -20,7 +20,10 @@ export const list: Handler = async (c) => {
   const links = await c.em.find(TeamRepo, { repoId: repo.id });
   const teams = links.length ? await c.em.find(Team, { id: { $in: links.map((l) => l.teamId) } }, { orderBy: { name: 'asc' } }) : [];
   const units = teams.length ? await c.em.find(TeamUnit, { teamId: { $in: teams.map((t) => t.id) } }) : [];
-  return json(200, teams.map((t) => toApiTeam(c.config, t, units)));
+  return json(
+    200,
+    teams.map((t) => toApiTeam(c.config, t, units)),
+  );
 };
 
 export const get: Handler = async (c) => {

@@ -58,12 +58,25 @@ const MERGE_STYLES = ['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward
 const UPDATE_STYLES = ['merge', 'rebase'];
 const TRACKER_STYLES = ['', 'numeric', 'alphanumeric', 'regexp'];
 const PULL_SETTINGS = [
-  'allow_merge_commits', 'allow_rebase', 'allow_rebase_explicit', 'allow_squash_merge', 'allow_fast_forward_only_merge',
-  'allow_rebase_update', 'allow_manual_merge', 'autodetect_manual_merge', 'default_delete_branch_after_merge',
-  'default_merge_style', 'default_update_style', 'default_allow_maintainer_edit', 'ignore_whitespace_conflicts',
+  'allow_merge_commits',
+  'allow_rebase',
+  'allow_rebase_explicit',
+  'allow_squash_merge',
+  'allow_fast_forward_only_merge',
+  'allow_rebase_update',
+  'allow_manual_merge',
+  'autodetect_manual_merge',
+  'default_delete_branch_after_merge',
+  'default_merge_style',
+  'default_update_style',
+  'default_allow_maintainer_edit',
+  'ignore_whitespace_conflicts',
 ] as const;
 const SIMPLE_UNITS: [keyof EditRepoOption, UnitName][] = [
-  ['has_projects', 'projects'], ['has_releases', 'releases'], ['has_packages', 'packages'], ['has_actions', 'actions'],
+  ['has_projects', 'projects'],
+  ['has_releases', 'releases'],
+  ['has_packages', 'packages'],
+  ['has_actions', 'actions'],
 ];
 
 const isHttpUrl = (u: string) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol);
@@ -74,7 +87,10 @@ async function checkEdit(c: HandlerCtx<EditRepoOption>, repo: IRepository, owner
   const b = c.body;
   if (b.name && b.name !== repo.name) {
     checkRepoName(b.name);
-    if (b.name.toLowerCase() !== repo.lowerName && (await c.em.count(Repository, { ownerId: owner.id, lowerName: b.name.toLowerCase() })) > 0) {
+    if (
+      b.name.toLowerCase() !== repo.lowerName &&
+      (await c.em.count(Repository, { ownerId: owner.id, lowerName: b.name.toLowerCase() })) > 0
+    ) {
       throw unprocessable(`repo name is already taken [name: ${b.name}]`);
     }
   }
@@ -82,20 +98,27 @@ async function checkEdit(c: HandlerCtx<EditRepoOption>, repo: IRepository, owner
     throw unprocessable('cannot change private repository to public');
   }
   if (b.default_branch !== undefined && b.default_branch !== repo.defaultBranch && !repo.isEmpty) {
-    if (!(await revParse(c.services.repoPath(owner.name, repo.name), `refs/heads/${b.default_branch}`))) throw unprocessable(`branch does not exist [name: ${b.default_branch}]`);
+    if (!(await revParse(c.services.repoPath(owner.name, repo.name), `refs/heads/${b.default_branch}`)))
+      throw unprocessable(`branch does not exist [name: ${b.default_branch}]`);
   }
   if (b.wiki_branch && !isValidBranchName(b.wiki_branch)) throw unprocessable('[WikiBranch]: GitRefName');
   const t = b.external_tracker;
   if (t && b.has_issues !== false) {
     if (!isHttpUrl(t.external_tracker_url ?? '')) throw unprocessable('Invalid external tracker URL');
-    if (t.external_tracker_format && !trackerFormatOk(t.external_tracker_format)) throw unprocessable('Invalid external tracker URL format');
-    if (!TRACKER_STYLES.includes(t.external_tracker_style ?? '')) throw unprocessable(`Invalid external tracker style: "${t.external_tracker_style}"`);
+    if (t.external_tracker_format && !trackerFormatOk(t.external_tracker_format))
+      throw unprocessable('Invalid external tracker URL format');
+    if (!TRACKER_STYLES.includes(t.external_tracker_style ?? ''))
+      throw unprocessable(`Invalid external tracker style: "${t.external_tracker_style}"`);
   }
-  if (b.external_wiki && b.has_wiki !== false && !isHttpUrl(b.external_wiki.external_wiki_url ?? '')) throw unprocessable('Invalid external wiki URL');
-  if (b.default_merge_style && !MERGE_STYLES.includes(b.default_merge_style)) throw unprocessable(`Invalid default merge style: "${b.default_merge_style}"`);
-  if (b.default_update_style && !UPDATE_STYLES.includes(b.default_update_style)) throw unprocessable(`Invalid default update style: "${b.default_update_style}"`);
+  if (b.external_wiki && b.has_wiki !== false && !isHttpUrl(b.external_wiki.external_wiki_url ?? ''))
+    throw unprocessable('Invalid external wiki URL');
+  if (b.default_merge_style && !MERGE_STYLES.includes(b.default_merge_style))
+    throw unprocessable(`Invalid default merge style: "${b.default_merge_style}"`);
+  if (b.default_update_style && !UPDATE_STYLES.includes(b.default_update_style))
+    throw unprocessable(`Invalid default update style: "${b.default_update_style}"`);
   if (b.archived !== undefined && repo.isMirror) throw unprocessable('repo is a mirror, cannot archive/un-archive');
-  if ((b.mirror_interval !== undefined || b.enable_prune !== undefined) && !repo.isMirror) throw unprocessable('repo is not a mirror, can not change mirror interval');
+  if ((b.mirror_interval !== undefined || b.enable_prune !== undefined) && !repo.isMirror)
+    throw unprocessable('repo is not a mirror, can not change mirror interval');
   if (b.mirror_interval !== undefined) {
     const r = checkMirrorInterval(b.mirror_interval);
     if ('error' in r) throw unprocessable(r.error);
@@ -106,7 +129,13 @@ async function checkEdit(c: HandlerCtx<EditRepoOption>, repo: IRepository, owner
 function editUnits(c: HandlerCtx<EditRepoOption>, repoId: number, units: IRepoUnit[]): void {
   const b = c.body;
   const find = (u: UnitName) => units.find((x) => x.type === Unit[u]);
-  const drop = (u: UnitName) => { const row = find(u); if (row) { c.em.remove(row); units.splice(units.indexOf(row), 1); } };
+  const drop = (u: UnitName) => {
+    const row = find(u);
+    if (row) {
+      c.em.remove(row);
+      units.splice(units.indexOf(row), 1);
+    }
+  };
   const put = (u: UnitName, config: Record<string, unknown>) => {
     const row = find(u);
     if (row) row.config = config;
@@ -114,27 +143,37 @@ function editUnits(c: HandlerCtx<EditRepoOption>, repoId: number, units: IRepoUn
   };
 
   const hasIssues = b.has_issues ?? !!(find('issues') || find('ext_issues'));
-  if (!hasIssues) { drop('issues'); drop('ext_issues'); }
-  else if (b.external_tracker) {
+  if (!hasIssues) {
+    drop('issues');
+    drop('ext_issues');
+  } else if (b.external_tracker) {
     const t = b.external_tracker;
     put('ext_issues', {
-      external_tracker_url: t.external_tracker_url ?? '', external_tracker_format: t.external_tracker_format ?? '',
-      external_tracker_style: t.external_tracker_style ?? '', external_tracker_regexp_pattern: t.external_tracker_regexp_pattern ?? '',
+      external_tracker_url: t.external_tracker_url ?? '',
+      external_tracker_format: t.external_tracker_format ?? '',
+      external_tracker_style: t.external_tracker_style ?? '',
+      external_tracker_regexp_pattern: t.external_tracker_regexp_pattern ?? '',
     });
     drop('issues');
   } else if (b.has_issues !== undefined || b.internal_tracker || find('issues')) {
     const it = b.internal_tracker;
     // Go's bools: fields left out of internal_tracker count as false, as in Forgejo.
     const config = it
-      ? { enable_time_tracker: !!it.enable_time_tracker, allow_only_contributors_to_track_time: !!it.allow_only_contributors_to_track_time, enable_issue_dependencies: !!it.enable_issue_dependencies }
+      ? {
+          enable_time_tracker: !!it.enable_time_tracker,
+          allow_only_contributors_to_track_time: !!it.allow_only_contributors_to_track_time,
+          enable_issue_dependencies: !!it.enable_issue_dependencies,
+        }
       : (find('issues')?.config ?? defaultUnitConfig('issues'));
     put('issues', config);
     drop('ext_issues');
   }
 
   const hasWiki = b.has_wiki ?? !!(find('wiki') || find('ext_wiki'));
-  if (!hasWiki) { drop('wiki'); drop('ext_wiki'); }
-  else if (b.external_wiki) {
+  if (!hasWiki) {
+    drop('wiki');
+    drop('ext_wiki');
+  } else if (b.external_wiki) {
     put('ext_wiki', { external_wiki_url: b.external_wiki.external_wiki_url ?? '' });
     drop('wiki');
   } else if (b.has_wiki !== undefined || b.globally_editable_wiki !== undefined || find('wiki')) {

@@ -44,7 +44,10 @@ export const stargazers: Handler = async (c) => {
   const [stars, total] = await c.em.findAndCount(Star, { repoId: repo.id }, { orderBy: { id: 'asc' }, limit: p.limit, offset: p.offset });
   const users = stars.length ? await c.em.find(User, { id: { $in: stars.map((s) => s.uid) } }) : [];
   const viewer = { doer: c.auth.doer, siteAdmin: isSiteAdmin(c) };
-  const out = stars.map((s) => users.find((u) => u.id === s.uid)).filter((u) => u !== undefined).map((u) => toApiUser(c.config, u, viewer));
+  const out = stars
+    .map((s) => users.find((u) => u.id === s.uid))
+    .filter((u) => u !== undefined)
+    .map((u) => toApiUser(c.config, u, viewer));
   return json(200, out, pagingHeaders(c, p, total));
 };
 

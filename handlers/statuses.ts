@@ -97,22 +97,39 @@ export const combined: Handler = async (c) => {
   // The latest status of each context, newest context first.
   const latest: ICommitStatus[] = [];
   const seen = new Set<string>();
-  for (const s of all) if (!seen.has(s.contextHash)) { seen.add(s.contextHash); latest.push(s); }
-  if (latest.length === 0) return json(200, { state: '', sha: '', total_count: 0, statuses: null, repository: null, commit_url: '', url: '' } satisfies ApiCombinedStatus);
+  for (const s of all)
+    if (!seen.has(s.contextHash)) {
+      seen.add(s.contextHash);
+      latest.push(s);
+    }
+  if (latest.length === 0)
+    return json(200, {
+      state: '',
+      sha: '',
+      total_count: 0,
+      statuses: null,
+      repository: null,
+      commit_url: '',
+      url: '',
+    } satisfies ApiCombinedStatus);
   const slice = latest.slice(page.offset, page.offset + page.limit);
   let state = '';
   for (const s of slice) if (state === '' || (s.state in PRIORITY && PRIORITY[s.state] <= (PRIORITY[state] ?? 99))) state = s.state;
   if (state === 'error') state = 'failure';
   const statuses = await statusesJson(c.em, c.config, g, slice);
-  return json(200, {
-    state,
-    sha,
-    total_count: slice.length,
-    statuses,
-    repository: await repoJson(c, g.repo, g.owner),
-    commit_url: '',
-    url: '',
-  } satisfies ApiCombinedStatus, pagingHeaders(c, page, latest.length));
+  return json(
+    200,
+    {
+      state,
+      sha,
+      total_count: slice.length,
+      statuses,
+      repository: await repoJson(c, g.repo, g.owner),
+      commit_url: '',
+      url: '',
+    } satisfies ApiCombinedStatus,
+    pagingHeaders(c, page, latest.length),
+  );
 };
 
 /** This family's handlers; `routes.table.ts` names each `statuses.<key>`. */

@@ -39,7 +39,8 @@ export const create: Handler<CreateTagProtectionOption> = async (c) => {
   const b = c.body;
   const pattern = (b.name_pattern ?? '').trim();
   if (pattern === '') throw badRequest('name_pattern are empty');
-  if (!b.whitelist_usernames?.length && !b.whitelist_teams?.length) throw badRequest('both whitelist_usernames and whitelist_teams are empty');
+  if (!b.whitelist_usernames?.length && !b.whitelist_teams?.length)
+    throw badRequest('both whitelist_usernames and whitelist_teams are empty');
   if (await c.em.findOne(ProtectedTag, { repoId: repo.id, namePattern: pattern })) throw conflict403('Tag protection already exist');
   checkPattern(pattern);
   const row = c.em.create(ProtectedTag, {

@@ -6,7 +6,16 @@ import type { CreateTeamOption, EditTeamOption } from '../model/schemas/index.ts
 import { Team, TeamUser, type ITeam } from '../model/org.ts';
 import { User } from '../model/user.ts';
 import {
-  addTeamMember, addTeamRepo, createTeam, deleteTeam, editTeam, hasTeamRepo, removeTeamMember, removeTeamRepo, teamRepos, teamUnitsOf,
+  addTeamMember,
+  addTeamRepo,
+  createTeam,
+  deleteTeam,
+  editTeam,
+  hasTeamRepo,
+  removeTeamMember,
+  removeTeamRepo,
+  teamRepos,
+  teamUnitsOf,
 } from '../lib/users/teams.ts';
 import { repoPermission } from '../lib/auth/perm.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/http/paging.ts';
@@ -22,14 +31,25 @@ import type { QueryOf } from '../model/schemas/query.ts';
 async function teamsJson(c: HandlerCtx<unknown>, teams: ITeam[], withOrg: boolean) {
   const units = await teamUnitsOf(c.em, teams);
   const orgs = withOrg ? await c.em.find(User, { id: { $in: [...new Set(teams.map((t) => t.orgId))] } }) : [];
-  return teams.map((t) => toApiTeam(c.config, t, units, orgs.find((o) => o.id === t.orgId)));
+  return teams.map((t) =>
+    toApiTeam(
+      c.config,
+      t,
+      units,
+      orgs.find((o) => o.id === t.orgId),
+    ),
+  );
 }
 
 const page = <T>(rows: T[], p: Page) => rows.slice(p.offset, p.offset + p.limit);
 
 export const listOfOrg: Handler = async (c) => {
   const p = pageOf(c);
-  const [rows, total] = await c.em.findAndCount(Team, { orgId: need(c.org, 'org').id }, { orderBy: { lowerName: 'asc' }, limit: p.limit, offset: p.offset });
+  const [rows, total] = await c.em.findAndCount(
+    Team,
+    { orgId: need(c.org, 'org').id },
+    { orderBy: { lowerName: 'asc' }, limit: p.limit, offset: p.offset },
+  );
   return json(200, await teamsJson(c, rows, false), pagingHeaders(c, p, total));
 };
 
@@ -60,7 +80,11 @@ export const create: Handler<CreateTeamOption> = async (c) => {
 export const listMine = signedIn(async (c) => {
   const p = pageOf(c);
   const ids = (await c.em.find(TeamUser, { uid: c.auth.doer.id })).map((m) => m.teamId);
-  const [rows, total] = await c.em.findAndCount(Team, { id: { $in: ids } }, { orderBy: { lowerName: 'asc' }, limit: p.limit, offset: p.offset });
+  const [rows, total] = await c.em.findAndCount(
+    Team,
+    { id: { $in: ids } },
+    { orderBy: { lowerName: 'asc' }, limit: p.limit, offset: p.offset },
+  );
   return json(200, await teamsJson(c, rows, true), pagingHeaders(c, p, total));
 });
 
@@ -81,9 +105,17 @@ export const listMembers: Handler = async (c) => {
   const p = pageOf(c);
   const team = need(c.team, 'team');
   const ids = (await c.em.find(TeamUser, { teamId: team.id })).map((m) => m.uid);
-  const [rows, total] = await c.em.findAndCount(User, { id: { $in: ids } }, { orderBy: { lowerName: 'asc' }, limit: p.limit, offset: p.offset });
+  const [rows, total] = await c.em.findAndCount(
+    User,
+    { id: { $in: ids } },
+    { orderBy: { lowerName: 'asc' }, limit: p.limit, offset: p.offset },
+  );
   const viewer = { doer: c.auth.doer, siteAdmin: isSiteAdmin(c) };
-  return json(200, rows.map((u) => toApiUser(c.config, u, viewer)), pagingHeaders(c, p, total));
+  return json(
+    200,
+    rows.map((u) => toApiUser(c.config, u, viewer)),
+    pagingHeaders(c, p, total),
+  );
 };
 
 export const getMember: Handler = async (c) => {

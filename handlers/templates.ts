@@ -18,7 +18,10 @@ export const getGitignore: Handler = async (c) => {
 const licenseUrl = (appUrl: string, name: string) => `${appUrl}api/v1/licenses/${encodeURIComponent(name)}`;
 
 export const listLicenses: Handler = async (c) =>
-  json(200, licenseNames().map((n) => ({ key: n, name: n, url: licenseUrl(c.config.appUrl, n) })));
+  json(
+    200,
+    licenseNames().map((n) => ({ key: n, name: n, url: licenseUrl(c.config.appUrl, n) })),
+  );
 
 export const getLicense: Handler = async (c) => {
   const name = c.params.name ?? '';
@@ -32,7 +35,10 @@ export const listLabelSets: Handler = async () => json(200, Object.keys(LABEL_SE
 export const getLabelSet: Handler = async (c) => {
   const set = labelSet(c.params.name ?? '');
   if (!set) throw notFound();
-  return json(200, set.map((l) => ({ name: l.name, exclusive: l.exclusive, color: l.color, description: l.description })));
+  return json(
+    200,
+    set.map((l) => ({ name: l.name, exclusive: l.exclusive, color: l.color, description: l.description })),
+  );
 };
 
 /** This family's handlers; `routes.table.ts` names each `templates.<key>`. */

@@ -35,7 +35,11 @@ async function apiToken(s: RequestState, t: IAccessToken, value: string): Promis
 export const list: Handler = async (c) => {
   const user = need(c.contextUser, 'user');
   const p = pageOf(c);
-  const [rows, total] = await c.em.findAndCount(AccessToken, { uid: user.id }, { orderBy: { id: 'desc' }, limit: p.limit, offset: p.offset });
+  const [rows, total] = await c.em.findAndCount(
+    AccessToken,
+    { uid: user.id },
+    { orderBy: { id: 'desc' }, limit: p.limit, offset: p.offset },
+  );
   const out = [];
   for (const t of rows) out.push(await apiToken(c, t, ''));
   return json(200, out, { 'X-Total-Count': String(total) });
@@ -56,9 +60,12 @@ export const create: Handler<CreateAccessTokenOption> = async (c) => {
   if (body.repositories) {
     // Spec, "Access token creation": a present but empty list must not make an all-access token.
     if (body.repositories.length === 0) throw badRequest('Access tokens with specified repositories must have at least one repository.');
-    if (scopes.includes('public-only')) throw badRequest('Access tokens with specified repositories cannot be combined with the public-only scope.');
+    if (scopes.includes('public-only'))
+      throw badRequest('Access tokens with specified repositories cannot be combined with the public-only scope.');
     if (!scopes.every((sc) => REPO_TOKEN_SCOPES.has(sc))) {
-      throw badRequest('Access tokens with specified repositories can only be used with the read:issue, write:issue, read:repository, and write:repository scopes.');
+      throw badRequest(
+        'Access tokens with specified repositories can only be used with the read:issue, write:issue, read:repository, and write:repository scopes.',
+      );
     }
     for (const target of body.repositories) {
       const ownerName = String(target.owner ?? '');
@@ -74,7 +81,12 @@ export const create: Handler<CreateAccessTokenOption> = async (c) => {
   const value = newTokenValue();
   const salt = newSalt();
   const token = c.em.create(AccessToken, {
-    uid: user.id, name: body.name, tokenHash: hashToken(value, salt), tokenSalt: salt, tokenLastEight: value.slice(-8), scope: scopes.join(','),
+    uid: user.id,
+    name: body.name,
+    tokenHash: hashToken(value, salt),
+    tokenSalt: salt,
+    tokenLastEight: value.slice(-8),
+    scope: scopes.join(','),
   });
   await c.em.flush();
   for (const repoId of repoIds) c.em.create(AccessTokenRepo, { tokenId: token.id, repoId });

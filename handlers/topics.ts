@@ -6,7 +6,16 @@ import { RepoTopic, Topic } from '../model/topic.ts';
 import { notFound } from '../lib/http/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { toApiTopic } from '../lib/repos/api/topic.ts';
-import { MAX_TOPICS, addTopic, countRepoTopics, normalizeTopic, removeTopic, sanitizeTopics, saveTopics, validTopic } from '../lib/repos/topics.ts';
+import {
+  MAX_TOPICS,
+  addTopic,
+  countRepoTopics,
+  normalizeTopic,
+  removeTopic,
+  sanitizeTopics,
+  saveTopics,
+  validTopic,
+} from '../lib/repos/topics.ts';
 import { need } from '../lib/http/request.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 
@@ -17,7 +26,9 @@ export const list: Handler = async (c) => {
   const { repo } = need(c.repo, 'repo');
   const p = pageOf(c);
   const links = await c.em.find(RepoTopic, { repoId: repo.id });
-  const topics = links.length ? await c.em.find(Topic, { id: { $in: links.map((l) => l.topicId) } }, { orderBy: { name: 'asc' }, limit: p.limit, offset: p.offset }) : [];
+  const topics = links.length
+    ? await c.em.find(Topic, { id: { $in: links.map((l) => l.topicId) } }, { orderBy: { name: 'asc' }, limit: p.limit, offset: p.offset })
+    : [];
   return json(200, { topics: topics.map((t) => t.name) }, pagingHeaders(c, p, links.length));
 };
 
@@ -34,7 +45,8 @@ export const putItem: Handler = async (c) => {
   const { repo } = need(c.repo, 'repo');
   const name = normalizeTopic(c.params.topic ?? '');
   if (!validTopic(name)) return invalid([name], 'Topic name is invalid');
-  if (!repo.topics.includes(name) && (await countRepoTopics(c.em, repo.id)) >= MAX_TOPICS) return invalid(null, 'Exceeding maximum allowed topics per repo.');
+  if (!repo.topics.includes(name) && (await countRepoTopics(c.em, repo.id)) >= MAX_TOPICS)
+    return invalid(null, 'Exceeding maximum allowed topics per repo.');
   await addTopic(c.em, repo, name);
   return noContent();
 };
@@ -52,7 +64,11 @@ export const search: Handler<never, QueryOf<'Search'>> = async (c) => {
   const p = pageOf(c);
   const q = (c.q.q ?? '').toLowerCase();
   const where = q ? { name: { $like: `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%` } } : {};
-  const [topics, total] = await c.em.findAndCount(Topic, where, { orderBy: [{ repoCount: 'desc' }, { name: 'asc' }], limit: p.limit, offset: p.offset });
+  const [topics, total] = await c.em.findAndCount(Topic, where, {
+    orderBy: [{ repoCount: 'desc' }, { name: 'asc' }],
+    limit: p.limit,
+    offset: p.offset,
+  });
   const body = topics.map(toApiTopic);
   return json(200, { topics: body }, pagingHeaders(c, p, total));
 };

@@ -67,9 +67,11 @@ export const search: Handler<never, QueryOf<'UserSearch'>> = async (c) => {
   const q = (c.q.q ?? '').trim().toLowerCase();
   if (q) {
     const like = `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-    const email: object = !doer ? { email: { $ilike: like }, keepEmailPrivate: false }
-      : isSiteAdmin(c) ? { email: { $ilike: like } }
-      : { email: { $ilike: like }, $or: [{ keepEmailPrivate: false }, { id: doer.id }] };
+    const email: object = !doer
+      ? { email: { $ilike: like }, keepEmailPrivate: false }
+      : isSiteAdmin(c)
+        ? { email: { $ilike: like } }
+        : { email: { $ilike: like }, $or: [{ keepEmailPrivate: false }, { id: doer.id }] };
     and.push({ $or: [{ lowerName: { $like: like } }, { fullName: { $ilike: like } }, email] });
   }
   const [rows, total] = await c.em.findAndCount(User, { $and: and }, { orderBy: userOrder(c.q.sort), limit: p.limit, offset: p.offset });
@@ -88,9 +90,15 @@ async function listOrgsOf(c: RequestState, user: IUser) {
   const p = pageOf(c);
   const all = !!c.auth.doer && (c.auth.doer.id === user.id || isSiteAdmin(c));
   const memberships = await c.em.find(OrgUser, all ? { uid: user.id } : { uid: user.id, isPublic: true });
-  const where = all ? { type: 1, id: { $in: memberships.map((m) => m.orgId) } } : { type: 1, visibility: 'public' as const, id: { $in: memberships.map((m) => m.orgId) } };
+  const where = all
+    ? { type: 1, id: { $in: memberships.map((m) => m.orgId) } }
+    : { type: 1, visibility: 'public' as const, id: { $in: memberships.map((m) => m.orgId) } };
   const [rows, total] = await c.em.findAndCount(User, where, { orderBy: { lowerName: 'asc' }, limit: p.limit, offset: p.offset });
-  return json(200, rows.map((o) => toApiOrg(c.config, o)), pagingHeaders(c, p, total));
+  return json(
+    200,
+    rows.map((o) => toApiOrg(c.config, o)),
+    pagingHeaders(c, p, total),
+  );
 }
 
 export const listMyOrgs = signedIn(async (c) => listOrgsOf(c, c.auth.doer));
@@ -137,12 +145,24 @@ async function reachableRepos(c: RequestState, repoIds: number[], p: Page) {
 export const listStarred: Handler = async (c) => {
   const user = need(c.contextUser, 'user');
   const stars = await c.em.find(Star, { uid: user.id }, { orderBy: { id: 'desc' } });
-  return reachableRepos(c, stars.map((s) => s.repoId), pageOf(c));
+  return reachableRepos(
+    c,
+    stars.map((s) => s.repoId),
+    pageOf(c),
+  );
 };
 
 async function watchedBy(c: RequestState, user: IUser) {
-  const watches = await c.em.find(Watch, { userId: user.id, mode: { $in: [WatchMode.normal, WatchMode.auto] } }, { orderBy: { id: 'desc' } });
-  return reachableRepos(c, watches.map((w) => w.repoId), pageOf(c));
+  const watches = await c.em.find(
+    Watch,
+    { userId: user.id, mode: { $in: [WatchMode.normal, WatchMode.auto] } },
+    { orderBy: { id: 'desc' } },
+  );
+  return reachableRepos(
+    c,
+    watches.map((w) => w.repoId),
+    pageOf(c),
+  );
 }
 
 export const listSubscriptions: Handler = async (c) => watchedBy(c, need(c.contextUser, 'user'));

@@ -20,10 +20,17 @@ function watchInfo(s: RequestState, repo: IRepository, owner: IUser) {
 export const subscribers: Handler = async (c) => {
   const { repo } = need(c.repo, 'repo');
   const p = pageOf(c);
-  const [rows, total] = await c.em.findAndCount(Watch, { repoId: repo.id, mode: { $in: WATCHING } }, { orderBy: { id: 'asc' }, limit: p.limit, offset: p.offset });
+  const [rows, total] = await c.em.findAndCount(
+    Watch,
+    { repoId: repo.id, mode: { $in: WATCHING } },
+    { orderBy: { id: 'asc' }, limit: p.limit, offset: p.offset },
+  );
   const users = rows.length ? await c.em.find(User, { id: { $in: rows.map((w) => w.userId) } }) : [];
   const viewer = { doer: c.auth.doer, siteAdmin: isSiteAdmin(c) };
-  const out = rows.map((w) => users.find((u) => u.id === w.userId)).filter((u) => u !== undefined).map((u) => toApiUser(c.config, u, viewer));
+  const out = rows
+    .map((w) => users.find((u) => u.id === w.userId))
+    .filter((u) => u !== undefined)
+    .map((u) => toApiUser(c.config, u, viewer));
   return json(200, out, pagingHeaders(c, p, total));
 };
 

@@ -17,8 +17,20 @@ import { pageOf } from '../lib/http/paging.ts';
 import { wikiPath } from '../lib/repos/repos.ts';
 import { gitWrite, identityOf } from '../lib/repos/git.ts';
 import {
-  blobBase64, changeWiki, checkPageName, ensureWikiRepo, findPage, listPageFiles, titleToWebPath, webPathFromRequest,
-  webPathToGitPath, webPathToTitle, WikiNameError, wikiTip, type PageFile, type Wiki,
+  blobBase64,
+  changeWiki,
+  checkPageName,
+  ensureWikiRepo,
+  findPage,
+  listPageFiles,
+  titleToWebPath,
+  webPathFromRequest,
+  webPathToGitPath,
+  webPathToTitle,
+  WikiNameError,
+  wikiTip,
+  type PageFile,
+  type Wiki,
 } from '../lib/repos/wiki.ts';
 import { need, type RequestState } from '../lib/http/request.ts';
 
@@ -162,11 +174,13 @@ export const createNew = signedIn<CreateWikiPageOptions>(async (c) => {
   const message = b.message || `Add ${goQuote(title)}`;
   const w = wikiOf(c);
   await ensureWikiRepo(w, need(c.repo, 'repo').repo.objectFormatName as ObjectFormat);
-  await gitWrite(() => changeWiki(w, doer(c), async (tip) => {
-    const existing = tip ? await findPage(w, tip, web) : null;
-    if (existing) throw alreadyExists(existing);
-    return { ops: [{ op: 'create', path: webPathToGitPath(web), content }], message };
-  }));
+  await gitWrite(() =>
+    changeWiki(w, doer(c), async (tip) => {
+      const existing = tip ? await findPage(w, tip, web) : null;
+      if (existing) throw alreadyExists(existing);
+      return { ops: [{ op: 'create', path: webPathToGitPath(web), content }], message };
+    }),
+  );
   await wikiEvent(c, 'created', web, message);
   return json(201, await pageJson(c, w, web));
 });
@@ -184,15 +198,17 @@ export const editPage = signedIn<CreateWikiPageOptions>(async (c) => {
   const content = b.content_base64 === undefined ? undefined : decodeContent(b.content_base64);
   const message = b.message || `Update ${goQuote(newWeb)}`;
   const w = wikiOf(c);
-  await gitWrite(() => changeWiki(w, doer(c), async (tip) => {
-    const old = tip ? await findPage(w, tip, oldWeb) : null;
-    if (!tip || !old) throw notFound();
-    const target = newWeb === oldWeb ? old : await findPage(w, tip, newWeb);
-    if (target && target.gitPath !== old.gitPath) throw alreadyExists(target);
-    const to = target?.gitPath ?? webPathToGitPath(newWeb);
-    if (to !== old.gitPath) return { ops: [{ op: 'move', fromPath: old.gitPath, path: to, content }], message };
-    return content === undefined ? null : { ops: [{ op: 'update', path: to, content }], message };
-  }));
+  await gitWrite(() =>
+    changeWiki(w, doer(c), async (tip) => {
+      const old = tip ? await findPage(w, tip, oldWeb) : null;
+      if (!tip || !old) throw notFound();
+      const target = newWeb === oldWeb ? old : await findPage(w, tip, newWeb);
+      if (target && target.gitPath !== old.gitPath) throw alreadyExists(target);
+      const to = target?.gitPath ?? webPathToGitPath(newWeb);
+      if (to !== old.gitPath) return { ops: [{ op: 'move', fromPath: old.gitPath, path: to, content }], message };
+      return content === undefined ? null : { ops: [{ op: 'update', path: to, content }], message };
+    }),
+  );
   await wikiEvent(c, 'edited', newWeb, message);
   return json(200, await pageJson(c, w, newWeb));
 });
@@ -200,11 +216,13 @@ export const editPage = signedIn<CreateWikiPageOptions>(async (c) => {
 export const removePage = signedIn(async (c) => {
   const web = requestedPage(c);
   const w = wikiOf(c);
-  await gitWrite(() => changeWiki(w, doer(c), async (tip) => {
-    const page = tip ? await findPage(w, tip, web) : null;
-    if (!page) throw notFound();
-    return { ops: [{ op: 'delete', path: page.gitPath }], message: `Delete page ${goQuote(web)}` };
-  }));
+  await gitWrite(() =>
+    changeWiki(w, doer(c), async (tip) => {
+      const page = tip ? await findPage(w, tip, web) : null;
+      if (!page) throw notFound();
+      return { ops: [{ op: 'delete', path: page.gitPath }], message: `Delete page ${goQuote(web)}` };
+    }),
+  );
   await wikiEvent(c, 'deleted', web, '');
   return noContent();
 });

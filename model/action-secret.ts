@@ -51,14 +51,20 @@ export const ActionVariable = defineEntity({
     name: p.string().length(NAME_MAX),
     data: p.text(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   uniques: [{ properties: ['ownerId', 'repoId', 'name'] }],
 });
 export type IActionVariable = InferEntity<typeof ActionVariable>;
 
 /** Where a secret or variable lives: one of the two ids is 0. */
-export interface ActionScope { ownerId: number; repoId: number }
+export interface ActionScope {
+  ownerId: number;
+  repoId: number;
+}
 
 /** Forgejo drops a scope's secrets and variables with its repository, user or organization. */
 export async function deleteActionConfig(em: EntityManager, where: { ownerId: number } | { repoId: number }): Promise<void> {

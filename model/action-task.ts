@@ -26,7 +26,10 @@ export const ActionTask = defineEntity({
     started: p.datetime().nullable(),
     stopped: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type IActionTask = InferEntity<typeof ActionTask>;

@@ -5,11 +5,33 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
  * The order is Forgejo's `iota + 1`, so `OP_NAMES[n - 1]` is the name of `n`.
  */
 export const OP_NAMES = [
-  'create_repo', 'rename_repo', 'star_repo', 'watch_repo', 'commit_repo', 'create_issue', 'create_pull_request',
-  'transfer_repo', 'push_tag', 'comment_issue', 'merge_pull_request', 'close_issue', 'reopen_issue',
-  'close_pull_request', 'reopen_pull_request', 'delete_tag', 'delete_branch', 'mirror_sync_push',
-  'mirror_sync_create', 'mirror_sync_delete', 'approve_pull_request', 'reject_pull_request', 'comment_pull',
-  'publish_release', 'pull_review_dismissed', 'pull_request_ready_for_review', 'auto_merge_pull_request',
+  'create_repo',
+  'rename_repo',
+  'star_repo',
+  'watch_repo',
+  'commit_repo',
+  'create_issue',
+  'create_pull_request',
+  'transfer_repo',
+  'push_tag',
+  'comment_issue',
+  'merge_pull_request',
+  'close_issue',
+  'reopen_issue',
+  'close_pull_request',
+  'reopen_pull_request',
+  'delete_tag',
+  'delete_branch',
+  'mirror_sync_push',
+  'mirror_sync_create',
+  'mirror_sync_delete',
+  'approve_pull_request',
+  'reject_pull_request',
+  'comment_pull',
+  'publish_release',
+  'pull_review_dismissed',
+  'pull_request_ready_for_review',
+  'auto_merge_pull_request',
 ] as const;
 export type OpName = (typeof OP_NAMES)[number];
 export const OpType = Object.fromEntries(OP_NAMES.map((n, i) => [n, i + 1])) as { readonly [K in OpName]: number };
@@ -33,7 +55,10 @@ export const Action = defineEntity({
     refName: p.string().length(255).default(''),
     isPrivate: p.boolean().default(false),
     content: p.text().default(''),
-    createdAt: p.datetime().onCreate(() => new Date()).index(),
+    createdAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .index(),
   },
   indexes: [{ properties: ['actUserId', 'createdAt'] }],
 });

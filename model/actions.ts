@@ -26,7 +26,10 @@ export const ActionRunner = defineEntity({
     lastOnline: p.datetime().nullable(),
     lastActive: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type IActionRunner = InferEntity<typeof ActionRunner>;
@@ -45,7 +48,10 @@ export const ActionRunnerToken = defineEntity({
     repoId: p.integer().default(0),
     isActive: p.boolean().default(true),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   indexes: [{ properties: ['ownerId', 'repoId'] }],
 });
@@ -77,7 +83,10 @@ export const ActionRun = defineEntity({
     started: p.datetime().nullable(),
     stopped: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   uniques: [{ properties: ['repoId', 'index'] }],
 });
@@ -108,7 +117,10 @@ export const ActionRunJob = defineEntity({
     started: p.datetime().nullable(),
     stopped: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type IActionRunJob = InferEntity<typeof ActionRunJob>;
@@ -138,7 +150,10 @@ export const ActionArtifact = defineEntity({
     artifactName: p.string().length(255),
     status: p.integer().default(ArtifactStatus.uploadPending),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
     expiredAt: p.datetime().nullable(),
   },
 });

@@ -35,7 +35,10 @@ export const ProtectedBranch = defineEntity({
     unprotectedFilePatterns: p.text().default(''),
     applyToAdmins: p.boolean().default(false),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   uniques: [{ properties: ['repoId', 'ruleName'] }],
 });
@@ -52,7 +55,10 @@ export const ProtectedTag = defineEntity({
     allowlistUserIds: p.json<number[]>().default('[]'),
     allowlistTeamIds: p.json<number[]>().default('[]'),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type IProtectedTag = InferEntity<typeof ProtectedTag>;

@@ -19,7 +19,10 @@ export const CommitStatus = defineEntity({
     contextHash: p.string().length(40),
     creatorId: p.integer().default(0),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   indexes: [{ properties: ['repoId', 'sha'] }],
   uniques: [{ properties: ['repoId', 'sha', 'index'] }],

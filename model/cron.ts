@@ -17,7 +17,10 @@ export async function recordCronRun(em: EntityManager, name: string): Promise<vo
   await em.getConnection().execute(
     `insert into cron_task (name, exec_times, prev_at) values (?, 1, now())
      on conflict (name) do update set exec_times = cron_task.exec_times + 1, prev_at = now()`,
-    [name], 'run', em.getTransactionContext());
+    [name],
+    'run',
+    em.getTransactionContext(),
+  );
 }
 
 /**
@@ -30,6 +33,9 @@ export async function claimCronRun(em: EntityManager, name: string, everyMs: num
      on conflict (name) do update set exec_times = cron_task.exec_times + 1, prev_at = now()
      where cron_task.prev_at is null or cron_task.prev_at <= now() - make_interval(secs => ?)
      returning name`,
-    [name, everyMs / 1000], 'all', em.getTransactionContext());
+    [name, everyMs / 1000],
+    'all',
+    em.getTransactionContext(),
+  );
   return rows.length > 0;
 }

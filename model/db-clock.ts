@@ -41,7 +41,9 @@ export function postgresClock(url: string): DbClock {
     connecting ??= (async () => {
       const c = new pg.Client({ connectionString: url, application_name: 'cairn-clock' });
       // A broken connection is dropped; the next call opens another.
-      c.on('error', () => { if (client === c) client = null; });
+      c.on('error', () => {
+        if (client === c) client = null;
+      });
       try {
         await c.connect();
         // An announcement's transaction holds nothing worth a wait for the disk: it is seen by every
@@ -62,7 +64,10 @@ export function postgresClock(url: string): DbClock {
   // One statement at a time on the connection (pg queues more, but is to stop doing so).
   let last: Promise<unknown> = Promise.resolve();
   const run = (name: string, text: string): Promise<string> => {
-    const p = last.then(() => runNow(name, text), () => runNow(name, text));
+    const p = last.then(
+      () => runNow(name, text),
+      () => runNow(name, text),
+    );
     last = p.catch(() => undefined);
     return p;
   };
@@ -87,7 +92,9 @@ export function postgresClock(url: string): DbClock {
   const announcing = new AskedAfter(() => run('cairn_clock_changed', TAKE_ID));
   return {
     snapshot: () => asking.after(),
-    changed: async () => { await announcing.after(); },
+    changed: async () => {
+      await announcing.after();
+    },
     async close() {
       closed = true;
       const c = client ?? (connecting ? await connecting.catch(() => null) : null);
@@ -121,8 +128,12 @@ export function embeddedClock(db: PGlite): DbClock {
       });
       return waiting;
     },
-    changed: async () => { changes++; },
-    close: async () => { closed = true; },
+    changed: async () => {
+      changes++;
+    },
+    close: async () => {
+      closed = true;
+    },
   };
 }
 
@@ -157,7 +168,9 @@ export class AskedAfter<T> {
   private send(): Promise<T> {
     const p = this.ask();
     this.asking = p;
-    const done = () => { if (this.asking === p) this.asking = null; };
+    const done = () => {
+      if (this.asking === p) this.asking = null;
+    };
     p.then(done, done);
     return p;
   }

@@ -176,7 +176,10 @@ export function statementCount(sql: string): number {
 function closing(sql: string, start: number, quote: string): number {
   for (let i = start + 1; i < sql.length; i++) {
     if (sql[i] !== quote) continue;
-    if (sql[i + 1] === quote) { i++; continue; }
+    if (sql[i + 1] === quote) {
+      i++;
+      continue;
+    }
     return i;
   }
   return sql.length;

@@ -1,5 +1,5 @@
 // Go's time.Duration text form, which Forgejo uses for mirror intervals (`8h0m0s`).
-const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /** Milliseconds of a Go duration string (`1h30m`, `90s`, `1.5h`), or null when it does not parse. */
 export function parseDuration(s: string): number | null {
@@ -7,7 +7,8 @@ export function parseDuration(s: string): number | null {
   if (s === '0') return 0;
   if (!m) return null;
   let total = 0;
-  for (const part of s.replace(/^[-+]/, '').matchAll(/(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/g)) total += Number(part[1]) * UNITS[part[2]];
+  for (const part of s.replace(/^[-+]/, '').matchAll(/(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/g))
+    total += Number(part[1]) * UNITS[part[2]];
   return m[1] === '-' ? -total : total;
 }
 
@@ -30,7 +31,8 @@ export const DEFAULT_MIRROR_INTERVAL = '8h0m0s';
 export function checkMirrorInterval(s: string): { ms: number; text: string } | { error: string } {
   const ms = parseDuration(s);
   if (ms === null) return { error: `time: invalid duration "${s}"` };
-  if (ms < 0 || (ms !== 0 && ms < MIN_MIRROR_INTERVAL_MS)) return { error: `invalid mirror interval: ${formatDuration(ms)} is below minimum interval: 10m0s` };
+  if (ms < 0 || (ms !== 0 && ms < MIN_MIRROR_INTERVAL_MS))
+    return { error: `invalid mirror interval: ${formatDuration(ms)} is below minimum interval: 10m0s` };
   return { ms, text: formatDuration(ms) };
 }
 
@@ -48,9 +50,34 @@ export function secToTime(total: number): string {
   const minutes = Math.floor(total / 60) % 60;
   const seconds = total % 60;
   const pairs: [number, string][][] = [
-    [[years, 'year'], [months, 'month']], [[months, 'month'], [weeks, 'week']], [[weeks, 'week'], [rest, 'day']],
-    [[rest, 'day'], [hours, 'hour']], [[hours, 'hour'], [minutes, 'minute']], [[minutes, 'minute'], [seconds, 'second']],
+    [
+      [years, 'year'],
+      [months, 'month'],
+    ],
+    [
+      [months, 'month'],
+      [weeks, 'week'],
+    ],
+    [
+      [weeks, 'week'],
+      [rest, 'day'],
+    ],
+    [
+      [rest, 'day'],
+      [hours, 'hour'],
+    ],
+    [
+      [hours, 'hour'],
+      [minutes, 'minute'],
+    ],
+    [
+      [minutes, 'minute'],
+      [seconds, 'second'],
+    ],
   ];
   const pair = pairs.find(([[lead]]) => lead > 0) ?? pairs[pairs.length - 1];
-  return pair.filter(([n]) => n > 0).map(([n, unit]) => `${n} ${unit}${n === 1 ? '' : 's'}`).join(' ');
+  return pair
+    .filter(([n]) => n > 0)
+    .map(([n, unit]) => `${n} ${unit}${n === 1 ? '' : 's'}`)
+    .join(' ');
 }

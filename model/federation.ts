@@ -33,7 +33,10 @@ export const FederationHost = defineEntity({
     /** The start time of the newest activity processed from this host (Forgejo's out-of-order guard). */
     latestActivity: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   uniques: [{ properties: ['hostFqdn', 'hostPort'] }],
 });
@@ -53,7 +56,10 @@ export const FederatedUser = defineEntity({
     keyId: p.string().length(2048).index(),
     publicKeyPem: p.text(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type IFederatedUser = InferEntity<typeof FederatedUser>;

@@ -28,7 +28,10 @@ export const Issue = defineEntity({
     deadline: p.datetime().nullable(),
     closedAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   uniques: [{ properties: ['repoId', 'index'] }],
   // A repository's issue or pull list, open or closed, newest first (lib/issues/query.ts): a page is read
@@ -69,21 +72,85 @@ export type IIssueAssignee = InferEntity<typeof IssueAssignee>;
  * review comments) carry user text; the others are timeline events.
  */
 export const CommentType = {
-  comment: 0, reopen: 1, close: 2, issueRef: 3, commitRef: 4, commentRef: 5, pullRef: 6, label: 7,
-  milestone: 8, assignees: 9, changeTitle: 10, deleteBranch: 11, startTracking: 12, stopTracking: 13,
-  addTimeManual: 14, cancelTracking: 15, addedDeadline: 16, modifiedDeadline: 17, removedDeadline: 18,
-  addDependency: 19, removeDependency: 20, code: 21, review: 22, lock: 23, unlock: 24, changeTargetBranch: 25,
-  deleteTimeManual: 26, reviewRequest: 27, mergePull: 28, pullRequestPush: 29, project: 30, projectBoard: 31,
-  dismissReview: 32, changeIssueRef: 33, prScheduledToAutoMerge: 34, prUnScheduledToAutoMerge: 35, pin: 36, unpin: 37,
+  comment: 0,
+  reopen: 1,
+  close: 2,
+  issueRef: 3,
+  commitRef: 4,
+  commentRef: 5,
+  pullRef: 6,
+  label: 7,
+  milestone: 8,
+  assignees: 9,
+  changeTitle: 10,
+  deleteBranch: 11,
+  startTracking: 12,
+  stopTracking: 13,
+  addTimeManual: 14,
+  cancelTracking: 15,
+  addedDeadline: 16,
+  modifiedDeadline: 17,
+  removedDeadline: 18,
+  addDependency: 19,
+  removeDependency: 20,
+  code: 21,
+  review: 22,
+  lock: 23,
+  unlock: 24,
+  changeTargetBranch: 25,
+  deleteTimeManual: 26,
+  reviewRequest: 27,
+  mergePull: 28,
+  pullRequestPush: 29,
+  project: 30,
+  projectBoard: 31,
+  dismissReview: 32,
+  changeIssueRef: 33,
+  prScheduledToAutoMerge: 34,
+  prUnScheduledToAutoMerge: 35,
+  pin: 36,
+  unpin: 37,
 } as const;
 /** The names Forgejo's TimelineComment `type` uses, indexed by CommentType value. */
 export const COMMENT_TYPE_NAMES = [
-  'comment', 'reopen', 'close', 'issue_ref', 'commit_ref', 'comment_ref', 'pull_ref', 'label', 'milestone',
-  'assignees', 'change_title', 'delete_branch', 'start_tracking', 'stop_tracking', 'add_time_manual',
-  'cancel_tracking', 'added_deadline', 'modified_deadline', 'removed_deadline', 'add_dependency',
-  'remove_dependency', 'code', 'review', 'lock', 'unlock', 'change_target_branch', 'delete_time_manual',
-  'review_request', 'merge_pull', 'pull_push', 'project', 'project_board', 'dismiss_review', 'change_issue_ref',
-  'pull_scheduled_merge', 'pull_cancel_scheduled_merge', 'pin', 'unpin',
+  'comment',
+  'reopen',
+  'close',
+  'issue_ref',
+  'commit_ref',
+  'comment_ref',
+  'pull_ref',
+  'label',
+  'milestone',
+  'assignees',
+  'change_title',
+  'delete_branch',
+  'start_tracking',
+  'stop_tracking',
+  'add_time_manual',
+  'cancel_tracking',
+  'added_deadline',
+  'modified_deadline',
+  'removed_deadline',
+  'add_dependency',
+  'remove_dependency',
+  'code',
+  'review',
+  'lock',
+  'unlock',
+  'change_target_branch',
+  'delete_time_manual',
+  'review_request',
+  'merge_pull',
+  'pull_push',
+  'project',
+  'project_board',
+  'dismiss_review',
+  'change_issue_ref',
+  'pull_scheduled_merge',
+  'pull_cancel_scheduled_merge',
+  'pin',
+  'unpin',
 ] as const;
 
 /**
@@ -126,7 +193,10 @@ export const Comment = defineEntity({
     refCommentId: p.integer().default(0),
     refAction: p.smallint().default(0),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type IComment = InferEntity<typeof Comment>;
@@ -159,7 +229,10 @@ export const IssueWatch = defineEntity({
     issueId: p.integer().index(),
     isWatching: p.boolean(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   uniques: [{ properties: ['userId', 'issueId'] }],
 });

@@ -20,12 +20,18 @@ export const PublicKey = defineEntity({
     type: p.smallint().default(1),
     verified: p.boolean().default(false),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type IPublicKey = InferEntity<typeof PublicKey>;
 
-export interface GpgKeyEmail { email: string; verified: boolean }
+export interface GpgKeyEmail {
+  email: string;
+  verified: boolean;
+}
 
 /** A GPG primary key (`primaryKeyId` empty) or one of its subkeys (Forgejo's gpg_key). */
 export const GpgKey = defineEntity({

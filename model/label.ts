@@ -19,7 +19,10 @@ export const Label = defineEntity({
     numClosedIssues: p.integer().default(0),
     archivedAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type ILabel = InferEntity<typeof Label>;

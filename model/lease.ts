@@ -22,7 +22,9 @@
 // Which connection a read runs on is all it decides: no state of a request or of the data is kept.
 
 /** A driver connection as knex leaves it: knex marks one that reported an error or ended (knex 3). */
-interface Marked { __knex__disposed?: unknown }
+interface Marked {
+  __knex__disposed?: unknown;
+}
 
 /** Knex's pool (tarn 3), as far as the lease reads and drives it. */
 export interface Tarn<C> {
@@ -43,7 +45,11 @@ export interface LeaseClient<C> {
 }
 
 /** A read waiting for a connection; `seq` orders arrivals. */
-interface Waiter<C> { resolve(c: C): void; reject(err: unknown): void; seq: number }
+interface Waiter<C> {
+  resolve(c: C): void;
+  reject(err: unknown): void;
+  seq: number;
+}
 
 /** How long an idle connection stays in a lease without being needed (ms). */
 const IDLE_MS = 1000;

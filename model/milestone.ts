@@ -15,7 +15,10 @@ export const Milestone = defineEntity({
     deadline: p.datetime().nullable(),
     closedAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type IMilestone = InferEntity<typeof Milestone>;

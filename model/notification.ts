@@ -27,12 +27,17 @@ export const Notification = defineEntity({
     commitId: p.string().length(64).default(''),
     updatedBy: p.integer().default(0),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).index(),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .index(),
   },
   // One thread per (user, issue); repository threads (issue 0) may repeat. Writers upsert on it.
-  uniques: [{
-    name: 'notification_user_issue_unique',
-    expression: 'create unique index "notification_user_issue_unique" on "notification" ("user_id", "issue_id") where "issue_id" <> 0',
-  }],
+  uniques: [
+    {
+      name: 'notification_user_issue_unique',
+      expression: 'create unique index "notification_user_issue_unique" on "notification" ("user_id", "issue_id") where "issue_id" <> 0',
+    },
+  ],
 });
 export type INotification = InferEntity<typeof Notification>;

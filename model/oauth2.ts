@@ -13,7 +13,10 @@ export const OAuth2Application = defineEntity({
     confidentialClient: p.boolean().default(true),
     redirectUris: p.json<string[]>().default('[]'),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type IOAuth2Application = InferEntity<typeof OAuth2Application>;

@@ -29,7 +29,11 @@ interface PipelineClient {
   connection: { stream: { cork?(): void; uncork?(): void } };
 }
 /** What knex's `_query` (knex 3, dialects/postgres) is given and answers. */
-interface KnexQueryObject { sql: string; bindings?: unknown[]; response?: unknown }
+interface KnexQueryObject {
+  sql: string;
+  bindings?: unknown[];
+  response?: unknown;
+}
 type RawQuery = (this: unknown, connection: PipelineClient, obj: KnexQueryObject) => Promise<KnexQueryObject>;
 /** A knex transaction, as far as `commitWith` drives it (knex 3). */
 interface KnexTransaction {
@@ -64,9 +68,10 @@ const unsent = (obj: KnexQueryObject, command: string) => {
 export const BEGIN = 'BEGIN; SET LOCAL plan_cache_mode = force_generic_plan';
 
 // A text, not a config object, which pg copies property by property (8.23, cloneQueryConfig).
-export const send = (conn: PipelineClient, text: string) => new Promise<unknown>((resolve, reject) => {
-  conn.query(text, [], (err, res) => (err ? reject(err) : resolve(res)));
-});
+export const send = (conn: PipelineClient, text: string) =>
+  new Promise<unknown>((resolve, reject) => {
+    conn.query(text, [], (err, res) => (err ? reject(err) : resolve(res)));
+  });
 
 /**
  * A transaction's BEGIN on `conn` (model/transaction.ts): held back until its first statement when

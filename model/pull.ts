@@ -57,7 +57,10 @@ export const Review = defineEntity({
     stale: p.boolean().default(false),
     dismissed: p.boolean().default(false),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type IReview = InferEntity<typeof Review>;

@@ -13,7 +13,10 @@ import pg from 'pg';
 import { leaseOf, type LeaseClient } from './lease.ts';
 import { BEGIN, commitPipelined, pipelinedConnection, send, withPendingBegin, type PipelineClient } from './pipeline.ts';
 
-interface Prefixed { select: string; alias: string }
+interface Prefixed {
+  select: string;
+  alias: string;
+}
 /** Select expressions by entity and alias: they depend only on the entity definitions. */
 const lists = new Map<string, Prefixed>();
 
@@ -27,7 +30,12 @@ function prefixed<T extends object>(em: EntityManager, entity: EntityName<T>, al
     // json_build_array takes at most 100 arguments: larger tables are built in parts and joined.
     const parts: string[] = [];
     for (let i = 0; i < fields.length; i += 100) {
-      parts.push(`json_build_array(${fields.slice(i, i + 100).map((f) => `${alias}."${f}"`).join(', ')})`);
+      parts.push(
+        `json_build_array(${fields
+          .slice(i, i + 100)
+          .map((f) => `${alias}."${f}"`)
+          .join(', ')})`,
+      );
     }
     const array = parts.length === 1 ? parts[0]! : `(${parts.map((x) => `${x}::jsonb`).join(' || ')})::json`;
     list = { select: `case when ${alias}."${pk}" is null then null else ${array} end as "${alias}"`, alias };
@@ -52,13 +60,23 @@ const valuesOf = (row: Record<string, unknown>, alias: string) => (row[alias] ??
  * The entity whose columns `prefixedColumns(…, alias)` selected in `row`, merged into the
  * EntityManager; null when its primary key is null (the outer side of a join that found nothing).
  */
-export function mapPrefixed<T extends object>(em: EntityManager, entity: EntityName<T>, row: Record<string, unknown>, alias: string): T | null {
+export function mapPrefixed<T extends object>(
+  em: EntityManager,
+  entity: EntityName<T>,
+  row: Record<string, unknown>,
+  alias: string,
+): T | null {
   const values = valuesOf(row, alias);
   return values === null ? null : em.map(entity, mapperOf(em, entity, 'columns')(values) as EntityDictionary<T>);
 }
 
 /** The primary key of the entity `prefixedColumns(…, alias)` selected in `row`, unconverted; null for none. */
-export function prefixedId<T extends object>(em: EntityManager, entity: EntityName<T>, row: Record<string, unknown>, alias: string): unknown {
+export function prefixedId<T extends object>(
+  em: EntityManager,
+  entity: EntityName<T>,
+  row: Record<string, unknown>,
+  alias: string,
+): unknown {
   return valuesOf(row, alias)?.[pkIndex(em, entity)] ?? null;
 }
 
@@ -88,7 +106,12 @@ export const textArray = (values: Iterable<string>) => `{${[...values].map((v) =
  * Runs a read in the EntityManager's transaction, first flushing pending changes to the entities it
  * reads, as `em.find` does (flush mode auto): a plain query must see what a find would have seen.
  */
-export async function readRows<R>(em: EntityManager, reads: readonly { meta: { className: string } }[], sql: string, params: unknown[]): Promise<R[]> {
+export async function readRows<R>(
+  em: EntityManager,
+  reads: readonly { meta: { className: string } }[],
+  sql: string,
+  params: unknown[],
+): Promise<R[]> {
   await flushFor(em, reads);
   return em.getConnection().execute<R[]>(sql, params, 'all', em.getTransactionContext());
 }
@@ -115,14 +138,24 @@ const isEmpty = (entities: Iterable<unknown>) => {
  * null when its primary key is null. For reads (issue 10): hydrating, registering and snapshotting an
  * entity is most of a small GET's work, and nothing a GET does is flushed.
  */
-export function plainPrefixed<T extends object>(em: EntityManager, entity: EntityName<T>, row: Record<string, unknown>, alias: string): T | null {
+export function plainPrefixed<T extends object>(
+  em: EntityManager,
+  entity: EntityName<T>,
+  row: Record<string, unknown>,
+  alias: string,
+): T | null {
   const values = valuesOf(row, alias);
   return values === null ? null : (mapperOf(em, entity, 'values')(values) as T);
 }
 
-interface Rows { rows: unknown[]; rowCount: number | null }
+interface Rows {
+  rows: unknown[];
+  rowCount: number | null;
+}
 /** The driver's own connection (a `pg` client), as far as a plain statement uses it. */
-interface DriverConnection { query(q: PgQuery): unknown }
+interface DriverConnection {
+  query(q: PgQuery): unknown;
+}
 
 /** pg's protocol connection under a client, as far as `NamedStatement` uses it (pg 8.23). */
 interface Wire {
@@ -131,7 +164,11 @@ interface Wire {
   sync(): void;
 }
 /** pg's Result, as far as `NamedStatement` reads and sets what a RowDescription gave it (pg 8.23's `addFields`). */
-interface Shape { fields: unknown[]; _parsers: unknown[] | undefined; _prebuiltEmptyResultObject: unknown }
+interface Shape {
+  fields: unknown[];
+  _parsers: unknown[] | undefined;
+  _prebuiltEmptyResultObject: unknown;
+}
 /** pg's Query, as far as `NamedStatement` builds on it (pg 8.23). */
 interface PgQuery {
   name: string;
@@ -207,15 +244,19 @@ export class NamedStatement extends Query {
 }
 
 /** Runs a statement on a driver connection: named when `name` is given, else pg's unnamed statement. */
-const runNamed = (db: DriverConnection, name: string | undefined, text: string, values: unknown[]) => new Promise<Rows>((resolve, reject) => {
-  const done = (err: Error | null, res: Rows) => (err ? reject(err) : resolve(res));
-  db.query(name === undefined ? new Query(text, values, done) : new NamedStatement(name, text, values, done));
-});
+const runNamed = (db: DriverConnection, name: string | undefined, text: string, values: unknown[]) =>
+  new Promise<Rows>((resolve, reject) => {
+    const done = (err: Error | null, res: Rows) => (err ? reject(err) : resolve(res));
+    db.query(name === undefined ? new Query(text, values, done) : new NamedStatement(name, text, values, done));
+  });
 interface PoolClient extends LeaseClient<DriverConnection> {
   emit(event: 'query', q: { sql: string; bindings: unknown[] }): unknown;
 }
 /** A knex transaction, as far as it is used here: its client always hands out the transaction's connection. */
-interface TransactionContext { client: { acquireConnection(): Promise<DriverConnection> }; isCompleted(): boolean }
+interface TransactionContext {
+  client: { acquireConnection(): Promise<DriverConnection> };
+  isCompleted(): boolean;
+}
 
 /** Named statements by SQL text: `?` placeholders become `$n` once, and PostgreSQL parses and plans the text once per connection. */
 const named = new Map<string, { name: string; text: string }>();
@@ -232,7 +273,10 @@ const placeholders = (sql: string) => {
 };
 
 /** A node of `textOf`'s memo: the text made for the parts up to here, and the next parts. */
-interface TextNode { text?: string; next?: Map<string, TextNode> }
+interface TextNode {
+  text?: string;
+  next?: Map<string, TextNode>;
+}
 const texts: TextNode = {};
 
 /**
@@ -312,7 +356,12 @@ function queueOn(client: PoolClient, db: DriverConnection, sql: string, params: 
  * hot writes' reads: a named prepared statement on the driver's connection (see `onDriver`), in the
  * request's transaction if one is open. On the embedded database it is `readRows`.
  */
-export async function readRowsFast<R>(em: EntityManager, reads: readonly { meta: { className: string } }[], sql: string, params: unknown[]): Promise<R[]> {
+export async function readRowsFast<R>(
+  em: EntityManager,
+  reads: readonly { meta: { className: string } }[],
+  sql: string,
+  params: unknown[],
+): Promise<R[]> {
   if (!(em.getConnection() instanceof PostgreSqlConnection)) return readRows<R>(em, reads, sql, params);
   await flushFor(em, reads);
   return (await onDriver(em, sql, params))!.rows as R[];
@@ -356,14 +405,18 @@ export async function commitWith(em: EntityManager, writes: readonly CommitWrite
 }
 
 /** Queues `writes` on `db` at once (`queueOn`); each settles once answered and told to its `answered`. */
-const queueWrites = (client: PoolClient, db: DriverConnection, writes: readonly CommitWrite[]): Promise<unknown>[] => writes.map((w) => {
-  const sent = queueOn(client, db, w.sql, w.params);
-  const { answered } = w;
-  return answered ? sent.then((r) => answered(r.rows as Record<string, unknown>[])) : sent;
-});
+const queueWrites = (client: PoolClient, db: DriverConnection, writes: readonly CommitWrite[]): Promise<unknown>[] =>
+  writes.map((w) => {
+    const sent = queueOn(client, db, w.sql, w.params);
+    const { answered } = w;
+    return answered ? sent.then((r) => answered(r.rows as Record<string, unknown>[])) : sent;
+  });
 
 /** Lanes of hot rows (see `commitInLane`): the connection of each while a transaction of it is under way, and how many are. */
-interface Lane { conn: Promise<PipelineClient>; running: number }
+interface Lane {
+  conn: Promise<PipelineClient>;
+  running: number;
+}
 /** By pool (one per ORM: a process may hold several, as the tests do), then by hot row. */
 const lanesByPool = new WeakMap<object, Map<string, Lane>>();
 /** Every open lane's pool's map, for `lanesOpen`. */
@@ -373,7 +426,10 @@ const laneMaps = new Set<Map<string, Lane>>();
 export const lanesOpen = (): number => [...laneMaps].reduce((n, m) => n + m.size, 0);
 
 /** A transaction that can be ended by statements sent on another connection (model/transaction.ts). */
-interface EndsElsewhere { holdsConnection(): boolean; endedElsewhere(ended: Promise<unknown>): void }
+interface EndsElsewhere {
+  holdsConnection(): boolean;
+  endedElsewhere(ended: Promise<unknown>): void;
+}
 
 /**
  * `commitWith` for a transaction that has sent nothing yet and whose writes lock the hot row `key`
@@ -399,7 +455,8 @@ interface EndsElsewhere { holdsConnection(): boolean; endedElsewhere(ended: Prom
 export async function commitInLane(em: EntityManager, key: string, writes: readonly CommitWrite[]): Promise<void> {
   const conn = em.getConnection();
   const trx = em.getTransactionContext() as Partial<EndsElsewhere> | undefined;
-  if (!(conn instanceof PostgreSqlConnection) || typeof trx?.endedElsewhere !== 'function' || trx.holdsConnection!()) return commitWith(em, writes);
+  if (!(conn instanceof PostgreSqlConnection) || typeof trx?.endedElsewhere !== 'function' || trx.holdsConnection!())
+    return commitWith(em, writes);
   const client = conn.getKnex().client as unknown as PoolClient & { releaseConnection(c: unknown): Promise<void> };
   let lanes = lanesByPool.get(client);
   if (lanes === undefined) {
@@ -411,7 +468,9 @@ export async function commitInLane(em: EntityManager, key: string, writes: reado
   const lane = found ?? { conn: client.acquireConnection() as unknown as Promise<PipelineClient>, running: 0 };
   const open = lanes;
   /** Later arrivals open a new lane (this one's connection could not be had, failed, or is going back). */
-  const forget = () => { if (open.get(key) === lane) open.delete(key); };
+  const forget = () => {
+    if (open.get(key) === lane) open.delete(key);
+  };
   if (found === undefined) {
     lanes.set(key, lane);
     lane.conn.catch(forget);
@@ -457,12 +516,20 @@ export async function commitInLane(em: EntityManager, key: string, writes: reado
 }
 
 /** A statement `commitWith` sends; `answered`, when given, is told its rows (before COMMIT's answer). */
-interface CommitWrite { sql: string; params: unknown[]; answered?: (rows: Record<string, unknown>[]) => void }
+interface CommitWrite {
+  sql: string;
+  params: unknown[];
+  answered?: (rows: Record<string, unknown>[]) => void;
+}
 
 /** The column a one-statement page (count joined to the rows) names its total; no table has it. */
 export const TOTAL = 'cairn__total';
 
-interface Column { field: string; prop: string; convert: ((v: unknown) => unknown) | null }
+interface Column {
+  field: string;
+  prop: string;
+  convert: ((v: unknown) => unknown) | null;
+}
 /** Column-to-property plans by entity: they depend only on the entity definitions. */
 const plans = new Map<string, Column[]>();
 
@@ -472,14 +539,18 @@ function planOf<T extends object>(em: EntityManager, entity: EntityName<T>): Col
   let plan = plans.get(meta.className);
   if (plan === undefined) {
     const platform = em.getPlatform();
-    plan = meta.props.filter((p) => !p.lazy && p.persist !== false && p.fieldNames?.length === 1).map((p) => {
-      const type = p.customType;
-      const toDate = p.runtimeType === 'Date';
-      const convert = type ? (v: unknown) => type.convertToJSValue(v, platform)
-        : toDate ? (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? new Date(v) : v)
-        : null;
-      return { field: p.fieldNames[0]!, prop: p.name, convert };
-    });
+    plan = meta.props
+      .filter((p) => !p.lazy && p.persist !== false && p.fieldNames?.length === 1)
+      .map((p) => {
+        const type = p.customType;
+        const toDate = p.runtimeType === 'Date';
+        const convert = type
+          ? (v: unknown) => type.convertToJSValue(v, platform)
+          : toDate
+            ? (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? new Date(v) : v)
+            : null;
+        return { field: p.fieldNames[0]!, prop: p.name, convert };
+      });
     plans.set(meta.className, plan);
   }
   return plan;
@@ -543,6 +614,8 @@ function makeMapper<T extends object>(em: EntityManager, entity: EntityName<T>, 
  */
 export function jsonList<T extends object>(em: EntityManager, entity: EntityName<T>, alias: string, where: string, order = 'id'): string {
   const meta = em.getMetadata().get(entity);
-  const columns = planOf(em, entity).map((c) => `${alias}."${c.field}"`).join(', ');
+  const columns = planOf(em, entity)
+    .map((c) => `${alias}."${c.field}"`)
+    .join(', ');
   return `(select coalesce(json_agg(x order by x."${order}"), '[]') from (select ${columns} from "${meta.tableName}" ${alias} where ${where}) x)`;
 }

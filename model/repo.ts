@@ -37,7 +37,10 @@ export const Repository = defineEntity({
     topics: p.json<string[]>().default('[]'),
     avatar: p.string().length(64).default(''),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   uniques: [{ properties: ['ownerId', 'lowerName'] }],
   // GET /repos/search in its default order (lib/repos/search.ts): a page is read from the index in order.

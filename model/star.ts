@@ -27,7 +27,10 @@ export const Watch = defineEntity({
     repoId: p.integer().index(),
     mode: p.smallint().default(1),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   uniques: [{ properties: ['userId', 'repoId'] }],
 });

@@ -9,7 +9,10 @@ export const Topic = defineEntity({
     name: p.string().length(50).unique(),
     repoCount: p.integer().default(0),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type ITopic = InferEntity<typeof Topic>;

@@ -31,7 +31,9 @@ import { PostgreSqlConnection } from '@mikro-orm/postgresql';
 import { beginOn, endOn } from './pipeline.ts';
 
 /** A driver connection, as knex marks one it must not hand out again (knex 3). */
-interface Conn { __knex__disposed?: unknown }
+interface Conn {
+  __knex__disposed?: unknown;
+}
 type QueryParam = string | { sql: string; bindings?: unknown[] };
 
 /** knex's PostgreSQL client (knex 3), as far as a transaction uses it. */
@@ -47,7 +49,9 @@ interface KnexClient {
 const COPIED = ['version', 'config', 'driver', 'connectionSettings', 'valueForUndefined', 'logger'] as const;
 
 /** A transaction's client: the shared prototype below, with its transaction. */
-interface TxClient extends KnexClient { trx: Transaction }
+interface TxClient extends KnexClient {
+  trx: Transaction;
+}
 
 /** The prototype of every transaction client of one pool client, made once. */
 const txPrototypes = new WeakMap<KnexClient, KnexClient>();
@@ -144,7 +148,10 @@ export class Transaction {
   endedElsewhere(ended: Promise<unknown>): void {
     if (this.completed || this.holdsConnection()) throw new Error('a transaction that ran statements cannot end elsewhere');
     this.completed = true;
-    ended.then(() => this.resolve(), (err: unknown) => this.reject(err));
+    ended.then(
+      () => this.resolve(),
+      (err: unknown) => this.reject(err),
+    );
   }
 
   /** Why a statement on `conn` may not run in this transaction, or null. */
@@ -218,21 +225,26 @@ export class Transaction {
     let sent = conn !== null ? this.send(conn, sql) : this.taking!.then((taken) => this.send(taken, sql));
     let timer: NodeJS.Timeout | undefined;
     if (!commit) {
-      sent = Promise.race([sent, new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`${sql} did not answer within ${ROLLBACK_MS} ms`)), ROLLBACK_MS);
-      })]);
+      sent = Promise.race([
+        sent,
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`${sql} did not answer within ${ROLLBACK_MS} ms`)), ROLLBACK_MS);
+        }),
+      ]);
     }
-    return sent.then(
-      () => this.resolve(),
-      (err: unknown) => {
-        // The connection may be in any state: the pool must not hand it out again.
-        if (this.conn !== null && !commit) this.conn.__knex__disposed ??= err;
-        this.reject(err);
-      },
-    ).finally(() => {
-      clearTimeout(timer);
-      if (this.point === null && this.conn !== null) return this.root.releaseConnection(this.conn);
-    });
+    return sent
+      .then(
+        () => this.resolve(),
+        (err: unknown) => {
+          // The connection may be in any state: the pool must not hand it out again.
+          if (this.conn !== null && !commit) this.conn.__knex__disposed ??= err;
+          this.reject(err);
+        },
+      )
+      .finally(() => {
+        clearTimeout(timer);
+        if (this.point === null && this.conn !== null) return this.root.releaseConnection(this.conn);
+      });
   }
 }
 

@@ -11,7 +11,10 @@ export const RepoTransfer = defineEntity({
     recipientId: p.integer().index(),
     teamIds: p.json<number[]>().default('[]'),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type IRepoTransfer = InferEntity<typeof RepoTransfer>;

@@ -45,7 +45,10 @@ export const User = defineEntity({
     totpSecret: p.text().default('').hidden().lazy(true, false),
     totpLastUsed: p.string().length(16).default('').hidden().lazy(true, false),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
     lastLoginAt: p.datetime().nullable(),
   },
 });

@@ -40,14 +40,26 @@ export const Webhook = defineEntity({
     isActive: p.boolean().default(false),
     authorizationHeader: p.text().default('').hidden().lazy(true, false),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type IWebhook = InferEntity<typeof Webhook>;
 
 /** What was sent (Forgejo's HookRequest); `body` is the converted payload the destination got. */
-export interface HookRequestInfo { url: string; http_method: string; headers: Record<string, string>; body?: string }
-export interface HookResponseInfo { status: number; headers: Record<string, string>; body: string }
+export interface HookRequestInfo {
+  url: string;
+  http_method: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+export interface HookResponseInfo {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
 
 /**
  * One delivery of one event to one hook (Forgejo's HookTask). It is written in the transaction of the

@@ -4,7 +4,14 @@ import { handlers } from '../handlers/index.ts';
 import { queryParameters } from './openapi.ts';
 
 /** One query parameter as the matrix shows it. */
-export interface MatrixQueryParam { name: string; type: string; format?: string; items?: string; enum?: unknown[]; default?: unknown }
+export interface MatrixQueryParam {
+  name: string;
+  type: string;
+  format?: string;
+  items?: string;
+  enum?: unknown[];
+  default?: unknown;
+}
 
 export interface MatrixRow {
   method: string;
@@ -42,7 +49,9 @@ export function matrixJson(table: readonly RouteSpec[]): MatrixRow[] {
     guards: r.chain.filter((s) => s.kind === 'guard' || s.kind === 'body').map((s) => s.name),
     quota: r.chain.filter((s) => s.kind === 'quota').map((s) => s.name),
     query: queryParameters(r).map((p) => ({
-      name: String(p.name), type: String(p.type), ...(p.format ? { format: String(p.format) } : {}),
+      name: String(p.name),
+      type: String(p.type),
+      ...(p.format ? { format: String(p.format) } : {}),
       ...(p.items ? { items: String((p.items as { type: string }).type) } : {}),
       ...(p.enum ? { enum: p.enum as unknown[] } : {}),
       ...(p.default !== undefined ? { default: p.default } : {}),
@@ -54,7 +63,8 @@ export function matrixJson(table: readonly RouteSpec[]): MatrixRow[] {
 }
 
 /** `?name:type&...` for the declared query parameters, or '' for none. */
-export const queryText = (r: MatrixRow, sep = '&') => (r.query.length ? `?${r.query.map((p) => `${p.name}:${p.items ? `${p.items}[]` : (p.format ?? p.type)}`).join(sep)}` : '');
+export const queryText = (r: MatrixRow, sep = '&') =>
+  r.query.length ? `?${r.query.map((p) => `${p.name}:${p.items ? `${p.items}[]` : (p.format ?? p.type)}`).join(sep)}` : '';
 
 /** One line per row, the form the matrix snapshot test compares. */
 export function matrixLine(r: MatrixRow): string {
@@ -67,10 +77,15 @@ export function matrixMarkdown(table: readonly RouteSpec[]): string {
   const out = [
     '| Method | Path | Scopes | Context | Gates | Guards | Quota | Query | Flag | Implemented | Kept |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
-    ...rows.map((r) =>
-      `| ${r.method} | ${esc(r.path)} | ${r.scope.join(', ') || '-'} | ${r.context.join(', ') || '-'} | ${r.gates.join(', ') || '-'} | ${r.guards.join(', ') || '-'} | ${r.quota.join(', ') || '-'} | ${esc(queryText(r, ', ').slice(1)) || '-'} | ${r.flag ?? '-'} | ${r.implemented ? 'yes' : 'no (501)'} | ${r.cached ? 'yes' : '-'} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.method} | ${esc(r.path)} | ${r.scope.join(', ') || '-'} | ${r.context.join(', ') || '-'} | ${r.gates.join(', ') || '-'} | ${r.guards.join(', ') || '-'} | ${r.quota.join(', ') || '-'} | ${esc(queryText(r, ', ').slice(1)) || '-'} | ${r.flag ?? '-'} | ${r.implemented ? 'yes' : 'no (501)'} | ${r.cached ? 'yes' : '-'} |`,
+    ),
   ];
   const done = rows.filter((r) => r.implemented).length;
-  out.push('', `${rows.length} routes, ${done} implemented, ${rows.length - done} answering 501; ${rows.filter((r) => r.cached).length} with answers kept across requests.`);
+  out.push(
+    '',
+    `${rows.length} routes, ${done} implemented, ${rows.length - done} answering 501; ${rows.filter((r) => r.cached).length} with answers kept across requests.`,
+  );
   return `${out.join('\n')}\n`;
 }

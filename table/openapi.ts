@@ -25,9 +25,16 @@ function toSwagger(schema: unknown, root = true): unknown {
   const out: Json = {};
   for (const [k, v] of Object.entries(s)) {
     if (k === '$id' || k === 'x-binding' || k === '~kind' || k === '~optional') continue;
-    if (k === 'const') { out.enum = [v]; continue; }
-    if (k === 'x-format') { out.format = v; continue; }
-    out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as Json).map(([p, ps]) => [p, toSwagger(ps, false)])) : toSwagger(v, false);
+    if (k === 'const') {
+      out.enum = [v];
+      continue;
+    }
+    if (k === 'x-format') {
+      out.format = v;
+      continue;
+    }
+    out[k] =
+      k === 'properties' ? Object.fromEntries(Object.entries(v as Json).map(([p, ps]) => [p, toSwagger(ps, false)])) : toSwagger(v, false);
   }
   return out;
 }
@@ -57,7 +64,8 @@ export function openApiDocument(table: readonly RouteSpec[], cfg: Config): Json 
   for (const r of table) {
     const parameters: Json[] = [];
     for (const m of r.path.matchAll(/\{([^}]+)\}/g)) parameters.push({ name: m[1], in: 'path', required: true, type: 'string' });
-    if (r.path.endsWith('*')) parameters.push({ name: 'path', in: 'path', required: true, type: 'string', description: 'the rest of the path' });
+    if (r.path.endsWith('*'))
+      parameters.push({ name: 'path', in: 'path', required: true, type: 'string', description: 'the rest of the path' });
     if (r.body === 'text') parameters.push({ name: 'body', in: 'body', schema: { type: 'string' } });
     else if (r.body === 'multipart') parameters.push({ name: 'attachment', in: 'formData', type: 'file', required: true });
     else if (r.body) parameters.push({ name: 'body', in: 'body', schema: { $ref: `#/definitions/${r.body}` } });
@@ -71,7 +79,7 @@ export function openApiDocument(table: readonly RouteSpec[], cfg: Config): Json 
       deprecated: r.deprecated || undefined,
       consumes: r.body === 'multipart' ? ['multipart/form-data'] : r.body === 'text' ? ['text/plain'] : undefined,
       parameters,
-      responses: { default: { description: 'See Forgejo\'s API description for the response type.' } },
+      responses: { default: { description: "See Forgejo's API description for the response type." } },
       'x-cairn-scope': r.scope,
       'x-cairn-flag': r.flag,
       'x-cairn-chain': r.chain.map((s) => s.name),
@@ -83,7 +91,7 @@ export function openApiDocument(table: readonly RouteSpec[], cfg: Config): Json 
     swagger: '2.0',
     info: {
       title: 'cairn API',
-      description: 'A code-hosting service API, wire-compatible with Forgejo\'s API v1.',
+      description: "A code-hosting service API, wire-compatible with Forgejo's API v1.",
       version: API_VERSION,
       license: { name: 'MIT', url: 'http://opensource.org/licenses/MIT' },
     },
@@ -92,11 +100,31 @@ export function openApiDocument(table: readonly RouteSpec[], cfg: Config): Json 
     consumes: ['application/json', 'text/plain'],
     produces: ['application/json', 'text/html'],
     securityDefinitions: {
-      AuthorizationHeaderToken: { type: 'apiKey', name: 'Authorization', in: 'header', description: 'API tokens must be prepended with "token" followed by a space.' },
+      AuthorizationHeaderToken: {
+        type: 'apiKey',
+        name: 'Authorization',
+        in: 'header',
+        description: 'API tokens must be prepended with "token" followed by a space.',
+      },
       BasicAuth: { type: 'basic' },
-      SudoHeader: { type: 'apiKey', name: 'Sudo', in: 'header', description: 'Sudo API request as the user provided as the key. Admin privileges are required.' },
-      SudoParam: { type: 'apiKey', name: 'sudo', in: 'query', description: 'Sudo API request as the user provided as the key. Admin privileges are required.' },
-      TOTPHeader: { type: 'apiKey', name: 'X-FORGEJO-OTP', in: 'header', description: 'Must be used in combination with BasicAuth if two-factor authentication is enabled.' },
+      SudoHeader: {
+        type: 'apiKey',
+        name: 'Sudo',
+        in: 'header',
+        description: 'Sudo API request as the user provided as the key. Admin privileges are required.',
+      },
+      SudoParam: {
+        type: 'apiKey',
+        name: 'sudo',
+        in: 'query',
+        description: 'Sudo API request as the user provided as the key. Admin privileges are required.',
+      },
+      TOTPHeader: {
+        type: 'apiKey',
+        name: 'X-FORGEJO-OTP',
+        in: 'header',
+        description: 'Must be used in combination with BasicAuth if two-factor authentication is enabled.',
+      },
     },
     security: [{ BasicAuth: [] }, { AuthorizationHeaderToken: [] }, { SudoParam: [] }, { SudoHeader: [] }, { TOTPHeader: [] }],
     paths,

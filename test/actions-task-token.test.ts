@@ -18,7 +18,14 @@ async function taskToken(repoId: number, isForkPullRequest: boolean, status = 'r
   const value = newTokenValue();
   const salt = newSalt();
   const em = db.db.orm.em.fork();
-  em.create(ActionTask, { repoId, isForkPullRequest, status, tokenHash: hashToken(value, salt), tokenSalt: salt, tokenLastEight: value.slice(-8) });
+  em.create(ActionTask, {
+    repoId,
+    isForkPullRequest,
+    status,
+    tokenHash: hashToken(value, salt),
+    tokenSalt: salt,
+    tokenLastEight: value.slice(-8),
+  });
   await em.flush();
   return value;
 }
@@ -30,7 +37,10 @@ test.before(async () => {
   appId = (await makeRepo(srv.api, alice, { name: 'app', private: true, auto_init: true })).id;
   await makeRepo(srv.api, alice, { name: 'other', private: true });
 });
-test.after(async () => { await srv.close(); await db.close(); });
+test.after(async () => {
+  await srv.close();
+  await db.close();
+});
 
 test('a task token acts as the Actions user on its own repository, with write', async () => {
   const token = await taskToken(appId, false);
@@ -57,7 +67,7 @@ test('a task for a fork pull request only reads', async () => {
   assert.is((await call(srv.api, 'POST', `/repos/${alice.name}/app/branches`, { token, body: { new_branch_name: 'nope' } })).status, 403);
 });
 
-test('a finished task\'s token no longer authenticates', async () => {
+test("a finished task's token no longer authenticates", async () => {
   const token = await taskToken(appId, false, 'success');
   assert.is((await call(srv.api, 'GET', `/repos/${alice.name}/app`, { token })).status, 401);
 });

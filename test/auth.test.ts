@@ -61,7 +61,10 @@ test('credentials that are present but wrong answer 401 on every route, public o
 });
 
 test('tokens: value shown once, stored hashed, scopes normalised, name unique per user', async () => {
-  const r = await api('POST', `/users/${alice.name}/tokens`, { basic: [alice.name, alice.password], body: { name: 'ci', scopes: ['read:user', 'write:user', 'read:repository'] } });
+  const r = await api('POST', `/users/${alice.name}/tokens`, {
+    basic: [alice.name, alice.password],
+    body: { name: 'ci', scopes: ['read:user', 'write:user', 'read:repository'] },
+  });
   assert.is(r.status, 201);
   assert.ok(validateResponse(ApiSchemas.AccessToken, r.json).ok);
   assert.match(r.json.sha1, /^[0-9a-f]{40}$/);
@@ -73,12 +76,21 @@ test('tokens: value shown once, stored hashed, scopes normalised, name unique pe
   const listed = list.json.find((t: { id: number }) => t.id === r.json.id);
   assert.is(listed.sha1, '');
   assert.ok(Number(list.headers.get('x-total-count')) >= 2);
-  const dup = await api('POST', `/users/${alice.name}/tokens`, { basic: [alice.name, alice.password], body: { name: 'ci', scopes: ['read:user'] } });
+  const dup = await api('POST', `/users/${alice.name}/tokens`, {
+    basic: [alice.name, alice.password],
+    body: { name: 'ci', scopes: ['read:user'] },
+  });
   assert.is(dup.status, 400);
   assert.is(dup.json.message, 'access token name has been used already');
-  const all = await api('POST', `/users/${alice.name}/tokens`, { basic: [alice.name, alice.password], body: { name: uniq('t'), scopes: ['all', 'public-only'] } });
+  const all = await api('POST', `/users/${alice.name}/tokens`, {
+    basic: [alice.name, alice.password],
+    body: { name: uniq('t'), scopes: ['all', 'public-only'] },
+  });
   assert.equal(all.json.scopes, ['public-only', 'all']);
-  const badScope = await api('POST', `/users/${alice.name}/tokens`, { basic: [alice.name, alice.password], body: { name: uniq('t'), scopes: ['write:everything'] } });
+  const badScope = await api('POST', `/users/${alice.name}/tokens`, {
+    basic: [alice.name, alice.password],
+    body: { name: uniq('t'), scopes: ['write:everything'] },
+  });
   assert.is(badScope.status, 400);
   assert.is(badScope.json.message, 'invalid access token scope provided: invalid access token scope: write:everything');
   const none = await api('POST', `/users/${alice.name}/tokens`, { basic: [alice.name, alice.password], body: { name: uniq('t') } });
@@ -103,16 +115,28 @@ test('token creation: SELF, then body, then BASIC (a token cannot mint tokens)',
 
 test('spec, access token creation: an empty repositories array is an error, never an all-access token', async () => {
   const before = await api('GET', `/users/${alice.name}/tokens`, { token: alice.token });
-  const r = await api('POST', `/users/${alice.name}/tokens`, { basic: [alice.name, alice.password], body: { name: uniq('t'), scopes: ['read:repository'], repositories: [] } });
+  const r = await api('POST', `/users/${alice.name}/tokens`, {
+    basic: [alice.name, alice.password],
+    body: { name: uniq('t'), scopes: ['read:repository'], repositories: [] },
+  });
   assert.is(r.status, 400);
   assert.is(r.json.message, 'Access tokens with specified repositories must have at least one repository.');
   const after = await api('GET', `/users/${alice.name}/tokens`, { token: alice.token });
   assert.is(after.headers.get('x-total-count'), before.headers.get('x-total-count'));
-  const withPublicOnly = await api('POST', `/users/${alice.name}/tokens`, { basic: [alice.name, alice.password], body: { name: uniq('t'), scopes: ['public-only', 'read:repository'], repositories: [{ owner: alice.name, name: 'pub' }] } });
+  const withPublicOnly = await api('POST', `/users/${alice.name}/tokens`, {
+    basic: [alice.name, alice.password],
+    body: { name: uniq('t'), scopes: ['public-only', 'read:repository'], repositories: [{ owner: alice.name, name: 'pub' }] },
+  });
   assert.is(withPublicOnly.status, 400);
-  const wrongScope = await api('POST', `/users/${alice.name}/tokens`, { basic: [alice.name, alice.password], body: { name: uniq('t'), scopes: ['read:user'], repositories: [{ owner: alice.name, name: 'pub' }] } });
+  const wrongScope = await api('POST', `/users/${alice.name}/tokens`, {
+    basic: [alice.name, alice.password],
+    body: { name: uniq('t'), scopes: ['read:user'], repositories: [{ owner: alice.name, name: 'pub' }] },
+  });
   assert.is(wrongScope.status, 400);
-  const unknown = await api('POST', `/users/${alice.name}/tokens`, { basic: [alice.name, alice.password], body: { name: uniq('t'), scopes: ['read:repository'], repositories: [{ owner: alice.name, name: 'nope' }] } });
+  const unknown = await api('POST', `/users/${alice.name}/tokens`, {
+    basic: [alice.name, alice.password],
+    body: { name: uniq('t'), scopes: ['read:repository'], repositories: [{ owner: alice.name, name: 'nope' }] },
+  });
   assert.is(unknown.json.message, `repository ${alice.name}/nope does not exist`);
 });
 
@@ -179,7 +203,10 @@ test('reverse-proxy identity is accepted only when enabled, and counts as BASIC'
   const rp = await startServer(db, { SERVICE__ENABLE_REVERSE_PROXY_AUTHENTICATION_API: 'true' });
   const me = await call(rp.api, 'GET', '/user', { headers: { 'X-WEBAUTH-USER': alice.name } });
   assert.is(me.json.login, alice.name);
-  const tok = await call(rp.api, 'POST', `/users/${alice.name}/tokens`, { headers: { 'X-WEBAUTH-USER': alice.name }, body: { name: uniq('rp'), scopes: ['read:user'] } });
+  const tok = await call(rp.api, 'POST', `/users/${alice.name}/tokens`, {
+    headers: { 'X-WEBAUTH-USER': alice.name },
+    body: { name: uniq('rp'), scopes: ['read:user'] },
+  });
   assert.is(tok.status, 201);
   await rp.close();
 });
@@ -219,7 +246,11 @@ test('errors: 404 carries `errors`, unknown owners name the lookup, 422 names th
   const type = bad.headers.get('content-type');
   assert.is(type, 'application/json;charset=utf-8');
   assert.ok(bad.text.endsWith('\n'));
-  const badJson = await api('POST', '/user/repos', { token: alice.token, body: '{"name":', headers: { 'Content-Type': 'application/json' } });
+  const badJson = await api('POST', '/user/repos', {
+    token: alice.token,
+    body: '{"name":',
+    headers: { 'Content-Type': 'application/json' },
+  });
   assert.is(badJson.status, 422);
 });
 

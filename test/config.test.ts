@@ -20,7 +20,11 @@ test('defaults follow the issue and Forgejo', () => {
 });
 
 test('environment variables set settings; a dotted section becomes `_`', () => {
-  const c = loadConfig({ CAIRN__SERVICE_EXPLORE__REQUIRE_SIGNIN_VIEW: 'true', CAIRN__SERVER__ROOT_URL: 'https://git.example.com/sub', CAIRN__SERVER__HTTP_PORT: '8080' });
+  const c = loadConfig({
+    CAIRN__SERVICE_EXPLORE__REQUIRE_SIGNIN_VIEW: 'true',
+    CAIRN__SERVER__ROOT_URL: 'https://git.example.com/sub',
+    CAIRN__SERVER__HTTP_PORT: '8080',
+  });
   assert.is(c.SERVICE_EXPLORE.REQUIRE_SIGNIN_VIEW, true);
   assert.is(c.appUrl, 'https://git.example.com/sub/');
   assert.is(c.appSubUrl, '/sub');
@@ -28,7 +32,10 @@ test('environment variables set settings; a dotted section becomes `_`', () => {
 });
 
 test('a bad value stops the start with a message naming the variable', () => {
-  assert.throws(() => loadConfig({ CAIRN__QUOTA__ENABLED: 'maybe' }), (e: Error) => e instanceof ConfigError && e.message.includes('CAIRN__QUOTA__ENABLED'));
+  assert.throws(
+    () => loadConfig({ CAIRN__QUOTA__ENABLED: 'maybe' }),
+    (e: Error) => e instanceof ConfigError && e.message.includes('CAIRN__QUOTA__ENABLED'),
+  );
   assert.throws(() => loadConfig({ CAIRN__SERVER__HTTP_PORT: 'eighty' }), /CAIRN__SERVER__HTTP_PORT/);
   assert.throws(() => loadConfig({ CAIRN__SERVER__HTTP_PORT: '70000' }), /CAIRN__SERVER__HTTP_PORT/);
   assert.throws(() => loadConfig({ CAIRN__SERVER__ROOT_URL: 'ftp://x' }), /CAIRN__SERVER__ROOT_URL/);

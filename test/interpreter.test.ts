@@ -2,7 +2,17 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Context } from 'koa';
-import { compareSpecificity, routerPath, validateTable, TableError, bindRoute, runRoute, scopeCheck, type BoundRoute, type RunHooks } from '../interpreter.ts';
+import {
+  compareSpecificity,
+  routerPath,
+  validateTable,
+  TableError,
+  bindRoute,
+  runRoute,
+  scopeCheck,
+  type BoundRoute,
+  type RunHooks,
+} from '../interpreter.ts';
 import { network, transactionOf, type Handler } from '../lib/http/handler.ts';
 import { routes } from '../routes.table.ts';
 import type { RouteSpec } from '../table/route-spec.ts';
@@ -12,7 +22,15 @@ import { parseScopes } from '../lib/auth/scopes.ts';
 import type { RequestState } from '../guards/types.ts';
 
 const row = (over: Partial<RouteSpec>): RouteSpec => ({
-  method: 'GET', path: '/version', body: null, scope: [], flag: null, deprecated: false, chain: [], handler: 'misc.version', ...over,
+  method: 'GET',
+  path: '/version',
+  body: null,
+  scope: [],
+  flag: null,
+  deprecated: false,
+  chain: [],
+  handler: 'misc.version',
+  ...over,
 });
 const rejects = (table: RouteSpec[], text: string) => {
   try {
@@ -58,7 +76,7 @@ test('a step whose needs no earlier step provides stops the start', () => {
 });
 
 test('a kept answer (cached) on anything but a GET stops the start', () => {
-  rejects([row({ method: 'DELETE', cached: true })], 'only a GET\'s answer may be kept');
+  rejects([row({ method: 'DELETE', cached: true })], "only a GET's answer may be kept");
   validateTable([row({ cached: true })]);
 });
 
@@ -69,26 +87,40 @@ test('guard constructors check their arguments when the table is built', () => {
 test('paths convert to router syntax; static beats parameter beats tail, whatever the row order', () => {
   assert.is(routerPath('/repos/{username}/{reponame}/contents/*'), '/repos/:username/:reponame/contents/*path');
   assert.is(routerPath('/activitypub/user-id/{user-id}'), '/activitypub/user-id/:"user-id"');
-  assert.is(routerPath('/repos/{username}/{reponame}/git/commits/{sha}.{diffType}'), '/repos/:username/:reponame/git/commits/:sha.:diffType');
+  assert.is(
+    routerPath('/repos/{username}/{reponame}/git/commits/{sha}.{diffType}'),
+    '/repos/:username/:reponame/git/commits/:sha.:diffType',
+  );
   const paths = ['/r/{ball_type}/*', '/r/{x}', '/r/raw/*', '/r/pulls', '/r/{a}.{b}'];
   const sorted = [...paths].sort(compareSpecificity);
   assert.equal(sorted, ['/r/pulls', '/r/raw/*', '/r/{a}.{b}', '/r/{x}', '/r/{ball_type}/*']);
 });
 
-test('scope check: at least one category at the method\'s level; none needed without categories', () => {
+test("scope check: at least one category at the method's level; none needed without categories", () => {
   const cfg = loadConfig({});
-  const state = (method: string, scope: string): RequestState => ({
-    config: cfg, method, auth: { doer: null, method: 'token', sudoer: null, token: { id: 1, scopes: parseScopes(scope), raw: scope, publicOnly: false, repoIds: null } },
-  } as unknown as RequestState);
+  const state = (method: string, scope: string): RequestState =>
+    ({
+      config: cfg,
+      method,
+      auth: {
+        doer: null,
+        method: 'token',
+        sudoer: null,
+        token: { id: 1, scopes: parseScopes(scope), raw: scope, publicOnly: false, repoIds: null },
+      },
+    }) as unknown as RequestState;
   const r = row({ scope: ['user', 'organization'] });
   assert.is(scopeCheck(state('GET', 'read:organization'), r), null);
   assert.is(scopeCheck(state('POST', 'read:organization'), r)?.status, 403);
-  assert.is((scopeCheck(state('POST', 'read:organization'), r) as { message: string }).message, 'token does not have at least one of required scope(s): [write:user write:organization]');
+  assert.is(
+    (scopeCheck(state('POST', 'read:organization'), r) as { message: string }).message,
+    'token does not have at least one of required scope(s): [write:user write:organization]',
+  );
   assert.is(scopeCheck(state('DELETE', 'write:user'), r), null);
   assert.is(scopeCheck(state('GET', 'read:misc'), row({})), null);
 });
 
-test('BODY is bound to the row\'s schema and reports Forgejo\'s 422 message', async () => {
+test("BODY is bound to the row's schema and reports Forgejo's 422 message", async () => {
   const bound = bindRoute(routes.find((r) => r.method === 'POST' && r.path === '/user/repos')!);
   const body = bound.steps.find((s) => s.name === 'BODY')!;
   const s = { readBody: async () => ({ value: { name: 5 } }) } as unknown as RequestState;
@@ -103,11 +135,23 @@ test('a network handler runs outside any transaction and writes in the short one
   const log: string[] = [];
   const hooks: RunHooks = {
     makeState: () => ({
-      config: loadConfig({}), services: {} as RequestState['services'], em: {} as RequestState['em'], method: 'POST', path: '/x', params: {}, query: new URLSearchParams(),
-      headers: {}, auth: { doer: null, method: null, token: null, sudoer: null }, readBody: async () => ({ value: undefined }),
+      config: loadConfig({}),
+      services: {} as RequestState['services'],
+      em: {} as RequestState['em'],
+      method: 'POST',
+      path: '/x',
+      params: {},
+      query: new URLSearchParams(),
+      headers: {},
+      auth: { doer: null, method: null, token: null, sudoer: null },
+      readBody: async () => ({ value: undefined }),
     }),
-    respond: (_ctx, _s, outcome) => { log.push(`refused ${outcome.status}`); },
-    render: (_ctx, _s, reply) => { log.push(`render ${reply.status}`); },
+    respond: (_ctx, _s, outcome) => {
+      log.push(`refused ${outcome.status}`);
+    },
+    render: (_ctx, _s, reply) => {
+      log.push(`render ${reply.status}`);
+    },
     transactional: async (s, fn) => {
       log.push('begin');
       const out = await fn(s);
@@ -117,7 +161,9 @@ test('a network handler runs outside any transaction and writes in the short one
   };
   const remote = network(async (c) => {
     log.push(`call ${c.transaction ? 'with' : 'without'} transactions to open`);
-    await transactionOf(c)(async () => { log.push('write'); });
+    await transactionOf(c)(async () => {
+      log.push('write');
+    });
     log.push('call again');
     return { status: 201 };
   });

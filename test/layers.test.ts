@@ -32,7 +32,8 @@ function layerOf(file: string): Layer | null {
 
 /** Every import of the application's sources (not tests, benchmarks or tools), resolved to a file. */
 function imports(): { from: string; to: string }[] {
-  const files = execFileSync('git', ['ls-files', '*.ts'], { cwd: root, encoding: 'utf8' }).split('\n')
+  const files = execFileSync('git', ['ls-files', '*.ts'], { cwd: root, encoding: 'utf8' })
+    .split('\n')
     .filter((f) => f && layerOf(f) !== null && fs.existsSync(path.join(root, f)));
   const out: { from: string; to: string }[] = [];
   for (const from of files) {
@@ -54,9 +55,14 @@ test('every import points to its own layer or one below', () => {
 });
 
 test('handlers/index.ts is imported by the table machinery and the entry points only', () => {
-  const importers = imports().filter(({ to }) => to === 'handlers/index.ts').map(({ from }) => from);
+  const importers = imports()
+    .filter(({ to }) => to === 'handlers/index.ts')
+    .map(({ from }) => from);
   assert.ok(importers.length > 0);
-  assert.equal(importers.filter((f) => !['table', 'entry'].includes(layerOf(f)!)), []);
+  assert.equal(
+    importers.filter((f) => !['table', 'entry'].includes(layerOf(f)!)),
+    [],
+  );
 });
 
 /** Folders of lib/ that every domain may use directly and that never use a domain. */
@@ -87,22 +93,32 @@ const KNOWN_BREACHES = [
 ];
 
 test('a domain of lib/ imports another only through its index.ts; plumbing imports no domain', () => {
-  assert.equal(domainBreaches(imports()).filter((b) => !KNOWN_BREACHES.includes(b)), []);
-  assert.equal(KNOWN_BREACHES.filter((b) => !domainBreaches(imports()).includes(b)), [], 'a known breach is gone: remove it from the list');
+  assert.equal(
+    domainBreaches(imports()).filter((b) => !KNOWN_BREACHES.includes(b)),
+    [],
+  );
+  assert.equal(
+    KNOWN_BREACHES.filter((b) => !domainBreaches(imports()).includes(b)),
+    [],
+    'a known breach is gone: remove it from the list',
+  );
 });
 
 test('the domain rule sees a breach when there is one', () => {
-  assert.equal(domainBreaches([
-    { from: 'lib/issues/edit.ts', to: 'lib/repos/repos.ts' },
-    { from: 'lib/issues/edit.ts', to: 'lib/repos/index.ts' },
-    { from: 'lib/issues/edit.ts', to: 'lib/http/errors.ts' },
-    { from: 'lib/http/request-body.ts', to: 'lib/attachments/index.ts' },
-    { from: 'lib/issues/edit.ts', to: 'lib/issues/query.ts' },
-    { from: 'handlers/issues.ts', to: 'lib/repos/repos.ts' },
-  ]), [
-    'lib/issues/edit.ts -> lib/repos/repos.ts (not through lib/repos/index.ts)',
-    'lib/http/request-body.ts -> lib/attachments/index.ts (plumbing imports a domain)',
-  ]);
+  assert.equal(
+    domainBreaches([
+      { from: 'lib/issues/edit.ts', to: 'lib/repos/repos.ts' },
+      { from: 'lib/issues/edit.ts', to: 'lib/repos/index.ts' },
+      { from: 'lib/issues/edit.ts', to: 'lib/http/errors.ts' },
+      { from: 'lib/http/request-body.ts', to: 'lib/attachments/index.ts' },
+      { from: 'lib/issues/edit.ts', to: 'lib/issues/query.ts' },
+      { from: 'handlers/issues.ts', to: 'lib/repos/repos.ts' },
+    ]),
+    [
+      'lib/issues/edit.ts -> lib/repos/repos.ts (not through lib/repos/index.ts)',
+      'lib/http/request-body.ts -> lib/attachments/index.ts (plumbing imports a domain)',
+    ],
+  );
 });
 
 test('the check sees an arrow upwards when there is one', () => {
@@ -126,7 +142,8 @@ function untypedConverters(files: { name: string; text: string }[]): string[] {
     const visit = (node: ts.Node) => {
       if (ts.isFunctionDeclaration(node) && node.name && node.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) {
         if (!node.type) out.push(`${name}: ${node.name.text} declares no return type`);
-        else if (/Record<\s*string\s*,\s*unknown\s*>/.test(node.type.getText(src))) out.push(`${name}: ${node.name.text} returns Record<string, unknown>`);
+        else if (/Record<\s*string\s*,\s*unknown\s*>/.test(node.type.getText(src)))
+          out.push(`${name}: ${node.name.text} returns Record<string, unknown>`);
       }
       ts.forEachChild(node, visit);
     };
@@ -136,9 +153,11 @@ function untypedConverters(files: { name: string; text: string }[]): string[] {
   return out;
 }
 
-const apiFiles = () => fs.readdirSync(path.join(root, 'lib'), { recursive: true, encoding: 'utf8' })
-  .filter((f) => /^[a-z-]+\/api\/[a-z-]+\.ts$/.test(f))
-  .map((f) => ({ name: `lib/${f}`, text: fs.readFileSync(path.join(root, 'lib', f), 'utf8') }));
+const apiFiles = () =>
+  fs
+    .readdirSync(path.join(root, 'lib'), { recursive: true, encoding: 'utf8' })
+    .filter((f) => /^[a-z-]+\/api\/[a-z-]+\.ts$/.test(f))
+    .map((f) => ({ name: `lib/${f}`, text: fs.readFileSync(path.join(root, 'lib', f), 'utf8') }));
 
 test('every converter in lib/<domain>/api declares its return type, never Record<string, unknown>', () => {
   const files = apiFiles();

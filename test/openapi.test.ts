@@ -27,11 +27,17 @@ test('GET /swagger.v1.json lists all 511 operations, and `routes --json` agrees'
     for (const m of Object.keys(methods)) ops.push(`${m.toUpperCase()} ${p}`);
   }
   assert.is(ops.length, 511);
-  const cli = JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', 'cli.ts', 'routes', '--json'], { encoding: 'utf8' })) as { method: string; path: string; implemented: boolean }[];
+  const cli = JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', 'cli.ts', 'routes', '--json'], { encoding: 'utf8' })) as {
+    method: string;
+    path: string;
+    implemented: boolean;
+  }[];
   const fromCli = cli.map((x) => `${x.method} ${x.path.replace(/\*$/, '{path}')}`).sort();
   assert.equal([...ops].sort(), fromCli);
   // Each row lists its quota checks apart from its guards (issue 11, item 4).
-  const merge = (cli as unknown as { method: string; path: string; guards: string[]; quota: string[]; context: string[] }[]).find((x) => x.method === 'POST' && x.path === '/repos/{username}/{reponame}/pulls/{index}/merge')!;
+  const merge = (cli as unknown as { method: string; path: string; guards: string[]; quota: string[]; context: string[] }[]).find(
+    (x) => x.method === 'POST' && x.path === '/repos/{username}/{reponame}/pulls/{index}/merge',
+  )!;
   assert.equal(merge.quota, ['Q(size:git:all, repo)']);
   assert.ok(!merge.guards.some((g) => g.startsWith('Q(')) && !merge.context.some((g) => g.startsWith('Q(')));
   const repoGet = r.json.paths['/repos/{username}/{reponame}'].get;

@@ -25,28 +25,52 @@ const PATTERNS: readonly RegExp[] = [
   /\bloadOtherRepo\(/, // another repository as the caller reaches it, else absent (DEPENDENCY)
 ];
 
-interface Allowed { file: string; line: string; why: string }
+interface Allowed {
+  file: string;
+  line: string;
+  why: string;
+}
 
 /** Places that still decide a 403 (or a permission 404) themselves. Keep it shrinking. */
 const ALLOWED: readonly Allowed[] = [
   // The helpers' own definitions.
   { file: 'lib/http/errors.ts', line: 'export const forbidden = ', why: 'the helper itself; goes when the list below is empty' },
-  { file: 'lib/http/errors.ts', line: 'export const conflict403 = ', why: 'the 403 for the state of data, not for who asks (STATE_403 below)' },
-  
+  {
+    file: 'lib/http/errors.ts',
+    line: 'export const conflict403 = ',
+    why: 'the 403 for the state of data, not for who asks (STATE_403 below)',
+  },
+
   // Before any route: authentication and sudo answer before a row's chain runs (README, request steps 1 and 3).
   { file: 'lib/auth/auth.ts', line: 'if (user.prohibitLogin)', why: 'account state at authentication, before any chain' },
   { file: 'lib/auth/auth.ts', line: 'if (!user.isActive)', why: 'account state at authentication, before any chain' },
   { file: 'lib/auth/auth.ts', line: 'if (user.mustChangePassword)', why: 'account state at authentication, before any chain' },
   { file: 'lib/auth/auth.ts', line: "'Only administrators allowed to sudo.'", why: 'sudo runs before the chain (interpreter step 1)' },
   // Transports outside the route table: no chain to place a step in.
-  { file: 'git-http.ts', line: "'unsupported service (only the smart HTTP protocol is served)'", why: 'git smart HTTP is not a table route' },
-  { file: 'git-http.ts', line: "'Interacting with repositories by HTTP protocol is not allowed'", why: 'git smart HTTP is not a table route' },
-  { file: 'lib/attachments/serve.ts', line: 'MSG.missingScope([`read:${category}`])', why: 'attachment downloads (/attachments/{uuid}) are not a table route' },
+  {
+    file: 'git-http.ts',
+    line: "'unsupported service (only the smart HTTP protocol is served)'",
+    why: 'git smart HTTP is not a table route',
+  },
+  {
+    file: 'git-http.ts',
+    line: "'Interacting with repositories by HTTP protocol is not allowed'",
+    why: 'git smart HTTP is not a table route',
+  },
+  {
+    file: 'lib/attachments/serve.ts',
+    line: 'MSG.missingScope([`read:${category}`])',
+    why: 'attachment downloads (/attachments/{uuid}) are not a table route',
+  },
   // The definitions of the visibility helpers; their callers are guards.
   { file: 'lib/auth/perm.ts', line: 'export async function canSeeOwner(', why: 'the helper itself' },
   { file: 'lib/issues/tracker.ts', line: 'export async function loadOtherRepo(', why: 'the helper itself' },
   // Not a chain step: the merge already happened (issue 11, item 1, checked and left).
-  { file: 'handlers/pulls.ts', line: 'const mergedBranchKept = ', why: 'delete_branch_after_merge refused after the merge, which is committed and stands: no chain step runs after the handler, and the refusal is mostly the state of the branch (default, protected)' },
+  {
+    file: 'handlers/pulls.ts',
+    line: 'const mergedBranchKept = ',
+    why: 'delete_branch_after_merge refused after the merge, which is committed and stands: no chain step runs after the handler, and the refusal is mostly the state of the branch (default, protected)',
+  },
 ];
 
 /**
@@ -56,7 +80,11 @@ const ALLOWED: readonly Allowed[] = [
 const STATE_403: readonly Allowed[] = [
   { file: 'handlers/branch-protections.ts', line: "conflict403('Branch protection already exist')", why: 'a rule of that name exists' },
   { file: 'handlers/tag-protections.ts', line: "conflict403('Tag protection already exist')", why: 'a rule of that pattern exists' },
-  { file: 'handlers/pull-review-requests.ts', line: "conflict403('cannot request a re-review on a closed or merged PR')", why: 'the pull is closed or merged' },
+  {
+    file: 'handlers/pull-review-requests.ts',
+    line: "conflict403('cannot request a re-review on a closed or merged PR')",
+    why: 'the pull is closed or merged',
+  },
 ];
 
 function sources(): string[] {
@@ -69,7 +97,11 @@ function sources(): string[] {
   return files.sort();
 }
 
-interface Hit { file: string; n: number; text: string }
+interface Hit {
+  file: string;
+  n: number;
+  text: string;
+}
 
 function hits(): Hit[] {
   const out: Hit[] = [];
@@ -85,24 +117,39 @@ function hits(): Hit[] {
 
 test('no 403 and no permission 404 is decided outside guards/, but for the listed places', () => {
   const unlisted = hits().filter((h) => !ALLOWED.some((a) => a.file === h.file && h.text.includes(a.line)));
-  assert.equal(unlisted.map((h) => `${h.file}:${h.n}: ${h.text}`), [], 'a permission rule outside guards/: make it a named step of the chain (README, "Adding a route")');
+  assert.equal(
+    unlisted.map((h) => `${h.file}:${h.n}: ${h.text}`),
+    [],
+    'a permission rule outside guards/: make it a named step of the chain (README, "Adding a route")',
+  );
 });
 
 test('every listed place still exists, once (the list only shrinks)', () => {
   const all = hits();
   const stale = ALLOWED.filter((a) => all.filter((h) => h.file === a.file && h.text.includes(a.line)).length !== 1);
-  assert.equal(stale.map((a) => `${a.file}: ${a.line}`), [], 'remove the entries of rules that moved into guards/ (or make an entry match one line)');
+  assert.equal(
+    stale.map((a) => `${a.file}: ${a.line}`),
+    [],
+    'remove the entries of rules that moved into guards/ (or make an entry match one line)',
+  );
 });
 
 test('conflict403 is used only for the listed state refusals', () => {
   const uses: Hit[] = [];
   for (const file of sources()) {
-    fs.readFileSync(path.join(root, file), 'utf8').split('\n').forEach((text, i) => {
-      if (/\bconflict403\(/.test(text.replace(/\/\/.*$/, '')) && !text.includes('export const conflict403')) uses.push({ file, n: i + 1, text: text.trim() });
-    });
+    fs.readFileSync(path.join(root, file), 'utf8')
+      .split('\n')
+      .forEach((text, i) => {
+        if (/\bconflict403\(/.test(text.replace(/\/\/.*$/, '')) && !text.includes('export const conflict403'))
+          uses.push({ file, n: i + 1, text: text.trim() });
+      });
   }
   const unlisted = uses.filter((h) => !STATE_403.some((a) => a.file === h.file && h.text.includes(a.line)));
-  assert.equal(unlisted.map((h) => `${h.file}:${h.n}: ${h.text}`), [], 'a 403 that depends on who asks belongs in guards/');
+  assert.equal(
+    unlisted.map((h) => `${h.file}:${h.n}: ${h.text}`),
+    [],
+    'a 403 that depends on who asks belongs in guards/',
+  );
   assert.is(uses.length, STATE_403.length, 'every listed state refusal still exists, once');
 });
 
@@ -114,31 +161,64 @@ test('conflict403 is used only for the listed state refusals', () => {
 const ADMIN_FLAG: readonly Allowed[] = [
   { file: 'lib/auth/auth-types.ts', line: 'return !!doer?.isAdmin', why: 'the rule itself' },
   { file: 'lib/users/api/user.ts', line: 'is_admin: privileged ? u.isAdmin', why: 'the flag shown in api.User' },
-  { file: 'handlers/admin-users.ts', line: 'user.isAdmin && (await c.em.count(User, { isAdmin: true', why: 'the last site admin may not lose the flag' },
+  {
+    file: 'handlers/admin-users.ts',
+    line: 'user.isAdmin && (await c.em.count(User, { isAdmin: true',
+    why: 'the last site admin may not lose the flag',
+  },
   { file: 'handlers/admin-users.ts', line: 'user.isAdmin = b.admin', why: 'editing the flag' },
   { file: 'lib/users/accounts.ts', line: 'isAdmin: input.isAdmin ?? false', why: 'creating an account with the flag' },
 ];
 
 test('"is site admin" is decided in one place', () => {
-  const files = [...sources(), ...fs.readdirSync(path.join(root, 'guards')).map((f) => path.join('guards', f)), 'git-lfs.ts', 'git-ssh.ts', 'interpreter.ts'];
+  const files = [
+    ...sources(),
+    ...fs.readdirSync(path.join(root, 'guards')).map((f) => path.join('guards', f)),
+    'git-lfs.ts',
+    'git-ssh.ts',
+    'interpreter.ts',
+  ];
   const reads: Hit[] = [];
   for (const file of files.filter((f) => f.endsWith('.ts'))) {
-    fs.readFileSync(path.join(root, file), 'utf8').split('\n').forEach((text, i) => {
-      if (/\.isAdmin\b(?!\s*\()/.test(text.replace(/\/\/.*$/, ''))) reads.push({ file, n: i + 1, text: text.trim() });
-    });
+    fs.readFileSync(path.join(root, file), 'utf8')
+      .split('\n')
+      .forEach((text, i) => {
+        if (/\.isAdmin\b(?!\s*\()/.test(text.replace(/\/\/.*$/, ''))) reads.push({ file, n: i + 1, text: text.trim() });
+      });
   }
   const unlisted = reads.filter((h) => !ADMIN_FLAG.some((a) => a.file === h.file && h.text.includes(a.line)));
-  assert.equal(unlisted.map((h) => `${h.file}:${h.n}: ${h.text}`), [], 'ask siteAdminOf / isSiteAdmin (the caller) or userIsSiteAdmin (a user as themself)');
+  assert.equal(
+    unlisted.map((h) => `${h.file}:${h.n}: ${h.text}`),
+    [],
+    'ask siteAdminOf / isSiteAdmin (the caller) or userIsSiteAdmin (a user as themself)',
+  );
 });
 
 test('the scan sees the shapes it looks for', () => {
   const sample = [
-    "throw forbidden('x')", 'new HttpError(403, m)', 'return { status: 403, message }', 'json(403, {})', 'await loadIssue(c)',
-    "if (!perm.canRead('code')) throw notFound()", 'if (!canReadIssue(c, i)) throw notFound()', 'await canSeeOwner(em, o, d, a)', 'await loadOtherRepo(c, o, n)',
+    "throw forbidden('x')",
+    'new HttpError(403, m)',
+    'return { status: 403, message }',
+    'json(403, {})',
+    'await loadIssue(c)',
+    "if (!perm.canRead('code')) throw notFound()",
+    'if (!canReadIssue(c, i)) throw notFound()',
+    'await canSeeOwner(em, o, d, a)',
+    'await loadOtherRepo(c, o, n)',
   ];
-  for (const s of sample) assert.ok(PATTERNS.some((p) => p.test(s)), s);
-  assert.not.ok(PATTERNS.some((p) => p.test('deny(403, MSG.repoWrite)')), 'guards answer with deny()');
-  assert.not.ok(PATTERNS.some((p) => p.test('if (!pull.hasMerged) throw notFound()')), 'a plain "does not exist" 404 may stay');
+  for (const s of sample)
+    assert.ok(
+      PATTERNS.some((p) => p.test(s)),
+      s,
+    );
+  assert.not.ok(
+    PATTERNS.some((p) => p.test('deny(403, MSG.repoWrite)')),
+    'guards answer with deny()',
+  );
+  assert.not.ok(
+    PATTERNS.some((p) => p.test('if (!pull.hasMerged) throw notFound()')),
+    'a plain "does not exist" 404 may stay',
+  );
 });
 
 test.run();

@@ -58,14 +58,32 @@ test.before(async () => {
   const label = await ok('POST', `/repos/${repo}/labels`, owner, { name: 'bug', color: '#ff0000' });
   const milestone = await ok('POST', `/repos/${repo}/milestones`, owner, { title: 'm1' });
   for (let i = 1; i <= ISSUES; i++) {
-    const issue = await ok('POST', `/repos/${repo}/issues`, owner, { title: `i${i}`, body: `@${other.name} look`, labels: [label.id], milestone: milestone.id, assignees: [owner.name] });
+    const issue = await ok('POST', `/repos/${repo}/issues`, owner, {
+      title: `i${i}`,
+      body: `@${other.name} look`,
+      labels: [label.id],
+      milestone: milestone.id,
+      assignees: [owner.name],
+    });
     await ok('POST', `/repos/${repo}/issues/${issue.number}/comments`, owner, { body: `c${i}` });
   }
   for (let i = 1; i <= PULLS; i++) {
-    await ok('POST', `/repos/${repo}/contents/f${i}.txt`, owner, { content: Buffer.from(`f${i}\n`).toString('base64'), new_branch: `b${i}` });
-    await ok('POST', `/repos/${repo}/pulls`, owner, { head: `b${i}`, base: 'main', title: `p${i}`, body: `@${other.name}`, labels: [label.id], milestone: milestone.id, assignees: [owner.name] });
+    await ok('POST', `/repos/${repo}/contents/f${i}.txt`, owner, {
+      content: Buffer.from(`f${i}\n`).toString('base64'),
+      new_branch: `b${i}`,
+    });
+    await ok('POST', `/repos/${repo}/pulls`, owner, {
+      head: `b${i}`,
+      base: 'main',
+      title: `p${i}`,
+      body: `@${other.name}`,
+      labels: [label.id],
+      milestone: milestone.id,
+      assignees: [owner.name],
+    });
   }
-  for (let i = 1; i <= RELEASES; i++) await ok('POST', `/repos/${repo}/releases`, owner, { tag_name: `v${i}`, target_commitish: 'main', name: `r${i}` });
+  for (let i = 1; i <= RELEASES; i++)
+    await ok('POST', `/repos/${repo}/releases`, owner, { tag_name: `v${i}`, target_commitish: 'main', name: `r${i}` });
 });
 test.after(async () => {
   await srv.close();
@@ -89,23 +107,35 @@ test('the counter sees raw statements and the BEGIN/COMMIT of a transaction', as
   const em = db.db.orm.em.fork();
   const raw = await countSql(db.db.orm, () => em.getConnection().execute('select 1 as one'));
   pin(raw.statements, 1, 'raw execute');
-  const tx = await countSql(db.db.orm, () => em.transactional((t) => t.getConnection().execute('select 2 as two', [], 'all', t.getTransactionContext())));
+  const tx = await countSql(db.db.orm, () =>
+    em.transactional((t) => t.getConnection().execute('select 2 as two', [], 'all', t.getTransactionContext())),
+  );
   assert.ok(tx.statements.length >= 3, listing(tx.statements));
-  assert.ok(tx.statements.some((s) => /select 2/.test(s)), listing(tx.statements));
+  assert.ok(
+    tx.statements.some((s) => /select 2/.test(s)),
+    listing(tx.statements),
+  );
 });
 
-test('a token\'s last-use record (at most once a minute) is written, and left out of the count', async () => {
+test("a token's last-use record (at most once a minute) is written, and left out of the count", async () => {
   const em = db.db.orm.em.fork();
   const stale = new Date(Date.now() - 120_000);
-  await em.getConnection().execute('update access_token set updated_at = ? where uid = (select id from "user" where name = ?)', [stale, owner.name]);
+  await em
+    .getConnection()
+    .execute('update access_token set updated_at = ? where uid = (select id from "user" where name = ?)', [stale, owner.name]);
   const { result, statements } = await countSql(db.db.orm, () => call(srv.api, 'GET', '/user', { token: owner.token }));
   assert.is(result.status, 200, result.text);
   pin(statements, 1, 'GET /user with a stale last use');
-  const [row] = await em.getConnection().execute<{ updated_at: Date }[]>('select max(updated_at) as updated_at from access_token where uid = (select id from "user" where name = ?)', [owner.name]);
+  const [row] = await em
+    .getConnection()
+    .execute<{ updated_at: Date }[]>(
+      'select max(updated_at) as updated_at from access_token where uid = (select id from "user" where name = ?)',
+      [owner.name],
+    );
   assert.ok(new Date(row!.updated_at).getTime() > stale.getTime() + 60_000, 'the last use was recorded');
 });
 
-test('GET {R} with a token: one statement for the token, its user, the owner, the repository, its units and transfer, and the caller\'s access facts', async () => {
+test("GET {R} with a token: one statement for the token, its user, the owner, the repository, its units and transfer, and the caller's access facts", async () => {
   pin(await statementsOf(`/repos/${repo}`, { token: owner.token }), 1, 'GET {R} token');
 });
 
@@ -152,10 +182,12 @@ async function samePerPage(path: string, small: number, large: number, expected:
   const sep = path.includes('?') ? '&' : '?';
   const a = await statementsOf(`${path}${sep}limit=${small}`, opts);
   const b = await statementsOf(`${path}${sep}limit=${large}`, opts);
-  const sizes = await Promise.all([small, large].map(async (n) => {
-    const r = await call(srv.api, 'GET', `${path}${sep}limit=${n}`, opts);
-    return (Array.isArray(r.json) ? r.json : r.json.data).length;
-  }));
+  const sizes = await Promise.all(
+    [small, large].map(async (n) => {
+      const r = await call(srv.api, 'GET', `${path}${sep}limit=${n}`, opts);
+      return (Array.isArray(r.json) ? r.json : r.json.data).length;
+    }),
+  );
   assert.ok(sizes[0] < sizes[1], `${path}: pages of ${sizes.join(' and ')} rows`);
   assert.is(a.length, b.length, `${path}: ${a.length} statements for ${sizes[0]} rows, ${b.length} for ${sizes[1]}\n${listing(b)}`);
   pin(a, expected, `${path} limit=${small}`);
@@ -201,13 +233,23 @@ test('issue, pull, comment, release and notification lists: the same statements 
 test('commit status and branch protection lists: the same statements for any number of rows', async () => {
   const sha = (await ok('GET', `/repos/${repo}/branches/main`, owner)).commit.id;
   await ok('PUT', `/repos/${repo}/collaborators/${other.name}`, owner, { permission: 'write' });
-  for (let i = 1; i <= 4; i++) await ok('POST', `/repos/${repo}/statuses/${sha}`, i % 2 ? owner : other, { state: 'success', context: `ci${i}` });
+  for (let i = 1; i <= 4; i++)
+    await ok('POST', `/repos/${repo}/statuses/${sha}`, i % 2 ? owner : other, { state: 'success', context: `ci${i}` });
   await samePerPage(`/repos/${repo}/commits/${sha}/statuses`, 1, 4, 4, { token: owner.token });
   const rules = async () => statementsOf(`/repos/${repo}/branch_protections`, { token: owner.token });
-  await ok('POST', `/repos/${repo}/branch_protections`, owner, { rule_name: 'r1', enable_push: true, enable_push_whitelist: true, push_whitelist_usernames: [owner.name] });
+  await ok('POST', `/repos/${repo}/branch_protections`, owner, {
+    rule_name: 'r1',
+    enable_push: true,
+    enable_push_whitelist: true,
+    push_whitelist_usernames: [owner.name],
+  });
   const one = await rules();
   for (const name of ['r2', 'r3']) {
-    await ok('POST', `/repos/${repo}/branch_protections`, owner, { rule_name: name, enable_merge_whitelist: true, merge_whitelist_usernames: [owner.name] });
+    await ok('POST', `/repos/${repo}/branch_protections`, owner, {
+      rule_name: name,
+      enable_merge_whitelist: true,
+      merge_whitelist_usernames: [owner.name],
+    });
   }
   const three = await rules();
   assert.is(three.length, one.length, listing(three));
@@ -238,7 +280,10 @@ async function tripsOf(method: string, path: string, u: TestUser, body: unknown)
   return countDbWrites(pgPort, () => call(srv.api, method, path, { token: u.token, body }));
 }
 
-async function writeStatements(watchers: number, isPrivate = false): Promise<{ issue: number; afterNumber: number; comment: number; trips: (number | null)[] }> {
+async function writeStatements(
+  watchers: number,
+  isPrivate = false,
+): Promise<{ issue: number; afterNumber: number; comment: number; trips: (number | null)[] }> {
   const name = `w${watchers}${isPrivate ? 'p' : ''}`;
   await makeRepo(srv.api, owner, { name, auto_init: true, private: isPrivate });
   for (let i = 0; i < watchers; i++) {
@@ -249,16 +294,25 @@ async function writeStatements(watchers: number, isPrivate = false): Promise<{ i
   // One write of each kind first (see statementsOf), then the counted ones.
   const first = await ok('POST', `/repos/${owner.name}/${name}/issues`, owner, { title: 'warm' });
   await ok('POST', `/repos/${owner.name}/${name}/issues/${first.number}/comments`, owner, { body: 'warm' });
-  const issue = await countSql(db.db.orm, () => tripsOf('POST', `/repos/${owner.name}/${name}/issues`, owner, { title: 'counted', body: 'hello' }));
+  const issue = await countSql(db.db.orm, () =>
+    tripsOf('POST', `/repos/${owner.name}/${name}/issues`, owner, { title: 'counted', body: 'hello' }),
+  );
   assert.is(issue.result.result.status, 201, issue.result.result.text);
-  const comment = await countSql(db.db.orm, () => tripsOf('POST', `/repos/${owner.name}/${name}/issues/${first.number}/comments`, owner, { body: 'counted' }));
+  const comment = await countSql(db.db.orm, () =>
+    tripsOf('POST', `/repos/${owner.name}/${name}/issues/${first.number}/comments`, owner, { body: 'counted' }),
+  );
   assert.is(comment.result.result.status, 201, comment.result.result.text);
   // The repository's number lock (resource_index) is held from its statement to COMMIT: every other
   // writer of the repository waits that long, so what runs after it is pinned too: the statements
   // sent with COMMIT, in the same round trip (lib/issues/issues.ts numberAtCommit).
   const numbered = issue.statements.findIndex((s) => s.includes('resource_index'));
   assert.ok(numbered > 0, listing(issue.statements));
-  return { issue: issue.statements.length, afterNumber: issue.statements.length - 1 - numbered, comment: comment.statements.length, trips: [issue.result.writes, comment.result.writes] };
+  return {
+    issue: issue.statements.length,
+    afterNumber: issue.statements.length - 1 - numbered,
+    comment: comment.statements.length,
+    trips: [issue.result.writes, comment.result.writes],
+  };
 }
 
 test('POST issue and POST comment: the same statements for any number of watchers (public repository)', async () => {
@@ -290,10 +344,17 @@ test('POST issue and POST comment: the same statements for any number of watcher
   assert.equal(few, { issue: 9, afterNumber: 3, comment: 9, trips: pgPort === null ? [null, null] : [5, 5] });
 });
 
-test('a kept answer (the rows marked cached): no statement on the pool, one question on the clock\'s own connection', async () => {
+test("a kept answer (the rows marked cached): no statement on the pool, one question on the clock's own connection", async () => {
   const kept = await startServer(db);
   try {
-    for (const path of [`/repos/${repo}`, '/user', `/repos/${repo}/contents/README.md`, `/repos/${repo}/commits?limit=30`, `/repos/${repo}/issues?state=open`, '/repos/search?limit=50']) {
+    for (const path of [
+      `/repos/${repo}`,
+      '/user',
+      `/repos/${repo}/contents/README.md`,
+      `/repos/${repo}/commits?limit=30`,
+      `/repos/${repo}/issues?state=open`,
+      '/repos/search?limit=50',
+    ]) {
       const read = () => call(kept.api, 'GET', path, { token: owner.token });
       assert.is((await read()).status, 200, path);
       // The snapshot is the whole PostgreSQL server's: a write in another database (another test file

@@ -15,7 +15,7 @@ import { loadConfig } from '../config.ts';
 const routes: readonly RouteSpec[] = table;
 const parse = (name: keyof typeof QuerySchemas, qs: string) => parseQuery(QuerySchemas[name], new URLSearchParams(qs));
 
-test('integers read as Go\'s Atoi: garbage is 0, absent is the default, unknown names are ignored', () => {
+test("integers read as Go's Atoi: garbage is 0, absent is the default, unknown names are ignored", () => {
   assert.equal(parse('Paged', 'page=abc&limit=0&bogus=1').value, { page: 0, limit: 0 });
   assert.equal(parse('Paged', '').value, { page: 1, limit: undefined });
   assert.equal(parse('Paged', 'page=3&limit=9999').value, { page: 3, limit: 9999 });
@@ -31,7 +31,7 @@ test('booleans read as FormBool (default when absent) or FormOptionalBool', () =
   assert.is(parse('Releases', 'draft=T').value.draft, true);
 });
 
-test('enums: an unknown value is the default, or Forgejo\'s 422 where it answers one', () => {
+test("enums: an unknown value is the default, or Forgejo's 422 where it answers one", () => {
   assert.is(parse('IssueList', 'state=bogus').value.state, 'open');
   assert.is(parse('IssueList', 'state=all').value.state, 'all');
   assert.equal(parse('MyRepos', 'order_by=sideways').deny, { status: 422, message: 'Invalid order_by: "sideways"' });
@@ -46,17 +46,21 @@ test('lists: repeated values, comma lists where declared, items checked where Fo
   assert.equal(parse('Runs', 'status=running&status=nope').deny, { status: 400, message: 'unknown status: nope' });
 });
 
-test('times: RFC 3339 or Go\'s parse error (422, or 400 for last_read_at)', () => {
+test("times: RFC 3339 or Go's parse error (422, or 400 for last_read_at)", () => {
   const ok = parse('Comments', 'since=2024-01-02T03:04:05Z');
   assert.ok(ok.value.since instanceof Date);
   assert.is(ok.deny, null);
-  assert.equal(parse('Comments', 'since=yesterday').deny,
-    { status: 422, message: 'parsing time "yesterday" as "2006-01-02T15:04:05Z07:00": cannot parse "yesterday" as "2006"' });
+  assert.equal(parse('Comments', 'since=yesterday').deny, {
+    status: 422,
+    message: 'parsing time "yesterday" as "2006-01-02T15:04:05Z07:00": cannot parse "yesterday" as "2006"',
+  });
   assert.is(parse('NotificationsRead', 'last_read_at=x').deny?.status, 400);
 });
 
 test('every row names a declared schema, and the API description lists each of its parameters', () => {
-  const doc = openApiDocument(routes, loadConfig({}, {})) as { paths: Record<string, Record<string, { parameters: { name: string; in: string }[] }>> };
+  const doc = openApiDocument(routes, loadConfig({}, {})) as {
+    paths: Record<string, Record<string, { parameters: { name: string; in: string }[] }>>;
+  };
   let checked = 0;
   for (const r of routes) {
     if (!r.query) continue;
@@ -69,14 +73,37 @@ test('every row names a declared schema, and the API description lists each of i
   assert.ok(checked > 100);
 });
 
-test('representative operations carry Forgejo\'s query parameter names', () => {
+test("representative operations carry Forgejo's query parameter names", () => {
   const names = (method: string, p: string) => {
     const r = routes.find((x) => x.method === method && x.path === p)!;
     return Object.keys(parse(r.query!, '').value).sort();
   };
-  assert.equal(names('GET', '/repos/{username}/{reponame}/issues'),
-    ['assigned_by', 'before', 'created_by', 'labels', 'limit', 'mentioned_by', 'milestones', 'page', 'q', 'since', 'sort', 'state', 'type']);
-  assert.equal(names('GET', '/repos/{username}/{reponame}/pulls'), ['base', 'head', 'labels', 'limit', 'milestone', 'page', 'poster', 'sort', 'state']);
+  assert.equal(names('GET', '/repos/{username}/{reponame}/issues'), [
+    'assigned_by',
+    'before',
+    'created_by',
+    'labels',
+    'limit',
+    'mentioned_by',
+    'milestones',
+    'page',
+    'q',
+    'since',
+    'sort',
+    'state',
+    'type',
+  ]);
+  assert.equal(names('GET', '/repos/{username}/{reponame}/pulls'), [
+    'base',
+    'head',
+    'labels',
+    'limit',
+    'milestone',
+    'page',
+    'poster',
+    'sort',
+    'state',
+  ]);
   assert.equal(names('GET', '/notifications'), ['all', 'before', 'limit', 'page', 'since', 'status-types', 'subject-type']);
   assert.equal(names('GET', '/user/repos'), ['limit', 'order_by', 'page']);
 });

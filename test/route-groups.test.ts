@@ -18,8 +18,12 @@ const picked = Symbol('picked');
 
 /** Hooks that stop at the first step and report the row that would have run. */
 const hooks: RunHooks = {
-  makeState: (_ctx, route) => { throw Object.assign(new Error('picked'), { [picked]: route.spec }); },
-  respond: () => undefined, render: () => undefined, transactional: (s, fn) => fn(s),
+  makeState: (_ctx, route) => {
+    throw Object.assign(new Error('picked'), { [picked]: route.spec });
+  },
+  respond: () => undefined,
+  render: () => undefined,
+  transactional: (s, fn) => fn(s),
 };
 
 /** A request's context, as Koa makes it. */
@@ -49,7 +53,9 @@ function reference(): Dispatch {
   const router = new Router({ prefix: '/api/v1' });
   const mounted = routes.filter((r) => r.flag === null || FLAGS[r.flag](cfg));
   for (const spec of [...mounted].sort((a, b) => compareSpecificity(a.path, b.path))) {
-    router.register(routerPath(spec.path), [spec.method], () => { throw Object.assign(new Error('picked'), { [picked]: spec }); });
+    router.register(routerPath(spec.path), [spec.method], () => {
+      throw Object.assign(new Error('picked'), { [picked]: spec });
+    });
   }
   return router.routes();
 }
@@ -59,15 +65,27 @@ function urlsOf(path: string): string[] {
   const filled = path.replace(/\{[^}]+\}/g, 'x1').replace(/\/\*$/, '/a/b');
   const one = path.replace(/\{[^}]+\}/g, 'x1').replace(/\/\*$/, '/a');
   const base = `/api/v1${filled}`;
-  return [base, `/api/v1${one}`, `${base}/`, `${base}//`, base.toUpperCase(), `/api/v1${filled.toUpperCase()}`, `${base}/extra`,
-    base.slice(0, base.lastIndexOf('/')), `/API/V1${filled}`, `/api/v1/${filled.split('/')[1]}`];
+  return [
+    base,
+    `/api/v1${one}`,
+    `${base}/`,
+    `${base}//`,
+    base.toUpperCase(),
+    `/api/v1${filled.toUpperCase()}`,
+    `${base}/extra`,
+    base.slice(0, base.lastIndexOf('/')),
+    `/API/V1${filled}`,
+    `/api/v1/${filled.split('/')[1]}`,
+  ];
 }
 
 test('every URL near every row gets the row one router of all rows would pick', async () => {
   const grouped = mountTable(routes, cfg, hooks).routes();
   const whole = reference();
   let checked = 0;
-  for (const url of new Set(routes.flatMap((r) => urlsOf(r.path)).concat(['/api/v1', '/api/v1/', '/api/v1//', '/api/v1/nope', '/elsewhere', '/api/v10/version']))) {
+  for (const url of new Set(
+    routes.flatMap((r) => urlsOf(r.path)).concat(['/api/v1', '/api/v1/', '/api/v1//', '/api/v1/nope', '/elsewhere', '/api/v10/version']),
+  )) {
     for (const method of ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']) {
       const want = await rowFor(whole, method, url);
       const got = await rowFor(grouped, method, url);
@@ -102,7 +120,9 @@ test('plainContext: GET and HEAD, and the writes whose handler changes none of t
   assert.not.ok(plain('POST', '/api/v1/repos/a/b/issues/1/labels'));
   assert.not.ok(plain('POST', '/api/v1/nope'));
   // Every other write maps them as managed entities: a new mark is a decision to review.
-  const marked = routes.filter((r) => r.method !== 'GET' && (handlers as Record<string, { plainContext?: boolean }>)[r.handler]?.plainContext).map((r) => `${r.method} ${r.path}`);
+  const marked = routes
+    .filter((r) => r.method !== 'GET' && (handlers as Record<string, { plainContext?: boolean }>)[r.handler]?.plainContext)
+    .map((r) => `${r.method} ${r.path}`);
   assert.equal(marked, ['POST /repos/{username}/{reponame}/issues', 'POST /repos/{username}/{reponame}/issues/{index}/comments']);
 });
 

@@ -13,14 +13,27 @@ const files = fs
   .filter((f) => filter.length === 0 || filter.some((x) => f.includes(x)))
   .sort();
 
-interface Result { file: string; passed: number; failed: number; output: string; code: number | null }
+interface Result {
+  file: string;
+  passed: number;
+  failed: number;
+  output: string;
+  code: number | null;
+}
 
 function runFile(file: string): Promise<Result> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, file)], { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, file)], {
+      env: process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
-    child.stdout.on('data', (d) => { output += d; });
-    child.stderr.on('data', (d) => { output += d; });
+    child.stdout.on('data', (d) => {
+      output += d;
+    });
+    child.stderr.on('data', (d) => {
+      output += d;
+    });
     child.on('close', (code) => {
       const plain = output.replace(/\x1b\[[0-9;]*m/g, '');
       const total = [...plain.matchAll(/Total:\s+(\d+)/g)].reduce((n, m) => n + Number(m[1]), 0);
@@ -37,15 +50,17 @@ function runFile(file: string): Promise<Result> {
 const parallel = Math.max(1, Math.min(Number(process.env.TEST_JOBS ?? 0) || Math.ceil(os.cpus().length), 4));
 const queue = [...files];
 const results: Result[] = [];
-await Promise.all(Array.from({ length: parallel }, async () => {
-  for (let f = queue.shift(); f; f = queue.shift()) {
-    const r = await runFile(f);
-    results.push(r);
-    const mark = r.failed ? 'FAIL' : 'ok  ';
-    process.stdout.write(`${mark} ${r.file} (${r.passed} passed${r.failed ? `, ${r.failed} failed` : ''})\n`);
-    if (r.failed || process.env.TEST_VERBOSE) process.stdout.write(`${r.output}\n`);
-  }
-}));
+await Promise.all(
+  Array.from({ length: parallel }, async () => {
+    for (let f = queue.shift(); f; f = queue.shift()) {
+      const r = await runFile(f);
+      results.push(r);
+      const mark = r.failed ? 'FAIL' : 'ok  ';
+      process.stdout.write(`${mark} ${r.file} (${r.passed} passed${r.failed ? `, ${r.failed} failed` : ''})\n`);
+      if (r.failed || process.env.TEST_VERBOSE) process.stdout.write(`${r.output}\n`);
+    }
+  }),
+);
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);
 process.stdout.write(`${passed} passed, ${failed} failed\n`);

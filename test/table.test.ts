@@ -30,15 +30,29 @@ const mounted = (r: RouteSpec) => !r.flag || FLAGS[r.flag](srv.config);
 /** The spec path with every parameter filled from the fixtures. */
 function url(r: RouteSpec, repo = 'pub'): string {
   const params: Record<string, string> = {
-    username: alice.name, reponame: repo, org: ctx.org, teamid: String(ctx.teamId), 'user-id': String(ctx.aliceId),
-    'repository-id': String(ctx.pubId), collaborator: bob.name, target: bob.name, ball_type: 'tarball', diffType: 'diff',
+    username: alice.name,
+    reponame: repo,
+    org: ctx.org,
+    teamid: String(ctx.teamId),
+    'user-id': String(ctx.aliceId),
+    'repository-id': String(ctx.pubId),
+    collaborator: bob.name,
+    target: bob.name,
+    ball_type: 'tarball',
+    diffType: 'diff',
   };
   return r.path.replace(/\{([^}]+)\}/g, (_, n: string) => encodeURIComponent(params[n] ?? '1')).replace(/\*$/, 'README.md');
 }
 
 /** An example value for a schema: required properties only, the first candidate that validates. */
 function example(schema: TSchema): unknown {
-  const sc = schema as TSchema & { type?: string; properties?: Record<string, TSchema>; required?: string[]; items?: TSchema; anyOf?: TSchema[] };
+  const sc = schema as TSchema & {
+    type?: string;
+    properties?: Record<string, TSchema>;
+    required?: string[];
+    items?: TSchema;
+    anyOf?: TSchema[];
+  };
   const check = Compile(schema);
   if (sc.anyOf) return example(sc.anyOf.find((x) => (x as { type?: string }).type !== 'null') ?? sc.anyOf[0]);
   if (sc.type === 'object') {
@@ -47,8 +61,12 @@ function example(schema: TSchema): unknown {
     return out;
   }
   if (sc.type === 'array') return [example(sc.items!)];
-  const candidates: unknown[] = sc.type === 'integer' || sc.type === 'number' ? [1] : sc.type === 'boolean' ? [true]
-    : ['const' in sc ? sc.const : 'main', 'main', '#ffffff', 'a@example.com', 'https://example.com', 'eA=='];
+  const candidates: unknown[] =
+    sc.type === 'integer' || sc.type === 'number'
+      ? [1]
+      : sc.type === 'boolean'
+        ? [true]
+        : ['const' in sc ? sc.const : 'main', 'main', '#ffffff', 'a@example.com', 'https://example.com', 'eA=='];
   return candidates.find((c) => check.Check(c)) ?? candidates[0];
 }
 
@@ -63,7 +81,10 @@ function validBody(r: RouteSpec): unknown {
 }
 
 const send = (r: RouteSpec, o: { token?: string; path?: string; body?: unknown } = {}): Promise<Res> =>
-  call(srv.api, r.method, o.path ?? url(r), { token: o.token, body: o.body ?? (r.body !== null && r.body !== 'multipart' ? validBody(r) : undefined) });
+  call(srv.api, r.method, o.path ?? url(r), {
+    token: o.token,
+    body: o.body ?? (r.body !== null && r.body !== 'multipart' ? validBody(r) : undefined),
+  });
 
 /** Rows where no loader outside the fixtures' reach (comments, packages) stands before `step`. */
 const reachable = (r: RouteSpec, step: string) => {
@@ -88,7 +109,10 @@ test.before(async () => {
   assert.is(org.status, 201);
   ctx.org = org.json.name;
   // The Owners team exists from creation; its id is the smallest team id of the org.
-  const teams = await db.db.orm.em.fork().getConnection().execute<{ id: number }[]>('select id from team where org_id = ? order by id', [org.json.id]);
+  const teams = await db.db.orm.em
+    .fork()
+    .getConnection()
+    .execute<{ id: number }[]>('select id from team where org_id = ? order by id', [org.json.id]);
   ctx.teamId = teams[0].id;
 });
 
@@ -106,7 +130,10 @@ test('spec, TOK: every TOK route answers 401 to an anonymous caller in a context
   const failures: string[] = [];
   for (const r of rows.filter((r) => has(r, 'TOK') && mounted(r) && reachable(r, 'TOK'))) {
     // Steps before TOK that an anonymous caller fails on their own decide first (e.g. SELF, ADM).
-    const before = r.chain.slice(0, r.chain.findIndex((s) => s.name === 'TOK'));
+    const before = r.chain.slice(
+      0,
+      r.chain.findIndex((s) => s.name === 'TOK'),
+    );
     if (before.some((s) => s.kind === 'guard' || s.kind === 'body')) continue;
     const res = await send(r);
     if (res.status !== 401) failures.push(`${r.method} ${r.path}: ${res.status}`);
@@ -126,18 +153,29 @@ test('spec, SA: every SA route answers 403 to a signed-in non-admin', async () =
   assert.equal(failures, []);
 });
 
-test('spec, scope checks: a token without any of the route\'s categories gets 403 before anything else', async () => {
+test("spec, scope checks: a token without any of the route's categories gets 403 before anything else", async () => {
   const token = await makeToken(srv.api, alice, ['write:misc']);
   const failures: string[] = [];
   for (const r of rows.filter((r) => r.scope.length > 0 && mounted(r))) {
     const res = await send(r, { token });
-    if (res.status !== 403 || !String(res.json?.message).startsWith('token does not have at least one of required scope(s)')) failures.push(`${r.method} ${r.path}: ${res.status}`);
+    if (res.status !== 403 || !String(res.json?.message).startsWith('token does not have at least one of required scope(s)'))
+      failures.push(`${r.method} ${r.path}: ${res.status}`);
   }
   assert.equal(failures, []);
 });
 
 test('spec, scope checks 3: a read-only token gets 403 on every write method', async () => {
-  const token = await makeToken(srv.api, alice, ['read:activitypub', 'read:admin', 'read:issue', 'read:misc', 'read:notification', 'read:organization', 'read:package', 'read:repository', 'read:user']);
+  const token = await makeToken(srv.api, alice, [
+    'read:activitypub',
+    'read:admin',
+    'read:issue',
+    'read:misc',
+    'read:notification',
+    'read:organization',
+    'read:package',
+    'read:repository',
+    'read:user',
+  ]);
   const failures: string[] = [];
   const writes = rows.filter((r) => r.scope.length > 0 && r.method !== 'GET' && mounted(r));
   for (const r of writes) {
@@ -155,7 +193,11 @@ test('spec, path resolution rule 6: a private repository is 404 — never 401 or
   const failures: string[] = [];
   for (const r of rows.filter((r) => has(r, 'REPO') && mounted(r))) {
     const path = url(r, 'priv');
-    for (const [who, token] of [['anonymous', undefined], ['outsider', bob.token], ['public-only', publicOnly]] as const) {
+    for (const [who, token] of [
+      ['anonymous', undefined],
+      ['outsider', bob.token],
+      ['public-only', publicOnly],
+    ] as const) {
       // Under /user, TOK guards the whole group before the repository is looked up.
       if (who === 'anonymous' && names(r).indexOf('TOK') >= 0 && names(r).indexOf('TOK') < names(r).indexOf('REPO')) continue;
       const res = await send(r, { token, path });
@@ -174,12 +216,13 @@ test('spec, NA: every NA route answers 423 on an archived repository', async () 
   for (const r of checked) {
     const res = await send(r, { token: alice.token, path: url(r, 'arch') });
     const want = `is archived`;
-    if (res.status !== 423 || !String(res.json?.message).endsWith(want)) failures.push(`${r.method} ${r.path}: ${res.status} ${res.text.slice(0, 80)}`);
+    if (res.status !== 423 || !String(res.json?.message).endsWith(want))
+      failures.push(`${r.method} ${r.path}: ${res.status} ${res.text.slice(0, 80)}`);
   }
   assert.equal(failures, []);
 });
 
-test('spec, Issues and Packages: a row\'s listed guards answer before the comment or package lookup', async () => {
+test("spec, Issues and Packages: a row's listed guards answer before the comment or package lookup", async () => {
   // Black-box probe finding: these rows list "NA; TOK" / "TOK; NA" / "TOK; PKGWRITE" without a comment or
   // package assignment, so an unknown comment or package must not hide the 401 or 423.
   const c = `/repos/${alice.name}`;
@@ -212,8 +255,24 @@ test('spec, Issues and Packages: a row\'s listed guards answer before the commen
 test('spec, "What the service does" 3: settings-gated routes do not exist when off, and exist when on', async () => {
   const flagged = rows.filter((r) => r.flag);
   assert.ok(flagged.length > 30);
-  const off = await startServer(db, { API__ENABLE_SWAGGER: 'false', FEDERATION__ENABLED: 'false', SERVICE__ENABLE_USER_HEATMAP: 'false', QUOTA__ENABLED: 'false', REPOSITORY__DISABLE_STARS: 'true', REPOSITORY__DISABLE_FORKS: 'true', REPOSITORY__ENABLE_FLAGS: 'false' });
-  const on = await startServer(db, { API__ENABLE_SWAGGER: 'true', FEDERATION__ENABLED: 'true', SERVICE__ENABLE_USER_HEATMAP: 'true', QUOTA__ENABLED: 'true', REPOSITORY__DISABLE_STARS: 'false', REPOSITORY__DISABLE_FORKS: 'false', REPOSITORY__ENABLE_FLAGS: 'true' });
+  const off = await startServer(db, {
+    API__ENABLE_SWAGGER: 'false',
+    FEDERATION__ENABLED: 'false',
+    SERVICE__ENABLE_USER_HEATMAP: 'false',
+    QUOTA__ENABLED: 'false',
+    REPOSITORY__DISABLE_STARS: 'true',
+    REPOSITORY__DISABLE_FORKS: 'true',
+    REPOSITORY__ENABLE_FLAGS: 'false',
+  });
+  const on = await startServer(db, {
+    API__ENABLE_SWAGGER: 'true',
+    FEDERATION__ENABLED: 'true',
+    SERVICE__ENABLE_USER_HEATMAP: 'true',
+    QUOTA__ENABLED: 'true',
+    REPOSITORY__DISABLE_STARS: 'false',
+    REPOSITORY__DISABLE_FORKS: 'false',
+    REPOSITORY__ENABLE_FLAGS: 'true',
+  });
   // A repository the caller starred, so the star check answers 204 rather than "not starred" (404).
   assert.is((await call(on.api, 'PUT', `/user/starred/${alice.name}/pub`, { token: admin.token })).status, 204);
   const failures: string[] = [];
@@ -238,7 +297,8 @@ test('spec, WH: webhook routes answer 403 when webhooks are disabled', async () 
   const failures: string[] = [];
   for (const r of rows.filter((r) => has(r, 'WH'))) {
     const res = await call(off.api, r.method, url(r), { token: admin.token, body: r.body ? validBody(r) : undefined });
-    if (res.status !== 403 || res.json?.message !== 'webhooks disabled by administrator') failures.push(`${r.method} ${r.path}: ${res.status}`);
+    if (res.status !== 403 || res.json?.message !== 'webhooks disabled by administrator')
+      failures.push(`${r.method} ${r.path}: ${res.status}`);
   }
   await off.close();
   assert.equal(failures, []);
@@ -268,7 +328,9 @@ test('spec, "What the service does" 5: every actions route of a repository answe
 
 test('rows without a handler run their guards, then answer 501 with a JSON message', async () => {
   // Any GET row of a repository guarded only by REPO and RR(code) whose handler is still pending.
-  const r = rows.find((x) => x.method === 'GET' && !isImplemented(x.handler) && names(x).join(' ') === 'REPO PUBLIC_ONLY(repository) RR(code)');
+  const r = rows.find(
+    (x) => x.method === 'GET' && !isImplemented(x.handler) && names(x).join(' ') === 'REPO PUBLIC_ONLY(repository) RR(code)',
+  );
   if (!r) return; // every such row has a handler now
 
   const res = await send(r, { token: alice.token });
@@ -297,4 +359,3 @@ test('a handler key names its file: the prefix of `labels.list` is handlers/labe
 });
 
 test.run();
-

@@ -16,14 +16,26 @@ import { isOidPrefix } from '../../git/oid.ts';
 import { nextIndex } from '../../model/counter.ts';
 import { ActionTask, type IActionTask } from '../../model/action-task.ts';
 import {
-  ActionArtifact, ActionRun, ActionRunJob, ActionRunner, ActionRunnerToken, ArtifactStatus,
-  type IActionArtifact, type IActionRun, type IActionRunJob, type IActionRunner,
+  ActionArtifact,
+  ActionRun,
+  ActionRunJob,
+  ActionRunner,
+  ActionRunnerToken,
+  ArtifactStatus,
+  type IActionArtifact,
+  type IActionRun,
+  type IActionRunJob,
+  type IActionRunner,
 } from '../../model/actions.ts';
 import { badRequest, notFound, unprocessable } from '../http/errors.ts';
 import { hashToken, newSalt, newTokenValue } from '../auth/tokens.ts';
 
 /** Whose runners a route addresses: a repository, a user or organization, or (both 0) the instance. */
-export interface RunnerScope { ownerId: number; repoId: number; repoOwnerId?: number }
+export interface RunnerScope {
+  ownerId: number;
+  repoId: number;
+  repoOwnerId?: number;
+}
 
 export const STATUSES = ['unknown', 'success', 'failure', 'cancelled', 'skipped', 'waiting', 'running', 'blocked'] as const;
 const DONE = new Set(['success', 'failure', 'cancelled', 'skipped']);
@@ -47,7 +59,9 @@ export function runnerStatus(r: IActionRunner, now = Date.now()): 'offline' | 'i
 export function runnerWhere(scope: RunnerScope, visible: boolean): FilterQuery<IActionRunner> {
   const global = { ownerId: 0, repoId: 0 };
   if (scope.repoId) {
-    return visible ? { $or: [{ repoId: scope.repoId }, { ownerId: scope.repoOwnerId ?? -1, repoId: 0 }, global] } : { repoId: scope.repoId };
+    return visible
+      ? { $or: [{ repoId: scope.repoId }, { ownerId: scope.repoOwnerId ?? -1, repoId: 0 }, global] }
+      : { repoId: scope.repoId };
   }
   if (scope.ownerId) return visible ? { $or: [{ ownerId: scope.ownerId, repoId: 0 }, global] } : { ownerId: scope.ownerId, repoId: 0 };
   return visible ? {} : global;
@@ -76,19 +90,37 @@ export function positiveId(raw: string | undefined | null): number {
 export async function registrationToken(em: EntityManager, scope: RunnerScope): Promise<string> {
   const latest = await em.findOne(ActionRunnerToken, { ownerId: scope.ownerId, repoId: scope.repoId }, { orderBy: { id: 'desc' } });
   if (latest?.isActive) return latest.token;
-  const t = em.create(ActionRunnerToken, { token: crypto.randomBytes(20).toString('hex'), ownerId: scope.ownerId, repoId: scope.repoId, isActive: true });
+  const t = em.create(ActionRunnerToken, {
+    token: crypto.randomBytes(20).toString('hex'),
+    ownerId: scope.ownerId,
+    repoId: scope.repoId,
+    isActive: true,
+  });
   await em.flush();
   return t.token;
 }
 
 /** A new runner of the scope; its token is shown once and only its hash kept. */
-export async function registerRunner(em: EntityManager, scope: RunnerScope, o: { name: string; description?: string; ephemeral?: boolean }) {
+export async function registerRunner(
+  em: EntityManager,
+  scope: RunnerScope,
+  o: { name: string; description?: string; ephemeral?: boolean },
+) {
   const token = newTokenValue();
   const salt = newSalt();
   const runner = em.create(ActionRunner, {
-    uuid: crypto.randomUUID(), name: o.name, description: o.description ?? '', ephemeral: o.ephemeral ?? false,
-    ownerId: scope.ownerId, repoId: scope.repoId, labels: [], tokenHash: hashToken(token, salt), tokenSalt: salt, tokenLastEight: token.slice(-8),
-    lastOnline: null, lastActive: null,
+    uuid: crypto.randomUUID(),
+    name: o.name,
+    description: o.description ?? '',
+    ephemeral: o.ephemeral ?? false,
+    ownerId: scope.ownerId,
+    repoId: scope.repoId,
+    labels: [],
+    tokenHash: hashToken(token, salt),
+    tokenSalt: salt,
+    tokenLastEight: token.slice(-8),
+    lastOnline: null,
+    lastActive: null,
   });
   await em.flush();
   return { runner, token };
@@ -109,7 +141,13 @@ export function runsOnLabels(job: IActionRunJob, labels: string[] | null): boole
 /** Forgejo's actions.ListWorkflows: the first of these directories that exists is used. */
 const WORKFLOW_DIRS = ['.forgejo/workflows', '.gitea/workflows', '.github/workflows'];
 
-export interface WorkflowFile { directory: string; name: string; ref: string; commit: string; content: string }
+export interface WorkflowFile {
+  directory: string;
+  name: string;
+  ref: string;
+  commit: string;
+  content: string;
+}
 
 /** Forgejo's git ExpandRef: a full ref as given, then a tag, a branch, a commit id. */
 async function expandRef(repoPath: string, ref: string): Promise<{ ref: string; commit: string } | null> {
@@ -141,9 +179,25 @@ export async function loadWorkflow(repoPath: string, ref: string, name: string):
   throw notFound(`workflow not found [name: ${name}]`);
 }
 
-export interface DispatchInput { type: string; required: boolean; default: string; description: string; options: string[] }
-export interface WorkflowJob { key: string; name: string; needs: string[]; runsOn: string[] }
-export interface ParsedWorkflow { name: string; runName: string; dispatch: Map<string, DispatchInput> | null; jobs: WorkflowJob[] }
+export interface DispatchInput {
+  type: string;
+  required: boolean;
+  default: string;
+  description: string;
+  options: string[];
+}
+export interface WorkflowJob {
+  key: string;
+  name: string;
+  needs: string[];
+  runsOn: string[];
+}
+export interface ParsedWorkflow {
+  name: string;
+  runName: string;
+  dispatch: Map<string, DispatchInput> | null;
+  jobs: WorkflowJob[];
+}
 
 const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'string' ? v : String(v));
@@ -160,14 +214,21 @@ export function parseWorkflow(content: string): ParsedWorkflow {
   if (!isMap(doc) || !isMap(doc.jobs) || Object.keys(doc.jobs).length === 0) throw unprocessable('invalid workflow file: it has no jobs');
   const on = doc.on ?? doc.true; // YAML 1.1 readers turn a bare `on` key into `true`
   let dispatch: Map<string, DispatchInput> | null = null;
-  const triggered = on === 'workflow_dispatch' || (Array.isArray(on) && on.includes('workflow_dispatch')) || (isMap(on) && 'workflow_dispatch' in on);
+  const triggered =
+    on === 'workflow_dispatch' || (Array.isArray(on) && on.includes('workflow_dispatch')) || (isMap(on) && 'workflow_dispatch' in on);
   if (triggered) {
     dispatch = new Map();
     const cfg = isMap(on) ? on.workflow_dispatch : null;
     const inputs = isMap(cfg) && isMap(cfg.inputs) ? cfg.inputs : {};
     for (const [key, raw] of Object.entries(inputs)) {
       const i = isMap(raw) ? raw : {};
-      dispatch.set(key, { type: str(i.type) || 'string', required: i.required === true, default: str(i.default), description: str(i.description), options: strList(i.options) });
+      dispatch.set(key, {
+        type: str(i.type) || 'string',
+        required: i.required === true,
+        default: str(i.default),
+        description: str(i.description),
+        options: strList(i.options),
+      });
     }
   }
   const jobs = Object.entries(doc.jobs).map(([key, raw]) => {
@@ -224,16 +285,41 @@ export async function createRun(em: EntityManager, n: NewRun): Promise<{ run: IA
   const fullId = `${n.workflow.directory}/${n.workflow.name}`;
   const title = n.parsed.runName && !n.parsed.runName.includes('${{') ? n.parsed.runName : n.parsed.name || fullId;
   const run = em.create(ActionRun, {
-    title: title.slice(0, 255), repoId: n.repo.id, ownerId: n.repo.ownerId, workflowId: n.workflow.name, workflowDirectory: n.workflow.directory,
-    index, triggerUserId: n.doerId, ref: n.workflow.ref, commitSha: n.workflow.commit, event: n.event, eventPayload: n.payload,
-    triggerEvent: n.event, status: 'waiting', started: null, stopped: null,
+    title: title.slice(0, 255),
+    repoId: n.repo.id,
+    ownerId: n.repo.ownerId,
+    workflowId: n.workflow.name,
+    workflowDirectory: n.workflow.directory,
+    index,
+    triggerUserId: n.doerId,
+    ref: n.workflow.ref,
+    commitSha: n.workflow.commit,
+    event: n.event,
+    eventPayload: n.payload,
+    triggerEvent: n.event,
+    status: 'waiting',
+    started: null,
+    stopped: null,
   });
   await em.flush();
-  const jobs = n.parsed.jobs.map((j) => em.create(ActionRunJob, {
-    runId: run.id, repoId: run.repoId, ownerId: run.ownerId, commitSha: run.commitSha, name: j.name.slice(0, 255), jobId: j.key.slice(0, 255),
-    attempt: 1, handle: crypto.randomUUID(), needs: j.needs, runsOn: j.runsOn, taskId: 0, status: j.needs.length ? 'blocked' : 'waiting',
-    started: null, stopped: null,
-  }));
+  const jobs = n.parsed.jobs.map((j) =>
+    em.create(ActionRunJob, {
+      runId: run.id,
+      repoId: run.repoId,
+      ownerId: run.ownerId,
+      commitSha: run.commitSha,
+      name: j.name.slice(0, 255),
+      jobId: j.key.slice(0, 255),
+      attempt: 1,
+      handle: crypto.randomUUID(),
+      needs: j.needs,
+      runsOn: j.runsOn,
+      taskId: 0,
+      status: j.needs.length ? 'blocked' : 'waiting',
+      started: null,
+      stopped: null,
+    }),
+  );
   await em.flush();
   return { run, jobs };
 }
@@ -256,11 +342,28 @@ export const logFile = (cfg: Pick<Config, 'dataPath'>, t: IActionTask) => inside
 export const VISIBLE_ARTIFACT = { $in: [ArtifactStatus.uploadConfirmed, ArtifactStatus.expired] };
 
 /** Records an uploaded artifact of a run (one zip file, as v4 artifact uploads store them). */
-export async function storeArtifact(em: EntityManager, cfg: Pick<Config, 'dataPath'>, run: IActionRun, name: string, zip: Buffer, expiresAt: Date | null = null): Promise<IActionArtifact> {
+export async function storeArtifact(
+  em: EntityManager,
+  cfg: Pick<Config, 'dataPath'>,
+  run: IActionRun,
+  name: string,
+  zip: Buffer,
+  expiresAt: Date | null = null,
+): Promise<IActionArtifact> {
   const storagePath = `${run.repoId}/${run.id}/${crypto.randomUUID()}.zip`;
   const a = em.create(ActionArtifact, {
-    runId: run.id, repoId: run.repoId, ownerId: run.ownerId, commitSha: run.commitSha, storagePath, fileSize: zip.length, fileCompressedSize: zip.length,
-    contentEncoding: 'application/zip', artifactPath: `${name}.zip`, artifactName: name, status: ArtifactStatus.uploadConfirmed, expiredAt: expiresAt,
+    runId: run.id,
+    repoId: run.repoId,
+    ownerId: run.ownerId,
+    commitSha: run.commitSha,
+    storagePath,
+    fileSize: zip.length,
+    fileCompressedSize: zip.length,
+    contentEncoding: 'application/zip',
+    artifactPath: `${name}.zip`,
+    artifactName: name,
+    status: ArtifactStatus.uploadConfirmed,
+    expiredAt: expiresAt,
   });
   const file = artifactFile(cfg, a);
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -270,11 +373,24 @@ export async function storeArtifact(em: EntityManager, cfg: Pick<Config, 'dataPa
 }
 
 /** Records a task of a job (its next attempt) that ran with the given log, and makes it the job's latest. */
-export async function recordTaskLog(em: EntityManager, cfg: Pick<Config, 'dataPath'>, job: IActionRunJob, log: string, status = 'success'): Promise<IActionTask> {
+export async function recordTaskLog(
+  em: EntityManager,
+  cfg: Pick<Config, 'dataPath'>,
+  job: IActionRunJob,
+  log: string,
+  status = 'success',
+): Promise<IActionTask> {
   const previous = await em.count(ActionTask, { jobId: job.id });
   const t = em.create(ActionTask, {
-    repoId: job.repoId, jobId: job.id, status, attempt: previous + 1, isForkPullRequest: job.isForkPullRequest,
-    logFilename: `${job.repoId}/${job.runId}/${crypto.randomUUID()}.log`, logSize: Buffer.byteLength(log), started: new Date(), stopped: isDone(status) ? new Date() : null,
+    repoId: job.repoId,
+    jobId: job.id,
+    status,
+    attempt: previous + 1,
+    isForkPullRequest: job.isForkPullRequest,
+    logFilename: `${job.repoId}/${job.runId}/${crypto.randomUUID()}.log`,
+    logSize: Buffer.byteLength(log),
+    started: new Date(),
+    stopped: isDone(status) ? new Date() : null,
   });
   const file = logFile(cfg, t);
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -296,7 +412,10 @@ export async function deleteRun(em: EntityManager, cfg: Pick<Config, 'dataPath'>
   const jobs = await em.find(ActionRunJob, { runId: run.id });
   const tasks = jobs.length ? await em.find(ActionTask, { jobId: { $in: jobs.map((j) => j.id) } }) : [];
   const artifacts = await em.find(ActionArtifact, { runId: run.id });
-  const files = [...tasks.filter((t) => t.logFilename).map((t) => logFile(cfg, t)), ...artifacts.filter((a) => a.storagePath).map((a) => artifactFile(cfg, a))];
+  const files = [
+    ...tasks.filter((t) => t.logFilename).map((t) => logFile(cfg, t)),
+    ...artifacts.filter((a) => a.storagePath).map((a) => artifactFile(cfg, a)),
+  ];
   await em.nativeDelete(ActionArtifact, { runId: run.id });
   if (tasks.length) await em.nativeDelete(ActionTask, { id: { $in: tasks.map((t) => t.id) } });
   await em.nativeDelete(ActionRunJob, { runId: run.id });

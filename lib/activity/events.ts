@@ -47,7 +47,18 @@ export interface PushCommits {
   head: PushCommit | null;
 }
 
-export type IssueAction = 'opened' | 'edited' | 'closed' | 'reopened' | 'assigned' | 'unassigned' | 'label_updated' | 'label_cleared' | 'milestoned' | 'demilestoned' | 'deleted';
+export type IssueAction =
+  | 'opened'
+  | 'edited'
+  | 'closed'
+  | 'reopened'
+  | 'assigned'
+  | 'unassigned'
+  | 'label_updated'
+  | 'label_cleared'
+  | 'milestoned'
+  | 'demilestoned'
+  | 'deleted';
 /** A merge is `closed` with the pull's `hasMerged` set, as Forgejo sends it; `deleted` when its issue is deleted. */
 export type PullAction = IssueAction | 'synchronized' | 'review_requested' | 'review_request_removed';
 
@@ -74,8 +85,22 @@ export type RepoEvent =
   | (Base & { name: 'delete'; refType: 'branch' | 'tag'; ref: string })
   | (Base & { name: 'issues'; action: IssueAction; issue: IIssue; changes?: Changes; assignee?: IUser })
   | (Base & { name: 'issue_comment'; action: 'created' | 'edited' | 'deleted'; issue: IIssue; comment: IComment; changes?: Changes })
-  | (Base & { name: 'pull_request'; action: PullAction; issue: IIssue; pull: IPullRequest; changes?: Changes; assignee?: IUser; reviewer?: IUser })
-  | (Base & { name: 'pull_request_review'; action: 'approved' | 'rejected' | 'comment'; issue: IIssue; pull: IPullRequest; review: IReview })
+  | (Base & {
+      name: 'pull_request';
+      action: PullAction;
+      issue: IIssue;
+      pull: IPullRequest;
+      changes?: Changes;
+      assignee?: IUser;
+      reviewer?: IUser;
+    })
+  | (Base & {
+      name: 'pull_request_review';
+      action: 'approved' | 'rejected' | 'comment';
+      issue: IIssue;
+      pull: IPullRequest;
+      review: IReview;
+    })
   | (Base & { name: 'release'; action: 'published' | 'updated' | 'deleted'; release: IRelease })
   | (Base & { name: 'repository'; action: 'created' | 'deleted' })
   /** `repo` is the forked repository, `fork` the new one. */

@@ -51,10 +51,21 @@ export interface NewAction {
 
 /** The unit a watcher must be able to read to receive the activity (NotifyWatchers' switch). */
 const UNIT_OF: Partial<Record<OpName, UnitName>> = {
-  commit_repo: 'code', push_tag: 'code', delete_tag: 'code', publish_release: 'code', delete_branch: 'code',
-  create_issue: 'issues', comment_issue: 'issues', close_issue: 'issues', reopen_issue: 'issues',
-  create_pull_request: 'pulls', comment_pull: 'pulls', merge_pull_request: 'pulls', close_pull_request: 'pulls',
-  reopen_pull_request: 'pulls', auto_merge_pull_request: 'pulls',
+  commit_repo: 'code',
+  push_tag: 'code',
+  delete_tag: 'code',
+  publish_release: 'code',
+  delete_branch: 'code',
+  create_issue: 'issues',
+  comment_issue: 'issues',
+  close_issue: 'issues',
+  reopen_issue: 'issues',
+  create_pull_request: 'pulls',
+  comment_pull: 'pulls',
+  merge_pull_request: 'pulls',
+  close_pull_request: 'pulls',
+  reopen_pull_request: 'pulls',
+  auto_merge_pull_request: 'pulls',
 };
 
 /**
@@ -67,9 +78,14 @@ export function feedWatchersList(em: EntityManager, repoId: number, actorId: num
 
 /** The same over SQL expressions for the repository's and the actor's id (the actor's is used twice). */
 export function feedWatchersOver(em: EntityManager, repoId: string, actorId: string): string {
-  return jsonList(em, User, 'u', `u.is_active
+  return jsonList(
+    em,
+    User,
+    'u',
+    `u.is_active
       and u.id in (select w.user_id from watch w where w.repo_id = ${repoId} and w.mode in (${WATCHING.join(',')}) and w.user_id <> ${actorId})
-      and not exists (select 1 from blocked_user b where b.user_id = u.id and b.block_id = ${actorId})`);
+      and not exists (select 1 from blocked_user b where b.user_id = u.id and b.block_id = ${actorId})`,
+  );
 }
 
 /** The users `feedWatchersList` selected. */
@@ -90,7 +106,7 @@ export function keepFeedWatchers(em: EntityManager, repoId: number, actorId: num
 
 /** Users who should see the activity besides the actor and the organization: watchers who may read the unit. */
 async function watcherIds(em: EntityManager, a: NewAction, owner: IUser): Promise<number[]> {
-  const users = takeEarly<IUser[]>(em, watchersKey(a.repo.id, a.actUserId)) ?? await readFeedWatchers(em, a.repo.id, a.actUserId);
+  const users = takeEarly<IUser[]>(em, watchersKey(a.repo.id, a.actUserId)) ?? (await readFeedWatchers(em, a.repo.id, a.actUserId));
   if (!users.length) return [];
   const unit = UNIT_OF[a.op];
   return (unit ? await readersOf(em, a.repo, owner, users, unit) : users).map((u) => u.id);
@@ -111,7 +127,9 @@ export async function recordAction(em: EntityManager, a: NewAction): Promise<voi
   else await tailWrite(em, 'action', INSERT_NUMBERED_ACTIONS, [...head, a.numberOf, ...tail]);
 }
 
-const actionsInsert = (content: string) => `insert into "action" (user_id, op_type, act_user_id, repo_id, comment_id, ref_name, is_private, content, created_at)
+const actionsInsert = (
+  content: string,
+) => `insert into "action" (user_id, op_type, act_user_id, repo_id, comment_id, ref_name, is_private, content, created_at)
   select r.uid, ?::smallint, ?::int, ?::int, ?::int, ?::varchar, ?::boolean, ${content}, ?::timestamptz
   from unnest(?::int[]) with ordinality as r(uid, n) order by r.n`;
 const INSERT_ACTIONS = actionsInsert('?::text');
@@ -125,7 +143,10 @@ const issueContent = (index: number, text: string) => `${index}|${text}`;
 export function truncateComment(text: string): string {
   const bytes = Buffer.from(text, 'utf8');
   if (bytes.length <= 200) return text;
-  let cut = bytes.subarray(0, 200).toString('utf8').replace(/\uFFFD+$/, '');
+  let cut = bytes
+    .subarray(0, 200)
+    .toString('utf8')
+    .replace(/\uFFFD+$/, '');
   const space = cut.lastIndexOf(' ');
   if (space !== -1 && Buffer.byteLength(cut, 'utf8') - Buffer.byteLength(cut.slice(0, space), 'utf8') < 15) cut = `${cut.slice(0, space)}…`;
   return cut;
@@ -183,8 +204,14 @@ async function onIssueOrPull(em: EntityManager, ev: EventOf<'issues'> | EventOf<
     await recordAction(em, { op: 'merge_pull_request', actUserId: sender.id, repo, content: issueContent(issue.index, issue.title) });
   } else if (ev.action === 'closed' || ev.action === 'reopened') {
     const closed = ev.action === 'closed';
-    const op: OpName = pull ? (closed ? 'close_pull_request' : 'reopen_pull_request') : (closed ? 'close_issue' : 'reopen_issue');
-    await recordAction(em, { op, actUserId: sender.id, repo, content: issueContent(issue.index, ''), commentId: await statusCommentId(em, issue.id, closed) });
+    const op: OpName = pull ? (closed ? 'close_pull_request' : 'reopen_pull_request') : closed ? 'close_issue' : 'reopen_issue';
+    await recordAction(em, {
+      op,
+      actUserId: sender.id,
+      repo,
+      content: issueContent(issue.index, ''),
+      commentId: await statusCommentId(em, issue.id, closed),
+    });
   }
 }
 
@@ -194,14 +221,31 @@ async function onReview(em: EntityManager, ev: EventOf<'pull_request_review'>) {
   if (ev.action === 'comment' && !review.content.trim()) return;
   const op: OpName = ev.action === 'approved' ? 'approve_pull_request' : ev.action === 'rejected' ? 'reject_pull_request' : 'comment_pull';
   const c = await em.findOne(Comment, { issueId: ev.issue.id, type: CommentType.review, reviewId: review.id }, { orderBy: { id: 'desc' } });
-  await recordAction(em, { op, actUserId: ev.sender.id, repo: ev.repo, commentId: c?.id ?? 0, content: issueContent(ev.issue.index, review.content.split('\n')[0]) });
+  await recordAction(em, {
+    op,
+    actUserId: ev.sender.id,
+    repo: ev.repo,
+    commentId: c?.id ?? 0,
+    content: issueContent(ev.issue.index, review.content.split('\n')[0]),
+  });
 }
 
 /** Issue and pull activities are about `<index>|...`: Forgejo's DeleteIssueActions drops them with the issue. */
 const ISSUE_OPS: OpName[] = [
-  'create_issue', 'create_pull_request', 'comment_issue', 'comment_pull', 'close_issue', 'reopen_issue', 'close_pull_request',
-  'reopen_pull_request', 'merge_pull_request', 'approve_pull_request', 'reject_pull_request', 'pull_review_dismissed',
-  'pull_request_ready_for_review', 'auto_merge_pull_request',
+  'create_issue',
+  'create_pull_request',
+  'comment_issue',
+  'comment_pull',
+  'close_issue',
+  'reopen_issue',
+  'close_pull_request',
+  'reopen_pull_request',
+  'merge_pull_request',
+  'approve_pull_request',
+  'reject_pull_request',
+  'pull_review_dismissed',
+  'pull_request_ready_for_review',
+  'auto_merge_pull_request',
 ];
 
 async function forgetIssue(em: EntityManager, repoId: number, index: number) {
@@ -212,7 +256,8 @@ async function forgetIssue(em: EntityManager, repoId: number, index: number) {
 export async function recordEvent(em: EntityManager, ev: RepoEvent): Promise<void> {
   const base = { actUserId: ev.sender.id, repo: ev.repo };
   switch (ev.name) {
-    case 'push': return onPush(em, ev);
+    case 'push':
+      return onPush(em, ev);
     // A new tag is already recorded from its push (Forgejo's CreateRef skips tags).
     case 'create':
       if (ev.refType === 'branch') await recordAction(em, { ...base, op: 'commit_repo', refName: branchRef(ev.ref) });
@@ -220,7 +265,8 @@ export async function recordEvent(em: EntityManager, ev: RepoEvent): Promise<voi
     case 'delete':
       if (ev.refType === 'branch') await recordAction(em, { ...base, op: 'delete_branch', refName: branchRef(ev.ref) });
       return;
-    case 'issues': case 'pull_request':
+    case 'issues':
+    case 'pull_request':
       if (ev.action === 'deleted') return forgetIssue(em, ev.repo.id, ev.issue.index);
       return onIssueOrPull(em, ev);
     case 'issue_comment': {
@@ -229,9 +275,11 @@ export async function recordEvent(em: EntityManager, ev: RepoEvent): Promise<voi
       await recordAction(em, { ...base, op: ev.issue.isPull ? 'comment_pull' : 'comment_issue', commentId: ev.comment.id, content });
       return;
     }
-    case 'pull_request_review': return onReview(em, ev);
+    case 'pull_request_review':
+      return onReview(em, ev);
     case 'release':
-      if (ev.action === 'published') await recordAction(em, { ...base, op: 'publish_release', content: ev.release.title, refName: ev.release.tagName });
+      if (ev.action === 'published')
+        await recordAction(em, { ...base, op: 'publish_release', content: ev.release.title, refName: ev.release.tagName });
       return;
     case 'repository':
       // A fork is recorded from its `fork` event, which comes with this one (Forgejo's ForkRepository).
@@ -239,8 +287,10 @@ export async function recordEvent(em: EntityManager, ev: RepoEvent): Promise<voi
       // Forgejo deletes a repository's activities with it.
       if (ev.action === 'deleted') await em.nativeDelete(Action, { repoId: ev.repo.id });
       return;
-    case 'fork': return recordAction(em, { ...base, op: 'create_repo', repo: ev.fork });
-    case 'wiki': return;
+    case 'fork':
+      return recordAction(em, { ...base, op: 'create_repo', repo: ev.fork });
+    case 'wiki':
+      return;
   }
 }
 
@@ -275,15 +325,21 @@ function actorCondition(c: Caller, q: FeedQuery): Sql | null {
   if (!c.doer || c.token?.publicOnly) {
     return sql(`a.act_user_id in (select u.id from "user" u where not u.hide_activity and u.visibility = 'public')`);
   }
-  const extra = !q.user ? sql('false')
-    : q.user.type === 1 ? sql('u.id = ?', q.user.id)
-    : sql('u.type = 1 and u.id in (select tu.org_id from team_user tu where tu.uid = ?)', q.user.id);
-  return sql(`a.act_user_id in (select u.id from "user" u where (not u.hide_activity and u.visibility in ('public', 'limited')) or u.id = ? or (${extra.sql}))`,
-    c.doer.id, ...extra.params);
+  const extra = !q.user
+    ? sql('false')
+    : q.user.type === 1
+      ? sql('u.id = ?', q.user.id)
+      : sql('u.type = 1 and u.id in (select tu.org_id from team_user tu where tu.uid = ?)', q.user.id);
+  return sql(
+    `a.act_user_id in (select u.id from "user" u where (not u.hide_activity and u.visibility in ('public', 'limited')) or u.id = ? or (${extra.sql}))`,
+    c.doer.id,
+    ...extra.params,
+  );
 }
 
 function teamRepos(team: ITeam): Sql {
-  return team.includesAllRepositories ? sql('r.owner_id = ?', team.orgId)
+  return team.includesAllRepositories
+    ? sql('r.owner_id = ?', team.orgId)
     : sql('a.repo_id in (select tr.repo_id from team_repo tr where tr.team_id = ?)', team.id);
 }
 
@@ -327,7 +383,10 @@ export async function findFeeds(em: EntityManager, c: Caller, q: FeedQuery, page
   const count: { n: number }[] = await conn.execute(`select count(*)::int as n from ${from} where ${where.sql}`, where.params, 'all', tx);
   const ids: { id: number }[] = await conn.execute(
     `select a.id from ${from} where ${where.sql} order by a.created_at desc, a.id desc limit ${page.limit} offset ${page.offset}`,
-    where.params, 'all', tx);
+    where.params,
+    'all',
+    tx,
+  );
   const found = ids.length ? await em.find(Action, { id: { $in: ids.map((r) => Number(r.id)) } }) : [];
   const byId = new Map(found.map((a) => [a.id, a]));
   return { rows: ids.map((r) => byId.get(Number(r.id))).filter((a): a is IAction => !!a), total: Number(count[0]?.n ?? 0) };
@@ -353,7 +412,10 @@ export async function heatmapOf(em: EntityManager, c: Caller, user: IUser): Prom
   const rows: { ts: number; n: number }[] = await em.getConnection().execute(
     `select (floor(extract(epoch from a.created_at) / 900) * 900)::bigint as ts, count(*)::int as n
        from action a join repository r on r.id = a.repo_id where ${where.sql} group by ts order by ts`,
-    where.params, 'all', em.getTransactionContext());
+    where.params,
+    'all',
+    em.getTransactionContext(),
+  );
   return rows.map((r) => ({ timestamp: Number(r.ts), contributions: Number(r.n) }));
 }
 

@@ -43,7 +43,8 @@ const POSTERS_SQL = `with recursive p(uid) as (
 
 /** `followersOf` for a new issue opened by its poster: the repository's watchers (kind 2), less the doer and the users who blocked the doer. */
 let newIssueFollowers: string | undefined;
-const newIssueFollowersSql = () => (newIssueFollowers ??= `select w.user_id as uid, 2 as kind from watch w
+const newIssueFollowersSql = () =>
+  (newIssueFollowers ??= `select w.user_id as uid, 2 as kind from watch w
        where w.repo_id = ? and w.mode in (${WATCHING.join(',')}) and ? and w.user_id > 0 and w.user_id <> ?
          and w.user_id not in (select user_id from blocked_user where block_id = ?)`);
 
@@ -84,8 +85,15 @@ const FOLLOWERS_SQL = `select f.uid, min(f.kind) as kind from (
 /** The followers of the issue with their user rows: one statement (issue 10). */
 async function candidatesOf(em: EntityManager, issue: IIssue, doerId: number): Promise<IUser[]> {
   const f = followersOf(issue, doerId);
-  const rows = await readRowsFast<Record<string, unknown>>(em, [User],
-    textOf(['candidates', f.sql], () => `select ${prefixedColumns(em, User, 'u')} from (${f.sql}) c join "user" u on u.id = c.uid order by c.kind, c.uid`), f.params);
+  const rows = await readRowsFast<Record<string, unknown>>(
+    em,
+    [User],
+    textOf(
+      ['candidates', f.sql],
+      () => `select ${prefixedColumns(em, User, 'u')} from (${f.sql}) c join "user" u on u.id = c.uid order by c.kind, c.uid`,
+    ),
+    f.params,
+  );
   return rows.map((r) => plainPrefixed(em, User, r, 'u')!);
 }
 
@@ -119,8 +127,17 @@ async function upsertThreads(em: EntityManager, issue: IIssue, userIds: number[]
   const source = issue.isPull ? NotificationSource.pull : NotificationSource.issue;
   const now = new Date();
   // One fixed text for any number of users, in their order (lib/db/counters.ts tailWrite).
-  await tailWrite(em, 'notification', THREADS_OF_USERS,
-    [issue.repoId, NotificationStatus.unread, source, issue.id, commentId, doerId, now, now, intArray(userIds)]);
+  await tailWrite(em, 'notification', THREADS_OF_USERS, [
+    issue.repoId,
+    NotificationStatus.unread,
+    source,
+    issue.id,
+    commentId,
+    doerId,
+    now,
+    now,
+    intArray(userIds),
+  ]);
 }
 
 /**
@@ -131,11 +148,18 @@ async function upsertFollowerThreads(em: EntityManager, issue: IIssue, commentId
   const source = issue.isPull ? NotificationSource.pull : NotificationSource.issue;
   const now = new Date();
   const f = followersOf(issue, doerId);
-  await tailWrite(em, 'notification', textOf(['threads', f.sql], () => `insert into notification (${THREAD_COLUMNS})
+  await tailWrite(
+    em,
+    'notification',
+    textOf(
+      ['threads', f.sql],
+      () => `insert into notification (${THREAD_COLUMNS})
      select c.uid, ?::int, ?::int, ?::int, ?::int, ?::int, ?::int, ?::timestamptz, ?::timestamptz
      from (${f.sql}) c join "user" u on u.id = c.uid order by c.kind, c.uid
-     ${UPSERT_THREAD}`),
-    [issue.repoId, NotificationStatus.unread, source, issue.id, commentId, doerId, now, now, ...f.params]);
+     ${UPSERT_THREAD}`,
+    ),
+    [issue.repoId, NotificationStatus.unread, source, issue.id, commentId, doerId, now, now, ...f.params],
+  );
 }
 
 /** Creates or updates the threads of everyone who should hear about a change of `issue`. */
@@ -190,7 +214,8 @@ const dropThreads = (em: EntityManager, issueId: number) => em.nativeDelete(Noti
 onEvent('issues', async (em, _ctx, ev) => {
   const doerId = ev.sender.id;
   if (ev.action === 'deleted') await dropThreads(em, ev.issue.id);
-  else if (ev.action === 'opened' || ev.action === 'closed' || ev.action === 'reopened') await notifyIssueEvent(em, { issue: ev.issue, doerId });
+  else if (ev.action === 'opened' || ev.action === 'closed' || ev.action === 'reopened')
+    await notifyIssueEvent(em, { issue: ev.issue, doerId });
   else if (ev.action === 'assigned' && ev.assignee) await notifyIssueEvent(em, { issue: ev.issue, doerId, receiverId: ev.assignee.id });
   if (ev.action === 'opened') await notifyMentions(em, ev.issue, ev.sender, ev.issue.content, 0);
 });
@@ -205,9 +230,11 @@ onEvent('pull_request', async (em, _ctx, ev) => {
   const doerId = ev.sender.id;
   // lib/issues/events.ts sends a deleted pull's `deleted` here too, though PullAction does not list it.
   if ((ev.action as string) === 'deleted') await dropThreads(em, ev.issue.id);
-  else if (ev.action === 'opened' || ev.action === 'closed' || ev.action === 'reopened') await notifyIssueEvent(em, { issue: ev.issue, doerId });
+  else if (ev.action === 'opened' || ev.action === 'closed' || ev.action === 'reopened')
+    await notifyIssueEvent(em, { issue: ev.issue, doerId });
   else if (ev.action === 'assigned' && ev.assignee) await notifyIssueEvent(em, { issue: ev.issue, doerId, receiverId: ev.assignee.id });
-  else if (ev.action === 'review_requested' && ev.reviewer) await notifyIssueEvent(em, { issue: ev.issue, doerId, receiverId: ev.reviewer.id });
+  else if (ev.action === 'review_requested' && ev.reviewer)
+    await notifyIssueEvent(em, { issue: ev.issue, doerId, receiverId: ev.reviewer.id });
   if (ev.action === 'opened') await notifyMentions(em, ev.issue, ev.sender, ev.issue.content, 0);
 });
 

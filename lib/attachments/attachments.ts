@@ -53,7 +53,8 @@ export function unusableMultipart(raw: { fields?: unknown; files?: unknown }): s
   const fields = isRecord(raw.fields) ? raw.fields : {};
   for (const [name, v] of Object.entries(fields)) {
     const values = Array.isArray(v) ? v : [v];
-    if (!isStorableText(name) || values.some((x) => typeof x === 'string' && !isStorableText(x))) return `[${isStorableText(name) ? name : ''}]: Invalid`;
+    if (!isStorableText(name) || values.some((x) => typeof x === 'string' && !isStorableText(x)))
+      return `[${isStorableText(name) ? name : ''}]: Invalid`;
   }
   const files = isRecord(raw.files) ? raw.files : {};
   for (const [name, v] of Object.entries(files)) {
@@ -111,7 +112,11 @@ export function sniffType(head: Buffer): string {
 
 /** null when allowed, else the detected type for Forgejo's "not allowed" message. */
 export function forbiddenType(allowed: string, name: string, head: Buffer): string | null {
-  const entries = allowed.replaceAll('|', ',').split(',').map((e) => e.trim().toLowerCase()).filter((e) => e !== '');
+  const entries = allowed
+    .replaceAll('|', ',')
+    .split(',')
+    .map((e) => e.trim().toLowerCase())
+    .filter((e) => e !== '');
   if (entries.length === 0) return null;
   const full = sniffType(head);
   const mime = full.split(';')[0].trim();
@@ -166,10 +171,13 @@ async function storeFile(cfg: Config, src: string): Promise<{ uuid: string; size
 }
 
 async function removeFiles(cfg: Config, rows: IAttachment[]): Promise<void> {
-  await Promise.all(rows.filter((a) => !a.externalUrl && isUuid(a.uuid)).map((a) => fs.promises.rm(attachmentPath(cfg, a.uuid), { force: true })));
+  await Promise.all(
+    rows.filter((a) => !a.externalUrl && isUuid(a.uuid)).map((a) => fs.promises.rm(attachmentPath(cfg, a.uuid), { force: true })),
+  );
 }
 
-export type AttachmentLink = Pick<IAttachment, 'repoId' | 'uploaderId'> & Partial<Pick<IAttachment, 'issueId' | 'commentId' | 'releaseId' | 'createdAt'>>;
+export type AttachmentLink = Pick<IAttachment, 'repoId' | 'uploaderId'> &
+  Partial<Pick<IAttachment, 'issueId' | 'commentId' | 'releaseId' | 'createdAt'>>;
 
 /** Attachment names are at most 255 characters (the column), and not empty. */
 export function attachmentName(name: string): string {
@@ -184,8 +192,12 @@ export function attachmentName(name: string): string {
  * the insert fails, the stored bytes are removed again.
  */
 export async function createUploaded(
-  s: Pick<RequestState, 'em' | 'config'>, file: UploadedFile, name: string, allowedTypes: string,
-  link: AttachmentLink, onForbidden: (message: string) => HttpError,
+  s: Pick<RequestState, 'em' | 'config'>,
+  file: UploadedFile,
+  name: string,
+  allowedTypes: string,
+  link: AttachmentLink,
+  onForbidden: (message: string) => HttpError,
 ): Promise<IAttachment> {
   const type = forbiddenType(allowedTypes, name, await readHead(file.filepath));
   if (type !== null) throw onForbidden(`This file extension or type is not allowed to be uploaded. Type: ${type}`);

@@ -37,9 +37,19 @@ const missing = () => new HttpError(404, NOT_FOUND, { errors: [] });
 
 /** Content types shown inline by browsers; anything else is offered as a download of opaque bytes. */
 const INLINE: Record<string, string> = {
-  '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp',
-  '.avif': 'image/avif', '.pdf': 'application/pdf', '.mp4': 'video/mp4', '.webm': 'video/webm', '.mov': 'video/quicktime',
-  '.mp3': 'audio/mpeg', '.ogg': 'audio/ogg', '.wav': 'audio/wav',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.pdf': 'application/pdf',
+  '.mp4': 'video/mp4',
+  '.webm': 'video/webm',
+  '.mov': 'video/quicktime',
+  '.mp3': 'audio/mpeg',
+  '.ogg': 'audio/ogg',
+  '.wav': 'audio/wav',
 };
 
 /** RFC 6266: an ASCII fallback name and the UTF-8 one. */
@@ -48,7 +58,10 @@ function contentDisposition(kind: 'inline' | 'attachment', name: string): string
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
-interface Caller { auth: AuthResult; siteAdmin: boolean }
+interface Caller {
+  auth: AuthResult;
+  siteAdmin: boolean;
+}
 
 async function permissionFor(em: EntityManager, caller: Caller, repoId: number): Promise<RepoPermission | null> {
   const repo = await em.findOne(Repository, { id: repoId });
@@ -112,7 +125,6 @@ async function send(ctx: Context, cfg: Config, em: EntityManager, a: IAttachment
   ctx.length = stat.size;
 }
 
-
 /** `<owner>/<repo>/releases/download/<tag…>/<file>`: the release asset, if the caller may read releases. */
 async function releaseAsset(em: EntityManager, caller: Caller, parts: string[]): Promise<IAttachment | null> {
   const [ownerName, repoName, , , ...rest] = parts;
@@ -120,13 +132,20 @@ async function releaseAsset(em: EntityManager, caller: Caller, parts: string[]):
   const tag = rest.join('/');
   const owner = await em.findOne(User, { lowerName: ownerName.toLowerCase() });
   const repo = owner && (await em.findOne(Repository, { ownerId: owner.id, lowerName: repoName.toLowerCase() }));
-  const perm = repo && owner ? await repoPermission(em, { repo, owner, doer: caller.auth.doer, siteAdmin: caller.siteAdmin, token: caller.auth.token }) : null;
+  const perm =
+    repo && owner
+      ? await repoPermission(em, { repo, owner, doer: caller.auth.doer, siteAdmin: caller.siteAdmin, token: caller.auth.token })
+      : null;
   if (!repo || !perm || !perm.canRead('releases')) return null;
   const drafts = perm.canWrite('releases') ? {} : { isDraft: false };
   let rel = await em.findOne(Release, { repoId: repo.id, tagName: tag, isTag: false, ...drafts });
   // GitHub's alias: `latest` is the latest release unless a release is tagged so.
   if (!rel && tag === 'latest') {
-    rel = await em.findOne(Release, { repoId: repo.id, isDraft: false, isPrerelease: false, isTag: false }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+    rel = await em.findOne(
+      Release,
+      { repoId: repo.id, isDraft: false, isPrerelease: false, isTag: false },
+      { orderBy: { createdAt: 'desc', id: 'desc' } },
+    );
   }
   return rel && em.findOne(Attachment, { releaseId: rel.id, name: fileName }, { orderBy: { id: 'asc' } });
 }
@@ -135,19 +154,22 @@ async function releaseAsset(em: EntityManager, caller: Caller, parts: string[]):
 export function serveAttachments({ config, orm, services, authDeps }: AttachmentServeDeps): Middleware {
   const prefix = config.appSubUrl;
   return async (ctx, next) => {
-    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || !ctx.path.startsWith(`${prefix}/`) || ctx.path.startsWith(`${prefix}/api/`)) return next();
+    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || !ctx.path.startsWith(`${prefix}/`) || ctx.path.startsWith(`${prefix}/api/`))
+      return next();
     const parts = pathSegments(ctx.path.slice(prefix.length));
     const byUuid = parts?.length === 2 && parts[0] === 'attachments';
     const byRelease = !!parts && parts.length >= 6 && parts[2] === 'releases' && parts[3] === 'download';
     if (!parts || (!byUuid && !byRelease)) return next();
     const em = orm.em.fork();
-    const auth = await authenticate(em, config, authDeps, { headers: ctx.headers, query: new URLSearchParams(ctx.querystring), peer: ctx.req.socket.remoteAddress });
+    const auth = await authenticate(em, config, authDeps, {
+      headers: ctx.headers,
+      query: new URLSearchParams(ctx.querystring),
+      peer: ctx.req.socket.remoteAddress,
+    });
     if (auth.warning) ctx.set('Warning', auth.warning);
     if (!auth.doer && config.SERVICE.REQUIRE_SIGNIN_VIEW) throw new HttpError(401, MSG.signinRequired);
     const caller: Caller = { auth, siteAdmin: siteAdminOf(auth) };
-    const a = byUuid
-      ? (isUuid(parts[1]) ? await em.findOne(Attachment, { uuid: parts[1] }) : null)
-      : await releaseAsset(em, caller, parts);
+    const a = byUuid ? (isUuid(parts[1]) ? await em.findOne(Attachment, { uuid: parts[1] }) : null) : await releaseAsset(em, caller, parts);
     if (!a) throw missing();
     await checkAccess(em, caller, a);
     await send(ctx, config, em, a);

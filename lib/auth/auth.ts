@@ -69,7 +69,8 @@ export async function authenticate(em: EntityManager, cfg: Config, deps: AuthDep
   let tried: { value: string; answer: AuthResult | string } | null = null;
   const tryToken = async (value: string) => {
     attempted = true;
-    if (tried?.value !== value) tried = { value, answer: await tokenLogin(em, value, !!req.plain, { repo: req.repo ?? undefined, stars: req.stars }) };
+    if (tried?.value !== value)
+      tried = { value, answer: await tokenLogin(em, value, !!req.plain, { repo: req.repo ?? undefined, stars: req.stars }) };
     return tried.answer;
   };
   // 1. Basic with a password.
@@ -135,10 +136,20 @@ function decodeBasic(value: string): { user: string; pass: string } | null {
   return i < 0 ? null : { user: text.slice(0, i), pass: text.slice(i + 1) };
 }
 
-async function passwordLogin(em: EntityManager, secrets: SecretBox, login: string, password: string, headers: IncomingHttpHeaders): Promise<IUser | string> {
+async function passwordLogin(
+  em: EntityManager,
+  secrets: SecretBox,
+  login: string,
+  password: string,
+  headers: IncomingHttpHeaders,
+): Promise<IUser | string> {
   const lower = login.trim().toLowerCase();
   // A Basic user name is base64 and may decode to NUL, which no stored name holds (issue 9, item 5).
-  const user = !isStorableText(lower) ? null : await em.findOne(User, lower.includes('@') ? { email: { $ilike: lower }, type: 0 } : { lowerName: lower, type: 0 }, { populate: ['passwordHash', 'totpSecret', 'totpLastUsed'] });
+  const user = !isStorableText(lower)
+    ? null
+    : await em.findOne(User, lower.includes('@') ? { email: { $ilike: lower }, type: 0 } : { lowerName: lower, type: 0 }, {
+        populate: ['passwordHash', 'totpSecret', 'totpLastUsed'],
+      });
   if (!user || !user.passwordHash || !(await verifyPassword(password, user.passwordHash))) {
     return `user's password is invalid [name: ${login}]`;
   }
@@ -153,7 +164,12 @@ async function passwordLogin(em: EntityManager, secrets: SecretBox, login: strin
   return user;
 }
 
-async function tokenLogin(em: EntityManager, value: string, plain: boolean, ahead: { repo?: RepoAhead; stars?: boolean }): Promise<AuthResult | string> {
+async function tokenLogin(
+  em: EntityManager,
+  value: string,
+  plain: boolean,
+  ahead: { repo?: RepoAhead; stars?: boolean },
+): Promise<AuthResult | string> {
   let row;
   try {
     row = await findToken(em, value, { plain, ...ahead });
@@ -176,9 +192,11 @@ async function tokenLogin(em: EntityManager, value: string, plain: boolean, ahea
 
 /** forgejo-facts 2.6: account states that stop a signed-in request, answered with a bare `{message}`. */
 function checkAccountState(user: IUser, cfg: Config) {
-  if (user.prohibitLogin) throw new HttpError(403, 'This account is prohibited from signing in, please contact your site administrator.', { bare: true });
+  if (user.prohibitLogin)
+    throw new HttpError(403, 'This account is prohibited from signing in, please contact your site administrator.', { bare: true });
   if (!user.isActive) throw new HttpError(403, 'This account is not activated.', { bare: true });
-  if (user.mustChangePassword) throw new HttpError(403, `You must change your password. Change it at: ${cfg.appUrl}/user/change_password`, { bare: true });
+  if (user.mustChangePassword)
+    throw new HttpError(403, `You must change your password. Change it at: ${cfg.appUrl}/user/change_password`, { bare: true });
 }
 
 /** Spec, impersonation rule: `sudo` query first, then the `Sudo` header. */

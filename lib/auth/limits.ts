@@ -32,7 +32,10 @@ export interface AuthLimiter {
   fail(attempt: Attempt): Promise<void>;
 }
 
-interface Counter { key: string; limit: number }
+interface Counter {
+  key: string;
+  limit: number;
+}
 
 const PREFIX = 'auth';
 const TABLE = 'auth_limit';
@@ -50,8 +53,13 @@ export function createAuthLimiter(cfg: Config, orm: Orm): AuthLimiter {
   const settings = cfg.SECURITY_LOGIN_LIMIT;
   if (!settings.ENABLED) return { refusal: async () => null, fail: async () => {} };
   const store = new RateLimiterPostgres({
-    storeClient: knexStore(orm), storeType: 'pool', tableName: TABLE, tableCreated: true,
-    keyPrefix: PREFIX, points: settings.PER_ADDRESS, duration: settings.WINDOW,
+    storeClient: knexStore(orm),
+    storeType: 'pool',
+    tableName: TABLE,
+    tableCreated: true,
+    keyPrefix: PREFIX,
+    points: settings.PER_ADDRESS,
+    duration: settings.WINDOW,
   });
   const sql = knexStore(orm);
 
@@ -59,7 +67,10 @@ export function createAuthLimiter(cfg: Config, orm: Orm): AuthLimiter {
     const out: Counter[] = [{ key: `addr:${address}`, limit: settings.PER_ADDRESS }];
     if (account !== null) {
       const name = part(account.trim().toLowerCase());
-      out.push({ key: `pair:${name}@${address}`, limit: settings.PER_ACCOUNT_ADDRESS }, { key: `acct:${name}`, limit: settings.PER_ACCOUNT });
+      out.push(
+        { key: `pair:${name}@${address}`, limit: settings.PER_ACCOUNT_ADDRESS },
+        { key: `acct:${name}`, limit: settings.PER_ACCOUNT },
+      );
     }
     return out;
   };
@@ -89,8 +100,14 @@ export function createAuthLimiter(cfg: Config, orm: Orm): AuthLimiter {
   };
 }
 
-interface StoreQuery { text: string; values?: unknown[] }
-interface StoreResult { rows: Record<string, unknown>[]; rowCount: number }
+interface StoreQuery {
+  text: string;
+  values?: unknown[];
+}
+interface StoreResult {
+  rows: Record<string, unknown>[];
+  rowCount: number;
+}
 
 /**
  * The store's `pool` interface over MikroORM's knex, so the counters go through the ORM's connection
@@ -108,7 +125,9 @@ export function knexStore(orm: Orm): { query(q: StoreQuery): Promise<StoreResult
       });
       const r = (await knex.raw(text, values as never[])) as { rows?: Record<string, unknown>[]; rowCount?: number; affectedRows?: number };
       // The embedded database answers int8 as BigInt, which the store's arithmetic cannot mix with numbers.
-      const rows = (r.rows ?? []).map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v])));
+      const rows = (r.rows ?? []).map((row) =>
+        Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v])),
+      );
       return { rows, rowCount: r.rowCount ?? r.affectedRows ?? rows.length };
     },
   };

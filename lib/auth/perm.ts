@@ -16,7 +16,18 @@ export const parseMode = (s: string | undefined): AccessMode => {
   return (i < 0 ? 0 : i) as AccessMode;
 };
 
-export const Unit = { code: 1, issues: 2, pulls: 3, releases: 4, wiki: 5, ext_wiki: 6, ext_issues: 7, projects: 8, packages: 9, actions: 10 } as const;
+export const Unit = {
+  code: 1,
+  issues: 2,
+  pulls: 3,
+  releases: 4,
+  wiki: 5,
+  ext_wiki: 6,
+  ext_issues: 7,
+  projects: 8,
+  packages: 9,
+  actions: 10,
+} as const;
 export type UnitName = keyof typeof Unit;
 export const UNIT_NAMES = Object.keys(Unit) as UnitName[];
 export const unitKey = (t: number) => `repo.${UNIT_NAMES[t - 1]}`;
@@ -34,18 +45,32 @@ export class RepoPermission {
     this.units = units;
     this.enabled = enabled;
   }
-  static none(enabled: Set<number>) { return new RepoPermission(Mode.none, new Map(), enabled); }
-  unitEnabled(u: UnitName) { return this.enabled.has(Unit[u]); }
+  static none(enabled: Set<number>) {
+    return new RepoPermission(Mode.none, new Map(), enabled);
+  }
+  unitEnabled(u: UnitName) {
+    return this.enabled.has(Unit[u]);
+  }
   unitMode(u: UnitName): AccessMode {
     if (!this.enabled.has(Unit[u])) return Mode.none;
     if (this.mode >= Mode.admin) return this.mode;
     return this.units.get(Unit[u]) ?? Mode.none;
   }
-  canRead(u: UnitName) { return this.unitMode(u) >= Mode.read; }
-  canWrite(u: UnitName) { return this.unitMode(u) >= Mode.write; }
-  isAdmin() { return this.mode >= Mode.admin; }
-  isOwner() { return this.mode >= Mode.owner; }
-  hasAnyAccess() { return this.mode > Mode.none || [...this.units.values()].some((m) => m > Mode.none); }
+  canRead(u: UnitName) {
+    return this.unitMode(u) >= Mode.read;
+  }
+  canWrite(u: UnitName) {
+    return this.unitMode(u) >= Mode.write;
+  }
+  isAdmin() {
+    return this.mode >= Mode.admin;
+  }
+  isOwner() {
+    return this.mode >= Mode.owner;
+  }
+  hasAnyAccess() {
+    return this.mode > Mode.none || [...this.units.values()].some((m) => m > Mode.none);
+  }
 }
 
 /**
@@ -122,7 +147,13 @@ export async function repoPermission(em: EntityManager, input: PermInput, units?
  * A user's own permission on a repository, not through the request's token: for a third party the
  * request names (reviewer, assignee, collaborator, transfer recipient) or a job acting as its doer.
  */
-export function userPermission(em: EntityManager, repo: IRepository, owner: IUser, user: IUser | null, units?: Set<number>): Promise<RepoPermission> {
+export function userPermission(
+  em: EntityManager,
+  repo: IRepository,
+  owner: IUser,
+  user: IUser | null,
+  units?: Set<number>,
+): Promise<RepoPermission> {
   return repoPermission(em, { repo, owner, doer: user, siteAdmin: userIsSiteAdmin(user), token: null }, units);
 }
 
@@ -150,7 +181,11 @@ export async function readersOf(em: EntityManager, repo: IRepository, owner: IUs
   if (!repo.isPrivate && (owner.visibility === 'public' || owner.visibility === 'limited')) return users;
   const item: PermItem = { repo, owner, enabled };
   const asked = users.filter((u) => !userIsSiteAdmin(u) && u.id !== owner.id);
-  const facts = await accessFactsOfUsers(em, asked.map((u) => u.id), [item]);
+  const facts = await accessFactsOfUsers(
+    em,
+    asked.map((u) => u.id),
+    [item],
+  );
   return users.filter((user) => {
     const input = { repo, owner, doer: user, siteAdmin: userIsSiteAdmin(user), token: null };
     return basePermission(facts.get(user.id) ?? NO_FACTS, input, enabled).canRead(unit);
@@ -158,13 +193,21 @@ export async function readersOf(em: EntityManager, repo: IRepository, owner: IUs
 }
 
 /** One repository of a batch: the record, its owner and its enabled units. */
-export interface PermItem { repo: IRepository; owner: IUser; enabled: Set<number> }
+export interface PermItem {
+  repo: IRepository;
+  owner: IUser;
+  enabled: Set<number>;
+}
 
 /**
  * The caller's permission on each repository, in order, with at most one query for all of them
  * (none for anonymous callers, site admins and owners): a list costs the same for any page size.
  */
-export async function repoPermissions(em: EntityManager, caller: Omit<PermInput, 'repo' | 'owner'>, items: PermItem[]): Promise<RepoPermission[]> {
+export async function repoPermissions(
+  em: EntityManager,
+  caller: Omit<PermInput, 'repo' | 'owner'>,
+  items: PermItem[],
+): Promise<RepoPermission[]> {
   const { doer, siteAdmin } = caller;
   const asked = doer && !siteAdmin ? items.filter((i) => i.owner.id !== doer.id) : [];
   const facts = doer && asked.length ? await accessFacts(em, doer.id, asked) : NO_FACTS;
@@ -255,9 +298,14 @@ function basePermission(facts: AccessFacts, { repo, owner, doer, siteAdmin }: Pe
   if (!seesOwner && collab === undefined) return RepoPermission.none(enabled);
 
   const units = new Map<number, AccessMode>();
-  const raise = (u: number, m: number) => { if (m > (units.get(u) ?? 0)) units.set(u, m as AccessMode); };
+  const raise = (u: number, m: number) => {
+    if (m > (units.get(u) ?? 0)) units.set(u, m as AccessMode);
+  };
   let overall: AccessMode = Mode.none;
-  if (collab !== undefined) { overall = collab as AccessMode; for (const u of enabled) raise(u, collab); }
+  if (collab !== undefined) {
+    overall = collab as AccessMode;
+    for (const u of enabled) raise(u, collab);
+  }
 
   if (owner.type === 1) {
     for (const t of facts.teams) {

@@ -1,5 +1,15 @@
 // Token scopes (forgejo-facts 3): vocabulary, normalisation and the check of spec rule "Scope checks".
-export const CATEGORIES = ['activitypub', 'admin', 'misc', 'notification', 'organization', 'package', 'issue', 'repository', 'user'] as const;
+export const CATEGORIES = [
+  'activitypub',
+  'admin',
+  'misc',
+  'notification',
+  'organization',
+  'package',
+  'issue',
+  'repository',
+  'user',
+] as const;
 export type Category = (typeof CATEGORIES)[number];
 export type Level = 'read' | 'write';
 
@@ -17,8 +27,14 @@ export function parseScopes(raw: string): ParsedScopes {
   const out: ParsedScopes = { all: false, publicOnly: false, levels: new Map() };
   for (const item of raw.split(',').map((s) => s.trim())) {
     if (item === '' || item === 'sudo') continue;
-    if (item === 'all') { out.all = true; continue; }
-    if (item === 'public-only') { out.publicOnly = true; continue; }
+    if (item === 'all') {
+      out.all = true;
+      continue;
+    }
+    if (item === 'public-only') {
+      out.publicOnly = true;
+      continue;
+    }
     const m = /^(read|write):([a-z]+)$/.exec(item);
     if (!m || !(CATEGORIES as readonly string[]).includes(m[2])) throw new ScopeError(`invalid access token scope: ${item}`);
     const cat = m[2] as Category;

@@ -51,7 +51,14 @@ export function newSalt(): string {
 
 export class TokenLookupError extends Error {}
 
-export interface FoundToken { id: number; uid: number; scope: string; updatedAt: Date; repoIds: number[] | null; user: IUser | null }
+export interface FoundToken {
+  id: number;
+  uid: number;
+  scope: string;
+  updatedAt: Date;
+  repoIds: number[] | null;
+  user: IUser | null;
+}
 
 let tokenSql: string | undefined;
 let tokenStarsSql: string | undefined;
@@ -63,14 +70,23 @@ const aheadSql = new Map<string, string>();
  * the number of the issue it addresses (`.../issues/{index}...`), if any, and the kind of row it
  * creates, if it is POST {R}/issues or POST {R}/issues/{index}/comments.
  */
-export interface RepoAhead { owner: string; name: string; issueIndex?: number; newRow?: NewRowKind }
+export interface RepoAhead {
+  owner: string;
+  name: string;
+  issueIndex?: number;
+  newRow?: NewRowKind;
+}
 
 /**
  * Finds the token for a presented value, with its repository list and its user, in one query (this
  * runs on every token-authenticated request); throws TokenLookupError with Forgejo's message. With
  * `plain`, the user is a plain object (model/raw.ts, plainPrefixed), for a request that changes nothing.
  */
-export async function findToken(em: EntityManager, value: string, opts: { plain?: boolean; repo?: RepoAhead; stars?: boolean } = {}): Promise<FoundToken> {
+export async function findToken(
+  em: EntityManager,
+  value: string,
+  opts: { plain?: boolean; repo?: RepoAhead; stars?: boolean } = {},
+): Promise<FoundToken> {
   if (value === '') throw new TokenLookupError('access token is empty');
   if (!TOKEN_RE.test(value)) throw new TokenLookupError(`access token does not exist [sha: ${value}]`);
   // The text is built once: a named statement is looked up by it on every request. Lists are
@@ -96,17 +112,30 @@ export async function findToken(em: EntityManager, value: string, opts: { plain?
     const shape = `${issueIndex !== undefined ? 'issue' : ''}/${newRow ?? ''}`;
     let found = aheadSql.get(shape);
     if (found === undefined) {
-      const more = (issueIndex !== undefined ? `, ${issueByIndexColumn(em, 'r.id')}` : '') + (newRow ? `, ${newRowAheadColumns(em, newRow)}` : '');
-      found = statement(', ahead.*', `
-       ${repoByNameLateral(em, `, ${factsColumnsOfRepo('t.uid')}${more}`)}`);
+      const more =
+        (issueIndex !== undefined ? `, ${issueByIndexColumn(em, 'r.id')}` : '') + (newRow ? `, ${newRowAheadColumns(em, newRow)}` : '');
+      found = statement(
+        ', ahead.*',
+        `
+       ${repoByNameLateral(em, `, ${factsColumnsOfRepo('t.uid')}${more}`)}`,
+      );
       aheadSql.set(shape, found);
     }
     sql = found;
-  } else if (opts.stars) sql = (tokenStarsSql ??= statement(`, ${starCountColumn('t.uid')}`));
+  } else if (opts.stars) sql = tokenStarsSql ??= statement(`, ${starCountColumn('t.uid')}`);
   const names = repo ? [repo.name.toLowerCase(), repo.owner.toLowerCase()] : [];
   const params = issueIndex === undefined ? [...names, value.slice(-8)] : [issueIndex, ...names, value.slice(-8)];
-  const rows = await readRowsFast<{ id: number; uid: number; scope: string; token_hash: string; token_salt: string; updated_at: Date | string; repo_ids: number[] | null } & Record<string, unknown>>(
-    em, [], sql, params);
+  const rows = await readRowsFast<
+    {
+      id: number;
+      uid: number;
+      scope: string;
+      token_hash: string;
+      token_salt: string;
+      updated_at: Date | string;
+      repo_ids: number[] | null;
+    } & Record<string, unknown>
+  >(em, [], sql, params);
   for (const t of rows) {
     if (matches(value, t)) {
       const repoIds = t.repo_ids?.length ? t.repo_ids.map(Number).sort((a, b) => a - b) : null;
@@ -117,7 +146,14 @@ export async function findToken(em: EntityManager, value: string, opts: { plain?
         if (newRow && t.r != null) keepNewRowAhead(em, newRow, repoId, Number(t.uid), t);
         if (t.facts != null) keepFactsRead(em, Number(t.uid), repoId, t as unknown as FactsRow, !opts.plain);
       } else if (opts.stars) keepStarCount(em, Number(t.uid), Number(t.star_count));
-      return { id: Number(t.id), uid: Number(t.uid), scope: t.scope, updatedAt: new Date(t.updated_at), repoIds, user: (opts.plain ? plainPrefixed : mapPrefixed)(em, User, t, 'u') };
+      return {
+        id: Number(t.id),
+        uid: Number(t.uid),
+        scope: t.scope,
+        updatedAt: new Date(t.updated_at),
+        repoIds,
+        user: (opts.plain ? plainPrefixed : mapPrefixed)(em, User, t, 'u'),
+      };
     }
   }
   throw new TokenLookupError(`access token does not exist [sha: ${value}]`);
@@ -126,10 +162,12 @@ export async function findToken(em: EntityManager, value: string, opts: { plain?
 /** A running actions task whose job token is `value`, or null (forgejo-facts 2.10: task tokens). */
 export async function findTaskToken(em: EntityManager, value: string): Promise<TaskInfo | null> {
   if (!TOKEN_RE.test(value)) return null;
-  const rows = await em.getConnection().execute<{ id: number; repo_id: number; is_fork_pull_request: boolean; token_hash: string; token_salt: string }[]>(
-    `select id, repo_id, is_fork_pull_request, token_hash, token_salt from action_task where token_last_eight = ? and status = 'running'`,
-    [value.slice(-8)],
-  );
+  const rows = await em
+    .getConnection()
+    .execute<{ id: number; repo_id: number; is_fork_pull_request: boolean; token_hash: string; token_salt: string }[]>(
+      `select id, repo_id, is_fork_pull_request, token_hash, token_salt from action_task where token_last_eight = ? and status = 'running'`,
+      [value.slice(-8)],
+    );
   for (const t of rows) {
     if (matches(value, t)) return { id: Number(t.id), repoId: Number(t.repo_id), isForkPullRequest: t.is_fork_pull_request };
   }

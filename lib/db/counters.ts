@@ -49,7 +49,9 @@ export async function lockCounterRows(em: EntityManager, rows: Partial<Record<Co
   for (const table of LOCK_ORDER) {
     const ids = [...new Set([...(rows[table] ?? []), ...queued(table)])].filter((id) => id > 0).sort((a, b) => a - b);
     if (!ids.length) continue;
-    parts.push(`t${parts.length} as (select id from "${table}" where id in (${ids.map(() => '?').join(',')}) order by id for no key update)`);
+    parts.push(
+      `t${parts.length} as (select id from "${table}" where id in (${ids.map(() => '?').join(',')}) order by id for no key update)`,
+    );
     params.push(...ids);
   }
   if (!parts.length) return;
@@ -76,13 +78,21 @@ export function learnCounters<T extends object>(em: EntityManager, entityName: E
  * `learnCounters` for `entity`, which may be a plain object (a request that reads its context as plain
  * objects, lib/http/handler.ts plainContext): a plain object is given the values, as the entity would be.
  */
-export function learnCountersOf<T extends { id: number }>(em: EntityManager, entityName: EntityName<T>, entity: T, counters: Partial<T>): void {
+export function learnCountersOf<T extends { id: number }>(
+  em: EntityManager,
+  entityName: EntityName<T>,
+  entity: T,
+  counters: Partial<T>,
+): void {
   learnCounters(em, entityName, entity.id, counters);
   if (em.getUnitOfWork().getById(Utils.className(entityName), entity.id as never) !== entity) Object.assign(entity, counters);
 }
 
 /** Deltas and assignments queued for one counter row, by column. */
-interface Pending { add: Map<string, number>; set: Map<string, unknown> }
+interface Pending {
+  add: Map<string, number>;
+  set: Map<string, unknown>;
+}
 type Queue = Map<CounterTable, Map<number, Pending>>;
 const queues = new WeakMap<EntityManager, Queue>();
 const COLUMN = /^[a-z_]+$/;
@@ -103,7 +113,13 @@ export function closeCounterQueue(em: EntityManager): void {
  * queued until just before COMMIT when the request's transaction has a queue, else written now. The
  * caller has flushed the rows being counted (see the header).
  */
-export async function addCounters(em: EntityManager, table: CounterTable, id: number, add: Record<string, number>, set: Record<string, unknown> = {}): Promise<void> {
+export async function addCounters(
+  em: EntityManager,
+  table: CounterTable,
+  id: number,
+  add: Record<string, number>,
+  set: Record<string, unknown> = {},
+): Promise<void> {
   const queue = queues.get(em);
   if (!queue) {
     const w = rowUpdate(table, id, new Map(Object.entries(add)), new Map(Object.entries(set)));
@@ -178,7 +194,11 @@ export function beforeCommitWrites(em: EntityManager): Write[] {
 }
 
 /** One statement and its parameters; `answered`, when given, is told the rows it returns. */
-export interface Write { sql: string; params: unknown[]; answered?: (rows: Record<string, unknown>[]) => void }
+export interface Write {
+  sql: string;
+  params: unknown[];
+  answered?: (rows: Record<string, unknown>[]) => void;
+}
 
 async function runWrites(em: EntityManager, writes: readonly Write[]): Promise<void> {
   for (const w of writes) {
@@ -225,11 +245,14 @@ async function runTogether(em: EntityManager, writes: readonly Write[]): Promise
  */
 function together(writes: readonly Write[]): Write | null {
   if (writes.length <= 1) return writes[0] ?? null;
-  const sql = textOf(writes.map((w) => w.sql), () => {
-    const ctes = writes.map((w, i) => `w${i} as (${w.sql} returning 1)`).join(', ');
-    const reads = writes.map((_, i) => `(select count(*) from w${i})`).join(', ');
-    return `with ${ctes} select ${reads}`;
-  });
+  const sql = textOf(
+    writes.map((w) => w.sql),
+    () => {
+      const ctes = writes.map((w, i) => `w${i} as (${w.sql} returning 1)`).join(', ');
+      const reads = writes.map((_, i) => `(select count(*) from w${i})`).join(', ');
+      return `with ${ctes} select ${reads}`;
+    },
+  );
   return { sql, params: writes.flatMap((w) => w.params) };
 }
 
@@ -240,7 +263,10 @@ function rowUpdate(table: CounterTable, id: number, add: Map<string, number>, se
   const params: unknown[] = [];
   for (const [col, n] of add) {
     if (!COLUMN.test(col)) throw new Error(`counter column ${col}`);
-    if (n !== 0) { key.push(col, '+'); params.push(n); }
+    if (n !== 0) {
+      key.push(col, '+');
+      params.push(n);
+    }
   }
   for (const [col, v] of set) {
     if (!COLUMN.test(col)) throw new Error(`counter column ${col}`);

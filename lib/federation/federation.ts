@@ -10,7 +10,15 @@ import type { Services } from '../http/services.ts';
 import { HttpError } from '../http/errors.ts';
 import { checkRemoteAllowed } from '../mirrors/index.ts';
 import { digestOf, parseSignature, signRequest, signingString, verifySignature } from './http-signature.ts';
-import { ActorKey, FederatedUser, FederationHost, INSTANCE_ACTOR_ID, REMOTE_USER_TYPE, type IFederatedUser, type IFederationHost } from '../../model/federation.ts';
+import {
+  ActorKey,
+  FederatedUser,
+  FederationHost,
+  INSTANCE_ACTOR_ID,
+  REMOTE_USER_TYPE,
+  type IFederatedUser,
+  type IFederationHost,
+} from '../../model/federation.ts';
 import { User } from '../../model/user.ts';
 
 export const ACTIVITY_JSON = 'application/activity+json';
@@ -46,9 +54,11 @@ async function actorKeyRow(em: EntityManager, services: Services, userId: number
     publicKeyEncoding: { type: 'spki', format: 'pem' },
     privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
   });
-  await insertIgnoringConflict(em,
+  await insertIgnoringConflict(
+    em,
     'insert into federation_actor_key (user_id, public_key_pem, private_key_sealed, created_at) values (?, ?, ?, ?) on conflict (user_id) do nothing',
-    [userId, publicKey, services.secrets.seal(privateKey), new Date()]);
+    [userId, publicKey, services.secrets.seal(privateKey), new Date()],
+  );
   return em.findOneOrFail(ActorKey, { userId }, { populate: ['privateKeySealed'], refresh: true });
 }
 
@@ -105,11 +115,18 @@ const withoutHost = ({ host: _host, ...rest }: Record<string, string>) => rest;
 /** GET an ActivityStreams document, signed by the instance actor (servers in "secure mode" ask that). */
 async function fetchJson(em: EntityManager, cfg: Config, services: Services, url: string): Promise<Record<string, unknown>> {
   await allowed(cfg, url);
-  const signed = signRequest(`${instanceActorUrl(cfg)}#main-key`, await actorPrivateKey(em, services, INSTANCE_ACTOR_ID), { method: 'GET', url });
+  const signed = signRequest(`${instanceActorUrl(cfg)}#main-key`, await actorPrivateKey(em, services, INSTANCE_ACTOR_ID), {
+    method: 'GET',
+    url,
+  });
   let res: Response;
   try {
     // No redirects: a redirect could lead to a host the allow list refuses.
-    res = await fetch(url, { headers: { ...withoutHost(signed), accept: `${ACTIVITY_JSON}, application/ld+json` }, redirect: 'manual', signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+    res = await fetch(url, {
+      headers: { ...withoutHost(signed), accept: `${ACTIVITY_JSON}, application/ld+json` },
+      redirect: 'manual',
+      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+    });
   } catch (e) {
     throw new FederationError(`remote actor ${url} could not be fetched: ${(e as Error).message}`);
   }
@@ -142,11 +159,16 @@ function actorFrom(doc: Record<string, unknown>, from: URL, keyId?: string): Rem
   const key = keys.find((k) => k && typeof k === 'object' && (keyId === undefined || str(k.id) === keyId));
   const id = str(doc.id);
   if (!key || !id || !str(key.id)) throw new FederationError(`cannot find publicKey${keyId ? ` with id ${keyId}` : ''} in ${from}`);
-  if (str(key.owner) !== id || !URL.canParse(id) || new URL(id).origin !== from.origin) throw new FederationError(`key ${str(key.id)} is not owned by the actor ${id}`);
+  if (str(key.owner) !== id || !URL.canParse(id) || new URL(id).origin !== from.origin)
+    throw new FederationError(`key ${str(key.id)} is not owned by the actor ${id}`);
   const pem = str(key.publicKeyPem);
   if (!isRsaPublicKey(pem)) throw new FederationError('could not decode publicKeyPem to an RSA PUBLIC KEY pem block');
   return {
-    id, type: str(doc.type), preferredUsername: str(doc.preferredUsername), name: str(doc.name), inbox: str(doc.inbox),
+    id,
+    type: str(doc.type),
+    preferredUsername: str(doc.preferredUsername),
+    name: str(doc.name),
+    inbox: str(doc.inbox),
     key: { id: str(key.id), owner: id, publicKeyPem: pem },
   };
 }
@@ -172,13 +194,30 @@ export async function fetchActor(em: EntityManager, cfg: Config, services: Servi
 }
 
 /** POSTs an activity to a remote inbox, signed with the key of local user `fromUserId`. */
-export async function deliver(em: EntityManager, cfg: Config, services: Services, fromUserId: number, inbox: string, activity: Record<string, unknown>): Promise<void> {
+export async function deliver(
+  em: EntityManager,
+  cfg: Config,
+  services: Services,
+  fromUserId: number,
+  inbox: string,
+  activity: Record<string, unknown>,
+): Promise<void> {
   await allowed(cfg, httpUrl(inbox, 'the inbox').toString());
   const body = JSON.stringify(activity);
-  const signed = signRequest(`${userActorUrl(cfg, fromUserId)}#main-key`, await actorPrivateKey(em, services, fromUserId), { method: 'POST', url: inbox, body });
+  const signed = signRequest(`${userActorUrl(cfg, fromUserId)}#main-key`, await actorPrivateKey(em, services, fromUserId), {
+    method: 'POST',
+    url: inbox,
+    body,
+  });
   let res: Response;
   try {
-    res = await fetch(inbox, { method: 'POST', body, headers: { ...withoutHost(signed), 'content-type': ACTIVITY_JSON }, redirect: 'manual', signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+    res = await fetch(inbox, {
+      method: 'POST',
+      body,
+      headers: { ...withoutHost(signed), 'content-type': ACTIVITY_JSON },
+      redirect: 'manual',
+      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+    });
   } catch (e) {
     throw new FederationError(`the inbox ${inbox} could not be reached: ${(e as Error).message}`);
   }
@@ -194,9 +233,11 @@ function hostOf(actorId: string) {
 
 async function findOrCreateHost(em: EntityManager, actorId: string): Promise<IFederationHost> {
   const h = hostOf(actorId);
-  await insertIgnoringConflict(em,
+  await insertIgnoringConflict(
+    em,
     'insert into federation_host (host_fqdn, host_port, host_schema, created_at, updated_at) values (?, ?, ?, ?, ?) on conflict (host_fqdn, host_port) do nothing',
-    [h.hostFqdn, h.hostPort, h.hostSchema, new Date(), new Date()]);
+    [h.hostFqdn, h.hostPort, h.hostSchema, new Date(), new Date()],
+  );
   return em.findOneOrFail(FederationHost, { hostFqdn: h.hostFqdn, hostPort: h.hostPort });
 }
 
@@ -221,14 +262,23 @@ export async function storePerson(em: EntityManager, cfg: Config, actor: RemoteA
   }
   const name = standInName(actor);
   const user = em.create(User, {
-    name, lowerName: name.toLowerCase(), fullName: actor.name || name,
-    email: `f${randomUUID()}@${new URL(cfg.appUrl).hostname}`, keepEmailPrivate: true,
-    type: REMOTE_USER_TYPE, prohibitLogin: true, loginName: actor.id,
+    name,
+    lowerName: name.toLowerCase(),
+    fullName: actor.name || name,
+    email: `f${randomUUID()}@${new URL(cfg.appUrl).hostname}`,
+    keepEmailPrivate: true,
+    type: REMOTE_USER_TYPE,
+    prohibitLogin: true,
+    loginName: actor.id,
   });
   await em.flush();
   const fu = em.create(FederatedUser, {
-    userId: user.id, federationHostId: host.id, externalId: actor.id, inboxUrl: actor.inbox,
-    keyId: actor.key.id, publicKeyPem: actor.key.publicKeyPem,
+    userId: user.id,
+    federationHostId: host.id,
+    externalId: actor.id,
+    inboxUrl: actor.inbox,
+    keyId: actor.key.id,
+    publicKeyPem: actor.key.publicKeyPem,
   });
   await em.flush();
   return fu;
@@ -288,22 +338,27 @@ export async function verifyIncoming(em: EntityManager, cfg: Config, services: S
   const header = req.headers.signature;
   const sig = typeof header === 'string' ? parseSignature(header) : null;
   if (!sig) throw new FederationError('malformed Signature header');
-  if (sig.algorithm !== 'rsa-sha256' && sig.algorithm !== 'hs2019') throw new FederationError(`unsupported signature algorithm ${sig.algorithm}`);
+  if (sig.algorithm !== 'rsa-sha256' && sig.algorithm !== 'hs2019')
+    throw new FederationError(`unsupported signature algorithm ${sig.algorithm}`);
   const required = ['(request-target)', 'host', 'date', ...(announcesBody(req.headers) ? ['digest'] : [])];
   const missing = required.filter((h) => !sig.headers.includes(h));
   if (missing.length) throw new FederationError(`signature does not cover ${missing.join(', ')}`);
   const date = Date.parse(String(req.headers.date ?? ''));
-  if (Number.isNaN(date) || Math.abs(Date.now() - date) > MAX_CLOCK_SKEW_MS) throw new FederationError('Date header missing or out of range');
+  if (Number.isNaN(date) || Math.abs(Date.now() - date) > MAX_CLOCK_SKEW_MS)
+    throw new FederationError('Date header missing or out of range');
   const data = signingString(sig.headers, req);
   if (data === null) throw new FederationError('a signed header is missing');
   // A fork: the keys cached here stay stored whatever the request then does.
   const db = em.fork();
   const cached = await cachedKey(db, sig.keyId);
   // Unknown key, or the actor may have rotated its key since we cached it: read it (again).
-  const verified = (cached && verifySignature(cached, data, sig.signature)) || verifySignature(await fetchKey(db, cfg, services, sig.keyId), data, sig.signature);
+  const verified =
+    (cached && verifySignature(cached, data, sig.signature)) ||
+    verifySignature(await fetchKey(db, cfg, services, sig.keyId), data, sig.signature);
   if (!verified) throw new FederationError('signature does not verify');
   // The body is read only for a signer whose signature holds (issue 9, item 13); the signed Digest then vouches for it.
-  if (sig.headers.includes('digest') && req.headers.digest !== digestOf((await req.readBody()) ?? '')) throw new FederationError('Digest does not match the body');
+  if (sig.headers.includes('digest') && req.headers.digest !== digestOf((await req.readBody()) ?? ''))
+    throw new FederationError('Digest does not match the body');
   return sig.keyId;
 }
 

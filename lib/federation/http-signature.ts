@@ -29,7 +29,10 @@ export function parseSignature(header: string): SignatureParams | null {
   const signature = fields.get('signature');
   if (!keyId || !signature || !/^[A-Za-z0-9+/]+={0,2}$/.test(signature)) return null;
   // The draft's default when `headers` is absent is `date` alone.
-  const headers = (fields.get('headers') ?? 'date').toLowerCase().split(/\s+/).filter((h) => h !== '');
+  const headers = (fields.get('headers') ?? 'date')
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((h) => h !== '');
   return { keyId, algorithm: (fields.get('algorithm') ?? 'hs2019').toLowerCase(), headers, signature: Buffer.from(signature, 'base64') };
 }
 
@@ -59,7 +62,11 @@ export function verifySignature(publicKeyPem: string, data: string, signature: B
 }
 
 /** Headers to add to a request so that it carries a signature by `keyId`. */
-export function signRequest(keyId: string, privateKeyPem: string, req: { method: string; url: string; body?: string }): Record<string, string> {
+export function signRequest(
+  keyId: string,
+  privateKeyPem: string,
+  req: { method: string; url: string; body?: string },
+): Record<string, string> {
   const u = new URL(req.url);
   const headers: Record<string, string> = { host: u.host, date: new Date().toUTCString() };
   const covered = ['(request-target)', 'host', 'date'];
@@ -68,7 +75,9 @@ export function signRequest(keyId: string, privateKeyPem: string, req: { method:
     covered.push('digest');
   }
   const data = signingString(covered, { method: req.method, uri: `${u.pathname}${u.search}`, headers });
-  const signature = createSign('RSA-SHA256').update(data ?? '').sign(privateKeyPem, 'base64');
+  const signature = createSign('RSA-SHA256')
+    .update(data ?? '')
+    .sign(privateKeyPem, 'base64');
   headers.signature = `keyId="${keyId}",algorithm="rsa-sha256",headers="${covered.join(' ')}",signature="${signature}"`;
   return headers;
 }

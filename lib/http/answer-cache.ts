@@ -82,7 +82,13 @@ export function answerCache(opts: AnswerCacheOptions): Middleware {
       if (value !== undefined && !NOT_KEPT.has(name)) headers.push([name, value]);
     }
     const etag = ctx.res.getHeader('etag');
-    kept.set(key, { snapshot, until: Date.now() + opts.maxAgeMs, headers, etag: typeof etag === 'string' ? etag : undefined, body: ctx.body });
+    kept.set(key, {
+      snapshot,
+      until: Date.now() + opts.maxAgeMs,
+      headers,
+      etag: typeof etag === 'string' ? etag : undefined,
+      body: ctx.body,
+    });
   };
 }
 

@@ -32,10 +32,16 @@ export interface ApiLimiter {
 export function createApiLimiter(cfg: Config, orm: Orm): ApiLimiter | null {
   const s = cfg.API_RATE_LIMIT;
   if (!s.ENABLED) return null;
-  const store = (points: number) => new RateLimiterPostgres({
-    storeClient: knexStore(orm), storeType: 'pool', tableName: 'auth_limit', tableCreated: true,
-    keyPrefix: 'api', points, duration: s.WINDOW,
-  });
+  const store = (points: number) =>
+    new RateLimiterPostgres({
+      storeClient: knexStore(orm),
+      storeType: 'pool',
+      tableName: 'auth_limit',
+      tableCreated: true,
+      keyPrefix: 'api',
+      points,
+      duration: s.WINDOW,
+    });
   const perUser = store(s.PER_USER);
   const perAddress = store(s.PER_ADDRESS);
   const headersOf = (limit: number, r: RateLimiterRes) => ({
@@ -45,10 +51,16 @@ export function createApiLimiter(cfg: Config, orm: Orm): ApiLimiter | null {
   });
   return {
     async take({ userId, address }) {
-      const [limiter, limit, key] = userId !== null ? [perUser, s.PER_USER, `user:${userId}`] : [perAddress, s.PER_ADDRESS, `addr:${address()}`];
+      const [limiter, limit, key] =
+        userId !== null ? [perUser, s.PER_USER, `user:${userId}`] : [perAddress, s.PER_ADDRESS, `addr:${address()}`];
       try {
         const r = await limiter.consume(key, 1);
-        return { headers: headersOf(limit, r), refund: async () => { await limiter.reward(key, 1); } };
+        return {
+          headers: headersOf(limit, r),
+          refund: async () => {
+            await limiter.reward(key, 1);
+          },
+        };
       } catch (e) {
         if (!(e instanceof RateLimiterRes)) throw e;
         throw new HttpError(429, RATE_LIMITED, {

@@ -12,7 +12,9 @@ const plain = (ip: string) => ip.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, '$1')
 
 export function clientAddressOf(cfg: Config): AddressOf {
   const trusted = new net.BlockList();
-  for (const entry of cfg.SECURITY.REVERSE_PROXY_TRUSTED_PROXIES.split(',').map((x) => x.trim()).filter((x) => x !== '')) {
+  for (const entry of cfg.SECURITY.REVERSE_PROXY_TRUSTED_PROXIES.split(',')
+    .map((x) => x.trim())
+    .filter((x) => x !== '')) {
     const [addr, prefix] = entry.split('/');
     const type = net.isIPv6(addr) ? 'ipv6' : 'ipv4';
     if (!net.isIP(addr)) continue;
@@ -24,8 +26,14 @@ export function clientAddressOf(cfg: Config): AddressOf {
   return (peer, headers) => {
     const direct = plain(peer ?? '');
     if (limit <= 0 || !isTrusted(direct)) return direct;
-    const header = (name: string) => { const v = headers[name]; return Array.isArray(v) ? v.join(',') : v ?? ''; };
-    const hops = header('x-forwarded-for').split(',').map((x) => plain(x.trim())).filter((x) => net.isIP(x) !== 0);
+    const header = (name: string) => {
+      const v = headers[name];
+      return Array.isArray(v) ? v.join(',') : (v ?? '');
+    };
+    const hops = header('x-forwarded-for')
+      .split(',')
+      .map((x) => plain(x.trim()))
+      .filter((x) => net.isIP(x) !== 0);
     if (hops.length === 0) {
       const real = plain(header('x-real-ip').trim());
       return net.isIP(real) ? real : direct;

@@ -42,7 +42,8 @@ export const MSG = {
   orgMember: 'Must be an organization member',
   teamMember: 'Must be a team member',
   orgRepoCreate: 'Given user is not allowed to create repository in organization.',
-  collaboratorPermission: 'Only admins can query all permissions, repo admins can query all repo permissions, collaborators can query only their own',
+  collaboratorPermission:
+    'Only admins can query all permissions, repo admins can query all repo permissions, collaborators can query only their own',
   publicizeOther: 'Cannot publicize another member',
   concealOther: 'Cannot conceal another member',
   teamRepoAdmin: 'Must have admin-level access to the repository',

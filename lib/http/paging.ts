@@ -2,7 +2,11 @@
 import type { RequestState } from './request.ts';
 import { INT32_MAX } from './query-values.ts';
 
-export interface Page { page: number; limit: number; offset: number }
+export interface Page {
+  page: number;
+  limit: number;
+  offset: number;
+}
 
 /**
  * A page past the end is empty, so a page whose offset exceeds what any list (or `git log --skip`,

@@ -26,7 +26,10 @@ export type QueryField = TSchema & {
   items?: { type?: string; enum?: readonly string[] };
 };
 
-export interface ParsedQuery { value: QueryValues; deny: Deny | null }
+export interface ParsedQuery {
+  value: QueryValues;
+  deny: Deny | null;
+}
 
 /** The declared fields of a query schema, by name, in declaration order. */
 export function queryFields(schema: TSchema | null): [string, QueryField][] {
@@ -52,7 +55,12 @@ const denyOf = (f: QueryField, name: string, value: string): Deny => ({
 
 function parseField(name: string, f: QueryField, query: URLSearchParams): { value: unknown; deny?: Deny } {
   if (f['x-parse'] === 'list') {
-    const all = f['x-comma'] ? query.getAll(name).flatMap((v) => v.split(',')).filter((v) => v !== '') : query.getAll(name);
+    const all = f['x-comma']
+      ? query
+          .getAll(name)
+          .flatMap((v) => v.split(','))
+          .filter((v) => v !== '')
+      : query.getAll(name);
     const bad = f['x-invalid'] && f.items?.enum ? all.find((v) => !f.items!.enum!.includes(v)) : undefined;
     if (bad !== undefined) return { value: [], deny: denyOf(f, name, bad) };
     return { value: all };
@@ -61,10 +69,14 @@ function parseField(name: string, f: QueryField, query: URLSearchParams): { valu
   const dflt = f.default;
   const invalid = (text = raw ?? ''): { value: unknown; deny: Deny } => ({ value: dflt, deny: denyOf(f, name, text) });
   switch (f['x-parse']) {
-    case 'atoi': return { value: raw === null || raw === '' ? dflt : atoi(raw) };
-    case 'bool': return { value: raw === null || raw === '' ? dflt : TRUE.has(raw) };
-    case 'optbool': return { value: raw !== null && TRUE.has(raw) ? true : raw !== null && FALSE.has(raw) ? false : undefined };
-    case 'string': return { value: raw ?? dflt };
+    case 'atoi':
+      return { value: raw === null || raw === '' ? dflt : atoi(raw) };
+    case 'bool':
+      return { value: raw === null || raw === '' ? dflt : TRUE.has(raw) };
+    case 'optbool':
+      return { value: raw !== null && TRUE.has(raw) ? true : raw !== null && FALSE.has(raw) ? false : undefined };
+    case 'string':
+      return { value: raw ?? dflt };
     case 'enum': {
       if (raw === null || raw === '') return { value: dflt };
       if (f.enum?.includes(raw) || f['x-unchecked']) return { value: raw };

@@ -45,12 +45,23 @@ function refusal(err: Error): HttpError {
 // of heap that a server no upload reaches never holds (issue 10, memory).
 const PARSED_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 // ActivityPub peers post `application/activity+json` (or ld+json).
-const JSON_TYPES = ['application/json', 'application/json-patch+json', 'application/vnd.api+json', 'application/csp-report', 'application/activity+json', 'application/ld+json'];
+const JSON_TYPES = [
+  'application/json',
+  'application/json-patch+json',
+  'application/vnd.api+json',
+  'application/csp-report',
+  'application/activity+json',
+  'application/ld+json',
+];
 const FORM_TYPES = ['urlencoded'];
 const TEXT_TYPES = ['text/*'];
 const MULTIPART_TYPES = ['multipart'];
 
-interface Parsed { value: unknown; text?: string; files?: unknown }
+interface Parsed {
+  value: unknown;
+  text?: string;
+  files?: unknown;
+}
 
 /** co-body's answer with `returnRawBody`: the value and the text as received. */
 const withText = (r: { parsed: unknown; raw: string }): Parsed => ({ value: r.parsed, text: r.raw });
@@ -58,15 +69,21 @@ const withText = (r: { parsed: unknown; raw: string }): Parsed => ({ value: r.pa
 export function bodyReader(cfg: Config): BodyReader {
   const limit = bodyCap(cfg);
   let multipart: Promise<Middleware> | null = null;
-  const loadMultipart = () => (multipart ??= import('koa-body').then(({ koaBody }) => koaBody({
-    multipart: true,
-    json: false,
-    text: false,
-    urlencoded: false,
-    parsedMethods: [...PARSED_METHODS] as never,
-    formidable: formidableOptions(cfg),
-    onError: (err: Error) => { throw refusal(err); },
-  }) as unknown as Middleware));
+  const loadMultipart = () =>
+    (multipart ??= import('koa-body').then(
+      ({ koaBody }) =>
+        koaBody({
+          multipart: true,
+          json: false,
+          text: false,
+          urlencoded: false,
+          parsedMethods: [...PARSED_METHODS] as never,
+          formidable: formidableOptions(cfg),
+          onError: (err: Error) => {
+            throw refusal(err);
+          },
+        }) as unknown as Middleware,
+    ));
   const done = async () => {};
   const read = async (ctx: Context, wanted: BodyWanted): Promise<Parsed> => {
     const options = { encoding: 'utf-8', limit, returnRawBody: true as const };

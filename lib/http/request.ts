@@ -18,7 +18,26 @@ import type { Services } from './services.ts';
 import type { ReceivedBody } from './request-body.ts';
 import type { QueryValues } from '../../model/schemas/query.ts';
 
-export type Need = 'doer' | 'user' | 'org' | 'repo' | 'team' | 'issue' | 'pull' | 'review' | 'comment' | 'attachment' | 'time' | 'package' | 'auto-merge' | 'key' | 'new-owner' | 'dependency' | 'head' | 'target-user' | 'body';
+export type Need =
+  | 'doer'
+  | 'user'
+  | 'org'
+  | 'repo'
+  | 'team'
+  | 'issue'
+  | 'pull'
+  | 'review'
+  | 'comment'
+  | 'attachment'
+  | 'time'
+  | 'package'
+  | 'auto-merge'
+  | 'key'
+  | 'new-owner'
+  | 'dependency'
+  | 'head'
+  | 'target-user'
+  | 'body';
 
 export interface Deny {
   status: number;
@@ -29,7 +48,10 @@ export interface Deny {
   /** More keys of the body, such as the 413 quota reply's `user_id` and `username`. */
   fields?: Record<string, unknown>;
 }
-export interface Redirect { status: 301 | 307; location: string }
+export interface Redirect {
+  status: 301 | 307;
+  location: string;
+}
 export type Outcome = Deny | Redirect | null;
 
 export interface LoadedRepo {

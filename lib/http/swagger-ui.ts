@@ -17,7 +17,10 @@ const ASSETS: Readonly<Record<string, string>> = {
 };
 const CACHE_FOREVER = 'public, max-age=31536000, immutable';
 
-interface Dist { dir: string; version: string }
+interface Dist {
+  dir: string;
+  version: string;
+}
 let dist: Dist | null = null;
 /** Where the package is installed; resolved on first use, so importing this module reads nothing. */
 function swaggerUiDist(): Dist {
@@ -30,7 +33,10 @@ function swaggerUiDist(): Dist {
   return dist;
 }
 
-interface Asset { body: Buffer; gzip: Buffer | null }
+interface Asset {
+  body: Buffer;
+  gzip: Buffer | null;
+}
 const loaded = new Map<string, Asset>();
 /** The file, read once; text is also kept gzipped (the bundle: 1.7 MB, 0.46 MB gzipped). */
 function asset(name: string): Asset {

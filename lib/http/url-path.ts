@@ -9,7 +9,10 @@ import { isStorableText } from '../../model/schemas/storable.ts';
 export function pathSegments(p: string): string[] | null {
   let parts: string[];
   try {
-    parts = p.split('/').filter((s) => s !== '').map(decodeURIComponent);
+    parts = p
+      .split('/')
+      .filter((s) => s !== '')
+      .map(decodeURIComponent);
   } catch (e) {
     if (e instanceof URIError) return null;
     throw e;

@@ -5,8 +5,17 @@
 import fs from 'node:fs/promises';
 import type { EntityManager } from '@mikro-orm/core';
 import {
-  Comment, CommentType, Issue, IssueAssignee, IssueDependency, IssueLabel, IssueWatch, Reaction, Stopwatch,
-  TrackedTime, type IIssue,
+  Comment,
+  CommentType,
+  Issue,
+  IssueAssignee,
+  IssueDependency,
+  IssueLabel,
+  IssueWatch,
+  Reaction,
+  Stopwatch,
+  TrackedTime,
+  type IIssue,
 } from '../../model/issue.ts';
 import { Label, type ILabel } from '../../model/label.ts';
 import { Milestone } from '../../model/milestone.ts';
@@ -23,7 +32,9 @@ import type { Config } from '../../config.ts';
 /** Forgejo's `[repository.issue] MAX_PINNED` default: pinned issues (and, separately, pulls) per repository. */
 export const MAX_PINNED = 3;
 
-const touch = (issue: IIssue) => { issue.updatedAt = new Date(); };
+const touch = (issue: IIssue) => {
+  issue.updatedAt = new Date();
+};
 
 // ---------------------------------------------------------------------------------------------------
 // Labels
@@ -166,13 +177,20 @@ export async function canBeAssigned(em: EntityManager, repo: IRepository, owner:
  * assignable; 422 for an unknown name or a user who cannot be assigned. Forgejo answers 500 for both
  * on PATCH; a 422 says what is wrong.
  */
-export async function assignableUsers(em: EntityManager, repo: IRepository, owner: IUser, one: string | undefined, many: string[] | undefined): Promise<IUser[]> {
+export async function assignableUsers(
+  em: EntityManager,
+  repo: IRepository,
+  owner: IUser,
+  one: string | undefined,
+  many: string[] | undefined,
+): Promise<IUser[]> {
   const names = [...new Set([...(many ?? []), ...(one ? [one] : [])])];
   const users: IUser[] = [];
   for (const name of names) {
     const u = await em.findOne(User, { lowerName: name.toLowerCase() });
     if (!u) throw unprocessable(`Assignee does not exist: [name: user does not exist [uid: 0, name: ${name}]]`);
-    if (!(await canBeAssigned(em, repo, owner, u))) throw unprocessable(`user doesn't have access to repo [user_id: ${u.id}, repo_name: ${repo.name}]`);
+    if (!(await canBeAssigned(em, repo, owner, u)))
+      throw unprocessable(`user doesn't have access to repo [user_id: ${u.id}, repo_name: ${repo.name}]`);
     if (!users.some((x) => x.id === u.id)) users.push(u);
   }
   return users;
@@ -255,7 +273,11 @@ export async function setDeadline(em: EntityManager, issue: IIssue, doerId: numb
 /** RFC 3339 with its offset, as Go's time.Time reads it from JSON. */
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|([+-])(\d{2}):(\d{2}))$/;
 
-export interface ParsedTime { date: Date; offsetMinutes: number; zero: boolean }
+export interface ParsedTime {
+  date: Date;
+  offsetMinutes: number;
+  zero: boolean;
+}
 
 /** An RFC 3339 time as Go's JSON binding reads it, or null when it does not parse. */
 export function rfc3339Time(raw: string): Date | null {
@@ -298,9 +320,14 @@ async function dependenciesEnabled(em: EntityManager, repoId: number): Promise<b
 export async function setClosed(em: EntityManager, issue: IIssue, doerId: number, closed: boolean): Promise<void> {
   if (issue.isClosed === closed) return;
   if (closed && (await dependenciesEnabled(em, issue.repoId))) {
-    const open = await em.getConnection().execute(
-      `select 1 from issue_dependency d join issue i on i.id = d.dependency_id where d.issue_id = ? and not i.is_closed limit 1`,
-      [issue.id], 'all', em.getTransactionContext());
+    const open = await em
+      .getConnection()
+      .execute(
+        `select 1 from issue_dependency d join issue i on i.id = d.dependency_id where d.issue_id = ? and not i.is_closed limit 1`,
+        [issue.id],
+        'all',
+        em.getTransactionContext(),
+      );
     if (open.length) throw new HttpError(412, 'cannot close this issue because it still has open dependencies');
   }
   issue.isClosed = closed;
@@ -329,7 +356,10 @@ export async function newPinAllowed(em: EntityManager, repoId: number, isPull: b
 /** Pin at the end of its kind's list (Forgejo's Issue.Pin); 400 when MAX_PINNED are pinned already. */
 export async function pin(em: EntityManager, issue: IIssue, doerId: number): Promise<void> {
   if (issue.pinOrder > 0) return;
-  const max = await scalar(em, 'select coalesce(max(pin_order), 0) as n from issue where repo_id = ? and is_pull = ?', [issue.repoId, issue.isPull]);
+  const max = await scalar(em, 'select coalesce(max(pin_order), 0) as n from issue where repo_id = ? and is_pull = ?', [
+    issue.repoId,
+    issue.isPull,
+  ]);
   if (max >= MAX_PINNED) throw badRequest('the max number of pinned issues has been readched');
   issue.pinOrder = max + 1;
   await addComment(em, issue, doerId, CommentType.pin);
@@ -339,7 +369,11 @@ export async function pin(em: EntityManager, issue: IIssue, doerId: number): Pro
 export async function unpin(em: EntityManager, issue: IIssue, doerId: number): Promise<void> {
   if (issue.pinOrder === 0) return;
   await em.flush();
-  await run(em, 'update issue set pin_order = pin_order - 1 where repo_id = ? and is_pull = ? and pin_order > ?', [issue.repoId, issue.isPull, issue.pinOrder]);
+  await run(em, 'update issue set pin_order = pin_order - 1 where repo_id = ? and is_pull = ? and pin_order > ?', [
+    issue.repoId,
+    issue.isPull,
+    issue.pinOrder,
+  ]);
   await run(em, 'update issue set pin_order = 0 where id = ?', [issue.id]);
   issue.pinOrder = 0;
   await addComment(em, issue, doerId, CommentType.unpin);
@@ -354,8 +388,17 @@ export async function movePin(em: EntityManager, issue: IIssue, position: number
   await em.flush();
   const count = await pinnedCount(em, issue.repoId, issue.isPull);
   const to = Math.min(position, count);
-  await run(em, 'update issue set pin_order = pin_order - 1 where repo_id = ? and is_pull = ? and pin_order > ?', [issue.repoId, issue.isPull, issue.pinOrder]);
-  await run(em, 'update issue set pin_order = pin_order + 1 where repo_id = ? and is_pull = ? and pin_order >= ? and id <> ?', [issue.repoId, issue.isPull, to, issue.id]);
+  await run(em, 'update issue set pin_order = pin_order - 1 where repo_id = ? and is_pull = ? and pin_order > ?', [
+    issue.repoId,
+    issue.isPull,
+    issue.pinOrder,
+  ]);
+  await run(em, 'update issue set pin_order = pin_order + 1 where repo_id = ? and is_pull = ? and pin_order >= ? and id <> ?', [
+    issue.repoId,
+    issue.isPull,
+    to,
+    issue.id,
+  ]);
   await run(em, 'update issue set pin_order = ? where id = ?', [to, issue.id]);
   issue.pinOrder = to;
 }

@@ -34,12 +34,21 @@ export interface IssueSnapshot {
   labels: number[];
 }
 
-const assigneeIds = async (em: EntityManager, issueId: number) => (await em.find(IssueAssignee, { issueId }, { fields: ['assigneeId'] })).map((a) => a.assigneeId);
+const assigneeIds = async (em: EntityManager, issueId: number) =>
+  (await em.find(IssueAssignee, { issueId }, { fields: ['assigneeId'] })).map((a) => a.assigneeId);
 
 export async function snapshotIssue(em: EntityManager, issue: IIssue): Promise<IssueSnapshot> {
   await em.flush();
   const { title, content, ref, milestoneId, isClosed } = issue;
-  return { title, content, ref, milestoneId, isClosed, assignees: await assigneeIds(em, issue.id), labels: (await labelIdsOf(em, issue.id)).sort((a, b) => a - b) };
+  return {
+    title,
+    content,
+    ref,
+    milestoneId,
+    isClosed,
+    assignees: await assigneeIds(em, issue.id),
+    labels: (await labelIdsOf(em, issue.id)).sort((a, b) => a - b),
+  };
 }
 
 const EARLY_TABLES = [Watch, BlockedUser, User, Webhook];
@@ -72,18 +81,28 @@ export async function insertWithEventEarly(c: SignedEmitState, insert: RowInsert
  * parameters, `params`, come before theirs); keeps what they read and answers the rest of its one row,
  * with the number of hooks found.
  */
-async function withEarlyReads(c: SignedEmitState, statement: (early: string) => string, params: unknown[]): Promise<{ row: Record<string, unknown>; hooks: number }> {
+async function withEarlyReads(
+  c: SignedEmitState,
+  statement: (early: string) => string,
+  params: unknown[],
+): Promise<{ row: Record<string, unknown>; hooks: number }> {
   const { watchers, hooks, keep } = earlyLists(c);
   for (const entity of EARLY_TABLES) await c.em.tryFlush(entity.meta.className, {});
-  const [found] = await executeFast(c.em, statement(`${watchers.sql} as cairn__watchers, ${hooks?.sql ?? `'[]'::json`} as cairn__hooks`),
-    [...params, ...watchers.params, ...(hooks?.params ?? [])]);
+  const [found] = await executeFast(c.em, statement(`${watchers.sql} as cairn__watchers, ${hooks?.sql ?? `'[]'::json`} as cairn__hooks`), [
+    ...params,
+    ...watchers.params,
+    ...(hooks?.params ?? []),
+  ]);
   const { cairn__watchers: watcherList, cairn__hooks: hookList, ...row } = found!;
   keep(watcherList, hookList);
   return { row, hooks: (hookList as unknown[]).length };
 }
 
 /** What a new row's early reads found: the id it takes, and how many hooks may want its event. */
-interface NewRowRead { id: number; hooks: number }
+interface NewRowRead {
+  id: number;
+  hooks: number;
+}
 const newRowKey = (kind: NewRowKind, repoId: number) => `new-row:${kind}:${repoId}`;
 
 /**
@@ -112,7 +131,7 @@ export function keepNewRowAhead(em: EntityManager, kind: NewRowKind, repoId: num
  */
 export async function newRowEarly(c: SignedEmitState, kind: NewRowKind): Promise<{ id: number; hooked: boolean }> {
   const repo = need(c.repo, 'repo').repo;
-  const read = takeEarly<NewRowRead>(c.em, newRowKey(kind, repo.id)) ?? await readNewRowEarly(c, kind);
+  const read = takeEarly<NewRowRead>(c.em, newRowKey(kind, repo.id)) ?? (await readNewRowEarly(c, kind));
   return { id: read.id, hooked: !c.config.SECURITY.DISABLE_WEBHOOKS && read.hooks > 0 };
 }
 
@@ -122,16 +141,39 @@ async function readNewRowEarly(c: SignedEmitState, kind: NewRowKind): Promise<Ne
 }
 
 /** One issue or pull request event; `pull` is read when the issue is a pull and none is given. */
-export async function emitIssueEvent(c: EmitState, issue: IIssue, action: IssueAction | PullAction, extra: { changes?: Changes; assignee?: IUser; reviewer?: IUser; pull?: IPullRequest } = {}): Promise<void> {
+export async function emitIssueEvent(
+  c: EmitState,
+  issue: IIssue,
+  action: IssueAction | PullAction,
+  extra: { changes?: Changes; assignee?: IUser; reviewer?: IUser; pull?: IPullRequest } = {},
+): Promise<void> {
   const repo = need(c.repo, 'repo').repo;
   const sender = c.auth.doer!;
   if (!issue.isPull) {
-    await emitEvent(c.em, c, { name: 'issues', repo, sender, action: action as IssueAction, issue, changes: extra.changes, assignee: extra.assignee });
+    await emitEvent(c.em, c, {
+      name: 'issues',
+      repo,
+      sender,
+      action: action as IssueAction,
+      issue,
+      changes: extra.changes,
+      assignee: extra.assignee,
+    });
     return;
   }
   const pull = extra.pull ?? (await c.em.findOne(PullRequest, { issueId: issue.id }));
   if (!pull) return;
-  await emitEvent(c.em, c, { name: 'pull_request', repo, sender, action: action as PullAction, issue, pull, changes: extra.changes, assignee: extra.assignee, reviewer: extra.reviewer });
+  await emitEvent(c.em, c, {
+    name: 'pull_request',
+    repo,
+    sender,
+    action: action as PullAction,
+    issue,
+    pull,
+    changes: extra.changes,
+    assignee: extra.assignee,
+    reviewer: extra.reviewer,
+  });
 }
 
 /**
@@ -148,30 +190,57 @@ export async function emitIssueChanges(c: EmitState, issue: IIssue, before: Issu
   if (Object.keys(changes).length) await emitIssueEvent(c, issue, 'edited', { changes });
   if (after.isClosed !== before.isClosed) await emitIssueEvent(c, issue, after.isClosed ? 'closed' : 'reopened');
   if (after.milestoneId !== before.milestoneId) await emitIssueEvent(c, issue, after.milestoneId ? 'milestoned' : 'demilestoned');
-  for (const id of after.assignees.filter((a) => !before.assignees.includes(a))) await emitIssueEvent(c, issue, 'assigned', { assignee: await userOf(c.em, id) });
-  for (const id of before.assignees.filter((a) => !after.assignees.includes(a))) await emitIssueEvent(c, issue, 'unassigned', { assignee: await userOf(c.em, id) });
+  for (const id of after.assignees.filter((a) => !before.assignees.includes(a)))
+    await emitIssueEvent(c, issue, 'assigned', { assignee: await userOf(c.em, id) });
+  for (const id of before.assignees.filter((a) => !after.assignees.includes(a)))
+    await emitIssueEvent(c, issue, 'unassigned', { assignee: await userOf(c.em, id) });
   if (after.labels.join() !== before.labels.join()) await emitIssueEvent(c, issue, after.labels.length ? 'label_updated' : 'label_cleared');
 }
 
 const userOf = async (em: EntityManager, id: number) => (await em.findOne(User, { id })) ?? undefined;
 
 /** A comment created, edited (`from` is the old text) or deleted; on a pull it is a pull request comment. */
-export async function emitCommentEvent(c: SignedEmitState, issue: IIssue, comment: IComment, action: 'created' | 'edited' | 'deleted', from?: string): Promise<void> {
+export async function emitCommentEvent(
+  c: SignedEmitState,
+  issue: IIssue,
+  comment: IComment,
+  action: 'created' | 'edited' | 'deleted',
+  from?: string,
+): Promise<void> {
   const changes = from === undefined ? undefined : { body: { from } };
-  await emitEvent(c.em, c, { name: 'issue_comment', repo: need(c.repo, 'repo').repo, sender: c.auth.doer, action, issue, comment, changes });
+  await emitEvent(c.em, c, {
+    name: 'issue_comment',
+    repo: need(c.repo, 'repo').repo,
+    sender: c.auth.doer,
+    action,
+    issue,
+    comment,
+    changes,
+  });
 }
 
 /**
  * A merge: the base branch's push (refs compared with `refsBefore`, taken before the merge), then the
  * pull `closed` with `merged` set, as Forgejo sends it.
  */
-export async function emitPullMerged(em: EntityManager, ctx: EventCtx, m: { base: IRepository; sender: IUser; pull: IPullRequest; issue: IIssue; basePath: string; refsBefore: Map<string, string> }): Promise<void> {
+export async function emitPullMerged(
+  em: EntityManager,
+  ctx: EventCtx,
+  m: { base: IRepository; sender: IUser; pull: IPullRequest; issue: IIssue; basePath: string; refsBefore: Map<string, string> },
+): Promise<void> {
   await emitRefChanges(em, ctx, m.base, m.sender, m.basePath, m.refsBefore);
   await emitEvent(em, ctx, { name: 'pull_request', repo: m.base, sender: m.sender, action: 'closed', issue: m.issue, pull: m.pull });
 }
 
 /** A pull whose head branch moved (Forgejo's `synchronized`); `doerId` pushed. */
-export async function emitSynchronized(em: EntityManager, ctx: EventCtx, base: IRepository, doerId: number, issue: IIssue, pull: IPullRequest): Promise<void> {
+export async function emitSynchronized(
+  em: EntityManager,
+  ctx: EventCtx,
+  base: IRepository,
+  doerId: number,
+  issue: IIssue,
+  pull: IPullRequest,
+): Promise<void> {
   const sender = await userOf(em, doerId);
   if (sender) await emitEvent(em, ctx, { name: 'pull_request', repo: base, sender, action: 'synchronized', issue, pull });
 }
@@ -179,5 +248,13 @@ export async function emitSynchronized(em: EntityManager, ctx: EventCtx, base: I
 /** A submitted review: approved, rejected (request changes) or comment; pending drafts send nothing. */
 export async function emitReviewEvent(c: SignedEmitState, issue: IIssue, pull: IPullRequest, review: IReview): Promise<void> {
   const action = review.type === ReviewType.approve ? 'approved' : review.type === ReviewType.reject ? 'rejected' : 'comment';
-  await emitEvent(c.em, c, { name: 'pull_request_review', repo: need(c.repo, 'repo').repo, sender: c.auth.doer, action, issue, pull, review });
+  await emitEvent(c.em, c, {
+    name: 'pull_request_review',
+    repo: need(c.repo, 'repo').repo,
+    sender: c.auth.doer,
+    action,
+    issue,
+    pull,
+    review,
+  });
 }

@@ -112,14 +112,16 @@ export async function findReadableIssue(s: RequestState, rawIndex: string | unde
  * The comment `id` with its issue, when that issue belongs to the loaded repository and the caller may
  * read its unit (spec, comment paths); null otherwise, so every miss is the same 404.
  */
-export async function findReadableComment(s: RequestState, rawId: string | undefined): Promise<{ comment: IComment; issue: IIssue } | null> {
+export async function findReadableComment(
+  s: RequestState,
+  rawId: string | undefined,
+): Promise<{ comment: IComment; issue: IIssue } | null> {
   const id = positiveInt(rawId);
   const comment = id === null ? null : await s.em.findOne(Comment, { id });
   const issue = comment ? await s.em.findOne(Issue, { id: comment.issueId }) : null;
   if (!comment || !issue || issue.repoId !== need(s.repo, 'repo').repo.id || !canReadIssue(s, issue)) return null;
   return { comment, issue };
 }
-
 
 export interface NewIssue {
   repo: IRepository;
@@ -166,12 +168,40 @@ export const nextIdOf = (kind: NewRowKind) => `nextval('${kind}_id_seq')::int`;
  * The columns of a new issue row, in the order of `ISSUE_COLUMNS`. A new issue has no comments, pin or
  * lock (the columns' defaults).
  */
-const ISSUE_COLUMNS = ['repo_id', 'poster_id', 'original_author', 'original_author_id', 'title', 'content', 'ref', 'milestone_id', 'is_pull', 'is_closed', 'deadline', 'closed_at', 'created_at', 'updated_at'];
+const ISSUE_COLUMNS = [
+  'repo_id',
+  'poster_id',
+  'original_author',
+  'original_author_id',
+  'title',
+  'content',
+  'ref',
+  'milestone_id',
+  'is_pull',
+  'is_closed',
+  'deadline',
+  'closed_at',
+  'created_at',
+  'updated_at',
+];
 function issueValues(n: NewIssue): unknown[] {
   const now = new Date();
-  return [n.repo.id, n.posterId, n.originalAuthor ?? '', n.originalAuthorId ?? 0, truncateTitle(n.title), n.content ?? '', n.ref ?? '',
-    n.milestoneId ?? 0, n.isPull ?? false, n.isClosed ?? false, n.deadline ?? null, n.isClosed ? (n.closedAt ?? now) : null,
-    n.createdAt ?? now, n.updatedAt ?? n.createdAt ?? now];
+  return [
+    n.repo.id,
+    n.posterId,
+    n.originalAuthor ?? '',
+    n.originalAuthorId ?? 0,
+    truncateTitle(n.title),
+    n.content ?? '',
+    n.ref ?? '',
+    n.milestoneId ?? 0,
+    n.isPull ?? false,
+    n.isClosed ?? false,
+    n.deadline ?? null,
+    n.isClosed ? (n.closedAt ?? now) : null,
+    n.createdAt ?? now,
+    n.updatedAt ?? n.createdAt ?? now,
+  ];
 }
 
 /**
@@ -179,13 +209,18 @@ function issueValues(n: NewIssue): unknown[] {
  * parameters: `with ${ctes} select * from x` inserts it, and a caller may select more in the same
  * statement (lib/issues/events.ts insertWithEventEarly).
  */
-export interface RowInsert { ctes: string; params: unknown[] }
+export interface RowInsert {
+  ctes: string;
+  params: unknown[];
+}
 /** Runs a `RowInsert` and gives its row. */
 type InsertRow = (insert: RowInsert) => Promise<Record<string, unknown>>;
 
 /** A `RowInsert` run as a statement of its own. */
-export const insertAlone = (em: EntityManager): InsertRow => async (insert) =>
-  (await executeFast(em, insertText(insert), insert.params))[0]!;
+export const insertAlone =
+  (em: EntityManager): InsertRow =>
+  async (insert) =>
+    (await executeFast(em, insertText(insert), insert.params))[0]!;
 
 /** `with ${ctes} select * from x`, one string per text of CTEs (model/raw.ts textOf). */
 const insertText = (insert: RowInsert) => textOf([insert.ctes], () => `with ${insert.ctes} select * from x`);
@@ -276,7 +311,9 @@ export const numberPending = (issue: IIssue): boolean => unnumbered.has(issue);
  */
 function numberAtCommit(em: EntityManager, id: number, values: unknown[], insert: RowInsert): IIssue | null {
   const columns: Record<string, unknown> = { id, index: 0, is_locked: false, num_comments: 0, pin_order: 0 };
-  ISSUE_COLUMNS.forEach((c, i) => { columns[c] = values[i]; });
+  ISSUE_COLUMNS.forEach((c, i) => {
+    columns[c] = values[i];
+  });
   const issue = plainRows(em, Issue, [columns])[0]!;
   if (!queueFirst(em, Issue, insert, issue, () => unnumbered.delete(issue))) return null;
   unnumbered.add(issue);
@@ -286,9 +323,13 @@ function numberAtCommit(em: EntityManager, id: number, values: unknown[], insert
 /** The user watches the issue: one upsert (the pair is unique); a row that watches already is left as it is. */
 export async function watchIssue(em: EntityManager, issueId: number, userId: number): Promise<void> {
   const now = new Date();
-  await em.getConnection().execute(`insert into issue_watch (user_id, issue_id, is_watching, created_at, updated_at) values (?, ?, true, ?, ?)
+  await em.getConnection().execute(
+    `insert into issue_watch (user_id, issue_id, is_watching, created_at, updated_at) values (?, ?, true, ?, ?)
     on conflict (user_id, issue_id) do update set is_watching = true, updated_at = excluded.updated_at where not issue_watch.is_watching`,
-  [userId, issueId, now, now], 'run', em.getTransactionContext());
+    [userId, issueId, now, now],
+    'run',
+    em.getTransactionContext(),
+  );
 }
 
 /** Make sure the next allocated number is above `index` (migrations keep the source's numbers). */
@@ -296,11 +337,20 @@ export async function raiseIndex(em: EntityManager, repoId: number, index: numbe
   await em.getConnection().execute(
     `insert into resource_index (kind, group_id, max_index) values ('issue', ?, ?)
      on conflict (kind, group_id) do update set max_index = greatest(resource_index.max_index, excluded.max_index)`,
-    [repoId, index], 'run', em.getTransactionContext());
+    [repoId, index],
+    'run',
+    em.getTransactionContext(),
+  );
 }
 
 /** Add a timeline event or comment to an issue; plain comments also raise the issue's comment count. */
-export async function addComment(em: EntityManager, issue: IIssue, posterId: number, type: number, fields: Partial<IComment> = {}): Promise<IComment> {
+export async function addComment(
+  em: EntityManager,
+  issue: IIssue,
+  posterId: number,
+  type: number,
+  fields: Partial<IComment> = {},
+): Promise<IComment> {
   const comment = em.create(Comment, { ...fields, type, issueId: issue.id, posterId } as IComment);
   await em.flush();
   if (type === CommentType.comment) await recountComments(em, issue);
@@ -331,7 +381,9 @@ export function commentInsert(issue: IIssue, posterId: number, content: string, 
  */
 export function commentAtCommit(em: EntityManager, insert: RowInsert): IComment | null {
   const [id, type, issueId, posterId, content, createdAt, updatedAt] = insert.params;
-  const comment = plainRows(em, Comment, [{ id, type, issue_id: issueId, poster_id: posterId, content, created_at: createdAt, updated_at: updatedAt }])[0]!;
+  const comment = plainRows(em, Comment, [
+    { id, type, issue_id: issueId, poster_id: posterId, content, created_at: createdAt, updated_at: updatedAt },
+  ])[0]!;
   return queueFirst(em, Comment, insert, comment) ? comment : null;
 }
 
@@ -339,7 +391,13 @@ export function commentAtCommit(em: EntityManager, insert: RowInsert): IComment 
  * Queues `insert` as a first write (lib/db/counters.ts firstWrite): the row it answers replaces the
  * fields of `provisional` (a plain object of `entity`), then `answered` runs. False when not queued.
  */
-function queueFirst<T extends object>(em: EntityManager, entity: EntityName<T>, insert: RowInsert, provisional: T, answered?: () => void): boolean {
+function queueFirst<T extends object>(
+  em: EntityManager,
+  entity: EntityName<T>,
+  insert: RowInsert,
+  provisional: T,
+  answered?: () => void,
+): boolean {
   return firstWrite(em, {
     sql: insertText(insert),
     params: insert.params,
@@ -368,9 +426,14 @@ export async function countNewComment(em: EntityManager, issue: IIssue): Promise
 export async function recountComments(em: EntityManager, issue: IIssue): Promise<void> {
   await em.flush();
   await lockCounterRows(em, { issue: [issue.id] });
-  const rows = await em.getConnection().execute<{ num_comments: number; updated_at: Date }[]>(
-    'update issue set num_comments = (select count(*) from comment c where c.issue_id = issue.id and c.type = ?), updated_at = ? where id = ? returning num_comments, updated_at',
-    [CommentType.comment, new Date(), issue.id], 'all', em.getTransactionContext());
+  const rows = await em
+    .getConnection()
+    .execute<{ num_comments: number; updated_at: Date }[]>(
+      'update issue set num_comments = (select count(*) from comment c where c.issue_id = issue.id and c.type = ?), updated_at = ? where id = ? returning num_comments, updated_at',
+      [CommentType.comment, new Date(), issue.id],
+      'all',
+      em.getTransactionContext(),
+    );
   learnCountersOf(em, Issue, issue, { numComments: Number(rows[0].num_comments), updatedAt: new Date(rows[0].updated_at) });
 }
 
@@ -379,7 +442,10 @@ export async function recountComments(em: EntityManager, issue: IIssue): Promise
  * repositories, issue counts of labels and milestones. The rows are locked first (lib/db/counters.ts), so
  * each count, one statement per table, sees every writer that committed before: concurrent writers converge.
  */
-export async function recountIssueTotals(em: EntityManager, what: { repoIds?: number[]; labelIds?: number[]; milestoneIds?: number[] }): Promise<void> {
+export async function recountIssueTotals(
+  em: EntityManager,
+  what: { repoIds?: number[]; labelIds?: number[]; milestoneIds?: number[] },
+): Promise<void> {
   await em.flush();
   const run = (sql: string, params: unknown[]) => em.getConnection().execute(sql, params, 'run', em.getTransactionContext());
   const repoIds = [...new Set(what.repoIds ?? [])];
@@ -387,22 +453,31 @@ export async function recountIssueTotals(em: EntityManager, what: { repoIds?: nu
   const milestoneIds = [...new Set(what.milestoneIds ?? [])].filter((id) => id > 0);
   await lockCounterRows(em, { repository: repoIds, label: labelIds, milestone: milestoneIds });
   if (repoIds.length) {
-    await run(`update repository r set
+    await run(
+      `update repository r set
       num_open_issues = (select count(*) from issue i where i.repo_id = r.id and not i.is_pull and not i.is_closed),
       num_open_pulls = (select count(*) from issue i where i.repo_id = r.id and i.is_pull and not i.is_closed)
-      where r.id in (${repoIds.map(() => '?').join(',')})`, repoIds);
+      where r.id in (${repoIds.map(() => '?').join(',')})`,
+      repoIds,
+    );
   }
   if (labelIds.length) {
-    await run(`update label l set
+    await run(
+      `update label l set
       num_issues = (select count(*) from issue_label il where il.label_id = l.id),
       num_closed_issues = (select count(*) from issue_label il join issue i on i.id = il.issue_id where il.label_id = l.id and i.is_closed)
-      where l.id in (${labelIds.map(() => '?').join(',')})`, labelIds);
+      where l.id in (${labelIds.map(() => '?').join(',')})`,
+      labelIds,
+    );
   }
   if (milestoneIds.length) {
-    await run(`update milestone m set
+    await run(
+      `update milestone m set
       num_issues = (select count(*) from issue i where i.milestone_id = m.id),
       num_closed_issues = (select count(*) from issue i where i.milestone_id = m.id and i.is_closed)
-      where m.id in (${milestoneIds.map(() => '?').join(',')})`, milestoneIds);
+      where m.id in (${milestoneIds.map(() => '?').join(',')})`,
+      milestoneIds,
+    );
   }
   // Entities already in this EntityManager keep their old counters; callers re-read what they return.
 }

@@ -49,12 +49,13 @@ export function labelOrder(sort: string | null) {
  * (Forgejo's GetLabel). A label of another owner is not found.
  */
 export async function findOwnedLabel(
-  em: EntityManager, owner: { repoId: number; orgId: number }, raw: string, byName: boolean,
+  em: EntityManager,
+  owner: { repoId: number; orgId: number },
+  raw: string,
+  byName: boolean,
 ): Promise<ILabel> {
   const id = /^-?\d+$/.test(raw) ? (rowId(raw) ?? 0) : null;
-  const label = id !== null
-    ? await em.findOne(Label, { ...owner, id })
-    : byName ? await em.findOne(Label, { ...owner, name: raw }) : null;
+  const label = id !== null ? await em.findOne(Label, { ...owner, id }) : byName ? await em.findOne(Label, { ...owner, name: raw }) : null;
   if (!label) throw notFound();
   return label;
 }

@@ -1,6 +1,11 @@
 // Forgejo's issue label sets (options/label/Default and Advanced.yaml), offered by `issue_labels` on
 // repository creation and by `GET /label/templates`.
-export interface LabelTemplate { name: string; color: string; description: string; exclusive: boolean }
+export interface LabelTemplate {
+  name: string;
+  color: string;
+  description: string;
+  exclusive: boolean;
+}
 
 const l = (name: string, color: string, description: string, exclusive = false): LabelTemplate => ({ name, color, description, exclusive });
 

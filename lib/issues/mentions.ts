@@ -17,7 +17,8 @@ import { Mode, Unit } from '../auth/perm.ts';
  * Forgejo's mentionPattern: `@user` or `@org/team` after the start, whitespace, `(` or `[`, ending at
  * whitespace, `'`, `)`, `]`, or punctuation followed by whitespace or the end. Go's `\s` is ASCII.
  */
-const MENTION = /(?:[\t\n\f\r ]|^|\(|\[)(@[0-9a-zA-Z-_]+|@[0-9a-zA-Z-_]+\/?[0-9a-zA-Z-_]+|@[0-9a-zA-Z-_][0-9a-zA-Z-_.]+\/?[0-9a-zA-Z-_.]+[0-9a-zA-Z-_])(?:'|[\t\n\f\r ]|[:,;.?!][\t\n\f\r ]|[:,;.?!]?$|\)|\])/;
+const MENTION =
+  /(?:[\t\n\f\r ]|^|\(|\[)(@[0-9a-zA-Z-_]+|@[0-9a-zA-Z-_]+\/?[0-9a-zA-Z-_]+|@[0-9a-zA-Z-_][0-9a-zA-Z-_.]+\/?[0-9a-zA-Z-_.]+[0-9a-zA-Z-_])(?:'|[\t\n\f\r ]|[:,;.?!][\t\n\f\r ]|[:,;.?!]?$|\)|\])/;
 
 const md = new MarkdownIt({ html: true, linkify: false });
 
@@ -60,7 +61,8 @@ async function teamMembers(em: EntityManager, repo: IRepository, owner: IUser, i
   const unit = issue.isPull ? Unit.pulls : Unit.issues;
   const ok: number[] = [];
   for (const team of found) {
-    if (team.accessMode >= Mode.admin || (await em.count(TeamUnit, { teamId: team.id, type: unit, accessMode: { $gte: Mode.read } })) > 0) ok.push(team.id);
+    if (team.accessMode >= Mode.admin || (await em.count(TeamUnit, { teamId: team.id, type: unit, accessMode: { $gte: Mode.read } })) > 0)
+      ok.push(team.id);
   }
   if (!ok.length) return [];
   return (await em.find(TeamUser, { teamId: { $in: ok } }, { fields: ['uid'] })).map((m) => m.uid);
@@ -70,13 +72,25 @@ async function teamMembers(em: EntityManager, repo: IRepository, owner: IUser, i
  * The ids of the users `text` mentions who may be notified: active individuals (or members of a
  * mentioned team), never the writer, nor anyone who blocked the writer; each once.
  */
-export async function mentionedUsers(em: EntityManager, repo: IRepository, owner: IUser, issue: IIssue, doer: IUser, text: string): Promise<number[]> {
+export async function mentionedUsers(
+  em: EntityManager,
+  repo: IRepository,
+  owner: IUser,
+  issue: IIssue,
+  doer: IUser,
+  text: string,
+): Promise<number[]> {
   const names = [...new Set(findMentions(text).map((n) => n.toLowerCase()))].filter((n) => n !== doer.lowerName);
   if (!names.length) return [];
-  const teams = owner.type === 1 ? names.filter((n) => n.startsWith(`${owner.lowerName}/`)).map((n) => n.slice(owner.lowerName.length + 1)) : [];
+  const teams =
+    owner.type === 1 ? names.filter((n) => n.startsWith(`${owner.lowerName}/`)).map((n) => n.slice(owner.lowerName.length + 1)) : [];
   const people = names.filter((n) => !n.includes('/'));
   const ids = new Set(await teamMembers(em, repo, owner, issue, teams));
-  const users = await em.find(User, { $or: [{ lowerName: { $in: people } }, { id: { $in: [...ids] } }], isActive: true, prohibitLogin: false, type: 0 }, { fields: ['id'] });
+  const users = await em.find(
+    User,
+    { $or: [{ lowerName: { $in: people } }, { id: { $in: [...ids] } }], isActive: true, prohibitLogin: false, type: 0 },
+    { fields: ['id'] },
+  );
   const blockers = new Set((await em.find(BlockedUser, { blockId: doer.id }, { fields: ['userId'] })).map((b) => b.userId));
   return users.map((u) => u.id).filter((id) => id !== doer.id && !blockers.has(id));
 }

@@ -12,7 +12,8 @@ import { pageWithTotal, reachable, type Caller, type Sql } from '../repos/index.
 import { unprocessable } from '../http/errors.ts';
 
 export const sql = (s: string, ...params: unknown[]): Sql => ({ sql: s, params });
-export const allOf = (parts: Sql[]): Sql => (parts.length ? sql(parts.map((p) => `(${p.sql})`).join(' and '), ...parts.flatMap((p) => p.params)) : sql('true'));
+export const allOf = (parts: Sql[]): Sql =>
+  parts.length ? sql(parts.map((p) => `(${p.sql})`).join(' and '), ...parts.flatMap((p) => p.params)) : sql('true');
 const anyOf = (parts: Sql[]): Sql => sql(parts.map((p) => `(${p.sql})`).join(' or '), ...parts.flatMap((p) => p.params));
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(',');
 const likeArg = (s: string) => `%${s.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
@@ -53,11 +54,22 @@ export function filterSql(f: IssueFilter): Sql[] {
   if (f.isClosed !== undefined) parts.push(sql(f.isClosed ? 'i.is_closed' : 'not i.is_closed'));
   if (f.keyword) {
     const k = b64(likeArg(f.keyword));
-    parts.push(sql(`lower(i.title) like ${TEXT} escape '\\' or lower(i.content) like ${TEXT} escape '\\'
-      or i.id in (select c.issue_id from comment c where c.type = ${CommentType.comment} and lower(c.content) like ${TEXT} escape '\\')`, k, k, k));
+    parts.push(
+      sql(
+        `lower(i.title) like ${TEXT} escape '\\' or lower(i.content) like ${TEXT} escape '\\'
+      or i.id in (select c.issue_id from comment c where c.type = ${CommentType.comment} and lower(c.content) like ${TEXT} escape '\\')`,
+        k,
+        k,
+        k,
+      ),
+    );
   }
-  for (const id of new Set(f.allLabelIds ?? [])) parts.push(sql('i.id in (select il.issue_id from issue_label il where il.label_id = ?)', id));
-  if (f.anyLabelIds?.length) parts.push(sql(`i.id in (select il.issue_id from issue_label il where il.label_id in (${marks(f.anyLabelIds.length)}))`, ...f.anyLabelIds));
+  for (const id of new Set(f.allLabelIds ?? []))
+    parts.push(sql('i.id in (select il.issue_id from issue_label il where il.label_id = ?)', id));
+  if (f.anyLabelIds?.length)
+    parts.push(
+      sql(`i.id in (select il.issue_id from issue_label il where il.label_id in (${marks(f.anyLabelIds.length)}))`, ...f.anyLabelIds),
+    );
   if (f.milestoneIds?.length) parts.push(sql(`i.milestone_id in (${marks(f.milestoneIds.length)})`, ...f.milestoneIds));
   if (f.updatedSince) parts.push(sql('i.updated_at >= ?', f.updatedSince));
   if (f.updatedBefore) parts.push(sql('i.updated_at <= ?', f.updatedBefore));
@@ -66,15 +78,33 @@ export function filterSql(f: IssueFilter): Sql[] {
   if (f.mentioned) {
     // Forgejo records mentions when text is saved; here the saved texts are matched instead.
     const re = b64(mentionPattern(f.mentioned));
-    parts.push(sql(`i.content ~* ${TEXT} or i.id in (select c.issue_id from comment c where c.type = ${CommentType.comment} and c.content ~* ${TEXT})`, re, re));
+    parts.push(
+      sql(
+        `i.content ~* ${TEXT} or i.id in (select c.issue_id from comment c where c.type = ${CommentType.comment} and c.content ~* ${TEXT})`,
+        re,
+        re,
+      ),
+    );
   }
   if (f.reviewRequestedId) {
-    parts.push(sql(`i.id in (select r.issue_id from review r where r.type = ${ReviewType.request} and r.original_author_id = 0
-      and (r.reviewer_id = ? or r.reviewer_team_id in (select tu.team_id from team_user tu where tu.uid = ?)))`, f.reviewRequestedId, f.reviewRequestedId));
+    parts.push(
+      sql(
+        `i.id in (select r.issue_id from review r where r.type = ${ReviewType.request} and r.original_author_id = 0
+      and (r.reviewer_id = ? or r.reviewer_team_id in (select tu.team_id from team_user tu where tu.uid = ?)))`,
+        f.reviewRequestedId,
+        f.reviewRequestedId,
+      ),
+    );
   }
   if (f.reviewedId) {
-    parts.push(sql(`i.poster_id <> ? and i.id in (select r.issue_id from review r where r.reviewer_id = ? and r.original_author_id = 0
-      and r.type in (${ReviewType.approve}, ${ReviewType.comment}, ${ReviewType.reject}))`, f.reviewedId, f.reviewedId));
+    parts.push(
+      sql(
+        `i.poster_id <> ? and i.id in (select r.issue_id from review r where r.reviewer_id = ? and r.original_author_id = 0
+      and r.type in (${ReviewType.approve}, ${ReviewType.comment}, ${ReviewType.reject}))`,
+        f.reviewedId,
+        f.reviewedId,
+      ),
+    );
   }
   return parts;
 }
@@ -114,7 +144,13 @@ export function openTotalSql(repoId: number, f: IssueFilter): Sql | null {
  * A page of issues (in order, plain rows as model/raw.ts reads them) and the total (`pageWithTotal`;
  * `total` is a statement giving it, when one cheaper than counting the matches exists).
  */
-export async function findIssues(em: EntityManager, where: Sql, order: Sql, page: Page, total?: Sql | null): Promise<{ issues: IIssue[]; total: number }> {
+export async function findIssues(
+  em: EntityManager,
+  where: Sql,
+  order: Sql,
+  page: Page,
+  total?: Sql | null,
+): Promise<{ issues: IIssue[]; total: number }> {
   const found = await pageWithTotal(em, 'issue', 'i', where, order, page, total ?? undefined);
   return { issues: plainRows(em, Issue, found.rows), total: found.total };
 }
@@ -128,15 +164,20 @@ function unitReadable(c: Caller, unit: 'issues' | 'pulls'): Sql {
   const type = Unit[unit];
   const parts = [reachable(c), sql(`exists (select 1 from repo_unit u where u.repo_id = r.id and u.type = ${type})`)];
   if (c.doer && !c.siteAdmin) {
-    parts.push(anyOf([
-      sql('not r.is_private'),
-      sql('r.owner_id = ?', c.doer.id),
-      sql('exists (select 1 from collaboration co where co.repo_id = r.id and co.user_id = ?)', c.doer.id),
-      sql(`exists (select 1 from team_user tu join team t on t.id = tu.team_id
+    parts.push(
+      anyOf([
+        sql('not r.is_private'),
+        sql('r.owner_id = ?', c.doer.id),
+        sql('exists (select 1 from collaboration co where co.repo_id = r.id and co.user_id = ?)', c.doer.id),
+        sql(
+          `exists (select 1 from team_user tu join team t on t.id = tu.team_id
         where tu.uid = ? and t.org_id = r.owner_id
           and (t.includes_all_repositories or exists (select 1 from team_repo tr where tr.team_id = t.id and tr.repo_id = r.id))
-          and (t.access_mode >= 3 or exists (select 1 from team_unit tn where tn.team_id = t.id and tn.type = ${type} and tn.access_mode >= 1)))`, c.doer.id),
-    ]));
+          and (t.access_mode >= 3 or exists (select 1 from team_unit tn where tn.team_id = t.id and tn.type = ${type} and tn.access_mode >= 1)))`,
+          c.doer.id,
+        ),
+      ]),
+    );
   }
   return allOf(parts);
 }
@@ -159,7 +200,8 @@ export function queryTime(q: URLSearchParams, name: 'since' | 'before'): Date | 
   const raw = q.get(name);
   if (!raw) return undefined;
   const d = RFC3339.test(raw) ? new Date(raw) : null;
-  if (!d || Number.isNaN(d.getTime())) throw unprocessable(`parsing time "${raw}" as "2006-01-02T15:04:05Z07:00": cannot parse "${raw}" as "2006"`);
+  if (!d || Number.isNaN(d.getTime()))
+    throw unprocessable(`parsing time "${raw}" as "2006-01-02T15:04:05Z07:00": cannot parse "${raw}" as "2006"`);
   return d;
 }
 

@@ -8,7 +8,11 @@ import { isSiteAdmin, type LoadedRepo, type RequestState } from '../http/request
 import { Unit, repoPermission } from '../auth/perm.ts';
 import { canWriteIssues } from './issues.ts';
 
-export interface TrackerConfig { timeTracking: boolean; onlyContributors: boolean; dependencies: boolean }
+export interface TrackerConfig {
+  timeTracking: boolean;
+  onlyContributors: boolean;
+  dependencies: boolean;
+}
 
 /**
  * A repository without the issues unit (pull requests only) falls back to the service defaults, all
@@ -18,7 +22,11 @@ export interface TrackerConfig { timeTracking: boolean; onlyContributors: boolea
 export function trackerConfig(units: readonly IRepoUnit[]): TrackerConfig {
   const cfg = units.find((u) => u.type === Unit.issues)?.config ?? {};
   const on = (v: unknown) => v !== false;
-  return { timeTracking: on(cfg.enable_time_tracker), onlyContributors: on(cfg.allow_only_contributors_to_track_time), dependencies: on(cfg.enable_issue_dependencies) };
+  return {
+    timeTracking: on(cfg.enable_time_tracker),
+    onlyContributors: on(cfg.allow_only_contributors_to_track_time),
+    dependencies: on(cfg.enable_issue_dependencies),
+  };
 }
 
 /**
@@ -39,10 +47,14 @@ export async function canTrackTime(s: RequestState, loaded: LoadedRepo, issue: I
  */
 export async function loadOtherRepo(s: RequestState, ownerName: string, repoName: string): Promise<LoadedRepo | null> {
   const owner: IUser | null = await s.em.findOne(User, { lowerName: ownerName.toLowerCase() });
-  const repo: IRepository | null = owner && await s.em.findOne(Repository, { ownerId: owner.id, lowerName: repoName.toLowerCase() });
+  const repo: IRepository | null = owner && (await s.em.findOne(Repository, { ownerId: owner.id, lowerName: repoName.toLowerCase() }));
   if (!owner || !repo) return null;
   const units = await s.em.find(RepoUnit, { repoId: repo.id }, { orderBy: { type: 'asc' } });
-  const perm = await repoPermission(s.em, { repo, owner, doer: s.auth.doer, siteAdmin: isSiteAdmin(s), token: s.auth.token }, new Set(units.map((u) => u.type)));
+  const perm = await repoPermission(
+    s.em,
+    { repo, owner, doer: s.auth.doer, siteAdmin: isSiteAdmin(s), token: s.auth.token },
+    new Set(units.map((u) => u.type)),
+  );
   return perm.hasAnyAccess() ? { repo, owner, perm, units } : null;
 }
 
@@ -60,7 +72,11 @@ export async function permissionsOf(s: RequestState, repoIds: number[], known: L
     const owner = owners.get(repo.ownerId);
     if (!owner) continue;
     const mine = units.filter((u) => u.repoId === repo.id);
-    const perm = await repoPermission(em, { repo, owner, doer: s.auth.doer, siteAdmin: isSiteAdmin(s), token: s.auth.token }, new Set(mine.map((u) => u.type)));
+    const perm = await repoPermission(
+      em,
+      { repo, owner, doer: s.auth.doer, siteAdmin: isSiteAdmin(s), token: s.auth.token },
+      new Set(mine.map((u) => u.type)),
+    );
     out.set(repo.id, { repo, owner, perm, units: mine });
   }
   return out;

@@ -80,7 +80,13 @@ const enabledTasks = (cfg: Config) => TASKS.filter((t) => t.enabled(cfg));
 
 export const findCronTask = (cfg: Config, name: string): CronTaskDef | undefined => enabledTasks(cfg).find((t) => t.name === name);
 
-export interface CronRow { task: CronTaskDef; schedule: string; execTimes: number; prev: Date | null; next: Date | null }
+export interface CronRow {
+  task: CronTaskDef;
+  schedule: string;
+  execTimes: number;
+  prev: Date | null;
+  next: Date | null;
+}
 
 /**
  * Every enabled task with its counters, by name. `next` is the last start plus the period (when the
@@ -90,12 +96,20 @@ export async function listCronTasks(em: EntityManager, cfg: Config): Promise<Cro
   const tasks = enabledTasks(cfg);
   const rows = await em.find(CronTask, { name: { $in: tasks.map((t) => t.name) } });
   const byName = new Map(rows.map((r) => [r.name, r]));
-  return [...tasks].sort((a, b) => a.name.localeCompare(b.name)).map((task) => {
-    const row = byName.get(task.name);
-    const prev = row?.prevAt ?? null;
-    const every = task.everyMs(cfg);
-    return { task, schedule: task.schedule(cfg), execTimes: row?.execTimes ?? 0, prev, next: prev && every ? new Date(prev.getTime() + every) : null };
-  });
+  return [...tasks]
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((task) => {
+      const row = byName.get(task.name);
+      const prev = row?.prevAt ?? null;
+      const every = task.everyMs(cfg);
+      return {
+        task,
+        schedule: task.schedule(cfg),
+        execTimes: row?.execTimes ?? 0,
+        prev,
+        next: prev && every ? new Date(prev.getTime() + every) : null,
+      };
+    });
 }
 
 /** Counts the run, then runs the task (Forgejo's Task.Run); update_mirrors only starts its tick. */
@@ -123,7 +137,9 @@ export function startCronScheduler(em: EntityManager, services: Services, cfg: C
     if (running) return;
     running = cronSchedulerTick(em, services, cfg)
       .catch((e: unknown) => services.log.error({ err: e }, 'cron tick failed'))
-      .finally(() => { running = null; });
+      .finally(() => {
+        running = null;
+      });
   };
   const interval = setInterval(run, SCHEDULER_TICK_MS);
   return {

@@ -32,8 +32,23 @@ import { repoPermission } from '../auth/perm.ts';
 import type { Remote } from './remote-url.ts';
 import { fetchSourceLabels, insertLabels, type SourceLabel } from './migrate-labels.ts';
 import {
-  downloadAsset, issuePages, pullPages, readComments, readMilestones, readPageSize, readReactions, readReleases,
-  type ApiSource, type SourceAsset, type SourceComment, type SourceIssue, type SourceMilestone, type SourcePull, type SourceReaction, type SourceRelease, type SourceUser,
+  downloadAsset,
+  issuePages,
+  pullPages,
+  readComments,
+  readMilestones,
+  readPageSize,
+  readReactions,
+  readReleases,
+  type ApiSource,
+  type SourceAsset,
+  type SourceComment,
+  type SourceIssue,
+  type SourceMilestone,
+  type SourcePull,
+  type SourceReaction,
+  type SourceRelease,
+  type SourceUser,
 } from './migrate-remote.ts';
 import { countCommits } from '../../git/commits.ts';
 import { RefExistsError } from '../../git/errors.ts';
@@ -45,7 +60,13 @@ import { createBranchRef } from '../../git/refs.ts';
 import { listRefs, revParse } from '../../git/repo.ts';
 
 /** What to import. Comments come with issues and pull requests (Forgejo's API sets its Comments option for either). */
-export interface ImportPlan { milestones: boolean; labels: boolean; releases: boolean; issues: boolean; pulls: boolean }
+export interface ImportPlan {
+  milestones: boolean;
+  labels: boolean;
+  releases: boolean;
+  issues: boolean;
+  pulls: boolean;
+}
 
 export interface ImportTarget {
   em: EntityManager;
@@ -63,7 +84,11 @@ export interface ImportTarget {
 /** Columns are 255 characters wide; the source's own limits may differ. */
 const cut = (s: string, n = 255) => (s.length > n ? s.slice(0, n) : s);
 
-interface Author { posterId: number; originalAuthor: string; originalAuthorId: number }
+interface Author {
+  posterId: number;
+  originalAuthor: string;
+  originalAuthorId: number;
+}
 
 /** Maps the source's people to local users (see the head of this file). */
 class People {
@@ -78,7 +103,9 @@ class People {
 
   async author(u: SourceUser): Promise<Author> {
     const local = this.sameInstance && !u.imported ? await this.localId(u) : 0;
-    return local > 0 ? { posterId: local, originalAuthor: '', originalAuthorId: 0 } : { posterId: -1, originalAuthor: cut(u.login), originalAuthorId: u.id };
+    return local > 0
+      ? { posterId: local, originalAuthor: '', originalAuthorId: 0 }
+      : { posterId: -1, originalAuthor: cut(u.login), originalAuthorId: u.id };
   }
 
   /** Forgejo's remapLocalUser: the same id, still under the same name. */
@@ -114,10 +141,24 @@ class People {
 }
 
 /** A release asset as read: its bytes in the attachment spool, or none for a link. */
-interface ReadAsset { asset: SourceAsset; uuid: string; size: number }
-interface ReadRelease { release: SourceRelease; assets: ReadAsset[] }
-interface ReadComment { comment: SourceComment; reactions: SourceReaction[] }
-interface ReadIssue<I extends SourceIssue = SourceIssue> { issue: I; reactions: SourceReaction[]; comments: ReadComment[] }
+interface ReadAsset {
+  asset: SourceAsset;
+  uuid: string;
+  size: number;
+}
+interface ReadRelease {
+  release: SourceRelease;
+  assets: ReadAsset[];
+}
+interface ReadComment {
+  comment: SourceComment;
+  reactions: SourceReaction[];
+}
+interface ReadIssue<I extends SourceIssue = SourceIssue> {
+  issue: I;
+  reactions: SourceReaction[];
+  comments: ReadComment[];
+}
 
 /** Everything an import writes, read from the source before anything is written. */
 export interface ImportData {
@@ -140,8 +181,21 @@ const spooled = (cfg: Config, uuid: string) => path.join(attachmentsRoot(cfg), '
  * into the attachment spool and the source's pull heads fetched into `into` (the staged clone). When
  * this throws, it has removed the files it wrote.
  */
-export async function readImport(cfg: Config, src: ApiSource, plan: ImportPlan, into: { path: string; remote: Remote }): Promise<ImportData> {
-  const data: ImportData = { source: { owner: src.owner, repo: src.repo }, milestones: null, labels: null, releases: null, issues: [], pulls: null, files: [] };
+export async function readImport(
+  cfg: Config,
+  src: ApiSource,
+  plan: ImportPlan,
+  into: { path: string; remote: Remote },
+): Promise<ImportData> {
+  const data: ImportData = {
+    source: { owner: src.owner, repo: src.repo },
+    milestones: null,
+    labels: null,
+    releases: null,
+    issues: [],
+    pulls: null,
+    files: [],
+  };
   try {
     await readAll(cfg, src, plan, into, data);
   } catch (e) {
@@ -156,7 +210,13 @@ export async function discardImport(data: ImportData): Promise<void> {
   await Promise.all(data.files.map((f) => fs.promises.rm(f, { force: true })));
 }
 
-async function readAll(cfg: Config, src: ApiSource, plan: ImportPlan, into: { path: string; remote: Remote }, data: ImportData): Promise<void> {
+async function readAll(
+  cfg: Config,
+  src: ApiSource,
+  plan: ImportPlan,
+  into: { path: string; remote: Remote },
+  data: ImportData,
+): Promise<void> {
   await readPageSize(cfg, src);
   if (plan.milestones) data.milestones = await readMilestones(cfg, src);
   if (plan.labels) data.labels = await fetchSourceLabels(cfg, src);
@@ -206,7 +266,8 @@ async function readAll(cfg: Config, src: ApiSource, plan: ImportPlan, into: { pa
 
 async function readTalk(cfg: Config, src: ApiSource, index: number): Promise<ReadComment[]> {
   const out: ReadComment[] = [];
-  for (const comment of await readComments(cfg, src, index)) out.push({ comment, reactions: await readReactions(cfg, src, { comment: comment.id }) });
+  for (const comment of await readComments(cfg, src, index))
+    out.push({ comment, reactions: await readReactions(cfg, src, { comment: comment.id }) });
   return out;
 }
 
@@ -236,7 +297,9 @@ interface Run {
 export async function writeImport(t: ImportTarget, data: ImportData): Promise<void> {
   const { em, cfg, repo } = t;
   const run: Run = {
-    t, source: data.source, people: new People(t, t.remote.url.startsWith(cfg.appUrl)),
+    t,
+    source: data.source,
+    people: new People(t, t.remote.url.startsWith(cfg.appUrl)),
     milestones: data.milestones ? await importMilestones(t, data.milestones) : new Map(),
     labels: data.labels ? await insertLabels(em, repo.id, data.labels) : new Map(),
     files: data.files,
@@ -256,8 +319,14 @@ async function importMilestones(t: ImportTarget, milestones: SourceMilestone[]):
   const rows = milestones.map((m) => {
     const createdAt = m.createdAt ?? m.updatedAt ?? m.deadline ?? now;
     return t.em.create(Milestone, {
-      repoId: t.repo.id, name: cut(m.title), description: m.description, isClosed: m.closed, deadline: m.deadline,
-      closedAt: m.closed ? (m.closedAt ?? m.updatedAt ?? createdAt) : null, createdAt, updatedAt: m.updatedAt ?? createdAt,
+      repoId: t.repo.id,
+      name: cut(m.title),
+      description: m.description,
+      isClosed: m.closed,
+      deadline: m.deadline,
+      closedAt: m.closed ? (m.closedAt ?? m.updatedAt ?? createdAt) : null,
+      createdAt,
+      updatedAt: m.updatedAt ?? createdAt,
     });
   });
   await t.em.flush();
@@ -279,10 +348,21 @@ async function importReleases(run: Run, releases: ReadRelease[]): Promise<void> 
     const who = await run.people.author(r.publisher);
     const createdAt = r.createdAt ?? new Date();
     const rel = em.create(Release, {
-      repoId: repo.id, publisherId: who.posterId, originalAuthor: who.originalAuthor, originalAuthorId: who.originalAuthorId,
-      tagName: r.tagName, lowerTagName: r.tagName.toLowerCase(), target: isValidRefName(r.target) ? cut(r.target) : '', title: cut(r.name),
-      sha1: sha ?? '', numCommits: sha ? await countCommits(path, { rev: sha }) : 0, note: r.body,
-      isDraft: r.draft, isPrerelease: r.prerelease, isTag: false, createdAt,
+      repoId: repo.id,
+      publisherId: who.posterId,
+      originalAuthor: who.originalAuthor,
+      originalAuthorId: who.originalAuthorId,
+      tagName: r.tagName,
+      lowerTagName: r.tagName.toLowerCase(),
+      target: isValidRefName(r.target) ? cut(r.target) : '',
+      title: cut(r.name),
+      sha1: sha ?? '',
+      numCommits: sha ? await countCommits(path, { rev: sha }) : 0,
+      note: r.body,
+      isDraft: r.draft,
+      isPrerelease: r.prerelease,
+      isTag: false,
+      createdAt,
     });
     await em.flush();
     for (const a of assets) await importAsset(run, rel.id, a, createdAt);
@@ -294,7 +374,14 @@ async function importReleases(run: Run, releases: ReadRelease[]): Promise<void> 
 
 async function importAsset(run: Run, releaseId: number, { asset: a, uuid, size }: ReadAsset, releaseCreated: Date): Promise<void> {
   const { em, cfg, repo } = run.t;
-  const link = { repoId: repo.id, releaseId, uuid, name: cut(a.name), downloadCount: a.downloadCount, createdAt: a.createdAt ?? releaseCreated };
+  const link = {
+    repoId: repo.id,
+    releaseId,
+    uuid,
+    name: cut(a.name),
+    downloadCount: a.downloadCount,
+    createdAt: a.createdAt ?? releaseCreated,
+  };
   if (a.external) {
     if (isValidExternalUrl(a.url)) em.create(Attachment, { ...link, externalUrl: a.url });
     return;
@@ -314,12 +401,22 @@ async function importIssue(run: Run, read: ReadIssue, pull: { mergedAt: Date | n
   const createdAt = s.createdAt ?? s.closedAt ?? pull?.mergedAt ?? new Date();
   const updatedAt = s.updatedAt ?? createdAt;
   const issue = await createIssue(em, {
-    repo, index: s.number, posterId: who.posterId, originalAuthor: who.originalAuthor, originalAuthorId: who.originalAuthorId,
-    title: s.title, content: s.body, ref: s.ref && isValidRefName(s.ref) ? cut(s.ref) : '', isPull: !!pull, isClosed: s.closed,
+    repo,
+    index: s.number,
+    posterId: who.posterId,
+    originalAuthor: who.originalAuthor,
+    originalAuthorId: who.originalAuthorId,
+    title: s.title,
+    content: s.body,
+    ref: s.ref && isValidRefName(s.ref) ? cut(s.ref) : '',
+    isPull: !!pull,
+    isClosed: s.closed,
     milestoneId: (s.milestone && run.milestones.get(cut(s.milestone))) || 0,
     labelIds: s.labels.map((n) => run.labels.get(n)).filter((id) => id !== undefined),
     assigneeIds: await run.people.assignees(s.assignees, pull ? 'pulls' : 'issues'),
-    createdAt, updatedAt, closedAt: s.closedAt ?? pull?.mergedAt ?? updatedAt,
+    createdAt,
+    updatedAt,
+    closedAt: s.closedAt ?? pull?.mergedAt ?? updatedAt,
   });
   await addReactions(run, issue.id, 0, read.reactions);
   const numComments = await importComments(run, issue, read.comments);
@@ -334,10 +431,18 @@ async function importComments(run: Run, issue: IIssue, comments: ReadComment[]):
   for (const { comment: c } of comments) {
     const who = await run.people.author(c.author);
     const createdAt = c.createdAt ?? issue.createdAt;
-    rows.push(em.create(Comment, {
-      type: CommentType.comment, issueId: issue.id, posterId: who.posterId, originalAuthor: who.originalAuthor, originalAuthorId: who.originalAuthorId,
-      content: c.body, createdAt, updatedAt: c.updatedAt ?? createdAt,
-    }));
+    rows.push(
+      em.create(Comment, {
+        type: CommentType.comment,
+        issueId: issue.id,
+        posterId: who.posterId,
+        originalAuthor: who.originalAuthor,
+        originalAuthorId: who.originalAuthorId,
+        content: c.body,
+        createdAt,
+        updatedAt: c.updatedAt ?? createdAt,
+      }),
+    );
   }
   await em.flush();
   for (const [i, row] of rows.entries()) await addReactions(run, issue.id, row.id, comments[i]!.reactions);
@@ -353,7 +458,12 @@ async function addReactions(run: Run, issueId: number, commentId: number, reacti
     if (seen.has(key)) continue;
     seen.add(key);
     run.t.em.create(Reaction, {
-      type: r.content, issueId, commentId, userId: who.posterId, originalAuthor: who.originalAuthor, originalAuthorId: who.originalAuthorId,
+      type: r.content,
+      issueId,
+      commentId,
+      userId: who.posterId,
+      originalAuthor: who.originalAuthor,
+      originalAuthorId: who.originalAuthorId,
       createdAt: r.createdAt ?? new Date(),
     });
   }
@@ -375,10 +485,12 @@ async function importPulls(run: Run, pulls: ReadIssue<SourcePull>[]): Promise<vo
     await importPull(run, p);
     imported.add(p.issue.number);
   }
-  const stray = (await listRefs(t.path, 'refs/pull/')).map((r) => r.name).filter((name) => {
-    const m = /^refs\/pull\/(\d+)\/head$/.exec(name);
-    return !m || !imported.has(Number(m[1]));
-  });
+  const stray = (await listRefs(t.path, 'refs/pull/'))
+    .map((r) => r.name)
+    .filter((name) => {
+      const m = /^refs\/pull\/(\d+)\/head$/.exec(name);
+      return !m || !imported.has(Number(m[1]));
+    });
   await writeRefs(t.path, { remove: stray });
 }
 
@@ -392,10 +504,19 @@ async function importPull(run: Run, read: ReadIssue<SourcePull>): Promise<void> 
   const issue = await importIssue(run, read, { mergedAt: p.mergedAt });
   const merged = p.merged && /^[0-9a-f]{40,64}$/.test(p.mergeCommitSha) ? p.mergeCommitSha : '';
   const row = t.em.create(PullRequest, {
-    issueId: issue.id, index: p.number, baseRepoId: t.repo.id, headRepoId, baseBranch: cut(p.base.ref), headBranch: cut(headBranch),
-    headCommitId: head ?? '', mergeBase: await mergeBaseOf(t.path, p, head),
+    issueId: issue.id,
+    index: p.number,
+    baseRepoId: t.repo.id,
+    headRepoId,
+    baseBranch: cut(p.base.ref),
+    headBranch: cut(headBranch),
+    headCommitId: head ?? '',
+    mergeBase: await mergeBaseOf(t.path, p, head),
     status: p.merged ? PullStatus.mergeable : PullStatus.checking,
-    hasMerged: p.merged, mergedCommitId: merged, mergerId: p.merged ? t.doer.id : 0, mergedAt: p.merged ? (p.mergedAt ?? issue.closedAt) : null,
+    hasMerged: p.merged,
+    mergedCommitId: merged,
+    mergerId: p.merged ? t.doer.id : 0,
+    mergedAt: p.merged ? (p.mergedAt ?? issue.closedAt) : null,
   });
   // Forgejo queues a mergeability test for every imported pull; an open one is tested right away.
   if (!p.closed && !p.merged) await retestPull(t.services, row, t.repo, head);

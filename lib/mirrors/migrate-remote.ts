@@ -28,7 +28,11 @@ export interface ApiSource {
   pageSize?: number | null;
 }
 
-export interface SourceCredentials { username?: string; password?: string; token?: string }
+export interface SourceCredentials {
+  username?: string;
+  password?: string;
+  token?: string;
+}
 
 /** The API behind an http(s) clone URL `<base>/<owner>/<repo>[.git]`, or null when it has no such shape. */
 export function apiSourceOf(cloneAddr: string, creds: SourceCredentials): ApiSource | null {
@@ -48,7 +52,11 @@ export function apiSourceOf(cloneAddr: string, creds: SourceCredentials): ApiSou
   return { base, owner, repo, headers };
 }
 
-interface JsonAnswer { status: number; body: unknown; total: number | null }
+interface JsonAnswer {
+  status: number;
+  body: unknown;
+  total: number | null;
+}
 
 export async function getJson(cfg: Config, src: ApiSource, apiPath: string): Promise<JsonAnswer> {
   const url = `${src.base}/api/v1${apiPath}`;
@@ -90,7 +98,9 @@ export async function readPageSize(cfg: Config, src: ApiSource): Promise<void> {
 const repoPath = (src: ApiSource) => `/repos/${encodeURIComponent(src.owner)}/${encodeURIComponent(src.repo)}`;
 
 function readFailure(src: ApiSource, what: string, status: number): never {
-  throw unprocessable(`Migration failed: could not read the ${what} of ${src.owner}/${src.repo} from ${src.base} (${status ? `status ${status}` : 'unreachable'}).`);
+  throw unprocessable(
+    `Migration failed: could not read the ${what} of ${src.owner}/${src.repo} from ${src.base} (${status ? `status ${status}` : 'unreachable'}).`,
+  );
 }
 
 export type Raw = Record<string, unknown>;
@@ -128,7 +138,11 @@ async function* pages(cfg: Config, src: ApiSource, path: string, what: string, l
 
 export async function all<T>(cfg: Config, src: ApiSource, path: string, what: string, convert: (raw: Raw) => T | null): Promise<T[]> {
   const out: T[] = [];
-  for await (const page of pages(cfg, src, path, what)) for (const raw of page) { const v = convert(raw); if (v) out.push(v); }
+  for await (const page of pages(cfg, src, path, what))
+    for (const raw of page) {
+      const v = convert(raw);
+      if (v) out.push(v);
+    }
   return out;
 }
 
@@ -148,7 +162,11 @@ function time(v: unknown): Date | null {
  * A person on the source instance: its id and login there. `imported` marks an author the source
  * itself only knows by name (its `original_author`), whose id belongs to yet another service.
  */
-export interface SourceUser { id: number; login: string; imported?: boolean }
+export interface SourceUser {
+  id: number;
+  login: string;
+  imported?: boolean;
+}
 
 function user(v: unknown): SourceUser {
   const u = isRaw(v) ? v : {};
@@ -164,33 +182,81 @@ function author(raw: Raw): SourceUser {
 // --- Records -------------------------------------------------------------------------------------
 
 export interface SourceMilestone {
-  title: string; description: string; closed: boolean;
-  deadline: Date | null; createdAt: Date | null; updatedAt: Date | null; closedAt: Date | null;
+  title: string;
+  description: string;
+  closed: boolean;
+  deadline: Date | null;
+  createdAt: Date | null;
+  updatedAt: Date | null;
+  closedAt: Date | null;
 }
 
 /** A release asset: bytes behind `url`, or with `external` only a link (Forgejo's external assets). */
-export interface SourceAsset { name: string; size: number; downloadCount: number; createdAt: Date | null; url: string; external: boolean }
+export interface SourceAsset {
+  name: string;
+  size: number;
+  downloadCount: number;
+  createdAt: Date | null;
+  url: string;
+  external: boolean;
+}
 
 export interface SourceRelease {
-  tagName: string; target: string; name: string; body: string; draft: boolean; prerelease: boolean;
-  publisher: SourceUser; createdAt: Date | null; assets: SourceAsset[];
+  tagName: string;
+  target: string;
+  name: string;
+  body: string;
+  draft: boolean;
+  prerelease: boolean;
+  publisher: SourceUser;
+  createdAt: Date | null;
+  assets: SourceAsset[];
 }
 
-export interface SourceReaction { user: SourceUser; content: string; createdAt: Date | null }
+export interface SourceReaction {
+  user: SourceUser;
+  content: string;
+  createdAt: Date | null;
+}
 
-export interface SourceComment { id: number; author: SourceUser; body: string; createdAt: Date | null; updatedAt: Date | null }
+export interface SourceComment {
+  id: number;
+  author: SourceUser;
+  body: string;
+  createdAt: Date | null;
+  updatedAt: Date | null;
+}
 
 export interface SourceIssue {
-  number: number; title: string; body: string; ref: string; author: SourceUser;
-  closed: boolean; locked: boolean; createdAt: Date | null; updatedAt: Date | null; closedAt: Date | null;
-  labels: string[]; milestone: string | null; assignees: string[];
+  number: number;
+  title: string;
+  body: string;
+  ref: string;
+  author: SourceUser;
+  closed: boolean;
+  locked: boolean;
+  createdAt: Date | null;
+  updatedAt: Date | null;
+  closedAt: Date | null;
+  labels: string[];
+  milestone: string | null;
+  assignees: string[];
 }
 
-export interface SourceBranch { ref: string; sha: string; repoOwner: string; repoName: string }
+export interface SourceBranch {
+  ref: string;
+  sha: string;
+  repoOwner: string;
+  repoName: string;
+}
 
 export interface SourcePull extends SourceIssue {
-  head: SourceBranch; base: SourceBranch; mergeBase: string;
-  merged: boolean; mergedAt: Date | null; mergeCommitSha: string;
+  head: SourceBranch;
+  base: SourceBranch;
+  mergeBase: string;
+  merged: boolean;
+  mergedAt: Date | null;
+  mergeCommitSha: string;
 }
 
 export async function readMilestones(cfg: Config, src: ApiSource): Promise<SourceMilestone[]> {
@@ -198,8 +264,13 @@ export async function readMilestones(cfg: Config, src: ApiSource): Promise<Sourc
     const title = str(m.title);
     if (!title) return null;
     return {
-      title, description: str(m.description), closed: m.state === 'closed',
-      deadline: time(m.due_on), createdAt: time(m.created_at), updatedAt: time(m.updated_at), closedAt: time(m.closed_at),
+      title,
+      description: str(m.description),
+      closed: m.state === 'closed',
+      deadline: time(m.due_on),
+      createdAt: time(m.created_at),
+      updatedAt: time(m.updated_at),
+      closedAt: time(m.closed_at),
     };
   });
 }
@@ -208,13 +279,27 @@ export async function readReleases(cfg: Config, src: ApiSource): Promise<SourceR
   return all(cfg, src, '/releases', 'releases', (r) => {
     const tagName = str(r.tag_name);
     if (!tagName) return null;
-    const assets = (Array.isArray(r.assets) ? r.assets : []).filter(isRaw).map((a) => ({
-      name: str(a.name), size: int(a.size), downloadCount: int(a.download_count), createdAt: time(a.created_at), url: str(a.browser_download_url),
-      external: a.type === 'external',
-    })).filter((a) => a.name !== '' && a.url !== '');
+    const assets = (Array.isArray(r.assets) ? r.assets : [])
+      .filter(isRaw)
+      .map((a) => ({
+        name: str(a.name),
+        size: int(a.size),
+        downloadCount: int(a.download_count),
+        createdAt: time(a.created_at),
+        url: str(a.browser_download_url),
+        external: a.type === 'external',
+      }))
+      .filter((a) => a.name !== '' && a.url !== '');
     return {
-      tagName, target: str(r.target_commitish), name: str(r.name), body: str(r.body), draft: bool(r.draft), prerelease: bool(r.prerelease),
-      publisher: user(r.author), createdAt: time(r.created_at) ?? time(r.published_at), assets,
+      tagName,
+      target: str(r.target_commitish),
+      name: str(r.name),
+      body: str(r.body),
+      draft: bool(r.draft),
+      prerelease: bool(r.prerelease),
+      publisher: user(r.author),
+      createdAt: time(r.created_at) ?? time(r.published_at),
+      assets,
     };
   });
 }
@@ -222,14 +307,26 @@ export async function readReleases(cfg: Config, src: ApiSource): Promise<SourceR
 function issueFields(i: Raw): SourceIssue | null {
   const number = int(i.number);
   if (number <= 0) return null;
-  const labels = (Array.isArray(i.labels) ? i.labels : []).filter(isRaw).map((l) => str(l.name)).filter((n) => n !== '');
+  const labels = (Array.isArray(i.labels) ? i.labels : [])
+    .filter(isRaw)
+    .map((l) => str(l.name))
+    .filter((n) => n !== '');
   const assignees = (Array.isArray(i.assignees) ? i.assignees : []).map((a) => user(a).login).filter((n) => n !== '');
   const milestone = isRaw(i.milestone) ? str(i.milestone.title) || null : null;
   return {
-    number, title: str(i.title), body: str(i.body), ref: str(i.ref), author: author(i),
-    closed: i.state === 'closed', locked: bool(i.is_locked),
-    createdAt: time(i.created_at), updatedAt: time(i.updated_at), closedAt: time(i.closed_at),
-    labels, milestone, assignees,
+    number,
+    title: str(i.title),
+    body: str(i.body),
+    ref: str(i.ref),
+    author: author(i),
+    closed: i.state === 'closed',
+    locked: bool(i.is_locked),
+    createdAt: time(i.created_at),
+    updatedAt: time(i.updated_at),
+    closedAt: time(i.closed_at),
+    labels,
+    milestone,
+    assignees,
   };
 }
 
@@ -237,7 +334,10 @@ function issueFields(i: Raw): SourceIssue | null {
 export async function* issuePages(cfg: Config, src: ApiSource): AsyncGenerator<SourceIssue[]> {
   for await (const page of pages(cfg, src, '/issues?state=all&type=issues', 'issues')) {
     // An instance that ignores `type` also lists pull requests; those carry `pull_request`.
-    yield page.filter((i) => !isRaw(i.pull_request)).map(issueFields).filter((i) => i !== null);
+    yield page
+      .filter((i) => !isRaw(i.pull_request))
+      .map(issueFields)
+      .filter((i) => i !== null);
   }
 }
 
@@ -260,8 +360,13 @@ export async function* pullPages(cfg: Config, src: ApiSource): AsyncGenerator<So
       const fields = issueFields(p);
       if (!fields) continue;
       pulls.push({
-        ...fields, head: branch(p.head), base: branch(p.base), mergeBase: str(p.merge_base),
-        merged: bool(p.merged), mergedAt: time(p.merged_at), mergeCommitSha: str(p.merge_commit_sha),
+        ...fields,
+        head: branch(p.head),
+        base: branch(p.base),
+        mergeBase: str(p.merge_base),
+        merged: bool(p.merged),
+        mergedAt: time(p.merged_at),
+        mergeCommitSha: str(p.merge_commit_sha),
       });
     }
     yield pulls;
@@ -281,7 +386,11 @@ export async function readComments(cfg: Config, src: ApiSource, index: number): 
  * Reactions of an issue or of one of its comments. As in Forgejo's downloader, a source that
  * does not answer them loses its reactions but not the migration: the list is then empty.
  */
-export async function readReactions(cfg: Config, src: ApiSource, target: { index: number } | { comment: number }): Promise<SourceReaction[]> {
+export async function readReactions(
+  cfg: Config,
+  src: ApiSource,
+  target: { index: number } | { comment: number },
+): Promise<SourceReaction[]> {
   const path = 'index' in target ? `/issues/${target.index}/reactions` : `/issues/comments/${target.comment}/reactions`;
   const out: SourceReaction[] = [];
   for await (const page of pages(cfg, src, path, 'reactions', true)) {
@@ -305,7 +414,8 @@ function belowSource(src: ApiSource, url: URL): boolean {
  * 422 when the source does not hand the bytes over.
  */
 export async function downloadAsset(cfg: Config, src: ApiSource, asset: SourceAsset, dest: string, maxBytes: number): Promise<number> {
-  const failed = (why: string) => unprocessable(`Migration failed: could not download the release asset ${asset.name} of ${src.owner}/${src.repo} (${why}).`);
+  const failed = (why: string) =>
+    unprocessable(`Migration failed: could not download the release asset ${asset.name} of ${src.owner}/${src.repo} (${why}).`);
   let url = asset.url;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     if (!URL.canParse(url)) throw failed('bad address');

@@ -22,7 +22,17 @@ import type { ApiSource } from './migrate-remote.ts';
 import { GitError, RepoExistsError } from '../../git/errors.ts';
 import { readRef } from '../../git/lookup.ts';
 import { deleteRepo, initBare, isEmpty, listRefs, renameRepo, repoSize, setHead } from '../../git/repo.ts';
-import { ALL_BRANCHES_AND_TAGS, configureMirrorOrigin, fetchFrom, fetchOrigin, pushTo, remoteExists, remoteHeadBranch, removeOrigin, type RemoteAuth } from '../../git/remote.ts';
+import {
+  ALL_BRANCHES_AND_TAGS,
+  configureMirrorOrigin,
+  fetchFrom,
+  fetchOrigin,
+  pushTo,
+  remoteExists,
+  remoteHeadBranch,
+  removeOrigin,
+  type RemoteAuth,
+} from '../../git/remote.ts';
 
 const seal = (services: Services, auth: RemoteAuth | null) => (auth ? services.secrets.seal(JSON.stringify(auth)) : '');
 function unseal(services: Services, sealed: string): RemoteAuth | null {
@@ -34,7 +44,12 @@ function unseal(services: Services, sealed: string): RemoteAuth | null {
 /** Git's own words for a failed remote operation, as Forgejo's handleMigrateError words them (422). */
 function remoteFailure(e: unknown): never {
   if (e instanceof GitError) {
-    const detail = e.stderr.split('\n').map((l) => l.trim()).filter((l) => l !== '').slice(-2).join(' ');
+    const detail = e.stderr
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '')
+      .slice(-2)
+      .join(' ');
     if (/Authentication failed|could not read Username|401|403/.test(e.stderr)) throw unprocessable(`Authentication failed: ${detail}.`);
     throw unprocessable(`Migration failed: ${detail || e.message}.`);
   }
@@ -88,7 +103,15 @@ export const migrationSpool = (cfg: Pick<Config, 'repoRoot'>) => nodePath.join(c
  * start; one killed inside step 3 may leave the moved directory without its record, as a repository
  * created through `POST /user/repos` may, which an admin adopts or deletes (`/admin/unadopted`).
  */
-export async function migrateRepository(em: EntityManager, transact: Transact, cfg: Config, services: Services, doer: IUser, owner: IUser, input: MigrateInput): Promise<IRepository> {
+export async function migrateRepository(
+  em: EntityManager,
+  transact: Transact,
+  cfg: Config,
+  services: Services,
+  doer: IUser,
+  owner: IUser,
+  input: MigrateInput,
+): Promise<IRepository> {
   let interval = DEFAULT_MIRROR_INTERVAL;
   let intervalMs = parseDuration(DEFAULT_MIRROR_INTERVAL) ?? 0;
   if (input.mirror && input.mirrorInterval) {
@@ -122,13 +145,14 @@ export async function migrateRepository(em: EntityManager, transact: Transact, c
     const head = await remoteHeadBranch(remote.url, remote.auth).catch(remoteFailure);
     await fetchFrom(staged.repo, remote.url, ALL_BRANCHES_AND_TAGS, { auth: remote.auth }).catch(remoteFailure);
     const branches = (await listRefs(staged.repo, 'refs/heads/')).map((r) => r.name.slice('refs/heads/'.length));
-    const branch = head && branches.includes(head) ? head : (branches.includes(defaultBranch) ? defaultBranch : branches[0]);
+    const branch = head && branches.includes(head) ? head : branches.includes(defaultBranch) ? defaultBranch : branches[0];
     if (branch) await setHead(staged.repo, branch);
     const empty = await isEmpty(staged.repo);
     const size = await repoSize(staged.repo);
     if (input.mirror) await configureMirrorOrigin(staged.repo, remote.url);
     const withWiki = !!input.wiki && (await migrateWiki(staged.wiki, defaultBranch, remote));
-    if (input.apiImport) data = await readImport(cfg, input.apiImport.src, input.apiImport.plan, { path: staged.repo, remote }).catch(remoteFailure);
+    if (input.apiImport)
+      data = await readImport(cfg, input.apiImport.src, input.apiImport.plan, { path: staged.repo, remote }).catch(remoteFailure);
     const read = data;
     return await transact(async () => {
       const repo = await insertRepository(em, cfg, owner, doer, record);
@@ -138,8 +162,13 @@ export async function migrateRepository(em: EntityManager, transact: Transact, c
       if (input.mirror) {
         const now = new Date();
         em.create(Mirror, {
-          repoId: repo.id, remoteAddress: remote.url, credentials: seal(services, remote.auth), interval,
-          enablePrune: true, updatedAt: now, nextUpdateAt: intervalMs ? new Date(now.getTime() + intervalMs) : null,
+          repoId: repo.id,
+          remoteAddress: remote.url,
+          credentials: seal(services, remote.auth),
+          interval,
+          enablePrune: true,
+          updatedAt: now,
+          nextUpdateAt: intervalMs ? new Date(now.getTime() + intervalMs) : null,
         });
         repo.mirrorUpdatedAt = now;
       }
@@ -170,10 +199,14 @@ async function moveInPlace(from: string, to: string, placed: string[]): Promise<
   placed.push(to);
 }
 
-const exists = (p: string) => fs.stat(p).then(() => true, (e: NodeJS.ErrnoException) => {
-  if (e.code === 'ENOENT') return false;
-  throw e;
-});
+const exists = (p: string) =>
+  fs.stat(p).then(
+    () => true,
+    (e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') return false;
+      throw e;
+    },
+  );
 
 /**
  * A wiki next to the remote is copied into `path` when there is one; a wiki that fails to copy is
@@ -183,10 +216,13 @@ async function migrateWiki(path: string, defaultBranch: string, remote: Remote):
   const url = wikiUrlOf(remote.url);
   if (!(await remoteExists(url, remote.auth))) return false;
   await initBare(path, { defaultBranch });
-  const ok = await fetchFrom(path, url, ALL_BRANCHES_AND_TAGS, { auth: remote.auth }).then(() => true, (e: unknown) => {
-    if (e instanceof GitError) return false;
-    throw e;
-  });
+  const ok = await fetchFrom(path, url, ALL_BRANCHES_AND_TAGS, { auth: remote.auth }).then(
+    () => true,
+    (e: unknown) => {
+      if (e instanceof GitError) return false;
+      throw e;
+    },
+  );
   if (!ok) await deleteRepo(path);
   return ok;
 }
@@ -256,7 +292,14 @@ export interface NewPushMirror {
 const badRequest400 = (m: string) => new HttpError(400, m);
 
 /** Checks the push mirror (the address against the allow and block lists: a name lookup), then writes it in a short transaction. */
-export async function createPushMirror(em: EntityManager, transact: Transact, cfg: Config, services: Services, repo: IRepository, input: NewPushMirror): Promise<IPushMirror> {
+export async function createPushMirror(
+  em: EntityManager,
+  transact: Transact,
+  cfg: Config,
+  services: Services,
+  repo: IRepository,
+  input: NewPushMirror,
+): Promise<IPushMirror> {
   const text = input.interval ?? '';
   const ms = parseDuration(text);
   if (ms === null) throw badRequest400(`time: invalid duration "${text}"`);
@@ -283,23 +326,36 @@ export async function createPushMirror(em: EntityManager, transact: Transact, cf
       syncOnCommit: input.syncOnCommit ?? false,
       interval: checked.text,
       nextUpdateAt: checked.ms ? new Date(Date.now() + checked.ms) : null,
-    }));
+    }),
+  );
 }
 
-const splitFilter = (f: string) => f.split(',').map((x) => x.trim()).filter((x) => x !== '');
+const splitFilter = (f: string) =>
+  f
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x) => x !== '');
 
 /**
  * Pushes to one push mirror with no transaction open (the remote may be this very instance, whose
  * receiving end writes to the database), then records the outcome in a short one; false (with
  * `last_error` set) when the remote refused.
  */
-export async function syncPushMirror(em: EntityManager, transact: Transact, services: Services, repo: IRepository, pm: IPushMirror): Promise<boolean> {
+export async function syncPushMirror(
+  em: EntityManager,
+  transact: Transact,
+  services: Services,
+  repo: IRepository,
+  pm: IPushMirror,
+): Promise<boolean> {
   const path = services.repoPath(repo.ownerName, repo.name);
   const sealed = (await em.findOneOrFail(PushMirror, { id: pm.id }, { populate: ['credentials'] })).credentials;
   let branches: string[] = [];
   if (pm.branchFilter) {
     const globs = splitFilter(pm.branchFilter).map((f) => compileGlob(f, '/'));
-    branches = (await listRefs(path, 'refs/heads/')).map((r) => r.name.slice('refs/heads/'.length)).filter((b) => globs.some((g) => g.test(b)));
+    branches = (await listRefs(path, 'refs/heads/'))
+      .map((r) => r.name.slice('refs/heads/'.length))
+      .filter((b) => globs.some((g) => g.test(b)));
   }
   let ok = true;
   let lastError = '';

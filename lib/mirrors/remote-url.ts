@@ -37,8 +37,16 @@ export function parseRemote(address: string, username = '', password = ''): Remo
 /** The address without credentials, as shown in `original_url` and `remote_address`. */
 export const sanitizeUrl = (address: string) => parseRemote(address).url;
 
-const V4_PRIVATE = [['10.0.0.0', 8], ['172.16.0.0', 12], ['192.168.0.0', 16], ['169.254.0.0', 16]] as const;
-const V6_PRIVATE = [['fc00::', 7], ['fe80::', 10]] as const;
+const V4_PRIVATE = [
+  ['10.0.0.0', 8],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+  ['169.254.0.0', 16],
+] as const;
+const V6_PRIVATE = [
+  ['fc00::', 7],
+  ['fe80::', 10],
+] as const;
 const privateNets = new net.BlockList();
 for (const [a, p] of V4_PRIVATE) privateNets.addSubnet(a, p, 'ipv4');
 for (const [a, p] of V6_PRIVATE) privateNets.addSubnet(a, p, 'ipv6');
@@ -51,8 +59,14 @@ function family(ip: string): { ip: string; type: 'ipv4' | 'ipv6' } {
   if (mapped) return { ip: mapped[1], type: 'ipv4' };
   return { ip, type: net.isIPv4(ip) ? 'ipv4' : 'ipv6' };
 }
-const isLoopback = (ip: string) => { const f = family(ip); return loopbackNets.check(f.ip, f.type); };
-const isPrivate = (ip: string) => { const f = family(ip); return privateNets.check(f.ip, f.type); };
+const isLoopback = (ip: string) => {
+  const f = family(ip);
+  return loopbackNets.check(f.ip, f.type);
+};
+const isPrivate = (ip: string) => {
+  const f = family(ip);
+  return privateNets.check(f.ip, f.type);
+};
 /** Go's IsGlobalUnicast && !IsPrivate: not loopback, link-local, multicast or unspecified. */
 function isExternal(ip: string): boolean {
   const f = family(ip);
@@ -71,17 +85,33 @@ export class HostList {
   private hasNets = false;
   private globs: RegExp[] = [];
   constructor(spec: string) {
-    for (const raw of spec.split(',').map((x) => x.trim().toLowerCase()).filter((x) => x !== '')) {
+    for (const raw of spec
+      .split(',')
+      .map((x) => x.trim().toLowerCase())
+      .filter((x) => x !== '')) {
       if (['*', 'external', 'private', 'loopback'].includes(raw)) this.builtins.add(raw);
       else if (raw.includes('/') && net.isIP(raw.split('/')[0])) {
         const [addr, prefix] = raw.split('/');
         this.nets.addSubnet(addr, Number(prefix), net.isIPv4(addr) ? 'ipv4' : 'ipv6');
         this.hasNets = true;
-      } else this.globs.push(new RegExp(`^${raw.replace(/[.+^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*').replaceAll('?', '.')}$`));
+      } else
+        this.globs.push(
+          new RegExp(
+            `^${raw
+              .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+              .replaceAll('*', '.*')
+              .replaceAll('?', '.')}$`,
+          ),
+        );
     }
   }
-  add(builtin: string): this { this.builtins.add(builtin); return this; }
-  get empty() { return this.builtins.size === 0 && !this.hasNets && this.globs.length === 0; }
+  add(builtin: string): this {
+    this.builtins.add(builtin);
+    return this;
+  }
+  get empty() {
+    return this.builtins.size === 0 && !this.hasNets && this.globs.length === 0;
+  }
   matchHost(host: string): boolean {
     if (this.builtins.has('*')) return true;
     return this.globs.some((g) => g.test(host.toLowerCase()));
@@ -102,13 +132,19 @@ export async function checkRemoteAllowed(cfg: Config, address: string): Promise<
   if (/^file:\/\//i.test(address) || !/^[a-z][a-z0-9+.-]*:/i.test(address)) {
     if (!local) throw unprocessable('You are not allowed to import local repositories.');
     const p = /^file:\/\//i.test(address) ? decodeURIComponent(new URL(address).pathname) : address;
-    const isDir = path.isAbsolute(p) && (await fs.stat(p).then((st) => st.isDirectory(), () => false));
+    const isDir =
+      path.isAbsolute(p) &&
+      (await fs.stat(p).then(
+        (st) => st.isDirectory(),
+        () => false,
+      ));
     if (!isDir) throw unprocessable('Invalid local path, it does not exist or not a directory.');
     return;
   }
   if (!URL.canParse(address)) throw unprocessable(notAllowed(address, ': the provided url is invalid'));
   const u = new URL(address);
-  if (!['http:', 'https:', 'git:'].includes(u.protocol)) throw unprocessable(notAllowed(u.host, ': the provided url protocol is not allowed'));
+  if (!['http:', 'https:', 'git:'].includes(u.protocol))
+    throw unprocessable(notAllowed(u.host, ': the provided url protocol is not allowed'));
   const host = u.hostname.replace(/^\[|\]$/g, '');
   const allow = new HostList(cfg.MIGRATIONS.ALLOWED_DOMAINS);
   if (allow.empty) allow.add('external');

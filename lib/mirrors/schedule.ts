@@ -42,7 +42,11 @@ const nextAfter = (interval: string) => {
   return ms > 0 ? new Date(Date.now() + ms) : null;
 };
 
-export interface TickResult { pulled: number; pushed: number; failed: number }
+export interface TickResult {
+  pulled: number;
+  pushed: number;
+  failed: number;
+}
 
 /** One round of due mirror work; `em` is a root EntityManager, forked per mirror. */
 export async function mirrorTick(em: EntityManager, services: Services, limit = PER_TICK): Promise<TickResult> {
@@ -113,15 +117,27 @@ export function startMirrorScheduler(em: EntityManager, services: Services): { s
   let stopped = false;
   const run = () => {
     if (stopped) return;
-    if (running) { again = true; return; }
+    if (running) {
+      again = true;
+      return;
+    }
     // Each tick is a run of Forgejo's update_mirrors task (GET /admin/cron, lib/maintenance/cron.ts).
-    running = recordCronRun(em, 'update_mirrors').then(() => mirrorTick(em, services)).catch((e: unknown) => services.log.error({ err: e }, 'mirror tick failed')).finally(() => {
-      running = null;
-      if (again) { again = false; run(); }
-    });
+    running = recordCronRun(em, 'update_mirrors')
+      .then(() => mirrorTick(em, services))
+      .catch((e: unknown) => services.log.error({ err: e }, 'mirror tick failed'))
+      .finally(() => {
+        running = null;
+        if (again) {
+          again = false;
+          run();
+        }
+      });
   };
   const onDue = () => {
-    nudgeTimer ??= setTimeout(() => { nudgeTimer = null; run(); }, NUDGE_DELAY_MS);
+    nudgeTimer ??= setTimeout(() => {
+      nudgeTimer = null;
+      run();
+    }, NUDGE_DELAY_MS);
   };
   nudges.on('due', onDue);
   const timer = setInterval(run, TICK_MS);

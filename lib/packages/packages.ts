@@ -11,7 +11,18 @@ import { Writable, type Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/core';
 import type { Config } from '../../config.ts';
 import type { IUser } from '../../model/user.ts';
-import { Package, PackageBlob, PackageFile, PackageProperty, PackageVersion, PropertyType, type IPackage, type IPackageBlob, type IPackageFile, type IPackageVersion } from '../../model/package.ts';
+import {
+  Package,
+  PackageBlob,
+  PackageFile,
+  PackageProperty,
+  PackageVersion,
+  PropertyType,
+  type IPackage,
+  type IPackageBlob,
+  type IPackageFile,
+  type IPackageVersion,
+} from '../../model/package.ts';
 
 export const packagesRoot = (cfg: Pick<Config, 'dataPath'>) => path.join(cfg.dataPath, 'packages');
 
@@ -41,7 +52,12 @@ export class SpoolWriter extends Writable {
   readonly file: string;
   private size = 0;
   private readonly out: fs.WriteStream;
-  private readonly hashes = { md5: createHash('md5'), sha1: createHash('sha1'), sha256: createHash('sha256'), sha512: createHash('sha512') };
+  private readonly hashes = {
+    md5: createHash('md5'),
+    sha1: createHash('sha1'),
+    sha256: createHash('sha256'),
+    sha512: createHash('sha512'),
+  };
 
   constructor(cfg: Pick<Config, 'dataPath'>) {
     super();
@@ -69,7 +85,14 @@ export class SpoolWriter extends Writable {
 
   spooled(): Spooled {
     const h = this.hashes;
-    return { file: this.file, size: this.size, md5: h.md5.digest('hex'), sha1: h.sha1.digest('hex'), sha256: h.sha256.digest('hex'), sha512: h.sha512.digest('hex') };
+    return {
+      file: this.file,
+      size: this.size,
+      md5: h.md5.digest('hex'),
+      sha1: h.sha1.digest('hex'),
+      sha256: h.sha256.digest('hex'),
+      sha512: h.sha512.digest('hex'),
+    };
   }
 }
 
@@ -98,12 +121,18 @@ async function blobFor(em: EntityManager, cfg: Config, up: Spooled): Promise<IPa
   return blob;
 }
 
-export interface PackageKey { ownerId: number; type: string; name: string; version: string }
+export interface PackageKey {
+  ownerId: number;
+  type: string;
+  name: string;
+  version: string;
+}
 
 /** Forgejo's GetVersionByNameAndVersion: type exact, name and version case-insensitive; internal versions are not found. */
 export async function findVersion(em: EntityManager, k: PackageKey): Promise<{ pkg: IPackage; version: IPackageVersion } | null> {
   const pkg = await findPackage(em, k.ownerId, k.type, k.name);
-  const version = pkg && (await em.findOne(PackageVersion, { packageId: pkg.id, lowerVersion: k.version.toLowerCase(), isInternal: false }));
+  const version =
+    pkg && (await em.findOne(PackageVersion, { packageId: pkg.id, lowerVersion: k.version.toLowerCase(), isInternal: false }));
   return pkg && version ? { pkg, version } : null;
 }
 
@@ -134,16 +163,32 @@ export interface NewPackageFile extends PackageKey {
  * (Forgejo's CreatePackageOrAddFileToExisting, or CreatePackageAndAddFile with `newVersion`). A file
  * of the same name in that version is a DuplicateFileError. Runs in the caller's transaction.
  */
-export async function addPackageFile(em: EntityManager, cfg: Config, input: NewPackageFile): Promise<{ pkg: IPackage; version: IPackageVersion; file: IPackageFile }> {
+export async function addPackageFile(
+  em: EntityManager,
+  cfg: Config,
+  input: NewPackageFile,
+): Promise<{ pkg: IPackage; version: IPackageVersion; file: IPackageFile }> {
   let pkg = await findPackage(em, input.ownerId, input.type, input.name);
   if (!pkg) {
-    pkg = em.create(Package, { ownerId: input.ownerId, type: input.type, name: input.name, lowerName: input.name.toLowerCase(), semverCompatible: input.semverCompatible ?? false });
+    pkg = em.create(Package, {
+      ownerId: input.ownerId,
+      type: input.type,
+      name: input.name,
+      lowerName: input.name.toLowerCase(),
+      semverCompatible: input.semverCompatible ?? false,
+    });
     await em.flush();
   }
   let version = await em.findOne(PackageVersion, { packageId: pkg.id, lowerVersion: input.version.toLowerCase() });
   if (version && input.newVersion) throw new DuplicateVersionError('package version already exists');
   if (!version) {
-    version = em.create(PackageVersion, { packageId: pkg.id, creatorId: input.creator.id, version: input.version, lowerVersion: input.version.toLowerCase(), metadata: input.metadata ?? null });
+    version = em.create(PackageVersion, {
+      packageId: pkg.id,
+      creatorId: input.creator.id,
+      version: input.version,
+      lowerVersion: input.version.toLowerCase(),
+      metadata: input.metadata ?? null,
+    });
     await em.flush();
   }
   const existing = await em.findOne(PackageFile, { versionId: version.id, lowerName: input.filename.toLowerCase() });
@@ -153,7 +198,13 @@ export async function addPackageFile(em: EntityManager, cfg: Config, input: NewP
     await em.nativeDelete(PackageFile, { id: existing.id });
   }
   const blob = await blobFor(em, cfg, input.upload);
-  const file = em.create(PackageFile, { versionId: version.id, blobId: blob.id, name: input.filename, lowerName: input.filename.toLowerCase(), isLead: input.isLead ?? true });
+  const file = em.create(PackageFile, {
+    versionId: version.id,
+    blobId: blob.id,
+    name: input.filename,
+    lowerName: input.filename.toLowerCase(),
+    isLead: input.isLead ?? true,
+  });
   await em.flush();
   if (existing && existing.blobId !== blob.id) await dropUnreferencedBlobs(em, cfg, [existing.blobId]);
   return { pkg, version, file };
@@ -183,7 +234,12 @@ export async function removePackageFile(em: EntityManager, cfg: Config, version:
  */
 export async function removePackageVersion(em: EntityManager, cfg: Config, version: IPackageVersion): Promise<void> {
   const files = await em.find(PackageFile, { versionId: version.id });
-  await em.nativeDelete(PackageProperty, { $or: [{ refType: PropertyType.version, refId: version.id }, ...(files.length ? [{ refType: PropertyType.file, refId: { $in: files.map((f) => f.id) } }] : [])] });
+  await em.nativeDelete(PackageProperty, {
+    $or: [
+      { refType: PropertyType.version, refId: version.id },
+      ...(files.length ? [{ refType: PropertyType.file, refId: { $in: files.map((f) => f.id) } }] : []),
+    ],
+  });
   await em.nativeDelete(PackageFile, { versionId: version.id });
   await em.nativeDelete(PackageVersion, { id: version.id });
   if ((await em.count(PackageVersion, { packageId: version.packageId })) === 0) {
@@ -196,7 +252,9 @@ export async function removePackageVersion(em: EntityManager, cfg: Config, versi
 /** The files of a version with their blobs, in upload order. */
 export async function versionFiles(em: EntityManager, versionId: number): Promise<{ file: IPackageFile; blob: IPackageBlob }[]> {
   const files = await em.find(PackageFile, { versionId }, { orderBy: { id: 'asc' } });
-  const blobs = new Map((files.length ? await em.find(PackageBlob, { id: { $in: files.map((f) => f.blobId) } }) : []).map((b) => [b.id, b]));
+  const blobs = new Map(
+    (files.length ? await em.find(PackageBlob, { id: { $in: files.map((f) => f.blobId) } }) : []).map((b) => [b.id, b]),
+  );
   return files.flatMap((file) => {
     const blob = blobs.get(file.blobId);
     return blob ? [{ file, blob }] : [];
@@ -217,7 +275,8 @@ export async function ownsPackages(em: EntityManager, ownerId: number): Promise<
 export async function removeOwnerPackages(em: EntityManager, cfg: Config, ownerId: number): Promise<void> {
   const pkgs = await em.find(Package, { ownerId });
   if (pkgs.length === 0) return;
-  for (const version of await em.find(PackageVersion, { packageId: { $in: pkgs.map((p) => p.id) } })) await removePackageVersion(em, cfg, version);
+  for (const version of await em.find(PackageVersion, { packageId: { $in: pkgs.map((p) => p.id) } }))
+    await removePackageVersion(em, cfg, version);
   await em.nativeDelete(Package, { ownerId });
 }
 

@@ -26,11 +26,21 @@ function schemedToken(headers: Context['headers']): Context['headers'] {
   return value && !/\s/.test(value) ? { ...headers, authorization: `token ${value}` } : headers;
 }
 
-async function serve(ctx: Context, deps: PackageRegistryDeps, registry: Registry | undefined, ownerName: string, rest: string[]): Promise<void> {
+async function serve(
+  ctx: Context,
+  deps: PackageRegistryDeps,
+  registry: Registry | undefined,
+  ownerName: string,
+  rest: string[],
+): Promise<void> {
   const op = registry?.route(ctx.method, rest);
   if (!op) throw new RegistryError(404, 'Not Found');
   const em = deps.orm.em.fork();
-  const auth = await authenticate(em, deps.config, deps.authDeps, { headers: registry?.rawToken ? schemedToken(ctx.headers) : ctx.headers, query: new URLSearchParams(ctx.querystring), peer: ctx.req.socket.remoteAddress });
+  const auth = await authenticate(em, deps.config, deps.authDeps, {
+    headers: registry?.rawToken ? schemedToken(ctx.headers) : ctx.headers,
+    query: new URLSearchParams(ctx.querystring),
+    peer: ctx.req.socket.remoteAddress,
+  });
   const owner = await em.findOne(User, { lowerName: ownerName.toLowerCase() });
   if (!owner) throw new RegistryError(404, 'user does not exist');
   const r: RegistryRequest = { ctx, deps, em, auth, owner };

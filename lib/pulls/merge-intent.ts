@@ -46,4 +46,3 @@ export async function readMergeIntent(cfg: Config, pullId: number): Promise<Inte
   }
   return null;
 }
-

@@ -44,7 +44,20 @@ import { claimPull, repoPathOf } from './pulls.ts';
  * the pull's head as just read from git, when the caller has it; `byHead: false` when the caller
  * records a manual merge itself (its own commit id decides).
  */
-export async function reconcileMerge(em: EntityManager, services: Services, cfg: Config, c: { pull: IPullRequest; issue: IIssue; base: IRepository; doerId: number; headCommit?: string; byHead?: boolean; intent?: Intent | null }): Promise<boolean> {
+export async function reconcileMerge(
+  em: EntityManager,
+  services: Services,
+  cfg: Config,
+  c: {
+    pull: IPullRequest;
+    issue: IIssue;
+    base: IRepository;
+    doerId: number;
+    headCommit?: string;
+    byHead?: boolean;
+    intent?: Intent | null;
+  },
+): Promise<boolean> {
   const { pull, issue, base } = c;
   // The caller may have read it under the claim already.
   const intent = c.intent !== undefined ? c.intent : await readMergeIntent(cfg, pull.id);
@@ -104,7 +117,8 @@ export async function reconcileAllMerges(orm: Orm, services: Services, cfg: Conf
       const wasMerged = pull.hasMerged;
       const intent = await readMergeIntent(cfg, pullId);
       if (!intent) return;
-      if ((await reconcileMerge(tx, services, cfg, { pull, issue, base, doerId: intent.doerId, intent })) && !wasMerged) merged.push(pullId);
+      if ((await reconcileMerge(tx, services, cfg, { pull, issue, base, doerId: intent.doerId, intent })) && !wasMerged)
+        merged.push(pullId);
     });
     // Recorded and committed: the intent has done its work.
     if (merged.includes(pullId)) await dropMergeIntent(cfg, pullId);

@@ -38,7 +38,6 @@ import { commitTree, mergeCommits, moveBranch, replayCommits, treeOf } from '../
 import { dropMergeIntent, writeMergeIntent } from './merge-intent.ts';
 import { failpoint } from '../runtime/failpoint.ts';
 
-
 export const MERGE_STYLES = ['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only', 'manually-merged'] as const;
 export type MergeStyle = (typeof MERGE_STYLES)[number];
 
@@ -60,7 +59,12 @@ export function pullsConfig(units: readonly IRepoUnit[]): typeof DEFAULT_PULLS_C
 export const styleAllowed = (units: readonly IRepoUnit[], style: MergeStyle) => pullsConfig(units)[STYLE_SETTING[style]] === true;
 
 /** Forgejo's IsUserAllowedToMerge: code writers, or the merge allowlist of the base branch's rule. */
-export async function canMerge(em: EntityManager, rule: IProtectedBranch | null, perm: RepoPermission, doer: IUser | null): Promise<boolean> {
+export async function canMerge(
+  em: EntityManager,
+  rule: IProtectedBranch | null,
+  perm: RepoPermission,
+  doer: IUser | null,
+): Promise<boolean> {
   if (!doer) return false;
   if (!rule) return perm.canWrite('code');
   return canUserMergeRule(em, rule, perm, doer);
@@ -102,23 +106,40 @@ async function approvals(em: EntityManager, rule: IProtectedBranch, issueId: num
 }
 
 /** The first reason the base branch's rule refuses the merge, or null (Forgejo's ErrDisallowedToMerge reasons). */
-export async function protectionFailure(em: EntityManager, basePath: string, pull: IPullRequest, rule: IProtectedBranch | null, headCommit: string): Promise<string | null> {
+export async function protectionFailure(
+  em: EntityManager,
+  basePath: string,
+  pull: IPullRequest,
+  rule: IProtectedBranch | null,
+  headCommit: string,
+): Promise<string | null> {
   if (!rule) return null;
   if (rule.enableStatusCheck && (await requiredStatusState(em, pull.baseRepoId, headCommit, rule.statusCheckContexts)) !== 'success') {
     return 'Not all required status checks successful';
   }
-  if (rule.requiredApprovals > 0 && (await approvals(em, rule, pull.issueId)) < rule.requiredApprovals) return 'Does not have enough approvals';
-  if (rule.blockOnRejectedReviews && (await em.count(Review, { issueId: pull.issueId, type: ReviewType.reject, official: true, dismissed: false })) > 0) {
+  if (rule.requiredApprovals > 0 && (await approvals(em, rule, pull.issueId)) < rule.requiredApprovals)
+    return 'Does not have enough approvals';
+  if (
+    rule.blockOnRejectedReviews &&
+    (await em.count(Review, { issueId: pull.issueId, type: ReviewType.reject, official: true, dismissed: false })) > 0
+  ) {
     return 'There are requested changes';
   }
-  if (rule.blockOnOfficialReviewRequests && (await em.count(Review, { issueId: pull.issueId, type: ReviewType.request, official: true })) > 0) {
+  if (
+    rule.blockOnOfficialReviewRequests &&
+    (await em.count(Review, { issueId: pull.issueId, type: ReviewType.request, official: true })) > 0
+  ) {
     return 'There are official review requests';
   }
   if (rule.blockOnOutdatedBranch && pull.commitsBehind > 0) return 'The head branch is behind the base branch';
   const patterns = filePatterns(rule.protectedFilePatterns);
   if (patterns.length && pull.mergeBase) {
     const files = await diffFiles(basePath, pull.mergeBase, headCommit);
-    if (files.some((f) => matchesAnyFile(patterns, f.filename) || (f.previousFilename !== undefined && matchesAnyFile(patterns, f.previousFilename)))) {
+    if (
+      files.some(
+        (f) => matchesAnyFile(patterns, f.filename) || (f.previousFilename !== undefined && matchesAnyFile(patterns, f.previousFilename)),
+      )
+    ) {
       return 'Changed protected files';
     }
   }
@@ -139,7 +160,13 @@ function headName(pull: IPullRequest, base: IRepository, head: IRepository | nul
 }
 
 /** Forgejo's GetDefaultMergeMessage title (the API sends no default body). Rebase has none. */
-export function defaultMergeTitle(style: MergeStyle, pull: IPullRequest, issue: IIssue, base: IRepository, head: IRepository | null): string {
+export function defaultMergeTitle(
+  style: MergeStyle,
+  pull: IPullRequest,
+  issue: IIssue,
+  base: IRepository,
+  head: IRepository | null,
+): string {
   if (style === 'rebase') return '';
   if (style === 'squash') return `${issue.title} (#${pull.index})`;
   return `Merge pull request '${issue.title}' (#${pull.index}) from ${headName(pull, base, head)} into ${pull.baseBranch}`;
@@ -182,7 +209,8 @@ export async function mergePull(m: MergeInput): Promise<string> {
   if (!headCommit) throw new MergeConflict({ Style: m.style, StdOut: '', StdErr: 'the head commit is missing', Err: {} });
   if (m.expectedHead && m.expectedHead !== headCommit) throw conflict('head out of date');
   const baseCommit = (await readRef(basePath, 'heads', m.pull.baseBranch, true))?.oid;
-  if (!baseCommit) throw new MergeConflict({ Style: m.style, StdOut: '', StdErr: `base branch ${m.pull.baseBranch} does not exist`, Err: {} });
+  if (!baseCommit)
+    throw new MergeConflict({ Style: m.style, StdOut: '', StdErr: `base branch ${m.pull.baseBranch} does not exist`, Err: {} });
   const merger: Identity = identityOf(m.cfg, m.doer);
   const next = await buildResult(basePath, m, baseCommit, headCommit, merger);
   // Before git moves: what a crash between here and the commit of the record leaves behind (lib/pulls/merge-recovery.ts).
@@ -202,17 +230,26 @@ export async function mergePull(m: MergeInput): Promise<string> {
 async function buildResult(basePath: string, m: MergeInput, base: string, head: string, merger: Identity): Promise<string> {
   const style = m.style;
   if (style === 'fast-forward-only') {
-    if (!(await isAncestor(basePath, base, head))) throw new MergeConflict({ Style: style, StdOut: '', StdErr: 'fatal: Not possible to fast-forward, aborting.', Err: {} });
+    if (!(await isAncestor(basePath, base, head)))
+      throw new MergeConflict({ Style: style, StdOut: '', StdErr: 'fatal: Not possible to fast-forward, aborting.', Err: {} });
     return head;
   }
   if (style === 'rebase' || style === 'rebase-merge') {
     const tip = await rebased(basePath, style, base, head, merger);
     if (style === 'rebase') return tip;
-    return commitTree(basePath, { tree: await treeOf(basePath, tip), parents: [base, tip], message: m.message, author: merger, committer: merger });
+    return commitTree(basePath, {
+      tree: await treeOf(basePath, tip),
+      parents: [base, tip],
+      message: m.message,
+      author: merger,
+      committer: merger,
+    });
   }
   const merged = await mergeCommits(basePath, base, head);
-  if (merged.kind === 'unrelated') throw new MergeConflict({ Style: style, StdOut: '', StdErr: `fatal: ${merged.stderr.replace(/^fatal: /, '')}`, Err: {} });
-  if (merged.kind === 'conflict') throw new MergeConflict({ Style: style, StdOut: merged.stdout, StdErr: `CONFLICT: ${merged.files.join(', ')}`, Err: {} });
+  if (merged.kind === 'unrelated')
+    throw new MergeConflict({ Style: style, StdOut: '', StdErr: `fatal: ${merged.stderr.replace(/^fatal: /, '')}`, Err: {} });
+  if (merged.kind === 'conflict')
+    throw new MergeConflict({ Style: style, StdOut: merged.stdout, StdErr: `CONFLICT: ${merged.files.join(', ')}`, Err: {} });
   if (style === 'squash') {
     // Forgejo squashes with the poster as author and the merger as committer.
     const author = identityOf(m.cfg, m.poster);
@@ -330,7 +367,15 @@ export async function checkMergeable(em: EntityManager, services: Services, i: C
 }
 
 /** Marks the pull merged: its issue closes with a merge_pull event, a scheduled auto-merge goes, totals follow. */
-export async function recordMerged(em: EntityManager, pull: IPullRequest, issue: IIssue, commit: string, at: Date, manual: boolean, doerId: number): Promise<void> {
+export async function recordMerged(
+  em: EntityManager,
+  pull: IPullRequest,
+  issue: IIssue,
+  commit: string,
+  at: Date,
+  manual: boolean,
+  doerId: number,
+): Promise<void> {
   pull.hasMerged = true;
   pull.mergedCommitId = commit;
   pull.mergedAt = at;
@@ -345,7 +390,11 @@ export async function recordMerged(em: EntityManager, pull: IPullRequest, issue:
 }
 
 /** After the base branch moved for a merge: the record, then the base repository and its other pulls. */
-export async function finishMerge(em: EntityManager, services: Services, f: { pull: IPullRequest; issue: IIssue; base: IRepository; commit: string; doerId: number }): Promise<void> {
+export async function finishMerge(
+  em: EntityManager,
+  services: Services,
+  f: { pull: IPullRequest; issue: IIssue; base: IRepository; commit: string; doerId: number },
+): Promise<void> {
   await recordMerged(em, f.pull, f.issue, f.commit, new Date(), false, f.doerId);
   await refreshAfterWrite(em, f.base, repoPathOf(services, f.base), [f.pull.baseBranch], { services, doerId: f.doerId });
 }
@@ -354,7 +403,18 @@ export async function finishMerge(em: EntityManager, services: Services, f: { pu
  * Deletes the head branch after a merge (Forgejo's DeleteBranchAfterMerge). Returns the reason it was
  * kept (the default branch, a protected branch, no code write on the head repository), or null.
  */
-export async function deleteHeadAfterMerge(em: EntityManager, services: Services, d: { pull: IPullRequest; issue: IIssue; head: IRepository; doerId: number; perm: RepoPermission; events: { ctx: EventCtx; sender: IUser } }): Promise<string | null> {
+export async function deleteHeadAfterMerge(
+  em: EntityManager,
+  services: Services,
+  d: {
+    pull: IPullRequest;
+    issue: IIssue;
+    head: IRepository;
+    doerId: number;
+    perm: RepoPermission;
+    events: { ctx: EventCtx; sender: IUser };
+  },
+): Promise<string | null> {
   if (d.pull.headBranch === d.head.defaultBranch) return 'the head branch is the default branch';
   if (await branchRule(em, d.head.id, d.pull.headBranch)) return 'the head branch is protected';
   if (!d.perm.canWrite('code')) return 'insufficient permission to delete head branch';
@@ -377,8 +437,18 @@ export async function deleteHeadAfterMerge(em: EntityManager, services: Services
  * message and branch deletion chosen then (Forgejo's automerge.handlePullRequestAutoMerge). A pull
  * that cannot be merged (yet) keeps its schedule.
  */
-export async function runScheduledMerges(em: EntityManager, services: Services, cfg: Config, repo: IRepository, sha: string): Promise<void> {
-  const pulls = await em.find(PullRequest, { $or: [{ baseRepoId: repo.id }, { headRepoId: repo.id }], headCommitId: sha, hasMerged: false });
+export async function runScheduledMerges(
+  em: EntityManager,
+  services: Services,
+  cfg: Config,
+  repo: IRepository,
+  sha: string,
+): Promise<void> {
+  const pulls = await em.find(PullRequest, {
+    $or: [{ baseRepoId: repo.id }, { headRepoId: repo.id }],
+    headCommitId: sha,
+    hasMerged: false,
+  });
   for (const pull of pulls) {
     const schedule = await em.findOne(AutoMerge, { pullId: pull.id });
     const issue = schedule && (await em.findOne(Issue, { id: pull.issueId }));
@@ -396,12 +466,37 @@ export async function runScheduledMerges(em: EntityManager, services: Services, 
     const style = schedule.mergeStyle as MergeStyle;
     if (style === 'manually-merged' || !styleAllowed(await repoUnits(em, base.id), style)) continue;
     try {
-      await checkMergeable(em, services, { pull, issue, base, perm, doer, kind: 'general', headCommit: sha, forceMerge: false, siteAdmin: userIsSiteAdmin(doer) });
+      await checkMergeable(em, services, {
+        pull,
+        issue,
+        base,
+        perm,
+        doer,
+        kind: 'general',
+        headCommit: sha,
+        forceMerge: false,
+        siteAdmin: userIsSiteAdmin(doer),
+      });
       const poster = await em.findOneOrFail(User, { id: issue.posterId });
       const refsBefore = await refSnapshot(repoPathOf(services, base));
-      const commit = await mergePull({ services, cfg, pull, base, head, style, message: schedule.message, doer, poster, expectedHead: sha });
+      const commit = await mergePull({
+        services,
+        cfg,
+        pull,
+        base,
+        head,
+        style,
+        message: schedule.message,
+        doer,
+        poster,
+        expectedHead: sha,
+      });
       await finishMerge(em, services, { pull, issue, base, commit, doerId: doer.id });
-      await emitPullMerged(em, { config: cfg, services }, { base, sender: doer, pull, issue, basePath: repoPathOf(services, base), refsBefore });
+      await emitPullMerged(
+        em,
+        { config: cfg, services },
+        { base, sender: doer, pull, issue, basePath: repoPathOf(services, base), refsBefore },
+      );
     } catch (e) {
       // Not mergeable now (a check, a conflict, a moved branch): the schedule stays for the next status.
       if (e instanceof HttpError || e instanceof MergeConflict) continue;
@@ -409,7 +504,14 @@ export async function runScheduledMerges(em: EntityManager, services: Services, 
     }
     if (schedule.deleteBranchAfterMerge && head) {
       const headOwner = await em.findOneOrFail(User, { id: head.ownerId });
-      await deleteHeadAfterMerge(em, services, { pull, issue, head, doerId: doer.id, perm: head.id === base.id ? perm : await as(head, headOwner), events: { ctx: { config: cfg, services }, sender: doer } });
+      await deleteHeadAfterMerge(em, services, {
+        pull,
+        issue,
+        head,
+        doerId: doer.id,
+        perm: head.id === base.id ? perm : await as(head, headOwner),
+        events: { ctx: { config: cfg, services }, sender: doer },
+      });
     }
   }
 }

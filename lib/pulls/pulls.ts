@@ -22,7 +22,8 @@ import { Lru } from '../../git/lru.ts';
 import { mergeBase } from '../../git/merge.ts';
 import { aheadBehind, fetchPullHead, mergeCommits, pullHeadRef, rangeCommits, setPullHeadRef, treeOf } from '../../git/pull.ts';
 
-export const repoPathOf = (services: Services, repo: Pick<IRepository, 'ownerName' | 'name'>) => services.repoPath(repo.ownerName, repo.name);
+export const repoPathOf = (services: Services, repo: Pick<IRepository, 'ownerName' | 'name'>) =>
+  services.repoPath(repo.ownerName, repo.name);
 
 /** The repositories of a pull: its base, and its head (null once the head repository was deleted). */
 export async function pullRepos(em: EntityManager, pull: IPullRequest): Promise<{ base: IRepository; head: IRepository | null }> {
@@ -50,7 +51,11 @@ export async function findPull(em: EntityManager, repoId: number, index: number)
 }
 
 /** Forgejo's GetUnmergedPullRequest: the open, unmerged pull with the same targets, if any. */
-export async function findOpenDuplicate(em: EntityManager, t: { headRepoId: number; baseRepoId: number; headBranch: string; baseBranch: string }, except = 0): Promise<IPullRequest | null> {
+export async function findOpenDuplicate(
+  em: EntityManager,
+  t: { headRepoId: number; baseRepoId: number; headBranch: string; baseBranch: string },
+  except = 0,
+): Promise<IPullRequest | null> {
   const candidates = await em.find(PullRequest, { ...t, hasMerged: false, flow: 0, id: { $ne: except } });
   if (candidates.length === 0) return null;
   const open = await em.find(Issue, { id: { $in: candidates.map((p) => p.issueId) }, isClosed: false });
@@ -66,7 +71,9 @@ export const alreadyExists = (p: IPullRequest) =>
  * `hasMerged` and `isClosed` are what the last committed merge or edit left.
  */
 export async function claimPull(em: EntityManager, pull: IPullRequest, issue: IIssue): Promise<void> {
-  await em.getConnection().execute('select id from pull_request where id = ? for no key update', [pull.id], 'all', em.getTransactionContext());
+  await em
+    .getConnection()
+    .execute('select id from pull_request where id = ? for no key update', [pull.id], 'all', em.getTransactionContext());
   await em.refresh(pull);
   await em.refresh(issue);
 }
@@ -108,7 +115,12 @@ export async function testMerge(basePath: string, baseCommit: string, headCommit
  * Brings refs/pull/<n>/head of the base repository to the head branch (fetching it from a fork)
  * and returns the head commit; when the head branch is gone, the last recorded head stays.
  */
-export async function syncPullHead(services: Services, pull: IPullRequest, base: IRepository, head: IRepository | null): Promise<string | null> {
+export async function syncPullHead(
+  services: Services,
+  pull: IPullRequest,
+  base: IRepository,
+  head: IRepository | null,
+): Promise<string | null> {
   const basePath = repoPathOf(services, base);
   const recorded = (await readInfo(basePath, pullHeadRef(pull.index)))?.oid ?? null;
   if (!head) return recorded;
@@ -214,7 +226,13 @@ async function closeForDeletedBranch(em: EntityManager, issue: IIssue, doerId: n
  * there move refs/pull/<n>/head and get a pull_push comment; pulls whose base is there are re-tested
  * (cheap: the test is cached per commit pair); a pull whose head or base branch is gone is closed.
  */
-export async function refreshPullsAfterRefChange(em: EntityManager, services: Services, repo: IRepository, doerId: number, config?: Config): Promise<void> {
+export async function refreshPullsAfterRefChange(
+  em: EntityManager,
+  services: Services,
+  repo: IRepository,
+  doerId: number,
+  config?: Config,
+): Promise<void> {
   const pulls = await em.find(PullRequest, { $or: [{ headRepoId: repo.id }, { baseRepoId: repo.id }], hasMerged: false, flow: 0 });
   if (pulls.length === 0) return;
   const issues = await em.find(Issue, { id: { $in: pulls.map((p) => p.issueId) }, isClosed: false });

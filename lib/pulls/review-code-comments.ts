@@ -104,9 +104,16 @@ export function cutDiffAroundLine(diff: string, line: number, old: boolean, keep
     } else if (hunk.length) {
       hunk.push(row);
       const mark = row[0];
-      if (mark === '+') { if (old) other++; else cur++; }
-      else if (mark === '-') { if (old) cur++; else other++; }
-      else if (mark !== '\\') { cur++; other++; }
+      if (mark === '+') {
+        if (old) other++;
+        else cur++;
+      } else if (mark === '-') {
+        if (old) cur++;
+        else other++;
+      } else if (mark !== '\\') {
+        cur++;
+        other++;
+      }
     }
   }
   if (cur === 0) return '';
@@ -117,13 +124,23 @@ export function cutDiffAroundLine(diff: string, line: number, old: boolean, keep
   let oldCount = 0;
   let newCount = 0;
   for (const row of tail) {
-    if (row[0] !== '-') { newBegin--; newCount++; }
-    if (row[0] !== '+') { oldBegin--; oldCount++; }
+    if (row[0] !== '-') {
+      newBegin--;
+      newCount++;
+    }
+    if (row[0] !== '+') {
+      oldBegin--;
+      oldCount++;
+    }
   }
   return ['diff --git ', '--- ', '+++ ', ...headers, `@@ -${oldBegin},${oldCount} +${newBegin},${newCount} @@`, ...tail].join('\n');
 }
 
-export interface CodeCommentInput { path: string; body: string; line: number }
+export interface CodeCommentInput {
+  path: string;
+  body: string;
+  line: number;
+}
 
 /** A comment's line: `new_position`, or the negated `old_position` for the old side. */
 export function codeCommentInput(o: CreatePullReviewComment | CreatePullReviewCommentOptions): CodeCommentInput {
@@ -145,9 +162,14 @@ export function codeCommentInput(o: CreatePullReviewComment | CreatePullReviewCo
  */
 export async function addCodeComment(c: RequestState, doer: IUser, p: Pull, review: IReview, input: CodeCommentInput): Promise<IComment> {
   const head = await headOf(p);
-  const first = input.line > 0
-    ? await c.em.findOne(Comment, { reviewId: review.id, type: CommentType.code, treePath: input.path, line: input.line }, { orderBy: { id: 'asc' } })
-    : null;
+  const first =
+    input.line > 0
+      ? await c.em.findOne(
+          Comment,
+          { reviewId: review.id, type: CommentType.code, treePath: input.path, line: input.line },
+          { orderBy: { id: 'asc' } },
+        )
+      : null;
   let commitSha = first?.commitSha ?? '';
   let patch = first?.patch ?? '';
   if (!commitSha && input.line > 0) commitSha = (await blameCommit(p.repoPath, review.commitId || head, input.path, input.line)) ?? '';
@@ -157,6 +179,12 @@ export async function addCodeComment(c: RequestState, doer: IUser, p: Pull, revi
     if (!commitSha) commitSha = head;
   }
   return addComment(c.em, p.issue, doer.id, CommentType.code, {
-    content: input.body, treePath: input.path, line: input.line, patch, commitSha, reviewId: review.id, invalidated: first?.invalidated ?? false,
+    content: input.body,
+    treePath: input.path,
+    line: input.line,
+    patch,
+    commitSha,
+    reviewId: review.id,
+    invalidated: first?.invalidated ?? false,
   });
 }

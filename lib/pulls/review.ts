@@ -64,9 +64,16 @@ export async function isOfficialReviewerTeam(c: RequestState, p: Pull, team: ITe
 
 /** Forgejo's restoreLatestOfficialReview: the reviewer's latest verdict or request counts again. */
 export async function restoreLatestOfficial(c: RequestState, issueId: number, reviewerId: number): Promise<void> {
-  const latest = await c.em.findOne(Review, {
-    issueId, reviewerId, originalAuthorId: 0, type: { $in: [ReviewType.approve, ReviewType.reject, ReviewType.request] },
-  }, { orderBy: { id: 'desc' } });
+  const latest = await c.em.findOne(
+    Review,
+    {
+      issueId,
+      reviewerId,
+      originalAuthorId: 0,
+      type: { $in: [ReviewType.approve, ReviewType.reject, ReviewType.request] },
+    },
+    { orderBy: { id: 'desc' } },
+  );
   if (latest) latest.official = true;
   await c.em.flush();
 }

@@ -8,7 +8,10 @@ import { ArtifactStatus } from '../../model/actions.ts';
 import { repoApiUrl, repoHtmlUrl } from '../issues/index.ts';
 import { pathEscapeSegments } from '../repos/index.ts';
 
-export interface Listed<T> { items: T[]; total: number }
+export interface Listed<T> {
+  items: T[];
+  total: number;
+}
 type Row = Record<string, string | number | null>;
 
 async function rows(em: EntityManager, sql: string, params: unknown[]): Promise<Row[]> {
@@ -22,8 +25,11 @@ const num = (v: string | number | null) => Number(v ?? 0);
  * the issue the file belongs to (Forgejo's order); an attachment linked to none has empty URLs.
  */
 export async function listQuotaAttachments(em: EntityManager, cfg: Config, ownerId: number, p: Page): Promise<Listed<unknown>> {
-  const [{ n }] = await rows(em, `select count(*) as n from attachment a join repository r on r.id = a.repo_id where r.owner_id = ?`, [ownerId]);
-  const found = await rows(em,
+  const [{ n }] = await rows(em, `select count(*) as n from attachment a join repository r on r.id = a.repo_id where r.owner_id = ?`, [
+    ownerId,
+  ]);
+  const found = await rows(
+    em,
     `select a.id, a.name, a.size, r.owner_name, r.name as repo_name,
             rel.id as release_id, rel.tag_name,
             c.id as comment_id, ci.idx as comment_issue_index, ci.is_pull as comment_issue_is_pull,
@@ -34,11 +40,14 @@ export async function listQuotaAttachments(em: EntityManager, cfg: Config, owner
        left join (select id, "index" as idx, is_pull from issue) ci on ci.id = c.issue_id
        left join (select id, "index" as idx, is_pull from issue) i on i.id = a.issue_id and a.issue_id <> 0
       where r.owner_id = ?
-      order by a.size desc, a.id asc limit ? offset ?`, [ownerId, p.limit, p.offset]);
+      order by a.size desc, a.id asc limit ? offset ?`,
+    [ownerId, p.limit, p.offset],
+  );
   const items = found.map((row) => {
     const api = repoApiUrl(cfg, str(row.owner_name), str(row.repo_name));
     const html = repoHtmlUrl(cfg, str(row.owner_name), str(row.repo_name));
-    const issueHtml = (index: string | number | null, isPull: unknown) => `${html}/${isPull === true || isPull === 1 ? 'pulls' : 'issues'}/${str(index)}`;
+    const issueHtml = (index: string | number | null, isPull: unknown) =>
+      `${html}/${isPull === true || isPull === 1 ? 'pulls' : 'issues'}/${str(index)}`;
     let containedApi = '';
     let containedHtml = '';
     if (row.release_id !== null) {
@@ -64,11 +73,14 @@ export async function listQuotaAttachments(em: EntityManager, cfg: Config, owner
 /** Package versions counted for the owner, each with the summed size of its files. */
 export async function listQuotaPackages(em: EntityManager, cfg: Config, ownerId: number, p: Page): Promise<Listed<unknown>> {
   const [{ n }] = await rows(em, `select count(distinct v.id) as n ${PACKAGE_FILES_OF_OWNER}`, [ownerId, ownerId]);
-  const found = await rows(em,
+  const found = await rows(
+    em,
     `select v.id, v.version, p.name, p.type, o.name as owner_name, sum(b.size) as size
        ${PACKAGE_FILES_OF_OWNER.replace('left join repository r', 'join "user" o on o.id = p.owner_id\n  left join repository r')}
       group by v.id, v.version, p.name, p.type, o.name
-      order by size desc, v.id asc limit ? offset ?`, [ownerId, ownerId, p.limit, p.offset]);
+      order by size desc, v.id asc limit ? offset ?`,
+    [ownerId, ownerId, p.limit, p.offset],
+  );
   const esc = encodeURIComponent;
   const items = found.map((row) => ({
     name: str(row.name),
@@ -86,9 +98,12 @@ export async function listQuotaArtifacts(em: EntityManager, cfg: Config, ownerId
   const from = `from action_artifact a join repository r on r.id = a.repo_id join action_run run on run.id = a.run_id
       where r.owner_id = ? and a.status not in (${gone.map(() => '?').join(', ')})`;
   const [{ n }] = await rows(em, `select count(*) as n ${from}`, [ownerId, ...gone]);
-  const found = await rows(em,
+  const found = await rows(
+    em,
     `select a.id, a.artifact_name, a.file_compressed_size, r.owner_name, r.name as repo_name, run."index" as run_index
-       ${from} order by a.file_compressed_size desc, a.id asc limit ? offset ?`, [ownerId, ...gone, p.limit, p.offset]);
+       ${from} order by a.file_compressed_size desc, a.id asc limit ? offset ?`,
+    [ownerId, ...gone, p.limit, p.offset],
+  );
   const items = found.map((row) => ({
     name: str(row.artifact_name),
     size: num(row.file_compressed_size),

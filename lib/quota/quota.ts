@@ -10,10 +10,19 @@ import { LFS_BYTES_OF_OWNER } from '../transport/index.ts';
 import { evaluateGroups, parseLimitSubject, type LimitSubject, type QuotaUsage } from './rules.ts';
 
 /** The subjects route rows may check with Q(subject, target) (spec, guard table). */
-export const QUOTA_SUBJECTS = ['size:repos:all', 'size:git:all', 'size:assets:attachments:releases', 'size:assets:attachments:issues', 'size:wiki'] as const;
+export const QUOTA_SUBJECTS = [
+  'size:repos:all',
+  'size:git:all',
+  'size:assets:attachments:releases',
+  'size:assets:attachments:issues',
+  'size:wiki',
+] as const;
 export type QuotaSubject = (typeof QUOTA_SUBJECTS)[number];
 
-export interface GroupWithRules { name: string; rules: IQuotaRule[] }
+export interface GroupWithRules {
+  name: string;
+  rules: IQuotaRule[];
+}
 
 type Row = Record<string, string | number | null>;
 async function rows(em: EntityManager, sql: string, params: unknown[]): Promise<Row[]> {
@@ -26,25 +35,37 @@ const GONE_ARTIFACTS = [ArtifactStatus.expired, ArtifactStatus.pendingDeletion, 
 
 /** Bytes used by `ownerId` (Forgejo's GetUsedForUser). */
 export async function quotaUsage(em: EntityManager, ownerId: number): Promise<QuotaUsage> {
-  const [repos] = await rows(em,
+  const [repos] = await rows(
+    em,
     `select coalesce(sum(case when is_private then size else 0 end), 0) as private,
             coalesce(sum(case when is_private then 0 else size end), 0) as public
-       from repository where owner_id = ?`, [ownerId]);
-  const [att] = await rows(em,
+       from repository where owner_id = ?`,
+    [ownerId],
+  );
+  const [att] = await rows(
+    em,
     `select coalesce(sum(case when a.release_id <> 0 then a.size else 0 end), 0) as releases,
             coalesce(sum(case when a.release_id <> 0 then 0 else a.size end), 0) as issues
-       from attachment a join repository r on r.id = a.repo_id where r.owner_id = ?`, [ownerId]);
-  const [art] = await rows(em,
+       from attachment a join repository r on r.id = a.repo_id where r.owner_id = ?`,
+    [ownerId],
+  );
+  const [art] = await rows(
+    em,
     `select coalesce(sum(a.file_compressed_size), 0) as size
        from action_artifact a join repository r on r.id = a.repo_id
-      where r.owner_id = ? and a.status not in (${GONE_ARTIFACTS.map(() => '?').join(', ')})`, [ownerId, ...GONE_ARTIFACTS]);
-  const [pkg] = await rows(em,
-    `select coalesce(sum(b.size), 0) as size ${PACKAGE_FILES_OF_OWNER}`, [ownerId, ownerId]);
+      where r.owner_id = ? and a.status not in (${GONE_ARTIFACTS.map(() => '?').join(', ')})`,
+    [ownerId, ...GONE_ARTIFACTS],
+  );
+  const [pkg] = await rows(em, `select coalesce(sum(b.size), 0) as size ${PACKAGE_FILES_OF_OWNER}`, [ownerId, ownerId]);
   const [lfs] = await rows(em, LFS_BYTES_OF_OWNER, [ownerId]);
   return {
-    reposPublic: num(repos.public), reposPrivate: num(repos.private), lfs: num(lfs.size),
-    attachmentsIssues: num(att.issues), attachmentsReleases: num(att.releases),
-    artifacts: num(art.size), packages: num(pkg.size),
+    reposPublic: num(repos.public),
+    reposPrivate: num(repos.private),
+    lfs: num(lfs.size),
+    attachmentsIssues: num(att.issues),
+    attachmentsReleases: num(att.releases),
+    artifacts: num(art.size),
+    packages: num(pkg.size),
   };
 }
 
@@ -77,7 +98,10 @@ async function rulesOf(em: EntityManager, groupNames: string[]): Promise<Map<str
 export async function groupsNamed(em: EntityManager, names: string[]): Promise<GroupWithRules[]> {
   if (names.length === 0) return [];
   const groups = await em.find(QuotaGroup, { name: { $in: names } }, { orderBy: { name: 'asc' } });
-  const rules = await rulesOf(em, groups.map((g) => g.name));
+  const rules = await rulesOf(
+    em,
+    groups.map((g) => g.name),
+  );
   return groups.map((g) => ({ name: g.name, rules: rules.get(g.name)! }));
 }
 

@@ -18,9 +18,20 @@
 
 /** Forgejo's subject names (ParseLimitSubject), in its order; `none` counts nothing. */
 export const LIMIT_SUBJECTS = [
-  'none', 'size:all', 'size:repos:all', 'size:repos:public', 'size:repos:private', 'size:git:all', 'size:git:lfs',
-  'size:assets:all', 'size:assets:attachments:all', 'size:assets:attachments:issues', 'size:assets:attachments:releases',
-  'size:assets:artifacts', 'size:assets:packages:all', 'size:assets:wiki',
+  'none',
+  'size:all',
+  'size:repos:all',
+  'size:repos:public',
+  'size:repos:private',
+  'size:git:all',
+  'size:git:lfs',
+  'size:assets:all',
+  'size:assets:attachments:all',
+  'size:assets:attachments:issues',
+  'size:assets:attachments:releases',
+  'size:assets:artifacts',
+  'size:assets:packages:all',
+  'size:assets:wiki',
 ] as const;
 export type LimitSubject = (typeof LIMIT_SUBJECTS)[number];
 
@@ -48,7 +59,15 @@ export interface QuotaUsage {
   artifacts: number;
   packages: number;
 }
-export const NO_USAGE: QuotaUsage = { reposPublic: 0, reposPrivate: 0, lfs: 0, attachmentsIssues: 0, attachmentsReleases: 0, artifacts: 0, packages: 0 };
+export const NO_USAGE: QuotaUsage = {
+  reposPublic: 0,
+  reposPrivate: 0,
+  lfs: 0,
+  attachmentsIssues: 0,
+  attachmentsReleases: 0,
+  artifacts: 0,
+  packages: 0,
+};
 
 /**
  * Usage counted for one subject: the sum of the measured parts it holds, each once (`size:all` is the
@@ -59,19 +78,33 @@ export function usageFor(u: QuotaUsage, subject: LimitSubject): number {
   const attachments = u.attachmentsIssues + u.attachmentsReleases;
   const assets = attachments + u.artifacts + u.packages;
   switch (subject) {
-    case 'size:all': return repos + u.lfs + assets;
-    case 'size:repos:all': return repos;
-    case 'size:repos:public': return u.reposPublic;
-    case 'size:repos:private': return u.reposPrivate;
-    case 'size:git:all': return u.lfs + repos;
-    case 'size:git:lfs': return u.lfs;
-    case 'size:assets:all': return assets;
-    case 'size:assets:attachments:all': return attachments;
-    case 'size:assets:attachments:issues': return u.attachmentsIssues;
-    case 'size:assets:attachments:releases': return u.attachmentsReleases;
-    case 'size:assets:artifacts': return u.artifacts;
-    case 'size:assets:packages:all': return u.packages;
-    case 'none': case 'size:assets:wiki': return 0;
+    case 'size:all':
+      return repos + u.lfs + assets;
+    case 'size:repos:all':
+      return repos;
+    case 'size:repos:public':
+      return u.reposPublic;
+    case 'size:repos:private':
+      return u.reposPrivate;
+    case 'size:git:all':
+      return u.lfs + repos;
+    case 'size:git:lfs':
+      return u.lfs;
+    case 'size:assets:all':
+      return assets;
+    case 'size:assets:attachments:all':
+      return attachments;
+    case 'size:assets:attachments:issues':
+      return u.attachmentsIssues;
+    case 'size:assets:attachments:releases':
+      return u.attachmentsReleases;
+    case 'size:assets:artifacts':
+      return u.artifacts;
+    case 'size:assets:packages:all':
+      return u.packages;
+    case 'none':
+    case 'size:assets:wiki':
+      return 0;
   }
 }
 
@@ -106,10 +139,18 @@ const BELOW: Partial<Record<LimitSubject, LimitSubject[]>> = {
   'size:assets:attachments:all': ['size:assets:attachments:issues', 'size:assets:attachments:releases'],
 };
 
-export interface RuleLike { limit: number; subjects: readonly string[] }
-export interface GroupLike { rules: readonly RuleLike[] }
+export interface RuleLike {
+  limit: number;
+  subjects: readonly string[];
+}
+export interface GroupLike {
+  rules: readonly RuleLike[];
+}
 
-interface Verdict { ok: boolean; has: boolean }
+interface Verdict {
+  ok: boolean;
+  has: boolean;
+}
 
 function evaluateRule(rule: RuleLike, used: QuotaUsage, subject: LimitSubject): Verdict {
   if (!subjectAndHolders(subject).some((s) => rule.subjects.includes(s))) return { ok: false, has: false };

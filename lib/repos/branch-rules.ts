@@ -50,7 +50,12 @@ async function inTeams(em: EntityManager, uid: number, teamIds: number[]): Promi
 }
 
 /** Forgejo's CanUserPush: push must be enabled, then the allowlist (or code write when there is none). */
-export async function canUserPushRule(em: EntityManager, rule: IProtectedBranch, perm: RepoPermission, doer: IUser | null): Promise<boolean> {
+export async function canUserPushRule(
+  em: EntityManager,
+  rule: IProtectedBranch,
+  perm: RepoPermission,
+  doer: IUser | null,
+): Promise<boolean> {
   if (!doer || !rule.canPush) return false;
   if (!rule.enableWhitelist) return perm.canWrite('code');
   if (rule.whitelistUserIds.includes(doer.id)) return true;
@@ -58,7 +63,12 @@ export async function canUserPushRule(em: EntityManager, rule: IProtectedBranch,
 }
 
 /** Forgejo's IsUserMergeWhitelisted. */
-export async function canUserMergeRule(em: EntityManager, rule: IProtectedBranch, perm: RepoPermission, doer: IUser | null): Promise<boolean> {
+export async function canUserMergeRule(
+  em: EntityManager,
+  rule: IProtectedBranch,
+  perm: RepoPermission,
+  doer: IUser | null,
+): Promise<boolean> {
   if (!doer) return false;
   if (!rule.enableMergeWhitelist) return perm.canWrite('code');
   if (rule.mergeWhitelistUserIds.includes(doer.id)) return true;
@@ -67,7 +77,11 @@ export async function canUserMergeRule(em: EntityManager, rule: IProtectedBranch
 
 /** `;`-separated globs, matched lower-cased with `.` and `/` as separators (GetProtectedFilePatterns). */
 export function filePatterns(text: string): RegExp[] {
-  return text.split(';').map((p) => p.trim().toLowerCase()).filter((p) => p !== '').map((p) => cachedGlob(p, './'));
+  return text
+    .split(';')
+    .map((p) => p.trim().toLowerCase())
+    .filter((p) => p !== '')
+    .map((p) => cachedGlob(p, './'));
 }
 
 export const matchesAnyFile = (patterns: RegExp[], path: string) => patterns.some((re) => re.test(path.trim().toLowerCase()));
@@ -80,7 +94,13 @@ export const MSG_PATH_PROTECTED = (path: string) => `path is protected and can n
  * the branch's protection rule for each changed path (VerifyBranchProtection). Returns the denial
  * message, or null.
  */
-export async function canPushBranch(em: EntityManager, loaded: LoadedRepo, doer: IUser | null, branch: string, paths: string[] = []): Promise<string | null> {
+export async function canPushBranch(
+  em: EntityManager,
+  loaded: LoadedRepo,
+  doer: IUser | null,
+  branch: string,
+  paths: string[] = [],
+): Promise<string | null> {
   if (!doer || !loaded.perm.canWrite('code')) return MSG.branchWrite;
   const rule = await branchRule(em, loaded.repo.id, branch);
   if (!rule) return null;

@@ -21,7 +21,11 @@ async function submoduleUrl(repoPath: string, commit: string, p: string): Promis
   const sections: { path?: string; url?: string }[] = [];
   for (const raw of obj.content.toString('utf8').split('\n')) {
     const line = raw.trim();
-    if (line.startsWith('[')) { section = {}; sections.push(section); continue; }
+    if (line.startsWith('[')) {
+      section = {};
+      sections.push(section);
+      continue;
+    }
     const m = /^(path|url)\s*=\s*(.*)$/.exec(line);
     if (m) section[m[1] as 'path' | 'url'] = m[2].trim();
   }
@@ -74,8 +78,13 @@ export async function contentsOrList(cfg: Config, repoPath: string, urls: RepoUr
   // Each entry may need a `rev-list` for its last commit: a few at a time, not one process per entry at once.
   const out: Awaited<ReturnType<typeof contentsOf>>[] = [];
   for (let i = 0; i < children.length; i += 16) {
-    out.push(...(await Promise.all(children.slice(i, i + 16).map((child) =>
-      contentsOf(cfg, repoPath, urls, ref, { ...child, path: p === '' ? child.name : `${p}/${child.name}` }, false)))));
+    out.push(
+      ...(await Promise.all(
+        children
+          .slice(i, i + 16)
+          .map((child) => contentsOf(cfg, repoPath, urls, ref, { ...child, path: p === '' ? child.name : `${p}/${child.name}` }, false)),
+      )),
+    );
   }
   return out;
 }

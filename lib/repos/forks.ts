@@ -24,10 +24,21 @@ export async function copyGitContent(services: Services, from: IRepository, toPa
   await setHead(toPath, branch);
 }
 
-export async function forkRepository(em: EntityManager, cfg: Config, services: Services, doer: IUser, base: IRepository, baseOwner: IUser, forker: IUser, name: string): Promise<IRepository> {
+export async function forkRepository(
+  em: EntityManager,
+  cfg: Config,
+  services: Services,
+  doer: IUser,
+  base: IRepository,
+  baseOwner: IUser,
+  forker: IUser,
+  name: string,
+): Promise<IRepository> {
   const existing = await em.findOne(Repository, { ownerId: forker.id, forkId: base.id });
   if (existing) {
-    throw conflict(`repository is already forked by user [uname: ${forker.name}, repo path: ${baseOwner.name}/${base.name}, fork path: ${forker.name}/${existing.name}]`);
+    throw conflict(
+      `repository is already forked by user [uname: ${forker.name}, repo path: ${baseOwner.name}/${base.name}, fork path: ${forker.name}/${existing.name}]`,
+    );
   }
   const fork = await insertRepository(em, cfg, forker, doer, {
     name,
@@ -46,17 +57,32 @@ export async function forkRepository(em: EntityManager, cfg: Config, services: S
     fork.size = await repoSize(path);
     await recountForks(em, base.id);
     // The fork's LFS pointers resolve to the same objects (Forgejo copies the LFS meta objects).
-    await em.getConnection().execute(
-      'insert into lfs_meta_object (oid, size, repository_id, created_at) select oid, size, ?, ? from lfs_meta_object where repository_id = ? on conflict do nothing',
-      [fork.id, new Date(), base.id], 'run', em.getTransactionContext());
+    await em
+      .getConnection()
+      .execute(
+        'insert into lfs_meta_object (oid, size, repository_id, created_at) select oid, size, ?, ? from lfs_meta_object where repository_id = ? on conflict do nothing',
+        [fork.id, new Date(), base.id],
+        'run',
+        em.getTransactionContext(),
+      );
   });
   return fork;
 }
 
-export interface SyncInfo { allowed: boolean; fork_commit: string; base_commit: string; commits_behind: number }
+export interface SyncInfo {
+  allowed: boolean;
+  fork_commit: string;
+  base_commit: string;
+  commits_behind: number;
+}
 
 /** Forgejo's GetSyncForkInfo; 404 when the fork has no such branch. */
-export async function syncInfo(em: EntityManager, services: Services, fork: IRepository, branch: string): Promise<SyncInfo & { base: IRepository | null }> {
+export async function syncInfo(
+  em: EntityManager,
+  services: Services,
+  fork: IRepository,
+  branch: string,
+): Promise<SyncInfo & { base: IRepository | null }> {
   const forkPath = pathOf(services, fork);
   const forkCommit = await revParse(forkPath, `refs/heads/${branch}`);
   if (!forkCommit) throw notFound('GetBranch', [`branch does not exist [repo_id: ${fork.id} name: ${branch}]`]);

@@ -27,7 +27,15 @@ export interface GenerateInput {
   protectedBranch?: boolean;
 }
 
-export async function generateRepository(em: EntityManager, cfg: Config, services: Services, doer: IUser, owner: IUser, tpl: IRepository, input: GenerateInput): Promise<IRepository> {
+export async function generateRepository(
+  em: EntityManager,
+  cfg: Config,
+  services: Services,
+  doer: IUser,
+  owner: IUser,
+  tpl: IRepository,
+  input: GenerateInput,
+): Promise<IRepository> {
   const withContent = !!input.gitContent && !tpl.isEmpty;
   const repo = await insertRepository(em, cfg, owner, doer, {
     name: input.name,
@@ -50,7 +58,16 @@ export async function generateRepository(em: EntityManager, cfg: Config, service
     if (input.avatar) await copyRepoAvatar(cfg, tpl, repo);
     if (input.labels) {
       for (const l of await em.find(Label, { repoId: tpl.id })) {
-        em.create(Label, { repoId: repo.id, orgId: 0, name: l.name, exclusive: l.exclusive, color: l.color, description: l.description, isArchived: l.isArchived, archivedAt: l.archivedAt });
+        em.create(Label, {
+          repoId: repo.id,
+          orgId: 0,
+          name: l.name,
+          exclusive: l.exclusive,
+          color: l.color,
+          description: l.description,
+          isArchived: l.isArchived,
+          archivedAt: l.archivedAt,
+        });
       }
     }
     if (input.protectedBranch) {

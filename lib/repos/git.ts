@@ -3,8 +3,18 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { readRef } from '../../git/lookup.ts';
 import {
-  FileExistsError, FileNotFoundError, InvalidIdentityError, InvalidMessageError, InvalidPathError, InvalidRefNameError, PatchApplyError,
-  RefConflictError, RefExistsError, RefNotFoundError, RevNotFoundError, ShaMismatchError,
+  FileExistsError,
+  FileNotFoundError,
+  InvalidIdentityError,
+  InvalidMessageError,
+  InvalidPathError,
+  InvalidRefNameError,
+  PatchApplyError,
+  RefConflictError,
+  RefExistsError,
+  RefNotFoundError,
+  RevNotFoundError,
+  ShaMismatchError,
 } from '../../git/errors.ts';
 import { isEmpty, repoSize, setHead } from '../../git/repo.ts';
 import { need, type LoadedRepo, type RequestState } from '../http/request.ts';
@@ -67,7 +77,13 @@ export async function gitWrite<T>(fn: () => Promise<T>): Promise<T> {
  * does not exist (Forgejo services/repository/push.go). Push mirrors with sync_on_commit become due.
  * With `pulls`, open pull requests whose head or base lives here follow the move.
  */
-export async function refreshAfterWrite(em: EntityManager, repo: IRepository, repoPath: string, branches: string[] = [], pulls: PullRefresh | null = null): Promise<void> {
+export async function refreshAfterWrite(
+  em: EntityManager,
+  repo: IRepository,
+  repoPath: string,
+  branches: string[] = [],
+  pulls: PullRefresh | null = null,
+): Promise<void> {
   const wasEmpty = repo.isEmpty;
   repo.isEmpty = await isEmpty(repoPath);
   if (wasEmpty && !repo.isEmpty && !(await readRef(repoPath, 'heads', repo.defaultBranch))) {
@@ -87,10 +103,21 @@ export async function refreshAfterWrite(em: EntityManager, repo: IRepository, re
 }
 
 /** Who moved the refs, for the pull requests whose branches moved with them (lib/pulls/pulls.ts). */
-export interface PullRefresh { services: Services; doerId: number; /** Given, the pulls' `synchronized` events are sent. */ config?: Config }
-export const pullRefresh = (s: { config: Config; services: Services; auth: { doer: { id: number } | null } }): PullRefresh => ({ services: s.services, doerId: s.auth.doer?.id ?? 0, config: s.config });
+export interface PullRefresh {
+  services: Services;
+  doerId: number /** Given, the pulls' `synchronized` events are sent. */;
+  config?: Config;
+}
+export const pullRefresh = (s: { config: Config; services: Services; auth: { doer: { id: number } | null } }): PullRefresh => ({
+  services: s.services,
+  doerId: s.auth.doer?.id ?? 0,
+  config: s.config,
+});
 
 /** A user's git identity: full name (else login) and email (the noreply address when kept private). */
-export function identityOf(cfg: { SERVICE: { NO_REPLY_ADDRESS: string } }, u: { name: string; fullName: string; email: string; lowerName: string; keepEmailPrivate: boolean }) {
+export function identityOf(
+  cfg: { SERVICE: { NO_REPLY_ADDRESS: string } },
+  u: { name: string; fullName: string; email: string; lowerName: string; keepEmailPrivate: boolean },
+) {
   return { name: u.fullName || u.name, email: u.keepEmailPrivate ? `${u.lowerName}@${cfg.SERVICE.NO_REPLY_ADDRESS}` : u.email };
 }

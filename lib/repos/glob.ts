@@ -24,7 +24,13 @@ export function compileGlob(pattern: string, separators = ''): RegExp {
       out += escapeRe(pattern[i + 1]);
       i += 2;
     } else if (c === '*') {
-      if (pattern[i + 1] === '*') { out += '[\\s\\S]*'; i += 2; } else { out += `${any}*`; i += 1; }
+      if (pattern[i + 1] === '*') {
+        out += '[\\s\\S]*';
+        i += 2;
+      } else {
+        out += `${any}*`;
+        i += 1;
+      }
     } else if (c === '?') {
       out += any;
       i += 1;

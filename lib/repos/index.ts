@@ -5,11 +5,29 @@ export { reposJson } from './api/repo-json.ts';
 export { toApiRepo } from './api/repo.ts';
 export type { ApiRepo } from './api/repo.ts';
 export { readRepoAvatar } from './avatar.ts';
-export { branchRule, canControlTag, canUserMergeRule, canUserPushRule, filePatterns, firstMatch, loadBranchRules, matchesAnyFile } from './branch-rules.ts';
+export {
+  branchRule,
+  canControlTag,
+  canUserMergeRule,
+  canUserPushRule,
+  filePatterns,
+  firstMatch,
+  loadBranchRules,
+  matchesAnyFile,
+} from './branch-rules.ts';
 export { gitCtx, gitWrite, identityOf, refreshAfterWrite } from './git.ts';
 export { compileGlob, compileGlobOrLiteral, GlobError } from './glob.ts';
 export { findRedirectTarget } from './redirect.ts';
-export { checkNewRepo, DEFAULT_PULLS_CONFIG, deleteRepository, FILES_EXIST, insertRepository, MIRROR_UNITS, repoUnits, wikiPath } from './repos.ts';
+export {
+  checkNewRepo,
+  DEFAULT_PULLS_CONFIG,
+  deleteRepository,
+  FILES_EXIST,
+  insertRepository,
+  MIRROR_UNITS,
+  repoUnits,
+  wikiPath,
+} from './repos.ts';
 export type { RepoRecord } from './repos.ts';
 export { pageWithTotal, reachable } from './search.ts';
 export type { Caller, Sql } from './search.ts';

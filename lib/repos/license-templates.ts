@@ -2,7 +2,11 @@
 // (modules/repository/license.go) and its preferred licenses listed first.
 import { createRequire } from 'node:module';
 
-interface SpdxEntry { name: string; url: string; licenseText: string }
+interface SpdxEntry {
+  name: string;
+  url: string;
+  licenseText: string;
+}
 
 const require = createRequire(import.meta.url);
 let full: Record<string, SpdxEntry> | null = null;
@@ -24,10 +28,27 @@ export function licenseText(name: string): string | undefined {
   return Object.hasOwn(l, name) ? l[name].licenseText : undefined;
 }
 
-export interface LicenseValues { owner: string; email: string; repo: string; year: string }
+export interface LicenseValues {
+  owner: string;
+  email: string;
+  repo: string;
+  year: string;
+}
 
 const PLACEHOLDERS: [keyof LicenseValues, string[]][] = [
-  ['owner', ['<name of author>', '<owner>', '[NAME]', '[name of copyright owner]', '[fullname]', '<copyright holders>', '<COPYRIGHT HOLDER>', '[name of copyright holder]']],
+  [
+    'owner',
+    [
+      '<name of author>',
+      '<owner>',
+      '[NAME]',
+      '[name of copyright owner]',
+      '[fullname]',
+      '<copyright holders>',
+      '<COPYRIGHT HOLDER>',
+      '[name of copyright holder]',
+    ],
+  ],
   ['email', ['[EMAIL]']],
   ['repo', ['<program>', "<one line to give the program's name and a brief idea of what it does.>"]],
   ['year', ['<year>', '[year]', '{year}', '[yyyy]', '[YEAR]']],

@@ -51,7 +51,11 @@ export const DEFAULT_PULLS_CONFIG = {
   default_update_style: 'merge',
   default_allow_maintainer_edit: false,
 };
-export const DEFAULT_ISSUES_CONFIG = { enable_time_tracker: true, allow_only_contributors_to_track_time: true, enable_issue_dependencies: true };
+export const DEFAULT_ISSUES_CONFIG = {
+  enable_time_tracker: true,
+  allow_only_contributors_to_track_time: true,
+  enable_issue_dependencies: true,
+};
 
 /** forgejo-facts 8.2: forks start with code and pulls, mirrors without pulls and actions. */
 export const FORK_UNITS: UnitName[] = ['code', 'pulls'];
@@ -104,10 +108,16 @@ export interface RepoRecord {
 }
 
 /** Checks that fail before anything is written: name rules, branch name, object format, a free name. */
-export async function checkNewRepo(em: EntityManager, cfg: Config, owner: IUser, r: Pick<RepoRecord, 'name' | 'defaultBranch' | 'objectFormat'>): Promise<void> {
+export async function checkNewRepo(
+  em: EntityManager,
+  cfg: Config,
+  owner: IUser,
+  r: Pick<RepoRecord, 'name' | 'defaultBranch' | 'objectFormat'>,
+): Promise<void> {
   checkRepoName(r.name);
   if (!isValidBranchName(r.defaultBranch || cfg.REPOSITORY.DEFAULT_BRANCH)) throw unprocessable('[DefaultBranch]: GitRefName');
-  if (r.objectFormat === 'sha256' && !(await gitSupportsSha256())) throw unprocessable('object format sha256 is not supported by this server\'s git (it needs git 2.29 or newer)');
+  if (r.objectFormat === 'sha256' && !(await gitSupportsSha256()))
+    throw unprocessable("object format sha256 is not supported by this server's git (it needs git 2.29 or newer)");
   if ((await em.count(Repository, { ownerId: owner.id, lowerName: r.name.toLowerCase() })) > 0) throw conflict(REPO_EXISTS);
 }
 
@@ -168,7 +178,11 @@ export async function insertRepository(em: EntityManager, cfg: Config, owner: IU
  * in it) throws, the directory is removed again, so a failed request leaves no repository on disk;
  * the transaction takes the record away.
  */
-export async function withNewGitDir<T>(path: string, init: { defaultBranch: string; objectFormat?: ObjectFormat }, fill: () => Promise<T>): Promise<T> {
+export async function withNewGitDir<T>(
+  path: string,
+  init: { defaultBranch: string; objectFormat?: ObjectFormat },
+  fill: () => Promise<T>,
+): Promise<T> {
   try {
     await initBare(path, init);
   } catch (e) {
@@ -200,17 +214,24 @@ export interface NewRepo {
   trustModel?: string;
 }
 
-const splitList = (s: string | undefined) => (s ?? '').split(',').map((x) => x.trim()).filter((x) => x !== '');
+const splitList = (s: string | undefined) =>
+  (s ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x) => x !== '');
 
 /** Template names a creation request refers to must exist before anything is written. */
 function checkTemplates(input: NewRepo): void {
   if (input.autoInit) {
     const readme = input.readme || 'Default';
     if (readme !== 'Default') throw badRequest('readme template does not exist, available templates: [Default]');
-    for (const g of splitList(input.gitignores)) if (gitignore(g) === undefined) throw unprocessable(`gitignore template "${g}" does not exist`);
-    if (input.license && licenseText(input.license) === undefined) throw unprocessable(`license template "${input.license}" does not exist`);
+    for (const g of splitList(input.gitignores))
+      if (gitignore(g) === undefined) throw unprocessable(`gitignore template "${g}" does not exist`);
+    if (input.license && licenseText(input.license) === undefined)
+      throw unprocessable(`license template "${input.license}" does not exist`);
   }
-  if (input.issueLabels && !labelSet(input.issueLabels)) throw unprocessable(`failed to load label template file "${input.issueLabels}": template not found`);
+  if (input.issueLabels && !labelSet(input.issueLabels))
+    throw unprocessable(`failed to load label template file "${input.issueLabels}": template not found`);
 }
 
 export function authorOf(cfg: Config, u: IUser) {
@@ -226,7 +247,12 @@ function initialFiles(cfg: Config, repo: IRepository, owner: IUser, doer: IUser,
     ops.push({ op: 'create', path: '.gitignore', content: Buffer.from(text) });
   }
   if (input.license) {
-    const text = fillLicense(input.license, { owner: owner.name, email: authorOf(cfg, doer).email, repo: repo.name, year: String(new Date().getFullYear()) });
+    const text = fillLicense(input.license, {
+      owner: owner.name,
+      email: authorOf(cfg, doer).email,
+      repo: repo.name,
+      year: String(new Date().getFullYear()),
+    });
     ops.push({ op: 'create', path: 'LICENSE', content: Buffer.from(text ?? '') });
   }
   return ops;
@@ -239,7 +265,14 @@ export async function addLabelSet(em: EntityManager, repoId: number, setName: st
   await em.flush();
 }
 
-export async function createRepository(em: EntityManager, cfg: Config, services: Services, owner: IUser, doer: IUser, input: NewRepo): Promise<IRepository> {
+export async function createRepository(
+  em: EntityManager,
+  cfg: Config,
+  services: Services,
+  owner: IUser,
+  doer: IUser,
+  input: NewRepo,
+): Promise<IRepository> {
   checkTemplates(input);
   const repo = await insertRepository(em, cfg, owner, doer, {
     name: input.name,
@@ -255,7 +288,14 @@ export async function createRepository(em: EntityManager, cfg: Config, services:
     if (input.issueLabels) await addLabelSet(em, repo.id, input.issueLabels);
     if (input.autoInit) {
       const author = authorOf(cfg, doer);
-      await commitFiles(path, { branch: repo.defaultBranch, parent: null, expectedOld: null, ops: initialFiles(cfg, repo, owner, doer, input), message: 'Initial commit', author });
+      await commitFiles(path, {
+        branch: repo.defaultBranch,
+        parent: null,
+        expectedOld: null,
+        ops: initialFiles(cfg, repo, owner, doer, input),
+        message: 'Initial commit',
+        author,
+      });
       repo.isEmpty = false;
       repo.size = await repoSize(path);
       await em.flush();
@@ -278,7 +318,12 @@ const REPO_EXTRAS = `to_json(array(select x from repo_unit x where x.repo_id = r
     exists (select 1 from repo_transfer t where t.repo_id = r.id) as transfer_pending`;
 type RepoRow = Record<string, unknown> & { units: Record<string, unknown>[] | null; transfer_pending: boolean | null };
 
-const unitRow = (u: Record<string, unknown>): IRepoUnit => ({ id: Number(u.id), repoId: Number(u.repo_id), type: Number(u.type), config: u.config as Record<string, unknown> });
+const unitRow = (u: Record<string, unknown>): IRepoUnit => ({
+  id: Number(u.id),
+  repoId: Number(u.repo_id),
+  type: Number(u.type),
+  config: u.config as Record<string, unknown>,
+});
 
 export interface RepoByName {
   /** Null when no user or organization has the name. */
@@ -300,21 +345,37 @@ let byIdSql: string | undefined;
  * whether a transfer is pending, in one query: this runs on every request below `{R}`. With `plain`,
  * for a request that changes nothing, the owner and repository are plain objects (model/raw.ts).
  */
-export async function findRepoByName(em: EntityManager, owner: IUser | string, repoName: string, opts: { plain?: boolean } = {}): Promise<RepoByName> {
+export async function findRepoByName(
+  em: EntityManager,
+  owner: IUser | string,
+  repoName: string,
+  opts: { plain?: boolean } = {},
+): Promise<RepoByName> {
   const known = repoRead.get(em);
-  if (known && known.repoName === repoName.toLowerCase() && known.ownerName === (typeof owner === 'string' ? owner.toLowerCase() : owner.lowerName)) {
+  if (
+    known &&
+    known.repoName === repoName.toLowerCase() &&
+    known.ownerName === (typeof owner === 'string' ? owner.toLowerCase() : owner.lowerName)
+  ) {
     repoRead.delete(em);
     return repoFromRow(em, known.row, typeof owner === 'string' ? null : owner, !!opts.plain);
   }
   // The texts are built once: a named statement is looked up by its text on every request.
-  const rows = typeof owner === 'string'
-    ? await readRowsFast<RepoRow>(em, [User, Repository, RepoUnit, RepoTransfer],
-      (byOwnerNameSql ??= `select ${prefixedColumns(em, User, 'u')}, ${prefixedColumns(em, Repository, 'r')}, ${REPO_EXTRAS}
+  const rows =
+    typeof owner === 'string'
+      ? await readRowsFast<RepoRow>(
+          em,
+          [User, Repository, RepoUnit, RepoTransfer],
+          (byOwnerNameSql ??= `select ${prefixedColumns(em, User, 'u')}, ${prefixedColumns(em, Repository, 'r')}, ${REPO_EXTRAS}
          from "user" u left join repository r on r.owner_id = u.id and r.lower_name = ? where u.lower_name = ?`),
-      [repoName.toLowerCase(), owner.toLowerCase()])
-    : await readRowsFast<RepoRow>(em, [Repository, RepoUnit, RepoTransfer],
-      (byOwnerSql ??= `select ${prefixedColumns(em, Repository, 'r')}, ${REPO_EXTRAS} from repository r where r.owner_id = ? and r.lower_name = ?`),
-      [owner.id, repoName.toLowerCase()]);
+          [repoName.toLowerCase(), owner.toLowerCase()],
+        )
+      : await readRowsFast<RepoRow>(
+          em,
+          [Repository, RepoUnit, RepoTransfer],
+          (byOwnerSql ??= `select ${prefixedColumns(em, Repository, 'r')}, ${REPO_EXTRAS} from repository r where r.owner_id = ? and r.lower_name = ?`),
+          [owner.id, repoName.toLowerCase()],
+        );
   return repoFromRow(em, rows[0], typeof owner === 'string' ? null : owner, !!opts.plain);
 }
 
@@ -338,7 +399,7 @@ const repoRead = new WeakMap<EntityManager, { ownerName: string; repoName: strin
 
 /** Keeps the columns `repoByNameLateral` selected in `row` as the answer for this owner and repository name. */
 export function keepRepoRead(em: EntityManager, ownerName: string, repoName: string, row: Record<string, unknown>): void {
-  const found = row.o == null ? undefined : { u: row.o, r: row.r, units: row.units, transfer_pending: row.transfer_pending } as RepoRow;
+  const found = row.o == null ? undefined : ({ u: row.o, r: row.r, units: row.units, transfer_pending: row.transfer_pending } as RepoRow);
   repoRead.set(em, { ownerName: ownerName.toLowerCase(), repoName: repoName.toLowerCase(), row: found });
 }
 
@@ -358,16 +419,28 @@ function repoFromRow(em: EntityManager, row: RepoRow | undefined, knownOwner: IU
 
 /** A repository by id with its owner, units and transfer state, in one query (a fork's parent). */
 export async function findRepoById(em: EntityManager, id: number): Promise<RepoByName> {
-  const rows = await readRowsFast<RepoRow>(em, [User, Repository, RepoUnit, RepoTransfer],
+  const rows = await readRowsFast<RepoRow>(
+    em,
+    [User, Repository, RepoUnit, RepoTransfer],
     (byIdSql ??= `select ${prefixedColumns(em, User, 'u')}, ${prefixedColumns(em, Repository, 'r')}, ${REPO_EXTRAS}
-       from repository r join "user" u on u.id = r.owner_id where r.id = ?`), [id]);
+       from repository r join "user" u on u.id = r.owner_id where r.id = ?`),
+    [id],
+  );
   return repoFromRow(em, rows[0], null);
 }
 
-const exists = (p: string) => fs.access(p).then(() => true, () => false);
+const exists = (p: string) =>
+  fs.access(p).then(
+    () => true,
+    () => false,
+  );
 
 /** Moves a repository directory and its wiki, if any. */
-export async function moveGitDirs(services: Services, from: { owner: string; name: string }, to: { owner: string; name: string }): Promise<void> {
+export async function moveGitDirs(
+  services: Services,
+  from: { owner: string; name: string },
+  to: { owner: string; name: string },
+): Promise<void> {
   const src = services.repoPath(from.owner, from.name);
   const dst = services.repoPath(to.owner, to.name);
   if (src === dst) return;
@@ -377,10 +450,19 @@ export async function moveGitDirs(services: Services, from: { owner: string; nam
 }
 
 /** Moves the repository directory and leaves a redirect from the old name (spec, path resolution rule 3). */
-export async function renameRepository(em: EntityManager, services: Services, repo: IRepository, owner: IUser, newName: string): Promise<void> {
+export async function renameRepository(
+  em: EntityManager,
+  services: Services,
+  repo: IRepository,
+  owner: IUser,
+  newName: string,
+): Promise<void> {
   checkRepoName(newName);
   if (newName === repo.name) return;
-  if (newName.toLowerCase() !== repo.lowerName && (await em.count(Repository, { ownerId: owner.id, lowerName: newName.toLowerCase() })) > 0) {
+  if (
+    newName.toLowerCase() !== repo.lowerName &&
+    (await em.count(Repository, { ownerId: owner.id, lowerName: newName.toLowerCase() })) > 0
+  ) {
     throw conflict(REPO_EXISTS);
   }
   const oldName = repo.name;
@@ -401,9 +483,14 @@ export async function renameRepository(em: EntityManager, services: Services, re
 export async function recountForks(em: EntityManager, baseId: number): Promise<void> {
   await em.flush();
   await lockCounterRows(em, { repository: [baseId] });
-  const rows = await em.getConnection().execute<{ num_forks: number }[]>(
-    'update repository r set num_forks = (select count(*) from repository f where f.fork_id = r.id) where r.id = ? returning num_forks',
-    [baseId], 'all', em.getTransactionContext());
+  const rows = await em
+    .getConnection()
+    .execute<{ num_forks: number }[]>(
+      'update repository r set num_forks = (select count(*) from repository f where f.fork_id = r.id) where r.id = ? returning num_forks',
+      [baseId],
+      'all',
+      em.getTransactionContext(),
+    );
   if (rows.length) learnCounters(em, Repository, baseId, { numForks: Number(rows[0].num_forks) });
 }
 
@@ -442,7 +529,9 @@ export async function deleteRepository(em: EntityManager, services: Services, re
   for (const dir of [services.repoPath(owner.name, repo.name), wikiPath(services, owner.name, repo.name)]) {
     await closeBatch(dir);
     const trash = `${dir}.deleted-${randomBytes(4).toString('hex')}`;
-    await fs.rename(dir, trash).catch((e: NodeJS.ErrnoException) => { if (e.code !== 'ENOENT') throw e; });
+    await fs.rename(dir, trash).catch((e: NodeJS.ErrnoException) => {
+      if (e.code !== 'ENOENT') throw e;
+    });
     await deleteRepo(trash);
   }
 }

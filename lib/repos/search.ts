@@ -14,12 +14,20 @@ import { unprocessable } from '../http/errors.ts';
 import { INT32_MAX } from '../http/query-values.ts';
 import type { QueryOf } from '../../model/schemas/query.ts';
 
-export interface Caller { doer: IUser | null; siteAdmin: boolean; token: TokenInfo | null }
+export interface Caller {
+  doer: IUser | null;
+  siteAdmin: boolean;
+  token: TokenInfo | null;
+}
 
 /** A WHERE fragment over `repository r` with its `?` parameters. */
-export interface Sql { sql: string; params: unknown[] }
+export interface Sql {
+  sql: string;
+  params: unknown[];
+}
 const sql = (s: string, ...params: unknown[]): Sql => ({ sql: s, params });
-const and = (parts: Sql[]): Sql => (parts.length ? sql(parts.map((p) => `(${p.sql})`).join(' and '), ...parts.flatMap((p) => p.params)) : sql('true'));
+const and = (parts: Sql[]): Sql =>
+  parts.length ? sql(parts.map((p) => `(${p.sql})`).join(' and '), ...parts.flatMap((p) => p.params)) : sql('true');
 const or = (parts: Sql[]): Sql => sql(parts.map((p) => `(${p.sql})`).join(' or '), ...parts.flatMap((p) => p.params));
 
 /** Public repositories of public owners: what anonymous callers and public-only tokens see. */
@@ -30,13 +38,20 @@ export const PUBLIC = sql(`not r.is_private and r.owner_id in (select o.id from 
 // built once (a hashed subplan), so a search over many repositories costs little more than over few.
 
 /** A team of the owning organization holding `uid` that covers the repository. */
-const viaTeam = (uid: number) => or([
-  sql(`r.owner_id in (select t.org_id from team_user tu join team t on t.id = tu.team_id
-    where tu.uid = ? and t.includes_all_repositories)`, uid),
-  sql(`r.id in (select tr.repo_id from team_user tu join team t on t.id = tu.team_id
+const viaTeam = (uid: number) =>
+  or([
+    sql(
+      `r.owner_id in (select t.org_id from team_user tu join team t on t.id = tu.team_id
+    where tu.uid = ? and t.includes_all_repositories)`,
+      uid,
+    ),
+    sql(
+      `r.id in (select tr.repo_id from team_user tu join team t on t.id = tu.team_id
     join team_repo tr on tr.team_id = t.id join repository tr_r on tr_r.id = tr.repo_id and tr_r.owner_id = t.org_id
-    where tu.uid = ?)`, uid),
-]);
+    where tu.uid = ?)`,
+      uid,
+    ),
+  ]);
 const viaCollaboration = (uid: number) => sql(`r.id in (select c.repo_id from collaboration c where c.user_id = ?)`, uid);
 
 /** lib/auth/perm.ts as a condition: owned, collaborating, through a team, or public with a visible owner. */
@@ -45,8 +60,11 @@ function accessibleTo(uid: number): Sql {
     sql('r.owner_id = ?', uid),
     viaCollaboration(uid),
     viaTeam(uid),
-    sql(`not r.is_private and r.owner_id in (select o.id from "user" o
-      where o.visibility in ('public', 'limited') or o.id in (select ou.org_id from org_user ou where ou.uid = ?))`, uid),
+    sql(
+      `not r.is_private and r.owner_id in (select o.id from "user" o
+      where o.visibility in ('public', 'limited') or o.id in (select ou.org_id from org_user ou where ou.uid = ?))`,
+      uid,
+    ),
   ]);
 }
 
@@ -86,13 +104,23 @@ export function pageCut(page: Page | null): Sql {
  * statement (model/raw.ts executeFast) that PostgreSQL plans once per connection: issue 10, planning
  * the page of GET /repos/search took about 4 ms of PostgreSQL's CPU per request, running it 0.7 ms.
  */
-export async function pageWithTotal(em: EntityManager, table: string, alias: string, where: Sql, order: Sql, page: Page | null, total?: Sql): Promise<{ rows: Record<string, unknown>[]; total: number }> {
+export async function pageWithTotal(
+  em: EntityManager,
+  table: string,
+  alias: string,
+  where: Sql,
+  order: Sql,
+  page: Page | null,
+  total?: Sql,
+): Promise<{ rows: Record<string, unknown>[]; total: number }> {
   const count = total ?? sql(`select count(*)::int from "${table}" ${alias} where ${where.sql}`, ...where.params);
   const cut = pageCut(page);
-  const rows = await executeFast(em,
+  const rows = await executeFast(
+    em,
     `select c.n as "${TOTAL}", p.* from (${count.sql}) c(n)
       left join lateral (select ${alias}.* from "${table}" ${alias} where ${where.sql} order by ${order.sql}${cut.sql}) p on true`,
-    [...count.params, ...where.params, ...order.params, ...cut.params]);
+    [...count.params, ...where.params, ...order.params, ...cut.params],
+  );
   return { rows: rows.filter((row) => row.id != null), total: Number(rows[0]?.[TOTAL] ?? 0) };
 }
 
@@ -102,8 +130,16 @@ export async function pageWithTotal(em: EntityManager, table: string, alias: str
  * only the tables and columns whose changes bump `repo_search_version` (migration RepoSearchVersion;
  * test/model/repo-search-version.test.ts checks the conditions built here).
  */
-export async function findRepos(em: EntityManager, where: Sql, order: Sql, page: Page | null, o: { keepTotal?: boolean } = {}): Promise<{ repos: IRepository[]; total: number }> {
-  const { rows, total } = o.keepTotal ? await pageWithKeptTotal(em, where, order, page) : await pageWithTotal(em, 'repository', 'r', where, order, page);
+export async function findRepos(
+  em: EntityManager,
+  where: Sql,
+  order: Sql,
+  page: Page | null,
+  o: { keepTotal?: boolean } = {},
+): Promise<{ repos: IRepository[]; total: number }> {
+  const { rows, total } = o.keepTotal
+    ? await pageWithKeptTotal(em, where, order, page)
+    : await pageWithTotal(em, 'repository', 'r', where, order, page);
   return { repos: plainRows(em, Repository, rows), total };
 }
 
@@ -122,20 +158,31 @@ const MAX_KEY = 4096;
 const VERSION = 'cairn__version';
 
 /** `pageWithTotal` over repositories, counting only when the memo does not hold the total for the version read. */
-async function pageWithKeptTotal(em: EntityManager, where: Sql, order: Sql, page: Page | null): Promise<{ rows: Record<string, unknown>[]; total: number }> {
+async function pageWithKeptTotal(
+  em: EntityManager,
+  where: Sql,
+  order: Sql,
+  page: Page | null,
+): Promise<{ rows: Record<string, unknown>[]; total: number }> {
   const key = `${where.sql}\0${JSON.stringify(where.params)}`;
   // Inside a transaction, its own changes are visible before its bump is: neither read nor keep.
   const keep = key.length <= MAX_KEY && !em.isInTransaction();
   const memo = keep ? kept.get(key) : undefined;
   // The count is an uncorrelated subquery (an InitPlan), which PostgreSQL runs only when the CASE
   // reaches it: not at all when the version read is the memo's.
-  const count = sql(`select s.v::text, case when s.v = ?::bigint then null else (select count(*)::int from "repository" r where ${where.sql}) end
-    from (select (select v from "repo_search_version" where id = 1) v) s`, memo ? String(memo.v) : null, ...where.params);
+  const count = sql(
+    `select s.v::text, case when s.v = ?::bigint then null else (select count(*)::int from "repository" r where ${where.sql}) end
+    from (select (select v from "repo_search_version" where id = 1) v) s`,
+    memo ? String(memo.v) : null,
+    ...where.params,
+  );
   const cut = pageCut(page);
-  const rows = await executeFast(em,
+  const rows = await executeFast(
+    em,
     `select c.v as "${VERSION}", c.n as "${TOTAL}", p.* from (${count.sql}) c(v, n)
       left join lateral (select r.* from "repository" r where ${where.sql} order by ${order.sql}${cut.sql}) p on true`,
-    [...count.params, ...where.params, ...order.params, ...cut.params]);
+    [...count.params, ...where.params, ...order.params, ...cut.params],
+  );
   const first = rows[0];
   const v = first?.[VERSION] == null ? null : Number(first[VERSION]);
   const counted = first?.[TOTAL];
@@ -181,11 +228,21 @@ export function searchCondition(c: Caller, q: QueryOf<'RepoSearch'>): { where: S
   let collaborate: boolean | null = q.exclusive === true ? false : null;
   // An unknown mode was refused by the row's declaration (422 "Invalid search mode").
   switch (q.mode) {
-    case 'source': parts.push(sql('not r.is_fork and not r.is_mirror')); break;
-    case 'fork': parts.push(sql('r.is_fork')); break;
-    case 'mirror': parts.push(sql('r.is_mirror')); break;
-    case 'collaborative': parts.push(sql('not r.is_mirror')); collaborate = true; break;
-    default: break;
+    case 'source':
+      parts.push(sql('not r.is_fork and not r.is_mirror'));
+      break;
+    case 'fork':
+      parts.push(sql('r.is_fork'));
+      break;
+    case 'mirror':
+      parts.push(sql('r.is_mirror'));
+      break;
+    case 'collaborative':
+      parts.push(sql('not r.is_mirror'));
+      collaborate = true;
+      break;
+    default:
+      break;
   }
 
   // Ids are Go's Atoi (0: not given); one beyond the `integer` columns names nothing (issue 9, item 7).
@@ -200,7 +257,11 @@ export function searchCondition(c: Caller, q: QueryOf<'RepoSearch'>): { where: S
   }
   if (teamId > 0 && teamId <= INT32_MAX) parts.push(sql('r.id in (select repo_id from team_repo where team_id = ?)', teamId));
   if (starredBy > 0 && starredBy <= INT32_MAX) parts.push(sql('r.id in (select repo_id from star where uid = ?)', starredBy));
-  for (const [param, column] of [['is_private', 'r.is_private'], ['template', 'r.is_template'], ['archived', 'r.is_archived']] as const) {
+  for (const [param, column] of [
+    ['is_private', 'r.is_private'],
+    ['template', 'r.is_template'],
+    ['archived', 'r.is_archived'],
+  ] as const) {
     const v = q[param];
     if (v !== undefined) parts.push(sql(v ? column : `not ${column}`));
   }
@@ -210,7 +271,10 @@ export function searchCondition(c: Caller, q: QueryOf<'RepoSearch'>): { where: S
     const words = keyword.split(',').filter((w) => w !== '');
     const topicOnly = q.topic === true;
     const topicMatch = (w: string) => (topicOnly ? sql('t.name = ?', w.toLowerCase()) : sql(`t.name like ? escape '\\'`, likeArg(w)));
-    const byTopic = sql(`r.id in (select rt.repo_id from repo_topic rt join topic t on t.id = rt.topic_id where ${or(words.map(topicMatch)).sql})`, ...words.flatMap((w) => topicMatch(w).params));
+    const byTopic = sql(
+      `r.id in (select rt.repo_id from repo_topic rt join topic t on t.id = rt.topic_id where ${or(words.map(topicMatch)).sql})`,
+      ...words.flatMap((w) => topicMatch(w).params),
+    );
     if (topicOnly) parts.push(byTopic);
     else {
       const likes: Sql[] = [byTopic];
@@ -220,7 +284,9 @@ export function searchCondition(c: Caller, q: QueryOf<'RepoSearch'>): { where: S
       }
       const pieces = keyword.split('/');
       if (teamId === 0 && pieces.length === 2) {
-        likes.push(sql(`lower(r.owner_name) like ? escape '\\' and r.lower_name like ? escape '\\'`, likeArg(pieces[0]), likeArg(pieces[1])));
+        likes.push(
+          sql(`lower(r.owner_name) like ? escape '\\' and r.lower_name like ? escape '\\'`, likeArg(pieces[0]), likeArg(pieces[1])),
+        );
       }
       parts.push(or(likes));
     }
@@ -235,17 +301,33 @@ export function searchCondition(c: Caller, q: QueryOf<'RepoSearch'>): { where: S
     order = SORTS[sort].replaceAll('{d}', dir);
   }
   const priority = q.priority_owner_id ?? 0;
-  const orderSql = priority > 0 && priority <= INT32_MAX ? sql(`case when r.owner_id = ? then 0 else 1 end, ${order}, r.id asc`, priority) : sql(`${order}, r.id asc`);
+  const orderSql =
+    priority > 0 && priority <= INT32_MAX
+      ? sql(`case when r.owner_id = ? then 0 else 1 end, ${order}, r.id asc`, priority)
+      : sql(`${order}, r.id asc`);
   return { where: and(parts), order: orderSql };
 }
 
 /** `order_by` of `GET /user/repos` (Forgejo's ListMyRepos). */
 const ORDER_BY: Record<string, string> = {
-  name: 'r.lower_name asc', id: 'r.id asc', newest: 'r.created_at desc', oldest: 'r.created_at asc',
-  recentupdate: 'r.updated_at desc', leastupdate: 'r.updated_at asc', reversealphabetically: 'r.lower_name desc',
-  alphabetically: 'r.lower_name asc', reversesize: 'r.size desc', size: 'r.size asc', reversegitsize: 'r.size desc',
-  gitsize: 'r.size asc', reverselfssize: 'r.size desc', lfssize: 'r.size asc', moststars: 'r.num_stars desc',
-  feweststars: 'r.num_stars asc', mostforks: 'r.num_forks desc', fewestforks: 'r.num_forks asc',
+  name: 'r.lower_name asc',
+  id: 'r.id asc',
+  newest: 'r.created_at desc',
+  oldest: 'r.created_at asc',
+  recentupdate: 'r.updated_at desc',
+  leastupdate: 'r.updated_at asc',
+  reversealphabetically: 'r.lower_name desc',
+  alphabetically: 'r.lower_name asc',
+  reversesize: 'r.size desc',
+  size: 'r.size asc',
+  reversegitsize: 'r.size desc',
+  gitsize: 'r.size asc',
+  reverselfssize: 'r.size desc',
+  lfssize: 'r.size asc',
+  moststars: 'r.num_stars desc',
+  feweststars: 'r.num_stars asc',
+  mostforks: 'r.num_forks desc',
+  fewestforks: 'r.num_forks asc',
 };
 
 export function orderByParam(v: string | null): Sql {

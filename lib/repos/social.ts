@@ -10,7 +10,13 @@ export const WATCHING = [WatchMode.normal, WatchMode.auto];
 /** Star or unstar; the row is written in one statement, so the same user starring twice at once adds one. */
 export async function setStar(em: EntityManager, uid: number, repo: IRepository, on: boolean): Promise<void> {
   const changed = on
-    ? (await sql(em, 'insert into star (uid, repo_id, created_at) values (?, ?, ?) on conflict (uid, repo_id) do nothing returning id', [uid, repo.id, new Date()])).length
+    ? (
+        await sql(em, 'insert into star (uid, repo_id, created_at) values (?, ?, ?) on conflict (uid, repo_id) do nothing returning id', [
+          uid,
+          repo.id,
+          new Date(),
+        ])
+      ).length
     : await em.nativeDelete(Star, { uid, repoId: repo.id });
   if (changed) await recountStarsAndWatches(em, [repo.id]);
 }
@@ -19,9 +25,15 @@ export async function setStar(em: EntityManager, uid: number, repo: IRepository,
 export async function setWatch(em: EntityManager, userId: number, repo: IRepository, on: boolean): Promise<void> {
   const now = new Date();
   const changed = on
-    ? (await sql(em, `insert into watch (user_id, repo_id, mode, created_at, updated_at) values (?, ?, ?, ?, ?)
+    ? (
+        await sql(
+          em,
+          `insert into watch (user_id, repo_id, mode, created_at, updated_at) values (?, ?, ?, ?, ?)
         on conflict (user_id, repo_id) do update set mode = excluded.mode, updated_at = excluded.updated_at where watch.mode <> excluded.mode
-        returning id`, [userId, repo.id, WatchMode.normal, now, now])).length
+        returning id`,
+          [userId, repo.id, WatchMode.normal, now, now],
+        )
+      ).length
     : await em.nativeUpdate(Watch, { userId, repoId: repo.id, mode: { $ne: WatchMode.dont } }, { mode: WatchMode.dont, updatedAt: now });
   if (changed) await recountStarsAndWatches(em, [repo.id]);
 }
@@ -64,7 +76,10 @@ export async function recountStarsAndWatches(em: EntityManager, repoIds: number[
       num_stars = (select count(*) from star s where s.repo_id = r.id),
       num_watches = (select count(*) from watch w where w.repo_id = r.id and w.mode in (${WATCHING.join(',')}))
       where r.id in (${ids.map(() => '?').join(',')}) returning id, num_stars, num_watches`,
-    ids, 'all', em.getTransactionContext());
+    ids,
+    'all',
+    em.getTransactionContext(),
+  );
   for (const r of rows) learnCounters(em, Repository, r.id, { numStars: Number(r.num_stars), numWatches: Number(r.num_watches) });
 }
 

@@ -32,7 +32,10 @@ async function recount(em: EntityManager, topicIds: number[]): Promise<void> {
   const rows = await em.getConnection().execute<{ id: number; repo_count: number }[]>(
     `update topic t set repo_count = (select count(*) from repo_topic rt where rt.topic_id = t.id)
       where t.id in (${ids.map(() => '?').join(',')}) returning id, repo_count`,
-    ids, 'all', em.getTransactionContext());
+    ids,
+    'all',
+    em.getTransactionContext(),
+  );
   for (const r of rows) learnCounters(em, Topic, r.id, { repoCount: Number(r.repo_count) });
 }
 
@@ -50,9 +53,14 @@ async function topicNamed(em: EntityManager, name: string): Promise<ITopic> {
   const existing = await em.findOne(Topic, { name });
   if (existing) return existing;
   const now = new Date();
-  await em.getConnection().execute(
-    'insert into topic (name, repo_count, created_at, updated_at) values (?, 0, ?, ?) on conflict (name) do nothing',
-    [name, now, now], 'run', em.getTransactionContext());
+  await em
+    .getConnection()
+    .execute(
+      'insert into topic (name, repo_count, created_at, updated_at) values (?, 0, ?, ?) on conflict (name) do nothing',
+      [name, now, now],
+      'run',
+      em.getTransactionContext(),
+    );
   const t = await em.findOne(Topic, { name });
   if (!t) throw new Error(`topic ${name} vanished after its insert`);
   return t;
@@ -76,8 +84,14 @@ export async function saveTopics(em: EntityManager, repo: IRepository, names: st
 
 export async function addTopic(em: EntityManager, repo: IRepository, name: string): Promise<void> {
   const t = await topicNamed(em, name);
-  await em.getConnection().execute('insert into repo_topic (repo_id, topic_id) values (?, ?) on conflict (repo_id, topic_id) do nothing',
-    [repo.id, t.id], 'run', em.getTransactionContext());
+  await em
+    .getConnection()
+    .execute(
+      'insert into repo_topic (repo_id, topic_id) values (?, ?) on conflict (repo_id, topic_id) do nothing',
+      [repo.id, t.id],
+      'run',
+      em.getTransactionContext(),
+    );
   await recount(em, [t.id]);
   await syncRepoColumn(em, repo);
 }
@@ -102,7 +116,10 @@ export async function countRepoTopics(em: EntityManager, repoId: number): Promis
 export async function dropRepoTopics(em: EntityManager, repoId: number): Promise<void> {
   const links = await em.find(RepoTopic, { repoId });
   await em.nativeDelete(RepoTopic, { repoId });
-  await recount(em, links.map((l) => l.topicId));
+  await recount(
+    em,
+    links.map((l) => l.topicId),
+  );
 }
 
 /** Copies the topics of one repository to another (template generation). */

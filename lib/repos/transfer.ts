@@ -27,7 +27,13 @@ export const transferUserIds = (ts: IRepoTransfer[]) => ts.flatMap((t) => [t.doe
  * Several pending transfers (RepoTransfer shape) with their users and teams read once; `known` users
  * (read with something else) are not read again.
  */
-export async function transfersJson(em: EntityManager, cfg: Config, ts: IRepoTransfer[], viewer: Viewer, known: IUser[] = []): Promise<ApiRepoTransfer[]> {
+export async function transfersJson(
+  em: EntityManager,
+  cfg: Config,
+  ts: IRepoTransfer[],
+  viewer: Viewer,
+  known: IUser[] = [],
+): Promise<ApiRepoTransfer[]> {
   if (ts.length === 0) return [];
   const missing = [...new Set(transferUserIds(ts))].filter((id) => !known.some((u) => u.id === id));
   const users = [...known, ...(missing.length ? await em.find(User, { id: { $in: missing } }) : [])];
@@ -40,7 +46,11 @@ export async function transfersJson(em: EntityManager, cfg: Config, ts: IRepoTra
   };
   return ts.map((t) => {
     const teams = allTeams.filter((x) => t.teamIds.includes(x.id));
-    return { doer: user(t.doerId), recipient: user(t.recipientId), teams: teams.length ? teams.map((x) => toApiTeam(cfg, x, units)) : null };
+    return {
+      doer: user(t.doerId),
+      recipient: user(t.recipientId),
+      teams: teams.length ? teams.map((x) => toApiTeam(cfg, x, units)) : null,
+    };
   });
 }
 
@@ -51,7 +61,13 @@ async function checkNameFree(em: EntityManager, newOwner: IUser, repo: IReposito
 }
 
 /** Moves the repository to `newOwner` now: record, team links, collaborators, directory, redirect. */
-export async function transferOwnership(em: EntityManager, services: Services, repo: IRepository, newOwner: IUser, teamIds: number[]): Promise<void> {
+export async function transferOwnership(
+  em: EntityManager,
+  services: Services,
+  repo: IRepository,
+  newOwner: IUser,
+  teamIds: number[],
+): Promise<void> {
   const oldOwner = await em.findOneOrFail(User, { id: repo.ownerId });
   if (oldOwner.id === newOwner.id) return;
   await checkNameFree(em, newOwner, repo);
@@ -89,8 +105,17 @@ export async function checkTransferTeams(em: EntityManager, newOwner: IUser, tea
  * Starts a transfer; true when it happened at once, false when it waits for the recipient. A
  * recipient without access gets read access, so that it can see what it is asked to accept.
  */
-export async function startTransfer(em: EntityManager, services: Services, doer: IUser, siteAdmin: boolean, repo: IRepository, newOwner: IUser, teamIds: number[]): Promise<boolean> {
-  if ((await em.count(RepoTransfer, { repoId: repo.id })) > 0) throw conflict(`repository is already being transferred [repo: ${repo.ownerName}/${repo.name}]`);
+export async function startTransfer(
+  em: EntityManager,
+  services: Services,
+  doer: IUser,
+  siteAdmin: boolean,
+  repo: IRepository,
+  newOwner: IUser,
+  teamIds: number[],
+): Promise<boolean> {
+  if ((await em.count(RepoTransfer, { repoId: repo.id })) > 0)
+    throw conflict(`repository is already being transferred [repo: ${repo.ownerName}/${repo.name}]`);
   await checkNameFree(em, newOwner, repo);
   const direct = siteAdmin || doer.id === newOwner.id || (newOwner.type === 1 && (await canCreateOrgRepo(em, newOwner.id, doer.id)));
   if (direct) {

@@ -28,7 +28,10 @@ export function serveWebRaw(config: Config, services: Services): Middleware {
       const repoPath = services.repoPath(owner, repo);
       refLength = 0;
       for (let i = 1; i < rest.length; i++) {
-        if (await readRef(repoPath, refKind, rest.slice(0, i).join('/')).catch(() => null)) { refLength = i; break; }
+        if (await readRef(repoPath, refKind, rest.slice(0, i).join('/')).catch(() => null)) {
+          refLength = i;
+          break;
+        }
       }
       // No such ref (or no such repository): the API's 404, for a ref nobody has.
       if (refLength === 0) refLength = 1;

@@ -87,7 +87,8 @@ export function webPathToGitPath(web: string): string {
   if (web.endsWith('.md')) return pathJoinRelX(unescape(web, false) ?? '');
   const segs = web.split('/').map((seg) =>
     // A space is safe in a git path, so it is kept rather than escaped.
-    escapeSegToWeb(unescapeSegment(seg).text, seg.endsWith(DASH_MARKER)).replaceAll('%20', ' ').replaceAll('+', ' '));
+    escapeSegToWeb(unescapeSegment(seg).text, seg.endsWith(DASH_MARKER)).replaceAll('%20', ' ').replaceAll('+', ' '),
+  );
   return `${segs.join('/')}.md`;
 }
 
@@ -123,7 +124,11 @@ export class WikiNameError extends Error {
 
 /** Forgejo's SanitizeWikiPath and validateWebPath for the name a page is written under. */
 export function checkPageName(web: string): void {
-  const parts = web.replace(/^\//, '').split('/').map((p) => p.replace(/^ +| +$/g, '')).filter((p) => p !== '');
+  const parts = web
+    .replace(/^\//, '')
+    .split('/')
+    .map((p) => p.replace(/^ +| +$/g, ''))
+    .filter((p) => p !== '');
   if (parts.length === 0) throw new WikiNameError(false, 'Invalid wiki filename: empty segment');
   for (const p of parts) {
     if (p === '.' || p === '..') throw new WikiNameError(false, 'Invalid wiki filename: path navigation');
@@ -145,7 +150,11 @@ export interface PageFile {
   oid: string;
 }
 
-const exists = (p: string) => fs.access(p).then(() => true, () => false);
+const exists = (p: string) =>
+  fs.access(p).then(
+    () => true,
+    () => false,
+  );
 
 /** The commit at the tip of the wiki branch; null when the wiki was never written (no repository or no branch). */
 export async function wikiTip(w: Wiki): Promise<string | null> {
@@ -220,7 +229,10 @@ const writing = new Map<string, Promise<unknown>>();
  */
 async function oneAtATime<T>(key: string, fn: () => Promise<T>): Promise<T> {
   const run = (writing.get(key) ?? Promise.resolve()).then(fn, fn);
-  const settled = run.then(() => undefined, () => undefined);
+  const settled = run.then(
+    () => undefined,
+    () => undefined,
+  );
   writing.set(key, settled);
   try {
     return await run;
@@ -241,7 +253,14 @@ export function changeWiki(w: Wiki, who: Identity, plan: (tip: string | null) =>
       const change = await plan(tip);
       if (!change) return;
       try {
-        await commitFiles(w.path, { branch: w.branch, parent: tip, expectedOld: tip, ops: change.ops, message: change.message, author: who });
+        await commitFiles(w.path, {
+          branch: w.branch,
+          parent: tip,
+          expectedOld: tip,
+          ops: change.ops,
+          message: change.message,
+          author: who,
+        });
         return;
       } catch (e) {
         if (!(e instanceof RefConflictError) || attempt >= ATTEMPTS) throw e;

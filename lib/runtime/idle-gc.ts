@@ -81,7 +81,10 @@ export class IdleCollector {
 }
 
 /** Starts looking at `server`'s requests; `stop` ends it (the timer never keeps the process alive). */
-export function collectWhenIdle(server: http.Server, deps: IdleCollectorDeps = { heapBytes: () => v8.getHeapStatistics().total_heap_size, collect: lastResortCollect() }): { stop(): void } {
+export function collectWhenIdle(
+  server: http.Server,
+  deps: IdleCollectorDeps = { heapBytes: () => v8.getHeapStatistics().total_heap_size, collect: lastResortCollect() },
+): { stop(): void } {
   const c = new IdleCollector(deps);
   const onRequest = () => c.request();
   server.on('request', onRequest);

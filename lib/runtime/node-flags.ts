@@ -29,7 +29,9 @@ export const SERVE_NODE_FLAGS = ['--max-semi-space-size=32', '--heap-growing-per
  * loader when it starts itself again with the flags below.
  */
 export function withoutTsx(execArgv: readonly string[]): string[] {
-  return execArgv.filter((a, i) => a !== '--import=tsx' && !(a === '--import' && execArgv[i + 1] === 'tsx') && !(a === 'tsx' && execArgv[i - 1] === '--import'));
+  return execArgv.filter(
+    (a, i) => a !== '--import=tsx' && !(a === '--import' && execArgv[i + 1] === 'tsx') && !(a === 'tsx' && execArgv[i - 1] === '--import'),
+  );
 }
 
 /** The serve flags the process was not started with: those whose name appears in neither place. */

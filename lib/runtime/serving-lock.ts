@@ -14,8 +14,13 @@ export interface ServingLock {
   release(): Promise<void>;
 }
 
-interface RawConnection { query(text: string, values: unknown[]): Promise<{ rows: Record<string, unknown>[] }> }
-interface KnexClient { acquireRawConnection(): Promise<RawConnection>; destroyRawConnection(c: RawConnection): Promise<void> }
+interface RawConnection {
+  query(text: string, values: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+}
+interface KnexClient {
+  acquireRawConnection(): Promise<RawConnection>;
+  destroyRawConnection(c: RawConnection): Promise<void>;
+}
 
 export async function takeServingLock(orm: Orm, cfg: Config): Promise<ServingLock> {
   if (!cfg.DATABASE.URL) return { alone: true, release: async () => {} };

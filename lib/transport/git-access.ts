@@ -79,7 +79,14 @@ export interface GitAccessDeps {
  * 401 when no credentials were given and they are needed; 404 when the caller cannot read it;
  * 403 for a token without the scope, a disabled wiki, or a write the caller may not make.
  */
-export async function resolveGitAccess(em: EntityManager, deps: GitAccessDeps, who: GitPrincipal, ownerName: string, requested: string, mode: GitMode): Promise<GitAccessResult> {
+export async function resolveGitAccess(
+  em: EntityManager,
+  deps: GitAccessDeps,
+  who: GitPrincipal,
+  ownerName: string,
+  requested: string,
+  mode: GitMode,
+): Promise<GitAccessResult> {
   const { config, services } = deps;
   // `<repo>.wiki` is the repository's wiki (no repository may be named so), guarded by the wiki unit.
   const isWiki = requested.toLowerCase().endsWith('.wiki');
@@ -112,7 +119,12 @@ export async function resolveGitAccess(em: EntityManager, deps: GitAccessDeps, w
   if (!isRead) {
     if (!(perm.canWrite(unit) || perm.isAdmin())) {
       // Forgejo's words for a read-only deploy key (routers/private/serv.go).
-      return deny(403, deployKey ? `Deploy Key: ${deployKey.id}:${deployKey.name} is not authorized to write ${owner.name}/${repo.name}.` : 'User permission denied for writing.');
+      return deny(
+        403,
+        deployKey
+          ? `Deploy Key: ${deployKey.id}:${deployKey.name} is not authorized to write ${owner.name}/${repo.name}.`
+          : 'User permission denied for writing.',
+      );
     }
     if (repo.isArchived) return deny(403, 'repo is archived');
     if (repo.isMirror) return deny(403, 'mirror repository is read-only');

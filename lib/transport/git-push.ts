@@ -39,7 +39,11 @@ export interface PushRun {
 /** A wiki is created by its first push (Forgejo's InitWiki): before its refs are advertised for one. */
 export async function ensurePushTarget(config: Config, access: GitAccess): Promise<void> {
   const { repo } = access;
-  if (access.isWiki) await ensureWikiRepo({ path: access.path, branch: repo.wikiBranch || config.REPOSITORY.DEFAULT_BRANCH }, repo.objectFormatName as ObjectFormat);
+  if (access.isWiki)
+    await ensureWikiRepo(
+      { path: access.path, branch: repo.wikiBranch || config.REPOSITORY.DEFAULT_BRANCH },
+      repo.objectFormatName as ObjectFormat,
+    );
 }
 
 /** Prepares one push into `access` (a write access from resolveGitAccess). `em` is the request's. */
@@ -52,7 +56,11 @@ export async function startPush(em: EntityManager, deps: PushDeps, access: GitAc
   // Branch protection is a rule of the code repository; the wiki has none. Without rules no hook runs.
   if (!isWiki && (await hasPushRules(em, repo.id))) {
     session = await openHookSession(
-      (updates: RefUpdate[], env) => checkPush({ em: em.fork(), repoId: repo.id, repoPath, doer: pusher, perm: access.perm, env, deployKey: !!access.deployKey }, updates),
+      (updates: RefUpdate[], env) =>
+        checkPush(
+          { em: em.fork(), repoId: repo.id, repoPath, doer: pusher, perm: access.perm, env, deployKey: !!access.deployKey },
+          updates,
+        ),
       (e) => services.log.error({ err: e, repo: repo.id }, 'push check failed'),
     );
   }

@@ -11,8 +11,14 @@ import { validPointer, type LfsStore } from './lfs-store.ts';
 
 export const LFS_MEDIA_TYPE = 'application/vnd.git-lfs+json';
 
-export interface BatchObject { oid: string; size: number }
-interface Link { href: string; header?: Record<string, string> }
+export interface BatchObject {
+  oid: string;
+  size: number;
+}
+interface Link {
+  href: string;
+  header?: Record<string, string>;
+}
 export interface ObjectResponse {
   oid: unknown;
   size: unknown;
@@ -43,19 +49,33 @@ export async function batchObjects(em: EntityManager, config: Config, store: Lfs
   for (const o of objects) {
     const { oid, size } = o;
     const fail = (code: number, message: string): ObjectResponse => ({ oid, size, error: { code, message } });
-    if (!validPointer(oid, size)) { out.push(fail(422, 'Oid or size are invalid')); continue; }
+    if (!validPointer(oid, size)) {
+      out.push(fail(422, 'Oid or size are invalid'));
+      continue;
+    }
     const p = { oid: oid as string, size: size as number };
     const meta = metas.get(p.oid);
-    if (meta && meta.size !== p.size) { out.push(fail(422, `Object ${p.oid} is not ${p.size} bytes`)); continue; }
+    if (meta && meta.size !== p.size) {
+      out.push(fail(422, `Object ${p.oid} is not ${p.size} bytes`));
+      continue;
+    }
     const stored = await store.size(p.oid);
     if (input.operation === 'download') {
-      out.push(meta && stored !== null ? { ...p, actions: { download: { href: `${base}/objects/${p.oid}`, header } } } : fail(404, 'Not Found'));
+      out.push(
+        meta && stored !== null ? { ...p, actions: { download: { href: `${base}/objects/${p.oid}`, header } } } : fail(404, 'Not Found'),
+      );
       continue;
     }
     // The repository has it already: nothing to send.
-    if (meta && stored !== null) { out.push({ ...p }); continue; }
+    if (meta && stored !== null) {
+      out.push({ ...p });
+      continue;
+    }
     const max = config.SERVER.LFS_MAX_FILE_SIZE;
-    if (max > 0 && p.size > max) { out.push(fail(422, `Size must be less than or equal to ${max}`)); continue; }
+    if (max > 0 && p.size > max) {
+      out.push(fail(422, `Size must be less than or equal to ${max}`));
+      continue;
+    }
     // Stored for another repository but not linked to this one: the client must send the bytes,
     // which proves it has them before the object is linked here.
     out.push({

@@ -9,10 +9,22 @@ import { LfsLock, type ILfsLock } from '../../model/lfs.ts';
 import { User } from '../../model/user.ts';
 import { fmtTime } from '../../model/time.ts';
 
-export interface LockJson { id: string; path: string; locked_at: string; owner: { name: string } }
+export interface LockJson {
+  id: string;
+  path: string;
+  locked_at: string;
+  owner: { name: string };
+}
 
-interface LockRow { id: number; repo_id: number; owner_id: number; path: string; created_at: Date }
-const fromRow = (r: LockRow): ILfsLock => ({ id: r.id, repoId: r.repo_id, ownerId: r.owner_id, path: r.path, createdAt: new Date(r.created_at) }) as ILfsLock;
+interface LockRow {
+  id: number;
+  repo_id: number;
+  owner_id: number;
+  path: string;
+  created_at: Date;
+}
+const fromRow = (r: LockRow): ILfsLock =>
+  ({ id: r.id, repoId: r.repo_id, ownerId: r.owner_id, path: r.path, createdAt: new Date(r.created_at) }) as ILfsLock;
 
 /** `a/../b` is `b`, a leading `/` or `..` cannot leave the repository; empty stays empty. */
 export const cleanLockPath = (p: string) => path.posix.normalize(`/${p}`).slice(1).replace(/\/$/, '');
@@ -21,17 +33,29 @@ export const cleanLockPath = (p: string) => path.posix.normalize(`/${p}`).slice(
 export async function lockJson(em: EntityManager, locks: ILfsLock[]): Promise<LockJson[]> {
   const owners = locks.length ? await em.find(User, { id: { $in: [...new Set(locks.map((l) => l.ownerId))] } }) : [];
   const names = new Map(owners.map((u) => [u.id, u.name]));
-  return locks.map((l) => ({ id: String(l.id), path: l.path, locked_at: fmtTime(l.createdAt), owner: { name: names.get(l.ownerId) ?? '' } }));
+  return locks.map((l) => ({
+    id: String(l.id),
+    path: l.path,
+    locked_at: fmtTime(l.createdAt),
+    owner: { name: names.get(l.ownerId) ?? '' },
+  }));
 }
 
 /** The new lock, or the lock that already holds the path. */
-export async function createLock(em: EntityManager, repoId: number, ownerId: number, lockPath: string): Promise<{ created: boolean; lock: ILfsLock }> {
+export async function createLock(
+  em: EntityManager,
+  repoId: number,
+  ownerId: number,
+  lockPath: string,
+): Promise<{ created: boolean; lock: ILfsLock }> {
   const conn = em.getConnection();
   // Retried once: the holder may unlock between the refused insert and the read.
   for (let attempt = 0; attempt < 2; attempt++) {
     const inserted: LockRow[] = await conn.execute(
       'insert into lfs_lock (repo_id, owner_id, path, created_at) values (?, ?, ?, ?) on conflict (repo_id, path) do nothing returning *',
-      [repoId, ownerId, lockPath, new Date()], 'all');
+      [repoId, ownerId, lockPath, new Date()],
+      'all',
+    );
     if (inserted.length) return { created: true, lock: fromRow(inserted[0]) };
     const held = await em.fork().findOne(LfsLock, { repoId, path: lockPath });
     if (held) return { created: false, lock: held };
@@ -39,7 +63,12 @@ export async function createLock(em: EntityManager, repoId: number, ownerId: num
   throw new Error(`lock for ${lockPath} neither created nor found`);
 }
 
-export interface LockQuery { id?: number; path?: string; page: number; limit: number }
+export interface LockQuery {
+  id?: number;
+  path?: string;
+  page: number;
+  limit: number;
+}
 
 /** One page of a repository's locks, oldest first; `next` is the following page when this one is full. */
 export async function listLocks(em: EntityManager, repoId: number, q: LockQuery): Promise<{ locks: ILfsLock[]; next: string }> {
@@ -52,8 +81,9 @@ export async function listLocks(em: EntityManager, repoId: number, q: LockQuery)
 export type UnlockResult = { lock: ILfsLock } | { missing: true } | { notOwner: true };
 
 export async function unlock(em: EntityManager, repoId: number, id: number, doerId: number, force: boolean): Promise<UnlockResult> {
-  const deleted: LockRow[] = await em.getConnection().execute(
-    'delete from lfs_lock where id = ? and repo_id = ? and (owner_id = ? or ?) returning *', [id, repoId, doerId, force], 'all');
+  const deleted: LockRow[] = await em
+    .getConnection()
+    .execute('delete from lfs_lock where id = ? and repo_id = ? and (owner_id = ? or ?) returning *', [id, repoId, doerId, force], 'all');
   if (deleted.length) return { lock: fromRow(deleted[0]) };
   return (await em.fork().count(LfsLock, { id, repoId })) ? { notOwner: true } : { missing: true };
 }

@@ -14,9 +14,13 @@ export async function findMetas(em: EntityManager, repositoryId: number, oids: s
 }
 
 export async function linkObject(em: EntityManager, repositoryId: number, oid: string, size: number): Promise<void> {
-  await em.getConnection().execute(
-    'insert into lfs_meta_object (oid, size, repository_id, created_at) values (?, ?, ?, ?) on conflict (repository_id, oid) do nothing',
-    [oid, size, repositoryId, new Date()], 'run');
+  await em
+    .getConnection()
+    .execute(
+      'insert into lfs_meta_object (oid, size, repository_id, created_at) values (?, ?, ?, ?) on conflict (repository_id, oid) do nothing',
+      [oid, size, repositoryId, new Date()],
+      'run',
+    );
 }
 
 /** LFS bytes linked to the repositories of `ownerId` (Forgejo's quota `lfs` usage). */

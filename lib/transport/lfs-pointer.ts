@@ -3,7 +3,10 @@
 export const POINTER_MAX = 1024;
 const PREFIX = 'version https://git-lfs.github.com/spec/v1';
 
-export interface LfsPointer { oid: string; size: number }
+export interface LfsPointer {
+  oid: string;
+  size: number;
+}
 
 export function readPointer(buf: Buffer): LfsPointer | null {
   if (buf.length > POINTER_MAX) return null;

@@ -68,7 +68,11 @@ export class LfsStore {
       },
     });
     if (opts.discard) {
-      await pipeline(body, check, async function* (source) { for await (const _ of source) { /* checked in transform */ } });
+      await pipeline(body, check, async function* (source) {
+        for await (const _ of source) {
+          /* checked in transform */
+        }
+      });
     } else {
       await mkdir(path.dirname(dest), { recursive: true });
       const tmp = `${dest}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;

@@ -24,7 +24,12 @@ export interface LfsClaims {
 const PURPOSE = 'lfs-jwt';
 const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
 
-export function signLfsToken(secrets: SecretBox, claims: Omit<LfsClaims, 'exp' | 'nbf'>, expiryMs: number, now = Date.now()): { token: string; expiresAt: Date } {
+export function signLfsToken(
+  secrets: SecretBox,
+  claims: Omit<LfsClaims, 'exp' | 'nbf'>,
+  expiryMs: number,
+  now = Date.now(),
+): { token: string; expiresAt: Date } {
   const nbf = Math.floor(now / 1000);
   const exp = Math.floor((now + expiryMs) / 1000);
   const body = Buffer.from(JSON.stringify({ ...claims, exp, nbf })).toString('base64url');

@@ -23,8 +23,14 @@ export class CommandSniffer {
     this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
     while (this.buf.length >= 4) {
       const len = parseInt(this.buf.subarray(0, 4).toString('latin1'), 16);
-      if (Number.isNaN(len) || len === 0) { this.stop(); return; }
-      if (len < 4) { this.stop(); return; }
+      if (Number.isNaN(len) || len === 0) {
+        this.stop();
+        return;
+      }
+      if (len < 4) {
+        this.stop();
+        return;
+      }
       if (this.buf.length < len) break;
       const line = this.buf.subarray(4, len).toString('utf8').split('\0')[0].trim();
       const [before, after, ref] = line.split(' ');

@@ -34,7 +34,14 @@ export async function refSnapshot(repoPath: string): Promise<Map<string, string>
 }
 
 /** Emits the events of every branch or tag that differs from `before` (a `refSnapshot` taken before the write). */
-export async function emitRefChanges(em: EntityManager, ctx: EventCtx, repo: IRepository, sender: IUser, repoPath: string, before: Map<string, string>): Promise<void> {
+export async function emitRefChanges(
+  em: EntityManager,
+  ctx: EventCtx,
+  repo: IRepository,
+  sender: IUser,
+  repoPath: string,
+  before: Map<string, string>,
+): Promise<void> {
   const after = await refSnapshot(repoPath);
   const zero = '0'.repeat([...before.values(), ...after.values()][0]?.length ?? 40);
   const updates: RefUpdate[] = [];
@@ -44,7 +51,14 @@ export async function emitRefChanges(em: EntityManager, ctx: EventCtx, repo: IRe
 }
 
 /** Emits the events of ref updates whose old and new values are known (git over HTTP). */
-export async function emitRefUpdates(em: EntityManager, ctx: EventCtx, repo: IRepository, sender: IUser, repoPath: string, updates: RefUpdate[]): Promise<void> {
+export async function emitRefUpdates(
+  em: EntityManager,
+  ctx: EventCtx,
+  repo: IRepository,
+  sender: IUser,
+  repoPath: string,
+  updates: RefUpdate[],
+): Promise<void> {
   const events: RepoEvent[] = [];
   for (const u of updates) events.push(...(await eventsOf(repo, sender, repoPath, u)));
   await emitEvents(em, ctx, events);
@@ -54,7 +68,15 @@ async function eventsOf(repo: IRepository, sender: IUser, repoPath: string, u: R
   const base = { repo, sender };
   const created = isZero(u.before);
   const deleted = isZero(u.after);
-  const push = (commits: () => Promise<PushCommits>, forced = false): RepoEvent => ({ ...base, name: 'push', ref: u.ref, before: u.before, after: u.after, forced, commits: memo(commits) });
+  const push = (commits: () => Promise<PushCommits>, forced = false): RepoEvent => ({
+    ...base,
+    name: 'push',
+    ref: u.ref,
+    before: u.before,
+    after: u.after,
+    forced,
+    commits: memo(commits),
+  });
   if (u.ref.startsWith('refs/heads/')) {
     const ref = u.ref.slice('refs/heads/'.length);
     if (deleted) return [{ ...base, name: 'delete', refType: 'branch', ref }];
@@ -82,9 +104,8 @@ async function isAncestor(repoPath: string, a: string, b: string): Promise<boole
 }
 
 async function branchCommits(repoPath: string, before: string | null, after: string): Promise<PushCommits> {
-  const list = before === null
-    ? await log(repoPath, { rev: after, limit: NEW_BRANCH_COMMITS })
-    : await log(repoPath, { rev: `${before}..${after}` });
+  const list =
+    before === null ? await log(repoPath, { rev: after, limit: NEW_BRANCH_COMMITS }) : await log(repoPath, { rev: `${before}..${after}` });
   const commits = await Promise.all(list.slice(0, MAX_PUSH_COMMITS).map((c) => pushCommit(repoPath, c)));
   const head = list[0] ? (commits[0] ?? null) : await pushCommit(repoPath, await getCommit(repoPath, after));
   return { commits: commits.filter((c): c is PushCommit => c !== null), total: list.length, head };

@@ -71,14 +71,19 @@ export interface HookSession {
  * Listens for the hook of one push. `decide` gets the updates and the quarantine environment and
  * returns the refusal message, or null to let the push through.
  */
-export async function openHookSession(decide: (updates: RefUpdate[], env: Record<string, string>) => Promise<string | null>, onError: (e: unknown) => void): Promise<HookSession> {
+export async function openHookSession(
+  decide: (updates: RefUpdate[], env: Record<string, string>) => Promise<string | null>,
+  onError: (e: unknown) => void,
+): Promise<HookSession> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'cairn-push-'));
   const socket = path.join(dir, 's');
   // Half-open: the hook ends its side after the request and still reads the verdict.
   const server = net.createServer({ allowHalfOpen: true }, (conn) => {
     let input = '';
     conn.setEncoding('utf8');
-    conn.on('data', (d: string) => { input += d; });
+    conn.on('data', (d: string) => {
+      input += d;
+    });
     conn.on('error', onError);
     conn.on('end', () => {
       void (async () => {

@@ -66,7 +66,9 @@ export async function checkPush(p: PushContext, updates: RefUpdate[]): Promise<s
     const protectedFile = files.find((f) => matchesAnyFile(protectedPatterns, f));
     // A deploy key is no user of an allowlist: it may push where pushing is on and the rule either
     // has no allowlist or admits deploy keys (Forgejo's preReceiveBranch).
-    const allowed = p.deployKey ? rule.canPush && (!rule.enableWhitelist || rule.whitelistDeployKeys) : await canUserPushRule(p.em, rule, p.perm, p.doer);
+    const allowed = p.deployKey
+      ? rule.canPush && (!rule.enableWhitelist || rule.whitelistDeployKeys)
+      : await canUserPushRule(p.em, rule, p.perm, p.doer);
     const canPush = !protectedFile && allowed;
     if (canPush) continue;
     if (protectedFile) return `branch ${branch} is protected from changing file ${protectedFile}`;

@@ -7,9 +7,7 @@ import { KeyType, PublicKey, type IPublicKey } from '../../model/keys.ts';
 import { User, type IUser } from '../../model/user.ts';
 import type { GitAccess, GitPrincipal } from './git-access.ts';
 
-export type SshIdentity =
-  | { kind: 'user'; user: IUser; key: IPublicKey }
-  | { kind: 'deploy'; keys: IPublicKey[] };
+export type SshIdentity = { kind: 'user'; user: IUser; key: IPublicKey } | { kind: 'deploy'; keys: IPublicKey[] };
 
 /** `SHA256:...` of a public key in SSH wire form (RFC 4253), or null when it does not parse. */
 export function fingerprintOfBlob(blob: Buffer): { fingerprint: string; type: string } | null {
@@ -18,7 +16,8 @@ export function fingerprintOfBlob(blob: Buffer): { fingerprint: string; type: st
     const [type] = key.toString('ssh').split(' ');
     return { fingerprint: key.fingerprint('sha256').toString(), type };
   } catch (e) {
-    if (e instanceof Error && ['KeyParseError', 'InvalidAlgorithmError', 'AssertionError', 'RangeError', 'Error'].includes(e.name)) return null;
+    if (e instanceof Error && ['KeyParseError', 'InvalidAlgorithmError', 'AssertionError', 'RangeError', 'Error'].includes(e.name))
+      return null;
     throw e;
   }
 }
@@ -45,7 +44,8 @@ export function principalOf(identity: SshIdentity): GitPrincipal {
 }
 
 /** The account states that stop a user's key (Forgejo: "Your account is disabled."). */
-export const accountDisabled = (identity: SshIdentity) => identity.kind === 'user' && (!identity.user.isActive || identity.user.prohibitLogin);
+export const accountDisabled = (identity: SshIdentity) =>
+  identity.kind === 'user' && (!identity.user.isActive || identity.user.prohibitLogin);
 
 /**
  * Records that the key was used, in its `updated_at` (Forgejo's UpdatePublicKeyUpdated, shown as the

@@ -30,7 +30,8 @@ export async function createUser(em: EntityManager, input: NewUser): Promise<IUs
   const email = input.email.trim();
   if (!isValidEmail(email)) throw unprocessable(`e-mail invalid [email: ${email}]`);
   if (await nameTaken(em, input.name)) throw unprocessable(`user already exists [name: ${input.name}]`);
-  if ((await em.count(EmailAddress, { lowerEmail: email.toLowerCase() })) > 0) throw unprocessable(`e-mail already in use [email: ${email}]`);
+  if ((await em.count(EmailAddress, { lowerEmail: email.toLowerCase() })) > 0)
+    throw unprocessable(`e-mail already in use [email: ${email}]`);
   const user = em.create(User, {
     name: input.name,
     lowerName: input.name.toLowerCase(),
@@ -81,7 +82,12 @@ export async function createOrg(em: EntityManager, creator: IUser, input: NewOrg
   });
   await em.flush();
   const owners = em.create(Team, {
-    orgId: org.id, name: 'Owners', lowerName: 'owners', accessMode: Mode.owner, includesAllRepositories: true, canCreateOrgRepo: true,
+    orgId: org.id,
+    name: 'Owners',
+    lowerName: 'owners',
+    accessMode: Mode.owner,
+    includesAllRepositories: true,
+    canCreateOrgRepo: true,
   });
   await em.flush();
   for (const u of UNIT_NAMES) em.create(TeamUnit, { teamId: owners.id, orgId: org.id, type: Unit[u], accessMode: Mode.owner });

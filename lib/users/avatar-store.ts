@@ -21,14 +21,21 @@ export function decodeAvatar(image: string): Buffer {
   return Buffer.from(image, 'base64');
 }
 
-interface ImageInfo { type: 'png' | 'jpeg' | 'gif' | 'webp'; width: number; height: number }
+interface ImageInfo {
+  type: 'png' | 'jpeg' | 'gif' | 'webp';
+  width: number;
+  height: number;
+}
 
 function jpegSize(b: Buffer): { width: number; height: number } | null {
   let i = 2;
   while (i + 9 < b.length) {
     if (b[i] !== 0xff) return null;
     const marker = b[i + 1];
-    if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) { i += 2; continue; }
+    if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+      i += 2;
+      continue;
+    }
     const len = b.readUInt16BE(i + 2);
     if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
       return { height: b.readUInt16BE(i + 5), width: b.readUInt16BE(i + 7) };
@@ -51,10 +58,15 @@ function webpSize(b: Buffer): { width: number; height: number } | null {
 
 /** The image type and size from the header, like Go's image.DecodeConfig; null when unknown. */
 export function imageInfo(b: Buffer): ImageInfo | null {
-  if (b.length >= 24 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) && b.toString('latin1', 12, 16) === 'IHDR') {
+  if (
+    b.length >= 24 &&
+    b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) &&
+    b.toString('latin1', 12, 16) === 'IHDR'
+  ) {
     return { type: 'png', width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
   }
-  if (b.length >= 10 && /^GIF8[79]a$/.test(b.toString('latin1', 0, 6))) return { type: 'gif', width: b.readUInt16LE(6), height: b.readUInt16LE(8) };
+  if (b.length >= 10 && /^GIF8[79]a$/.test(b.toString('latin1', 0, 6)))
+    return { type: 'gif', width: b.readUInt16LE(6), height: b.readUInt16LE(8) };
   if (b.length >= 4 && b[0] === 0xff && b[1] === 0xd8) {
     const size = jpegSize(b);
     return size && { type: 'jpeg', ...size };

@@ -32,14 +32,26 @@ export async function isBlockedByAny(em: EntityManager, blockers: readonly numbe
 
 /** Whether either of the two has blocked the other. */
 export async function isBlockedEither(em: EntityManager, a: number, b: number): Promise<boolean> {
-  return (await em.count(BlockedUser, { $or: [{ userId: a, blockId: b }, { userId: b, blockId: a }] })) > 0;
+  return (
+    (await em.count(BlockedUser, {
+      $or: [
+        { userId: a, blockId: b },
+        { userId: b, blockId: a },
+      ],
+    })) > 0
+  );
 }
 
 /** `blocker` blocks `blocked`; blocking oneself or blocking twice changes nothing. */
 export async function blockUser(em: EntityManager, blocker: IUser, blocked: IUser): Promise<void> {
   if (blocker.id === blocked.id || (await isBlocked(em, blocker.id, blocked.id))) return;
   em.create(BlockedUser, { userId: blocker.id, blockId: blocked.id });
-  const follows = await em.nativeDelete(Follow, { $or: [{ userId: blocker.id, followId: blocked.id }, { userId: blocked.id, followId: blocker.id }] });
+  const follows = await em.nativeDelete(Follow, {
+    $or: [
+      { userId: blocker.id, followId: blocked.id },
+      { userId: blocked.id, followId: blocker.id },
+    ],
+  });
   if (follows > 0) await refreshFollowCounts(em, [blocker.id, blocked.id]);
   const repoIds = (await em.find(Repository, { ownerId: blocker.id }, { fields: ['id'] })).map((r) => r.id);
   if (repoIds.length) {
@@ -47,7 +59,10 @@ export async function blockUser(em: EntityManager, blocker: IUser, blocked: IUse
     const watched = await em.find(Watch, { userId: blocked.id, repoId: { $in: repoIds } });
     if (watched.length) {
       await em.nativeDelete(Watch, { id: { $in: watched.map((w) => w.id) } });
-      await recountStarsAndWatches(em, watched.map((w) => w.repoId));
+      await recountStarsAndWatches(
+        em,
+        watched.map((w) => w.repoId),
+      );
     }
   }
   await em.flush();
@@ -59,6 +74,10 @@ export async function unblockUser(em: EntityManager, blocker: IUser, blocked: IU
 
 /** A page of `blocker`'s blocks, newest last, in the BlockedUser wire shape. */
 export async function listBlocked(em: EntityManager, blockerId: number, page: { limit: number; offset: number }) {
-  const [rows, total] = await em.findAndCount(BlockedUser, { userId: blockerId }, { orderBy: { id: 'asc' }, limit: page.limit, offset: page.offset });
+  const [rows, total] = await em.findAndCount(
+    BlockedUser,
+    { userId: blockerId },
+    { orderBy: { id: 'asc' }, limit: page.limit, offset: page.offset },
+  );
   return { total, items: rows.map(toApiBlockedUser) };
 }

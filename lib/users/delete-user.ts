@@ -25,7 +25,8 @@ import { unprocessable } from '../http/errors.ts';
 import { Mode } from '../auth/perm.ts';
 
 async function checkDeletable(em: EntityManager, user: IUser, purge: boolean): Promise<void> {
-  if (!purge && (await em.count(Repository, { ownerId: user.id })) > 0) throw unprocessable(`user still has ownership of repositories [uid: ${user.id}]`);
+  if (!purge && (await em.count(Repository, { ownerId: user.id })) > 0)
+    throw unprocessable(`user still has ownership of repositories [uid: ${user.id}]`);
   if (!purge && (await ownsPackages(em, user.id))) throw unprocessable(`user still has ownership of packages [uid: ${user.id}]`);
   const memberships = await em.find(OrgUser, { uid: user.id });
   if (!purge && memberships.length) throw unprocessable(`user still has membership of organizations [uid: ${user.id}]`);

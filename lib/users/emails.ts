@@ -3,7 +3,8 @@ import type { EntityManager } from '@mikro-orm/core';
 import { EmailAddress, type IEmailAddress, type IUser } from '../../model/user.ts';
 
 // Forgejo's emailRegexp: a permissive local part and a host made of DNS labels.
-const EMAIL = /^[a-zA-Z0-9.!#$%&'*+\-/=?^_`{|}~]*@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+const EMAIL =
+  /^[a-zA-Z0-9.!#$%&'*+\-/=?^_`{|}~]*@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
 
 export function isValidEmail(email: string): boolean {
   return email.length > 0 && email.length <= 254 && email[0] !== '-' && !email.startsWith('@') && EMAIL.test(email);

@@ -15,7 +15,10 @@ export async function refreshFollowCounts(em: EntityManager, userIds: number[]):
       num_followers = (select count(*) from follow f where f.follow_id = u.id),
       num_following = (select count(*) from follow f where f.user_id = u.id)
       where u.id in (${ids.map(() => '?').join(',')}) returning id, num_followers, num_following`,
-    ids, 'all', em.getTransactionContext());
+    ids,
+    'all',
+    em.getTransactionContext(),
+  );
   for (const r of rows) learnCounters(em, User, r.id, { numFollowers: Number(r.num_followers), numFollowing: Number(r.num_following) });
 }
 
@@ -27,9 +30,14 @@ export async function isFollowing(em: EntityManager, userId: number, followId: n
 export async function follow(em: EntityManager, userId: number, followId: number): Promise<void> {
   if (userId === followId) return;
   // One statement, so following twice at once adds one row (the second waits for the first and skips).
-  const added = await em.getConnection().execute<{ id: number }[]>(
-    'insert into follow (user_id, follow_id, created_at) values (?, ?, ?) on conflict (user_id, follow_id) do nothing returning id',
-    [userId, followId, new Date()], 'all', em.getTransactionContext());
+  const added = await em
+    .getConnection()
+    .execute<{ id: number }[]>(
+      'insert into follow (user_id, follow_id, created_at) values (?, ?, ?) on conflict (user_id, follow_id) do nothing returning id',
+      [userId, followId, new Date()],
+      'all',
+      em.getTransactionContext(),
+    );
   if (added.length) await refreshFollowCounts(em, [userId, followId]);
 }
 

@@ -28,7 +28,8 @@ export async function readArmoredKeys(armored: string): Promise<PgpKey[]> {
     throw e;
   }
   if (keys.length === 0) throw unprocessable('failed to parse gpg key no armored data found');
-  if (keys.some((k) => k.isPrivate())) throw unprocessable('failed to parse gpg key a private key was given, only public keys are accepted');
+  if (keys.some((k) => k.isPrivate()))
+    throw unprocessable('failed to parse gpg key a private key was given, only public keys are accepted');
   return keys;
 }
 
@@ -45,7 +46,11 @@ export function packetBase64(packet: AnyKeyPacket, subkey: boolean): string {
   let len: Buffer;
   if (body.length < 192) len = Buffer.from([body.length]);
   else if (body.length < 8384) len = Buffer.from([((body.length - 192) >> 8) + 192, (body.length - 192) & 0xff]);
-  else { len = Buffer.alloc(5); len[0] = 255; len.writeUInt32BE(body.length, 1); }
+  else {
+    len = Buffer.alloc(5);
+    len[0] = 255;
+    len.writeUInt32BE(body.length, 1);
+  }
   return Buffer.concat([Buffer.from([0xc0 | tag]), len, body]).toString('base64');
 }
 
@@ -59,7 +64,13 @@ export async function identityEmails(key: PgpKey): Promise<string[]> {
   const out: string[] = [];
   for (const u of key.users) {
     if (!u.userID?.email) continue;
-    if (await u.verify().then(() => true, () => false)) out.push(u.userID.email.trim().toLowerCase());
+    if (
+      await u.verify().then(
+        () => true,
+        () => false,
+      )
+    )
+      out.push(u.userID.email.trim().toLowerCase());
   }
   return out;
 }
@@ -70,7 +81,9 @@ export async function identityEmails(key: PgpKey): Promise<string[]> {
  */
 export function verificationToken(user: IUser, minutesAhead: number, now = new Date()): string {
   const minute = new Date(Math.floor(now.getTime() / 60000) * 60000 + minutesAhead * 60000);
-  return createHash('sha256').update(`${rfc1123z(minute)}:${rfc1123z(user.createdAt)}:${user.name}:${user.email}:${user.id}`).digest('hex');
+  return createHash('sha256')
+    .update(`${rfc1123z(minute)}:${rfc1123z(user.createdAt)}:${user.name}:${user.email}:${user.id}`)
+    .digest('hex');
 }
 
 function rfc1123z(d: Date): string {
@@ -98,7 +111,10 @@ export async function signerOf(keys: PgpKey[], armoredSignature: string, texts: 
     for (const message of [await lib.createMessage({ binary: Buffer.from(text) }), await lib.createMessage({ text })]) {
       const result = await lib.verify({ message, signature, verificationKeys: keys, expectSigned: false });
       for (const sig of result.signatures) {
-        const ok = await sig.verified.then(() => true, () => false);
+        const ok = await sig.verified.then(
+          () => true,
+          () => false,
+        );
         if (!ok) continue;
         const id = sig.keyID.toHex().toUpperCase();
         const signer = keys.find((k) => keyIdOf(k) === id || k.subkeys.some((s) => keyIdOf(s) === id));

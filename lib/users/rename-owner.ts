@@ -37,7 +37,13 @@ export async function renameOwner(em: EntityManager, services: Services, owner: 
       const from = services.repoPath(oldName, dir);
       const to = services.repoPath(newName, dir);
       // Like Forgejo, a missing directory (a wiki never written, say) does not stop the rename.
-      if (!(await access(from).then(() => true, () => false))) continue;
+      if (
+        !(await access(from).then(
+          () => true,
+          () => false,
+        ))
+      )
+        continue;
       await renameRepo(from, to);
       moved.push([from, to]);
     }

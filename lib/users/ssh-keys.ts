@@ -67,5 +67,10 @@ export function parseSshKey(text: string): ParsedSshKey {
   if (min === undefined) throw unprocessable(`Invalid key content: key type is not allowed: ${family}`);
   if (bits < min) throw unprocessable(`Invalid key content: key length is not enough: got ${bits}, needs ${min}`);
   const [algo, b64] = key.toString('ssh').split(' ');
-  return { content: comment ? `${algo} ${b64} ${comment}` : `${algo} ${b64}`, fingerprint: key.fingerprint('sha256').toString(), family, bits };
+  return {
+    content: comment ? `${algo} ${b64} ${comment}` : `${algo} ${b64}`,
+    fingerprint: key.fingerprint('sha256').toString(),
+    family,
+    bits,
+  };
 }

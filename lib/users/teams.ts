@@ -20,7 +20,11 @@ const unitType = (key: string): number | null => {
 };
 const EXTERNAL = new Set<number>([Unit.ext_issues, Unit.ext_wiki]);
 
-export interface UnitsInput { permission?: string; units?: string[]; units_map?: Record<string, string> }
+export interface UnitsInput {
+  permission?: string;
+  units?: string[];
+  units_map?: Record<string, string>;
+}
 
 /**
  * The team mode and unit rows a body asks for (Forgejo's CreateTeam/EditTeam). A given
@@ -161,7 +165,8 @@ export async function deleteTeam(em: EntityManager, team: ITeam): Promise<void> 
 export async function addTeamMember(em: EntityManager, team: ITeam, user: IUser): Promise<void> {
   if (user.type !== 0) throw unprocessable(`${user.name} is an organization not a user`);
   if ((await em.count(TeamUser, { teamId: team.id, uid: user.id })) > 0) return;
-  if ((await em.count(OrgUser, { orgId: team.orgId, uid: user.id })) === 0) em.create(OrgUser, { orgId: team.orgId, uid: user.id, isPublic: false });
+  if ((await em.count(OrgUser, { orgId: team.orgId, uid: user.id })) === 0)
+    em.create(OrgUser, { orgId: team.orgId, uid: user.id, isPublic: false });
   em.create(TeamUser, { teamId: team.id, orgId: team.orgId, uid: user.id });
   await em.flush();
 }
@@ -184,7 +189,8 @@ async function dropOrgUserWithoutTeams(em: EntityManager, orgId: number, uid: nu
 export async function removeOrgMember(em: EntityManager, orgId: number, uid: number): Promise<void> {
   if ((await em.count(OrgUser, { orgId, uid })) === 0) return;
   const owners = await em.findOne(Team, { orgId, accessMode: Mode.owner });
-  if (owners && (await em.count(TeamUser, { teamId: owners.id, uid })) > 0 && (await em.count(TeamUser, { teamId: owners.id })) === 1) throw lastOwner(uid);
+  if (owners && (await em.count(TeamUser, { teamId: owners.id, uid })) > 0 && (await em.count(TeamUser, { teamId: owners.id })) === 1)
+    throw lastOwner(uid);
   await em.nativeDelete(TeamUser, { orgId, uid });
   await em.nativeDelete(OrgUser, { orgId, uid });
 }

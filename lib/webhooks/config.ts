@@ -13,7 +13,8 @@ const isUrl = (u: string) => URL.canParse(u) && ['http:', 'https:'].includes(new
 /** Forgejo's IsValidSlackChannel. */
 const SLACK_CHANNEL = /^#?[a-z0-9_-]{1,80}$/;
 /** Go's fs.ValidPath: relative, slash-separated, no empty, `.` or `..` elements. */
-const validPath = (p: string) => p === '.' || (p !== '' && !p.startsWith('/') && !p.endsWith('/') && p.split('/').every((e) => e !== '' && e !== '.' && e !== '..'));
+const validPath = (p: string) =>
+  p === '.' || (p !== '' && !p.startsWith('/') && !p.endsWith('/') && p.split('/').every((e) => e !== '' && e !== '.' && e !== '..'));
 
 const invalid = (name: string) => unprocessable(`Invalid config option: ${name}`);
 function parseBool(v: string): boolean | null {

@@ -20,7 +20,10 @@ const PER_TICK = 50;
 /** How long a claim holds a task beyond the delivery timeout (building the request, recording it). */
 const LEASE_MARGIN_S = 60;
 
-interface Claim { id: number; attempt: number }
+interface Claim {
+  id: number;
+  attempt: number;
+}
 
 /** Claims the oldest due task: counts the attempt and leases the task, in one statement. */
 async function claim(em: EntityManager, cfg: Config): Promise<Claim | null> {
@@ -66,8 +69,12 @@ interface Outcome {
   response: HookResponseInfo;
 }
 
-const failure = (body: string, permanent: boolean, request: HookRequestInfo | null = null): Outcome =>
-  ({ ok: false, permanent, request, response: { status: 0, headers: {}, body } });
+const failure = (body: string, permanent: boolean, request: HookRequestInfo | null = null): Outcome => ({
+  ok: false,
+  permanent,
+  request,
+  response: { status: 0, headers: {}, body },
+});
 
 async function attempt(em: EntityManager, services: Services, cfg: Config, c: Claim): Promise<void> {
   const task = await em.findOneOrFail(HookTask, { id: c.id });
@@ -93,7 +100,8 @@ async function send(em: EntityManager, services: Services, cfg: Config, task: IH
     req = await buildRequest(ctx, hook, open(hook.secret), open(hook.authorizationHeader), task);
   } catch (e) {
     // Forgejo's NewRequest failure: nothing is sent; the reason is what the record shows.
-    if (e instanceof UnsupportedEvent) return failure(`cannot create http request for webhook ${hook.type}[${hook.id}]: ${e.message}`, true);
+    if (e instanceof UnsupportedEvent)
+      return failure(`cannot create http request for webhook ${hook.type}[${hook.id}]: ${e.message}`, true);
     throw e;
   }
   try {
@@ -121,19 +129,31 @@ export function startWebhookDeliverer(em: EntityManager, services: Services, cfg
   const timers = new Set<NodeJS.Timeout>();
   const run = () => {
     if (stopped) return;
-    if (running) { again = true; return; }
+    if (running) {
+      again = true;
+      return;
+    }
     running = deliverTick(em, services, cfg)
       .catch((e: unknown) => services.log.error({ err: e }, 'webhook tick failed'))
       .finally(() => {
         running = null;
-        if (again) { again = false; run(); }
+        if (again) {
+          again = false;
+          run();
+        }
       });
   };
   const later = (ms: number) => {
-    const t = setTimeout(() => { timers.delete(t); run(); }, ms);
+    const t = setTimeout(() => {
+      timers.delete(t);
+      run();
+    }, ms);
     timers.add(t);
   };
-  setDeliveryNudge(() => { later(100); later(1000); });
+  setDeliveryNudge(() => {
+    later(100);
+    later(1000);
+  });
   const interval = setInterval(run, TICK_MS);
   run();
   return {

@@ -19,13 +19,19 @@ export async function cleanupHookTasks(em: EntityManager, cfg: Config): Promise<
            select id, row_number() over (partition by hook_id order by delivered_at desc nulls last, id desc) as n
            from hook_task where is_delivered) ranked
          where n > ?)`,
-      [c.NUMBER_TO_KEEP], 'run', ctx);
+      [c.NUMBER_TO_KEEP],
+      'run',
+      ctx,
+    );
     return r.affectedRows;
   }
   // loadConfig checked OLDER_THAN.
   const olderThanS = (parseDuration(c.OLDER_THAN) ?? 0) / 1000;
   const r = await conn.execute<{ affectedRows: number }>(
     `delete from hook_task where is_delivered and delivered_at < now() - make_interval(secs => ?)`,
-    [olderThanS], 'run', ctx);
+    [olderThanS],
+    'run',
+    ctx,
+  );
   return r.affectedRows;
 }

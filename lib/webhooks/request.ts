@@ -40,7 +40,13 @@ const redact = (authorization: string) => (/^(Bearer|Basic) /.exec(authorization
  * The request for `task` to `hook`, whose secret and Authorization header are given opened. Throws
  * UnsupportedEvent (from the converters) when the hook's service takes no such event.
  */
-export async function buildRequest(ctx: ConvertContext, hook: IWebhook, secret: string, authorization: string, task: IHookTask): Promise<OutgoingRequest> {
+export async function buildRequest(
+  ctx: ConvertContext,
+  hook: IWebhook,
+  secret: string,
+  authorization: string,
+  task: IHookTask,
+): Promise<OutgoingRequest> {
   let url = hook.url;
   let method = hook.httpMethod;
   let body: string;
@@ -49,7 +55,10 @@ export async function buildRequest(ctx: ConvertContext, hook: IWebhook, secret: 
     const form = hook.contentType === 'form';
     body = form ? `payload=${encodeURIComponent(task.payload)}` : task.payload;
     // The signature covers the JSON payload, also for a form body (forgejo-facts 11.1).
-    headers = { 'Content-Type': form ? 'application/x-www-form-urlencoded' : 'application/json', ...deliveryHeaders(task, task.payload, secret) };
+    headers = {
+      'Content-Type': form ? 'application/x-www-form-urlencoded' : 'application/json',
+      ...deliveryHeaders(task, task.payload, secret),
+    };
   } else {
     const c = await convertTask(ctx, hook, task);
     ({ url, method, body } = c);

@@ -24,19 +24,42 @@ const ANONYMOUS: Viewer = { doer: null, siteAdmin: false };
 /** Nudged after tasks were written, so the deliverer looks soon (a hint only; the rows decide). */
 type Nudge = () => void;
 let nudge: Nudge = () => {};
-export const setDeliveryNudge = (fn: Nudge) => { nudge = fn; };
+export const setDeliveryNudge = (fn: Nudge) => {
+  nudge = fn;
+};
 
 /** The fine event type of an event (Forgejo's HookEventType), which hooks subscribe to. */
 export function fineType(ev: RepoEvent): string {
   switch (ev.name) {
     case 'issues':
-      return ({ assigned: 'issue_assign', unassigned: 'issue_assign', label_updated: 'issue_label', label_cleared: 'issue_label', milestoned: 'issue_milestone', demilestoned: 'issue_milestone' } as Record<string, string>)[ev.action] ?? 'issues';
+      return (
+        (
+          {
+            assigned: 'issue_assign',
+            unassigned: 'issue_assign',
+            label_updated: 'issue_label',
+            label_cleared: 'issue_label',
+            milestoned: 'issue_milestone',
+            demilestoned: 'issue_milestone',
+          } as Record<string, string>
+        )[ev.action] ?? 'issues'
+      );
     case 'pull_request':
-      return ({
-        assigned: 'pull_request_assign', unassigned: 'pull_request_assign', label_updated: 'pull_request_label', label_cleared: 'pull_request_label',
-        milestoned: 'pull_request_milestone', demilestoned: 'pull_request_milestone', synchronized: 'pull_request_sync',
-        review_requested: 'pull_request_review_request', review_request_removed: 'pull_request_review_request',
-      } as Record<string, string>)[ev.action] ?? 'pull_request';
+      return (
+        (
+          {
+            assigned: 'pull_request_assign',
+            unassigned: 'pull_request_assign',
+            label_updated: 'pull_request_label',
+            label_cleared: 'pull_request_label',
+            milestoned: 'pull_request_milestone',
+            demilestoned: 'pull_request_milestone',
+            synchronized: 'pull_request_sync',
+            review_requested: 'pull_request_review_request',
+            review_request_removed: 'pull_request_review_request',
+          } as Record<string, string>
+        )[ev.action] ?? 'pull_request'
+      );
     case 'issue_comment':
       return ev.issue.isPull ? 'pull_request_comment' : 'issue_comment';
     case 'pull_request_review':
@@ -89,11 +112,28 @@ function payloadFor(h: IWebhook, ev: RepoEvent, payload: Record<string, unknown>
   return payload;
 }
 
-export async function insertTask(em: EntityManager, h: Pick<IWebhook, 'id'>, repoId: number, fine: string, payload: unknown): Promise<void> {
+export async function insertTask(
+  em: EntityManager,
+  h: Pick<IWebhook, 'id'>,
+  repoId: number,
+  fine: string,
+  payload: unknown,
+): Promise<void> {
   // A native insert: the handler may clear its identity map later (reloads), which must not drop the task.
   await em.insert(HookTask, {
-    hookId: h.id, repoId, uuid: randomUUID(), eventType: fine, payload: JSON.stringify(payload, null, 2),
-    isDelivered: false, isSucceed: false, requestInfo: null, responseInfo: null, attempts: 0, nextAttemptAt: null, createdAt: new Date(), deliveredAt: null,
+    hookId: h.id,
+    repoId,
+    uuid: randomUUID(),
+    eventType: fine,
+    payload: JSON.stringify(payload, null, 2),
+    isDelivered: false,
+    isSucceed: false,
+    requestInfo: null,
+    responseInfo: null,
+    attempts: 0,
+    nextAttemptAt: null,
+    createdAt: new Date(),
+    deliveredAt: null,
   });
 }
 
@@ -129,8 +169,17 @@ export function installWebhooks(): void {
 /** A request-shaped view for the converters that take one: anonymous, as Forgejo converts for hooks. */
 function converterState(em: EntityManager, ctx: EventCtx): RequestState {
   return {
-    config: ctx.config, services: ctx.services, em, method: 'POST', path: '', params: {}, query: new URLSearchParams(), q: {},
-    headers: {}, auth: { doer: null, method: null, token: null, sudoer: null }, readBody: async () => ({ value: null }),
+    config: ctx.config,
+    services: ctx.services,
+    em,
+    method: 'POST',
+    path: '',
+    params: {},
+    query: new URLSearchParams(),
+    q: {},
+    headers: {},
+    auth: { doer: null, method: null, token: null, sudoer: null },
+    readBody: async () => ({ value: null }),
   };
 }
 
@@ -166,7 +215,13 @@ async function payloadCommit(em: EntityManager, ctx: EventCtx, repo: IRepository
 }
 
 /** PushPayload (Forgejo's notifier PushCommits). */
-export async function pushPayload(em: EntityManager, ctx: EventCtx, repo: IRepository, sender: IUser, p: { ref: string; before: string; after: string; commits: PushCommit[]; total: number; head: PushCommit | null }) {
+export async function pushPayload(
+  em: EntityManager,
+  ctx: EventCtx,
+  repo: IRepository,
+  sender: IUser,
+  p: { ref: string; before: string; after: string; commits: PushCommit[]; total: number; head: PushCommit | null },
+) {
   const owner = await em.findOneOrFail(User, { id: repo.ownerId });
   const commits = [];
   for (const c of p.commits) commits.push(await payloadCommit(em, ctx, repo, c));
@@ -193,35 +248,74 @@ async function buildPayload(em: EntityManager, ctx: EventCtx, ev: RepoEvent): Pr
       return pushPayload(em, ctx, ev.repo, ev.sender, { ref: ev.ref, before: ev.before, after: ev.after, ...c });
     }
     case 'create':
-      return { sha: ev.sha, ref: `refs/${ev.refType === 'branch' ? 'heads' : 'tags'}/${ev.ref}`, ref_type: ev.refType, repository: await repoApi(em, ctx, ev.repo, Mode.none), sender };
+      return {
+        sha: ev.sha,
+        ref: `refs/${ev.refType === 'branch' ? 'heads' : 'tags'}/${ev.ref}`,
+        ref_type: ev.refType,
+        repository: await repoApi(em, ctx, ev.repo, Mode.none),
+        sender,
+      };
     case 'delete':
-      return { ref: `refs/${ev.refType === 'branch' ? 'heads' : 'tags'}/${ev.ref}`, ref_type: ev.refType, pusher_type: 'user', repository: await repoApi(em, ctx, ev.repo, Mode.none), sender };
+      return {
+        ref: `refs/${ev.refType === 'branch' ? 'heads' : 'tags'}/${ev.ref}`,
+        ref_type: ev.refType,
+        pusher_type: 'user',
+        repository: await repoApi(em, ctx, ev.repo, Mode.none),
+        sender,
+      };
     case 'issues':
       return {
-        action: ev.action, number: ev.issue.index, ...(ev.changes ? { changes: ev.changes } : {}),
-        issue: await issueToApi(em, ctx.config, ANONYMOUS, ev.issue), repository: await repoOwner(), sender, commit_id: '',
+        action: ev.action,
+        number: ev.issue.index,
+        ...(ev.changes ? { changes: ev.changes } : {}),
+        issue: await issueToApi(em, ctx.config, ANONYMOUS, ev.issue),
+        repository: await repoOwner(),
+        sender,
+        commit_id: '',
       };
     case 'issue_comment': {
       const [comment] = await commentsToApi(em, ctx.config, ANONYMOUS, [ev.comment], new Map([[ev.issue.id, ev.issue]]));
       return {
-        action: ev.action, issue: await issueToApi(em, ctx.config, ANONYMOUS, ev.issue), comment, ...(ev.changes ? { changes: ev.changes } : {}),
-        repository: await repoOwner(), sender, is_pull: ev.issue.isPull,
+        action: ev.action,
+        issue: await issueToApi(em, ctx.config, ANONYMOUS, ev.issue),
+        comment,
+        ...(ev.changes ? { changes: ev.changes } : {}),
+        repository: await repoOwner(),
+        sender,
+        is_pull: ev.issue.isPull,
       };
     }
     case 'pull_request':
       return {
-        action: ev.action, number: ev.issue.index, ...(ev.changes ? { changes: ev.changes } : {}),
-        pull_request: await pullToApi(converterState(em, ctx), ev.pull), requested_reviewer: ev.reviewer ? userApi(ctx, ev.reviewer) : null,
-        repository: await repoOwner(), sender, commit_id: '', review: null,
+        action: ev.action,
+        number: ev.issue.index,
+        ...(ev.changes ? { changes: ev.changes } : {}),
+        pull_request: await pullToApi(converterState(em, ctx), ev.pull),
+        requested_reviewer: ev.reviewer ? userApi(ctx, ev.reviewer) : null,
+        repository: await repoOwner(),
+        sender,
+        commit_id: '',
+        review: null,
       };
     case 'pull_request_review':
       return {
-        action: 'reviewed', number: ev.issue.index, pull_request: await pullToApi(converterState(em, ctx), ev.pull), requested_reviewer: null,
-        repository: await repoOwner(), sender, commit_id: ev.review.commitId, review: { type: fineType(ev), content: ev.review.content },
+        action: 'reviewed',
+        number: ev.issue.index,
+        pull_request: await pullToApi(converterState(em, ctx), ev.pull),
+        requested_reviewer: null,
+        repository: await repoOwner(),
+        sender,
+        commit_id: ev.review.commitId,
+        review: { type: fineType(ev), content: ev.review.content },
       };
     case 'release': {
       const owner = await em.findOneOrFail(User, { id: ev.repo.ownerId });
-      return { action: ev.action, release: await releaseToApi(em, ctx.config, ANONYMOUS, repoUrls(ctx.config, owner, ev.repo), ev.release), repository: await repoOwner(), sender };
+      return {
+        action: ev.action,
+        release: await releaseToApi(em, ctx.config, ANONYMOUS, repoUrls(ctx.config, owner, ev.repo), ev.release),
+        repository: await repoOwner(),
+        sender,
+      };
     }
     case 'repository': {
       const owner = await em.findOneOrFail(User, { id: ev.repo.ownerId });
@@ -240,7 +334,15 @@ async function buildPayload(em: EntityManager, ctx: EventCtx, ev: RepoEvent): Pr
  * hook whatever its events, branch filter or active state (spec: always a push payload, delivered even
  * when the hook does not subscribe to push). Forgejo sends it with before = after = that commit.
  */
-export async function queueTestDelivery(em: EntityManager, ctx: EventCtx, hook: IWebhook, repo: IRepository, sender: IUser, ref: string, head: PushCommit): Promise<void> {
+export async function queueTestDelivery(
+  em: EntityManager,
+  ctx: EventCtx,
+  hook: IWebhook,
+  repo: IRepository,
+  sender: IUser,
+  ref: string,
+  head: PushCommit,
+): Promise<void> {
   const payload = await pushPayload(em, ctx, repo, sender, { ref, before: head.sha, after: head.sha, commits: [head], total: 1, head });
   await insertTask(em, hook, repo.id, 'push', payload);
   nudge();

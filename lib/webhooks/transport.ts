@@ -21,7 +21,9 @@ async function allowedAddress(cfg: Config, host: string): Promise<{ address: str
   const addrs = net.isIP(host) ? [{ address: host, family: net.isIP(host) }] : await dns.lookup(host, { all: true });
   const ok = allow.matchHost(host) ? addrs[0] : addrs.find((a) => allow.matchIp(a.address));
   if (!ok) {
-    throw new RefusedHost(`webhook can only call allowed HTTP servers (check your webhook.ALLOWED_HOST_LIST setting), deny '${host}(${addrs.map((a) => a.address).join(',')})'`);
+    throw new RefusedHost(
+      `webhook can only call allowed HTTP servers (check your webhook.ALLOWED_HOST_LIST setting), deny '${host}(${addrs.map((a) => a.address).join(',')})'`,
+    );
   }
   return ok;
 }
@@ -35,35 +37,48 @@ function pinnedLookup(target: { address: string; family: number }): net.LookupFu
 }
 
 /** One request, pinned to the address that passed the allow list (no DNS rebinding between check and connect). */
-export async function sendRequest(cfg: Config, url: string, method: string, headers: Record<string, string>, body: string): Promise<HookResponseInfo> {
+export async function sendRequest(
+  cfg: Config,
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<HookResponseInfo> {
   const u = new URL(url);
   const target = await allowedAddress(cfg, u.hostname.replace(/^\[|\]$/g, ''));
   const client = u.protocol === 'https:' ? https : http;
   const timeoutMs = cfg.WEBHOOK.DELIVER_TIMEOUT * 1000;
   return new Promise((resolve, reject) => {
-    const req = client.request(u, {
-      method,
-      headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
-      lookup: pinnedLookup(target),
-      rejectUnauthorized: !cfg.WEBHOOK.SKIP_TLS_VERIFY,
-      timeout: timeoutMs,
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (c: Buffer) => {
-        if (size < BODY_LIMIT) chunks.push(c.subarray(0, BODY_LIMIT - size));
-        size += c.length;
-      });
-      res.on('end', () => {
-        const h: Record<string, string> = {};
-        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h[k] = Array.isArray(v) ? v.join(', ') : v;
-        resolve({ status: res.statusCode ?? 0, headers: h, body: Buffer.concat(chunks).toString('utf8') });
-      });
-      res.on('error', reject);
-    });
+    const req = client.request(
+      u,
+      {
+        method,
+        headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
+        lookup: pinnedLookup(target),
+        rejectUnauthorized: !cfg.WEBHOOK.SKIP_TLS_VERIFY,
+        timeout: timeoutMs,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          if (size < BODY_LIMIT) chunks.push(c.subarray(0, BODY_LIMIT - size));
+          size += c.length;
+        });
+        res.on('end', () => {
+          const h: Record<string, string> = {};
+          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h[k] = Array.isArray(v) ? v.join(', ') : v;
+          resolve({ status: res.statusCode ?? 0, headers: h, body: Buffer.concat(chunks).toString('utf8') });
+        });
+        res.on('error', reject);
+      },
+    );
     const timer = setTimeout(() => req.destroy(new Error(`timeout after ${cfg.WEBHOOK.DELIVER_TIMEOUT}s`)), timeoutMs);
     req.on('timeout', () => req.destroy(new Error(`timeout after ${cfg.WEBHOOK.DELIVER_TIMEOUT}s`)));
-    req.on('error', (e) => { clearTimeout(timer); reject(e); });
+    req.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
     req.on('close', () => clearTimeout(timer));
     req.end(body);
   });

@@ -12,7 +12,21 @@ import type { SecretBox } from '../auth/secretbox.ts';
 import { hookMeta, tokenAuthorization } from './config.ts';
 
 /** Forgejo's webhook_module types (forgejo-facts 11.4). */
-export const HOOK_TYPES = ['forgejo', 'gitea', 'gogs', 'slack', 'discord', 'dingtalk', 'telegram', 'msteams', 'feishu', 'matrix', 'wechatwork', 'packagist', 'sourcehut_builds'];
+export const HOOK_TYPES = [
+  'forgejo',
+  'gitea',
+  'gogs',
+  'slack',
+  'discord',
+  'dingtalk',
+  'telegram',
+  'msteams',
+  'feishu',
+  'matrix',
+  'wechatwork',
+  'packagist',
+  'sourcehut_builds',
+];
 /** The types whose body is the API payload itself; the chat services get their own formats (lib/webhooks/payloads/). */
 export const RAW_PAYLOAD_TYPES = ['forgejo', 'gitea', 'gogs'];
 
@@ -27,7 +41,15 @@ export const ownerFilter = (o: HookOwner): { repoId: number; ownerId?: number } 
 
 /** HookEvents switches an API `events` list sets; `issues` and `pull_request` set their families. */
 const ISSUE_FAMILY = ['issue_assign', 'issue_label', 'issue_milestone', 'issue_comment'];
-const PULL_FAMILY = ['pull_request_assign', 'pull_request_label', 'pull_request_milestone', 'pull_request_comment', 'pull_request_review', 'pull_request_review_request', 'pull_request_sync'];
+const PULL_FAMILY = [
+  'pull_request_assign',
+  'pull_request_label',
+  'pull_request_milestone',
+  'pull_request_comment',
+  'pull_request_review',
+  'pull_request_review_request',
+  'pull_request_sync',
+];
 const PLAIN = ['create', 'delete', 'fork', 'push', 'wiki', 'repository', 'release'];
 
 /** Forgejo's addHook/editHook: an empty list means `push`; `issues_only`/`pull_request_only` set just the base switch. */
@@ -44,7 +66,8 @@ export function eventSwitches(list: string[] | undefined): Record<string, boolea
 }
 
 /** The switch a fine event type depends on (review verdicts share `pull_request_review`). */
-const switchOf = (fine: string) => (fine.startsWith('pull_request_review_') && fine !== 'pull_request_review_request' ? 'pull_request_review' : fine);
+const switchOf = (fine: string) =>
+  fine.startsWith('pull_request_review_') && fine !== 'pull_request_review_request' ? 'pull_request_review' : fine;
 
 /** Forgejo's Has<Event>Event: everything, push-only for push, or the chosen switch. */
 export function hasEvent(spec: HookEventSpec, fine: string): boolean {
@@ -55,17 +78,41 @@ export function hasEvent(spec: HookEventSpec, fine: string): boolean {
 
 /** Forgejo's EventCheckers order, which EventsArray follows. */
 const LISTED = [
-  'create', 'delete', 'fork', 'push', 'issues', 'issue_assign', 'issue_label', 'issue_milestone', 'issue_comment',
-  'pull_request', 'pull_request_assign', 'pull_request_label', 'pull_request_milestone', 'pull_request_comment',
-  'pull_request_review_approved', 'pull_request_review_rejected', 'pull_request_review_comment', 'pull_request_sync',
-  'wiki', 'repository', 'release', 'package', 'pull_request_review_request',
+  'create',
+  'delete',
+  'fork',
+  'push',
+  'issues',
+  'issue_assign',
+  'issue_label',
+  'issue_milestone',
+  'issue_comment',
+  'pull_request',
+  'pull_request_assign',
+  'pull_request_label',
+  'pull_request_milestone',
+  'pull_request_comment',
+  'pull_request_review_approved',
+  'pull_request_review_rejected',
+  'pull_request_review_comment',
+  'pull_request_sync',
+  'wiki',
+  'repository',
+  'release',
+  'package',
+  'pull_request_review_request',
 ];
 export const eventsArray = (spec: HookEventSpec) => LISTED.filter((e) => hasEvent(spec, e));
 
 /** forgejo-facts 11.1: the coarse event of a fine type (X-Forgejo-Event). */
 export function coarseEvent(fine: string): string {
   if (['issue_assign', 'issue_label', 'issue_milestone'].includes(fine)) return 'issues';
-  if (['pull_request_assign', 'pull_request_label', 'pull_request_milestone', 'pull_request_sync', 'pull_request_review_request'].includes(fine)) return 'pull_request';
+  if (
+    ['pull_request_assign', 'pull_request_label', 'pull_request_milestone', 'pull_request_sync', 'pull_request_review_request'].includes(
+      fine,
+    )
+  )
+    return 'pull_request';
   if (fine === 'pull_request_comment') return 'issue_comment';
   if (fine === 'pull_request_review_approved') return 'pull_request_approved';
   if (fine === 'pull_request_review_rejected') return 'pull_request_rejected';
@@ -157,7 +204,13 @@ export function applyHookEdit(secrets: SecretBox, hook: IWebhook, o: EditHookOpt
     hook.meta = hookMeta(hook.type, config, hook.meta, false);
   }
   const branchFilter = checkBranchFilter(o.branch_filter);
-  hook.events = { push_only: false, send_everything: false, choose_events: true, branch_filter: branchFilter, events: eventSwitches(o.events) };
+  hook.events = {
+    push_only: false,
+    send_everything: false,
+    choose_events: true,
+    branch_filter: branchFilter,
+    events: eventSwitches(o.events),
+  };
   const authorization = o.authorization_header || tokenAuthorization(hook.type, config ?? {}) || '';
   hook.authorizationHeader = authorization ? secrets.seal(authorization) : '';
   if (o.active !== undefined) hook.isActive = o.active;
@@ -180,7 +233,12 @@ export function hooksList(em: EntityManager, repo: { id: number; ownerId: number
 
 /** The same over SQL expressions for the repository's and its owner's id. */
 export function hooksOver(em: EntityManager, repoId: string, ownerId: string): string {
-  return jsonList(em, Webhook, 'h', `h.is_active and (h.repo_id = ${repoId} or (h.owner_id = ${ownerId} and h.repo_id = 0) or (h.repo_id = 0 and h.owner_id = 0 and h.is_system_webhook))`);
+  return jsonList(
+    em,
+    Webhook,
+    'h',
+    `h.is_active and (h.repo_id = ${repoId} or (h.owner_id = ${ownerId} and h.repo_id = 0) or (h.repo_id = 0 and h.owner_id = 0 and h.is_system_webhook))`,
+  );
 }
 
 /** Keep what `hooksList` selected, read now, for the next event of `repo` (lib/db/early-reads.ts). */
@@ -194,8 +252,12 @@ export async function hooksFor(em: EntityManager, repo: { id: number; ownerId: n
 }
 
 function readHooks(em: EntityManager, repo: { id: number; ownerId: number }): Promise<IWebhook[]> {
-  return em.find(Webhook, {
-    isActive: true,
-    $or: [{ repoId: repo.id }, { ownerId: repo.ownerId, repoId: 0 }, { repoId: 0, ownerId: 0, isSystemWebhook: true }],
-  }, { orderBy: { id: 'asc' } });
+  return em.find(
+    Webhook,
+    {
+      isActive: true,
+      $or: [{ repoId: repo.id }, { ownerId: repo.ownerId, repoId: 0 }, { repoId: 0, ownerId: 0, isSystemWebhook: true }],
+    },
+    { orderBy: { id: 'asc' } },
+  );
 }

@@ -7,7 +7,7 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261127040000ListOrderIndexes extends Migration {
   override async up(): Promise<void> {
-    this.addSql("create index \"issue_repo_state_list_index\" on \"issue\" (\"repo_id\", \"is_closed\", \"created_at\", \"id\")");
-    this.addSql("create index \"repository_owner_name_lower_name_id_index\" on \"repository\" (\"owner_name\", \"lower_name\", \"id\")");
+    this.addSql('create index "issue_repo_state_list_index" on "issue" ("repo_id", "is_closed", "created_at", "id")');
+    this.addSql('create index "repository_owner_name_lower_name_id_index" on "repository" ("owner_name", "lower_name", "id")');
   }
 }

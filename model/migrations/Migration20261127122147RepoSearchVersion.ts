@@ -6,7 +6,19 @@ import { Migration } from '@mikro-orm/migrations';
  * them, and test/model/repo-search-version.test.ts checks every table and column they read is here.
  */
 const READ: Record<string, string[]> = {
-  repository: ['id', 'owner_id', 'owner_name', 'lower_name', 'description', 'is_private', 'is_fork', 'is_mirror', 'is_template', 'is_archived', 'fork_id'],
+  repository: [
+    'id',
+    'owner_id',
+    'owner_name',
+    'lower_name',
+    'description',
+    'is_private',
+    'is_fork',
+    'is_mirror',
+    'is_template',
+    'is_archived',
+    'fork_id',
+  ],
   user: ['id', 'visibility'],
   org_user: ['uid', 'org_id'],
   team: ['id', 'org_id', 'includes_all_repositories'],
@@ -28,7 +40,9 @@ const READ: Record<string, string[]> = {
  */
 export class Migration20261127122147RepoSearchVersion extends Migration {
   override async up(): Promise<void> {
-    this.addSql("create table \"repo_search_version\" (\"id\" smallint not null, \"v\" bigint not null default 0, constraint \"repo_search_version_pkey\" primary key (\"id\"))");
+    this.addSql(
+      'create table "repo_search_version" ("id" smallint not null, "v" bigint not null default 0, constraint "repo_search_version_pkey" primary key ("id"))',
+    );
     this.addSql('insert into "repo_search_version" ("id", "v") values (1, 0)');
     this.addSql(`create function "repo_search_bump"() returns trigger language plpgsql as $$
 begin
@@ -43,7 +57,9 @@ end $$`);
         deferrable initially deferred for each row
         when ((${cols.map((c) => `old.${c}`).join(', ')}) is distinct from (${cols.map((c) => `new.${c}`).join(', ')}))
         execute function "repo_search_bump"()`);
-      this.addSql(`create trigger "repo_search_version_truncate" after truncate on "${table}" for each statement execute function "repo_search_bump"()`);
+      this.addSql(
+        `create trigger "repo_search_version_truncate" after truncate on "${table}" for each statement execute function "repo_search_bump"()`,
+      );
     }
   }
 }

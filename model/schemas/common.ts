@@ -20,7 +20,8 @@ export const PATTERN_EMAIL_OR_EMPTY = '^$|^[^@\\s]+@[^@\\s]+$';
 /** ValidUrl (`Url`): http(s) URL, or empty */
 export const PATTERN_URL_OR_EMPTY = '^$|^https?://';
 /** GitRefName: approximation of `git check-ref-format` (empty allowed; Required is checked separately) */
-export const PATTERN_GIT_REF_NAME = '^(?![-/.])(?!.*\\.\\.)(?!.*//)(?!.*@\\{)(?!.*/\\.)(?!.*\\.lock(?:/|$))(?!.*[/.]$)(?!@$)[^\\x00-\\x20\\x7f~^:?*\\[\\\\]*$';
+export const PATTERN_GIT_REF_NAME =
+  '^(?![-/.])(?!.*\\.\\.)(?!.*//)(?!.*@\\{)(?!.*/\\.)(?!.*\\.lock(?:/|$))(?!.*[/.]$)(?!@$)[^\\x00-\\x20\\x7f~^:?*\\[\\\\]*$';
 /** label colour: `#rrggbb`, `rrggbb`, `#rgb` or `rgb` */
 export const PATTERN_LABEL_COLOR = '^#?([0-9a-fA-F]{6}|[0-9a-fA-F]{3})$';
 
@@ -30,21 +31,36 @@ export const PATTERN_LABEL_COLOR = '^#?([0-9a-fA-F]{6}|[0-9a-fA-F]{3})$';
 export const INT32 = { minimum: -2147483648, maximum: 2147483647 } as const;
 export const INT53 = { minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER } as const;
 
-export const CommitStatusState = Type.String({ $id: 'CommitStatusState', description: 'CommitStatusState holds the state of a CommitStatus\nIt can be "pending", "success", "error", "failure", "warning", or "skipped"' });
+export const CommitStatusState = Type.String({
+  $id: 'CommitStatusState',
+  description:
+    'CommitStatusState holds the state of a CommitStatus\nIt can be "pending", "success", "error", "failure", "warning", or "skipped"',
+});
 export type CommitStatusState = Static<typeof CommitStatusState>;
 
-export const Duration = Type.Integer({ $id: 'Duration', description: 'A Duration represents the elapsed time between two instants\nas an int64 nanosecond count. The representation limits the\nlargest representable duration to approximately 290 years.', format: 'int64' });
+export const Duration = Type.Integer({
+  $id: 'Duration',
+  description:
+    'A Duration represents the elapsed time between two instants\nas an int64 nanosecond count. The representation limits the\nlargest representable duration to approximately 290 years.',
+  format: 'int64',
+});
 export type Duration = Static<typeof Duration>;
 
-export const NotifySubjectType = Type.String({ $id: 'NotifySubjectType', description: 'NotifySubjectType represent type of notification subject' });
+export const NotifySubjectType = Type.String({
+  $id: 'NotifySubjectType',
+  description: 'NotifySubjectType represent type of notification subject',
+});
 export type NotifySubjectType = Static<typeof NotifySubjectType>;
 
-export const RepositoryMeta = Type.Object({
-  full_name: Type.Optional(Type.String({ 'x-go-name': 'FullName' })),
-  id: Type.Optional(Type.Integer({ format: 'int64', 'x-go-name': 'ID' })),
-  name: Type.Optional(Type.String({ 'x-go-name': 'Name' })),
-  owner: Type.Optional(Type.String({ 'x-go-name': 'Owner' })),
-}, { $id: 'RepositoryMeta', description: 'RepositoryMeta basic repository information' });
+export const RepositoryMeta = Type.Object(
+  {
+    full_name: Type.Optional(Type.String({ 'x-go-name': 'FullName' })),
+    id: Type.Optional(Type.Integer({ format: 'int64', 'x-go-name': 'ID' })),
+    name: Type.Optional(Type.String({ 'x-go-name': 'Name' })),
+    owner: Type.Optional(Type.String({ 'x-go-name': 'Owner' })),
+  },
+  { $id: 'RepositoryMeta', description: 'RepositoryMeta basic repository information' },
+);
 export type RepositoryMeta = Static<typeof RepositoryMeta>;
 
 export const ReviewStateType = Type.String({ $id: 'ReviewStateType', description: 'ReviewStateType review state type' });

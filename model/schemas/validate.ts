@@ -138,7 +138,11 @@ function propertyIndex(objectSchema: unknown, key: string): number {
 /** Walks a schemaPath ('#/properties/a/items/properties/b') and returns the final node plus the
  *  innermost property (key, schema) and the ordering keys of the properties crossed. */
 function walk(root: TSchema, schemaPath: string) {
-  const segs = schemaPath.replace(/^#\/?/, '').split('/').filter((s) => s !== '').map(decodePointer);
+  const segs = schemaPath
+    .replace(/^#\/?/, '')
+    .split('/')
+    .filter((s) => s !== '')
+    .map(decodePointer);
   let node: unknown = root;
   let propKey = '';
   let propSchema: unknown = undefined;
@@ -175,7 +179,11 @@ function isStringSchema(schema: unknown): boolean {
 function structural(schema: unknown): Node | undefined {
   if (!isObj(schema)) return undefined;
   if (schema.type === 'object' || schema.type === 'array') return schema;
-  if (Array.isArray(schema.anyOf)) for (const s of schema.anyOf) { const r = structural(s); if (r) return r; }
+  if (Array.isArray(schema.anyOf))
+    for (const s of schema.anyOf) {
+      const r = structural(s);
+      if (r) return r;
+    }
   return undefined;
 }
 
@@ -225,7 +233,7 @@ function toIssues(root: TSchema, c: Compiled, value: unknown): Issue[] {
     const goName = propSchema === undefined ? '' : goNameOf(propSchema, propKey);
     switch (e.keyword) {
       case 'required': {
-        const missing = ((e.params as { requiredProperties?: string[] }).requiredProperties ?? []);
+        const missing = (e.params as { requiredProperties?: string[] }).requiredProperties ?? [];
         const props = isObj(node) && isObj(node.properties) ? node.properties : {};
         for (const key of missing) {
           out.push({ order: [...order, propertyIndex(node, key)], goName: goNameOf(props[key], key), rule: 'Required', phase: 1, rank: 0 });

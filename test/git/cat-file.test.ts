@@ -79,14 +79,19 @@ test('many concurrent requests are answered in order', async () => {
   // All but the first are sent together when the first is answered (pipelined), so answers share buffers.
   const revs = Array.from({ length: 300 }, (_, i) => ['main:README.md', 'main:path/to/file.txt', 'main:nope', 'main:big.bin'][i % 4]);
   const results = await Promise.all(revs.map((r, i) => (i % 3 === 0 ? readInfo(repo, r) : readObject(repo, r))));
-  const contents: Record<string, Buffer> = { 'main:README.md': text('hello\n'), 'main:path/to/file.txt': text('deep\n'), 'main:big.bin': Buffer.alloc(3_000_000, 0xab) };
+  const contents: Record<string, Buffer> = {
+    'main:README.md': text('hello\n'),
+    'main:path/to/file.txt': text('deep\n'),
+    'main:big.bin': Buffer.alloc(3_000_000, 0xab),
+  };
   results.forEach((res, i) => {
     const rev = revs[i];
     if (rev === 'main:nope') assert.is(res, null);
     else if (rev === 'main:big.bin') assert.is(res?.size, 3_000_000);
     else if (rev === 'main:README.md') assert.is(res?.size, 6);
     else assert.is(res?.size, 5);
-    if (res && 'content' in res && Buffer.isBuffer(res.content)) assert.ok(res.content.equals(contents[rev]), `content of ${rev} (request ${i})`);
+    if (res && 'content' in res && Buffer.isBuffer(res.content))
+      assert.ok(res.content.equals(contents[rev]), `content of ${rev} (request ${i})`);
     else assert.ok(i % 3 === 0 || rev === 'main:nope', `request ${i} has its content`);
   });
   assert.is(getBatch(repo), getBatch(repo));
@@ -133,9 +138,13 @@ test('survives its repository being deleted underneath it', async () => {
 
 test('an idle reader closes itself', async () => {
   let closedBy: BatchReader | null = null;
-  const reader = new BatchReader(path.resolve(repo), (r) => {
-    closedBy = r;
-  }, 100);
+  const reader = new BatchReader(
+    path.resolve(repo),
+    (r) => {
+      closedBy = r;
+    },
+    100,
+  );
   assert.is((await reader.readInfo('main'))?.oid, head);
   await new Promise((r) => setTimeout(r, 300));
   assert.ok(reader.closed);

@@ -2,7 +2,18 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { text as streamText } from 'node:stream/consumers';
 import { RevNotFoundError } from '../../git/errors.ts';
-import { commitFilesAndStats, commitWeight, countCommits, diffFiles, diffFilesOfCommits, diffOrPatch, formatGitDate, getCommit, log, parseCommit } from '../../git/commits.ts';
+import {
+  commitFilesAndStats,
+  commitWeight,
+  countCommits,
+  diffFiles,
+  diffFilesOfCommits,
+  diffOrPatch,
+  formatGitDate,
+  getCommit,
+  log,
+  parseCommit,
+} from '../../git/commits.ts';
 import { runGit } from '../../git/exec.ts';
 import { commitFiles } from '../../git/write.ts';
 import { alice, commit, git, sandbox, text, type Sandbox } from './fixture.ts';
@@ -15,9 +26,31 @@ test.before(async () => {
   sb = await sandbox();
   repo = await sb.repo();
   const day = (d: number) => ({ ...alice, date: new Date(Date.UTC(2024, 0, d, 12)) });
-  shas.push(await commit(repo, [{ op: 'create', path: 'a.txt', content: text('1\n2\n3\n') }, { op: 'create', path: 'docs/x.md', content: text('x\n') }], 'one', 'main', day(1)));
+  shas.push(
+    await commit(
+      repo,
+      [
+        { op: 'create', path: 'a.txt', content: text('1\n2\n3\n') },
+        { op: 'create', path: 'docs/x.md', content: text('x\n') },
+      ],
+      'one',
+      'main',
+      day(1),
+    ),
+  );
   shas.push(await commit(repo, [{ op: 'update', path: 'a.txt', content: text('1\nTWO\n3\n4\n') }], 'two', 'main', day(2)));
-  shas.push(await commit(repo, [{ op: 'create', path: 'docs/y.md', content: text('y\n') }, { op: 'delete', path: 'docs/x.md' }], 'three\n\nbody line', 'main', day(3)));
+  shas.push(
+    await commit(
+      repo,
+      [
+        { op: 'create', path: 'docs/y.md', content: text('y\n') },
+        { op: 'delete', path: 'docs/x.md' },
+      ],
+      'three\n\nbody line',
+      'main',
+      day(3),
+    ),
+  );
   shas.push(await commit(repo, [{ op: 'create', path: 'bin.dat', content: Buffer.from([0, 1, 2, 0, 255]) }], 'four', 'main', day(4)));
 });
 test.after(async () => {
@@ -38,7 +71,13 @@ test('getCommit parses a commit', async () => {
   assert.equal(c.parents, [shas[1]]);
   assert.is(c.tree, await git(repo, 'rev-parse', 'main~1^{tree}'));
   assert.is(c.message, 'three\n\nbody line\n');
-  assert.equal(c.author, { name: 'Alice', email: 'alice@example.com', date: '2024-01-03T14:00:00+02:00', timestamp: 1704283200, tz: '+0200' });
+  assert.equal(c.author, {
+    name: 'Alice',
+    email: 'alice@example.com',
+    date: '2024-01-03T14:00:00+02:00',
+    timestamp: 1704283200,
+    tz: '+0200',
+  });
   assert.equal(c.committer, c.author);
   assert.is(c.signature, undefined);
   assert.equal((await getCommit(repo, shas[0]))?.parents, []);
@@ -63,7 +102,10 @@ test('getCommit peels annotated tags and reads signatures', async () => {
 });
 
 test('parseCommit tolerates odd headers', () => {
-  const c = parseCommit('x', Buffer.from('tree t\nauthor No Date <n@x>\ncommitter C <c@x> 1 +0000\nencoding latin1\nmergetag object y\n type commit\n\nmsg'));
+  const c = parseCommit(
+    'x',
+    Buffer.from('tree t\nauthor No Date <n@x>\ncommitter C <c@x> 1 +0000\nencoding latin1\nmergetag object y\n type commit\n\nmsg'),
+  );
   assert.is(c.author.name, 'No Date <n@x>');
   assert.is(c.committer.date, '1970-01-01T00:00:01Z');
   assert.is(c.message, 'msg');
@@ -71,15 +113,36 @@ test('parseCommit tolerates odd headers', () => {
 
 test('log pages newest first and filters by path and date', async () => {
   const all = await log(repo, { rev: 'main' });
-  assert.equal(all.map((c) => c.sha), [...shas].reverse());
-  assert.equal((await log(repo, { rev: 'main', skip: 1, limit: 2 })).map((c) => c.sha), [shas[2], shas[1]]);
-  assert.equal((await log(repo, { rev: 'main', path: 'a.txt' })).map((c) => c.sha), [shas[1], shas[0]]);
-  assert.equal((await log(repo, { rev: 'main', path: 'docs' })).map((c) => c.sha), [shas[2], shas[0]]);
-  assert.equal((await log(repo, { rev: 'main', path: 'docs/*' })).map((c) => c.sha), []); // pathspecs are literal
-  assert.equal((await log(repo, { rev: shas[1] })).map((c) => c.sha), [shas[1], shas[0]]);
+  assert.equal(
+    all.map((c) => c.sha),
+    [...shas].reverse(),
+  );
+  assert.equal(
+    (await log(repo, { rev: 'main', skip: 1, limit: 2 })).map((c) => c.sha),
+    [shas[2], shas[1]],
+  );
+  assert.equal(
+    (await log(repo, { rev: 'main', path: 'a.txt' })).map((c) => c.sha),
+    [shas[1], shas[0]],
+  );
+  assert.equal(
+    (await log(repo, { rev: 'main', path: 'docs' })).map((c) => c.sha),
+    [shas[2], shas[0]],
+  );
+  assert.equal(
+    (await log(repo, { rev: 'main', path: 'docs/*' })).map((c) => c.sha),
+    [],
+  ); // pathspecs are literal
+  assert.equal(
+    (await log(repo, { rev: shas[1] })).map((c) => c.sha),
+    [shas[1], shas[0]],
+  );
   const since = new Date(Date.UTC(2024, 0, 2, 12));
   const until = new Date(Date.UTC(2024, 0, 3, 12));
-  assert.equal((await log(repo, { rev: 'main', since, until })).map((c) => c.sha), [shas[2], shas[1]]);
+  assert.equal(
+    (await log(repo, { rev: 'main', since, until })).map((c) => c.sha),
+    [shas[2], shas[1]],
+  );
 
   assert.is(await countCommits(repo, { rev: 'main' }), 4);
   assert.is(await countCommits(repo, { rev: 'main', path: 'docs/y.md' }), 1);
@@ -95,27 +158,57 @@ test('log pages newest first and filters by path and date', async () => {
 test('log with firstParent over a merge', async () => {
   const r = await sb.repo();
   const base = await commit(r, [{ op: 'create', path: 'f', content: text('f') }]);
-  const side = (await commitFiles(r, { branch: 'side', parent: base, expectedOld: null, ops: [{ op: 'create', path: 's', content: text('s') }], message: 'side', author: alice })).commitSha;
+  const side = (
+    await commitFiles(r, {
+      branch: 'side',
+      parent: base,
+      expectedOld: null,
+      ops: [{ op: 'create', path: 's', content: text('s') }],
+      message: 'side',
+      author: alice,
+    })
+  ).commitSha;
   const main2 = await commit(r, [{ op: 'create', path: 'm', content: text('m') }]);
   const mergedTree = await git(r, 'merge-tree', '--write-tree', main2, side);
-  const merge = (await runGit(r, ['commit-tree', mergedTree, '-p', main2, '-p', side, '-m', 'merge'], { env: { GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@x', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@x' } })).stdout.toString().trim();
+  const merge = (
+    await runGit(r, ['commit-tree', mergedTree, '-p', main2, '-p', side, '-m', 'merge'], {
+      env: { GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@x', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@x' },
+    })
+  ).stdout
+    .toString()
+    .trim();
   assert.is(await countCommits(r, { rev: merge }), 4);
   assert.is(await countCommits(r, { rev: merge, firstParent: true }), 3);
-  assert.equal((await log(r, { rev: merge, firstParent: true })).map((c) => c.sha), [merge, main2, base]);
+  assert.equal(
+    (await log(r, { rev: merge, firstParent: true })).map((c) => c.sha),
+    [merge, main2, base],
+  );
   // A merge's files are those against its first parent.
-  assert.equal((await commitFilesAndStats(r, merge))?.files.map((f) => [f.filename, f.status]), [['s', 'added']]);
+  assert.equal(
+    (await commitFilesAndStats(r, merge))?.files.map((f) => [f.filename, f.status]),
+    [['s', 'added']],
+  );
 });
 
 test('commitFilesAndStats: root commit, modification, binary', async () => {
   const root = await commitFilesAndStats(repo, shas[0]);
-  assert.equal(root?.files.map((f) => [f.filename, f.status, f.additions, f.deletions]), [
-    ['a.txt', 'added', 3, 0],
-    ['docs/x.md', 'added', 1, 0],
-  ]);
+  assert.equal(
+    root?.files.map((f) => [f.filename, f.status, f.additions, f.deletions]),
+    [
+      ['a.txt', 'added', 3, 0],
+      ['docs/x.md', 'added', 1, 0],
+    ],
+  );
   assert.equal(root?.stats, { total: 4, additions: 4, deletions: 0 });
   assert.equal((await commitFilesAndStats(repo, shas[1]))?.stats, { total: 3, additions: 2, deletions: 1 });
   const third = await commitFilesAndStats(repo, shas[2]);
-  assert.equal(third?.files.map((f) => [f.filename, f.status]), [['docs/x.md', 'removed'], ['docs/y.md', 'added']]);
+  assert.equal(
+    third?.files.map((f) => [f.filename, f.status]),
+    [
+      ['docs/x.md', 'removed'],
+      ['docs/y.md', 'added'],
+    ],
+  );
   const bin = await commitFilesAndStats(repo, shas[3]);
   assert.equal(bin?.files, [{ filename: 'bin.dat', status: 'added', additions: 0, deletions: 0, binary: true }]);
   assert.is(await commitFilesAndStats(repo, 'nope'), null);
@@ -125,18 +218,45 @@ test('diffFilesOfCommits: one process answers what commitFilesAndStats answers f
   const r = await sb.repo();
   // A path that looks like a commit id, an empty commit, and a merge (against its first parent).
   const base = await commit(r, [{ op: 'create', path: 'f'.repeat(40), content: text('1\n') }]);
-  const empty = (await runGit(r, ['commit-tree', `${base}^{tree}`, '-p', base, '-m', 'empty'], { env: { GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@x', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@x' } })).stdout.toString().trim();
-  const side = (await commitFiles(r, { branch: 'side', parent: base, expectedOld: null, ops: [{ op: 'create', path: 's', content: text('s') }], message: 'side', author: alice })).commitSha;
+  const empty = (
+    await runGit(r, ['commit-tree', `${base}^{tree}`, '-p', base, '-m', 'empty'], {
+      env: { GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@x', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@x' },
+    })
+  ).stdout
+    .toString()
+    .trim();
+  const side = (
+    await commitFiles(r, {
+      branch: 'side',
+      parent: base,
+      expectedOld: null,
+      ops: [{ op: 'create', path: 's', content: text('s') }],
+      message: 'side',
+      author: alice,
+    })
+  ).commitSha;
   const merged = await git(r, 'merge-tree', '--write-tree', empty, side);
-  const merge = (await runGit(r, ['commit-tree', merged, '-p', empty, '-p', side, '-m', 'merge'], { env: { GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@x', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@x' } })).stdout.toString().trim();
-  for (const [where, ids] of [[repo, shas], [r, [base, empty, side, merge]]] as const) {
+  const merge = (
+    await runGit(r, ['commit-tree', merged, '-p', empty, '-p', side, '-m', 'merge'], {
+      env: { GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@x', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@x' },
+    })
+  ).stdout
+    .toString()
+    .trim();
+  for (const [where, ids] of [
+    [repo, shas],
+    [r, [base, empty, side, merge]],
+  ] as const) {
     const commits = await Promise.all(ids.map(async (id) => (await getCommit(where, id))!));
     const all = await diffFilesOfCommits(where, commits);
     assert.equal([...all.keys()].sort(), [...ids].sort());
     for (const id of ids) assert.equal(all.get(id), (await commitFilesAndStats(where, id))?.files, id);
   }
   assert.equal((await diffFilesOfCommits(r, [(await getCommit(r, empty))!])).get(empty), []);
-  assert.equal((await diffFilesOfCommits(r, [(await getCommit(r, base))!])).get(base)?.map((f) => f.filename), ['f'.repeat(40)]);
+  assert.equal(
+    (await diffFilesOfCommits(r, [(await getCommit(r, base))!])).get(base)?.map((f) => f.filename),
+    ['f'.repeat(40)],
+  );
   assert.equal(await diffFilesOfCommits(r, []), new Map());
 });
 
@@ -147,7 +267,10 @@ test('diffFiles detects renames on request', async () => {
   assert.equal(await diffFiles(r, c1, c2, { renames: true }), [
     { filename: 'nëw name.txt', previousFilename: 'old name.txt', status: 'renamed', additions: 0, deletions: 0, binary: false },
   ]);
-  assert.equal((await diffFiles(r, c1, c2)).map((f) => f.status), ['added', 'removed']);
+  assert.equal(
+    (await diffFiles(r, c1, c2)).map((f) => f.status),
+    ['added', 'removed'],
+  );
 });
 
 test('diffOrPatch streams a diff and a patch', async () => {
@@ -172,7 +295,11 @@ test('the commit cache weighs a parsed commit at no less than the heap it holds,
   const collect = lastResortCollect();
   const n = 3_000;
   const hex = (i: number, salt: string) => `${salt}${i.toString(16)}`.padStart(40, '0');
-  const raws = Array.from({ length: n }, (_, i) => Buffer.from(`tree ${hex(i, 'a')}\nparent ${hex(i, 'b')}\nauthor Bench <bench@example.com> ${1_700_000_000 + i} +0000\ncommitter Bench <bench@example.com> ${1_700_000_000 + i} +0000\n\ncommit ${i}\n`));
+  const raws = Array.from({ length: n }, (_, i) =>
+    Buffer.from(
+      `tree ${hex(i, 'a')}\nparent ${hex(i, 'b')}\nauthor Bench <bench@example.com> ${1_700_000_000 + i} +0000\ncommitter Bench <bench@example.com> ${1_700_000_000 + i} +0000\n\ncommit ${i}\n`,
+    ),
+  );
   const kept = new Map<string, ReturnType<typeof parseCommit>>();
   collect();
   const before = process.memoryUsage().heapUsed;

@@ -17,7 +17,8 @@ async function history(repo: string): Promise<string[]> {
   const shas: string[] = [];
   for (let i = 0; i < 4; i++) shas.push(await commit(repo, [{ op: 'create', path: `m${i}.txt`, content: text(`${i}`) }], `main ${i}`));
   await runGit(repo, ['update-ref', 'refs/heads/side', shas[3]!]);
-  for (let i = 0; i < 2; i++) shas.push(await commit(repo, [{ op: 'create', path: `s${i}.txt`, content: text(`${i}`) }], `side ${i}`, 'side', bob));
+  for (let i = 0; i < 2; i++)
+    shas.push(await commit(repo, [{ op: 'create', path: `s${i}.txt`, content: text(`${i}`) }], `side ${i}`, 'side', bob));
   shas.push(await commit(repo, [{ op: 'create', path: 'm4.txt', content: text('4') }], 'main 4'));
   const env = { GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@x', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@x' };
   const main = shas[6]!;
@@ -25,7 +26,10 @@ async function history(repo: string): Promise<string[]> {
   const merge = (await runGit(repo, ['commit-tree', tree, '-p', main, '-p', shas[5]!, '-m', 'merge'], { env })).stdout.toString().trim();
   await runGit(repo, ['update-ref', 'refs/heads/main', merge]);
   shas.push(merge);
-  for (let i = 0; i < 3; i++) shas.push(await commit(repo, [{ op: 'create', path: `after${i}.txt`, content: text(`${i}`) }], `after ${i}`, 'main', i === 1 ? bob : alice));
+  for (let i = 0; i < 3; i++)
+    shas.push(
+      await commit(repo, [{ op: 'create', path: `after${i}.txt`, content: text(`${i}`) }], `after ${i}`, 'main', i === 1 ? bob : alice),
+    );
   return shas;
 }
 

@@ -24,7 +24,15 @@ async function revList(repo: string, sha: string, p: string): Promise<string | n
 /** A history with content and mode changes, a deletion, an empty commit and a merge; oldest first. */
 async function history(repo: string): Promise<string[]> {
   const shas: string[] = [];
-  shas.push(await commit(repo, [{ op: 'create', path: 'a.txt', content: text('a') }, { op: 'create', path: 'b.txt', content: text('b') }, { op: 'create', path: 'dir/x.txt', content: text('x') }, { op: 'create', path: 'run.sh', content: text('#!') }, { op: 'create', path: 'gone.txt', content: text('g') }]));
+  shas.push(
+    await commit(repo, [
+      { op: 'create', path: 'a.txt', content: text('a') },
+      { op: 'create', path: 'b.txt', content: text('b') },
+      { op: 'create', path: 'dir/x.txt', content: text('x') },
+      { op: 'create', path: 'run.sh', content: text('#!') },
+      { op: 'create', path: 'gone.txt', content: text('g') },
+    ]),
+  );
   shas.push(await commit(repo, [{ op: 'update', path: 'b.txt', content: text('b2') }]));
   shas.push(await commit(repo, [{ op: 'create', path: 'dir/y.txt', content: text('y') }]));
   shas.push(await commit(repo, [{ op: 'update', path: 'run.sh', content: text('#!'), mode: '100755' }]));
@@ -33,7 +41,16 @@ async function history(repo: string): Promise<string[]> {
   const tip = shas[shas.length - 1]!;
   shas.push((await runGit(repo, ['commit-tree', `${tip}^{tree}`, '-p', tip, '-m', 'empty'], { env })).stdout.toString().trim());
   await runGit(repo, ['update-ref', 'refs/heads/main', shas[shas.length - 1]!]);
-  const side = (await commitFiles(repo, { branch: 'side', parent: shas[2]!, expectedOld: null, ops: [{ op: 'create', path: 'side.txt', content: text('s') }], message: 'side', author: alice })).commitSha;
+  const side = (
+    await commitFiles(repo, {
+      branch: 'side',
+      parent: shas[2]!,
+      expectedOld: null,
+      ops: [{ op: 'create', path: 'side.txt', content: text('s') }],
+      message: 'side',
+      author: alice,
+    })
+  ).commitSha;
   const main = shas[shas.length - 1]!;
   const merged = await git(repo, 'merge-tree', '--write-tree', main, side);
   shas.push((await runGit(repo, ['commit-tree', merged, '-p', main, '-p', side, '-m', 'merge'], { env })).stdout.toString().trim());
@@ -45,15 +62,17 @@ test('lastCommitFor answers what rev-list answers, with the parents known first 
   for (const order of ['oldest first', 'newest first'] as const) {
     const repo = await sb.repo();
     const shas = await history(repo);
-    if (await git(repo, 'rev-parse', 'main') !== shas[shas.length - 1]) await runGit(repo, ['update-ref', 'refs/heads/main', shas[shas.length - 1]!]);
+    if ((await git(repo, 'rev-parse', 'main')) !== shas[shas.length - 1])
+      await runGit(repo, ['update-ref', 'refs/heads/main', shas[shas.length - 1]!]);
     const walk = order === 'oldest first' ? shas : [...shas].reverse();
     for (const sha of walk) {
-      for (const p of PATHS) assert.is(await lastCommitFor(repo, sha, p), await revList(repo, sha, p), `${order}: ${p} at commit ${shas.indexOf(sha) + 1}`);
+      for (const p of PATHS)
+        assert.is(await lastCommitFor(repo, sha, p), await revList(repo, sha, p), `${order}: ${p} at commit ${shas.indexOf(sha) + 1}`);
     }
   }
 });
 
-test('a kept small blob holds memory of its own, not a slab of Node\'s shared buffer pool', async () => {
+test("a kept small blob holds memory of its own, not a slab of Node's shared buffer pool", async () => {
   const small = Buffer.from('small');
   assert.ok(small.buffer.byteLength > small.length, 'Buffer.from pools small buffers');
   const own = ownCopy(small);

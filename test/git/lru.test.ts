@@ -2,7 +2,11 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Lru } from '../../git/lru.ts';
 
-const failure = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e: unknown) => e,
+  );
 
 test('the least recently used entries go first, by weight', () => {
   const lru = new Lru<string, string>(10, (v) => v.length);
@@ -20,20 +24,34 @@ test('the least recently used entries go first, by weight', () => {
   // Replacing a value counts its new weight only.
   lru.set('a', 'x');
   lru.set('e', 'xxxxx');
-  assert.equal(['a', 'c', 'e'].map((k) => lru.get(k)), ['x', 'xxxx', 'xxxxx']);
+  assert.equal(
+    ['a', 'c', 'e'].map((k) => lru.get(k)),
+    ['x', 'xxxx', 'xxxxx'],
+  );
 });
 
 test('getOr: callers of one key at the same time share one load; undefined and failures are not kept', async () => {
   const lru = new Lru<string, number>(10);
   let loads = 0;
-  const load = async () => { loads++; await new Promise((r) => setTimeout(r, 5)); return 42; };
+  const load = async () => {
+    loads++;
+    await new Promise((r) => setTimeout(r, 5));
+    return 42;
+  };
   assert.equal(await Promise.all([lru.getOr('k', load), lru.getOr('k', load), lru.getOr('k', load)]), [42, 42, 42]);
   assert.is(loads, 1);
   assert.is(await lru.getOr('k', load), 42);
   assert.is(loads, 1);
   assert.is(await lru.getOr('u', async () => undefined), undefined);
   assert.is(await lru.getOr('u', async () => 7), 7);
-  assert.instance(await failure(lru.getOr('f', async () => { throw new Error('boom'); })), Error);
+  assert.instance(
+    await failure(
+      lru.getOr('f', async () => {
+        throw new Error('boom');
+      }),
+    ),
+    Error,
+  );
   assert.is(await lru.getOr('f', async () => 8), 8);
 });
 
@@ -52,7 +70,9 @@ test('getMany: what is missing is loaded by one call, what is loading is awaited
   assert.equal(calls, [['bb', 'ccc', 'none'], ['dddd']]);
   assert.equal(await lru.getMany(['bb', 'none'], load), [2, undefined]);
   assert.equal(calls[2], ['none']);
-  const failing = async () => { throw new Error('boom'); };
+  const failing = async () => {
+    throw new Error('boom');
+  };
   assert.instance(await failure(lru.getMany(['x'], failing)), Error);
   assert.equal(await lru.getMany(['x'], load), [1]);
 });

@@ -33,7 +33,10 @@ test('clean merge, conflicting merge, merge base and ancestry', async () => {
   const clean = await mergeTree(repo, left, right);
   assert.is(clean.clean, true);
   const merged = await lsTree(repo, clean.tree);
-  assert.equal(merged?.map((e) => e.path), ['a.txt', 'b.txt', 'c.txt']);
+  assert.equal(
+    merged?.map((e) => e.path),
+    ['a.txt', 'b.txt', 'c.txt'],
+  );
 
   const conflicted = await mergeTree(repo, 'left', 'clash');
   assert.is(conflicted.clean, false);

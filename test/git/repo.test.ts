@@ -75,7 +75,10 @@ test('refs: list, resolve, rev-parse, HEAD', async () => {
       ['refs/tags/v1', c1, 'commit'],
     ],
   );
-  assert.equal((await listRefs(repo, 'refs/heads/')).map((r) => r.name), ['refs/heads/dev', 'refs/heads/main']);
+  assert.equal(
+    (await listRefs(repo, 'refs/heads/')).map((r) => r.name),
+    ['refs/heads/dev', 'refs/heads/main'],
+  );
   assert.is((await listRefs(repo, 'refs/')).length, 4);
 
   assert.equal(await resolveRef(repo, 'main'), { kind: 'branch', ref: 'refs/heads/main', oid: c1, commit: c1 });

@@ -39,22 +39,31 @@ test('lsTree lists the root with modes, types and sizes', async () => {
 });
 
 test('lsTree recursive, with trees, and by path', async () => {
-  assert.equal((await lsTree(repo, 'main', { recursive: true }))?.map((e) => e.path), ['README.md', 'link', 'run.sh', 'src/a.ts', 'src/sub/b.ts', 'tab here.txt']);
-  assert.equal((await lsTree(repo, 'main', { recursive: true, withTrees: true }))?.map((e) => e.path), [
-    'README.md',
-    'link',
-    'run.sh',
-    'src',
-    'src/a.ts',
-    'src/sub',
-    'src/sub/b.ts',
-    'tab here.txt',
-  ]);
-  assert.equal((await lsTree(repo, 'main', { path: 'src/' }))?.map((e) => e.path), ['src/a.ts', 'src/sub']);
-  assert.equal((await lsTree(repo, 'main', { path: 'src' }))?.map((e) => e.type), ['tree']);
-  assert.equal((await lsTree(repo, 'main', { path: 'src/sub/b.ts' }))?.map((e) => e.size), [2]);
+  assert.equal(
+    (await lsTree(repo, 'main', { recursive: true }))?.map((e) => e.path),
+    ['README.md', 'link', 'run.sh', 'src/a.ts', 'src/sub/b.ts', 'tab here.txt'],
+  );
+  assert.equal(
+    (await lsTree(repo, 'main', { recursive: true, withTrees: true }))?.map((e) => e.path),
+    ['README.md', 'link', 'run.sh', 'src', 'src/a.ts', 'src/sub', 'src/sub/b.ts', 'tab here.txt'],
+  );
+  assert.equal(
+    (await lsTree(repo, 'main', { path: 'src/' }))?.map((e) => e.path),
+    ['src/a.ts', 'src/sub'],
+  );
+  assert.equal(
+    (await lsTree(repo, 'main', { path: 'src' }))?.map((e) => e.type),
+    ['tree'],
+  );
+  assert.equal(
+    (await lsTree(repo, 'main', { path: 'src/sub/b.ts' }))?.map((e) => e.size),
+    [2],
+  );
   assert.equal(await lsTree(repo, 'main', { path: 'nope' }), []);
-  assert.equal((await lsTree(repo, 'main:src'))?.map((e) => e.path), ['a.ts', 'sub']);
+  assert.equal(
+    (await lsTree(repo, 'main:src'))?.map((e) => e.path),
+    ['a.ts', 'sub'],
+  );
   assert.is(await lsTree(repo, 'nope'), null);
   assert.is(await lsTree(repo, 'main:README.md'), null);
 });
@@ -70,10 +79,16 @@ test('getTree has the Forgejo shape and pages', async () => {
   const rec = await getTree(repo, head, { recursive: true, page: 2, perPage: 3 });
   assert.is(rec?.total_count, 8);
   assert.is(rec?.truncated, true);
-  assert.equal(rec?.entries.map((e) => e.path), ['src', 'src/a.ts', 'src/sub']);
+  assert.equal(
+    rec?.entries.map((e) => e.path),
+    ['src', 'src/a.ts', 'src/sub'],
+  );
   const last = await getTree(repo, head, { recursive: true, page: 3, perPage: 3 });
   assert.is(last?.truncated, false);
-  assert.equal(last?.entries.map((e) => e.path), ['src/sub/b.ts', 'tab here.txt']);
+  assert.equal(
+    last?.entries.map((e) => e.path),
+    ['src/sub/b.ts', 'tab here.txt'],
+  );
   const past = await getTree(repo, head, { recursive: true, page: 9, perPage: 3 });
   assert.equal(past?.entries, []);
   assert.is(past?.truncated, false);
@@ -82,7 +97,10 @@ test('getTree has the Forgejo shape and pages', async () => {
   const sub = await getTree(repo, treeSha, { perPage: 5000, page: -1 });
   assert.is(sub?.sha, treeSha);
   assert.is(sub?.page, 1);
-  assert.equal(sub?.entries.map((e) => e.path), ['a.ts', 'sub']);
+  assert.equal(
+    sub?.entries.map((e) => e.path),
+    ['a.ts', 'sub'],
+  );
   assert.is(await getTree(repo, 'nope'), null);
   assert.is(await getTree(repo, await git(repo, 'rev-parse', 'main:README.md')), null);
 });

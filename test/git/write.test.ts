@@ -60,7 +60,10 @@ test('first commit, then create, update, delete and move in nested directories',
   assert.is(await git(repo, 'rev-parse', 'main'), first.commitSha);
   assert.is(await git(repo, 'rev-parse', 'main^{tree}'), first.treeSha);
   assert.equal(await files(repo), { 'README.md': '# hi\n', 'src/b.ts': 'b\n', 'src/lib/a.ts': 'a\n' });
-  assert.is(await git(repo, 'log', '-1', '--format=%an <%ae> %ad|%cn <%ce> %cd|%B', '--date=raw'), 'Alice <alice@example.com> 1704157445 +0200|Bob <bob@example.com> 1709528767 -0430|init');
+  assert.is(
+    await git(repo, 'log', '-1', '--format=%an <%ae> %ad|%cn <%ce> %cd|%B', '--date=raw'),
+    'Alice <alice@example.com> 1704157445 +0200|Bob <bob@example.com> 1709528767 -0430|init',
+  );
   const modes = (await lsTree(repo, 'main', { recursive: true })) ?? [];
   assert.is(modes.find((e) => e.path === 'src/b.ts')?.mode, '100755');
 
@@ -94,8 +97,20 @@ test('operations see earlier operations of the same commit', async () => {
     { op: 'update', path: 'n', content: text('2\n') },
   ]);
   assert.equal(await files(repo), { 'a/b': 'nested\n', n: '2\n' });
-  await rejects(commit(repo, [{ op: 'create', path: 'x/y', content: text('') }, { op: 'create', path: 'x', content: text('') }]), InvalidPathError);
-  await rejects(commit(repo, [{ op: 'delete', path: 'n' }, { op: 'update', path: 'n', content: text('') }]), FileNotFoundError);
+  await rejects(
+    commit(repo, [
+      { op: 'create', path: 'x/y', content: text('') },
+      { op: 'create', path: 'x', content: text('') },
+    ]),
+    InvalidPathError,
+  );
+  await rejects(
+    commit(repo, [
+      { op: 'delete', path: 'n' },
+      { op: 'update', path: 'n', content: text('') },
+    ]),
+    FileNotFoundError,
+  );
   await git(repo, 'fsck', '--strict');
 });
 
@@ -122,8 +137,29 @@ test('existence errors', async () => {
 });
 
 test('path validation', async () => {
-  const bad = ['', '..', '../x', 'a/../b', 'a/./b', '/abs', 'a//b', 'a/', '.git', '.git/config', 'x/.GIT/hooks', '.Git', 'a\\b', 'a\0b', 'a\nb'];
-  for (const p of bad) assert.throws(() => validatePath(p), (e: unknown) => e instanceof InvalidPathError, JSON.stringify(p));
+  const bad = [
+    '',
+    '..',
+    '../x',
+    'a/../b',
+    'a/./b',
+    '/abs',
+    'a//b',
+    'a/',
+    '.git',
+    '.git/config',
+    'x/.GIT/hooks',
+    '.Git',
+    'a\\b',
+    'a\0b',
+    'a\nb',
+  ];
+  for (const p of bad)
+    assert.throws(
+      () => validatePath(p),
+      (e: unknown) => e instanceof InvalidPathError,
+      JSON.stringify(p),
+    );
   for (const p of ['a', 'a/b.txt', '.gitignore', '.github/x.yml', 'a..b', 'x.git', 'with space/é.md', '-dash']) validatePath(p);
 
   const repo = await sb.repo();
@@ -141,8 +177,14 @@ test('path validation', async () => {
 test('identity and ref name validation', async () => {
   const repo = await sb.repo();
   const op: FileOp[] = [{ op: 'create', path: 'a', content: text('') }];
-  await rejects(commitFiles(repo, { branch: 'main', parent: null, ops: op, message: 'm', author: { name: 'Eve <x>', email: 'e@x' } }), InvalidIdentityError);
-  await rejects(commitFiles(repo, { branch: 'main', parent: null, ops: op, message: 'm', author: { name: ' ', email: 'e@x' } }), InvalidIdentityError);
+  await rejects(
+    commitFiles(repo, { branch: 'main', parent: null, ops: op, message: 'm', author: { name: 'Eve <x>', email: 'e@x' } }),
+    InvalidIdentityError,
+  );
+  await rejects(
+    commitFiles(repo, { branch: 'main', parent: null, ops: op, message: 'm', author: { name: ' ', email: 'e@x' } }),
+    InvalidIdentityError,
+  );
   await rejects(commitFiles(repo, { branch: 'a..b', parent: null, ops: op, message: 'm', author: alice }), InvalidRefNameError);
   await rejects(commitFiles(repo, { branch: '-x', parent: null, ops: op, message: 'm', author: alice }), InvalidRefNameError);
   await rejects(commitFiles(repo, { branch: 'main', parent: 'main', ops: op, message: 'm', author: alice }), RevNotFoundError);
@@ -152,19 +194,48 @@ test('identity and ref name validation', async () => {
 test('a new branch from a parent, an orphan branch, and a stale expectation', async () => {
   const repo = await sb.repo();
   const base = await commit(repo, [{ op: 'create', path: 'a', content: text('a') }]);
-  const feature = await commitFiles(repo, { branch: 'feature', parent: base, expectedOld: null, ops: [{ op: 'create', path: 'b', content: text('b') }], message: 'f', author: alice });
+  const feature = await commitFiles(repo, {
+    branch: 'feature',
+    parent: base,
+    expectedOld: null,
+    ops: [{ op: 'create', path: 'b', content: text('b') }],
+    message: 'f',
+    author: alice,
+  });
   assert.is(await git(repo, 'rev-parse', 'feature^'), base);
   // Creating the branch again must fail: it exists now.
   await rejects(
-    commitFiles(repo, { branch: 'feature', parent: base, expectedOld: null, ops: [{ op: 'create', path: 'c', content: text('c') }], message: 'f', author: alice }),
+    commitFiles(repo, {
+      branch: 'feature',
+      parent: base,
+      expectedOld: null,
+      ops: [{ op: 'create', path: 'c', content: text('c') }],
+      message: 'f',
+      author: alice,
+    }),
     RefConflictError,
   );
-  const orphan = await commitFiles(repo, { branch: 'pages', parent: null, ops: [{ op: 'create', path: 'index.html', content: text('<p>') }], message: 'o', author: alice });
+  const orphan = await commitFiles(repo, {
+    branch: 'pages',
+    parent: null,
+    ops: [{ op: 'create', path: 'index.html', content: text('<p>') }],
+    message: 'o',
+    author: alice,
+  });
   assert.is(await git(repo, 'rev-list', '--count', 'pages'), '1');
   assert.is.not(orphan.commitSha, feature.commitSha);
   // The caller read `base` as main's value, but main moved meanwhile.
   await commit(repo, [{ op: 'create', path: 'z', content: text('z') }]);
-  await rejects(commitFiles(repo, { branch: 'main', parent: base, ops: [{ op: 'create', path: 'y', content: text('y') }], message: 'm', author: alice }), RefConflictError);
+  await rejects(
+    commitFiles(repo, {
+      branch: 'main',
+      parent: base,
+      ops: [{ op: 'create', path: 'y', content: text('y') }],
+      message: 'm',
+      author: alice,
+    }),
+    RefConflictError,
+  );
 });
 
 test('concurrent writers from the same parent: exactly one wins', async () => {
@@ -172,7 +243,13 @@ test('concurrent writers from the same parent: exactly one wins', async () => {
   const parent = await commit(repo, [{ op: 'create', path: 'counter', content: text('0') }]);
   const results = await Promise.allSettled(
     Array.from({ length: 10 }, (_, i) =>
-      commitFiles(repo, { branch: 'main', parent, ops: [{ op: 'update', path: 'counter', content: text(String(i + 1)) }], message: `w${i}`, author: alice }),
+      commitFiles(repo, {
+        branch: 'main',
+        parent,
+        ops: [{ op: 'update', path: 'counter', content: text(String(i + 1)) }],
+        message: `w${i}`,
+        author: alice,
+      }),
     ),
   );
   const won = results.filter((r) => r.status === 'fulfilled');

@@ -16,18 +16,34 @@ table(ADM(), [
   { name: 'owner', given: () => ({ doer: alice, repo: loadedRepo(permAll(Mode.owner), { owner: alice }) }), want: null },
   { name: 'admin collaborator', given: () => ({ doer: alice, repo: loadedRepo(permAll(Mode.admin)) }), want: null },
   { name: 'writer', given: () => ({ doer: alice, repo: loadedRepo(permAll(Mode.write)) }), want: forbidden },
-  { name: 'writer of every unit is still not admin', given: () => ({ doer: alice, repo: loadedRepo(perm(Mode.write, { code: Mode.write, issues: Mode.write })) }), want: forbidden },
+  {
+    name: 'writer of every unit is still not admin',
+    given: () => ({ doer: alice, repo: loadedRepo(perm(Mode.write, { code: Mode.write, issues: Mode.write })) }),
+    want: forbidden,
+  },
   { name: 'reader', given: () => ({ doer: alice, repo: loadedRepo(permAll(Mode.read)) }), want: forbidden },
   { name: 'anonymous', given: () => ({ repo: loadedRepo(permAll(Mode.read)) }), want: forbidden },
   { name: 'site admin who only reads', given: () => ({ doer: admin, repo: loadedRepo(permAll(Mode.read)) }), want: null },
-  { name: 'site admin with a public-only token', given: () => ({ doer: admin, token: token('public-only,all'), repo: loadedRepo(permAll(Mode.read)) }), want: forbidden },
-  { name: 'site admin with a repo-specific token', given: () => ({ doer: admin, token: token('write:repository', [7]), repo: loadedRepo(permAll(Mode.read)) }), want: forbidden },
+  {
+    name: 'site admin with a public-only token',
+    given: () => ({ doer: admin, token: token('public-only,all'), repo: loadedRepo(permAll(Mode.read)) }),
+    want: forbidden,
+  },
+  {
+    name: 'site admin with a repo-specific token',
+    given: () => ({ doer: admin, token: token('write:repository', [7]), repo: loadedRepo(permAll(Mode.read)) }),
+    want: forbidden,
+  },
 ]);
 
 table(ADM('wiki'), [
   { name: 'admin, wiki enabled', given: () => ({ doer: alice, repo: loadedRepo(permAll(Mode.admin)) }), want: null },
   { name: 'admin, wiki disabled', given: () => ({ doer: alice, repo: loadedRepo(permAll(Mode.admin, ['code'])) }), want: missing },
-  { name: 'reader, wiki disabled: 404 before 403', given: () => ({ doer: alice, repo: loadedRepo(permAll(Mode.read, ['code'])) }), want: missing },
+  {
+    name: 'reader, wiki disabled: 404 before 403',
+    given: () => ({ doer: alice, repo: loadedRepo(permAll(Mode.read, ['code'])) }),
+    want: missing,
+  },
   { name: 'site admin, wiki disabled', given: () => ({ doer: admin, repo: loadedRepo(permAll(Mode.owner, ['code'])) }), want: missing },
   { name: 'reader, wiki enabled', given: () => ({ doer: alice, repo: loadedRepo(permAll(Mode.read)) }), want: forbidden },
 ]);

@@ -17,10 +17,22 @@ table(ARR, [
   { name: 'owner', given: () => ({ doer: alice, repo: loadedRepo(permAll(Mode.owner)) }), want: null },
   { name: 'no access', given: () => ({ doer: alice, repo: loadedRepo(perm(Mode.none)) }), want: forbidden },
   { name: 'no access, anonymous', given: () => ({ repo: loadedRepo(perm(Mode.none)) }), want: forbidden },
-  { name: 'a unit mode of none is no access', given: () => ({ doer: alice, repo: loadedRepo(perm(Mode.none, { code: Mode.none })) }), want: forbidden },
+  {
+    name: 'a unit mode of none is no access',
+    given: () => ({ doer: alice, repo: loadedRepo(perm(Mode.none, { code: Mode.none })) }),
+    want: forbidden,
+  },
   { name: 'site admin without access', given: () => ({ doer: admin, repo: loadedRepo(perm(Mode.none)) }), want: null },
-  { name: 'site admin with a public-only token', given: () => ({ doer: admin, token: token('public-only,all'), repo: loadedRepo(perm(Mode.none)) }), want: forbidden },
-  { name: 'site admin with a repo-specific token', given: () => ({ doer: admin, token: token('read:repository', [1]), repo: loadedRepo(perm(Mode.none)) }), want: forbidden },
+  {
+    name: 'site admin with a public-only token',
+    given: () => ({ doer: admin, token: token('public-only,all'), repo: loadedRepo(perm(Mode.none)) }),
+    want: forbidden,
+  },
+  {
+    name: 'site admin with a repo-specific token',
+    given: () => ({ doer: admin, token: token('read:repository', [1]), repo: loadedRepo(perm(Mode.none)) }),
+    want: forbidden,
+  },
 ]);
 
 test('ARR: needs the repository', () => assert.equal([...ARR.needs], ['repo']));

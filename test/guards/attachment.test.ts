@@ -54,12 +54,20 @@ test.before(async () => {
   await blockUser(db.em(), poster, blockedByPoster);
   await blockUser(db.em(), commenter, blockedByCommenter);
 });
-test.after(async () => { await db.close(); });
-
-const on = (id: () => number, withComment = false, doer = () => poster) => (): Given => ({
-  em: db.em(), doer: doer(), repo: { repo, owner, perm: permAll(Mode.read) }, issue,
-  ...(withComment ? { comment: { comment, issue } } : {}), params: { attachment_id: String(id()) },
+test.after(async () => {
+  await db.close();
 });
+
+const on =
+  (id: () => number, withComment = false, doer = () => poster) =>
+  (): Given => ({
+    em: db.em(),
+    doer: doer(),
+    repo: { repo, owner, perm: permAll(Mode.read) },
+    issue,
+    ...(withComment ? { comment: { comment, issue } } : {}),
+    params: { attachment_id: String(id()) },
+  });
 const missing = { status: 404, message: "The target couldn't be found.", errors: [] };
 
 table(ATTACHMENT('issue'), [
@@ -70,22 +78,71 @@ table(ATTACHMENT('issue'), [
 ]);
 
 table(ATTACHMENT('comment'), [
-  { name: "the comment's attachment", given: on(() => onComment.id, true), want: null, then: (s) => assert.is(s.attachment?.id, onComment.id) },
+  {
+    name: "the comment's attachment",
+    given: on(() => onComment.id, true),
+    want: null,
+    then: (s) => assert.is(s.attachment?.id, onComment.id),
+  },
   { name: "the issue's own attachment", given: on(() => onIssue.id, true), want: missing },
 ]);
 
 const blocked = { status: 403, message: 'user is blocked by the poster or repository owner' };
 table(NOT_BLOCKED_BY_POSTER, [
-  { name: 'nobody blocked the caller', given: on(() => 0, true, () => commenter), want: null },
-  { name: "blocked by the repository's owner", given: on(() => 0, false, () => blockedByOwner), want: blocked },
-  { name: "blocked by the issue's poster", given: on(() => 0, false, () => blockedByPoster), want: blocked },
-  { name: "blocked by the comment's poster, on the issue", given: on(() => 0, false, () => blockedByCommenter), want: null },
-  { name: "blocked by the comment's poster, on the comment", given: on(() => 0, true, () => blockedByCommenter), want: blocked },
+  {
+    name: 'nobody blocked the caller',
+    given: on(
+      () => 0,
+      true,
+      () => commenter,
+    ),
+    want: null,
+  },
+  {
+    name: "blocked by the repository's owner",
+    given: on(
+      () => 0,
+      false,
+      () => blockedByOwner,
+    ),
+    want: blocked,
+  },
+  {
+    name: "blocked by the issue's poster",
+    given: on(
+      () => 0,
+      false,
+      () => blockedByPoster,
+    ),
+    want: blocked,
+  },
+  {
+    name: "blocked by the comment's poster, on the issue",
+    given: on(
+      () => 0,
+      false,
+      () => blockedByCommenter,
+    ),
+    want: null,
+  },
+  {
+    name: "blocked by the comment's poster, on the comment",
+    given: on(
+      () => 0,
+      true,
+      () => blockedByCommenter,
+    ),
+    want: blocked,
+  },
 ]);
 
 table(ALLOWED_REACTION, [
   { name: 'an allowed reaction', given: () => ({ body: { content: 'heart' } }), want: null },
-  { name: 'another text', given: () => ({ body: { content: 'smile' } }), want: { status: 403, message: "'smile' is not an allowed reaction" } },
+  {
+    name: 'another text',
+    given: () => ({ body: { content: 'smile' } }),
+    want: { status: 403, message: "'smile' is not an allowed reaction" },
+  },
   { name: 'no content', given: () => ({ body: {} }), want: { status: 403, message: "'' is not an allowed reaction" } },
   { name: 'the instance allows it', given: () => ({ body: { content: 'smile' }, config: { UI__REACTIONS: 'smile' } }), want: null },
 ]);

@@ -25,7 +25,9 @@ test('BODY: throws when run without being bound to a row', async () => {
 
 test('BODY: leaves the state untouched when it throws', async () => {
   const s = state({ body: undefined });
-  await Promise.resolve().then(() => BODY.run(s)).catch(() => undefined);
+  await Promise.resolve()
+    .then(() => BODY.run(s))
+    .catch(() => undefined);
   assert.is(s.body, undefined);
 });
 

@@ -27,7 +27,9 @@ test.before(async () => {
   pub = await mkRepo(db, alice, alice);
   priv = await mkRepo(db, alice, alice, { private: true });
 });
-test.after(async () => { await db.close(); });
+test.after(async () => {
+  await db.close();
+});
 
 const user = (id: () => string) => (): Given => ({ em: db.em(), params: { 'user-id': id() } });
 
@@ -41,18 +43,81 @@ table(USER_BY_ID, [
   { name: 'too long', given: user(() => '1234567890123456'), want: missing },
 ]);
 
-const repo = (id: () => string, doer: () => IUser | null, extra: () => Given = () => ({})) => (): Given =>
-  ({ em: db.em(), doer: doer(), params: { 'repository-id': id() }, ...extra() });
+const repo =
+  (id: () => string, doer: () => IUser | null, extra: () => Given = () => ({})) =>
+  (): Given => ({ em: db.em(), doer: doer(), params: { 'repository-id': id() }, ...extra() });
 
 table(REPO_BY_ID, [
-  { name: 'public repository, anonymous', given: repo(() => String(pub.id), () => null), want: null, then: (s) => { assert.is(s.repo?.repo.id, pub.id); assert.is(s.repo?.owner.id, alice.id); } },
-  { name: 'private repository, anonymous', given: repo(() => String(priv.id), () => null), want: missing },
-  { name: 'private repository, outsider', given: repo(() => String(priv.id), () => bob), want: missing },
-  { name: 'private repository, owner', given: repo(() => String(priv.id), () => alice), want: null, then: (s) => assert.ok(s.repo?.perm.isOwner()) },
-  { name: 'private repository, site admin', given: repo(() => String(priv.id), () => admin), want: null },
-  { name: 'private repository, owner with a public-only token', given: repo(() => String(priv.id), () => alice, () => ({ token: token('public-only,all') })), want: missing },
-  { name: 'unknown id', given: repo(() => String(priv.id + 1000), () => alice), want: missing },
-  { name: 'not a number', given: repo(() => 'x', () => alice), want: missing },
+  {
+    name: 'public repository, anonymous',
+    given: repo(
+      () => String(pub.id),
+      () => null,
+    ),
+    want: null,
+    then: (s) => {
+      assert.is(s.repo?.repo.id, pub.id);
+      assert.is(s.repo?.owner.id, alice.id);
+    },
+  },
+  {
+    name: 'private repository, anonymous',
+    given: repo(
+      () => String(priv.id),
+      () => null,
+    ),
+    want: missing,
+  },
+  {
+    name: 'private repository, outsider',
+    given: repo(
+      () => String(priv.id),
+      () => bob,
+    ),
+    want: missing,
+  },
+  {
+    name: 'private repository, owner',
+    given: repo(
+      () => String(priv.id),
+      () => alice,
+    ),
+    want: null,
+    then: (s) => assert.ok(s.repo?.perm.isOwner()),
+  },
+  {
+    name: 'private repository, site admin',
+    given: repo(
+      () => String(priv.id),
+      () => admin,
+    ),
+    want: null,
+  },
+  {
+    name: 'private repository, owner with a public-only token',
+    given: repo(
+      () => String(priv.id),
+      () => alice,
+      () => ({ token: token('public-only,all') }),
+    ),
+    want: missing,
+  },
+  {
+    name: 'unknown id',
+    given: repo(
+      () => String(priv.id + 1000),
+      () => alice,
+    ),
+    want: missing,
+  },
+  {
+    name: 'not a number',
+    given: repo(
+      () => 'x',
+      () => alice,
+    ),
+    want: missing,
+  },
 ]);
 
 test('by-id loaders: what they provide', () => {

@@ -26,9 +26,13 @@ test.before(async () => {
   creator = r.member;
   await addToTeam(db, t, creator);
 });
-test.after(async () => { await db.close(); });
+test.after(async () => {
+  await db.close();
+});
 
-const as = (who: () => IUser | null, extra: Partial<Given> = {}) => (): Given => ({ em: db.em(), doer: who(), org: r.org, ...extra });
+const as =
+  (who: () => IUser | null, extra: Partial<Given> = {}) =>
+  (): Given => ({ em: db.em(), doer: who(), org: r.org, ...extra });
 
 table(CAN_CREATE_ORG_REPO, [
   { name: 'organization owner', given: as(() => r.owner), want: null },

@@ -5,8 +5,10 @@ import * as assert from 'uvu/assert';
 import { CAN_CREATE_ORG } from '../../guards/can-create-org.ts';
 import type { RequestState } from '../../guards/types.ts';
 
-const state = (doer: { isAdmin: boolean; allowCreateOrganization: boolean } | null, token: { publicOnly: boolean; repoIds: number[] | null } | null = null) =>
-  ({ auth: { doer, method: 'token', sudoer: null, token } } as unknown as RequestState);
+const state = (
+  doer: { isAdmin: boolean; allowCreateOrganization: boolean } | null,
+  token: { publicOnly: boolean; repoIds: number[] | null } | null = null,
+) => ({ auth: { doer, method: 'token', sudoer: null, token } }) as unknown as RequestState;
 
 test('allowed users and site admins pass; others get 403', async () => {
   assert.is(await CAN_CREATE_ORG.run(state({ isAdmin: false, allowCreateOrganization: true })), null);

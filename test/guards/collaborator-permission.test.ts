@@ -8,8 +8,12 @@ import { fakeUser, loadedRepo, permAll, table, token } from './state.ts';
 
 const bob = fakeUser({ name: 'Bob' });
 const admin = fakeUser({ isAdmin: true });
-const denied = { status: 403, message: 'Only admins can query all permissions, repo admins can query all repo permissions, collaborators can query only their own' };
-const asking = (doer: ReturnType<typeof fakeUser> | null, mode: (typeof Mode)[keyof typeof Mode], about: string, tok?: ReturnType<typeof token>) =>
+const denied = {
+  status: 403,
+  message: 'Only admins can query all permissions, repo admins can query all repo permissions, collaborators can query only their own',
+};
+const asking =
+  (doer: ReturnType<typeof fakeUser> | null, mode: (typeof Mode)[keyof typeof Mode], about: string, tok?: ReturnType<typeof token>) =>
   () => ({ doer, token: tok, repo: loadedRepo(permAll(mode)), params: { collaborator: about } });
 
 table(ADM_OR_SELF_COLLABORATOR, [

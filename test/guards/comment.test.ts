@@ -39,12 +39,19 @@ test.before(async () => {
   onPull = await commentOn(repo, true);
   elsewhere = await commentOn(other, false);
 });
-test.after(async () => { await db.close(); });
+test.after(async () => {
+  await db.close();
+});
 
 /** A request on `repo` with the given permission, for comment `id`. */
-const on = (id: () => string, p = () => permAll(Mode.read), param = 'id') => (): Given => ({
-  em: db.em(), doer: owner, repo: { repo, owner, perm: p() }, params: { [param]: id() },
-});
+const on =
+  (id: () => string, p = () => permAll(Mode.read), param = 'id') =>
+  (): Given => ({
+    em: db.em(),
+    doer: owner,
+    repo: { repo, owner, perm: p() },
+    params: { [param]: id() },
+  });
 const readsIssuesOnly = () => perm(Mode.none, { issues: Mode.read });
 const readsPullsOnly = () => perm(Mode.none, { pulls: Mode.read });
 const provides = (want: () => IComment, isPull: boolean) => (s: RequestState) => {
@@ -53,7 +60,7 @@ const provides = (want: () => IComment, isPull: boolean) => (s: RequestState) =>
   assert.is(s.comment.comment.content, 'hello');
   assert.is(s.comment.issue.id, want().issueId);
   assert.is(s.comment.issue.isPull, isPull);
-  assert.is(s.issue, s.comment.issue, 'the comment\'s issue is the request\'s issue');
+  assert.is(s.issue, s.comment.issue, "the comment's issue is the request's issue");
 };
 
 table(COMMENT, [
@@ -62,10 +69,29 @@ table(COMMENT, [
   { name: 'zero', given: on(() => '0'), want: missing },
   { name: "a comment of another repository's issue", given: on(() => String(elsewhere.id)), want: missing },
   { name: 'a comment of a pull while the caller cannot read pulls', given: on(() => String(onPull.id), readsIssuesOnly), want: missing },
-  { name: 'a comment of an issue while the caller can read only pulls', given: on(() => String(onIssue.id), readsPullsOnly), want: missing },
-  { name: 'a readable issue comment passes and is provided', given: on(() => String(onIssue.id), readsIssuesOnly), want: null, then: provides(() => onIssue, false) },
-  { name: 'a readable pull comment passes and is provided', given: on(() => String(onPull.id), readsPullsOnly), want: null, then: provides(() => onPull, true) },
-  { name: 'review-comment paths name the comment {comment}', given: on(() => String(onIssue.id), undefined, 'comment'), want: null, then: provides(() => onIssue, false) },
+  {
+    name: 'a comment of an issue while the caller can read only pulls',
+    given: on(() => String(onIssue.id), readsPullsOnly),
+    want: missing,
+  },
+  {
+    name: 'a readable issue comment passes and is provided',
+    given: on(() => String(onIssue.id), readsIssuesOnly),
+    want: null,
+    then: provides(() => onIssue, false),
+  },
+  {
+    name: 'a readable pull comment passes and is provided',
+    given: on(() => String(onPull.id), readsPullsOnly),
+    want: null,
+    then: provides(() => onPull, true),
+  },
+  {
+    name: 'review-comment paths name the comment {comment}',
+    given: on(() => String(onIssue.id), undefined, 'comment'),
+    want: null,
+    then: provides(() => onIssue, false),
+  },
 ]);
 
 test('COMMENT: needs the repository, provides the comment and its issue', () => {

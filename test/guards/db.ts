@@ -38,7 +38,11 @@ export async function mkOrg(db: GuardDb, creator: IUser, visibility: Visibility 
 }
 
 /** A team of `org` at `mode` on every unit, with `members` (who become organization members too). */
-export async function mkTeam(db: GuardDb, org: IUser, opts: { mode?: AccessMode; members?: IUser[]; repos?: IRepository[] } = {}): Promise<ITeam> {
+export async function mkTeam(
+  db: GuardDb,
+  org: IUser,
+  opts: { mode?: AccessMode; members?: IUser[]; repos?: IRepository[] } = {},
+): Promise<ITeam> {
   const em = db.em();
   const name = uniq('team');
   const mode = opts.mode ?? Mode.read;
@@ -81,7 +85,13 @@ export interface OrgRoles {
 }
 
 export async function orgRoles(db: GuardDb, visibility: Visibility = 'public'): Promise<OrgRoles> {
-  const [owner, teamMember, member, teamAdmin, outsider] = [await mkUser(db), await mkUser(db), await mkUser(db), await mkUser(db), await mkUser(db)];
+  const [owner, teamMember, member, teamAdmin, outsider] = [
+    await mkUser(db),
+    await mkUser(db),
+    await mkUser(db),
+    await mkUser(db),
+    await mkUser(db),
+  ];
   const admin = await mkUser(db, { admin: true });
   const org = await mkOrg(db, owner, visibility);
   await mkOrg(db, outsider);

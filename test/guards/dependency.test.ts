@@ -35,35 +35,123 @@ test.before(async () => {
   remote = await createIssue(db.em(), { repo: there, posterId: owner.id, title: 'remote' });
   secret = await createIssue(db.em(), { repo: hidden, posterId: owner.id, title: 'secret' });
 });
-test.after(async () => { await db.close(); });
-
-const naming = (who: () => IUser, repo: () => IRepository, index: () => number, p = () => permAll(Mode.read)) => (): Given => ({
-  em: db.em(), doer: who(), repo: { repo: here, owner, perm: p() }, body: { owner: owner.name, repo: repo().name, index: index() },
+test.after(async () => {
+  await db.close();
 });
-const noIssue = (repoId: () => number, index: number) => ({ status: 404, message: NOT_FOUND, errors: [`issue does not exist [repo_id: ${repoId()}, index: ${index}]`] });
+
+const naming =
+  (who: () => IUser, repo: () => IRepository, index: () => number, p = () => permAll(Mode.read)) =>
+  (): Given => ({
+    em: db.em(),
+    doer: who(),
+    repo: { repo: here, owner, perm: p() },
+    body: { owner: owner.name, repo: repo().name, index: index() },
+  });
+const noIssue = (repoId: () => number, index: number) => ({
+  status: 404,
+  message: NOT_FOUND,
+  errors: [`issue does not exist [repo_id: ${repoId()}, index: ${index}]`],
+});
 table(DEPENDENCY, [
-  { name: 'an issue of this repository', given: naming(() => stranger, () => here, () => local.index), want: null, then: (s) => assert.is(s.dependency?.issue.id, local.id) },
-  { name: 'an issue of another public repository', given: naming(() => stranger, () => there, () => remote.index), want: null,
-    then: (s) => { assert.is(s.dependency?.issue.id, remote.id); assert.is(s.dependency?.at.repo.id, there.id); } },
-  { name: 'a private repository the caller cannot reach', given: naming(() => stranger, () => hidden, () => secret.index), want: 404 },
-  { name: 'a private repository of the caller', given: naming(() => owner, () => hidden, () => secret.index), want: null },
-  { name: 'an unknown index', given: naming(() => stranger, () => there, () => 999), want: 404 },
-  { name: 'an issue of this repository, issues unit unreadable', given: naming(() => stranger, () => here, () => local.index, () => perm(Mode.none, { pulls: Mode.read })), want: 404 },
+  {
+    name: 'an issue of this repository',
+    given: naming(
+      () => stranger,
+      () => here,
+      () => local.index,
+    ),
+    want: null,
+    then: (s) => assert.is(s.dependency?.issue.id, local.id),
+  },
+  {
+    name: 'an issue of another public repository',
+    given: naming(
+      () => stranger,
+      () => there,
+      () => remote.index,
+    ),
+    want: null,
+    then: (s) => {
+      assert.is(s.dependency?.issue.id, remote.id);
+      assert.is(s.dependency?.at.repo.id, there.id);
+    },
+  },
+  {
+    name: 'a private repository the caller cannot reach',
+    given: naming(
+      () => stranger,
+      () => hidden,
+      () => secret.index,
+    ),
+    want: 404,
+  },
+  {
+    name: 'a private repository of the caller',
+    given: naming(
+      () => owner,
+      () => hidden,
+      () => secret.index,
+    ),
+    want: null,
+  },
+  {
+    name: 'an unknown index',
+    given: naming(
+      () => stranger,
+      () => there,
+      () => 999,
+    ),
+    want: 404,
+  },
+  {
+    name: 'an issue of this repository, issues unit unreadable',
+    given: naming(
+      () => stranger,
+      () => here,
+      () => local.index,
+      () => perm(Mode.none, { pulls: Mode.read }),
+    ),
+    want: 404,
+  },
 ]);
 
 test('DEPENDENCY: the 404s name what is missing', async () => {
   const { state } = await import('./state.ts');
-  const missingRepo = await DEPENDENCY.run(state({ em: db.em(), doer: stranger, repo: { repo: here, owner, perm: permAll(Mode.read) }, body: { owner: owner.name, repo: hidden.name, index: 1 } }));
-  assert.equal(missingRepo, { status: 404, message: NOT_FOUND, errors: [`repository does not exist [id: 0, uid: 0, owner_name: ${owner.name}, name: ${hidden.name}]`] });
-  const missingIssue = await DEPENDENCY.run(state(naming(() => stranger, () => there, () => 999)()));
-  assert.equal(missingIssue, noIssue(() => there.id, 999));
+  const missingRepo = await DEPENDENCY.run(
+    state({
+      em: db.em(),
+      doer: stranger,
+      repo: { repo: here, owner, perm: permAll(Mode.read) },
+      body: { owner: owner.name, repo: hidden.name, index: 1 },
+    }),
+  );
+  assert.equal(missingRepo, {
+    status: 404,
+    message: NOT_FOUND,
+    errors: [`repository does not exist [id: 0, uid: 0, owner_name: ${owner.name}, name: ${hidden.name}]`],
+  });
+  const missingIssue = await DEPENDENCY.run(
+    state(
+      naming(
+        () => stranger,
+        () => there,
+        () => 999,
+      )(),
+    ),
+  );
+  assert.equal(
+    missingIssue,
+    noIssue(() => there.id, 999),
+  );
 });
 
 const depsOff: IRepoUnit[] = [{ id: 1, repoId: 0, type: Unit.issues, config: { enable_issue_dependencies: false } }];
 const reader = fakeUser();
 function managing(side: 'path' | 'body', mode: 'write' | 'read', opts: { archived?: boolean; off?: boolean } = {}): () => Given {
   return () => {
-    const at = loadedRepo(mode === 'write' ? perm(Mode.read, { issues: Mode.write }) : permAll(Mode.read), { repo: { isArchived: opts.archived ?? false } });
+    const at = loadedRepo(mode === 'write' ? perm(Mode.read, { issues: Mode.write }) : permAll(Mode.read), {
+      repo: { isArchived: opts.archived ?? false },
+    });
     at.units = opts.off ? depsOff : [];
     const issue = fakeIssue(at.repo, reader);
     const other = loadedRepo(permAll(Mode.read));

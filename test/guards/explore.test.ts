@@ -22,7 +22,11 @@ table(EXPLORE(), [
   { name: 'explore sign-in required, anonymous', given: () => ({ config: exploreSignin }), want: signin },
   { name: 'both required, anonymous', given: () => ({ config: { ...siteSignin, ...exploreSignin } }), want: signin },
   { name: 'site sign-in required, signed in', given: () => ({ config: siteSignin, doer: alice }), want: null },
-  { name: 'explore sign-in required, signed in by token', given: () => ({ config: exploreSignin, doer: alice, token: token('read:user') }), want: null },
+  {
+    name: 'explore sign-in required, signed in by token',
+    given: () => ({ config: exploreSignin, doer: alice, token: token('read:user') }),
+    want: null,
+  },
   { name: 'users page disabled does not concern other explore routes', given: () => ({ config: noUsersPage }), want: null },
 ]);
 
@@ -32,8 +36,16 @@ table(EXPLORE('users'), [
   { name: 'users page disabled, site admin', given: () => ({ config: noUsersPage, doer: admin }), want: missing },
   { name: 'users page disabled, anonymous', given: () => ({ config: noUsersPage }), want: missing },
   { name: 'explore sign-in required, anonymous', given: () => ({ config: exploreSignin }), want: signin },
-  { name: 'sign-in required and page disabled, anonymous: 401 first', given: () => ({ config: { ...exploreSignin, ...noUsersPage } }), want: signin },
-  { name: 'sign-in required and page disabled, signed in: 404', given: () => ({ config: { ...siteSignin, ...noUsersPage }, doer: alice }), want: missing },
+  {
+    name: 'sign-in required and page disabled, anonymous: 401 first',
+    given: () => ({ config: { ...exploreSignin, ...noUsersPage } }),
+    want: signin,
+  },
+  {
+    name: 'sign-in required and page disabled, signed in: 404',
+    given: () => ({ config: { ...siteSignin, ...noUsersPage }, doer: alice }),
+    want: missing,
+  },
 ]);
 
 test('EXPLORE: names as the matrix prints them', () => {

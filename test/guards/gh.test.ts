@@ -11,7 +11,11 @@ const denied = { status: 403, message: 'must be allowed to edit Git hooks' };
 
 table(GH, [
   { name: 'hooks enabled, site admin', given: () => ({ config: hooksOn, doer: admin }), want: null },
-  { name: 'hooks enabled, site admin by token', given: () => ({ config: hooksOn, doer: admin, token: token('write:repository') }), want: null },
+  {
+    name: 'hooks enabled, site admin by token',
+    given: () => ({ config: hooksOn, doer: admin, token: token('write:repository') }),
+    want: null,
+  },
   { name: 'hooks enabled, ordinary user', given: () => ({ config: hooksOn, doer: alice }), want: denied },
   { name: 'hooks enabled, anonymous', given: () => ({ config: hooksOn }), want: denied },
   { name: 'hooks disabled by default, site admin', given: () => ({ doer: admin }), want: denied },

@@ -32,11 +32,19 @@ test.before(async () => {
   aPull = await createIssue(db.em(), { repo, posterId: owner.id, title: 'pull', isPull: true });
   elsewhere = await createIssue(db.em(), { repo: other, posterId: owner.id, title: 'other' });
 });
-test.after(async () => { await db.close(); });
-
-const on = (index: () => string, p = () => permAll(Mode.read), extra: Partial<Given> = {}) => (): Given => ({
-  em: db.em(), doer: owner, repo: { repo, owner, perm: p() }, params: { index: index() }, ...extra,
+test.after(async () => {
+  await db.close();
 });
+
+const on =
+  (index: () => string, p = () => permAll(Mode.read), extra: Partial<Given> = {}) =>
+  (): Given => ({
+    em: db.em(),
+    doer: owner,
+    repo: { repo, owner, perm: p() },
+    params: { index: index() },
+    ...extra,
+  });
 const readsIssuesOnly = () => perm(Mode.none, { issues: Mode.read });
 const readsPullsOnly = () => perm(Mode.none, { pulls: Mode.read });
 const provides = (want: () => IIssue) => (s: RequestState) => {
@@ -53,10 +61,36 @@ table(ISSUE, [
   { name: "the index of another repository's issue only", given: on(() => String(elsewhere.index + 1000)), want: missing },
   { name: 'a pull while the caller reads only issues', given: on(() => String(aPull.index), readsIssuesOnly), want: missing },
   { name: 'an issue while the caller reads only pulls', given: on(() => String(anIssue.index), readsPullsOnly), want: missing },
-  { name: 'a readable issue is provided', given: on(() => String(anIssue.index), readsIssuesOnly), want: null, then: provides(() => anIssue) },
-  { name: 'a readable pull is provided (issue routes reach pulls)', given: on(() => String(aPull.index), readsPullsOnly), want: null, then: provides(() => aPull) },
-  { name: 'a site admin without access reads an enabled unit', given: on(() => String(anIssue.index), () => perm(Mode.none), { doer: siteAdmin }), want: null },
-  { name: 'not through a public-only token', given: on(() => String(anIssue.index), () => perm(Mode.none), { doer: siteAdmin, token: token('public-only,all') }), want: missing },
+  {
+    name: 'a readable issue is provided',
+    given: on(() => String(anIssue.index), readsIssuesOnly),
+    want: null,
+    then: provides(() => anIssue),
+  },
+  {
+    name: 'a readable pull is provided (issue routes reach pulls)',
+    given: on(() => String(aPull.index), readsPullsOnly),
+    want: null,
+    then: provides(() => aPull),
+  },
+  {
+    name: 'a site admin without access reads an enabled unit',
+    given: on(
+      () => String(anIssue.index),
+      () => perm(Mode.none),
+      { doer: siteAdmin },
+    ),
+    want: null,
+  },
+  {
+    name: 'not through a public-only token',
+    given: on(
+      () => String(anIssue.index),
+      () => perm(Mode.none),
+      { doer: siteAdmin, token: token('public-only,all') },
+    ),
+    want: missing,
+  },
 ]);
 
 test('ISSUE: needs the repository, provides the issue', () => {

@@ -13,11 +13,19 @@ const conceal = { status: 403, message: 'Cannot conceal another member' };
 table(MEMBER_SELF, [
   { name: 'oneself, PUT', given: () => ({ doer: alice, contextUser: alice, httpMethod: 'PUT' }), want: null },
   { name: 'oneself, DELETE', given: () => ({ doer: alice, contextUser: alice, httpMethod: 'DELETE' }), want: null },
-  { name: 'oneself by token', given: () => ({ doer: alice, token: token('write:organization'), contextUser: alice, httpMethod: 'PUT' }), want: null },
+  {
+    name: 'oneself by token',
+    given: () => ({ doer: alice, token: token('write:organization'), contextUser: alice, httpMethod: 'PUT' }),
+    want: null,
+  },
   { name: 'another member, PUT', given: () => ({ doer: bob, contextUser: alice, httpMethod: 'PUT' }), want: publicize },
   { name: 'another member, DELETE', given: () => ({ doer: bob, contextUser: alice, httpMethod: 'DELETE' }), want: conceal },
   { name: 'a site admin for someone else', given: () => ({ doer: admin, contextUser: alice, httpMethod: 'PUT' }), want: publicize },
-  { name: 'same name in another case is another user', given: () => ({ doer: fakeUser({ name: alice.name.toUpperCase() }), contextUser: alice, httpMethod: 'DELETE' }), want: conceal },
+  {
+    name: 'same name in another case is another user',
+    given: () => ({ doer: fakeUser({ name: alice.name.toUpperCase() }), contextUser: alice, httpMethod: 'DELETE' }),
+    want: conceal,
+  },
 ]);
 
 test.run();

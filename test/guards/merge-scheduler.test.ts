@@ -18,15 +18,29 @@ const pullId = 424242;
 test.before(async () => {
   db = await openGuardDb();
   const em = db.em();
-  em.create(AutoMerge, { pullId, doerId: scheduler.id, mergeStyle: 'merge', message: '', deleteBranchAfterMerge: false, createdAt: new Date() });
+  em.create(AutoMerge, {
+    pullId,
+    doerId: scheduler.id,
+    mergeStyle: 'merge',
+    message: '',
+    deleteBranchAfterMerge: false,
+    createdAt: new Date(),
+  });
   await em.flush();
 });
-test.after(async () => { await db.close(); });
+test.after(async () => {
+  await db.close();
+});
 
 function loading(id: number): () => Given {
   return () => {
     const repo = loadedRepo(permAll(Mode.read));
-    return { em: db.em(), doer: other, repo, pull: { pull: { id } as IPullRequest, issue: fakeIssue(repo.repo, scheduler, { isPull: true }) } };
+    return {
+      em: db.em(),
+      doer: other,
+      repo,
+      pull: { pull: { id } as IPullRequest, issue: fakeIssue(repo.repo, scheduler, { isPull: true }) },
+    };
   };
 }
 table(SCHEDULED_MERGE, [

@@ -11,9 +11,21 @@ const noMirrors = { status: 403, message: 'the site administrator has disabled t
 
 table(MIGRATIONS_GATE, [
   { name: 'migrations on', given: () => ({ doer: alice, body: { clone_addr: 'x', repo_name: 'y' } }), want: null },
-  { name: 'migrations off', given: () => ({ doer: alice, config: { REPOSITORY__DISABLE_MIGRATIONS: 'true' }, body: { mirror: false } }), want: off },
-  { name: 'a mirror while mirrors are off', given: () => ({ doer: alice, config: { REPOSITORY__DISABLE_MIRRORS: 'true' }, body: { mirror: true } }), want: noMirrors },
-  { name: 'a plain migration while mirrors are off', given: () => ({ doer: alice, config: { REPOSITORY__DISABLE_MIRRORS: 'true' }, body: { mirror: false } }), want: null },
+  {
+    name: 'migrations off',
+    given: () => ({ doer: alice, config: { REPOSITORY__DISABLE_MIGRATIONS: 'true' }, body: { mirror: false } }),
+    want: off,
+  },
+  {
+    name: 'a mirror while mirrors are off',
+    given: () => ({ doer: alice, config: { REPOSITORY__DISABLE_MIRRORS: 'true' }, body: { mirror: true } }),
+    want: noMirrors,
+  },
+  {
+    name: 'a plain migration while mirrors are off',
+    given: () => ({ doer: alice, config: { REPOSITORY__DISABLE_MIRRORS: 'true' }, body: { mirror: false } }),
+    want: null,
+  },
 ]);
 
 test('MIGRATIONS_GATE reads the body', () => {

@@ -12,10 +12,24 @@ const archived = () => loadedRepo(permAll(Mode.owner), { owner: alice, repo: { i
 
 table(NA, [
   { name: 'active repository', given: () => ({ doer: alice, repo: loadedRepo(permAll(Mode.owner), { owner: alice }) }), want: null },
-  { name: 'archived, owner', given: () => ({ doer: alice, repo: archived() }), want: { status: 423, message: '<Repository 5:alice/demo> is archived' } },
-  { name: 'archived, site admin', given: () => ({ doer: admin, repo: archived() }), want: { status: 423, message: '<Repository 5:alice/demo> is archived' } },
+  {
+    name: 'archived, owner',
+    given: () => ({ doer: alice, repo: archived() }),
+    want: { status: 423, message: '<Repository 5:alice/demo> is archived' },
+  },
+  {
+    name: 'archived, site admin',
+    given: () => ({ doer: admin, repo: archived() }),
+    want: { status: 423, message: '<Repository 5:alice/demo> is archived' },
+  },
   { name: 'archived, anonymous reader', given: () => ({ repo: archived() }), want: 423 },
-  { name: 'archived, canonical casing of owner and name', given: () => ({ repo: loadedRepo(permAll(Mode.read), { owner: fakeUser({ name: 'Bob' }), repo: { id: 12, name: 'My.Repo', isArchived: true } }) }), want: { status: 423, message: '<Repository 12:Bob/My.Repo> is archived' } },
+  {
+    name: 'archived, canonical casing of owner and name',
+    given: () => ({
+      repo: loadedRepo(permAll(Mode.read), { owner: fakeUser({ name: 'Bob' }), repo: { id: 12, name: 'My.Repo', isArchived: true } }),
+    }),
+    want: { status: 423, message: '<Repository 12:Bob/My.Repo> is archived' },
+  },
 ]);
 
 test('NA: needs the repository', () => assert.equal([...NA.needs], ['repo']));

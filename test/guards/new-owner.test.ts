@@ -26,31 +26,133 @@ test.before(async () => {
   await blockUser(db.em(), person, blocked);
   await mkOrg(db, person);
 });
-test.after(async () => { await db.close(); });
+test.after(async () => {
+  await db.close();
+});
 
-const naming = (who: () => IUser, name: () => string, extra: Partial<Given> = {}) => (): Given => ({ em: db.em(), doer: who(), body: { new_owner: name() }, ...extra });
+const naming =
+  (who: () => IUser, name: () => string, extra: Partial<Given> = {}) =>
+  (): Given => ({ em: db.em(), doer: who(), body: { new_owner: name() }, ...extra });
 const missing = { status: 404, message: NO_NEW_OWNER, errors: [] };
 table(NEW_OWNER, [
-  { name: 'a user, by name in another case', given: naming(() => pub.outsider, () => person.name.toUpperCase()), want: null, then: (s) => assert.is(s.newOwner?.id, person.id) },
-  { name: 'unknown', given: naming(() => person, () => 'nobody-here'), want: missing },
-  { name: 'a public organization', given: naming(() => person, () => pub.org.name), want: null },
-  { name: 'a private organization, to a member', given: naming(() => priv.teamMember, () => priv.org.name), want: null },
-  { name: 'a private organization, to an outsider', given: naming(() => priv.outsider, () => priv.org.name), want: missing },
-  { name: 'a private organization, to a site admin', given: naming(() => priv.admin, () => priv.org.name), want: null },
-  { name: 'a private organization, to a site admin through a public-only token', given: naming(() => priv.admin, () => priv.org.name, { token: token('public-only,all') }), want: missing },
+  {
+    name: 'a user, by name in another case',
+    given: naming(
+      () => pub.outsider,
+      () => person.name.toUpperCase(),
+    ),
+    want: null,
+    then: (s) => assert.is(s.newOwner?.id, person.id),
+  },
+  {
+    name: 'unknown',
+    given: naming(
+      () => person,
+      () => 'nobody-here',
+    ),
+    want: missing,
+  },
+  {
+    name: 'a public organization',
+    given: naming(
+      () => person,
+      () => pub.org.name,
+    ),
+    want: null,
+  },
+  {
+    name: 'a private organization, to a member',
+    given: naming(
+      () => priv.teamMember,
+      () => priv.org.name,
+    ),
+    want: null,
+  },
+  {
+    name: 'a private organization, to an outsider',
+    given: naming(
+      () => priv.outsider,
+      () => priv.org.name,
+    ),
+    want: missing,
+  },
+  {
+    name: 'a private organization, to a site admin',
+    given: naming(
+      () => priv.admin,
+      () => priv.org.name,
+    ),
+    want: null,
+  },
+  {
+    name: 'a private organization, to a site admin through a public-only token',
+    given: naming(
+      () => priv.admin,
+      () => priv.org.name,
+      { token: token('public-only,all') },
+    ),
+    want: missing,
+  },
 ]);
 
-const teams = (to: () => IUser, ids: () => unknown[]) => (): Given => ({ em: db.em(), doer: pub.owner, newOwner: to(), body: { new_owner: to().name, team_ids: ids() } });
+const teams = (to: () => IUser, ids: () => unknown[]) => (): Given => ({
+  em: db.em(),
+  doer: pub.owner,
+  newOwner: to(),
+  body: { new_owner: to().name, team_ids: ids() },
+});
 table(TRANSFER_TEAMS, [
-  { name: "the new owner's team", given: teams(() => pub.org, () => [pub.team.id]), want: null },
-  { name: "another organization's team", given: teams(() => pub.org, () => [pub.team.id, priv.team.id]), want: 403 },
-  { name: 'an unknown team before a foreign one (422 in the handler)', given: teams(() => pub.org, () => [999999, priv.team.id]), want: null },
-  { name: 'teams for a user recipient (422 in the handler)', given: teams(() => person, () => [priv.team.id]), want: null },
-  { name: 'no teams', given: teams(() => pub.org, () => []), want: null },
+  {
+    name: "the new owner's team",
+    given: teams(
+      () => pub.org,
+      () => [pub.team.id],
+    ),
+    want: null,
+  },
+  {
+    name: "another organization's team",
+    given: teams(
+      () => pub.org,
+      () => [pub.team.id, priv.team.id],
+    ),
+    want: 403,
+  },
+  {
+    name: 'an unknown team before a foreign one (422 in the handler)',
+    given: teams(
+      () => pub.org,
+      () => [999999, priv.team.id],
+    ),
+    want: null,
+  },
+  {
+    name: 'teams for a user recipient (422 in the handler)',
+    given: teams(
+      () => person,
+      () => [priv.team.id],
+    ),
+    want: null,
+  },
+  {
+    name: 'no teams',
+    given: teams(
+      () => pub.org,
+      () => [],
+    ),
+    want: null,
+  },
 ]);
 
 test('TRANSFER_TEAMS: the 403 names the team and the new owner', async () => {
-  const out = await TRANSFER_TEAMS.run(state(teams(() => pub.org, () => [priv.team.id])()));
+  const out = await TRANSFER_TEAMS.run(
+    state(
+      teams(
+        () => pub.org,
+        () => [priv.team.id],
+      )(),
+    ),
+  );
   assert.equal(out, { status: 403, message: `team ${priv.team.id} belongs not to org ${pub.org.id}` });
 });
 

@@ -17,7 +17,9 @@ test.before(async () => {
   [owner, blocked, other] = [await mkUser(db), await mkUser(db), await mkUser(db)];
   await blockUser(db.em(), owner, blocked);
 });
-test.after(async () => { await db.close(); });
+test.after(async () => {
+  await db.close();
+});
 
 const as = (who: () => IUser | null) => (): Given => ({ em: db.em(), doer: who(), repo: loadedRepo(permAll(Mode.read), { owner }) });
 

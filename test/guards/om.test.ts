@@ -12,11 +12,20 @@ const missing = { status: 404, message: "The target couldn't be found.", errors:
 
 let db: GuardDb;
 let r: OrgRoles;
-test.before(async () => { db = await openGuardDb(); r = await orgRoles(db, 'private'); });
-test.after(async () => { await db.close(); });
+test.before(async () => {
+  db = await openGuardDb();
+  r = await orgRoles(db, 'private');
+});
+test.after(async () => {
+  await db.close();
+});
 
-const onOrg = (doer: (r: OrgRoles) => IUser | null, extra: Given = {}) => (): Given => ({ em: db.em(), doer: doer(r), org: r.org, ...extra });
-const onTeam = (doer: (r: OrgRoles) => IUser | null, extra: Given = {}) => (): Given => ({ em: db.em(), doer: doer(r), org: r.org, team: r.team, ...extra });
+const onOrg =
+  (doer: (r: OrgRoles) => IUser | null, extra: Given = {}) =>
+  (): Given => ({ em: db.em(), doer: doer(r), org: r.org, ...extra });
+const onTeam =
+  (doer: (r: OrgRoles) => IUser | null, extra: Given = {}) =>
+  (): Given => ({ em: db.em(), doer: doer(r), org: r.org, team: r.team, ...extra });
 
 table(OM, [
   { name: 'organization path: owner', given: onOrg((r) => r.owner), want: null },
@@ -25,7 +34,11 @@ table(OM, [
   { name: 'organization path: outsider', given: onOrg((r) => r.outsider), want: forbidden },
   { name: 'organization path: anonymous', given: onOrg(() => null), want: forbidden },
   { name: 'organization path: site admin', given: onOrg((r) => r.admin), want: null },
-  { name: 'organization path: site admin with a public-only token', given: onOrg((r) => r.admin, { token: token('public-only,all') }), want: forbidden },
+  {
+    name: 'organization path: site admin with a public-only token',
+    given: onOrg((r) => r.admin, { token: token('public-only,all') }),
+    want: forbidden,
+  },
   { name: 'team path: member of the team', given: onTeam((r) => r.teamMember), want: null },
   { name: 'team path: member of another team', given: onTeam((r) => r.member), want: null },
   { name: 'team path: outsider', given: onTeam((r) => r.outsider), want: missing },

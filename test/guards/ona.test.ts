@@ -12,11 +12,20 @@ const missing = { status: 404, message: "The target couldn't be found.", errors:
 
 let db: GuardDb;
 let r: OrgRoles;
-test.before(async () => { db = await openGuardDb(); r = await orgRoles(db); });
-test.after(async () => { await db.close(); });
+test.before(async () => {
+  db = await openGuardDb();
+  r = await orgRoles(db);
+});
+test.after(async () => {
+  await db.close();
+});
 
-const onOrg = (doer: (r: OrgRoles) => IUser | null, extra: Given = {}) => (): Given => ({ em: db.em(), doer: doer(r), org: r.org, ...extra });
-const onTeam = (doer: (r: OrgRoles) => IUser | null, extra: Given = {}) => (): Given => ({ em: db.em(), doer: doer(r), org: r.org, team: r.team, ...extra });
+const onOrg =
+  (doer: (r: OrgRoles) => IUser | null, extra: Given = {}) =>
+  (): Given => ({ em: db.em(), doer: doer(r), org: r.org, ...extra });
+const onTeam =
+  (doer: (r: OrgRoles) => IUser | null, extra: Given = {}) =>
+  (): Given => ({ em: db.em(), doer: doer(r), org: r.org, team: r.team, ...extra });
 
 table(ONA, [
   { name: 'organization path: owner', given: onOrg((r) => r.owner), want: null },
@@ -26,14 +35,22 @@ table(ONA, [
   { name: 'organization path: owner of another organization', given: onOrg((r) => r.outsider), want: forbidden },
   { name: 'organization path: anonymous', given: onOrg(() => null), want: forbidden },
   { name: 'organization path: site admin', given: onOrg((r) => r.admin), want: null },
-  { name: 'organization path: site admin with a public-only token', given: onOrg((r) => r.admin, { token: token('public-only,all') }), want: forbidden },
+  {
+    name: 'organization path: site admin with a public-only token',
+    given: onOrg((r) => r.admin, { token: token('public-only,all') }),
+    want: forbidden,
+  },
   { name: 'team path: owner', given: onTeam((r) => r.owner), want: null },
   { name: 'team path: member of the team', given: onTeam((r) => r.teamMember), want: missing },
   { name: 'team path: member of the organization', given: onTeam((r) => r.member), want: missing },
   { name: 'team path: outsider', given: onTeam((r) => r.outsider), want: missing },
   { name: 'team path: anonymous', given: onTeam(() => null), want: missing },
   { name: 'team path: site admin', given: onTeam((r) => r.admin), want: null },
-  { name: 'team path: site admin with a repo-specific token', given: onTeam((r) => r.admin, { token: token('read:repository', [1]) }), want: missing },
+  {
+    name: 'team path: site admin with a repo-specific token',
+    given: onTeam((r) => r.admin, { token: token('read:repository', [1]) }),
+    want: missing,
+  },
 ]);
 
 test('ONA: needs the organization', () => assert.equal([...ONA.needs], ['org']));

@@ -15,13 +15,29 @@ const denied = { status: 403, message: 'user is nor repo admin nor owner' };
 
 table(ORG_REPO, [
   { name: 'an organization repository', given: () => ({ doer: alice, repo: loadedRepo(permAll(Mode.read), { owner: org }) }), want: null },
-  { name: 'an individual\'s repository', given: () => ({ doer: alice, repo: loadedRepo(permAll(Mode.owner), { owner: alice }) }), want: notOrg },
+  {
+    name: "an individual's repository",
+    given: () => ({ doer: alice, repo: loadedRepo(permAll(Mode.owner), { owner: alice }) }),
+    want: notOrg,
+  },
 ]);
 
 table(TEAM_ACCESS_CHANGE, [
-  { name: 'owner rights (organization owner or site admin)', given: () => ({ doer: alice, repo: loadedRepo(permAll(Mode.owner), { owner: org }) }), want: null },
-  { name: 'repository admin, organization keeps team access to owners', given: () => ({ doer: alice, repo: loadedRepo(permAll(Mode.admin), { owner: org }) }), want: denied },
-  { name: 'repository admin, organization lets admins change team access', given: () => ({ doer: alice, repo: loadedRepo(permAll(Mode.admin), { owner: lenient }) }), want: null },
+  {
+    name: 'owner rights (organization owner or site admin)',
+    given: () => ({ doer: alice, repo: loadedRepo(permAll(Mode.owner), { owner: org }) }),
+    want: null,
+  },
+  {
+    name: 'repository admin, organization keeps team access to owners',
+    given: () => ({ doer: alice, repo: loadedRepo(permAll(Mode.admin), { owner: org }) }),
+    want: denied,
+  },
+  {
+    name: 'repository admin, organization lets admins change team access',
+    given: () => ({ doer: alice, repo: loadedRepo(permAll(Mode.admin), { owner: lenient }) }),
+    want: null,
+  },
 ]);
 
 test('ORG_REPO is a gate, TEAM_ACCESS_CHANGE a guard; both need the repository', () => {

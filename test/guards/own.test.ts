@@ -20,24 +20,48 @@ table(OWN(), [
   { name: 'reader', given: () => ({ doer: alice, repo: loadedRepo(permAll(Mode.read)) }), want: forbidden },
   { name: 'anonymous reader', given: () => ({ repo: loadedRepo(permAll(Mode.read)) }), want: forbidden },
   { name: 'site admin who only reads', given: () => ({ doer: admin, repo: loadedRepo(permAll(Mode.read)) }), want: null },
-  { name: 'site admin with a public-only token', given: () => ({ doer: admin, token: token('public-only,all'), repo: loadedRepo(permAll(Mode.read)) }), want: forbidden },
-  { name: 'site admin with a repo-specific token', given: () => ({ doer: admin, token: token('write:repository', [1]), repo: loadedRepo(permAll(Mode.write)) }), want: forbidden },
-  { name: 'no units named: a repository without units still passes its owner', given: () => ({ doer: alice, repo: loadedRepo(permAll(Mode.owner, [])) }), want: null },
+  {
+    name: 'site admin with a public-only token',
+    given: () => ({ doer: admin, token: token('public-only,all'), repo: loadedRepo(permAll(Mode.read)) }),
+    want: forbidden,
+  },
+  {
+    name: 'site admin with a repo-specific token',
+    given: () => ({ doer: admin, token: token('write:repository', [1]), repo: loadedRepo(permAll(Mode.write)) }),
+    want: forbidden,
+  },
+  {
+    name: 'no units named: a repository without units still passes its owner',
+    given: () => ({ doer: alice, repo: loadedRepo(permAll(Mode.owner, [])) }),
+    want: null,
+  },
 ]);
 
 table(OWN('actions'), [
   { name: 'owner, actions enabled', given: () => ({ doer: alice, repo: loadedRepo(permAll(Mode.owner)) }), want: null },
   { name: 'reader, actions enabled', given: () => ({ doer: alice, repo: loadedRepo(permAll(Mode.read)) }), want: forbidden },
   { name: 'owner, actions disabled', given: () => ({ doer: alice, repo: loadedRepo(permAll(Mode.owner, noActions)) }), want: missing },
-  { name: 'reader, actions disabled: 404 before 403', given: () => ({ doer: alice, repo: loadedRepo(permAll(Mode.read, noActions)) }), want: missing },
+  {
+    name: 'reader, actions disabled: 404 before 403',
+    given: () => ({ doer: alice, repo: loadedRepo(permAll(Mode.read, noActions)) }),
+    want: missing,
+  },
   { name: 'site admin, actions disabled', given: () => ({ doer: admin, repo: loadedRepo(permAll(Mode.owner, noActions)) }), want: missing },
   { name: 'site admin, actions enabled', given: () => ({ doer: admin, repo: loadedRepo(perm(Mode.none, {}, ['actions'])) }), want: null },
 ]);
 
 table(OWN('wiki', 'actions'), [
-  { name: 'only the second unit enabled', given: () => ({ doer: alice, repo: loadedRepo(permAll(Mode.owner, ['code', 'actions'])) }), want: null },
+  {
+    name: 'only the second unit enabled',
+    given: () => ({ doer: alice, repo: loadedRepo(permAll(Mode.owner, ['code', 'actions'])) }),
+    want: null,
+  },
   { name: 'neither unit enabled', given: () => ({ doer: alice, repo: loadedRepo(permAll(Mode.owner, ['code'])) }), want: missing },
-  { name: 'a unit enabled, caller a writer', given: () => ({ doer: alice, repo: loadedRepo(permAll(Mode.write, ['wiki'])) }), want: forbidden },
+  {
+    name: 'a unit enabled, caller a writer',
+    given: () => ({ doer: alice, repo: loadedRepo(permAll(Mode.write, ['wiki'])) }),
+    want: forbidden,
+  },
 ]);
 
 test('OWN: names as the matrix prints them, needs the repository', () => {

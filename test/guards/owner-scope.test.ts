@@ -20,13 +20,41 @@ const orgRepo = () => loadedRepo(permAll(Mode.owner), { owner: fakeOrg() });
 table(OWNER_SCOPE('repo'), [
   { name: 'user-owned, write:user', given: () => ({ doer: alice, token: token('write:user'), repo: userRepo() }), want: null },
   { name: 'user-owned, all', given: () => ({ doer: alice, token: token('all'), repo: userRepo() }), want: null },
-  { name: 'user-owned, write:organization', given: () => ({ doer: alice, token: token('write:organization,write:repository'), repo: userRepo() }), want: needs('write:user') },
-  { name: 'user-owned, read:user', given: () => ({ doer: alice, token: token('read:user,write:repository'), repo: userRepo() }), want: needs('write:user') },
-  { name: 'user-owned, write:repository only', given: () => ({ doer: alice, token: token('write:repository'), repo: userRepo() }), want: needs('write:user') },
-  { name: 'org-owned, write:organization', given: () => ({ doer: alice, token: token('write:organization'), repo: orgRepo() }), want: null },
-  { name: 'org-owned, write:user', given: () => ({ doer: alice, token: token('write:user,write:repository'), repo: orgRepo() }), want: needs('write:organization') },
-  { name: 'org-owned, read:organization', given: () => ({ doer: alice, token: token('read:organization'), repo: orgRepo() }), want: needs('write:organization') },
-  { name: 'public-only token with write:user: scope is there', given: () => ({ doer: alice, token: token('public-only,write:user'), repo: userRepo() }), want: null },
+  {
+    name: 'user-owned, write:organization',
+    given: () => ({ doer: alice, token: token('write:organization,write:repository'), repo: userRepo() }),
+    want: needs('write:user'),
+  },
+  {
+    name: 'user-owned, read:user',
+    given: () => ({ doer: alice, token: token('read:user,write:repository'), repo: userRepo() }),
+    want: needs('write:user'),
+  },
+  {
+    name: 'user-owned, write:repository only',
+    given: () => ({ doer: alice, token: token('write:repository'), repo: userRepo() }),
+    want: needs('write:user'),
+  },
+  {
+    name: 'org-owned, write:organization',
+    given: () => ({ doer: alice, token: token('write:organization'), repo: orgRepo() }),
+    want: null,
+  },
+  {
+    name: 'org-owned, write:user',
+    given: () => ({ doer: alice, token: token('write:user,write:repository'), repo: orgRepo() }),
+    want: needs('write:organization'),
+  },
+  {
+    name: 'org-owned, read:organization',
+    given: () => ({ doer: alice, token: token('read:organization'), repo: orgRepo() }),
+    want: needs('write:organization'),
+  },
+  {
+    name: 'public-only token with write:user: scope is there',
+    given: () => ({ doer: alice, token: token('public-only,write:user'), repo: userRepo() }),
+    want: null,
+  },
   { name: 'unparsable stored scope', given: () => ({ doer: alice, token: brokenToken('write:everything'), repo: userRepo() }), want: 403 },
   { name: 'password: no scope check', given: () => ({ doer: alice, repo: orgRepo() }), want: null },
   { name: 'reverse proxy: no scope check', given: () => ({ doer: alice, method: 'reverse-proxy', repo: orgRepo() }), want: null },
@@ -47,20 +75,43 @@ test.before(async () => {
   carol = await mkUser(db);
   org = await mkOrg(db, bob);
 });
-test.after(async () => { await db.close(); });
+test.after(async () => {
+  await db.close();
+});
 
 /** Rows are built before the fixtures exist, so the body is read when the row runs. */
-const withBody = (body: () => Record<string, unknown>, scopes: string | null) => () =>
-  ({ em: db.em(), doer: bob, token: scopes === null ? null : token(scopes), repo: loadedRepo(permAll(Mode.read)), body: body() });
+const withBody = (body: () => Record<string, unknown>, scopes: string | null) => () => ({
+  em: db.em(),
+  doer: bob,
+  token: scopes === null ? null : token(scopes),
+  repo: loadedRepo(permAll(Mode.read)),
+  body: body(),
+});
 
 table(OWNER_SCOPE('body'), [
   { name: 'no owner: the caller, write:user', given: withBody(() => ({ name: 'x' }), 'write:user'), want: null },
-  { name: 'no owner: the caller, write:organization', given: withBody(() => ({ name: 'x' }), 'write:organization'), want: needs('write:user') },
+  {
+    name: 'no owner: the caller, write:organization',
+    given: withBody(() => ({ name: 'x' }), 'write:organization'),
+    want: needs('write:user'),
+  },
   { name: 'owner is an organization, write:organization', given: withBody(() => ({ owner: org.name }), 'write:organization'), want: null },
-  { name: 'owner is an organization, write:user', given: withBody(() => ({ owner: org.name }), 'write:user'), want: needs('write:organization') },
-  { name: 'owner is an organization in other case, write:user', given: withBody(() => ({ owner: org.name.toUpperCase() }), 'write:user'), want: needs('write:organization') },
+  {
+    name: 'owner is an organization, write:user',
+    given: withBody(() => ({ owner: org.name }), 'write:user'),
+    want: needs('write:organization'),
+  },
+  {
+    name: 'owner is an organization in other case, write:user',
+    given: withBody(() => ({ owner: org.name.toUpperCase() }), 'write:user'),
+    want: needs('write:organization'),
+  },
   { name: 'owner is another user, write:user', given: withBody(() => ({ owner: carol.name }), 'write:user'), want: null },
-  { name: 'owner is another user, write:organization', given: withBody(() => ({ owner: carol.name }), 'write:organization'), want: needs('write:user') },
+  {
+    name: 'owner is another user, write:organization',
+    given: withBody(() => ({ owner: carol.name }), 'write:organization'),
+    want: needs('write:user'),
+  },
   { name: 'password: no scope check', given: withBody(() => ({ owner: org.name }), null), want: null },
 ]);
 

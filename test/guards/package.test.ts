@@ -32,9 +32,13 @@ test.before(async () => {
   await publish(owner, 'Left-Pad', '1.0.0-RC1');
   await publish(other, 'only-other', '1.0.0');
 });
-test.after(async () => { await db.close(); });
+test.after(async () => {
+  await db.close();
+});
 
-const at = (params: Record<string, string>, who = () => owner) => (): Given => ({ em: db.em(), doer: who(), contextUser: who(), params });
+const at =
+  (params: Record<string, string>, who = () => owner) =>
+  (): Given => ({ em: db.em(), doer: who(), contextUser: who(), params });
 const provides = (name: string, version: string) => (s: RequestState) => {
   assert.ok(s.package, 'no package provided');
   assert.is(s.package.pkg.name, name);
@@ -44,14 +48,33 @@ const provides = (name: string, version: string) => (s: RequestState) => {
 };
 
 table(PACKAGE, [
-  { name: 'a stored version is provided', given: at({ type: 'generic', name: 'Left-Pad', version: '1.0.0-RC1' }), want: null, then: provides('Left-Pad', '1.0.0-RC1') },
-  { name: 'name and version compare case-insensitively', given: at({ type: 'generic', name: 'left-pad', version: '1.0.0-rc1' }), want: null, then: provides('Left-Pad', '1.0.0-RC1') },
+  {
+    name: 'a stored version is provided',
+    given: at({ type: 'generic', name: 'Left-Pad', version: '1.0.0-RC1' }),
+    want: null,
+    then: provides('Left-Pad', '1.0.0-RC1'),
+  },
+  {
+    name: 'name and version compare case-insensitively',
+    given: at({ type: 'generic', name: 'left-pad', version: '1.0.0-rc1' }),
+    want: null,
+    then: provides('Left-Pad', '1.0.0-RC1'),
+  },
   { name: 'unknown version', given: at({ type: 'generic', name: 'Left-Pad', version: '2.0.0' }), want: missing },
   { name: 'unknown name', given: at({ type: 'generic', name: 'right-pad', version: '1.0.0-RC1' }), want: missing },
   { name: 'another type of the same name', given: at({ type: 'npm', name: 'Left-Pad', version: '1.0.0-RC1' }), want: missing },
   { name: "another owner's package", given: at({ type: 'generic', name: 'only-other', version: '1.0.0' }), want: missing },
-  { name: 'the same package under its own owner', given: at({ type: 'generic', name: 'only-other', version: '1.0.0' }, () => other), want: null },
-  { name: 'type and name without version (link, unlink) pass through', given: at({ type: 'generic', name: 'nothing-here' }), want: null, then: (s) => assert.is(s.package, undefined) },
+  {
+    name: 'the same package under its own owner',
+    given: at({ type: 'generic', name: 'only-other', version: '1.0.0' }, () => other),
+    want: null,
+  },
+  {
+    name: 'type and name without version (link, unlink) pass through',
+    given: at({ type: 'generic', name: 'nothing-here' }),
+    want: null,
+    then: (s) => assert.is(s.package, undefined),
+  },
   { name: 'no package named (owner listing) passes through', given: at({}), want: null, then: (s) => assert.is(s.package, undefined) },
 ]);
 

@@ -21,16 +21,55 @@ test.before(async () => {
   repo = await mkRepo(db, owner, owner);
   await mkRepo(db, other, other, { name: 'elsewhere' });
 });
-test.after(async () => { await db.close(); });
+test.after(async () => {
+  await db.close();
+});
 
-const linking = (who: () => IUser, name: () => string) => (): Given => ({ em: db.em(), doer: who(), contextUser: owner, params: { repo_name: name() } });
+const linking = (who: () => IUser, name: () => string) => (): Given => ({
+  em: db.em(),
+  doer: who(),
+  contextUser: owner,
+  params: { repo_name: name() },
+});
 const notFound = { status: 404, message: NOT_FOUND, errors: [] };
 table(PKG_LINK_REPO, [
-  { name: "the owner's repository, by name in another case", given: linking(() => owner, () => repo.name.toUpperCase()), want: null,
-    then: (s) => { assert.is(s.repo?.repo.id, repo.id); assert.ok(s.repo?.perm.canWrite('packages'), "the owner writes the repository's packages"); } },
-  { name: 'a stranger gets the permission of a stranger', given: linking(() => other, () => repo.name), want: null, then: (s) => assert.not.ok(s.repo?.perm.canWrite('packages')) },
-  { name: 'unknown', given: linking(() => owner, () => 'no-such-repo'), want: notFound },
-  { name: "another owner's repository", given: linking(() => owner, () => 'elsewhere'), want: notFound },
+  {
+    name: "the owner's repository, by name in another case",
+    given: linking(
+      () => owner,
+      () => repo.name.toUpperCase(),
+    ),
+    want: null,
+    then: (s) => {
+      assert.is(s.repo?.repo.id, repo.id);
+      assert.ok(s.repo?.perm.canWrite('packages'), "the owner writes the repository's packages");
+    },
+  },
+  {
+    name: 'a stranger gets the permission of a stranger',
+    given: linking(
+      () => other,
+      () => repo.name,
+    ),
+    want: null,
+    then: (s) => assert.not.ok(s.repo?.perm.canWrite('packages')),
+  },
+  {
+    name: 'unknown',
+    given: linking(
+      () => owner,
+      () => 'no-such-repo',
+    ),
+    want: notFound,
+  },
+  {
+    name: "another owner's repository",
+    given: linking(
+      () => owner,
+      () => 'elsewhere',
+    ),
+    want: notFound,
+  },
 ]);
 
 const denied = { status: 403, message: 'no permission to link this package and repository, or packages are disabled' };

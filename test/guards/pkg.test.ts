@@ -38,7 +38,9 @@ test.before(async () => {
     await mkTeam(db, org, { mode: Mode.write, members: [writer] });
   }
 });
-test.after(async () => { await db.close(); });
+test.after(async () => {
+  await db.close();
+});
 
 /** Package owned by an organization of this visibility, asked by `doer` (read when the row runs). */
 const inOrg = (v: Visibility, doer: () => IUser | null) => (): Given => ({ em: db.em(), doer: doer(), contextUser: orgs.get(v) });
@@ -53,7 +55,11 @@ table(PKGREAD, [
   { name: 'private owner, another user', given: () => ({ doer: bob, contextUser: hidden }), want: denied },
   { name: 'private owner, anonymous', given: () => ({ contextUser: hidden }), want: denied },
   { name: 'private owner, site admin', given: () => ({ doer: admin, contextUser: hidden }), want: null },
-  { name: 'private owner, site admin with a public-only token', given: () => ({ doer: admin, token: token('public-only,all'), contextUser: hidden }), want: denied },
+  {
+    name: 'private owner, site admin with a public-only token',
+    given: () => ({ doer: admin, token: token('public-only,all'), contextUser: hidden }),
+    want: denied,
+  },
   { name: 'public organization, anonymous', given: inOrg('public', () => null), want: null },
   { name: 'limited organization, anonymous', given: inOrg('limited', () => null), want: denied },
   { name: 'limited organization, signed-in outsider', given: inOrg('limited', () => outsider), want: null },
@@ -67,7 +73,11 @@ table(PKGWRITE, [
   { name: 'public owner, another user', given: () => ({ doer: bob, contextUser: alice }), want: denied },
   { name: 'public owner, anonymous', given: () => ({ contextUser: alice }), want: denied },
   { name: 'site admin', given: () => ({ doer: admin, contextUser: hidden }), want: null },
-  { name: 'site admin with a repo-specific token', given: () => ({ doer: admin, token: token('write:repository', [1]), contextUser: alice }), want: denied },
+  {
+    name: 'site admin with a repo-specific token',
+    given: () => ({ doer: admin, token: token('write:repository', [1]), contextUser: alice }),
+    want: denied,
+  },
   { name: 'organization owner', given: inOrg('private', () => owner), want: null },
   { name: 'read-team member', given: inOrg('public', () => reader), want: denied },
   { name: 'outsider of a public organization', given: inOrg('public', () => outsider), want: denied },

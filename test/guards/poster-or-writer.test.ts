@@ -17,7 +17,11 @@ const writesIssues = () => loadedRepo(perm(Mode.write, { issues: Mode.write, pul
 const writesPulls = () => loadedRepo(perm(Mode.write, { issues: Mode.read, pulls: Mode.write }));
 
 /** A request on an issue (or pull) posted by `poster`, and a comment on it posted by `commenter`. */
-function on(doer: Given['doer'], repo = readsAll(), opts: { isPull?: boolean; commenter?: typeof poster; token?: Given['token'] } = {}): () => Given {
+function on(
+  doer: Given['doer'],
+  repo = readsAll(),
+  opts: { isPull?: boolean; commenter?: typeof poster; token?: Given['token'] } = {},
+): () => Given {
   return () => {
     const issue = fakeIssue(repo.repo, poster, { isPull: opts.isPull ?? false });
     return { doer, repo, issue, comment: { comment: fakeComment(issue, opts.commenter ?? poster), issue }, token: opts.token };
@@ -34,7 +38,11 @@ table(POSTER_OR_WRITER('issue'), [
   { name: 'a writer of issues on a pull', given: on(other, writesIssues(), { isPull: true }), want: issueDenied },
   { name: 'a site admin', given: on(admin), want: null },
   { name: 'a site admin with a public-only token', given: on(admin, readsAll(), { token: token('public-only,all') }), want: issueDenied },
-  { name: 'a site admin with a repo-specific token', given: on(admin, readsAll(), { token: token('write:issue', [1]) }), want: issueDenied },
+  {
+    name: 'a site admin with a repo-specific token',
+    given: on(admin, readsAll(), { token: token('write:issue', [1]) }),
+    want: issueDenied,
+  },
 ]);
 
 table(POSTER_OR_WRITER('issue-attachment'), [
@@ -54,7 +62,11 @@ table(POSTER_OR_WRITER('comment'), [
 
 table(POSTER_OR_WRITER('comment-attachment'), [
   { name: "the comment's poster", given: on(other, readsAll(), { commenter: other }), want: null },
-  { name: 'another reader', given: on(poster, readsAll(), { commenter: other }), want: { status: 403, message: 'user should have permission to edit comment' } },
+  {
+    name: 'another reader',
+    given: on(poster, readsAll(), { commenter: other }),
+    want: { status: 403, message: 'user should have permission to edit comment' },
+  },
 ]);
 
 /** A request on a pull (PULL loader) posted by `poster`. */

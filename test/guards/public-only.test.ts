@@ -20,12 +20,28 @@ const repoOf = (isPrivate: boolean, ownerVisibility: Visibility = 'public') =>
 
 /** The repository rule, shared by three categories with their own message. */
 const repoRows = (what: string): Row[] => [
-  { name: 'public-only token, public repository of a public owner', given: () => ({ doer: alice, token: po(), repo: repoOf(false) }), want: null },
+  {
+    name: 'public-only token, public repository of a public owner',
+    given: () => ({ doer: alice, token: po(), repo: repoOf(false) }),
+    want: null,
+  },
   { name: 'public-only token, private repository', given: () => ({ doer: alice, token: po(), repo: repoOf(true) }), want: limitedTo(what) },
-  { name: 'public-only token, public repository of a limited owner', given: () => ({ doer: alice, token: po(), repo: repoOf(false, 'limited') }), want: limitedTo(what) },
-  { name: 'public-only token, public repository of a private owner', given: () => ({ doer: alice, token: po(), repo: repoOf(false, 'private') }), want: limitedTo(what) },
+  {
+    name: 'public-only token, public repository of a limited owner',
+    given: () => ({ doer: alice, token: po(), repo: repoOf(false, 'limited') }),
+    want: limitedTo(what),
+  },
+  {
+    name: 'public-only token, public repository of a private owner',
+    given: () => ({ doer: alice, token: po(), repo: repoOf(false, 'private') }),
+    want: limitedTo(what),
+  },
   { name: 'all-access token, private repository', given: () => ({ doer: alice, token: token('all'), repo: repoOf(true) }), want: null },
-  { name: 'repo-specific token, private repository', given: () => ({ doer: alice, token: token('read:repository', [1]), repo: repoOf(true) }), want: null },
+  {
+    name: 'repo-specific token, private repository',
+    given: () => ({ doer: alice, token: token('read:repository', [1]), repo: repoOf(true) }),
+    want: null,
+  },
   { name: 'password, private repository', given: () => ({ doer: alice, repo: repoOf(true) }), want: null },
 ];
 
@@ -38,32 +54,92 @@ table(PUBLIC_ONLY('notification'), [
 
 table(PUBLIC_ONLY('organization'), [
   { name: 'public organization', given: () => ({ doer: alice, token: po(), org: fakeOrg() }), want: null },
-  { name: 'limited organization', given: () => ({ doer: alice, token: po(), org: fakeOrg({ visibility: 'limited' }) }), want: limitedTo('orgs') },
-  { name: 'private organization', given: () => ({ doer: alice, token: po(), org: fakeOrg({ visibility: 'private' }) }), want: limitedTo('orgs') },
-  { name: 'context user is a private organization', given: () => ({ doer: alice, token: po(), contextUser: fakeOrg({ visibility: 'private' }) }), want: limitedTo('orgs') },
-  { name: 'context user is a limited organization', given: () => ({ doer: alice, token: po(), contextUser: fakeOrg({ visibility: 'limited' }) }), want: limitedTo('orgs') },
-  { name: 'context user is a private individual', given: () => ({ doer: alice, token: po(), contextUser: fakeUser({ visibility: 'private' }) }), want: null },
-  { name: 'all-access token, private organization', given: () => ({ doer: alice, token: token('all'), org: fakeOrg({ visibility: 'private' }) }), want: null },
+  {
+    name: 'limited organization',
+    given: () => ({ doer: alice, token: po(), org: fakeOrg({ visibility: 'limited' }) }),
+    want: limitedTo('orgs'),
+  },
+  {
+    name: 'private organization',
+    given: () => ({ doer: alice, token: po(), org: fakeOrg({ visibility: 'private' }) }),
+    want: limitedTo('orgs'),
+  },
+  {
+    name: 'context user is a private organization',
+    given: () => ({ doer: alice, token: po(), contextUser: fakeOrg({ visibility: 'private' }) }),
+    want: limitedTo('orgs'),
+  },
+  {
+    name: 'context user is a limited organization',
+    given: () => ({ doer: alice, token: po(), contextUser: fakeOrg({ visibility: 'limited' }) }),
+    want: limitedTo('orgs'),
+  },
+  {
+    name: 'context user is a private individual',
+    given: () => ({ doer: alice, token: po(), contextUser: fakeUser({ visibility: 'private' }) }),
+    want: null,
+  },
+  {
+    name: 'all-access token, private organization',
+    given: () => ({ doer: alice, token: token('all'), org: fakeOrg({ visibility: 'private' }) }),
+    want: null,
+  },
   { name: 'password, private organization', given: () => ({ doer: alice, org: fakeOrg({ visibility: 'private' }) }), want: null },
 ]);
 
 const userRows = (what: string): Row[] => [
   { name: 'public individual', given: () => ({ doer: alice, token: po(), contextUser: fakeUser() }), want: null },
-  { name: 'limited individual', given: () => ({ doer: alice, token: po(), contextUser: fakeUser({ visibility: 'limited' }) }), want: limitedTo(what) },
-  { name: 'private individual', given: () => ({ doer: alice, token: po(), contextUser: fakeUser({ visibility: 'private' }) }), want: limitedTo(what) },
-  { name: 'the caller themself, private', given: () => ({ doer: alice, token: po(), contextUser: fakeUser({ id: alice.id, visibility: 'private' }) }), want: limitedTo(what) },
-  { name: 'private organization as context user: not this rule', given: () => ({ doer: alice, token: po(), contextUser: fakeOrg({ visibility: 'private' }) }), want: null },
-  { name: 'all-access token, private individual', given: () => ({ doer: alice, token: token('all'), contextUser: fakeUser({ visibility: 'private' }) }), want: null },
+  {
+    name: 'limited individual',
+    given: () => ({ doer: alice, token: po(), contextUser: fakeUser({ visibility: 'limited' }) }),
+    want: limitedTo(what),
+  },
+  {
+    name: 'private individual',
+    given: () => ({ doer: alice, token: po(), contextUser: fakeUser({ visibility: 'private' }) }),
+    want: limitedTo(what),
+  },
+  {
+    name: 'the caller themself, private',
+    given: () => ({ doer: alice, token: po(), contextUser: fakeUser({ id: alice.id, visibility: 'private' }) }),
+    want: limitedTo(what),
+  },
+  {
+    name: 'private organization as context user: not this rule',
+    given: () => ({ doer: alice, token: po(), contextUser: fakeOrg({ visibility: 'private' }) }),
+    want: null,
+  },
+  {
+    name: 'all-access token, private individual',
+    given: () => ({ doer: alice, token: token('all'), contextUser: fakeUser({ visibility: 'private' }) }),
+    want: null,
+  },
 ];
 table(PUBLIC_ONLY('user'), userRows('users'));
 table(PUBLIC_ONLY('activitypub'), userRows('activitypub'));
 
 table(PUBLIC_ONLY('package'), [
   { name: 'public owner', given: () => ({ doer: alice, token: po(), contextUser: fakeUser() }), want: null },
-  { name: 'private individual owner', given: () => ({ doer: alice, token: po(), contextUser: fakeUser({ visibility: 'private' }) }), want: limitedTo('packages') },
-  { name: 'limited organization owner', given: () => ({ doer: alice, token: po(), contextUser: fakeOrg({ visibility: 'limited' }) }), want: limitedTo('packages') },
-  { name: 'private organization owner', given: () => ({ doer: alice, token: po(), contextUser: fakeOrg({ visibility: 'private' }) }), want: limitedTo('packages') },
-  { name: 'all-access token, private owner', given: () => ({ doer: alice, token: token('all'), contextUser: fakeUser({ visibility: 'private' }) }), want: null },
+  {
+    name: 'private individual owner',
+    given: () => ({ doer: alice, token: po(), contextUser: fakeUser({ visibility: 'private' }) }),
+    want: limitedTo('packages'),
+  },
+  {
+    name: 'limited organization owner',
+    given: () => ({ doer: alice, token: po(), contextUser: fakeOrg({ visibility: 'limited' }) }),
+    want: limitedTo('packages'),
+  },
+  {
+    name: 'private organization owner',
+    given: () => ({ doer: alice, token: po(), contextUser: fakeOrg({ visibility: 'private' }) }),
+    want: limitedTo('packages'),
+  },
+  {
+    name: 'all-access token, private owner',
+    given: () => ({ doer: alice, token: token('all'), contextUser: fakeUser({ visibility: 'private' }) }),
+    want: null,
+  },
 ]);
 
 test('PUBLIC_ONLY: names and what each category needs loaded', () => {

@@ -19,13 +19,22 @@ let owner: IUser;
 let repo: IRepository;
 const doer = fakeUser();
 
-interface Made { pull: IPullRequest; issue: IIssue }
+interface Made {
+  pull: IPullRequest;
+  issue: IIssue;
+}
 async function mkPull(head: string, over: { merged?: boolean; closed?: boolean; headGone?: boolean } = {}): Promise<Made> {
   const issue = await createIssue(db.em(), { repo, posterId: owner.id, title: head, isPull: true });
   const em = db.em();
   if (over.closed) await em.nativeUpdate('Issue', { id: issue.id }, { isClosed: true });
   const pull = em.create(PullRequest, {
-    issueId: issue.id, index: issue.index, baseRepoId: repo.id, headRepoId: over.headGone ? 0 : repo.id, baseBranch: 'main', headBranch: head, hasMerged: over.merged ?? false,
+    issueId: issue.id,
+    index: issue.index,
+    baseRepoId: repo.id,
+    headRepoId: over.headGone ? 0 : repo.id,
+    baseBranch: 'main',
+    headBranch: head,
+    hasMerged: over.merged ?? false,
   });
   await em.flush();
   return { pull, issue: { ...issue, isClosed: over.closed ?? false } };
@@ -50,13 +59,23 @@ test.before(async () => {
   em.create(ProtectedBranch, { repoId: repo.id, ruleName: 'pushable', canPush: true });
   await em.flush();
 });
-test.after(async () => { await db.close(); });
+test.after(async () => {
+  await db.close();
+});
 
 let pushable: Made;
-test.before(async () => { pushable = await mkPull('pushable'); });
+test.before(async () => {
+  pushable = await mkPull('pushable');
+});
 
 function on(made: () => Made, mode: AccessMode, opts: { who?: Given['doer']; query?: string } = {}): () => Given {
-  return () => ({ em: db.em(), doer: opts.who === undefined ? doer : opts.who, repo: { repo, owner, perm: permAll(mode) }, pull: made(), query: opts.query });
+  return () => ({
+    em: db.em(),
+    doer: opts.who === undefined ? doer : opts.who,
+    repo: { repo, owner, perm: permAll(mode) },
+    pull: made(),
+    query: opts.query,
+  });
 }
 
 const denied = { status: 403, message: 'user is not allowed to update this pull request' };

@@ -15,8 +15,12 @@ import { uniq } from '../helpers/fixtures.ts';
 const alice = fakeUser();
 const on = { QUOTA__ENABLED: 'true' };
 let db: GuardDb;
-test.before(async () => { db = await openGuardDb(); });
-test.after(async () => { await db.close(); });
+test.before(async () => {
+  db = await openGuardDb();
+});
+test.after(async () => {
+  await db.close();
+});
 
 /** A group holding one rule, with `members` in it. */
 async function limitGroup(limit: number, subjects: string[], members: IUser[]): Promise<string> {
@@ -76,11 +80,19 @@ table(Q('size:repos:all', 'user'), [
 
 table(Q('size:git:all', 'repo'), [
   { name: 'quota disabled', given: () => ({ doer: alice, repo: loadedRepo(permAll(Mode.owner)) }), want: null },
-  { name: 'quota enabled, no group for the owner', given: () => ({ config: on, doer: alice, repo: loadedRepo(permAll(Mode.owner)), em: db.em() }), want: null },
+  {
+    name: 'quota enabled, no group for the owner',
+    given: () => ({ config: on, doer: alice, repo: loadedRepo(permAll(Mode.owner)), em: db.em() }),
+    want: null,
+  },
 ]);
 
 table(Q('size:assets:attachments:releases', 'org'), [
-  { name: 'quota enabled, no group for the organization', given: () => ({ config: on, doer: alice, org: fakeOrg(), em: db.em() }), want: null },
+  {
+    name: 'quota enabled, no group for the organization',
+    given: () => ({ config: on, doer: alice, org: fakeOrg(), em: db.em() }),
+    want: null,
+  },
 ]);
 
 test('Q(repo): the repository owner is charged and named in the 413, not the caller', async () => {

@@ -59,59 +59,383 @@ test.before(async () => {
   em.create(RepoRedirect, { ownerId: alice.id, lowerName: 'priv-old', redirectRepoId: priv.id });
   await em.flush();
 });
-test.after(async () => { await db.close(); });
+test.after(async () => {
+  await db.close();
+});
 
 /** A request for `/repos/{owner}/{repo}<rest>` by `doer`. */
-const get = (owner: () => string, repo: string, doer: () => IUser | null, extra: () => Given = () => ({}), rest = '') => (): Given => {
-  const o = owner();
-  return { em: db.em(), doer: doer(), params: { username: o, reponame: repo }, path: `/repos/${o}/${repo}${rest}`, ...extra() };
-};
-const loaded = (repo: () => IRepository, check: (s: RequestState) => boolean = () => true) => (s: RequestState) => {
-  assert.ok(s.repo, 'no repository loaded');
-  assert.is(s.repo.repo.id, repo().id);
-  assert.is(s.repo.owner.id, repo().ownerId);
-  assert.ok(check(s), `permission ${JSON.stringify({ mode: s.repo.perm.mode, units: [...s.repo.perm.units] })}`);
-};
+const get =
+  (owner: () => string, repo: string, doer: () => IUser | null, extra: () => Given = () => ({}), rest = '') =>
+  (): Given => {
+    const o = owner();
+    return { em: db.em(), doer: doer(), params: { username: o, reponame: repo }, path: `/repos/${o}/${repo}${rest}`, ...extra() };
+  };
+const loaded =
+  (repo: () => IRepository, check: (s: RequestState) => boolean = () => true) =>
+  (s: RequestState) => {
+    assert.ok(s.repo, 'no repository loaded');
+    assert.is(s.repo.repo.id, repo().id);
+    assert.is(s.repo.owner.id, repo().ownerId);
+    assert.ok(check(s), `permission ${JSON.stringify({ mode: s.repo.perm.mode, units: [...s.repo.perm.units] })}`);
+  };
 const reads = (s: RequestState) => !!s.repo && s.repo.perm.canRead('code') && !s.repo.perm.canWrite('code');
 const owns = (s: RequestState) => !!s.repo && s.repo.perm.isOwner();
 
 table(REPO, [
-  { name: 'public repository, anonymous: read', given: get(() => 'alice', 'pub', () => null), want: null, then: loaded(() => pub, reads) },
-  { name: 'names in other case', given: get(() => 'ALICE', 'Pub', () => null), want: null, then: loaded(() => pub, reads) },
-  { name: 'own repository: owner', given: get(() => 'alice', 'pub', () => alice), want: null, then: loaded(() => pub, owns) },
-  { name: 'own name in other case: owner', given: get(() => 'Alice', 'priv', () => alice), want: null, then: loaded(() => priv, owns) },
-  { name: 'public repository, outsider: read', given: get(() => 'alice', 'pub', () => bob), want: null, then: loaded(() => pub, reads) },
-  { name: 'private repository, anonymous: 404', given: get(() => 'alice', 'priv', () => null), want: missing },
-  { name: 'private repository, outsider: 404 never 403', given: get(() => 'alice', 'priv', () => bob), want: missing },
-  { name: 'private repository, read collaborator', given: get(() => 'alice', 'priv', () => carol), want: null, then: loaded(() => priv, reads) },
-  { name: 'private repository, site admin: owner rights', given: get(() => 'alice', 'priv', () => admin), want: null, then: loaded(() => priv, owns) },
-  { name: 'private repository, site admin with a public-only token', given: get(() => 'alice', 'priv', () => admin, () => ({ token: token('public-only,all') })), want: missing },
-  { name: 'private repository, site admin with a repo-specific token for another', given: get(() => 'alice', 'priv', () => admin, () => ({ token: token('read:repository', [pub.id]) })), want: missing },
-  { name: 'own private repository, public-only token: 404', given: get(() => 'alice', 'priv', () => alice, () => ({ token: token('public-only,all') })), want: missing },
-  { name: 'own public repository, public-only token', given: get(() => 'alice', 'pub', () => alice, () => ({ token: token('public-only,read:repository') })), want: null, then: loaded(() => pub) },
-  { name: 'repo-specific token listing the repository', given: get(() => 'alice', 'priv', () => alice, () => ({ token: token('read:repository', [priv.id]) })), want: null, then: loaded(() => priv, owns) },
-  { name: 'repo-specific token not listing a private repository', given: get(() => 'alice', 'priv', () => alice, () => ({ token: token('read:repository', [pub.id]) })), want: missing },
-  { name: 'repo-specific token not listing a public repository: read only', given: get(() => 'alice', 'pub', () => alice, () => ({ token: token('write:repository', [priv.id]) })), want: null, then: loaded(() => pub, reads) },
-  { name: 'public repository of a private user, anonymous', given: get(() => hidden.name, 'open', () => null), want: missing },
-  { name: 'public repository of a private user, outsider', given: get(() => hidden.name, 'open', () => bob), want: missing },
-  { name: 'public repository of a private user, the user', given: get(() => hidden.name, 'open', () => hidden), want: null, then: loaded(() => hiddenRepo, owns) },
-  { name: 'public repository of a limited user, anonymous', given: get(() => limited.name, 'open', () => null), want: missing },
-  { name: 'public repository of a limited user, signed in', given: get(() => limited.name, 'open', () => bob), want: null, then: loaded(() => limitedRepo, reads) },
-  { name: 'private organization repository, team with the repository', given: get(() => org.name, 'inner', () => orgReader), want: null, then: loaded(() => orgPriv, (s) => !!s.repo?.perm.canWrite('code') && !s.repo.perm.isAdmin()) },
-  { name: 'private organization repository, organization owner', given: get(() => org.name, 'inner', () => orgOwner), want: null, then: loaded(() => orgPriv, owns) },
-  { name: 'private organization repository, member of another team', given: get(() => org.name, 'inner', () => orgMember), want: missing },
-  { name: 'private organization repository, outsider', given: get(() => org.name, 'inner', () => bob), want: missing },
-  { name: 'unknown owner', given: get(() => 'nobody', 'pub', () => null), want: noOwner('nobody') },
-  { name: 'unknown owner, name lower-cased in the error', given: get(() => 'NoBody', 'pub', () => bob), want: noOwner('nobody') },
-  { name: 'unknown repository', given: get(() => 'alice', 'nothing', () => alice), want: missing },
-  { name: 'renamed owner: 307 to the new name, rest and query kept', given: get(() => 'alice-old', 'pub', () => null, () => ({ query: 'state=open' }), '/issues'), want: { status: 307, location: '/api/v1/repos/alice/pub/issues?state=open' } },
-  { name: 'renamed owner, old name in other case', given: get(() => 'Alice-Old', 'pub', () => bob, () => ({}), '/branches'), want: { status: 307, location: '/api/v1/repos/alice/pub/branches' } },
-  { name: 'renamed owner now private, anonymous: 404', given: get(() => 'hidden-old', 'open', () => null), want: noOwner('hidden-old') },
-  { name: 'renamed owner now private, the user: 307', given: get(() => 'hidden-old', 'open', () => hidden), want: 307 },
-  { name: 'renamed repository: 301, rest kept', given: get(() => 'alice', 'pub-old', () => null, () => ({}), '/branches'), want: { status: 301, location: '/api/v1/repos/alice/pub/branches' } },
-  { name: 'renamed repository, old name in other case', given: get(() => 'alice', 'PUB-OLD', () => null), want: { status: 301, location: '/api/v1/repos/alice/pub' } },
-  { name: 'renamed private repository, outsider: 404', given: get(() => 'alice', 'priv-old', () => bob), want: missing },
-  { name: 'renamed private repository, collaborator: 301', given: get(() => 'alice', 'priv-old', () => carol), want: { status: 301, location: '/api/v1/repos/alice/priv' } },
+  {
+    name: 'public repository, anonymous: read',
+    given: get(
+      () => 'alice',
+      'pub',
+      () => null,
+    ),
+    want: null,
+    then: loaded(() => pub, reads),
+  },
+  {
+    name: 'names in other case',
+    given: get(
+      () => 'ALICE',
+      'Pub',
+      () => null,
+    ),
+    want: null,
+    then: loaded(() => pub, reads),
+  },
+  {
+    name: 'own repository: owner',
+    given: get(
+      () => 'alice',
+      'pub',
+      () => alice,
+    ),
+    want: null,
+    then: loaded(() => pub, owns),
+  },
+  {
+    name: 'own name in other case: owner',
+    given: get(
+      () => 'Alice',
+      'priv',
+      () => alice,
+    ),
+    want: null,
+    then: loaded(() => priv, owns),
+  },
+  {
+    name: 'public repository, outsider: read',
+    given: get(
+      () => 'alice',
+      'pub',
+      () => bob,
+    ),
+    want: null,
+    then: loaded(() => pub, reads),
+  },
+  {
+    name: 'private repository, anonymous: 404',
+    given: get(
+      () => 'alice',
+      'priv',
+      () => null,
+    ),
+    want: missing,
+  },
+  {
+    name: 'private repository, outsider: 404 never 403',
+    given: get(
+      () => 'alice',
+      'priv',
+      () => bob,
+    ),
+    want: missing,
+  },
+  {
+    name: 'private repository, read collaborator',
+    given: get(
+      () => 'alice',
+      'priv',
+      () => carol,
+    ),
+    want: null,
+    then: loaded(() => priv, reads),
+  },
+  {
+    name: 'private repository, site admin: owner rights',
+    given: get(
+      () => 'alice',
+      'priv',
+      () => admin,
+    ),
+    want: null,
+    then: loaded(() => priv, owns),
+  },
+  {
+    name: 'private repository, site admin with a public-only token',
+    given: get(
+      () => 'alice',
+      'priv',
+      () => admin,
+      () => ({ token: token('public-only,all') }),
+    ),
+    want: missing,
+  },
+  {
+    name: 'private repository, site admin with a repo-specific token for another',
+    given: get(
+      () => 'alice',
+      'priv',
+      () => admin,
+      () => ({ token: token('read:repository', [pub.id]) }),
+    ),
+    want: missing,
+  },
+  {
+    name: 'own private repository, public-only token: 404',
+    given: get(
+      () => 'alice',
+      'priv',
+      () => alice,
+      () => ({ token: token('public-only,all') }),
+    ),
+    want: missing,
+  },
+  {
+    name: 'own public repository, public-only token',
+    given: get(
+      () => 'alice',
+      'pub',
+      () => alice,
+      () => ({ token: token('public-only,read:repository') }),
+    ),
+    want: null,
+    then: loaded(() => pub),
+  },
+  {
+    name: 'repo-specific token listing the repository',
+    given: get(
+      () => 'alice',
+      'priv',
+      () => alice,
+      () => ({ token: token('read:repository', [priv.id]) }),
+    ),
+    want: null,
+    then: loaded(() => priv, owns),
+  },
+  {
+    name: 'repo-specific token not listing a private repository',
+    given: get(
+      () => 'alice',
+      'priv',
+      () => alice,
+      () => ({ token: token('read:repository', [pub.id]) }),
+    ),
+    want: missing,
+  },
+  {
+    name: 'repo-specific token not listing a public repository: read only',
+    given: get(
+      () => 'alice',
+      'pub',
+      () => alice,
+      () => ({ token: token('write:repository', [priv.id]) }),
+    ),
+    want: null,
+    then: loaded(() => pub, reads),
+  },
+  {
+    name: 'public repository of a private user, anonymous',
+    given: get(
+      () => hidden.name,
+      'open',
+      () => null,
+    ),
+    want: missing,
+  },
+  {
+    name: 'public repository of a private user, outsider',
+    given: get(
+      () => hidden.name,
+      'open',
+      () => bob,
+    ),
+    want: missing,
+  },
+  {
+    name: 'public repository of a private user, the user',
+    given: get(
+      () => hidden.name,
+      'open',
+      () => hidden,
+    ),
+    want: null,
+    then: loaded(() => hiddenRepo, owns),
+  },
+  {
+    name: 'public repository of a limited user, anonymous',
+    given: get(
+      () => limited.name,
+      'open',
+      () => null,
+    ),
+    want: missing,
+  },
+  {
+    name: 'public repository of a limited user, signed in',
+    given: get(
+      () => limited.name,
+      'open',
+      () => bob,
+    ),
+    want: null,
+    then: loaded(() => limitedRepo, reads),
+  },
+  {
+    name: 'private organization repository, team with the repository',
+    given: get(
+      () => org.name,
+      'inner',
+      () => orgReader,
+    ),
+    want: null,
+    then: loaded(
+      () => orgPriv,
+      (s) => !!s.repo?.perm.canWrite('code') && !s.repo.perm.isAdmin(),
+    ),
+  },
+  {
+    name: 'private organization repository, organization owner',
+    given: get(
+      () => org.name,
+      'inner',
+      () => orgOwner,
+    ),
+    want: null,
+    then: loaded(() => orgPriv, owns),
+  },
+  {
+    name: 'private organization repository, member of another team',
+    given: get(
+      () => org.name,
+      'inner',
+      () => orgMember,
+    ),
+    want: missing,
+  },
+  {
+    name: 'private organization repository, outsider',
+    given: get(
+      () => org.name,
+      'inner',
+      () => bob,
+    ),
+    want: missing,
+  },
+  {
+    name: 'unknown owner',
+    given: get(
+      () => 'nobody',
+      'pub',
+      () => null,
+    ),
+    want: noOwner('nobody'),
+  },
+  {
+    name: 'unknown owner, name lower-cased in the error',
+    given: get(
+      () => 'NoBody',
+      'pub',
+      () => bob,
+    ),
+    want: noOwner('nobody'),
+  },
+  {
+    name: 'unknown repository',
+    given: get(
+      () => 'alice',
+      'nothing',
+      () => alice,
+    ),
+    want: missing,
+  },
+  {
+    name: 'renamed owner: 307 to the new name, rest and query kept',
+    given: get(
+      () => 'alice-old',
+      'pub',
+      () => null,
+      () => ({ query: 'state=open' }),
+      '/issues',
+    ),
+    want: { status: 307, location: '/api/v1/repos/alice/pub/issues?state=open' },
+  },
+  {
+    name: 'renamed owner, old name in other case',
+    given: get(
+      () => 'Alice-Old',
+      'pub',
+      () => bob,
+      () => ({}),
+      '/branches',
+    ),
+    want: { status: 307, location: '/api/v1/repos/alice/pub/branches' },
+  },
+  {
+    name: 'renamed owner now private, anonymous: 404',
+    given: get(
+      () => 'hidden-old',
+      'open',
+      () => null,
+    ),
+    want: noOwner('hidden-old'),
+  },
+  {
+    name: 'renamed owner now private, the user: 307',
+    given: get(
+      () => 'hidden-old',
+      'open',
+      () => hidden,
+    ),
+    want: 307,
+  },
+  {
+    name: 'renamed repository: 301, rest kept',
+    given: get(
+      () => 'alice',
+      'pub-old',
+      () => null,
+      () => ({}),
+      '/branches',
+    ),
+    want: { status: 301, location: '/api/v1/repos/alice/pub/branches' },
+  },
+  {
+    name: 'renamed repository, old name in other case',
+    given: get(
+      () => 'alice',
+      'PUB-OLD',
+      () => null,
+    ),
+    want: { status: 301, location: '/api/v1/repos/alice/pub' },
+  },
+  {
+    name: 'renamed private repository, outsider: 404',
+    given: get(
+      () => 'alice',
+      'priv-old',
+      () => bob,
+    ),
+    want: missing,
+  },
+  {
+    name: 'renamed private repository, collaborator: 301',
+    given: get(
+      () => 'alice',
+      'priv-old',
+      () => carol,
+    ),
+    want: { status: 301, location: '/api/v1/repos/alice/priv' },
+  },
 ]);
 
 test('REPO: a loader that provides the repository', () => {

@@ -43,45 +43,130 @@ test.before(async () => {
   elsewhere = em.create(Review, { type: ReviewType.approve, issueId: otherIssue.id, reviewerId: reviewer.id });
   await em.flush();
 });
-test.after(async () => { await db.close(); });
+test.after(async () => {
+  await db.close();
+});
 
 const siteAdmin = fakeUser({ isAdmin: true });
-const on = (who: () => IUser, id: () => IReview | string, mode: AccessMode = Mode.read, extra: Partial<Given> = {}) => (): Given => {
-  const r = id();
-  return {
-    em: db.em(), doer: who(), repo: { repo, owner, perm: permAll(mode) }, params: { id: typeof r === 'string' ? r : String(r.id) },
-    pull: { pull: {} as IPullRequest, issue: pullIssue }, ...extra,
+const on =
+  (who: () => IUser, id: () => IReview | string, mode: AccessMode = Mode.read, extra: Partial<Given> = {}) =>
+  (): Given => {
+    const r = id();
+    return {
+      em: db.em(),
+      doer: who(),
+      repo: { repo, owner, perm: permAll(mode) },
+      params: { id: typeof r === 'string' ? r : String(r.id) },
+      pull: { pull: {} as IPullRequest, issue: pullIssue },
+      ...extra,
+    };
   };
-};
 
 table(REVIEW, [
-  { name: 'unknown', given: on(() => reader, () => '999999'), want: { status: 404, message: 'GetReviewByID', errors: ['review does not exist [id: 999999]'] } },
-  { name: 'of another pull', given: on(() => reader, () => elsewhere), want: { status: 404, message: 'ReviewNotInPR', errors: [] } },
-  { name: 'an approval, any reader', given: on(() => reader, () => approval), want: null, then: (s) => assert.is(s.review?.id, approval.id) },
-  { name: "someone else's draft", given: on(() => reader, () => draft), want: { status: 404, message: 'GetReviewByID', errors: [] } },
-  { name: 'my own draft', given: on(() => reviewer, () => draft), want: null },
-  { name: "a repository admin sees others' drafts", given: on(() => owner, () => draft, Mode.admin), want: null },
-  { name: 'a site admin sees them', given: on(() => siteAdmin, () => draft), want: null },
-  { name: 'not through a repo-specific token', given: on(() => owner, () => draft, Mode.admin, { token: token('read:repository', [1]) }), want: 404 },
+  {
+    name: 'unknown',
+    given: on(
+      () => reader,
+      () => '999999',
+    ),
+    want: { status: 404, message: 'GetReviewByID', errors: ['review does not exist [id: 999999]'] },
+  },
+  {
+    name: 'of another pull',
+    given: on(
+      () => reader,
+      () => elsewhere,
+    ),
+    want: { status: 404, message: 'ReviewNotInPR', errors: [] },
+  },
+  {
+    name: 'an approval, any reader',
+    given: on(
+      () => reader,
+      () => approval,
+    ),
+    want: null,
+    then: (s) => assert.is(s.review?.id, approval.id),
+  },
+  {
+    name: "someone else's draft",
+    given: on(
+      () => reader,
+      () => draft,
+    ),
+    want: { status: 404, message: 'GetReviewByID', errors: [] },
+  },
+  {
+    name: 'my own draft',
+    given: on(
+      () => reviewer,
+      () => draft,
+    ),
+    want: null,
+  },
+  {
+    name: "a repository admin sees others' drafts",
+    given: on(
+      () => owner,
+      () => draft,
+      Mode.admin,
+    ),
+    want: null,
+  },
+  {
+    name: 'a site admin sees them',
+    given: on(
+      () => siteAdmin,
+      () => draft,
+    ),
+    want: null,
+  },
+  {
+    name: 'not through a repo-specific token',
+    given: on(
+      () => owner,
+      () => draft,
+      Mode.admin,
+      { token: token('read:repository', [1]) },
+    ),
+    want: 404,
+  },
 ]);
 
 /** Pure decisions over an in-memory review. */
 const rev = (over: Partial<IReview>) => ({ id: 1, type: ReviewType.pending, reviewerId: 1, issueId: 1, ...over }) as IReview;
 const alice = fakeUser();
 const bob = fakeUser();
-const as = (doer: IUser, review: IReview, mode: AccessMode = Mode.read, extra: Partial<Given> = {}) => (): Given => ({
-  doer, repo: loadedRepo(permAll(mode)), review, ...extra,
-});
+const as =
+  (doer: IUser, review: IReview, mode: AccessMode = Mode.read, extra: Partial<Given> = {}) =>
+  (): Given => ({
+    doer,
+    repo: loadedRepo(permAll(mode)),
+    review,
+    ...extra,
+  });
 
 table(REVIEWER('submit'), [
   { name: 'its reviewer', given: as(alice, rev({ reviewerId: alice.id })), want: null },
-  { name: "someone else's pending review", given: as(bob, rev({ reviewerId: alice.id })), want: { status: 403, message: 'only the reviewer can submit a pending review' } },
-  { name: "someone else's submitted review: the handler's 422 decides", given: as(bob, rev({ reviewerId: alice.id, type: ReviewType.approve })), want: null },
+  {
+    name: "someone else's pending review",
+    given: as(bob, rev({ reviewerId: alice.id })),
+    want: { status: 403, message: 'only the reviewer can submit a pending review' },
+  },
+  {
+    name: "someone else's submitted review: the handler's 422 decides",
+    given: as(bob, rev({ reviewerId: alice.id, type: ReviewType.approve })),
+    want: null,
+  },
 ]);
 
 table(REVIEWER('comment'), [
   { name: 'its reviewer', given: as(alice, rev({ reviewerId: alice.id })), want: null },
-  { name: 'someone else, even on a submitted review', given: as(bob, rev({ reviewerId: alice.id, type: ReviewType.approve })), want: { status: 403, message: 'only the reviewer can add comments to a review' } },
+  {
+    name: 'someone else, even on a submitted review',
+    given: as(bob, rev({ reviewerId: alice.id, type: ReviewType.approve })),
+    want: { status: 403, message: 'only the reviewer can add comments to a review' },
+  },
 ]);
 
 const notOwnReview = { status: 403, message: 'only admin and user itself can delete a review' };
@@ -89,23 +174,40 @@ table(REVIEWER_OR_ADMIN, [
   { name: 'its reviewer', given: as(alice, rev({ reviewerId: alice.id })), want: null },
   { name: 'a writer', given: as(bob, rev({ reviewerId: alice.id }), Mode.write), want: notOwnReview },
   { name: 'a repository admin', given: as(bob, rev({ reviewerId: alice.id }), Mode.admin), want: null },
-  { name: 'a repository admin with a public-only token', given: as(bob, rev({ reviewerId: alice.id }), Mode.admin, { token: token('public-only,all') }), want: notOwnReview },
+  {
+    name: 'a repository admin with a public-only token',
+    given: as(bob, rev({ reviewerId: alice.id }), Mode.admin, { token: token('public-only,all') }),
+    want: notOwnReview,
+  },
 ]);
 
 table(REVIEW_ADMIN, [
   { name: 'a writer', given: as(bob, rev({}), Mode.write), want: { status: 403, message: 'Must be repo admin' } },
   { name: 'a repository admin', given: as(bob, rev({}), Mode.admin), want: null },
   { name: 'a site admin', given: as(siteAdmin, rev({})), want: null },
-  { name: 'a site admin with a repo-specific token', given: as(siteAdmin, rev({}), Mode.read, { token: token('write:repository', [1]) }), want: 403 },
+  {
+    name: 'a site admin with a repo-specific token',
+    given: as(siteAdmin, rev({}), Mode.read, { token: token('write:repository', [1]) }),
+    want: 403,
+  },
 ]);
 
-const pullState = (review: IReview, closed = false, merged = false) => (): Given =>
-  ({ review, pull: { issue: { isClosed: closed } as IIssue, pull: { hasMerged: merged } as IPullRequest } });
+const pullState =
+  (review: IReview, closed = false, merged = false) =>
+  (): Given => ({ review, pull: { issue: { isClosed: closed } as IIssue, pull: { hasMerged: merged } as IPullRequest } });
 table(DISMISSABLE, [
   { name: 'an approval of an open pull', given: pullState(rev({ type: ReviewType.approve })), want: null },
   { name: 'a change request', given: pullState(rev({ type: ReviewType.reject })), want: null },
-  { name: 'a comment review', given: pullState(rev({ type: ReviewType.comment })), want: { status: 403, message: "not need to dismiss this review because it's type is not Approve or change request" } },
-  { name: 'a closed pull', given: pullState(rev({ type: ReviewType.approve }), true), want: { status: 403, message: "can't dismiss a review associated to a closed or merged PR" } },
+  {
+    name: 'a comment review',
+    given: pullState(rev({ type: ReviewType.comment })),
+    want: { status: 403, message: "not need to dismiss this review because it's type is not Approve or change request" },
+  },
+  {
+    name: 'a closed pull',
+    given: pullState(rev({ type: ReviewType.approve }), true),
+    want: { status: 403, message: "can't dismiss a review associated to a closed or merged PR" },
+  },
   { name: 'a merged pull', given: pullState(rev({ type: ReviewType.approve }), false, true), want: 403 },
 ]);
 

@@ -15,13 +15,33 @@ table(RR('issues'), [
   { name: 'issues reader', given: () => ({ doer: alice, repo: loadedRepo(perm(Mode.read, { issues: Mode.read })) }), want: null },
   { name: 'issues writer', given: () => ({ doer: alice, repo: loadedRepo(perm(Mode.write, { issues: Mode.write })) }), want: null },
   { name: 'anonymous reader of a public repository', given: () => ({ repo: loadedRepo(permAll(Mode.read)) }), want: null },
-  { name: 'team member with code only', given: () => ({ doer: alice, repo: loadedRepo(perm(Mode.read, { code: Mode.read })) }), want: forbidden },
+  {
+    name: 'team member with code only',
+    given: () => ({ doer: alice, repo: loadedRepo(perm(Mode.read, { code: Mode.read })) }),
+    want: forbidden,
+  },
   { name: 'repo admin', given: () => ({ doer: alice, repo: loadedRepo(perm(Mode.admin)) }), want: null },
   { name: 'site admin without access', given: () => ({ doer: admin, repo: loadedRepo(perm(Mode.none, { code: Mode.read })) }), want: null },
-  { name: 'site admin with a public-only token', given: () => ({ doer: admin, token: token('public-only,all'), repo: loadedRepo(perm(Mode.read, { code: Mode.read })) }), want: forbidden },
-  { name: 'site admin with a repo-specific token', given: () => ({ doer: admin, token: token('read:issue', [4]), repo: loadedRepo(perm(Mode.read, { code: Mode.read })) }), want: forbidden },
-  { name: 'issues disabled, owner', given: () => ({ doer: alice, repo: loadedRepo(permAll(Mode.owner, ['code', 'pulls'])) }), want: missing },
-  { name: 'issues disabled, code-only member: 404 before 403', given: () => ({ doer: alice, repo: loadedRepo(perm(Mode.read, { code: Mode.read }, ['code'])) }), want: missing },
+  {
+    name: 'site admin with a public-only token',
+    given: () => ({ doer: admin, token: token('public-only,all'), repo: loadedRepo(perm(Mode.read, { code: Mode.read })) }),
+    want: forbidden,
+  },
+  {
+    name: 'site admin with a repo-specific token',
+    given: () => ({ doer: admin, token: token('read:issue', [4]), repo: loadedRepo(perm(Mode.read, { code: Mode.read })) }),
+    want: forbidden,
+  },
+  {
+    name: 'issues disabled, owner',
+    given: () => ({ doer: alice, repo: loadedRepo(permAll(Mode.owner, ['code', 'pulls'])) }),
+    want: missing,
+  },
+  {
+    name: 'issues disabled, code-only member: 404 before 403',
+    given: () => ({ doer: alice, repo: loadedRepo(perm(Mode.read, { code: Mode.read }, ['code'])) }),
+    want: missing,
+  },
   { name: 'issues disabled, site admin', given: () => ({ doer: admin, repo: loadedRepo(permAll(Mode.owner, ['code'])) }), want: missing },
 ]);
 

@@ -17,7 +17,11 @@ table(SA, [
   { name: 'site admin with a read:admin token', given: () => ({ doer: admin, token: token('read:admin') }), want: null },
   { name: 'site admin with a public-only token', given: () => ({ doer: admin, token: token('public-only,all') }), want: denied },
   { name: 'site admin with a repo-specific token', given: () => ({ doer: admin, token: token('write:repository', [1]) }), want: denied },
-  { name: 'site admin with a repo-specific token for no repository', given: () => ({ doer: admin, token: token('read:repository', []) }), want: denied },
+  {
+    name: 'site admin with a repo-specific token for no repository',
+    given: () => ({ doer: admin, token: token('read:repository', []) }),
+    want: denied,
+  },
   { name: 'ordinary user', given: () => ({ doer: alice }), want: denied },
   { name: 'ordinary user with an all-access token', given: () => ({ doer: alice, token: token('all') }), want: denied },
   { name: 'anonymous', given: () => ({}), want: denied },

@@ -28,25 +28,38 @@ test.before(async () => {
   aliceKeys = newKeys();
   alice = remote.actor('alice', aliceKeys);
 });
-test.after(async () => { await remote.close(); await db.close(); });
+test.after(async () => {
+  await remote.close();
+  await db.close();
+});
 
 /** The state of a request to PATH with these headers (and body text), through the real database. */
 function request(headers: Record<string, string>, o: { body?: string; given?: Given; db?: boolean } = {}): RequestState {
-  const s = state({ httpMethod: o.body === undefined ? 'GET' : 'POST', path: PATH, headers, em: o.db === false ? undefined : db.em(), config: LOCAL, ...o.given });
+  const s = state({
+    httpMethod: o.body === undefined ? 'GET' : 'POST',
+    path: PATH,
+    headers,
+    em: o.db === false ? undefined : db.em(),
+    config: LOCAL,
+    ...o.given,
+  });
   const withLength = o.body === undefined ? s.headers : { ...s.headers, 'content-length': String(Buffer.byteLength(o.body)) };
   return { ...s, headers: withLength, requestUri: `/api/v1${PATH}`, readBody: async () => ({ value: undefined, text: o.body }) };
 }
 const sign = (keys: RemoteKeys, keyId: string, extra: Partial<Parameters<typeof signedHeaders>[0]> = {}) =>
   signedHeaders({ keyId, privateKeyPem: keys.privateKeyPem, method: 'GET', url: URL_, ...extra });
 
-async function outcome(s: RequestState) { return SIG.run(s); }
+async function outcome(s: RequestState) {
+  return SIG.run(s);
+}
 const refused = (out: Awaited<ReturnType<typeof outcome>>, status: number, what: string) => {
   assert.ok(out, `${what}: expected ${status}, the step passed`);
   assert.is(out.status, status, `${what}: ${JSON.stringify(out)}`);
 };
 
 test('SIG: no signature is 401 for anyone, without touching the database', async () => {
-  for (const doer of [null, fakeUser(), fakeUser({ isAdmin: true })]) refused(await outcome(request({}, { db: false, given: { doer } })), 401, `doer ${doer?.name}`);
+  for (const doer of [null, fakeUser(), fakeUser({ isAdmin: true })])
+    refused(await outcome(request({}, { db: false, given: { doer } })), 401, `doer ${doer?.name}`);
 });
 
 test('SIG: signatures refused before any key is looked up (403, no database, no fetch)', async () => {
@@ -70,17 +83,27 @@ test('SIG: the body is read only once the signature verifies; a Digest of anothe
   let reads = 0;
   const counted = (headers: Record<string, string>) => {
     const s = request(headers, { body });
-    return { ...s, readBody: async () => { reads++; return s.readBody(); } };
+    return {
+      ...s,
+      readBody: async () => {
+        reads++;
+        return s.readBody();
+      },
+    };
   };
   const forged = sign(newKeys(), alice.keyId, { method: 'POST', body });
   refused(await outcome(counted(forged)), 403, 'signed with another key');
   assert.is(reads, 0, 'a signature that does not verify reads no body');
-  refused(await outcome(counted(sign(aliceKeys, alice.keyId, { method: 'POST', body: '{"type":"Follow"}' }))), 403, 'digest of another body');
+  refused(
+    await outcome(counted(sign(aliceKeys, alice.keyId, { method: 'POST', body: '{"type":"Follow"}' }))),
+    403,
+    'digest of another body',
+  );
   assert.is(reads, 1);
   assert.is(await outcome(counted(sign(aliceKeys, alice.keyId, { method: 'POST', body }))), null);
 });
 
-test('SIG: a person\'s valid signature passes; the person and its key are stored', async () => {
+test("SIG: a person's valid signature passes; the person and its key are stored", async () => {
   assert.is(await outcome(request(sign(aliceKeys, alice.keyId))), null);
   const em = db.em();
   const fu = await em.findOneOrFail(FederatedUser, { externalId: alice.id });
@@ -110,8 +133,12 @@ test('SIG: a cached key verifies without asking the remote again', async () => {
 
 test('SIG: forged signatures are 403', async () => {
   const other = newKeys();
-  refused(await outcome(request(sign(other, alice.keyId))), 403, 'signed with another key under alice\'s keyId');
-  refused(await outcome(request(sign(aliceKeys, alice.keyId, { url: `http://${HOST}/api/v1/activitypub/user-id/2/inbox` }))), 403, 'signed for another path');
+  refused(await outcome(request(sign(other, alice.keyId))), 403, "signed with another key under alice's keyId");
+  refused(
+    await outcome(request(sign(aliceKeys, alice.keyId, { url: `http://${HOST}/api/v1/activitypub/user-id/2/inbox` }))),
+    403,
+    'signed for another path',
+  );
   refused(await outcome(request({ ...sign(aliceKeys, alice.keyId), host: 'elsewhere.test' })), 403, 'signed for another host');
   refused(await outcome(request(sign(aliceKeys, `${remote.base}/users/nobody#main-key`))), 403, 'keyId of an actor that does not exist');
   refused(await outcome(request(sign(aliceKeys, 'not a url'))), 403, 'keyId that is no URL');
@@ -141,7 +168,11 @@ test('SIG: a keyId on a host the migration allow list refuses is 403 and is not 
   const dave = remote.actor('dave', keys);
   const before = remote.seen.length;
   refused(await outcome(request(sign(keys, dave.keyId), { given: { config: {} } })), 403, 'loopback without ALLOW_LOCALNETWORKS');
-  refused(await outcome(request(sign(keys, dave.keyId), { given: { config: { ...LOCAL, MIGRATIONS__BLOCKED_DOMAINS: '127.0.0.1' } } })), 403, 'blocked host');
+  refused(
+    await outcome(request(sign(keys, dave.keyId), { given: { config: { ...LOCAL, MIGRATIONS__BLOCKED_DOMAINS: '127.0.0.1' } } })),
+    403,
+    'blocked host',
+  );
   assert.is(remote.seen.length, before);
   assert.is(await db.em().count(FederatedUser, { externalId: dave.id }), 0);
 });

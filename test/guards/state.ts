@@ -35,8 +35,17 @@ export function fakeRepo(owner: IUser, over: Partial<IRepository> = {}): IReposi
   const id = over.id ?? ++nextId;
   const name = over.name ?? `repo${id}`;
   return {
-    id, ownerId: owner.id, ownerName: owner.name, name, lowerName: name.toLowerCase(), defaultBranch: 'main',
-    isPrivate: false, isArchived: false, isMirror: false, isEmpty: false, ...over,
+    id,
+    ownerId: owner.id,
+    ownerName: owner.name,
+    name,
+    lowerName: name.toLowerCase(),
+    defaultBranch: 'main',
+    isPrivate: false,
+    isArchived: false,
+    isMirror: false,
+    isEmpty: false,
+    ...over,
   } as IRepository;
 }
 
@@ -44,8 +53,18 @@ export function fakeRepo(owner: IUser, over: Partial<IRepository> = {}): IReposi
 export function fakeIssue(repo: IRepository, poster: IUser, over: Partial<IIssue> = {}): IIssue {
   const id = over.id ?? ++nextId;
   return {
-    id, repoId: repo.id, index: id, posterId: poster.id, title: `issue ${id}`, content: '', isPull: false, isClosed: false,
-    isLocked: false, createdAt: new Date('2024-01-01T00:00:00.250Z'), updatedAt: new Date('2024-01-01T00:00:00.250Z'), ...over,
+    id,
+    repoId: repo.id,
+    index: id,
+    posterId: poster.id,
+    title: `issue ${id}`,
+    content: '',
+    isPull: false,
+    isClosed: false,
+    isLocked: false,
+    createdAt: new Date('2024-01-01T00:00:00.250Z'),
+    updatedAt: new Date('2024-01-01T00:00:00.250Z'),
+    ...over,
   } as IIssue;
 }
 
@@ -63,7 +82,11 @@ export function fakeTeam(org: IUser, over: Partial<ITeam> = {}): ITeam {
  * `new RepoPermission(mode, units, enabled)` from unit names: `units` gives the per-unit modes (only
  * enabled units are kept, as repoPermission does); `enabled` defaults to a new repository's units.
  */
-export function perm(mode: AccessMode, units: Partial<Record<UnitName, AccessMode>> = {}, enabled: readonly UnitName[] = DEFAULT_UNITS): RepoPermission {
+export function perm(
+  mode: AccessMode,
+  units: Partial<Record<UnitName, AccessMode>> = {},
+  enabled: readonly UnitName[] = DEFAULT_UNITS,
+): RepoPermission {
   const on = new Set(enabled.map((u) => Unit[u]));
   const map = new Map<number, AccessMode>();
   for (const [u, m] of Object.entries(units) as [UnitName, AccessMode][]) if (on.has(Unit[u])) map.set(Unit[u], m);
@@ -117,12 +140,20 @@ export interface Given {
   em?: EntityManager;
 }
 
-const noDb = new Proxy({}, {
-  get(_t, prop) { throw new Error(`a pure guard used the database (em.${String(prop)})`); },
-}) as unknown as EntityManager;
+const noDb = new Proxy(
+  {},
+  {
+    get(_t, prop) {
+      throw new Error(`a pure guard used the database (em.${String(prop)})`);
+    },
+  },
+) as unknown as EntityManager;
 
-export const servicesFor = (config: Config): Services =>
-  ({ log: pino({ level: 'silent' }), secrets: new SecretBox('guard-tests'), repoPath: repoPathFor(config) });
+export const servicesFor = (config: Config): Services => ({
+  log: pino({ level: 'silent' }),
+  secrets: new SecretBox('guard-tests'),
+  repoPath: repoPathFor(config),
+});
 
 export function state(g: Given = {}): RequestState {
   const config = loadConfig({}, g.config ?? {});
@@ -132,10 +163,32 @@ export function state(g: Given = {}): RequestState {
   const method = g.method !== undefined ? g.method : tok ? 'token' : doer ? 'basic' : null;
   const auth: Auth = { doer, method, token: tok, sudoer: null };
   return {
-    config, services, em: g.em ?? noDb, method: g.httpMethod ?? 'GET', plainContext: (g.httpMethod ?? 'GET') === 'GET' || g.httpMethod === 'HEAD', path: g.path ?? '/', params: g.params ?? {},
-    query: new URLSearchParams(g.query ?? ''), q: Object.fromEntries(new URLSearchParams(g.query ?? '')), headers: g.headers ?? {}, auth, readBody: async () => ({ value: g.body }), body: g.body,
-    contextUser: g.contextUser, org: g.org, repo: g.repo, team: g.team,
-    issue: g.issue ?? g.comment?.issue, comment: g.comment, trackedTime: g.trackedTime, pull: g.pull, review: g.review, autoMerge: g.autoMerge, key: g.key, newOwner: g.newOwner, dependency: g.dependency,
+    config,
+    services,
+    em: g.em ?? noDb,
+    method: g.httpMethod ?? 'GET',
+    plainContext: (g.httpMethod ?? 'GET') === 'GET' || g.httpMethod === 'HEAD',
+    path: g.path ?? '/',
+    params: g.params ?? {},
+    query: new URLSearchParams(g.query ?? ''),
+    q: Object.fromEntries(new URLSearchParams(g.query ?? '')),
+    headers: g.headers ?? {},
+    auth,
+    readBody: async () => ({ value: g.body }),
+    body: g.body,
+    contextUser: g.contextUser,
+    org: g.org,
+    repo: g.repo,
+    team: g.team,
+    issue: g.issue ?? g.comment?.issue,
+    comment: g.comment,
+    trackedTime: g.trackedTime,
+    pull: g.pull,
+    review: g.review,
+    autoMerge: g.autoMerge,
+    key: g.key,
+    newOwner: g.newOwner,
+    dependency: g.dependency,
   };
 }
 

@@ -14,22 +14,41 @@ test.before(async () => {
   db = await openGuardDb();
   bob = await mkUser(db);
 });
-test.after(async () => { await db.close(); });
+test.after(async () => {
+  await db.close();
+});
 
 const alice = fakeUser({ name: 'alice' });
 const admin = fakeUser({ isAdmin: true });
 const target = fakeUser({ name: 'target' });
 
 table(SUBSCRIBER, [
-  { name: 'unknown user', given: () => ({ em: db.em(), doer: alice, params: { user: 'nobody-at-all' } }), want: { status: 404, message: "The target couldn't be found.", errors: [] } },
-  { name: 'a user by name, any case', given: () => ({ em: db.em(), doer: alice, params: { user: bob.name.toUpperCase() } }), want: null, then: (s) => assert.is(s.contextUser?.id, bob.id) },
+  {
+    name: 'unknown user',
+    given: () => ({ em: db.em(), doer: alice, params: { user: 'nobody-at-all' } }),
+    want: { status: 404, message: "The target couldn't be found.", errors: [] },
+  },
+  {
+    name: 'a user by name, any case',
+    given: () => ({ em: db.em(), doer: alice, params: { user: bob.name.toUpperCase() } }),
+    want: null,
+    then: (s) => assert.is(s.contextUser?.id, bob.id),
+  },
 ]);
 
 table(SUBSCRIBER_SELF, [
   { name: 'themself', given: () => ({ doer: alice, contextUser: alice }), want: null },
-  { name: 'someone else', given: () => ({ doer: alice, contextUser: target }), want: { status: 403, message: 'alice is not permitted to change subscriptions for target' } },
+  {
+    name: 'someone else',
+    given: () => ({ doer: alice, contextUser: target }),
+    want: { status: 403, message: 'alice is not permitted to change subscriptions for target' },
+  },
   { name: 'a site admin for someone else', given: () => ({ doer: admin, contextUser: target }), want: null },
-  { name: 'a site admin with a public-only token', given: () => ({ doer: admin, contextUser: target, token: token('public-only,all') }), want: 403 },
+  {
+    name: 'a site admin with a public-only token',
+    given: () => ({ doer: admin, contextUser: target, token: token('public-only,all') }),
+    want: 403,
+  },
 ]);
 
 test.run();

@@ -28,22 +28,64 @@ test.before(async () => {
   em.create(UserRedirect, { lowerName: oldPriv, redirectUserId: priv.id });
   await em.flush();
 });
-test.after(async () => { await db.close(); });
-
-const asking = (target: () => string, doer: () => IUser | null = () => null) => (): Given => ({
-  em: db.em(), doer: doer(), params: { username: follower.name, target: target() }, path: `/users/${follower.name}/following/${target()}`,
+test.after(async () => {
+  await db.close();
 });
+
+const asking =
+  (target: () => string, doer: () => IUser | null = () => null) =>
+  (): Given => ({
+    em: db.em(),
+    doer: doer(),
+    params: { username: follower.name, target: target() },
+    path: `/users/${follower.name}/following/${target()}`,
+  });
 const missing = (name: string) => ({ status: 404, message: 'GetUserByName', errors: [`user does not exist [uid: 0, name: ${name}]`] });
 
 table(TARGET_USER, [
-  { name: 'a user, in another case', given: asking(() => pub.name.toUpperCase()), want: null, then: (s) => assert.is(s.targetUser?.id, pub.id) },
-  { name: 'a private user, found by name (the answer is the handler’s)', given: asking(() => priv.name), want: null, then: (s) => assert.is(s.targetUser?.id, priv.id) },
+  {
+    name: 'a user, in another case',
+    given: asking(() => pub.name.toUpperCase()),
+    want: null,
+    then: (s) => assert.is(s.targetUser?.id, pub.id),
+  },
+  {
+    name: 'a private user, found by name (the answer is the handler’s)',
+    given: asking(() => priv.name),
+    want: null,
+    then: (s) => assert.is(s.targetUser?.id, priv.id),
+  },
   { name: 'unknown', given: asking(() => 'nobody-here'), want: missing('nobody-here') },
-  { name: 'renamed, visible', given: asking(() => oldPub), want: { status: 307, location: `/api/v1/users/${followerName}/following/${pubName}` } },
+  {
+    name: 'renamed, visible',
+    given: asking(() => oldPub),
+    want: { status: 307, location: `/api/v1/users/${followerName}/following/${pubName}` },
+  },
   { name: 'renamed to a private user, anonymously', given: asking(() => oldPriv), want: missing(oldPriv) },
-  { name: 'renamed to a private user, to a stranger', given: asking(() => oldPriv, () => follower), want: missing(oldPriv) },
-  { name: 'renamed to a private user, to that user', given: asking(() => oldPriv, () => priv), want: 307 },
-  { name: 'renamed to a private user, to a site admin', given: asking(() => oldPriv, () => admin), want: { status: 307, location: `/api/v1/users/${followerName}/following/${privName}` } },
+  {
+    name: 'renamed to a private user, to a stranger',
+    given: asking(
+      () => oldPriv,
+      () => follower,
+    ),
+    want: missing(oldPriv),
+  },
+  {
+    name: 'renamed to a private user, to that user',
+    given: asking(
+      () => oldPriv,
+      () => priv,
+    ),
+    want: 307,
+  },
+  {
+    name: 'renamed to a private user, to a site admin',
+    given: asking(
+      () => oldPriv,
+      () => admin,
+    ),
+    want: { status: 307, location: `/api/v1/users/${followerName}/following/${privName}` },
+  },
 ]);
 
 test.run();

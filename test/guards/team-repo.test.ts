@@ -39,10 +39,13 @@ test.before(async () => {
   await mkRepo(db, otherOrg, owner, { name: 'elsewhere' });
   team = await mkTeam(db, org, { mode: Mode.read, members: [reader], repos: [priv] });
 });
-test.after(async () => { await db.close(); });
+test.after(async () => {
+  await db.close();
+});
 
-const at = (doer: () => IUser | null, orgName: () => string, repo: string, extra: Partial<Given> = {}) => (): Given =>
-  ({ em: db.em(), doer: doer(), team, org, params: { teamid: String(team.id), org: orgName(), reponame: repo }, ...extra });
+const at =
+  (doer: () => IUser | null, orgName: () => string, repo: string, extra: Partial<Given> = {}) =>
+  (): Given => ({ em: db.em(), doer: doer(), team, org, params: { teamid: String(team.id), org: orgName(), reponame: repo }, ...extra });
 const loads = (r: () => IRepository, mode: number) => (s: RequestState) => {
   assert.is(s.repo?.repo.id, r().id);
   assert.is(s.repo?.owner.id, org.id);
@@ -50,18 +53,97 @@ const loads = (r: () => IRepository, mode: number) => (s: RequestState) => {
 };
 
 table(TEAM_REPO, [
-  { name: 'a public repository of the organization', given: at(() => outsider, () => org.name, 'pub'), want: null, then: loads(() => pub, Mode.none) },
-  { name: 'names compare case-insensitively', given: at(() => owner, () => org.name.toUpperCase(), 'PRIV'), want: null, then: loads(() => priv, Mode.owner) },
-  { name: 'a private repository, team member', given: at(() => reader, () => org.name, 'priv'), want: null, then: loads(() => priv, Mode.read) },
-  { name: 'a private repository, outsider', given: at(() => outsider, () => org.name, 'priv'), want: missing },
-  { name: 'a private repository, public-only token of a team member', given: at(() => reader, () => org.name, 'priv', { token: token('public-only,read:organization') }), want: missing },
-  { name: 'a private repository, site admin', given: at(() => admin, () => org.name, 'priv'), want: null, then: loads(() => priv, Mode.owner) },
-  { name: 'another organization in {org}', given: at(() => owner, () => otherOrg.name, 'elsewhere'), want: missing },
-  { name: 'a repository of another organization under this one\'s name', given: at(() => owner, () => org.name, 'elsewhere'), want: missing },
-  { name: 'no such repository', given: at(() => owner, () => org.name, 'nope'), want: missing },
+  {
+    name: 'a public repository of the organization',
+    given: at(
+      () => outsider,
+      () => org.name,
+      'pub',
+    ),
+    want: null,
+    then: loads(() => pub, Mode.none),
+  },
+  {
+    name: 'names compare case-insensitively',
+    given: at(
+      () => owner,
+      () => org.name.toUpperCase(),
+      'PRIV',
+    ),
+    want: null,
+    then: loads(() => priv, Mode.owner),
+  },
+  {
+    name: 'a private repository, team member',
+    given: at(
+      () => reader,
+      () => org.name,
+      'priv',
+    ),
+    want: null,
+    then: loads(() => priv, Mode.read),
+  },
+  {
+    name: 'a private repository, outsider',
+    given: at(
+      () => outsider,
+      () => org.name,
+      'priv',
+    ),
+    want: missing,
+  },
+  {
+    name: 'a private repository, public-only token of a team member',
+    given: at(
+      () => reader,
+      () => org.name,
+      'priv',
+      { token: token('public-only,read:organization') },
+    ),
+    want: missing,
+  },
+  {
+    name: 'a private repository, site admin',
+    given: at(
+      () => admin,
+      () => org.name,
+      'priv',
+    ),
+    want: null,
+    then: loads(() => priv, Mode.owner),
+  },
+  {
+    name: 'another organization in {org}',
+    given: at(
+      () => owner,
+      () => otherOrg.name,
+      'elsewhere',
+    ),
+    want: missing,
+  },
+  {
+    name: "a repository of another organization under this one's name",
+    given: at(
+      () => owner,
+      () => org.name,
+      'elsewhere',
+    ),
+    want: missing,
+  },
+  {
+    name: 'no such repository',
+    given: at(
+      () => owner,
+      () => org.name,
+      'nope',
+    ),
+    want: missing,
+  },
 ]);
 
-const repoAt = (p: ReturnType<typeof perm>, doer: IUser, extra: Partial<Given> = {}) => (): Given => ({ doer, repo: loadedRepo(p), ...extra });
+const repoAt =
+  (p: ReturnType<typeof perm>, doer: IUser, extra: Partial<Given> = {}) =>
+  (): Given => ({ doer, repo: loadedRepo(p), ...extra });
 const someone = fakeUser();
 const siteAdmin = fakeUser({ isAdmin: true });
 
@@ -71,7 +153,11 @@ table(TEAM_REPO_ADM, [
   { name: 'write access', given: repoAt(perm(Mode.write, { code: Mode.write }), someone), want: denied },
   { name: 'read access', given: repoAt(perm(Mode.read, { code: Mode.read }), someone), want: denied },
   { name: 'site admin without repository rights', given: repoAt(perm(Mode.read, { code: Mode.read }), siteAdmin), want: null },
-  { name: 'site admin with a public-only token', given: repoAt(perm(Mode.read, { code: Mode.read }), siteAdmin, { token: token('public-only,all') }), want: denied },
+  {
+    name: 'site admin with a public-only token',
+    given: repoAt(perm(Mode.read, { code: Mode.read }), siteAdmin, { token: token('public-only,all') }),
+    want: denied,
+  },
 ]);
 
 test.run();

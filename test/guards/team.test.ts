@@ -27,7 +27,9 @@ test.before(async () => {
   team = await mkTeam(db, org);
   hiddenTeam = await mkTeam(db, hiddenOrg);
 });
-test.after(async () => { await db.close(); });
+test.after(async () => {
+  await db.close();
+});
 
 const get = (id: () => string) => (): Given => ({ em: db.em(), params: { teamid: id() } });
 const is = (t: () => ITeam, o: () => IUser) => (s: RequestState) => {
@@ -36,8 +38,24 @@ const is = (t: () => ITeam, o: () => IUser) => (s: RequestState) => {
 };
 
 table(TEAM, [
-  { name: 'existing team', given: get(() => String(team.id)), want: null, then: is(() => team, () => org) },
-  { name: 'team of a private organization, anonymous: the loader still loads', given: get(() => String(hiddenTeam.id)), want: null, then: is(() => hiddenTeam, () => hiddenOrg) },
+  {
+    name: 'existing team',
+    given: get(() => String(team.id)),
+    want: null,
+    then: is(
+      () => team,
+      () => org,
+    ),
+  },
+  {
+    name: 'team of a private organization, anonymous: the loader still loads',
+    given: get(() => String(hiddenTeam.id)),
+    want: null,
+    then: is(
+      () => hiddenTeam,
+      () => hiddenOrg,
+    ),
+  },
   { name: 'unknown id', given: get(() => String(hiddenTeam.id + 1000)), want: missing },
   { name: 'zero', given: get(() => '0'), want: missing },
   { name: 'negative', given: get(() => '-1'), want: missing },

@@ -21,9 +21,13 @@ test.before(async () => {
   elsewhere = await orgRoles(db);
   otherTeam = await mkTeam(db, elsewhere.org, { members: [r.member] });
 });
-test.after(async () => { await db.close(); });
+test.after(async () => {
+  await db.close();
+});
 
-const ofTeam = (doer: (r: OrgRoles) => IUser | null, extra: Given = {}) => (): Given => ({ em: db.em(), doer: doer(r), org: r.org, team: r.team, ...extra });
+const ofTeam =
+  (doer: (r: OrgRoles) => IUser | null, extra: Given = {}) =>
+  (): Given => ({ em: db.em(), doer: doer(r), org: r.org, team: r.team, ...extra });
 
 table(TM, [
   { name: 'member of the team', given: ofTeam((r) => r.teamMember), want: null },
@@ -36,7 +40,11 @@ table(TM, [
   { name: 'anonymous', given: ofTeam(() => null), want: missing },
   { name: 'site admin', given: ofTeam((r) => r.admin), want: null },
   { name: 'site admin with a public-only token', given: ofTeam((r) => r.admin, { token: token('public-only,all') }), want: missing },
-  { name: 'member of the other organization\'s team asking about it', given: () => ({ em: db.em(), doer: r.member, org: elsewhere.org, team: otherTeam }), want: null },
+  {
+    name: "member of the other organization's team asking about it",
+    given: () => ({ em: db.em(), doer: r.member, org: elsewhere.org, team: otherTeam }),
+    want: null,
+  },
 ]);
 
 test('TM: needs the team and its organization', () => assert.equal([...TM.needs], ['team', 'org']));

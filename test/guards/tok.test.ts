@@ -9,7 +9,11 @@ const alice = fakeUser();
 
 table(TOK, [
   { name: 'anonymous', given: () => ({}), want: { status: 401, message: 'token is required' } },
-  { name: 'anonymous even with a sudo-looking header', given: () => ({ headers: { sudo: 'admin' } }), want: { status: 401, message: 'token is required' } },
+  {
+    name: 'anonymous even with a sudo-looking header',
+    given: () => ({ headers: { sudo: 'admin' } }),
+    want: { status: 401, message: 'token is required' },
+  },
   { name: 'basic password', given: () => ({ doer: alice, method: 'basic' }), want: null },
   { name: 'API token', given: () => ({ doer: alice, token: token('read:user') }), want: null },
   { name: 'public-only token', given: () => ({ doer: alice, token: token('public-only,read:user') }), want: null },

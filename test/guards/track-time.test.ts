@@ -46,12 +46,20 @@ test.before(async () => {
   deleted = em.create(TrackedTime, { issueId: issue.id, userId: poster.id, time: 60, deleted: true });
   await em.flush();
 });
-test.after(async () => { await db.close(); });
+test.after(async () => {
+  await db.close();
+});
 
 const tracker = (config: Record<string, unknown>): IRepoUnit[] => [{ id: 1, repoId: 0, type: Unit.issues, config } as IRepoUnit];
-const on = (who: () => IUser, mode: AccessMode = Mode.read, config: Record<string, unknown> = {}, extra: Partial<Given> = {}) => (): Given => ({
-  em: db.em(), doer: who(), repo: { repo, owner, perm: mode === Mode.read ? permAll(Mode.read) : perm(mode, { issues: mode }), units: tracker(config) }, issue, ...extra,
-});
+const on =
+  (who: () => IUser, mode: AccessMode = Mode.read, config: Record<string, unknown> = {}, extra: Partial<Given> = {}) =>
+  (): Given => ({
+    em: db.em(),
+    doer: who(),
+    repo: { repo, owner, perm: mode === Mode.read ? permAll(Mode.read) : perm(mode, { issues: mode }), units: tracker(config) },
+    issue,
+    ...extra,
+  });
 const off = { enable_time_tracker: false };
 const anyone = { allow_only_contributors_to_track_time: false };
 const cannotTrack = { status: 403, message: 'user should be a writer of the issue, its poster or an assignee to track time' };
@@ -75,19 +83,39 @@ table(STOPWATCH, [
 
 table(TIME_TRACKER_GATE, [
   { name: 'tracking on', given: on(() => stranger), want: null },
-  { name: 'tracking off', given: on(() => stranger, Mode.read, off), want: { status: 404, message: 'Timetracker is disabled', errors: [] } },
+  {
+    name: 'tracking off',
+    given: on(() => stranger, Mode.read, off),
+    want: { status: 404, message: 'Timetracker is disabled', errors: [] },
+  },
 ]);
 
-const timeOn = (id: () => string, target = () => issue) => (): Given => ({ em: db.em(), doer: poster, issue: target(), params: { id: id() } });
+const timeOn =
+  (id: () => string, target = () => issue) =>
+  (): Given => ({ em: db.em(), doer: poster, issue: target(), params: { id: id() } });
 table(TRACKED_TIME, [
   { name: 'a time of the issue', given: timeOn(() => String(time.id)), want: null, then: (s) => assert.is(s.trackedTime?.id, time.id) },
   { name: 'unknown', given: timeOn(() => '999999'), want: { status: 404, errors: ['tracked_time does not exist [id: 999999]'] } },
-  { name: 'a time of another issue', given: timeOn(() => String(time.id), () => other), want: 404 },
+  {
+    name: 'a time of another issue',
+    given: timeOn(
+      () => String(time.id),
+      () => other,
+    ),
+    want: 404,
+  },
   { name: 'already deleted', given: timeOn(() => String(deleted.id)), want: 404 },
 ]);
 
 test('TRACKED_TIME: the 404s name the time as Forgejo does', async () => {
-  const elsewhere = await TRACKED_TIME.run(state(timeOn(() => String(time.id), () => other)()));
+  const elsewhere = await TRACKED_TIME.run(
+    state(
+      timeOn(
+        () => String(time.id),
+        () => other,
+      )(),
+    ),
+  );
   assert.equal(elsewhere && 'errors' in elsewhere ? elsewhere.errors : null, [`tracked_time does not exist [id: ${time.id}]`]);
   const gone = await TRACKED_TIME.run(state(timeOn(() => String(deleted.id))()));
   assert.equal(gone && 'errors' in gone ? gone.errors : null, [`tracked time [${deleted.id}] already deleted`]);
@@ -97,9 +125,17 @@ const admin = fakeUser({ isAdmin: true });
 const notOwn = { status: 403, message: 'only the user who tracked the time or a site admin may delete it' };
 table(TIME_OWNER, [
   { name: 'its user', given: () => ({ doer: poster, trackedTime: time }), want: null },
-  { name: 'the repository owner', given: () => ({ doer: owner, repo: { repo, owner, perm: permAll(Mode.owner) }, trackedTime: time }), want: notOwn },
+  {
+    name: 'the repository owner',
+    given: () => ({ doer: owner, repo: { repo, owner, perm: permAll(Mode.owner) }, trackedTime: time }),
+    want: notOwn,
+  },
   { name: 'a site admin', given: () => ({ doer: admin, trackedTime: time }), want: null },
-  { name: 'a site admin with a public-only token', given: () => ({ doer: admin, token: token('public-only,all'), trackedTime: time }), want: notOwn },
+  {
+    name: 'a site admin with a public-only token',
+    given: () => ({ doer: admin, token: token('public-only,all'), trackedTime: time }),
+    want: notOwn,
+  },
 ]);
 
 table(TIME_TRACKING_ON, [
@@ -108,17 +144,51 @@ table(TIME_TRACKING_ON, [
 ]);
 
 table(TIMES_USER, [
-  { name: 'unknown user', given: () => ({ em: db.em(), params: { timetrackingusername: 'Nobody-Here' } }), want: { status: 404, errors: ['user does not exist [uid: 0, name: Nobody-Here]'] } },
-  { name: 'a user, any case', given: () => ({ em: db.em(), params: { timetrackingusername: poster.name.toUpperCase() } }), want: null, then: (s) => assert.is(s.contextUser?.id, poster.id) },
+  {
+    name: 'unknown user',
+    given: () => ({ em: db.em(), params: { timetrackingusername: 'Nobody-Here' } }),
+    want: { status: 404, errors: ['user does not exist [uid: 0, name: Nobody-Here]'] },
+  },
+  {
+    name: 'a user, any case',
+    given: () => ({ em: db.em(), params: { timetrackingusername: poster.name.toUpperCase() } }),
+    want: null,
+    then: (s) => assert.is(s.contextUser?.id, poster.id),
+  },
 ]);
 
 const notAllowed = { status: 403, message: 'query by user not allowed; not enough rights' };
 table(TIMES_OF_USER, [
-  { name: 'the user themself', given: () => ({ doer: poster, contextUser: poster, repo: { repo, owner, perm: permAll(Mode.read) } }), want: null },
-  { name: 'a writer asking for someone else', given: () => ({ doer: stranger, contextUser: poster, repo: { repo, owner, perm: permAll(Mode.write) } }), want: notAllowed },
-  { name: 'a repository admin', given: () => ({ doer: owner, contextUser: poster, repo: { repo, owner, perm: permAll(Mode.admin) } }), want: null },
-  { name: 'a site admin', given: () => ({ doer: admin, contextUser: poster, repo: { repo, owner, perm: permAll(Mode.read) } }), want: null },
-  { name: 'a site admin with a repo-specific token', given: () => ({ doer: admin, token: token('read:repository', [1]), contextUser: poster, repo: { repo, owner, perm: permAll(Mode.read) } }), want: notAllowed },
+  {
+    name: 'the user themself',
+    given: () => ({ doer: poster, contextUser: poster, repo: { repo, owner, perm: permAll(Mode.read) } }),
+    want: null,
+  },
+  {
+    name: 'a writer asking for someone else',
+    given: () => ({ doer: stranger, contextUser: poster, repo: { repo, owner, perm: permAll(Mode.write) } }),
+    want: notAllowed,
+  },
+  {
+    name: 'a repository admin',
+    given: () => ({ doer: owner, contextUser: poster, repo: { repo, owner, perm: permAll(Mode.admin) } }),
+    want: null,
+  },
+  {
+    name: 'a site admin',
+    given: () => ({ doer: admin, contextUser: poster, repo: { repo, owner, perm: permAll(Mode.read) } }),
+    want: null,
+  },
+  {
+    name: 'a site admin with a repo-specific token',
+    given: () => ({
+      doer: admin,
+      token: token('read:repository', [1]),
+      contextUser: poster,
+      repo: { repo, owner, perm: permAll(Mode.read) },
+    }),
+    want: notAllowed,
+  },
 ]);
 
 test.run();

@@ -32,17 +32,65 @@ test.before(async () => {
   em.create(RepoTransfer, { repoId: toOrg.id, doerId: alice.id, recipientId: r.org.id, teamIds: [] });
   await em.flush();
 });
-test.after(async () => { await db.close(); });
+test.after(async () => {
+  await db.close();
+});
 
-const at = (repo: () => IRepository, who: () => IUser) => (): Given => ({ em: db.em(), doer: who(), repo: { repo: repo(), owner: alice, perm: permAll(Mode.read) } });
+const at = (repo: () => IRepository, who: () => IUser) => (): Given => ({
+  em: db.em(),
+  doer: who(),
+  repo: { repo: repo(), owner: alice, perm: permAll(Mode.read) },
+});
 
 table(TRANSFER_RECIPIENT, [
-  { name: 'the recipient user', given: at(() => toBob, () => bob), want: null },
-  { name: 'the repository owner', given: at(() => toBob, () => alice), want: denied },
-  { name: 'a site admin is not the recipient', given: at(() => toBob, () => r.admin), want: denied },
-  { name: 'an owner of the recipient organization', given: at(() => toOrg, () => r.owner), want: null },
-  { name: 'a member of the recipient organization who cannot create repositories', given: at(() => toOrg, () => r.teamMember), want: denied },
-  { name: 'nothing pending', given: at(() => idle, () => bob), want: { status: 404, message: "The target couldn't be found.", errors: [] } },
+  {
+    name: 'the recipient user',
+    given: at(
+      () => toBob,
+      () => bob,
+    ),
+    want: null,
+  },
+  {
+    name: 'the repository owner',
+    given: at(
+      () => toBob,
+      () => alice,
+    ),
+    want: denied,
+  },
+  {
+    name: 'a site admin is not the recipient',
+    given: at(
+      () => toBob,
+      () => r.admin,
+    ),
+    want: denied,
+  },
+  {
+    name: 'an owner of the recipient organization',
+    given: at(
+      () => toOrg,
+      () => r.owner,
+    ),
+    want: null,
+  },
+  {
+    name: 'a member of the recipient organization who cannot create repositories',
+    given: at(
+      () => toOrg,
+      () => r.teamMember,
+    ),
+    want: denied,
+  },
+  {
+    name: 'nothing pending',
+    given: at(
+      () => idle,
+      () => bob,
+    ),
+    want: { status: 404, message: "The target couldn't be found.", errors: [] },
+  },
 ]);
 
 test.run();

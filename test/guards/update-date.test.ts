@@ -11,10 +11,12 @@ import { fakeIssue, fakeUser, loadedRepo, loose, permAll, table, type Given } fr
 const alice = fakeUser();
 const admin = fakeUser({ isAdmin: true });
 // The fake issue was created at 2024-01-01T00:00:00.250Z.
-const on = (p: AccessMode, over: { body?: unknown; query?: string; doer?: Given['doer'] } = {}) => (): Given => {
-  const repo = loadedRepo(permAll(p));
-  return { doer: over.doer ?? alice, repo, issue: fakeIssue(repo.repo, alice), body: over.body, query: over.query };
-};
+const on =
+  (p: AccessMode, over: { body?: unknown; query?: string; doer?: Given['doer'] } = {}) =>
+  (): Given => {
+    const repo = loadedRepo(permAll(p));
+    return { doer: over.doer ?? alice, repo, issue: fakeIssue(repo.repo, alice), body: over.body, query: over.query };
+  };
 const notAdmin = { status: 403, message: 'user needs to have admin or owner right' };
 const unallowed = { status: 403, message: 'unallowed update date' };
 const future = () => new Date(Date.now() + 60_000).toISOString();
@@ -22,9 +24,17 @@ const future = () => new Date(Date.now() + 60_000).toISOString();
 table(UPDATE_DATE('body'), [
   { name: 'no date, writer', given: on(Mode.write, { body: { body: 'x' } }), want: null },
   { name: 'a date, writer', given: on(Mode.write, { body: { updated_at: '2024-06-01T00:00:00Z' } }), want: notAdmin },
-  { name: 'a date, site admin without repository admin rights', given: on(Mode.write, { body: { updated_at: '2024-06-01T00:00:00Z' }, doer: admin }), want: notAdmin },
+  {
+    name: 'a date, site admin without repository admin rights',
+    given: on(Mode.write, { body: { updated_at: '2024-06-01T00:00:00Z' }, doer: admin }),
+    want: notAdmin,
+  },
   { name: 'a date, repository admin', given: on(Mode.admin, { body: { updated_at: '2024-06-01T00:00:00Z' } }), want: null },
-  { name: 'in the creation second, before its milliseconds', given: on(Mode.admin, { body: { updated_at: '2024-01-01T00:00:00Z' } }), want: null },
+  {
+    name: 'in the creation second, before its milliseconds',
+    given: on(Mode.admin, { body: { updated_at: '2024-01-01T00:00:00Z' } }),
+    want: null,
+  },
   { name: 'the second before the creation', given: on(Mode.admin, { body: { updated_at: '2023-12-31T23:59:59.999Z' } }), want: unallowed },
   { name: 'in the future', given: on(Mode.admin, { body: { updated_at: future() } }), want: unallowed },
   { name: 'unparsable, writer: left to the handler (422)', given: on(Mode.write, { body: { updated_at: 'yesterday' } }), want: null },

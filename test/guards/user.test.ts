@@ -35,10 +35,13 @@ test.before(async () => {
   em.create(UserRedirect, { lowerName: 'gone', redirectUserId: 999999 });
   await em.flush();
 });
-test.after(async () => { await db.close(); });
+test.after(async () => {
+  await db.close();
+});
 
-const get = (name: string, doer: () => IUser | null, rest = '', query = '') => (): Given =>
-  ({ em: db.em(), doer: doer(), params: { username: name }, path: `/users/${name}${rest}`, query });
+const get =
+  (name: string, doer: () => IUser | null, rest = '', query = '') =>
+  (): Given => ({ em: db.em(), doer: doer(), params: { username: name }, path: `/users/${name}${rest}`, query });
 const is = (who: () => IUser) => (s: RequestState) => {
   assert.ok(s.contextUser, 'no context user');
   assert.is(s.contextUser.id, who().id);
@@ -49,15 +52,32 @@ table(USER, [
   { name: 'name in other case', given: get('ALICE', () => bob), want: null, then: is(() => alice) },
   { name: 'own name in other case', given: get('alice', () => alice), want: null, then: is(() => alice) },
   { name: 'an organization name', given: () => get(org.name, () => null)(), want: null, then: is(() => org) },
-  { name: 'a private user is loaded; visibility is the gate\'s concern', given: () => get(hidden.name, () => bob)(), want: null, then: is(() => hidden) },
+  {
+    name: "a private user is loaded; visibility is the gate's concern",
+    given: () => get(hidden.name, () => bob)(),
+    want: null,
+    then: is(() => hidden),
+  },
   { name: 'unknown user', given: get('nobody', () => null), want: noUser('nobody') },
   { name: 'unknown user, name lower-cased in the message', given: get('NoBody', () => alice), want: noUser('nobody') },
-  { name: 'renamed user: 307, rest and query kept', given: get('alice-old', () => null, '/repos', 'page=2'), want: { status: 307, location: '/api/v1/users/Alice/repos?page=2' } },
-  { name: 'renamed user, old name in other case', given: get('ALICE-OLD', () => bob), want: { status: 307, location: '/api/v1/users/Alice' } },
+  {
+    name: 'renamed user: 307, rest and query kept',
+    given: get('alice-old', () => null, '/repos', 'page=2'),
+    want: { status: 307, location: '/api/v1/users/Alice/repos?page=2' },
+  },
+  {
+    name: 'renamed user, old name in other case',
+    given: get('ALICE-OLD', () => bob),
+    want: { status: 307, location: '/api/v1/users/Alice' },
+  },
   { name: 'renamed user now private, anonymous', given: get('hidden-old', () => null), want: noUser('hidden-old') },
   { name: 'renamed user now private, another user', given: get('hidden-old', () => bob), want: noUser('hidden-old') },
   { name: 'renamed user now private, site admin', given: get('hidden-old', () => admin), want: 307 },
-  { name: 'renamed user now private, site admin with a public-only token', given: () => ({ ...get('hidden-old', () => admin)(), token: token('public-only,all') }), want: noUser('hidden-old') },
+  {
+    name: 'renamed user now private, site admin with a public-only token',
+    given: () => ({ ...get('hidden-old', () => admin)(), token: token('public-only,all') }),
+    want: noUser('hidden-old'),
+  },
   { name: 'redirect to a deleted user', given: get('gone', () => admin), want: noUser('gone') },
 ]);
 
@@ -74,7 +94,11 @@ table(USER_VISIBLE, [
   { name: 'private user, another user', given: () => ({ doer: someone, contextUser: priv }), want: 404 },
   { name: 'private user, themself', given: () => ({ doer: priv, contextUser: priv }), want: null },
   { name: 'private user, site admin', given: () => ({ doer: siteAdmin, contextUser: priv }), want: null },
-  { name: 'private user, site admin with a public-only token', given: () => ({ doer: siteAdmin, token: token('public-only,all'), contextUser: priv }), want: 404 },
+  {
+    name: 'private user, site admin with a public-only token',
+    given: () => ({ doer: siteAdmin, token: token('public-only,all'), contextUser: priv }),
+    want: 404,
+  },
   { name: 'private organization, anonymous', given: () => ({ contextUser: fakeOrg({ name: 'hush', visibility: 'private' }) }), want: 404 },
 ]);
 

@@ -10,7 +10,11 @@ const disabled = { status: 403, message: 'webhooks disabled by administrator' };
 
 table(WH, [
   { name: 'webhooks enabled (default)', given: () => ({ doer: fakeUser() }), want: null },
-  { name: 'webhooks enabled, explicitly', given: () => ({ config: { SECURITY__DISABLE_WEBHOOKS: 'false' }, doer: fakeUser() }), want: null },
+  {
+    name: 'webhooks enabled, explicitly',
+    given: () => ({ config: { SECURITY__DISABLE_WEBHOOKS: 'false' }, doer: fakeUser() }),
+    want: null,
+  },
   { name: 'webhooks disabled', given: () => ({ config: off, doer: fakeUser() }), want: disabled },
   { name: 'webhooks disabled, site admin', given: () => ({ config: off, doer: admin }), want: disabled },
   { name: 'webhooks disabled, anonymous', given: () => ({ config: off }), want: disabled },

@@ -8,13 +8,23 @@ import { SecretBox } from '../../lib/auth/secretbox.ts';
 import { secretKey } from '../../server.ts';
 
 let env: Env;
-test.before(async () => { env = await setup(); });
-test.after(async () => { await env.close(); });
+test.before(async () => {
+  env = await setup();
+});
+test.after(async () => {
+  await env.close();
+});
 
 const sql = async <T>(q: string, params: unknown[] = []): Promise<T[]> => env.db.db.orm.em.fork().getConnection().execute(q, params, 'all');
 
 /** The three places secrets and variables live, each with the user allowed to manage it. */
-interface Level { name: string; base: string; manager: TestUser; ownerId: number; repoId: number }
+interface Level {
+  name: string;
+  base: string;
+  manager: TestUser;
+  ownerId: number;
+  repoId: number;
+}
 
 async function repoLevel(): Promise<Level> {
   const repo = await newRepo(env, env.alice);
@@ -32,9 +42,15 @@ async function levels(): Promise<Level[]> {
 
 /** Every secret row of a scope, ciphertext included. */
 const secretRows = (l: Level) =>
-  sql<{ name: string; data: string }>('select name, data from action_secret where owner_id = ? and repo_id = ? order by name', [l.ownerId, l.repoId]);
+  sql<{ name: string; data: string }>('select name, data from action_secret where owner_id = ? and repo_id = ? order by name', [
+    l.ownerId,
+    l.repoId,
+  ]);
 const variableRows = (l: Level) =>
-  sql<{ name: string; data: string }>('select name, data from action_variable where owner_id = ? and repo_id = ? order by id', [l.ownerId, l.repoId]);
+  sql<{ name: string; data: string }>('select name, data from action_variable where owner_id = ? and repo_id = ? order by id', [
+    l.ownerId,
+    l.repoId,
+  ]);
 
 test('secrets at every level: PUT creates (201) then replaces (204), names are case-insensitive and stored upper-case, DELETE', async () => {
   for (const l of await levels()) {
@@ -44,14 +60,21 @@ test('secrets at every level: PUT creates (201) then replaces (204), names are c
     assert.is(created.text, '', 'no body, like Forgejo');
     const replaced = await env.as(u, 'PUT', `${l.base}/secrets/DEPLOY_KEY`, { data: 'second' });
     assert.is(replaced.status, 204, `${l.name}: same name in another case is the same secret`);
-    assert.equal((await secretRows(l)).map((r) => r.name), ['DEPLOY_KEY']);
+    assert.equal(
+      (await secretRows(l)).map((r) => r.name),
+      ['DEPLOY_KEY'],
+    );
     assert.is((await env.as(u, 'PUT', `${l.base}/secrets/api_token`, { data: 'x' })).status, 201);
 
     if (l.name !== 'user') {
       const listed = await env.as(u, 'GET', `${l.base}/secrets`);
       assert.is(listed.status, 200, listed.text);
       validList('Secret', listed);
-      assert.equal(listed.json.map((s: { name: string }) => s.name), ['API_TOKEN', 'DEPLOY_KEY'], 'ordered by name');
+      assert.equal(
+        listed.json.map((s: { name: string }) => s.name),
+        ['API_TOKEN', 'DEPLOY_KEY'],
+        'ordered by name',
+      );
       for (const s of listed.json) {
         assert.equal(Object.keys(s).sort(), ['created_at', 'name'], 'a secret never carries its value');
         assert.match(s.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
@@ -64,7 +87,10 @@ test('secrets at every level: PUT creates (201) then replaces (204), names are c
     const gone = await env.as(u, 'DELETE', `${l.base}/secrets/deploy_key`);
     assert.is(gone.status, 404);
     assert.is(gone.json.message, 'secret was not found [name: DEPLOY_KEY]');
-    assert.equal((await secretRows(l)).map((r) => r.name), ['API_TOKEN']);
+    assert.equal(
+      (await secretRows(l)).map((r) => r.name),
+      ['API_TOKEN'],
+    );
   }
 });
 
@@ -160,13 +186,19 @@ test('variables at every level: create (204), 409 on an existing name in any cas
     assert.is((await env.as(u, 'POST', `${l.base}/variables/OTHER`, { value: 'o' })).status, 204);
     const clash = await env.as(u, 'PUT', `${l.base}/variables/other`, { name: 'Profile', value: 'changed' });
     assert.is(clash.status, 409, clash.text);
-    assert.equal(await variableRows(l), [{ name: 'PROFILE', data: 'dev' }, { name: 'OTHER', data: 'o' }]);
+    assert.equal(await variableRows(l), [
+      { name: 'PROFILE', data: 'dev' },
+      { name: 'OTHER', data: 'o' },
+    ]);
 
     assert.is((await env.as(u, 'DELETE', `${l.base}/variables/profile`)).status, 204);
     const gone = await env.as(u, 'DELETE', `${l.base}/variables/profile`);
     assert.is(gone.status, 404);
     assert.is((await env.as(u, 'GET', `${l.base}/variables/profile`)).json.message, 'variable not found');
-    assert.equal((await variableRows(l)).map((r) => r.name), ['OTHER']);
+    assert.equal(
+      (await variableRows(l)).map((r) => r.name),
+      ['OTHER'],
+    );
   }
 });
 
@@ -184,7 +216,10 @@ test('lists page with X-Total-Count and Link; scopes do not leak into each other
   assert.is(p1.status, 200);
   validList('ActionVariable', p1);
   assert.is(p1.headers.get('x-total-count'), '3');
-  assert.equal(p1.json.map((v: { name: string }) => v.name), ['A', 'B']);
+  assert.equal(
+    p1.json.map((v: { name: string }) => v.name),
+    ['A', 'B'],
+  );
   assert.match(p1.headers.get('link') ?? '', /page=2>; rel="next"/);
   const p2 = await env.as(env.alice, 'GET', `${repoL.base}/variables?limit=2&page=2`);
   assert.equal(p2.json, [{ owner_id: 0, repo_id: repoL.repoId, name: 'C', data: 'c' }]);
@@ -192,11 +227,21 @@ test('lists page with X-Total-Count and Link; scopes do not leak into each other
   const s2 = await env.as(env.alice, 'GET', `${repoL.base}/secrets?limit=2&page=2`);
   validList('Secret', s2);
   assert.is(s2.headers.get('x-total-count'), '3');
-  assert.equal(s2.json.map((s: { name: string }) => s.name), ['S3']);
+  assert.equal(
+    s2.json.map((s: { name: string }) => s.name),
+    ['S3'],
+  );
 
   // bob's user variables are his alone; alice sees none of them at /user.
   const mine = await env.as(env.bob, 'GET', '/user/actions/variables');
-  assert.equal(mine.json.map((v: { owner_id: number; repo_id: number }) => [v.owner_id, v.repo_id]), [[env.bob.id, 0], [env.bob.id, 0], [env.bob.id, 0]]);
+  assert.equal(
+    mine.json.map((v: { owner_id: number; repo_id: number }) => [v.owner_id, v.repo_id]),
+    [
+      [env.bob.id, 0],
+      [env.bob.id, 0],
+      [env.bob.id, 0],
+    ],
+  );
   const alices = await env.as(env.alice, 'GET', '/user/actions/variables');
   assert.is(alices.status, 200);
   assert.not.ok(alices.json.some((v: { owner_id: number }) => v.owner_id === env.bob.id));
@@ -212,9 +257,14 @@ test('repository level: OWN(actions): owner and site admin only; collaborator ad
   assert.is((await env.as(alice, 'PUT', `/repos/${pub.full_name}/collaborators/${bob.name}`, { permission: 'admin' })).status, 204);
 
   const calls: [string, string, unknown?][] = [
-    ['GET', `${base}/secrets`], ['PUT', `${base}/secrets/S`, { data: 'stolen' }], ['DELETE', `${base}/secrets/S`],
-    ['GET', `${base}/variables`], ['GET', `${base}/variables/V`], ['POST', `${base}/variables/W`, { value: 'x' }],
-    ['PUT', `${base}/variables/V`, { value: 'x' }], ['DELETE', `${base}/variables/V`],
+    ['GET', `${base}/secrets`],
+    ['PUT', `${base}/secrets/S`, { data: 'stolen' }],
+    ['DELETE', `${base}/secrets/S`],
+    ['GET', `${base}/variables`],
+    ['GET', `${base}/variables/V`],
+    ['POST', `${base}/variables/W`, { value: 'x' }],
+    ['PUT', `${base}/variables/V`, { value: 'x' }],
+    ['DELETE', `${base}/variables/V`],
   ];
   for (const [m, p, b] of calls) {
     const r = await env.as(bob, m, p, b);
@@ -245,7 +295,12 @@ test('organization level: ONA: owners and site admin; members and others 403; pr
   assert.is((await env.as(alice, 'POST', `${base}/variables/V`, { value: 'v' })).status, 204);
 
   for (const u of [bob, carol]) {
-    for (const [m, p, b] of [['GET', `${base}/secrets`], ['PUT', `${base}/secrets/S`, { data: 'x' }], ['GET', `${base}/variables/V`], ['DELETE', `${base}/variables/V`]] as const) {
+    for (const [m, p, b] of [
+      ['GET', `${base}/secrets`],
+      ['PUT', `${base}/secrets/S`, { data: 'x' }],
+      ['GET', `${base}/variables/V`],
+      ['DELETE', `${base}/variables/V`],
+    ] as const) {
       const r = await env.as(u, m, p, b);
       assert.is(r.status, 403, `${u.name} ${m} ${p}: ${r.text}`);
       assert.is(r.json.message, 'Must be an organization owner');
@@ -269,11 +324,19 @@ test('user level needs a token; actions unit disabled → 404 on the repository 
   assert.is((await env.as(l.manager, 'PUT', `${l.base}/secrets/S`, { data: 'x' })).status, 201);
   const off = await env.as(l.manager, 'PATCH', `/repos/${l.base.split('/').slice(2, 4).join('/')}`, { has_actions: false });
   assert.is(off.status, 200, off.text);
-  for (const [m, p, b] of [['GET', `${l.base}/secrets`], ['PUT', `${l.base}/secrets/S`, { data: 'y' }], ['GET', `${l.base}/variables`], ['POST', `${l.base}/variables/V`, { value: 'v' }]] as const) {
+  for (const [m, p, b] of [
+    ['GET', `${l.base}/secrets`],
+    ['PUT', `${l.base}/secrets/S`, { data: 'y' }],
+    ['GET', `${l.base}/variables`],
+    ['POST', `${l.base}/variables/V`, { value: 'v' }],
+  ] as const) {
     const r = await env.as(env.admin, m, p, b);
     assert.is(r.status, 404, `${m} ${p}: ${r.text}`);
   }
-  assert.equal((await secretRows(l)).map((r) => r.name), ['S']);
+  assert.equal(
+    (await secretRows(l)).map((r) => r.name),
+    ['S'],
+  );
   assert.equal(await variableRows(l), []);
 });
 

@@ -31,11 +31,19 @@ test.before(async () => {
   repoId = repo.id;
   O = `/orgs/${(await newOrg(env, env.alice)).name}`;
 });
-test.after(async () => { await env.close(); });
+test.after(async () => {
+  await env.close();
+});
 
 test('registration tokens: one active token per scope, handed out again', async () => {
   const seen = new Set<string>();
-  for (const [who, p] of [[env.alice, `${R}/actions/runners`], [env.alice, `${O}/actions/runners`], [env.alice, '/user/actions/runners'], [env.admin, '/admin/actions/runners'], [env.bob, '/user/actions/runners']] as const) {
+  for (const [who, p] of [
+    [env.alice, `${R}/actions/runners`],
+    [env.alice, `${O}/actions/runners`],
+    [env.alice, '/user/actions/runners'],
+    [env.admin, '/admin/actions/runners'],
+    [env.bob, '/user/actions/runners'],
+  ] as const) {
     const a = await env.as(who, 'GET', `${p}/registration-token`);
     assert.is(a.status, 200, a.text);
     valid('RegistrationToken', a.json);
@@ -121,11 +129,15 @@ test('deletion: only runners the scope owns; the instance deletes any', async ()
   assert.is((await env.as(env.alice, 'DELETE', `${R}/actions/runners/${ids.repo}`)).status, 204);
   assert.is((await env.as(env.admin, 'DELETE', `/admin/actions/runners/${ids.bob}`)).status, 204);
   assert.is((await env.as(env.alice, 'GET', `${R}/actions/runners/${ids.repo}`)).status, 404);
-  assert.equal((await em().find(ActionRunner, {}, { orderBy: { id: 'asc' } })).map((x) => x.name), ['alice-runner', 'org-runner', 'global-runner']);
+  assert.equal(
+    (await em().find(ActionRunner, {}, { orderBy: { id: 'asc' } })).map((x) => x.name),
+    ['alice-runner', 'org-runner', 'global-runner'],
+  );
 });
 
 test('runner jobs: waiting jobs of the scope, filtered by labels', async () => {
-  const wf = 'on: workflow_dispatch\njobs:\n  one:\n    runs-on: docker\n  two:\n    runs-on: [docker, arm]\n  three:\n    needs: one\n    runs-on: docker\n  bare:\n    steps: []\n';
+  const wf =
+    'on: workflow_dispatch\njobs:\n  one:\n    runs-on: docker\n  two:\n    runs-on: [docker, arm]\n  three:\n    needs: one\n    runs-on: docker\n  bare:\n    steps: []\n';
   const c = await env.as(env.alice, 'POST', `${R}/contents/.gitea/workflows/jobs.yml`, { content: Buffer.from(wf).toString('base64') });
   assert.is(c.status, 201, c.text);
   const d = await env.as(env.alice, 'POST', `${R}/actions/workflows/jobs.yml/dispatches`, { ref: 'main' });

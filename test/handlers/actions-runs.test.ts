@@ -43,11 +43,15 @@ jobs:
 `;
 
 async function writeFile(repo: string, path: string, content: string) {
-  const r = await env.as(env.alice, 'POST', `${repo}/contents/${path}`, { content: Buffer.from(content).toString('base64'), message: `add ${path}` });
+  const r = await env.as(env.alice, 'POST', `${repo}/contents/${path}`, {
+    content: Buffer.from(content).toString('base64'),
+    message: `add ${path}`,
+  });
   assert.is(r.status, 201, r.text);
 }
 
-const dispatch = (body: unknown, file = 'build.yml', who = env.alice) => env.as(who, 'POST', `${R}/actions/workflows/${file}/dispatches`, body);
+const dispatch = (body: unknown, file = 'build.yml', who = env.alice) =>
+  env.as(who, 'POST', `${R}/actions/workflows/${file}/dispatches`, body);
 
 async function runCount(): Promise<number> {
   const r = await env.as(env.alice, 'GET', `${R}/actions/runs`);
@@ -66,7 +70,9 @@ test.before(async () => {
   other = `/repos/${o.full_name}`;
   await writeFile(other, '.github/workflows/gh.yaml', 'on: workflow_dispatch\njobs:\n  only:\n    runs-on: ubuntu-latest\n');
 });
-test.after(async () => { await env.close(); });
+test.after(async () => {
+  await env.close();
+});
 
 test('dispatch refuses missing or invalid inputs with 400 and creates nothing', async () => {
   let r = await dispatch({ ref: 'main' });
@@ -130,7 +136,13 @@ test('dispatch creates a waiting run with one job per job, and returns its info 
   const jobs = await env.as(env.alice, 'GET', `${R}/actions/runs/${r.json.id}/jobs`);
   assert.is(jobs.status, 200, jobs.text);
   validList('ActionRunJob', jobs);
-  assert.equal(jobs.json.map((j: { name: string; status: string }) => [j.name, j.status]), [['build', 'waiting'], ['Run tests', 'blocked']]);
+  assert.equal(
+    jobs.json.map((j: { name: string; status: string }) => [j.name, j.status]),
+    [
+      ['build', 'waiting'],
+      ['Run tests', 'blocked'],
+    ],
+  );
   assert.equal(jobs.json[1].needs, ['build']);
   assert.equal(jobs.json[1].runs_on, ['docker', 'linux']);
   assert.is(jobs.json[0].task_id, 0);
@@ -152,14 +164,23 @@ test('runs list: newest first, filters, paging, unknown status 400', async () =>
   let r = await env.as(env.alice, 'GET', `${R}/actions/runs`);
   valid('ListActionRunResponse', r.json);
   assert.is(r.json.total_count, 2);
-  assert.equal(r.json.workflow_runs.map((x: { index_in_repo: number }) => x.index_in_repo), [2, 1]);
+  assert.equal(
+    r.json.workflow_runs.map((x: { index_in_repo: number }) => x.index_in_repo),
+    [2, 1],
+  );
   r = await env.as(env.alice, 'GET', `${R}/actions/runs?run_number=1`);
-  assert.equal(r.json.workflow_runs.map((x: { index_in_repo: number }) => x.index_in_repo), [1]);
+  assert.equal(
+    r.json.workflow_runs.map((x: { index_in_repo: number }) => x.index_in_repo),
+    [1],
+  );
   r = await env.as(env.alice, 'GET', `${R}/actions/runs?event=push`);
   assert.is(r.json.total_count, 0);
   r = await env.as(env.alice, 'GET', `${R}/actions/runs?status=waiting&status=running&limit=1&page=2`);
   assert.is(r.json.total_count, 2);
-  assert.equal(r.json.workflow_runs.map((x: { index_in_repo: number }) => x.index_in_repo), [1]);
+  assert.equal(
+    r.json.workflow_runs.map((x: { index_in_repo: number }) => x.index_in_repo),
+    [1],
+  );
   r = await env.as(env.alice, 'GET', `${R}/actions/runs?status=success`);
   assert.is(r.json.total_count, 0);
   const sha = (await env.as(env.alice, 'GET', `${R}/actions/runs`)).json.workflow_runs[0].commit_sha;
@@ -198,7 +219,9 @@ test('job logs: 404 before a task, the log text after, with Range and attempt', 
   assert.is(r.headers.get('content-range'), 'bytes 0-4/24');
   r = await env.api('GET', `${R}/actions/jobs/${build}/logs`, { token: env.alice.token, headers: { Range: 'bytes=-5' } });
   assert.is(r.text, 'line\n');
-  const beyond = await fetch(`${env.srv.api}${R}/actions/jobs/${build}/logs`, { headers: { Authorization: `token ${env.alice.token}`, Range: 'bytes=500-' } });
+  const beyond = await fetch(`${env.srv.api}${R}/actions/jobs/${build}/logs`, {
+    headers: { Authorization: `token ${env.alice.token}`, Range: 'bytes=500-' },
+  });
   assert.is(beyond.status, 416);
   assert.is(beyond.headers.get('content-range'), 'bytes */24');
   r = await env.as(env.alice, 'GET', `${R}/actions/jobs/${build}/logs?attempt=1`);
@@ -254,12 +277,18 @@ test('artifacts: list, name filter, get, zip download, delete (write needed), ot
   assert.is(r.status, 200, r.text);
   validList('ActionArtifact', r);
   assert.is(r.headers.get('x-total-count'), '2');
-  assert.equal(r.json.map((a: { name: string }) => a.name), ['dist', 'coverage']);
+  assert.equal(
+    r.json.map((a: { name: string }) => a.name),
+    ['dist', 'coverage'],
+  );
   assert.is(r.json[0].size_in_bytes, bytes.length);
   assert.is(r.json[0].expired, false);
   assert.ok(r.json[0].archive_download_url.endsWith(`${R}/actions/artifacts/${dist.id}/zip`));
   r = await env.as(env.alice, 'GET', `${R}/actions/artifacts?name=coverage`);
-  assert.equal(r.json.map((a: { name: string }) => a.name), ['coverage']);
+  assert.equal(
+    r.json.map((a: { name: string }) => a.name),
+    ['coverage'],
+  );
   r = await env.as(env.alice, 'GET', `${R}/actions/runs/${run}/artifacts`);
   assert.is(r.json.length, 2);
   r = await env.as(env.alice, 'GET', `${R}/actions/artifacts/${dist.id}`);
@@ -286,7 +315,14 @@ test('GET /actions/run answers the run of the calling task, and 403 for other cr
   const value = newTokenValue();
   const salt = newSalt();
   const m = em();
-  m.create(ActionTask, { repoId: (await m.findOneOrFail(ActionRun, { id: run })).repoId, jobId: testJob, status: 'running', tokenHash: hashToken(value, salt), tokenSalt: salt, tokenLastEight: value.slice(-8) });
+  m.create(ActionTask, {
+    repoId: (await m.findOneOrFail(ActionRun, { id: run })).repoId,
+    jobId: testJob,
+    status: 'running',
+    tokenHash: hashToken(value, salt),
+    tokenSalt: salt,
+    tokenLastEight: value.slice(-8),
+  });
   await m.flush();
   let r = await env.as(value, 'GET', '/actions/run');
   assert.is(r.status, 200, r.text);

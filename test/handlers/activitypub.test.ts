@@ -26,7 +26,10 @@ test.before(async () => {
   keys = newKeys();
   person = remote.actor('rita', keys);
 });
-test.after(async () => { await remote.close(); await env.close(); });
+test.after(async () => {
+  await remote.close();
+  await env.close();
+});
 
 const em = () => env.db.db.orm.em.fork();
 const ap = (path: string) => `${env.srv.config.appUrl}api/v1/activitypub${path}`;
@@ -43,7 +46,13 @@ async function signed(method: string, path: string, o: { body?: unknown; by?: { 
   const body = o.body === undefined ? undefined : JSON.stringify(o.body);
   const by = o.by ?? { keyId: person.keyId, keys };
   const { host: _host, ...headers } = signedHeaders({ keyId: by.keyId, privateKeyPem: by.keys.privateKeyPem, method, url, body });
-  return parse(await fetch(url, { method, body, headers: { ...headers, ...(body ? { 'content-type': 'application/activity+json' } : {}), accept: 'application/activity+json' } }));
+  return parse(
+    await fetch(url, {
+      method,
+      body,
+      headers: { ...headers, ...(body ? { 'content-type': 'application/activity+json' } : {}), accept: 'application/activity+json' },
+    }),
+  );
 }
 
 function isActivity(r: Res, type: string, id: string) {
@@ -61,7 +70,7 @@ function hasKey(r: Res, id: string) {
   assert.is(createPublicKey(r.json.publicKey.publicKeyPem).asymmetricKeyType, 'rsa');
 }
 
-test('GET /nodeinfo: NodeInfo 2.1 with the instance\'s numbers', async () => {
+test("GET /nodeinfo: NodeInfo 2.1 with the instance's numbers", async () => {
   const repo = await newRepo(env, env.alice, { auto_init: true });
   const issue = await env.as(env.alice, 'POST', `/repos/${repo.full_name}/issues`, { title: 'one' });
   assert.is(issue.status, 201, issue.text);
@@ -87,7 +96,11 @@ test('GET /nodeinfo: NodeInfo 2.1 with the instance\'s numbers', async () => {
   assert.equal(r.json.services, { inbound: [], outbound: ['rss2.0'] });
   assert.is(r.json.openRegistrations, false);
   assert.equal(r.json.metadata, {});
-  assert.equal(r.json.usage, { users: { total: users, activeHalfyear: 2, activeMonth: 1 }, localPosts: posts[0].n, localComments: comments[0].n });
+  assert.equal(r.json.usage, {
+    users: { total: users, activeHalfyear: 2, activeMonth: 1 },
+    localPosts: posts[0].n,
+    localComments: comments[0].n,
+  });
   assert.ok(posts[0].n >= 2 && comments[0].n >= 1);
 });
 
@@ -129,7 +142,10 @@ test('the key a user actor publishes verifies what cairn signs with it', async (
   const sig = /keyId="([^"]+)",algorithm="rsa-sha256",headers="([^"]+)",signature="([^"]+)"/.exec(String(fetched.headers.signature));
   assert.ok(sig, String(fetched.headers.signature));
   assert.is(sig[1], ap('/actor#main-key'));
-  const text = sig[2].split(' ').map((h) => (h === '(request-target)' ? `(request-target): get ${fetched.path}` : `${h}: ${fetched.headers[h]}`)).join('\n');
+  const text = sig[2]
+    .split(' ')
+    .map((h) => (h === '(request-target)' ? `(request-target): get ${fetched.path}` : `${h}: ${fetched.headers[h]}`))
+    .join('\n');
   const pem = (await call(env.srv.api, 'GET', '/activitypub/actor')).json.publicKey.publicKeyPem;
   assert.ok(createVerify('sha256').update(text).verify(pem, sig[3], 'base64'));
 });
@@ -146,7 +162,11 @@ test('GET /activitypub/repository-id/{id}: a Repository; private ones are absent
 
 test('outboxes are empty ordered collections (SIG)', async () => {
   const repo = await newRepo(env, env.alice);
-  for (const [path, actor] of [['/activitypub/actor/outbox', ap('/actor')], [`/activitypub/user-id/${env.alice.id}/outbox`, ap(`/user-id/${env.alice.id}`)], [`/activitypub/repository-id/${repo.id}/outbox`, ap(`/repository-id/${repo.id}`)]]) {
+  for (const [path, actor] of [
+    ['/activitypub/actor/outbox', ap('/actor')],
+    [`/activitypub/user-id/${env.alice.id}/outbox`, ap(`/user-id/${env.alice.id}`)],
+    [`/activitypub/repository-id/${repo.id}/outbox`, ap(`/repository-id/${repo.id}`)],
+  ]) {
     assert.is((await call(env.srv.api, 'GET', path)).status, 401, path);
     const r = await signed('GET', path);
     isActivity(r, 'OrderedCollection', `${actor}/outbox`);
@@ -162,7 +182,7 @@ async function ownActivity(userId: number, repoId: number, op: keyof typeof OpTy
   return a;
 }
 
-test('GET .../activities/{id} and .../activity: the Note and the Create of a user\'s own public activity', async () => {
+test("GET .../activities/{id} and .../activity: the Note and the Create of a user's own public activity", async () => {
   const repo = await newRepo(env, env.alice);
   const a = await ownActivity(env.alice.id, repo.id, 'create_repo');
   const actor = ap(`/user-id/${env.alice.id}`);
@@ -175,7 +195,10 @@ test('GET .../activities/{id} and .../activity: the Note and the Create of a use
   assert.is(note.json.url, noteId);
   assert.equal(note.json.to, ['https://www.w3.org/ns/activitystreams#Public']);
   assert.equal(note.json.cc, [`${actor}/followers`]);
-  assert.is(note.json.content, `<a href="${env.srv.config.appUrl}${env.alice.name}" rel="nofollow">${env.alice.name}</a> created a new repository: <a href="${repoUrl}" rel="nofollow">${repo.full_name}</a>`);
+  assert.is(
+    note.json.content,
+    `<a href="${env.srv.config.appUrl}${env.alice.name}" rel="nofollow">${env.alice.name}</a> created a new repository: <a href="${repoUrl}" rel="nofollow">${repo.full_name}</a>`,
+  );
   assert.is(note.json.published, a.createdAt.toISOString().replace(/\.\d{3}Z$/, 'Z'));
 
   const create = await signed('GET', `/activitypub/user-id/${env.alice.id}/activities/${a.id}/activity`);
@@ -188,7 +211,10 @@ test('GET .../activities/{id} and .../activity: the Note and the Create of a use
   assert.equal(create.json.object, object, 'the activity carries the note');
 
   // Signed as every user route: no signature is 401.
-  for (const path of [`/activitypub/user-id/${env.alice.id}/activities/${a.id}`, `/activitypub/user-id/${env.alice.id}/activities/${a.id}/activity`]) {
+  for (const path of [
+    `/activitypub/user-id/${env.alice.id}/activities/${a.id}`,
+    `/activitypub/user-id/${env.alice.id}/activities/${a.id}/activity`,
+  ]) {
     const r = await call(env.srv.api, 'GET', path);
     assert.is(r.status, 401, r.text);
   }
@@ -198,7 +224,9 @@ test('GET .../activities/{id}: issues, comments (rendered, escaped) and pushes s
   const repo = await newRepo(env, env.alice, { auto_init: true });
   const issue = await env.as(env.alice, 'POST', `/repos/${repo.full_name}/issues`, { title: 'a <b>bold</b> claim' });
   assert.is(issue.status, 201, issue.text);
-  const comment = await env.as(env.alice, 'POST', `/repos/${repo.full_name}/issues/${issue.json.number}/comments`, { body: 'see **this** <script>x</script>' });
+  const comment = await env.as(env.alice, 'POST', `/repos/${repo.full_name}/issues/${issue.json.number}/comments`, {
+    body: 'see **this** <script>x</script>',
+  });
   assert.is(comment.status, 201, comment.text);
   const repoUrl = `${env.srv.config.appUrl}${repo.full_name}`;
   const issueLink = `<a href="${repoUrl}/issues/${issue.json.number}" rel="nofollow">${repo.full_name}#${issue.json.number}</a>`;
@@ -210,17 +238,35 @@ test('GET .../activities/{id}: issues, comments (rendered, escaped) and pushes s
   };
   assert.ok((await contentOf('create_issue')).endsWith(` opened issue ${issueLink}`));
   const said = await contentOf('comment_issue');
-  assert.ok(said.includes(`<a href="${repoUrl}/issues/${issue.json.number}#issuecomment-${comment.json.id}" rel="nofollow">commented</a> on ${issueLink}: <blockquote>`), said);
+  assert.ok(
+    said.includes(
+      `<a href="${repoUrl}/issues/${issue.json.number}#issuecomment-${comment.json.id}" rel="nofollow">commented</a> on ${issueLink}: <blockquote>`,
+    ),
+    said,
+  );
   assert.ok(said.includes('<strong>this</strong>'), said);
   assert.not.match(said, /<script>/);
   assert.ok(said.includes('&lt;script&gt;'), said);
 
   // A push names its branch and commits (the commit message escaped).
-  const file = await env.as(env.alice, 'POST', `/repos/${repo.full_name}/contents/notes.txt`, { content: Buffer.from('hi').toString('base64'), message: 'add <notes>' });
+  const file = await env.as(env.alice, 'POST', `/repos/${repo.full_name}/contents/notes.txt`, {
+    content: Buffer.from('hi').toString('base64'),
+    message: 'add <notes>',
+  });
   assert.is(file.status, 201, file.text);
   const pushed = await contentOf('commit_repo');
-  assert.ok(pushed.includes(`pushed to <a href="${repoUrl}/src/branch/${repo.default_branch}" rel="nofollow">${repo.default_branch}</a> at <a href="${repoUrl}" rel="nofollow">${repo.full_name}</a>: <ul>`), pushed);
-  assert.ok(pushed.includes(`<a href="${repoUrl}/commit/${file.json.commit.sha}" rel="nofollow">${file.json.commit.sha}</a> <pre>add &lt;notes&gt;`), pushed);
+  assert.ok(
+    pushed.includes(
+      `pushed to <a href="${repoUrl}/src/branch/${repo.default_branch}" rel="nofollow">${repo.default_branch}</a> at <a href="${repoUrl}" rel="nofollow">${repo.full_name}</a>: <ul>`,
+    ),
+    pushed,
+  );
+  assert.ok(
+    pushed.includes(
+      `<a href="${repoUrl}/commit/${file.json.commit.sha}" rel="nofollow">${file.json.commit.sha}</a> <pre>add &lt;notes&gt;`,
+    ),
+    pushed,
+  );
 });
 
 test('GET .../activities/{id}: what a remote may not read is absent (404)', async () => {
@@ -238,10 +284,10 @@ test('GET .../activities/{id}: what a remote may not read is absent (404)', asyn
 
   assert.is((await get(alice.id, own.id)).status, 200);
   const absent: [string, number, number | string][] = [
-    ['another user\'s activity', bob.id, own.id],
-    ['a watcher\'s copy, under the watcher', bob.id, bobsCopy.id],
-    ['a watcher\'s copy, under the actor', alice.id, bobsCopy.id],
-    ['a private repository\'s activity', alice.id, hidden.id],
+    ["another user's activity", bob.id, own.id],
+    ["a watcher's copy, under the watcher", bob.id, bobsCopy.id],
+    ["a watcher's copy, under the actor", alice.id, bobsCopy.id],
+    ["a private repository's activity", alice.id, hidden.id],
     ['no such activity', alice.id, 99999999],
     ['not a number', alice.id, 'abc'],
   ];
@@ -267,7 +313,11 @@ test('GET .../activities/{id}: what a remote may not read is absent (404)', asyn
 });
 
 const like = (repoId: number, startTime: string, actor = person.id) => ({
-  '@context': 'https://www.w3.org/ns/activitystreams', type: 'Like', actor, object: ap(`/repository-id/${repoId}`), startTime,
+  '@context': 'https://www.w3.org/ns/activitystreams',
+  type: 'Like',
+  actor,
+  object: ap(`/repository-id/${repoId}`),
+  startTime,
 });
 
 test('POST repository inbox: a signed Like stars the repository once; replays and impostors are refused', async () => {
@@ -284,7 +334,11 @@ test('POST repository inbox: a signed Like stars the repository once; replays an
     ['the same activity again', like(repo.id, t0), 406],
     ['an older activity', like(repo.id, new Date(Date.now() - 3600e3).toISOString()), 406],
     ['an actor who did not sign', like(repo.id, new Date(Date.now() + 5000).toISOString(), `${remote.base}/users/someone`), 406],
-    ['another repository as object', { ...like(repo.id, new Date(Date.now() + 6000).toISOString()), object: ap('/repository-id/99999') }, 406],
+    [
+      'another repository as object',
+      { ...like(repo.id, new Date(Date.now() + 6000).toISOString()), object: ap('/repository-id/99999') },
+      406,
+    ],
     ['no startTime', { ...like(repo.id, ''), startTime: undefined }, 406],
     ['a type the repository inbox does not take', { ...like(repo.id, new Date(Date.now() + 7000).toISOString()), type: 'Follow' }, 406],
   ];
@@ -296,7 +350,14 @@ test('POST repository inbox: a signed Like stars the repository once; replays an
   assert.is(await em().count(Star, { repoId: repo.id }), 1, 'nothing else starred');
   // A later Like of another repository by the same person is processed.
   const other = await newRepo(env, env.bob);
-  assert.is((await signed('POST', `/activitypub/repository-id/${other.id}/inbox`, { body: like(other.id, new Date(Date.now() + 10_000).toISOString()) })).status, 204);
+  assert.is(
+    (
+      await signed('POST', `/activitypub/repository-id/${other.id}/inbox`, {
+        body: like(other.id, new Date(Date.now() + 10_000).toISOString()),
+      })
+    ).status,
+    204,
+  );
   assert.is(await em().count(Star, { repoId: other.id, uid: standIn.userId }), 1);
 });
 
@@ -310,8 +371,20 @@ test('POST inboxes: unsigned is 401, forged is 403, and nothing is written', asy
   assert.is(forged.status, 403, forged.text);
   // A valid signature over another body: the digest no longer matches.
   const url = `${env.srv.api}${inbox}`;
-  const { host: _h, ...headers } = signedHeaders({ keyId: person.keyId, privateKeyPem: keys.privateKeyPem, method: 'POST', url, body: JSON.stringify(body) });
-  const tampered = await parse(await fetch(url, { method: 'POST', body: JSON.stringify({ ...body, object: ap('/repository-id/1') }), headers: { ...headers, 'content-type': 'application/activity+json' } }));
+  const { host: _h, ...headers } = signedHeaders({
+    keyId: person.keyId,
+    privateKeyPem: keys.privateKeyPem,
+    method: 'POST',
+    url,
+    body: JSON.stringify(body),
+  });
+  const tampered = await parse(
+    await fetch(url, {
+      method: 'POST',
+      body: JSON.stringify({ ...body, object: ap('/repository-id/1') }),
+      headers: { ...headers, 'content-type': 'application/activity+json' },
+    }),
+  );
   assert.is(tampered.status, 403, tampered.text);
   assert.is(await em().count(Star, { repoId: repo.id }), 0);
   for (const path of ['/activitypub/actor/inbox', `/activitypub/user-id/${env.alice.id}/inbox`]) {
@@ -322,7 +395,13 @@ test('POST inboxes: unsigned is 401, forged is 403, and nothing is written', asy
 test('POST user inbox: Follow (202, then 204), Undo; the follower count follows', async () => {
   const inbox = `/activitypub/user-id/${env.carol.id}/inbox`;
   const target = ap(`/user-id/${env.carol.id}`);
-  const followActivity = { '@context': 'https://www.w3.org/ns/activitystreams', id: `${person.id}#follows/1`, type: 'Follow', actor: person.id, object: target };
+  const followActivity = {
+    '@context': 'https://www.w3.org/ns/activitystreams',
+    id: `${person.id}#follows/1`,
+    type: 'Follow',
+    actor: person.id,
+    object: target,
+  };
   const r = await signed('POST', inbox, { body: followActivity });
   assert.is(r.status, 202, r.text);
   assert.equal(r.json, { status: 'Accepted' });
@@ -332,9 +411,17 @@ test('POST user inbox: Follow (202, then 204), Undo; the follower count follows'
   assert.is((await signed('POST', inbox, { body: followActivity })).status, 204, 'already following');
   assert.is(await em().count(Follow, { followId: env.carol.id }), 1);
 
-  assert.is((await signed('POST', inbox, { body: { ...followActivity, object: ap(`/user-id/${env.bob.id}`) } })).status, 406, 'a Follow of someone else');
+  assert.is(
+    (await signed('POST', inbox, { body: { ...followActivity, object: ap(`/user-id/${env.bob.id}`) } })).status,
+    406,
+    'a Follow of someone else',
+  );
   assert.is((await signed('POST', inbox, { body: { ...followActivity, type: 'Create' } })).status, 406, 'unsupported type');
-  assert.is((await signed('POST', inbox, { body: { ...followActivity, actor: `${remote.base}/users/x` } })).status, 406, 'actor is not the signer');
+  assert.is(
+    (await signed('POST', inbox, { body: { ...followActivity, actor: `${remote.base}/users/x` } })).status,
+    406,
+    'actor is not the signer',
+  );
 
   const undo = await signed('POST', inbox, { body: { type: 'Undo', actor: person.id, object: followActivity } });
   assert.is(undo.status, 204, undo.text);
@@ -347,17 +434,20 @@ test('POST /activitypub/actor/inbox: a signed activity is taken (204), as Forgej
   assert.is(r.status, 204, r.text);
 });
 
-test('an instance actor\'s signature is accepted, but it cannot speak for a person', async () => {
+test("an instance actor's signature is accepted, but it cannot speak for a person", async () => {
   const instKeys = newKeys();
   const inst = remote.actor('instance', instKeys, 'Application');
   const repo = await newRepo(env, env.alice);
   assert.is((await signed('GET', `/activitypub/repository-id/${repo.id}`, { by: { keyId: inst.keyId, keys: instKeys } })).status, 200);
-  const r = await signed('POST', `/activitypub/repository-id/${repo.id}/inbox`, { body: like(repo.id, new Date(Date.now() + 120_000).toISOString()), by: { keyId: inst.keyId, keys: instKeys } });
+  const r = await signed('POST', `/activitypub/repository-id/${repo.id}/inbox`, {
+    body: like(repo.id, new Date(Date.now() + 120_000).toISOString()),
+    by: { keyId: inst.keyId, keys: instKeys },
+  });
   assert.is(r.status, 406, r.text);
   assert.is(await em().count(Star, { repoId: repo.id }), 0);
 });
 
-test('a public-only token cannot reach a private user\'s actor (403)', async () => {
+test("a public-only token cannot reach a private user's actor (403)", async () => {
   const e = em();
   await e.nativeUpdate(User, { id: env.bob.id }, { visibility: 'private' });
   const token = await makeToken(env.srv.api, env.alice, ['public-only', 'read:activitypub']);
@@ -386,18 +476,25 @@ test('POST /user/activitypub/follow: a signed Follow reaches the remote inbox; i
   assert.is(sig[1], `${me}#main-key`);
   assert.ok(sig[2].split(' ').includes('digest'));
   assert.is(sent.headers.digest, `SHA-256=${createHash('sha256').update(sent.body).digest('base64')}`);
-  const text = sig[2].split(' ').map((h) => (h === '(request-target)' ? `(request-target): post ${sent.path}` : `${h}: ${sent.headers[h]}`)).join('\n');
+  const text = sig[2]
+    .split(' ')
+    .map((h) => (h === '(request-target)' ? `(request-target): post ${sent.path}` : `${h}: ${sent.headers[h]}`))
+    .join('\n');
   const pem = (await signed('GET', `/activitypub/user-id/${env.alice.id}`)).json.publicKey.publicKeyPem;
-  assert.ok(createVerify('sha256').update(text).verify(pem, sig[3], 'base64'), 'the signature verifies with alice\'s published key');
+  assert.ok(createVerify('sha256').update(text).verify(pem, sig[3], 'base64'), "the signature verifies with alice's published key");
 
   const standIn = await em().findOneOrFail(FederatedUser, { externalId: person.id });
   assert.is(await em().count(Follow, { userId: env.alice.id, followId: standIn.userId }), 0, 'not following before the Accept');
-  const accept = await signed('POST', `/activitypub/user-id/${env.alice.id}/inbox`, { body: { type: 'Accept', actor: person.id, object: activity } });
+  const accept = await signed('POST', `/activitypub/user-id/${env.alice.id}/inbox`, {
+    body: { type: 'Accept', actor: person.id, object: activity },
+  });
   assert.is(accept.status, 204, accept.text);
   assert.is(await em().count(Follow, { userId: env.alice.id, followId: standIn.userId }), 1);
   assert.is((await env.as(env.alice, 'GET', '/user')).json.following_count, 1);
   // An Accept of a Follow someone else sent changes nothing.
-  const forOther = await signed('POST', `/activitypub/user-id/${env.bob.id}/inbox`, { body: { type: 'Accept', actor: person.id, object: activity } });
+  const forOther = await signed('POST', `/activitypub/user-id/${env.bob.id}/inbox`, {
+    body: { type: 'Accept', actor: person.id, object: activity },
+  });
   assert.is(forOther.status, 406, forOther.text);
   assert.is(await em().count(Follow, { userId: env.bob.id }), 0);
 });
@@ -431,7 +528,14 @@ test('POST /user/activitypub/follow: bad targets and unreachable remotes are ref
 test('[federation] ENABLED off: the routes do not exist', async () => {
   const off = await startServer(env.db, { MIGRATIONS__ALLOW_LOCALNETWORKS: 'true' });
   try {
-    for (const [method, path] of [['GET', '/nodeinfo'], ['GET', '/activitypub/actor'], ['POST', '/activitypub/actor/inbox'], ['GET', `/activitypub/user-id/${env.alice.id}`], ['POST', `/activitypub/user-id/${env.alice.id}/inbox`], ['POST', '/user/activitypub/follow']]) {
+    for (const [method, path] of [
+      ['GET', '/nodeinfo'],
+      ['GET', '/activitypub/actor'],
+      ['POST', '/activitypub/actor/inbox'],
+      ['GET', `/activitypub/user-id/${env.alice.id}`],
+      ['POST', `/activitypub/user-id/${env.alice.id}/inbox`],
+      ['POST', '/user/activitypub/follow'],
+    ]) {
       const r = await call(off.api, method, path, { token: env.alice.token, body: method === 'POST' ? {} : undefined });
       assert.is(r.status, 404, `${method} ${path}`);
     }

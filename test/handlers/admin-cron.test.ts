@@ -41,7 +41,10 @@ test('GET /admin/cron lists the tasks cairn runs, by name, with Forgejo schedule
   const r = await env.as(env.admin, 'GET', '/admin/cron');
   assert.is(r.status, 200);
   validList('Cron', r);
-  assert.equal(r.json.map((c: Cron) => c.name), ['cleanup_hook_task_table', 'delete_old_actions', 'update_mirrors']);
+  assert.equal(
+    r.json.map((c: Cron) => c.name),
+    ['cleanup_hook_task_table', 'delete_old_actions', 'update_mirrors'],
+  );
   assert.is(r.headers.get('x-total-count'), '3');
   const t = await tasks();
   assert.is(t.update_mirrors.schedule, '@every 30s');
@@ -53,7 +56,10 @@ test('GET /admin/cron lists the tasks cairn runs, by name, with Forgejo schedule
     assert.is(c.next, ZERO_TIME);
   }
   const page = await env.as(env.admin, 'GET', '/admin/cron?limit=1&page=2');
-  assert.equal(page.json.map((c: Cron) => c.name), ['delete_old_actions']);
+  assert.equal(
+    page.json.map((c: Cron) => c.name),
+    ['delete_old_actions'],
+  );
   assert.is(page.headers.get('x-total-count'), '3');
 });
 
@@ -74,7 +80,8 @@ test('delete_old_actions deletes activities older than a year and counts the run
   const { alice } = env;
   const repo = await env.as(alice, 'POST', '/user/repos', { name: uniq('r') });
   const m = em();
-  const row = (createdAt: Date) => m.create(Action, { userId: alice.id, opType: OpType.create_repo, actUserId: alice.id, repoId: repo.json.id, createdAt });
+  const row = (createdAt: Date) =>
+    m.create(Action, { userId: alice.id, opType: OpType.create_repo, actUserId: alice.id, repoId: repo.json.id, createdAt });
   const old = row(new Date(Date.now() - 400 * 86_400_000));
   const recent = row(new Date(Date.now() - 300 * 86_400_000));
   await m.flush();
@@ -98,12 +105,20 @@ test('update_mirrors fetches due pull mirrors now; next is a tick after the last
   const ids = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@x', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@x' };
   const commit = (msg: string, parent?: string) => {
     const tree = execFileSync('git', ['--git-dir', src, 'mktree'], { input: '', encoding: 'utf8' }).trim();
-    const c = execFileSync('git', ['--git-dir', src, 'commit-tree', tree, '-m', msg, ...(parent ? ['-p', parent] : [])], { encoding: 'utf8', env: ids }).trim();
+    const c = execFileSync('git', ['--git-dir', src, 'commit-tree', tree, '-m', msg, ...(parent ? ['-p', parent] : [])], {
+      encoding: 'utf8',
+      env: ids,
+    }).trim();
     git(src, 'update-ref', 'refs/heads/main', c);
     return c;
   };
   const first = commit('first');
-  const r = await env.as(env.alice, 'POST', '/repos/migrate', { clone_addr: `file://${src}`, repo_name: uniq('pm'), mirror: true, mirror_interval: '10m' });
+  const r = await env.as(env.alice, 'POST', '/repos/migrate', {
+    clone_addr: `file://${src}`,
+    repo_name: uniq('pm'),
+    mirror: true,
+    mirror_interval: '10m',
+  });
   assert.is(r.status, 201, r.text);
   const dir = gitDir(env, env.alice.name, r.json.name);
   const second = commit('second', first);
@@ -114,7 +129,10 @@ test('update_mirrors fetches due pull mirrors now; next is a tick after the last
   // The tick runs beside the request, as Forgejo's mirror queue does.
   // Done when the mirror is due again after its interval (while claimed, a row is leased 15 minutes ahead).
   const dueIn = async () => ((await em().findOneOrFail(Mirror, { repoId: r.json.id })).nextUpdateAt?.getTime() ?? 0) - Date.now();
-  const synced = async () => { const ms = await dueIn(); return ms > 500_000 && ms <= 600_000; };
+  const synced = async () => {
+    const ms = await dueIn();
+    return ms > 500_000 && ms <= 600_000;
+  };
   for (let i = 0; i < 100 && !(await synced()); i++) await new Promise((res) => setTimeout(res, 100));
   assert.ok(await synced(), `due again after its interval (${await dueIn()})`);
   assert.is(git(dir, 'rev-parse', 'refs/heads/main'), second, 'the due mirror was fetched');

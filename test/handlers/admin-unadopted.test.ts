@@ -10,8 +10,12 @@ import { makeUser } from '../helpers/fixtures.ts';
 import { gitDir, newOrg, newRepo, setup, uniq, valid, type Env } from './repo-setup.ts';
 
 let env: Env;
-test.before(async () => { env = await setup(); });
-test.after(async () => { await env.close(); });
+test.before(async () => {
+  env = await setup();
+});
+test.after(async () => {
+  await env.close();
+});
 
 const ids = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@x', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@x' };
 const git = (dir: string, ...args: string[]) => execFileSync('git', ['--git-dir', dir, ...args], { encoding: 'utf8', env: ids }).trim();
@@ -20,7 +24,14 @@ const git = (dir: string, ...args: string[]) => execFileSync('git', ['--git-dir'
 function bareRepo(owner: string, name: string, opts: { branches?: string[]; head?: string; format?: 'sha1' | 'sha256' } = {}): string {
   const dir = gitDir(env, owner, name);
   fs.mkdirSync(path.dirname(dir), { recursive: true });
-  execFileSync('git', ['init', '--bare', '--quiet', `--object-format=${opts.format ?? 'sha1'}`, `--initial-branch=${opts.head ?? 'main'}`, dir]);
+  execFileSync('git', [
+    'init',
+    '--bare',
+    '--quiet',
+    `--object-format=${opts.format ?? 'sha1'}`,
+    `--initial-branch=${opts.head ?? 'main'}`,
+    dir,
+  ]);
   for (const b of opts.branches ?? []) {
     const blob = execFileSync('git', ['--git-dir', dir, 'hash-object', '-w', '--stdin'], { input: b, encoding: 'utf8' }).trim();
     const tree = execFileSync('git', ['--git-dir', dir, 'mktree'], { input: `100644 blob ${blob}\tREADME.md\n`, encoding: 'utf8' }).trim();
@@ -49,7 +60,10 @@ test('GET /admin/unadopted: directories without a record, of existing owners, lo
   assert.ok(all.includes(`${owner}/loose-a`));
   assert.ok(all.includes(`${owner}/loose-b`));
   assert.not.ok(all.includes(`${owner}/${kept.name.toLowerCase()}`), 'a repository with a record is adopted');
-  assert.not.ok(all.some((s) => s.endsWith('.wiki') || s.endsWith('notarepo') || s.startsWith('nobody-owns-this/')), all.join());
+  assert.not.ok(
+    all.some((s) => s.endsWith('.wiki') || s.endsWith('notarepo') || s.startsWith('nobody-owns-this/')),
+    all.join(),
+  );
   const mine = await listed(`?pattern=${owner}`);
   assert.equal(mine.json, [`${owner}/loose-a`, `${owner}/loose-b`]);
   assert.is(mine.headers.get('x-total-count'), '2');
@@ -104,7 +118,11 @@ test('POST adopts an empty repository on its HEAD branch, and sha256 repositorie
   assert.is(empty.json.default_branch, env.srv.config.REPOSITORY.DEFAULT_BRANCH);
   const sha = await makeUser(env.db, env.srv.api);
   let sha256 = true;
-  try { bareRepo(sha.name, 'wide', { branches: ['main'], format: 'sha256' }); } catch { sha256 = false; }
+  try {
+    bareRepo(sha.name, 'wide', { branches: ['main'], format: 'sha256' });
+  } catch {
+    sha256 = false;
+  }
   if (sha256) {
     assert.is((await env.as(env.admin, 'POST', `/admin/unadopted/${sha.name}/wide`)).status, 204);
     const wide = await env.as(sha, 'GET', `/repos/${sha.name}/wide`);

@@ -23,7 +23,6 @@ const em = () => db.db.orm.em.fork();
 
 const gitDir = (owner: string, repo: string) => path.join(srv.config.repoRoot, owner.toLowerCase(), `${repo.toLowerCase()}.git`);
 
-
 test.before(async () => {
   db = await openTestDb();
   srv = await startServer(db);
@@ -50,7 +49,12 @@ test('GET /admin/users: User list with all fields, paging headers and sort; non-
 
 test('POST /admin/users: 201; duplicate (any case), reserved, invalid names and e-mails 422; short password 400; nothing half-made', async () => {
   const name = uniq('made');
-  const r = await as(admin, 'POST', '/admin/users', { username: name, email: `${name}@example.com`, password: 'long-enough-1', must_change_password: false });
+  const r = await as(admin, 'POST', '/admin/users', {
+    username: name,
+    email: `${name}@example.com`,
+    password: 'long-enough-1',
+    must_change_password: false,
+  });
   assert.is(r.status, 201, r.text);
   valid('User', r.json);
   assert.is(r.json.login, name);
@@ -70,13 +74,23 @@ test('POST /admin/users: 201; duplicate (any case), reserved, invalid names and 
     assert.is(res.status, status, `${JSON.stringify(body)}: ${res.text}`);
   }
   assert.is(await em().count(User, {}), before);
-  const dup = await as(admin, 'POST', '/admin/users', { username: name.toUpperCase(), email: `${uniq('x')}@example.com`, password: 'long-enough-1' });
+  const dup = await as(admin, 'POST', '/admin/users', {
+    username: name.toUpperCase(),
+    email: `${uniq('x')}@example.com`,
+    password: 'long-enough-1',
+  });
   assert.is(dup.json.message, `user already exists [name: ${name.toUpperCase()}]`);
 });
 
 test('PATCH /admin/users/{u}: fields change; used e-mail 400; source_id without login_name 422; short password 400; last admin kept', async () => {
   const u = await makeUser(db, srv.api);
-  const r = await as(admin, 'PATCH', `/admin/users/${u.name}`, { full_name: 'Full', location: 'Here', restricted: true, visibility: 'limited', email: `${u.name}-new@example.com` });
+  const r = await as(admin, 'PATCH', `/admin/users/${u.name}`, {
+    full_name: 'Full',
+    location: 'Here',
+    restricted: true,
+    visibility: 'limited',
+    email: `${u.name}-new@example.com`,
+  });
   assert.is(r.status, 200, r.text);
   valid('User', r.json);
   assert.is(r.json.full_name, 'Full');
@@ -85,8 +99,18 @@ test('PATCH /admin/users/{u}: fields change; used e-mail 400; source_id without 
   assert.is(r.json.email, `${u.name}-new@example.com`);
   const emails = await as(admin, 'GET', `/admin/users/${u.name}/emails`);
   validOkList('Email', emails);
-  assert.equal(emails.json.map((e: { email: string; primary: boolean; user_id: number; username: string }) => [e.email, e.primary, e.user_id, e.username]),
-    [[`${u.name}@example.com`, false, u.id, u.name], [`${u.name}-new@example.com`, true, u.id, u.name]]);
+  assert.equal(
+    emails.json.map((e: { email: string; primary: boolean; user_id: number; username: string }) => [
+      e.email,
+      e.primary,
+      e.user_id,
+      e.username,
+    ]),
+    [
+      [`${u.name}@example.com`, false, u.id, u.name],
+      [`${u.name}-new@example.com`, true, u.id, u.name],
+    ],
+  );
   const used = await as(admin, 'PATCH', `/admin/users/${u.name}`, { email: `${alice.name}@example.com` });
   assert.is(used.status, 400);
   assert.is((await as(admin, 'PATCH', `/admin/users/${u.name}`, { source_id: 0 })).status, 422);
@@ -157,7 +181,11 @@ test('POST /admin/users/{u}/rename: 204, repositories and git directories move, 
   assert.is(taken.status, 422);
   assert.is((await as(admin, 'POST', `/admin/users/${newName}/rename`, { new_username: 'swagger.v1.json' })).status, 422);
   assert.is((await as(admin, 'POST', `/admin/users/${newName}/rename`, { new_username: 'bad name' })).status, 422);
-  const reuse = await as(admin, 'POST', '/admin/users', { username: oldName, email: `${uniq('re')}@example.com`, password: 'long-enough-1' });
+  const reuse = await as(admin, 'POST', '/admin/users', {
+    username: oldName,
+    email: `${uniq('re')}@example.com`,
+    password: 'long-enough-1',
+  });
   assert.is(reuse.status, 201, reuse.text);
   assert.is((await api('GET', `/users/${oldName}`)).status, 200);
   assert.is(await em().count(UserRedirect, { lowerName: oldName.toLowerCase() }), 0);
@@ -176,7 +204,10 @@ test('e-mail administration: delete a user address, all addresses paged, search 
   assert.ok(Number(all.headers.get('x-total-count')) >= 3);
   const found = await as(admin, 'GET', `/admin/emails/search?q=${u.name.toUpperCase()}`);
   validOkList('Email', found);
-  assert.equal(found.json.map((e: { email: string; username: string }) => [e.email, e.username]), [[`${u.name}@example.com`, u.name]]);
+  assert.equal(
+    found.json.map((e: { email: string; username: string }) => [e.email, e.username]),
+    [[`${u.name}@example.com`, u.name]],
+  );
   assert.is(found.headers.get('x-total-count'), '1');
   assert.is((await as(u, 'GET', '/admin/emails')).status, 403);
 });
@@ -189,8 +220,14 @@ test("organizations: GET /admin/orgs lists private ones; a user's organizations;
   assert.is(made.json.visibility, 'private');
   const theirs = await as(admin, 'GET', `/admin/users/${u.name}/orgs`);
   validOkList('Organization', theirs);
-  assert.equal(theirs.json.map((o: { name: string }) => o.name), [made.json.name]);
-  assert.equal((await as(u, 'GET', '/user/orgs')).json.map((o: { name: string }) => o.name), [made.json.name]);
+  assert.equal(
+    theirs.json.map((o: { name: string }) => o.name),
+    [made.json.name],
+  );
+  assert.equal(
+    (await as(u, 'GET', '/user/orgs')).json.map((o: { name: string }) => o.name),
+    [made.json.name],
+  );
   const perm = await as(u, 'GET', `/users/${u.name}/orgs/${made.json.name}/permissions`);
   assert.is(perm.json.is_owner, true);
   const all = await as(admin, 'GET', '/admin/orgs?limit=50');

@@ -23,8 +23,12 @@ import type { RouteSpec } from '../../table/route-spec.ts';
 import { runGit } from '../../git/exec.ts';
 
 let env: Env;
-test.before(async () => { env = await setup(); });
-test.after(async () => { await env.close(); });
+test.before(async () => {
+  env = await setup();
+});
+test.after(async () => {
+  await env.close();
+});
 
 const orm = () => env.db.db.orm;
 const get = (path: string, token?: string, headers: Record<string, string> = {}) => call(env.srv.api, 'GET', path, { token, headers });
@@ -108,12 +112,17 @@ test('a write straight to the database, on a connection cairn does not hold, is 
 });
 
 test('a revoked token is refused at once, though its answer was kept', async () => {
-  const made = await call(env.srv.api, 'POST', `/users/${env.carol.name}/tokens`, { basic: [env.carol.name, env.carol.password], body: { name: 'kept', scopes: ['all'] } });
+  const made = await call(env.srv.api, 'POST', `/users/${env.carol.name}/tokens`, {
+    basic: [env.carol.name, env.carol.password],
+    body: { name: 'kept', scopes: ['all'] },
+  });
   assert.is(made.status, 201, made.text);
   const token = made.json.sha1 as string;
   assert.is((await get('/user', token)).status, 200);
   await kept('/user', token);
-  const gone = await call(env.srv.api, 'DELETE', `/users/${env.carol.name}/tokens/${made.json.id}`, { basic: [env.carol.name, env.carol.password] });
+  const gone = await call(env.srv.api, 'DELETE', `/users/${env.carol.name}/tokens/${made.json.id}`, {
+    basic: [env.carol.name, env.carol.password],
+  });
   assert.is(gone.status, 204, gone.text);
   assert.is((await get('/user', token)).status, 401);
 });
@@ -134,7 +143,8 @@ test('a git change is seen by the next read: a file changed through the API, and
   // A push over HTTP with the git client, run straight (git/exec.ts would announce its own commands).
   const work = path.join(os.tmpdir(), `cairn-kept-${process.pid}-${Date.now()}`);
   const remote = `${env.srv.url}/${repo.full_name}.git`.replace('://', `://${env.alice.name}:${env.alice.token}@`);
-  const git = (...args: string[]) => promisify(execFile)('git', args, { cwd: os.tmpdir(), env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } });
+  const git = (...args: string[]) =>
+    promisify(execFile)('git', args, { cwd: os.tmpdir(), env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } });
   await git('clone', '-q', remote, work);
   await git('-C', work, '-c', 'user.name=A', '-c', 'user.email=a@example.com', 'commit', '-q', '--allow-empty', '-m', 'pushed');
   assert.is((await get(commits, env.alice.token)).json.length, log + 1);
@@ -154,7 +164,13 @@ test('a ref moved by git alone, with no row written, is seen by the next read (g
   const dir = gitDir(env, repo.owner.login, repo.name);
   const head = before.json[0].sha as string;
   const tree = (await runGit(dir, ['rev-parse', `${head}^{tree}`])).stdout.toString().trim();
-  const made = (await runGit(dir, ['commit-tree', tree, '-p', head, '-m', 'moved by git alone'], { env: { GIT_AUTHOR_NAME: 'A', GIT_AUTHOR_EMAIL: 'a@example.com', GIT_COMMITTER_NAME: 'A', GIT_COMMITTER_EMAIL: 'a@example.com' } })).stdout.toString().trim();
+  const made = (
+    await runGit(dir, ['commit-tree', tree, '-p', head, '-m', 'moved by git alone'], {
+      env: { GIT_AUTHOR_NAME: 'A', GIT_AUTHOR_EMAIL: 'a@example.com', GIT_COMMITTER_NAME: 'A', GIT_COMMITTER_EMAIL: 'a@example.com' },
+    })
+  ).stdout
+    .toString()
+    .trim();
   await runGit(dir, ['update-ref', `refs/heads/${repo.default_branch}`, made, head]);
   const after = await get(commits, env.alice.token);
   assert.is(after.json[0].sha, made);
@@ -192,7 +208,11 @@ test('every row marked cached answers as a server that keeps nothing does, whate
     };
     const marked = (routes as readonly RouteSpec[]).filter((r) => r.cached);
     assert.ok(marked.length >= 6);
-    const variants: Record<string, string>[] = [{}, { Accept: 'application/vnd.github+json' }, { 'Accept-Language': 'de-DE', 'X-Forwarded-For': '192.0.2.1' }];
+    const variants: Record<string, string>[] = [
+      {},
+      { Accept: 'application/vnd.github+json' },
+      { 'Accept-Language': 'de-DE', 'X-Forwarded-For': '192.0.2.1' },
+    ];
     const same = (text: string, base: string) => text.replaceAll(base, '<server>');
     for (const row of marked) {
       const url = urls[row.path];
@@ -205,7 +225,8 @@ test('every row marked cached answers as a server that keeps nothing does, whate
             const what = `${url} ${JSON.stringify(headers)} ${token === undefined ? 'anonymous' : token === env.alice.token ? 'owner' : 'other'} #${i + 1}`;
             assert.is(got.status, want.status, what);
             assert.is(same(got.text, env.srv.url), same(want.text, plain.url), what);
-            for (const h of ['content-type', 'x-total-count', 'warning']) assert.is(got.headers.get(h), want.headers.get(h), `${what}: ${h}`);
+            for (const h of ['content-type', 'x-total-count', 'warning'])
+              assert.is(got.headers.get(h), want.headers.get(h), `${what}: ${h}`);
           }
         }
       }
@@ -271,7 +292,15 @@ test('another process: a file it changes is seen next by this one', async () => 
   const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'cli.ts'), 'serve'], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir(), CAIRN__SERVER__APP_DATA_PATH: env.db.dataPath, CAIRN__DATABASE__URL: url, CAIRN__SERVER__HTTP_PORT: '0', CAIRN__SERVER__HTTP_ADDR: '127.0.0.1', CAIRN__LOG__LEVEL: 'info' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: os.tmpdir(),
+      CAIRN__SERVER__APP_DATA_PATH: env.db.dataPath,
+      CAIRN__DATABASE__URL: url,
+      CAIRN__SERVER__HTTP_PORT: '0',
+      CAIRN__SERVER__HTTP_ADDR: '127.0.0.1',
+      CAIRN__LOG__LEVEL: 'info',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -283,14 +312,19 @@ test('another process: a file it changes is seen next by this one', async () => 
         const m = /cairn listening on (http:\/\/[^\s"]+)/.exec(out);
         if (m) resolve(m[1]!);
       });
-      child.stderr.on('data', (d: Buffer) => { out += d.toString('utf8'); });
+      child.stderr.on('data', (d: Buffer) => {
+        out += d.toString('utf8');
+      });
       void exited.then(() => reject(new Error(`serve exited: ${out}`)));
     });
     const repo = await newRepo(env, env.alice, { auto_init: true, readme: 'Default' });
     const file = `/repos/${repo.full_name}/contents/README.md`;
     const sha = (await get(file, env.alice.token)).json.sha as string;
     await kept(file, env.alice.token);
-    const put = await call(`${base}/api/v1`, 'PUT', file, { token: env.alice.token, body: { content: b64('elsewhere'), sha, message: 'other process' } });
+    const put = await call(`${base}/api/v1`, 'PUT', file, {
+      token: env.alice.token,
+      body: { content: b64('elsewhere'), sha, message: 'other process' },
+    });
     assert.is(put.status, 200, put.text);
     assert.is(Buffer.from((await get(file, env.alice.token)).json.content, 'base64').toString(), 'elsewhere');
   } finally {

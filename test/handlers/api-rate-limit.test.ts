@@ -11,13 +11,20 @@ import { setup, type Env } from './repo-setup.ts';
 let env: Env;
 const WINDOW = 600;
 test.before(async () => {
-  env = await setup({ API_RATE_LIMIT__ENABLED: 'true', API_RATE_LIMIT__PER_USER: '6', API_RATE_LIMIT__PER_ADDRESS: '4', API_RATE_LIMIT__WINDOW: String(WINDOW) });
+  env = await setup({
+    API_RATE_LIMIT__ENABLED: 'true',
+    API_RATE_LIMIT__PER_USER: '6',
+    API_RATE_LIMIT__PER_ADDRESS: '4',
+    API_RATE_LIMIT__WINDOW: String(WINDOW),
+  });
 });
-test.after(async () => { await env.close(); });
+test.after(async () => {
+  await env.close();
+});
 
 const remaining = (r: Res) => Number(r.headers.get('x-ratelimit-remaining'));
 
-test('a user\'s budget: headers on every answer, shared by their tokens, 429 with Retry-After when spent; others unaffected', async () => {
+test("a user's budget: headers on every answer, shared by their tokens, 429 with Retry-After when spent; others unaffected", async () => {
   const u = await makeUser(env.db, env.srv.api);
   const second = await makeToken(env.srv.api, u, ['read:user']);
   const first = await call(env.srv.api, 'GET', '/user', { token: u.token });
@@ -58,7 +65,7 @@ test('anonymous callers: a budget per client address', async () => {
   while (r.status === 200 && remaining(r) > 0) r = await call(env.srv.api, 'GET', '/version');
   r = await call(env.srv.api, 'GET', '/version');
   assert.is(r.status, 429);
-  assert.is((await call(env.srv.api, 'GET', '/version', { token: env.carol.token })).status, 200, 'signed in: the user\'s budget');
+  assert.is((await call(env.srv.api, 'GET', '/version', { token: env.carol.token })).status, 200, "signed in: the user's budget");
 });
 
 test('off by default: no rate-limit headers, no 429', async () => {

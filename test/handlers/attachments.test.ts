@@ -15,8 +15,12 @@ import { Attachment } from '../../model/attachment.ts';
 import { CommentType, Issue } from '../../model/issue.ts';
 
 let env: Env;
-test.before(async () => { env = await setup(); });
-test.after(async () => { await env.close(); });
+test.before(async () => {
+  env = await setup();
+});
+test.after(async () => {
+  await env.close();
+});
 
 type Repo = Awaited<ReturnType<typeof newRepo>>;
 const em = () => env.db.db.orm.em.fork();
@@ -42,7 +46,9 @@ async function newComment(repo: Repo, issue: { index: number; id: number }, post
     return r.json.id;
   }
   const m = em();
-  const c = await addComment(m, await m.findOneOrFail(Issue, { id: issue.id }), poster.id, CommentType.comment, { content: 'see attached' });
+  const c = await addComment(m, await m.findOneOrFail(Issue, { id: issue.id }), poster.id, CommentType.comment, {
+    content: 'see attached',
+  });
   return c.id;
 }
 
@@ -52,11 +58,21 @@ async function collaborator(repo: Repo, owner: TestUser, u: TestUser, permission
 }
 
 /** A multipart POST as clients send it (FormData with the file in `attachment`). */
-async function upload(p: string, token: string | undefined, file?: { name: string; data: Buffer | string }, query = '', base = env.srv.api): Promise<Res> {
+async function upload(
+  p: string,
+  token: string | undefined,
+  file?: { name: string; data: Buffer | string },
+  query = '',
+  base = env.srv.api,
+): Promise<Res> {
   const fd = new FormData();
   if (file) fd.append('attachment', new Blob([typeof file.data === 'string' ? file.data : new Uint8Array(file.data)]), file.name);
   else fd.append('name', 'no file here');
-  const r = await fetch(`${base}${p}${query ? `?${query}` : ''}`, { method: 'POST', headers: token ? { Authorization: `token ${token}` } : {}, body: fd });
+  const r = await fetch(`${base}${p}${query ? `?${query}` : ''}`, {
+    method: 'POST',
+    headers: token ? { Authorization: `token ${token}` } : {},
+    body: fd,
+  });
   const text = await r.text();
   const json = (r.headers.get('content-type') ?? '').includes('json') && text ? JSON.parse(text) : undefined;
   return checked({ status: r.status, headers: r.headers, text, json });
@@ -81,10 +97,19 @@ test('issue attachments: the poster uploads (201), lists, gets, renames (201), d
   const a = await upload(base, bob.token, { name: 'trace.log', data: 'stack trace\n' });
   assert.is(a.status, 201, a.text);
   valid('Attachment', a.json);
-  assert.equal({ ...a.json, id: 0, uuid: '', created_at: '' }, {
-    id: 0, name: 'trace.log', size: 12, download_count: 0, created_at: '', uuid: '',
-    browser_download_url: `${env.srv.url}/attachments/${a.json.uuid}`, type: 'attachment',
-  });
+  assert.equal(
+    { ...a.json, id: 0, uuid: '', created_at: '' },
+    {
+      id: 0,
+      name: 'trace.log',
+      size: 12,
+      download_count: 0,
+      created_at: '',
+      uuid: '',
+      browser_download_url: `${env.srv.url}/attachments/${a.json.uuid}`,
+      type: 'attachment',
+    },
+  );
   assert.ok(fs.existsSync(fileOf(a.json.uuid)));
   const after = await em().findOneOrFail(Issue, { id: issue.id });
   assert.ok(after.updatedAt.getTime() > Date.UTC(2020, 0, 2), 'the issue counts as updated');
@@ -94,10 +119,16 @@ test('issue attachments: the poster uploads (201), lists, gets, renames (201), d
   assert.is(b.json.name, 'screenshot.png');
   const list = await env.as(alice, 'GET', base);
   validList('Attachment', list);
-  assert.equal(list.json.map((x: any) => x.name), ['trace.log', 'screenshot.png']);
+  assert.equal(
+    list.json.map((x: any) => x.name),
+    ['trace.log', 'screenshot.png'],
+  );
   if (!pending('issues.get')) {
     const shown = await env.as(alice, 'GET', `/repos/${repo.full_name}/issues/${issue.index}`);
-    assert.equal(shown.json.assets.map((x: any) => x.id), [a.json.id, b.json.id]);
+    assert.equal(
+      shown.json.assets.map((x: any) => x.id),
+      [a.json.id, b.json.id],
+    );
   }
 
   const got = await env.as(alice, 'GET', `${base}/${a.json.id}`);
@@ -121,7 +152,7 @@ test('issue attachments: the poster uploads (201), lists, gets, renames (201), d
   assert.is((await download(a.json.browser_download_url)).status, 404);
 });
 
-test('issue attachments: others need write access (403, nothing written); writers and site admins may change anyone\'s', async () => {
+test("issue attachments: others need write access (403, nothing written); writers and site admins may change anyone's", async () => {
   const { alice, bob, carol } = env;
   const outsider = await makeUser(env.db, env.srv.api);
   const repo = await newRepo(env, alice, { auto_init: true });
@@ -135,7 +166,10 @@ test('issue attachments: others need write access (403, nothing written); writer
   // Neither the poster nor a writer: a signed-in stranger, and a site admin whose public-only token
   // does not carry admin rights (spec, token kinds).
   const stranger = await makeToken(env.srv.api, env.admin, ['public-only', 'write:issue']);
-  for (const [token, what] of [[stranger, 'site admin, public-only token'], [outsider.token, 'stranger']] as const) {
+  for (const [token, what] of [
+    [stranger, 'site admin, public-only token'],
+    [outsider.token, 'stranger'],
+  ] as const) {
     assert.is((await upload(base, token, { name: 'n.txt', data: 'n' })).status, 403, what);
     assert.is((await env.as(token, 'PATCH', `${base}/${a.json.id}`, { name: 'hacked' })).status, 403, what);
     assert.is((await env.as(token, 'DELETE', `${base}/${a.json.id}`)).status, 403, what);
@@ -143,7 +177,11 @@ test('issue attachments: others need write access (403, nothing written); writer
   assert.is(await countRows({ issueId: issue.id }), 1);
   assert.is((await env.as(alice, 'GET', `${base}/${a.json.id}`)).json.name, 'a.txt');
 
-  assert.is((await env.as(env.admin, 'PATCH', `${base}/${a.json.id}`, { name: 'by-admin.txt' })).status, 201, 'a site admin with a full token');
+  assert.is(
+    (await env.as(env.admin, 'PATCH', `${base}/${a.json.id}`, { name: 'by-admin.txt' })).status,
+    201,
+    'a site admin with a full token',
+  );
   assert.is((await env.as(carol, 'PATCH', `${base}/${a.json.id}`, { name: 'by-writer.txt' })).status, 201);
   assert.is((await upload(base, carol.token, { name: 'w.txt', data: 'w' })).status, 201);
 
@@ -155,7 +193,10 @@ test('issue attachments: others need write access (403, nothing written); writer
   const onComment = await upload(`/repos/${repo.full_name}/issues/comments/${comment}/assets`, alice.token, { name: 'c.txt', data: 'c' });
   assert.is(onComment.status, 201, onComment.text);
   assert.is((await env.as(alice, 'GET', `${base}/${onComment.json.id}`)).status, 404);
-  assert.equal((await env.as(alice, 'GET', base)).json.map((x: any) => x.name), ['by-writer.txt', 'w.txt']);
+  assert.equal(
+    (await env.as(alice, 'GET', base)).json.map((x: any) => x.name),
+    ['by-writer.txt', 'w.txt'],
+  );
   assert.is((await env.as(alice, 'DELETE', `${base}/${onComment.json.id}`)).status, 404);
   assert.is(await countRows({ commentId: comment }), 1);
 });
@@ -207,7 +248,11 @@ test('issue attachments: `updated_at` backdates the upload for repository admins
   const q = `updated_at=${encodeURIComponent(when.toISOString().replace('.000Z', 'Z'))}`;
   assert.is((await upload(base, bob.token, { name: 'a.txt', data: 'a' }, q)).status, 403, 'not a repository admin');
   assert.is((await upload(base, alice.token, { name: 'a.txt', data: 'a' }, 'updated_at=yesterday')).status, 422);
-  assert.is((await upload(base, alice.token, { name: 'a.txt', data: 'a' }, 'updated_at=2001-01-01T00:00:00Z')).status, 403, 'before the issue');
+  assert.is(
+    (await upload(base, alice.token, { name: 'a.txt', data: 'a' }, 'updated_at=2001-01-01T00:00:00Z')).status,
+    403,
+    'before the issue',
+  );
   assert.is(await countRows({ issueId: issue.id }), 0);
   const ok = await upload(base, alice.token, { name: 'a.txt', data: 'a' }, q);
   assert.is(ok.status, 201, ok.text);
@@ -237,14 +282,20 @@ test('comment attachments: the poster may always (spec), writers too, others 403
   assert.is(w.status, 201, w.text);
   const list = await env.as(bob, 'GET', base);
   validList('Attachment', list);
-  assert.equal(list.json.map((x: any) => x.name), ['repro.txt', 'writer.txt']);
+  assert.equal(
+    list.json.map((x: any) => x.name),
+    ['repro.txt', 'writer.txt'],
+  );
   assert.equal((await env.as(bob, 'GET', `${base}/${a.json.id}`)).json, a.json);
   const ed = await env.as(carol, 'PATCH', `${base}/${a.json.id}`, { name: 'repro-steps.txt' });
   assert.is(ed.status, 201, ed.text);
   assert.is(ed.json.name, 'repro-steps.txt');
   if (!pending('issueComments.getComments')) {
     const shown = await env.as(alice, 'GET', `/repos/${repo.full_name}/issues/comments/${comment}`);
-    assert.equal(shown.json.assets.map((x: any) => x.name), ['repro-steps.txt', 'writer.txt']);
+    assert.equal(
+      shown.json.assets.map((x: any) => x.name),
+      ['repro-steps.txt', 'writer.txt'],
+    );
   }
 
   const other = await newComment(repo, issue, alice);
@@ -266,7 +317,10 @@ test('attachments off: issue and comment attachment routes answer 404', async ()
   const comment = await newComment(repo, issue, alice);
   const off = await startServer(env.db, { ATTACHMENT__ENABLED: 'false' });
   try {
-    for (const p of [`/repos/${repo.full_name}/issues/${issue.index}/assets`, `/repos/${repo.full_name}/issues/comments/${comment}/assets`]) {
+    for (const p of [
+      `/repos/${repo.full_name}/issues/${issue.index}/assets`,
+      `/repos/${repo.full_name}/issues/comments/${comment}/assets`,
+    ]) {
       const r = await upload(p, alice.token, { name: 'a.txt', data: 'a' }, '', off.api);
       assert.is(r.status, 404, r.text);
     }

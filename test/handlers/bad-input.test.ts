@@ -8,8 +8,12 @@ import { Issue } from '../../model/issue.ts';
 import { User } from '../../model/user.ts';
 
 let env: Env;
-test.before(async () => { env = await setup({ QUOTA__ENABLED: 'true' }); });
-test.after(async () => { await env.close(); });
+test.before(async () => {
+  env = await setup({ QUOTA__ENABLED: 'true' });
+});
+test.after(async () => {
+  await env.close();
+});
 
 const em = () => env.db.db.orm.em.fork();
 /** A JSON body sent as written: 2^63 and −2^63−1 do not survive JSON.stringify of a double. */
@@ -90,28 +94,44 @@ test('request body binding: integers beyond int64 or their column are 422 [Field
   assert.is(q.status, 422, q.text);
   assert.is(q.json.message, '[Limit]: Range');
   const before = await em().findOneOrFail(User, { id: env.bob.id });
-  const u = await raw(env.admin, 'PATCH', `/admin/users/${env.bob.name}`, `{"login_name":"${env.bob.name}","source_id":0,"max_repo_creation":9223372036854775808}`);
+  const u = await raw(
+    env.admin,
+    'PATCH',
+    `/admin/users/${env.bob.name}`,
+    `{"login_name":"${env.bob.name}","source_id":0,"max_repo_creation":9223372036854775808}`,
+  );
   assert.is(u.status, 422, u.text);
   assert.is((await em().findOneOrFail(User, { id: env.bob.id })).maxRepoCreation, before.maxRepoCreation);
 });
 
 test('request body binding: nesting far beyond any body is 422', async () => {
   const repo = await newRepo(env, env.alice);
-  for (const text of [`${'['.repeat(100_000)}${']'.repeat(100_000)}`, `{"title":"t","labels":${'['.repeat(100_000)}${']'.repeat(100_000)}}`]) {
+  for (const text of [
+    `${'['.repeat(100_000)}${']'.repeat(100_000)}`,
+    `{"title":"t","labels":${'['.repeat(100_000)}${']'.repeat(100_000)}}`,
+  ]) {
     const r = await raw(env.alice, 'POST', `/repos/${repo.full_name}/issues`, text);
     assert.is(r.status, 422, r.text.slice(0, 200));
   }
 });
 
 test('text and multipart bodies: NUL in the text or a file name is 422, and no attachment is kept', async () => {
-  const t = await call(env.srv.api, 'POST', '/markdown/raw', { token: env.alice.token, body: 'a\u0000b', headers: { 'Content-Type': 'text/plain' } });
+  const t = await call(env.srv.api, 'POST', '/markdown/raw', {
+    token: env.alice.token,
+    body: 'a\u0000b',
+    headers: { 'Content-Type': 'text/plain' },
+  });
   assert.is(t.status, 422, t.text);
   assert.is(t.json.message, '[Body]: Invalid');
   const repo = await newRepo(env, env.alice);
   const issue = await env.as(env.alice, 'POST', `/repos/${repo.full_name}/issues`, { title: 'files' });
   const form = new FormData();
   form.append('attachment', new Blob(['x']), 'a\u0000b.txt');
-  const r = await fetch(`${env.srv.api}/repos/${repo.full_name}/issues/${issue.json.number}/assets`, { method: 'POST', headers: { Authorization: `token ${env.alice.token}` }, body: form });
+  const r = await fetch(`${env.srv.api}/repos/${repo.full_name}/issues/${issue.json.number}/assets`, {
+    method: 'POST',
+    headers: { Authorization: `token ${env.alice.token}` },
+    body: form,
+  });
   assert.is(r.status, 422, await r.text());
   const list = await env.api('GET', `/repos/${repo.full_name}/issues/${issue.json.number}/assets`, { token: env.alice.token });
   assert.equal(list.json, []);

@@ -21,7 +21,15 @@ const valid = (schema: keyof typeof ApiSchemas, value: unknown) => {
 };
 const api = (method: string, p: string, token = alice.token, body?: unknown) => call(srv.api, method, p, { token, body });
 const R = () => `/repos/${alice.name}/repo`;
-const refOf = (ref: string) => mustGit(null, `--git-dir=${path.join(srv.config.repoRoot, alice.name.toLowerCase(), 'repo.git')}`, 'rev-parse', '--verify', '--quiet', ref).catch(() => null);
+const refOf = (ref: string) =>
+  mustGit(
+    null,
+    `--git-dir=${path.join(srv.config.repoRoot, alice.name.toLowerCase(), 'repo.git')}`,
+    'rev-parse',
+    '--verify',
+    '--quiet',
+    ref,
+  ).catch(() => null);
 const content = (s: string) => Buffer.from(s).toString('base64');
 
 test.before(async () => {
@@ -59,7 +67,13 @@ test('forgejo-facts 6.9: the branch shape, unprotected', async () => {
   assert.is(r.json.commit.id, await refOf('refs/heads/main'));
   assert.is(r.json.commit.url, `${srv.config.appUrl}${alice.name}/repo/commit/${r.json.commit.id}`);
   assert.is(r.json.commit.author.username, alice.name);
-  assert.equal(r.json.commit.verification, { verified: false, reason: 'gpg.error.not_signed_commit', signature: '', signer: null, payload: '' });
+  assert.equal(r.json.commit.verification, {
+    verified: false,
+    reason: 'gpg.error.not_signed_commit',
+    signature: '',
+    signer: null,
+    payload: '',
+  });
   assert.is(r.json.commit.added, null);
   // Outsiders read a public repository's branches but cannot push.
   const asCarol = await api('GET', `${R()}/branches/main`, carol.token);
@@ -126,8 +140,14 @@ test('delete: the default branch and protected branches cannot be deleted (403),
 
 test('branch protections: CRUD, the BranchProtection shape, admin only', async () => {
   const created = await api('POST', `${R()}/branch_protections`, alice.token, {
-    rule_name: 'release/*', enable_push: true, enable_push_whitelist: true, push_whitelist_usernames: [bob.name],
-    required_approvals: 2, enable_status_check: true, status_check_contexts: ['ci'], protected_file_patterns: '*.lock',
+    rule_name: 'release/*',
+    enable_push: true,
+    enable_push_whitelist: true,
+    push_whitelist_usernames: [bob.name],
+    required_approvals: 2,
+    enable_status_check: true,
+    status_check_contexts: ['ci'],
+    protected_file_patterns: '*.lock',
   });
   assert.is(created.status, 201);
   valid('BranchProtection', created.json);
@@ -137,11 +157,20 @@ test('branch protections: CRUD, the BranchProtection shape, admin only', async (
   assert.is(created.json.required_approvals, 2);
   assert.is((await api('POST', `${R()}/branch_protections`, alice.token, { rule_name: 'release/*' })).status, 403);
   assert.is((await api('POST', `${R()}/branch_protections`, alice.token, {})).status, 400);
-  const unknownUser = await api('POST', `${R()}/branch_protections`, alice.token, { rule_name: 'x', push_whitelist_usernames: ['no-such-user'] });
+  const unknownUser = await api('POST', `${R()}/branch_protections`, alice.token, {
+    rule_name: 'x',
+    push_whitelist_usernames: ['no-such-user'],
+  });
   assert.is(unknownUser.status, 422);
   const list = await api('GET', `${R()}/branch_protections`);
-  assert.equal(list.json.map((p: { rule_name: string }) => p.rule_name), ['release/*']);
-  const edited = await api('PATCH', `${R()}/branch_protections/${encodeURIComponent('release/*')}`, alice.token, { required_approvals: 1, enable_push: false });
+  assert.equal(
+    list.json.map((p: { rule_name: string }) => p.rule_name),
+    ['release/*'],
+  );
+  const edited = await api('PATCH', `${R()}/branch_protections/${encodeURIComponent('release/*')}`, alice.token, {
+    required_approvals: 1,
+    enable_push: false,
+  });
   assert.is(edited.status, 200);
   valid('BranchProtection', edited.json);
   assert.is(edited.json.required_approvals, 1);
@@ -187,7 +216,10 @@ test('renaming the default branch needs an admin and moves HEAD', async () => {
   assert.is((await api('PATCH', `${R()}/branches/main`, alice.token, { name: 'trunk' })).status, 204);
   const repo = await api('GET', R());
   assert.is(repo.json.default_branch, 'trunk');
-  assert.is(await mustGit(null, `--git-dir=${path.join(srv.config.repoRoot, alice.name.toLowerCase(), 'repo.git')}`, 'symbolic-ref', 'HEAD'), 'refs/heads/trunk');
+  assert.is(
+    await mustGit(null, `--git-dir=${path.join(srv.config.repoRoot, alice.name.toLowerCase(), 'repo.git')}`, 'symbolic-ref', 'HEAD'),
+    'refs/heads/trunk',
+  );
   assert.is((await api('PATCH', `${R()}/branches/release/1`, alice.token, { name: 'rel-1' })).status, 403);
 });
 
@@ -220,7 +252,10 @@ test('tag protections: CRUD and 422 for users the rule does not list', async () 
   const tp = await api('POST', `${R()}/tag_protections`, alice.token, { name_pattern: 'v*', whitelist_usernames: [alice.name] });
   assert.is(tp.status, 201);
   valid('TagProtection', tp.json);
-  assert.is((await api('POST', `${R()}/tag_protections`, alice.token, { name_pattern: 'v*', whitelist_usernames: [alice.name] })).status, 403);
+  assert.is(
+    (await api('POST', `${R()}/tag_protections`, alice.token, { name_pattern: 'v*', whitelist_usernames: [alice.name] })).status,
+    403,
+  );
   assert.is((await api('POST', `${R()}/tag_protections`, alice.token, { name_pattern: 'x*' })).status, 400);
   const create = await api('POST', `${R()}/tags`, bob.token, { tag_name: 'v2.0' });
   assert.is(create.status, 422);

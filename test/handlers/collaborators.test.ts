@@ -5,8 +5,12 @@ import { newOrg, newRepo, setup, valid, validList, type Env } from './repo-setup
 import type { Res } from '../helpers/client.ts';
 
 let env: Env;
-test.before(async () => { env = await setup(); });
-test.after(async () => { await env.close(); });
+test.before(async () => {
+  env = await setup();
+});
+test.after(async () => {
+  await env.close();
+});
 
 const logins = (r: Res) => (r.json as { login: string }[]).map((u) => u.login);
 
@@ -69,7 +73,10 @@ test('repository teams: list, get, add, remove; 405 for a repository of an indiv
   assert.is(team.status, 201, team.text);
   const repo = (await env.as(alice, 'POST', `/orgs/${org.name}/repos`, { name: 'teamed' })).json;
   const path = `/repos/${repo.full_name}/teams`;
-  assert.equal((await env.as(alice, 'GET', path)).json.map((t: { name: string }) => t.name), ['Owners']);
+  assert.equal(
+    (await env.as(alice, 'GET', path)).json.map((t: { name: string }) => t.name),
+    ['Owners'],
+  );
   assert.is((await env.as(alice, 'GET', `${path}/devs`)).status, 404);
   assert.is((await env.as(alice, 'PUT', `${path}/devs`)).status, 204);
   assert.is((await env.as(alice, 'PUT', `${path}/devs`)).status, 422);

@@ -92,7 +92,10 @@ test('forgejo-facts 4.2 and 6.10: list with paging headers and the commit shape'
   const r = await api('GET', `${R()}/commits?limit=2&page=2`);
   assert.is(r.status, 200);
   for (const c of r.json) valid('Commit', c);
-  assert.equal(r.json.map((c: { sha: string }) => c.sha), [shas[2], shas[1]]);
+  assert.equal(
+    r.json.map((c: { sha: string }) => c.sha),
+    [shas[2], shas[1]],
+  );
   assert.is(r.headers.get('x-total-count'), '5');
   assert.is(r.headers.get('x-total'), '5');
   assert.is(r.headers.get('x-page'), '2');
@@ -104,7 +107,10 @@ test('forgejo-facts 4.2 and 6.10: list with paging headers and the commit shape'
   assert.is(c.commit.tree.sha, shas[2]);
   assert.is(c.commit.author.date, '2024-01-03T12:00:00+02:00');
   assert.is(c.created, c.commit.committer.date);
-  assert.equal(c.parents.map((p: { sha: string }) => p.sha), [shas[1]]);
+  assert.equal(
+    c.parents.map((p: { sha: string }) => p.sha),
+    [shas[1]],
+  );
   assert.equal(c.files, [{ filename: 'docs/guide.md', status: 'added' }]);
   assert.equal(c.stats, { total: 1, additions: 1, deletions: 0 });
   assert.is(c.commit.verification.reason, 'gpg.error.not_signed_commit');
@@ -140,7 +146,11 @@ test('commit authors and committers are the users of an added address or a norep
   const wt = path.join(tmp, 'who');
   await mustGit(null, 'clone', '-q', cloneUrl(srv.url, alice.name, 'who', [alice.name, alice.token]), wt);
   const noreply = `${bob.name.toUpperCase()}@${srv.config.SERVICE.NO_REPLY_ADDRESS}`;
-  const people: [string, string][] = [[added.toUpperCase(), 'nobody@example.com'], [noreply, added], ['nobody@example.com', noreply]];
+  const people: [string, string][] = [
+    [added.toUpperCase(), 'nobody@example.com'],
+    [noreply, added],
+    ['nobody@example.com', noreply],
+  ];
   for (const [i, [author, committer]] of people.entries()) {
     fs.writeFileSync(path.join(wt, 'f.txt'), `${i}\n`);
     await mustGit(wt, 'add', '-A');
@@ -149,8 +159,15 @@ test('commit authors and committers are the users of an added address or a norep
   await mustGit(wt, 'push', '-q', 'origin', 'HEAD:main');
   const r = await api('GET', `/repos/${alice.name}/who/commits`);
   assert.is(r.status, 200);
-  const logins = r.json.map((c: { author: { login: string } | null; committer: { login: string } | null }) => [c.author?.login ?? null, c.committer?.login ?? null]);
-  assert.equal(logins, [[null, bob.name], [bob.name, alice.name], [alice.name, null]]);
+  const logins = r.json.map((c: { author: { login: string } | null; committer: { login: string } | null }) => [
+    c.author?.login ?? null,
+    c.committer?.login ?? null,
+  ]);
+  assert.equal(logins, [
+    [null, bob.name],
+    [bob.name, alice.name],
+    [alice.name, null],
+  ]);
 });
 
 test('a single commit, its diff and its patch', async () => {
@@ -178,7 +195,10 @@ test('compare: commits and files between two refs', async () => {
   assert.is(r.status, 200);
   valid('Compare', r.json);
   assert.is(r.json.total_commits, 2);
-  assert.equal(r.json.commits.map((c: { sha: string }) => c.sha), [shas[4], shas[3]]);
+  assert.equal(
+    r.json.commits.map((c: { sha: string }) => c.sha),
+    [shas[4], shas[3]],
+  );
   assert.equal(r.json.files, [{ filename: 'main.txt', status: 'modified' }]);
   assert.is((await api('GET', `${R()}/compare/old...nope`)).status, 404);
 });
@@ -200,7 +220,8 @@ test('git/refs/{ref}: the documented list for a prefix and for an exact name; no
   validList('Reference', exact);
   assert.is(exact.json.length, 1);
   assert.equal(exact.json[0], {
-    ref: 'refs/heads/main', url: `${srv.config.appUrl}api/v1${R()}/git/refs/heads/main`,
+    ref: 'refs/heads/main',
+    url: `${srv.config.appUrl}api/v1${R()}/git/refs/heads/main`,
     object: { type: 'commit', sha: shas[4], url: `${srv.config.appUrl}api/v1${R()}/git/commits/${shas[4]}` },
   });
   // Forgejo prefixes `refs/` to what is given, so the full name finds nothing, like any other miss.
@@ -217,9 +238,15 @@ test('refs, trees and blobs', async () => {
   assert.is(tree.json.sha, shas[4]);
   assert.is(tree.json.total_count, 3);
   assert.is(tree.json.truncated, true);
-  assert.equal(tree.json.tree.map((e: { path: string }) => e.path), ['docs', 'docs/guide.md']);
+  assert.equal(
+    tree.json.tree.map((e: { path: string }) => e.path),
+    ['docs', 'docs/guide.md'],
+  );
   const page2 = await api('GET', `${R()}/git/trees/main?recursive=1&per_page=2&page=2`);
-  assert.equal(page2.json.tree.map((e: { path: string }) => e.path), ['main.txt']);
+  assert.equal(
+    page2.json.tree.map((e: { path: string }) => e.path),
+    ['main.txt'],
+  );
   assert.is((await api('GET', `${R()}/git/trees/nope`)).status, 400);
   const entry = page2.json.tree[0];
   const blob = await api('GET', `${R()}/git/blobs/${entry.sha}`);
@@ -249,7 +276,11 @@ test('notes: add, read, replace, delete', async () => {
 });
 
 test('commit statuses: create, list by sha and ref, combined state', async () => {
-  const created = await api('POST', `${R()}/statuses/${shas[4]}`, { state: 'pending', context: 'ci/build', target_url: 'https://ci.example.com/1' });
+  const created = await api('POST', `${R()}/statuses/${shas[4]}`, {
+    state: 'pending',
+    context: 'ci/build',
+    target_url: 'https://ci.example.com/1',
+  });
   assert.is(created.status, 201);
   valid('CommitStatus', created.json);
   assert.is(created.json.id, 1);
@@ -263,9 +294,15 @@ test('commit statuses: create, list by sha and ref, combined state', async () =>
   const bySha = await api('GET', `${R()}/statuses/${shas[4]}`);
   assert.is(bySha.headers.get('x-total-count'), '3');
   for (const s of bySha.json) valid('CommitStatus', s);
-  assert.equal(bySha.json.map((s: { id: number }) => s.id), [3, 2, 1]);
+  assert.equal(
+    bySha.json.map((s: { id: number }) => s.id),
+    [3, 2, 1],
+  );
   const byRef = await api('GET', `${R()}/commits/main/statuses?state=success`);
-  assert.equal(byRef.json.map((s: { id: number }) => s.id), [2]);
+  assert.equal(
+    byRef.json.map((s: { id: number }) => s.id),
+    [2],
+  );
   const combined = await api('GET', `${R()}/commits/main/status`);
   valid('CombinedStatus', combined.json);
   assert.is(combined.json.state, 'failure');
@@ -279,9 +316,19 @@ test('commit statuses: create, list by sha and ref, combined state', async () =>
 
 test('names git would refuse are 4xx, never 500', async () => {
   const cases: [string, number][] = [
-    ['/branches/a%0Ab', 404], ['/branches/a%00b', 404], ['/tags/a%0Ab', 404], ['/git/trees/a%0Ab', 400], ['/git/commits/a%0Ab', 422],
-    ['/raw/a%0Ab', 404], ['/raw/x?ref=a%0Ab', 404], ['/contents/README.md?ref=a%0Ab', 404], ['/commits?sha=a%0Ab', 404],
-    ['/compare/a%0Ab...main', 404], ['/archive/a%0Ab.zip', 404], ['/commits/a%0Ab/status', 200], ['/git/blobs/a%0Ab', 400],
+    ['/branches/a%0Ab', 404],
+    ['/branches/a%00b', 404],
+    ['/tags/a%0Ab', 404],
+    ['/git/trees/a%0Ab', 400],
+    ['/git/commits/a%0Ab', 422],
+    ['/raw/a%0Ab', 404],
+    ['/raw/x?ref=a%0Ab', 404],
+    ['/contents/README.md?ref=a%0Ab', 404],
+    ['/commits?sha=a%0Ab', 404],
+    ['/compare/a%0Ab...main', 404],
+    ['/archive/a%0Ab.zip', 404],
+    ['/commits/a%0Ab/status', 200],
+    ['/git/blobs/a%0Ab', 400],
   ];
   for (const [p, status] of cases) assert.is((await api('GET', `${R()}${p}`)).status, status, p);
 });

@@ -13,7 +13,9 @@ test.before(async () => {
   env = await setup();
   crowd = await Promise.all(Array.from({ length: 12 }, () => makeUser(env.db, env.srv.api)));
 });
-test.after(async () => { await env.close(); });
+test.after(async () => {
+  await env.close();
+});
 
 const N = 30;
 const times = <T>(n: number, f: (i: number) => Promise<T>) => Promise.all(Array.from({ length: n }, (_, i) => f(i)));
@@ -44,7 +46,9 @@ test('issues created in parallel with a label and a milestone: open_issues_count
   const R = `/repos/${repo.full_name}`;
   const label = await ok(env.as(alice, 'POST', `${R}/labels`, { name: 'bug', color: '#ff0000' }), 201);
   const ms = await ok(env.as(alice, 'POST', `${R}/milestones`, { title: 'v1' }), 201);
-  const made = await times(N, (i) => ok(env.as(alice, 'POST', `${R}/issues`, { title: `i${i}`, labels: [label.id], milestone: ms.id }), 201));
+  const made = await times(N, (i) =>
+    ok(env.as(alice, 'POST', `${R}/issues`, { title: `i${i}`, labels: [label.id], milestone: ms.id }), 201),
+  );
   assert.is((await ok(env.as(alice, 'GET', R), 200)).open_issues_count, N);
   let m = await ok(env.as(alice, 'GET', `${R}/milestones/${ms.id}`), 200);
   assert.equal([m.open_issues, m.closed_issues], [N, 0]);
@@ -55,8 +59,12 @@ test('issues created in parallel with a label and a milestone: open_issues_count
   m = await ok(env.as(alice, 'GET', `${R}/milestones/${ms.id}`), 200);
   assert.equal([m.open_issues, m.closed_issues], [N - 10, 10]);
   // Forgejo's Label API has no counts on the wire, so the columns are read directly.
-  const counts = await env.db.db.orm.em.fork().getConnection().execute<{ num_issues: number; num_closed_issues: number }[]>(
-    'select num_issues, num_closed_issues from label where id = ?', [label.id]);
+  const counts = await env.db.db.orm.em
+    .fork()
+    .getConnection()
+    .execute<{ num_issues: number; num_closed_issues: number }[]>('select num_issues, num_closed_issues from label where id = ?', [
+      label.id,
+    ]);
   assert.equal([Number(counts[0].num_issues), Number(counts[0].num_closed_issues)], [N, 10]);
 });
 
@@ -87,7 +95,9 @@ test('forks by different users in parallel: forks_count', async () => {
 
 test('releases created and deleted in parallel: release_counter', async () => {
   const repo = await newRepo(env, env.alice, { auto_init: true });
-  const made = await times(N, (i) => ok(env.as(env.alice, 'POST', `/repos/${repo.full_name}/releases`, { tag_name: `v${i}.0`, name: `r${i}` }), 201));
+  const made = await times(N, (i) =>
+    ok(env.as(env.alice, 'POST', `/repos/${repo.full_name}/releases`, { tag_name: `v${i}.0`, name: `r${i}` }), 201),
+  );
   assert.is((await ok(env.as(env.alice, 'GET', `/repos/${repo.full_name}`), 200)).release_counter, N);
   await times(N - 4, (i) => ok(env.as(env.alice, 'DELETE', `/repos/${repo.full_name}/releases/${made[i].id}`), 204));
   assert.is((await ok(env.as(env.alice, 'GET', `/repos/${repo.full_name}`), 200)).release_counter, 4);
@@ -146,8 +156,12 @@ test('mixed writers on one repository at once (comments, new issues, closing, la
   assert.is((await ok(env.as(alice, 'GET', `${R}/issues/${hub.number}`), 200)).comments, 10);
   const m = await ok(env.as(alice, 'GET', `${R}/milestones/${ms.id}`), 200);
   assert.equal([m.open_issues, m.closed_issues], [21 - 6, 6]);
-  const counts = await env.db.db.orm.em.fork().getConnection().execute<{ num_issues: number; num_closed_issues: number }[]>(
-    'select num_issues, num_closed_issues from label where id = ?', [label.id]);
+  const counts = await env.db.db.orm.em
+    .fork()
+    .getConnection()
+    .execute<{ num_issues: number; num_closed_issues: number }[]>('select num_issues, num_closed_issues from label where id = ?', [
+      label.id,
+    ]);
   assert.equal([Number(counts[0].num_issues), Number(counts[0].num_closed_issues)], [1 + 10 + 5, 1]);
 });
 
@@ -163,7 +177,10 @@ test('new issues and comments in parallel, their increments queued until COMMIT 
     times(20, (i) => ok(env.as(alice, 'POST', `${R}/issues/${hub.number}/comments`, { body: `c${i}` }), 201)),
   ]);
   const numbers = [...open, ...closed].map((i: { number: number }) => i.number).sort((a, b) => a - b);
-  assert.equal(numbers, Array.from({ length: N + 5 }, (_, i) => hub.number + 1 + i));
+  assert.equal(
+    numbers,
+    Array.from({ length: N + 5 }, (_, i) => hub.number + 1 + i),
+  );
   assert.ok(closed.every((i: { state: string }) => i.state === 'closed'));
   assert.is((await ok(env.as(alice, 'GET', R), 200)).open_issues_count, 1 + N);
   const got = await ok(env.as(alice, 'GET', `${R}/issues/${hub.number}`), 200);
@@ -188,36 +205,70 @@ test('plain new issues and comments in parallel, inserted with COMMIT (lib/issue
     times(8, (i) => ok(env.as(alice, 'POST', `${R}/issues/${hub.number}/comments`, { body: i % 4 ? `c${i}` : `@${bob.name} c${i}` }), 201)),
   ]);
   // A hook's payload needs the rows before COMMIT.
-  await ok(env.as(alice, 'POST', `${R}/hooks`, { type: 'gitea', active: true, events: ['issues', 'issue_comment'], config: { url: 'http://hooks.example.com/in', content_type: 'json' } }), 201);
+  await ok(
+    env.as(alice, 'POST', `${R}/hooks`, {
+      type: 'gitea',
+      active: true,
+      events: ['issues', 'issue_comment'],
+      config: { url: 'http://hooks.example.com/in', content_type: 'json' },
+    }),
+    201,
+  );
   const [hooked, hookedComments] = await Promise.all([
     times(6, (i) => ok(env.as(alice, 'POST', `${R}/issues`, { title: `h${i}` }), 201)),
     times(4, (i) => ok(env.as(alice, 'POST', `${R}/issues/${hub.number}/comments`, { body: `d${i}` }), 201)),
   ]);
   const made = [...quiet, ...hooked] as { id: number; number: number; title: string; url: string; html_url: string }[];
-  assert.equal(made.map((i) => i.number).sort((a, b) => a - b), Array.from({ length: made.length }, (_, i) => i + 2));
+  assert.equal(
+    made.map((i) => i.number).sort((a, b) => a - b),
+    Array.from({ length: made.length }, (_, i) => i + 2),
+  );
   for (const i of made) {
-    assert.ok(i.url.endsWith(`${R}/issues/${i.number}`) && i.html_url.endsWith(`/issues/${i.number}`), `${i.number} ${i.url} ${i.html_url}`);
+    assert.ok(
+      i.url.endsWith(`${R}/issues/${i.number}`) && i.html_url.endsWith(`/issues/${i.number}`),
+      `${i.number} ${i.url} ${i.html_url}`,
+    );
     const got = await ok(env.as(alice, 'GET', `${R}/issues/${i.number}`), 200);
     assert.equal([got.id, got.title], [i.id, i.title]);
   }
   // The feed's create_issue rows (the actor's copy) say `<number>|<title>` of their issue.
-  const feed = await rows<{ content: string }>(`select content from action where repo_id = ? and op_type = ? and user_id = act_user_id`, [repo.id, OpType.create_issue]);
+  const feed = await rows<{ content: string }>(`select content from action where repo_id = ? and op_type = ? and user_id = act_user_id`, [
+    repo.id,
+    OpType.create_issue,
+  ]);
   assert.equal(feed.map((a) => a.content).sort(), [hub, ...made].map((i) => `${i.number}|${i.title}`).sort());
   const comments = [...quietComments, ...hookedComments] as { id: number; body: string; issue_url: string }[];
   const listed = await ok(env.as(alice, 'GET', `${R}/issues/${hub.number}/comments`), 200);
-  assert.equal(listed.map((c: { id: number; body: string }) => `${c.id} ${c.body}`).sort(), comments.map((c) => `${c.id} ${c.body}`).sort());
-  assert.ok(comments.every((c) => c.issue_url.endsWith(`/${repo.full_name}/issues/${hub.number}`)), comments[0]!.issue_url);
-  const commented = await rows<{ comment_id: number; content: string }>(`select comment_id, content from action where repo_id = ? and op_type = ? and user_id = act_user_id`, [repo.id, OpType.comment_issue]);
+  assert.equal(
+    listed.map((c: { id: number; body: string }) => `${c.id} ${c.body}`).sort(),
+    comments.map((c) => `${c.id} ${c.body}`).sort(),
+  );
+  assert.ok(
+    comments.every((c) => c.issue_url.endsWith(`/${repo.full_name}/issues/${hub.number}`)),
+    comments[0]!.issue_url,
+  );
+  const commented = await rows<{ comment_id: number; content: string }>(
+    `select comment_id, content from action where repo_id = ? and op_type = ? and user_id = act_user_id`,
+    [repo.id, OpType.comment_issue],
+  );
   assert.equal(commented.map((a) => `${a.comment_id} ${a.content}`).sort(), comments.map((c) => `${c.id} ${hub.number}|${c.body}`).sort());
   const tasks = await rows<{ payload: string }>('select payload from hook_task where repo_id = ?', [repo.id]);
-  const payloads = tasks.map((t) => JSON.parse(t.payload) as { action: string; issue: { number: number; title: string }; comment?: { id: number; body: string } });
-  assert.equal(payloads.map((p) => `${p.action} ${p.issue.number}|${p.issue.title} ${p.comment ? `${p.comment.id} ${p.comment.body}` : ''}`).sort(), [
-    ...hooked.map((i: { number: number; title: string }) => `opened ${i.number}|${i.title} `),
-    ...hookedComments.map((c: { id: number; body: string }) => `created ${hub.number}|hub ${c.id} ${c.body}`),
-  ].sort());
+  const payloads = tasks.map(
+    (t) => JSON.parse(t.payload) as { action: string; issue: { number: number; title: string }; comment?: { id: number; body: string } },
+  );
+  assert.equal(
+    payloads.map((p) => `${p.action} ${p.issue.number}|${p.issue.title} ${p.comment ? `${p.comment.id} ${p.comment.body}` : ''}`).sort(),
+    [
+      ...hooked.map((i: { number: number; title: string }) => `opened ${i.number}|${i.title} `),
+      ...hookedComments.map((c: { id: number; body: string }) => `created ${hub.number}|hub ${c.id} ${c.body}`),
+    ].sort(),
+  );
   // The mentioned user was notified of each issue that mentions them, and of the hub, where they
   // were mentioned first in a comment.
-  const threads = await rows<{ issue_id: number; comment_id: number }>('select issue_id, comment_id from notification where repo_id = ? and user_id = ?', [repo.id, bob.id]);
+  const threads = await rows<{ issue_id: number; comment_id: number }>(
+    'select issue_id, comment_id from notification where repo_id = ? and user_id = ?',
+    [repo.id, bob.id],
+  );
   assert.is(threads.length, 4);
   const hubThread = threads.find((t) => Number(t.issue_id) === hub.id);
   assert.ok(hubThread && comments.some((c) => c.id === Number(hubThread.comment_id)), JSON.stringify(threads));

@@ -8,8 +8,12 @@ import { call } from '../helpers/client.ts';
 import { newRepo, setup, type Env } from './repo-setup.ts';
 
 let env: Env;
-test.before(async () => { env = await setup(); });
-test.after(async () => { await env.close(); });
+test.before(async () => {
+  env = await setup();
+});
+test.after(async () => {
+  await env.close();
+});
 
 const get = (path: string, token: string, headers: Record<string, string> = {}) => call(env.srv.api, 'GET', path, { token, headers });
 
@@ -64,7 +68,11 @@ test('a git-backed read (contents): 304 until the file changes', async () => {
   assert.is(first.status, 200, first.text);
   const etag = first.headers.get('etag')!;
   assert.is((await get(path, env.alice.token, { 'If-None-Match': etag })).status, 304);
-  const put = await env.as(env.alice, 'PUT', `/repos/${repo.full_name}/contents/README.md`, { content: Buffer.from('new').toString('base64'), sha: first.json.sha, message: 'edit' });
+  const put = await env.as(env.alice, 'PUT', `/repos/${repo.full_name}/contents/README.md`, {
+    content: Buffer.from('new').toString('base64'),
+    sha: first.json.sha,
+    message: 'edit',
+  });
   assert.is(put.status, 200, put.text);
   assert.is((await get(path, env.alice.token, { 'If-None-Match': etag })).status, 200);
 });

@@ -40,17 +40,24 @@ test.before(async () => {
   const wt = path.join(tmp, 'files');
   await mustGit(null, 'clone', '-q', cloneUrl(srv.url, alice.name, 'files', [alice.name, alice.token]), wt);
   fs.symlinkSync('README.md', path.join(wt, 'link'));
-  await commitFiles(wt, {
-    'src/main.go': 'package main\n\nfunc main() {}\n',
-    'src/lib.ts': 'export const x = 1;\n',
-    'run.sh': '#!/bin/sh\necho hi\n',
-    '.editorconfig': 'root = true\n\n[*]\nindent_style = space\nindent_size = 2\n\n[*.go]\nindent_style = tab\n\n[Makefile]\nindent_style = tab\n',
-    '.gitmodules': '[submodule "vendor/lib"]\n\tpath = vendor/lib\n\turl = https://example.com/lib.git\n',
-    '.forgejo/issue_template/bug.md': '---\nname: Bug\nabout: Report a bug\ntitle: "[bug] "\nlabels: bug, triage\n---\nWhat happened?\n',
-    '.forgejo/issue_template/form.yaml': 'name: Form\ndescription: A form\nbody:\n  - type: textarea\n    id: what\n    attributes:\n      label: What?\n',
-    '.forgejo/issue_template/broken.yaml': 'name: Broken\n',
-    '.forgejo/issue_template/config.yml': 'blank_issues_enabled: false\ncontact_links:\n  - name: Forum\n    url: https://forum.example.com\n    about: Ask there\n',
-  }, 'tree');
+  await commitFiles(
+    wt,
+    {
+      'src/main.go': 'package main\n\nfunc main() {}\n',
+      'src/lib.ts': 'export const x = 1;\n',
+      'run.sh': '#!/bin/sh\necho hi\n',
+      '.editorconfig':
+        'root = true\n\n[*]\nindent_style = space\nindent_size = 2\n\n[*.go]\nindent_style = tab\n\n[Makefile]\nindent_style = tab\n',
+      '.gitmodules': '[submodule "vendor/lib"]\n\tpath = vendor/lib\n\turl = https://example.com/lib.git\n',
+      '.forgejo/issue_template/bug.md': '---\nname: Bug\nabout: Report a bug\ntitle: "[bug] "\nlabels: bug, triage\n---\nWhat happened?\n',
+      '.forgejo/issue_template/form.yaml':
+        'name: Form\ndescription: A form\nbody:\n  - type: textarea\n    id: what\n    attributes:\n      label: What?\n',
+      '.forgejo/issue_template/broken.yaml': 'name: Broken\n',
+      '.forgejo/issue_template/config.yml':
+        'blank_issues_enabled: false\ncontact_links:\n  - name: Forum\n    url: https://forum.example.com\n    about: Ask there\n',
+    },
+    'tree',
+  );
   await mustGit(wt, 'update-index', '--chmod=+x', 'run.sh');
   await mustGit(wt, 'update-index', '--add', '--cacheinfo', `160000,${'1'.repeat(40)},vendor/lib`);
   await mustGit(wt, 'commit', '-q', '-m', 'submodule and mode');
@@ -113,7 +120,10 @@ test('directories list entries without content; symlinks carry their target; sub
   assert.is(sub.json.html_url, null);
   assert.is(sub.json.download_url, null);
   const dir = await api('GET', `${R()}/contents/src`);
-  assert.equal(dir.json.map((e: { path: string }) => e.path), ['src/lib.ts', 'src/main.go']);
+  assert.equal(
+    dir.json.map((e: { path: string }) => e.path),
+    ['src/lib.ts', 'src/main.go'],
+  );
 });
 
 test('contents at a ref: branch, tag and commit id shape the URLs', async () => {
@@ -128,7 +138,12 @@ test('contents at a ref: branch, tag and commit id shape the URLs', async () => 
 });
 
 test('create, update and delete one file; the repository record follows', async () => {
-  const created = await api('POST', `${R()}/contents/docs/new.txt`, { content: b64('one\n'), message: 'add new', author: { name: 'Ann', email: 'ann@example.com' }, dates: { author: '2020-01-02T03:04:05+02:00' } });
+  const created = await api('POST', `${R()}/contents/docs/new.txt`, {
+    content: b64('one\n'),
+    message: 'add new',
+    author: { name: 'Ann', email: 'ann@example.com' },
+    dates: { author: '2020-01-02T03:04:05+02:00' },
+  });
   assert.is(created.status, 201);
   valid('FileResponse', created.json);
   assert.is(created.json.content.path, 'docs/new.txt');
@@ -137,7 +152,10 @@ test('create, update and delete one file; the repository record follows', async 
   assert.is(created.json.commit.author.date, '2020-01-02T01:04:05Z');
   // Only the author was given: it is the committer as well.
   assert.is(created.json.commit.committer.email, 'ann@example.com');
-  assert.equal(created.json.commit.parents.map((p: { sha: string }) => p.sha), [head]);
+  assert.equal(
+    created.json.commit.parents.map((p: { sha: string }) => p.sha),
+    [head],
+  );
   assert.is(await refOf('refs/heads/main'), created.json.commit.sha);
   const sha = created.json.content.sha;
   assert.is((await api('POST', `${R()}/contents/docs/new.txt`, { content: b64('again') })).status, 422);
@@ -181,9 +199,16 @@ test('bad paths are 422 and change nothing', async () => {
   const nul = await api('POST', `${R()}/contents/nul.txt`, { content: b64('x'), message: 'a\u0000b' });
   assert.is(nul.status, 422);
   assert.is(nul.json.message, '[Message]: Invalid');
-  const nulBatch = await api('POST', `${R()}/contents`, { message: 'a\u0000b', files: [{ operation: 'create', path: 'nul.txt', content: b64('x') }] });
+  const nulBatch = await api('POST', `${R()}/contents`, {
+    message: 'a\u0000b',
+    files: [{ operation: 'create', path: 'nul.txt', content: b64('x') }],
+  });
   assert.is(nulBatch.status, 422);
-  const nulPatch = await api('POST', `/repos/${alice.name}/files/diffpatch`, { content: 'diff --git a/x b/x\n', sha: head, message: 'a\u0000b' });
+  const nulPatch = await api('POST', `/repos/${alice.name}/files/diffpatch`, {
+    content: 'diff --git a/x b/x\n',
+    sha: head,
+    message: 'a\u0000b',
+  });
   assert.is(nulPatch.status, 422);
   assert.is(await refOf('refs/heads/main'), head);
 });
@@ -191,7 +216,9 @@ test('bad paths are 422 and change nothing', async () => {
 test('change several files in one commit, on a new branch', async () => {
   const readme = await api('GET', `${R()}/contents/README.md`);
   const r = await api('POST', `${R()}/contents`, {
-    branch: 'main', new_branch: 'batch', message: 'batch change',
+    branch: 'main',
+    new_branch: 'batch',
+    message: 'batch change',
     files: [
       { operation: 'create', path: 'b/one.txt', content: b64('1') },
       { operation: 'update', path: 'README.md', content: b64('# new readme\n'), sha: readme.json.sha },
@@ -211,17 +238,24 @@ test('change several files in one commit, on a new branch', async () => {
   assert.is(await mustGit(null, gitDir(), 'ls-tree', 'batch', 'moved.sh'), `100755 blob ${r.json.files[3].sha}\tmoved.sh`);
   assert.is(await refOf('batch:run.sh'), null);
   // The new branch already exists now.
-  const again = await api('POST', `${R()}/contents`, { new_branch: 'batch', files: [{ operation: 'create', path: 'c.txt', content: b64('c') }] });
+  const again = await api('POST', `${R()}/contents`, {
+    new_branch: 'batch',
+    files: [{ operation: 'create', path: 'c.txt', content: b64('c') }],
+  });
   assert.is(again.status, 422);
   assert.is(await refOf('refs/heads/batch'), branch);
 });
 
 test('concurrent writes to one branch: each succeeds or gets 409, and the repository stays sound', async () => {
   const before = (await refOf('refs/heads/main'))!;
-  const writes = await Promise.all(Array.from({ length: 8 }, (_, i) =>
-    api('POST', `${R()}/contents/race/${i}.txt`, { content: b64(`race ${i}\n`) })));
+  const writes = await Promise.all(
+    Array.from({ length: 8 }, (_, i) => api('POST', `${R()}/contents/race/${i}.txt`, { content: b64(`race ${i}\n`) })),
+  );
   const statuses = writes.map((w) => w.status);
-  assert.ok(statuses.every((s) => s === 201 || s === 409), statuses.join(','));
+  assert.ok(
+    statuses.every((s) => s === 201 || s === 409),
+    statuses.join(','),
+  );
   const won = writes.filter((w) => w.status === 201);
   assert.ok(won.length >= 1);
   // Every winner's commit is on the branch, in one line of history.
@@ -239,7 +273,9 @@ test('raw and media: content, ETag, 304, ref in the path or the query', async ()
   const etag = r.headers.get('etag')!;
   assert.match(etag, /^"[0-9a-f]{40}"$/);
   assert.ok(r.headers.get('last-modified'));
-  const again = await fetch(`${srv.api}${R()}/raw/src/main.go`, { headers: { Authorization: `token ${alice.token}`, 'If-None-Match': `W/${etag}` } });
+  const again = await fetch(`${srv.api}${R()}/raw/src/main.go`, {
+    headers: { Authorization: `token ${alice.token}`, 'If-None-Match': `W/${etag}` },
+  });
   assert.is(again.status, 304);
   const viaBranch = await fetch(`${srv.api}${R()}/raw/batch/README.md`);
   assert.is(await viaBranch.text(), '# new readme\n');
@@ -258,16 +294,27 @@ test('archives: tar.gz, zip and bundle, by archive name and by ball type', async
   assert.match(tar.toString('latin1'), 'files/src/main.go');
   const zip = await fetch(`${srv.api}${R()}/zipball/main`);
   assert.is(zip.status, 200);
-  assert.is(Buffer.from(await zip.arrayBuffer()).subarray(0, 2).toString('latin1'), 'PK');
+  assert.is(
+    Buffer.from(await zip.arrayBuffer())
+      .subarray(0, 2)
+      .toString('latin1'),
+    'PK',
+  );
   const bundle = await fetch(`${srv.api}${R()}/archive/main.bundle`);
-  assert.match(Buffer.from(await bundle.arrayBuffer()).subarray(0, 20).toString('latin1'), '# v2 git bundle');
+  assert.match(
+    Buffer.from(await bundle.arrayBuffer())
+      .subarray(0, 20)
+      .toString('latin1'),
+    '# v2 git bundle',
+  );
   assert.is((await fetch(`${srv.api}${R()}/archive/main.rar`)).status, 400);
   assert.is((await fetch(`${srv.api}${R()}/archive/nope.zip`)).status, 404);
   assert.is((await fetch(`${srv.api}${R()}/tarballs/main`)).status, 404);
 });
 
 test('diffpatch: applies a unified diff as one commit; a stale base is 409', async () => {
-  const patch = 'diff --git a/src/main.go b/src/main.go\n--- a/src/main.go\n+++ b/src/main.go\n@@ -1,3 +1,3 @@\n package main\n \n-func main() {}\n+func main() { println("patched") }\n';
+  const patch =
+    'diff --git a/src/main.go b/src/main.go\n--- a/src/main.go\n+++ b/src/main.go\n@@ -1,3 +1,3 @@\n package main\n \n-func main() {}\n+func main() { println("patched") }\n';
   const stale = await api('POST', `/repos/${alice.name}/files/diffpatch`, { content: patch, sha: (await refOf('refs/heads/main~1'))! });
   assert.is(stale.status, 409);
   assert.is(await refOf('refs/heads/main'), head);
@@ -293,13 +340,19 @@ test('languages, editorconfig, issue templates and issue config', async () => {
   const tpl = await api('GET', `${R()}/issue_templates`);
   assert.is(tpl.status, 200);
   for (const t of tpl.json) valid('IssueTemplate', t);
-  assert.equal(tpl.json.map((t: { file_name: string }) => t.file_name), ['bug.md', 'form.yaml']);
+  assert.equal(
+    tpl.json.map((t: { file_name: string }) => t.file_name),
+    ['bug.md', 'form.yaml'],
+  );
   assert.equal(tpl.json[0].labels, ['bug', 'triage']);
   assert.is(tpl.json[0].content, 'What happened?\n');
   assert.is(tpl.json[1].body[0].type, 'textarea');
   const cfg = await api('GET', `${R()}/issue_config`);
   valid('IssueConfig', cfg.json);
-  assert.equal(cfg.json, { blank_issues_enabled: false, contact_links: [{ name: 'Forum', url: 'https://forum.example.com', about: 'Ask there' }] });
+  assert.equal(cfg.json, {
+    blank_issues_enabled: false,
+    contact_links: [{ name: 'Forum', url: 'https://forum.example.com', about: 'Ask there' }],
+  });
   const v = await api('GET', `${R()}/issue_config/validate`);
   assert.equal(v.json, { valid: true, message: '' });
   const blank = await api('GET', `/repos/${alice.name}/blank/issue_config`);
@@ -316,7 +369,10 @@ test('the first file written to an empty repository makes it non-empty, on the b
   assert.is(repo.json.empty, false);
   assert.is(repo.json.default_branch, 'trunk');
   assert.is(await refOf('refs/heads/trunk', 'blank'), r.json.commit.sha);
-  assert.equal((await api('GET', `/repos/${alice.name}/blank/contents`)).json.map((e: { name: string }) => e.name), ['first.txt']);
+  assert.equal(
+    (await api('GET', `/repos/${alice.name}/blank/contents`)).json.map((e: { name: string }) => e.name),
+    ['first.txt'],
+  );
 });
 
 test.run();

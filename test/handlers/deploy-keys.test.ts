@@ -13,7 +13,8 @@ let db: TestDb;
 let srv: TestServer;
 let alice: TestUser;
 let bob: TestUser;
-const sshKey = () => sshpk.parseKey(generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }), 'pem').toString('ssh');
+const sshKey = () =>
+  sshpk.parseKey(generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }), 'pem').toString('ssh');
 
 test.before(async () => {
   db = await openTestDb();
@@ -22,11 +23,17 @@ test.before(async () => {
   bob = await makeUser(db, srv.api);
   await makeRepo(srv.api, alice, { name: 'app' });
 });
-test.after(async () => { await srv.close(); await db.close(); });
+test.after(async () => {
+  await srv.close();
+  await db.close();
+});
 
 test('add, list, get and delete a deploy key', async () => {
   const key = sshKey();
-  const created = await call(srv.api, 'POST', `/repos/${alice.name}/app/keys`, { token: alice.token, body: { title: 'ci', key, read_only: true } });
+  const created = await call(srv.api, 'POST', `/repos/${alice.name}/app/keys`, {
+    token: alice.token,
+    body: { title: 'ci', key, read_only: true },
+  });
   assert.is(created.status, 201);
   assert.ok(validateResponse(ApiSchemas.DeployKey, created.json).ok);
   assert.is(created.json.read_only, true);
@@ -43,7 +50,10 @@ test('add, list, get and delete a deploy key', async () => {
 });
 
 test('bad keys are 422 and nothing is stored; non-admins get 403', async () => {
-  const bad = await call(srv.api, 'POST', `/repos/${alice.name}/app/keys`, { token: alice.token, body: { title: 'bad', key: 'ssh-ed25519 AAAAnotakey' } });
+  const bad = await call(srv.api, 'POST', `/repos/${alice.name}/app/keys`, {
+    token: alice.token,
+    body: { title: 'bad', key: 'ssh-ed25519 AAAAnotakey' },
+  });
   assert.is(bad.status, 422);
   const missing = await call(srv.api, 'POST', `/repos/${alice.name}/app/keys`, { token: alice.token, body: { title: 'x' } });
   assert.is(missing.json.message, '[Key]: Required');

@@ -13,19 +13,40 @@ import { User, type IUser } from '../../model/user.ts';
 import { Comment } from '../../model/issue.ts';
 
 let env: Env;
-test.before(async () => { env = await setup(); });
-test.after(async () => { await env.close(); });
+test.before(async () => {
+  env = await setup();
+});
+test.after(async () => {
+  await env.close();
+});
 
 const em = (): EntityManager => env.db.db.orm.em.fork();
 const repoRow = async (id: number) => em().findOneOrFail(Repository, { id });
 const userRow = async (id: number) => em().findOneOrFail(User, { id });
 const rowsOf = async (where: object) => em().find(Action, where, { orderBy: { id: 'asc' } });
 
-type Activity = { op_type: string; act_user_id: number; user_id: number; repo_id: number; content: string; comment_id: number; comment: { id: number; body: string } | null; ref_name: string; is_private: boolean; created: string };
-const acts = (r: Res): Activity[] => { validList('Activity', r); return r.json; };
+type Activity = {
+  op_type: string;
+  act_user_id: number;
+  user_id: number;
+  repo_id: number;
+  content: string;
+  comment_id: number;
+  comment: { id: number; body: string } | null;
+  ref_name: string;
+  is_private: boolean;
+  created: string;
+};
+const acts = (r: Res): Activity[] => {
+  validList('Activity', r);
+  return r.json;
+};
 const ops = (r: Res) => acts(r).map((a) => a.op_type);
 /** The titles of the issues created in a feed. */
-const titles = (r: Res) => acts(r).filter((a) => a.op_type === 'create_issue').map((a) => a.content.split('|')[1]);
+const titles = (r: Res) =>
+  acts(r)
+    .filter((a) => a.op_type === 'create_issue')
+    .map((a) => a.content.split('|')[1]);
 
 async function newIssue(u: { token: string }, fullName: string, title = uniq('t')) {
   const r = await env.as(u.token, 'POST', `/repos/${fullName}/issues`, { title });
@@ -58,11 +79,20 @@ test('recording: a watcher who lost read access to the unit gets nothing; the ac
   assert.is((await env.as(alice, 'PUT', `/repos/${repo.full_name}/collaborators/${bob.name}`, { permission: 'read' })).status, 204);
   assert.is((await env.as(bob, 'PUT', `/repos/${repo.full_name}/subscription`)).status, 200);
   await newIssue(alice, repo.full_name);
-  assert.equal((await rowsOf({ repoId: repo.id })).filter((a) => a.opType === OpType.create_issue).map((a) => a.userId).sort(), [alice.id, bob.id].sort());
+  assert.equal(
+    (await rowsOf({ repoId: repo.id }))
+      .filter((a) => a.opType === OpType.create_issue)
+      .map((a) => a.userId)
+      .sort(),
+    [alice.id, bob.id].sort(),
+  );
   assert.is((await env.as(alice, 'DELETE', `/repos/${repo.full_name}/collaborators/${bob.name}`)).status, 204);
   await newIssue(alice, repo.full_name);
   const second = (await rowsOf({ repoId: repo.id, opType: OpType.create_issue })).slice(2);
-  assert.equal(second.map((a) => a.userId), [alice.id]);
+  assert.equal(
+    second.map((a) => a.userId),
+    [alice.id],
+  );
   assert.ok(second.every((a) => a.isPrivate));
 });
 
@@ -100,7 +130,10 @@ test('comments: comment_issue carries the comment; closing links the close comme
   assert.is(c.status, 201, c.text);
   assert.is((await env.as(alice, 'PATCH', `/repos/${repo.full_name}/issues/${issue.number}`, { state: 'closed' })).status, 201);
   const feed = acts(await env.as(alice, 'GET', `/repos/${repo.full_name}/activities/feeds`));
-  assert.equal(feed.map((a) => a.op_type), ['close_issue', 'comment_issue', 'create_issue', 'create_repo']);
+  assert.equal(
+    feed.map((a) => a.op_type),
+    ['close_issue', 'comment_issue', 'create_issue', 'create_repo'],
+  );
   const [close, comment] = feed;
   assert.is(comment.comment_id, c.json.id);
   assert.is(comment.comment?.body, long);
@@ -138,7 +171,9 @@ test('visibility: private repositories, hidden activity, anonymous callers, publ
   // Spec, token kinds: no extra administrator view of private user activity feeds.
   const adminPublicOnly = await makeToken(env.srv.api, admin, ['public-only', 'read:user', 'read:repository']);
   assert.not.ok(titles(await env.as(adminPublicOnly, 'GET', path)).includes('in private'));
-  const adminRepoToken = await makeToken(env.srv.api, admin, ['read:repository'], { repositories: [{ owner: alice.name, name: pub.name }] });
+  const adminRepoToken = await makeToken(env.srv.api, admin, ['read:repository'], {
+    repositories: [{ owner: alice.name, name: pub.name }],
+  });
   assert.is((await env.as(adminRepoToken, 'GET', `/repos/${priv.full_name}/activities/feeds`)).status, 404);
   assert.equal(titles(await env.as(adminRepoToken, 'GET', `/repos/${pub.full_name}/activities/feeds`)), ['in public']);
   // hide_activity: only the user and site admins see what the user did.
@@ -153,7 +188,11 @@ test('visibility: private repositories, hidden activity, anonymous callers, publ
   assert.ok(titles(await env.as(admin, 'GET', hpath)).includes('quiet'));
   assert.equal((await env.as(bob, 'GET', `/users/${hidden.name}/heatmap`)).json, []);
   const own = (await env.as(hidden, 'GET', `/users/${hidden.name}/heatmap`)).json as { contributions: number }[];
-  assert.is(own.reduce((n, h) => n + h.contributions, 0), 2, 'the repository and the issue');
+  assert.is(
+    own.reduce((n, h) => n + h.contributions, 0),
+    2,
+    'the repository and the issue',
+  );
   // A private repository's old public rows disappear once it is private.
   const flip = await newRepo(env, alice);
   await newIssue(alice, flip.full_name, 'before private');
@@ -183,7 +222,10 @@ test('date filter and paging', async () => {
   // Forgejo ignores a date it cannot parse.
   assert.is(acts(await env.as(alice, 'GET', `${base}?date=yesterday`)).length, n);
   assert.is(dayRange('2023-02-30'), null);
-  assert.equal(dayRange('2024-02-29')?.map((d) => d.toISOString()), ['2024-02-29T00:00:00.000Z', '2024-03-01T00:00:00.000Z']);
+  assert.equal(
+    dayRange('2024-02-29')?.map((d) => d.toISOString()),
+    ['2024-02-29T00:00:00.000Z', '2024-03-01T00:00:00.000Z'],
+  );
   // Newest first.
   const created = acts(all).map((a) => a.created);
   assert.equal([...created].sort().reverse(), created);
@@ -225,7 +267,11 @@ test('GET /teams/{id}/activities/feeds: the organization feed limited to the tea
   const org = await newOrg(env, alice);
   const a = await env.as(alice, 'POST', `/orgs/${org.name}/repos`, { name: uniq('a'), private: true });
   const b = await env.as(alice, 'POST', `/orgs/${org.name}/repos`, { name: uniq('b'), private: true });
-  const team = await env.as(alice, 'POST', `/orgs/${org.name}/teams`, { name: uniq('t'), permission: 'read', units: ['repo.code', 'repo.issues'] });
+  const team = await env.as(alice, 'POST', `/orgs/${org.name}/teams`, {
+    name: uniq('t'),
+    permission: 'read',
+    units: ['repo.code', 'repo.issues'],
+  });
   assert.is(team.status, 201, team.text);
   assert.is((await env.as(alice, 'PUT', `/teams/${team.json.id}/repos/${org.name}/${a.json.name}`)).status, 204);
   assert.is((await env.as(alice, 'PUT', `/teams/${team.json.id}/members/${bob.name}`)).status, 204);
@@ -252,7 +298,10 @@ test('heatmap: own actions per 15-minute bucket; an organization counts its whol
   await newIssue(bob, repo.full_name);
   const heat = await env.as(alice, 'GET', `/users/${u.name}/heatmap`);
   assert.is(heat.status, 200);
-  for (const h of heat.json) { valid('UserHeatmapData', h); assert.is(h.timestamp % 900, 0); }
+  for (const h of heat.json) {
+    valid('UserHeatmapData', h);
+    assert.is(h.timestamp % 900, 0);
+  }
   assert.is(count(heat.json) - count(before), 2);
   const now = Math.floor(Date.now() / 1000);
   assert.ok(heat.json.some((h: { timestamp: number }) => h.timestamp <= now && now - h.timestamp < 900 + 60));
@@ -269,7 +318,16 @@ test('events: pushes, tags, branches, releases, forks and repository deletion as
   const repo = await newRepo(env, alice);
   const r: IRepository = await repoRow(repo.id);
   const sender: IUser = await userRow(alice.id);
-  const commit = { sha: 'a'.repeat(40), message: 'msg\n', author: { name: 'A', email: 'a@x' }, committer: { name: 'C', email: 'c@x' }, timestamp: '2024-01-02T03:04:05Z', added: [], removed: [], modified: [] };
+  const commit = {
+    sha: 'a'.repeat(40),
+    message: 'msg\n',
+    author: { name: 'A', email: 'a@x' },
+    committer: { name: 'C', email: 'c@x' },
+    timestamp: '2024-01-02T03:04:05Z',
+    added: [],
+    removed: [],
+    modified: [],
+  };
   const commits = async () => ({ commits: [commit], total: 3, head: commit });
   const zero = '0'.repeat(40);
   const m = em();
@@ -284,9 +342,19 @@ test('events: pushes, tags, branches, releases, forks and repository deletion as
   });
   const feed = acts(await env.as(alice, 'GET', `/repos/${repo.full_name}/activities/feeds`));
   // (create_repo, when repository creation is recorded, is not part of this sequence)
-  assert.equal(feed.filter((a) => a.op_type !== 'create_repo').map((a) => `${a.op_type} ${a.ref_name}`).reverse(), [
-    'commit_repo refs/heads/dev', 'commit_repo refs/heads/dev', 'push_tag refs/tags/v1', 'delete_tag refs/tags/v1', 'delete_branch refs/heads/dev',
-  ]);
+  assert.equal(
+    feed
+      .filter((a) => a.op_type !== 'create_repo')
+      .map((a) => `${a.op_type} ${a.ref_name}`)
+      .reverse(),
+    [
+      'commit_repo refs/heads/dev',
+      'commit_repo refs/heads/dev',
+      'push_tag refs/tags/v1',
+      'delete_tag refs/tags/v1',
+      'delete_branch refs/heads/dev',
+    ],
+  );
   const pushed = feed.find((a) => a.op_type === 'commit_repo' && a.content);
   const content = JSON.parse(pushed!.content);
   assert.is(content.Len, 3);
@@ -296,11 +364,18 @@ test('events: pushes, tags, branches, releases, forks and repository deletion as
   // A fork is a new repository of the one who forked.
   const fork = await newRepo(env, env.bob);
   await m.transactional(async (t) => {
-    await recordEvent(t, { name: 'fork', repo: r, sender: await t.findOneOrFail(User, { id: env.bob.id }), fork: await t.findOneOrFail(Repository, { id: fork.id }) });
+    await recordEvent(t, {
+      name: 'fork',
+      repo: r,
+      sender: await t.findOneOrFail(User, { id: env.bob.id }),
+      fork: await t.findOneOrFail(Repository, { id: fork.id }),
+    });
   });
   assert.ok(ops(await env.as(env.bob, 'GET', `/repos/${fork.full_name}/activities/feeds`)).includes('create_repo'));
   // Deleting the repository drops its activities.
-  await m.transactional(async (t) => { await recordEvent(t, { name: 'repository', action: 'deleted', repo: r, sender }); });
+  await m.transactional(async (t) => {
+    await recordEvent(t, { name: 'repository', action: 'deleted', repo: r, sender });
+  });
   assert.equal(await rowsOf({ repoId: repo.id }), []);
 });
 
@@ -317,8 +392,14 @@ test('over HTTP: branches, tags and releases land in the repository feed with fu
   assert.is((await env.as(alice, 'DELETE', `${R}/tags/v1`)).status, 204);
   const feed = acts(await env.as(bob, 'GET', `${R}/activities/feeds`)).reverse();
   const seen = feed.map((a) => `${a.op_type} ${a.ref_name}`);
-  assert.equal(seen.filter((x) => x.endsWith('refs/heads/dev')), ['commit_repo refs/heads/dev', 'commit_repo refs/heads/dev', 'delete_branch refs/heads/dev']);
-  assert.equal(seen.filter((x) => x.includes('v1')), ['push_tag refs/tags/v1', 'publish_release v1', 'delete_tag refs/tags/v1']);
+  assert.equal(
+    seen.filter((x) => x.endsWith('refs/heads/dev')),
+    ['commit_repo refs/heads/dev', 'commit_repo refs/heads/dev', 'delete_branch refs/heads/dev'],
+  );
+  assert.equal(
+    seen.filter((x) => x.includes('v1')),
+    ['push_tag refs/tags/v1', 'publish_release v1', 'delete_tag refs/tags/v1'],
+  );
   const release = feed.find((a) => a.op_type === 'publish_release');
   assert.is(release?.content, 'First');
   const pushed = JSON.parse(feed.find((a) => a.op_type === 'commit_repo' && a.content)!.content);
@@ -330,7 +411,12 @@ test('over HTTP: a pull request opened, approved with a body, commented and merg
   const repo = await newRepo(env, alice, { auto_init: true });
   const R = `/repos/${repo.full_name}`;
   assert.is((await env.as(alice, 'PUT', `${R}/collaborators/${bob.name}`, { permission: 'write' })).status, 204);
-  const file = await env.as(alice, 'POST', `${R}/contents`, { branch: 'main', new_branch: 'feature', message: 'change', files: [{ operation: 'create', path: 'b.txt', content: Buffer.from('b\n').toString('base64') }] });
+  const file = await env.as(alice, 'POST', `${R}/contents`, {
+    branch: 'main',
+    new_branch: 'feature',
+    message: 'change',
+    files: [{ operation: 'create', path: 'b.txt', content: Buffer.from('b\n').toString('base64') }],
+  });
   assert.is(file.status, 201, file.text);
   const pr = await env.as(alice, 'POST', `${R}/pulls`, { head: 'feature', base: 'main', title: 'a change' });
   assert.is(pr.status, 201, pr.text);
@@ -342,7 +428,12 @@ test('over HTTP: a pull request opened, approved with a body, commented and merg
   assert.is(merged.status, 200, merged.text);
   const feed = acts(await env.as(alice, 'GET', `${R}/activities/feeds`)).reverse();
   const pulls = feed.filter((a) => a.content.startsWith(`${n}|`)).map((a) => `${a.op_type} ${a.content}`);
-  assert.equal(pulls, [`create_pull_request ${n}|a change`, `approve_pull_request ${n}|looks good`, `comment_pull ${n}|merging?`, `merge_pull_request ${n}|a change`]);
+  assert.equal(pulls, [
+    `create_pull_request ${n}|a change`,
+    `approve_pull_request ${n}|looks good`,
+    `comment_pull ${n}|merging?`,
+    `merge_pull_request ${n}|a change`,
+  ]);
   const approval = feed.find((a) => a.op_type === 'approve_pull_request')!;
   assert.is(approval.act_user_id, bob.id);
   assert.ok(approval.comment_id > 0 && approval.comment?.body === 'looks good\nreally', JSON.stringify(approval.comment));
@@ -355,10 +446,12 @@ test('recordAction inside a failed transaction leaves nothing behind', async () 
   const repo = await newRepo(env, alice);
   const r = await repoRow(repo.id);
   const before = (await rowsOf({ repoId: repo.id })).length;
-  await em().transactional(async (t) => {
-    await recordAction(t, { op: 'publish_release', actUserId: alice.id, repo: r, content: 'v1', refName: 'v1' });
-    throw new Error('rolled back');
-  }).catch(() => undefined);
+  await em()
+    .transactional(async (t) => {
+      await recordAction(t, { op: 'publish_release', actUserId: alice.id, repo: r, content: 'v1', refName: 'v1' });
+      throw new Error('rolled back');
+    })
+    .catch(() => undefined);
   assert.is((await rowsOf({ repoId: repo.id })).length, before);
 });
 

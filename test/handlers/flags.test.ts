@@ -8,8 +8,12 @@ import { makeToken } from '../helpers/fixtures.ts';
 import { newRepo, setup, type Env } from './repo-setup.ts';
 
 let env: Env;
-test.before(async () => { env = await setup({ REPOSITORY__ENABLE_FLAGS: 'true' }); });
-test.after(async () => { await env.close(); });
+test.before(async () => {
+  env = await setup({ REPOSITORY__ENABLE_FLAGS: 'true' });
+});
+test.after(async () => {
+  await env.close();
+});
 
 const flagsOf = async (full: string) => {
   const r = await env.as(env.admin, 'GET', `/repos/${full}/flags`);
@@ -71,7 +75,14 @@ test('SA: the owner, other users and anonymous callers are refused; the flags st
   const repo = await newRepo(env, env.alice);
   const base = `/repos/${repo.full_name}/flags`;
   await env.as(env.admin, 'PUT', `${base}/kept`);
-  for (const [method, path, body] of [['GET', base], ['PUT', base, { flags: [] }], ['DELETE', base], ['GET', `${base}/kept`], ['PUT', `${base}/new`], ['DELETE', `${base}/kept`]] as [string, string, unknown?][]) {
+  for (const [method, path, body] of [
+    ['GET', base],
+    ['PUT', base, { flags: [] }],
+    ['DELETE', base],
+    ['GET', `${base}/kept`],
+    ['PUT', `${base}/new`],
+    ['DELETE', `${base}/kept`],
+  ] as [string, string, unknown?][]) {
     assert.is((await env.as(env.alice, method, path, body)).status, 403, `owner ${method} ${path}`);
     assert.is((await env.as(env.bob, method, path, body)).status, 403, `other ${method} ${path}`);
     assert.is((await env.as(undefined, method, path, body)).status, 401, `anonymous ${method} ${path}`);
@@ -88,8 +99,18 @@ test('[repository] ENABLE_FLAGS off: the routes do not exist', async () => {
   const repo = await newRepo(env, env.alice);
   const off = await startServer(env.db, {});
   try {
-    for (const [method, path] of [['GET', ''], ['PUT', ''], ['DELETE', ''], ['GET', '/a'], ['PUT', '/a'], ['DELETE', '/a']]) {
-      const r = await call(off.api, method, `/repos/${repo.full_name}/flags${path}`, { token: env.admin.token, body: method === 'PUT' && !path ? { flags: ['a'] } : undefined });
+    for (const [method, path] of [
+      ['GET', ''],
+      ['PUT', ''],
+      ['DELETE', ''],
+      ['GET', '/a'],
+      ['PUT', '/a'],
+      ['DELETE', '/a'],
+    ]) {
+      const r = await call(off.api, method, `/repos/${repo.full_name}/flags${path}`, {
+        token: env.admin.token,
+        body: method === 'PUT' && !path ? { flags: ['a'] } : undefined,
+      });
       assert.is(r.status, 404, `${method} ${path}`);
     }
   } finally {

@@ -6,8 +6,12 @@ import { Repository } from '../../model/repo.ts';
 import { exists, gitDir, newOrg, newRepo, setup, uniq, valid, validList, type Env } from './repo-setup.ts';
 
 let env: Env;
-test.before(async () => { env = await setup(); });
-test.after(async () => { await env.close(); });
+test.before(async () => {
+  env = await setup();
+});
+test.after(async () => {
+  await env.close();
+});
 
 const git = (dir: string, ...args: string[]) => execFileSync('git', ['--git-dir', dir, ...args], { encoding: 'utf8' }).trim();
 
@@ -17,7 +21,10 @@ function commitTo(dir: string, branch: string, text: string): string {
   const tree = execFileSync('git', ['--git-dir', dir, 'mktree'], { input: `100644 blob ${blob}\tfile.txt\n`, encoding: 'utf8' }).trim();
   const parent = git(dir, 'rev-parse', `refs/heads/${branch}`);
   const env2 = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@x', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@x' };
-  const commit = execFileSync('git', ['--git-dir', dir, 'commit-tree', tree, '-p', parent, '-m', text], { encoding: 'utf8', env: env2 }).trim();
+  const commit = execFileSync('git', ['--git-dir', dir, 'commit-tree', tree, '-p', parent, '-m', text], {
+    encoding: 'utf8',
+    env: env2,
+  }).trim();
   git(dir, 'update-ref', `refs/heads/${branch}`, commit, parent);
   return commit;
 }
@@ -36,11 +43,17 @@ test('POST {R}/forks: 202, git objects copied, fork/parent fields, counts; GET {
   assert.is(r.json.empty, false);
   assert.is(r.json.has_issues, false, 'forks start with code and pulls only');
   assert.is(r.json.has_pull_requests, true);
-  assert.is(git(gitDir(env, bob.name, base.name), 'rev-parse', 'refs/heads/main'), git(gitDir(env, alice.name, base.name), 'rev-parse', 'refs/heads/main'));
+  assert.is(
+    git(gitDir(env, bob.name, base.name), 'rev-parse', 'refs/heads/main'),
+    git(gitDir(env, alice.name, base.name), 'rev-parse', 'refs/heads/main'),
+  );
   assert.is((await env.as(alice, 'GET', `/repos/${base.full_name}`)).json.forks_count, 1);
   const forks = await env.as(alice, 'GET', `/repos/${base.full_name}/forks`);
   validList('Repository', forks);
-  assert.equal(forks.json.map((f: { full_name: string }) => f.full_name), [`${bob.name}/${base.name}`]);
+  assert.equal(
+    forks.json.map((f: { full_name: string }) => f.full_name),
+    [`${bob.name}/${base.name}`],
+  );
   const again = await env.as(bob, 'POST', `/repos/${base.full_name}/forks`, { name: uniq('again') });
   assert.is(again.status, 409, 'one fork per owner');
 });
@@ -95,13 +108,23 @@ test('sync_fork: info, fast-forward from the base, 409 when diverged, 400 for a 
   const info = await env.as(bob, 'GET', `/repos/${fork.full_name}/sync_fork`);
   assert.is(info.status, 200, info.text);
   valid('SyncForkInfo', info.json);
-  assert.equal(info.json, { allowed: true, fork_commit: git(forkDir, 'rev-parse', 'refs/heads/main'), base_commit: head, commits_behind: 2 });
+  assert.equal(info.json, {
+    allowed: true,
+    fork_commit: git(forkDir, 'rev-parse', 'refs/heads/main'),
+    base_commit: head,
+    commits_behind: 2,
+  });
   assert.is((await env.as(bob, 'GET', `/repos/${fork.full_name}/sync_fork/main`)).json.commits_behind, 2);
   assert.is((await env.as(env.carol, 'POST', `/repos/${fork.full_name}/sync_fork`)).status, 403, 'needs write access');
   const sync = await env.as(bob, 'POST', `/repos/${fork.full_name}/sync_fork/main`);
   assert.is(sync.status, 204, sync.text);
   assert.is(git(forkDir, 'rev-parse', 'refs/heads/main'), head);
-  assert.equal((await env.as(bob, 'GET', `/repos/${fork.full_name}/sync_fork`)).json, { allowed: false, fork_commit: head, base_commit: head, commits_behind: 0 });
+  assert.equal((await env.as(bob, 'GET', `/repos/${fork.full_name}/sync_fork`)).json, {
+    allowed: false,
+    fork_commit: head,
+    base_commit: head,
+    commits_behind: 0,
+  });
   assert.ok(c1);
 
   commitTo(forkDir, 'main', 'fork only');

@@ -8,8 +8,12 @@ import { makeToken } from '../helpers/fixtures.ts';
 import { exists, gitDir, newOrg, newRepo, setup, uniq, valid, type Env } from './repo-setup.ts';
 
 let env: Env;
-test.before(async () => { env = await setup(); });
-test.after(async () => { await env.close(); });
+test.before(async () => {
+  env = await setup();
+});
+test.after(async () => {
+  await env.close();
+});
 
 const git = (dir: string, ...args: string[]) => execFileSync('git', ['--git-dir', dir, ...args], { encoding: 'utf8' }).trim();
 // The smallest valid PNG: 1×1.
@@ -21,7 +25,16 @@ test('generate: git content of the default branch, topics, labels and avatar; 20
   await env.as(alice, 'PUT', `/repos/${tpl.full_name}/topics`, { topics: ['starter'] });
   assert.is((await env.as(alice, 'POST', `/repos/${tpl.full_name}/avatar`, { image: PNG })).status, 204);
   const name = uniq('gen');
-  const r = await env.as(bob, 'POST', `/repos/${tpl.full_name}/generate`, { owner: bob.name, name, description: 'from tpl', git_content: true, topics: true, labels: true, avatar: true, private: true });
+  const r = await env.as(bob, 'POST', `/repos/${tpl.full_name}/generate`, {
+    owner: bob.name,
+    name,
+    description: 'from tpl',
+    git_content: true,
+    topics: true,
+    labels: true,
+    avatar: true,
+    private: true,
+  });
   assert.is(r.status, 201, r.text);
   valid('Repository', r.json);
   assert.is(r.json.full_name, `${bob.name}/${name}`);
@@ -34,7 +47,12 @@ test('generate: git content of the default branch, topics, labels and avatar; 20
   assert.is(git(dir, 'rev-parse', 'refs/heads/main'), git(gitDir(env, alice.name, tpl.name), 'rev-parse', 'refs/heads/main'));
   const labels = await env.db.db.orm.em.fork().find(Label, { repoId: r.json.id });
   assert.is(labels.length, 7);
-  const bare = await env.as(bob, 'POST', `/repos/${tpl.full_name}/generate`, { owner: bob.name, name: uniq('gen'), topics: true, default_branch: 'dev' });
+  const bare = await env.as(bob, 'POST', `/repos/${tpl.full_name}/generate`, {
+    owner: bob.name,
+    name: uniq('gen'),
+    topics: true,
+    default_branch: 'dev',
+  });
   assert.is(bare.status, 201, bare.text);
   assert.is(bare.json.empty, true);
   assert.is(bare.json.default_branch, 'dev');
@@ -44,7 +62,8 @@ test('generate refusals: not a template 422, nothing selected 422, owner rules 4
   const { alice, bob, carol } = env;
   const plain = await newRepo(env, alice, { auto_init: true });
   const tpl = await newRepo(env, alice, { auto_init: true, template: true });
-  const gen = (u = bob, body: Record<string, unknown> = {}, repo = tpl) => env.as(u, 'POST', `/repos/${repo.full_name}/generate`, { owner: u.name, name: uniq('g'), git_content: true, ...body });
+  const gen = (u = bob, body: Record<string, unknown> = {}, repo = tpl) =>
+    env.as(u, 'POST', `/repos/${repo.full_name}/generate`, { owner: u.name, name: uniq('g'), git_content: true, ...body });
   const notTpl = await gen(bob, {}, plain);
   assert.is(notTpl.status, 422);
   assert.is(notTpl.json.message, 'this is not a template repo');
@@ -61,7 +80,11 @@ test('generate refusals: not a template 422, nothing selected 422, owner rules 4
   assert.is((await gen(bob, { name: taken.name })).status, 409);
   assert.is((await gen(carol, { owner: org.name })).status, 201);
   const userScope = await makeToken(env.srv.api, bob, ['write:repository']);
-  assert.is((await env.as(userScope, 'POST', `/repos/${tpl.full_name}/generate`, { owner: bob.name, name: uniq('g'), git_content: true })).status, 403, 'needs write:user');
+  assert.is(
+    (await env.as(userScope, 'POST', `/repos/${tpl.full_name}/generate`, { owner: bob.name, name: uniq('g'), git_content: true })).status,
+    403,
+    'needs write:user',
+  );
   const priv = await newRepo(env, alice, { template: true, private: true });
   assert.is((await gen(bob, {}, priv)).status, 404);
 });

@@ -22,7 +22,15 @@ const valid = (schema: keyof typeof ApiSchemas, value: unknown) => {
   assert.ok(r.ok, JSON.stringify(r));
 };
 const api = (method: string, p: string, o: { token?: string; body?: unknown } = {}) => call(srv.api, method, p, o);
-const head = (repo: string, ref: string) => mustGit(null, `--git-dir=${path.join(srv.config.repoRoot, alice.name.toLowerCase(), `${repo}.git`)}`, 'rev-parse', '--verify', '--quiet', ref).catch(() => null);
+const head = (repo: string, ref: string) =>
+  mustGit(
+    null,
+    `--git-dir=${path.join(srv.config.repoRoot, alice.name.toLowerCase(), `${repo}.git`)}`,
+    'rev-parse',
+    '--verify',
+    '--quiet',
+    ref,
+  ).catch(() => null);
 const dir = (name: string) => path.join(tmp, name);
 const creds = (u: TestUser, secret = u.token): [string, string] => [u.name, secret];
 
@@ -91,7 +99,9 @@ test('token scopes: read:repository fetches but cannot push; public-only tokens 
   assert.match(push.out, '403');
   assert.is(await head('priv', 'refs/heads/main'), before);
   assert.is((await git(null, 'clone', '-q', cloneUrl(srv.url, alice.name, 'priv', creds(alice, user)), dir('priv-user'))).ok, false);
-  const po = await fetch(`${srv.url}/${alice.name}/priv.git/info/refs?service=git-upload-pack`, { headers: { Authorization: `token ${publicOnly}` } });
+  const po = await fetch(`${srv.url}/${alice.name}/priv.git/info/refs?service=git-upload-pack`, {
+    headers: { Authorization: `token ${publicOnly}` },
+  });
   assert.is(po.status, 404);
 });
 
@@ -136,15 +146,24 @@ test('the first push fills an empty repository: branches, tags, default branch, 
   assert.is(annotated.json.object.sha, second);
   assert.is(annotated.json.tagger.name, 'Tester');
   const commits = await api('GET', `/repos/${alice.name}/empty/commits?sha=trunk`, { token: alice.token });
-  assert.equal(commits.json.map((c: { sha: string }) => c.sha), [second, first]);
+  assert.equal(
+    commits.json.map((c: { sha: string }) => c.sha),
+    [second, first],
+  );
   const refs = await api('GET', `/repos/${alice.name}/empty/git/refs`, { token: alice.token });
-  assert.equal(refs.json.map((r: { ref: string }) => r.ref), ['refs/heads/feature', 'refs/heads/trunk', 'refs/tags/v1.0']);
+  assert.equal(
+    refs.json.map((r: { ref: string }) => r.ref),
+    ['refs/heads/feature', 'refs/heads/trunk', 'refs/tags/v1.0'],
+  );
   for (const r of refs.json) valid('Reference', r);
 });
 
 test('files written through the contents API arrive with git pull', async () => {
   await mustGit(null, 'clone', '-q', cloneUrl(srv.url, alice.name, 'pub', creds(alice)), dir('pub-pull'));
-  const r = await api('POST', `/repos/${alice.name}/pub/contents/notes/api.txt`, { token: alice.token, body: { content: Buffer.from('from the API\n').toString('base64'), message: 'via api' } });
+  const r = await api('POST', `/repos/${alice.name}/pub/contents/notes/api.txt`, {
+    token: alice.token,
+    body: { content: Buffer.from('from the API\n').toString('base64'), message: 'via api' },
+  });
   assert.is(r.status, 201);
   valid('FileResponse', r.json);
   await mustGit(dir('pub-pull'), 'pull', '-q', '--ff-only');
@@ -156,7 +175,8 @@ test('protected branches on push: allowlist, force push, deletion; protected tag
   await makeRepo(srv.api, alice, { name: 'guarded', auto_init: true });
   await api('PUT', `/repos/${alice.name}/guarded/collaborators/${bob.name}`, { token: alice.token, body: { permission: 'write' } });
   const rule = await api('POST', `/repos/${alice.name}/guarded/branch_protections`, {
-    token: alice.token, body: { rule_name: 'main', enable_push: true, enable_push_whitelist: true, push_whitelist_usernames: [alice.name] },
+    token: alice.token,
+    body: { rule_name: 'main', enable_push: true, enable_push_whitelist: true, push_whitelist_usernames: [alice.name] },
   });
   assert.is(rule.status, 201);
   await mustGit(null, 'clone', '-q', cloneUrl(srv.url, alice.name, 'guarded', creds(bob)), dir('g-bob'));
@@ -183,7 +203,10 @@ test('protected branches on push: allowlist, force push, deletion; protected tag
   assert.match(del.out, 'protected from deletion');
   assert.is(await head('guarded', 'refs/heads/main'), next);
   // Tag protection: release tags are Alice's.
-  const tp = await api('POST', `/repos/${alice.name}/guarded/tag_protections`, { token: alice.token, body: { name_pattern: 'v*', whitelist_usernames: [alice.name] } });
+  const tp = await api('POST', `/repos/${alice.name}/guarded/tag_protections`, {
+    token: alice.token,
+    body: { name_pattern: 'v*', whitelist_usernames: [alice.name] },
+  });
   assert.is(tp.status, 201);
   await mustGit(dir('g-bob'), 'tag', 'v9');
   const tagPush = await git(dir('g-bob'), 'push', 'origin', 'v9');
@@ -220,14 +243,18 @@ test('a fetch after new commits only transfers what is new, and the repository s
 test('a renamed repository answers 301 to its new path for whoever can see it (git follows it); 404/401 otherwise', async () => {
   await makeRepo(srv.api, alice, { name: 'before-pub', auto_init: true });
   await makeRepo(srv.api, alice, { name: 'before-priv', auto_init: true, private: true });
-  for (const [from, to] of [['before-pub', 'after-pub'], ['before-priv', 'after-priv']]) {
+  for (const [from, to] of [
+    ['before-pub', 'after-pub'],
+    ['before-priv', 'after-priv'],
+  ]) {
     const r = await api('PATCH', `/repos/${alice.name}/${from}`, { token: alice.token, body: { name: to } });
     assert.is(r.status, 200, r.text);
   }
-  const refs = (repo: string, suffix = '.git', auth?: [string, string]) => fetch(`${srv.url}/${alice.name}/${repo}${suffix}/info/refs?service=git-upload-pack`, {
-    redirect: 'manual',
-    headers: auth ? { Authorization: `Basic ${Buffer.from(auth.join(':')).toString('base64')}` } : {},
-  });
+  const refs = (repo: string, suffix = '.git', auth?: [string, string]) =>
+    fetch(`${srv.url}/${alice.name}/${repo}${suffix}/info/refs?service=git-upload-pack`, {
+      redirect: 'manual',
+      headers: auth ? { Authorization: `Basic ${Buffer.from(auth.join(':')).toString('base64')}` } : {},
+    });
   const pub = await refs('before-pub');
   assert.is(pub.status, 301);
   assert.is(pub.headers.get('location'), `/${alice.name}/after-pub.git/info/refs?service=git-upload-pack`);

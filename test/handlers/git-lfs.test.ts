@@ -101,7 +101,9 @@ test('the media route and download_url serve the LFS object, raw and contents th
   assert.is(media.headers.get('etag'), `"${oid}"`);
   assert.is(media.headers.get('content-length'), String(bytes.length));
   assert.ok(Buffer.from(await media.arrayBuffer()).equals(bytes));
-  const cached = await fetch(`${srv.api}/repos/${alice.name}/big/media/data.bin`, { headers: { Authorization: `token ${alice.token}`, 'If-None-Match': `"${oid}"` } });
+  const cached = await fetch(`${srv.api}/repos/${alice.name}/big/media/data.bin`, {
+    headers: { Authorization: `token ${alice.token}`, 'If-None-Match': `"${oid}"` },
+  });
   assert.is(cached.status, 304);
   const raw = await fetch(`${srv.api}/repos/${alice.name}/big/raw/data.bin`, { headers: { Authorization: `token ${alice.token}` } });
   assert.match(await raw.text(), `oid sha256:${oid}`);
@@ -117,7 +119,10 @@ test('the media route and download_url serve the LFS object, raw and contents th
   assert.is(await readme.text(), '# big\n\n');
   // Someone who cannot read the repository gets "not found".
   const stranger = await makeUser(db, srv.api);
-  assert.is((await fetch(`${srv.api}/repos/${alice.name}/big/media/data.bin`, { headers: { Authorization: `token ${stranger.token}` } })).status, 404);
+  assert.is(
+    (await fetch(`${srv.api}/repos/${alice.name}/big/media/data.bin`, { headers: { Authorization: `token ${stranger.token}` } })).status,
+    404,
+  );
 });
 
 test('locks: create, list, conflict, only the owner unlocks unless forced', async () => {
@@ -137,7 +142,12 @@ test('locks: create, list, conflict, only the owner unlocks unless forced', asyn
   assert.is(forced.code, 0, forced.stderr);
   assert.is(await mustGit(['lfs', 'locks'], dir('push')), '');
   // The same rules through the API: a conflict answers 409 with the existing lock.
-  const post = (u: TestUser, p: string) => fetch(lfsUrl(alice.name, 'big', '/locks'), { method: 'POST', headers: { Authorization: basic(u), Accept: LFS, 'Content-Type': LFS }, body: JSON.stringify({ path: p }) });
+  const post = (u: TestUser, p: string) =>
+    fetch(lfsUrl(alice.name, 'big', '/locks'), {
+      method: 'POST',
+      headers: { Authorization: basic(u), Accept: LFS, 'Content-Type': LFS },
+      body: JSON.stringify({ path: p }),
+    });
   const [a, b] = await Promise.all([post(alice, 'docs/spec.bin'), post(bob, 'docs/../docs/spec.bin')]);
   assert.equal([a.status, b.status].sort(), [201, 409]);
   const loser = a.status === 409 ? await a.json() : await b.json();
@@ -158,7 +168,11 @@ test('a user without write access cannot push LFS objects; nothing is stored', a
   assert.is.not(push.code, 0);
   assert.not.ok(fs.existsSync(objectFile(sha256(bytes))));
   // Directly, the upload is refused before a byte is read.
-  const put = await fetch(lfsUrl(alice.name, 'big', `/objects/${sha256(bytes)}/${bytes.length}`), { method: 'PUT', headers: { Authorization: basic(carol) }, body: new Uint8Array(bytes) });
+  const put = await fetch(lfsUrl(alice.name, 'big', `/objects/${sha256(bytes)}/${bytes.length}`), {
+    method: 'PUT',
+    headers: { Authorization: basic(carol) },
+    body: new Uint8Array(bytes),
+  });
   assert.is(put.status, 403);
   assert.not.ok(fs.existsSync(objectFile(sha256(bytes))));
 });
@@ -174,21 +188,41 @@ test('over SSH git-lfs authenticates with git-lfs-authenticate: push and clone w
   assert.ok(fs.readFileSync(path.join(dir('ssh-clone'), 'ssh.bin')).equals(bytes));
   // A read-only deploy key downloads but may not upload.
   const key = await makeKeyPair(dir('keys'), 'ro');
-  assert.is((await api('POST', `/repos/${alice.name}/viassh/keys`, { token: alice.token, body: { title: 'ro', key: key.publicKey, read_only: true } })).status, 201);
+  assert.is(
+    (
+      await api('POST', `/repos/${alice.name}/viassh/keys`, {
+        token: alice.token,
+        body: { title: 'ro', key: key.publicKey, read_only: true },
+      })
+    ).status,
+    201,
+  );
   await mustGit(['clone', '-q', scpUrl(alice.name, 'viassh'), dir('ssh-ro')], undefined, overSsh(key));
   assert.ok(fs.readFileSync(path.join(dir('ssh-ro'), 'ssh.bin')).equals(bytes));
-  const auth = await run('ssh', [...gitSshCommand(key, ssh.port).split(' ').slice(1), 'git@127.0.0.1', `git-lfs-authenticate ${alice.name}/viassh upload`]);
+  const auth = await run('ssh', [
+    ...gitSshCommand(key, ssh.port).split(' ').slice(1),
+    'git@127.0.0.1',
+    `git-lfs-authenticate ${alice.name}/viassh upload`,
+  ]);
   assert.is(auth.code, 1);
   assert.match(auth.stderr, 'is not authorized to write');
   // A download token does not upload.
-  const down = await run('ssh', [...gitSshCommand(key, ssh.port).split(' ').slice(1), 'git@127.0.0.1', `git-lfs-authenticate ${alice.name}/viassh download`]);
+  const down = await run('ssh', [
+    ...gitSshCommand(key, ssh.port).split(' ').slice(1),
+    'git@127.0.0.1',
+    `git-lfs-authenticate ${alice.name}/viassh download`,
+  ]);
   assert.is(down.code, 0, down.stderr);
   const token = JSON.parse(down.stdout) as { href: string; header: { Authorization: string } };
   assert.is(token.href, lfsUrl(alice.name, 'viassh', ''));
   const blob = randomBytes(10);
   const put = await fetch(`${token.href}/objects/${sha256(blob)}/10`, { method: 'PUT', headers: token.header, body: new Uint8Array(blob) });
   assert.is(put.status, 401);
-  const batch = await fetch(`${token.href}/objects/batch`, { method: 'POST', headers: { ...token.header, Accept: LFS, 'Content-Type': LFS }, body: JSON.stringify({ operation: 'download', objects: [{ oid: sha256(bytes), size: bytes.length }] }) });
+  const batch = await fetch(`${token.href}/objects/batch`, {
+    method: 'POST',
+    headers: { ...token.header, Accept: LFS, 'Content-Type': LFS },
+    body: JSON.stringify({ operation: 'download', objects: [{ oid: sha256(bytes), size: bytes.length }] }),
+  });
   assert.is(batch.status, 200);
   assert.ok((await batch.json()).objects[0].actions.download);
 });
@@ -196,7 +230,12 @@ test('over SSH git-lfs authenticates with git-lfs-authenticate: push and clone w
 test('bad input: wrong oid, wrong size, oversize objects, malformed JSON, wrong media type, unknown repository', async () => {
   const bytes = randomBytes(1000);
   const oid = sha256(bytes);
-  const put = (o: string, size: number, body: Buffer) => fetch(lfsUrl(alice.name, 'big', `/objects/${o}/${size}`), { method: 'PUT', headers: { Authorization: basic(alice) }, body: new Uint8Array(body) });
+  const put = (o: string, size: number, body: Buffer) =>
+    fetch(lfsUrl(alice.name, 'big', `/objects/${o}/${size}`), {
+      method: 'PUT',
+      headers: { Authorization: basic(alice) },
+      body: new Uint8Array(body),
+    });
   const wrongOid = await put('0'.repeat(64), 1000, bytes);
   assert.is(wrongOid.status, 422);
   assert.is((await wrongOid.json()).message, 'Content hash does not match OID');
@@ -207,15 +246,34 @@ test('bad input: wrong oid, wrong size, oversize objects, malformed JSON, wrong 
   assert.not.ok(fs.existsSync(objectFile('0'.repeat(64))));
   const big = 9 * 1024 * 1024;
   assert.is((await put(oid, big, bytes)).status, 413);
-  const batch = (body: string, accept = LFS, owner = alice.name, repo = 'big') => fetch(lfsUrl(owner, repo, '/objects/batch'), { method: 'POST', headers: { Authorization: basic(alice), Accept: accept, 'Content-Type': LFS }, body });
-  const over = await (await batch(JSON.stringify({ operation: 'upload', objects: [{ oid, size: big }, { oid: 'x', size: 1 }] }))).json();
+  const batch = (body: string, accept = LFS, owner = alice.name, repo = 'big') =>
+    fetch(lfsUrl(owner, repo, '/objects/batch'), {
+      method: 'POST',
+      headers: { Authorization: basic(alice), Accept: accept, 'Content-Type': LFS },
+      body,
+    });
+  const over = await (
+    await batch(
+      JSON.stringify({
+        operation: 'upload',
+        objects: [
+          { oid, size: big },
+          { oid: 'x', size: 1 },
+        ],
+      }),
+    )
+  ).json();
   assert.equal(over.objects[0].error, { code: 422, message: `Size must be less than or equal to ${8 * 1024 * 1024}` });
   assert.equal(over.objects[1].error, { code: 422, message: 'Oid or size are invalid' });
   assert.is((await batch('{not json')).status, 400);
   assert.is((await batch(JSON.stringify({ operation: 'steal', objects: [] }))).status, 400);
   assert.is((await batch(JSON.stringify({ operation: 'download', objects: [] }), 'application/json')).status, 415);
   assert.is((await batch(JSON.stringify({ operation: 'download', objects: [] }), LFS, alice.name, 'nope')).status, 404);
-  const anonymous = await fetch(lfsUrl(alice.name, 'big', '/objects/batch'), { method: 'POST', headers: { Accept: LFS }, body: JSON.stringify({ operation: 'download', objects: [] }) });
+  const anonymous = await fetch(lfsUrl(alice.name, 'big', '/objects/batch'), {
+    method: 'POST',
+    headers: { Accept: LFS },
+    body: JSON.stringify({ operation: 'download', objects: [] }),
+  });
   assert.is(anonymous.status, 401);
   assert.match(anonymous.headers.get('www-authenticate') ?? '', 'Basic');
   // A correct upload then links the object; the batch answers it needs no upload.
@@ -224,7 +282,7 @@ test('bad input: wrong oid, wrong size, oversize objects, malformed JSON, wrong 
   assert.equal(done.objects[0], { oid, size: 1000 });
 });
 
-test('LFS bytes count in the owner\'s quota, and an upload over it answers 413', async () => {
+test("LFS bytes count in the owner's quota, and an upload over it answers 413", async () => {
   const admin = await makeUser(db, srv.api, { admin: true });
   const quota = await startServer(db, { SERVER__LFS_START_SERVER: 'true', QUOTA__ENABLED: 'true' });
   const q = (method: string, p: string, body?: unknown) => call(quota.api, method, p, { token: admin.token, body });
@@ -234,7 +292,11 @@ test('LFS bytes count in the owner\'s quota, and an upload over it answers 413',
   const used = await q('GET', `/admin/users/${alice.name}/quota`);
   assert.ok(used.json.used.size.git.LFS >= 3 * 1024 * 1024, JSON.stringify(used.json.used));
   const bytes = randomBytes(100);
-  const r = await fetch(`${quota.url}/${alice.name}/big.git/info/lfs/objects/${sha256(bytes)}/100`, { method: 'PUT', headers: { Authorization: basic(alice) }, body: new Uint8Array(bytes) });
+  const r = await fetch(`${quota.url}/${alice.name}/big.git/info/lfs/objects/${sha256(bytes)}/100`, {
+    method: 'PUT',
+    headers: { Authorization: basic(alice) },
+    body: new Uint8Array(bytes),
+  });
   assert.is(r.status, 413);
   assert.is((await r.json()).message, 'quota exceeded');
   await quota.close();

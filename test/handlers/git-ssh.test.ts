@@ -26,9 +26,17 @@ const keys: Record<string, KeyPair> = {};
 const api = (method: string, p: string, o: { token?: string; body?: unknown } = {}) => call(srv.api, method, p, o);
 const dir = (name: string) => path.join(tmp, name);
 const head = (owner: string, repo: string, ref: string) =>
-  mustGit(null, `--git-dir=${path.join(srv.config.repoRoot, owner.toLowerCase(), `${repo}.git`)}`, 'rev-parse', '--verify', '--quiet', ref).catch(() => null);
+  mustGit(
+    null,
+    `--git-dir=${path.join(srv.config.repoRoot, owner.toLowerCase(), `${repo}.git`)}`,
+    'rev-parse',
+    '--verify',
+    '--quiet',
+    ref,
+  ).catch(() => null);
 const g = (key: KeyPair, args: string[], cwd?: string) => gitOverSsh(key, ssh.port, args, cwd);
-const sshRun = (key: KeyPair, command: string, input?: string) => run('ssh', [...sshOptions(key, ssh.port), 'git@127.0.0.1', command], { input });
+const sshRun = (key: KeyPair, command: string, input?: string) =>
+  run('ssh', [...sshOptions(key, ssh.port), 'git@127.0.0.1', command], { input });
 
 async function addUserKey(u: TestUser, key: KeyPair): Promise<number> {
   const r = await api('POST', '/user/keys', { token: u.token, body: { title: path.basename(key.file), key: key.publicKey } });
@@ -73,7 +81,14 @@ test('the host key is generated once into the data directory, readable by the ow
 test('the owner clones a private repository with protocol v2 and v0, scp-like and ssh:// URLs', async () => {
   const v2 = await g(keys.alice, ['-c', 'protocol.version=2', 'clone', '-q', scpUrl(alice.name, 'priv'), dir('priv-v2')]);
   assert.is(v2.code, 0, v2.stderr);
-  const v0 = await g(keys.alice, ['-c', 'protocol.version=0', 'clone', '-q', `ssh://git@127.0.0.1:${ssh.port}/${alice.name}/priv`, dir('priv-v0')]);
+  const v0 = await g(keys.alice, [
+    '-c',
+    'protocol.version=0',
+    'clone',
+    '-q',
+    `ssh://git@127.0.0.1:${ssh.port}/${alice.name}/priv`,
+    dir('priv-v0'),
+  ]);
   assert.is(v0.code, 0, v0.stderr);
   assert.is(fs.readFileSync(path.join(dir('priv-v2'), 'README.md'), 'utf8'), '# priv\n\n');
   assert.is(await mustGit(dir('priv-v0'), 'rev-parse', 'HEAD'), await head(alice.name, 'priv', 'refs/heads/main'));
@@ -98,7 +113,8 @@ test('a push to a protected branch is refused by the same pre-receive check as o
   await makeRepo(srv.api, alice, { name: 'guarded', auto_init: true });
   await api('PUT', `/repos/${alice.name}/guarded/collaborators/${bob.name}`, { token: alice.token, body: { permission: 'write' } });
   const rule = await api('POST', `/repos/${alice.name}/guarded/branch_protections`, {
-    token: alice.token, body: { rule_name: 'main', enable_push: true, enable_push_whitelist: true, push_whitelist_usernames: [alice.name] },
+    token: alice.token,
+    body: { rule_name: 'main', enable_push: true, enable_push_whitelist: true, push_whitelist_usernames: [alice.name] },
   });
   assert.is(rule.status, 201);
   await g(keys.bob, ['clone', '-q', scpUrl(alice.name, 'guarded'), dir('g-bob')]);
@@ -114,9 +130,15 @@ test('a push to a protected branch is refused by the same pre-receive check as o
 
 test('a read-only deploy key clones but cannot push; a read-write one pushes; neither reaches another private repository', async () => {
   await makeRepo(srv.api, alice, { name: 'deployed', auto_init: true, private: true });
-  const ro = await api('POST', `/repos/${alice.name}/deployed/keys`, { token: alice.token, body: { title: 'ro', key: keys.deployRo.publicKey, read_only: true } });
+  const ro = await api('POST', `/repos/${alice.name}/deployed/keys`, {
+    token: alice.token,
+    body: { title: 'ro', key: keys.deployRo.publicKey, read_only: true },
+  });
   assert.is(ro.status, 201, ro.text);
-  const rw = await api('POST', `/repos/${alice.name}/deployed/keys`, { token: alice.token, body: { title: 'rw', key: keys.deployRw.publicKey, read_only: false } });
+  const rw = await api('POST', `/repos/${alice.name}/deployed/keys`, {
+    token: alice.token,
+    body: { title: 'rw', key: keys.deployRw.publicKey, read_only: false },
+  });
   assert.is(rw.status, 201, rw.text);
   assert.is((await g(keys.deployRo, ['clone', '-q', scpUrl(alice.name, 'deployed'), dir('d-ro')])).code, 0);
   await commitFiles(dir('d-ro'), { 'ro.txt': 'ro\n' }, 'ro');
@@ -145,9 +167,24 @@ test('a read-only deploy key clones but cannot push; a read-write one pushes; ne
 test('a deploy key pushes to a protected branch only when the rule admits deploy keys', async () => {
   await makeRepo(srv.api, alice, { name: 'dk-guarded', auto_init: true, private: true });
   const key = await makeKeyPair(path.join(tmp, 'keys'), 'dk-guarded');
-  assert.is((await api('POST', `/repos/${alice.name}/dk-guarded/keys`, { token: alice.token, body: { title: 'ci', key: key.publicKey, read_only: false } })).status, 201);
+  assert.is(
+    (
+      await api('POST', `/repos/${alice.name}/dk-guarded/keys`, {
+        token: alice.token,
+        body: { title: 'ci', key: key.publicKey, read_only: false },
+      })
+    ).status,
+    201,
+  );
   const rule = await api('POST', `/repos/${alice.name}/dk-guarded/branch_protections`, {
-    token: alice.token, body: { rule_name: 'main', enable_push: true, enable_push_whitelist: true, push_whitelist_usernames: [alice.name], push_whitelist_deploy_keys: false },
+    token: alice.token,
+    body: {
+      rule_name: 'main',
+      enable_push: true,
+      enable_push_whitelist: true,
+      push_whitelist_usernames: [alice.name],
+      push_whitelist_deploy_keys: false,
+    },
   });
   assert.is(rule.status, 201, rule.text);
   await g(key, ['clone', '-q', scpUrl(alice.name, 'dk-guarded'), dir('dkg')]);
@@ -155,7 +192,10 @@ test('a deploy key pushes to a protected branch only when the rule admits deploy
   const refused = await g(key, ['push', 'origin', 'HEAD:main'], dir('dkg'));
   assert.is.not(refused.code, 0);
   assert.match(refused.stderr, 'Not allowed to push to protected branch main');
-  const edit = await api('PATCH', `/repos/${alice.name}/dk-guarded/branch_protections/main`, { token: alice.token, body: { enable_push: true, enable_push_whitelist: true, push_whitelist_deploy_keys: true } });
+  const edit = await api('PATCH', `/repos/${alice.name}/dk-guarded/branch_protections/main`, {
+    token: alice.token,
+    body: { enable_push: true, enable_push_whitelist: true, push_whitelist_deploy_keys: true },
+  });
   assert.is(edit.status, 200, edit.text);
   const ok = await g(key, ['push', 'origin', 'HEAD:main'], dir('dkg'));
   assert.is(ok.code, 0, ok.stderr);
@@ -194,14 +234,17 @@ test('commands other than git services are refused; a shell only greets', async 
   assert.match(escape.stderr, 'cairn: Invalid repository path');
   const greet = await run('ssh', [...sshOptions(keys.alice, ssh.port), '-T', 'git@127.0.0.1']);
   assert.is(greet.code, 0);
-  assert.match(greet.stderr, `Hi there, ${alice.name}! You've successfully authenticated with the key named alice, but cairn does not provide shell access.`);
+  assert.match(
+    greet.stderr,
+    `Hi there, ${alice.name}! You've successfully authenticated with the key named alice, but cairn does not provide shell access.`,
+  );
   // Only the configured SSH user signs in.
   const other = await run('ssh', [...sshOptions(keys.alice, ssh.port), `${alice.name}@127.0.0.1`, 'git-upload-pack x/y']);
   assert.is.not(other.code, 0);
   assert.match(other.stderr, 'Permission denied');
 });
 
-test('malformed pkt-lines get git\'s protocol error and leave the repository as it was', async () => {
+test("malformed pkt-lines get git's protocol error and leave the repository as it was", async () => {
   const before = await head(alice.name, 'priv', 'refs/heads/main');
   const r = await sshRun(keys.alice, `git-receive-pack '${alice.name}/priv.git'`, 'zzzzthis is not a pkt-line\n');
   assert.is.not(r.code, 0);

@@ -25,9 +25,14 @@ test.after(async () => {
   await env.close();
 });
 
-const on = (srv: TestServer) => async (u: TestUser, method: string, p: string, body?: unknown) => checked(await call(srv.api, method, p, { token: u.token, body }));
+const on = (srv: TestServer) => async (u: TestUser, method: string, p: string, body?: unknown) =>
+  checked(await call(srv.api, method, p, { token: u.token, body }));
 const SECRET = 'very-secret-value-42';
-const hookBody = (extra: Record<string, unknown> = {}) => ({ type: 'forgejo', config: { url: 'http://hooks.example.com/in', content_type: 'json', secret: SECRET }, ...extra });
+const hookBody = (extra: Record<string, unknown> = {}) => ({
+  type: 'forgejo',
+  config: { url: 'http://hooks.example.com/in', content_type: 'json', secret: SECRET },
+  ...extra,
+});
 
 async function countHooks(where: object): Promise<number> {
   return env.db.db.orm.em.fork().count(Webhook, where);
@@ -50,14 +55,19 @@ test('repository hooks: create (active defaults to false, push by default), list
   assert.not.match(created.text, SECRET);
   assert.not.match(created.text, 'Bearer abc');
   // Stored sealed, not in clear.
-  const row = await env.db.db.orm.em.fork().findOneOrFail(Webhook, { id: created.json.id }, { populate: ['secret', 'authorizationHeader'] });
+  const row = await env.db.db.orm.em
+    .fork()
+    .findOneOrFail(Webhook, { id: created.json.id }, { populate: ['secret', 'authorizationHeader'] });
   assert.ok(row.secret !== '' && !row.secret.includes(SECRET));
   assert.ok(row.authorizationHeader !== '' && !row.authorizationHeader.includes('abc'));
 
   const listed = await env.as(env.alice, 'GET', base);
   assert.is(listed.status, 200);
   validList('Hook', listed);
-  assert.equal(listed.json.map((h: { id: number }) => h.id), [created.json.id]);
+  assert.equal(
+    listed.json.map((h: { id: number }) => h.id),
+    [created.json.id],
+  );
   assert.is(listed.headers.get('x-total-count'), '1');
   assert.not.match(listed.text, SECRET);
 
@@ -66,12 +76,25 @@ test('repository hooks: create (active defaults to false, push by default), list
   valid('Hook', got.json);
   assert.not.match(got.text, SECRET);
 
-  const edited = await env.as(env.alice, 'PATCH', `${base}/${created.json.id}`, { active: true, events: ['issues', 'pull_request_review'], config: { content_type: 'form' } });
+  const edited = await env.as(env.alice, 'PATCH', `${base}/${created.json.id}`, {
+    active: true,
+    events: ['issues', 'pull_request_review'],
+    config: { content_type: 'form' },
+  });
   assert.is(edited.status, 200, edited.text);
   valid('Hook', edited.json);
   assert.is(edited.json.active, true);
   assert.is(edited.json.content_type, 'form');
-  assert.equal(edited.json.events, ['issues', 'issue_assign', 'issue_label', 'issue_milestone', 'issue_comment', 'pull_request_review_approved', 'pull_request_review_rejected', 'pull_request_review_comment']);
+  assert.equal(edited.json.events, [
+    'issues',
+    'issue_assign',
+    'issue_label',
+    'issue_milestone',
+    'issue_comment',
+    'pull_request_review_approved',
+    'pull_request_review_rejected',
+    'pull_request_review_comment',
+  ]);
   // As in Forgejo, an edit replaces the branch filter with what it carries.
   assert.is(edited.json.branch_filter, '');
 
@@ -93,7 +116,10 @@ test('create and edit validation answer 422 with Forgejo messages, and nothing i
     [{ type: 'forgejo', config: { url: 'http://x.example.com/', content_type: 'xml' } }, 'Invalid content type'],
     [{ type: 'forgejo', config: { url: 'not a url', content_type: 'json' } }, 'Invalid url'],
     [{ type: 'forgejo', config: { url: 'ftp://x.example.com/', content_type: 'json' } }, 'Invalid url'],
-    [{ type: 'forgejo', config: { url: 'http://x.example.com/', content_type: 'json', is_system_webhook: 'maybe' } }, 'Invalid is_system_webhook value'],
+    [
+      { type: 'forgejo', config: { url: 'http://x.example.com/', content_type: 'json', is_system_webhook: 'maybe' } },
+      'Invalid is_system_webhook value',
+    ],
     [{ type: 'slack', config: { url: 'http://x.example.com/', content_type: 'json' } }, 'Missing config option: channel'],
   ];
   for (const [body, message] of cases) {
@@ -101,12 +127,27 @@ test('create and edit validation answer 422 with Forgejo messages, and nothing i
     assert.is(r.status, 422, `${JSON.stringify(body)} ${r.text}`);
     assert.is(r.json.message, message);
   }
-  const badType = await env.as(env.alice, 'POST', base, { type: 'carrier-pigeon', config: { url: 'http://x.example.com/', content_type: 'json' } });
+  const badType = await env.as(env.alice, 'POST', base, {
+    type: 'carrier-pigeon',
+    config: { url: 'http://x.example.com/', content_type: 'json' },
+  });
   assert.is(badType.status, 422, badType.text);
   assert.is(badType.json.message, 'Invalid hook type: carrier-pigeon');
   assert.is(await countHooks({ repoId: repo.id }), 0);
-  const matrix = await env.as(env.alice, 'POST', base, { type: 'matrix', config: { url: 'http://x.example.com/', content_type: 'json', homeserver_url: 'http://m.example.com', room_id: '!r:m', message_type: '1' } });
-  assert.ok(matrix.status === 201 || (matrix.status === 422 && matrix.json.message.startsWith('Missing config option')), `matrix is a known type: ${matrix.text}`);
+  const matrix = await env.as(env.alice, 'POST', base, {
+    type: 'matrix',
+    config: {
+      url: 'http://x.example.com/',
+      content_type: 'json',
+      homeserver_url: 'http://m.example.com',
+      room_id: '!r:m',
+      message_type: '1',
+    },
+  });
+  assert.ok(
+    matrix.status === 201 || (matrix.status === 422 && matrix.json.message.startsWith('Missing config option')),
+    `matrix is a known type: ${matrix.text}`,
+  );
   if (matrix.status === 201) assert.is((await env.as(env.alice, 'DELETE', `${base}/${matrix.json.id}`)).status, 204);
 
   const ok = await env.as(env.alice, 'POST', base, hookBody());
@@ -179,7 +220,10 @@ test('user hooks belong to the caller only', async () => {
   valid('Hook', mine.json);
   const listed = await env.as(env.carol, 'GET', '/user/hooks');
   validList('Hook', listed);
-  assert.equal(listed.json.map((h: { id: number }) => h.id), [mine.json.id]);
+  assert.equal(
+    listed.json.map((h: { id: number }) => h.id),
+    [mine.json.id],
+  );
   assert.is((await env.as(env.bob, 'GET', `/user/hooks/${mine.json.id}`)).status, 404);
   assert.is((await env.as(env.bob, 'DELETE', `/user/hooks/${mine.json.id}`)).status, 404);
   assert.is((await env.as(env.bob, 'GET', '/user/hooks')).json.length, 0);
@@ -206,7 +250,11 @@ test('deleting a user or an organization deletes its hooks', async () => {
 test('instance hooks: site admins only; `type` lists system (default), default or all hooks', async () => {
   assert.is((await env.as(env.alice, 'GET', '/admin/hooks')).status, 403);
   assert.is((await env.as(env.alice, 'POST', '/admin/hooks', hookBody())).status, 403);
-  const sys = await env.as(env.admin, 'POST', '/admin/hooks', { type: 'gitea', config: { url: 'https://sys.example.com/', content_type: 'json', is_system_webhook: 'true' }, active: true });
+  const sys = await env.as(env.admin, 'POST', '/admin/hooks', {
+    type: 'gitea',
+    config: { url: 'https://sys.example.com/', content_type: 'json', is_system_webhook: 'true' },
+    active: true,
+  });
   assert.is(sys.status, 201, sys.text);
   valid('Hook', sys.json);
   const dflt = await env.as(env.admin, 'POST', '/admin/hooks', hookBody());
@@ -242,7 +290,14 @@ test('git hooks: 403 while DISABLE_GIT_HOOKS is on or for non-admins; stored und
   const list = await G(env.admin, 'GET', base);
   assert.is(list.status, 200, list.text);
   validList('GitHook', list);
-  assert.equal(list.json.map((h: { name: string; is_active: boolean }) => [h.name, h.is_active]), [['pre-receive', false], ['update', false], ['post-receive', false]]);
+  assert.equal(
+    list.json.map((h: { name: string; is_active: boolean }) => [h.name, h.is_active]),
+    [
+      ['pre-receive', false],
+      ['update', false],
+      ['post-receive', false],
+    ],
+  );
   assert.is((await G(env.admin, 'GET', `${base}/pre-commit`)).status, 404);
   assert.is((await G(env.admin, 'PATCH', `${base}/applypatch-msg`, { content: 'x' })).status, 404);
 

@@ -12,11 +12,19 @@ import { Milestone } from '../../model/milestone.ts';
 import { Comment, CommentType, Issue, IssueWatch, Reaction, TrackedTime, type IComment } from '../../model/issue.ts';
 
 let env: Env;
-test.before(async () => { env = await setup(); });
-test.after(async () => { await env.close(); });
+test.before(async () => {
+  env = await setup();
+});
+test.after(async () => {
+  await env.close();
+});
 
 type Repo = Awaited<ReturnType<typeof newRepo>>;
-interface Made { index: number; id: number; repo: Repo }
+interface Made {
+  index: number;
+  id: number;
+  repo: Repo;
+}
 const em = () => env.db.db.orm.em.fork();
 const base = (i: Made) => `/repos/${i.repo.full_name}/issues/${i.index}`;
 const commentPath = (repo: Repo, id: number) => `/repos/${repo.full_name}/issues/comments/${id}`;
@@ -30,7 +38,12 @@ async function newIssue(repo: Repo, poster: TestUser, opts: { title?: string; is
     return { index: r.json.number, id: r.json.id, repo };
   }
   const m = em();
-  const issue = await createIssue(m, { repo: await m.findOneOrFail(Repository, { id: repo.id }), posterId: poster.id, title, isPull: opts.isPull });
+  const issue = await createIssue(m, {
+    repo: await m.findOneOrFail(Repository, { id: repo.id }),
+    posterId: poster.id,
+    title,
+    isPull: opts.isPull,
+  });
   return { index: issue.index, id: issue.id, repo };
 }
 
@@ -49,7 +62,9 @@ async function event(i: Made, posterId: number, type: number, fields: Partial<IC
 
 const issueRow = (id: number) => em().findOneOrFail(Issue, { id });
 const commentRow = (id: number) => em().findOne(Comment, { id });
-const setLocked = async (i: Made, locked: boolean) => { await em().nativeUpdate(Issue, { id: i.id }, { isLocked: locked }); };
+const setLocked = async (i: Made, locked: boolean) => {
+  await em().nativeUpdate(Issue, { id: i.id }, { isLocked: locked });
+};
 
 async function collaborator(repo: Repo, owner: TestUser, u: TestUser, permission: 'read' | 'write' | 'admin') {
   const r = await env.as(owner, 'PUT', `/repos/${repo.full_name}/collaborators/${u.name}`, { permission });
@@ -113,27 +128,49 @@ test('comments: get, list of an issue (unpaged, X-Total-Count), list of the repo
   const ofIssue = await env.as(bob, 'GET', `${base(i)}/comments`);
   assert.is(ofIssue.status, 200);
   validList('Comment', ofIssue);
-  assert.equal(ofIssue.json.map((x: any) => x.body), ['one', 'three']);
+  assert.equal(
+    ofIssue.json.map((x: any) => x.body),
+    ['one', 'three'],
+  );
   assert.is(ofIssue.headers.get('x-total-count'), '2');
 
   const all = await env.as(bob, 'GET', `/repos/${repo.full_name}/issues/comments?limit=2`);
   validList('Comment', all);
-  assert.equal(all.json.map((x: any) => x.id), [a.id, b.id]);
+  assert.equal(
+    all.json.map((x: any) => x.id),
+    [a.id, b.id],
+  );
   assert.is(all.headers.get('x-total-count'), '3');
   assert.match(all.headers.get('link') ?? '', 'rel="next"');
   const page2 = await env.as(bob, 'GET', `/repos/${repo.full_name}/issues/comments?limit=2&page=2`);
-  assert.equal(page2.json.map((x: any) => x.id), [c.id]);
+  assert.equal(
+    page2.json.map((x: any) => x.id),
+    [c.id],
+  );
 
   // Comment times are whole seconds on the wire; `since` and `before` compare at that precision.
   const m = em();
   await m.nativeUpdate(Comment, { id: a.id }, { updatedAt: new Date('2030-01-01T00:00:00.400Z') });
   await m.nativeUpdate(Comment, { id: c.id }, { updatedAt: new Date('2030-01-02T00:00:00Z') });
   const since = await env.as(bob, 'GET', `${base(i)}/comments?since=2030-01-01T00:00:00Z`);
-  assert.equal(since.json.map((x: any) => x.id), [a.id, c.id]);
+  assert.equal(
+    since.json.map((x: any) => x.id),
+    [a.id, c.id],
+  );
   const before = await env.as(bob, 'GET', `${base(i)}/comments?before=2030-01-01T00:00:00Z`);
-  assert.equal(before.json.map((x: any) => x.id), [a.id]);
-  const window = await env.as(bob, 'GET', `/repos/${repo.full_name}/issues/comments?since=2030-01-01T12:00:00Z&before=2030-01-03T00:00:00%2B00:00`);
-  assert.equal(window.json.map((x: any) => x.id), [c.id]);
+  assert.equal(
+    before.json.map((x: any) => x.id),
+    [a.id],
+  );
+  const window = await env.as(
+    bob,
+    'GET',
+    `/repos/${repo.full_name}/issues/comments?since=2030-01-01T12:00:00Z&before=2030-01-03T00:00:00%2B00:00`,
+  );
+  assert.equal(
+    window.json.map((x: any) => x.id),
+    [c.id],
+  );
   const bad = await env.as(bob, 'GET', `${base(i)}/comments?since=yesterday`);
   assert.is(bad.status, 422);
   assert.match(bad.json.message, 'parsing time "yesterday"');
@@ -152,12 +189,18 @@ test('comments: pulls need the pulls unit; the repository list shows only readab
   assert.is(onPull.issue_url, '');
   assert.is(onPull.html_url, `${env.srv.url}/${repo.full_name}/pulls/${pull.index}#issuecomment-${onPull.id}`);
   const both = await env.as(bob, 'GET', `/repos/${repo.full_name}/issues/comments`);
-  assert.equal(both.json.map((x: any) => x.id), [onIssue.id, onPull.id]);
+  assert.equal(
+    both.json.map((x: any) => x.id),
+    [onIssue.id, onPull.id],
+  );
 
   const pr = await env.as(alice, 'PATCH', `/repos/${repo.full_name}`, { has_pull_requests: false });
   assert.is(pr.status, 200, pr.text);
   const issuesOnly = await env.as(bob, 'GET', `/repos/${repo.full_name}/issues/comments`);
-  assert.equal(issuesOnly.json.map((x: any) => x.id), [onIssue.id]);
+  assert.equal(
+    issuesOnly.json.map((x: any) => x.id),
+    [onIssue.id],
+  );
   assert.is(issuesOnly.headers.get('x-total-count'), '1');
   assert.is((await env.as(bob, 'GET', commentPath(repo, onPull.id))).status, 404);
   assert.is((await env.as(alice, 'GET', commentPath(repo, onPull.id))).status, 404);
@@ -393,22 +436,37 @@ test('timeline: every event as api.TimelineComment with its records resolved; co
   const r = await env.as(bob, 'GET', `${base(i)}/timeline`);
   assert.is(r.status, 200, r.text);
   validList('TimelineComment', r);
-  assert.equal(r.json.map((e: any) => e.type), ['comment', 'label', 'milestone', 'assignees', 'change_title', 'add_time_manual', 'add_dependency', 'close']);
+  assert.equal(
+    r.json.map((e: any) => e.type),
+    ['comment', 'label', 'milestone', 'assignees', 'change_title', 'add_time_manual', 'add_dependency', 'close'],
+  );
   assert.is(r.headers.get('x-total-count'), '8');
   const [c0, lab, ms, asg, title, tt, dep, close] = r.json;
   assert.equal([c0.id, c0.body, c0.user.login, c0.ref_action, c0.label, c0.milestone], [said.id, 'hello', bob.name, 'none', null, null]);
   assert.is(c0.html_url, said.html_url);
-  assert.equal([lab.label.name, lab.label.color, lab.label.url], ['bug', 'ee0701', `${env.srv.api}/repos/${repo.full_name}/labels/${label.id}`]);
+  assert.equal(
+    [lab.label.name, lab.label.color, lab.label.url],
+    ['bug', 'ee0701', `${env.srv.api}/repos/${repo.full_name}/labels/${label.id}`],
+  );
   assert.equal([ms.milestone.title, ms.old_milestone.title], ['v2', 'v1']);
   assert.equal([asg.assignee.login, asg.removed_assignee], [bob.name, false]);
   assert.equal([title.old_title, title.new_title], ['work', 'real work']);
   assert.is(tt.body, '1 hour 1 minute');
-  assert.equal([tt.tracked_time.id, tt.tracked_time.time, tt.tracked_time.user_name, tt.tracked_time.issue.number], [time.id, 3700, bob.name, i.index]);
+  assert.equal(
+    [tt.tracked_time.id, tt.tracked_time.time, tt.tracked_time.user_name, tt.tracked_time.issue.number],
+    [time.id, 3700, bob.name, i.index],
+  );
   assert.equal([dep.dependent_issue.number, dep.dependent_issue.title], [other.index, 'dependency']);
-  assert.equal([close.body, close.assignee, close.tracked_time, close.resolve_doer, close.issue_url], ['', null, null, null, `${env.srv.url}/${repo.full_name}/issues/${i.index}`]);
+  assert.equal(
+    [close.body, close.assignee, close.tracked_time, close.resolve_doer, close.issue_url],
+    ['', null, null, null, `${env.srv.url}/${repo.full_name}/issues/${i.index}`],
+  );
 
   const page = await env.as(bob, 'GET', `${base(i)}/timeline?limit=3&page=2`);
-  assert.equal(page.json.map((e: any) => e.type), ['assignees', 'change_title', 'add_time_manual']);
+  assert.equal(
+    page.json.map((e: any) => e.type),
+    ['assignees', 'change_title', 'add_time_manual'],
+  );
   assert.is(page.headers.get('x-total-count'), '8');
   assert.match(page.headers.get('link') ?? '', 'rel="next"');
   const untouched = await env.as(bob, 'GET', `${base(other)}/timeline`);
@@ -436,27 +494,45 @@ test('timeline: no events is null (Forgejo); references into repositories the ca
 
   const asBob = await env.as(bob, 'GET', `${base(i)}/timeline`);
   validList('TimelineComment', asBob);
-  assert.equal(asBob.json.map((e: any) => [e.type, e.ref_issue?.title]), [['issue_ref', 'visible']]);
+  assert.equal(
+    asBob.json.map((e: any) => [e.type, e.ref_issue?.title]),
+    [['issue_ref', 'visible']],
+  );
   assert.is(asBob.json[0].ref_action, 'closes');
   assert.is(asBob.headers.get('x-total-count'), '1');
 
   const asCarol = await env.as(carol, 'GET', `${base(i)}/timeline`);
   validList('TimelineComment', asCarol);
-  assert.equal(asCarol.json.map((e: any) => e.type), ['issue_ref', 'issue_ref', 'add_dependency']);
-  assert.equal(asCarol.json.map((e: any) => e.ref_issue?.title ?? e.dependent_issue?.title), ['secret', 'visible', 'secret']);
+  assert.equal(
+    asCarol.json.map((e: any) => e.type),
+    ['issue_ref', 'issue_ref', 'add_dependency'],
+  );
+  assert.equal(
+    asCarol.json.map((e: any) => e.ref_issue?.title ?? e.dependent_issue?.title),
+    ['secret', 'visible', 'secret'],
+  );
 
   // Spec, token kinds: a public-only token never sees private repositories, even its owner's.
   const publicOnly = await makeToken(env.srv.api, carol, ['public-only', 'read:issue']);
   const limited = await env.as(publicOnly, 'GET', `${base(i)}/timeline`);
-  assert.equal(limited.json.map((e: any) => e.ref_issue?.title), ['visible']);
+  assert.equal(
+    limited.json.map((e: any) => e.ref_issue?.title),
+    ['visible'],
+  );
   for (const e of [...asBob.json, ...asCarol.json]) assert.match(e.created_at, /^20\d\d-/);
 
   // A reference to a pull of this repository needs the pulls unit too.
   const pull = await newIssue(repo, alice, { isPull: true, title: 'the pull' });
   await event(i, alice.id, CommentType.pullRef, { refRepoId: repo.id, refIssueId: pull.id });
-  assert.equal((await env.as(bob, 'GET', `${base(i)}/timeline`)).json.map((e: any) => e.ref_issue?.title), ['visible', 'the pull']);
+  assert.equal(
+    (await env.as(bob, 'GET', `${base(i)}/timeline`)).json.map((e: any) => e.ref_issue?.title),
+    ['visible', 'the pull'],
+  );
   assert.is((await env.as(alice, 'PATCH', `/repos/${repo.full_name}`, { has_pull_requests: false })).status, 200);
-  assert.equal((await env.as(bob, 'GET', `${base(i)}/timeline`)).json.map((e: any) => e.ref_issue?.title), ['visible']);
+  assert.equal(
+    (await env.as(bob, 'GET', `${base(i)}/timeline`)).json.map((e: any) => e.ref_issue?.title),
+    ['visible'],
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -483,7 +559,10 @@ test('reactions: 201 new, 200 existing, list (paged, allowed types only), remove
   const list = await env.as(alice, 'GET', `${base(i)}/reactions?limit=1`);
   assert.is(list.status, 200);
   validList('Reaction', list);
-  assert.equal(list.json.map((x: any) => [x.content, x.user.login]), [['heart', bob.name]]);
+  assert.equal(
+    list.json.map((x: any) => [x.content, x.user.login]),
+    [['heart', bob.name]],
+  );
   assert.is(list.headers.get('x-total-count'), '2');
   assert.match(list.headers.get('link') ?? '', 'rel="next"');
 
@@ -492,20 +571,30 @@ test('reactions: 201 new, 200 existing, list (paged, allowed types only), remove
   valid('Reaction', onComment.json);
   const cl = await env.as(alice, 'GET', `${commentPath(repo, c.id)}/reactions`);
   validList('Reaction', cl);
-  assert.equal(cl.json.map((x: any) => x.content), ['rocket']);
-  assert.equal((await env.as(alice, 'GET', `${base(i)}/reactions`)).json.map((x: any) => x.content), ['heart', '+1'], 'issue reactions exclude comment reactions');
+  assert.equal(
+    cl.json.map((x: any) => x.content),
+    ['rocket'],
+  );
+  assert.equal(
+    (await env.as(alice, 'GET', `${base(i)}/reactions`)).json.map((x: any) => x.content),
+    ['heart', '+1'],
+    'issue reactions exclude comment reactions',
+  );
 
   const del = await env.as(bob, 'DELETE', `${base(i)}/reactions`, { content: 'heart' });
   assert.is(del.status, 200, del.text);
   assert.is(del.text, '');
-  assert.equal((await env.as(alice, 'GET', `${base(i)}/reactions`)).json.map((x: any) => x.content), ['+1']);
+  assert.equal(
+    (await env.as(alice, 'GET', `${base(i)}/reactions`)).json.map((x: any) => x.content),
+    ['+1'],
+  );
   assert.is((await env.as(bob, 'DELETE', `${commentPath(repo, c.id)}/reactions`, { content: 'rocket' })).status, 200);
   const gone = await env.as(alice, 'GET', `${commentPath(repo, c.id)}/reactions`);
   assert.is(gone.text.trim(), 'null', 'Forgejo answers null for no reactions');
   assert.is(await em().count(Reaction, { issueId: i.id, userId: alice.id }), 2, "alice's reactions stay");
 });
 
-test('reactions: a type outside [ui] REACTIONS is 403 with Forgejo\'s message; /settings/ui lists the allowed ones', async () => {
+test("reactions: a type outside [ui] REACTIONS is 403 with Forgejo's message; /settings/ui lists the allowed ones", async () => {
   const { alice } = env;
   const repo = await newRepo(env, alice);
   const i = await newIssue(repo, alice);
@@ -525,7 +614,11 @@ test('reactions: locked issues take changes from writers only; readers need sign
   const c = await comment(i, alice, 'locked soon');
   await env.as(bob, 'POST', `${base(i)}/reactions`, { content: 'eyes' });
   await setLocked(i, true);
-  for (const [method, path] of [['POST', `${base(i)}/reactions`], ['DELETE', `${base(i)}/reactions`], ['POST', `${commentPath(repo, c.id)}/reactions`]]) {
+  for (const [method, path] of [
+    ['POST', `${base(i)}/reactions`],
+    ['DELETE', `${base(i)}/reactions`],
+    ['POST', `${commentPath(repo, c.id)}/reactions`],
+  ]) {
     const r = await env.as(bob, method, path, { content: 'eyes' });
     assert.is(r.status, 403, `${method} ${path}`);
     assert.is(r.json.message, 'no permission to change reaction');
@@ -540,8 +633,12 @@ test('reactions: locked issues take changes from writers only; readers need sign
   const p = await newIssue(priv, alice);
   const pc = await comment(p, alice, 'hidden');
   for (const [method, path] of [
-    ['GET', `${base(p)}/reactions`], ['POST', `${base(p)}/reactions`], ['DELETE', `${base(p)}/reactions`],
-    ['GET', `${commentPath(priv, pc.id)}/reactions`], ['POST', `${commentPath(priv, pc.id)}/reactions`], ['DELETE', `${commentPath(priv, pc.id)}/reactions`],
+    ['GET', `${base(p)}/reactions`],
+    ['POST', `${base(p)}/reactions`],
+    ['DELETE', `${base(p)}/reactions`],
+    ['GET', `${commentPath(priv, pc.id)}/reactions`],
+    ['POST', `${commentPath(priv, pc.id)}/reactions`],
+    ['DELETE', `${commentPath(priv, pc.id)}/reactions`],
   ]) {
     const r = await env.as(carol, method, path, method === 'GET' ? undefined : { content: 'heart' });
     assert.is(r.status, 404, `${method} ${path}`);
@@ -562,7 +659,10 @@ test('reactions: deleting a comment deletes its reactions and neuters its cross 
   assert.is((await commentRow(xref.id))?.refAction, 3);
   const tl = await env.as(alice, 'GET', `${base(target)}/timeline`);
   validList('TimelineComment', tl);
-  assert.equal(tl.json.map((e: any) => [e.type, e.ref_action, e.ref_comment]), [['comment_ref', 'neutered', null]]);
+  assert.equal(
+    tl.json.map((e: any) => [e.type, e.ref_action, e.ref_comment]),
+    [['comment_ref', 'neutered', null]],
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -580,8 +680,12 @@ test('subscriptions: check follows Forgejo (explicit row, else repository watch 
   };
   const mine = await check(alice);
   assert.equal(mine, {
-    subscribed: true, ignored: false, reason: null, created_at: mine.created_at,
-    url: `${env.srv.api}/repos/${repo.full_name}/issues/${i.index}/subscriptions`, repository_url: `${env.srv.api}/repos/${repo.full_name}`,
+    subscribed: true,
+    ignored: false,
+    reason: null,
+    created_at: mine.created_at,
+    url: `${env.srv.api}/repos/${repo.full_name}/issues/${i.index}/subscriptions`,
+    repository_url: `${env.srv.api}/repos/${repo.full_name}`,
   });
   assert.is(mine.created_at, (await env.as(alice, 'GET', base(i))).json.created_at);
   assert.equal([(await check(bob)).subscribed, (await check(bob)).ignored], [false, true]);
@@ -597,7 +701,8 @@ test('subscriptions: PUT/DELETE for oneself (201 changed, 200 unchanged), admins
   const repo = await newRepo(env, alice);
   const i = await newIssue(repo, alice);
   const sub = (u: TestUser | string, method: string, who: string) => env.as(u, method, `${base(i)}/subscriptions/${who}`);
-  const rows = async () => (await em().find(IssueWatch, { issueId: i.id }, { orderBy: { id: 'asc' } })).map((w) => [w.userId, w.isWatching]);
+  const rows = async () =>
+    (await em().find(IssueWatch, { issueId: i.id }, { orderBy: { id: 'asc' } })).map((w) => [w.userId, w.isWatching]);
   const before = await rows();
 
   const put = await sub(bob, 'PUT', bob.name);
@@ -623,7 +728,10 @@ test('subscriptions: PUT/DELETE for oneself (201 changed, 200 unchanged), admins
   assert.is((await sub(bob, 'DELETE', bob.name)).status, 201);
   assert.is((await sub(bob, 'DELETE', bob.name)).status, 200);
   const after = await env.as(bob, 'GET', `${base(i)}/subscriptions`);
-  assert.equal(after.json.map((u: any) => u.login).filter((n: string) => n === bob.name || n === carol.name), [carol.name]);
+  assert.equal(
+    after.json.map((u: any) => u.login).filter((n: string) => n === bob.name || n === carol.name),
+    [carol.name],
+  );
   assert.is((await env.as(bob, 'GET', `${base(i)}/subscriptions/check`)).json.subscribed, false, 'an explicit unsubscription wins');
   assert.is((await env.api('PUT', `${base(i)}/subscriptions/${bob.name}`)).status, 401);
   assert.is((await env.as(bob, 'PUT', `/repos/${repo.full_name}/issues/999/subscriptions/${bob.name}`)).status, 404);
@@ -633,7 +741,12 @@ test('subscriptions: private repositories answer 404 to outsiders', async () => 
   const { alice, carol } = env;
   const repo = await newRepo(env, alice, { private: true });
   const i = await newIssue(repo, alice);
-  for (const [method, path] of [['GET', `${base(i)}/subscriptions`], ['GET', `${base(i)}/subscriptions/check`], ['PUT', `${base(i)}/subscriptions/${carol.name}`], ['DELETE', `${base(i)}/subscriptions/${carol.name}`]]) {
+  for (const [method, path] of [
+    ['GET', `${base(i)}/subscriptions`],
+    ['GET', `${base(i)}/subscriptions/check`],
+    ['PUT', `${base(i)}/subscriptions/${carol.name}`],
+    ['DELETE', `${base(i)}/subscriptions/${carol.name}`],
+  ]) {
     assert.is((await env.as(carol, method, path)).status, 404, `${method} ${path}`);
   }
   assert.is(await em().count(IssueWatch, { issueId: i.id, userId: carol.id }), 0);

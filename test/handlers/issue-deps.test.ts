@@ -9,11 +9,19 @@ import { Repository } from '../../model/repo.ts';
 import { Comment, CommentType, IssueDependency } from '../../model/issue.ts';
 
 let env: Env;
-test.before(async () => { env = await setup(); });
-test.after(async () => { await env.close(); });
+test.before(async () => {
+  env = await setup();
+});
+test.after(async () => {
+  await env.close();
+});
 
 type Repo = Awaited<ReturnType<typeof newRepo>>;
-interface Made { index: number; id: number; repo: Repo }
+interface Made {
+  index: number;
+  id: number;
+  repo: Repo;
+}
 const em = () => env.db.db.orm.em.fork();
 
 /** A new issue of `repo` by `poster`: through the API once issue creation exists, else the library. */
@@ -31,12 +39,15 @@ async function newIssue(repo: Repo, poster: TestUser, title = 'work'): Promise<M
 
 const meta = (i: Made) => ({ owner: i.repo.owner.login, repo: i.repo.name, index: i.index });
 const at = (i: Made, what: 'dependencies' | 'blocks') => `/repos/${i.repo.full_name}/issues/${i.index}/${what}`;
-const edges = async (ids: number[]) => (await em().find(IssueDependency, { issueId: { $in: ids } }, { orderBy: { id: 'asc' } })).map((d) => [d.issueId, d.dependencyId]);
+const edges = async (ids: number[]) =>
+  (await em().find(IssueDependency, { issueId: { $in: ids } }, { orderBy: { id: 'asc' } })).map((d) => [d.issueId, d.dependencyId]);
 const events = (issueId: number, type: number) => em().find(Comment, { issueId, type }, { orderBy: { id: 'asc' } });
 const numbers = (r: { json: any }) => r.json.map((i: any) => i.number);
 
 async function setTracker(repo: Repo, owner: TestUser, dependencies: boolean) {
-  const r = await env.as(owner, 'PATCH', `/repos/${repo.full_name}`, { internal_tracker: { enable_time_tracker: true, allow_only_contributors_to_track_time: true, enable_issue_dependencies: dependencies } });
+  const r = await env.as(owner, 'PATCH', `/repos/${repo.full_name}`, {
+    internal_tracker: { enable_time_tracker: true, allow_only_contributors_to_track_time: true, enable_issue_dependencies: dependencies },
+  });
   assert.is(r.status, 200, r.text);
 }
 
@@ -50,8 +61,14 @@ test('dependencies: 201 with the path issue, listed both ways, add_dependency on
   valid('Issue', r.json);
   assert.equal([r.json.number, r.json.title], [a.index, 'a']);
   assert.equal(await edges([a.id, b.id]), [[a.id, b.id]]);
-  assert.equal((await events(a.id, CommentType.addDependency)).map((c) => [c.posterId, c.dependentIssueId]), [[alice.id, b.id]]);
-  assert.equal((await events(b.id, CommentType.addDependency)).map((c) => [c.posterId, c.dependentIssueId]), [[alice.id, a.id]]);
+  assert.equal(
+    (await events(a.id, CommentType.addDependency)).map((c) => [c.posterId, c.dependentIssueId]),
+    [[alice.id, b.id]],
+  );
+  assert.equal(
+    (await events(b.id, CommentType.addDependency)).map((c) => [c.posterId, c.dependentIssueId]),
+    [[alice.id, a.id]],
+  );
 
   const deps = await env.as(alice, 'GET', at(a, 'dependencies'));
   validList('Issue', deps);
@@ -80,8 +97,14 @@ test('blocks: the body issue depends on the path issue; 201 with the path issue;
   valid('Issue', del.json);
   assert.is(del.json.number, a.index);
   assert.equal(await edges([a.id, b.id]), []);
-  assert.equal((await events(b.id, CommentType.removeDependency)).map((c) => c.dependentIssueId), [a.id]);
-  assert.equal((await events(a.id, CommentType.removeDependency)).map((c) => c.dependentIssueId), [b.id]);
+  assert.equal(
+    (await events(b.id, CommentType.removeDependency)).map((c) => c.dependentIssueId),
+    [a.id],
+  );
+  assert.equal(
+    (await events(a.id, CommentType.removeDependency)).map((c) => c.dependentIssueId),
+    [b.id],
+  );
   const again = await env.as(alice, 'DELETE', at(a, 'blocks'), meta(b));
   assert.is(again.status, 404, again.text);
   assert.is((await events(a.id, CommentType.removeDependency)).length, 1);
@@ -99,7 +122,10 @@ test('remove dependency: 200 with the path issue, remove_dependency on both; unk
   valid('Issue', del.json);
   assert.is(del.json.number, a.index);
   assert.equal(await edges([a.id]), []);
-  assert.equal((await events(a.id, CommentType.removeDependency)).map((c) => c.dependentIssueId), [b.id]);
+  assert.equal(
+    (await events(a.id, CommentType.removeDependency)).map((c) => c.dependentIssueId),
+    [b.id],
+  );
   assert.equal((await env.as(alice, 'GET', at(a, 'dependencies'))).json, []);
 });
 
@@ -135,7 +161,12 @@ test('permissions: readers get 403, outsiders of a private repository 404, anony
   const repo = await newRepo(env, alice);
   const a = await newIssue(repo, alice);
   const b = await newIssue(repo, bob);
-  for (const [method, what] of [['POST', 'dependencies'], ['DELETE', 'dependencies'], ['POST', 'blocks'], ['DELETE', 'blocks']] as const) {
+  for (const [method, what] of [
+    ['POST', 'dependencies'],
+    ['DELETE', 'dependencies'],
+    ['POST', 'blocks'],
+    ['DELETE', 'blocks'],
+  ] as const) {
     const r = await env.as(bob, method, at(a, what), meta(b));
     assert.is(r.status, 403, `${method} ${what} ${r.text}`);
     assert.is((await env.as(undefined, method, at(a, what), meta(b))).status, 401);
@@ -183,7 +214,13 @@ test('bad bodies: 422 on wrong types; unknown repository or issue 404; nothing w
     const r = await env.as(alice, 'POST', at(a, 'dependencies'), body);
     assert.is(r.status, 422, JSON.stringify(body) + r.text);
   }
-  for (const body of [{ ...meta(b), index: 999 }, { ...meta(b), repo: 'no-such-repo' }, { index: b.index }, { ...meta(b), index: 0 }, { ...meta(b), index: -1 }]) {
+  for (const body of [
+    { ...meta(b), index: 999 },
+    { ...meta(b), repo: 'no-such-repo' },
+    { index: b.index },
+    { ...meta(b), index: 0 },
+    { ...meta(b), index: -1 },
+  ]) {
     const r = await env.as(alice, 'POST', at(a, 'dependencies'), body);
     assert.is(r.status, 404, JSON.stringify(body) + r.text);
   }
@@ -204,7 +241,11 @@ test('spec, token kinds: cross-repository links list only issues the caller (and
 
   const mine = await env.as(alice, 'GET', at(a, 'dependencies'));
   validList('Issue', mine);
-  assert.equal(mine.json.map((i: any) => i.repository.full_name), [pub.full_name, priv.full_name], 'own repository first');
+  assert.equal(
+    mine.json.map((i: any) => i.repository.full_name),
+    [pub.full_name, priv.full_name],
+    'own repository first',
+  );
   const theirs = await env.as(bob, 'GET', at(a, 'dependencies'));
   assert.equal([numbers(theirs), theirs.headers.get('x-total-count')], [[open.index], '1']);
   const publicOnly = await makeToken(env.srv.api, alice, ['public-only', 'read:issue']);
@@ -220,7 +261,10 @@ test('spec, token kinds: cross-repository links list only issues the caller (and
   assert.is((await env.as(bob, 'POST', at(x, 'dependencies'), meta(open))).status, 201);
   assert.is((await env.as(bob, 'POST', at(x, 'blocks'), meta(open))).status, 403);
   const blocked = await env.as(bob, 'GET', at(open, 'blocks'));
-  assert.equal(blocked.json.map((i: any) => `${i.repository.full_name}#${i.number}`), [`${pub.full_name}#${a.index}`, `${bobs.full_name}#${x.index}`]);
+  assert.equal(
+    blocked.json.map((i: any) => `${i.repository.full_name}#${i.number}`),
+    [`${pub.full_name}#${a.index}`, `${bobs.full_name}#${x.index}`],
+  );
 });
 
 test('lists page through the readable issues with X-Total-Count and Link', async () => {

@@ -10,8 +10,12 @@ import { Repository } from '../../model/repo.ts';
 import { Comment, CommentType, Stopwatch, TrackedTime } from '../../model/issue.ts';
 
 let env: Env;
-test.before(async () => { env = await setup(); });
-test.after(async () => { await env.close(); });
+test.before(async () => {
+  env = await setup();
+});
+test.after(async () => {
+  await env.close();
+});
 
 type Repo = Awaited<ReturnType<typeof newRepo>>;
 const em = () => env.db.db.orm.em.fork();
@@ -54,7 +58,10 @@ test('add time: 200 TrackedTime with its issue, an add_time_manual event, and th
   const r = await env.as(alice, 'POST', path, { time: 3600, created: '2024-01-02T03:04:05Z' });
   assert.is(r.status, 200, r.text);
   valid('TrackedTime', r.json);
-  assert.equal({ ...r.json, id: 0, issue: null }, { id: 0, created: '2024-01-02T03:04:05Z', time: 3600, user_id: alice.id, user_name: alice.name, issue_id: issue.id, issue: null });
+  assert.equal(
+    { ...r.json, id: 0, issue: null },
+    { id: 0, created: '2024-01-02T03:04:05Z', time: 3600, user_id: alice.id, user_name: alice.name, issue_id: issue.id, issue: null },
+  );
   valid('Issue', r.json.issue);
   assert.is(r.json.issue.number, issue.index);
   const [ev] = await eventsOf(issue.id, CommentType.addTimeManual);
@@ -66,7 +73,10 @@ test('add time: 200 TrackedTime with its issue, an add_time_manual event, and th
   const list = await env.as(alice, 'GET', path);
   assert.is(list.status, 200);
   validList('TrackedTime', list);
-  assert.equal(list.json.map((t: any) => t.time), [3600, -60]);
+  assert.equal(
+    list.json.map((t: any) => t.time),
+    [3600, -60],
+  );
   assert.is(list.headers.get('x-total-count'), '2');
 });
 
@@ -76,8 +86,12 @@ test('add time: bad bodies answer 422 and write nothing', async () => {
   const issue = await newIssue(repo, alice);
   const path = `/repos/${repo.full_name}/issues/${issue.index}/times`;
   const cases: [unknown, string][] = [
-    [{ time: 0 }, '[Time]: Required'], [{}, '[Time]: Required'], [{ time: 'x' }, ''], [{ time: 1.5 }, ''],
-    [{ time: 10, created: 'yesterday' }, '[Created]: Invalid'], [{ time: 10, user_name: 5 }, ''],
+    [{ time: 0 }, '[Time]: Required'],
+    [{}, '[Time]: Required'],
+    [{ time: 'x' }, ''],
+    [{ time: 1.5 }, ''],
+    [{ time: 10, created: 'yesterday' }, '[Created]: Invalid'],
+    [{ time: 10, user_name: 5 }, ''],
   ];
   for (const [body, message] of cases) {
     const r = await env.as(alice, 'POST', path, body);
@@ -128,7 +142,10 @@ test('time tracking off: 400 on writes and repository lists, 404 on the issue li
   assert.is((await env.as(alice, 'GET', `/repos/${repo.full_name}/times/${alice.name}`)).status, 400);
   assert.is((await env.as(alice, 'POST', `${path}/stopwatch/start`)).status, 403);
   assert.is((await timesOf(issue.id)).length, 1);
-  assert.equal((await timesOf(issue.id)).map((t) => t.deleted), [false]);
+  assert.equal(
+    (await timesOf(issue.id)).map((t) => t.deleted),
+    [false],
+  );
   assert.equal(await em().find(Stopwatch, { issueId: issue.id }), []);
 });
 
@@ -144,18 +161,30 @@ test("listing: readers see only their own times and may not ask for others'; wri
 
   const own = await env.as(bob, 'GET', path);
   validList('TrackedTime', own);
-  assert.equal(own.json.map((t: any) => t.user_name), [bob.name]);
+  assert.equal(
+    own.json.map((t: any) => t.user_name),
+    [bob.name],
+  );
   assert.is((await env.as(bob, 'GET', `${path}?user=${bob.name}`)).json.length, 1);
   const other = await env.as(bob, 'GET', `${path}?user=${alice.name}`);
   assert.equal([other.status, other.json.message], [403, 'query by user not allowed; not enough rights']);
   assert.is((await env.as(bob, 'GET', `/repos/${repo.full_name}/times?user=${alice.name}`)).status, 403);
 
   const all = await env.as(alice, 'GET', path);
-  assert.equal(all.json.map((t: any) => t.time), [10, 20, 30]);
-  assert.equal((await env.as(alice, 'GET', `${path}?user=${carol.name}`)).json.map((t: any) => t.time), [30]);
+  assert.equal(
+    all.json.map((t: any) => t.time),
+    [10, 20, 30],
+  );
+  assert.equal(
+    (await env.as(alice, 'GET', `${path}?user=${carol.name}`)).json.map((t: any) => t.time),
+    [30],
+  );
   assert.is((await env.as(alice, 'GET', `${path}?user=no-such-user`)).status, 404);
   const window = await env.as(alice, 'GET', `${path}?since=2024-01-15T00:00:00Z&before=2024-03-01T00:00:00Z`);
-  assert.equal(window.json.map((t: any) => t.time), [20, 30]);
+  assert.equal(
+    window.json.map((t: any) => t.time),
+    [20, 30],
+  );
   const bad = await env.as(alice, 'GET', `${path}?since=last-week`);
   assert.is(bad.status, 422);
   assert.match(bad.json.message, 'parsing time "last-week"');
@@ -165,11 +194,17 @@ test("listing: readers see only their own times and may not ask for others'; wri
 
   const repoTimes = await env.as(alice, 'GET', `/repos/${repo.full_name}/times?user=${bob.name}`);
   validList('TrackedTime', repoTimes);
-  assert.equal(repoTimes.json.map((t: any) => t.time), [20]);
-  assert.equal((await env.as(carol, 'GET', `/repos/${repo.full_name}/times`)).json.map((t: any) => t.time), [30]);
+  assert.equal(
+    repoTimes.json.map((t: any) => t.time),
+    [20],
+  );
+  assert.equal(
+    (await env.as(carol, 'GET', `/repos/${repo.full_name}/times`)).json.map((t: any) => t.time),
+    [30],
+  );
 });
 
-test("times of one user (deprecated): repository admins, site admins and the user; others 403; unknown 404", async () => {
+test('times of one user (deprecated): repository admins, site admins and the user; others 403; unknown 404', async () => {
   const { alice, bob, carol, admin } = env;
   const repo = await newRepo(env, alice);
   await tracker(repo, alice, { enable_time_tracker: true, allow_only_contributors_to_track_time: false });
@@ -179,7 +214,11 @@ test("times of one user (deprecated): repository admins, site admins and the use
   for (const u of [alice, bob, admin]) {
     const r = await env.as(u, 'GET', path);
     validList('TrackedTime', r);
-    assert.equal(r.json.map((t: any) => t.time), [42], u.name);
+    assert.equal(
+      r.json.map((t: any) => t.time),
+      [42],
+      u.name,
+    );
     assert.is(r.headers.get('x-total-count'), null);
   }
   await collaborator(repo, alice, carol, 'write');
@@ -187,7 +226,7 @@ test("times of one user (deprecated): repository admins, site admins and the use
   assert.is((await env.as(alice, 'GET', `/repos/${repo.full_name}/times/no-such-user`)).status, 404);
 });
 
-test('reset: marks only the caller\'s times deleted, records delete_time_manual with the sum; 404 when none', async () => {
+test("reset: marks only the caller's times deleted, records delete_time_manual with the sum; 404 when none", async () => {
   const { alice, bob } = env;
   const repo = await newRepo(env, alice);
   await tracker(repo, alice, { enable_time_tracker: true, allow_only_contributors_to_track_time: false });
@@ -197,12 +236,22 @@ test('reset: marks only the caller\'s times deleted, records delete_time_manual 
   await env.as(alice, 'POST', path, { time: 23 });
   await env.as(bob, 'POST', path, { time: 7 });
   assert.is((await env.as(alice, 'DELETE', path)).status, 204);
-  assert.equal((await timesOf(issue.id)).map((t) => [t.time, t.deleted]), [[100, true], [23, true], [7, false]]);
+  assert.equal(
+    (await timesOf(issue.id)).map((t) => [t.time, t.deleted]),
+    [
+      [100, true],
+      [23, true],
+      [7, false],
+    ],
+  );
   const [ev] = await eventsOf(issue.id, CommentType.deleteTimeManual);
   assert.equal([ev.content, ev.posterId], ['|123', alice.id]);
   assert.is((await env.as(alice, 'DELETE', path)).status, 404);
   assert.is((await eventsOf(issue.id, CommentType.deleteTimeManual)).length, 1);
-  assert.equal((await env.as(alice, 'GET', path)).json.map((t: any) => t.time), [7]);
+  assert.equal(
+    (await env.as(alice, 'GET', path)).json.map((t: any) => t.time),
+    [7],
+  );
 });
 
 test('delete one time: the owner or a site admin; repository admins and others 403; unknown, deleted or foreign ids 404', async () => {
@@ -221,14 +270,26 @@ test('delete one time: the owner or a site admin; repository admins and others 4
   assert.is((await env.as(alice, 'DELETE', `${path}/${elsewhere.id}`)).status, 404, 'a time of another issue');
   assert.is((await env.as(alice, 'DELETE', `${path}/999999`)).status, 404);
   assert.is((await env.as(alice, 'DELETE', `${path}/abc`)).status, 404);
-  assert.equal((await timesOf(issue.id)).map((t) => t.deleted), [false, false]);
+  assert.equal(
+    (await timesOf(issue.id)).map((t) => t.deleted),
+    [false, false],
+  );
   assert.equal(await eventsOf(issue.id, CommentType.deleteTimeManual), []);
 
   assert.is((await env.as(alice, 'DELETE', `${path}/${mine.id}`)).status, 204);
   assert.is((await env.as(alice, 'DELETE', `${path}/${mine.id}`)).status, 404);
   assert.is((await env.as(admin, 'DELETE', `${path}/${bobs.id}`)).status, 204);
-  assert.equal((await timesOf(issue.id)).map((t) => t.deleted), [true, true]);
-  assert.equal((await eventsOf(issue.id, CommentType.deleteTimeManual)).map((c) => [c.content, c.posterId]), [['|11', alice.id], ['|22', bob.id]]);
+  assert.equal(
+    (await timesOf(issue.id)).map((t) => t.deleted),
+    [true, true],
+  );
+  assert.equal(
+    (await eventsOf(issue.id, CommentType.deleteTimeManual)).map((c) => [c.content, c.posterId]),
+    [
+      ['|11', alice.id],
+      ['|22', bob.id],
+    ],
+  );
   assert.is((await timesOf(other.id))[0].deleted, false);
 });
 
@@ -244,7 +305,10 @@ test('user_name: site admins and repository admins book time for someone else; w
   await collaborator(repo, alice, carol, 'write');
   const byWriter = await env.as(carol, 'POST', path, { time: 3, user_name: bob.name });
   assert.equal([byWriter.status, byWriter.json.user_name], [200, carol.name]);
-  assert.equal((await eventsOf(issue.id, CommentType.addTimeManual)).map((c) => c.posterId), [bob.id, bob.id, carol.id]);
+  assert.equal(
+    (await eventsOf(issue.id, CommentType.addTimeManual)).map((c) => c.posterId),
+    [bob.id, bob.id, carol.id],
+  );
 });
 
 test("spec, token kinds: public-only tokens lose the site admin's view of others' time and hide private repositories", async () => {
@@ -267,11 +331,17 @@ test("spec, token kinds: public-only tokens lose the site admin's view of others
 
   const all = await env.as(alice, 'GET', '/user/times');
   validList('TrackedTime', all);
-  assert.equal(all.json.map((t: any) => t.time), [6, 7]);
+  assert.equal(
+    all.json.map((t: any) => t.time),
+    [6, 7],
+  );
   assert.is(all.headers.get('x-total-count'), '2');
   const publicOnly = await makeToken(env.srv.api, alice, ['public-only', 'read:user']);
   const some = await env.as(publicOnly, 'GET', '/user/times');
-  assert.equal(some.json.map((t: any) => t.time), [6]);
+  assert.equal(
+    some.json.map((t: any) => t.time),
+    [6],
+  );
   assert.is((await env.as(undefined, 'GET', '/user/times')).status, 401);
   assert.is((await env.as(alice, 'GET', '/user/times?before=nonsense')).status, 422);
 });
@@ -327,7 +397,10 @@ test('stopwatch: cancel books nothing (cancel_tracking); starting on another iss
   assert.is((await timesOf(a.id)).length, 1, 'the running stopwatch on a was stopped and booked');
   assert.is((await eventsOf(a.id, CommentType.stopTracking)).length, 1);
   const running = await env.as(alice, 'GET', '/user/stopwatches');
-  assert.equal(running.json.map((s: any) => s.issue_index), [b.index]);
+  assert.equal(
+    running.json.map((s: any) => s.issue_index),
+    [b.index],
+  );
 });
 
 test('stopwatch: only writers who may track time (readers and posters 403, anonymous 401); nothing written', async () => {
@@ -349,9 +422,17 @@ test('stopwatch: only writers who may track time (readers and posters 403, anony
 
 test("Forgejo's SecToTime: the two largest units", () => {
   const cases: [number, string][] = [
-    [66, '1 minute 6 seconds'], [3600, '1 hour'], [3601, '1 hour'], [14 * 3600 + 33 * 60 + 30, '14 hours 33 minutes'],
-    [6 * 86400 + 12 * 3600 + 1818, '6 days 12 hours'], [18 * 86400 + 8218, '2 weeks 4 days'], [28 * 86400, '4 weeks'],
-    [45 * 86400 + 49125, '1 month 2 weeks'], [340 * 86400, '11 months'], [528 * 86400 + 36665, '1 year 5 months'], [0, ''],
+    [66, '1 minute 6 seconds'],
+    [3600, '1 hour'],
+    [3601, '1 hour'],
+    [14 * 3600 + 33 * 60 + 30, '14 hours 33 minutes'],
+    [6 * 86400 + 12 * 3600 + 1818, '6 days 12 hours'],
+    [18 * 86400 + 8218, '2 weeks 4 days'],
+    [28 * 86400, '4 weeks'],
+    [45 * 86400 + 49125, '1 month 2 weeks'],
+    [340 * 86400, '11 months'],
+    [528 * 86400 + 36665, '1 year 5 months'],
+    [0, ''],
   ];
   for (const [n, s] of cases) assert.is(secToTime(n), s, String(n));
 });

@@ -10,8 +10,12 @@ import type { TestUser } from '../helpers/fixtures.ts';
 let env: Env;
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
-test.before(async () => { env = await setup(); });
-test.after(async () => { await env.close(); });
+test.before(async () => {
+  env = await setup();
+});
+test.after(async () => {
+  await env.close();
+});
 
 async function ok(p: Promise<{ status: number; text: string; json: unknown; headers: Headers }>, status: number) {
   const r = await p;
@@ -27,7 +31,8 @@ async function branch(u: TestUser, full: string, name: string) {
 
 async function openPull(u: TestUser, full: string, head: string): Promise<number> {
   await branch(u, full, head);
-  return ((await ok(env.as(u, 'POST', `/repos/${full}/pulls`, { head, base: 'main', title: head }), 201)).json as { number: number }).number;
+  return ((await ok(env.as(u, 'POST', `/repos/${full}/pulls`, { head, base: 'main', title: head }), 201)).json as { number: number })
+    .number;
 }
 
 async function openIssue(u: TestUser, full: string, title: string): Promise<number> {
@@ -38,9 +43,14 @@ async function openIssue(u: TestUser, full: string, title: string): Promise<numb
 async function counted(full: string, kind: '' | 'issues' | 'pulls'): Promise<number> {
   const [owner, name] = full.split('/');
   const pull = kind === 'pulls' ? 'and i.is_pull' : kind === 'issues' ? 'and not i.is_pull' : '';
-  const rows = await env.db.db.orm.em.fork().getConnection().execute(
-    `select count(*)::int as n from issue i join repository r on r.id = i.repo_id
-      where r.owner_name = ? and r.lower_name = ? and not i.is_closed ${pull}`, [owner, name.toLowerCase()]);
+  const rows = await env.db.db.orm.em
+    .fork()
+    .getConnection()
+    .execute(
+      `select count(*)::int as n from issue i join repository r on r.id = i.repo_id
+      where r.owner_name = ? and r.lower_name = ? and not i.is_closed ${pull}`,
+      [owner, name.toLowerCase()],
+    );
   return Number(rows[0].n);
 }
 
@@ -112,7 +122,10 @@ test('a caller who reads only the issues unit sees only issues in an open list w
   await ok(env.as(alice, 'PATCH', `/repos/${full}`, { has_pull_requests: false }), 200);
   const r = await ok(env.as(bob, 'GET', `/repos/${full}/issues?state=open`), 200);
   assert.is(r.headers.get('X-Total-Count'), '1');
-  assert.equal((r.json as { pull_request: unknown }[]).map((i) => i.pull_request ?? null), [null]);
+  assert.equal(
+    (r.json as { pull_request: unknown }[]).map((i) => i.pull_request ?? null),
+    [null],
+  );
 });
 
 test.run();

@@ -10,7 +10,16 @@ import { valid, validList, validOkList } from '../helpers/schema.ts';
 import { makeToken, type TestUser } from '../helpers/fixtures.ts';
 import type { Res } from '../helpers/client.ts';
 import {
-  Comment, CommentType, Issue, IssueAssignee, IssueDependency, IssueLabel, IssueWatch, Reaction, Stopwatch, TrackedTime,
+  Comment,
+  CommentType,
+  Issue,
+  IssueAssignee,
+  IssueDependency,
+  IssueLabel,
+  IssueWatch,
+  Reaction,
+  Stopwatch,
+  TrackedTime,
 } from '../../model/issue.ts';
 import { Label } from '../../model/label.ts';
 import { PullRequest, Review, ReviewType } from '../../model/pull.ts';
@@ -18,8 +27,12 @@ import { Attachment } from '../../model/attachment.ts';
 import { Repository } from '../../model/repo.ts';
 
 let env: Env;
-test.before(async () => { env = await setup(); });
-test.after(async () => { await env.close(); });
+test.before(async () => {
+  env = await setup();
+});
+test.after(async () => {
+  await env.close();
+});
 
 const em = () => env.db.db.orm.em.fork();
 type Repo = Awaited<ReturnType<typeof newRepo>>;
@@ -51,7 +64,10 @@ async function events(issueId: number, type: number) {
 }
 
 const openIssues = async (repo: Repo) => ok(await env.as(env.alice, 'GET', `/repos/${repo.full_name}`), 200).json.open_issues_count;
-const labelCounts = async (id: number) => { const l = await em().findOneOrFail(Label, { id }); return [l.numIssues, l.numClosedIssues]; };
+const labelCounts = async (id: number) => {
+  const l = await em().findOneOrFail(Label, { id });
+  return [l.numIssues, l.numClosedIssues];
+};
 const milestoneCounts = async (repo: Repo, id: number) => {
   const m = ok(await env.as(env.alice, 'GET', `/repos/${repo.full_name}/milestones/${id}`), 200).json;
   return [m.open_issues, m.closed_issues];
@@ -70,8 +86,14 @@ test('create: a writer sets labels, milestone, assignees, deadline and ref; even
   const m1 = await milestone(alice, repo, 'v1');
 
   const created = await issue(alice, repo, {
-    title: '  First issue  ', body: 'the body', ref: 'refs/heads/main', labels: [bug, kindA, kindB, other, 999999],
-    milestone: m1, assignee: alice.name, assignees: [bob.name], due_date: '2030-05-06T07:08:09Z',
+    title: '  First issue  ',
+    body: 'the body',
+    ref: 'refs/heads/main',
+    labels: [bug, kindA, kindB, other, 999999],
+    milestone: m1,
+    assignee: alice.name,
+    assignees: [bob.name],
+    due_date: '2030-05-06T07:08:09Z',
   });
   assert.is(created.number, 1);
   assert.is(created.title, 'First issue');
@@ -98,9 +120,21 @@ test('create: a writer sets labels, milestone, assignees, deadline and ref; even
   assert.equal(await milestoneCounts(repo, m1), [1, 0]);
   assert.equal(await labelCounts(bug), [1, 0]);
   assert.equal(await labelCounts(kindA), [0, 0]);
-  assert.equal((await events(created.id, CommentType.label)).map((c) => [c.labelId, c.content]).sort(), [[bug, '1'], [kindB, '1']].sort());
-  assert.equal((await events(created.id, CommentType.milestone)).map((c) => [c.oldMilestoneId, c.milestoneId]), [[0, m1]]);
-  assert.equal((await events(created.id, CommentType.assignees)).map((c) => c.removedAssignee), [false, false]);
+  assert.equal(
+    (await events(created.id, CommentType.label)).map((c) => [c.labelId, c.content]).sort(),
+    [
+      [bug, '1'],
+      [kindB, '1'],
+    ].sort(),
+  );
+  assert.equal(
+    (await events(created.id, CommentType.milestone)).map((c) => [c.oldMilestoneId, c.milestoneId]),
+    [[0, m1]],
+  );
+  assert.equal(
+    (await events(created.id, CommentType.assignees)).map((c) => c.removedAssignee),
+    [false, false],
+  );
   const watch = await em().findOne(IssueWatch, { issueId: created.id, userId: alice.id });
   assert.ok(watch?.isWatching, 'the poster watches the new issue');
 
@@ -117,14 +151,20 @@ test('create: for a caller who cannot write issues, labels, assignees, milestone
   const repo = await newRepo(env, alice);
   const bug = await label(alice, repo, 'bug');
   const m1 = await milestone(alice, repo, 'v1');
-  const created = await issue(bob, repo, { title: 'from a reader', labels: [bug], milestone: m1, assignees: [alice.name], due_date: '2030-01-01T00:00:00Z' });
+  const created = await issue(bob, repo, {
+    title: 'from a reader',
+    labels: [bug],
+    milestone: m1,
+    assignees: [alice.name],
+    due_date: '2030-01-01T00:00:00Z',
+  });
   assert.equal(created.labels, []);
   assert.is(created.milestone, null);
   assert.is(created.assignees, null);
   assert.is(created.assignee, null);
   assert.is(created.due_date, null);
   assert.is(created.user.login, bob.name);
-  assert.is((await em().count(Comment, { issueId: created.id })), 0);
+  assert.is(await em().count(Comment, { issueId: created.id }), 0);
 });
 
 test('create: 422 for a blank title, an unknown or unassignable assignee, a bad due date; nothing is written', async () => {
@@ -205,7 +245,10 @@ test('list: state, type, labels, milestones (name or id), q, created_by, assigne
 
   const page = ok(await env.as(alice, 'GET', `${base}?state=all&limit=2&page=2`), 200);
   validList('Issue', page);
-  assert.equal(page.json.map((i: { number: number }) => i.number), [b.number, a.number]);
+  assert.equal(
+    page.json.map((i: { number: number }) => i.number),
+    [b.number, a.number],
+  );
   assert.is(page.headers.get('x-total-count'), '4');
   const link = page.headers.get('link') ?? '';
   assert.match(link, 'rel="first"');
@@ -219,11 +262,28 @@ test('edit: the poster may change title, body, ref and state; only writers chang
   const m1 = await milestone(alice, repo, 'v1');
   const mine = await issue(bob, repo, { title: 'bob wrote this' });
   const path = `/repos/${repo.full_name}/issues/${mine.number}`;
-  const edited = ok(await env.as(bob, 'PATCH', path, { title: 'renamed', body: 'new body', ref: 'refs/heads/x', milestone: m1, assignees: [alice.name], due_date: '2031-01-01T00:00:00Z' }), 201, 'Issue').json;
+  const edited = ok(
+    await env.as(bob, 'PATCH', path, {
+      title: 'renamed',
+      body: 'new body',
+      ref: 'refs/heads/x',
+      milestone: m1,
+      assignees: [alice.name],
+      due_date: '2031-01-01T00:00:00Z',
+    }),
+    201,
+    'Issue',
+  ).json;
   assert.equal([edited.title, edited.body, edited.ref], ['renamed', 'new body', 'refs/heads/x']);
   assert.equal([edited.milestone, edited.assignees, edited.due_date], [null, null, null], 'writer-only fields are ignored for the poster');
-  assert.equal((await events(mine.id, CommentType.changeTitle)).map((c) => [c.oldTitle, c.newTitle]), [['bob wrote this', 'renamed']]);
-  assert.equal((await events(mine.id, CommentType.changeIssueRef)).map((c) => [c.oldRef, c.newRef]), [['', 'x']]);
+  assert.equal(
+    (await events(mine.id, CommentType.changeTitle)).map((c) => [c.oldTitle, c.newTitle]),
+    [['bob wrote this', 'renamed']],
+  );
+  assert.equal(
+    (await events(mine.id, CommentType.changeIssueRef)).map((c) => [c.oldRef, c.newRef]),
+    [['', 'x']],
+  );
 
   const closed = ok(await env.as(bob, 'PATCH', path, { state: 'closed' }), 201, 'Issue').json;
   assert.is(closed.state, 'closed');
@@ -265,14 +325,23 @@ test('edit: state, milestone, assignees and deadline changes record events and k
   assert.is(moved.milestone.id, m2);
   assert.equal(moved.milestone.open_issues, 1);
   assert.equal(await milestoneCounts(repo, m1), [0, 0]);
-  assert.equal((await events(it.id, CommentType.milestone)).map((c) => [c.oldMilestoneId, c.milestoneId]), [[0, m1], [m1, m2]]);
+  assert.equal(
+    (await events(it.id, CommentType.milestone)).map((c) => [c.oldMilestoneId, c.milestoneId]),
+    [
+      [0, m1],
+      [m1, m2],
+    ],
+  );
   ok(await env.as(bob, 'PATCH', path, { milestone: 999999 }), 422);
   assert.is(ok(await env.as(bob, 'PATCH', path, { milestone: 0 }), 201, 'Issue').json.milestone, null);
 
   const reassigned = ok(await env.as(bob, 'PATCH', path, { assignees: [bob.name] }), 201, 'Issue').json;
   assert.equal(logins(reassigned.assignees), [bob.name]);
   const removed = (await events(it.id, CommentType.assignees)).filter((c) => c.removedAssignee);
-  assert.equal(removed.map((c) => c.assigneeId), [alice.id]);
+  assert.equal(
+    removed.map((c) => c.assigneeId),
+    [alice.id],
+  );
   assert.is(ok(await env.as(bob, 'PATCH', path, { assignees: [] }), 201, 'Issue').json.assignees, null);
   ok(await env.as(bob, 'PATCH', path, { assignees: ['nobody-here'] }), 422);
 
@@ -281,10 +350,19 @@ test('edit: state, milestone, assignees and deadline changes record events and k
   assert.is(due.due_date, '2031-03-04T21:59:59Z');
   ok(await env.as(bob, 'PATCH', path, { due_date: '2031-03-09T10:00:00Z' }), 201);
   ok(await env.as(bob, 'PATCH', path, { unset_due_date: true }), 201);
-  const deadlines = await em().find(Comment, { issueId: it.id, type: { $in: [CommentType.addedDeadline, CommentType.modifiedDeadline, CommentType.removedDeadline] } }, { orderBy: { id: 'asc' } });
-  assert.equal(deadlines.map((c) => [c.type, c.content]), [
-    [CommentType.addedDeadline, '2031-03-04'], [CommentType.modifiedDeadline, '2031-03-09|2031-03-04'], [CommentType.removedDeadline, '2031-03-09'],
-  ]);
+  const deadlines = await em().find(
+    Comment,
+    { issueId: it.id, type: { $in: [CommentType.addedDeadline, CommentType.modifiedDeadline, CommentType.removedDeadline] } },
+    { orderBy: { id: 'asc' } },
+  );
+  assert.equal(
+    deadlines.map((c) => [c.type, c.content]),
+    [
+      [CommentType.addedDeadline, '2031-03-04'],
+      [CommentType.modifiedDeadline, '2031-03-09|2031-03-04'],
+      [CommentType.removedDeadline, '2031-03-09'],
+    ],
+  );
   ok(await env.as(bob, 'PATCH', path, { unset_due_date: false }), 400);
   assert.is(ok(await env.as(bob, 'GET', path), 200, 'Issue').json.due_date, null);
 });
@@ -336,9 +414,13 @@ test('deadline route: writers only (403), IssueDeadline at 23:59:59 UTC of the d
   const cleared = ok(await env.as(alice, 'POST', path, { due_date: '0001-01-01T00:00:00Z' }), 201, 'IssueDeadline').json;
   assert.equal(cleared, { due_date: '0001-01-01T00:00:00Z' });
   assert.is(ok(await env.as(alice, 'GET', `/repos/${repo.full_name}/issues/${it.number}`), 200).json.due_date, null);
-  assert.equal((await em().find(Comment, { issueId: it.id }, { orderBy: { id: 'asc' } })).map((c) => [c.type, c.content]), [
-    [CommentType.addedDeadline, '2032-02-02'], [CommentType.removedDeadline, '2032-02-02'],
-  ]);
+  assert.equal(
+    (await em().find(Comment, { issueId: it.id }, { orderBy: { id: 'asc' } })).map((c) => [c.type, c.content]),
+    [
+      [CommentType.addedDeadline, '2032-02-02'],
+      [CommentType.removedDeadline, '2032-02-02'],
+    ],
+  );
   ok(await env.as(alice, 'POST', `/repos/${repo.full_name}/issues/99/deadline`, { due_date: '2032-02-02T10:00:00Z' }), 404);
 });
 
@@ -392,7 +474,10 @@ test('labels of an issue: add by id or name, exclusive scopes, replace, remove o
   const added1 = history.filter((c) => c.content === '1').length;
   const removed1 = history.filter((c) => c.content === '').length;
   assert.is(added1, removed1, 'every label that came and went left an add and a remove event');
-  assert.ok(history.some((c) => c.labelId === high && c.content === ''), 'the scope replacement is an event too');
+  assert.ok(
+    history.some((c) => c.labelId === high && c.content === ''),
+    'the scope replacement is an event too',
+  );
 
   ok(await env.as(bob, 'POST', base, { labels: [bug, 'docs'] }), 400);
   ok(await env.as(bob, 'POST', base, { labels: [{ id: bug }] }), 400);
@@ -430,7 +515,10 @@ test('labels of an issue: organization labels by name and id, listed under the o
   const both = ok(await env.as(alice, 'POST', base, { labels: ['local', 'org-wide'] }), 200).json;
   assert.equal(names(both), ['local', 'org-wide']);
   const listed = ok(await env.as(alice, 'GET', `/repos/${repo.full_name}/issues?labels=org-wide`), 200);
-  assert.equal(listed.json.map((i: { number: number }) => i.number), [created.number]);
+  assert.equal(
+    listed.json.map((i: { number: number }) => i.number),
+    [created.number],
+  );
   ok(await env.as(alice, 'DELETE', `${base}/org-wide`), 204);
   assert.equal(names(ok(await env.as(alice, 'GET', base), 200).json), ['local']);
 });
@@ -452,7 +540,14 @@ test('delete: admins only; the issue and every row that hangs off it go, attachm
   await m.flush();
   m.create(Reaction, { issueId: it.id, userId: alice.id, type: '+1' } as never);
   m.create(Attachment, { uuid, issueId: it.id, commentId: 0, repoId: repo.id, name: 'a.txt', size: 5 } as never);
-  m.create(Attachment, { uuid: `${uuid}-c`, issueId: it.id, commentId: (comment as { id: number }).id, repoId: repo.id, name: 'b.txt', size: 5 } as never);
+  m.create(Attachment, {
+    uuid: `${uuid}-c`,
+    issueId: it.id,
+    commentId: (comment as { id: number }).id,
+    repoId: repo.id,
+    name: 'b.txt',
+    size: 5,
+  } as never);
   m.create(IssueDependency, { issueId: keep.id, dependencyId: it.id, userId: alice.id } as never);
   m.create(TrackedTime, { issueId: it.id, userId: alice.id, time: 60 } as never);
   m.create(Stopwatch, { issueId: it.id, userId: bob.id } as never);
@@ -466,11 +561,22 @@ test('delete: admins only; the issue and every row that hangs off it go, attachm
   ok(await env.as(alice, 'DELETE', path1), 404);
   const f = em();
   for (const [entity, where] of [
-    [Issue, { id: it.id }], [Comment, { issueId: it.id }], [IssueLabel, { issueId: it.id }], [IssueAssignee, { issueId: it.id }],
-    [IssueWatch, { issueId: it.id }], [Reaction, { issueId: it.id }], [Attachment, { issueId: it.id }], [IssueDependency, { dependencyId: it.id }],
-    [TrackedTime, { issueId: it.id }], [Stopwatch, { issueId: it.id }],
+    [Issue, { id: it.id }],
+    [Comment, { issueId: it.id }],
+    [IssueLabel, { issueId: it.id }],
+    [IssueAssignee, { issueId: it.id }],
+    [IssueWatch, { issueId: it.id }],
+    [Reaction, { issueId: it.id }],
+    [Attachment, { issueId: it.id }],
+    [IssueDependency, { dependencyId: it.id }],
+    [TrackedTime, { issueId: it.id }],
+    [Stopwatch, { issueId: it.id }],
   ] as const) {
-    assert.is(await f.count(entity as never, where as never), 0, (entity as { meta?: { className: string } }).meta?.className ?? String(entity));
+    assert.is(
+      await f.count(entity as never, where as never),
+      0,
+      (entity as { meta?: { className: string } }).meta?.className ?? String(entity),
+    );
   }
   assert.not.ok(fs.existsSync(file), 'the attachment file is removed');
   assert.equal(await labelCounts(bug), [0, 0]);
@@ -484,10 +590,19 @@ async function makePull(repo: Repo, issueId: number, number: number) {
   const m = em();
   const row = await m.findOneOrFail(Issue, { id: issueId });
   row.isPull = true;
-  m.create(PullRequest, { issueId, index: number, baseRepoId: repo.id, headRepoId: repo.id, baseBranch: 'main', headBranch: 'main' } as never);
+  m.create(PullRequest, {
+    issueId,
+    index: number,
+    baseRepoId: repo.id,
+    headRepoId: repo.id,
+    baseBranch: 'main',
+    headBranch: 'main',
+  } as never);
   m.create(Review, { issueId, type: ReviewType.request, reviewerId: env.bob.id } as never);
   await m.flush();
-  await m.getConnection().execute('update repository set num_open_issues = num_open_issues - 1, num_open_pulls = num_open_pulls + 1 where id = ?', [repo.id]);
+  await m
+    .getConnection()
+    .execute('update repository set num_open_issues = num_open_issues - 1, num_open_pulls = num_open_pulls + 1 where id = ?', [repo.id]);
 }
 
 test('delete: a pull request loses its pull and review rows too', async () => {
@@ -521,21 +636,40 @@ test('pins: admins pin to the end (at most 3 per kind), move, unpin renumbers; p
   ok(await env.as(bob, 'POST', pinPath(i1.number)), 403);
   for (const it of [i1, i2, i3]) ok(await env.as(alice, 'POST', pinPath(it.number)), 204);
   ok(await env.as(alice, 'POST', pinPath(i1.number)), 204);
-  assert.equal(await pinnedNumbers(), [[i1.number, 1], [i2.number, 2], [i3.number, 3]]);
+  assert.equal(await pinnedNumbers(), [
+    [i1.number, 1],
+    [i2.number, 2],
+    [i3.number, 3],
+  ]);
   assert.equal(await allowed(), { issues: false, pull_requests: true });
   ok(await env.as(alice, 'POST', pinPath(i4.number)), 400);
   assert.is((await events(i1.id, CommentType.pin)).length, 1);
 
   ok(await env.as(alice, 'PATCH', `${pinPath(i3.number)}/1`), 204);
-  assert.equal(await pinnedNumbers(), [[i3.number, 1], [i1.number, 2], [i2.number, 3]]);
+  assert.equal(await pinnedNumbers(), [
+    [i3.number, 1],
+    [i1.number, 2],
+    [i2.number, 3],
+  ]);
   ok(await env.as(alice, 'PATCH', `${pinPath(i3.number)}/9`), 204);
-  assert.equal(await pinnedNumbers(), [[i1.number, 1], [i2.number, 2], [i3.number, 3]], 'a position past the end is the last place');
+  assert.equal(
+    await pinnedNumbers(),
+    [
+      [i1.number, 1],
+      [i2.number, 2],
+      [i3.number, 3],
+    ],
+    'a position past the end is the last place',
+  );
   ok(await env.as(alice, 'PATCH', `${pinPath(i3.number)}/0`), 422);
   ok(await env.as(alice, 'PATCH', `${pinPath(i5.number)}/1`), 204);
   ok(await env.as(bob, 'PATCH', `${pinPath(i3.number)}/1`), 403);
 
   ok(await env.as(alice, 'DELETE', pinPath(i1.number)), 204);
-  assert.equal(await pinnedNumbers(), [[i2.number, 1], [i3.number, 2]]);
+  assert.equal(await pinnedNumbers(), [
+    [i2.number, 1],
+    [i3.number, 2],
+  ]);
   assert.is((await events(i1.id, CommentType.unpin)).length, 1);
   ok(await env.as(alice, 'DELETE', pinPath(i5.number)), 204);
   ok(await env.as(alice, 'DELETE', `/repos/${repo.full_name}/issues/${i2.number}`), 204);
@@ -547,7 +681,10 @@ test('pins: admins pin to the end (at most 3 per kind), move, unpin renumbers; p
   assert.equal(await pinnedNumbers(), [[i3.number, 1]]);
   const pulls = ok(await env.as(alice, 'GET', `/repos/${repo.full_name}/pulls/pinned`), 200);
   validList('PullRequest', pulls);
-  assert.equal(pulls.json.map((p: { number: number }) => p.number), [i4.number]);
+  assert.equal(
+    pulls.json.map((p: { number: number }) => p.number),
+    [i4.number],
+  );
 });
 
 test('search: issues of readable repositories only; token kinds; filters; owner/team errors', async () => {
@@ -571,7 +708,10 @@ test('search: issues of readable repositories only; token kinds; filters; owner/
   assert.equal(await ids(undefined), [a.id]);
   assert.equal(await ids(env.admin), [a.id, b.id, c.id]);
   assert.equal(await ids(alice, '&state=closed'), [closed.id]);
-  assert.equal(await ids(alice, '&state=all'), [a.id, b.id, closed.id].sort((x, y) => x - y));
+  assert.equal(
+    await ids(alice, '&state=all'),
+    [a.id, b.id, closed.id].sort((x, y) => x - y),
+  );
   assert.equal(await ids(alice, '&assigned=true'), [b.id]);
   assert.equal(await ids(alice, '&created=true'), [a.id, b.id]);
   assert.equal(await ids(alice, '&type=pulls'), []);

@@ -20,24 +20,28 @@ let bob: TestUser;
 const api = (method: string, p: string, o: Call = {}) => call(srv.api, method, p, o);
 const as = (u: TestUser | undefined, method: string, p: string, body?: unknown) => api(method, p, { token: u?.token, body });
 
-
 /** A fresh ed25519 key as an OpenSSH line, with its OpenSSH fingerprint. */
 function sshKey(kind: 'ed25519' | 'rsa2048' | 'rsa3072' = 'ed25519') {
-  const pair = kind === 'ed25519' ? generateKeyPairSync('ed25519') : generateKeyPairSync('rsa', { modulusLength: kind === 'rsa2048' ? 2048 : 3072 });
+  const pair =
+    kind === 'ed25519' ? generateKeyPairSync('ed25519') : generateKeyPairSync('rsa', { modulusLength: kind === 'rsa2048' ? 2048 : 3072 });
   const key = sshpk.parseKey(pair.publicKey.export({ type: 'spki', format: 'pem' }) as string, 'pem');
   const line = key.toString('ssh').split(' ').slice(0, 2).join(' ');
   return { line, fingerprint: key.fingerprint('sha256').toString(), pem: pair.publicKey.export({ type: 'spki', format: 'pem' }) as string };
 }
 
 async function pgpKey(email: string) {
-  const { privateKey, publicKey } = await openpgp.generateKey({ type: 'ecc', curve: 'curve25519Legacy', userIDs: [{ name: 'T', email }], format: 'armored' });
+  const { privateKey, publicKey } = await openpgp.generateKey({
+    type: 'ecc',
+    curve: 'curve25519Legacy',
+    userIDs: [{ name: 'T', email }],
+    format: 'armored',
+  });
   const priv = await openpgp.readPrivateKey({ armoredKey: privateKey });
   const keyId = priv.getKeyID().toHex().toUpperCase();
   const sign = async (text: string) =>
     (await openpgp.sign({ message: await openpgp.createMessage({ text }), signingKeys: priv, detached: true })) as string;
   return { publicKey, keyId, sign };
 }
-
 
 test.before(async () => {
   db = await openTestDb();
@@ -76,7 +80,10 @@ test('POST /user/keys: PublicKey shape with SHA256 fingerprint, key_type, read_o
   assert.is(theirs.json[0].user, undefined);
   assert.is(theirs.headers.get('x-total-count'), '1');
   const mine = await as(alice, 'GET', `/user/keys?fingerprint=${encodeURIComponent(k.fingerprint)}`);
-  assert.equal(mine.json.map((x: { id: number }) => x.id), [r.json.id]);
+  assert.equal(
+    mine.json.map((x: { id: number }) => x.id),
+    [r.json.id],
+  );
   assert.equal((await as(alice, 'GET', '/user/keys?fingerprint=SHA256:nope')).json, []);
 });
 
@@ -150,7 +157,10 @@ test('admin adds and removes a key for a user', async () => {
   assert.is(r.status, 201, r.text);
   valid('PublicKey', r.json);
   assert.is(r.json.user.login, u.name);
-  assert.equal((await as(u, 'GET', '/user/keys')).json.map((x: { id: number }) => x.id), [r.json.id]);
+  assert.equal(
+    (await as(u, 'GET', '/user/keys')).json.map((x: { id: number }) => x.id),
+    [r.json.id],
+  );
   assert.is((await as(u, 'POST', `/admin/users/${u.name}/keys`, { title: 'x', key: sshKey().line })).status, 403);
   assert.is((await as(admin, 'DELETE', `/admin/users/${u.name}/keys/${r.json.id}`)).status, 204);
   assert.equal((await as(u, 'GET', '/user/keys')).json, []);
@@ -173,7 +183,10 @@ test('GPG: a key whose identity matches an activated address is added unverified
   assert.is(r.json.expires_at, '0001-01-01T00:00:00Z');
   const list = await as(bob, 'GET', `/users/${alice.name}/gpg_keys`);
   validOkList('GPGKey', list);
-  assert.equal(list.json.map((x: { key_id: string }) => x.key_id), [k.keyId]);
+  assert.equal(
+    list.json.map((x: { key_id: string }) => x.key_id),
+    [k.keyId],
+  );
   assert.is(list.headers.get('x-total-count'), '1');
   const one = await as(alice, 'GET', `/user/gpg_keys/${r.json.id}`);
   valid('GPGKey', one.json);
@@ -195,9 +208,15 @@ test('GPG: unknown identity needs a signature of the token; a real signature add
   assert.is(noMail.status, 404);
   assert.ok(noMail.json.message.endsWith(token));
   const other = await pgpKey('x@y.example');
-  const wrongSigner = await as(u, 'POST', '/user/gpg_keys', { armored_public_key: k.publicKey, armored_signature: await other.sign(token) });
+  const wrongSigner = await as(u, 'POST', '/user/gpg_keys', {
+    armored_public_key: k.publicKey,
+    armored_signature: await other.sign(token),
+  });
   assert.is(wrongSigner.status, 422);
-  const wrongText = await as(u, 'POST', '/user/gpg_keys', { armored_public_key: k.publicKey, armored_signature: await k.sign('not the token') });
+  const wrongText = await as(u, 'POST', '/user/gpg_keys', {
+    armored_public_key: k.publicKey,
+    armored_signature: await k.sign('not the token'),
+  });
   assert.is(wrongText.status, 422);
   assert.is(await db.db.orm.em.fork().count(GpgKey, { ownerId: u.id }), 0);
   const ok = await as(u, 'POST', '/user/gpg_keys', { armored_public_key: k.publicKey, armored_signature: await k.sign(token) });
@@ -217,7 +236,10 @@ test('GPG: POST /user/gpg_key_verify checks a real signature of the token', asyn
   assert.is(bad.status, 422);
   assert.ok(bad.json.message.startsWith('The provided GPG key, signature and token do not match'));
   assert.is((await as(u, 'GET', `/user/gpg_keys/${added.json.id}`)).json.verified, false);
-  assert.is((await as(u, 'POST', '/user/gpg_key_verify', { key_id: 'ABCDEF0123456789', armored_signature: await k.sign(token) })).status, 404);
+  assert.is(
+    (await as(u, 'POST', '/user/gpg_key_verify', { key_id: 'ABCDEF0123456789', armored_signature: await k.sign(token) })).status,
+    404,
+  );
   const ok = await as(u, 'POST', '/user/gpg_key_verify', { key_id: k.keyId, armored_signature: await k.sign(token) });
   assert.is(ok.status, 200, ok.text);
   valid('GPGKey', ok.json);

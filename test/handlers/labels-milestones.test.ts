@@ -5,8 +5,12 @@ import { newRepo, setup, type Env } from './repo-setup.ts';
 import { valid, validOkList } from '../helpers/schema.ts';
 
 let env: Env;
-test.before(async () => { env = await setup(); });
-test.after(async () => { await env.close(); });
+test.before(async () => {
+  env = await setup();
+});
+test.after(async () => {
+  await env.close();
+});
 
 test('labels: create (colour normalised, no # on the wire), get by id and name, list with paging, edit, delete', async () => {
   const { alice } = env;
@@ -15,7 +19,18 @@ test('labels: create (colour normalised, no # on the wire), get by id and name, 
   const a = await env.as(alice, 'POST', base, { name: 'bug', color: '#F00', description: 'broken', exclusive: true });
   assert.is(a.status, 201, a.text);
   valid('Label', a.json);
-  assert.equal({ ...a.json, id: 0 }, { id: 0, name: 'bug', exclusive: true, is_archived: false, color: 'FF0000', description: 'broken', url: `${env.srv.api}${base}/${a.json.id}` });
+  assert.equal(
+    { ...a.json, id: 0 },
+    {
+      id: 0,
+      name: 'bug',
+      exclusive: true,
+      is_archived: false,
+      color: 'FF0000',
+      description: 'broken',
+      url: `${env.srv.api}${base}/${a.json.id}`,
+    },
+  );
   const dup = await env.as(alice, 'POST', base, { name: 'bug', color: 'abcdef' });
   assert.is(dup.status, 201, 'repository labels may share a name');
   assert.is(dup.json.color, 'abcdef');
@@ -29,14 +44,20 @@ test('labels: create (colour normalised, no # on the wire), get by id and name, 
 
   const page = await env.as(alice, 'GET', `${base}?limit=2&page=1`);
   validOkList('Label', page);
-  assert.equal(page.json.map((l: any) => l.name), ['aaa', 'bug']);
+  assert.equal(
+    page.json.map((l: any) => l.name),
+    ['aaa', 'bug'],
+  );
   assert.is(page.headers.get('x-total-count'), '3');
   assert.match(page.headers.get('link') ?? '', 'rel="next"');
 
   const ed = await env.as(alice, 'PATCH', `${base}/${a.json.id}`, { name: 'defect', color: '00aabb', is_archived: true });
   assert.is(ed.status, 200, ed.text);
   valid('Label', ed.json);
-  assert.equal([ed.json.name, ed.json.color, ed.json.is_archived, ed.json.description, ed.json.exclusive], ['defect', '00aabb', true, 'broken', true]);
+  assert.equal(
+    [ed.json.name, ed.json.color, ed.json.is_archived, ed.json.description, ed.json.exclusive],
+    ['defect', '00aabb', true, 'broken', true],
+  );
   assert.is((await env.as(alice, 'GET', `${base}/${a.json.id}`)).json.name, 'defect');
 
   assert.is((await env.as(alice, 'DELETE', `${base}/${a.json.id}`)).status, 204);
@@ -48,7 +69,13 @@ test('labels: 422 on a bad colour or a missing/empty name; nothing is written', 
   const { alice } = env;
   const repo = await newRepo(env, alice);
   const base = `/repos/${repo.full_name}/labels`;
-  for (const body of [{ name: 'x', color: 'zzzzzz' }, { name: 'x', color: '#12345' }, { color: '#123456' }, { name: '', color: '#123456' }, { name: '  ', color: '#123456' }]) {
+  for (const body of [
+    { name: 'x', color: 'zzzzzz' },
+    { name: 'x', color: '#12345' },
+    { color: '#123456' },
+    { name: '', color: '#123456' },
+    { name: '  ', color: '#123456' },
+  ]) {
     const r = await env.as(alice, 'POST', base, body);
     assert.is(r.status, 422, JSON.stringify(body) + r.text);
   }
@@ -97,14 +124,23 @@ test('milestones: create (open and closed), Forgejo shape, list by state and nam
 
   const open = await env.as(alice, 'GET', base);
   validOkList('Milestone', open);
-  assert.equal(open.json.map((m: any) => m.title), ['v1.0', 'V2-later']);
+  assert.equal(
+    open.json.map((m: any) => m.title),
+    ['v1.0', 'V2-later'],
+  );
   assert.is(open.headers.get('x-total-count'), '2');
-  assert.equal((await env.as(alice, 'GET', `${base}?state=closed`)).json.map((m: any) => m.title), ['v0.9']);
+  assert.equal(
+    (await env.as(alice, 'GET', `${base}?state=closed`)).json.map((m: any) => m.title),
+    ['v0.9'],
+  );
   const all = await env.as(alice, 'GET', `${base}?state=all&limit=2`);
   assert.is(all.headers.get('x-total-count'), '3');
   assert.is(all.json.length, 2);
   assert.match(all.headers.get('link') ?? '', 'rel="next"');
-  assert.equal((await env.as(alice, 'GET', `${base}?state=all&name=v2`)).json.map((m: any) => m.title), ['V2-later']);
+  assert.equal(
+    (await env.as(alice, 'GET', `${base}?state=all&name=v2`)).json.map((m: any) => m.title),
+    ['V2-later'],
+  );
   assert.equal((await env.as(alice, 'GET', `${base}?name=%25`)).json, []);
 
   const byId = await env.as(alice, 'GET', `${base}/${v1.json.id}`);
@@ -120,10 +156,17 @@ test('milestones: PATCH closes and reopens (closed_at), edits fields; DELETE by 
   const repo = await newRepo(env, alice);
   const base = `/repos/${repo.full_name}/milestones`;
   const m = await env.as(alice, 'POST', base, { title: 'm1' });
-  const closed = await env.as(alice, 'PATCH', `${base}/${m.json.id}`, { state: 'closed', title: 'm1-final', due_on: '2031-05-06T00:00:00Z' });
+  const closed = await env.as(alice, 'PATCH', `${base}/${m.json.id}`, {
+    state: 'closed',
+    title: 'm1-final',
+    due_on: '2031-05-06T00:00:00Z',
+  });
   assert.is(closed.status, 200, closed.text);
   valid('Milestone', closed.json);
-  assert.equal([closed.json.state, closed.json.title, closed.json.due_on, closed.json.description], ['closed', 'm1-final', '2031-05-06T00:00:00Z', '']);
+  assert.equal(
+    [closed.json.state, closed.json.title, closed.json.due_on, closed.json.description],
+    ['closed', 'm1-final', '2031-05-06T00:00:00Z', ''],
+  );
   assert.type(closed.json.closed_at, 'string');
   const reopened = await env.as(alice, 'PATCH', `${base}/m1-final`, { state: 'open', title: '' });
   assert.equal([reopened.json.state, reopened.json.closed_at, reopened.json.title], ['open', null, 'm1-final']);
@@ -164,13 +207,23 @@ test('a reader may list and get but gets 403 on every write; nothing changes', a
   validOkList('Label', await env.as(bob, 'GET', L));
   assert.is((await env.as(bob, 'GET', `${M}/${ms.json.id}`)).status, 200);
   const writes: Array<[string, string, unknown]> = [
-    ['POST', L, { name: 'n', color: '444444' }], ['PATCH', `${L}/${lbl.json.id}`, { name: 'n' }], ['DELETE', `${L}/${lbl.json.id}`, undefined],
-    ['POST', M, { title: 'n' }], ['PATCH', `${M}/${ms.json.id}`, { state: 'closed' }], ['DELETE', `${M}/${ms.json.id}`, undefined],
+    ['POST', L, { name: 'n', color: '444444' }],
+    ['PATCH', `${L}/${lbl.json.id}`, { name: 'n' }],
+    ['DELETE', `${L}/${lbl.json.id}`, undefined],
+    ['POST', M, { title: 'n' }],
+    ['PATCH', `${M}/${ms.json.id}`, { state: 'closed' }],
+    ['DELETE', `${M}/${ms.json.id}`, undefined],
   ];
   for (const [method, path, body] of writes) assert.is((await env.as(bob, method, path, body)).status, 403, `${method} ${path}`);
-  assert.equal((await env.as(alice, 'GET', L)).json.map((l: any) => l.name), ['l']);
+  assert.equal(
+    (await env.as(alice, 'GET', L)).json.map((l: any) => l.name),
+    ['l'],
+  );
   const m = await env.as(alice, 'GET', `${M}?state=all`);
-  assert.equal(m.json.map((x: any) => [x.title, x.state]), [['m', 'open']]);
+  assert.equal(
+    m.json.map((x: any) => [x.title, x.state]),
+    [['m', 'open']],
+  );
   assert.is((await env.as(env.carol, 'GET', L)).status, 404);
 });
 

@@ -14,10 +14,16 @@ test.before(async () => {
   alice = await makeUser(db, srv.api);
   await makeRepo(srv.api, alice, { name: 'docs' });
 });
-test.after(async () => { await srv.close(); await db.close(); });
+test.after(async () => {
+  await srv.close();
+  await db.close();
+});
 
 test('POST /markdown renders HTML and escapes raw HTML', async () => {
-  const r = await call(srv.api, 'POST', '/markdown', { token: alice.token, body: { Text: '# Hi\n\n<script>x</script> *em*', Mode: 'gfm' } });
+  const r = await call(srv.api, 'POST', '/markdown', {
+    token: alice.token,
+    body: { Text: '# Hi\n\n<script>x</script> *em*', Mode: 'gfm' },
+  });
   assert.is(r.status, 200);
   assert.ok((r.headers.get('content-type') ?? '').startsWith('text/html'));
   assert.ok(r.text.includes('<h1>Hi</h1>'));
@@ -26,7 +32,10 @@ test('POST /markdown renders HTML and escapes raw HTML', async () => {
 });
 
 test('relative links resolve against the repository; raw and markup variants work; sign-in is required', async () => {
-  const r = await call(srv.api, 'POST', `/repos/${alice.name}/docs/markdown`, { token: alice.token, body: { Text: '[guide](docs/guide.md)', Mode: 'gfm' } });
+  const r = await call(srv.api, 'POST', `/repos/${alice.name}/docs/markdown`, {
+    token: alice.token,
+    body: { Text: '[guide](docs/guide.md)', Mode: 'gfm' },
+  });
   assert.ok(r.text.includes(`href="${srv.config.appUrl}${alice.name}/docs/docs/guide.md"`), r.text);
   const raw = await call(srv.api, 'POST', '/markdown/raw', { token: alice.token, body: '**bold**' });
   assert.ok(raw.text.includes('<strong>bold</strong>'));

@@ -36,7 +36,8 @@ test.after(async () => {
   fs.rmSync(scratch, { recursive: true, force: true });
 });
 
-const L = async (u: TestUser, method: string, p: string, body?: unknown) => checked(await call(local.api, method, p, { token: u.token, body }));
+const L = async (u: TestUser, method: string, p: string, body?: unknown) =>
+  checked(await call(local.api, method, p, { token: u.token, body }));
 const git = (dir: string, ...args: string[]) => execFileSync('git', ['--git-dir', dir, ...args], { encoding: 'utf8' }).trim();
 const root = () => env.db.db.orm.em;
 const tick = () => mirrorTick(root(), services);
@@ -47,7 +48,10 @@ function addCommit(dir: string, branch: string, text: string): string {
   const tree = execFileSync('git', ['--git-dir', dir, 'mktree'], { input: `100644 blob ${blob}\tREADME.md\n`, encoding: 'utf8' }).trim();
   const parent = git(dir, 'for-each-ref', '--format=%(objectname)', `refs/heads/${branch}`);
   const ids = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@x', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@x' };
-  const commit = execFileSync('git', ['--git-dir', dir, 'commit-tree', tree, '-m', text, ...(parent ? ['-p', parent] : [])], { encoding: 'utf8', env: ids }).trim();
+  const commit = execFileSync('git', ['--git-dir', dir, 'commit-tree', tree, '-m', text, ...(parent ? ['-p', parent] : [])], {
+    encoding: 'utf8',
+    env: ids,
+  }).trim();
   git(dir, 'update-ref', `refs/heads/${branch}`, commit);
   return commit;
 }
@@ -61,7 +65,12 @@ function sourceRepo(): string {
 
 async function pullMirror(u: TestUser, interval: string) {
   const src = sourceRepo();
-  const r = await L(u, 'POST', '/repos/migrate', { clone_addr: `file://${src}`, repo_name: uniq('pm'), mirror: true, mirror_interval: interval });
+  const r = await L(u, 'POST', '/repos/migrate', {
+    clone_addr: `file://${src}`,
+    repo_name: uniq('pm'),
+    mirror: true,
+    mirror_interval: interval,
+  });
   assert.is(r.status, 201, r.text);
   valid('Repository', r.json);
   return { src, repo: r.json as { id: number; name: string; full_name: string; mirror_updated: string } };
@@ -116,7 +125,12 @@ test('a mirror of an empty repository takes the first fetched branch as default 
   const { alice } = env;
   const src = path.join(scratch, `${uniq('empty')}.git`);
   execFileSync('git', ['init', '--bare', '--quiet', '--initial-branch=main', src]);
-  const r = await L(alice, 'POST', '/repos/migrate', { clone_addr: `file://${src}`, repo_name: uniq('em'), mirror: true, mirror_interval: '10m' });
+  const r = await L(alice, 'POST', '/repos/migrate', {
+    clone_addr: `file://${src}`,
+    repo_name: uniq('em'),
+    mirror: true,
+    mirror_interval: '10m',
+  });
   assert.is(r.status, 201, r.text);
   assert.is(r.json.empty, true);
   const commit = addCommit(src, 'trunk', 'first');
@@ -135,7 +149,11 @@ test('a due mirror is claimed by one tick only, even when ticks run at the same 
   const next = addCommit(src, 'main', 'second');
   await makeDue(repo.id);
   const results = await Promise.all([tick(), tick(), tick()]);
-  assert.is(results.reduce((n, r) => n + r.pulled, 0), 1, JSON.stringify(results));
+  assert.is(
+    results.reduce((n, r) => n + r.pulled, 0),
+    1,
+    JSON.stringify(results),
+  );
   assert.is(git(gitDir(env, alice.name, repo.name), 'rev-parse', 'refs/heads/main'), next);
 });
 
@@ -148,7 +166,8 @@ async function pushMirror(u: TestUser, repoName: string, body: Record<string, un
   return { target, remoteName: r.json.remote_name as string };
 }
 const pushRow = (remoteName: string) => root().fork().findOneOrFail(PushMirror, { remoteName });
-const head = (dir: string, ref = 'refs/heads/main') => execFileSync('git', ['--git-dir', dir, 'for-each-ref', '--format=%(objectname)', ref], { encoding: 'utf8' }).trim();
+const head = (dir: string, ref = 'refs/heads/main') =>
+  execFileSync('git', ['--git-dir', dir, 'for-each-ref', '--format=%(objectname)', ref], { encoding: 'utf8' }).trim();
 
 test('push mirrors with an interval are pushed when due', async () => {
   const { alice } = env;
@@ -177,7 +196,10 @@ test('sync_on_commit: API writes and git pushes make the push mirror due; the pu
   const dir = gitDir(env, alice.name, repo.name);
   assert.is((await pushRow(onCommit.remoteName)).nextUpdateAt, null, 'interval 0: only commits schedule it');
 
-  const put = await L(alice, 'POST', `/repos/${repo.full_name}/contents/a.txt`, { content: Buffer.from('a').toString('base64'), message: 'add a' });
+  const put = await L(alice, 'POST', `/repos/${repo.full_name}/contents/a.txt`, {
+    content: Buffer.from('a').toString('base64'),
+    message: 'add a',
+  });
   assert.is(put.status, 201, put.text);
   valid('FileResponse', put.json);
   assert.is(head(onCommit.target), '', 'not pushed inside the request');
@@ -210,7 +232,10 @@ test('a failing push never fails the write; the error is the push mirror last_er
   const { target, remoteName } = await pushMirror(alice, repo.name, { interval: '0', sync_on_commit: true });
   fs.rmSync(target, { recursive: true, force: true });
   fs.writeFileSync(target, 'not a repository');
-  const put = await L(alice, 'POST', `/repos/${repo.full_name}/contents/a.txt`, { content: Buffer.from('a').toString('base64'), message: 'add a' });
+  const put = await L(alice, 'POST', `/repos/${repo.full_name}/contents/a.txt`, {
+    content: Buffer.from('a').toString('base64'),
+    message: 'add a',
+  });
   assert.is(put.status, 201, put.text);
   assert.equal(await tick(), { pulled: 0, pushed: 0, failed: 1 });
   const got = await L(alice, 'GET', `/repos/${repo.full_name}/push_mirrors/${remoteName}`);

@@ -31,7 +31,8 @@ test.after(async () => {
   fs.rmSync(scratch, { recursive: true, force: true });
 });
 
-const L = async (u: TestUser | undefined, method: string, p: string, body?: unknown) => checked(await call(local.api, method, p, { token: u?.token, body }));
+const L = async (u: TestUser | undefined, method: string, p: string, body?: unknown) =>
+  checked(await call(local.api, method, p, { token: u?.token, body }));
 const git = (dir: string, ...args: string[]) => execFileSync('git', ['--git-dir', dir, ...args], { encoding: 'utf8' }).trim();
 
 /** A bare source repository outside cairn with one commit on `branch` (HEAD points there). */
@@ -46,7 +47,9 @@ function sourceRepo(name: string, branch = 'trunk'): string {
 function addCommit(dir: string, branch: string, text: string): string {
   const blob = execFileSync('git', ['--git-dir', dir, 'hash-object', '-w', '--stdin'], { input: text, encoding: 'utf8' }).trim();
   const tree = execFileSync('git', ['--git-dir', dir, 'mktree'], { input: `100644 blob ${blob}\tREADME.md\n`, encoding: 'utf8' }).trim();
-  const heads = execFileSync('git', ['--git-dir', dir, 'for-each-ref', '--format=%(objectname)', `refs/heads/${branch}`], { encoding: 'utf8' }).trim();
+  const heads = execFileSync('git', ['--git-dir', dir, 'for-each-ref', '--format=%(objectname)', `refs/heads/${branch}`], {
+    encoding: 'utf8',
+  }).trim();
   const parent = heads.split('\n')[0];
   const ids = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@x', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@x' };
   const args = ['--git-dir', dir, 'commit-tree', tree, '-m', text, ...(parent ? ['-p', parent] : [])];
@@ -62,7 +65,14 @@ test('POST /repos/migrate from a local file:// URL: 201, branches and tags, the 
   execFileSync('git', ['init', '--bare', '--quiet', '--initial-branch=main', src.replace(/\.git$/, '.wiki.git')]);
   addCommit(src.replace(/\.git$/, '.wiki.git'), 'main', 'wiki home');
   const name = uniq('mig');
-  const r = await L(alice, 'POST', '/repos/migrate', { clone_addr: `file://${src}`, repo_name: name, description: 'migrated', wiki: true, service: 'git', issues: true });
+  const r = await L(alice, 'POST', '/repos/migrate', {
+    clone_addr: `file://${src}`,
+    repo_name: name,
+    description: 'migrated',
+    wiki: true,
+    service: 'git',
+    issues: true,
+  });
   assert.is(r.status, 201, r.text);
   valid('Repository', r.json);
   assert.is(r.json.full_name, `${alice.name}/${name}`);
@@ -73,7 +83,11 @@ test('POST /repos/migrate from a local file:// URL: 201, branches and tags, the 
   const dir = gitDir(env, alice.name, name);
   assert.is(git(dir, 'rev-parse', 'refs/heads/trunk'), git(src, 'rev-parse', 'refs/heads/trunk'));
   assert.is(git(dir, 'rev-parse', 'refs/tags/v1'), git(src, 'rev-parse', 'refs/tags/v1'));
-  assert.is(spawnSync('git', ['--git-dir', dir, 'config', '--get-regexp', '^remote\\.'], { encoding: 'utf8' }).stdout.trim(), '', 'no remote kept');
+  assert.is(
+    spawnSync('git', ['--git-dir', dir, 'config', '--get-regexp', '^remote\\.'], { encoding: 'utf8' }).stdout.trim(),
+    '',
+    'no remote kept',
+  );
   const wiki = dir.replace(/\.git$/, '.wiki.git');
   assert.is(git(wiki, 'rev-parse', 'refs/heads/main'), git(src.replace(/\.git$/, '.wiki.git'), 'rev-parse', 'refs/heads/main'));
 });
@@ -91,7 +105,10 @@ async function gitHttpServer(root: string, user: string, pw: string): Promise<{ 
     }
     const u = new URL(req.url ?? '/', 'http://x');
     const m = /^\/([^/]+\.git)\/(info\/refs|git-upload-pack)$/.exec(u.pathname);
-    if (!m) { res.writeHead(404).end(); return; }
+    if (!m) {
+      res.writeHead(404).end();
+      return;
+    }
     const dir = path.join(root, m[1]);
     if (m[2] === 'info/refs') {
       const refs = execFileSync('git', ['upload-pack', '--stateless-rpc', '--advertise-refs', dir]);
@@ -119,13 +136,22 @@ test('migrate over loopback HTTP with credentials; the credentials stay out of o
   assert.is(denied.status, 422, denied.text);
   assert.match(denied.json.message, /^(Authentication failed|Migration failed)/);
   const name = uniq('viahttp');
-  const r = await L(bob, 'POST', '/repos/migrate', { clone_addr: cloneUrl, repo_name: name, auth_username: 'puller', auth_password: 'pull-pw', mirror: true });
+  const r = await L(bob, 'POST', '/repos/migrate', {
+    clone_addr: cloneUrl,
+    repo_name: name,
+    auth_username: 'puller',
+    auth_password: 'pull-pw',
+    mirror: true,
+  });
   assert.is(r.status, 201, r.text);
   assert.is(r.json.original_url, cloneUrl);
   const dir = gitDir(env, bob.name, name);
   assert.is(git(dir, 'rev-parse', 'refs/heads/main'), git(src, 'rev-parse', 'refs/heads/main'));
   assert.not.ok(fs.readFileSync(`${dir}/config`, 'utf8').includes('pull-pw'));
-  const inUrl = await L(bob, 'POST', '/repos/migrate', { clone_addr: cloneUrl.replace('http://', 'http://puller:pull-pw@'), repo_name: uniq('inurl') });
+  const inUrl = await L(bob, 'POST', '/repos/migrate', {
+    clone_addr: cloneUrl.replace('http://', 'http://puller:pull-pw@'),
+    repo_name: uniq('inurl'),
+  });
   assert.is(inUrl.status, 201, inUrl.text);
   assert.is(inUrl.json.original_url, cloneUrl, 'credentials in the address are taken out of it');
   // The mirror syncs with the sealed credentials.
@@ -157,7 +183,10 @@ test('remote addresses: local files and local networks are refused by default (4
   assert.is(missing.status, 422);
   assert.match(missing.json.message, /Invalid local path/);
   const blocked = await startServer(env.db, { MIGRATIONS__ALLOW_LOCALNETWORKS: 'true', MIGRATIONS__BLOCKED_DOMAINS: '127.0.0.0/8' });
-  const b = await call(blocked.api, 'POST', '/repos/migrate', { token: alice.token, body: { clone_addr: `http://127.0.0.1:9/x.git`, repo_name: uniq('m') } });
+  const b = await call(blocked.api, 'POST', '/repos/migrate', {
+    token: alice.token,
+    body: { clone_addr: `http://127.0.0.1:9/x.git`, repo_name: uniq('m') },
+  });
   assert.is(b.status, 422, b.text);
   await blocked.close();
   const failing = await L(alice, 'POST', '/repos/migrate', { clone_addr: `file://${scratch}`, repo_name: uniq('m') });
@@ -190,9 +219,19 @@ test('pull mirror: mirror fields, mirror-sync fetches new commits, mirror_interv
   const { alice, bob } = env;
   const src = sourceRepo(uniq('src'), 'main');
   const name = uniq('mirror');
-  const bad = await L(alice, 'POST', '/repos/migrate', { clone_addr: `file://${src}`, repo_name: uniq('m'), mirror: true, mirror_interval: '1m' });
+  const bad = await L(alice, 'POST', '/repos/migrate', {
+    clone_addr: `file://${src}`,
+    repo_name: uniq('m'),
+    mirror: true,
+    mirror_interval: '1m',
+  });
   assert.is(bad.status, 422, 'below the 10 minute minimum');
-  const r = await L(alice, 'POST', '/repos/migrate', { clone_addr: `file://${src}`, repo_name: name, mirror: true, mirror_interval: '1h30m' });
+  const r = await L(alice, 'POST', '/repos/migrate', {
+    clone_addr: `file://${src}`,
+    repo_name: name,
+    mirror: true,
+    mirror_interval: '1h30m',
+  });
   assert.is(r.status, 201, r.text);
   valid('Repository', r.json);
   assert.is(r.json.mirror, true);
@@ -239,14 +278,22 @@ test('push mirrors: create (credentials sealed), list, get, sync pushes, delete;
   const target = path.join(scratch, `${uniq('target')}.git`);
   execFileSync('git', ['init', '--bare', '--quiet', target]);
   const base = `/repos/${repo.full_name}/push_mirrors`;
-  const created = await L(alice, 'POST', base, { remote_address: `file://${target}`, remote_username: 'pushuser', remote_password: 's3cret-pw', interval: '8h', sync_on_commit: true });
+  const created = await L(alice, 'POST', base, {
+    remote_address: `file://${target}`,
+    remote_username: 'pushuser',
+    remote_password: 's3cret-pw',
+    interval: '8h',
+    sync_on_commit: true,
+  });
   assert.is(created.status, 200, created.text);
   valid('PushMirror', created.json);
   assert.match(created.json.remote_name, /^remote_mirror_[0-9a-f]{10}$/);
   assert.is(created.json.interval, '8h0m0s');
   assert.is(created.json.last_update, null);
   assert.is(created.json.repo_name, repo.name);
-  const row = await env.db.db.orm.em.fork().findOneOrFail(PushMirror, { remoteName: created.json.remote_name }, { populate: ['credentials'] });
+  const row = await env.db.db.orm.em
+    .fork()
+    .findOneOrFail(PushMirror, { remoteName: created.json.remote_name }, { populate: ['credentials'] });
   assert.ok(row.credentials.length > 0);
   assert.not.ok(row.credentials.includes('s3cret-pw'), 'sealed at rest');
 
@@ -264,10 +311,18 @@ test('push mirrors: create (credentials sealed), list, get, sync pushes, delete;
   assert.not.equal(after.json.last_update, null);
   assert.is(after.json.last_error, '');
 
-  for (const body of [{ remote_address: `file://${target}`, interval: 'later' }, { remote_address: `file://${target}`, interval: '1m' }, { remote_address: `file://${target}`, interval: '8h', use_ssh: true }]) {
+  for (const body of [
+    { remote_address: `file://${target}`, interval: 'later' },
+    { remote_address: `file://${target}`, interval: '1m' },
+    { remote_address: `file://${target}`, interval: '8h', use_ssh: true },
+  ]) {
     assert.is((await L(alice, 'POST', base, body)).status, 400, JSON.stringify(body));
   }
-  assert.is((await env.as(alice, 'POST', base, { remote_address: `file://${target}`, interval: '8h' })).status, 422, 'local targets need ALLOW_LOCALNETWORKS');
+  assert.is(
+    (await env.as(alice, 'POST', base, { remote_address: `file://${target}`, interval: '8h' })).status,
+    422,
+    'local targets need ALLOW_LOCALNETWORKS',
+  );
   assert.is((await L(alice, 'DELETE', `${base}/${created.json.remote_name}`)).status, 204);
   assert.is((await L(alice, 'DELETE', `${base}/${created.json.remote_name}`)).status, 404);
   assert.equal((await L(alice, 'GET', base)).json, []);
@@ -282,20 +337,47 @@ test('migrate with labels from another instance of this API: labels imported pag
     const bob = await makeUser(sourceDb, source.api);
     const em = sourceDb.db.orm.em.fork();
     const here = () => env.db.db.orm.em.fork();
-    const S = async (u: TestUser, method: string, p: string, body?: unknown) => checked(await call(source.api, method, p, { token: u.token, body }));
+    const S = async (u: TestUser, method: string, p: string, body?: unknown) =>
+      checked(await call(source.api, method, p, { token: u.token, body }));
     const pub = await S(bob, 'POST', '/user/repos', { name: uniq('lsrc'), auto_init: true, issue_labels: 'Default' });
     assert.is(pub.status, 201, pub.text);
-    em.create(Label, { repoId: pub.json.id, orgId: 0, name: 'scope/old', color: '#abcdef', description: 'archived one', exclusive: true, isArchived: true, archivedAt: new Date() });
+    em.create(Label, {
+      repoId: pub.json.id,
+      orgId: 0,
+      name: 'scope/old',
+      color: '#abcdef',
+      description: 'archived one',
+      exclusive: true,
+      isArchived: true,
+      archivedAt: new Date(),
+    });
     await em.flush();
-    const srcLabels = (await em.find(Label, { repoId: pub.json.id }, { orderBy: { name: 'asc' } })).map((l) => [l.name, l.color, l.description, l.exclusive, l.isArchived]);
+    const srcLabels = (await em.find(Label, { repoId: pub.json.id }, { orderBy: { name: 'asc' } })).map((l) => [
+      l.name,
+      l.color,
+      l.description,
+      l.exclusive,
+      l.isArchived,
+    ]);
     assert.ok(srcLabels.length > 5);
 
     const name = uniq('lmig');
-    const r = await L(alice, 'POST', '/repos/migrate', { clone_addr: `${source.url}/${bob.name}/${pub.json.name}.git`, repo_name: name, service: 'git', labels: true });
+    const r = await L(alice, 'POST', '/repos/migrate', {
+      clone_addr: `${source.url}/${bob.name}/${pub.json.name}.git`,
+      repo_name: name,
+      service: 'git',
+      labels: true,
+    });
     assert.is(r.status, 201, r.text);
     valid('Repository', r.json);
     assert.is(r.json.empty, false);
-    const got = (await here().find(Label, { repoId: r.json.id }, { orderBy: { name: 'asc' } })).map((l) => [l.name, l.color, l.description, l.exclusive, l.isArchived]);
+    const got = (await here().find(Label, { repoId: r.json.id }, { orderBy: { name: 'asc' } })).map((l) => [
+      l.name,
+      l.color,
+      l.description,
+      l.exclusive,
+      l.isArchived,
+    ]);
     assert.equal(got, srcLabels);
     const listed = await L(alice, 'GET', `/repos/${alice.name}/${name}/labels?limit=50`);
     assert.is(listed.status, 200, listed.text);
@@ -304,7 +386,8 @@ test('migrate with labels from another instance of this API: labels imported pag
 
     // A private source with more labels than one page: read with the token, every page.
     const priv = await S(bob, 'POST', '/user/repos', { name: uniq('lpriv'), auto_init: true, private: true });
-    for (let i = 0; i < 57; i++) em.create(Label, { repoId: priv.json.id, orgId: 0, name: `l${String(i).padStart(2, '0')}`, color: '#00aa00' });
+    for (let i = 0; i < 57; i++)
+      em.create(Label, { repoId: priv.json.id, orgId: 0, name: `l${String(i).padStart(2, '0')}`, color: '#00aa00' });
     await em.flush();
     const privUrl = `${source.url}/${bob.name}/${priv.json.name}.git`;
     const before = await here().count(Repository, {});
@@ -312,21 +395,43 @@ test('migrate with labels from another instance of this API: labels imported pag
     assert.is(anon.status, 422, anon.text);
     assert.match(anon.json.message, /Authentication failed/, 'the clone comes first, as in Forgejo');
     assert.is(await here().count(Repository, {}), before, 'nothing written');
-    const withToken = await L(alice, 'POST', '/repos/migrate', { clone_addr: privUrl, repo_name: uniq('lp'), service: 'gitea', labels: true, auth_token: bob.token });
+    const withToken = await L(alice, 'POST', '/repos/migrate', {
+      clone_addr: privUrl,
+      repo_name: uniq('lp'),
+      service: 'gitea',
+      labels: true,
+      auth_token: bob.token,
+    });
     assert.is(withToken.status, 201, withToken.text);
     assert.is(await here().count(Label, { repoId: withToken.json.id }), 57);
 
-    const github = await L(alice, 'POST', '/repos/migrate', { clone_addr: `${source.url}/${bob.name}/${pub.json.name}.git`, repo_name: uniq('lr'), service: 'github', labels: true });
+    const github = await L(alice, 'POST', '/repos/migrate', {
+      clone_addr: `${source.url}/${bob.name}/${pub.json.name}.git`,
+      repo_name: uniq('lr'),
+      service: 'github',
+      labels: true,
+    });
     assert.is(github.status, 422);
     assert.match(github.json.message, /labels from github/);
     assert.is(await here().count(Repository, {}), before + 1, 'refusals write nothing');
     // Issues, milestones, releases and pulls from such a source: test/handlers/migrate-import.test.ts.
 
-    const plain = await L(alice, 'POST', '/repos/migrate', { clone_addr: `file://${sourceRepo(uniq('plain'))}`, repo_name: uniq('lplain'), service: 'git', labels: true, issues: true });
+    const plain = await L(alice, 'POST', '/repos/migrate', {
+      clone_addr: `file://${sourceRepo(uniq('plain'))}`,
+      repo_name: uniq('lplain'),
+      service: 'git',
+      labels: true,
+      issues: true,
+    });
     assert.is(plain.status, 201, 'a plain git source ignores the options, as Forgejo');
     assert.is(await here().count(Label, { repoId: plain.json.id }), 0);
 
-    const blocked = await env.as(alice, 'POST', '/repos/migrate', { clone_addr: `${source.url}/${bob.name}/${pub.json.name}.git`, repo_name: uniq('lb'), service: 'gitea', labels: true });
+    const blocked = await env.as(alice, 'POST', '/repos/migrate', {
+      clone_addr: `${source.url}/${bob.name}/${pub.json.name}.git`,
+      repo_name: uniq('lb'),
+      service: 'gitea',
+      labels: true,
+    });
     assert.is(blocked.status, 422, 'the API calls obey ALLOW_LOCALNETWORKS too');
     assert.match(blocked.json.message, /disallowed hosts/);
   } finally {

@@ -14,14 +14,30 @@ import { createIssue } from '../../lib/issues/issues.ts';
 import { notifyIssueEvent } from '../../lib/activity/notify.ts';
 
 let env: Env;
-test.before(async () => { env = await setup(); });
-test.after(async () => { await env.close(); });
+test.before(async () => {
+  env = await setup();
+});
+test.after(async () => {
+  await env.close();
+});
 
 type Repo = Awaited<ReturnType<typeof newRepo>>;
 interface Thread {
-  id: number; unread: boolean; pinned: boolean; updated_at: string; url: string;
+  id: number;
+  unread: boolean;
+  pinned: boolean;
+  updated_at: string;
+  url: string;
   repository: { id: number; full_name: string; [k: string]: unknown };
-  subject: { title: string; url: string; html_url: string; latest_comment_url: string; latest_comment_html_url: string; type: string; state: string };
+  subject: {
+    title: string;
+    url: string;
+    html_url: string;
+    latest_comment_url: string;
+    latest_comment_html_url: string;
+    type: string;
+    state: string;
+  };
 }
 
 const em = () => env.db.db.orm.em.fork();
@@ -36,7 +52,9 @@ async function mark(u: TestUser | string, method: 'PUT' | 'PATCH', path: string)
     const req = http.request(`${env.srv.api}${path}`, { method, headers: { Authorization: `token ${token}` } }, (res) => {
       let text = '';
       res.setEncoding('utf8');
-      res.on('data', (d) => { text += d; });
+      res.on('data', (d) => {
+        text += d;
+      });
       res.on('end', () => {
         const isJson = (res.headers['content-type'] ?? '').includes('json') && text !== '';
         resolve({ status: res.statusCode ?? 0, text, json: isJson ? JSON.parse(text) : undefined });
@@ -111,10 +129,13 @@ test('a repository watcher gets one unread Issue thread when another user opens 
   assert.not.ok('permissions' in t.repository, 'Forgejo drops the repository permissions');
   valid('Repository', t.repository);
   assert.equal(t.subject, {
-    title: 'crash on start', type: 'Issue', state: 'open',
+    title: 'crash on start',
+    type: 'Issue',
+    state: 'open',
     url: `${env.srv.url}/api/v1/repos/${repo.full_name}/issues/${issue.number}`,
     html_url: `${env.srv.url}/${repo.full_name}/issues/${issue.number}`,
-    latest_comment_url: '', latest_comment_html_url: '',
+    latest_comment_url: '',
+    latest_comment_html_url: '',
   });
   assert.is(await newCount(alice), 1);
   assert.equal(await threads(bob), [], 'the poster caused it');
@@ -132,7 +153,11 @@ test('a new issue: every watcher but the doer and those who blocked the doer, th
   assert.is((await env.as(dave, 'PUT', `/user/block/${bob.name}`)).status, 204);
   const issue = await openIssue(repo, bob, 'watchers only');
   const all = await em().find(Notification, { issueId: issue.id }, { orderBy: { id: 'asc' } });
-  assert.equal(all.map((n) => n.userId), [alice.id, carol.id].sort((a, b) => a - b), 'alice and carol, by id: not bob (the doer) nor dave (who blocked bob)');
+  assert.equal(
+    all.map((n) => n.userId),
+    [alice.id, carol.id].sort((a, b) => a - b),
+    'alice and carol, by id: not bob (the doer) nor dave (who blocked bob)',
+  );
   assert.ok(all.every((n) => n.status === NotificationStatus.unread));
   // Carol's comment goes through the whole list of followers: the poster and dave now have a thread
   // too (dave blocked bob, not carol), alice's is the same one, and carol keeps hers.
@@ -229,7 +254,10 @@ test('deleting the issue or the repository removes its threads', async () => {
   await openIssue(repo, bob, 'to keep');
   assert.is(await newCount(alice), 2);
   assert.is((await env.as(alice, 'DELETE', `/repos/${repo.full_name}/issues/${gone.number}`)).status, 204);
-  assert.equal((await threads(alice)).map((t) => t.subject.title), ['to keep']);
+  assert.equal(
+    (await threads(alice)).map((t) => t.subject.title),
+    ['to keep'],
+  );
   assert.is((await env.as(alice, 'DELETE', `/repos/${repo.full_name}`)).status, 204);
   assert.is(await newCount(alice), 0);
   assert.is((await rows(alice.id)).length, 0);
@@ -247,7 +275,10 @@ test('PUT /notifications marks unread threads read (205 with the changed threads
   const r = await mark(alice, 'PUT', '/notifications');
   assert.is(r.status, 205, r.text);
   validThreads(r);
-  assert.equal(r.json.map((x: Thread) => [x.id, x.unread, x.pinned]), [[t.id, false, false]]);
+  assert.equal(
+    r.json.map((x: Thread) => [x.id, x.unread, x.pinned]),
+    [[t.id, false, false]],
+  );
   assert.is(await newCount(alice), 0);
   assert.equal(await threads(alice), [], 'the default list shows unread and pinned');
   assert.is((await threads(alice, '?all=true')).length, 1);
@@ -274,11 +305,17 @@ test('PUT /notifications: to-status, status-types, last_read_at; a bad time is 4
   assert.equal(none.json, [], 'threads updated after last_read_at stay');
   const pin = await mark(alice, 'PUT', '/notifications?to-status=pinned');
   assert.is(pin.status, 205);
-  assert.equal(pin.json.map((x: Thread) => [x.unread, x.pinned]), [[false, true]]);
+  assert.equal(
+    pin.json.map((x: Thread) => [x.unread, x.pinned]),
+    [[false, true]],
+  );
   // Pinned threads are not unread, so the default PUT leaves them.
   assert.equal((await mark(alice, 'PUT', '/notifications')).json, []);
   const unpin = await mark(alice, 'PUT', '/notifications?status-types=pinned&to-status=unread');
-  assert.equal(unpin.json.map((x: Thread) => [x.unread, x.pinned]), [[true, false]]);
+  assert.equal(
+    unpin.json.map((x: Thread) => [x.unread, x.pinned]),
+    [[true, false]],
+  );
   const bad = await mark(alice, 'PUT', '/notifications?last_read_at=yesterday');
   assert.is(bad.status, 400, bad.text);
   assert.is((await rows(alice.id))[0].status, NotificationStatus.unread, 'nothing changed');
@@ -336,15 +373,33 @@ test('filters: subject-type, since/before, status-types, all; paging with X-Tota
   const issue = await openIssue(repo, bob, 'an issue');
   // A pull request thread, written through the library as the pull routes do.
   const m = em();
-  const pull = await createIssue(m, { repo: await m.findOneOrFail(Repository, { id: repo.id }), posterId: bob.id, title: 'a pull', isPull: true });
+  const pull = await createIssue(m, {
+    repo: await m.findOneOrFail(Repository, { id: repo.id }),
+    posterId: bob.id,
+    title: 'a pull',
+    isPull: true,
+  });
   await notifyIssueEvent(m, { issue: pull, doerId: bob.id });
   const all = await threads(alice);
-  assert.equal(all.map((t) => t.subject.title), ['a pull', 'an issue'], 'newest first');
-  assert.equal(all.map((t) => t.subject.type), ['Pull', 'Issue']);
+  assert.equal(
+    all.map((t) => t.subject.title),
+    ['a pull', 'an issue'],
+    'newest first',
+  );
+  assert.equal(
+    all.map((t) => t.subject.type),
+    ['Pull', 'Issue'],
+  );
   assert.is(all[0].subject.html_url, `${env.srv.url}/${repo.full_name}/pulls/${pull.index}`);
   assert.is(all[0].subject.url, `${env.srv.url}/api/v1/repos/${repo.full_name}/issues/${pull.index}`, "Forgejo's Issue.APIURL");
-  assert.equal((await threads(alice, '?subject-type=pull')).map((t) => t.subject.title), ['a pull']);
-  assert.equal((await threads(alice, '?subject-type=issue')).map((t) => t.subject.title), ['an issue']);
+  assert.equal(
+    (await threads(alice, '?subject-type=pull')).map((t) => t.subject.title),
+    ['a pull'],
+  );
+  assert.equal(
+    (await threads(alice, '?subject-type=issue')).map((t) => t.subject.title),
+    ['an issue'],
+  );
   assert.is((await threads(alice, '?subject-type=issue&subject-type=pull')).length, 2);
   assert.equal(await threads(alice, '?subject-type=repository'), []);
   assert.is((await threads(alice, '?subject-type=bogus')).length, 2, 'Forgejo drops unknown names, leaving no filter');
@@ -359,11 +414,20 @@ test('filters: subject-type, since/before, status-types, all; paging with X-Tota
   assert.is(bad.status, 422, bad.text);
   const page = await env.as(alice, 'GET', '/notifications?limit=1&page=2');
   assert.is(page.status, 200);
-  assert.equal(page.json.map((t: Thread) => t.subject.title), ['an issue']);
+  assert.equal(
+    page.json.map((t: Thread) => t.subject.title),
+    ['an issue'],
+  );
   assert.is(page.headers.get('x-total-count'), '2');
   await mark(alice, 'PATCH', `/notifications/threads/${all[1].id}`);
-  assert.equal((await threads(alice, '?status-types=unread')).map((t) => t.subject.title), ['a pull']);
-  assert.equal((await threads(alice, '?status-types=read')).map((t) => t.subject.title), ['an issue']);
+  assert.equal(
+    (await threads(alice, '?status-types=unread')).map((t) => t.subject.title),
+    ['a pull'],
+  );
+  assert.equal(
+    (await threads(alice, '?status-types=read')).map((t) => t.subject.title),
+    ['an issue'],
+  );
   assert.is((await threads(alice, '?all=true&status-types=unread')).length, 2, 'all wins over status-types');
   assert.ok(issue.number > 0);
 });
@@ -378,10 +442,17 @@ test('a merged pull shows state merged, a closed issue closed', async () => {
   const [closed] = await threads(alice);
   assert.is(closed.subject.state, 'closed');
   const m = em();
-  const pull = await createIssue(m, { repo: await m.findOneOrFail(Repository, { id: repo.id }), posterId: bob.id, title: 'merge me', isPull: true });
+  const pull = await createIssue(m, {
+    repo: await m.findOneOrFail(Repository, { id: repo.id }),
+    posterId: bob.id,
+    title: 'merge me',
+    isPull: true,
+  });
   await m.getConnection().execute(
     `insert into pull_request (issue_id, index, base_repo_id, head_repo_id, base_branch, head_branch, has_merged, status, conflicted_files, commits_ahead, commits_behind, flow, allow_maintainer_edit, head_commit_id, merge_base, merged_commit_id, merger_id)
-     values (?, ?, ?, ?, 'main', 'x', true, 2, '[]', 0, 0, 0, false, '', '', '', 0)`, [pull.id, pull.index, repo.id, repo.id]);
+     values (?, ?, ?, ?, 'main', 'x', true, 2, '[]', 0, 0, 0, false, '', '', '', 0)`,
+    [pull.id, pull.index, repo.id, repo.id],
+  );
   await m.nativeUpdate(Issue, { id: pull.id }, { isClosed: true });
   await notifyIssueEvent(m, { issue: pull, doerId: bob.id });
   const [merged] = await threads(alice, '?subject-type=pull');
@@ -395,9 +466,18 @@ test('pull request flow: opened, review requested, review submitted, merged', as
   await collaborator(repo, alice, carol);
   assert.is((await env.as(bob, 'PUT', `/repos/${repo.full_name}/subscription`)).status, 200);
   const content = Buffer.from('hello').toString('base64');
-  const file = await env.as(alice, 'POST', `/repos/${repo.full_name}/contents`, { branch: repo.default_branch, new_branch: 'feature', message: 'add', files: [{ operation: 'create', path: 'a.txt', content }] });
+  const file = await env.as(alice, 'POST', `/repos/${repo.full_name}/contents`, {
+    branch: repo.default_branch,
+    new_branch: 'feature',
+    message: 'add',
+    files: [{ operation: 'create', path: 'a.txt', content }],
+  });
   assert.is(file.status, 201, file.text);
-  const opened = await env.as(alice, 'POST', `/repos/${repo.full_name}/pulls`, { head: 'feature', base: repo.default_branch, title: 'add a' });
+  const opened = await env.as(alice, 'POST', `/repos/${repo.full_name}/pulls`, {
+    head: 'feature',
+    base: repo.default_branch,
+    title: 'add a',
+  });
   assert.is(opened.status, 201, opened.text);
   const n = opened.json.number;
   const [watcher] = await threads(bob);
@@ -406,11 +486,19 @@ test('pull request flow: opened, review requested, review submitted, merged', as
   assert.is((await rows(carol.id)).length, 0, 'carol does not watch the repository');
   const req = await env.as(alice, 'POST', `/repos/${repo.full_name}/pulls/${n}/requested_reviewers`, { reviewers: [carol.name] });
   assert.is(req.status, 201, req.text);
-  assert.equal((await threads(carol)).map((t) => t.subject.title), ['add a'], 'the requested reviewer hears of it');
+  assert.equal(
+    (await threads(carol)).map((t) => t.subject.title),
+    ['add a'],
+    'the requested reviewer hears of it',
+  );
   assert.is((await rows(alice.id)).length, 0);
   const review = await env.as(carol, 'POST', `/repos/${repo.full_name}/pulls/${n}/reviews`, { event: 'APPROVED', body: 'fine' });
   assert.is(review.status, 200, review.text);
-  assert.equal((await threads(alice)).map((t) => t.subject.title), ['add a'], 'the poster hears of the review');
+  assert.equal(
+    (await threads(alice)).map((t) => t.subject.title),
+    ['add a'],
+    'the poster hears of the review',
+  );
   await mark(carol, 'PUT', '/notifications');
   const merged = await env.as(alice, 'POST', `/repos/${repo.full_name}/pulls/${n}/merge`, { Do: 'merge' });
   assert.is(merged.status, 200, merged.text);
@@ -433,13 +521,23 @@ test('{R}/notifications lists and marks only that repository; scopes and public-
   const r = await env.as(alice, 'GET', `/repos/${one.full_name}/notifications`);
   assert.is(r.status, 200, r.text);
   validList('NotificationThread', r);
-  assert.equal(r.json.map((t: Thread) => t.subject.title), ['in one']);
+  assert.equal(
+    r.json.map((t: Thread) => t.subject.title),
+    ['in one'],
+  );
   assert.is(r.headers.get('x-total-count'), '1');
   const put = await mark(alice, 'PUT', `/repos/${one.full_name}/notifications`);
   assert.is(put.status, 205, put.text);
   validThreads(put);
-  assert.equal(put.json.map((t: Thread) => [t.subject.title, t.unread]), [['in one', false]]);
-  assert.equal((await threads(alice)).map((t) => t.subject.title), ['in two'], 'the other repository is untouched');
+  assert.equal(
+    put.json.map((t: Thread) => [t.subject.title, t.unread]),
+    [['in one', false]],
+  );
+  assert.equal(
+    (await threads(alice)).map((t) => t.subject.title),
+    ['in two'],
+    'the other repository is untouched',
+  );
   assert.is((await env.as(undefined, 'GET', `/repos/${one.full_name}/notifications`)).status, 401);
   // A read-only notification token may list but not mark.
   const reader = await makeToken(env.srv.api, alice, ['read:notification']);
@@ -462,7 +560,10 @@ test('a public-only token sees no thread of a private repository anywhere', asyn
   await openIssue(hidden, bob, 'secret one');
   assert.is((await threads(alice)).length, 2);
   const pub = await makeToken(env.srv.api, alice, ['public-only', 'write:notification', 'read:repository']);
-  assert.equal((await threads(pub)).map((t) => t.subject.title), ['public one']);
+  assert.equal(
+    (await threads(pub)).map((t) => t.subject.title),
+    ['public one'],
+  );
   assert.is(await newCount(pub), 1);
   const secret = (await rows(alice.id)).find((n) => n.repoId === hidden.id)!;
   assert.is((await env.as(pub, 'GET', `/notifications/threads/${secret.id}`)).status, 404);
@@ -470,8 +571,15 @@ test('a public-only token sees no thread of a private repository anywhere', asyn
   assert.is((await env.as(pub, 'GET', `/repos/${hidden.full_name}/notifications`)).status, 404);
   const put = await mark(pub, 'PUT', '/notifications');
   assert.is(put.status, 205);
-  assert.equal(put.json.map((t: Thread) => t.subject.title), ['public one']);
-  assert.is((await em().findOneOrFail(Notification, { id: secret.id })).status, NotificationStatus.unread, 'the private thread is untouched');
+  assert.equal(
+    put.json.map((t: Thread) => t.subject.title),
+    ['public one'],
+  );
+  assert.is(
+    (await em().findOneOrFail(Notification, { id: secret.id })).status,
+    NotificationStatus.unread,
+    'the private thread is untouched',
+  );
   const raw = await call(env.srv.api, 'GET', `/repos/${open.full_name}/notifications`, { token: pub });
   assert.is(raw.status, 200);
 });

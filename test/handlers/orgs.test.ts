@@ -20,8 +20,12 @@ let outsider: TestUser;
 const api = async (method: string, p: string, o: Call = {}) => checked(await call(srv.api, method, p, o));
 const as = (u: TestUser | undefined, method: string, p: string, body?: unknown) => api(method, p, { token: u?.token, body });
 
-
-const ERROR_SCHEMA: Record<number, ApiSchemaName> = { 401: 'APIUnauthorizedError', 403: 'APIForbiddenError', 404: 'APINotFound', 422: 'APIValidationError' };
+const ERROR_SCHEMA: Record<number, ApiSchemaName> = {
+  401: 'APIUnauthorizedError',
+  403: 'APIForbiddenError',
+  404: 'APINotFound',
+  422: 'APIValidationError',
+};
 /** Error answers are JSON too: each is checked against its error schema and must carry a message. */
 function checked(r: Res): Res {
   if (r.status >= 400) {
@@ -83,7 +87,10 @@ test('POST /orgs creates the organization with its Owners team, the creator its 
   assert.is(got.json.visibility, 'limited');
   assert.is(got.json.username, org.name);
   const teams = await teamsOf(org.name);
-  assert.equal(teams.map((t) => t.name), ['Owners']);
+  assert.equal(
+    teams.map((t) => t.name),
+    ['Owners'],
+  );
   const members = await as(owner, 'GET', `/teams/${teams[0].id}/members`);
   assert.equal(names(members), [owner.name]);
 });
@@ -107,7 +114,10 @@ test('POST /orgs: taken (case-insensitive), reserved and invalid names answer 42
 
 test('POST /orgs: a user not allowed to create organizations gets 403', async () => {
   const u = await makeUser(db, srv.api);
-  assert.is((await as(admin, 'PATCH', `/admin/users/${u.name}`, { login_name: u.name, source_id: 0, allow_create_organization: false })).status, 200);
+  assert.is(
+    (await as(admin, 'PATCH', `/admin/users/${u.name}`, { login_name: u.name, source_id: 0, allow_create_organization: false })).status,
+    200,
+  );
   const name = uniq('org');
   const r = await as(u, 'POST', '/orgs', { username: name });
   assert.is(r.status, 403);
@@ -172,7 +182,12 @@ test('spec, token kinds: a public-only token gets 403 on a non-public organizati
 
 test('PATCH {O}: an owner edits the fields sent; others get 403 and nothing changes; bad input 422', async () => {
   const org = await orgWithMember({ full_name: 'Before', location: 'Here' });
-  const r = await as(owner, 'PATCH', `/orgs/${org.name}`, { description: 'new', website: 'https://w.example', visibility: 'private', repo_admin_change_team_access: true });
+  const r = await as(owner, 'PATCH', `/orgs/${org.name}`, {
+    description: 'new',
+    website: 'https://w.example',
+    visibility: 'private',
+    repo_admin_change_team_access: true,
+  });
   assert.is(r.status, 200, r.text);
   valid('Organization', r.json);
   assert.is(r.json.description, 'new');
@@ -217,7 +232,12 @@ test('POST {O}/rename: the old name redirects (307), repositories move with the 
 test('POST {O}/rename: taken, reserved and invalid names are 422; non-owners 403; nothing changes', async () => {
   const org = await orgWithMember();
   const other = await makeOrg(owner);
-  for (const [name, msg] of [[other.name, `user already exists [name: ${other.name}]`], [member.name.toUpperCase(), `user already exists [name: ${member.name.toUpperCase()}]`], ['admin', 'name is reserved [name: admin]'], ['x y', null]] as const) {
+  for (const [name, msg] of [
+    [other.name, `user already exists [name: ${other.name}]`],
+    [member.name.toUpperCase(), `user already exists [name: ${member.name.toUpperCase()}]`],
+    ['admin', 'name is reserved [name: admin]'],
+    ['x y', null],
+  ] as const) {
     const r = await as(owner, 'POST', `/orgs/${org.name}/rename`, { new_name: name });
     assert.is(r.status, 422, name);
     if (msg) assert.is(r.json.message, msg);
@@ -384,7 +404,10 @@ test('{O}/block: owners block and unblock users; the list shows them; organizati
   const list = await as(owner, 'GET', `/orgs/${org.name}/list_blocked`);
   assert.is(list.status, 200);
   validList('BlockedUser', list);
-  assert.equal(list.json.map((b: { block_id: number }) => b.block_id), [victim.id]);
+  assert.equal(
+    list.json.map((b: { block_id: number }) => b.block_id),
+    [victim.id],
+  );
   assert.is(list.headers.get('x-total-count'), '1');
   assert.is((await as(member, 'GET', `/orgs/${org.name}/list_blocked`)).status, 403);
   const other = await makeOrg(owner);

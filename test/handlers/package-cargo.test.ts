@@ -27,13 +27,12 @@ const registry = (owner: string) => `${env.srv.url}/api/packages/${owner}/cargo`
 /** A CARGO_HOME naming `owner`'s registry `cairn`, with the token in credentials.toml. */
 function cargoHome(owner: string, token: string): string {
   const home = fs.mkdtempSync(path.join(tmp, 'cargo-home-'));
-  fs.writeFileSync(path.join(home, 'config.toml'), [
-    '[registries.cairn]',
-    `index = "sparse+${registry(owner)}/"`,
-    '[registry]',
-    'global-credential-providers = ["cargo:token"]',
-    '',
-  ].join('\n'));
+  fs.writeFileSync(
+    path.join(home, 'config.toml'),
+    ['[registries.cairn]', `index = "sparse+${registry(owner)}/"`, '[registry]', 'global-credential-providers = ["cargo:token"]', ''].join(
+      '\n',
+    ),
+  );
   fs.writeFileSync(path.join(home, 'credentials.toml'), `[registries.cairn]\ntoken = "${token}"\n`);
   return home;
 }
@@ -44,8 +43,11 @@ async function cargo(cwd: string, home: string, args: string[]): Promise<{ ok: b
   // `npm test` may run inside a Cargo build's environment; the child reads only its own CARGO_HOME.
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^CARGO_/i.test(k)) childEnv[k] = v;
   Object.assign(childEnv, {
-    CARGO_HOME: home, CARGO_TARGET_DIR: path.join(tmp, 'target'), CARGO_REGISTRIES_CRATES_IO_PROTOCOL: 'sparse',
-    CARGO_NET_OFFLINE: 'false', CARGO_TERM_COLOR: 'never',
+    CARGO_HOME: home,
+    CARGO_TARGET_DIR: path.join(tmp, 'target'),
+    CARGO_REGISTRIES_CRATES_IO_PROTOCOL: 'sparse',
+    CARGO_NET_OFFLINE: 'false',
+    CARGO_TERM_COLOR: 'never',
   });
   if (!childEnv.RUSTUP_HOME && fs.existsSync(path.join(os.homedir(), '.rustup'))) childEnv.RUSTUP_HOME = path.join(os.homedir(), '.rustup');
   try {
@@ -60,9 +62,20 @@ async function cargo(cwd: string, home: string, args: string[]): Promise<{ ok: b
 function crateDir(name: string, version: string, extra = ''): string {
   const dir = fs.mkdtempSync(path.join(tmp, 'crate-'));
   fs.mkdirSync(path.join(dir, 'src'));
-  fs.writeFileSync(path.join(dir, 'Cargo.toml'), [
-    '[package]', `name = "${name}"`, `version = "${version}"`, 'edition = "2021"', `description = "the ${name} crate"`, 'license = "MIT"', '', extra, '',
-  ].join('\n'));
+  fs.writeFileSync(
+    path.join(dir, 'Cargo.toml'),
+    [
+      '[package]',
+      `name = "${name}"`,
+      `version = "${version}"`,
+      'edition = "2021"',
+      `description = "the ${name} crate"`,
+      'license = "MIT"',
+      '',
+      extra,
+      '',
+    ].join('\n'),
+  );
   fs.writeFileSync(path.join(dir, 'src', 'lib.rs'), `pub const WHO: &str = "${name}@${version}";\n`);
   return dir;
 }
@@ -80,21 +93,49 @@ function frame(meta: unknown, crate: Buffer, o: { jsonLength?: number; crateLeng
   b.writeUInt32LE(o.crateLength ?? crate.length);
   return Buffer.concat([a, json, b, crate]);
 }
-const meta = (name: string, vers: string, extra: Record<string, unknown> = {}) => ({ name, vers, deps: [], features: {}, authors: [], description: 'raw', license: 'MIT', ...extra });
+const meta = (name: string, vers: string, extra: Record<string, unknown> = {}) => ({
+  name,
+  vers,
+  deps: [],
+  features: {},
+  authors: [],
+  description: 'raw',
+  license: 'MIT',
+  ...extra,
+});
 
-async function raw(method: string, url: string, token?: string | null, body?: Buffer): Promise<{ status: number; text: string; json: any; headers: Headers }> {
+async function raw(
+  method: string,
+  url: string,
+  token?: string | null,
+  body?: Buffer,
+): Promise<{ status: number; text: string; json: any; headers: Headers }> {
   const headers: Record<string, string> = {};
   // As Cargo sends it: the token alone, no scheme.
   if (token) headers.Authorization = token;
   const r = await fetch(url, { method, headers, body: body ? new Uint8Array(body) : undefined });
   const text = await r.text();
   let json: unknown = null;
-  try { json = JSON.parse(text); } catch { /* not JSON */ }
+  try {
+    json = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
   return { status: r.status, text, json, headers: r.headers };
 }
 const indexLines = async (owner: string, name: string, token?: string) => {
-  const r = await raw('GET', `${registry(owner)}/${name.length > 3 ? `${name.slice(0, 2)}/${name.slice(2, 4)}` : `${name.length}`}/${name}`, token);
-  return { status: r.status, lines: r.text.split('\n').filter(Boolean).map((l) => JSON.parse(l)) };
+  const r = await raw(
+    'GET',
+    `${registry(owner)}/${name.length > 3 ? `${name.slice(0, 2)}/${name.slice(2, 4)}` : `${name.length}`}/${name}`,
+    token,
+  );
+  return {
+    status: r.status,
+    lines: r.text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l)),
+  };
 };
 
 test.before(async () => {
@@ -110,21 +151,40 @@ test.after(async () => {
 test('cargo CLI: publish two versions, a renamed dependency resolves and fetches, yank and unyank', async () => {
   const home = cargoHome(alice.name, alice.token);
   const features = '[features]\ndefault = ["std"]\nstd = []\n';
-  const pub = await cargo(crateDir('cairn-hello', '0.1.0', features), home, ['publish', '--registry', 'cairn', '--allow-dirty', '--no-verify']);
+  const pub = await cargo(crateDir('cairn-hello', '0.1.0', features), home, [
+    'publish',
+    '--registry',
+    'cairn',
+    '--allow-dirty',
+    '--no-verify',
+  ]);
   assert.ok(pub.ok, pub.out);
-  assert.ok((await cargo(crateDir('cairn-hello', '0.2.0', features), home, ['publish', '--registry', 'cairn', '--allow-dirty', '--no-verify'])).ok);
+  assert.ok(
+    (await cargo(crateDir('cairn-hello', '0.2.0', features), home, ['publish', '--registry', 'cairn', '--allow-dirty', '--no-verify'])).ok,
+  );
 
   const cfg = await raw('GET', `${registry(alice.name)}/config.json`);
   assert.is(cfg.status, 200, cfg.text);
-  assert.equal(cfg.json, { dl: `${env.srv.config.appUrl}api/packages/${alice.name}/cargo/api/v1/crates`, api: `${env.srv.config.appUrl}api/packages/${alice.name}/cargo` });
+  assert.equal(cfg.json, {
+    dl: `${env.srv.config.appUrl}api/packages/${alice.name}/cargo/api/v1/crates`,
+    api: `${env.srv.config.appUrl}api/packages/${alice.name}/cargo`,
+  });
 
   const idx = await indexLines(alice.name, 'cairn-hello');
   assert.is(idx.status, 200);
-  assert.equal(idx.lines.map((l) => l.vers), ['0.1.0', '0.2.0']);
+  assert.equal(
+    idx.lines.map((l) => l.vers),
+    ['0.1.0', '0.2.0'],
+  );
   const crate = Buffer.from(await (await fetch(`${registry(alice.name)}/api/v1/crates/cairn-hello/0.1.0/download`)).arrayBuffer());
   assert.equal(idx.lines[0], {
-    name: 'cairn-hello', vers: '0.1.0', deps: [], cksum: createHash('sha256').update(crate).digest('hex'),
-    features: { default: ['std'], std: [] }, yanked: false, links: null,
+    name: 'cairn-hello',
+    vers: '0.1.0',
+    deps: [],
+    cksum: createHash('sha256').update(crate).digest('hex'),
+    features: { default: ['std'], std: [] },
+    yanked: false,
+    links: null,
   });
 
   // A crate depending on it under another name, from the `cairn` registry: published, then resolved and fetched.
@@ -132,27 +192,53 @@ test('cargo CLI: publish two versions, a renamed dependency resolves and fetches
   const appPub = await cargo(app, home, ['publish', '--registry', 'cairn', '--allow-dirty', '--no-verify']);
   assert.ok(appPub.ok, appPub.out);
   const appIdx = await indexLines(alice.name, 'cairn-app');
-  assert.equal(appIdx.lines[0].deps, [{ name: 'hello', req: '^0.1', features: [], optional: false, default_features: true, target: null, kind: 'normal', registry: null, package: 'cairn-hello' }]);
+  assert.equal(appIdx.lines[0].deps, [
+    {
+      name: 'hello',
+      req: '^0.1',
+      features: [],
+      optional: false,
+      default_features: true,
+      target: null,
+      kind: 'normal',
+      registry: null,
+      package: 'cairn-hello',
+    },
+  ]);
   fs.rmSync(path.join(app, 'Cargo.lock'), { force: true });
   const fetched = await cargo(app, home, ['fetch']);
   assert.ok(fetched.ok, fetched.out);
-  assert.match(fs.readFileSync(path.join(app, 'Cargo.lock'), 'utf8'), /name = "cairn-hello"\nversion = "0\.1\.0"\nsource = "sparse\+http:\/\/127\.0\.0\.1/);
-  const cached = fs.readdirSync(path.join(home, 'registry', 'cache')).flatMap((d) => fs.readdirSync(path.join(home, 'registry', 'cache', d)));
+  assert.match(
+    fs.readFileSync(path.join(app, 'Cargo.lock'), 'utf8'),
+    /name = "cairn-hello"\nversion = "0\.1\.0"\nsource = "sparse\+http:\/\/127\.0\.0\.1/,
+  );
+  const cached = fs
+    .readdirSync(path.join(home, 'registry', 'cache'))
+    .flatMap((d) => fs.readdirSync(path.join(home, 'registry', 'cache', d)));
   assert.ok(cached.includes('cairn-hello-0.1.0.crate'), cached.join(', '));
 
   // Yanked, 0.1.0 no longer resolves for a new lock file; unyanked, it does again.
   const yank = await cargo(app, home, ['yank', '--registry', 'cairn', '--version', '0.1.0', 'cairn-hello']);
   assert.ok(yank.ok, yank.out);
-  assert.equal((await indexLines(alice.name, 'cairn-hello')).lines.map((l) => l.yanked), [true, false]);
+  assert.equal(
+    (await indexLines(alice.name, 'cairn-hello')).lines.map((l) => l.yanked),
+    [true, false],
+  );
   fs.rmSync(path.join(app, 'Cargo.lock'));
   const locked = await cargo(app, home, ['generate-lockfile']);
   assert.not.ok(locked.ok, locked.out);
   assert.ok((await cargo(app, home, ['yank', '--registry', 'cairn', '--version', '0.1.0', '--undo', 'cairn-hello'])).ok);
-  assert.equal((await indexLines(alice.name, 'cairn-hello')).lines.map((l) => l.yanked), [false, false]);
+  assert.equal(
+    (await indexLines(alice.name, 'cairn-hello')).lines.map((l) => l.yanked),
+    [false, false],
+  );
   assert.ok((await cargo(app, home, ['generate-lockfile'])).ok);
 
   const found = await raw('GET', `${registry(alice.name)}/api/v1/crates?q=hello`);
-  assert.equal(found.json, { crates: [{ name: 'cairn-hello', max_version: '0.2.0', description: 'the cairn-hello crate' }], meta: { total: 1 } });
+  assert.equal(found.json, {
+    crates: [{ name: 'cairn-hello', max_version: '0.2.0', description: 'the cairn-hello crate' }],
+    meta: { total: 1 },
+  });
 });
 
 test('publish: a malformed or cut-short frame, a bad name or version 400 with nothing stored; the same version 409', async () => {
@@ -194,10 +280,13 @@ test('publish: a malformed or cut-short frame, a bad name or version 400 with no
   const features = { default: ['serde'], serde: ['dep:serde', 'other?/std'], plain: [] };
   assert.is((await raw('PUT', url, alice.token, frame(meta('framed', '1.1.0', { features, links: 'z' }), crate))).status, 200);
   const line = (await indexLines(alice.name, 'framed')).lines[1];
-  assert.equal([line.features, line.features2, line.v, line.links], [{ default: ['serde'], plain: [] }, { serde: ['dep:serde', 'other?/std'] }, 2, 'z']);
+  assert.equal(
+    [line.features, line.features2, line.v, line.links],
+    [{ default: ['serde'], plain: [] }, { serde: ['dep:serde', 'other?/std'] }, 2, 'z'],
+  );
 });
 
-test('access: publish and yank need write access; a private owner\'s index says auth-required and needs read access', async () => {
+test("access: publish and yank need write access; a private owner's index says auth-required and needs read access", async () => {
   const url = `${registry(alice.name)}/api/v1/crates/new`;
   const body = frame(meta('guarded', '1.0.0'), Buffer.from('guarded'));
   const anon = await raw('PUT', url, null, body);
@@ -214,7 +303,10 @@ test('access: publish and yank need write access; a private owner\'s index says 
   assert.is((await raw('GET', `${registry(alice.name)}/gx/ar/guarded`)).status, 404, 'the index path must match the name');
 
   const org = (await newOrg(env, alice, { visibility: 'private' })).name;
-  assert.is((await raw('PUT', `${registry(org)}/api/v1/crates/new`, alice.token, frame(meta('secret', '1.0.0'), Buffer.from('secret')))).status, 200);
+  assert.is(
+    (await raw('PUT', `${registry(org)}/api/v1/crates/new`, alice.token, frame(meta('secret', '1.0.0'), Buffer.from('secret')))).status,
+    200,
+  );
   assert.is((await raw('GET', `${registry(org)}/config.json`)).status, 401);
   assert.is((await indexLines(org, 'secret')).status, 401);
   assert.is((await indexLines(org, 'secret', bob.token)).status, 401);

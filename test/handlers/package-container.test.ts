@@ -27,8 +27,16 @@ let policy: string;
 const digestOf = (b: Buffer | string) => `sha256:${createHash('sha256').update(b).digest('hex')}`;
 const host = () => env.srv.url.replace(/^http:\/\//, '');
 
-interface Blob { digest: string; bytes: Buffer; mediaType: string }
-interface Image { config: Blob; layer: Blob; manifest: Blob }
+interface Blob {
+  digest: string;
+  bytes: Buffer;
+  mediaType: string;
+}
+interface Image {
+  config: Blob;
+  layer: Blob;
+  manifest: Blob;
+}
 
 /** An image of one layer holding `hello.txt`, as blobs. */
 async function image(text: string): Promise<Image> {
@@ -39,14 +47,23 @@ async function image(text: string): Promise<Image> {
   const tar = fs.readFileSync(tarFile);
   const layerBytes = zlib.gzipSync(tar);
   const layer = { digest: digestOf(layerBytes), bytes: layerBytes, mediaType: 'application/vnd.oci.image.layer.v1.tar+gzip' };
-  const configBytes = Buffer.from(JSON.stringify({ architecture: 'amd64', os: 'linux', config: {}, rootfs: { type: 'layers', diff_ids: [digestOf(tar)] } }));
+  const configBytes = Buffer.from(
+    JSON.stringify({ architecture: 'amd64', os: 'linux', config: {}, rootfs: { type: 'layers', diff_ids: [digestOf(tar)] } }),
+  );
   const config = { digest: digestOf(configBytes), bytes: configBytes, mediaType: 'application/vnd.oci.image.config.v1+json' };
-  const manifestBytes = Buffer.from(JSON.stringify({
-    schemaVersion: 2, mediaType: 'application/vnd.oci.image.manifest.v1+json',
-    config: { mediaType: config.mediaType, digest: config.digest, size: configBytes.length },
-    layers: [{ mediaType: layer.mediaType, digest: layer.digest, size: layerBytes.length }],
-  }));
-  return { config, layer, manifest: { digest: digestOf(manifestBytes), bytes: manifestBytes, mediaType: 'application/vnd.oci.image.manifest.v1+json' } };
+  const manifestBytes = Buffer.from(
+    JSON.stringify({
+      schemaVersion: 2,
+      mediaType: 'application/vnd.oci.image.manifest.v1+json',
+      config: { mediaType: config.mediaType, digest: config.digest, size: configBytes.length },
+      layers: [{ mediaType: layer.mediaType, digest: layer.digest, size: layerBytes.length }],
+    }),
+  );
+  return {
+    config,
+    layer,
+    manifest: { digest: digestOf(manifestBytes), bytes: manifestBytes, mediaType: 'application/vnd.oci.image.manifest.v1+json' },
+  };
 }
 
 /** Writes `img` as an OCI image layout directory with the tag `tag`. */
@@ -55,10 +72,20 @@ function ociLayout(img: Image, tag: string): string {
   fs.mkdirSync(path.join(dir, 'blobs', 'sha256'), { recursive: true });
   for (const b of [img.config, img.layer, img.manifest]) fs.writeFileSync(path.join(dir, 'blobs', 'sha256', b.digest.slice(7)), b.bytes);
   fs.writeFileSync(path.join(dir, 'oci-layout'), JSON.stringify({ imageLayoutVersion: '1.0.0' }));
-  fs.writeFileSync(path.join(dir, 'index.json'), JSON.stringify({
-    schemaVersion: 2,
-    manifests: [{ mediaType: img.manifest.mediaType, digest: img.manifest.digest, size: img.manifest.bytes.length, annotations: { 'org.opencontainers.image.ref.name': tag } }],
-  }));
+  fs.writeFileSync(
+    path.join(dir, 'index.json'),
+    JSON.stringify({
+      schemaVersion: 2,
+      manifests: [
+        {
+          mediaType: img.manifest.mediaType,
+          digest: img.manifest.digest,
+          size: img.manifest.bytes.length,
+          annotations: { 'org.opencontainers.image.ref.name': tag },
+        },
+      ],
+    }),
+  );
   return dir;
 }
 
@@ -86,10 +113,18 @@ async function registryToken(u?: TestUser): Promise<string> {
 async function req(method: string, p: string, token: string | null, body?: Buffer | string, headers: Record<string, string> = {}) {
   const h: Record<string, string> = { ...headers };
   if (token) h.Authorization = `Bearer ${token}`;
-  const r = await fetch(`${env.srv.url}${p}`, { method, headers: h, body: typeof body === 'string' || body === undefined ? body : new Uint8Array(body) });
+  const r = await fetch(`${env.srv.url}${p}`, {
+    method,
+    headers: h,
+    body: typeof body === 'string' || body === undefined ? body : new Uint8Array(body),
+  });
   const bytes = Buffer.from(await r.arrayBuffer());
   let json: any = null;
-  try { json = JSON.parse(bytes.toString('utf8')); } catch { /* not JSON */ }
+  try {
+    json = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    /* not JSON */
+  }
   return { status: r.status, headers: r.headers, bytes, json };
 }
 
@@ -130,8 +165,25 @@ test('skopeo: copy an OCI layout to the registry and back, inspect it, list its 
   }
 
   // A second tag of the same image, then the tag list.
-  assert.ok((await skopeo(['copy', '--dest-tls-verify=false', '--dest-creds', `${alice.name}:${alice.token}`, `oci:${src}:v1`, ref.replace(':v1', ':latest')])).ok);
-  const tags = await skopeo(['list-tags', '--tls-verify=false', '--creds', `${alice.name}:${alice.token}`, `docker://${host()}/${alice.name}/demo/app`]);
+  assert.ok(
+    (
+      await skopeo([
+        'copy',
+        '--dest-tls-verify=false',
+        '--dest-creds',
+        `${alice.name}:${alice.token}`,
+        `oci:${src}:v1`,
+        ref.replace(':v1', ':latest'),
+      ])
+    ).ok,
+  );
+  const tags = await skopeo([
+    'list-tags',
+    '--tls-verify=false',
+    '--creds',
+    `${alice.name}:${alice.token}`,
+    `docker://${host()}/${alice.name}/demo/app`,
+  ]);
   assert.ok(tags.ok, tags.out);
   assert.equal(JSON.parse(tags.out).Tags, ['latest', 'v1']);
 
@@ -140,7 +192,10 @@ test('skopeo: copy an OCI layout to the registry and back, inspect it, list its 
   assert.ok(anon.ok, anon.out);
   const listed = await env.as(alice, 'GET', `/packages/${alice.name}?type=container`);
   for (const p of listed.json) valid('Package', p);
-  assert.equal(listed.json.map((p: { name: string; version: string }) => `${p.name}:${p.version}`).sort(), ['demo/app:latest', 'demo/app:v1']);
+  assert.equal(listed.json.map((p: { name: string; version: string }) => `${p.name}:${p.version}`).sort(), [
+    'demo/app:latest',
+    'demo/app:v1',
+  ]);
 });
 
 test('blob uploads: monolithic and chunked; wrong digest 400 and nothing stored; out-of-order chunk 416', async () => {
@@ -168,7 +223,10 @@ test('blob uploads: monolithic and chunked; wrong digest 400 and nothing stored;
   assert.is(open.status, 202);
   const location = open.headers.get('location')!;
   assert.match(location, `${base}/blobs/uploads/`);
-  const c1 = await req('PATCH', location, token, big.subarray(0, 70_000), { 'Content-Range': '0-69999', 'Content-Type': 'application/octet-stream' });
+  const c1 = await req('PATCH', location, token, big.subarray(0, 70_000), {
+    'Content-Range': '0-69999',
+    'Content-Type': 'application/octet-stream',
+  });
   assert.is(c1.status, 202);
   assert.is(c1.headers.get('range'), '0-69999');
   assert.is((await req('PATCH', location, token, big.subarray(70_000), { 'Content-Range': '5-9' })).status, 416);
@@ -195,9 +253,13 @@ test('manifests: unknown blob 404, digest mismatch 400, by tag and digest, index
   const missing = await put('v1', img.manifest);
   assert.is(missing.status, 404);
   assert.is(missing.json.errors[0].code, 'BLOB_UNKNOWN');
-  for (const b of [img.config, img.layer]) assert.is((await req('POST', `${base}/blobs/uploads/?digest=${b.digest}`, token, b.bytes)).status, 201);
+  for (const b of [img.config, img.layer])
+    assert.is((await req('POST', `${base}/blobs/uploads/?digest=${b.digest}`, token, b.bytes)).status, 201);
   assert.is((await put(digestOf('other'), img.manifest)).status, 400);
-  assert.is((await req('PUT', `${base}/manifests/v1`, token, '{"schemaVersion":2}', { 'Content-Type': 'application/x-unknown' })).status, 400);
+  assert.is(
+    (await req('PUT', `${base}/manifests/v1`, token, '{"schemaVersion":2}', { 'Content-Type': 'application/x-unknown' })).status,
+    400,
+  );
 
   const ok = await put('v1', img.manifest);
   assert.is(ok.status, 201);
@@ -210,10 +272,36 @@ test('manifests: unknown blob 404, digest mismatch 400, by tag and digest, index
     assert.ok(got.bytes.equals(img.manifest.bytes));
   }
   // An index naming the manifest, pushed by tag.
-  const index = Buffer.from(JSON.stringify({ schemaVersion: 2, mediaType: 'application/vnd.oci.image.index.v1+json', manifests: [{ mediaType: img.manifest.mediaType, digest: img.manifest.digest, size: img.manifest.bytes.length, platform: { architecture: 'amd64', os: 'linux' } }] }));
-  const unknownIndex = Buffer.from(JSON.stringify({ schemaVersion: 2, mediaType: 'application/vnd.oci.image.index.v1+json', manifests: [{ digest: digestOf('x'), size: 1 }] }));
-  assert.is((await put('multi', { digest: digestOf(unknownIndex), bytes: unknownIndex, mediaType: 'application/vnd.oci.image.index.v1+json' })).status, 404);
-  assert.is((await put('multi', { digest: digestOf(index), bytes: index, mediaType: 'application/vnd.oci.image.index.v1+json' })).status, 201);
+  const index = Buffer.from(
+    JSON.stringify({
+      schemaVersion: 2,
+      mediaType: 'application/vnd.oci.image.index.v1+json',
+      manifests: [
+        {
+          mediaType: img.manifest.mediaType,
+          digest: img.manifest.digest,
+          size: img.manifest.bytes.length,
+          platform: { architecture: 'amd64', os: 'linux' },
+        },
+      ],
+    }),
+  );
+  const unknownIndex = Buffer.from(
+    JSON.stringify({
+      schemaVersion: 2,
+      mediaType: 'application/vnd.oci.image.index.v1+json',
+      manifests: [{ digest: digestOf('x'), size: 1 }],
+    }),
+  );
+  assert.is(
+    (await put('multi', { digest: digestOf(unknownIndex), bytes: unknownIndex, mediaType: 'application/vnd.oci.image.index.v1+json' }))
+      .status,
+    404,
+  );
+  assert.is(
+    (await put('multi', { digest: digestOf(index), bytes: index, mediaType: 'application/vnd.oci.image.index.v1+json' })).status,
+    201,
+  );
   assert.equal((await req('GET', `${base}/tags/list`, token)).json, { name: `${alice.name}/manifests-test`, tags: ['multi', 'v1'] });
   const page = await req('GET', `${base}/tags/list?n=1`, token);
   assert.equal(page.json.tags, ['multi']);
@@ -232,7 +320,9 @@ test('auth: no token 401 with the Bearer challenge; foreign push 401; private ow
   assert.is(none.json.errors[0].code, 'UNAUTHORIZED');
   assert.is((await req('GET', '/v2/', await registryToken())).status, 200, 'an anonymous token opens /v2/');
   assert.is((await req('GET', '/v2/', 'cairn-oci.forged.x')).status, 401);
-  const wrong = await fetch(`${env.srv.url}/v2/token`, { headers: { Authorization: `Basic ${Buffer.from(`${alice.name}:nope`).toString('base64')}` } });
+  const wrong = await fetch(`${env.srv.url}/v2/token`, {
+    headers: { Authorization: `Basic ${Buffer.from(`${alice.name}:nope`).toString('base64')}` },
+  });
   assert.is(wrong.status, 401);
 
   const data = Buffer.from('x');
@@ -240,7 +330,10 @@ test('auth: no token 401 with the Bearer challenge; foreign push 401; private ow
   const foreign = await req('POST', `/v2/${alice.name}/img/blobs/uploads/?digest=${digestOf(data)}`, bobToken, data);
   assert.is(foreign.status, 401);
   assert.is((await req('POST', `/v2/${alice.name}/img/blobs/uploads/?digest=${digestOf(data)}`, await registryToken(), data)).status, 401);
-  assert.is((await req('POST', `/v2/${alice.name}/Bad_Name/blobs/uploads/?digest=${digestOf(data)}`, await registryToken(alice), data)).status, 400);
+  assert.is(
+    (await req('POST', `/v2/${alice.name}/Bad_Name/blobs/uploads/?digest=${digestOf(data)}`, await registryToken(alice), data)).status,
+    400,
+  );
 
   const org = (await newOrg(env, alice, { visibility: 'private' })).name;
   const aliceToken = await registryToken(alice);

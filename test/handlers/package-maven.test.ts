@@ -71,32 +71,56 @@ function settings(user: string, password: string): { file: string; local: string
   const dir = fs.mkdtempSync(path.join(tmp, 'm2-'));
   const local = path.join(dir, 'repository');
   const file = path.join(dir, 'settings.xml');
-  fs.writeFileSync(file, `<settings>
+  fs.writeFileSync(
+    file,
+    `<settings>
   <localRepository>${local}</localRepository>
   <offline>false</offline>
   <mirrors><mirror><id>debian</id><mirrorOf>central</mirrorOf><url>file://${DEBIAN_REPO}</url></mirror></mirrors>
   <servers><server><id>cairn</id><username>${user}</username><password>${password}</password></server></servers>
 </settings>
-`);
+`,
+  );
   return { file, local };
 }
 
 async function mvn(s: { file: string }, args: string[]): Promise<{ ok: boolean; out: string }> {
   const childEnv: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(MAVEN_|M2_|npm_)/i.test(k) && !/proxy/i.test(k)) childEnv[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && !/^(MAVEN_|M2_|npm_)/i.test(k) && !/proxy/i.test(k)) childEnv[k] = v;
   childEnv.HOME = tmp;
   try {
-    const r = await run('mvn', ['-B', '--no-transfer-progress', '-s', s.file, ...args], { cwd: tmp, env: childEnv, timeout: 180_000, maxBuffer: 16 << 20 });
+    const r = await run('mvn', ['-B', '--no-transfer-progress', '-s', s.file, ...args], {
+      cwd: tmp,
+      env: childEnv,
+      timeout: 180_000,
+      maxBuffer: 16 << 20,
+    });
     return { ok: true, out: r.stdout + r.stderr };
   } catch (e) {
     const err = e as { stdout?: string; stderr?: string };
-    return { ok: false, out: `${err.stdout ?? ''}${err.stderr ?? ''}`.split('\n').filter((l) => /ERROR|FAIL|Upload|Download/.test(l)).join('\n') };
+    return {
+      ok: false,
+      out: `${err.stdout ?? ''}${err.stderr ?? ''}`
+        .split('\n')
+        .filter((l) => /ERROR|FAIL|Upload|Download/.test(l))
+        .join('\n'),
+    };
   }
 }
 
 function deployFile(s: { file: string }, owner: string, file: string, coords: { g: string; a: string; v: string }, pomFile?: string) {
-  return mvn(s, [DEPLOY, `-Dfile=${file}`, `-DgroupId=${coords.g}`, `-DartifactId=${coords.a}`, `-Dversion=${coords.v}`, '-Dpackaging=jar',
-    `-Durl=${registry(owner)}`, '-DrepositoryId=cairn', ...(pomFile ? [`-DpomFile=${pomFile}`] : ['-DgeneratePom=true'])]);
+  return mvn(s, [
+    DEPLOY,
+    `-Dfile=${file}`,
+    `-DgroupId=${coords.g}`,
+    `-DartifactId=${coords.a}`,
+    `-Dversion=${coords.v}`,
+    '-Dpackaging=jar',
+    `-Durl=${registry(owner)}`,
+    '-DrepositoryId=cairn',
+    ...(pomFile ? [`-DpomFile=${pomFile}`] : ['-DgeneratePom=true']),
+  ]);
 }
 
 function resolve(s: { file: string }, owner: string, artifact: string) {
@@ -146,8 +170,11 @@ test('mvn deploy-file then dependency:get from an empty local repository gives t
 
   const meta = await raw('GET', `${registry(org)}/org/cairn/demo/demo-lib/maven-metadata.xml`, { token: alice.token });
   assert.is(meta.status, 200);
-  assert.is(meta.text, '<?xml version="1.0" encoding="UTF-8"?>\n<metadata><groupId>org.cairn.demo</groupId><artifactId>demo-lib</artifactId>'
-    + '<versioning><release>2.0.0</release><latest>2.0.0</latest><versions><version>1.0.0</version><version>2.0.0</version></versions></versioning></metadata>');
+  assert.is(
+    meta.text,
+    '<?xml version="1.0" encoding="UTF-8"?>\n<metadata><groupId>org.cairn.demo</groupId><artifactId>demo-lib</artifactId>' +
+      '<versioning><release>2.0.0</release><latest>2.0.0</latest><versions><version>1.0.0</version><version>2.0.0</version></versions></versioning></metadata>',
+  );
 
   // An empty local repository and credentials from settings.xml (the owner is private: Maven answers the challenge).
   const r = settings(alice.name, alice.token);
@@ -156,14 +183,24 @@ test('mvn deploy-file then dependency:get from an empty local repository gives t
   const local = path.join(r.local, 'org/cairn/demo/demo-lib/1.0.0');
   assert.ok(fs.readFileSync(path.join(local, 'demo-lib-1.0.0.jar')).equals(fs.readFileSync(jar1)));
   assert.is(fs.readFileSync(path.join(local, 'demo-lib-1.0.0.pom'), 'utf8'), fs.readFileSync(pomFile, 'utf8'));
-  assert.not.ok((await resolve(settings(bob.name, bob.token), org, `${coords.g}:${coords.a}:1.0.0`)).ok, 'bob may not read the private organization\'s packages');
+  assert.not.ok(
+    (await resolve(settings(bob.name, bob.token), org, `${coords.g}:${coords.a}:1.0.0`)).ok,
+    "bob may not read the private organization's packages",
+  );
 
   const listed = await env.as(alice, 'GET', `/packages/${org}?type=maven`);
   assert.is(listed.status, 200);
   for (const p of listed.json) valid('Package', p);
-  assert.equal(listed.json.map((p: { name: string; version: string }) => `${p.name}@${p.version}`).sort(), ['org.cairn.demo:demo-lib@1.0.0', 'org.cairn.demo:demo-lib@2.0.0']);
+  assert.equal(listed.json.map((p: { name: string; version: string }) => `${p.name}@${p.version}`).sort(), [
+    'org.cairn.demo:demo-lib@1.0.0',
+    'org.cairn.demo:demo-lib@2.0.0',
+  ]);
   const files = await env.as(alice, 'GET', `/packages/${org}/maven/org.cairn.demo:demo-lib/1.0.0/files`);
-  assert.equal(files.json.map((f: { name: string }) => f.name).sort(), ['demo-lib-1.0.0.jar', 'demo-lib-1.0.0.pom'], 'checksums are checked, not stored');
+  assert.equal(
+    files.json.map((f: { name: string }) => f.name).sort(),
+    ['demo-lib-1.0.0.jar', 'demo-lib-1.0.0.pom'],
+    'checksums are checked, not stored',
+  );
 });
 
 test('mvn deploys a SNAPSHOT twice (its maven-metadata.xml replaced) and resolves the newest build', async () => {
@@ -226,7 +263,10 @@ test('raw: files, computed checksums and metadata; a wrong checksum 400 and a ma
   const pomGet = await fetch(`${base}/raw-1.0.pom`);
   assert.match(pomGet.headers.get('content-type') ?? '', /^text\/xml/);
   const files = await env.as(alice, 'GET', `/packages/${alice.name}/maven/com.example:raw/1.0/files`);
-  assert.equal(files.json.map((f: { name: string }) => f.name), ['raw-1.0.jar', 'raw-1.0.pom']);
+  assert.equal(
+    files.json.map((f: { name: string }) => f.name),
+    ['raw-1.0.jar', 'raw-1.0.pom'],
+  );
 
   // The artifact's maven-metadata.xml is computed: an upload of it is accepted and ignored.
   const metaUrl = `${registry(alice.name)}/com/example/raw/maven-metadata.xml`;
@@ -241,18 +281,30 @@ test('raw: files, computed checksums and metadata; a wrong checksum 400 and a ma
   assert.is((await raw('GET', `${base}/RAW-1.0.jar`)).status, 404, 'file names match case-sensitively');
   assert.is((await raw('GET', `${registry(alice.name)}/com/example/none/maven-metadata.xml`)).status, 404);
   assert.is((await raw('GET', `${registry(alice.name)}/com/example/raw/9.9/raw-9.9.jar`)).status, 404);
-  for (const bad of ['raw.jar', 'x/raw.jar', 'com/exa%3Ample/raw/1.0/raw-1.0.jar', 'com/example/raw/1%3F0/raw-1.0.jar', 'com/example/r%2Aw/1.0/raw.jar']) {
+  for (const bad of [
+    'raw.jar',
+    'x/raw.jar',
+    'com/exa%3Ample/raw/1.0/raw-1.0.jar',
+    'com/example/raw/1%3F0/raw-1.0.jar',
+    'com/example/r%2Aw/1.0/raw.jar',
+  ]) {
     assert.is((await raw('PUT', `${registry(alice.name)}/${bad}`, { ...opts, body: 'x' })).status, 400, bad);
   }
-  assert.is((await raw('DELETE', `${base}/raw-1.0.jar`, opts)).status, 404, 'Forgejo\'s maven registry has no DELETE');
+  assert.is((await raw('DELETE', `${base}/raw-1.0.jar`, opts)).status, 404, "Forgejo's maven registry has no DELETE");
 });
 
 test('files of one new version uploaded at once are all stored; the same file at once is stored once', async () => {
   const base = `${registry(alice.name)}/com/example/race/1.0`;
   const names = ['race-1.0.jar', 'race-1.0-sources.jar', 'race-1.0-javadoc.jar', 'race-1.0-tests.jar', 'race-1.0.zip'];
   const puts = await Promise.all(names.map((n) => raw('PUT', `${base}/${n}`, { token: alice.token, body: `bytes of ${n}` })));
-  assert.equal(puts.map((x) => x.status), names.map(() => 201), puts.map((x) => x.text).join());
-  const same = await Promise.all([1, 2, 3].map(() => raw('PUT', `${base}/race-1.0.pom`, { token: alice.token, body: pom('com.example', 'race', '1.0') })));
+  assert.equal(
+    puts.map((x) => x.status),
+    names.map(() => 201),
+    puts.map((x) => x.text).join(),
+  );
+  const same = await Promise.all(
+    [1, 2, 3].map(() => raw('PUT', `${base}/race-1.0.pom`, { token: alice.token, body: pom('com.example', 'race', '1.0') })),
+  );
   assert.equal(same.map((x) => x.status).sort(), [201, 409, 409]);
   const files = await env.as(alice, 'GET', `/packages/${alice.name}/maven/com.example:race/1.0/files`);
   assert.equal(files.json.map((f: { name: string }) => f.name).sort(), [...names, 'race-1.0.pom'].sort());
@@ -261,7 +313,8 @@ test('files of one new version uploaded at once are all stored; the same file at
 
 test('/api/v1/packages: a Maven version shown, linked to a repository and deleted; the metadata follows', async () => {
   const base = `${registry(alice.name)}/com/example/api`;
-  for (const v of ['1.0', '1.1']) assert.is((await raw('PUT', `${base}/${v}/api-${v}.pom`, { token: alice.token, body: pom('com.example', 'api', v) })).status, 201);
+  for (const v of ['1.0', '1.1'])
+    assert.is((await raw('PUT', `${base}/${v}/api-${v}.pom`, { token: alice.token, body: pom('com.example', 'api', v) })).status, 201);
   const item = await env.as(alice, 'GET', `/packages/${alice.name}/maven/com.example:api/1.0`);
   assert.is(item.status, 200);
   valid('Package', item.json);
@@ -286,7 +339,10 @@ test('a POM over [api] MAX_BODY_SIZE is 413 and stores nothing; other files are 
     assert.is((await raw('PUT', `${base}/big-1.0.jar`, { token: small.alice.token, body: jarBytes })).status, 201);
     assert.is((await raw('GET', `${base}/big-1.0.jar.sha256`)).text, hash('sha256', jarBytes));
     const files = await small.as(small.alice, 'GET', `/packages/${small.alice.name}/maven/com.example:big/1.0/files`);
-    assert.equal(files.json.map((f: { name: string }) => f.name), ['big-1.0.jar']);
+    assert.equal(
+      files.json.map((f: { name: string }) => f.name),
+      ['big-1.0.jar'],
+    );
   } finally {
     await small.close();
   }
@@ -300,7 +356,7 @@ test('access: anonymous or foreign deploys 401 with a Basic challenge; a passwor
   assert.is((await raw('PUT', url, { token: bob.token, body: 'x' })).status, 401);
   assert.is((await raw('GET', url)).status, 404, 'nothing was stored');
   assert.is((await raw('PUT', url, { basic: [alice.name, alice.password], body: 'x' })).status, 201);
-  assert.is((await raw('GET', url)).status, 200, 'a public owner\'s packages are public');
+  assert.is((await raw('GET', url)).status, 200, "a public owner's packages are public");
 
   const org = (await newOrg(env, alice, { visibility: 'private' })).name;
   const secret = `${registry(org)}/com/example/secret/1.0/secret-1.0.jar`;

@@ -28,7 +28,12 @@ async function npm(cwd: string, rc: string, args: string[]): Promise<{ ok: boole
   const childEnv: Record<string, string> = {};
   // `npm test` exports npm_config_* settings; the child must read only its own .npmrc.
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^npm_/i.test(k)) childEnv[k] = v;
-  Object.assign(childEnv, { HOME: tmp, npm_config_userconfig: rc, npm_config_cache: path.join(tmp, 'cache'), npm_config_update_notifier: 'false' });
+  Object.assign(childEnv, {
+    HOME: tmp,
+    npm_config_userconfig: rc,
+    npm_config_cache: path.join(tmp, 'cache'),
+    npm_config_update_notifier: 'false',
+  });
   try {
     const r = await run('npm', [...args, '--no-audit', '--no-fund'], { cwd, env: childEnv, timeout: 120_000 });
     return { ok: true, out: r.stdout + r.stderr };
@@ -52,7 +57,10 @@ function npmrc(owner: string, token: string, scope?: string, scopeOnly = false):
 
 function packageDir(name: string, version: string, extra: Record<string, unknown> = {}): string {
   const dir = fs.mkdtempSync(path.join(tmp, 'pkg-'));
-  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name, version, description: `the ${name} package`, main: 'index.js', license: 'MIT', ...extra }));
+  fs.writeFileSync(
+    path.join(dir, 'package.json'),
+    JSON.stringify({ name, version, description: `the ${name} package`, main: 'index.js', license: 'MIT', ...extra }),
+  );
   fs.writeFileSync(path.join(dir, 'index.js'), `module.exports = ${JSON.stringify(`${name}@${version}`)};\n`);
   return dir;
 }
@@ -64,14 +72,33 @@ const blobFiles = () => storedBlobs(env.srv.config.dataPath);
 let tarball: Buffer;
 
 /** npm's publish document for `name@version` carrying `data`, with the digests npm computes unless overridden. */
-function publishDoc(name: string, version: string, data: Buffer, o: { integrity?: string; shasum?: string; tags?: Record<string, string>; repository?: unknown } = {}) {
+function publishDoc(
+  name: string,
+  version: string,
+  data: Buffer,
+  o: { integrity?: string; shasum?: string; tags?: Record<string, string>; repository?: unknown } = {},
+) {
   const integrity = o.integrity ?? `sha512-${createHash('sha512').update(data).digest('base64')}`;
   const shasum = o.shasum ?? createHash('sha1').update(data).digest('hex');
   const base = name.includes('/') ? name.split('/')[1] : name;
   return JSON.stringify({
-    _id: name, name, description: 'raw', 'dist-tags': o.tags ?? { latest: version },
-    versions: { [version]: { name, version, description: 'raw', author: { name: 'Alice' }, dist: { integrity, shasum }, ...(o.repository ? { repository: o.repository } : {}) } },
-    _attachments: { [`${base}-${version}.tgz`]: { content_type: 'application/octet-stream', data: data.toString('base64'), length: data.length } },
+    _id: name,
+    name,
+    description: 'raw',
+    'dist-tags': o.tags ?? { latest: version },
+    versions: {
+      [version]: {
+        name,
+        version,
+        description: 'raw',
+        author: { name: 'Alice' },
+        dist: { integrity, shasum },
+        ...(o.repository ? { repository: o.repository } : {}),
+      },
+    },
+    _attachments: {
+      [`${base}-${version}.tgz`]: { content_type: 'application/octet-stream', data: data.toString('base64'), length: data.length },
+    },
   });
 }
 
@@ -81,7 +108,11 @@ async function raw(method: string, url: string, token?: string, body?: string): 
   const r = await fetch(url, { method, headers, body });
   const text = await r.text();
   let json: unknown = null;
-  try { json = JSON.parse(text); } catch { /* not JSON */ }
+  try {
+    json = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
   return { status: r.status, text, json };
 }
 
@@ -90,7 +121,10 @@ test.before(async () => {
   ({ alice, bob } = env);
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-npm-'));
   const dir = packageDir('packed', '0.0.1');
-  const packed = await run('npm', ['pack', '--silent', '--pack-destination', tmp], { cwd: dir, env: { ...process.env, HOME: tmp, npm_config_cache: path.join(tmp, 'cache') } });
+  const packed = await run('npm', ['pack', '--silent', '--pack-destination', tmp], {
+    cwd: dir,
+    env: { ...process.env, HOME: tmp, npm_config_cache: path.join(tmp, 'cache') },
+  });
   tarball = fs.readFileSync(path.join(tmp, packed.stdout.trim().split('\n').pop()!));
 });
 test.after(async () => {
@@ -142,7 +176,10 @@ test('npm CLI: publish, install, dist-tag add/ls/rm, unpublish a version then th
   const listed = await env.as(alice, 'GET', `/packages/${alice.name}?type=npm`);
   assert.is(listed.status, 200);
   for (const p of listed.json) valid('Package', p);
-  assert.equal(listed.json.map((p: { name: string; version: string }) => `${p.name}@${p.version}`).sort(), ['hello-cairn@1.0.0', 'hello-cairn@1.1.0-beta.1']);
+  assert.equal(listed.json.map((p: { name: string; version: string }) => `${p.name}@${p.version}`).sort(), [
+    'hello-cairn@1.0.0',
+    'hello-cairn@1.1.0-beta.1',
+  ]);
 
   // Unpublish one version, then the whole package.
   const un1 = await npm(app, rc, ['unpublish', 'hello-cairn@1.0.0', '--force']);
@@ -190,7 +227,10 @@ for (const c of [
     assert.ok(ls.ok, ls.out);
     assert.match(ls.out, 'latest: 1.0.0');
     const api = await env.as(alice, 'GET', `/packages/${alice.name}?type=npm&q=${encodeURIComponent(c.name)}`);
-    assert.equal(api.json.map((p: { version: string }) => p.version), ['1.0.0']);
+    assert.equal(
+      api.json.map((p: { version: string }) => p.version),
+      ['1.0.0'],
+    );
 
     // The last version: npm asks for --force, then the package goes away, as on npmjs.org.
     const refused = await npm(app, rc, ['unpublish', `${c.name}@1.0.0`]);
@@ -206,7 +246,8 @@ for (const c of [
 
 test('unpublish over HTTP: a packument PUT must name the package and list its versions; write access; the doubled tarball path', async () => {
   const url = `${registry(alice.name)}kept`;
-  for (const v of ['1.0.0', '1.1.0', '1.2.0']) assert.is((await raw('PUT', url, alice.token, publishDoc('kept', v, Buffer.concat([tarball, Buffer.from(v)])))).status, 201);
+  for (const v of ['1.0.0', '1.1.0', '1.2.0'])
+    assert.is((await raw('PUT', url, alice.token, publishDoc('kept', v, Buffer.concat([tarball, Buffer.from(v)])))).status, 201);
   const packument = (await raw('GET', url)).json;
   const without = (v: string) => {
     const versions = { ...packument.versions };
@@ -217,7 +258,7 @@ test('unpublish over HTTP: a packument PUT must name the package and list its ve
     ['not JSON', alice.token, 'not json', 400],
     ['no versions', alice.token, JSON.stringify({ ...packument, versions: undefined }), 400],
     ['versions not an object', alice.token, JSON.stringify({ ...packument, versions: ['1.0.0'] }), 400],
-    ['another package\'s name', alice.token, JSON.stringify({ ...without('1.2.0'), name: 'other', _id: 'other' }), 400],
+    ["another package's name", alice.token, JSON.stringify({ ...without('1.2.0'), name: 'other', _id: 'other' }), 400],
     ['a version-like dist-tag', alice.token, JSON.stringify({ ...without('1.2.0'), 'dist-tags': { '1.0': '1.0.0' } }), 400],
     ['no write access', bob.token, JSON.stringify(without('1.2.0')), 401],
     ['anonymous', undefined, JSON.stringify(without('1.2.0')), 401],
@@ -231,7 +272,12 @@ test('unpublish over HTTP: a packument PUT must name the package and list its ve
   // The same packument again changes nothing; one without 1.2.0 removes it and moves `latest` as it says.
   assert.is((await raw('PUT', `${url}/-rev/undefined`, alice.token, JSON.stringify(packument))).status, 200);
   assert.equal(Object.keys((await raw('GET', url)).json.versions), ['1.0.0', '1.1.0', '1.2.0']);
-  const drop = await raw('PUT', `${url}/-rev/undefined`, alice.token, JSON.stringify({ ...without('1.2.0'), 'dist-tags': { latest: '1.1.0' } }));
+  const drop = await raw(
+    'PUT',
+    `${url}/-rev/undefined`,
+    alice.token,
+    JSON.stringify({ ...without('1.2.0'), 'dist-tags': { latest: '1.1.0' } }),
+  );
   assert.is(drop.status, 200, drop.text);
   const now = (await raw('GET', url)).json;
   assert.equal(Object.keys(now.versions), ['1.0.0', '1.1.0']);
@@ -240,7 +286,7 @@ test('unpublish over HTTP: a packument PUT must name the package and list its ve
 
   // The tarball DELETE npm sends when it resolves the tarball's path against another registry.
   const doubled = (owner: string, v: string) => `${registry(alice.name)}api/packages/${owner}/npm/kept/-/${v}/kept-${v}.tgz/-rev/undefined`;
-  assert.is((await raw('DELETE', doubled(bob.name, '1.1.0'), alice.token)).status, 404, 'another owner\'s path names nothing here');
+  assert.is((await raw('DELETE', doubled(bob.name, '1.1.0'), alice.token)).status, 404, "another owner's path names nothing here");
   assert.is((await raw('DELETE', doubled(alice.name, '1.1.0'), bob.token)).status, 401);
   assert.is((await raw('GET', doubled(alice.name, '1.1.0'), alice.token)).status, 404, 'only the DELETE is answered there');
   assert.equal(Object.keys((await raw('GET', url)).json.versions), ['1.0.0', '1.1.0']);
@@ -272,7 +318,10 @@ test('npm CLI: a scoped package publishes and installs; @scope%2fname and @scope
   assert.equal(tags.json, { latest: '2.0.0' });
   const found = await npm(app, rc, ['search', 'greet', '--json']);
   assert.ok(found.ok, found.out);
-  assert.equal(JSON.parse(found.out).map((p: { name: string; version: string }) => `${p.name}@${p.version}`), ['@demo/greet@2.0.0']);
+  assert.equal(
+    JSON.parse(found.out).map((p: { name: string; version: string }) => `${p.name}@${p.version}`),
+    ['@demo/greet@2.0.0'],
+  );
   const api = await env.as(alice, 'GET', `/packages/${alice.name}/npm/${encodeURIComponent('@demo/greet')}/2.0.0`);
   assert.is(api.status, 200, api.text);
   valid('Package', api.json);
@@ -320,7 +369,11 @@ test('publish: wrong integrity or shasum, bad name, version, tag or attachment 4
 
 test('access: anonymous or foreign publish 401 with a challenge, read-only token 401; private owner hidden from anonymous', async () => {
   const url = `${registry(alice.name)}guarded`;
-  const anon = await fetch(url, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: publishDoc('guarded', '1.0.0', tarball) });
+  const anon = await fetch(url, {
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json' },
+    body: publishDoc('guarded', '1.0.0', tarball),
+  });
   assert.is(anon.status, 401);
   assert.match(anon.headers.get('www-authenticate') ?? '', /^Basic/);
   assert.is((await raw('PUT', url, bob.token, publishDoc('guarded', '1.0.0', tarball))).status, 401);
@@ -338,7 +391,12 @@ test('access: anonymous or foreign publish 401 with a challenge, read-only token
 test('dist-tags over HTTP: version-like tag 400, unknown version 404; a repository URL of this instance links the package', async () => {
   const repo = await newRepo(env, alice);
   const url = `${registry(alice.name)}tagged`;
-  const pub = await raw('PUT', url, alice.token, publishDoc('tagged', '1.0.0', tarball, { repository: { type: 'git', url: `git+${env.srv.url}/${alice.name}/${repo.name}.git` } }));
+  const pub = await raw(
+    'PUT',
+    url,
+    alice.token,
+    publishDoc('tagged', '1.0.0', tarball, { repository: { type: 'git', url: `git+${env.srv.url}/${alice.name}/${repo.name}.git` } }),
+  );
   assert.is(pub.status, 201, pub.text);
   const tags = `${registry(alice.name)}-/package/tagged/dist-tags`;
   assert.is((await raw('PUT', `${tags}/1.0`, alice.token, '"1.0.0"')).status, 400);

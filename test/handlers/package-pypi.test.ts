@@ -49,12 +49,26 @@ async function wheel(dist: string, version: string, body: string): Promise<{ fil
 }
 
 /** The multipart form twine's `upload` sends; `fields` override or add to it. */
-async function upload(owner: string, token: string | null, w: { name: string; bytes: Buffer }, fields: Record<string, string | string[]> = {}, withContent = true) {
+async function upload(
+  owner: string,
+  token: string | null,
+  w: { name: string; bytes: Buffer },
+  fields: Record<string, string | string[]> = {},
+  withContent = true,
+) {
   const form = new FormData();
   const base: Record<string, string | string[]> = {
-    ':action': 'file_upload', protocol_version: '1', metadata_version: '2.1', filetype: 'bdist_wheel', pyversion: 'py3',
-    md5_digest: createHash('md5').update(w.bytes).digest('hex'), sha256_digest: sha256(w.bytes),
-    summary: 'a demo', author: 'Alice', license: 'MIT', ...fields,
+    ':action': 'file_upload',
+    protocol_version: '1',
+    metadata_version: '2.1',
+    filetype: 'bdist_wheel',
+    pyversion: 'py3',
+    md5_digest: createHash('md5').update(w.bytes).digest('hex'),
+    sha256_digest: sha256(w.bytes),
+    summary: 'a demo',
+    author: 'Alice',
+    license: 'MIT',
+    ...fields,
   };
   for (const [k, v] of Object.entries(base)) for (const x of Array.isArray(v) ? v : [v]) form.append(k, x);
   if (withContent) form.append('content', new Blob([new Uint8Array(w.bytes)], { type: 'application/octet-stream' }), w.name);
@@ -71,7 +85,11 @@ async function pipInstall(owner: string, token: string, target: string, spec: st
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(PIP_|npm_)/i.test(k) && !/proxy/i.test(k)) childEnv[k] = v;
   Object.assign(childEnv, { HOME: tmp, PIP_CONFIG_FILE: os.devNull, PIP_DISABLE_PIP_VERSION_CHECK: '1', PIP_NO_INPUT: '1' });
   try {
-    const r = await run('python3', ['-m', 'pip', 'install', '--index-url', index, '--target', target, '--no-cache-dir', '--no-deps', spec], { env: childEnv, timeout: 120_000 });
+    const r = await run(
+      'python3',
+      ['-m', 'pip', 'install', '--index-url', index, '--target', target, '--no-cache-dir', '--no-deps', spec],
+      { env: childEnv, timeout: 120_000 },
+    );
     return { ok: true, out: r.stdout + r.stderr };
   } catch (e) {
     const err = e as { stdout?: string; stderr?: string };
@@ -97,7 +115,12 @@ test('pip installs what the twine form uploaded; the index links files with #sha
   const org = (await newOrg(env, alice, { visibility: 'private' })).name;
   const w1 = await wheel('cairn_demo', '1.0.0', 'VALUE = "one"\n');
   const w2 = await wheel('cairn_demo', '2.0.0', 'VALUE = "two"\n');
-  const up1 = await upload(org, alice.token, w1, { name: 'cairn_demo', version: '1.0.0', requires_python: '>=3.7', project_urls: ['Homepage, https://example.com/demo'] });
+  const up1 = await upload(org, alice.token, w1, {
+    name: 'cairn_demo',
+    version: '1.0.0',
+    requires_python: '>=3.7',
+    project_urls: ['Homepage, https://example.com/demo'],
+  });
   assert.is(up1.status, 201, up1.text);
   // 2.0.0 needs a Python that does not exist: pip must skip it by its data-requires-python.
   assert.is((await upload(org, alice.token, w2, { name: 'cairn.demo', version: '2.0.0', requires_python: '>=4' })).status, 201);
@@ -106,15 +129,30 @@ test('pip installs what the twine form uploaded; the index links files with #sha
   assert.is(index.status, 200);
   assert.match(index.headers.get('content-type') ?? '', 'text/html');
   const html = await index.text();
-  assert.match(html, `<a href="${registry(org)}/files/cairn-demo/1.0.0/${w1.name}#sha256=${sha256(w1.bytes)}" data-requires-python="&#62;=3.7">${w1.name}</a>`);
+  assert.match(
+    html,
+    `<a href="${registry(org)}/files/cairn-demo/1.0.0/${w1.name}#sha256=${sha256(w1.bytes)}" data-requires-python="&#62;=3.7">${w1.name}</a>`,
+  );
   assert.match(html, `/files/cairn-demo/2.0.0/${w2.name}#sha256=${sha256(w2.bytes)}" data-requires-python="&#62;=4"`);
   // Name normalisation: `Cairn_Demo` is the same project.
   assert.is((await fetch(`${registry(org)}/simple/Cairn_Demo`, { headers: { Authorization: `token ${alice.token}` } })).status, 200);
 
-  const json = await fetch(`${registry(org)}/simple/cairn-demo/`, { headers: { Authorization: `token ${alice.token}`, Accept: 'application/vnd.pypi.simple.v1+json' } });
-  const doc = await json.json() as { name: string; versions: string[]; files: { filename: string; hashes: { sha256: string }; 'requires-python': string }[] };
+  const json = await fetch(`${registry(org)}/simple/cairn-demo/`, {
+    headers: { Authorization: `token ${alice.token}`, Accept: 'application/vnd.pypi.simple.v1+json' },
+  });
+  const doc = (await json.json()) as {
+    name: string;
+    versions: string[];
+    files: { filename: string; hashes: { sha256: string }; 'requires-python': string }[];
+  };
   assert.equal(doc.versions, ['1.0.0', '2.0.0']);
-  assert.equal(doc.files.map((f) => [f.filename, f.hashes.sha256, f['requires-python']]), [[w1.name, sha256(w1.bytes), '>=3.7'], [w2.name, sha256(w2.bytes), '>=4']]);
+  assert.equal(
+    doc.files.map((f) => [f.filename, f.hashes.sha256, f['requires-python']]),
+    [
+      [w1.name, sha256(w1.bytes), '>=3.7'],
+      [w2.name, sha256(w2.bytes), '>=4'],
+    ],
+  );
 
   const target = fs.mkdtempSync(path.join(tmp, 'site-'));
   const pip = await pipInstall(org, alice.token, target, 'cairn-demo');
@@ -128,9 +166,15 @@ test('pip installs what the twine form uploaded; the index links files with #sha
   const listed = await env.as(alice, 'GET', `/packages/${org}?type=pypi`);
   assert.is(listed.status, 200);
   for (const p of listed.json) valid('Package', p);
-  assert.equal(listed.json.map((p: { name: string; version: string }) => `${p.name}@${p.version}`).sort(), ['cairn-demo@1.0.0', 'cairn-demo@2.0.0']);
+  assert.equal(listed.json.map((p: { name: string; version: string }) => `${p.name}@${p.version}`).sort(), [
+    'cairn-demo@1.0.0',
+    'cairn-demo@2.0.0',
+  ]);
   const files = await env.as(alice, 'GET', `/packages/${org}/pypi/cairn-demo/1.0.0/files`);
-  assert.equal(files.json.map((f: { name: string; sha256: string }) => [f.name, f.sha256]), [[w1.name, sha256(w1.bytes)]]);
+  assert.equal(
+    files.json.map((f: { name: string; sha256: string }) => [f.name, f.sha256]),
+    [[w1.name, sha256(w1.bytes)]],
+  );
 });
 
 test('upload: wrong sha256_digest, no content, bad name or version 400 with nothing stored; the same file 409, another file joins', async () => {
@@ -162,7 +206,7 @@ test('upload: wrong sha256_digest, no content, bad name or version 400 with noth
   assert.equal(spoolFiles(), []);
 });
 
-test('access: anonymous or foreign upload 401 with a challenge; a public owner\'s index is public, a private one\'s is not', async () => {
+test("access: anonymous or foreign upload 401 with a challenge; a public owner's index is public, a private one's is not", async () => {
   const w = await wheel('guarded', '1.0.0', 'X = 1\n');
   const anon = await upload(alice.name, null, w, { name: 'guarded', version: '1.0.0' });
   assert.is(anon.status, 401);
@@ -178,7 +222,7 @@ test('access: anonymous or foreign upload 401 with a challenge; a public owner\'
   assert.is((await fetch(`${registry(org)}/simple/guarded/`)).status, 401);
   const target = fs.mkdtempSync(path.join(tmp, 'site-'));
   const pip = await pipInstall(org, bob.token, target, 'guarded');
-  assert.not.ok(pip.ok, 'bob may not read the private organization\'s packages');
+  assert.not.ok(pip.ok, "bob may not read the private organization's packages");
 });
 
 test.run();

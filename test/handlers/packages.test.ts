@@ -18,8 +18,16 @@ let privOrg: string; // private organization of alice: bob writes (write team), 
 
 const registry = (owner: string, rest: string) => `${env.srv.url}/api/packages/${owner}/generic/${rest}`;
 
-interface RawRes { status: number; text: string; headers: Headers }
-async function raw(method: string, url: string, opts: { token?: string; basic?: [string, string]; body?: Buffer | string } = {}): Promise<RawRes> {
+interface RawRes {
+  status: number;
+  text: string;
+  headers: Headers;
+}
+async function raw(
+  method: string,
+  url: string,
+  opts: { token?: string; basic?: [string, string]; body?: Buffer | string } = {},
+): Promise<RawRes> {
   const headers: Record<string, string> = {};
   if (opts.token) headers.Authorization = `token ${opts.token}`;
   if (opts.basic) headers.Authorization = `Basic ${Buffer.from(opts.basic.join(':')).toString('base64')}`;
@@ -38,13 +46,18 @@ test.before(async () => {
   ({ alice, bob, carol } = env);
   outsider = await makeUser(env.db, env.srv.api);
   privOrg = (await newOrg(env, alice, { visibility: 'private' })).name;
-  for (const [u, permission] of [[bob, 'write'], [carol, 'read']] as const) {
+  for (const [u, permission] of [
+    [bob, 'write'],
+    [carol, 'read'],
+  ] as const) {
     const t = await env.as(alice, 'POST', `/orgs/${privOrg}/teams`, { name: uniq('t'), permission, units: ['repo.code', 'repo.packages'] });
     assert.is(t.status, 201, t.text);
     assert.is((await env.as(alice, 'PUT', `/teams/${t.json.id}/members/${u.name}`)).status, 204);
   }
 });
-test.after(async () => { await env.close(); });
+test.after(async () => {
+  await env.close();
+});
 
 test('generic registry: upload 201, download the same bytes, duplicate file 409, other files join the version', async () => {
   const body = Buffer.from('hello package\n');
@@ -60,10 +73,17 @@ test('generic registry: upload 201, download the same bytes, duplicate file 409,
   const files = await env.as(alice, 'GET', `/packages/${alice.name}/generic/tool/1.0.0/files`);
   assert.is(files.status, 200);
   validList('PackageFile', files);
-  assert.equal(files.json.map((f: { name: string }) => f.name), ['tool.bin'], 'the 409 added nothing');
+  assert.equal(
+    files.json.map((f: { name: string }) => f.name),
+    ['tool.bin'],
+    'the 409 added nothing',
+  );
   assert.is((await put(alice.name, 'tool/1.0.0/tool.sig', 'sig', alice.token)).status, 201);
   const after = await env.as(alice, 'GET', `/packages/${alice.name}/generic/tool/1.0.0/files`);
-  assert.equal(after.json.map((f: { name: string }) => f.name), ['tool.bin', 'tool.sig']);
+  assert.equal(
+    after.json.map((f: { name: string }) => f.name),
+    ['tool.bin', 'tool.sig'],
+  );
   const head = await fetch(registry(alice.name, 'tool/1.0.0/tool.bin'), { method: 'HEAD' });
   assert.is(head.status, 200);
   assert.is(head.headers.get('content-length'), String(body.length));
@@ -78,7 +98,11 @@ test('generic registry: bad names 400, unknown owner or file 404, nothing stored
   assert.is((await put(uniq('nobody'), 'ok/1.0.0/f.bin', 'x', alice.token)).status, 404);
   assert.is((await raw('GET', registry(alice.name, 'tool/1.0.0/missing.bin'))).status, 404);
   assert.is((await raw('GET', registry(alice.name, 'tool/9.9.9/tool.bin'))).status, 404);
-  assert.is((await raw('GET', `${env.srv.url}/api/packages/${alice.name}/npm/x/1.0.0/f.tgz`)).status, 404, 'only the generic registry exists');
+  assert.is(
+    (await raw('GET', `${env.srv.url}/api/packages/${alice.name}/npm/x/1.0.0/f.tgz`)).status,
+    404,
+    'only the generic registry exists',
+  );
   assert.is(blobFiles().length, before);
   const list = await env.as(alice, 'GET', `/packages/${alice.name}/?q=ok`);
   assert.equal(list.json, []);
@@ -99,11 +123,16 @@ test('generic registry: anonymous and foreign uploads get 401 with a Basic chall
 
 test('GET /packages/{owner}: Package shape, type and q filters, paging headers', async () => {
   const name = uniq('lib');
-  for (const v of ['1.0.0', '1.1.0', '2.0.0']) assert.is((await put(alice.name, `${name}/${v}/${name}.tgz`, `${name}-${v}`, alice.token)).status, 201);
+  for (const v of ['1.0.0', '1.1.0', '2.0.0'])
+    assert.is((await put(alice.name, `${name}/${v}/${name}.tgz`, `${name}-${v}`, alice.token)).status, 201);
   const all = await env.as(bob, 'GET', `/packages/${alice.name}?q=${name.toUpperCase()}`);
   assert.is(all.status, 200, all.text);
   validList('Package', all);
-  assert.equal(all.json.map((p: { version: string }) => p.version), ['2.0.0', '1.1.0', '1.0.0'], 'newest first');
+  assert.equal(
+    all.json.map((p: { version: string }) => p.version),
+    ['2.0.0', '1.1.0', '1.0.0'],
+    'newest first',
+  );
   const p = all.json[0];
   assert.is(p.type, 'generic');
   assert.is(p.name, name);
@@ -113,7 +142,10 @@ test('GET /packages/{owner}: Package shape, type and q filters, paging headers',
   assert.is(p.html_url, `${env.srv.url}/${alice.name}/-/packages/generic/${name}/2.0.0`);
   assert.is(all.headers.get('x-total-count'), '3');
   const paged = await env.as(bob, 'GET', `/packages/${alice.name}/?q=${name}&limit=2&page=2`);
-  assert.equal(paged.json.map((x: { version: string }) => x.version), ['1.0.0']);
+  assert.equal(
+    paged.json.map((x: { version: string }) => x.version),
+    ['1.0.0'],
+  );
   assert.is(paged.headers.get('x-total-count'), '3');
   assert.match(paged.headers.get('link') ?? '', /rel="first"/);
   assert.equal((await env.as(bob, 'GET', `/packages/${alice.name}/?q=${name}&type=npm`)).json, []);
@@ -151,7 +183,10 @@ test('private organization: members read (and writers upload), outsiders get 403
   assert.is((await put(privOrg, `${name}/1.0/c.bin`, 'nope', carol.token)).status, 401, 'a read-team member may not');
   const byCarol = await env.as(carol, 'GET', `/packages/${privOrg}/`);
   assert.is(byCarol.status, 200);
-  assert.equal(byCarol.json.map((p: { name: string }) => p.name), [name]);
+  assert.equal(
+    byCarol.json.map((p: { name: string }) => p.name),
+    [name],
+  );
   assert.is((await raw('GET', registry(privOrg, `${name}/1.0/s.bin`), { token: carol.token })).status, 200);
   for (const who of [outsider.token, undefined]) {
     const list = await env.as(who, 'GET', `/packages/${privOrg}/`);
@@ -177,7 +212,11 @@ test('token scopes: read:package reads, write:package writes; other scopes are r
   assert.is((await put(alice.name, `${name}/1/a.bin`, 'a', repoTok)).status, 401);
   assert.is((await put(alice.name, `${name}/1/a.bin`, 'a', writeTok)).status, 201);
   assert.is((await raw('GET', registry(alice.name, `${name}/1/a.bin`), { token: readTok })).status, 200);
-  assert.is((await raw('GET', registry(alice.name, `${name}/1/a.bin`), { token: repoTok })).status, 401, 'a token must hold a package scope even for public packages');
+  assert.is(
+    (await raw('GET', registry(alice.name, `${name}/1/a.bin`), { token: repoTok })).status,
+    401,
+    'a token must hold a package scope even for public packages',
+  );
   assert.is((await env.as(readTok, 'GET', `/packages/${alice.name}/generic/${name}/1`)).status, 200);
   const noScope = await env.as(repoTok, 'GET', `/packages/${alice.name}/`);
   assert.is(noScope.status, 403);
@@ -242,7 +281,10 @@ test('generic registry DELETE: a file (204; the last one takes the version) and 
   assert.is((await raw('DELETE', registry(alice.name, `${name}/1/a.bin`), { token: bob.token })).status, 401);
   assert.is((await raw('DELETE', registry(alice.name, `${name}/1/a.bin`), { token: alice.token })).status, 204);
   const files = await env.as(alice, 'GET', `/packages/${alice.name}/generic/${name}/1/files`);
-  assert.equal(files.json.map((f: { name: string }) => f.name), ['b.bin']);
+  assert.equal(
+    files.json.map((f: { name: string }) => f.name),
+    ['b.bin'],
+  );
   assert.is((await raw('DELETE', registry(alice.name, `${name}/1/a.bin`), { token: alice.token })).status, 404);
   assert.is((await raw('DELETE', registry(alice.name, `${name}/1/b.bin`), { token: alice.token })).status, 204);
   assert.is((await env.as(alice, 'GET', `/packages/${alice.name}/generic/${name}/1`)).status, 404, 'the last file took the version');
@@ -256,11 +298,12 @@ test('link and unlink: 201; unknown package or repository 404; the Package shows
   const name = uniq('linked');
   assert.is((await put(alice.name, `${name}/1/a.bin`, 'l', alice.token)).status, 201);
   const repo = await newRepo(env, alice, { private: true });
-  const link = (pkg: string, r: string, who: TestUser | string = alice) => env.as(who, 'POST', `/packages/${alice.name}/generic/${pkg}/-/link/${r}`);
+  const link = (pkg: string, r: string, who: TestUser | string = alice) =>
+    env.as(who, 'POST', `/packages/${alice.name}/generic/${pkg}/-/link/${r}`);
   assert.is((await link(uniq('nopkg'), repo.name)).status, 404);
   assert.is((await link(name, uniq('norepo'))).status, 404);
   const denied = await link(name, repo.name, bob);
-  assert.is(denied.status, 403, 'PKGWRITE: bob cannot write alice\'s packages');
+  assert.is(denied.status, 403, "PKGWRITE: bob cannot write alice's packages");
   assert.is((await env.as(undefined, 'POST', `/packages/${alice.name}/generic/${name}/-/link/${repo.name}`)).status, 401);
   const ok = await link(name, repo.name.toUpperCase());
   assert.is(ok.status, 201, ok.text);
@@ -314,44 +357,94 @@ test('quota: an uploader over the packages quota gets 413 and nothing is stored'
   try {
     const admin = (method: string, p: string, body?: unknown) => q.as(q.admin, method, p, body);
     const grp = uniq('grp');
-    assert.is((await admin('POST', '/admin/quota/groups', { name: grp, rules: [{ name: uniq('rule'), limit: 10, subjects: ['size:assets:packages:all'] }] })).status, 201);
+    assert.is(
+      (
+        await admin('POST', '/admin/quota/groups', {
+          name: grp,
+          rules: [{ name: uniq('rule'), limit: 10, subjects: ['size:assets:packages:all'] }],
+        })
+      ).status,
+      201,
+    );
     assert.is((await admin('PUT', `/admin/quota/groups/${grp}/users/${q.alice.name}`)).status, 204);
     const url = (rest: string) => `${q.srv.url}/api/packages/${q.alice.name}/generic/${rest}`;
-    assert.is((await raw('PUT', url('big/1/a.bin'), { token: q.alice.token, body: 'twelve bytes' })).status, 201, 'under the limit before the upload');
+    assert.is(
+      (await raw('PUT', url('big/1/a.bin'), { token: q.alice.token, body: 'twelve bytes' })).status,
+      201,
+      'under the limit before the upload',
+    );
     const over = await raw('PUT', url('big/1/b.bin'), { token: q.alice.token, body: 'more' });
     assert.is(over.status, 413);
     assert.is(over.text, 'quota exceeded');
     const files = await q.as(q.alice, 'GET', `/packages/${q.alice.name}/generic/big/1/files`);
-    assert.equal(files.json.map((f: { name: string }) => f.name), ['a.bin']);
-    assert.is((await raw('PUT', `${q.srv.url}/api/packages/${q.bob.name}/generic/big/1/b.bin`, { token: q.bob.token, body: 'more' })).status, 201, 'bob has no quota group');
+    assert.equal(
+      files.json.map((f: { name: string }) => f.name),
+      ['a.bin'],
+    );
+    assert.is(
+      (await raw('PUT', `${q.srv.url}/api/packages/${q.bob.name}/generic/big/1/b.bin`, { token: q.bob.token, body: 'more' })).status,
+      201,
+      'bob has no quota group',
+    );
 
     // The other registries check the same quota before reading the upload.
     const tgz = Buffer.from('tarball');
     const npmDoc = JSON.stringify({
-      name: 'big', 'dist-tags': { latest: '1.0.0' },
-      versions: { '1.0.0': { name: 'big', version: '1.0.0', dist: { integrity: `sha512-${createHash('sha512').update(tgz).digest('base64')}` } } },
+      name: 'big',
+      'dist-tags': { latest: '1.0.0' },
+      versions: {
+        '1.0.0': { name: 'big', version: '1.0.0', dist: { integrity: `sha512-${createHash('sha512').update(tgz).digest('base64')}` } },
+      },
       _attachments: { 'big-1.0.0.tgz': { data: tgz.toString('base64') } },
     });
     const npm = await raw('PUT', `${q.srv.url}/api/packages/${q.alice.name}/npm/big`, { token: q.alice.token, body: npmDoc });
     assert.is(npm.status, 413, npm.text);
     const form = new FormData();
-    for (const [k, v] of [['name', 'big'], ['version', '1.0'], ['sha256_digest', sha256(tgz)]]) form.append(k, v);
+    for (const [k, v] of [
+      ['name', 'big'],
+      ['version', '1.0'],
+      ['sha256_digest', sha256(tgz)],
+    ])
+      form.append(k, v);
     form.append('content', new Blob([new Uint8Array(tgz)]), 'big-1.0.tar.gz');
-    const pypi = await fetch(`${q.srv.url}/api/packages/${q.alice.name}/pypi/`, { method: 'POST', headers: { Authorization: `token ${q.alice.token}` }, body: form });
+    const pypi = await fetch(`${q.srv.url}/api/packages/${q.alice.name}/pypi/`, {
+      method: 'POST',
+      headers: { Authorization: `token ${q.alice.token}` },
+      body: form,
+    });
     assert.is(pypi.status, 413, await pypi.text());
     const crateMeta = Buffer.from(JSON.stringify({ name: 'big', vers: '1.0.0', deps: [], features: {} }));
-    const u32 = (n: number) => { const b = Buffer.alloc(4); b.writeUInt32LE(n); return b; };
+    const u32 = (n: number) => {
+      const b = Buffer.alloc(4);
+      b.writeUInt32LE(n);
+      return b;
+    };
     const crateFrame = Buffer.concat([u32(crateMeta.length), crateMeta, u32(tgz.length), tgz]);
-    const crate = await fetch(`${q.srv.url}/api/packages/${q.alice.name}/cargo/api/v1/crates/new`, { method: 'PUT', headers: { Authorization: q.alice.token }, body: new Uint8Array(crateFrame) });
+    const crate = await fetch(`${q.srv.url}/api/packages/${q.alice.name}/cargo/api/v1/crates/new`, {
+      method: 'PUT',
+      headers: { Authorization: q.alice.token },
+      body: new Uint8Array(crateFrame),
+    });
     assert.is(crate.status, 413, await crate.text());
-    const jar = await raw('PUT', `${q.srv.url}/api/packages/${q.alice.name}/maven/com/example/big/1.0/big-1.0.jar`, { token: q.alice.token, body: tgz });
+    const jar = await raw('PUT', `${q.srv.url}/api/packages/${q.alice.name}/maven/com/example/big/1.0/big-1.0.jar`, {
+      token: q.alice.token,
+      body: tgz,
+    });
     assert.is(jar.status, 413, jar.text);
     const t = await fetch(`${q.srv.url}/v2/token`, { headers: { Authorization: `token ${q.alice.token}` } });
     const bearer = `Bearer ${((await t.json()) as { token: string }).token}`;
-    const oci = await fetch(`${q.srv.url}/v2/${q.alice.name}/big/blobs/uploads/?digest=sha256:${sha256(tgz)}`, { method: 'POST', headers: { Authorization: bearer }, body: new Uint8Array(tgz) });
+    const oci = await fetch(`${q.srv.url}/v2/${q.alice.name}/big/blobs/uploads/?digest=sha256:${sha256(tgz)}`, {
+      method: 'POST',
+      headers: { Authorization: bearer },
+      body: new Uint8Array(tgz),
+    });
     assert.is(oci.status, 413, await oci.text());
     const listed = await q.as(q.alice, 'GET', `/packages/${q.alice.name}`);
-    assert.equal(listed.json.map((p: { type: string }) => p.type), ['generic'], 'only the generic file stored before the limit');
+    assert.equal(
+      listed.json.map((p: { type: string }) => p.type),
+      ['generic'],
+      'only the generic file stored before the limit',
+    );
   } finally {
     await q.close();
   }

@@ -26,14 +26,24 @@ test.before(async () => {
   env = await setup();
   services = { log: pino({ level: 'silent' }), secrets: new SecretBox(secretKey(env.srv.config)), repoPath: repoPathFor(env.srv.config) };
 });
-test.after(async () => { await env.close(); });
+test.after(async () => {
+  await env.close();
+});
 
-const dirOf = (full: string) => { const [o, n] = full.split('/'); return gitDir(env, o, n); };
+const dirOf = (full: string) => {
+  const [o, n] = full.split('/');
+  return gitDir(env, o, n);
+};
 const gitIn = async (full: string, ...args: string[]) => (await mustGit(null, `--git-dir=${dirOf(full)}`, ...args)).trim();
 const merges = async (full: string) => (await gitIn(full, 'rev-list', '--merges', 'refs/heads/main')).split('\n').filter(Boolean);
 
 async function commit(u: TestUser, full: string, branch: string, file: string, newBranch?: string): Promise<string> {
-  const r = await env.as(u, 'POST', `/repos/${full}/contents`, { branch, new_branch: newBranch, message: `add ${file}`, files: [{ operation: 'create', path: file, content: b64(file) }] });
+  const r = await env.as(u, 'POST', `/repos/${full}/contents`, {
+    branch,
+    new_branch: newBranch,
+    message: `add ${file}`,
+    files: [{ operation: 'create', path: file, content: b64(file) }],
+  });
   assert.is(r.status, 201, r.text);
   return (r.json as { commit: { sha: string } }).commit.sha;
 }
@@ -54,18 +64,36 @@ async function divergedPull(u: TestUser) {
 async function mergeInGitOnly(full: string, head: string): Promise<string> {
   const base = await gitIn(full, 'rev-parse', 'refs/heads/main');
   const tree = (await gitIn(full, 'merge-tree', '--write-tree', base, head)).split('\n')[0];
-  const merged = await mustGit(null, `--git-dir=${dirOf(full)}`, '-c', 'user.name=x', '-c', 'user.email=x@example.com', 'commit-tree', tree, '-p', base, '-p', head, '-m', 'merge');
+  const merged = await mustGit(
+    null,
+    `--git-dir=${dirOf(full)}`,
+    '-c',
+    'user.name=x',
+    '-c',
+    'user.email=x@example.com',
+    'commit-tree',
+    tree,
+    '-p',
+    base,
+    '-p',
+    head,
+    '-m',
+    'merge',
+  );
   await gitIn(full, 'update-ref', 'refs/heads/main', merged.trim(), base);
   return merged.trim();
 }
 
-const pullOf = async (u: TestUser, full: string, n: number) => (await env.as(u, 'GET', `/repos/${full}/pulls/${n}`)).json as { merged: boolean; merge_commit_sha: string | null; state: string };
+const pullOf = async (u: TestUser, full: string, n: number) =>
+  (await env.as(u, 'GET', `/repos/${full}/pulls/${n}`)).json as { merged: boolean; merge_commit_sha: string | null; state: string };
 const intentExists = (pullId: number) => fs.existsSync(path.join(intentDir(env.srv.config), String(pullId)));
 
 test('six concurrent merges of one pull: one 200, five 405, one merge commit on the base branch', async () => {
   const { full, head, number } = await divergedPull(env.alice);
   const before = await merges(full);
-  const answers = await Promise.all(Array.from({ length: 6 }, () => env.as(env.alice, 'POST', `/repos/${full}/pulls/${number}/merge`, { Do: 'merge' })));
+  const answers = await Promise.all(
+    Array.from({ length: 6 }, () => env.as(env.alice, 'POST', `/repos/${full}/pulls/${number}/merge`, { Do: 'merge' })),
+  );
   const statuses = answers.map((r) => r.status).sort();
   assert.equal(statuses, [200, 405, 405, 405, 405, 405], answers.map((r) => `${r.status} ${r.text}`).join('\n'));
   const after = (await merges(full)).filter((c) => !before.includes(c));
@@ -80,8 +108,14 @@ test('concurrent merges in other styles: squash and rebase also land once', asyn
   for (const Do of ['squash', 'rebase']) {
     const { full, number } = await divergedPull(env.alice);
     const tipBefore = await gitIn(full, 'rev-parse', 'refs/heads/main');
-    const answers = await Promise.all(Array.from({ length: 4 }, () => env.as(env.alice, 'POST', `/repos/${full}/pulls/${number}/merge`, { Do })));
-    assert.equal(answers.map((r) => r.status).sort(), [200, 405, 405, 405], `${Do}: ${answers.map((r) => `${r.status} ${r.text}`).join(' | ')}`);
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => env.as(env.alice, 'POST', `/repos/${full}/pulls/${number}/merge`, { Do })),
+    );
+    assert.equal(
+      answers.map((r) => r.status).sort(),
+      [200, 405, 405, 405],
+      `${Do}: ${answers.map((r) => `${r.status} ${r.text}`).join(' | ')}`,
+    );
     const landed = (await gitIn(full, 'rev-list', `${tipBefore}..refs/heads/main`)).split('\n').filter(Boolean);
     assert.is(landed.length, 1, `${Do}: one commit landed`);
   }
@@ -115,7 +149,22 @@ test('a squash merge in git whose record was lost is found by its intent, though
   const { full, head, number, id } = await divergedPull(env.alice);
   const base = await gitIn(full, 'rev-parse', 'refs/heads/main');
   const tree = (await gitIn(full, 'merge-tree', '--write-tree', base, head)).split('\n')[0];
-  const squashed = (await mustGit(null, `--git-dir=${dirOf(full)}`, '-c', 'user.name=x', '-c', 'user.email=x@example.com', 'commit-tree', tree, '-p', base, '-m', 'squash')).trim();
+  const squashed = (
+    await mustGit(
+      null,
+      `--git-dir=${dirOf(full)}`,
+      '-c',
+      'user.name=x',
+      '-c',
+      'user.email=x@example.com',
+      'commit-tree',
+      tree,
+      '-p',
+      base,
+      '-m',
+      'squash',
+    )
+  ).trim();
   await gitIn(full, 'update-ref', 'refs/heads/main', squashed, base);
   await writeMergeIntent(env.srv.config, { pullId: id, commit: squashed, doerId: env.alice.id });
   const again = await env.as(env.alice, 'POST', `/repos/${full}/pulls/${number}/merge`, { Do: 'squash' });

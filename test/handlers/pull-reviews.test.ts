@@ -13,8 +13,12 @@ let env: Env;
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const em = () => env.db.db.orm.em.fork();
 
-test.before(async () => { env = await setup(); });
-test.after(async () => { await env.close(); });
+test.before(async () => {
+  env = await setup();
+});
+test.after(async () => {
+  await env.close();
+});
 
 const BASE_TEXT = Array.from({ length: 10 }, (_, i) => `line${i + 1}`).join('\n') + '\n';
 const HEAD_TEXT = BASE_TEXT.replace('line5\n', 'changed5\n') + 'added11\n';
@@ -32,7 +36,14 @@ async function commit(u: TestUser, full: string, branch: string, files: Record<s
   return (r.json as { commit: { sha: string } }).commit.sha;
 }
 
-interface Fixture { full: string; pulls: string; n: number; head: string; base: string; html: string }
+interface Fixture {
+  full: string;
+  pulls: string;
+  n: number;
+  head: string;
+  base: string;
+  html: string;
+}
 
 /**
  * alice's repository (public unless said otherwise) where a.txt has ten lines on main; the branch
@@ -42,11 +53,14 @@ interface Fixture { full: string; pulls: string; n: number; head: string; base: 
 async function fixture(opts: { owner?: TestUser; org?: string; private?: boolean; poster?: TestUser } = {}): Promise<Fixture> {
   const owner = opts.owner ?? env.alice;
   const body = { name: uniq('r'), auto_init: true, private: opts.private ?? false };
-  const created = opts.org ? await env.as(owner, 'POST', `/orgs/${opts.org}/repos`, body) : await env.as(owner, 'POST', '/user/repos', body);
+  const created = opts.org
+    ? await env.as(owner, 'POST', `/orgs/${opts.org}/repos`, body)
+    : await env.as(owner, 'POST', '/user/repos', body);
   assert.is(created.status, 201, created.text);
   const full = created.json.full_name as string;
   const base = await commit(owner, full, 'main', { 'a.txt': BASE_TEXT });
-  if (!opts.org) assert.is((await env.as(owner, 'PUT', `/repos/${full}/collaborators/${env.bob.name}`, { permission: 'write' })).status, 204);
+  if (!opts.org)
+    assert.is((await env.as(owner, 'PUT', `/repos/${full}/collaborators/${env.bob.name}`, { permission: 'write' })).status, 204);
   const head = await commit(owner, full, 'main', { 'a.txt': HEAD_TEXT, 'b.txt': 'b1\nb2\n' }, 'feature');
   const poster = opts.poster ?? owner;
   const pr = await env.as(poster, 'POST', `/repos/${full}/pulls`, { head: 'feature', base: 'main', title: 'a change' });
@@ -77,8 +91,12 @@ const countRows = async (what: typeof Review | typeof Comment, where: Record<str
 test('POST reviews COMMENT with code comments: 200 PullReview; comments carry path, positions, blamed commit and diff hunk', async () => {
   const f = await fixture();
   const r = await review(env.bob, f, {
-    event: 'COMMENT', body: 'some notes',
-    comments: [{ path: 'a.txt', body: 'why five?', new_position: 5 }, { path: 'a.txt', body: 'old five', old_position: 5 }],
+    event: 'COMMENT',
+    body: 'some notes',
+    comments: [
+      { path: 'a.txt', body: 'why five?', new_position: 5 },
+      { path: 'a.txt', body: 'old five', old_position: 5 },
+    ],
   });
   assert.is(r.state, 'COMMENT');
   assert.is(r.body, 'some notes');
@@ -144,10 +162,16 @@ test('APPROVED: official for a writer, not for a reader; stale when given an old
   const list = await env.as(env.carol, 'GET', reviewsOf(f));
   assert.is(list.status, 200);
   validList('PullReview', list);
-  assert.equal(list.json.map((x: { id: number }) => x.id), [byBob.id, byCarol.id]);
+  assert.equal(
+    list.json.map((x: { id: number }) => x.id),
+    [byBob.id, byCarol.id],
+  );
   assert.is(list.headers.get('x-total-count'), '2');
   const page = await env.as(env.carol, 'GET', `${reviewsOf(f)}?limit=1&page=2`);
-  assert.equal(page.json.map((x: { id: number }) => x.id), [byCarol.id]);
+  assert.equal(
+    page.json.map((x: { id: number }) => x.id),
+    [byCarol.id],
+  );
   assert.match(page.headers.get('link') ?? '', 'rel="first"');
 });
 
@@ -165,13 +189,25 @@ test('POST reviews: 422 for verdicts on your own pull and for missing bodies; no
   const cases: [TestUser, Record<string, unknown>, string][] = [
     [env.alice, { event: 'APPROVED' }, 'approve your own pull is not allowed'],
     [env.alice, { event: 'REQUEST_CHANGES', body: 'x' }, 'reject your own pull is not allowed'],
-    [env.bob, { event: 'REQUEST_CHANGES', comments: [{ path: 'a.txt', body: 'x', new_position: 1 }] }, 'review event REQUEST_CHANGES requires a body'],
+    [
+      env.bob,
+      { event: 'REQUEST_CHANGES', comments: [{ path: 'a.txt', body: 'x', new_position: 1 }] },
+      'review event REQUEST_CHANGES requires a body',
+    ],
     [env.bob, { event: 'COMMENT', body: '   ' }, 'review event COMMENT requires a body or a comment'],
     [env.bob, { event: 'PENDING' }, 'review event PENDING requires a body'],
     [env.bob, {}, 'review event  requires a body'],
     [env.bob, { event: 'COMMENT', comments: [{ body: 'no path', new_position: 1 }] }, '[Path]: Required'],
-    [env.bob, { event: 'COMMENT', comments: [{ path: 'a.txt', body: 'x', new_position: -1 }] }, 'review comment positions must not be negative'],
-    [env.bob, { event: 'COMMENT', comments: [{ path: 'a.txt', body: 'x', new_position: 1, extra_lines_count: 2 }] }, 'multi-line review comments are not supported'],
+    [
+      env.bob,
+      { event: 'COMMENT', comments: [{ path: 'a.txt', body: 'x', new_position: -1 }] },
+      'review comment positions must not be negative',
+    ],
+    [
+      env.bob,
+      { event: 'COMMENT', comments: [{ path: 'a.txt', body: 'x', new_position: 1, extra_lines_count: 2 }] },
+      'multi-line review comments are not supported',
+    ],
     [env.bob, { event: 'COMMENT', comments: 'nope' }, '[Comments]: Invalid'],
   ];
   for (const [u, body, message] of cases) {
@@ -206,7 +242,11 @@ test('reviews need a signed-in caller and a readable pull; unknown pulls and rev
 
 test('a pending review: only its reviewer and repository admins see it; comments go on it; submitting it', async () => {
   const f = await fixture();
-  const draft = await review(env.bob, f, { event: 'PENDING', body: 'draft', comments: [{ path: 'b.txt', body: 'new file', new_position: 1 }] });
+  const draft = await review(env.bob, f, {
+    event: 'PENDING',
+    body: 'draft',
+    comments: [{ path: 'b.txt', body: 'new file', new_position: 1 }],
+  });
   assert.equal([draft.state, draft.html_url, draft.comments_count], ['PENDING', '', 1]);
   const path = `${reviewsOf(f)}/${draft.id}`;
 
@@ -249,12 +289,16 @@ test('a pending review: only its reviewer and repository admins see it; comments
   assert.is(late.status, 422, late.text);
 });
 
-test('submitting a pending review as APPROVED uses the head commit and answers the reviewer\'s request', async () => {
+test("submitting a pending review as APPROVED uses the head commit and answers the reviewer's request", async () => {
   const f = await fixture();
   assert.is((await env.as(env.alice, 'POST', `${f.pulls}/${f.n}/requested_reviewers`, { reviewers: [env.bob.name] })).status, 201);
   const draft = await review(env.bob, f, { event: 'PENDING', body: 'hmm', commit_id: f.base });
   assert.is(draft.commit_id, f.base);
-  assert.is((await env.as(env.alice, 'GET', `${f.pulls}/${f.n}`)).json.requested_reviewers.length, 1, 'a draft does not answer the request');
+  assert.is(
+    (await env.as(env.alice, 'GET', `${f.pulls}/${f.n}`)).json.requested_reviewers.length,
+    1,
+    'a draft does not answer the request',
+  );
   const r = await env.as(env.bob, 'POST', `${reviewsOf(f)}/${draft.id}`, { event: 'APPROVED', body: 'fine' });
   assert.is(r.status, 200, r.text);
   assert.equal([r.json.state, r.json.commit_id, r.json.stale, r.json.official, r.json.body], ['APPROVED', f.head, false, true, 'fine']);
@@ -272,7 +316,9 @@ test('DELETE review: the reviewer or a repository admin (not through restricted 
   assert.equal([denied.status, denied.json.message], [403, 'only admin and user itself can delete a review']);
   const publicOnly = await makeToken(env.srv.api, env.alice, ['public-only', 'write:repository']);
   assert.is((await env.as(publicOnly, 'DELETE', path)).status, 403);
-  const repoToken = await makeToken(env.srv.api, env.alice, ['write:repository'], { repositories: [{ owner: env.alice.name, name: f.full.split('/')[1] }] });
+  const repoToken = await makeToken(env.srv.api, env.alice, ['write:repository'], {
+    repositories: [{ owner: env.alice.name, name: f.full.split('/')[1] }],
+  });
   assert.is((await env.as(repoToken, 'DELETE', path)).status, 403);
   assert.is(await countRows(Comment, { reviewId: r.id }), 2, 'nothing deleted by the refused calls');
 
@@ -328,7 +374,9 @@ test('dismissals: repository admins only, approvals and change requests only; a 
   assert.is((await env.as(env.bob, 'POST', `${reviewsOf(f)}/999999/dismissals`, {})).status, 403, 'the admin check comes first');
   const publicOnly = await makeToken(env.srv.api, env.alice, ['public-only', 'write:repository']);
   assert.is((await env.as(publicOnly, 'POST', `${path}/dismissals`, { message: 'no' })).status, 403);
-  const repoToken = await makeToken(env.srv.api, env.alice, ['write:repository'], { repositories: [{ owner: env.alice.name, name: f.full.split('/')[1] }] });
+  const repoToken = await makeToken(env.srv.api, env.alice, ['write:repository'], {
+    repositories: [{ owner: env.alice.name, name: f.full.split('/')[1] }],
+  });
   assert.is((await env.as(repoToken, 'POST', `${path}/dismissals`, { message: 'no' })).status, 403);
   assert.is((await env.as(env.bob, 'GET', path)).json.dismissed, false);
   assert.is(await countRows(Comment, { reviewId: approval.id, type: CommentType.dismissReview }), 0);
@@ -351,7 +399,7 @@ test('dismissals: repository admins only, approvals and change requests only; a 
   assert.is(wrongType.status, 403, wrongType.text);
 });
 
-test('dismissals: not on a closed pull; priors dismisses the reviewer\'s other verdicts', async () => {
+test("dismissals: not on a closed pull; priors dismisses the reviewer's other verdicts", async () => {
   const f = await fixture();
   const approval = await review(env.bob, f, { event: 'APPROVED' });
   const issueId = (await em().findOneOrFail(Review, { id: approval.id })).issueId;
@@ -377,8 +425,17 @@ test('requested_reviewers: 201 with the new requests; they show on the pull; alr
   const r = await env.as(env.alice, 'POST', path, { reviewers: [env.bob.name, `${env.carol.name}@example.com`] });
   assert.is(r.status, 201, r.text);
   validList('PullReview', r);
-  assert.equal(r.json.map((x: { state: string; user: { login: string } }) => [x.state, x.user.login]), [['REQUEST_REVIEW', env.bob.name], ['REQUEST_REVIEW', env.carol.name]]);
-  assert.equal(r.json.map((x: { official: boolean }) => x.official), [true, false]);
+  assert.equal(
+    r.json.map((x: { state: string; user: { login: string } }) => [x.state, x.user.login]),
+    [
+      ['REQUEST_REVIEW', env.bob.name],
+      ['REQUEST_REVIEW', env.carol.name],
+    ],
+  );
+  assert.equal(
+    r.json.map((x: { official: boolean }) => x.official),
+    [true, false],
+  );
   assert.is(await countRows(Comment, { issueId: await issueIdOf(f), type: CommentType.reviewRequest, assigneeId: env.bob.id }), 1);
 
   const pr = await env.as(env.carol, 'GET', `${f.pulls}/${f.n}`);
@@ -391,7 +448,10 @@ test('requested_reviewers: 201 with the new requests; they show on the pull; alr
 
   // bob answers with a review: his request is gone.
   await review(env.bob, f, { event: 'COMMENT', body: 'looked' });
-  assert.equal((await env.as(env.carol, 'GET', `${f.pulls}/${f.n}`)).json.requested_reviewers.map((u: { login: string }) => u.login), [env.carol.name]);
+  assert.equal(
+    (await env.as(env.carol, 'GET', `${f.pulls}/${f.n}`)).json.requested_reviewers.map((u: { login: string }) => u.login),
+    [env.carol.name],
+  );
 });
 
 test('requested_reviewers: 404 for unknown users, 422 for the poster, organizations, non-readers and callers who may not choose', async () => {
@@ -409,7 +469,11 @@ test('requested_reviewers: 404 for unknown users, 422 for the poster, organizati
     assert.is(r.status, 422, r.text);
     assert.ok(r.json.message.startsWith(reason), r.json.message);
   }
-  assert.is(await countRows(Review, { issueId: await issueIdOf(f), type: ReviewType.request, reviewerId: env.bob.id }), 0, 'bob, listed first, was not requested either');
+  assert.is(
+    await countRows(Review, { issueId: await issueIdOf(f), type: ReviewType.request, reviewerId: env.bob.id }),
+    0,
+    'bob, listed first, was not requested either',
+  );
 
   const pub = await fixture();
   const chooser = await env.as(env.carol, 'POST', `${pub.pulls}/${pub.n}/requested_reviewers`, { reviewers: [env.bob.name] });
@@ -435,7 +499,11 @@ test('DELETE requested_reviewers: the poster or a collaborator removes, a review
 
 test('team_reviewers: teams of the owning organization; 404 unknown, 422 a team without the private repository', async () => {
   const org = await newOrg(env, env.alice);
-  const team = await env.as(env.alice, 'POST', `/orgs/${org.name}/teams`, { name: 'reviewers', permission: 'read', units: ['repo.code', 'repo.pulls'] });
+  const team = await env.as(env.alice, 'POST', `/orgs/${org.name}/teams`, {
+    name: 'reviewers',
+    permission: 'read',
+    units: ['repo.code', 'repo.pulls'],
+  });
   assert.is(team.status, 201, team.text);
   assert.is((await env.as(env.alice, 'PUT', `/teams/${team.json.id}/members/${env.bob.name}`)).status, 204);
   const f = await fixture({ org: org.name, private: true });
@@ -453,7 +521,10 @@ test('team_reviewers: teams of the owning organization; 404 unknown, 422 a team 
   validList('PullReview', r);
   assert.equal([r.json.length, r.json[0].state, r.json[0].user, r.json[0].team.name], [1, 'REQUEST_REVIEW', null, 'reviewers']);
   const pr = (await env.as(env.alice, 'GET', `${f.pulls}/${f.n}`)).json;
-  assert.equal(pr.requested_reviewers_teams.map((t: { name: string }) => t.name), ['reviewers']);
+  assert.equal(
+    pr.requested_reviewers_teams.map((t: { name: string }) => t.name),
+    ['reviewers'],
+  );
   assert.equal((await env.as(env.alice, 'POST', path, { team_reviewers: ['reviewers'] })).json, []);
 
   // bob, a member, approves: the team's request is answered.
@@ -474,10 +545,32 @@ test('team_reviewers are ignored on a repository of a user', async () => {
 // The diff hunk
 
 test('cutDiffAroundLine keeps the hunk up to the line, cut to its last lines', () => {
-  const diff = ['diff --git a/f b/f', 'index 1..2 100644', '--- a/f', '+++ b/f', '@@ -1,8 +1,8 @@', ' l1', ' l2', ' l3', '-l4', '+L4', ' l5', ' l6', ' l7', ' l8', ''].join('\n');
+  const diff = [
+    'diff --git a/f b/f',
+    'index 1..2 100644',
+    '--- a/f',
+    '+++ b/f',
+    '@@ -1,8 +1,8 @@',
+    ' l1',
+    ' l2',
+    ' l3',
+    '-l4',
+    '+L4',
+    ' l5',
+    ' l6',
+    ' l7',
+    ' l8',
+    '',
+  ].join('\n');
   assert.is(cutDiffAroundLine(diff, 2, false, 4), ['diff --git a/f b/f', '--- a/f', '+++ b/f', '@@ -1,8 +1,8 @@', ' l1', ' l2'].join('\n'));
-  assert.is(cutDiffAroundLine(diff, 6, false, 4), ['diff --git ', '--- ', '+++ ', 'diff --git a/f b/f', '--- a/f', '+++ b/f', '@@ -4,3 +4,3 @@', '-l4', '+L4', ' l5', ' l6'].join('\n'));
-  assert.is(cutDiffAroundLine(diff, 4, true, 2), ['diff --git ', '--- ', '+++ ', 'diff --git a/f b/f', '--- a/f', '+++ b/f', '@@ -3,2 +3,1 @@', ' l3', '-l4'].join('\n'));
+  assert.is(
+    cutDiffAroundLine(diff, 6, false, 4),
+    ['diff --git ', '--- ', '+++ ', 'diff --git a/f b/f', '--- a/f', '+++ b/f', '@@ -4,3 +4,3 @@', '-l4', '+L4', ' l5', ' l6'].join('\n'),
+  );
+  assert.is(
+    cutDiffAroundLine(diff, 4, true, 2),
+    ['diff --git ', '--- ', '+++ ', 'diff --git a/f b/f', '--- a/f', '+++ b/f', '@@ -3,2 +3,1 @@', ' l3', '-l4'].join('\n'),
+  );
   assert.is(cutDiffAroundLine(diff, 20, false, 4), '');
   assert.is(cutDiffAroundLine(diff, 0, false, 4), '');
 });

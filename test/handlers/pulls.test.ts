@@ -14,13 +14,23 @@ import { PullRequest } from '../../model/pull.ts';
 let env: Env;
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
-test.before(async () => { env = await setup({ MIGRATIONS__ALLOW_LOCALNETWORKS: 'true' }); });
-test.after(async () => { await env.close(); });
+test.before(async () => {
+  env = await setup({ MIGRATIONS__ALLOW_LOCALNETWORKS: 'true' });
+});
+test.after(async () => {
+  await env.close();
+});
 
 type Repo = Awaited<ReturnType<typeof newRepo>>;
 
 /** Commits `files` (path → content, null deletes) to `branch` (or a new branch made from it) through the contents API. */
-async function commit(u: TestUser, full: string, branch: string, files: Record<string, string | null>, newBranch?: string): Promise<string> {
+async function commit(
+  u: TestUser,
+  full: string,
+  branch: string,
+  files: Record<string, string | null>,
+  newBranch?: string,
+): Promise<string> {
   const ops = [];
   for (const [p, content] of Object.entries(files)) {
     const cur = await env.as(u, 'GET', `/repos/${full}/contents/${p}?ref=${branch}`);
@@ -28,13 +38,22 @@ async function commit(u: TestUser, full: string, branch: string, files: Record<s
     if (content === null) ops.push({ operation: 'delete', path: p, sha });
     else ops.push({ operation: sha ? 'update' : 'create', path: p, content: b64(content), sha });
   }
-  const r = await env.as(u, 'POST', `/repos/${full}/contents`, { branch, new_branch: newBranch, message: `change ${Object.keys(files).join(',')}`, files: ops });
+  const r = await env.as(u, 'POST', `/repos/${full}/contents`, {
+    branch,
+    new_branch: newBranch,
+    message: `change ${Object.keys(files).join(',')}`,
+    files: ops,
+  });
   assert.is(r.status, 201, r.text);
   return (r.json as { commit: { sha: string } }).commit.sha;
 }
 
-const dirOf = (full: string) => { const [o, n] = full.split('/'); return gitDir(env, o, n); };
-const rev = (full: string, ref: string) => mustGit(null, `--git-dir=${dirOf(full)}`, 'rev-parse', '--verify', '--quiet', ref).catch(() => null);
+const dirOf = (full: string) => {
+  const [o, n] = full.split('/');
+  return gitDir(env, o, n);
+};
+const rev = (full: string, ref: string) =>
+  mustGit(null, `--git-dir=${dirOf(full)}`, 'rev-parse', '--verify', '--quiet', ref).catch(() => null);
 const gitIn = (full: string, ...args: string[]) => mustGit(null, `--git-dir=${dirOf(full)}`, ...args);
 async function fsckClean(full: string) {
   const r = await git(null, `--git-dir=${dirOf(full)}`, 'fsck', '--strict', '--no-dangling');
@@ -54,13 +73,34 @@ async function openPull(u: TestUser, full: string, head: string, base = 'main', 
 }
 
 interface PR {
-  id: number; number: number; url: string; html_url: string; state: string; merged: boolean; mergeable: boolean; draft: boolean;
-  merge_base: string; merge_commit_sha: string | null; merged_by: { login: string } | null; merged_at: string | null;
+  id: number;
+  number: number;
+  url: string;
+  html_url: string;
+  state: string;
+  merged: boolean;
+  mergeable: boolean;
+  draft: boolean;
+  merge_base: string;
+  merge_commit_sha: string | null;
+  merged_by: { login: string } | null;
+  merged_at: string | null;
   head: { ref: string; label: string; sha: string; repo_id: number; repo: { full_name: string } | null };
   base: { ref: string; label: string; sha: string; repo_id: number; repo: { full_name: string } | null };
-  additions: number; deletions: number; changed_files: number; labels: { id: number }[]; milestone: { id: number } | null;
-  assignees: { login: string }[] | null; requested_reviewers: unknown[]; requested_reviewers_teams: unknown[]; title: string;
-  body: string; comments: number; due_date: string | null; allow_maintainer_edit: boolean; closed_at: string | null;
+  additions: number;
+  deletions: number;
+  changed_files: number;
+  labels: { id: number }[];
+  milestone: { id: number } | null;
+  assignees: { login: string }[] | null;
+  requested_reviewers: unknown[];
+  requested_reviewers_teams: unknown[];
+  title: string;
+  body: string;
+  comments: number;
+  due_date: string | null;
+  allow_maintainer_edit: boolean;
+  closed_at: string | null;
 }
 
 // -------------------------------------------------------------------------------------------------
@@ -137,16 +177,38 @@ test('POST pulls: writers set labels, milestone, assignees and due date; a reade
   const label = await env.as(env.alice, 'POST', `/repos/${repo.full_name}/labels`, { name: 'bug', color: '#ff0000' });
   const ms = await env.as(env.alice, 'POST', `/repos/${repo.full_name}/milestones`, { title: 'v1' });
   const due = '2030-01-02T03:04:05Z';
-  const pr = await openPull(env.alice, repo.full_name, 'a', 'main', { labels: [label.json.id, 999999], milestone: ms.json.id, assignees: [env.alice.name], due_date: due, body: 'text' });
-  assert.equal(pr.labels.map((l) => l.id), [label.json.id]);
+  const pr = await openPull(env.alice, repo.full_name, 'a', 'main', {
+    labels: [label.json.id, 999999],
+    milestone: ms.json.id,
+    assignees: [env.alice.name],
+    due_date: due,
+    body: 'text',
+  });
+  assert.equal(
+    pr.labels.map((l) => l.id),
+    [label.json.id],
+  );
   assert.is(pr.milestone?.id, ms.json.id);
-  assert.equal(pr.assignees?.map((a) => a.login), [env.alice.name]);
+  assert.equal(
+    pr.assignees?.map((a) => a.login),
+    [env.alice.name],
+  );
   assert.is(pr.due_date, due);
   assert.is(pr.body, 'text');
-  let r = await env.as(env.alice, 'POST', `/repos/${repo.full_name}/pulls`, { head: 'b', base: 'main', title: 't', assignees: ['no-such-user'] });
+  let r = await env.as(env.alice, 'POST', `/repos/${repo.full_name}/pulls`, {
+    head: 'b',
+    base: 'main',
+    title: 't',
+    assignees: ['no-such-user'],
+  });
   assert.is(r.status, 422);
   assert.match(r.json.message, 'Assignee does not exist');
-  r = await env.as(env.alice, 'POST', `/repos/${repo.full_name}/pulls`, { head: 'b', base: 'main', title: 't', assignees: [env.carol.name] });
+  r = await env.as(env.alice, 'POST', `/repos/${repo.full_name}/pulls`, {
+    head: 'b',
+    base: 'main',
+    title: 't',
+    assignees: [env.carol.name],
+  });
   assert.is(r.status, 422, 'carol cannot be assigned: no write access');
   r = await env.as(env.alice, 'POST', `/repos/${repo.full_name}/pulls`, { head: 'b', base: 'main', title: 't', milestone: 999999 });
   assert.is(r.status, 404);
@@ -168,22 +230,33 @@ test('GET pulls lists with state, sort, poster, labels, milestone filters and pa
   let r = await env.as(env.alice, 'GET', P);
   assert.is(r.status, 200);
   validList('PullRequest', r);
-  assert.equal((r.json as PR[]).map((p) => p.number), [3, 2, 1]);
+  assert.equal(
+    (r.json as PR[]).map((p) => p.number),
+    [3, 2, 1],
+  );
   r = await env.as(env.alice, 'GET', `${P}?sort=oldest&limit=2`);
-  assert.equal((r.json as PR[]).map((p) => p.number), [1, 2]);
+  assert.equal(
+    (r.json as PR[]).map((p) => p.number),
+    [1, 2],
+  );
   assert.is(r.headers.get('x-total-count'), '3');
   assert.match(r.headers.get('link') ?? '', 'rel="next"');
   r = await env.as(env.alice, 'GET', `${P}?poster=${env.bob.name}`);
-  assert.equal((r.json as PR[]).map((p) => p.number), [2]);
+  assert.equal(
+    (r.json as PR[]).map((p) => p.number),
+    [2],
+  );
   r = await env.as(env.alice, 'GET', `${P}?poster=no-such-user`);
   assert.is(r.status, 400);
   r = await env.as(env.alice, 'GET', `${P}?labels=${label.json.id}`);
-  assert.equal((r.json as PR[]).map((p) => p.number), [1]);
+  assert.equal(
+    (r.json as PR[]).map((p) => p.number),
+    [1],
+  );
   r = await env.as(env.alice, 'GET', `${P}?state=closed`);
   assert.equal(r.json, []);
   assert.is(r.headers.get('x-total-count'), '0');
 });
-
 
 // -------------------------------------------------------------------------------------------------
 // Merging: every style, with the resulting history checked and git fsck clean
@@ -192,9 +265,11 @@ const em = () => env.db.db.orm.em.fork();
 const parents = async (full: string, sha: string) => (await gitIn(full, 'rev-list', '--parents', '-n', '1', sha)).split(' ').slice(1);
 const fileAt = (full: string, rev0: string, p: string) => gitIn(full, 'show', `${rev0}:${p}`);
 const authorOf = (full: string, sha: string) => gitIn(full, 'log', '-1', '--format=%an|%ae|%cn|%s', sha);
-const merge = (u: TestUser, full: string, n: number, body: Record<string, unknown>) => env.as(u, 'POST', `/repos/${full}/pulls/${n}/merge`, body);
+const merge = (u: TestUser, full: string, n: number, body: Record<string, unknown>) =>
+  env.as(u, 'POST', `/repos/${full}/pulls/${n}/merge`, body);
 /** Merge answers whose 409 body is Forgejo's Go error struct (no `message`), so not the checked error shape. */
-const mergeRaw = (u: TestUser, full: string, n: number, body: Record<string, unknown>) => call(env.srv.api, 'POST', `/repos/${full}/pulls/${n}/merge`, { token: u.token, body });
+const mergeRaw = (u: TestUser, full: string, n: number, body: Record<string, unknown>) =>
+  call(env.srv.api, 'POST', `/repos/${full}/pulls/${n}/merge`, { token: u.token, body });
 
 /** A repository whose main moved after `topic` branched off, so merges are real three-way merges. */
 async function diverged(u: TestUser, extra: Record<string, unknown> = {}) {
@@ -402,7 +477,12 @@ test('a rebase that conflicts commit by commit answers 409 with the commit, thou
 test('branch protection: required approvals and status checks refuse with 405; force_merge lets an admin through; the allowlist decides who merges', async () => {
   const { full } = await diverged(env.alice);
   await env.as(env.alice, 'PUT', `/repos/${full}/collaborators/${env.bob.name}`, { permission: 'write' });
-  let r = await env.as(env.alice, 'POST', `/repos/${full}/branch_protections`, { rule_name: 'main', required_approvals: 1, enable_status_check: true, status_check_contexts: ['ci/*'] });
+  let r = await env.as(env.alice, 'POST', `/repos/${full}/branch_protections`, {
+    rule_name: 'main',
+    required_approvals: 1,
+    enable_status_check: true,
+    status_check_contexts: ['ci/*'],
+  });
   assert.is(r.status, 201, r.text);
   const pr = await openPull(env.bob, full, 'topic');
   r = await merge(env.bob, full, pr.number, { Do: 'merge' });
@@ -415,7 +495,10 @@ test('branch protection: required approvals and status checks refuse with 405; f
   assert.is(r.json.message, 'not allowed to merge [reason: Does not have enough approvals]');
   r = await merge(env.bob, full, pr.number, { Do: 'merge', force_merge: true });
   assert.is(r.status, 405, 'bob is no admin');
-  await env.as(env.alice, 'PATCH', `/repos/${full}/branch_protections/main`, { enable_merge_whitelist: true, merge_whitelist_usernames: [env.alice.name] });
+  await env.as(env.alice, 'PATCH', `/repos/${full}/branch_protections/main`, {
+    enable_merge_whitelist: true,
+    merge_whitelist_usernames: [env.alice.name],
+  });
   r = await merge(env.bob, full, pr.number, { Do: 'merge' });
   assert.is(r.json.message, 'User not allowed to merge PR');
   r = await merge(env.alice, full, pr.number, { Do: 'merge', force_merge: true });
@@ -426,7 +509,11 @@ test('branch protection: required approvals and status checks refuse with 405; f
 test('an approval by a writer (pull review) satisfies required_approvals; a stale one after a push does not with dismiss_stale_approvals', async () => {
   const { full } = await diverged(env.alice);
   await env.as(env.alice, 'PUT', `/repos/${full}/collaborators/${env.bob.name}`, { permission: 'write' });
-  await env.as(env.alice, 'POST', `/repos/${full}/branch_protections`, { rule_name: 'main', required_approvals: 1, dismiss_stale_approvals: true });
+  await env.as(env.alice, 'POST', `/repos/${full}/branch_protections`, {
+    rule_name: 'main',
+    required_approvals: 1,
+    dismiss_stale_approvals: true,
+  });
   const pr = await openPull(env.alice, full, 'topic');
   let r = await env.as(env.bob, 'POST', `/repos/${full}/pulls/${pr.number}/reviews`, { event: 'APPROVED', body: 'fine' });
   assert.is(r.status, 200, r.text);
@@ -468,9 +555,18 @@ test('merge_when_checks_succeed schedules an auto-merge (201, then 409); DELETE 
 
 test('a scheduled merge runs as its scheduler when the required checks succeed, with the chosen style and branch deletion', async () => {
   const { full, m1 } = await diverged(env.alice);
-  await env.as(env.alice, 'POST', `/repos/${full}/branch_protections`, { rule_name: 'main', enable_status_check: true, status_check_contexts: ['ci/*'] });
+  await env.as(env.alice, 'POST', `/repos/${full}/branch_protections`, {
+    rule_name: 'main',
+    enable_status_check: true,
+    status_check_contexts: ['ci/*'],
+  });
   const pr = await openPull(env.alice, full, 'topic');
-  let r = await merge(env.alice, full, pr.number, { Do: 'squash', merge_when_checks_succeed: true, MergeTitleField: 'auto', delete_branch_after_merge: true });
+  let r = await merge(env.alice, full, pr.number, {
+    Do: 'squash',
+    merge_when_checks_succeed: true,
+    MergeTitleField: 'auto',
+    delete_branch_after_merge: true,
+  });
   assert.is(r.status, 201, r.text);
   // A pending check, then a check outside the required contexts: nothing happens.
   await env.as(env.carol, 'POST', `/repos/${full}/statuses/${pr.head.sha}`, { state: 'pending', context: 'ci/build' });
@@ -564,7 +660,6 @@ test('a head repository the caller cannot read is 404; a private fork of another
   assert.is(ok.status, 201, ok.text);
 });
 
-
 // -------------------------------------------------------------------------------------------------
 // Editing
 
@@ -625,8 +720,14 @@ test('PATCH pulls: others need pull write (403); assignees/labels/milestone only
   r = await env.as(env.alice, 'PATCH', P, { allow_maintainer_edit: false });
   assert.is(r.status, 403, 'only the poster');
   r = await env.as(env.alice, 'PATCH', P, { labels: [label.json.id], assignees: [env.alice.name] });
-  assert.equal((r.json as PR).labels.map((l) => l.id), [label.json.id]);
-  assert.equal((r.json as PR).assignees?.map((a) => a.login), [env.alice.name]);
+  assert.equal(
+    (r.json as PR).labels.map((l) => l.id),
+    [label.json.id],
+  );
+  assert.equal(
+    (r.json as PR).assignees?.map((a) => a.login),
+    [env.alice.name],
+  );
   await env.as(env.alice, 'PATCH', P, { state: 'closed' });
   r = await env.as(env.alice, 'DELETE', `/repos/${full}/branches/bobs`);
   assert.is(r.status, 204, r.text);
@@ -645,7 +746,7 @@ test('PATCH pulls: others need pull write (403); assignees/labels/milestone only
 
 test('GET pulls/{n}.diff and .patch are plain text from the merge base; commits and files lists page with headers', async () => {
   const { full, t1, t2 } = await diverged(env.alice);
-  await commit(env.alice, full, 'topic', { 'README.md': null, 'moved.md': await fileAt(full, 'main', 'README.md') + '\n' });
+  await commit(env.alice, full, 'topic', { 'README.md': null, 'moved.md': (await fileAt(full, 'main', 'README.md')) + '\n' });
   const pr = await openPull(env.alice, full, 'topic');
   const diff = await env.as(env.alice, 'GET', `/repos/${full}/pulls/${pr.number}.diff`);
   assert.is(diff.status, 200);
@@ -670,13 +771,24 @@ test('GET pulls/{n}.diff and .patch are plain text from the merge base; commits 
   assert.is(r.headers.get('x-page'), '1');
   assert.is(r.headers.get('x-perpage'), '2');
   r = await env.as(env.alice, 'GET', `/repos/${full}/pulls/${pr.number}/commits?page=2&limit=2&files=false`);
-  assert.equal((r.json as { sha: string }[]).map((x) => x.sha), [t1]);
+  assert.equal(
+    (r.json as { sha: string }[]).map((x) => x.sha),
+    [t1],
+  );
   assert.is((r.json as { files: unknown }[])[0].files, null);
 
   r = await env.as(env.alice, 'GET', `/repos/${full}/pulls/${pr.number}/files`);
   assert.is(r.status, 200);
   validList('ChangedFile', r);
-  const files = r.json as { filename: string; status: string; previous_filename: string; additions: number; changes: number; raw_url: string; contents_url: string }[];
+  const files = r.json as {
+    filename: string;
+    status: string;
+    previous_filename: string;
+    additions: number;
+    changes: number;
+    raw_url: string;
+    contents_url: string;
+  }[];
   const byName = Object.fromEntries(files.map((f) => [f.filename, f]));
   assert.equal(Object.keys(byName).sort(), ['moved.md', 'topic1.txt', 'topic2.txt']);
   assert.is(byName['moved.md'].status, 'renamed');
@@ -739,7 +851,15 @@ test('a push to the head branch moves refs/pull/<n>/head, records a pull_push ev
   const pr = await openPull(env.alice, full, 'sync');
   // Pushed over git HTTP.
   const wt = `${env.db.dataPath}/wt-${pr.id}`;
-  await mustGit(null, 'clone', '-q', '-b', 'sync', `${env.srv.url.replace('://', `://${env.alice.name}:${env.alice.token}@`)}/${full}.git`, wt);
+  await mustGit(
+    null,
+    'clone',
+    '-q',
+    '-b',
+    'sync',
+    `${env.srv.url.replace('://', `://${env.alice.name}:${env.alice.token}@`)}/${full}.git`,
+    wt,
+  );
   await mustGit(wt, '-c', 'user.name=T', '-c', 'user.email=t@example.com', 'commit', '-q', '--allow-empty', '-m', 'pushed');
   await mustGit(wt, 'push', '-q', 'origin', 'sync');
   const h2 = (await rev(full, 'refs/heads/sync'))!;
@@ -830,7 +950,11 @@ test('pull routes of an empty repository or a mirror answer 404 (forgejo-facts 1
   assert.is((await env.as(env.alice, 'GET', `/repos/${empty.full_name}/pulls`)).status, 404);
   assert.is((await env.as(env.alice, 'POST', `/repos/${empty.full_name}/pulls`, { head: 'a', base: 'b', title: 't' })).status, 404);
   const src = await repoWithBase(env.alice);
-  const m = await env.as(env.alice, 'POST', '/repos/migrate', { clone_addr: `file://${dirOf(src.full_name)}`, repo_name: `${src.name}-mirror`, mirror: true });
+  const m = await env.as(env.alice, 'POST', '/repos/migrate', {
+    clone_addr: `file://${dirOf(src.full_name)}`,
+    repo_name: `${src.name}-mirror`,
+    mirror: true,
+  });
   assert.is(m.status, 201, m.text);
   assert.is((await env.as(env.alice, 'GET', `/repos/${env.alice.name}/${src.name}-mirror/pulls`)).status, 404);
 });

@@ -14,8 +14,12 @@ import { Package, PackageBlob, PackageFile, PackageVersion } from '../../model/p
 import { ActionArtifact, ActionRun, ArtifactStatus } from '../../model/actions.ts';
 
 let env: Env;
-test.before(async () => { env = await setup({ QUOTA__ENABLED: 'true' }); });
-test.after(async () => { await env.close(); });
+test.before(async () => {
+  env = await setup({ QUOTA__ENABLED: 'true' });
+});
+test.after(async () => {
+  await env.close();
+});
 
 const em = () => env.db.db.orm.em.fork();
 const admin = (method: string, path: string, body?: unknown) => env.as(env.admin, method, path, body);
@@ -77,7 +81,7 @@ test('rules: create (201), get, list, edit, delete; subjects keep Forgejo spelli
   assert.is((await admin('DELETE', `/admin/quota/rules/${name}`)).status, 404);
 });
 
-test('rules: Forgejo\'s 422s and 409, and nothing is written on failure', async () => {
+test("rules: Forgejo's 422s and 409, and nothing is written on failure", async () => {
   const name = uniq('rule');
   const bad = await admin('POST', '/admin/quota/rules', { name, limit: 1, subjects: ['size:repos:all', 'size:nope'] });
   assert.is(bad.status, 422);
@@ -109,11 +113,23 @@ test('groups: create with new and existing rules, rules and users in and out, de
   await rule(existing, 77, ['size:repos:public']);
   const fresh = uniq('rule');
   const name = uniq('grp');
-  const r = await admin('POST', '/admin/quota/groups', { name, rules: [{ name: fresh, limit: 5, subjects: ['size:assets:all'] }, { name: existing, limit: 1, subjects: ['size:all'] }] });
+  const r = await admin('POST', '/admin/quota/groups', {
+    name,
+    rules: [
+      { name: fresh, limit: 5, subjects: ['size:assets:all'] },
+      { name: existing, limit: 1, subjects: ['size:all'] },
+    ],
+  });
   assert.is(r.status, 201, r.text);
   valid('QuotaGroup', r.json);
   // An existing rule joins as it is: its own limit and subjects, not the options'.
-  assert.equal(r.json, { name, rules: [{ name: fresh, limit: 5, subjects: ['size:assets:all'] }, { name: existing, limit: 77, subjects: ['size:repos:public'] }] });
+  assert.equal(r.json, {
+    name,
+    rules: [
+      { name: fresh, limit: 5, subjects: ['size:assets:all'] },
+      { name: existing, limit: 77, subjects: ['size:repos:public'] },
+    ],
+  });
   assert.equal((await admin('GET', `/admin/quota/groups/${name}`)).json, r.json);
   const list = await admin('GET', '/admin/quota/groups');
   validList('QuotaGroup', list);
@@ -145,7 +161,10 @@ test('groups: create with new and existing rules, rules and users in and out, de
   assert.is((await admin('PUT', `/admin/quota/groups/${name}/users/${bob.name}`)).status, 204);
   const users = await admin('GET', `/admin/quota/groups/${name}/users`);
   validList('User', users);
-  assert.equal(users.json.map((u: { login: string }) => u.login), [alice.name, bob.name]);
+  assert.equal(
+    users.json.map((u: { login: string }) => u.login),
+    [alice.name, bob.name],
+  );
   assert.is((await admin('DELETE', `/admin/quota/groups/${name}/users/${bob.name}`)).status, 204);
   assert.is((await admin('DELETE', `/admin/quota/groups/${name}/users/${bob.name}`)).status, 404);
   assert.is((await env.as(alice, 'GET', `/admin/quota/groups/${name}/users`)).status, 403);
@@ -161,7 +180,13 @@ test('groups: create with new and existing rules, rules and users in and out, de
 test('groups: a bad rule in the options leaves no group and no rule behind', async () => {
   const name = uniq('grp');
   const ok = uniq('rule');
-  const r = await admin('POST', '/admin/quota/groups', { name, rules: [{ name: ok, limit: 1, subjects: ['size:all'] }, { name: uniq('rule'), limit: 1, subjects: ['size:bad'] }] });
+  const r = await admin('POST', '/admin/quota/groups', {
+    name,
+    rules: [
+      { name: ok, limit: 1, subjects: ['size:all'] },
+      { name: uniq('rule'), limit: 1, subjects: ['size:bad'] },
+    ],
+  });
   assert.is(r.status, 422);
   assert.is(r.json.message, 'unrecognized quota limit subject: [subject: size:bad]');
   assert.is(await em().count(QuotaGroup, { name }), 0);
@@ -171,7 +196,7 @@ test('groups: a bad rule in the options leaves no group and no rule behind', asy
   assert.is(noName.json.message, '[Name]: Required');
 });
 
-test('admin: set a user\'s groups (unknown group is 422 and changes nothing) and read the user\'s quota', async () => {
+test("admin: set a user's groups (unknown group is 422 and changes nothing) and read the user's quota", async () => {
   const u = env.carol;
   const g1 = await group([{ name: uniq('rule'), limit: -1, subjects: ['size:all'] }]);
   const g2 = await group([]);
@@ -179,14 +204,20 @@ test('admin: set a user\'s groups (unknown group is 422 and changes nothing) and
   const bad = await admin('POST', `/admin/users/${u.name}/quota/groups`, { groups: [g1, 'nope-group'] });
   assert.is(bad.status, 422);
   assert.is(bad.json.message, 'group not found: [group: nope-group]');
-  assert.equal((await em().find(QuotaGroupMapping, { mappedId: u.id }, { orderBy: { groupName: 'asc' } })).map((m) => m.groupName), [g1, g2].sort());
+  assert.equal(
+    (await em().find(QuotaGroupMapping, { mappedId: u.id }, { orderBy: { groupName: 'asc' } })).map((m) => m.groupName),
+    [g1, g2].sort(),
+  );
   assert.is((await admin('POST', `/admin/users/${u.name}/quota/groups`, {})).status, 422);
 
   const info = await admin('GET', `/admin/users/${u.name}/quota`);
   assert.is(info.status, 200, info.text);
   valid('QuotaInfo', info.json);
   // Admins see group and rule names.
-  assert.equal(info.json.groups.map((g: { name: string }) => g.name), [g1, g2].sort());
+  assert.equal(
+    info.json.groups.map((g: { name: string }) => g.name),
+    [g1, g2].sort(),
+  );
   assert.is((await admin('GET', '/admin/users/nobody-here/quota')).status, 404);
 
   assert.is((await admin('POST', `/admin/users/${u.name}/quota/groups`, { groups: [] })).status, 204);
@@ -227,10 +258,13 @@ test('Q on issue attachments: uploads pass until the owner is over the limit, th
   const repo = await newRepo(env, alice, { auto_init: true });
   const issue = await env.as(bob, 'POST', `/repos/${repo.full_name}/issues`, { title: 'files' });
   assert.is(issue.status, 201, issue.text);
-  await group([
-    { name: uniq('rule'), limit: -1, subjects: ['size:repos:all'] },
-    { name: uniq('rule'), limit: 10, subjects: ['size:assets:attachments:issues'] },
-  ], [alice.name]);
+  await group(
+    [
+      { name: uniq('rule'), limit: -1, subjects: ['size:repos:all'] },
+      { name: uniq('rule'), limit: 10, subjects: ['size:assets:attachments:issues'] },
+    ],
+    [alice.name],
+  );
   const base = `/repos/${repo.full_name}/issues/${issue.json.number}/assets`;
   // A soft quota: checked before the write, so the upload that crosses the limit still lands.
   for (const n of ['a.txt', 'b.txt']) assert.is((await upload(base, bob.token, n, '12345678')).status, 201);
@@ -253,7 +287,14 @@ test('Q on issue attachments: uploads pass until the owner is over the limit, th
     },
   });
   // Users do not see group or rule names.
-  assert.equal(info.json.groups, [{ rules: [{ limit: -1, subjects: ['size:repos:all'] }, { limit: 10, subjects: ['size:assets:attachments:issues'] }] }]);
+  assert.equal(info.json.groups, [
+    {
+      rules: [
+        { limit: -1, subjects: ['size:repos:all'] },
+        { limit: 10, subjects: ['size:assets:attachments:issues'] },
+      ],
+    },
+  ]);
 
   const list = await env.as(alice, 'GET', '/user/quota/attachments?limit=1');
   assert.is(list.status, 200);
@@ -274,9 +315,19 @@ test('Q on issue attachments: uploads pass until the owner is over the limit, th
 
 /** Every subject a rule may name, as the check route takes them. */
 const SUBJECTS = [
-  'size:all', 'size:repos:all', 'size:repos:public', 'size:repos:private', 'size:git:all', 'size:git:lfs', 'size:assets:all',
-  'size:assets:attachments:all', 'size:assets:attachments:issues', 'size:assets:attachments:releases', 'size:assets:artifacts',
-  'size:assets:packages:all', 'size:assets:wiki',
+  'size:all',
+  'size:repos:all',
+  'size:repos:public',
+  'size:repos:private',
+  'size:git:all',
+  'size:git:lfs',
+  'size:assets:all',
+  'size:assets:attachments:all',
+  'size:assets:attachments:issues',
+  'size:assets:attachments:releases',
+  'size:assets:artifacts',
+  'size:assets:packages:all',
+  'size:assets:wiki',
 ] as const;
 type Subject = (typeof SUBJECTS)[number];
 
@@ -318,11 +369,14 @@ test('each subject against a group of several rules: every rule that covers it (
   const all = uniq('rule');
   const issues = uniq('rule');
   const git = uniq('rule');
-  const g = await group([
-    { name: all, limit: 2 ** 40, subjects: ['size:all'] },
-    { name: issues, limit: attachments - 1, subjects: ['size:assets:attachments:issues'] },
-    { name: uniq('rule'), limit: 0, subjects: ['size:repos:private'] },
-  ], [u.name]);
+  const g = await group(
+    [
+      { name: all, limit: 2 ** 40, subjects: ['size:all'] },
+      { name: issues, limit: attachments - 1, subjects: ['size:assets:attachments:issues'] },
+      { name: uniq('rule'), limit: 0, subjects: ['size:repos:private'] },
+    ],
+    [u.name],
+  );
   // The issue-attachment rule is over its limit: it covers that subject only, not what holds it.
   assert.equal(await verdicts(u), allSubjects(true, { 'size:assets:attachments:issues': false }));
 
@@ -338,7 +392,13 @@ test('each subject against a group of several rules: every rule that covers it (
   // A `size:git:all` rule covers the repositories and LFS, not assets, and not `size:all`, which holds it.
   await rule(git, repos - 1, ['size:git:all']);
   assert.is((await admin('PUT', `/admin/quota/groups/${g}/rules/${git}`)).status, 204);
-  const gitOver = { 'size:git:all': false, 'size:git:lfs': false, 'size:repos:all': false, 'size:repos:public': false, 'size:repos:private': false };
+  const gitOver = {
+    'size:git:all': false,
+    'size:git:lfs': false,
+    'size:repos:all': false,
+    'size:repos:public': false,
+    'size:repos:private': false,
+  };
   assert.equal(await verdicts(u), allSubjects(true, gitOver));
   const refused = await env.as(u, 'POST', '/user/repos', { name: uniq('r') });
   assert.is(refused.status, 413, refused.text);
@@ -347,15 +407,28 @@ test('each subject against a group of several rules: every rule that covers it (
   // rule covers is tried through the subjects below it (`size:all`: repositories, LFS, assets), so
   // `size:assets:all` speaks through the issue rule, the rest through the git rule, which fails.
   assert.is((await admin('DELETE', `/admin/quota/groups/${g}/rules/${all}`)).status, 204);
-  assert.equal(await verdicts(u), allSubjects(false, {
-    'size:assets:all': true, 'size:assets:attachments:all': true, 'size:assets:attachments:issues': true,
-    'size:assets:attachments:releases': false, 'size:assets:artifacts': false, 'size:assets:packages:all': false,
-  }));
+  assert.equal(
+    await verdicts(u),
+    allSubjects(false, {
+      'size:assets:all': true,
+      'size:assets:attachments:all': true,
+      'size:assets:attachments:issues': true,
+      'size:assets:attachments:releases': false,
+      'size:assets:artifacts': false,
+      'size:assets:packages:all': false,
+    }),
+  );
   // Every part of `size:all` is now spoken for by a rule that passes.
   assert.is((await admin('PATCH', `/admin/quota/rules/${git}`, { limit: repos })).status, 200);
-  assert.equal(await verdicts(u), allSubjects(true, {
-    'size:assets:attachments:releases': false, 'size:assets:artifacts': false, 'size:assets:packages:all': false, 'size:assets:wiki': false,
-  }));
+  assert.equal(
+    await verdicts(u),
+    allSubjects(true, {
+      'size:assets:attachments:releases': false,
+      'size:assets:artifacts': false,
+      'size:assets:packages:all': false,
+      'size:assets:wiki': false,
+    }),
+  );
   assert.is((await admin('POST', `/admin/users/${u.name}/quota/groups`, { groups: [] })).status, 204);
   assert.equal(await verdicts(u), allSubjects(true), 'in no group, nothing is limited');
 });
@@ -365,7 +438,13 @@ test('a user passes when one of their groups speaks for the subject and passes; 
   const unlimited = uniq('rule');
   await rule(unlimited, -1, []);
   const lfsOnly = { 'size:git:lfs': true, 'size:all': true };
-  await group([{ name: uniq('rule'), limit: -1, subjects: ['size:git:lfs'] }, { name: unlimited, limit: -1, subjects: [] }], [u.name]);
+  await group(
+    [
+      { name: uniq('rule'), limit: -1, subjects: ['size:git:lfs'] },
+      { name: unlimited, limit: -1, subjects: [] },
+    ],
+    [u.name],
+  );
   // The LFS rule covers LFS, and `size:all` through it (the subjects below it); nothing else.
   assert.equal(await verdicts(u), allSubjects(false, lfsOnly));
   await group([{ name: uniq('rule'), limit: 0, subjects: ['size:all'] }], [u.name]);
@@ -390,7 +469,14 @@ test('packages and artifacts: counted in the usage and listed, biggest first', a
   }
   // Rows as the package registry and the artifact upload leave them.
   const m = em();
-  const blob = (size: number, n: number) => m.create(PackageBlob, { size, hashMd5: `${n}`.padStart(32, '0'), hashSha1: `${n}`.padStart(40, '0'), hashSha256: uniq('sha').padStart(64, '0'), hashSha512: `${n}`.padStart(128, '0') });
+  const blob = (size: number, n: number) =>
+    m.create(PackageBlob, {
+      size,
+      hashMd5: `${n}`.padStart(32, '0'),
+      hashSha1: `${n}`.padStart(40, '0'),
+      hashSha256: uniq('sha').padStart(64, '0'),
+      hashSha512: `${n}`.padStart(128, '0'),
+    });
   const [b1, b2] = [blob(300, 1), blob(45, 2)];
   const pkg = m.create(Package, { ownerId: u.id, type: 'generic', name: 'tool', lowerName: 'tool' });
   await m.flush();
@@ -401,8 +487,22 @@ test('packages and artifacts: counted in the usage and listed, biggest first', a
   const repo = await newRepo(env, u);
   const run = m.create(ActionRun, { title: 'ci', repoId: repo.id, ownerId: u.id, workflowId: 'ci.yml', index: 7, event: 'push' });
   await m.flush();
-  m.create(ActionArtifact, { runId: run.id, repoId: repo.id, ownerId: u.id, artifactName: 'logs', fileCompressedSize: 1000, status: ArtifactStatus.uploadConfirmed });
-  m.create(ActionArtifact, { runId: run.id, repoId: repo.id, ownerId: u.id, artifactName: 'old', fileCompressedSize: 5000, status: ArtifactStatus.expired });
+  m.create(ActionArtifact, {
+    runId: run.id,
+    repoId: repo.id,
+    ownerId: u.id,
+    artifactName: 'logs',
+    fileCompressedSize: 1000,
+    status: ArtifactStatus.uploadConfirmed,
+  });
+  m.create(ActionArtifact, {
+    runId: run.id,
+    repoId: repo.id,
+    ownerId: u.id,
+    artifactName: 'old',
+    fileCompressedSize: 5000,
+    status: ArtifactStatus.expired,
+  });
   await m.flush();
 
   const info = await env.as(u, 'GET', '/user/quota');
@@ -411,19 +511,33 @@ test('packages and artifacts: counted in the usage and listed, biggest first', a
   assert.is(info.json.used.size.assets.artifacts, 1000, 'expired artifacts take no space');
   const pkgs = await env.as(u, 'GET', '/user/quota/packages');
   validList('QuotaUsedPackage', pkgs);
-  assert.equal(pkgs.json, [{ name: 'tool', type: 'generic', version: '1.0.0', size: 345, html_url: `${env.srv.config.appUrl}${u.name}/-/packages/generic/tool/1.0.0` }]);
+  assert.equal(pkgs.json, [
+    {
+      name: 'tool',
+      type: 'generic',
+      version: '1.0.0',
+      size: 345,
+      html_url: `${env.srv.config.appUrl}${u.name}/-/packages/generic/tool/1.0.0`,
+    },
+  ]);
   assert.is(pkgs.headers.get('x-total-count'), '1');
   const arts = await env.as(u, 'GET', '/user/quota/artifacts');
   validList('QuotaUsedArtifact', arts);
   assert.equal(arts.json, [{ name: 'logs', size: 1000, html_url: `${env.srv.config.appUrl}${repo.full_name}/actions/runs/7` }]);
   // A limit on packages now bites; artifacts are not limited by it (a different subject).
-  await group([{ name: uniq('rule'), limit: 344, subjects: ['size:assets:packages:all'] }, { name: uniq('rule'), limit: 1000, subjects: ['size:assets:artifacts'] }], [u.name]);
+  await group(
+    [
+      { name: uniq('rule'), limit: 344, subjects: ['size:assets:packages:all'] },
+      { name: uniq('rule'), limit: 1000, subjects: ['size:assets:artifacts'] },
+    ],
+    [u.name],
+  );
   assert.is((await env.as(u, 'GET', '/user/quota/check?subject=size:assets:packages:all')).json, false);
   assert.is((await env.as(u, 'GET', '/user/quota/check?subject=size:assets:artifacts')).json, true);
   assert.is((await admin('POST', `/admin/users/${u.name}/quota/groups`, { groups: [] })).status, 204);
 });
 
-test('/orgs/{org}/quota: the organization\'s usage and groups for its owners', async () => {
+test("/orgs/{org}/quota: the organization's usage and groups for its owners", async () => {
   const { alice, bob } = env;
   const org = await newOrg(env, alice);
   const repo = await env.as(alice, 'POST', `/orgs/${org.name}/repos`, { name: uniq('r'), auto_init: true, private: true });
@@ -456,7 +570,11 @@ test('quota routes are not mounted when [quota] ENABLED is off, and nothing is l
     // bob in a group that allows no growth: the guard is off, so nothing is limited.
     const limited = uniq('rule');
     await group([{ name: limited, limit: 0, subjects: ['size:repos:all'] }], [env.bob.name]);
-    const made = await fetch(`${off.api}/user/repos`, { method: 'POST', headers: { Authorization: `token ${env.bob.token}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: uniq('r') }) });
+    const made = await fetch(`${off.api}/user/repos`, {
+      method: 'POST',
+      headers: { Authorization: `token ${env.bob.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: uniq('r') }),
+    });
     assert.is(made.status, 201);
   } finally {
     await off.close();

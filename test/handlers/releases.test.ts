@@ -12,8 +12,12 @@ import { Attachment } from '../../model/attachment.ts';
 import { Release } from '../../model/release.ts';
 
 let env: Env;
-test.before(async () => { env = await setup(); });
-test.after(async () => { await env.close(); });
+test.before(async () => {
+  env = await setup();
+});
+test.after(async () => {
+  await env.close();
+});
 
 type Repo = Awaited<ReturnType<typeof newRepo>>;
 const em = () => env.db.db.orm.em.fork();
@@ -22,12 +26,19 @@ const storeDir = () => path.join(env.srv.config.dataPath, 'attachments');
 /** Every stored attachment file (the upload staging directory excluded). */
 function storedFiles(): string[] {
   if (!fs.existsSync(storeDir())) return [];
-  return (fs.readdirSync(storeDir(), { recursive: true, encoding: 'utf8' }))
+  return fs
+    .readdirSync(storeDir(), { recursive: true, encoding: 'utf8' })
     .filter((f) => !f.startsWith('tmp') && fs.statSync(path.join(storeDir(), f)).isFile());
 }
-const stagedFiles = () => fs.existsSync(path.join(storeDir(), 'tmp')) ? fs.readdirSync(path.join(storeDir(), 'tmp')) : [];
+const stagedFiles = () => (fs.existsSync(path.join(storeDir(), 'tmp')) ? fs.readdirSync(path.join(storeDir(), 'tmp')) : []);
 
-interface Upload { file?: { name: string; data: Buffer | string }; fields?: Record<string, string>; query?: string; token?: string; base?: string }
+interface Upload {
+  file?: { name: string; data: Buffer | string };
+  fields?: Record<string, string>;
+  query?: string;
+  token?: string;
+  base?: string;
+}
 
 /** A multipart POST as clients send it (FormData with the file in `attachment`). */
 async function upload(p: string, o: Upload): Promise<Res> {
@@ -35,7 +46,9 @@ async function upload(p: string, o: Upload): Promise<Res> {
   if (o.file) fd.append('attachment', new Blob([typeof o.file.data === 'string' ? o.file.data : new Uint8Array(o.file.data)]), o.file.name);
   for (const [k, v] of Object.entries(o.fields ?? {})) fd.append(k, v);
   const r = await fetch(`${o.base ?? env.srv.api}${p}${o.query ? `?${o.query}` : ''}`, {
-    method: 'POST', headers: o.token ? { Authorization: `token ${o.token}` } : {}, body: fd,
+    method: 'POST',
+    headers: o.token ? { Authorization: `token ${o.token}` } : {},
+    body: fd,
   });
   const text = await r.text();
   const json = (r.headers.get('content-type') ?? '').includes('json') && text ? JSON.parse(text) : undefined;
@@ -61,7 +74,8 @@ async function newRelease(repo: Repo, u: TestUser, body: Record<string, unknown>
 }
 
 const releaseCounter = async (repo: Repo, u: TestUser) => (await env.as(u, 'GET', `/repos/${repo.full_name}`)).json.release_counter;
-const tagExists = async (repo: Repo, u: TestUser, tag: string) => (await env.as(u, 'GET', `/repos/${repo.full_name}/tags/${tag}`)).status === 200;
+const tagExists = async (repo: Repo, u: TestUser, tag: string) =>
+  (await env.as(u, 'GET', `/repos/${repo.full_name}/tags/${tag}`)).status === 200;
 
 test('create: 201 api.Release; the tag is created on the default branch; name defaults to the tag (spec)', async () => {
   const { alice } = env;
@@ -72,9 +86,23 @@ test('create: 201 api.Release; the tag is created on the default branch; name de
   assert.equal(
     { ...r, id: 0, created_at: '', published_at: '', author: null },
     {
-      id: 0, tag_name: 'v1.0', target_commitish: 'main', name: 'v1.0', body: 'notes', url: api, html_url: `${html}/releases/tag/v1.0`,
-      tarball_url: `${html}/archive/v1.0.tar.gz`, zipball_url: `${html}/archive/v1.0.zip`, hide_archive_links: false,
-      upload_url: `${api}/assets`, draft: false, prerelease: false, created_at: '', published_at: '', author: null, assets: [],
+      id: 0,
+      tag_name: 'v1.0',
+      target_commitish: 'main',
+      name: 'v1.0',
+      body: 'notes',
+      url: api,
+      html_url: `${html}/releases/tag/v1.0`,
+      tarball_url: `${html}/archive/v1.0.tar.gz`,
+      zipball_url: `${html}/archive/v1.0.zip`,
+      hide_archive_links: false,
+      upload_url: `${api}/assets`,
+      draft: false,
+      prerelease: false,
+      created_at: '',
+      published_at: '',
+      author: null,
+      assets: [],
       archive_download_count: { zip: 0, tar_gz: 0 },
     },
   );
@@ -85,7 +113,10 @@ test('create: 201 api.Release; the tag is created on the default branch; name de
   assert.equal([row.sha1, row.numCommits], [head, 1]);
   assert.is(await releaseCounter(repo, alice), 1);
 
-  const gh = await env.api('GET', `/repos/${repo.full_name}/releases/${r.id}`, { token: alice.token, headers: { Accept: 'application/vnd.github+json' } });
+  const gh = await env.api('GET', `/repos/${repo.full_name}/releases/${r.id}`, {
+    token: alice.token,
+    headers: { Accept: 'application/vnd.github+json' },
+  });
   assert.is(gh.json.upload_url, `${api}/assets{?name,label}`);
   const named = await newRelease(repo, alice, { tag_name: 'v1.1', name: 'Second', target_commitish: 'main', prerelease: true });
   assert.equal([named.name, named.prerelease], ['Second', true]);
@@ -106,8 +137,12 @@ test('create: an existing release of the tag is 409; an existing tag is reused; 
   assert.is((await em().findOneOrFail(Release, { id: onTag.id })).sha1, tag.json.commit.sha, 'sha1 is the tagged commit');
 
   for (const [body, status] of [
-    [{}, 422], [{ tag_name: '' }, 422], [{ tag_name: 'a..b' }, 422], [{ tag_name: 'x'.repeat(256) }, 422],
-    [{ tag_name: 'v9', target_commitish: 'no-such-branch' }, 404], [{ tag_name: 5 }, 422],
+    [{}, 422],
+    [{ tag_name: '' }, 422],
+    [{ tag_name: 'a..b' }, 422],
+    [{ tag_name: 'x'.repeat(256) }, 422],
+    [{ tag_name: 'v9', target_commitish: 'no-such-branch' }, 404],
+    [{ tag_name: 5 }, 422],
   ] as const) {
     const r = await env.as(alice, 'POST', base, body);
     assert.is(r.status, status, `${JSON.stringify(body)} ${r.text}`);
@@ -162,11 +197,19 @@ test('list: newest first, draft / pre-release / q filters, paging; latest skips 
   const c = await newRelease(repo, alice, { tag_name: 'v3', name: 'Gamma', draft: true });
   // created_at has second precision; order the rows explicitly, as time would.
   const m = em();
-  for (const [id, sec] of [[a.id, 1], [b.id, 2], [c.id, 3]]) await m.nativeUpdate(Release, { id }, { createdAt: new Date(Date.UTC(2024, 0, 1, 0, 0, sec)) });
+  for (const [id, sec] of [
+    [a.id, 1],
+    [b.id, 2],
+    [c.id, 3],
+  ])
+    await m.nativeUpdate(Release, { id }, { createdAt: new Date(Date.UTC(2024, 0, 1, 0, 0, sec)) });
 
   const all = await env.as(alice, 'GET', base);
   validList('Release', all);
-  assert.equal(all.json.map((r: any) => r.tag_name), ['v3', 'v2-rc', 'v1']);
+  assert.equal(
+    all.json.map((r: any) => r.tag_name),
+    ['v3', 'v2-rc', 'v1'],
+  );
   const ids = async (q: string, u = alice) => (await env.as(u, 'GET', `${base}?${q}`)).json.map((r: any) => r.tag_name);
   assert.equal(await ids('draft=true'), ['v3']);
   assert.equal(await ids('draft=false'), ['v2-rc', 'v1']);
@@ -178,7 +221,10 @@ test('list: newest first, draft / pre-release / q filters, paging; latest skips 
   assert.equal(await ids('q=%25'), [], '`%` is matched literally');
   assert.equal(await ids('draft=maybe'), ['v3', 'v2-rc', 'v1'], 'an unparsable filter is ignored');
   const page = await env.as(alice, 'GET', `${base}?limit=1&page=2`);
-  assert.equal(page.json.map((r: any) => r.tag_name), ['v2-rc']);
+  assert.equal(
+    page.json.map((r: any) => r.tag_name),
+    ['v2-rc'],
+  );
   assert.is(page.headers.get('x-total-count'), '3');
   assert.match(page.headers.get('link') ?? '', 'rel="next"');
   assert.equal(await ids('', bob), ['v2-rc', 'v1'], 'anyone may read a public repository; drafts stay hidden');
@@ -200,7 +246,12 @@ test('permissions: readers cannot write (403), outsiders of a private repository
   await collaborator(pub, alice, bob, 'read');
   const r = await newRelease(pub, alice, { tag_name: 'v1' });
   const base = `/repos/${pub.full_name}/releases`;
-  for (const [method, p, body] of [['POST', base, { tag_name: 'v2' }], ['PATCH', `${base}/${r.id}`, { name: 'x' }], ['DELETE', `${base}/${r.id}`, undefined], ['DELETE', `${base}/tags/v1`, undefined]] as const) {
+  for (const [method, p, body] of [
+    ['POST', base, { tag_name: 'v2' }],
+    ['PATCH', `${base}/${r.id}`, { name: 'x' }],
+    ['DELETE', `${base}/${r.id}`, undefined],
+    ['DELETE', `${base}/tags/v1`, undefined],
+  ] as const) {
     const res = await env.as(bob, method, p, body);
     assert.is(res.status, 403, `${method} ${p} ${res.text}`);
   }
@@ -210,7 +261,11 @@ test('permissions: readers cannot write (403), outsiders of a private repository
 
   const priv = await newRepo(env, alice, { auto_init: true, private: true });
   const pr = await newRelease(priv, alice, { tag_name: 'v1' });
-  for (const p of [`/repos/${priv.full_name}/releases`, `/repos/${priv.full_name}/releases/${pr.id}`, `/repos/${priv.full_name}/releases/latest`]) {
+  for (const p of [
+    `/repos/${priv.full_name}/releases`,
+    `/repos/${priv.full_name}/releases/${pr.id}`,
+    `/repos/${priv.full_name}/releases/latest`,
+  ]) {
     assert.is((await env.as(carol, 'GET', p)).status, 404, p);
     assert.is((await env.as(undefined, 'GET', p)).status, 404, p);
   }
@@ -225,7 +280,10 @@ test('edit: only given non-empty fields change; renaming onto another release is
   const e = await env.as(alice, 'PATCH', `${base}/${r.id}`, { name: 'Uno', body: '', prerelease: true, hide_archive_links: true });
   assert.is(e.status, 200, e.text);
   valid('Release', e.json);
-  assert.equal([e.json.name, e.json.body, e.json.prerelease, e.json.hide_archive_links, e.json.tag_name], ['Uno', 'keep', true, true, 'v1']);
+  assert.equal(
+    [e.json.name, e.json.body, e.json.prerelease, e.json.hide_archive_links, e.json.tag_name],
+    ['Uno', 'keep', true, true, 'v1'],
+  );
   assert.is((await env.as(alice, 'PATCH', `${base}/${r.id}`, { tag_name: 'v2' })).status, 409);
   const moved = await env.as(alice, 'PATCH', `${base}/${r.id}`, { tag_name: 'v1.0.1' });
   assert.is(moved.status, 200, moved.text);
@@ -246,7 +304,10 @@ test('tag protection: a release may not create a protected tag for a user the ru
   const { alice, carol } = env;
   const repo = await newRepo(env, alice, { auto_init: true });
   await collaborator(repo, alice, carol, 'write');
-  const prot = await env.as(alice, 'POST', `/repos/${repo.full_name}/tag_protections`, { name_pattern: 'v*', whitelist_usernames: [alice.name] });
+  const prot = await env.as(alice, 'POST', `/repos/${repo.full_name}/tag_protections`, {
+    name_pattern: 'v*',
+    whitelist_usernames: [alice.name],
+  });
   assert.is(prot.status, 201, prot.text);
   const base = `/repos/${repo.full_name}/releases`;
   const denied = await env.as(carol, 'POST', base, { tag_name: 'v1' });
@@ -298,20 +359,37 @@ test('assets: multipart upload (name from the query or the file), list with rele
   const a = await upload(base, { token: alice.token, file: { name: 'tool-linux.tar.gz', data: Buffer.from([0x1f, 0x8b, 8, 0]) } });
   assert.is(a.status, 201, a.text);
   valid('Attachment', a.json);
-  assert.equal({ ...a.json, id: 0, uuid: '', created_at: '' }, {
-    id: 0, name: 'tool-linux.tar.gz', size: 4, download_count: 0, created_at: '', uuid: '',
-    browser_download_url: `${env.srv.url}/attachments/${a.json.uuid}`, type: 'attachment',
+  assert.equal(
+    { ...a.json, id: 0, uuid: '', created_at: '' },
+    {
+      id: 0,
+      name: 'tool-linux.tar.gz',
+      size: 4,
+      download_count: 0,
+      created_at: '',
+      uuid: '',
+      browser_download_url: `${env.srv.url}/attachments/${a.json.uuid}`,
+      type: 'attachment',
+    },
+  );
+  const b = await upload(base, {
+    token: alice.token,
+    query: 'name=checksums%20file.txt',
+    file: { name: 'ignored.txt', data: 'sha256  x\n' },
   });
-  const b = await upload(base, { token: alice.token, query: 'name=checksums%20file.txt', file: { name: 'ignored.txt', data: 'sha256  x\n' } });
   assert.is(b.status, 201, b.text);
   assert.is(b.json.name, 'checksums file.txt');
 
   const list = await env.as(alice, 'GET', base);
   validList('Attachment', list);
   const dl = `${env.srv.url}/${repo.full_name}/releases/download/v1.0/`;
-  assert.equal(list.json.map((x: any) => [x.name, x.browser_download_url]), [
-    ['checksums file.txt', `${dl}checksums%20file.txt`], ['tool-linux.tar.gz', `${dl}tool-linux.tar.gz`],
-  ]);
+  assert.equal(
+    list.json.map((x: any) => [x.name, x.browser_download_url]),
+    [
+      ['checksums file.txt', `${dl}checksums%20file.txt`],
+      ['tool-linux.tar.gz', `${dl}tool-linux.tar.gz`],
+    ],
+  );
   const rel = await env.as(alice, 'GET', `/repos/${repo.full_name}/releases/${r.id}`);
   assert.equal(rel.json.assets, list.json);
 
@@ -322,10 +400,18 @@ test('assets: multipart upload (name from the query or the file), list with rele
   assert.is(ed.status, 201, ed.text);
   valid('Attachment', ed.json);
   assert.is(ed.json.name, 'tool.tgz');
-  assert.is((await env.as(alice, 'PATCH', `${base}/${a.json.id}`, { browser_download_url: 'https://example.com/x' })).status, 400, 'not external');
+  assert.is(
+    (await env.as(alice, 'PATCH', `${base}/${a.json.id}`, { browser_download_url: 'https://example.com/x' })).status,
+    400,
+    'not external',
+  );
 
   const other = await newRelease(repo, alice, { tag_name: 'v2' });
-  assert.is((await env.as(alice, 'GET', `/repos/${repo.full_name}/releases/${other.id}/assets/${a.json.id}`)).status, 404, 'asset of another release');
+  assert.is(
+    (await env.as(alice, 'GET', `/repos/${repo.full_name}/releases/${other.id}/assets/${a.json.id}`)).status,
+    404,
+    'asset of another release',
+  );
   assert.is((await env.as(alice, 'GET', `${base}/999999`)).status, 404);
   assert.is((await env.as(alice, 'DELETE', `${base}/${a.json.id}`)).status, 204);
   assert.is((await env.as(alice, 'GET', `${base}/${a.json.id}`)).status, 404);
@@ -340,13 +426,18 @@ test('assets: external URLs (Forgejo 9), and 400 for both/neither/bad URL; nothi
   const ext = await upload(base, { token: alice.token, fields: { external_url: 'https://mirror.example.com/files/app-1.0.zip' } });
   assert.is(ext.status, 201, ext.text);
   valid('Attachment', ext.json);
-  assert.equal([ext.json.name, ext.json.type, ext.json.browser_download_url, ext.json.size], ['app-1.0.zip', 'external', 'https://mirror.example.com/files/app-1.0.zip', 0]);
+  assert.equal(
+    [ext.json.name, ext.json.type, ext.json.browser_download_url, ext.json.size],
+    ['app-1.0.zip', 'external', 'https://mirror.example.com/files/app-1.0.zip', 0],
+  );
   const named = await upload(base, { token: alice.token, query: 'name=Docs', fields: { external_url: 'https://docs.example.com' } });
   assert.equal([named.json.name, named.json.type], ['Docs', 'external']);
   const host = await upload(base, { token: alice.token, fields: { external_url: 'https://docs.example.com/' } });
   assert.is(host.json.name, 'docs.example.com');
 
-  const ed = await env.as(alice, 'PATCH', `${base}/${ext.json.id}`, { browser_download_url: 'https://mirror.example.com/files/app-1.0.1.zip' });
+  const ed = await env.as(alice, 'PATCH', `${base}/${ext.json.id}`, {
+    browser_download_url: 'https://mirror.example.com/files/app-1.0.1.zip',
+  });
   assert.is(ed.status, 201, ed.text);
   assert.is(ed.json.browser_download_url, 'https://mirror.example.com/files/app-1.0.1.zip');
   assert.is((await env.as(alice, 'PATCH', `${base}/${ext.json.id}`, { browser_download_url: 'javascript:alert(1)' })).status, 400);
@@ -383,7 +474,10 @@ test('assets: readers cannot upload (403); uploads to drafts, unknown releases a
   const denied = await upload(base, { token: bob.token, file: { name: 'x.txt', data: 'x' } });
   assert.is(denied.status, 403, denied.text);
   assert.is((await upload(base, { file: { name: 'x.txt', data: 'x' } })).status, 401);
-  assert.is((await upload(`/repos/${repo.full_name}/releases/999999/assets`, { token: alice.token, file: { name: 'x.txt', data: 'x' } })).status, 404);
+  assert.is(
+    (await upload(`/repos/${repo.full_name}/releases/999999/assets`, { token: alice.token, file: { name: 'x.txt', data: 'x' } })).status,
+    404,
+  );
   const up = await upload(base, { token: alice.token, file: { name: 'x.txt', data: 'x' } });
   assert.is((await env.as(bob, 'PATCH', `${base}/${up.json.id}`, { name: 'y' })).status, 403);
   assert.is((await env.as(bob, 'DELETE', `${base}/${up.json.id}`)).status, 403);
@@ -412,7 +506,10 @@ test('downloads: bytes with Content-Disposition, counted; release URL and `lates
   const byRelease = await download(rel, alice.token);
   assert.is(byRelease.status, 200);
   assert.equal(byRelease.body, data);
-  const latest = await download(`${env.srv.url}/${repo.full_name}/releases/download/latest/${encodeURIComponent('hello ü.sh')}`, alice.token);
+  const latest = await download(
+    `${env.srv.url}/${repo.full_name}/releases/download/latest/${encodeURIComponent('hello ü.sh')}`,
+    alice.token,
+  );
   assert.is(latest.status, 200);
   assert.is((await download(a.json.browser_download_url, bob.token, { 'If-None-Match': `"${a.json.uuid}"` })).status, 304);
   const counted = await env.as(alice, 'GET', `${base}/${a.json.id}`);
@@ -431,7 +528,10 @@ test('downloads: bytes with Content-Disposition, counted; release URL and `lates
   assert.is((await download(a.json.browser_download_url, repoRead)).status, 200);
 
   const draft = await newRelease(repo, alice, { tag_name: 'v2', draft: true });
-  const d = await upload(`/repos/${repo.full_name}/releases/${draft.id}/assets`, { token: alice.token, file: { name: 'pic.png', data: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) } });
+  const d = await upload(`/repos/${repo.full_name}/releases/${draft.id}/assets`, {
+    token: alice.token,
+    file: { name: 'pic.png', data: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) },
+  });
   assert.is(d.status, 201, d.text);
   assert.is((await download(d.json.browser_download_url, bob.token)).status, 404, 'a draft asset is hidden from readers');
   assert.is((await download(`${env.srv.url}/${repo.full_name}/releases/download/v2/pic.png`, bob.token)).status, 404);
@@ -451,12 +551,20 @@ test('limits: over [attachment] MAX_SIZE is 413, a forbidden release type is 400
   const before = storedFiles().length;
   try {
     // The server answers before the client has sent everything; a client may see the connection close instead.
-    const big = await upload(p, { base: srv.api, token: alice.token, file: { name: 'big.zip', data: Buffer.alloc(1024 * 1024 + 10, 1) } }).catch((e: Error) => e);
+    const big = await upload(p, {
+      base: srv.api,
+      token: alice.token,
+      file: { name: 'big.zip', data: Buffer.alloc(1024 * 1024 + 10, 1) },
+    }).catch((e: Error) => e);
     if (!(big instanceof Error)) assert.is(big.status, 413, big.text);
     const exe = await upload(p, { base: srv.api, token: alice.token, file: { name: 'tool.exe', data: 'MZ\0\0' } });
     assert.is(exe.status, 400, exe.text);
     assert.match(exe.json.message, 'not allowed');
-    const png = await upload(p, { base: srv.api, token: alice.token, file: { name: 'shot', data: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0]) } });
+    const png = await upload(p, {
+      base: srv.api,
+      token: alice.token,
+      file: { name: 'shot', data: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0]) },
+    });
     assert.is(png.status, 201, `image/* by content: ${png.text}`);
     const zip = await upload(p, { base: srv.api, token: alice.token, file: { name: 'a.ZIP', data: 'not really' } });
     assert.is(zip.status, 201, `.zip by extension: ${zip.text}`);

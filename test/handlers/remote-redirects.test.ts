@@ -21,7 +21,11 @@ import { startServer, type TestServer } from '../helpers/server.ts';
 import { call } from '../helpers/client.ts';
 import { gitDir, newRepo, setup, uniq, type Env } from './repo-setup.ts';
 
-interface Recorder { port: number; seen: string[]; server: http.Server }
+interface Recorder {
+  port: number;
+  seen: string[];
+  server: http.Server;
+}
 
 async function listen(handler: http.RequestListener): Promise<{ port: number; server: http.Server }> {
   const server = http.createServer(handler);
@@ -36,7 +40,12 @@ let refused: Recorder;
 let allowed: Recorder;
 
 test.before(async () => {
-  const lists = { MIGRATIONS__ALLOWED_DOMAINS: 'localhost', MIGRATIONS__ALLOW_LOCALNETWORKS: 'false', WEBHOOK__ALLOWED_HOST_LIST: 'localhost', FEDERATION__ENABLED: 'true' };
+  const lists = {
+    MIGRATIONS__ALLOWED_DOMAINS: 'localhost',
+    MIGRATIONS__ALLOW_LOCALNETWORKS: 'false',
+    WEBHOOK__ALLOWED_HOST_LIST: 'localhost',
+    FEDERATION__ENABLED: 'true',
+  };
   env = await setup(lists);
   // Only for making a pull mirror of a local repository; the tests call env.srv.
   local = await startServer(env.db, { MIGRATIONS__ALLOW_LOCALNETWORKS: 'true' });
@@ -75,7 +84,10 @@ async function onlyAllowedContacted(what: string, fn: () => Promise<void>): Prom
 }
 
 test('the lists tell the two names apart: 127.0.0.1 itself is refused', async () => {
-  const r = await env.as(env.alice, 'POST', '/repos/migrate', { clone_addr: `http://127.0.0.1:${refused.port}/o/src.git`, repo_name: uniq('m') });
+  const r = await env.as(env.alice, 'POST', '/repos/migrate', {
+    clone_addr: `http://127.0.0.1:${refused.port}/o/src.git`,
+    repo_name: uniq('m'),
+  });
   assert.is(r.status, 422, r.text);
   assert.equal(refused.seen, []);
 });
@@ -95,7 +107,10 @@ test('pull mirror sync: the origin redirecting to a refused host is not followed
   const src = path.join(scratch, `${uniq('src')}.git`);
   execFileSync('git', ['init', '--bare', '--quiet', '--initial-branch=main', src]);
   const name = uniq('mirror');
-  const made = await call(local.api, 'POST', '/repos/migrate', { token: env.alice.token, body: { clone_addr: `file://${src}`, repo_name: name, mirror: true } });
+  const made = await call(local.api, 'POST', '/repos/migrate', {
+    token: env.alice.token,
+    body: { clone_addr: `file://${src}`, repo_name: name, mirror: true },
+  });
   assert.is(made.status, 201, made.text);
   execFileSync('git', ['--git-dir', gitDir(env, env.alice.name, name), 'config', 'remote.origin.url', viaAllowed('/o/src.git')]);
   await onlyAllowedContacted('mirror-sync', async () => {
@@ -106,7 +121,10 @@ test('pull mirror sync: the origin redirecting to a refused host is not followed
 
 test('push mirror sync: a redirect to a refused host is not followed; the sync reports the failure', async () => {
   const repo = await newRepo(env, env.alice, { auto_init: true });
-  const created = await env.as(env.alice, 'POST', `/repos/${repo.full_name}/push_mirrors`, { remote_address: viaAllowed('/o/target.git'), interval: '8h' });
+  const created = await env.as(env.alice, 'POST', `/repos/${repo.full_name}/push_mirrors`, {
+    remote_address: viaAllowed('/o/target.git'),
+    interval: '8h',
+  });
   assert.is(created.status, 200, created.text);
   await onlyAllowedContacted('push_mirrors-sync', async () => {
     const r = await env.as(env.alice, 'POST', `/repos/${repo.full_name}/push_mirrors-sync`);
@@ -125,9 +143,18 @@ test('federation: an actor address redirecting to a refused host is not followed
 
 test('webhook delivery: a redirect to a refused host is not followed; the answer is recorded', async () => {
   const repo = await newRepo(env, env.alice, { auto_init: true });
-  const hook = await env.as(env.alice, 'POST', `/repos/${repo.full_name}/hooks`, { type: 'forgejo', config: { url: viaAllowed('/hook'), content_type: 'json' }, events: ['push'], active: true });
+  const hook = await env.as(env.alice, 'POST', `/repos/${repo.full_name}/hooks`, {
+    type: 'forgejo',
+    config: { url: viaAllowed('/hook'), content_type: 'json' },
+    events: ['push'],
+    active: true,
+  });
   assert.is(hook.status, 201, hook.text);
-  const services = { log: pino({ level: 'silent' }), secrets: new SecretBox(secretKey(env.srv.config)), repoPath: repoPathFor(env.srv.config) };
+  const services = {
+    log: pino({ level: 'silent' }),
+    secrets: new SecretBox(secretKey(env.srv.config)),
+    repoPath: repoPathFor(env.srv.config),
+  };
   await deliverTick(env.db.db.orm.em, services, env.srv.config);
   assert.is((await env.as(env.alice, 'POST', `/repos/${repo.full_name}/hooks/${hook.json.id}/tests`)).status, 204);
   await onlyAllowedContacted('webhook', async () => {

@@ -29,7 +29,13 @@ export function validList(name: ApiSchemaName, res: Res): void {
   for (const v of res.json) valid(name, v);
 }
 
-const ERROR_SCHEMA: Record<number, ApiSchemaName> = { 401: 'APIUnauthorizedError', 403: 'APIForbiddenError', 404: 'APINotFound', 422: 'APIValidationError', 423: 'APIRepoArchivedError' };
+const ERROR_SCHEMA: Record<number, ApiSchemaName> = {
+  401: 'APIUnauthorizedError',
+  403: 'APIForbiddenError',
+  404: 'APINotFound',
+  422: 'APIValidationError',
+  423: 'APIRepoArchivedError',
+};
 
 /** Error answers are JSON too, each checked against its error schema and carrying a message. */
 export function checked(r: Res): Res {
@@ -44,14 +50,18 @@ export async function setup(overrides: Record<string, string> = {}): Promise<Env
   const db = await openTestDb();
   const srv = await startServer(db, overrides);
   const env: Env = {
-    db, srv,
+    db,
+    srv,
     admin: await makeUser(db, srv.api, { admin: true }),
     alice: await makeUser(db, srv.api),
     bob: await makeUser(db, srv.api),
     carol: await makeUser(db, srv.api),
     api: async (method, p, o = {}) => checked(await call(srv.api, method, p, o)),
     as: (u, method, p, body) => env.api(method, p, { token: typeof u === 'string' ? u : u?.token, body }),
-    close: async () => { await srv.close(); await db.close(); },
+    close: async () => {
+      await srv.close();
+      await db.close();
+    },
   };
   return env;
 }
@@ -70,6 +80,7 @@ export async function newOrg(env: Env, u: TestUser, extra: Record<string, unknow
 }
 
 /** The bare repository directory of owner/name under the test data path. */
-export const gitDir = (env: Env, owner: string, name: string) => `${env.srv.config.repoRoot}/${owner.toLowerCase()}/${name.toLowerCase()}.git`;
+export const gitDir = (env: Env, owner: string, name: string) =>
+  `${env.srv.config.repoRoot}/${owner.toLowerCase()}/${name.toLowerCase()}.git`;
 export const exists = (p: string) => fs.existsSync(p);
 export { uniq };

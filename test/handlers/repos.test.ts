@@ -10,8 +10,12 @@ import { makeToken } from '../helpers/fixtures.ts';
 import { exists, gitDir, newOrg, newRepo, setup, uniq, valid, validList, type Env } from './repo-setup.ts';
 
 let env: Env;
-test.before(async () => { env = await setup(); });
-test.after(async () => { await env.close(); });
+test.before(async () => {
+  env = await setup();
+});
+test.after(async () => {
+  await env.close();
+});
 
 // sha256 repositories need git >= 2.29 on the server (lib/repos/repos.ts); with an older git they are a 422.
 const gitVersion = /(\d+)\.(\d+)/.exec(execFileSync('git', ['version'], { encoding: 'utf8' }))!;
@@ -40,7 +44,13 @@ test('POST /user/repos: 201 with Forgejo defaults; an empty bare repository on d
 
 test('auto_init writes README, .gitignore blocks and a filled-in LICENSE in one "Initial commit"', async () => {
   const { alice } = env;
-  const repo = await newRepo(env, alice, { auto_init: true, description: 'About it', gitignores: 'Node,Go', license: 'MIT', default_branch: 'trunk' });
+  const repo = await newRepo(env, alice, {
+    auto_init: true,
+    description: 'About it',
+    gitignores: 'Node,Go',
+    license: 'MIT',
+    default_branch: 'trunk',
+  });
   assert.is(repo.empty, false);
   assert.is(repo.default_branch, 'trunk');
   const dir = gitDir(env, alice.name, repo.name);
@@ -60,7 +70,10 @@ test('issue_labels installs the label set (Default: 7 labels; Advanced: scoped, 
   const b = await newRepo(env, alice, { issue_labels: 'Advanced' });
   const em = env.db.db.orm.em.fork();
   const la = await em.find(Label, { repoId: a.id }, { orderBy: { name: 'asc' } });
-  assert.equal(la.map((l) => l.name), ['bug', 'duplicate', 'enhancement', 'help wanted', 'invalid', 'question', 'wontfix']);
+  assert.equal(
+    la.map((l) => l.name),
+    ['bug', 'duplicate', 'enhancement', 'help wanted', 'invalid', 'question', 'wontfix'],
+  );
   assert.is(la[0].color, '#ee0701');
   const lb = await em.find(Label, { repoId: b.id });
   assert.ok(lb.some((l) => l.name === 'Priority/High' && l.exclusive));
@@ -97,7 +110,10 @@ test('object_format_name sha256: a sha256 repository where git supports it (else
   if (!sha256) return;
   const repo = await newRepo(env, env.alice, { object_format_name: 'sha256', auto_init: true });
   assert.is(repo.object_format_name, 'sha256');
-  assert.is(execFileSync('git', ['--git-dir', gitDir(env, env.alice.name, repo.name), 'rev-parse', 'main'], { encoding: 'utf8' }).trim().length, 64);
+  assert.is(
+    execFileSync('git', ['--git-dir', gitDir(env, env.alice.name, repo.name), 'rev-parse', 'main'], { encoding: 'utf8' }).trim().length,
+    64,
+  );
 });
 
 test('a taken name is 409; the first repository is untouched', async () => {
@@ -112,9 +128,19 @@ test('a taken name is 409; the first repository is untouched', async () => {
 test('POST /orgs/{org}/repos: owners and can_create_org_repo teams may; other members get 403 and nothing is written', async () => {
   const { alice, bob, carol } = env;
   const org = await newOrg(env, alice);
-  const creators = await env.as(alice, 'POST', `/orgs/${org.name}/teams`, { name: 'creators', permission: 'write', units: ['repo.code'], can_create_org_repo: true });
+  const creators = await env.as(alice, 'POST', `/orgs/${org.name}/teams`, {
+    name: 'creators',
+    permission: 'write',
+    units: ['repo.code'],
+    can_create_org_repo: true,
+  });
   assert.is(creators.status, 201, creators.text);
-  const readers = await env.as(alice, 'POST', `/orgs/${org.name}/teams`, { name: 'readers', permission: 'read', units: ['repo.code'], includes_all_repositories: true });
+  const readers = await env.as(alice, 'POST', `/orgs/${org.name}/teams`, {
+    name: 'readers',
+    permission: 'read',
+    units: ['repo.code'],
+    includes_all_repositories: true,
+  });
   assert.is(readers.status, 201, readers.text);
   assert.is((await env.as(alice, 'PUT', `/teams/${creators.json.id}/members/${bob.name}`)).status, 204);
   assert.is((await env.as(alice, 'PUT', `/teams/${readers.json.id}/members/${carol.name}`)).status, 204);
@@ -178,9 +204,17 @@ test('PATCH {R}: basic fields, visibility, template, units with their settings, 
   const repo = await newRepo(env, alice, { auto_init: true });
   const path = `/repos/${repo.full_name}`;
   const r = await env.as(alice, 'PATCH', path, {
-    description: 'new', website: 'https://example.com', private: true, template: true,
-    has_projects: false, has_packages: false, has_actions: false, has_releases: false,
-    allow_squash_merge: false, default_merge_style: 'squash', default_delete_branch_after_merge: true,
+    description: 'new',
+    website: 'https://example.com',
+    private: true,
+    template: true,
+    has_projects: false,
+    has_packages: false,
+    has_actions: false,
+    has_releases: false,
+    allow_squash_merge: false,
+    default_merge_style: 'squash',
+    default_delete_branch_after_merge: true,
     internal_tracker: { enable_time_tracker: false, allow_only_contributors_to_track_time: true, enable_issue_dependencies: true },
     globally_editable_wiki: true,
   });
@@ -198,12 +232,20 @@ test('PATCH {R}: basic fields, visibility, template, units with their settings, 
   assert.is(j.allow_squash_merge, false);
   assert.is(j.default_merge_style, 'squash');
   assert.is(j.default_delete_branch_after_merge, true);
-  assert.equal(j.internal_tracker, { enable_time_tracker: false, allow_only_contributors_to_track_time: true, enable_issue_dependencies: true });
+  assert.equal(j.internal_tracker, {
+    enable_time_tracker: false,
+    allow_only_contributors_to_track_time: true,
+    enable_issue_dependencies: true,
+  });
   assert.is(j.globally_editable_wiki, true);
   assert.is(j.has_issues, true);
 
   const ext = await env.as(alice, 'PATCH', path, {
-    external_tracker: { external_tracker_url: 'https://tracker.example.com', external_tracker_format: 'https://tracker.example.com/{user}/{repo}/{index}', external_tracker_style: 'numeric' },
+    external_tracker: {
+      external_tracker_url: 'https://tracker.example.com',
+      external_tracker_format: 'https://tracker.example.com/{user}/{repo}/{index}',
+      external_tracker_style: 'numeric',
+    },
     external_wiki: { external_wiki_url: 'https://wiki.example.com' },
   });
   assert.is(ext.status, 200, ext.text);
@@ -308,7 +350,8 @@ test('GET {R} as anonymous, outsider and collaborator: permissions reflect the c
 test('template routes: gitignore, licenses and label sets', async () => {
   const g = await env.api('GET', '/gitignore/templates');
   assert.is(g.status, 200);
-  for (const n of ['Node', 'Go', 'Python', 'Rust', 'Java', 'C', 'C++', 'macOS', 'Windows', 'Linux', 'VisualStudioCode', 'JetBrains']) assert.ok(g.json.includes(n), n);
+  for (const n of ['Node', 'Go', 'Python', 'Rust', 'Java', 'C', 'C++', 'macOS', 'Windows', 'Linux', 'VisualStudioCode', 'JetBrains'])
+    assert.ok(g.json.includes(n), n);
   const node = await env.api('GET', '/gitignore/templates/Node');
   valid('GitignoreTemplateInfo', node.json);
   assert.is(node.json.name, 'Node');
@@ -317,7 +360,10 @@ test('template routes: gitignore, licenses and label sets', async () => {
 
   const l = await env.api('GET', '/licenses');
   validList('LicensesTemplateListEntry', l);
-  assert.equal(l.json.slice(0, 2).map((x: { key: string }) => x.key), ['Apache-2.0', 'MIT']);
+  assert.equal(
+    l.json.slice(0, 2).map((x: { key: string }) => x.key),
+    ['Apache-2.0', 'MIT'],
+  );
   assert.ok(l.json.length > 100);
   const mit = await env.api('GET', '/licenses/MIT');
   valid('LicenseTemplateInfo', mit.json);

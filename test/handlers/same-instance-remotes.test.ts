@@ -51,7 +51,15 @@ const spooled = () => (fs.existsSync(`${srv.config.repoRoot}/.migrating`) ? fs.r
 /** A public repository of bob's with a commit on main and one on a branch `topic`, and a tag. */
 async function bobsRepo(): Promise<{ name: string; full: string; dir: string }> {
   const repo = ok(await as(bob, 'POST', '/user/repos', { name: uniq('src'), auto_init: true }), 201).json;
-  ok(await as(bob, 'POST', `/repos/${repo.full_name}/contents`, { branch: 'main', new_branch: 'topic', message: 'topic', files: [{ operation: 'create', path: 't.txt', content: b64('t\n') }] }), 201);
+  ok(
+    await as(bob, 'POST', `/repos/${repo.full_name}/contents`, {
+      branch: 'main',
+      new_branch: 'topic',
+      message: 'topic',
+      files: [{ operation: 'create', path: 't.txt', content: b64('t\n') }],
+    }),
+    201,
+  );
   ok(await as(bob, 'POST', `/repos/${repo.full_name}/tags`, { tag_name: 'v1', target: 'main' }), 201);
   return { name: repo.name, full: repo.full_name, dir: dirOf(bob.name, repo.name) };
 }
@@ -59,7 +67,10 @@ async function bobsRepo(): Promise<{ name: string; full: string; dir: string }> 
 test('migrate from a repository of this instance, clone only: 201 with its branches and tags', async () => {
   const src = await bobsRepo();
   const name = uniq('mig');
-  const r = ok(await as(alice, 'POST', '/repos/migrate', { clone_addr: `${srv.url}/${src.full}.git`, repo_name: name, service: 'git' }), 201);
+  const r = ok(
+    await as(alice, 'POST', '/repos/migrate', { clone_addr: `${srv.url}/${src.full}.git`, repo_name: name, service: 'git' }),
+    201,
+  );
   assert.is(r.json.full_name, `${alice.name}/${name}`);
   assert.is(r.json.empty, false);
   const dir = dirOf(alice.name, name);
@@ -76,22 +87,49 @@ test('migrate from a repository of this instance with milestones, labels, issues
   ok(await as(alice, 'POST', `${R}/issues/1/comments`, { body: 'a comment' }), 201);
   ok(await as(bob, 'POST', `${R}/releases`, { tag_name: 'v2.0', target_commitish: 'main', name: 'Two' }), 201);
   const name = uniq('imp');
-  const r = ok(await as(alice, 'POST', '/repos/migrate', {
-    clone_addr: `${srv.url}/${src.full}.git`, repo_name: name, service: 'gitea', auth_token: bob.token,
-    issues: true, labels: true, milestones: true, releases: true,
-  }), 201);
+  const r = ok(
+    await as(alice, 'POST', '/repos/migrate', {
+      clone_addr: `${srv.url}/${src.full}.git`,
+      repo_name: name,
+      service: 'gitea',
+      auth_token: bob.token,
+      issues: true,
+      labels: true,
+      milestones: true,
+      releases: true,
+    }),
+    201,
+  );
   assert.is(r.json.open_issues_count, 2);
   assert.is(r.json.release_counter, 1);
   const id = r.json.id as number;
   const e = em();
-  assert.equal((await e.find(Label, { repoId: id })).map((l) => l.name), ['bug']);
-  assert.equal((await e.find(Milestone, { repoId: id })).map((m) => [m.name, m.numIssues]), [['v1', 1]]);
-  assert.equal((await e.find(Release, { repoId: id })).map((x) => x.tagName), ['v2.0']);
+  assert.equal(
+    (await e.find(Label, { repoId: id })).map((l) => l.name),
+    ['bug'],
+  );
+  assert.equal(
+    (await e.find(Milestone, { repoId: id })).map((m) => [m.name, m.numIssues]),
+    [['v1', 1]],
+  );
+  assert.equal(
+    (await e.find(Release, { repoId: id })).map((x) => x.tagName),
+    ['v2.0'],
+  );
   // Authors of this very instance stay themselves.
   const issues = await e.find(Issue, { repoId: id }, { orderBy: { index: 'asc' } });
-  assert.equal(issues.map((i) => [i.index, i.title, i.posterId, i.numComments]), [[1, 'First', bob.id, 1], [2, 'Second', alice.id, 0]]);
+  assert.equal(
+    issues.map((i) => [i.index, i.title, i.posterId, i.numComments]),
+    [
+      [1, 'First', bob.id, 1],
+      [2, 'Second', alice.id, 0],
+    ],
+  );
   const listed = ok(await as(alice, 'GET', `/repos/${alice.name}/${name}/issues/1/comments`), 200);
-  assert.equal(listed.json.map((c: { body: string; user: { login: string } }) => [c.body, c.user.login]), [['a comment', alice.name]]);
+  assert.equal(
+    listed.json.map((c: { body: string; user: { login: string } }) => [c.body, c.user.login]),
+    [['a comment', alice.name]],
+  );
 });
 
 test('a pull mirror of a repository of this instance: created, then synced with a new commit', async () => {
@@ -101,7 +139,14 @@ test('a pull mirror of a repository of this instance: created, then synced with 
   assert.is(r.json.mirror, true);
   const dir = dirOf(alice.name, name);
   assert.is(await rev(dir, 'refs/heads/main'), await rev(src.dir, 'refs/heads/main'));
-  ok(await as(bob, 'POST', `/repos/${src.full}/contents`, { branch: 'main', message: 'later', files: [{ operation: 'create', path: 'later.txt', content: b64('later\n') }] }), 201);
+  ok(
+    await as(bob, 'POST', `/repos/${src.full}/contents`, {
+      branch: 'main',
+      message: 'later',
+      files: [{ operation: 'create', path: 'later.txt', content: b64('later\n') }],
+    }),
+    201,
+  );
   ok(await as(alice, 'POST', `/repos/${alice.name}/${name}/mirror-sync`), 200);
   assert.is(await rev(dir, 'refs/heads/main'), await rev(src.dir, 'refs/heads/main'));
   const synced = ok(await as(alice, 'GET', `/repos/${alice.name}/${name}`), 200).json;
@@ -112,9 +157,15 @@ test('a push mirror to a repository of this instance: created, then synced', asy
   const src = await bobsRepo();
   const target = ok(await as(alice, 'POST', '/user/repos', { name: uniq('target') }), 201).json;
   const base = `/repos/${src.full}/push_mirrors`;
-  const created = ok(await as(bob, 'POST', base, {
-    remote_address: `${srv.url}/${target.full_name}.git`, remote_username: alice.name, remote_password: alice.token, interval: '8h',
-  }), 200);
+  const created = ok(
+    await as(bob, 'POST', base, {
+      remote_address: `${srv.url}/${target.full_name}.git`,
+      remote_username: alice.name,
+      remote_password: alice.token,
+      interval: '8h',
+    }),
+    200,
+  );
   ok(await as(bob, 'POST', `/repos/${src.full}/push_mirrors-sync`), 200);
   const dir = dirOf(alice.name, target.name);
   for (const ref of ['refs/heads/main', 'refs/heads/topic', 'refs/tags/v1']) assert.is(await rev(dir, ref), await rev(src.dir, ref), ref);
@@ -148,13 +199,18 @@ async function slowProxy(holds: RegExp) {
   const up = new URL(srv.url);
   let held: (() => void) | null = null;
   let arrived!: () => void;
-  const waiting = new Promise<void>((resolve) => { arrived = resolve; });
+  const waiting = new Promise<void>((resolve) => {
+    arrived = resolve;
+  });
   const server = http.createServer((req, res) => {
     const forward = () => {
-      const out = http.request({ host: up.hostname, port: up.port, method: req.method, path: req.url, headers: { ...req.headers, host: up.host } }, (r) => {
-        res.writeHead(r.statusCode ?? 502, r.headers);
-        r.pipe(res);
-      });
+      const out = http.request(
+        { host: up.hostname, port: up.port, method: req.method, path: req.url, headers: { ...req.headers, host: up.host } },
+        (r) => {
+          res.writeHead(r.statusCode ?? 502, r.headers);
+          r.pipe(res);
+        },
+      );
       req.pipe(out);
     };
     if (held === null && holds.test(req.url ?? '')) {
@@ -170,7 +226,11 @@ async function slowProxy(holds: RegExp) {
     /** Settles once the held request came. */
     waiting,
     release: () => held?.(),
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -182,7 +242,10 @@ async function openTransactions(): Promise<number | null> {
   await c.connect();
   try {
     const name = (await db.db.orm.em.getConnection().execute<{ d: string }[]>('select current_database() as d'))[0]!.d;
-    const r = await c.query<{ n: string }>("select count(*) as n from pg_stat_activity where datname = $1 and state like 'idle in transaction%'", [name]);
+    const r = await c.query<{ n: string }>(
+      "select count(*) as n from pg_stat_activity where datname = $1 and state like 'idle in transaction%'",
+      [name],
+    );
     return Number(r.rows[0]!.n);
   } finally {
     await c.end();
@@ -199,11 +262,19 @@ async function answersWithin(ms: number, u: TestUser): Promise<boolean> {
 test('while the source is slow to answer, the migrating request holds no transaction and no connection', async () => {
   const src = await bobsRepo();
   ok(await as(bob, 'POST', `/repos/${src.full}/labels`, { name: 'slow', color: '#00aa00' }), 201);
-  for (const [what, holds] of [['the clone', /\/info\/refs\?service=git-upload-pack/], ['the API import', /\/labels\?/]] as const) {
+  for (const [what, holds] of [
+    ['the clone', /\/info\/refs\?service=git-upload-pack/],
+    ['the API import', /\/labels\?/],
+  ] as const) {
     const proxy = await slowProxy(holds);
     try {
       const name = uniq('slow');
-      const migrating = as(alice, 'POST', '/repos/migrate', { clone_addr: `${proxy.url}/${src.full}.git`, repo_name: name, service: 'gitea', labels: true });
+      const migrating = as(alice, 'POST', '/repos/migrate', {
+        clone_addr: `${proxy.url}/${src.full}.git`,
+        repo_name: name,
+        service: 'gitea',
+        labels: true,
+      });
       // Awaited below; a failed assertion before must not leave its rejection unhandled.
       migrating.catch(() => undefined);
       await proxy.waiting;
@@ -216,7 +287,10 @@ test('while the source is slow to answer, the migrating request holds no transac
       assert.is(spooled().length, 1, `${what}: the clone is staged`);
       proxy.release();
       const r = ok(await migrating, 201);
-      assert.equal((await em().find(Label, { repoId: r.json.id })).map((l) => l.name), ['slow']);
+      assert.equal(
+        (await em().find(Label, { repoId: r.json.id })).map((l) => l.name),
+        ['slow'],
+      );
       assert.equal(spooled(), [], `${what}: the staging directory is gone`);
     } finally {
       await proxy.close();
@@ -239,7 +313,10 @@ test('a name taken while the source is slow: 409, the staged clone is removed an
     assert.is(r.status, 409, r.text);
     assert.is(r.json.message, 'The repository with the same name already exists.');
     assert.equal(spooled(), []);
-    assert.equal((await em().find(Repository, { lowerName: name.toLowerCase() })).map((x) => x.id), [other.id]);
+    assert.equal(
+      (await em().find(Repository, { lowerName: name.toLowerCase() })).map((x) => x.id),
+      [other.id],
+    );
     assert.is(await rev(dirOf(alice.name, name), 'refs/heads/main'), head, 'the files of the repository that took the name stay');
   } finally {
     await proxy.close();

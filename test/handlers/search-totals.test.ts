@@ -53,7 +53,9 @@ test.before(async () => {
   env = await setup();
   tag = uniq('kt').toLowerCase();
 });
-test.after(async () => { await env.close(); });
+test.after(async () => {
+  await env.close();
+});
 
 test('a kept total is used while the version holds: a change made with the triggers off is not seen (what the other tests rely on)', async () => {
   const { alice } = env;
@@ -78,13 +80,42 @@ test('repository: created, made private and public again, renamed, described, ar
   const { alice, carol } = env;
   const q = { q: `${tag}-r` };
   let repo = { full_name: '', name: '' };
-  await changes(carol, q, async () => { repo = await newRepo(env, alice, { name: `${tag}-r1`, description: 'plain' }); }, 1);
+  await changes(
+    carol,
+    q,
+    async () => {
+      repo = await newRepo(env, alice, { name: `${tag}-r1`, description: 'plain' });
+    },
+    1,
+  );
   await changes(carol, q, () => ok(env.as(alice, 'PATCH', `/repos/${repo.full_name}`, { private: true })), -1);
   await changes(undefined, q, () => ok(env.as(alice, 'PATCH', `/repos/${repo.full_name}`, { private: false })), 1);
-  await changes(carol, q, async () => { repo = (await ok(env.as(alice, 'PATCH', `/repos/${repo.full_name}`, { name: `${tag}-x1` })) as never as { json: typeof repo }).json; }, -1);
-  await changes(carol, { q: 'wordinthedescription', includeDesc: true }, () => ok(env.as(alice, 'PATCH', `/repos/${repo.full_name}`, { description: 'a WordInTheDescription' })), 1);
-  await changes(carol, { q: `${tag}-x`, archived: true }, () => ok(env.as(alice, 'PATCH', `/repos/${repo.full_name}`, { archived: true })), 1);
-  await changes(carol, { q: `${tag}-x`, template: true }, () => ok(env.as(alice, 'PATCH', `/repos/${repo.full_name}`, { template: true })), 1);
+  await changes(
+    carol,
+    q,
+    async () => {
+      repo = ((await ok(env.as(alice, 'PATCH', `/repos/${repo.full_name}`, { name: `${tag}-x1` }))) as never as { json: typeof repo }).json;
+    },
+    -1,
+  );
+  await changes(
+    carol,
+    { q: 'wordinthedescription', includeDesc: true },
+    () => ok(env.as(alice, 'PATCH', `/repos/${repo.full_name}`, { description: 'a WordInTheDescription' })),
+    1,
+  );
+  await changes(
+    carol,
+    { q: `${tag}-x`, archived: true },
+    () => ok(env.as(alice, 'PATCH', `/repos/${repo.full_name}`, { archived: true })),
+    1,
+  );
+  await changes(
+    carol,
+    { q: `${tag}-x`, template: true },
+    () => ok(env.as(alice, 'PATCH', `/repos/${repo.full_name}`, { template: true })),
+    1,
+  );
   await changes(carol, { q: `${tag}-x` }, () => ok(env.as(alice, 'DELETE', `/repos/${repo.full_name}`)), -1);
 });
 
@@ -92,21 +123,42 @@ test('collaboration: a collaborator added and removed', async () => {
   const { alice, carol } = env;
   const repo = await newRepo(env, alice, { name: `${tag}-c1`, private: true });
   const q = { q: `${tag}-c` };
-  await changes(carol, q, () => ok(env.as(alice, 'PUT', `/repos/${repo.full_name}/collaborators/${carol.name}`, { permission: 'read' })), 1);
+  await changes(
+    carol,
+    q,
+    () => ok(env.as(alice, 'PUT', `/repos/${repo.full_name}/collaborators/${carol.name}`, { permission: 'read' })),
+    1,
+  );
   await changes(carol, { uid: carol.id }, () => ok(env.as(alice, 'DELETE', `/repos/${repo.full_name}/collaborators/${carol.name}`)), -1);
 });
 
 test('organizations and teams: membership, team repositories, all repositories, visibility', async () => {
   const { bob, carol } = env;
   const org = await newOrg(env, bob, { visibility: 'public' });
-  const priv = (await ok(env.as(bob, 'POST', `/orgs/${org.name}/repos`, { name: `${tag}-o1`, private: true })) as never as { json: { name: string } }).json;
+  const priv = (
+    (await ok(env.as(bob, 'POST', `/orgs/${org.name}/repos`, { name: `${tag}-o1`, private: true }))) as never as { json: { name: string } }
+  ).json;
   await ok(env.as(bob, 'POST', `/orgs/${org.name}/repos`, { name: `${tag}-o2` }));
-  const team = (await ok(env.as(bob, 'POST', `/orgs/${org.name}/teams`, { name: 'readers', permission: 'read', units: ['repo.code'], includes_all_repositories: false })) as never as { json: { id: number } }).json;
+  const team = (
+    (await ok(
+      env.as(bob, 'POST', `/orgs/${org.name}/teams`, {
+        name: 'readers',
+        permission: 'read',
+        units: ['repo.code'],
+        includes_all_repositories: false,
+      }),
+    )) as never as { json: { id: number } }
+  ).json;
   const q = { q: `${tag}-o` };
   await changes(carol, q, () => ok(env.as(bob, 'PUT', `/teams/${team.id}/members/${carol.name}`)), 0);
   await changes(carol, q, () => ok(env.as(bob, 'PUT', `/teams/${team.id}/repos/${org.name}/${priv.name}`)), 1);
   await changes(carol, { team_id: team.id }, () => ok(env.as(bob, 'DELETE', `/teams/${team.id}/repos/${org.name}/${priv.name}`)), -1);
-  await changes(carol, q, () => ok(env.as(bob, 'PATCH', `/teams/${team.id}`, { name: 'readers', permission: 'read', includes_all_repositories: true })), 1);
+  await changes(
+    carol,
+    q,
+    () => ok(env.as(bob, 'PATCH', `/teams/${team.id}`, { name: 'readers', permission: 'read', includes_all_repositories: true })),
+    1,
+  );
   await changes(carol, q, () => ok(env.as(bob, 'DELETE', `/teams/${team.id}/members/${carol.name}`)), -1);
   // The organization's visibility: its public repository is hidden from outsiders, not from members.
   await changes(undefined, q, () => ok(env.as(bob, 'PATCH', `/orgs/${org.name}`, { visibility: 'private' })), -1);
@@ -122,7 +174,12 @@ test('transfer: the new owner', async () => {
   const { alice, bob } = env;
   const org = await newOrg(env, alice, {});
   const repo = await newRepo(env, alice, { name: `${tag}-t1` });
-  await changes(bob, { q: `${tag}-t`, uid: alice.id, exclusive: true }, () => ok(env.as(alice, 'POST', `/repos/${repo.full_name}/transfer`, { new_owner: org.name })), -1);
+  await changes(
+    bob,
+    { q: `${tag}-t`, uid: alice.id, exclusive: true },
+    () => ok(env.as(alice, 'POST', `/repos/${repo.full_name}/transfer`, { new_owner: org.name })),
+    -1,
+  );
 });
 
 test('owners: renamed, made private, deleted', async () => {
@@ -132,7 +189,12 @@ test('owners: renamed, made private, deleted', async () => {
   await newRepo(env, dave, { name: `${tag}-d1` });
   await newRepo(env, dave, { name: `${tag}-d2` });
   const newName = uniq('dv');
-  await changes(carol, { q: `${newName}/${tag}-d` }, () => ok(env.as(admin, 'POST', `/admin/users/${dave.name}/rename`, { new_username: newName })), 2);
+  await changes(
+    carol,
+    { q: `${newName}/${tag}-d` },
+    () => ok(env.as(admin, 'POST', `/admin/users/${dave.name}/rename`, { new_username: newName })),
+    2,
+  );
   await changes(undefined, { q: `${tag}-d` }, () => ok(env.as(admin, 'PATCH', `/admin/users/${newName}`, { visibility: 'private' })), -2);
   await changes(carol, { q: `${tag}-d` }, () => ok(env.as(admin, 'PATCH', `/admin/users/${newName}`, { visibility: 'limited' })), 2);
   await changes(carol, { q: `${tag}-d` }, () => ok(env.as(admin, 'DELETE', `/admin/users/${newName}?purge=true`)), -2);
@@ -142,7 +204,12 @@ test('topics and stars', async () => {
   const { alice, bob, carol } = env;
   const repo = await newRepo(env, alice, { name: `${tag}-s1` });
   const topic = `${tag}-topic`;
-  await changes(carol, { q: topic, topic: true }, () => ok(env.as(alice, 'PUT', `/repos/${repo.full_name}/topics`, { topics: [topic] })), 1);
+  await changes(
+    carol,
+    { q: topic, topic: true },
+    () => ok(env.as(alice, 'PUT', `/repos/${repo.full_name}/topics`, { topics: [topic] })),
+    1,
+  );
   await changes(carol, { q: topic }, () => ok(env.as(alice, 'DELETE', `/repos/${repo.full_name}/topics/${topic}`)), -1);
   await changes(carol, { starredBy: bob.id }, () => ok(env.as(bob, 'PUT', `/user/starred/${repo.full_name}`)), 1);
   await changes(carol, { starredBy: bob.id }, () => ok(env.as(bob, 'DELETE', `/user/starred/${repo.full_name}`)), -1);

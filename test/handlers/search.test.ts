@@ -30,7 +30,9 @@ test.before(async () => {
   org = await newOrg(env, bob, { visibility: 'private' });
   repos.orgrepo = (await env.as(bob, 'POST', `/orgs/${org.name}/repos`, { name: `${tag}-orgrepo` })).json;
 });
-test.after(async () => { await env.close(); });
+test.after(async () => {
+  await env.close();
+});
 
 test('GET /repos/search: {ok, data} with X-Total-Count and Link; only what the caller can see', async () => {
   const { alice, bob, carol } = env;
@@ -58,16 +60,29 @@ test('search filters: topic, includeDesc, uid/exclusive, starredBy, is_private, 
   assert.equal(names(await search(alice, `q=special word&includeDesc=true`)), [repos.pub.full_name]);
   assert.equal(names(await search(alice, `q=special word`)), []);
   const mine = await search(alice, `q=${tag}&uid=${alice.id}`);
-  assert.equal(new Set(names(mine)), new Set([repos.pub, repos.priv, repos.tpl, repos.bobpriv].map((x) => x.full_name)), 'owned plus collaborative');
-  assert.equal(new Set(names(await search(alice, `q=${tag}&uid=${alice.id}&exclusive=true`))), new Set([repos.pub, repos.priv, repos.tpl].map((x) => x.full_name)));
+  assert.equal(
+    new Set(names(mine)),
+    new Set([repos.pub, repos.priv, repos.tpl, repos.bobpriv].map((x) => x.full_name)),
+    'owned plus collaborative',
+  );
+  assert.equal(
+    new Set(names(await search(alice, `q=${tag}&uid=${alice.id}&exclusive=true`))),
+    new Set([repos.pub, repos.priv, repos.tpl].map((x) => x.full_name)),
+  );
   assert.equal(names(await search(alice, `q=${tag}&uid=${alice.id}&mode=collaborative`)), [repos.bobpriv.full_name]);
   assert.equal(names(await search(alice, `starredBy=${bob.id}`)), [repos.pub.full_name]);
-  assert.equal(new Set(names(await search(alice, `q=${tag}&is_private=true`))), new Set([repos.priv, repos.bobpriv].map((x) => x.full_name)));
+  assert.equal(
+    new Set(names(await search(alice, `q=${tag}&is_private=true`))),
+    new Set([repos.priv, repos.bobpriv].map((x) => x.full_name)),
+  );
   assert.equal(names(await search(alice, `q=${tag}&template=true`)), [repos.tpl.full_name]);
   assert.equal(names(await search(alice, `q=${tag}&archived=true`)), [repos.tpl.full_name]);
   assert.equal(names(await search(alice, `q=${tag}&mode=fork`)), []);
   const byId = await search(alice, `q=${tag}&uid=${alice.id}&exclusive=true&sort=id&order=desc`);
-  assert.equal(names(byId), [repos.tpl, repos.priv, repos.pub].map((x) => x.full_name));
+  assert.equal(
+    names(byId),
+    [repos.tpl, repos.priv, repos.pub].map((x) => x.full_name),
+  );
   assert.equal(names(await search(alice, `q=${alice.name}/${tag}-pr`)), [repos.priv.full_name]);
   for (const bad of ['mode=weird', 'sort=weird', 'sort=id&order=sideways']) {
     const r = await search(alice, bad);
@@ -78,7 +93,9 @@ test('search filters: topic, includeDesc, uid/exclusive, starredBy, is_private, 
 test('token kinds: public-only tokens never see private repositories; repo-specific ones only theirs (spec, token kinds)', async () => {
   const { alice } = env;
   const publicOnly = await makeToken(env.srv.api, alice, ['public-only', 'read:repository', 'read:user']);
-  const specific = await makeToken(env.srv.api, alice, ['read:repository'], { repositories: [{ owner: alice.name, name: repos.priv.name }] });
+  const specific = await makeToken(env.srv.api, alice, ['read:repository'], {
+    repositories: [{ owner: alice.name, name: repos.priv.name }],
+  });
   const po = names(await search(publicOnly, `q=${tag}`));
   assert.equal(new Set(po), new Set([repos.pub, repos.tpl, repos.bobs].map((x) => x.full_name)));
   const sp = names(await search(specific, `q=${tag}`));

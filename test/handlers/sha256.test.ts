@@ -13,8 +13,13 @@ import { cloneUrl, commitFiles, mustGit, workDir } from '../helpers/git-cli.ts';
 
 let env: Env;
 let supported = false;
-test.before(async () => { env = await setup(); supported = await gitSupportsSha256(); });
-test.after(async () => { await env.close(); });
+test.before(async () => {
+  env = await setup();
+  supported = await gitSupportsSha256();
+});
+test.after(async () => {
+  await env.close();
+});
 
 const HEX64 = /^[0-9a-f]{64}$/;
 
@@ -51,21 +56,30 @@ test('sha256: contents API writes, stale sha 409, HTTP clone, push and fetch, fs
   const { alice } = env;
   const repo = await newRepo(env, alice, { object_format_name: 'sha256', auto_init: true });
   const base = `/repos/${repo.full_name}`;
-  const created = await env.as(alice, 'POST', `${base}/contents/docs/a.txt`, { content: Buffer.from('one\n').toString('base64'), message: 'add a' });
+  const created = await env.as(alice, 'POST', `${base}/contents/docs/a.txt`, {
+    content: Buffer.from('one\n').toString('base64'),
+    message: 'add a',
+  });
   assert.is(created.status, 201, created.text);
   valid('FileResponse', created.json);
   assert.match(created.json.content.sha, HEX64);
   assert.match(created.json.commit.sha, HEX64);
-  const stale = await env.as(alice, 'PUT', `${base}/contents/docs/a.txt`, { content: Buffer.from('two\n').toString('base64'), sha: '0'.repeat(64) });
+  const stale = await env.as(alice, 'PUT', `${base}/contents/docs/a.txt`, {
+    content: Buffer.from('two\n').toString('base64'),
+    sha: '0'.repeat(64),
+  });
   assert.is(stale.status, 409, stale.text);
-  const updated = await env.as(alice, 'PUT', `${base}/contents/docs/a.txt`, { content: Buffer.from('two\n').toString('base64'), sha: created.json.content.sha });
+  const updated = await env.as(alice, 'PUT', `${base}/contents/docs/a.txt`, {
+    content: Buffer.from('two\n').toString('base64'),
+    sha: created.json.content.sha,
+  });
   assert.is(updated.status, 200, updated.text);
 
   const tmp = workDir();
   const wt = path.join(tmp, 'wt');
   await mustGit(null, 'clone', '-q', cloneUrl(env.srv.url, alice.name, repo.name, [alice.name, alice.token]), wt);
   assert.is(await mustGit(wt, 'rev-parse', '--show-object-format'), 'sha256');
-  assert.is((await mustGit(wt, 'show', 'HEAD:docs/a.txt')), 'two');
+  assert.is(await mustGit(wt, 'show', 'HEAD:docs/a.txt'), 'two');
   const pushed = await commitFiles(wt, { 'b.txt': 'bee\n' }, 'add b');
   await mustGit(wt, 'push', '-q', 'origin', 'HEAD:main');
   await mustGit(wt, 'push', '-q', 'origin', 'HEAD:refs/heads/feature', 'HEAD:refs/tags/v1');

@@ -6,8 +6,12 @@ import type { Res } from '../helpers/client.ts';
 import { newRepo, setup, valid, validList, type Env } from './repo-setup.ts';
 
 let env: Env;
-test.before(async () => { env = await setup(); });
-test.after(async () => { await env.close(); });
+test.before(async () => {
+  env = await setup();
+});
+test.after(async () => {
+  await env.close();
+});
 
 const fullNames = (r: Res) => (r.json as { full_name: string }[]).map((x) => x.full_name);
 
@@ -22,7 +26,10 @@ test('PUT/GET/DELETE /user/starred/{o}/{r}; stars_count and stargazers follow', 
   assert.is((await env.as(alice, 'GET', `/repos/${repo.full_name}`)).json.stars_count, 1);
   const gazers = await env.as(alice, 'GET', `/repos/${repo.full_name}/stargazers`);
   validList('User', gazers);
-  assert.equal(gazers.json.map((u: { login: string }) => u.login), [bob.name]);
+  assert.equal(
+    gazers.json.map((u: { login: string }) => u.login),
+    [bob.name],
+  );
   assert.is(gazers.headers.get('x-total-count'), '1');
   const mine = await env.as(bob, 'GET', '/user/starred');
   validList('Repository', mine);

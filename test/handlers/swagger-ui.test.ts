@@ -40,7 +40,12 @@ async function withServer(overrides: Record<string, string>, fn: (s: TestServer)
 }
 
 /** A GET whose path is sent exactly as written (fetch would resolve `..` before sending). */
-function rawGet(base: string, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+function rawGet(
+  base: string,
+  path: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   const u = new URL(base);
   return new Promise((resolve, reject) => {
     const req = http.request({ host: u.hostname, port: u.port, path, headers, method }, (res) => {
@@ -66,7 +71,12 @@ test('GET /api/swagger is an HTML page that loads Swagger UI from this server, o
   assert.is(page.headers.get('content-type'), 'text/html; charset=utf-8');
   assert.ok(page.text.includes('"/swagger.v1.json"'));
   const assets = assetUrls(page.text);
-  assert.equal(assets.map((a) => a.split('/').pop()).sort(), ['favicon-16x16.png', 'favicon-32x32.png', 'swagger-ui-bundle.js', 'swagger-ui.css']);
+  assert.equal(assets.map((a) => a.split('/').pop()).sort(), [
+    'favicon-16x16.png',
+    'favicon-32x32.png',
+    'swagger-ui-bundle.js',
+    'swagger-ui.css',
+  ]);
   assert.not.match(page.text, /https?:\/\//, 'nothing is loaded from another site');
 });
 
@@ -96,10 +106,21 @@ test('unknown asset names, other versions and `..` paths are 404', async () => {
   const assets = assetUrls((await call(srv.url, 'GET', '/api/swagger')).text);
   const dir = assets[0].slice(0, assets[0].lastIndexOf('/') + 1);
   const paths = [
-    `${dir}index.html`, `${dir}package.json`, `${dir}swagger-ui-bundle.js.map`, `${dir}`, `${dir}SWAGGER-UI.CSS`,
-    `${dir}../package.json`, `${dir}..%2fpackage.json`, `${dir}%2e%2e/package.json`, `${dir}../../../../../../etc/passwd`,
-    `${dir}./swagger-ui.css`, `${dir}swagger-ui.css/`, `/api/swagger/ui/0.0.1/swagger-ui.css`, '/api/swagger/ui/swagger-ui.css',
-    '/api/swagger/ui/../../package.json', '/api/swagger/',
+    `${dir}index.html`,
+    `${dir}package.json`,
+    `${dir}swagger-ui-bundle.js.map`,
+    `${dir}`,
+    `${dir}SWAGGER-UI.CSS`,
+    `${dir}../package.json`,
+    `${dir}..%2fpackage.json`,
+    `${dir}%2e%2e/package.json`,
+    `${dir}../../../../../../etc/passwd`,
+    `${dir}./swagger-ui.css`,
+    `${dir}swagger-ui.css/`,
+    `/api/swagger/ui/0.0.1/swagger-ui.css`,
+    '/api/swagger/ui/swagger-ui.css',
+    '/api/swagger/ui/../../package.json',
+    '/api/swagger/',
   ];
   for (const p of paths) assert.is((await rawGet(srv.url, p)).status, 404, p);
 });
@@ -133,7 +154,9 @@ async function openUi(): Promise<{ page: Page; foreign: string[] }> {
   context.setDefaultTimeout(TIMEOUT);
   const page = await context.newPage();
   const foreign: string[] = [];
-  page.on('request', (req) => { if (!req.url().startsWith(srv.url)) foreign.push(req.url()); });
+  page.on('request', (req) => {
+    if (!req.url().startsWith(srv.url)) foreign.push(req.url());
+  });
   await page.goto(`${srv.url}/api/swagger`);
   await page.locator('.opblock-tag-section').first().waitFor();
   return { page, foreign };
@@ -155,10 +178,14 @@ async function tryOut(page: Page, tag: string, operationId: string): Promise<{ s
   await op.locator('button.execute').click();
   const live = op.locator('.live-responses-table .response');
   await live.waitFor();
-  return { status: (await live.locator('.response-col_status').innerText()).trim(), body: await live.locator('.response-col_description pre').first().innerText() };
+  return {
+    status: (await live.locator('.response-col_status').innerText()).trim(),
+    body: await live.locator('.response-col_description pre').first().innerText(),
+  };
 }
 
-const operationsOf = (spec: { paths: Record<string, Record<string, { tags: string[] }>> }) => Object.values(spec.paths).flatMap((m) => Object.values(m));
+const operationsOf = (spec: { paths: Record<string, Record<string, { tags: string[] }>> }) =>
+  Object.values(spec.paths).flatMap((m) => Object.values(m));
 
 test('in a browser: the UI lists the operations, and "Try it out" on GET /version shows 200', async () => {
   const { page, foreign } = await openUi();
@@ -167,7 +194,11 @@ test('in a browser: the UI lists the operations, and "Try it out" on GET /versio
   assert.is(await page.locator('.opblock-tag-section').count(), tags.size, 'a section per tag');
   const version = await operation(page, 'misc', 'miscVersion');
   const misc = operationsOf(spec).filter((o) => o.tags.includes('misc')).length;
-  assert.is(await page.locator('#operations-tag-misc').locator('xpath=..').locator('.opblock').count(), misc, 'the misc section lists its operations');
+  assert.is(
+    await page.locator('#operations-tag-misc').locator('xpath=..').locator('.opblock').count(),
+    misc,
+    'the misc section lists its operations',
+  );
   assert.is(await version.locator('.opblock-summary-path').getAttribute('data-path'), '/version');
   assert.is(await version.locator('.opblock-summary-method').innerText(), 'GET');
   const r = await tryOut(page, 'misc', 'miscVersion');
@@ -192,18 +223,19 @@ const SCHEMES: [string, () => string[]][] = [
   ['AuthorizationHeaderToken', () => [`token ${user.token}`]],
   ['Basic authorization', () => [user.name, user.password]],
 ];
-for (const [heading, values] of SCHEMES) test(`in a browser: ${heading} given to "Authorize" is sent with "Try it out"`, async () => {
-  const { page } = await openUi();
-  const anonymous = await tryOut(page, 'users', 'usersMe');
-  assert.is(anonymous.status, '401');
-  await authorize(page, heading, values());
-  const op = page.locator('#operations-users-usersMe');
-  await op.locator('button.execute').click();
-  // The 401 stays on screen until the new answer replaces it.
-  await op.locator('.live-responses-table .response .response-col_status', { hasText: /^200$/ }).waitFor();
-  const body = await op.locator('.live-responses-table .response-col_description pre').first().innerText();
-  assert.is(JSON.parse(body).login, user.name);
-  await page.context().close();
-});
+for (const [heading, values] of SCHEMES)
+  test(`in a browser: ${heading} given to "Authorize" is sent with "Try it out"`, async () => {
+    const { page } = await openUi();
+    const anonymous = await tryOut(page, 'users', 'usersMe');
+    assert.is(anonymous.status, '401');
+    await authorize(page, heading, values());
+    const op = page.locator('#operations-users-usersMe');
+    await op.locator('button.execute').click();
+    // The 401 stays on screen until the new answer replaces it.
+    await op.locator('.live-responses-table .response .response-col_status', { hasText: /^200$/ }).waitFor();
+    const body = await op.locator('.live-responses-table .response-col_description pre').first().innerText();
+    assert.is(JSON.parse(body).login, user.name);
+    await page.context().close();
+  });
 
 test.run();

@@ -18,10 +18,15 @@ let outsider: TestUser;
 /** The shared organization: Owners, `team` (read, code+issues) with teamMember, `other` with member. */
 const ctx = { org: '', orgId: 0, ownersId: 0, teamId: 0, otherId: 0 };
 
-const as = async (u: TestUser | undefined, method: string, p: string, body?: unknown) => checked(await call(srv.api, method, p, { token: u?.token, body }));
+const as = async (u: TestUser | undefined, method: string, p: string, body?: unknown) =>
+  checked(await call(srv.api, method, p, { token: u?.token, body }));
 
-
-const ERROR_SCHEMA: Record<number, ApiSchemaName> = { 401: 'APIUnauthorizedError', 403: 'APIForbiddenError', 404: 'APINotFound', 422: 'APIValidationError' };
+const ERROR_SCHEMA: Record<number, ApiSchemaName> = {
+  401: 'APIUnauthorizedError',
+  403: 'APIForbiddenError',
+  404: 'APINotFound',
+  422: 'APIValidationError',
+};
 /** Error answers are JSON too: each is checked against its error schema and must carry a message. */
 function checked(r: Res): Res {
   if (r.status >= 400) {
@@ -45,7 +50,8 @@ async function makeTeam(org: string, body: Record<string, unknown>) {
   return r.json;
 }
 
-const addMember = async (teamId: number, u: TestUser) => assert.is((await as(owner, 'PUT', `/teams/${teamId}/members/${u.name}`)).status, 204);
+const addMember = async (teamId: number, u: TestUser) =>
+  assert.is((await as(owner, 'PUT', `/teams/${teamId}/members/${u.name}`)).status, 204);
 
 async function orgRepo(org: string, body: Record<string, unknown>) {
   const r = await as(admin, 'POST', `/admin/users/${org}/repos`, body);
@@ -65,7 +71,9 @@ test.before(async () => {
   ctx.org = org.name;
   ctx.orgId = org.id;
   ctx.ownersId = (await as(owner, 'GET', `/orgs/${org.name}/teams`)).json[0].id;
-  ctx.teamId = (await makeTeam(org.name, { name: 'team', description: 'the readers', permission: 'read', units: ['repo.code', 'repo.issues'] })).id;
+  ctx.teamId = (
+    await makeTeam(org.name, { name: 'team', description: 'the readers', permission: 'read', units: ['repo.code', 'repo.issues'] })
+  ).id;
   ctx.otherId = (await makeTeam(org.name, { name: 'other', permission: 'write', units: ['repo.code'] })).id;
   await addMember(ctx.teamId, teamMember);
   await addMember(ctx.otherId, member);
@@ -77,7 +85,13 @@ test.after(async () => {
 });
 
 test('POST {O}/teams: a unit team answers 201 with its organization, mode, units and units_map', async () => {
-  const t = await makeTeam(ctx.org, { name: uniq('t'), description: 'd', permission: 'write', units: ['repo.code', 'repo.pulls', 'repo.nonsense'], can_create_org_repo: true });
+  const t = await makeTeam(ctx.org, {
+    name: uniq('t'),
+    description: 'd',
+    permission: 'write',
+    units: ['repo.code', 'repo.pulls', 'repo.nonsense'],
+    can_create_org_repo: true,
+  });
   assert.is(t.permission, 'write');
   assert.equal(t.units, ['repo.code', 'repo.pulls']);
   assert.equal(t.units_map, { 'repo.code': 'write', 'repo.pulls': 'write' });
@@ -88,9 +102,17 @@ test('POST {O}/teams: a unit team answers 201 with its organization, mode, units
 });
 
 test('POST {O}/teams: units_map sets the unit modes and the team mode is the smallest of them', async () => {
-  const t = await makeTeam(ctx.org, { name: uniq('t'), permission: 'admin', units_map: { 'repo.code': 'write', 'repo.issues': 'read', 'repo.wiki': 'none' } });
+  const t = await makeTeam(ctx.org, {
+    name: uniq('t'),
+    permission: 'admin',
+    units_map: { 'repo.code': 'write', 'repo.issues': 'read', 'repo.wiki': 'none' },
+  });
   assert.is(t.permission, 'admin', 'admin is kept: units_map only lowers modes below admin');
-  const m = await makeTeam(ctx.org, { name: uniq('t'), permission: 'read', units_map: { 'repo.code': 'write', 'repo.issues': 'write', 'repo.wiki': 'none' } });
+  const m = await makeTeam(ctx.org, {
+    name: uniq('t'),
+    permission: 'read',
+    units_map: { 'repo.code': 'write', 'repo.issues': 'write', 'repo.wiki': 'none' },
+  });
   assert.is(m.permission, 'write');
   assert.equal(m.units_map, { 'repo.code': 'write', 'repo.issues': 'write', 'repo.wiki': 'none' });
   const a = await makeTeam(ctx.org, { name: uniq('t'), permission: 'admin' });
@@ -127,7 +149,10 @@ test('GET {O}/teams: every team, organization null, sorted by name, paginated', 
   assert.match(r.headers.get('link') ?? '', /rel="next"/);
   const all = (await as(member, 'GET', `/orgs/${ctx.org}/teams?limit=50`)).json;
   const n = names(all) as string[];
-  assert.equal(n, [...n].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())));
+  assert.equal(
+    n,
+    [...n].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())),
+  );
   const owners = all.find((t: { name: string }) => t.name === 'Owners');
   assert.is(owners.permission, 'owner');
   assert.is(owners.includes_all_repositories, true);
@@ -152,7 +177,7 @@ test('GET {O}/teams/search: {ok, data}; members search their own teams, site adm
   assert.is((await as(outsider, 'GET', `/orgs/${ctx.org}/teams/search`)).status, 403);
 });
 
-test('GET /teams/{teamid} fills organization; /user/teams lists the caller\'s teams with theirs', async () => {
+test("GET /teams/{teamid} fills organization; /user/teams lists the caller's teams with theirs", async () => {
   const r = await as(teamMember, 'GET', `/teams/${ctx.teamId}`);
   assert.is(r.status, 200);
   valid('Team', r.json);
@@ -171,7 +196,13 @@ test('GET /teams/{teamid} fills organization; /user/teams lists the caller\'s te
 test('PATCH /teams/{teamid}: edits the team, answers with organization null; duplicates 422', async () => {
   const t = await makeTeam(ctx.org, { name: uniq('edit'), permission: 'read', units: ['repo.code'] });
   const name = uniq('renamed');
-  const r = await as(owner, 'PATCH', `/teams/${t.id}`, { name, description: 'changed', permission: 'write', units_map: { 'repo.code': 'write', 'repo.issues': 'read' }, includes_all_repositories: true });
+  const r = await as(owner, 'PATCH', `/teams/${t.id}`, {
+    name,
+    description: 'changed',
+    permission: 'write',
+    units_map: { 'repo.code': 'write', 'repo.issues': 'read' },
+    includes_all_repositories: true,
+  });
   assert.is(r.status, 200, r.text);
   valid('Team', r.json);
   assert.is(r.json.organization, null);
@@ -241,7 +272,13 @@ test('team members: adding makes an org member; list, get, remove; the last owne
 
 test('spec, TM: team member, org owner and site admin pass; org member 403; outsider 404', async () => {
   const path = `/teams/${ctx.teamId}`;
-  const cases: [TestUser, number][] = [[owner, 200], [teamMember, 200], [admin, 200], [member, 403], [outsider, 404]];
+  const cases: [TestUser, number][] = [
+    [owner, 200],
+    [teamMember, 200],
+    [admin, 200],
+    [member, 403],
+    [outsider, 404],
+  ];
   for (const [u, want] of cases) {
     const r = await as(u, 'GET', path);
     assert.is(r.status, want, u.name);
@@ -254,7 +291,11 @@ test('spec, TM: team member, org owner and site admin pass; org member 403; outs
 
 test('spec, ONA on team paths: non-owners get 404 (after TM); owners and site admins pass; nothing changes', async () => {
   const path = `/teams/${ctx.teamId}`;
-  const cases: [TestUser, number][] = [[teamMember, 404], [member, 403], [outsider, 404]];
+  const cases: [TestUser, number][] = [
+    [teamMember, 404],
+    [member, 403],
+    [outsider, 404],
+  ];
   for (const [u, want] of cases) {
     assert.is((await as(u, 'PATCH', path, { description: 'hacked' })).status, want, `PATCH ${u.name}`);
     assert.is((await as(u, 'DELETE', path)).status, want, `DELETE ${u.name}`);
@@ -270,7 +311,13 @@ test('spec, ONA on team paths: non-owners get 404 (after TM); owners and site ad
 
 test('spec, OM and ONA on organization paths: non-members 403 (member), members 403 (owner)', async () => {
   const list = `/orgs/${ctx.org}/teams`;
-  for (const [u, want] of [[owner, 200], [member, 200], [teamMember, 200], [admin, 200], [outsider, 403]] as const) {
+  for (const [u, want] of [
+    [owner, 200],
+    [member, 200],
+    [teamMember, 200],
+    [admin, 200],
+    [outsider, 403],
+  ] as const) {
     const r = await as(u, 'GET', list);
     assert.is(r.status, want, u.name);
     if (want === 403) assert.is(r.json.message, 'Must be an organization member');

@@ -5,8 +5,12 @@ import * as assert from 'uvu/assert';
 import { newRepo, setup, uniq, valid, type Env } from './repo-setup.ts';
 
 let env: Env;
-test.before(async () => { env = await setup(); });
-test.after(async () => { await env.close(); });
+test.before(async () => {
+  env = await setup();
+});
+test.after(async () => {
+  await env.close();
+});
 
 test('PUT {R}/topics replaces them (lower-cased, deduplicated); GET lists them by name; Repository.topics follows', async () => {
   const { alice } = env;
@@ -81,7 +85,13 @@ test('GET /topics/search: matching topics, most used first, with repo_count', as
   const r = await env.as(alice, 'GET', `/topics/search?q=${word}`);
   assert.is(r.status, 200, r.text);
   for (const t of r.json.topics) valid('TopicResponse', t);
-  assert.equal(r.json.topics.map((t: { topic_name: string; repo_count: number }) => [t.topic_name, t.repo_count]), [[`${word}-common`, 2], [`${word}-rare`, 1]]);
+  assert.equal(
+    r.json.topics.map((t: { topic_name: string; repo_count: number }) => [t.topic_name, t.repo_count]),
+    [
+      [`${word}-common`, 2],
+      [`${word}-rare`, 1],
+    ],
+  );
   assert.is(r.headers.get('x-total-count'), '2');
   await env.as(bob, 'DELETE', `/repos/${b.full_name}`);
   const after = await env.as(alice, 'GET', `/topics/search?q=${word}-common`);

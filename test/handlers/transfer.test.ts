@@ -6,8 +6,12 @@ import { makeToken } from '../helpers/fixtures.ts';
 import { exists, gitDir, newOrg, newRepo, setup, valid, type Env } from './repo-setup.ts';
 
 let env: Env;
-test.before(async () => { env = await setup(); });
-test.after(async () => { await env.close(); });
+test.before(async () => {
+  env = await setup();
+});
+test.after(async () => {
+  await env.close();
+});
 
 test('to another user: 201 pending with repo_transfer; the recipient accepts (202); the directory moves; the old name redirects', async () => {
   const { alice, bob } = env;
@@ -22,7 +26,11 @@ test('to another user: 201 pending with repo_transfer; the recipient accepts (20
   const seen = await env.as(bob, 'GET', `/repos/${repo.full_name}`);
   assert.is(seen.status, 200);
   assert.is(seen.json.repo_transfer.recipient.login, bob.name);
-  assert.is((await env.as(alice, 'POST', `/repos/${repo.full_name}/transfer`, { new_owner: env.carol.name })).status, 409, 'one transfer at a time');
+  assert.is(
+    (await env.as(alice, 'POST', `/repos/${repo.full_name}/transfer`, { new_owner: env.carol.name })).status,
+    409,
+    'one transfer at a time',
+  );
   assert.is((await env.as(alice, 'POST', `/repos/${repo.full_name}/transfer/accept`)).status, 403, 'only the recipient accepts');
 
   const accept = await env.as(bob, 'POST', `/repos/${repo.full_name}/transfer/accept`);
@@ -55,7 +63,10 @@ test('to an organization the caller owns: 202 at once; team_ids are checked', as
   const other = await newOrg(env, bob);
   const otherTeam = (await env.as(bob, 'GET', `/orgs/${other.name}/teams`)).json[0];
   const repo = await newRepo(env, alice);
-  assert.is((await env.as(alice, 'POST', `/repos/${repo.full_name}/transfer`, { new_owner: org.name, team_ids: [otherTeam.id] })).status, 403);
+  assert.is(
+    (await env.as(alice, 'POST', `/repos/${repo.full_name}/transfer`, { new_owner: org.name, team_ids: [otherTeam.id] })).status,
+    403,
+  );
   assert.is((await env.as(alice, 'POST', `/repos/${repo.full_name}/transfer`, { new_owner: org.name, team_ids: [99999999] })).status, 422);
   assert.is((await env.as(alice, 'POST', `/repos/${repo.full_name}/transfer`, { new_owner: bob.name, team_ids: [] })).status, 422);
   const r = await env.as(alice, 'POST', `/repos/${repo.full_name}/transfer`, { new_owner: org.name });
@@ -74,7 +85,11 @@ test('refusals: unknown owner 404, a name taken at the recipient 422, non-owners
   await env.as(carol, 'POST', '/user/repos', { name: repo.name });
   assert.is((await env.as(alice, 'POST', `/repos/${repo.full_name}/transfer`, { new_owner: carol.name })).status, 422);
   await env.as(alice, 'PUT', `/repos/${repo.full_name}/collaborators/${bob.name}`, { permission: 'admin' });
-  assert.is((await env.as(bob, 'POST', `/repos/${repo.full_name}/transfer`, { new_owner: bob.name })).status, 403, 'admin collaborators are not owners');
+  assert.is(
+    (await env.as(bob, 'POST', `/repos/${repo.full_name}/transfer`, { new_owner: bob.name })).status,
+    403,
+    'admin collaborators are not owners',
+  );
   const specific = await makeToken(env.srv.api, alice, ['write:repository'], { repositories: [{ owner: alice.name, name: repo.name }] });
   assert.is((await env.as(specific, 'POST', `/repos/${repo.full_name}/transfer`, { new_owner: bob.name })).status, 403);
   assert.is((await env.as(alice, 'GET', `/repos/${repo.full_name}`)).json.repo_transfer, null);

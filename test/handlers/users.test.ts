@@ -30,7 +30,6 @@ async function setVisibility(u: TestUser, visibility: string) {
   assert.is(r.status, 200, r.text);
 }
 
-
 test.before(async () => {
   db = await openTestDb();
   srv = await startServer(db);
@@ -84,12 +83,18 @@ test('GET /users/search: {ok,data}, q over names and visible e-mails, uid, pagin
   assert.is(r.json.ok, true);
   for (const u of r.json.data) valid('User', u);
   assert.is(r.headers.get('x-total-count'), '2');
-  assert.equal(r.json.data.map((u: { login: string }) => u.login), [`${tag}n0`]);
+  assert.equal(
+    r.json.data.map((u: { login: string }) => u.login),
+    [`${tag}n0`],
+  );
   assert.ok(r.headers.get('link')?.includes('rel="next"'));
   const all = await as(admin, 'GET', `/users/search?q=${tag.toUpperCase()}`);
   assert.is(all.headers.get('x-total-count'), '3');
   const byId = await api('GET', `/users/search?uid=${made[1].id}`);
-  assert.equal(byId.json.data.map((u: { id: number }) => u.id), [made[1].id]);
+  assert.equal(
+    byId.json.data.map((u: { id: number }) => u.id),
+    [made[1].id],
+  );
   const ghost = await api('GET', '/users/search?uid=-1');
   assert.is(ghost.json.data[0].login, 'Ghost');
   valid('User', ghost.json.data[0]);
@@ -176,7 +181,13 @@ test('GET/PATCH /user/settings: UserSettings shape, only given fields change, hi
   const before = await as(u, 'GET', '/user/settings');
   assert.is(before.status, 200);
   valid('UserSettings', before.json);
-  const r = await as(u, 'PATCH', '/user/settings', { full_name: 'Uma U', pronouns: 'they/them', hide_pronouns: true, hide_email: true, theme: 'forgejo-dark' });
+  const r = await as(u, 'PATCH', '/user/settings', {
+    full_name: 'Uma U',
+    pronouns: 'they/them',
+    hide_pronouns: true,
+    hide_email: true,
+    theme: 'forgejo-dark',
+  });
   assert.is(r.status, 200, r.text);
   valid('UserSettings', r.json);
   assert.is(r.json.full_name, 'Uma U');
@@ -195,12 +206,18 @@ test('e-mail addresses: list, add (201 with the whole list), duplicates and bad 
   const u = await makeUser(db, srv.api);
   const list = await as(u, 'GET', '/user/emails');
   validOkList('Email', list);
-  assert.equal(list.json.map((e: { email: string; primary: boolean }) => [e.email, e.primary]), [[`${u.name}@example.com`, true]]);
+  assert.equal(
+    list.json.map((e: { email: string; primary: boolean }) => [e.email, e.primary]),
+    [[`${u.name}@example.com`, true]],
+  );
   const extra = `${uniq('extra')}@example.org`;
   const add = await as(u, 'POST', '/user/emails', { emails: [extra] });
   assert.is(add.status, 201, add.text);
   for (const e of add.json) valid('Email', e);
-  assert.equal(add.json.map((e: { email: string }) => e.email), [`${u.name}@example.com`, extra]);
+  assert.equal(
+    add.json.map((e: { email: string }) => e.email),
+    [`${u.name}@example.com`, extra],
+  );
   assert.is(add.json[1].verified, true);
   assert.is(add.json[1].primary, false);
   const dup = await as(u, 'POST', '/user/emails', { emails: [extra.toUpperCase()] });
@@ -252,7 +269,10 @@ test("a user's organizations: public memberships for others, all for the user; O
   assert.is((await as(u, 'PUT', `/orgs/${open.json.name}/public_members/${u.name}`)).status, 204);
   assert.is((await as(u, 'PUT', `/orgs/${closed.json.name}/public_members/${u.name}`)).status, 204);
   const seen = await as(bob, 'GET', `/users/${u.name}/orgs`);
-  assert.equal(seen.json.map((o: { name: string }) => o.name), [open.json.name]);
+  assert.equal(
+    seen.json.map((o: { name: string }) => o.name),
+    [open.json.name],
+  );
   assert.is((await as(admin, 'GET', `/users/${u.name}/orgs`)).json.length, 2);
   const perm = await as(bob, 'GET', `/users/${u.name}/orgs/${open.json.name}/permissions`);
   assert.is(perm.status, 200, perm.text);
@@ -281,13 +301,19 @@ test('starred and subscriptions: Repository lists the caller can reach, with X-T
   assert.is(own.json.length, 2);
   assert.is((await api('GET', `/users/${u.name}/starred`)).status, 401, 'spec: TOK');
   const others = await as(bob, 'GET', `/users/${u.name}/starred`);
-  assert.equal(others.json.map((r: { name: string }) => r.name), [pub.name]);
+  assert.equal(
+    others.json.map((r: { name: string }) => r.name),
+    [pub.name],
+  );
   assert.is(others.headers.get('x-total-count'), '1');
   const subs = await as(u, 'GET', '/user/subscriptions');
   validOkList('Repository', subs);
   assert.is(subs.json.length, 2);
   const theirs = await as(bob, 'GET', `/users/${u.name}/subscriptions`);
-  assert.equal(theirs.json.map((r: { name: string }) => r.name), [pub.name]);
+  assert.equal(
+    theirs.json.map((r: { name: string }) => r.name),
+    [pub.name],
+  );
   assert.is((await as(u, 'GET', `/users/${u.name}`)).json.starred_repos_count, 2);
   // GET /user counts the stars in its token's statement (issue 10).
   assert.is((await as(u, 'GET', '/user')).json.starred_repos_count, 2);
@@ -296,7 +322,11 @@ test('starred and subscriptions: Repository lists the caller can reach, with X-T
 
 test('OAuth2 applications: secret shown once and stored hashed, list/get/patch/delete, other users get 404', async () => {
   const u = await makeUser(db, srv.api);
-  const made = await as(u, 'POST', '/user/applications/oauth2', { name: 'ci', redirect_uris: ['https://ci.example/cb'], confidential_client: true });
+  const made = await as(u, 'POST', '/user/applications/oauth2', {
+    name: 'ci',
+    redirect_uris: ['https://ci.example/cb'],
+    confidential_client: true,
+  });
   assert.is(made.status, 201, made.text);
   valid('OAuth2Application', made.json);
   assert.match(made.json.client_secret, /^gto_[a-z2-7]{52}$/);
@@ -310,7 +340,10 @@ test('OAuth2 applications: secret shown once and stored hashed, list/get/patch/d
   const one = await as(u, 'GET', `/user/applications/oauth2/${made.json.id}`);
   assert.is(one.json.client_secret, '');
   assert.is((await as(bob, 'GET', `/user/applications/oauth2/${made.json.id}`)).status, 404);
-  const edited = await as(u, 'PATCH', `/user/applications/oauth2/${made.json.id}`, { name: 'ci2', redirect_uris: ['https://ci.example/cb2'] });
+  const edited = await as(u, 'PATCH', `/user/applications/oauth2/${made.json.id}`, {
+    name: 'ci2',
+    redirect_uris: ['https://ci.example/cb2'],
+  });
   assert.is(edited.status, 200);
   valid('OAuth2Application', edited.json);
   assert.is(edited.json.name, 'ci2');

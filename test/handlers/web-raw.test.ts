@@ -5,8 +5,12 @@ import * as assert from 'uvu/assert';
 import { newRepo, setup, type Env } from './repo-setup.ts';
 
 let env: Env;
-test.before(async () => { env = await setup(); });
-test.after(async () => { await env.close(); });
+test.before(async () => {
+  env = await setup();
+});
+test.after(async () => {
+  await env.close();
+});
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const fetchAs = (url: string, token?: string) => fetch(url, { headers: token ? { Authorization: `token ${token}` } : {} });
@@ -20,7 +24,10 @@ async function downloadUrl(full: string, file: string, ref: string, token = env.
 test('download_url of a file on a branch, a branch with slashes, a tag and a commit answers the file', async () => {
   const repo = await newRepo(env, env.alice, { auto_init: true });
   const full = repo.full_name;
-  const made = await env.as(env.alice, 'POST', `/repos/${full}/contents/dir/a%20b.txt`, { content: b64('on a branch'), new_branch: 'feature/x' });
+  const made = await env.as(env.alice, 'POST', `/repos/${full}/contents/dir/a%20b.txt`, {
+    content: b64('on a branch'),
+    new_branch: 'feature/x',
+  });
   assert.is(made.status, 201, made.text);
   const sha = made.json.commit.sha as string;
   assert.is((await env.as(env.alice, 'POST', `/repos/${full}/tags`, { tag_name: 'v1', target: 'feature/x' })).status, 201);
@@ -40,7 +47,7 @@ test('download_url of a file on a branch, a branch with slashes, a tag and a com
   assert.is((await fetchAs(`${env.srv.config.appUrl}${full}/media/branch/main/README.md`)).status, 200, 'media serves plain blobs too');
 });
 
-test('a private repository\'s links need a caller who may read it: 404 otherwise', async () => {
+test("a private repository's links need a caller who may read it: 404 otherwise", async () => {
   const repo = await newRepo(env, env.alice, { auto_init: true, private: true });
   const url = await downloadUrl(repo.full_name, 'README.md', 'main');
   assert.is((await fetchAs(url)).status, 404);

@@ -20,7 +20,12 @@ import { secretKey } from '../../server.ts';
 import { cloneUrl, commitFiles, mustGit, workDir } from '../helpers/git-cli.ts';
 import { newOrg, newRepo, setup, valid, type Env } from './repo-setup.ts';
 
-interface Received { method: string; url: string; headers: http.IncomingHttpHeaders; body: string }
+interface Received {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
 
 let env: Env;
 let services: Services;
@@ -36,7 +41,9 @@ test.before(async () => {
   receiver = http.createServer((req, res) => {
     let body = '';
     req.setEncoding('utf8');
-    req.on('data', (d: string) => { body += d; });
+    req.on('data', (d: string) => {
+      body += d;
+    });
     req.on('end', () => {
       received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
       res.writeHead(status, { 'content-type': 'text/plain', 'x-answer': 'yes' });
@@ -64,10 +71,18 @@ async function deliver(): Promise<Received[]> {
 const json = (r: Received) => JSON.parse(r.body) as Record<string, any>;
 const ofType = (rs: Received[], t: string) => rs.filter((r) => r.headers['x-forgejo-event-type'] === t);
 
-async function repoWithHook(events: string[], extra: Record<string, unknown> = {}, repoBody: Record<string, unknown> = { auto_init: true }) {
+async function repoWithHook(
+  events: string[],
+  extra: Record<string, unknown> = {},
+  repoBody: Record<string, unknown> = { auto_init: true },
+) {
   const repo = await newRepo(env, env.alice, repoBody);
   const hook = await env.as(env.alice, 'POST', `/repos/${repo.full_name}/hooks`, {
-    type: 'forgejo', config: { url: hookUrl, content_type: 'json', secret: SECRET }, events, active: true, ...extra,
+    type: 'forgejo',
+    config: { url: hookUrl, content_type: 'json', secret: SECRET },
+    events,
+    active: true,
+    ...extra,
   });
   assert.is(hook.status, 201, hook.text);
   await deliver(); // nothing from before the hook
@@ -113,7 +128,10 @@ test('a push over git HTTP delivers a push payload with the commits, signed with
   assert.is(p.before, before);
   assert.is(p.after, after);
   assert.is(p.total_commits, 2);
-  assert.equal(p.commits.map((c: { message: string }) => c.message.trim()), ['second pushed', 'first pushed']);
+  assert.equal(
+    p.commits.map((c: { message: string }) => c.message.trim()),
+    ['second pushed', 'first pushed'],
+  );
   assert.equal(p.commits[0].added, ['b.txt']);
   assert.equal(p.commits[0].modified, ['README.md']);
   assert.is(p.head_commit.id, after);
@@ -129,10 +147,17 @@ test('a push over git HTTP delivers a push payload with the commits, signed with
 test('contents API writes deliver push (and create for a new branch); branch_filter limits push, create and delete', async () => {
   const { repo } = await repoWithHook(['push', 'create', 'delete']);
   const filtered = await env.as(env.alice, 'POST', `/repos/${repo.full_name}/hooks`, {
-    type: 'forgejo', config: { url: `${hookUrl}?filtered`, content_type: 'json' }, events: ['push', 'create', 'delete'], branch_filter: 'release/*', active: true,
+    type: 'forgejo',
+    config: { url: `${hookUrl}?filtered`, content_type: 'json' },
+    events: ['push', 'create', 'delete'],
+    branch_filter: 'release/*',
+    active: true,
   });
   assert.is(filtered.status, 201);
-  const w = await env.as(env.alice, 'POST', `/repos/${repo.full_name}/contents/docs/new.md`, { content: Buffer.from('hi').toString('base64'), message: 'add docs' });
+  const w = await env.as(env.alice, 'POST', `/repos/${repo.full_name}/contents/docs/new.md`, {
+    content: Buffer.from('hi').toString('base64'),
+    message: 'add docs',
+  });
   assert.is(w.status, 201, w.text);
   let got = await deliver();
   assert.is(got.length, 1);
@@ -177,7 +202,12 @@ test('contents API writes deliver push (and create for a new branch); branch_fil
 
 test('issues: opened and closed; a comment: created; each to subscribed hooks only', async () => {
   const { repo } = await repoWithHook(['issues', 'issue_comment']);
-  const pushOnly = await env.as(env.alice, 'POST', `/repos/${repo.full_name}/hooks`, { type: 'forgejo', config: { url: `${hookUrl}?push`, content_type: 'json' }, events: ['push'], active: true });
+  const pushOnly = await env.as(env.alice, 'POST', `/repos/${repo.full_name}/hooks`, {
+    type: 'forgejo',
+    config: { url: `${hookUrl}?push`, content_type: 'json' },
+    events: ['push'],
+    active: true,
+  });
   assert.is(pushOnly.status, 201);
   const issue = await env.as(env.bob, 'POST', `/repos/${repo.full_name}/issues`, { title: 'Broken thing', body: 'it broke' });
   assert.is(issue.status, 201, issue.text);
@@ -204,7 +234,10 @@ test('issues: opened and closed; a comment: created; each to subscribed hooks on
   valid('Comment', p.comment);
   assert.is(p.is_pull, false);
 
-  const closed = await env.as(env.alice, 'PATCH', `/repos/${repo.full_name}/issues/${issue.json.number}`, { state: 'closed', title: 'Broken thing (fixed)' });
+  const closed = await env.as(env.alice, 'PATCH', `/repos/${repo.full_name}/issues/${issue.json.number}`, {
+    state: 'closed',
+    title: 'Broken thing (fixed)',
+  });
   assert.is(closed.status, 201);
   got = await deliver();
   const actions = got.map((r) => json(r).action);
@@ -223,7 +256,10 @@ test('issues: opened and closed; a comment: created; each to subscribed hooks on
 test('pull requests: opened, then merged (closed with merged=true) with the base branch push', async () => {
   const { repo } = await repoWithHook(['pull_request', 'push']);
   await env.as(env.alice, 'POST', `/repos/${repo.full_name}/branches`, { new_branch_name: 'feature' });
-  await env.as(env.alice, 'POST', `/repos/${repo.full_name}/contents/f.txt`, { content: Buffer.from('f').toString('base64'), branch: 'feature' });
+  await env.as(env.alice, 'POST', `/repos/${repo.full_name}/contents/f.txt`, {
+    content: Buffer.from('f').toString('base64'),
+    branch: 'feature',
+  });
   await deliver();
   const pr = await env.as(env.alice, 'POST', `/repos/${repo.full_name}/pulls`, { title: 'Add f', head: 'feature', base: 'main' });
   assert.is(pr.status, 201, pr.text);
@@ -272,7 +308,10 @@ test('a published release is delivered; a draft is not', async () => {
   valid('Release', p.release);
   const pub = await env.as(env.alice, 'PATCH', `/repos/${repo.full_name}/releases/${draft.json.id}`, { draft: false });
   assert.is(pub.status, 200);
-  assert.equal((await deliver()).map((r) => json(r).action), ['published']);
+  assert.equal(
+    (await deliver()).map((r) => json(r).action),
+    ['published'],
+  );
 });
 
 test('inactive hooks and unsubscribed events queue nothing; the test route always delivers a push payload (204)', async () => {
@@ -330,7 +369,11 @@ test('with DELIVER_ATTEMPTS=1 (Forgejo) each task is sent once: recorded with th
 test('form hooks post payload=<json>, signed over the JSON; the Authorization header is sent and not recorded', async () => {
   const repo = await newRepo(env, env.alice, { auto_init: true });
   const h = await env.as(env.alice, 'POST', `/repos/${repo.full_name}/hooks`, {
-    type: 'gitea', config: { url: hookUrl, content_type: 'form', secret: SECRET }, events: ['create'], active: true, authorization_header: 'Bearer tok-123',
+    type: 'gitea',
+    config: { url: hookUrl, content_type: 'form', secret: SECRET },
+    events: ['create'],
+    active: true,
+    authorization_header: 'Bearer tok-123',
   });
   assert.is(h.status, 201);
   await env.as(env.alice, 'POST', `/repos/${repo.full_name}/tags`, { tag_name: 'v1' });
@@ -353,7 +396,12 @@ test('form hooks post payload=<json>, signed over the JSON; the Authorization he
 
 test('organization and system hooks hear of repository events; a refused destination is recorded as failed, not an error', async () => {
   const org = await newOrg(env, env.alice);
-  const oh = await env.as(env.alice, 'POST', `/orgs/${org.name}/hooks`, { type: 'forgejo', config: { url: `${hookUrl}?org`, content_type: 'json' }, events: ['repository', 'issues'], active: true });
+  const oh = await env.as(env.alice, 'POST', `/orgs/${org.name}/hooks`, {
+    type: 'forgejo',
+    config: { url: `${hookUrl}?org`, content_type: 'json' },
+    events: ['repository', 'issues'],
+    active: true,
+  });
   assert.is(oh.status, 201);
   const created = await env.as(env.alice, 'POST', `/orgs/${org.name}/repos`, { name: 'hooked' });
   assert.is(created.status, 201, created.text);
@@ -370,7 +418,12 @@ test('organization and system hooks hear of repository events; a refused destina
   assert.is(got[0].url, '/hook?org');
 
   // The default allow list (external hosts only) refuses loopback.
-  const sys = await env.as(env.admin, 'POST', '/admin/hooks', { type: 'forgejo', config: { url: `${hookUrl}?sys`, content_type: 'json', is_system_webhook: 'true' }, events: ['issues'], active: true });
+  const sys = await env.as(env.admin, 'POST', '/admin/hooks', {
+    type: 'forgejo',
+    config: { url: `${hookUrl}?sys`, content_type: 'json', is_system_webhook: 'true' },
+    events: ['issues'],
+    active: true,
+  });
   assert.is(sys.status, 201);
   const repo = await newRepo(env, env.bob);
   const iss = await env.as(env.bob, 'POST', `/repos/${repo.full_name}/issues`, { title: 'system sees this' });
@@ -393,7 +446,8 @@ test('tasks are written in the transaction of the change: a rolled-back change l
   await deliver();
   const em = root().fork();
   const ev = {
-    name: 'issues' as const, action: 'edited' as const,
+    name: 'issues' as const,
+    action: 'edited' as const,
     repo: await em.findOneOrFail(Repository, { id: repo.id }),
     sender: await em.findOneOrFail(User, { id: env.alice.id }),
     issue: await em.findOneOrFail(Issue, { repoId: repo.id, index: issue.json.number }),
@@ -413,7 +467,10 @@ test('tasks are written in the transaction of the change: a rolled-back change l
   assert.is(await root().fork().count(HookTask, { hookId: hook.id, isDelivered: false }), 0);
   await emitEvent(root().fork(), ctx, ev);
   assert.is(await root().fork().count(HookTask, { hookId: hook.id, isDelivered: false }), 1);
-  assert.equal((await deliver()).map((r) => json(r).action), ['edited']);
+  assert.equal(
+    (await deliver()).map((r) => json(r).action),
+    ['edited'],
+  );
 });
 
 test('the background deliverer sends soon after a change', async () => {

@@ -29,7 +29,11 @@ test.before(async () => {
   services = { log: pino({ level: 'silent' }), secrets: new SecretBox(secretKey(env.srv.config)), repoPath: repoPathFor(env.srv.config) };
   receiver = http.createServer((req, res) => {
     req.resume();
-    req.on('end', () => { hits++; res.writeHead(status); res.end(`answer ${status}`); });
+    req.on('end', () => {
+      hits++;
+      res.writeHead(status);
+      res.end(`answer ${status}`);
+    });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve()));
   url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
@@ -41,14 +45,22 @@ test.after(async () => {
 
 const em = () => env.db.db.orm.em.fork();
 const withWebhook = (w: Partial<Config['WEBHOOK']>): Config => ({ ...env.srv.config, WEBHOOK: { ...env.srv.config.WEBHOOK, ...w } });
-const withCleanup = (c: Partial<Config['CRON_CLEANUP_HOOK_TASK_TABLE']>): Config => ({ ...env.srv.config, CRON_CLEANUP_HOOK_TASK_TABLE: { ...env.srv.config.CRON_CLEANUP_HOOK_TASK_TABLE, ...c } });
+const withCleanup = (c: Partial<Config['CRON_CLEANUP_HOOK_TASK_TABLE']>): Config => ({
+  ...env.srv.config,
+  CRON_CLEANUP_HOOK_TASK_TABLE: { ...env.srv.config.CRON_CLEANUP_HOOK_TASK_TABLE, ...c },
+});
 const tick = (cfg: Config) => deliverTick(env.db.db.orm.em, services, cfg);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A repository whose hook hears of issues, with one issue queued; returns the hook id. */
 async function queuedTask(): Promise<number> {
   const repo = await newRepo(env, env.alice);
-  const h = await env.as(env.alice, 'POST', `/repos/${repo.full_name}/hooks`, { type: 'forgejo', config: { url, content_type: 'json' }, events: ['issues'], active: true });
+  const h = await env.as(env.alice, 'POST', `/repos/${repo.full_name}/hooks`, {
+    type: 'forgejo',
+    config: { url, content_type: 'json' },
+    events: ['issues'],
+    active: true,
+  });
   assert.is(h.status, 201, h.text);
   assert.is((await env.as(env.alice, 'POST', `/repos/${repo.full_name}/issues`, { title: 'retry me' })).status, 201);
   return h.json.id;
@@ -75,7 +87,10 @@ test('a failed delivery is retried after the backoff, which doubles, until it su
   t = await taskOf(hookId);
   assert.is(t.attempts, 2);
   // The second wait is twice the first.
-  assert.ok(t.nextAttemptAt!.getTime() - t.deliveredAt!.getTime() >= 1900, `${t.nextAttemptAt?.toISOString()} ${t.deliveredAt?.toISOString()}`);
+  assert.ok(
+    t.nextAttemptAt!.getTime() - t.deliveredAt!.getTime() >= 1900,
+    `${t.nextAttemptAt?.toISOString()} ${t.deliveredAt?.toISOString()}`,
+  );
   status = 200;
   await sleep(2100);
   await tick(cfg);
@@ -127,9 +142,19 @@ async function finishedTasks(hookId: number, ages: number[], pending = 0): Promi
   const m = em();
   const t = await m.findOneOrFail(HookTask, { hookId });
   const row = (isDelivered: boolean, days: number) => ({
-    hookId, repoId: t.repoId, uuid: randomUUID(), eventType: t.eventType, payload: t.payload, isDelivered, isSucceed: isDelivered,
-    requestInfo: null, responseInfo: null, attempts: 1, nextAttemptAt: isDelivered ? null : new Date(Date.now() + 3_600_000),
-    createdAt: new Date(Date.now() - days * 86_400_000), deliveredAt: new Date(Date.now() - days * 86_400_000),
+    hookId,
+    repoId: t.repoId,
+    uuid: randomUUID(),
+    eventType: t.eventType,
+    payload: t.payload,
+    isDelivered,
+    isSucceed: isDelivered,
+    requestInfo: null,
+    responseInfo: null,
+    attempts: 1,
+    nextAttemptAt: isDelivered ? null : new Date(Date.now() + 3_600_000),
+    createdAt: new Date(Date.now() - days * 86_400_000),
+    deliveredAt: new Date(Date.now() - days * 86_400_000),
   });
   await m.nativeDelete(HookTask, { hookId });
   for (const days of ages) await m.insert(HookTask, row(true, days));
@@ -143,7 +168,10 @@ test('cleanup_hook_task_table (OlderThan, run by an admin) removes finished task
   assert.is((await env.as(env.alice, 'POST', '/admin/cron/cleanup_hook_task_table')).status, 403);
   assert.is((await env.as(env.admin, 'POST', '/admin/cron/cleanup_hook_task_table')).status, 204);
   const left = await em().find(HookTask, { hookId }, { orderBy: { id: 'asc' } });
-  assert.equal(left.map((t) => t.isDelivered), [true, true, false]);
+  assert.equal(
+    left.map((t) => t.isDelivered),
+    [true, true, false],
+  );
   assert.ok(left.filter((t) => t.isDelivered).every((t) => t.deliveredAt!.getTime() > Date.now() - 7 * 86_400_000));
   const after = (await env.as(env.admin, 'GET', '/admin/cron')).json.find((c: { name: string }) => c.name === 'cleanup_hook_task_table');
   assert.is(after.exec_times, before.exec_times + 1);

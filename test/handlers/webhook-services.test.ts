@@ -15,7 +15,12 @@ import { repoPathFor, type Services } from '../../lib/http/services.ts';
 import { secretKey } from '../../server.ts';
 import { newRepo, setup, valid, type Env } from './repo-setup.ts';
 
-interface Received { method: string; url: string; headers: http.IncomingHttpHeaders; body: string }
+interface Received {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
 
 let env: Env;
 let services: Services;
@@ -29,7 +34,9 @@ test.before(async () => {
   receiver = http.createServer((req, res) => {
     let body = '';
     req.setEncoding('utf8');
-    req.on('data', (d: string) => { body += d; });
+    req.on('data', (d: string) => {
+      body += d;
+    });
     req.on('end', () => {
       received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -57,7 +64,13 @@ const json = (r: Received) => JSON.parse(r.body) as Record<string, any>;
 /** A repository of alice with one hook of `type` (events issues and push) and nothing queued yet. */
 async function hooked(type: string, config: Record<string, string>, extra: Record<string, unknown> = {}) {
   const repo = await newRepo(env, env.alice, { auto_init: true });
-  const h = await env.as(env.alice, 'POST', `/repos/${repo.full_name}/hooks`, { type, config: { content_type: 'json', ...config }, events: ['issues', 'push', 'issue_comment'], active: true, ...extra });
+  const h = await env.as(env.alice, 'POST', `/repos/${repo.full_name}/hooks`, {
+    type,
+    config: { content_type: 'json', ...config },
+    events: ['issues', 'push', 'issue_comment'],
+    active: true,
+    ...extra,
+  });
   assert.is(h.status, 201, h.text);
   valid('Hook', h.json);
   await deliver();
@@ -74,7 +87,10 @@ async function openIssue(full: string) {
 }
 
 async function pushFile(full: string, file: string, content: string) {
-  const w = await env.as(env.alice, 'POST', `/repos/${full}/contents/${file}`, { content: Buffer.from(content).toString('base64'), message: `add ${file}\n\nbody text` });
+  const w = await env.as(env.alice, 'POST', `/repos/${full}/contents/${file}`, {
+    content: Buffer.from(content).toString('base64'),
+    message: `add ${file}\n\nbody text`,
+  });
   assert.is(w.status, 201, w.text);
   return w.json.commit.sha as string;
 }
@@ -88,7 +104,14 @@ function signedOver(r: Received, event: string, secret: string) {
 }
 
 test('slack: channel, username and icon from config; Slack links, escaped text and an attachment with the body', async () => {
-  const { repo, hook } = await hooked('slack', { url: `${base}/slack`, channel: '#dev', username: 'forge', icon_url: 'https://example.com/i.png', color: 'good', secret: 's' });
+  const { repo, hook } = await hooked('slack', {
+    url: `${base}/slack`,
+    channel: '#dev',
+    username: 'forge',
+    icon_url: 'https://example.com/i.png',
+    color: 'good',
+    secret: 's',
+  });
   assert.equal(hook.metadata, { channel: '#dev', username: 'forge', icon_url: 'https://example.com/i.png', color: 'good' });
   const { issue, got } = await openIssue(repo.full_name);
   signedOver(got, 'issues', 's');
@@ -98,15 +121,29 @@ test('slack: channel, username and icon from config; Slack links, escaped text a
   assert.is(p.channel, '#dev');
   assert.is(p.username, 'forge');
   assert.is(p.icon_url, 'https://example.com/i.png');
-  assert.is(p.text, `[${repo.full_name}] Issue opened: <${repo.html_url}/issues/${issue.number}|#${issue.number} Broken &amp; bad> by \`${env.bob.name}\``);
-  assert.equal(p.attachments, [{ fallback: '', color: 'eb6420', title: `#${issue.number} Broken &amp; bad`, title_link: issue.html_url, text: 'it broke &lt;script&gt;alert(1)&lt;/script&gt; &lt;b&gt;badly&lt;/b&gt;' }]);
+  assert.is(
+    p.text,
+    `[${repo.full_name}] Issue opened: <${repo.html_url}/issues/${issue.number}|#${issue.number} Broken &amp; bad> by \`${env.bob.name}\``,
+  );
+  assert.equal(p.attachments, [
+    {
+      fallback: '',
+      color: 'eb6420',
+      title: `#${issue.number} Broken &amp; bad`,
+      title_link: issue.html_url,
+      text: 'it broke &lt;script&gt;alert(1)&lt;/script&gt; &lt;b&gt;badly&lt;/b&gt;',
+    },
+  ]);
   // Go's encoder escapes <, > and & in strings.
   assert.match(got.body, '\\u003c');
 
   const sha = await pushFile(repo.full_name, 'x.md', 'x');
   const [push] = await deliver();
   const q = json(push);
-  assert.is(q.text, `[${repo.full_name}:<${repo.html_url}/src/branch/main|main>] <${repo.html_url}/compare/${json(push).text.match(/compare\/([^|]+)\|/)[1]}|1 new commit> pushed by \`${env.alice.name}\``);
+  assert.is(
+    q.text,
+    `[${repo.full_name}:<${repo.html_url}/src/branch/main|main>] <${repo.html_url}/compare/${json(push).text.match(/compare\/([^|]+)\|/)[1]}|1 new commit> pushed by \`${env.alice.name}\``,
+  );
   assert.is(q.attachments[0].text, `<${repo.html_url}/commit/${sha}|${sha.slice(0, 7)}>: add x.md - \`${env.alice.name}\``);
   assert.is(q.attachments[0].color, 'good');
 });
@@ -148,25 +185,38 @@ test('dingtalk, feishu and wechatwork: their text formats of a new issue', async
   const b = await openIssue(fei.repo.full_name);
   const fp = json(b.got);
   assert.is(fp.msg_type, 'text');
-  assert.is(fp.content.text, `[Issue-${fei.repo.full_name} #${b.issue.number}]: opened\nBroken & bad\n${b.issue.html_url}\nIssue by ${env.bob.name}\nOperator: ${env.bob.name}\n\n${BODY}`);
+  assert.is(
+    fp.content.text,
+    `[Issue-${fei.repo.full_name} #${b.issue.number}]: opened\nBroken & bad\n${b.issue.html_url}\nIssue by ${env.bob.name}\nOperator: ${env.bob.name}\n\n${BODY}`,
+  );
 
   const wx = await hooked('wechatwork', { url: `${base}/wx` });
   const c = await openIssue(wx.repo.full_name);
   const wp = json(c.got);
   assert.is(wp.msgtype, 'markdown');
   assert.equal(wp.text, { content: '', mentioned_list: null, mentioned_mobile_list: null });
-  assert.is(wp.markdown.content, ` ><font color="info">[${wx.repo.full_name}] Issue opened: #${c.issue.number} Broken & bad by ${env.bob.name}</font>\n >${BODY} \n ><font color="warning"> #${c.issue.number} Broken & bad</font> \n [${c.issue.html_url}](${c.issue.html_url})`);
+  assert.is(
+    wp.markdown.content,
+    ` ><font color="info">[${wx.repo.full_name}] Issue opened: #${c.issue.number} Broken & bad by ${env.bob.name}</font>\n >${BODY} \n ><font color="warning"> #${c.issue.number} Broken & bad</font> \n [${c.issue.html_url}](${c.issue.html_url})`,
+  );
 });
 
 test('telegram: sanitised HTML without previews to the stored URL; the bot token is not shown back', async () => {
-  const { repo, hook } = await hooked('telegram', { url: `${base}/bot123:abc/sendMessage?chat_id=42&message_thread_id=`, bot_token: '123:abc', chat_id: '42' });
+  const { repo, hook } = await hooked('telegram', {
+    url: `${base}/bot123:abc/sendMessage?chat_id=42&message_thread_id=`,
+    bot_token: '123:abc',
+    chat_id: '42',
+  });
   assert.equal(hook.metadata, { bot_token: '', chat_id: '42', thread_id: '' });
   const { issue, got } = await openIssue(repo.full_name);
   assert.is(got.url, '/bot123:abc/sendMessage?chat_id=42&message_thread_id=');
   const p = json(got);
   assert.is(p.parse_mode, 'HTML');
   assert.is(p.disable_web_page_preview, true);
-  assert.match(p.text, `Issue opened: <a href="${repo.html_url}/issues/${issue.number}">#${issue.number} Broken &amp; bad</a> by ${env.bob.name}`);
+  assert.match(
+    p.text,
+    `Issue opened: <a href="${repo.html_url}/issues/${issue.number}">#${issue.number} Broken &amp; bad</a> by ${env.bob.name}`,
+  );
   assert.match(p.text, '<b>badly</b>');
   assert.not.match(p.text, '<script');
 });
@@ -178,7 +228,10 @@ test('msteams: an Adaptive Card with the repository, the action by its sender, a
   assert.is(p.type, 'AdaptiveCard');
   assert.is(p.version, '1.5');
   assert.is(p.body[0].items[0].text, `💬 Update | [${repo.full_name}](${repo.html_url})`);
-  assert.is(p.body[1].items[0].text, `Issue opened: #${issue.number} Broken & bad by [@${env.bob.name}](${env.srv.config.appUrl}${env.bob.name})`);
+  assert.is(
+    p.body[1].items[0].text,
+    `Issue opened: #${issue.number} Broken & bad by [@${env.bob.name}](${env.srv.config.appUrl}${env.bob.name})`,
+  );
   assert.is(p.body[2].items[0].columns[0].items[0].text, 'Open');
   assert.is(p.body[3].items[0].text, BODY);
   assert.equal(p.actions, [{ type: 'Action.OpenUrl', title: 'View in Forgejo', url: issue.html_url }]);
@@ -186,7 +239,13 @@ test('msteams: an Adaptive Card with the repository, the action by its sender, a
 
 test('matrix: PUT to the room URL plus a transaction id from the payload, the access token as Bearer, HTML and plain bodies', async () => {
   const room = `${base}/_matrix/client/v3/rooms/${encodeURIComponent('!room:example.org')}/send/m.room.message`;
-  const { repo, hook } = await hooked('matrix', { url: room, homeserver_url: base, room_id: '!room:example.org', message_type: '1', access_token: 'mx-token' });
+  const { repo, hook } = await hooked('matrix', {
+    url: room,
+    homeserver_url: base,
+    room_id: '!room:example.org',
+    message_type: '1',
+    access_token: 'mx-token',
+  });
   assert.equal(hook.metadata, { homeserver_url: base, room_id: '!room:example.org', message_type: 1 });
   const { issue, got } = await openIssue(repo.full_name);
   const task = await root().findOneOrFail(HookTask, { hookId: hook.id }, { orderBy: { id: 'desc' } });
@@ -199,12 +258,20 @@ test('matrix: PUT to the room URL plus a transaction id from the payload, the ac
   assert.is(p.msgtype, 'm.notice');
   assert.is(p.format, 'org.matrix.custom.html');
   const link = `${repo.html_url}/issues/${issue.number}`;
-  assert.is(p.formatted_body, `[${repo.full_name}] Issue opened: <a href="${link}">#${issue.number} Broken &amp; bad</a> by ${env.bob.name}`);
+  assert.is(
+    p.formatted_body,
+    `[${repo.full_name}] Issue opened: <a href="${link}">#${issue.number} Broken &amp; bad</a> by ${env.bob.name}`,
+  );
   assert.is(p.body, `[${repo.full_name}] Issue opened: [#${issue.number} Broken &amp; bad](${link}) by ${env.bob.name}`);
 });
 
 test('packagist: the package URL for every event, to the stored update URL, without Forgejo headers', async () => {
-  const { repo, hook } = await hooked('packagist', { url: `${base}/api/update-package?username=u&apiToken=t`, username: 'u', api_token: 't', package_url: 'https://packagist.org/packages/acme/lib' });
+  const { repo, hook } = await hooked('packagist', {
+    url: `${base}/api/update-package?username=u&apiToken=t`,
+    username: 'u',
+    api_token: 't',
+    package_url: 'https://packagist.org/packages/acme/lib',
+  });
   assert.equal(hook.metadata, { username: 'u', api_token: '', package_url: 'https://packagist.org/packages/acme/lib' });
   await pushFile(repo.full_name, 'composer.json', '{}');
   const [got] = await deliver();
@@ -214,8 +281,17 @@ test('packagist: the package URL for every event, to the stored update URL, with
 });
 
 test('sourcehut builds: the manifest read at the pushed commit, pinned to it; other events are not sent', async () => {
-  const { repo, hook } = await hooked('sourcehut_builds', { url: `${base}/query`, manifest_path: '.build.yml', visibility: 'PUBLIC', access_token: 'srht-token' });
-  const sha = await pushFile(repo.full_name, '.build.yml', 'image: alpine/edge\nsources:\n  - https://example.com/other.git\ntasks:\n  - build: echo hi\n');
+  const { repo, hook } = await hooked('sourcehut_builds', {
+    url: `${base}/query`,
+    manifest_path: '.build.yml',
+    visibility: 'PUBLIC',
+    access_token: 'srht-token',
+  });
+  const sha = await pushFile(
+    repo.full_name,
+    '.build.yml',
+    'image: alpine/edge\nsources:\n  - https://example.com/other.git\ntasks:\n  - build: echo hi\n',
+  );
   const [got] = await deliver();
   assert.is(got.headers.authorization, 'Bearer srht-token');
   assert.is(got.headers['x-forgejo-event'], undefined);
@@ -234,7 +310,9 @@ test('sourcehut builds: the manifest read at the pushed commit, pinned to it; ot
   assert.match(manifest, 'image: alpine/edge');
 
   // A commit without the manifest: the error goes to the service, as Forgejo sends it.
-  await env.as(env.alice, 'DELETE', `/repos/${repo.full_name}/contents/.build.yml`, { sha: (await env.as(env.alice, 'GET', `/repos/${repo.full_name}/contents/.build.yml`)).json.sha });
+  await env.as(env.alice, 'DELETE', `/repos/${repo.full_name}/contents/.build.yml`, {
+    sha: (await env.as(env.alice, 'GET', `/repos/${repo.full_name}/contents/.build.yml`)).json.sha,
+  });
   const [missing] = await deliver();
   assert.is(json(missing).error, `${repo.full_name}:refs/heads/main could not open manifest ".build.yml"`);
 
@@ -267,7 +345,10 @@ test('GET hooks/{id} shows the delivery history: queued, delivered with its stat
   await deliver();
   got = await env.as(env.alice, 'GET', path);
   const done = got.json.deliveries[0];
-  assert.equal([done.uuid, done.is_delivered, done.is_succeed, done.attempts, done.response_status, done.next_attempt_at], [queued.uuid, true, true, 1, 200, null]);
+  assert.equal(
+    [done.uuid, done.is_delivered, done.is_succeed, done.attempts, done.response_status, done.next_attempt_at],
+    [queued.uuid, true, true, 1, 200, null],
+  );
   assert.ok(Date.parse(done.delivered_at) >= Date.parse(done.created_at));
 
   // A destination that refuses: not delivered yet, one attempt made, the next one scheduled.
@@ -277,7 +358,7 @@ test('GET hooks/{id} shows the delivery history: queued, delivered with its stat
   const failed = (await env.as(env.alice, 'GET', path)).json.deliveries[0];
   assert.equal([failed.is_delivered, failed.is_succeed, failed.attempts], [false, false, 1]);
   assert.ok(Date.parse(failed.next_attempt_at) > Date.now(), failed.next_attempt_at);
-  assert.is((await env.as(env.alice, 'GET', `/repos/${repo.full_name}/hooks`)).json[0].deliveries, undefined, 'lists stay Forgejo\'s Hook');
+  assert.is((await env.as(env.alice, 'GET', `/repos/${repo.full_name}/hooks`)).json[0].deliveries, undefined, "lists stay Forgejo's Hook");
 });
 
 test('type settings: required keys answer 422 Missing config option, bad values 422 or 400, nothing stored', async () => {
@@ -293,7 +374,10 @@ test('type settings: required keys answer 422 Missing config option, bad values 
     ['slack', { channel: 'Has Spaces' }, 400, 'Invalid slack channel name'],
   ];
   for (const [type, config, status, message] of cases) {
-    const r = await env.as(env.alice, 'POST', `/repos/${repo.full_name}/hooks`, { type, config: { url: `${base}/x`, content_type: 'json', ...config } });
+    const r = await env.as(env.alice, 'POST', `/repos/${repo.full_name}/hooks`, {
+      type,
+      config: { url: `${base}/x`, content_type: 'json', ...config },
+    });
     assert.is(r.status, status, `${type} ${JSON.stringify(config)} ${r.text}`);
     assert.is(r.json.message, message);
   }

@@ -17,16 +17,27 @@ import { gitSupportsSha256 } from '../../lib/repos/repos.ts';
 
 let env: Env;
 let tmp: string;
-test.before(async () => { env = await setup(); tmp = workDir(); });
-test.after(async () => { await env.close(); fs.rmSync(tmp, { recursive: true, force: true }); });
+test.before(async () => {
+  env = await setup();
+  tmp = workDir();
+});
+test.after(async () => {
+  await env.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
 
 type Repo = Awaited<ReturnType<typeof newRepo>>;
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 const unb64 = (s: string) => Buffer.from(s, 'base64').toString('utf8');
 const W = (repo: Repo) => `/repos/${repo.full_name}/wiki`;
 const wikiDir = (repo: Repo, owner = repo.owner.login, name = repo.name) => gitDir(env, owner, `${name}.wiki`);
-const tip = async (dir: string) => (await git(null, '--git-dir', dir, 'rev-parse', '--verify', '--quiet', 'refs/heads/main')).out.trim() || null;
-const files = async (dir: string) => (await mustGit(null, '--git-dir', dir, 'ls-tree', '-z', '--name-only', 'refs/heads/main')).split('\0').filter((f) => f !== '').sort();
+const tip = async (dir: string) =>
+  (await git(null, '--git-dir', dir, 'rev-parse', '--verify', '--quiet', 'refs/heads/main')).out.trim() || null;
+const files = async (dir: string) =>
+  (await mustGit(null, '--git-dir', dir, 'ls-tree', '-z', '--name-only', 'refs/heads/main'))
+    .split('\0')
+    .filter((f) => f !== '')
+    .sort();
 const fsck = (dir: string) => mustGit(null, '--git-dir', dir, 'fsck', '--strict', '--no-dangling');
 
 async function create(repo: Repo, title: string, content: string, message?: string): Promise<Res> {
@@ -37,21 +48,56 @@ async function create(repo: Repo, title: string, content: string, message?: stri
 }
 
 test('page names map like Forgejo (wiki_path_test.go vectors)', () => {
-  const titles: [string, string][] = [['', 'unnamed'], ['.', 'unnamed'], ['..', 'unnamed'], ['wiki name', 'wiki-name'], ['title.md', 'title.md.-'],
-    ['wiki-name', 'wiki-name.-'], ['the wiki-name', 'the+wiki-name.-'], ['a/b', 'a%2Fb'], ['a%b', 'a%25b']];
+  const titles: [string, string][] = [
+    ['', 'unnamed'],
+    ['.', 'unnamed'],
+    ['..', 'unnamed'],
+    ['wiki name', 'wiki-name'],
+    ['title.md', 'title.md.-'],
+    ['wiki-name', 'wiki-name.-'],
+    ['the wiki-name', 'the+wiki-name.-'],
+    ['a/b', 'a%2Fb'],
+    ['a%b', 'a%25b'],
+  ];
   for (const [title, web] of titles) assert.is(titleToWebPath(title), web, title);
-  const displays: [string, string][] = [['wiki-name', 'wiki name'], ['wiki-name.-', 'wiki-name'], ['name-with %2F slash', 'name with / slash'],
-    ['name-with %25 percent', 'name with % percent'], ['2000-01-02+meeting.-.md', '2000-01-02 meeting'], ['a%20b.md', 'a b']];
+  const displays: [string, string][] = [
+    ['wiki-name', 'wiki name'],
+    ['wiki-name.-', 'wiki-name'],
+    ['name-with %2F slash', 'name with / slash'],
+    ['name-with %25 percent', 'name with % percent'],
+    ['2000-01-02+meeting.-.md', '2000-01-02 meeting'],
+    ['a%20b.md', 'a b'],
+  ];
   for (const [web, title] of displays) assert.is(webPathToTitle(web), title, web);
-  const gitPaths: [string, string][] = [['wiki%20name', 'wiki-name.md'], ['wiki+name', 'wiki-name.md'], ['wiki%20name.md', 'wiki name.md'],
-    ['wiki%2520name.md', 'wiki%20name.md'], ['2000-01-02+meeting', '2000-01-02-meeting.md'], ['2000-01-02%20meeting.-', '2000-01-02 meeting.-.md']];
+  const gitPaths: [string, string][] = [
+    ['wiki%20name', 'wiki-name.md'],
+    ['wiki+name', 'wiki-name.md'],
+    ['wiki%20name.md', 'wiki name.md'],
+    ['wiki%2520name.md', 'wiki%20name.md'],
+    ['2000-01-02+meeting', '2000-01-02-meeting.md'],
+    ['2000-01-02%20meeting.-', '2000-01-02 meeting.-.md'],
+  ];
   for (const [web, file] of gitPaths) assert.is(webPathToGitPath(web), file, web);
-  const webPaths: [string, string][] = [['hello-world.md', 'hello-world'], ['hello world.md', 'hello-world'], ['hello-world.-.md', 'hello-world.-'],
-    ['hello world.-.md', 'hello+world.-'], ['symbols %2F.md', 'symbols-%2F']];
+  const webPaths: [string, string][] = [
+    ['hello-world.md', 'hello-world'],
+    ['hello world.md', 'hello-world'],
+    ['hello-world.-.md', 'hello-world.-'],
+    ['hello world.-.md', 'hello+world.-'],
+    ['symbols %2F.md', 'symbols-%2F'],
+  ];
   for (const [file, web] of webPaths) assert.is(gitPathToWebPath(file), web, file);
   for (const bad of ['nofileextension', 'wrongfileextension.txt', 'badescaping%%.md']) assert.is(gitPathToWebPath(bad), null, bad);
   // Any printable title survives title -> web -> git -> web -> title (Forgejo's consistency test).
-  for (const title of ['Home Page', '2000-01-02 meeting', 'Über Straße', '100% sure?', 'a+b=c & d', 'x.md', 'tabs\tand "quotes"', '日本語 ページ']) {
+  for (const title of [
+    'Home Page',
+    '2000-01-02 meeting',
+    'Über Straße',
+    '100% sure?',
+    'a+b=c & d',
+    'x.md',
+    'tabs\tand "quotes"',
+    '日本語 ページ',
+  ]) {
     const web = titleToWebPath(title);
     const back = gitPathToWebPath(webPathToGitPath(web));
     assert.is(back, web, title);
@@ -62,7 +108,12 @@ test('page names map like Forgejo (wiki_path_test.go vectors)', () => {
 test('before the first page everything is 404 and no wiki repository appears; the first page creates it', async () => {
   const { alice } = env;
   const repo = await newRepo(env, alice);
-  for (const [method, p] of [['GET', '/pages'], ['GET', '/page/Home'], ['GET', '/revisions/Home'], ['DELETE', '/page/Home']] as const) {
+  for (const [method, p] of [
+    ['GET', '/pages'],
+    ['GET', '/page/Home'],
+    ['GET', '/revisions/Home'],
+    ['DELETE', '/page/Home'],
+  ] as const) {
     assert.is((await env.as(alice, method, `${W(repo)}${p}`)).status, 404, `${method} ${p}`);
   }
   assert.is((await env.as(alice, 'PATCH', `${W(repo)}/page/Home`, { content_base64: b64('x') })).status, 404);
@@ -142,7 +193,10 @@ test('list: WikiPageMetaData in file order, paging with X-Total-Count only; file
   const all = await env.as(env.alice, 'GET', `${W(repo)}/pages`);
   assert.is(all.status, 200);
   for (const m of all.json) valid('WikiPageMetaData', m);
-  assert.equal(all.json.map((m: { title: string }) => m.title), ['Alpha', 'Beta', 'Delta', 'Epsilon', 'Gamma']);
+  assert.equal(
+    all.json.map((m: { title: string }) => m.title),
+    ['Alpha', 'Beta', 'Delta', 'Epsilon', 'Gamma'],
+  );
   assert.is(all.headers.get('x-total-count'), '5');
   assert.is(all.headers.get('link'), null);
   const alpha = all.json[0];
@@ -151,7 +205,10 @@ test('list: WikiPageMetaData in file order, paging with X-Total-Count only; file
   assert.is(alpha.last_commit.message, 'Add "Alpha"\n');
 
   const p2 = await env.as(env.alice, 'GET', `${W(repo)}/pages?limit=2&page=2`);
-  assert.equal(p2.json.map((m: { title: string }) => m.title), ['Delta', 'Epsilon']);
+  assert.equal(
+    p2.json.map((m: { title: string }) => m.title),
+    ['Delta', 'Epsilon'],
+  );
   assert.is(p2.headers.get('x-total-count'), '5');
   const past = await env.as(env.alice, 'GET', `${W(repo)}/pages?limit=2&page=9`);
   assert.equal(past.json, []);
@@ -161,7 +218,10 @@ test('revisions: newest first, count and X-Total-Count; commit_count follows; 40
   const repo = await newRepo(env, env.alice);
   await create(repo, 'Home', 'v1', 'one');
   await create(repo, 'Other', 'other');
-  for (const [n, message] of [[2, 'two'], [3, '']] as const) {
+  for (const [n, message] of [
+    [2, 'two'],
+    [3, ''],
+  ] as const) {
     const r = await env.as(env.alice, 'PATCH', `${W(repo)}/page/Home`, { content_base64: b64(`v${n}`), message });
     assert.is(r.status, 200, r.text);
     valid('WikiPage', r.json);
@@ -173,7 +233,10 @@ test('revisions: newest first, count and X-Total-Count; commit_count follows; 40
   valid('WikiCommitList', revs.json);
   assert.is(revs.json.count, 3);
   assert.is(revs.headers.get('x-total-count'), '3');
-  assert.equal(revs.json.commits.map((k: { message: string }) => k.message), ['Update "Home"\n', 'two\n', 'one\n']);
+  assert.equal(
+    revs.json.commits.map((k: { message: string }) => k.message),
+    ['Update "Home"\n', 'two\n', 'one\n'],
+  );
   assert.is(revs.json.commits[0].sha, await tip(wikiDir(repo)));
   const page2 = await env.as(env.alice, 'GET', `${W(repo)}/revisions/Home?page=2`);
   valid('WikiCommitList', page2.json);
@@ -259,7 +322,10 @@ test('bad input: base64, empty and reserved titles, an existing page are 400 and
   assert.is((await env.as(alice, 'PATCH', `${W(repo)}/page/Home`, { title: '_pages' })).status, 400);
   assert.is(await tip(dir), before, 'nothing written');
   // Line breaks inside base64 are fine (Go skips them); an empty content makes an empty page.
-  const wrapped = await env.as(alice, 'POST', `${W(repo)}/new`, { title: 'Wrapped', content_base64: `${b64('hello wiki').slice(0, 8)}\n${b64('hello wiki').slice(8)}` });
+  const wrapped = await env.as(alice, 'POST', `${W(repo)}/new`, {
+    title: 'Wrapped',
+    content_base64: `${b64('hello wiki').slice(0, 8)}\n${b64('hello wiki').slice(8)}`,
+  });
   assert.is(wrapped.status, 201, wrapped.text);
   assert.is(unb64(wrapped.json.content_base64), 'hello wiki');
   const empty = await env.as(alice, 'POST', `${W(repo)}/new`, { title: 'Empty' });
@@ -286,8 +352,14 @@ test('readers read, writers write, outsiders of a private repository get 404; an
   // Outsiders, anonymous or signed in, do not learn that the repository exists.
   const stranger = await makeUser(env.db, env.srv.api);
   for (const who of [undefined, stranger]) {
-    for (const [method, p, body] of [['GET', '/page/Home'], ['GET', '/pages'], ['GET', '/revisions/Home'], ['POST', '/new', { title: 'X' }],
-      ['PATCH', '/page/Home', { title: 'Y' }], ['DELETE', '/page/Home']] as const) {
+    for (const [method, p, body] of [
+      ['GET', '/page/Home'],
+      ['GET', '/pages'],
+      ['GET', '/revisions/Home'],
+      ['POST', '/new', { title: 'X' }],
+      ['PATCH', '/page/Home', { title: 'Y' }],
+      ['DELETE', '/page/Home'],
+    ] as const) {
       assert.is((await env.as(who, method, `${W(priv)}${p}`, body)).status, 404, `${who ? 'stranger' : 'anonymous'} ${method} ${p}`);
     }
   }
@@ -305,12 +377,24 @@ test('has_wiki=false: every wiki route is 404 for everyone, and the pages come b
   const repo = await newRepo(env, alice);
   await create(repo, 'Home', 'kept');
   assert.is((await env.as(alice, 'PATCH', `/repos/${repo.full_name}`, { has_wiki: false })).status, 200);
-  for (const [method, p, body] of [['GET', '/pages'], ['GET', '/page/Home'], ['GET', '/revisions/Home'], ['POST', '/new', { title: 'X' }],
-    ['PATCH', '/page/Home', { title: 'Y' }], ['DELETE', '/page/Home']] as const) {
+  for (const [method, p, body] of [
+    ['GET', '/pages'],
+    ['GET', '/page/Home'],
+    ['GET', '/revisions/Home'],
+    ['POST', '/new', { title: 'X' }],
+    ['PATCH', '/page/Home', { title: 'Y' }],
+    ['DELETE', '/page/Home'],
+  ] as const) {
     assert.is((await env.as(alice, method, `${W(repo)}${p}`, body)).status, 404, `${method} ${p}`);
   }
   assert.is((await env.as(env.admin, 'GET', `${W(repo)}/pages`)).status, 404, 'site admins too');
-  const clone = await git(null, 'clone', '-q', cloneUrl(env.srv.url, alice.name, `${repo.name}.wiki`, [alice.name, alice.token]), path.join(tmp, uniq('off')));
+  const clone = await git(
+    null,
+    'clone',
+    '-q',
+    cloneUrl(env.srv.url, alice.name, `${repo.name}.wiki`, [alice.name, alice.token]),
+    path.join(tmp, uniq('off')),
+  );
   assert.is(clone.ok, false, 'git over HTTP is refused too');
   assert.is((await env.as(alice, 'PATCH', `/repos/${repo.full_name}`, { has_wiki: true })).status, 200);
   const back = await env.as(alice, 'GET', `${W(repo)}/page/Home`);
@@ -335,8 +419,14 @@ test('concurrent writers: different pages all land, the same page lands once, an
   const repo = await newRepo(env, env.alice);
   const titles = Array.from({ length: 6 }, (_, i) => `Page ${i}`);
   const many = await Promise.all(titles.map((t) => env.as(env.alice, 'POST', `${W(repo)}/new`, { title: t, content_base64: b64(t) })));
-  assert.equal(many.map((r) => r.status), titles.map(() => 201), many.map((r) => r.text).join('\n'));
-  const same = await Promise.all(Array.from({ length: 4 }, (_, i) => env.as(env.alice, 'POST', `${W(repo)}/new`, { title: 'Contested', content_base64: b64(`v${i}`) })));
+  assert.equal(
+    many.map((r) => r.status),
+    titles.map(() => 201),
+    many.map((r) => r.text).join('\n'),
+  );
+  const same = await Promise.all(
+    Array.from({ length: 4 }, (_, i) => env.as(env.alice, 'POST', `${W(repo)}/new`, { title: 'Contested', content_base64: b64(`v${i}`) })),
+  );
   assert.equal(same.map((r) => r.status).sort(), [201, 400, 400, 400]);
   const dir = wikiDir(repo);
   assert.equal(await files(dir), [...titles.map((t) => `${t.replace(' ', '-')}.md`), 'Contested.md'].sort());
@@ -353,7 +443,15 @@ test('a writer that loses the compare-and-swap to another process plans again on
   await changeWiki(w, who, async (t) => {
     tips.push(t);
     // Another process commits between our read of the tip and our update of the branch.
-    if (tips.length === 1) await writeCommit(w.path, { branch: 'main', parent: null, expectedOld: null, ops: [{ op: 'create', path: 'Theirs.md', content: Buffer.from('theirs') }], message: 'theirs', author: who });
+    if (tips.length === 1)
+      await writeCommit(w.path, {
+        branch: 'main',
+        parent: null,
+        expectedOld: null,
+        ops: [{ op: 'create', path: 'Theirs.md', content: Buffer.from('theirs') }],
+        message: 'theirs',
+        author: who,
+      });
     return { ops: [{ op: 'create', path: 'Ours.md', content: Buffer.from('ours') }], message: 'ours' };
   });
   assert.is(tips.length, 2);
@@ -367,7 +465,11 @@ test('a writer that loses the compare-and-swap to another process plans again on
 test('git over HTTP: clone <repo>.wiki.git, push a page that the API then serves; readers cannot push', async () => {
   const { alice, bob } = env;
   const none = await newRepo(env, alice);
-  assert.is((await git(null, 'clone', '-q', cloneUrl(env.srv.url, alice.name, `${none.name}.wiki`), path.join(tmp, uniq('none')))).ok, false, 'no wiki yet');
+  assert.is(
+    (await git(null, 'clone', '-q', cloneUrl(env.srv.url, alice.name, `${none.name}.wiki`), path.join(tmp, uniq('none')))).ok,
+    false,
+    'no wiki yet',
+  );
 
   const repo = await newRepo(env, alice);
   await create(repo, 'Home', 'from the API');

@@ -5,11 +5,17 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHash, createSign, generateKeyPairSync } from 'node:crypto';
 
-export interface RemoteKeys { publicKeyPem: string; privateKeyPem: string }
+export interface RemoteKeys {
+  publicKeyPem: string;
+  privateKeyPem: string;
+}
 
 export const newKeys = (): RemoteKeys => {
   const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  return { publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(), privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() };
+  return {
+    publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+  };
 };
 
 export interface RemoteServer {
@@ -30,21 +36,34 @@ export async function startRemote(): Promise<RemoteServer> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     seen.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-    if (req.method === 'POST' && req.url?.endsWith('/inbox')) { res.writeHead(self.inboxStatus).end(); return; }
+    if (req.method === 'POST' && req.url?.endsWith('/inbox')) {
+      res.writeHead(self.inboxStatus).end();
+      return;
+    }
     const doc = docs.get(req.url ?? '');
-    if (!doc) { res.writeHead(404).end(); return; }
+    if (!doc) {
+      res.writeHead(404).end();
+      return;
+    }
     res.writeHead(200, { 'content-type': 'application/activity+json' }).end(JSON.stringify(doc));
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const self: RemoteServer = {
-    base, seen, inboxStatus: 202,
+    base,
+    seen,
+    inboxStatus: 202,
     actor(name, keys, type = 'Person') {
       const path = type === 'Application' ? '/actor' : `/users/${name}`;
       const id = `${base}${path}`;
       docs.set(path, {
         '@context': ['https://www.w3.org/ns/activitystreams', 'https://w3id.org/security/v1'],
-        id, type, preferredUsername: name, name: `Remote ${name}`, inbox: `${id}/inbox`, outbox: `${id}/outbox`,
+        id,
+        type,
+        preferredUsername: name,
+        name: `Remote ${name}`,
+        inbox: `${id}/inbox`,
+        outbox: `${id}/outbox`,
         publicKey: { id: `${id}#main-key`, owner: id, publicKeyPem: keys.publicKeyPem },
       });
       return { id, keyId: `${id}#main-key` };
@@ -73,7 +92,11 @@ export function signedHeaders(o: SignOpts): Record<string, string> {
   const h: Record<string, string> = { host: u.host, date: (o.date ?? new Date()).toUTCString() };
   if (o.body !== undefined) h.digest = `SHA-256=${createHash('sha256').update(o.body).digest('base64')}`;
   const covered = o.headers ?? ['(request-target)', 'host', 'date', ...(o.body !== undefined ? ['digest'] : [])];
-  const text = covered.map((name) => (name === '(request-target)' ? `(request-target): ${o.method.toLowerCase()} ${u.pathname}${u.search}` : `${name}: ${h[name]}`)).join('\n');
+  const text = covered
+    .map((name) =>
+      name === '(request-target)' ? `(request-target): ${o.method.toLowerCase()} ${u.pathname}${u.search}` : `${name}: ${h[name]}`,
+    )
+    .join('\n');
   const signature = createSign('sha256').update(text).sign(o.privateKeyPem, 'base64');
   h.signature = `keyId="${o.keyId}",algorithm="${o.algorithm ?? 'rsa-sha256'}",headers="${covered.join(' ')}",signature="${signature}"`;
   return h;

@@ -7,7 +7,12 @@ import { call } from './client.ts';
 let seq = 0;
 export const uniq = (prefix: string) => `${prefix}${process.pid % 1000}x${++seq}`;
 
-export interface TestUser { name: string; password: string; token: string; id: number }
+export interface TestUser {
+  name: string;
+  password: string;
+  token: string;
+  id: number;
+}
 
 /** A user with an all-scopes token (`admin: true` for a site admin). */
 export async function makeUser(t: TestDb, api: string, opts: { admin?: boolean; name?: string } = {}): Promise<TestUser> {
@@ -23,7 +28,10 @@ export async function makeUser(t: TestDb, api: string, opts: { admin?: boolean; 
 }
 
 export async function makeToken(api: string, u: TestUser, scopes: string[], extra: Record<string, unknown> = {}): Promise<string> {
-  const r = await call(api, 'POST', `/users/${u.name}/tokens`, { basic: [u.name, u.password], body: { name: uniq('tok'), scopes, ...extra } });
+  const r = await call(api, 'POST', `/users/${u.name}/tokens`, {
+    basic: [u.name, u.password],
+    body: { name: uniq('tok'), scopes, ...extra },
+  });
   if (r.status !== 201) throw new Error(`token for ${u.name}: ${r.status} ${r.text}`);
   return r.json.sha1;
 }

@@ -23,10 +23,16 @@ const b64 = (s: string) => Buffer.from(s).toString('base64');
 export async function fuzzWorld(): Promise<FuzzWorld> {
   const db = await openTestDb();
   // Every flagged row mounted, so the robustness tests reach all of them.
-  const srv = await startServer(db, { QUOTA__ENABLED: 'true', FEDERATION__ENABLED: 'true', REPOSITORY__ENABLE_FLAGS: 'true', WEBHOOK__ALLOWED_HOST_LIST: '*' });
+  const srv = await startServer(db, {
+    QUOTA__ENABLED: 'true',
+    FEDERATION__ENABLED: 'true',
+    REPOSITORY__ENABLE_FLAGS: 'true',
+    WEBHOOK__ALLOWED_HOST_LIST: '*',
+  });
   const admin = await makeUser(db, srv.api, { admin: true });
   const other = await makeUser(db, srv.api);
-  const as = async (method: string, path: string, body?: unknown, o: Call = {}): Promise<Res> => call(srv.api, method, path, { token: admin.token, body, ...o });
+  const as = async (method: string, path: string, body?: unknown, o: Call = {}): Promise<Res> =>
+    call(srv.api, method, path, { token: admin.token, body, ...o });
   const made = async (status: number, method: string, path: string, body?: unknown, o: Call = {}) => {
     const r = await as(method, path, body, o);
     assert.is(r.status, status, `fixture ${method} ${path}: ${r.status} ${r.text}`);
@@ -52,7 +58,9 @@ export async function fuzzWorld(): Promise<FuzzWorld> {
   await made(204, 'POST', `${R}/actions/variables/FUZZ_VAR`, { value: 'x' });
   await made(204, 'PUT', `${R}/collaborators/${other.name}`, { permission: 'write' });
   const review = await made(200, 'POST', `${R}/pulls/${pull.number}/reviews`, {
-    body: 'fuzz review', event: 'COMMENT', comments: [{ path: 'feature.txt', body: 'line', new_position: 1 }],
+    body: 'fuzz review',
+    event: 'COMMENT',
+    comments: [{ path: 'feature.txt', body: 'line', new_position: 1 }],
   });
   const reviewComments = await made(200, 'GET', `${R}/pulls/${pull.number}/reviews/${review.id}/comments`);
   const sha = (await made(200, 'GET', `${R}/branches/main`)).commit.id as string;
@@ -63,7 +71,13 @@ export async function fuzzWorld(): Promise<FuzzWorld> {
   const userHook = await made(201, 'POST', '/user/hooks', hookBody);
   const adminHook = await made(201, 'POST', '/admin/hooks', hookBody);
   const app = await made(201, 'POST', '/user/applications/oauth2', { name: 'fuzzapp', redirect_uris: ['https://example.com/cb'] });
-  const token = await made(201, 'POST', `/users/${A}/tokens`, { name: 'fuzztoken', scopes: ['all'] }, { basic: [A, admin.password], token: undefined });
+  const token = await made(
+    201,
+    'POST',
+    `/users/${A}/tokens`,
+    { name: 'fuzztoken', scopes: ['all'] },
+    { basic: [A, admin.password], token: undefined },
+  );
   await made(201, 'POST', '/admin/quota/rules', { name: 'fuzzrule', limit: 1000000, subjects: ['size:all'] });
   await made(201, 'POST', '/admin/quota/groups', { name: 'fuzzgroup' });
   const pkg = await call(srv.url, 'PUT', `/api/packages/${A}/generic/fuzzpkg/1.0/file.txt`, { token: admin.token, body: 'x' });
@@ -91,13 +105,48 @@ export async function fuzzWorld(): Promise<FuzzWorld> {
   ].map(([re, v]) => [re as RegExp, String(v)]);
   const releaseRow = /\/releases\/\{id\}\/assets/;
   const byName: Record<string, string> = {
-    username: A, reponame: 'fuzzrepo', org: org.name, index: String(issue.number), teamid: String(team.id),
-    sha, ref: 'main', tag: 'v1', branch: 'main', base: 'main', filename: '.editorconfig', diffType: 'diff', ball_type: 'archive',
-    task: 'update_mirrors', flag: 'fuzzflag', topic: 'fuzztopic', collaborator: other.name, user: other.name, target: other.name,
-    timetrackingusername: A, identifier: String(label.id), position: '1', 'user-id': String(admin.id), 'repository-id': String(repo.id),
-    'activity-id': '1', job_id: '1', run_id: '1', artifact_id: '1', runner_id: '1', workflowfilename: 'ci.yml', pageName: 'Home',
-    quotagroup: 'fuzzgroup', quotarule: 'fuzzrule', type: 'generic', version: '1.0', repo_name: 'fuzzrepo', variablename: 'FUZZ_VAR',
-    secretname: 'FUZZ_SECRET', team: team.name, comment: String(reviewComments[0]?.id ?? 1), attachment_id: String(attachment.id), id: '1',
+    username: A,
+    reponame: 'fuzzrepo',
+    org: org.name,
+    index: String(issue.number),
+    teamid: String(team.id),
+    sha,
+    ref: 'main',
+    tag: 'v1',
+    branch: 'main',
+    base: 'main',
+    filename: '.editorconfig',
+    diffType: 'diff',
+    ball_type: 'archive',
+    task: 'update_mirrors',
+    flag: 'fuzzflag',
+    topic: 'fuzztopic',
+    collaborator: other.name,
+    user: other.name,
+    target: other.name,
+    timetrackingusername: A,
+    identifier: String(label.id),
+    position: '1',
+    'user-id': String(admin.id),
+    'repository-id': String(repo.id),
+    'activity-id': '1',
+    job_id: '1',
+    run_id: '1',
+    artifact_id: '1',
+    runner_id: '1',
+    workflowfilename: 'ci.yml',
+    pageName: 'Home',
+    quotagroup: 'fuzzgroup',
+    quotarule: 'fuzzrule',
+    type: 'generic',
+    version: '1.0',
+    repo_name: 'fuzzrepo',
+    variablename: 'FUZZ_VAR',
+    secretname: 'FUZZ_SECRET',
+    team: team.name,
+    comment: String(reviewComments[0]?.id ?? 1),
+    attachment_id: String(attachment.id),
+    id: '1',
   };
   const param = (path: string, name: string): string => {
     // An edit the fuzzer gets through (a valid one-letter password, say) must not lock the admin out.
@@ -113,11 +162,29 @@ export async function fuzzWorld(): Promise<FuzzWorld> {
       return 'fuzzname';
     }
     if (name === 'id') for (const [re, v] of ids) if (re.test(path)) return v;
-    if (name === '*') return path.includes('/contents/') || path.includes('/raw/') || path.includes('/media/') ? 'README.md'
-      : path.includes('/compare/') ? 'main...feature' : path.includes('/archive/') ? 'main.zip' : path.includes('/tags/') ? 'v1' : 'main';
+    if (name === '*')
+      return path.includes('/contents/') || path.includes('/raw/') || path.includes('/media/')
+        ? 'README.md'
+        : path.includes('/compare/')
+          ? 'main...feature'
+          : path.includes('/archive/')
+            ? 'main.zip'
+            : path.includes('/tags/')
+              ? 'v1'
+              : 'main';
     return byName[name] ?? 'x';
   };
-  return { db, srv, admin, other, param, close: async () => { await srv.close(); await db.close(); } };
+  return {
+    db,
+    srv,
+    admin,
+    other,
+    param,
+    close: async () => {
+      await srv.close();
+      await db.close();
+    },
+  };
 }
 
 async function uploadAsset(api: string, token: string, path: string): Promise<{ id: number }> {

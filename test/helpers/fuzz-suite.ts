@@ -9,8 +9,12 @@ import { fixedProbes, ordered, randomProbes, rowSeed, runProbe, SEED, type Failu
 export function fuzzSuite(name: string, rows: readonly RouteSpec[]): void {
   const t = suite(name);
   let w: FuzzWorld;
-  t.before(async () => { w = await fuzzWorld(); });
-  t.after(async () => { await w?.close(); });
+  t.before(async () => {
+    w = await fuzzWorld();
+  });
+  t.after(async () => {
+    await w?.close();
+  });
   for (const row of ordered(rows)) {
     t(`${row.method} ${row.path}`, async () => {
       const failures: Failure[] = [];
@@ -18,7 +22,11 @@ export function fuzzSuite(name: string, rows: readonly RouteSpec[]): void {
         const f = await runProbe(w, row, p);
         if (f) failures.push(f);
       }
-      assert.equal(failures.map((f) => `${f.status} ${f.probe} → ${f.text}`), [], `FUZZ_SEED=${SEED}`);
+      assert.equal(
+        failures.map((f) => `${f.status} ${f.probe} → ${f.text}`),
+        [],
+        `FUZZ_SEED=${SEED}`,
+      );
     });
   }
   t.run();

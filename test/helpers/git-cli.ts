@@ -6,9 +6,17 @@ import path from 'node:path';
 import { runGit } from '../../git/exec.ts';
 import { GitError } from '../../git/errors.ts';
 
-export const IDENTITY = { GIT_AUTHOR_NAME: 'Tester', GIT_AUTHOR_EMAIL: 'tester@example.com', GIT_COMMITTER_NAME: 'Tester', GIT_COMMITTER_EMAIL: 'tester@example.com' };
+export const IDENTITY = {
+  GIT_AUTHOR_NAME: 'Tester',
+  GIT_AUTHOR_EMAIL: 'tester@example.com',
+  GIT_COMMITTER_NAME: 'Tester',
+  GIT_COMMITTER_EMAIL: 'tester@example.com',
+};
 
-export interface GitResult { ok: boolean; out: string }
+export interface GitResult {
+  ok: boolean;
+  out: string;
+}
 
 /** Runs git; never throws for a non-zero exit, so tests can assert refusals. */
 export async function git(cwd: string | null, ...args: string[]): Promise<GitResult> {

@@ -6,7 +6,10 @@ import path from 'node:path';
 export function blobFiles(dataPath: string): string[] {
   const root = path.join(dataPath, 'packages');
   if (!fs.existsSync(root)) return [];
-  return fs.readdirSync(root).filter((d) => d !== 'tmp').flatMap((d) => fs.readdirSync(path.join(root, d)));
+  return fs
+    .readdirSync(root)
+    .filter((d) => d !== 'tmp')
+    .flatMap((d) => fs.readdirSync(path.join(root, d)));
 }
 
 export function spoolFiles(dataPath: string): string[] {

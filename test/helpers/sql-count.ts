@@ -8,7 +8,9 @@
 import { Socket } from 'node:net';
 import type { Orm } from '../../model/db.ts';
 
-interface QueryEvent { sql: string }
+interface QueryEvent {
+  sql: string;
+}
 interface Emitter {
   on(event: 'query', fn: (q: QueryEvent) => void): unknown;
   off(event: 'query', fn: (q: QueryEvent) => void): unknown;
@@ -36,7 +38,9 @@ export async function countSql<T>(orm: Orm, fn: () => Promise<T>): Promise<Count
   // The PGlite driver brings its own copy of knex, so the instance is typed by what is used of it.
   const knex = orm.em.getConnection().getKnex() as unknown as Emitter;
   const statements: string[] = [];
-  const listener = (q: QueryEvent) => { if (!TOKEN_LAST_USE.test(q.sql)) statements.push(q.sql); };
+  const listener = (q: QueryEvent) => {
+    if (!TOKEN_LAST_USE.test(q.sql)) statements.push(q.sql);
+  };
   knex.on('query', listener);
   try {
     return { result: await fn(), statements };
@@ -46,8 +50,7 @@ export async function countSql<T>(orm: Orm, fn: () => Promise<T>): Promise<Count
 }
 
 /** The statements as numbered one-line entries, for an assertion message that shows what changed. */
-export const listing = (statements: string[]) =>
-  statements.map((s, i) => `${i + 1}. ${s.replace(/\s+/g, ' ').slice(0, 200)}`).join('\n');
+export const listing = (statements: string[]) => statements.map((s, i) => `${i + 1}. ${s.replace(/\s+/g, ' ').slice(0, 200)}`).join('\n');
 
 type SocketWrite = (this: Socket, ...a: unknown[]) => unknown;
 
@@ -66,9 +69,15 @@ export async function countDbWrites<T>(port: number, fn: () => Promise<T>): Prom
     if (chunks.some((c) => Buffer.isBuffer(c) && c.includes('update "access_token" set "updated_at"'))) return;
     writes++;
   };
-  proto._write = function (this: Socket, ...a: unknown[]) { count(this, [a[0]]); return write.apply(this, a); };
+  proto._write = function (this: Socket, ...a: unknown[]) {
+    count(this, [a[0]]);
+    return write.apply(this, a);
+  };
   proto._writev = function (this: Socket, ...a: unknown[]) {
-    count(this, (a[0] as { chunk: unknown }[]).map((c) => c.chunk));
+    count(
+      this,
+      (a[0] as { chunk: unknown }[]).map((c) => c.chunk),
+    );
     return writev.apply(this, a);
   };
   try {

@@ -12,7 +12,10 @@ import { repoPathFor } from '../../lib/http/services.ts';
 import type { TestDb, TestServer } from './server.ts';
 import { IDENTITY } from './git-cli.ts';
 
-export interface KeyPair { file: string; publicKey: string }
+export interface KeyPair {
+  file: string;
+  publicKey: string;
+}
 
 /** A new ed25519 key pair under `dir`, made by ssh-keygen. */
 export async function makeKeyPair(dir: string, name: string): Promise<KeyPair> {
@@ -25,27 +28,58 @@ export async function makeKeyPair(dir: string, name: string): Promise<KeyPair> {
 export async function startSsh(t: TestDb, srv: TestServer): Promise<RunningSsh> {
   const config = srv.config;
   const log = pino({ level: process.env.TEST_LOG ?? 'silent' });
-  return startSshServer({ config, orm: t.db.orm, services: { log, secrets: new SecretBox(secretKey(config)), repoPath: repoPathFor(config) } }, 0, '127.0.0.1');
+  return startSshServer(
+    { config, orm: t.db.orm, services: { log, secrets: new SecretBox(secretKey(config)), repoPath: repoPathFor(config) } },
+    0,
+    '127.0.0.1',
+  );
 }
 
 /** ssh's options for the server: this key only, no agent, no config file, no prompt. */
 export function sshOptions(key: KeyPair, port: number): string[] {
-  return ['-F', '/dev/null', '-i', key.file, '-p', String(port), '-o', 'IdentitiesOnly=yes', '-o', 'IdentityAgent=none', '-o', 'BatchMode=yes',
-    '-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null', '-o', 'LogLevel=ERROR'];
+  return [
+    '-F',
+    '/dev/null',
+    '-i',
+    key.file,
+    '-p',
+    String(port),
+    '-o',
+    'IdentitiesOnly=yes',
+    '-o',
+    'IdentityAgent=none',
+    '-o',
+    'BatchMode=yes',
+    '-o',
+    'StrictHostKeyChecking=no',
+    '-o',
+    'UserKnownHostsFile=/dev/null',
+    '-o',
+    'LogLevel=ERROR',
+  ];
 }
 
 /** GIT_SSH_COMMAND for git (a command line git hands to the shell: the paths are temporary directories without spaces). */
 export const gitSshCommand = (key: KeyPair, port: number) => ['ssh', ...sshOptions(key, port)].join(' ');
 
-export interface Ran { code: number; stdout: string; stderr: string }
+export interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 /** Runs a program with argv, never throwing for a non-zero exit. */
 export function run(file: string, args: string[], opts: { cwd?: string; env?: Record<string, string>; input?: string } = {}): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const child = execFile(file, args, { cwd: opts.cwd, env: { ...process.env, ...IDENTITY, ...opts.env }, maxBuffer: 64 * 1024 * 1024, timeout: 120_000 }, (err, stdout, stderr) => {
-      if (err && typeof err.code !== 'number') return reject(err);
-      resolve({ code: err ? Number(err.code) : 0, stdout, stderr });
-    });
+    const child = execFile(
+      file,
+      args,
+      { cwd: opts.cwd, env: { ...process.env, ...IDENTITY, ...opts.env }, maxBuffer: 64 * 1024 * 1024, timeout: 120_000 },
+      (err, stdout, stderr) => {
+        if (err && typeof err.code !== 'number') return reject(err);
+        resolve({ code: err ? Number(err.code) : 0, stdout, stderr });
+      },
+    );
     if (opts.input !== undefined) child.stdin?.end(opts.input);
     else child.stdin?.end();
   });

@@ -13,11 +13,19 @@ import { mayChange, subcommandOf } from '../../git/changes.ts';
 function questions() {
   const pending: (() => void)[] = [];
   let sent = 0;
-  const ask = () => new Promise<string>((resolve) => {
-    const n = ++sent;
-    pending.push(() => resolve(String(n)));
-  });
-  return { ask, sent: () => sent, answer: async () => { pending.shift()!(); await new Promise((r) => setImmediate(r)); } };
+  const ask = () =>
+    new Promise<string>((resolve) => {
+      const n = ++sent;
+      pending.push(() => resolve(String(n)));
+    });
+  return {
+    ask,
+    sent: () => sent,
+    answer: async () => {
+      pending.shift()!();
+      await new Promise((r) => setImmediate(r));
+    },
+  };
 }
 
 test('AskedAfter: callers during a question wait for the next one, which is sent once for all of them', async () => {
@@ -40,8 +48,18 @@ test('AskedAfter: callers during a question wait for the next one, which is sent
 
 test('AskedAfter: a failed question fails its callers only; the next caller asks again', async () => {
   let n = 0;
-  const watch = new AskedAfter(async () => { n++; if (n === 1) throw new Error('down'); return `s${n}`; });
-  assert.is(await watch.after().then(() => 'answered', (e: Error) => e.message), 'down');
+  const watch = new AskedAfter(async () => {
+    n++;
+    if (n === 1) throw new Error('down');
+    return `s${n}`;
+  });
+  assert.is(
+    await watch.after().then(
+      () => 'answered',
+      (e: Error) => e.message,
+    ),
+    'down',
+  );
   assert.is(await watch.after(), 's2');
 });
 
@@ -56,7 +74,13 @@ test('embeddedClock: requests of one turn share one question, asked after all of
   await clock.changed();
   assert.is(await clock.snapshot(), 'x3/1', 'a change announced in the process is part of the text');
   await clock.close();
-  assert.is(await clock.snapshot().then(() => 'answered', (e: Error) => e.message), 'the database clock is closed');
+  assert.is(
+    await clock.snapshot().then(
+      () => 'answered',
+      (e: Error) => e.message,
+    ),
+    'the database clock is closed',
+  );
 });
 
 const ctx = (method: string, url: string, headers: Record<string, string> = {}) => ({ method, url, headers }) as unknown as Context;
@@ -64,7 +88,7 @@ const ctx = (method: string, url: string, headers: Record<string, string> = {}) 
 test('answerKey: GET and HEAD with no credentials or a token are kept, per URL and token; passwords and Sudo are not', () => {
   const a = answerKey(ctx('GET', '/api/v1/user', { authorization: 'token abc' }));
   assert.type(a, 'string');
-  assert.is(answerKey(ctx('HEAD', '/api/v1/user', { authorization: 'token abc' })), a, 'HEAD shares GET\'s answer');
+  assert.is(answerKey(ctx('HEAD', '/api/v1/user', { authorization: 'token abc' })), a, "HEAD shares GET's answer");
   assert.is(answerKey(ctx('GET', '/api/v1/user', { authorization: 'Bearer abc' })) === a, false, 'the header as sent is the key');
   assert.is.not(answerKey(ctx('GET', '/api/v1/user', { authorization: 'token abd' })), a);
   assert.is.not(answerKey(ctx('GET', '/api/v1/user?x=1', { authorization: 'token abc' })), a);
@@ -78,10 +102,28 @@ test('answerKey: GET and HEAD with no credentials or a token are kept, per URL a
 
 test('git commands that may move a ref, HEAD or configuration announce a change; reads do not', () => {
   assert.is(subcommandOf(['-c', 'a=b', '-C', '/x', 'update-ref', 'r']), 'update-ref');
-  for (const args of [['update-ref', 'refs/heads/x', 'abc'], ['receive-pack', '.'], ['fetch', 'origin'], ['init', '--bare'], ['symbolic-ref', 'HEAD', 'refs/heads/y'], ['config', 'core.x', 'y'], ['tag', 'v1'], ['gc']]) {
+  for (const args of [
+    ['update-ref', 'refs/heads/x', 'abc'],
+    ['receive-pack', '.'],
+    ['fetch', 'origin'],
+    ['init', '--bare'],
+    ['symbolic-ref', 'HEAD', 'refs/heads/y'],
+    ['config', 'core.x', 'y'],
+    ['tag', 'v1'],
+    ['gc'],
+  ]) {
     assert.ok(mayChange(args), args.join(' '));
   }
-  for (const args of [['cat-file', '--batch'], ['rev-parse', 'HEAD'], ['log', '-1'], ['symbolic-ref', 'HEAD'], ['config', '--get', 'core.x'], ['merge-tree', '--write-tree', 'a', 'b'], ['commit-tree', 't'], ['upload-pack', '.']]) {
+  for (const args of [
+    ['cat-file', '--batch'],
+    ['rev-parse', 'HEAD'],
+    ['log', '-1'],
+    ['symbolic-ref', 'HEAD'],
+    ['config', '--get', 'core.x'],
+    ['merge-tree', '--write-tree', 'a', 'b'],
+    ['commit-tree', 't'],
+    ['upload-pack', '.'],
+  ]) {
     assert.not.ok(mayChange(args), args.join(' '));
   }
 });

@@ -10,8 +10,14 @@ import type { ChangedFile, Commit } from '../../git/commits.ts';
 
 const sig = { name: 'A <b> & c', email: 'a@example.com', date: '2024-01-02T03:04:05+02:00', timestamp: 1704157445, tz: '+0200' };
 const commit: Commit = {
-  sha: 'a'.repeat(40), tree: 'b'.repeat(40), parents: ['c'.repeat(40), 'd'.repeat(40)], author: sig, committer: { ...sig, email: 'x@example.com' },
-  message: 'subject <script>&amp;\u2028\u2029 "quoted" \\ ünïcode\n', signature: '-----BEGIN PGP SIGNATURE-----\n<x>', signedPayload: 'tree …\n',
+  sha: 'a'.repeat(40),
+  tree: 'b'.repeat(40),
+  parents: ['c'.repeat(40), 'd'.repeat(40)],
+  author: sig,
+  committer: { ...sig, email: 'x@example.com' },
+  message: 'subject <script>&amp;\u2028\u2029 "quoted" \\ ünïcode\n',
+  signature: '-----BEGIN PGP SIGNATURE-----\n<x>',
+  signedPayload: 'tree …\n',
 };
 const second: Commit = { ...commit, sha: 'e'.repeat(40), parents: [], message: 'second', signature: undefined, signedPayload: undefined };
 const urls = { api: 'http://h/api/v1/repos/o/r', html: 'http://h/o/r' };
@@ -20,15 +26,31 @@ test('a commit list renders as renderJson of toApiCommit for every option and le
   const cfg = loadConfig({});
   const users = new CommitUsers(null as never, cfg);
   const files: ChangedFile[] = [{ filename: 'a<&>.txt', status: 'modified', additions: 1, deletions: 1, binary: false }];
-  const options: CommitExtras[] = [{}, { verification: false }, { files, stats: { total: 2, additions: 1, deletions: 1 } }, { files: null, stats: null, verification: true }];
+  const options: CommitExtras[] = [
+    {},
+    { verification: false },
+    { files, stats: { total: 2, additions: 1, deletions: 1 } },
+    { files: null, stats: null, verification: true },
+  ];
   for (const [o, extras] of options.entries()) {
     for (const commits of [[], [commit], [commit, second]]) {
       const want = renderJson(commits.map((c) => toApiCommit(cfg, urls, c, users, extras)));
       const shas = commits.map((c) => c.sha);
-      const cold = commitListOf(cfg, urls, commits, users, commits.map(() => extras), `o${o}`, true);
+      const cold = commitListOf(
+        cfg,
+        urls,
+        commits,
+        users,
+        commits.map(() => extras),
+        `o${o}`,
+        true,
+      );
       assert.is(cold.render(users).bytes.toString('utf8'), want, JSON.stringify(extras));
       assert.is(keptCommitList(urls, shas, `o${o}`)?.render(users).bytes.toString('utf8'), want, JSON.stringify(extras));
-      assert.equal(cold.emails, commits.flatMap((c) => [c.author.email, c.committer.email]));
+      assert.equal(
+        cold.emails,
+        commits.flatMap((c) => [c.author.email, c.committer.email]),
+      );
     }
   }
 });

@@ -82,7 +82,8 @@ test('git over HTTP counts the same failures and answers 429 with Retry-After', 
   const u = await freshUser();
   const repo = await makeRepo(env.srv.api, u, { name: uniq('r'), private: true });
   const a = newAddress();
-  const refs = (pass: string) => call(env.srv.url, 'GET', `/${u.name}/${repo.name}.git/info/refs?service=git-upload-pack`, from(a, { basic: [u.name, pass] }));
+  const refs = (pass: string) =>
+    call(env.srv.url, 'GET', `/${u.name}/${repo.name}.git/info/refs?service=git-upload-pack`, from(a, { basic: [u.name, pass] }));
   for (let i = 0; i < 3; i++) assert.is((await refs('wrong')).status, 401);
   const blocked = await refs(u.password);
   assert.is(blocked.status, 429, blocked.text);

@@ -21,7 +21,10 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 test.before(async () => {
   const app = new Koa();
   app.use(serveAvatars(cfg));
-  app.use(async (ctx) => { ctx.status = 418; ctx.body = 'next'; });
+  app.use(async (ctx) => {
+    ctx.status = 418;
+    ctx.body = 'next';
+  });
   server = http.createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

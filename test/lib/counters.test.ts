@@ -4,7 +4,19 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { EntityManager } from '@mikro-orm/core';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { addCounters, applyBeforeCommit, applyCounterQueue, beforeCommitWrites, closeCounterQueue, deferTailWrites, firstWrite, learnCounters, lockCounterRows, openCounterQueue, tailWrite } from '../../lib/db/counters.ts';
+import {
+  addCounters,
+  applyBeforeCommit,
+  applyCounterQueue,
+  beforeCommitWrites,
+  closeCounterQueue,
+  deferTailWrites,
+  firstWrite,
+  learnCounters,
+  lockCounterRows,
+  openCounterQueue,
+  tailWrite,
+} from '../../lib/db/counters.ts';
 import { commitWith } from '../../model/raw.ts';
 import { Topic } from '../../model/topic.ts';
 import { openTestDb, type TestDb } from '../helpers/server.ts';
@@ -19,7 +31,9 @@ test.before(async () => {
   await em.flush();
   topicId = t.id;
 });
-test.after(async () => { await db.close(); });
+test.after(async () => {
+  await db.close();
+});
 
 test('learnCounters: a held entity takes the value, and its next flush sends nothing', async () => {
   const em = db.db.orm.em.fork();
@@ -58,7 +72,9 @@ test('lockCounterRows: a second writer waits until the first commits (PostgreSQL
   await lockCounterRows(a, { topic: [topicId] });
   await b.begin();
   let locked = false;
-  const waiting = lockCounterRows(b, { topic: [topicId], repository: [1] }).then(() => { locked = true; });
+  const waiting = lockCounterRows(b, { topic: [topicId], repository: [1] }).then(() => {
+    locked = true;
+  });
   await sleep(300);
   assert.not.ok(locked, 'b waits while a holds the row');
   await a.commit();
@@ -70,7 +86,9 @@ test('lockCounterRows: a second writer waits until the first commits (PostgreSQL
 /** The topic's counter, read outside any transaction, or inside `em`'s (PGlite's one connection is its while it is open). */
 const repoCount = async (em?: EntityManager) => {
   const on: EntityManager = em ?? db.db.orm.em.fork();
-  const rows = await on.getConnection().execute<{ n: number }[]>('select repo_count as n from topic where id = ?', [topicId], 'all', on.getTransactionContext());
+  const rows = await on
+    .getConnection()
+    .execute<{ n: number }[]>('select repo_count as n from topic where id = ?', [topicId], 'all', on.getTransactionContext());
   return Number(rows[0]!.n);
 };
 
@@ -126,7 +144,7 @@ const NEW_TOPIC = 'insert into topic (name, repo_count, created_at, updated_at) 
 const topicNamed = async (name: string) =>
   (await db.db.orm.em.fork().getConnection().execute<{ n: number }[]>('select count(*)::int as n from topic where name = ?', [name]))[0]!.n;
 
-test('tailWrite: without deferTailWrites (or outside a request\'s queue) the write runs at once', async () => {
+test("tailWrite: without deferTailWrites (or outside a request's queue) the write runs at once", async () => {
   const em = db.db.orm.em.fork();
   deferTailWrites(em);
   const { statements } = await countSql(db.db.orm, () => tailWrite(em, 'topic', NEW_TOPIC, ['tail-now']));
@@ -146,7 +164,10 @@ test('tailWrite after deferTailWrites: queued, then all in one statement, the co
     await tailWrite(em, 'topic-touch', 'update topic set updated_at = now() where id = ?', [topicId]);
     const { statements } = await countSql(db.db.orm, () => applyBeforeCommit(em));
     assert.is(statements.length, 2, statements.join('\n'));
-    assert.match(statements[0], /^with w0 as \(insert into topic .* returning 1\), w1 as \(update topic set updated_at .* returning 1\) select/);
+    assert.match(
+      statements[0],
+      /^with w0 as \(insert into topic .* returning 1\), w1 as \(update topic set updated_at .* returning 1\) select/,
+    );
     assert.match(statements[1], /^update "topic" set "repo_count"/);
   });
   assert.is(await repoCount(), before + 1);
@@ -166,11 +187,24 @@ test('firstWrite: queued ahead of the tail writes and counters, sent with COMMIT
     await addCounters(em, 'topic', topicId, { repo_count: 1 });
     deferTailWrites(em);
     await tailWrite(em, 'topic-touch', 'update topic set updated_at = now() where id = ?', [topicId]);
-    assert.ok(firstWrite(em, { sql: NEW_TOPIC_ID, params: ['first-1'], answered: (rows) => { id = Number(rows[0]!.id); } }));
-    const seen = await em.getConnection().execute<{ n: number }[]>('select count(*)::int as n from topic where name = ?', ['first-1'], 'all', em.getTransactionContext());
+    assert.ok(
+      firstWrite(em, {
+        sql: NEW_TOPIC_ID,
+        params: ['first-1'],
+        answered: (rows) => {
+          id = Number(rows[0]!.id);
+        },
+      }),
+    );
+    const seen = await em
+      .getConnection()
+      .execute<{ n: number }[]>('select count(*)::int as n from topic where name = ?', ['first-1'], 'all', em.getTransactionContext());
     assert.is(seen[0]!.n, 0, 'not run before COMMIT');
     const writes = beforeCommitWrites(em);
-    assert.equal(writes.map((w) => w.sql.split(' ')[0]), ['insert', 'update', 'update']);
+    assert.equal(
+      writes.map((w) => w.sql.split(' ')[0]),
+      ['insert', 'update', 'update'],
+    );
     assert.equal(beforeCommitWrites(em), [], 'taken off the queues');
     await commitWith(em, writes);
   } finally {
@@ -182,17 +216,29 @@ test('firstWrite: queued ahead of the tail writes and counters, sent with COMMIT
   assert.is(row?.name, 'first-1');
 });
 
-test('firstWrite: whatever runs queued writes early (a second tail write of a table, a recount\'s lock) runs it first', async () => {
+test("firstWrite: whatever runs queued writes early (a second tail write of a table, a recount's lock) runs it first", async () => {
   const order: string[] = [];
   await queued(async (em) => {
     deferTailWrites(em);
-    firstWrite(em, { sql: NEW_TOPIC_ID, params: ['first-2'], answered: () => { order.push('first'); } });
+    firstWrite(em, {
+      sql: NEW_TOPIC_ID,
+      params: ['first-2'],
+      answered: () => {
+        order.push('first');
+      },
+    });
     await tailWrite(em, 'topic', NEW_TOPIC, ['first-2-tail']);
     const { statements } = await countSql(db.db.orm, () => tailWrite(em, 'topic', NEW_TOPIC, ['first-2-tail-b']));
     assert.is(statements.length, 2, statements.join('\n'));
     assert.match(statements[0], /returning id$/);
     order.push('tail');
-    firstWrite(em, { sql: NEW_TOPIC_ID, params: ['first-3'], answered: () => { order.push('first-3'); } });
+    firstWrite(em, {
+      sql: NEW_TOPIC_ID,
+      params: ['first-3'],
+      answered: () => {
+        order.push('first-3');
+      },
+    });
     await lockCounterRows(em, { topic: [topicId] });
     order.push('locked');
   });

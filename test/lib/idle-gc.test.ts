@@ -6,7 +6,13 @@ import { GROWTH_BYTES, IdleCollector } from '../../lib/runtime/idle-gc.ts';
 
 function collector(start: number) {
   const state = { heap: start, collected: 0, after: start };
-  const c = new IdleCollector({ heapBytes: () => state.heap, collect: () => { state.collected++; state.heap = state.after; } });
+  const c = new IdleCollector({
+    heapBytes: () => state.heap,
+    collect: () => {
+      state.collected++;
+      state.heap = state.after;
+    },
+  });
   return { c, state };
 }
 

@@ -15,7 +15,11 @@ function packagesAtStart(): Set<string> {
     registerHooks({ load(url, ctx, next) { process.stderr.write('LOADED ' + url + '\\n'); return next(url, ctx); } });
   `)}`;
   const script = `await import(${JSON.stringify(path.join(root, 'server.ts'))}); await import(${JSON.stringify(path.join(root, 'model', 'db.ts'))});`;
-  const r = spawnSync(process.execPath, ['--import', hook, '--import', 'tsx', '--input-type=module', '-e', script], { cwd: root, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' } });
+  const r = spawnSync(process.execPath, ['--import', hook, '--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+  });
   assert.is(r.status, 0, r.stderr.slice(-2000));
   const out = new Set<string>();
   for (const m of r.stderr.matchAll(/^LOADED .*\/node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)) out.add(m[1]!);
@@ -25,7 +29,8 @@ function packagesAtStart(): Set<string> {
 test('koa-body, zod and formidable (multipart uploads), openpgp and PGlite are not loaded at start', () => {
   const loaded = packagesAtStart();
   assert.ok(loaded.has('koa') && loaded.has('co-body'), [...loaded].join(' '));
-  for (const p of ['koa-body', 'zod', 'formidable', 'openpgp', '@electric-sql/pglite']) assert.not.ok(loaded.has(p), `${p} loaded at start`);
+  for (const p of ['koa-body', 'zod', 'formidable', 'openpgp', '@electric-sql/pglite'])
+    assert.not.ok(loaded.has(p), `${p} loaded at start`);
 });
 
 test.run();

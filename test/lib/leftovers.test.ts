@@ -106,12 +106,27 @@ test('`cli.ts serve` removes them before it listens', async () => {
   const { dir } = dataDir();
   const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
   // The embedded database: this test needs no server, and such a process is alone by construction.
-  const env = { PATH: process.env.PATH ?? '', HOME: os.tmpdir(), CAIRN__SERVER__APP_DATA_PATH: dir, CAIRN__SERVER__HTTP_PORT: '0', CAIRN__SERVER__HTTP_ADDR: '127.0.0.1' };
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'cli.ts'), 'serve'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: os.tmpdir(),
+    CAIRN__SERVER__APP_DATA_PATH: dir,
+    CAIRN__SERVER__HTTP_PORT: '0',
+    CAIRN__SERVER__HTTP_ADDR: '127.0.0.1',
+  };
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'cli.ts'), 'serve'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   const listening = new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (d: Buffer) => { out += d.toString('utf8'); if (out.includes('cairn listening')) resolve(); });
-    child.stderr.on('data', (d: Buffer) => { out += d.toString('utf8'); });
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString('utf8');
+      if (out.includes('cairn listening')) resolve();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      out += d.toString('utf8');
+    });
     child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
   });
   try {

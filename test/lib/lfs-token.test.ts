@@ -13,7 +13,10 @@ test('a token verifies with the same secret until it expires', () => {
   const { token, expiresAt } = signLfsToken(box, claims, 60_000, now);
   assert.ok(looksLikeLfsToken(token));
   assert.is(expiresAt.getTime(), Math.floor((now + 60_000) / 1000) * 1000);
-  assert.equal({ ...verifyLfsToken(box, token, now + 1000) }, { ...claims, nbf: Math.floor(now / 1000), exp: Math.floor((now + 60_000) / 1000) });
+  assert.equal(
+    { ...verifyLfsToken(box, token, now + 1000) },
+    { ...claims, nbf: Math.floor(now / 1000), exp: Math.floor((now + 60_000) / 1000) },
+  );
   assert.is(verifyLfsToken(box, token, now + 61_000), null);
   // Another process of the same instance (same secret) accepts it; another instance does not.
   assert.ok(verifyLfsToken(new SecretBox('one instance'), token, now));

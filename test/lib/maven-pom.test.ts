@@ -23,9 +23,16 @@ test('a POM: coordinates, name, description, URL, license names and dependencies
 </p:project>
 `);
   assert.equal(m, {
-    group_id: 'org.example', artifact_id: 'demo', name: 'A & B \u263a A', description: '<raw> & text more', project_url: '',
+    group_id: 'org.example',
+    artifact_id: 'demo',
+    name: 'A & B \u263a A',
+    description: '<raw> & text more',
+    project_url: '',
     licenses: ['MIT', 'Apache-2.0'],
-    dependencies: [{ group_id: 'g', artifact_id: 'a', version: '1' }, { group_id: 'h', artifact_id: 'b', version: '' }],
+    dependencies: [
+      { group_id: 'g', artifact_id: 'a', version: '1' },
+      { group_id: 'h', artifact_id: 'b', version: '' },
+    ],
   });
   assert.is(parsePom('<project><url>https://example.com/x</url></project>').project_url, 'https://example.com/x');
 });
@@ -49,7 +56,11 @@ const refused: [string, string][] = [
 
 test('documents that are not well-formed XML, or whose root is not <project>, are refused', () => {
   for (const [doc, why] of refused) {
-    assert.throws(() => parsePom(doc), (e: unknown) => e instanceof PomError, why);
+    assert.throws(
+      () => parsePom(doc),
+      (e: unknown) => e instanceof PomError,
+      why,
+    );
   }
 });
 

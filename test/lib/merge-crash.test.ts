@@ -12,12 +12,27 @@ import { mustGit } from '../helpers/git-cli.ts';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-crash-'));
-const baseEnv = { PATH: process.env.PATH ?? '', HOME: os.tmpdir(), CAIRN__SERVER__APP_DATA_PATH: dir, CAIRN__SERVER__HTTP_PORT: '0', CAIRN__SERVER__HTTP_ADDR: '127.0.0.1' };
+const baseEnv = {
+  PATH: process.env.PATH ?? '',
+  HOME: os.tmpdir(),
+  CAIRN__SERVER__APP_DATA_PATH: dir,
+  CAIRN__SERVER__HTTP_PORT: '0',
+  CAIRN__SERVER__HTTP_ADDR: '127.0.0.1',
+};
 
-interface Running { child: ChildProcess; url: string; out: () => string; exited: Promise<number | null> }
+interface Running {
+  child: ChildProcess;
+  url: string;
+  out: () => string;
+  exited: Promise<number | null>;
+}
 
 async function serve(extra: Record<string, string> = {}): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'cli.ts'), 'serve'], { cwd: root, env: { ...baseEnv, ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'cli.ts'), 'serve'], {
+    cwd: root,
+    env: { ...baseEnv, ...extra },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
@@ -26,7 +41,9 @@ async function serve(extra: Record<string, string> = {}): Promise<Running> {
       const m = /cairn listening on (http:\/\/[^\s"]+)/.exec(out);
       if (m) resolve(m[1]);
     });
-    child.stderr!.on('data', (d: Buffer) => { out += d.toString('utf8'); });
+    child.stderr!.on('data', (d: Buffer) => {
+      out += d.toString('utf8');
+    });
     void exited.then((code) => reject(new Error(`serve exited ${code}: ${out}`)));
   });
   return { child, url, out: () => out, exited };
@@ -39,17 +56,39 @@ async function stop(r: Running) {
 
 function adminToken(): Promise<string> {
   return new Promise((resolve, reject) => {
-    const args = ['--import', 'tsx', path.join(root, 'cli.ts'), 'admin', 'user', 'create', '--username', 'crash', '--password', 'Passw0rd!x', '--email', 'crash@example.com', '--access-token'];
+    const args = [
+      '--import',
+      'tsx',
+      path.join(root, 'cli.ts'),
+      'admin',
+      'user',
+      'create',
+      '--username',
+      'crash',
+      '--password',
+      'Passw0rd!x',
+      '--email',
+      'crash@example.com',
+      '--access-token',
+    ];
     const child = spawn(process.execPath, args, { cwd: root, env: baseEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
-    child.stdout.on('data', (d: Buffer) => { out += d.toString('utf8'); });
-    child.stderr.on('data', (d: Buffer) => { out += d.toString('utf8'); });
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString('utf8');
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      out += d.toString('utf8');
+    });
     child.once('exit', (code) => (code === 0 ? resolve(out.trim().split('\n').pop()!.trim()) : reject(new Error(out))));
   });
 }
 
 async function api(r: Running, token: string, method: string, p: string, body?: unknown) {
-  const res = await fetch(`${r.url}/api/v1${p}`, { method, headers: { Authorization: `token ${token}`, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${r.url}/api/v1${p}`, {
+    method,
+    headers: { Authorization: `token ${token}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, text, json: text ? JSON.parse(text) : null };
 }
@@ -66,13 +105,19 @@ test('killed right after git moved the base branch: after a restart the pull is 
   try {
     token = await adminToken();
     assert.is((await api(server, token, 'POST', '/user/repos', { name: 'demo', auto_init: true })).status, 201);
-    assert.is((await api(server, token, 'POST', '/repos/crash/demo/contents/topic.txt', { content: b64('topic'), new_branch: 'topic' })).status, 201);
+    assert.is(
+      (await api(server, token, 'POST', '/repos/crash/demo/contents/topic.txt', { content: b64('topic'), new_branch: 'topic' })).status,
+      201,
+    );
     assert.is((await api(server, token, 'POST', '/repos/crash/demo/contents/main.txt', { content: b64('main') })).status, 201);
     assert.is((await api(server, token, 'POST', '/repos/crash/demo/pulls', { head: 'topic', base: 'main', title: 'topic' })).status, 201);
     const head = await tipOf('topic');
     const before = await tipOf('main');
     // The merge kills the server: the request never gets an answer.
-    const answered = await api(server, token, 'POST', '/repos/crash/demo/pulls/1/merge', { Do: 'merge' }).then(() => true, () => false);
+    const answered = await api(server, token, 'POST', '/repos/crash/demo/pulls/1/merge', { Do: 'merge' }).then(
+      () => true,
+      () => false,
+    );
     assert.not.ok(answered);
     await server.exited;
     assert.is(server.child.signalCode, 'SIGKILL');

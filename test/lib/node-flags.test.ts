@@ -18,12 +18,13 @@ test('a flag given by name, with any value, on the command line or in NODE_OPTIO
 });
 
 test('npm start passes the flags itself, so it starts once, and runs the sources without tsx', () => {
-  const start = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start!;
+  const start = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts
+    .start!;
   for (const f of SERVE_NODE_FLAGS) assert.ok(start.split(' ').includes(f), `${f} in ${start}`);
   assert.not.ok(start.includes('tsx'), start);
 });
 
-test('starting again drops tsx\'s loader and keeps every other flag', () => {
+test("starting again drops tsx's loader and keeps every other flag", () => {
   assert.equal(withoutTsx(['--import', 'tsx']), []);
   assert.equal(withoutTsx(['--import=tsx', '--enable-source-maps']), ['--enable-source-maps']);
   assert.equal(withoutTsx(['--cpu-prof', '--import', 'tsx', '--import', './hooks.mjs']), ['--cpu-prof', '--import', './hooks.mjs']);
@@ -31,12 +32,27 @@ test('starting again drops tsx\'s loader and keeps every other flag', () => {
 
 test('`cli.ts serve` started without the flags runs with them, in the same process', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-flags-'));
-  const env = { PATH: process.env.PATH ?? '', HOME: os.tmpdir(), CAIRN__SERVER__APP_DATA_PATH: dir, CAIRN__SERVER__HTTP_PORT: '0', CAIRN__SERVER__HTTP_ADDR: '127.0.0.1' };
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'cli.ts'), 'serve'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: os.tmpdir(),
+    CAIRN__SERVER__APP_DATA_PATH: dir,
+    CAIRN__SERVER__HTTP_PORT: '0',
+    CAIRN__SERVER__HTTP_ADDR: '127.0.0.1',
+  };
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'cli.ts'), 'serve'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   const listening = new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (d: Buffer) => { out += d.toString('utf8'); if (out.includes('cairn listening')) resolve(); });
-    child.stderr.on('data', (d: Buffer) => { out += d.toString('utf8'); });
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString('utf8');
+      if (out.includes('cairn listening')) resolve();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      out += d.toString('utf8');
+    });
     child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
   });
   try {

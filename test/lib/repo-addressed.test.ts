@@ -25,7 +25,12 @@ test('an issue number below {R}/issues/ is read ahead too; anything else under i
 test('a POST of a new issue or comment names the new row; other methods and paths do not', () => {
   assert.equal(repoAddressed('/api/v1/repos/alice/demo/issues', 'POST'), { owner: 'alice', name: 'demo', newRow: 'issue' });
   assert.equal(repoAddressed('/api/v1/repos/alice/demo/issues/', 'POST'), { owner: 'alice', name: 'demo', newRow: 'issue' });
-  assert.equal(repoAddressed('/api/v1/repos/alice/demo/issues/7/comments', 'POST'), { owner: 'alice', name: 'demo', issueIndex: 7, newRow: 'comment' });
+  assert.equal(repoAddressed('/api/v1/repos/alice/demo/issues/7/comments', 'POST'), {
+    owner: 'alice',
+    name: 'demo',
+    issueIndex: 7,
+    newRow: 'comment',
+  });
   assert.equal(repoAddressed('/api/v1/repos/alice/demo/issues/7/comments', 'GET'), { owner: 'alice', name: 'demo', issueIndex: 7 });
   assert.equal(repoAddressed('/api/v1/repos/alice/demo/issues', 'GET'), { owner: 'alice', name: 'demo' });
   assert.equal(repoAddressed('/api/v1/repos/alice/demo/issues/7/comments/x', 'POST'), { owner: 'alice', name: 'demo', issueIndex: 7 });

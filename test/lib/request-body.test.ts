@@ -47,14 +47,26 @@ test('a JSON, text or form body over [api] MAX_BODY_SIZE is 413 in the error sha
 });
 
 /** Sends the head of a request and `sent` bytes of a body declared `length` long; resolves with the answer. */
-function partialPost(base: string, path: string, length: number, sent: number, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
+function partialPost(
+  base: string,
+  path: string,
+  length: number,
+  sent: number,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${base}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': String(length), ...headers } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => { text += d; });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-    });
+    const req = http.request(
+      `${base}${path}`,
+      { method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': String(length), ...headers } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => {
+          text += d;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+      },
+    );
     req.on('error', reject);
     req.setTimeout(10_000, () => req.destroy(new Error('no answer while the body was still to come')));
     req.write(Buffer.alloc(sent, 0x20));
@@ -70,9 +82,13 @@ test('anonymous on a TOK route: 401 before the body arrives, and the connection 
 });
 
 test('bad credentials and unknown routes answer without waiting for the body', async () => {
-  const bad = await partialPost(env.srv.api, '/user/repos', 15 * MiB, 1024, { Authorization: 'token 0123456789abcdef0123456789abcdef01234567' });
+  const bad = await partialPost(env.srv.api, '/user/repos', 15 * MiB, 1024, {
+    Authorization: 'token 0123456789abcdef0123456789abcdef01234567',
+  });
   assert.is(bad.status, 401, bad.text);
-  const missing = await partialPost(env.srv.api, `/repos/${uniq('nobody')}/x/issues`, 15 * MiB, 1024, { Authorization: `token ${env.alice.token}` });
+  const missing = await partialPost(env.srv.api, `/repos/${uniq('nobody')}/x/issues`, 15 * MiB, 1024, {
+    Authorization: `token ${env.alice.token}`,
+  });
   assert.is(missing.status, 404, missing.text);
   const over = await partialPost(small.api, '/user/repos', 15 * MiB, 1024, { Authorization: `token ${user.token}` });
   assert.is(over.status, 413, 'a declared length over the cap is refused before reading');
@@ -84,9 +100,12 @@ test('a small unread body keeps the connection: the next request on it is answer
   await new Promise<void>((resolve) => sock.once('connect', () => resolve()));
   let got = '';
   sock.setEncoding('utf8');
-  sock.on('data', (d: string) => { got += d; });
+  sock.on('data', (d: string) => {
+    got += d;
+  });
   const body = JSON.stringify({ name: 'x' });
-  const head = (path: string) => `POST /api/v1${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+  const head = (path: string) =>
+    `POST /api/v1${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
   sock.write(head('/user/repos') + head('/user/repos'));
   for (let i = 0; i < 100 && (got.match(/HTTP\/1\.1 401/g) ?? []).length < 2; i++) await new Promise((r) => setTimeout(r, 20));
   sock.destroy();

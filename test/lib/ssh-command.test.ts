@@ -8,7 +8,10 @@ test('words split as a shell would, without expansions', () => {
   assert.equal(splitWords(`git-upload-pack '/a/b.git'`), ['git-upload-pack', '/a/b.git']);
   assert.equal(splitWords(`git-upload-pack "a/b" x\\ y`), ['git-upload-pack', 'a/b', 'x y']);
   assert.equal(splitWords(`a 'it'"'"'s'`), ['a', "it's"]);
-  assert.throws(() => splitWords(`a 'open`), (e: unknown) => e instanceof SshCommandError);
+  assert.throws(
+    () => splitWords(`a 'open`),
+    (e: unknown) => e instanceof SshCommandError,
+  );
 });
 
 const ok: [string, unknown][] = [
@@ -34,7 +37,10 @@ const refused: [string, string][] = [
 ];
 for (const [cmd, message] of refused) {
   test(`refused: ${cmd}`, () => {
-    assert.throws(() => parseSshCommand(cmd), (e: Error) => e instanceof SshCommandError && e.message === message);
+    assert.throws(
+      () => parseSshCommand(cmd),
+      (e: Error) => e instanceof SshCommandError && e.message === message,
+    );
   });
 }
 

@@ -17,7 +17,9 @@ const tempDir = () => {
   dirs.push(d);
   return d;
 };
-test.after(() => { for (const d of dirs) fs.rmSync(d, { recursive: true, force: true }); });
+test.after(() => {
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
 
 /** `ssh-keygen -lf <file>` without the key's comment: `<bits> SHA256:<hash> (<TYPE>)`. */
 async function keygenFingerprint(file: string): Promise<string> {
@@ -31,7 +33,9 @@ async function keygenFingerprint(file: string): Promise<string> {
 /** The CLI with only the given environment (and PATH/HOME): `node --import tsx cli.ts ...args`. */
 function cli(args: string[], env: Record<string, string>) {
   return spawn(process.execPath, ['--import', 'tsx', path.join(root, 'cli.ts'), ...args], {
-    cwd: root, env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir(), ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir(), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
 
@@ -39,19 +43,26 @@ async function cliOutput(args: string[], env: Record<string, string>): Promise<{
   const child = cli(args, env);
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (d: Buffer) => { stdout += d.toString('utf8'); });
-  child.stderr.on('data', (d: Buffer) => { stderr += d.toString('utf8'); });
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString('utf8');
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString('utf8');
+  });
   const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
   return { code, stdout, stderr };
 }
 
-test('the fingerprint is what ssh-keygen -lf prints for the key file (the server\'s ed25519, and other key types)', async () => {
+test("the fingerprint is what ssh-keygen -lf prints for the key file (the server's ed25519, and other key types)", async () => {
   const data = tempDir();
   const key = loadOrCreateHostKey(data);
   assert.match(hostKeyFingerprint(key), /^256 SHA256:[A-Za-z0-9+/]{43} \(ED25519\)$/);
   assert.is(hostKeyFingerprint(key), await keygenFingerprint(hostKeyFile(data)));
   // A key an operator put there instead, made by ssh-keygen.
-  for (const [type, bits] of [['rsa', '3072'], ['ecdsa', '256']]) {
+  for (const [type, bits] of [
+    ['rsa', '3072'],
+    ['ecdsa', '256'],
+  ]) {
     const file = path.join(tempDir(), `key-${type}`);
     const made = await run('ssh-keygen', ['-q', '-t', type, '-b', bits, '-N', '', '-C', 'operator', '-f', file]);
     assert.is(made.code, 0, made.stderr);
@@ -81,8 +92,11 @@ test('`admin ssh fingerprint`: prints it from the data path; without a key, says
 test('`serve` logs the fingerprint when its SSH server starts; ssh sees the same one, and so does the CLI while it runs', async () => {
   const data = tempDir();
   const child = cli(['serve'], {
-    CAIRN__SERVER__APP_DATA_PATH: data, CAIRN__SERVER__HTTP_PORT: '0', CAIRN__SERVER__HTTP_ADDR: '127.0.0.1',
-    CAIRN__SERVER__SSH_LISTEN_PORT: '0', CAIRN__SERVER__SSH_LISTEN_HOST: '127.0.0.1',
+    CAIRN__SERVER__APP_DATA_PATH: data,
+    CAIRN__SERVER__HTTP_PORT: '0',
+    CAIRN__SERVER__HTTP_ADDR: '127.0.0.1',
+    CAIRN__SERVER__SSH_LISTEN_PORT: '0',
+    CAIRN__SERVER__SSH_LISTEN_HOST: '127.0.0.1',
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let out = '';
@@ -94,19 +108,38 @@ test('`serve` logs the fingerprint when its SSH server starts; ssh sees the same
         const fp = /ssh host key fingerprint: (\d+ SHA256:\S+ \(\w+\))/.exec(out);
         if (port && fp) resolve({ port: Number(port[1]), fingerprint: fp[1]! });
       });
-      child.stderr.on('data', (d: Buffer) => { out += d.toString('utf8'); });
+      child.stderr.on('data', (d: Buffer) => {
+        out += d.toString('utf8');
+      });
       void exited.then(() => reject(new Error(`serve exited: ${out}`)));
     });
     assert.is(logged.fingerprint, await keygenFingerprint(hostKeyFile(data)));
 
     // ssh's first connection: the host key it is shown (and records) has the same SHA256 fingerprint.
     const knownHosts = path.join(tempDir(), 'known_hosts');
-    const ssh = await run('ssh', ['-v', '-F', '/dev/null', '-p', String(logged.port), '-o', 'BatchMode=yes', '-o', 'IdentityAgent=none', '-o', 'PubkeyAuthentication=no',
-      '-o', 'StrictHostKeyChecking=accept-new', '-o', `UserKnownHostsFile=${knownHosts}`, 'git@127.0.0.1', 'true']);
+    const ssh = await run('ssh', [
+      '-v',
+      '-F',
+      '/dev/null',
+      '-p',
+      String(logged.port),
+      '-o',
+      'BatchMode=yes',
+      '-o',
+      'IdentityAgent=none',
+      '-o',
+      'PubkeyAuthentication=no',
+      '-o',
+      'StrictHostKeyChecking=accept-new',
+      '-o',
+      `UserKnownHostsFile=${knownHosts}`,
+      'git@127.0.0.1',
+      'true',
+    ]);
     const seen = /Server host key: ssh-ed25519 (SHA256:\S+)/.exec(ssh.stderr);
     assert.ok(seen, ssh.stderr);
     assert.is(seen[1], logged.fingerprint.split(' ')[1]);
-    assert.is((await keygenFingerprint(knownHosts)), logged.fingerprint);
+    assert.is(await keygenFingerprint(knownHosts), logged.fingerprint);
 
     // The CLI reads the key file, so the embedded database the server holds is no obstacle.
     const shown = await cliOutput(['admin', 'ssh', 'fingerprint'], { CAIRN__SERVER__APP_DATA_PATH: data });

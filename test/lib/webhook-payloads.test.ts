@@ -10,11 +10,34 @@ import { telegramConvertor } from '../../lib/webhooks/payloads/telegram.ts';
 import type { PCommit, PushPayload } from '../../lib/webhooks/payloads/types.ts';
 
 const APP = 'http://localhost:3000/';
-const repo = { full_name: 'test/repo', html_url: 'http://localhost:3000/test/repo', clone_url: 'http://localhost:3000/test/repo.git', ssh_url: 'git@localhost:test/repo.git', private: false };
-const user = { login: 'user1', full_name: 'User One', avatar_url: 'http://localhost:3000/avatars/1', html_url: 'http://localhost:3000/user1' };
-const commit = (n: number, message = `commit message ${n}`): PCommit => ({ id: `${n}`.repeat(40).slice(0, 40), message, url: `${repo.html_url}/commit/${n}`, author: { name: 'user1' } });
+const repo = {
+  full_name: 'test/repo',
+  html_url: 'http://localhost:3000/test/repo',
+  clone_url: 'http://localhost:3000/test/repo.git',
+  ssh_url: 'git@localhost:test/repo.git',
+  private: false,
+};
+const user = {
+  login: 'user1',
+  full_name: 'User One',
+  avatar_url: 'http://localhost:3000/avatars/1',
+  html_url: 'http://localhost:3000/user1',
+};
+const commit = (n: number, message = `commit message ${n}`): PCommit => ({
+  id: `${n}`.repeat(40).slice(0, 40),
+  message,
+  url: `${repo.html_url}/commit/${n}`,
+  author: { name: 'user1' },
+});
 const push = (commits: PCommit[]): PushPayload => ({
-  ref: 'refs/heads/test', compare_url: `${repo.html_url}/compare/a...b`, commits, total_commits: commits.length, head_commit: commits[0] ?? null, repository: repo, pusher: user, sender: user,
+  ref: 'refs/heads/test',
+  compare_url: `${repo.html_url}/compare/a...b`,
+  commits,
+  total_commits: commits.length,
+  head_commit: commits[0] ?? null,
+  repository: repo,
+  pusher: user,
+  sender: user,
 });
 
 test('Go conventions: JSON escaping, path and query escaping, ref names and pages', () => {
@@ -26,13 +49,24 @@ test('Go conventions: JSON escaping, path and query escaping, ref names and page
   assert.is(shortRef('refs/tags/v1.0'), 'v1.0');
   assert.is(refUrl(repo.html_url, 'refs/heads/a b'), `${repo.html_url}/src/branch/a%20b`);
   assert.is(refUrl(repo.html_url, 'refs/tags/v1'), `${repo.html_url}/src/tag/v1`);
-  assert.is(refUrl(repo.html_url, '2020558fe2e34debb818a514715839cabd25e778'), `${repo.html_url}/src/commit/2020558fe2e34debb818a514715839cabd25e778`);
+  assert.is(
+    refUrl(repo.html_url, '2020558fe2e34debb818a514715839cabd25e778'),
+    `${repo.html_url}/src/commit/2020558fe2e34debb818a514715839cabd25e778`,
+  );
 });
 
 test('slack push: commit count linked to the compare page, one line per commit with the first message line', async () => {
-  const p = await slackConvertor(APP, { channel: '#test', username: 'bot', icon_url: '', color: 'good' }).push(push([commit(1, 'first line\nsecond <line>'), commit(2)]));
-  assert.is(p.text, `[test/repo:<${repo.html_url}/src/branch/test|test>] <${repo.html_url}/compare/a...b|2 new commits> pushed by \`user1\``);
-  assert.is(p.attachments?.[0].text, `<${repo.html_url}/commit/1|1111111>: first line - \`user1\`\n<${repo.html_url}/commit/2|2222222>: commit message 2 - \`user1\``);
+  const p = await slackConvertor(APP, { channel: '#test', username: 'bot', icon_url: '', color: 'good' }).push(
+    push([commit(1, 'first line\nsecond <line>'), commit(2)]),
+  );
+  assert.is(
+    p.text,
+    `[test/repo:<${repo.html_url}/src/branch/test|test>] <${repo.html_url}/compare/a...b|2 new commits> pushed by \`user1\``,
+  );
+  assert.is(
+    p.attachments?.[0].text,
+    `<${repo.html_url}/commit/1|1111111>: first line - \`user1\`\n<${repo.html_url}/commit/2|2222222>: commit message 2 - \`user1\``,
+  );
 });
 
 test('discord push: markdown in commit messages is escaped and cut at 50 characters', async () => {
@@ -52,11 +86,18 @@ test('msteams push: five commits shown, the rest behind a toggle', async () => {
   assert.is(box.items[5].id, 'showMore');
   assert.is((box.items[6].items ?? []).length, 2);
   assert.is(box.items[7].id, 'showLess');
-  assert.is((p.body[1] as unknown as { items: { text: string }[] }).items[0].text, '[test] 7 new commits by [User One (@user1)](http://localhost:3000/user1)');
+  assert.is(
+    (p.body[1] as unknown as { items: { text: string }[] }).items[0].text,
+    '[test] 7 new commits by [User One (@user1)](http://localhost:3000/user1)',
+  );
 });
 
 test('telegram: an unknown repository action is an empty message, as Go zero values', async () => {
-  assert.equal(await telegramConvertor(APP).repository({ action: 'renamed', repository: repo, sender: user }), { text: '', parse_mode: '', disable_web_page_preview: false });
+  assert.equal(await telegramConvertor(APP).repository({ action: 'renamed', repository: repo, sender: user }), {
+    text: '',
+    parse_mode: '',
+    disable_web_page_preview: false,
+  });
   const created = await telegramConvertor(APP).repository({ action: 'created', repository: repo, sender: user });
   assert.is(created.text, `[<a href="${repo.html_url}">test/repo</a>] Repository created`);
 });

@@ -33,7 +33,13 @@ async function newRow(id: number, backends: number[]): Promise<void> {
   await openTransaction(em);
   await commitInLane(em, 'lane_t 0', [
     { sql: 'insert into lane_t (id, n) values (?, 0)', params: [id] },
-    { sql: 'select pg_backend_pid() as pid', params: [], answered: (rows) => { backends.push(Number(rows[0]!.pid)); } },
+    {
+      sql: 'select pg_backend_pid() as pid',
+      params: [],
+      answered: (rows) => {
+        backends.push(Number(rows[0]!.pid));
+      },
+    },
     { sql: 'update lane_t set n = n + 1 where id = ?', params: [0] },
   ]);
   assert.not.ok(em.isInTransaction());
@@ -48,7 +54,8 @@ test('transactions of one hot row at once: all committed, on one connection, eac
   if (onPostgres) assert.is(new Set(backends).size, 1, `one backend ran them all: ${backends.join(', ')}`);
   const words = counted.statements.map((s) => s.split(' ')[0]!.toLowerCase().replace(/;$/, ''));
   assert.is(words.length, 8 * 5);
-  for (let i = 0; i < words.length; i += 5) assert.equal(words.slice(i, i + 5), ['begin', 'insert', 'select', 'update', 'commit'], words.join(' '));
+  for (let i = 0; i < words.length; i += 5)
+    assert.equal(words.slice(i, i + 5), ['begin', 'insert', 'select', 'update', 'commit'], words.join(' '));
   assert.is(lanesOpen(), 0, 'the lane closes when nothing is under way');
 });
 
@@ -56,11 +63,17 @@ test('a failing transaction in the lane rolls back alone; the ones behind it com
   await reset();
   const backends: number[] = [];
   const outcomes = await Promise.allSettled([10, 11, 10, 12].map((id) => newRow(id, backends)));
-  assert.equal(outcomes.map((o) => o.status), ['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+  assert.equal(
+    outcomes.map((o) => o.status),
+    ['fulfilled', 'fulfilled', 'rejected', 'fulfilled'],
+  );
   const err = (outcomes[2] as PromiseRejectedResult).reason as { code?: string; message: string };
   assert.match(err.message, /duplicate key|unique/i);
   assert.is(await counter(), 3, 'the failed one raised nothing');
-  assert.equal((await conn().execute<{ id: number }[]>('select id from lane_t where id > 0 order by id')).map((r) => r.id), [10, 11, 12]);
+  assert.equal(
+    (await conn().execute<{ id: number }[]>('select id from lane_t where id > 0 order by id')).map((r) => r.id),
+    [10, 11, 12],
+  );
   assert.is(lanesOpen(), 0);
   // The connection went back to the pool usable.
   assert.is(Number((await executeFast(requestEm(db.db.orm), 'select count(*)::int as c from lane_t', []))[0]!.c), 4);
@@ -73,7 +86,13 @@ test('a transaction that ran a statement before COMMIT commits on its own connec
   await executeFast(em, 'insert into lane_t (id, n) values (?, 0)', [20]);
   const backends: number[] = [];
   await commitInLane(em, 'lane_t 0', [
-    { sql: 'select pg_backend_pid() as pid', params: [], answered: (rows) => { backends.push(Number(rows[0]!.pid)); } },
+    {
+      sql: 'select pg_backend_pid() as pid',
+      params: [],
+      answered: (rows) => {
+        backends.push(Number(rows[0]!.pid));
+      },
+    },
     { sql: 'update lane_t set n = n + 1 where id = ?', params: [0] },
   ]);
   assert.not.ok(em.isInTransaction());
@@ -99,9 +118,20 @@ test('two pools in one process (two ORMs, two databases): a hot row of the same 
     const backends: number[] = [];
     await Promise.all([30, 31, 32].flatMap((id) => [newRow(id, backends), inOther(id + 10)]));
     assert.is(await counter(), 3);
-    assert.equal((await conn().execute<{ id: number }[]>('select id from lane_t where id > 0 order by id')).map((r) => r.id), [30, 31, 32]);
+    assert.equal(
+      (await conn().execute<{ id: number }[]>('select id from lane_t where id > 0 order by id')).map((r) => r.id),
+      [30, 31, 32],
+    );
     const there = await other.db.orm.em.getConnection().execute<{ id: number; n: number }[]>('select id, n from lane_t order by id');
-    assert.equal(there.map((r) => [r.id, r.n]), [[0, 3], [40, 0], [41, 0], [42, 0]]);
+    assert.equal(
+      there.map((r) => [r.id, r.n]),
+      [
+        [0, 3],
+        [40, 0],
+        [41, 0],
+        [42, 0],
+      ],
+    );
     assert.is(lanesOpen(), 0);
   } finally {
     await other.close();

@@ -12,7 +12,11 @@ import { openDatabase, requestEm } from '../../model/db.ts';
 import { executeFast } from '../../model/raw.ts';
 import { loadConfig } from '../../config.ts';
 
-interface Conn { id: number; busy: boolean; __knex__disposed?: unknown }
+interface Conn {
+  id: number;
+  busy: boolean;
+  __knex__disposed?: unknown;
+}
 
 /** A tarn pool of stand-in connections, validated as knex validates them (not disposed), with the lease over it. */
 function pool(max: number) {
@@ -22,7 +26,9 @@ function pool(max: number) {
     min: 0,
     max,
     create: async () => ({ id: ++made, busy: false }),
-    destroy: (c) => { destroyed.push(c); },
+    destroy: (c) => {
+      destroyed.push(c);
+    },
     validate: (c) => c.__knex__disposed === undefined,
     acquireTimeoutMillis: 3000,
   });
@@ -70,7 +76,10 @@ test('a transaction gets a connection while reads keep the pool busy', async () 
   let readsDone = 0;
   let left = 400;
   const readers = Array.from({ length: 20 }, async () => {
-    while (left-- > 0) { await read(p); readsDone++; }
+    while (left-- > 0) {
+      await read(p);
+      readsDone++;
+    }
   });
   await tick(5);
   const trx: Promise<number>[] = [];
@@ -126,7 +135,10 @@ test('destroying the pool takes back idle and in-use connections and fails waiti
   await read(p);
   assert.is(p.lease.held.idle, 1);
   const inUse = read(p, 50);
-  const waiting = read(p).then(() => 'served', (e: Error) => e.message);
+  const waiting = read(p).then(
+    () => 'served',
+    (e: Error) => e.message,
+  );
   await tick(5);
   const destroyed = p.tarn.destroy();
   assert.is(await waiting, 'Unable to acquire a connection');
@@ -134,7 +146,10 @@ test('destroying the pool takes back idle and in-use connections and fails waiti
   await destroyed;
   assert.is(p.destroyed.length, 1);
   assert.is(p.lease.held.idle, 0);
-  await p.lease.wait().then(() => assert.unreachable('a read was served after the pool closed'), (e: Error) => assert.is(e.message, 'Unable to acquire a connection'));
+  await p.lease.wait().then(
+    () => assert.unreachable('a read was served after the pool closed'),
+    (e: Error) => assert.is(e.message, 'Unable to acquire a connection'),
+  );
 });
 
 test('a failed acquire fails the reads that were waiting for it', async () => {
@@ -142,13 +157,23 @@ test('a failed acquire fails the reads that were waiting for it', async () => {
   const tarn = new Pool<Conn>({
     min: 0,
     max: 1,
-    create: async () => { if (fail) throw new Error('connection refused'); return { id: 1, busy: false }; },
+    create: async () => {
+      if (fail) throw new Error('connection refused');
+      return { id: 1, busy: false };
+    },
     destroy: () => {},
     propagateCreateError: true,
   });
   const client: LeaseClient<Conn> = { pool: tarn as unknown as Tarn<Conn>, acquireConnection: () => tarn.acquire().promise };
   const lease = new Lease(client, client.pool!);
-  const outcomes = await Promise.all([lease.wait(), lease.wait()].map((w) => w.then(() => 'served', (e: Error) => e.message)));
+  const outcomes = await Promise.all(
+    [lease.wait(), lease.wait()].map((w) =>
+      w.then(
+        () => 'served',
+        (e: Error) => e.message,
+      ),
+    ),
+  );
   assert.equal(outcomes, ['connection refused', 'connection refused']);
   fail = false;
   const c = await lease.wait();
@@ -165,14 +190,27 @@ test('on PostgreSQL, a pool of two serves concurrent reads and transactions, kee
   const db = await openDatabase(loadConfig({}, { DATABASE__URL: url, DATABASE__POOL_MAX: '2', SERVER__APP_DATA_PATH: t.dataPath }));
   const name = new URL(url).pathname.slice(1);
   const reads = Array.from({ length: 300 }, (_, i) => executeFast<{ n: number }>(requestEm(db.orm), 'select ?::int as n', [i]));
-  const writes = Array.from({ length: 5 }, (_, i) => requestEm(db.orm).transactional((em) => executeFast<{ n: number }>(em, 'select ?::int + 1 as n', [i])));
+  const writes = Array.from({ length: 5 }, (_, i) =>
+    requestEm(db.orm).transactional((em) => executeFast<{ n: number }>(em, 'select ?::int + 1 as n', [i])),
+  );
   const got = await Promise.all(reads);
-  assert.equal(got.map((r) => r[0]!.n), Array.from({ length: 300 }, (_, i) => i));
-  assert.equal((await Promise.all(writes)).map((r) => r[0]!.n), [1, 2, 3, 4, 5]);
+  assert.equal(
+    got.map((r) => r[0]!.n),
+    Array.from({ length: 300 }, (_, i) => i),
+  );
+  assert.equal(
+    (await Promise.all(writes)).map((r) => r[0]!.n),
+    [1, 2, 3, 4, 5],
+  );
   // A statement that fails leaves the pool usable.
-  await executeFast(requestEm(db.orm), 'select 1 / ?::int as n', [0]).then(() => assert.unreachable('division by zero'), () => undefined);
+  await executeFast(requestEm(db.orm), 'select 1 / ?::int as n', [0]).then(
+    () => assert.unreachable('division by zero'),
+    () => undefined,
+  );
   assert.equal(await executeFast(requestEm(db.orm), 'select ?::int as n', [7]), [{ n: 7 }]);
-  const rows = await t.db.orm.em.getConnection().execute<{ n: string }[]>(`select count(*) as n from pg_stat_activity where datname = '${name}' and pid <> pg_backend_pid()`);
+  const rows = await t.db.orm.em
+    .getConnection()
+    .execute<{ n: string }[]>(`select count(*) as n from pg_stat_activity where datname = '${name}' and pid <> pg_backend_pid()`);
   // The test database's own pool has its connections too: at most one (this statement's) besides the two.
   assert.ok(Number(rows[0]!.n) <= 3, `${rows[0]!.n} connections`);
   const closed = await Promise.race([db.close().then(() => true), tick(10_000).then(() => false)]);

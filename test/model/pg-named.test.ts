@@ -43,7 +43,11 @@ const FIELDS = [
   { name: 't', tableID: 0, columnID: 0, dataTypeID: 25, dataTypeSize: -1, dataTypeModifier: -1, format: 'text' },
 ];
 
-interface Probe { prepare(wire: Wire): void; handleRowDescription(msg: unknown): void; [key: string]: unknown }
+interface Probe {
+  prepare(wire: Wire): void;
+  handleRowDescription(msg: unknown): void;
+  [key: string]: unknown;
+}
 const noop = () => {};
 /** pg's own Query for the same named statement, made as NamedStatement makes its base. */
 function pgQuery(values: unknown[], callback: (err: Error | null) => void = noop): Probe {
@@ -69,7 +73,8 @@ function stateOf(q: Probe): Record<string, unknown> {
 }
 function resultState(r: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(r)) out[k] = k === '_parsers' ? (v as unknown[] | undefined)?.map((f) => (f as { name: string }).name) : v;
+  for (const [k, v] of Object.entries(r))
+    out[k] = k === '_parsers' ? (v as unknown[] | undefined)?.map((f) => (f as { name: string }).name) : v;
   return out;
 }
 
@@ -86,7 +91,10 @@ test('a first execution sends what pg sends: Parse, Bind, Describe, Execute, Syn
   firstRun(pgQuery([1, 'x']), a);
   firstRun(ours([1, 'x']), b);
   assert.equal(b.calls, a.calls);
-  assert.equal(b.calls.map((c) => c[0]), ['parse', 'bind', 'describe', 'execute', 'sync']);
+  assert.equal(
+    b.calls.map((c) => c[0]),
+    ['parse', 'bind', 'describe', 'execute', 'sync'],
+  );
 });
 
 test('a later execution on the connection sends what pg sends, without the Describe, and ends in the same state', () => {
@@ -103,8 +111,14 @@ test('a later execution on the connection sends what pg sends, without the Descr
   const mine = ours([2, 'y']);
   mine.prepare(b);
 
-  assert.equal(b.calls, a.calls.filter((c) => c[0] !== 'describe'));
-  assert.ok(a.calls.some((c) => c[0] === 'describe'), 'pg itself describes every execution');
+  assert.equal(
+    b.calls,
+    a.calls.filter((c) => c[0] !== 'describe'),
+  );
+  assert.ok(
+    a.calls.some((c) => c[0] === 'describe'),
+    'pg itself describes every execution',
+  );
   // What pg's RowDescription handling leaves on the query and its result, the kept description gives.
   assert.equal(stateOf(mine), stateOf(theirs));
 });
@@ -119,14 +133,23 @@ test('another connection describes again', () => {
 });
 
 test('a value that cannot be sent fails the query as pg fails it: Close, Sync, the error to the callback', () => {
-  const bad = { toPostgres: () => { throw new Error('no'); } };
+  const bad = {
+    toPostgres: () => {
+      throw new Error('no');
+    },
+  };
   for (const make of [pgQuery, ours]) {
     const wire = recorder();
     firstRun(make([1, 'x']), wire);
     wire.calls.length = 0;
     let failed: Error | null = null;
-    make([bad, 'x'], (err) => { failed = err; }).prepare(wire);
-    assert.equal(wire.calls.map((c) => c[0]), ['close', 'sync']);
+    make([bad, 'x'], (err) => {
+      failed = err;
+    }).prepare(wire);
+    assert.equal(
+      wire.calls.map((c) => c[0]),
+      ['close', 'sync'],
+    );
     assert.is((failed as Error | null)?.message, 'no');
   }
 });

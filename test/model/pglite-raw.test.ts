@@ -20,8 +20,14 @@ test('statementCount: quotes, dollar quotes and comments do not split statements
 
 let db: TestDb;
 let srv: TestServer;
-test.before(async () => { db = await openTestDb(); srv = await startServer(db); });
-test.after(async () => { await srv.close(); await db.close(); });
+test.before(async () => {
+  db = await openTestDb();
+  srv = await startServer(db);
+});
+test.after(async () => {
+  await srv.close();
+  await db.close();
+});
 
 test("raw SQL with a ';' in a value answers like any other query", async () => {
   const r = await call(srv.api, 'GET', `/repos/search?q=${encodeURIComponent("a;b'; select 1")}`);

@@ -21,14 +21,22 @@ test.after(async () => {
   await db.close();
 });
 
-const rows = async () => (await db.db.orm.em.getConnection().execute<{ id: number; n: number }[]>('select id, n from pipeline_t order by id'))
-  .map((r) => [r.id, r.n]);
+const rows = async () =>
+  (await db.db.orm.em.getConnection().execute<{ id: number; n: number }[]>('select id, n from pipeline_t order by id')).map((r) => [
+    r.id,
+    r.n,
+  ]);
 const insert = (id: number, n = 0) => ({ sql: 'insert into pipeline_t (id, n) values (?, ?)', params: [id, n] });
 const bump = (id: number) => ({ sql: 'update pipeline_t set n = n + 1 where id = ?', params: [id] });
 const reset = () => db.db.orm.em.getConnection().execute('delete from pipeline_t');
 
-interface Socket { _write?: (...a: unknown[]) => unknown; _writev?: (...a: unknown[]) => unknown }
-interface TrxClient { connection: { stream: Socket } }
+interface Socket {
+  _write?: (...a: unknown[]) => unknown;
+  _writev?: (...a: unknown[]) => unknown;
+}
+interface TrxClient {
+  connection: { stream: Socket };
+}
 
 /**
  * Counts the writes to the socket of the transaction's connection from now on (PostgreSQL; on the
@@ -42,13 +50,21 @@ async function socketWrites(em: EntityManager): Promise<{ count: () => number | 
   const own = { write: Object.hasOwn(stream, '_write'), writev: Object.hasOwn(stream, '_writev') };
   const write = stream._write!;
   const writev = stream._writev!;
-  stream._write = function (this: unknown, ...a: unknown[]) { n++; return write.apply(this, a); };
-  stream._writev = function (this: unknown, ...a: unknown[]) { n++; return writev.apply(this, a); };
+  stream._write = function (this: unknown, ...a: unknown[]) {
+    n++;
+    return write.apply(this, a);
+  };
+  stream._writev = function (this: unknown, ...a: unknown[]) {
+    n++;
+    return writev.apply(this, a);
+  };
   return {
     count: () => n,
     stop: () => {
-      if (own.write) stream._write = write; else delete stream._write;
-      if (own.writev) stream._writev = writev; else delete stream._writev;
+      if (own.write) stream._write = write;
+      else delete stream._write;
+      if (own.writev) stream._writev = writev;
+      else delete stream._writev;
     },
   };
 }
@@ -69,9 +85,15 @@ test('BEGIN goes with the first statement, COMMIT with the last writes: two writ
     return w.count();
   });
   if (onPostgres) assert.is(counted.result, 3, 'BEGIN + insert, insert, the two updates + COMMIT');
-  assert.equal(counted.statements.map((s) => s.split(' ')[0]!.toLowerCase().replace(/;$/, '')), ['begin', 'insert', 'insert', 'update', 'update', 'commit']);
+  assert.equal(
+    counted.statements.map((s) => s.split(' ')[0]!.toLowerCase().replace(/;$/, '')),
+    ['begin', 'insert', 'insert', 'update', 'update', 'commit'],
+  );
   assert.not.ok(em.isInTransaction());
-  assert.equal(await rows(), [[1, 1], [2, 1]]);
+  assert.equal(await rows(), [
+    [1, 1],
+    [2, 1],
+  ]);
 });
 
 test('a transaction that runs nothing sends nothing, whether it commits or rolls back', async () => {
@@ -96,7 +118,10 @@ test('a write before COMMIT that fails commits nothing of the transaction, answe
   await em.begin();
   await executeFast(em, insert(1).sql, insert(1).params);
   // The second write breaks the primary key; the one after it and COMMIT are on the wire already.
-  const err = await commitWith(em, [bump(1), insert(9), bump(9)]).then(() => null, (e: unknown) => e as Error & { code?: string });
+  const err = await commitWith(em, [bump(1), insert(9), bump(9)]).then(
+    () => null,
+    (e: unknown) => e as Error & { code?: string },
+  );
   assert.ok(err, 'commitWith succeeded');
   assert.match(String(err!.message), /duplicate key|unique/i);
   assert.not.ok(em.isInTransaction());
@@ -115,7 +140,10 @@ test('a statement that fails inside the transaction: ROLLBACK undoes what ran be
   const em = requestEm(db.db.orm);
   await em.begin();
   await executeFast(em, insert(1).sql, insert(1).params);
-  await executeFast(em, 'select 1 / ?::int as n', [0]).then(() => assert.unreachable('division by zero'), () => undefined);
+  await executeFast(em, 'select 1 / ?::int as n', [0]).then(
+    () => assert.unreachable('division by zero'),
+    () => undefined,
+  );
   await em.rollback();
   assert.equal(await rows(), []);
 });
@@ -127,25 +155,37 @@ test('nested transactions (savepoints) and transactions run by the ORM keep thei
     await outer.transactional(async (inner) => {
       await executeFast(inner, insert(2).sql, insert(2).params);
     });
-    await outer.transactional(async (inner) => {
-      await executeFast(inner, insert(3).sql, insert(3).params);
-      throw new Error('undo the savepoint');
-    }).catch(() => undefined);
+    await outer
+      .transactional(async (inner) => {
+        await executeFast(inner, insert(3).sql, insert(3).params);
+        throw new Error('undo the savepoint');
+      })
+      .catch(() => undefined);
   });
-  assert.equal(await rows(), [[1, 0], [2, 0]]);
+  assert.equal(await rows(), [
+    [1, 0],
+    [2, 0],
+  ]);
 });
 
 test('concurrent transactions on a small pool each commit their own writes', async () => {
   await reset();
-  await Promise.all(Array.from({ length: 20 }, (_, i) => (async () => {
-    const em = requestEm(db.db.orm);
-    await em.begin();
-    await executeFast(em, insert(100 + i).sql, insert(100 + i).params);
-    await commitWith(em, [bump(100 + i)]);
-  })()));
+  await Promise.all(
+    Array.from({ length: 20 }, (_, i) =>
+      (async () => {
+        const em = requestEm(db.db.orm);
+        await em.begin();
+        await executeFast(em, insert(100 + i).sql, insert(100 + i).params);
+        await commitWith(em, [bump(100 + i)]);
+      })(),
+    ),
+  );
   const got = await rows();
   assert.is(got.length, 20);
-  assert.ok(got.every(([, n]) => n === 1), JSON.stringify(got));
+  assert.ok(
+    got.every(([, n]) => n === 1),
+    JSON.stringify(got),
+  );
 });
 
 test.run();

@@ -23,10 +23,16 @@ test.before(async () => {
   // Values of every kind a column holds: JSON (topics), a nullable date (archived), a bigint (size).
   const r = await call(srv.api, 'PUT', `/repos/${owner.name}/plain/topics`, { token: owner.token, body: { topics: ['a', 'b'] } });
   assert.is(r.status, 204, r.text);
-  const e = await call(srv.api, 'PATCH', `/repos/${owner.name}/plain`, { token: owner.token, body: { archived: true, website: 'https://example.com' } });
+  const e = await call(srv.api, 'PATCH', `/repos/${owner.name}/plain`, {
+    token: owner.token,
+    body: { archived: true, website: 'https://example.com' },
+  });
   assert.is(e.status, 200, e.text);
 });
-test.after(async () => { await srv.close(); await db.close(); });
+test.after(async () => {
+  await srv.close();
+  await db.close();
+});
 
 /** Every persisted property of the entity, as the plain object and the entity `em.findOne` gives hold it. */
 function sameProperties(className: 'User' | 'Repository', plain: object, managed: object) {

@@ -13,8 +13,12 @@ import type { QueryOf } from '../../model/schemas/query.ts';
 let db: TestDb;
 const sql = <T>(q: string, params: unknown[] = []): Promise<T[]> => db.db.orm.em.fork().getConnection().execute(q, params, 'all');
 
-test.before(async () => { db = await openTestDb(); });
-test.after(async () => { await db.close(); });
+test.before(async () => {
+  db = await openTestDb();
+});
+test.after(async () => {
+  await db.close();
+});
 
 const user = { id: 7 } as IUser;
 const callers: Caller[] = [
@@ -42,7 +46,12 @@ function conditions(): Sql[] {
   return out;
 }
 
-interface PlanNode { 'Relation Name'?: string; Alias?: string; Plans?: PlanNode[]; [k: string]: unknown }
+interface PlanNode {
+  'Relation Name'?: string;
+  Alias?: string;
+  Plans?: PlanNode[];
+  [k: string]: unknown;
+}
 
 /**
  * The (table, column) pairs a plan reads: each scan's alias, and every `alias.column` its expressions
@@ -58,7 +67,8 @@ function readsOf(plan: PlanNode, width: Map<string, number>): Set<string> {
     for (const [k, v] of Object.entries(n)) {
       if (k === 'Plans') continue;
       if (typeof v === 'string') texts.push(v);
-      else if (Array.isArray(v) && !(k === 'Output' && table && v.length === width.get(table))) texts.push(...v.filter((x): x is string => typeof x === 'string'));
+      else if (Array.isArray(v) && !(k === 'Output' && table && v.length === width.get(table)))
+        texts.push(...v.filter((x): x is string => typeof x === 'string'));
     }
     for (const p of n.Plans ?? []) walk(p);
   };
@@ -77,25 +87,42 @@ test('every table and column a kept-total condition reads bumps repo_search_vers
   const reads = new Set<string>();
   const widths = await sql<{ table: string; n: number }>(
     `select c.relname as "table", count(*)::int as n from pg_attribute a join pg_class c on c.oid = a.attrelid
-     where c.relnamespace = current_schema()::regnamespace and c.relkind = 'r' and a.attnum > 0 and not a.attisdropped group by c.relname`);
+     where c.relnamespace = current_schema()::regnamespace and c.relkind = 'r' and a.attnum > 0 and not a.attisdropped group by c.relname`,
+  );
   const width = new Map(widths.map((w) => [w.table, w.n]));
   for (const where of conditions()) {
     // PostgreSQL before 17 does not print the left side of a hashed subplan's test: the outer
     // repository's columns are read off the condition's text (`r.` is only ever the listed repository).
     for (const m of where.sql.matchAll(/\br\.([a-z_][a-z0-9_]*)/g)) reads.add(`repository.${m[1]}`);
-    const [row] = await sql<{ 'QUERY PLAN': unknown }>(`explain (verbose, format json) select count(*) from repository r where ${where.sql}`, where.params);
+    const [row] = await sql<{ 'QUERY PLAN': unknown }>(
+      `explain (verbose, format json) select count(*) from repository r where ${where.sql}`,
+      where.params,
+    );
     const raw = row['QUERY PLAN'];
     const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan: PlanNode }[];
     for (const r of readsOf(plan[0].Plan, width)) reads.add(r);
   }
   // The walk found what the conditions are known to read (a guard against reading nothing).
-  for (const known of ['repository.is_private', 'user.visibility', 'org_user.uid', 'team.includes_all_repositories', 'team_user.uid', 'team_repo.repo_id', 'collaboration.user_id', 'star.uid', 'repo_topic.topic_id', 'topic.name', 'repository.description']) {
+  for (const known of [
+    'repository.is_private',
+    'user.visibility',
+    'org_user.uid',
+    'team.includes_all_repositories',
+    'team_user.uid',
+    'team_repo.repo_id',
+    'collaboration.user_id',
+    'star.uid',
+    'repo_topic.topic_id',
+    'topic.name',
+    'repository.description',
+  ]) {
     assert.ok(reads.has(known), `${known} in ${[...reads].join(', ')}`);
   }
   const triggers = await sql<{ table: string; name: string; columns: string[] | string | null; type: number }>(
     `select c.relname as "table", t.tgname as name, t.tgtype::int as type,
        (select array_agg(a.attname::text) from pg_attribute a where a.attrelid = t.tgrelid and a.attnum = any(t.tgattr)) as columns
-     from pg_trigger t join pg_class c on c.oid = t.tgrelid where t.tgname like 'repo_search_version_%' and not t.tgisinternal`);
+     from pg_trigger t join pg_class c on c.oid = t.tgrelid where t.tgname like 'repo_search_version_%' and not t.tgisinternal`,
+  );
   const cols = (v: string[] | string | null) => (v === null ? [] : Array.isArray(v) ? v : v.replace(/^\{|\}$/g, '').split(','));
   const has = (table: string, name: string) => triggers.find((t) => t.table === table && t.name === name);
   for (const read of reads) {
@@ -120,7 +147,11 @@ test('the bump: one per transaction, at commit, and not for an update that chang
     const ctx = tx.getTransactionContext();
     await conn.execute('insert into org_user (uid, org_id) values (900001, 900002), (900003, 900002)', [], 'run', ctx);
     await conn.execute('update org_user set org_id = 900004 where org_id = 900002', [], 'run', ctx);
-    assert.is(Number((await conn.execute<{ v: string }[]>('select v::text as v from repo_search_version where id = 1', [], 'all', ctx))[0].v), before, 'not before the commit');
+    assert.is(
+      Number((await conn.execute<{ v: string }[]>('select v::text as v from repo_search_version where id = 1', [], 'all', ctx))[0].v),
+      before,
+      'not before the commit',
+    );
   });
   assert.is(await version(), before + 1);
   await sql('update org_user set is_public = true, uid = uid where uid = 900001');

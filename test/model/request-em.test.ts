@@ -8,18 +8,32 @@ import { requestEm } from '../../model/db.ts';
 import { User } from '../../model/user.ts';
 
 let db: TestDb;
-test.before(async () => { db = await openTestDb(); });
-test.after(async () => { await db.close(); });
+test.before(async () => {
+  db = await openTestDb();
+});
+test.after(async () => {
+  await db.close();
+});
 
 /** The fields `fork` sets, as both EntityManagers hold them. */
 const fields = (em: object) => {
   const e = em as Record<string, unknown>;
   return {
     class: em.constructor,
-    config: e.config, driver: e.driver, metadata: e.metadata, eventManager: e.eventManager,
-    useContext: e.useContext, global: e.global, flushMode: e.flushMode, disableTransactions: e.disableTransactions,
-    filters: e.filters, filterParams: e.filterParams, loggerContext: e.loggerContext, schema: e._schema,
-    transactionContext: e.transactionContext, name: e.name,
+    config: e.config,
+    driver: e.driver,
+    metadata: e.metadata,
+    eventManager: e.eventManager,
+    useContext: e.useContext,
+    global: e.global,
+    flushMode: e.flushMode,
+    disableTransactions: e.disableTransactions,
+    filters: e.filters,
+    filterParams: e.filterParams,
+    loggerContext: e.loggerContext,
+    schema: e._schema,
+    transactionContext: e.transactionContext,
+    name: e.name,
   };
 };
 
@@ -28,7 +42,8 @@ test('requestEm holds what em.fork() holds', () => {
   const mine = fields(requestEm(orm));
   const fork = fields(orm.em.fork());
   for (const k of Object.keys(fork) as (keyof typeof fork)[]) {
-    if (typeof fork[k] === 'object' && fork[k] !== null && k !== 'config' && k !== 'driver' && k !== 'metadata' && k !== 'eventManager') assert.equal(mine[k], fork[k], k);
+    if (typeof fork[k] === 'object' && fork[k] !== null && k !== 'config' && k !== 'driver' && k !== 'metadata' && k !== 'eventManager')
+      assert.equal(mine[k], fork[k], k);
     else assert.is(mine[k], fork[k], k);
   }
 });

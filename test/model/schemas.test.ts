@@ -1,7 +1,15 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Compile } from 'typebox/compile';
-import { ApiSchemas, BodySchemas, compileBody, validateResponse, type BodySchemaName, type CreateRepoOption, type Repository } from '../../model/schemas/index.ts';
+import {
+  ApiSchemas,
+  BodySchemas,
+  compileBody,
+  validateResponse,
+  type BodySchemaName,
+  type CreateRepoOption,
+  type Repository,
+} from '../../model/schemas/index.ts';
 
 const msg = (schema: Parameters<typeof compileBody>[0], body: unknown): string | undefined => {
   const r = compileBody(schema)(body);
@@ -39,7 +47,16 @@ test('CreateRepoOption binding rules', () => {
   assert.is(msg(S, { name: 'ok', trust_model: 5 }), '[TrustModel]: Invalid');
   assert.is(msg(S, 'nope'), '[]: Invalid');
   assert.is(msg(S, [1]), '[]: Invalid');
-  const ok = compileBody(S)({ name: 'my-repo.v2_x', description: 'x', private: true, auto_init: true, default_branch: 'main', trust_model: '', unknown_field: 1, license: null });
+  const ok = compileBody(S)({
+    name: 'my-repo.v2_x',
+    description: 'x',
+    private: true,
+    auto_init: true,
+    default_branch: 'main',
+    trust_model: '',
+    unknown_field: 1,
+    license: null,
+  });
   assert.ok(ok.ok);
   if (ok.ok) {
     assert.is(ok.value.name, 'my-repo.v2_x');
@@ -110,7 +127,10 @@ test('labels, branches, tags, hooks, issues, files', () => {
   assert.is(msg(BodySchemas.CreateIssueOption, { title: 'x', labels: ['a'] }), '[Labels]: Invalid');
   assert.is(msg(BodySchemas.CreateIssueOption, { title: 'x', labels: [1, 2], due_date: 'whenever' }), undefined);
   assert.is(msg(BodySchemas.CreateFileOptions, { message: 'm' }), '[ContentBase64]: Required');
-  assert.is(msg(BodySchemas.ChangeFilesOptions, { files: [{ operation: 'create', path: 'a' }, { operation: 'create' }] }), '[Path]: Required');
+  assert.is(
+    msg(BodySchemas.ChangeFilesOptions, { files: [{ operation: 'create', path: 'a' }, { operation: 'create' }] }),
+    '[Path]: Required',
+  );
   assert.is(msg(BodySchemas.ChangeFilesOptions, { files: [{ operation: 'explode', path: 'a' }] }), '[Operation]: In');
   assert.is(msg(BodySchemas.MergePullRequestForm, {}), '[Do]: Required');
   assert.is(msg(BodySchemas.MergePullRequestForm, { Do: 'squash', delete_branch_after_merge: true }), undefined);
@@ -123,7 +143,10 @@ test('labels, branches, tags, hooks, issues, files', () => {
 
 test('the first failing field in Go struct order is reported; decode errors win', () => {
   assert.is(msg(BodySchemas.CreateRepoOption, { description: 'd'.repeat(3000) }), '[Name]: Required');
-  assert.is(msg(BodySchemas.CreateRepoOption, { name: 'ok', description: 'd'.repeat(3000), default_branch: '..' }), '[Description]: MaxSize');
+  assert.is(
+    msg(BodySchemas.CreateRepoOption, { name: 'ok', description: 'd'.repeat(3000), default_branch: '..' }),
+    '[Description]: MaxSize',
+  );
   assert.is(msg(BodySchemas.CreateRepoOption, { name: 'x y', private: 'no' }), '[Private]: Invalid');
   assert.is(msg(BodySchemas.CreateRepoOption, { name: 'a b'.repeat(50) }), '[Name]: AlphaDashDot');
   assert.is(msg(BodySchemas.CreateUserOption, {}), '[Username]: Required');
@@ -135,27 +158,90 @@ test('the first failing field in Go struct order is reported; decode errors win'
 });
 
 const user = {
-  id: 1, login: 'alice', login_name: '', source_id: 0, full_name: 'Alice', email: 'alice@example.com',
-  avatar_url: 'http://localhost/avatar', html_url: 'http://localhost/alice', language: '', is_admin: false,
-  last_login: '0001-01-01T00:00:00Z', created: '2024-01-01T00:00:00Z', restricted: false, active: true,
-  prohibit_login: false, location: '', pronouns: '', website: '', description: '', visibility: 'public',
-  followers_count: 0, following_count: 0, starred_repos_count: 0, username: 'alice',
+  id: 1,
+  login: 'alice',
+  login_name: '',
+  source_id: 0,
+  full_name: 'Alice',
+  email: 'alice@example.com',
+  avatar_url: 'http://localhost/avatar',
+  html_url: 'http://localhost/alice',
+  language: '',
+  is_admin: false,
+  last_login: '0001-01-01T00:00:00Z',
+  created: '2024-01-01T00:00:00Z',
+  restricted: false,
+  active: true,
+  prohibit_login: false,
+  location: '',
+  pronouns: '',
+  website: '',
+  description: '',
+  visibility: 'public',
+  followers_count: 0,
+  following_count: 0,
+  starred_repos_count: 0,
+  username: 'alice',
 };
 const repo = {
-  id: 7, owner: user, name: 'demo', full_name: 'alice/demo', description: '', empty: false, private: false,
-  fork: false, template: false, parent: null, mirror: false, size: 12, language: '', languages_url: 'x',
-  html_url: 'x', url: 'x', link: '', ssh_url: 'x', clone_url: 'x', original_url: '', website: '',
-  stars_count: 0, forks_count: 0, watchers_count: 1, open_issues_count: 0, open_pr_counter: 0,
-  release_counter: 0, default_branch: 'main', archived: false, created_at: '2024-01-01T00:00:00Z',
-  updated_at: '2024-01-01T00:00:00Z', archived_at: '1970-01-01T00:00:00Z',
-  permissions: { admin: true, push: true, pull: true }, has_issues: true,
+  id: 7,
+  owner: user,
+  name: 'demo',
+  full_name: 'alice/demo',
+  description: '',
+  empty: false,
+  private: false,
+  fork: false,
+  template: false,
+  parent: null,
+  mirror: false,
+  size: 12,
+  language: '',
+  languages_url: 'x',
+  html_url: 'x',
+  url: 'x',
+  link: '',
+  ssh_url: 'x',
+  clone_url: 'x',
+  original_url: '',
+  website: '',
+  stars_count: 0,
+  forks_count: 0,
+  watchers_count: 1,
+  open_issues_count: 0,
+  open_pr_counter: 0,
+  release_counter: 0,
+  default_branch: 'main',
+  archived: false,
+  created_at: '2024-01-01T00:00:00Z',
+  updated_at: '2024-01-01T00:00:00Z',
+  archived_at: '1970-01-01T00:00:00Z',
+  permissions: { admin: true, push: true, pull: true },
+  has_issues: true,
   internal_tracker: { enable_time_tracker: true, allow_only_contributors_to_track_time: true, enable_issue_dependencies: true },
-  has_wiki: true, has_pull_requests: true, has_projects: true, has_releases: true, has_packages: true,
-  has_actions: true, ignore_whitespace_conflicts: false, allow_merge_commits: true, allow_rebase: true,
-  allow_rebase_explicit: true, allow_squash_merge: true, allow_fast_forward_only_merge: true,
-  allow_rebase_update: true, default_delete_branch_after_merge: false, default_merge_style: 'merge',
-  default_allow_maintainer_edit: false, avatar_url: '', internal: false, mirror_interval: '',
-  object_format_name: 'sha1', mirror_updated: '0001-01-01T00:00:00Z', repo_transfer: null, topics: null,
+  has_wiki: true,
+  has_pull_requests: true,
+  has_projects: true,
+  has_releases: true,
+  has_packages: true,
+  has_actions: true,
+  ignore_whitespace_conflicts: false,
+  allow_merge_commits: true,
+  allow_rebase: true,
+  allow_rebase_explicit: true,
+  allow_squash_merge: true,
+  allow_fast_forward_only_merge: true,
+  allow_rebase_update: true,
+  default_delete_branch_after_merge: false,
+  default_merge_style: 'merge',
+  default_allow_maintainer_edit: false,
+  avatar_url: '',
+  internal: false,
+  mirror_interval: '',
+  object_format_name: 'sha1',
+  mirror_updated: '0001-01-01T00:00:00Z',
+  repo_transfer: null,
+  topics: null,
 };
 
 test('response schemas: Repository', () => {

@@ -30,7 +30,8 @@ const conn = () => db.db.orm.em.getConnection();
 const rows = async () => (await conn().execute<{ id: number; n: number }[]>('select id, n from trx_t order by id')).map((r) => [r.id, r.n]);
 const reset = () => conn().execute('delete from trx_t; delete from trx_d');
 /** `sql` in the EntityManager's transaction, through MikroORM's connection (knex's `.transacting`). */
-const viaOrm = (em: EntityManager, sql: string, params: unknown[] = []) => em.getConnection().execute(sql, params, 'all', em.getTransactionContext());
+const viaOrm = (em: EntityManager, sql: string, params: unknown[] = []) =>
+  em.getConnection().execute(sql, params, 'all', em.getTransactionContext());
 
 /** Connections of knex's pool in use (tarn): none once every transaction has ended. */
 function poolInUse(): number | null {
@@ -47,7 +48,11 @@ test('a transaction that runs nothing takes no connection, and announces its BEG
       if (end === 'commit') await commitWith(em, []);
       else await em.rollback();
     });
-    assert.equal(counted.statements.map((s) => s.split(' ')[0]!.replace(/;$/, '')), ['BEGIN', end.toUpperCase()], end);
+    assert.equal(
+      counted.statements.map((s) => s.split(' ')[0]!.replace(/;$/, '')),
+      ['BEGIN', end.toUpperCase()],
+      end,
+    );
     assert.not.ok(em.isInTransaction(), end);
   }
   if (onPostgres) assert.is(poolInUse(), 0);
@@ -63,18 +68,21 @@ async function insertedBothWays(a: number, b: number): Promise<EntityManager> {
   return em;
 }
 
-test('the ORM\'s statements and the fast ones share the transaction, and commit together', async () => {
+test("the ORM's statements and the fast ones share the transaction, and commit together", async () => {
   const em = await insertedBothWays(1, 2);
   // Both are visible inside the transaction, neither outside it (the embedded database has one
   // connection: a read outside would wait for the transaction).
   assert.equal((await viaOrm(em, 'select count(*)::int as n from trx_t'))[0], { n: 2 });
   if (onPostgres) assert.equal(await rows(), []);
   await commitWith(em, [{ sql: 'update trx_t set n = n + 10 where id = ?', params: [1] }]);
-  assert.equal(await rows(), [[1, 11], [2, 2]]);
+  assert.equal(await rows(), [
+    [1, 11],
+    [2, 2],
+  ]);
   if (onPostgres) assert.is(poolInUse(), 0);
 });
 
-test('a rolled-back transaction leaves nothing of the ORM\'s statements, the fast ones or a flush', async () => {
+test("a rolled-back transaction leaves nothing of the ORM's statements, the fast ones or a flush", async () => {
   const em = await insertedBothWays(5, 6);
   await em.flush();
   await em.rollback();
@@ -88,16 +96,24 @@ test('a nested em.transactional is a savepoint: its failure undoes only its own 
   const em = requestEm(db.db.orm);
   await openTransaction(em);
   await viaOrm(em, 'insert into trx_t (id, n) values (?, ?)', [1, 1]);
-  const failed = await em.transactional(async (inner) => {
-    await viaOrm(inner, 'insert into trx_t (id, n) values (?, ?)', [2, 2]);
-    throw new Error('inner fails');
-  }).then(() => null, (e: unknown) => (e as Error).message);
+  const failed = await em
+    .transactional(async (inner) => {
+      await viaOrm(inner, 'insert into trx_t (id, n) values (?, ?)', [2, 2]);
+      throw new Error('inner fails');
+    })
+    .then(
+      () => null,
+      (e: unknown) => (e as Error).message,
+    );
   assert.is(failed, 'inner fails');
   await em.transactional(async (inner) => {
     await viaOrm(inner, 'insert into trx_t (id, n) values (?, ?)', [3, 3]);
   });
   await commitWith(em, []);
-  assert.equal(await rows(), [[1, 1], [3, 3]]);
+  assert.equal(await rows(), [
+    [1, 1],
+    [3, 3],
+  ]);
   if (onPostgres) assert.is(poolInUse(), 0);
 });
 
@@ -107,7 +123,13 @@ test('nothing runs in a transaction once it has ended', async () => {
   await viaOrm(em, 'select 1');
   const ctx = em.getTransactionContext();
   await commitWith(em, []);
-  const late = await em.getConnection().execute('select 1', [], 'all', ctx).then(() => null, (e: unknown) => (e as Error).message);
+  const late = await em
+    .getConnection()
+    .execute('select 1', [], 'all', ctx)
+    .then(
+      () => null,
+      (e: unknown) => (e as Error).message,
+    );
   assert.ok(late && /complete/i.test(late), String(late));
   if (onPostgres) assert.is(poolInUse(), 0);
 });
@@ -117,7 +139,10 @@ test('a COMMIT that fails commits nothing, answers its error and gives the conne
   const em = requestEm(db.db.orm);
   await openTransaction(em);
   await viaOrm(em, 'insert into trx_t (id, n) values (?, ?)', [1, 1]);
-  const err = await commitWith(em, [{ sql: 'insert into trx_d (k) values (1), (1)', params: [] }]).then(() => null, (e: unknown) => e as Error & { code?: string });
+  const err = await commitWith(em, [{ sql: 'insert into trx_d (k) values (1), (1)', params: [] }]).then(
+    () => null,
+    (e: unknown) => e as Error & { code?: string },
+  );
   assert.ok(err, 'the COMMIT succeeded');
   assert.is(err.code, '23505', err.message);
   // Pipelined, the transaction has ended with the failed COMMIT; on the embedded database MikroORM's
@@ -128,27 +153,32 @@ test('a COMMIT that fails commits nothing, answers its error and gives the conne
   if (onPostgres) assert.is(poolInUse(), 0);
   // Every connection of the pool still answers.
   const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => executeFast(requestEm(db.db.orm), 'select ?::int as n', [i])));
-  assert.equal(answers.map((a) => a[0]), Array.from({ length: 12 }, (_, i) => ({ n: i })));
+  assert.equal(
+    answers.map((a) => a[0]),
+    Array.from({ length: 12 }, (_, i) => ({ n: i })),
+  );
 });
 
 test('concurrent transactions on one row: every increment lands once, and the pool keeps no connection', async () => {
   await reset();
   await conn().execute('insert into trx_t (id, n) values (1, 0)');
-  await Promise.all(Array.from({ length: 40 }, async (_, i) => {
-    const em = requestEm(db.db.orm);
-    await openTransaction(em);
-    await executeFast(em, 'insert into trx_t (id, n) values (?, ?)', [100 + i, i]);
-    if (i % 4 === 3) return em.rollback();
-    return commitWith(em, [{ sql: 'update trx_t set n = n + 1 where id = ?', params: [1] }]);
-  }));
+  await Promise.all(
+    Array.from({ length: 40 }, async (_, i) => {
+      const em = requestEm(db.db.orm);
+      await openTransaction(em);
+      await executeFast(em, 'insert into trx_t (id, n) values (?, ?)', [100 + i, i]);
+      if (i % 4 === 3) return em.rollback();
+      return commitWith(em, [{ sql: 'update trx_t set n = n + 1 where id = ?', params: [1] }]);
+    }),
+  );
   const all = await rows();
   assert.equal(all[0], [1, 30]);
   assert.is(all.length, 31);
   if (onPostgres) assert.is(poolInUse(), 0);
 });
 
-test('on PostgreSQL a transaction plans its named statements once (generic plans); a read outside keeps PostgreSQL\'s choice', async () => {
-  const mode = 'select current_setting(\'plan_cache_mode\') as m';
+test("on PostgreSQL a transaction plans its named statements once (generic plans); a read outside keeps PostgreSQL's choice", async () => {
+  const mode = "select current_setting('plan_cache_mode') as m";
   const em = requestEm(db.db.orm);
   await openTransaction(em);
   // PostgreSQL's own choice makes five custom plans first: eight executions on the transaction's
@@ -157,7 +187,11 @@ test('on PostgreSQL a transaction plans its named statements once (generic plans
   for (let i = 0; i < 8; i++) await executeFast(em, probe, [i]);
   const [inside] = await executeFast(em, mode, []);
   const [viaKnex] = await viaOrm(em, mode);
-  const [plans] = await executeFast(em, 'select generic_plans::int as g, custom_plans::int as c from pg_prepared_statements where statement like ?', [`%${probe.slice(probe.indexOf('/*'))}%`]);
+  const [plans] = await executeFast(
+    em,
+    'select generic_plans::int as g, custom_plans::int as c from pg_prepared_statements where statement like ?',
+    [`%${probe.slice(probe.indexOf('/*'))}%`],
+  );
   await commitWith(em, []);
   const [outside] = await executeFast(requestEm(db.db.orm), mode, []);
   if (!onPostgres) {

@@ -30,16 +30,21 @@ test('strings: NUL and lone surrogates, in values and keys, are [Field]: Invalid
   assert.is(msg(BodySchemas.CreateIssueOption, { title: 't', 'x\u0000': 1 }), '[]: Invalid');
   // A surrogate pair is a character like any other, and nulls are still dropped first.
   assert.is(msg(BodySchemas.CreateIssueOption, { title: '😀', body: null }), undefined);
-  assert.equal(compileBody(BodySchemas.CreateIssueOption)({ title: 't', body: null, labels: [1] }), { ok: true, value: { title: 't', labels: [1] } });
+  assert.equal(compileBody(BodySchemas.CreateIssueOption)({ title: 't', body: null, labels: [1] }), {
+    ok: true,
+    value: { title: 't', labels: [1] },
+  });
 });
 
 test('isStorableText refuses NUL and exactly the strings with a lone surrogate, wherever it stands', () => {
   const lone = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
   const parts = ['', 'a', '\ud800', '\udbff', '\udc00', '\udfff', '\ud83d\ude00', '\u0000', 'é', '\uffff'];
-  for (const a of parts) for (const b of parts) for (const c of parts) {
-    const s = a + b + c;
-    assert.is(isStorableText(s), !s.includes('\u0000') && !lone.test(s), JSON.stringify(s));
-  }
+  for (const a of parts)
+    for (const b of parts)
+      for (const c of parts) {
+        const s = a + b + c;
+        assert.is(isStorableText(s), !s.includes('\u0000') && !lone.test(s), JSON.stringify(s));
+      }
 });
 
 test('integers: beyond int64, beyond 2^53 and beyond integer columns are [Field]: Range', () => {
@@ -49,9 +54,15 @@ test('integers: beyond int64, beyond 2^53 and beyond integer columns are [Field]
   assert.is(msg(C, { title: 't', milestone: 2 ** 31 }), '[Milestone]: Range');
   assert.is(msg(C, { title: 't', labels: [1, 2 ** 40] }), '[Labels]: Range');
   assert.is(msg(BodySchemas.EditIssueOption, JSON.parse('{"milestone":-9223372036854775809}')), '[Milestone]: Range');
-  assert.is(msg(BodySchemas.CreateBranchProtectionOption, JSON.parse('{"rule_name":"main","required_approvals":-9223372036854775809}')), '[RequiredApprovals]: Range');
+  assert.is(
+    msg(BodySchemas.CreateBranchProtectionOption, JSON.parse('{"rule_name":"main","required_approvals":-9223372036854775809}')),
+    '[RequiredApprovals]: Range',
+  );
   assert.is(msg(BodySchemas.EditBranchProtectionOption, { required_approvals: 2 ** 31 }), '[RequiredApprovals]: Range');
-  assert.is(msg(BodySchemas.CreateQuotaRuleOptions, JSON.parse('{"name":"r","limit":9223372036854775807,"subjects":["size:all"]}')), '[Limit]: Range');
+  assert.is(
+    msg(BodySchemas.CreateQuotaRuleOptions, JSON.parse('{"name":"r","limit":9223372036854775807,"subjects":["size:all"]}')),
+    '[Limit]: Range',
+  );
   assert.is(msg(BodySchemas.EditUserOption, { login_name: 'x', source_id: 0, max_repo_creation: 2 ** 40 }), '[MaxRepoCreation]: Range');
   assert.is(msg(BodySchemas.CreateIssueOption, JSON.parse('{"title":"t","milestone":1e400}')), '[Milestone]: Range');
   // The edges that fit are fine.

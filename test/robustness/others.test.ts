@@ -2,4 +2,7 @@
 import { routes } from '../../routes.table.ts';
 import { fuzzSuite } from '../helpers/fuzz-suite.ts';
 
-fuzzSuite('robustness: other rows', routes.filter((r) => !r.path.startsWith('/repos/{username}/{reponame}')));
+fuzzSuite(
+  'robustness: other rows',
+  routes.filter((r) => !r.path.startsWith('/repos/{username}/{reponame}')),
+);

@@ -4,4 +4,7 @@ import { routes } from '../../routes.table.ts';
 import { fuzzSuite } from '../helpers/fuzz-suite.ts';
 import { isIssueTrackerRow } from '../helpers/fuzz.ts';
 
-fuzzSuite('robustness: repository rows', routes.filter((r) => r.path.startsWith('/repos/{username}/{reponame}') && !isIssueTrackerRow(r)));
+fuzzSuite(
+  'robustness: repository rows',
+  routes.filter((r) => r.path.startsWith('/repos/{username}/{reponame}') && !isIssueTrackerRow(r)),
+);

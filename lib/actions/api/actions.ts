@@ -27,15 +27,32 @@ const t = (d: Date | null | undefined) => fmtTime(d, EPOCH);
 
 export function toApiRunner(r: IActionRunner): ApiRunner {
   return {
-    id: r.id, uuid: r.uuid, name: r.name, version: r.version, owner_id: r.ownerId, repo_id: r.repoId,
-    description: r.description, labels: r.labels, status: runnerStatus(r), ephemeral: r.ephemeral,
+    id: r.id,
+    uuid: r.uuid,
+    name: r.name,
+    version: r.version,
+    owner_id: r.ownerId,
+    repo_id: r.repoId,
+    description: r.description,
+    labels: r.labels,
+    status: runnerStatus(r),
+    ephemeral: r.ephemeral,
   };
 }
 
 export function toApiRunJob(j: IActionRunJob): ApiRunJob {
   return {
-    id: j.id, run_id: j.runId, repo_id: j.repoId, owner_id: j.ownerId, name: j.name, needs: j.needs, runs_on: j.runsOn,
-    task_id: j.taskId, status: j.status, attempt: j.attempt, handle: j.handle,
+    id: j.id,
+    run_id: j.runId,
+    repo_id: j.repoId,
+    owner_id: j.ownerId,
+    name: j.name,
+    needs: j.needs,
+    runs_on: j.runsOn,
+    task_id: j.taskId,
+    status: j.status,
+    attempt: j.attempt,
+    handle: j.handle,
   };
 }
 
@@ -46,7 +63,8 @@ export function prettyRef(ref: string): string {
   return ref.replace(/^refs\/(heads|tags)\//, '');
 }
 
-export const runHtmlUrl = (cfg: Config, owner: string, repo: string, run: Pick<IActionRun, 'index'>) => `${cfg.appUrl}${owner}/${repo}/actions/runs/${run.index}`;
+export const runHtmlUrl = (cfg: Config, owner: string, repo: string, run: Pick<IActionRun, 'index'>) =>
+  `${cfg.appUrl}${owner}/${repo}/actions/runs/${run.index}`;
 
 /** Go's Duration in nanoseconds: from start to stop, or to now while running; 0 before the start. */
 function duration(run: IActionRun): number {
@@ -66,28 +84,65 @@ export interface RunContext {
 
 export function toApiRun(x: RunContext, run: IActionRun): ApiRun {
   return {
-    id: run.id, title: run.title, repository: x.repository, workflow_id: run.workflowId, index_in_repo: run.index,
-    trigger_user: x.triggerUser(run.triggerUserId), ScheduleID: run.scheduleId, prettyref: prettyRef(run.ref), is_ref_deleted: false,
-    commit_sha: run.commitSha, is_fork_pull_request: run.isForkPullRequest, need_approval: run.needApproval, approved_by: run.approvedBy,
-    event: run.event, event_payload: run.eventPayload, trigger_event: run.triggerEvent, status: run.status,
-    started: t(run.started), stopped: t(run.stopped), created: t(run.createdAt), updated: t(run.updatedAt),
-    duration: duration(run), html_url: runHtmlUrl(x.cfg, x.ownerName, x.repoName, run),
+    id: run.id,
+    title: run.title,
+    repository: x.repository,
+    workflow_id: run.workflowId,
+    index_in_repo: run.index,
+    trigger_user: x.triggerUser(run.triggerUserId),
+    ScheduleID: run.scheduleId,
+    prettyref: prettyRef(run.ref),
+    is_ref_deleted: false,
+    commit_sha: run.commitSha,
+    is_fork_pull_request: run.isForkPullRequest,
+    need_approval: run.needApproval,
+    approved_by: run.approvedBy,
+    event: run.event,
+    event_payload: run.eventPayload,
+    trigger_event: run.triggerEvent,
+    status: run.status,
+    started: t(run.started),
+    stopped: t(run.stopped),
+    created: t(run.createdAt),
+    updated: t(run.updatedAt),
+    duration: duration(run),
+    html_url: runHtmlUrl(x.cfg, x.ownerName, x.repoName, run),
   };
 }
 
-export function toApiTask(x: Pick<RunContext, 'cfg' | 'ownerName' | 'repoName'>, task: IActionTask, job: IActionRunJob | undefined, run: IActionRun | undefined): ApiTask {
+export function toApiTask(
+  x: Pick<RunContext, 'cfg' | 'ownerName' | 'repoName'>,
+  task: IActionTask,
+  job: IActionRunJob | undefined,
+  run: IActionRun | undefined,
+): ApiTask {
   return {
-    id: task.id, name: job?.name ?? '', head_branch: run ? prettyRef(run.ref) : '', head_sha: job?.commitSha ?? '',
-    run_number: run?.index ?? 0, event: run?.triggerEvent ?? '', display_title: run?.title ?? '', status: task.status,
-    workflow_id: run?.workflowId ?? '', url: run ? runHtmlUrl(x.cfg, x.ownerName, x.repoName, run) : '',
-    created_at: t(task.createdAt), updated_at: t(task.updatedAt), run_started_at: t(task.started),
+    id: task.id,
+    name: job?.name ?? '',
+    head_branch: run ? prettyRef(run.ref) : '',
+    head_sha: job?.commitSha ?? '',
+    run_number: run?.index ?? 0,
+    event: run?.triggerEvent ?? '',
+    display_title: run?.title ?? '',
+    status: task.status,
+    workflow_id: run?.workflowId ?? '',
+    url: run ? runHtmlUrl(x.cfg, x.ownerName, x.repoName, run) : '',
+    created_at: t(task.createdAt),
+    updated_at: t(task.updatedAt),
+    run_started_at: t(task.started),
   };
 }
 
 export function toApiArtifact(repoApiUrl: string, a: IActionArtifact): ApiArtifact {
   return {
-    id: a.id, name: a.artifactName, size_in_bytes: a.fileSize, run_id: a.runId, expired: a.status === ArtifactStatus.expired,
+    id: a.id,
+    name: a.artifactName,
+    size_in_bytes: a.fileSize,
+    run_id: a.runId,
+    expired: a.status === ArtifactStatus.expired,
     archive_download_url: `${repoApiUrl}/actions/artifacts/${a.id}/zip`,
-    created_at: t(a.createdAt), updated_at: t(a.updatedAt), expires_at: t(a.expiredAt),
+    created_at: t(a.createdAt),
+    updated_at: t(a.updatedAt),
+    expires_at: t(a.expiredAt),
   };
 }

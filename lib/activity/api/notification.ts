@@ -56,7 +56,10 @@ async function lastComments(em: EntityManager, issueIds: number[]): Promise<Map<
   const rows: { issue_id: number; id: number }[] = await em.getConnection().execute(
     `select distinct on (issue_id) issue_id, id from comment where type = ? and issue_id in (${issueIds.map(() => '?').join(',')})
      order by issue_id, created_at desc, id desc`,
-    [CommentType.comment, ...issueIds], 'all', em.getTransactionContext());
+    [CommentType.comment, ...issueIds],
+    'all',
+    em.getTransactionContext(),
+  );
   return new Map(rows.map((r) => [Number(r.issue_id), Number(r.id)]));
 }
 
@@ -81,10 +84,19 @@ function issueSubject(cfg: Config, l: Loaded, repo: IRepository, issue: IIssue |
   const api = repoApiUrl(cfg, repo.ownerName, repo.name);
   const html = `${repoHtmlUrl(cfg, repo.ownerName, repo.name)}${issuePath(issue)}`;
   // Forgejo's Issue.APIURL says `issues/<n>` for pulls too.
-  Object.assign(subject, { title: issue.title, url: `${api}/issues/${issue.index}`, html_url: html, state: issue.isClosed ? 'closed' : 'open' });
+  Object.assign(subject, {
+    title: issue.title,
+    url: `${api}/issues/${issue.index}`,
+    html_url: html,
+    state: issue.isClosed ? 'closed' : 'open',
+  });
   if (l.merged.has(issue.id)) subject.state = 'merged';
   const comment = l.lastComment.get(issue.id);
-  if (comment) Object.assign(subject, { latest_comment_url: `${api}/issues/comments/${comment}`, latest_comment_html_url: `${html}#issuecomment-${comment}` });
+  if (comment)
+    Object.assign(subject, {
+      latest_comment_url: `${api}/issues/comments/${comment}`,
+      latest_comment_html_url: `${html}#issuecomment-${comment}`,
+    });
   return subject;
 }
 
@@ -92,19 +104,33 @@ function subjectOf(cfg: Config, l: Loaded, n: INotification, repo: IRepository):
   const html = repoHtmlUrl(cfg, repo.ownerName, repo.name);
   const bare = { latest_comment_url: '', latest_comment_html_url: '', state: '' };
   switch (n.source) {
-    case NotificationSource.issue: return issueSubject(cfg, l, repo, l.issues.get(n.issueId), 'Issue');
-    case NotificationSource.pull: return issueSubject(cfg, l, repo, l.issues.get(n.issueId), 'Pull');
+    case NotificationSource.issue:
+      return issueSubject(cfg, l, repo, l.issues.get(n.issueId), 'Issue');
+    case NotificationSource.pull:
+      return issueSubject(cfg, l, repo, l.issues.get(n.issueId), 'Pull');
     case NotificationSource.commit: {
       const url = `${html}/commit/${encodeURIComponent(n.commitId)}`;
       return { ...bare, title: n.commitId, url, html_url: url, type: 'Commit' };
     }
     // Forgejo keeps a relative `url` here for backwards compatibility.
-    default: return { ...bare, title: `${repo.ownerName}/${repo.name}`, url: `/${repo.ownerName}/${repo.name}`, html_url: html, type: 'Repository' };
+    default:
+      return {
+        ...bare,
+        title: `${repo.ownerName}/${repo.name}`,
+        url: `/${repo.ownerName}/${repo.name}`,
+        html_url: html,
+        type: 'Repository',
+      };
   }
 }
 
 /** Threads whose repository is gone are left out, as Forgejo's NotificationList.LoadRepos drops them. */
-export async function threadsToApi(em: EntityManager, cfg: Config, viewer: Viewer, list: INotification[]): Promise<ApiNotificationThread[]> {
+export async function threadsToApi(
+  em: EntityManager,
+  cfg: Config,
+  viewer: Viewer,
+  list: INotification[],
+): Promise<ApiNotificationThread[]> {
   const l = await load(em, cfg, viewer, list);
   const out: ApiNotificationThread[] = [];
   for (const n of list) {

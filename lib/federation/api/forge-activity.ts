@@ -51,13 +51,22 @@ export interface ForgeActivityParts {
 const markdown = new MarkdownIt({ html: false, linkify: true, breaks: true });
 
 /** Go's html.EscapeString. */
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&#34;');
+const esc = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&#34;');
 const link = (href: string, text: string) => `<a href="${esc(href)}" rel="nofollow">${esc(text)}</a>`;
 const pathSegments = (s: string) => s.split('/').map(encodeURIComponent).join('/');
 
 const PULL_OPS = new Set<OpName>([
-  'create_pull_request', 'merge_pull_request', 'close_pull_request', 'reopen_pull_request', 'approve_pull_request',
-  'reject_pull_request', 'comment_pull', 'pull_review_dismissed', 'pull_request_ready_for_review', 'auto_merge_pull_request',
+  'create_pull_request',
+  'merge_pull_request',
+  'close_pull_request',
+  'reopen_pull_request',
+  'approve_pull_request',
+  'reject_pull_request',
+  'comment_pull',
+  'pull_review_dismissed',
+  'pull_request_ready_for_review',
+  'auto_merge_pull_request',
 ]);
 
 /** `<index>|<text>` (lib/activity/feeds.ts): the issue's number and the text kept with the row. */
@@ -91,34 +100,54 @@ function contentOf(cfg: Config, a: IAction, p: ForgeActivityParts): string {
   const tag = a.refName.replace(/^refs\/tags\//, '');
   const said = (what: string) => `${link(`${cfg.appUrl}${encodeURIComponent(p.actUser.name)}`, p.actUser.name)} ${what}`;
   switch (op) {
-    case 'create_repo': return said(`created a new repository: ${repo}`);
-    case 'rename_repo': return said(`renamed a repository: ${repo}`);
-    case 'star_repo': return said(`starred a repository: ${repo}`);
-    case 'watch_repo': return said(`started watching a repository: ${repo}`);
-    case 'transfer_repo': return said(`transferred ${repo}`);
+    case 'create_repo':
+      return said(`created a new repository: ${repo}`);
+    case 'rename_repo':
+      return said(`renamed a repository: ${repo}`);
+    case 'star_repo':
+      return said(`starred a repository: ${repo}`);
+    case 'watch_repo':
+      return said(`started watching a repository: ${repo}`);
+    case 'transfer_repo':
+      return said(`transferred ${repo}`);
     case 'commit_repo': {
-      const commits = pushedCommits(a.content).map((c) =>
-        `<li>${link(`${repoUrl}/commit/${encodeURIComponent(c.sha)}`, c.sha)} <pre>${esc(c.message)}</pre></li>`).join('');
+      const commits = pushedCommits(a.content)
+        .map((c) => `<li>${link(`${repoUrl}/commit/${encodeURIComponent(c.sha)}`, c.sha)} <pre>${esc(c.message)}</pre></li>`)
+        .join('');
       return said(`pushed to ${link(`${repoUrl}/src/branch/${pathSegments(branch)}`, branch)} at ${repo}: <ul>${commits}</ul>`);
     }
-    case 'push_tag': return said(`pushed ${link(`${repoUrl}/src/tag/${pathSegments(tag)}`, tag)} at ${repo}`);
-    case 'delete_tag': return said(`deleted tag ${esc(tag)} at ${repo}`);
-    case 'delete_branch': return said(`deleted branch ${esc(branch)} at ${repo}`);
-    case 'create_issue': return said(`opened issue ${issue}`);
-    case 'create_pull_request': return said(`opened pull request ${issue}`);
-    case 'merge_pull_request': return said(`merged pull request ${issue}`);
-    case 'close_issue': return said(`closed issue ${issue}`);
-    case 'reopen_issue': return said(`reopened issue ${issue}`);
-    case 'close_pull_request': return said(`closed pull request ${issue}`);
-    case 'reopen_pull_request': return said(`reopened pull request ${issue}`);
-    case 'approve_pull_request': return said(`approved pull request ${issue}`);
-    case 'reject_pull_request': return said(`rejected pull request ${issue}`);
-    case 'comment_issue': case 'comment_pull': {
+    case 'push_tag':
+      return said(`pushed ${link(`${repoUrl}/src/tag/${pathSegments(tag)}`, tag)} at ${repo}`);
+    case 'delete_tag':
+      return said(`deleted tag ${esc(tag)} at ${repo}`);
+    case 'delete_branch':
+      return said(`deleted branch ${esc(branch)} at ${repo}`);
+    case 'create_issue':
+      return said(`opened issue ${issue}`);
+    case 'create_pull_request':
+      return said(`opened pull request ${issue}`);
+    case 'merge_pull_request':
+      return said(`merged pull request ${issue}`);
+    case 'close_issue':
+      return said(`closed issue ${issue}`);
+    case 'reopen_issue':
+      return said(`reopened issue ${issue}`);
+    case 'close_pull_request':
+      return said(`closed pull request ${issue}`);
+    case 'reopen_pull_request':
+      return said(`reopened pull request ${issue}`);
+    case 'approve_pull_request':
+      return said(`approved pull request ${issue}`);
+    case 'reject_pull_request':
+      return said(`rejected pull request ${issue}`);
+    case 'comment_issue':
+    case 'comment_pull': {
       // The whole comment when it still exists, else the beginning the row kept.
       const body = markdown.render(p.comment?.content ?? text);
       return said(`${link(`${issueUrl}#issuecomment-${a.commentId}`, 'commented')} on ${issue}: <blockquote>${body}</blockquote>`);
     }
-    default: return said(`performed an unrecognised action: ${esc(op ?? `action-${a.opType}`)}`);
+    default:
+      return said(`performed an unrecognised action: ${esc(op ?? `action-${a.opType}`)}`);
   }
 }
 

@@ -16,7 +16,14 @@ import { toApiLabel } from './label.ts';
 import { toApiMilestone } from './milestone.ts';
 import { fmtTime } from '../../../model/time.ts';
 import { pseudoUser } from '../../auth/pseudo-users.ts';
-import type { Attachment as AttachmentJson, Comment, Issue as IssueJson, StopWatch, TrackedTime as TrackedTimeJson, Wire } from '../../../model/schemas/index.ts';
+import type {
+  Attachment as AttachmentJson,
+  Comment,
+  Issue as IssueJson,
+  StopWatch,
+  TrackedTime as TrackedTimeJson,
+  Wire,
+} from '../../../model/schemas/index.ts';
 import { secToTime } from '../../../model/duration.ts';
 import { intArray, jsonList, plainRows, readRowsFast } from '../../../model/raw.ts';
 
@@ -38,7 +45,10 @@ export const isWorkInProgress = (title: string) => /^(wip:|\[wip\])/i.test(title
 export async function usersById(em: EntityManager, ids: Iterable<number>, known: readonly IUser[] = []): Promise<Map<number, IUser>> {
   const want = [...new Set([...ids].filter((id) => id > 0))];
   const missing = want.filter((id) => !known.some((u) => u.id === id));
-  return withGhosts([...known.filter((u) => want.includes(u.id)), ...(missing.length ? await em.find(User, { id: { $in: missing } }) : [])], want);
+  return withGhosts(
+    [...known.filter((u) => want.includes(u.id)), ...(missing.length ? await em.find(User, { id: { $in: missing } }) : [])],
+    want,
+  );
 }
 
 /** The users read by id, and Ghost for the wanted ids without a row (and for -1 and -2). */
@@ -59,27 +69,46 @@ export function toApiAttachment(cfg: Config, a: IAttachment): ApiAttachment {
     created_at: fmtTime(a.createdAt),
     uuid: a.uuid,
     browser_download_url: a.externalUrl || `${cfg.appUrl}attachments/${a.uuid}`,
-    type: a.externalUrl ? 'external' as const : 'attachment' as const,
+    type: a.externalUrl ? ('external' as const) : ('attachment' as const),
   };
 }
 
 /** api.TrackedTime with its issue (converted with the other issues of the list) and its user's name. */
 export function toApiTrackedTime(t: ITrackedTime, userName: string, issue: ApiIssue | null): ApiTrackedTime {
-  return { id: t.id, created: fmtTime(t.createdAt), time: Number(t.time), user_id: t.userId, user_name: userName, issue_id: t.issueId, issue };
+  return {
+    id: t.id,
+    created: fmtTime(t.createdAt),
+    time: Number(t.time),
+    user_id: t.userId,
+    user_name: userName,
+    issue_id: t.issueId,
+    issue,
+  };
 }
 
 export type ApiStopWatch = Wire<StopWatch>;
 
 /** api.StopWatch: a running stopwatch of the caller, with its issue and repository names, at `now`. */
-export function toApiStopWatch(sw: { createdAt: Date; index: number; title: string; ownerName: string; repoName: string }, now: Date): ApiStopWatch {
+export function toApiStopWatch(
+  sw: { createdAt: Date; index: number; title: string; ownerName: string; repoName: string },
+  now: Date,
+): ApiStopWatch {
   const seconds = Math.floor(now.getTime() / 1000) - Math.floor(sw.createdAt.getTime() / 1000);
   return {
-    created: fmtTime(sw.createdAt), seconds, duration: secToTime(seconds),
-    issue_index: sw.index, issue_title: sw.title, repo_owner_name: sw.ownerName, repo_name: sw.repoName,
+    created: fmtTime(sw.createdAt),
+    seconds,
+    duration: secToTime(seconds),
+    issue_index: sw.index,
+    issue_title: sw.title,
+    repo_owner_name: sw.ownerName,
+    repo_name: sw.repoName,
   };
 }
 
-interface RepoNames { repo: IRepository; ownerName: string }
+interface RepoNames {
+  repo: IRepository;
+  ownerName: string;
+}
 
 /** Repositories by id; `known` ones (the request's own, already read) are not read again. */
 async function reposById(em: EntityManager, ids: number[], known: IRepository[] = []): Promise<Map<number, RepoNames>> {
@@ -106,7 +135,13 @@ export interface Known {
  * Convert issues (of any repositories) to api.Issue. `attachments` false leaves `assets` empty without
  * a query (Forgejo lists them only where attachments are enabled).
  */
-export async function issuesToApi(em: EntityManager, cfg: Config, viewer: Viewer, issues: IIssue[], opts: { attachments?: boolean; known?: Known } = {}): Promise<ApiIssue[]> {
+export async function issuesToApi(
+  em: EntityManager,
+  cfg: Config,
+  viewer: Viewer,
+  issues: IIssue[],
+  opts: { attachments?: boolean; known?: Known } = {},
+): Promise<ApiIssue[]> {
   if (issues.length === 0) return [];
   const ids = issues.map((i) => i.id);
   const pullIds = issues.filter((i) => i.isPull).map((i) => i.id);
@@ -131,19 +166,42 @@ export async function issuesToApi(em: EntityManager, cfg: Config, viewer: Viewer
   // a named one on PostgreSQL (issue 10: planned once per connection, not on every list or new issue);
   // its text varies only with which parts are read.
   const [rows, repos] = await readTogether(em, [
-    () => !want.labels && !want.assignees && !want.attachments && !want.users && !readPulls && !milestoneIds.length ? [nothing] : readRowsFast<{ issueLabels: unknown[]; labels: unknown[]; assignees: unknown[]; attachments: unknown[]; pulls: unknown[]; milestones: unknown[]; users: unknown[] }>(
-      em, [IssueLabel, Label, IssueAssignee, Attachment, PullRequest, Milestone, User],
-      `select ${want.labels ? jsonList(em, IssueLabel, 'il', 'il.issue_id = any(?::int[])') : none} as "issueLabels",
+    () =>
+      !want.labels && !want.assignees && !want.attachments && !want.users && !readPulls && !milestoneIds.length
+        ? [nothing]
+        : readRowsFast<{
+            issueLabels: unknown[];
+            labels: unknown[];
+            assignees: unknown[];
+            attachments: unknown[];
+            pulls: unknown[];
+            milestones: unknown[];
+            users: unknown[];
+          }>(
+            em,
+            [IssueLabel, Label, IssueAssignee, Attachment, PullRequest, Milestone, User],
+            `select ${want.labels ? jsonList(em, IssueLabel, 'il', 'il.issue_id = any(?::int[])') : none} as "issueLabels",
         ${want.labels ? jsonList(em, Label, 'l', 'l.id in (select il.label_id from issue_label il where il.issue_id = any(?::int[]))') : none} as labels,
         ${want.assignees ? jsonList(em, IssueAssignee, 'a', 'a.issue_id = any(?::int[])') : none} as assignees,
         ${want.attachments ? jsonList(em, Attachment, 't', 't.issue_id = any(?::int[]) and t.comment_id = 0') : none} as attachments,
         ${readPulls ? jsonList(em, PullRequest, 'pr', 'pr.issue_id = any(?::int[])') : none} as pulls,
         ${milestoneIds.length ? jsonList(em, Milestone, 'm', 'm.id = any(?::int[])') : none} as milestones,
         ${want.users ? jsonList(em, User, 'u', `u.id = any(?::int[])${want.assignees ? ' or u.id in (select a.assignee_id from issue_assignees a where a.issue_id = any(?::int[]))' : ''}`) : none} as users`,
-      [...(want.labels ? [ofIssues, ofIssues] : []), ...(want.assignees ? [ofIssues] : []), ...(want.attachments ? [ofIssues] : []),
-        ...(readPulls ? [intArray(pullIds)] : []), ...(milestoneIds.length ? [intArray(milestoneIds)] : []),
-        ...(want.users ? [intArray(unknownPosters), ...(want.assignees ? [ofIssues] : [])] : [])]),
-    () => reposById(em, issues.map((i) => i.repoId), opts.known?.repos),
+            [
+              ...(want.labels ? [ofIssues, ofIssues] : []),
+              ...(want.assignees ? [ofIssues] : []),
+              ...(want.attachments ? [ofIssues] : []),
+              ...(readPulls ? [intArray(pullIds)] : []),
+              ...(milestoneIds.length ? [intArray(milestoneIds)] : []),
+              ...(want.users ? [intArray(unknownPosters), ...(want.assignees ? [ofIssues] : [])] : []),
+            ],
+          ),
+    () =>
+      reposById(
+        em,
+        issues.map((i) => i.repoId),
+        opts.known?.repos,
+      ),
   ]);
   const row = rows[0]!;
   const issueLabels = plainRows(em, IssueLabel, row.issueLabels);
@@ -161,7 +219,10 @@ export async function issuesToApi(em: EntityManager, cfg: Config, viewer: Viewer
     const owner = r?.ownerName ?? '';
     const name = r?.repo.name ?? '';
     const html = `${repoHtmlUrl(cfg, owner, name)}${issuePath(i)}`;
-    const labelsOf = issueLabels.filter((l) => l.issueId === i.id).map((l) => labelById.get(l.labelId)).filter((l) => !!l);
+    const labelsOf = issueLabels
+      .filter((l) => l.issueId === i.id)
+      .map((l) => labelById.get(l.labelId))
+      .filter((l) => !!l);
     const assigneesOf = assignees.filter((a) => a.issueId === i.id).map((a) => toApiUser(cfg, users.get(a.assigneeId)!, viewer));
     const milestone = i.milestoneId ? milestoneById.get(i.milestoneId) : undefined;
     const pull = pullByIssue.get(i.id);
@@ -181,7 +242,7 @@ export async function issuesToApi(em: EntityManager, cfg: Config, viewer: Viewer
       milestone: milestone ? toApiMilestone(milestone) : null,
       assignee: assigneesOf[0] ?? null,
       assignees: assigneesOf.length ? assigneesOf : null,
-      state: i.isClosed ? 'closed' as const : 'open' as const,
+      state: i.isClosed ? ('closed' as const) : ('open' as const),
       is_locked: i.isLocked,
       comments: i.numComments,
       created_at: fmtTime(i.createdAt),
@@ -189,7 +250,12 @@ export async function issuesToApi(em: EntityManager, cfg: Config, viewer: Viewer
       closed_at: i.isClosed && i.closedAt ? fmtTime(i.closedAt) : null,
       due_date: i.deadline ? fmtTime(i.deadline) : null,
       pull_request: i.isPull
-        ? { merged: !!pull?.hasMerged, merged_at: pull?.hasMerged && pull.mergedAt ? fmtTime(pull.mergedAt) : null, draft: isWorkInProgress(i.title), html_url: html }
+        ? {
+            merged: !!pull?.hasMerged,
+            merged_at: pull?.hasMerged && pull.mergedAt ? fmtTime(pull.mergedAt) : null,
+            draft: isWorkInProgress(i.title),
+            html_url: html,
+          }
         : null,
       repository: { id: i.repoId, name, owner, full_name: `${owner}/${name}` },
       pin_order: i.pinOrder,
@@ -197,24 +263,52 @@ export async function issuesToApi(em: EntityManager, cfg: Config, viewer: Viewer
   });
 }
 
-export async function issueToApi(em: EntityManager, cfg: Config, viewer: Viewer, issue: IIssue, opts: { attachments?: boolean; known?: Known } = {}): Promise<ApiIssue> {
+export async function issueToApi(
+  em: EntityManager,
+  cfg: Config,
+  viewer: Viewer,
+  issue: IIssue,
+  opts: { attachments?: boolean; known?: Known } = {},
+): Promise<ApiIssue> {
   return (await issuesToApi(em, cfg, viewer, [issue], opts))[0]!;
 }
 
 /** api.Comment for plain comments (type 0) and review comments; `issues` must hold each comment's issue. */
-export async function commentsToApi(em: EntityManager, cfg: Config, viewer: Viewer, comments: IComment[], issues?: Map<number, IIssue>, known: Known = {}): Promise<ApiComment[]> {
+export async function commentsToApi(
+  em: EntityManager,
+  cfg: Config,
+  viewer: Viewer,
+  comments: IComment[],
+  issues?: Map<number, IIssue>,
+  known: Known = {},
+): Promise<ApiComment[]> {
   if (comments.length === 0) return [];
-  const issueMap = issues ?? new Map((await em.find(Issue, { id: { $in: [...new Set(comments.map((c) => c.issueId))] } })).map((i) => [i.id, i]));
+  const issueMap =
+    issues ?? new Map((await em.find(Issue, { id: { $in: [...new Set(comments.map((c) => c.issueId))] } })).map((i) => [i.id, i]));
   const reviewIds = [...new Set(comments.filter((c) => c.type === CommentType.code && c.reviewId > 0).map((c) => c.reviewId))];
   const [repos, users, attachments, reviews] = await readTogether(em, [
-    () => reposById(em, [...issueMap.values()].map((i) => i.repoId), known.repos),
-    () => usersById(em, comments.map((c) => c.posterId), known.users),
-    () => known.none?.includes('attachments') ? [] : em.find(Attachment, { commentId: { $in: comments.map((c) => c.id) } }, { orderBy: { id: 'asc' } }),
-    () => reviewIds.length ? em.find(Review, { id: { $in: reviewIds } }) : [],
+    () =>
+      reposById(
+        em,
+        [...issueMap.values()].map((i) => i.repoId),
+        known.repos,
+      ),
+    () =>
+      usersById(
+        em,
+        comments.map((c) => c.posterId),
+        known.users,
+      ),
+    () =>
+      known.none?.includes('attachments')
+        ? []
+        : em.find(Attachment, { commentId: { $in: comments.map((c) => c.id) } }, { orderBy: { id: 'asc' } }),
+    () => (reviewIds.length ? em.find(Review, { id: { $in: reviewIds } }) : []),
   ]);
   const reviewType = new Map(reviews.map((r) => [r.id, r.type]));
   // Forgejo's Comment.hashLink: code comments outside a submitted review link into the files view.
-  const filesView = (c: IComment) => c.type === CommentType.code && (reviewType.get(c.reviewId) ?? ReviewType.pending) <= ReviewType.pending;
+  const filesView = (c: IComment) =>
+    c.type === CommentType.code && (reviewType.get(c.reviewId) ?? ReviewType.pending) <= ReviewType.pending;
   return comments.map((c) => {
     const issue = issueMap.get(c.issueId);
     const r = issue ? repos.get(issue.repoId) : undefined;

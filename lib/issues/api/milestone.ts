@@ -11,7 +11,7 @@ export function toApiMilestone(m: IMilestone): ApiMilestone {
     id: m.id,
     title: m.name,
     description: m.description,
-    state: m.isClosed ? 'closed' as const : 'open' as const,
+    state: m.isClosed ? ('closed' as const) : ('open' as const),
     open_issues: m.numIssues - m.numClosedIssues,
     closed_issues: m.numClosedIssues,
     created_at: fmtTime(m.createdAt),

@@ -13,6 +13,8 @@ export type ApiReaction = Wire<Reaction>;
 /** `user`: the reacting user when it still exists (Ghost otherwise). */
 export function toApiReaction(cfg: Config, viewer: Viewer, r: IReaction, user: IUser | undefined): ApiReaction {
   // Forgejo shows a migrated reaction under its original author's name, on a stand-in user.
-  const u = r.originalAuthor ? { ...pseudoUser(-1), name: r.originalAuthor, lowerName: r.originalAuthor.toLowerCase() } : (user ?? pseudoUser(-1));
+  const u = r.originalAuthor
+    ? { ...pseudoUser(-1), name: r.originalAuthor, lowerName: r.originalAuthor.toLowerCase() }
+    : (user ?? pseudoUser(-1));
   return { user: toApiUser(cfg, u, viewer), content: r.type, created_at: fmtTime(r.createdAt) };
 }

@@ -42,25 +42,36 @@ const ids = (values: number[]) => [...new Set(values.filter((v) => v > 0))];
 async function loadRefs(em: EntityManager, issue: IIssue, comments: IComment[], loaded: IRepository | null) {
   const times = ids(comments.map((c) => c.timeId));
   const trackedTimes = times.length ? await em.find(TrackedTime, { id: { $in: times } }) : [];
-  const issueIds = ids([...comments.map((c) => c.refIssueId), ...comments.map((c) => c.dependentIssueId), ...trackedTimes.map((t) => t.issueId)]);
+  const issueIds = ids([
+    ...comments.map((c) => c.refIssueId),
+    ...comments.map((c) => c.dependentIssueId),
+    ...trackedTimes.map((t) => t.issueId),
+  ]);
   const milestoneIds = ids(comments.flatMap((c) => [c.milestoneId, c.oldMilestoneId]));
   const labelIds = ids(comments.map((c) => c.labelId));
   const teamIds = ids(comments.map((c) => c.assigneeTeamId));
   const refCommentIds = ids(comments.map((c) => c.refCommentId));
   const [repo, users, issues, milestones, labels, teams, teamUnits, refComments] = await readTogether(em, [
-    () => loaded?.id === issue.repoId ? loaded : em.findOne(Repository, { id: issue.repoId }),
+    () => (loaded?.id === issue.repoId ? loaded : em.findOne(Repository, { id: issue.repoId })),
     () => usersById(em, [...comments.map((c) => c.posterId), ...comments.map((c) => c.assigneeId), ...trackedTimes.map((t) => t.userId)]),
-    () => issueIds.length ? em.find(Issue, { id: { $in: issueIds } }) : [],
-    () => milestoneIds.length ? em.find(Milestone, { id: { $in: milestoneIds }, repoId: issue.repoId }) : [],
-    () => labelIds.length ? em.find(Label, { id: { $in: labelIds } }) : [],
-    () => teamIds.length ? em.find(Team, { id: { $in: teamIds } }) : [],
-    () => teamIds.length ? em.find(TeamUnit, { teamId: { $in: teamIds } }) : [],
-    () => refCommentIds.length ? em.find(Comment, { id: { $in: refCommentIds } }) : [],
+    () => (issueIds.length ? em.find(Issue, { id: { $in: issueIds } }) : []),
+    () => (milestoneIds.length ? em.find(Milestone, { id: { $in: milestoneIds }, repoId: issue.repoId }) : []),
+    () => (labelIds.length ? em.find(Label, { id: { $in: labelIds } }) : []),
+    () => (teamIds.length ? em.find(Team, { id: { $in: teamIds } }) : []),
+    () => (teamIds.length ? em.find(TeamUnit, { teamId: { $in: teamIds } }) : []),
+    () => (refCommentIds.length ? em.find(Comment, { id: { $in: refCommentIds } }) : []),
   ]);
   const orgIds = ids(labels.map((l) => l.orgId));
   const orgs = orgIds.length ? await em.find(User, { id: { $in: orgIds } }) : [];
   return {
-    repo, users, trackedTimes, issues, milestones, labels, refComments, teamUnits,
+    repo,
+    users,
+    trackedTimes,
+    issues,
+    milestones,
+    labels,
+    refComments,
+    teamUnits,
     // Forgejo resolves a team assignee only on organization repositories.
     teams: teams.filter((t) => repo && t.orgId === repo.ownerId),
     orgNames: new Map(orgs.map((o) => [o.id, o.name])),
@@ -73,7 +84,14 @@ function labelApiBase(cfg: Config, l: ILabel, repo: IRepository | null, orgNames
 }
 
 /** Convert the comment rows of `issue` (any types) to api.TimelineComment, in the order given. */
-export async function timelineToApi(em: EntityManager, cfg: Config, viewer: Viewer, issue: IIssue, comments: IComment[], loaded: IRepository | null = null): Promise<ApiTimelineComment[]> {
+export async function timelineToApi(
+  em: EntityManager,
+  cfg: Config,
+  viewer: Viewer,
+  issue: IIssue,
+  comments: IComment[],
+  loaded: IRepository | null = null,
+): Promise<ApiTimelineComment[]> {
   if (comments.length === 0) return [];
   // `loaded`, the request's repository, may be a plain object on a GET (issue 10), which no lookup by id finds.
   const refs = await loadRefs(em, issue, comments, loaded);

@@ -14,7 +14,15 @@
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { Package, PackageBlob, PackageFile, PackageProperty, PackageVersion, PropertyType, type IPackageVersion } from '../../../model/package.ts';
+import {
+  Package,
+  PackageBlob,
+  PackageFile,
+  PackageProperty,
+  PackageVersion,
+  PropertyType,
+  type IPackageVersion,
+} from '../../../model/package.ts';
 import { isStorableText } from '../../../model/schemas/storable.ts';
 import { bodyCap } from '../../http/request-body.ts';
 import { addPackageFile, DuplicateFileError, DuplicateVersionError, findPackage, findVersion, spool, versionFiles } from '../packages.ts';
@@ -25,7 +33,8 @@ const YANKED_PROPERTY = 'cargo.yanked';
 
 // Forgejo's checks: a crate name as crates.io allows it, a semantic version.
 const NAME = /^[a-zA-Z][a-zA-Z0-9-_]{0,63}$/;
-const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
+const SEMVER =
+  /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
 
 /** One dependency as the index lists it (`name` is the name in Cargo.toml, `package` the crate's when renamed). */
 interface IndexDependency {
@@ -68,7 +77,8 @@ function parseMetadata(json: unknown): { name: string; version: string; metadata
   const name = json.name;
   const version = json.vers;
   if (typeof name !== 'string' || !NAME.test(name)) throw new RegistryError(400, 'package name is invalid');
-  if (typeof version !== 'string' || version.length > 255 || !SEMVER.test(version)) throw new RegistryError(400, 'package version is invalid');
+  if (typeof version !== 'string' || version.length > 255 || !SEMVER.test(version))
+    throw new RegistryError(400, 'package version is invalid');
   const deps = json.deps ?? [];
   if (!Array.isArray(deps)) throw badMetadata('deps');
   const dependencies = deps.map((d): IndexDependency => {
@@ -176,12 +186,23 @@ async function publish(r: RegistryRequest): Promise<void> {
   const crateLength = await reader.u32();
   const up = await spool(r.deps.config, Readable.from(reader.stream(crateLength)));
   try {
-    await r.em.transactional((tx) => addPackageFile(tx, r.deps.config, {
-      ownerId: r.owner.id, type: TYPE, name, version, creator, filename: `${name}-${version}.crate`.toLowerCase(), upload: up,
-      newVersion: true, metadata, semverCompatible: true,
-    }));
+    await r.em.transactional((tx) =>
+      addPackageFile(tx, r.deps.config, {
+        ownerId: r.owner.id,
+        type: TYPE,
+        name,
+        version,
+        creator,
+        filename: `${name}-${version}.crate`.toLowerCase(),
+        upload: up,
+        newVersion: true,
+        metadata,
+        semverCompatible: true,
+      }),
+    );
   } catch (e) {
-    if (e instanceof DuplicateVersionError || e instanceof DuplicateFileError || e instanceof UniqueConstraintViolationException) throw new RegistryError(409, 'package version already exists');
+    if (e instanceof DuplicateVersionError || e instanceof DuplicateFileError || e instanceof UniqueConstraintViolationException)
+      throw new RegistryError(409, 'package version already exists');
     throw e;
   } finally {
     await fs.promises.rm(up.file, { force: true });
@@ -190,7 +211,7 @@ async function publish(r: RegistryRequest): Promise<void> {
   r.ctx.body = { warnings: { invalid_categories: [], invalid_badges: [], other: [] } };
 }
 
-const metadataOf = (v: IPackageVersion): Partial<Metadata> => (isRecord(v.metadata) ? v.metadata as Partial<Metadata> : {});
+const metadataOf = (v: IPackageVersion): Partial<Metadata> => (isRecord(v.metadata) ? (v.metadata as Partial<Metadata>) : {});
 
 /** The `cargo.yanked` property of each version that has one. */
 async function yankedOf(r: RegistryRequest, versionIds: number[]): Promise<Set<number>> {
@@ -216,8 +237,13 @@ async function indexFile(r: RegistryRequest, name: string): Promise<void> {
   if (!pkg || versions.length === 0) throw new RegistryError(404, 'package does not exist');
   const files = await r.em.find(PackageFile, { versionId: { $in: versions.map((v) => v.id) }, isLead: true });
   const fileOf = new Map(files.map((f) => [f.versionId, f]));
-  const blobs = new Map((files.length ? await r.em.find(PackageBlob, { id: { $in: files.map((f) => f.blobId) } }) : []).map((b) => [b.id, b]));
-  const yanked = await yankedOf(r, versions.map((v) => v.id));
+  const blobs = new Map(
+    (files.length ? await r.em.find(PackageBlob, { id: { $in: files.map((f) => f.blobId) } }) : []).map((b) => [b.id, b]),
+  );
+  const yanked = await yankedOf(
+    r,
+    versions.map((v) => v.id),
+  );
   const lines = versions.flatMap((v) => {
     const file = fileOf.get(v.id);
     const blob = file && blobs.get(file.blobId);
@@ -225,17 +251,19 @@ async function indexFile(r: RegistryRequest, name: string): Promise<void> {
     const m = metadataOf(v);
     const all = Object.entries(m.features ?? {});
     const features2 = all.filter(([, vals]) => isFeature2(vals));
-    return [JSON.stringify({
-      name: pkg.name,
-      vers: v.version,
-      deps: m.dependencies ?? [],
-      cksum: blob.hashSha256,
-      features: Object.fromEntries(all.filter(([, vals]) => !isFeature2(vals))),
-      yanked: yanked.has(v.id),
-      links: m.links ?? null,
-      ...(features2.length ? { features2: Object.fromEntries(features2), v: 2 } : {}),
-      ...(m.rust_version ? { rust_version: m.rust_version } : {}),
-    })];
+    return [
+      JSON.stringify({
+        name: pkg.name,
+        vers: v.version,
+        deps: m.dependencies ?? [],
+        cksum: blob.hashSha256,
+        features: Object.fromEntries(all.filter(([, vals]) => !isFeature2(vals))),
+        yanked: yanked.has(v.id),
+        links: m.links ?? null,
+        ...(features2.length ? { features2: Object.fromEntries(features2), v: 2 } : {}),
+        ...(m.rust_version ? { rust_version: m.rust_version } : {}),
+      }),
+    ];
   });
   r.ctx.status = 200;
   r.ctx.type = 'text/plain; charset=utf-8';
@@ -276,7 +304,11 @@ async function search(r: RegistryRequest): Promise<void> {
   const asked = Number.parseInt(q.get('per_page') ?? '0', 10) || 0;
   const size = Math.min(asked > 0 ? asked : api.DEFAULT_PAGING_NUM, api.MAX_RESPONSE_ITEMS);
   const like = `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-  const [pkgs, total] = await r.em.findAndCount(Package, { ownerId: r.owner.id, type: TYPE, ...(text ? { lowerName: { $like: like } } : {}) }, { orderBy: { lowerName: 'asc' }, limit: size });
+  const [pkgs, total] = await r.em.findAndCount(
+    Package,
+    { ownerId: r.owner.id, type: TYPE, ...(text ? { lowerName: { $like: like } } : {}) },
+    { orderBy: { lowerName: 'asc' }, limit: size },
+  );
   const crates = [];
   for (const pkg of pkgs) {
     const v = await r.em.findOne(PackageVersion, { packageId: pkg.id, isInternal: false }, { orderBy: { id: 'desc' } });

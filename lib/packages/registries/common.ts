@@ -90,7 +90,12 @@ export async function checkQuota(r: RegistryRequest, creator: IUser): Promise<vo
  * Sends a package file (Forgejo's helper.ServePackageFile); a GET of the version's lead file counts
  * as a download of the version.
  */
-export async function sendFile(r: RegistryRequest, versionId: number, entry: { file: IPackageFile; blob: IPackageBlob }, type = 'application/octet-stream'): Promise<void> {
+export async function sendFile(
+  r: RegistryRequest,
+  versionId: number,
+  entry: { file: IPackageFile; blob: IPackageBlob },
+  type = 'application/octet-stream',
+): Promise<void> {
   const { ctx } = r;
   const file = blobPath(r.deps.config, entry.blob.hashSha256);
   const stat = await fs.promises.stat(file).catch((e: NodeJS.ErrnoException) => {

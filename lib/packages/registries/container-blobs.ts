@@ -7,7 +7,18 @@ import { PackageBlob, PackageFile, PackageVersion, type IPackageBlob } from '../
 import { isUuid } from '../../attachments/index.ts';
 import { blobPath, spool, spoolDir } from '../packages.ts';
 import { checkQuota, uploader, type RegistryRequest } from './common.ts';
-import { UPLOAD_VERSION, DIGEST, E, type ImageRequest, ownerPath, setHeaders, answer, imagePackage, localBlob, saveBlob } from './container-storage.ts';
+import {
+  UPLOAD_VERSION,
+  DIGEST,
+  E,
+  type ImageRequest,
+  ownerPath,
+  setHeaders,
+  answer,
+  imagePackage,
+  localBlob,
+  saveBlob,
+} from './container-storage.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Blob uploads. A session is a file in the spool named by its uuid (the uuid is the capability, as in
@@ -124,4 +135,3 @@ export async function deleteBlob(r: ImageRequest, digest: string): Promise<void>
   });
   answer(r.ctx, 202);
 }
-

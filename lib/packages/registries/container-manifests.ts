@@ -3,10 +3,39 @@ import fs from 'node:fs';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { type EntityManager } from '@mikro-orm/core';
-import { PackageBlob, PackageFile, PackageProperty, PackageVersion, PropertyType, type IPackageBlob, type IPackageVersion } from '../../../model/package.ts';
+import {
+  PackageBlob,
+  PackageFile,
+  PackageProperty,
+  PackageVersion,
+  PropertyType,
+  type IPackageBlob,
+  type IPackageVersion,
+} from '../../../model/package.ts';
 import { removePackageVersion, spool } from '../packages.ts';
 import { checkQuota, readCapped, RegistryError, uploader } from './common.ts';
-import { DIGEST_PROPERTY, MANIFEST_FILE, MAX_MANIFEST, TAG, DIGEST, IMAGE_MANIFESTS, INDEXES, E, type ImageRequest, ownerPath, setHeaders, answer, imagePackage, ensurePackage, ensureVersion, blobOf, addFile, localBlob, type ManifestMeta, metaOf } from './container-storage.ts';
+import {
+  DIGEST_PROPERTY,
+  MANIFEST_FILE,
+  MAX_MANIFEST,
+  TAG,
+  DIGEST,
+  IMAGE_MANIFESTS,
+  INDEXES,
+  E,
+  type ImageRequest,
+  ownerPath,
+  setHeaders,
+  answer,
+  imagePackage,
+  ensurePackage,
+  ensureVersion,
+  blobOf,
+  addFile,
+  localBlob,
+  type ManifestMeta,
+  metaOf,
+} from './container-storage.ts';
 import { sendBlob } from './container-blobs.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -16,11 +45,15 @@ export async function manifestVersions(em: EntityManager, r: ImageRequest, ref: 
   const pkg = await imagePackage(em, r);
   if (!pkg) return [];
   if (!DIGEST.test(ref)) {
-    const v = TAG.test(ref) ? await em.findOne(PackageVersion, { packageId: pkg.id, lowerVersion: ref.toLowerCase(), isInternal: false }) : null;
+    const v = TAG.test(ref)
+      ? await em.findOne(PackageVersion, { packageId: pkg.id, lowerVersion: ref.toLowerCase(), isInternal: false })
+      : null;
     return v ? [v] : [];
   }
   const ids = (await em.find(PackageVersion, { packageId: pkg.id, isInternal: false }, { fields: ['id'] })).map((v) => v.id);
-  const props = ids.length ? await em.find(PackageProperty, { refType: PropertyType.version, refId: { $in: ids }, name: DIGEST_PROPERTY, value: ref }) : [];
+  const props = ids.length
+    ? await em.find(PackageProperty, { refType: PropertyType.version, refId: { $in: ids }, name: DIGEST_PROPERTY, value: ref })
+    : [];
   return props.length ? em.find(PackageVersion, { id: { $in: props.map((p) => p.refId) } }, { orderBy: { id: 'asc' } }) : [];
 }
 
@@ -50,7 +83,8 @@ export async function putManifest(r: ImageRequest, ref: string): Promise<void> {
     throw e;
   }
   if (!isRecord(doc)) throw E.manifestInvalid();
-  const mediaType = typeof doc.mediaType === 'string' && doc.mediaType !== '' ? doc.mediaType : r.ctx.get('Content-Type').split(';')[0].trim();
+  const mediaType =
+    typeof doc.mediaType === 'string' && doc.mediaType !== '' ? doc.mediaType : r.ctx.get('Content-Type').split(';')[0].trim();
   let blobs: string[] = [];
   let children: string[] = [];
   if (IMAGE_MANIFESTS.has(mediaType)) {
@@ -121,15 +155,19 @@ export async function tagList(r: ImageRequest): Promise<void> {
   const q = new URLSearchParams(r.ctx.querystring);
   const n = q.has('n') ? Number.parseInt(q.get('n') ?? '', 10) : -1;
   const last = q.get('last') ?? '';
-  const all = (await r.em.find(PackageVersion, { packageId: pkg.id, isInternal: false }, { fields: ['version'] })).map((v) => v.version)
-    .filter((v) => !DIGEST.test(v)).sort();
+  const all = (await r.em.find(PackageVersion, { packageId: pkg.id, isInternal: false }, { fields: ['version'] }))
+    .map((v) => v.version)
+    .filter((v) => !DIGEST.test(v))
+    .sort();
   const after = all.filter((t) => t > last);
   const tags = n >= 0 ? after.slice(0, n) : after;
   if (n >= 0 && after.length > tags.length && tags.length > 0) {
-    r.ctx.set('Link', `</v2/${r.owner.lowerName}/${r.image}/tags/list?${new URLSearchParams({ n: String(n), last: tags[tags.length - 1] })}>; rel="next"`);
+    r.ctx.set(
+      'Link',
+      `</v2/${r.owner.lowerName}/${r.image}/tags/list?${new URLSearchParams({ n: String(n), last: tags[tags.length - 1] })}>; rel="next"`,
+    );
   }
   setHeaders(r.ctx, {});
   r.ctx.status = 200;
   r.ctx.body = { name: `${r.owner.lowerName}/${r.image}`, tags };
 }
-

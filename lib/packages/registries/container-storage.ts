@@ -4,7 +4,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from 'koa';
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/core';
-import { Package, PackageBlob, PackageFile, PackageVersion, type IPackage, type IPackageBlob, type IPackageFile, type IPackageVersion } from '../../../model/package.ts';
+import {
+  Package,
+  PackageBlob,
+  PackageFile,
+  PackageVersion,
+  type IPackage,
+  type IPackageBlob,
+  type IPackageFile,
+  type IPackageVersion,
+} from '../../../model/package.ts';
 import { type IUser } from '../../../model/user.ts';
 import { blobPath, findPackage, type Spooled } from '../packages.ts';
 import { RegistryError, uploader, type RegistryRequest } from './common.ts';
@@ -48,7 +57,10 @@ export function challenge(ctx: Context, appUrl: string): void {
 
 export function renderError(ctx: Context, appUrl: string, err: RegistryError): void {
   const cut = err.message.indexOf(':');
-  const [code, message] = cut > 0 && /^[A-Z_]+$/.test(err.message.slice(0, cut)) ? [err.message.slice(0, cut), err.message.slice(cut + 1)] : [err.status === 401 ? 'UNAUTHORIZED' : err.status === 403 ? 'DENIED' : 'UNSUPPORTED', err.message];
+  const [code, message] =
+    cut > 0 && /^[A-Z_]+$/.test(err.message.slice(0, cut))
+      ? [err.message.slice(0, cut), err.message.slice(cut + 1)]
+      : [err.status === 401 ? 'UNAUTHORIZED' : err.status === 403 ? 'DENIED' : 'UNSUPPORTED', err.message];
   if (err.status === 401) challenge(ctx, appUrl);
   ctx.status = err.status;
   ctx.set('Docker-Distribution-Api-Version', 'registry/2.0');
@@ -58,7 +70,9 @@ export function renderError(ctx: Context, appUrl: string, err: RegistryError): v
 // ---------------------------------------------------------------------------------------------
 // Storage
 
-export interface ImageRequest extends RegistryRequest { image: string }
+export interface ImageRequest extends RegistryRequest {
+  image: string;
+}
 
 export const ownerPath = (r: ImageRequest) => `/v2/${r.owner.lowerName}/${r.image}`;
 
@@ -92,10 +106,24 @@ export async function ensurePackage(em: EntityManager, r: ImageRequest): Promise
   return pkg;
 }
 
-export async function ensureVersion(em: EntityManager, pkg: IPackage, name: string, creator: IUser, internal: boolean, metadata: ManifestMeta | null = null): Promise<IPackageVersion> {
+export async function ensureVersion(
+  em: EntityManager,
+  pkg: IPackage,
+  name: string,
+  creator: IUser,
+  internal: boolean,
+  metadata: ManifestMeta | null = null,
+): Promise<IPackageVersion> {
   const found = await em.findOne(PackageVersion, { packageId: pkg.id, lowerVersion: name.toLowerCase() });
   if (found) return found;
-  const v = em.create(PackageVersion, { packageId: pkg.id, creatorId: creator.id, version: name, lowerVersion: name.toLowerCase(), metadata, isInternal: internal });
+  const v = em.create(PackageVersion, {
+    packageId: pkg.id,
+    creatorId: creator.id,
+    version: name,
+    lowerVersion: name.toLowerCase(),
+    metadata,
+    isInternal: internal,
+  });
   await em.flush();
   return v;
 }
@@ -122,7 +150,11 @@ export async function addFile(em: EntityManager, versionId: number, name: string
 }
 
 /** A blob of the image: a file named by its digest in any version of the image (Forgejo's GetLocalBlob). */
-export async function localBlob(em: EntityManager, r: ImageRequest, digest: string): Promise<{ file: IPackageFile; blob: IPackageBlob } | null> {
+export async function localBlob(
+  em: EntityManager,
+  r: ImageRequest,
+  digest: string,
+): Promise<{ file: IPackageFile; blob: IPackageBlob } | null> {
   if (!DIGEST.test(digest)) return null;
   const pkg = await imagePackage(em, r);
   const versions = pkg ? await em.find(PackageVersion, { packageId: pkg.id }, { fields: ['id'] }) : [];
@@ -134,11 +166,12 @@ export async function localBlob(em: EntityManager, r: ImageRequest, digest: stri
 /** Stores a spooled upload as a blob of the image (in its internal upload version). */
 export async function saveBlob(r: ImageRequest, up: Spooled, digest: string): Promise<void> {
   const creator = uploader(r);
-  const save = () => r.em.transactional(async (tx) => {
-    const pkg = await ensurePackage(tx, r);
-    const version = await ensureVersion(tx, pkg, UPLOAD_VERSION, creator, true);
-    await addFile(tx, version.id, digest, await blobOf(tx, r, up), false);
-  });
+  const save = () =>
+    r.em.transactional(async (tx) => {
+      const pkg = await ensurePackage(tx, r);
+      const version = await ensureVersion(tx, pkg, UPLOAD_VERSION, creator, true);
+      await addFile(tx, version.id, digest, await blobOf(tx, r, up), false);
+    });
   try {
     await save();
   } catch (e) {
@@ -149,11 +182,21 @@ export async function saveBlob(r: ImageRequest, up: Spooled, digest: string): Pr
   }
 }
 
-export interface ManifestMeta { mediaType: string; digest: string }
+export interface ManifestMeta {
+  mediaType: string;
+  digest: string;
+}
 
 export const metaOf = (v: IPackageVersion): ManifestMeta | null => {
   const m = v.metadata;
-  return typeof m === 'object' && m !== null && 'digest' in m && 'mediaType' in m && typeof m.digest === 'string' && typeof m.mediaType === 'string' ? { digest: m.digest, mediaType: m.mediaType } : null;
+  return typeof m === 'object' &&
+    m !== null &&
+    'digest' in m &&
+    'mediaType' in m &&
+    typeof m.digest === 'string' &&
+    typeof m.mediaType === 'string'
+    ? { digest: m.digest, mediaType: m.mediaType }
+    : null;
 };
 
 /** The manifest versions a reference names: the tag's version, or every version with that digest. */

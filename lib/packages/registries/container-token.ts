@@ -16,13 +16,21 @@ export const TOKEN_LIFETIME_MS = 24 * 3600 * 1000;
 // secret, naming the user (0: anonymous) and, when an access token was presented, that token's
 // scopes, which then limit the registry token too. A revoked access token revokes its registry tokens.
 
-export interface TokenClaims { u: number; t: { id: number; raw: string; publicOnly: boolean; repoIds: number[] | null } | null; e: number }
+export interface TokenClaims {
+  u: number;
+  t: { id: number; raw: string; publicOnly: boolean; repoIds: number[] | null } | null;
+  e: number;
+}
 
 export const TOKEN_PREFIX = 'cairn-oci.';
 
 export function mintToken(deps: PackageRegistryDeps, auth: AuthResult): string {
   const t = auth.token;
-  const claims: TokenClaims = { u: auth.doer?.id ?? 0, t: t ? { id: t.id, raw: t.raw, publicOnly: t.publicOnly, repoIds: t.repoIds } : null, e: Date.now() + TOKEN_LIFETIME_MS };
+  const claims: TokenClaims = {
+    u: auth.doer?.id ?? 0,
+    t: t ? { id: t.id, raw: t.raw, publicOnly: t.publicOnly, repoIds: t.repoIds } : null,
+    e: Date.now() + TOKEN_LIFETIME_MS,
+  };
   const body = Buffer.from(JSON.stringify(claims)).toString('base64url');
   return `${TOKEN_PREFIX}${body}.${deps.services.secrets.mac('container-token', body).toString('base64url')}`;
 }
@@ -53,4 +61,3 @@ export async function tokenAuth(em: EntityManager, deps: PackageRegistryDeps, he
   }
   return { doer, method: 'token', token, sudoer: null };
 }
-

@@ -33,21 +33,42 @@ function route(method: string, parts: string[]): { owner: string; image: string[
   const write = (run: Op['run']): Op => ({ level: 'write', run });
   const at = (image: string[], op: Op | null) => (op && image.length >= 1 ? { owner: parts[0], image, op } : null);
   if (n >= 4 && parts[n - 2] === 'tags' && parts[n - 1] === 'list') return at(parts.slice(1, n - 2), get ? read(tagList) : null);
-  if (n >= 4 && parts[n - 2] === 'blobs' && parts[n - 1] === 'uploads') return at(parts.slice(1, n - 2), method === 'POST' ? write(startUpload) : null);
+  if (n >= 4 && parts[n - 2] === 'blobs' && parts[n - 1] === 'uploads')
+    return at(parts.slice(1, n - 2), method === 'POST' ? write(startUpload) : null);
   if (n >= 5 && parts[n - 3] === 'blobs' && parts[n - 2] === 'uploads') {
     const uuid = parts[n - 1];
-    const op = method === 'GET' ? read((r) => uploadStatus(r, uuid)) : method === 'PATCH' ? write((r) => uploadChunk(r, uuid))
-      : method === 'PUT' ? write((r) => finishUpload(r, uuid)) : method === 'DELETE' ? write((r) => cancelUpload(r, uuid)) : null;
+    const op =
+      method === 'GET'
+        ? read((r) => uploadStatus(r, uuid))
+        : method === 'PATCH'
+          ? write((r) => uploadChunk(r, uuid))
+          : method === 'PUT'
+            ? write((r) => finishUpload(r, uuid))
+            : method === 'DELETE'
+              ? write((r) => cancelUpload(r, uuid))
+              : null;
     // Uploading needs write access; reading a session's state too, as Forgejo's route group does.
     return at(parts.slice(1, n - 3), op && { ...op, level: 'write' });
   }
   if (n >= 4 && parts[n - 2] === 'blobs') {
     const digest = parts[n - 1];
-    return at(parts.slice(1, n - 2), get ? read((r) => getBlob(r, digest)) : method === 'DELETE' ? write((r) => deleteBlob(r, digest)) : null);
+    return at(
+      parts.slice(1, n - 2),
+      get ? read((r) => getBlob(r, digest)) : method === 'DELETE' ? write((r) => deleteBlob(r, digest)) : null,
+    );
   }
   if (n >= 4 && parts[n - 2] === 'manifests') {
     const ref = parts[n - 1];
-    return at(parts.slice(1, n - 2), get ? read((r) => getManifest(r, ref)) : method === 'PUT' ? write((r) => putManifest(r, ref)) : method === 'DELETE' ? write((r) => deleteManifest(r, ref)) : null);
+    return at(
+      parts.slice(1, n - 2),
+      get
+        ? read((r) => getManifest(r, ref))
+        : method === 'PUT'
+          ? write((r) => putManifest(r, ref))
+          : method === 'DELETE'
+            ? write((r) => deleteManifest(r, ref))
+            : null,
+    );
   }
   return null;
 }
@@ -55,8 +76,13 @@ function route(method: string, parts: string[]): { owner: string; image: string[
 async function serve(ctx: Context, deps: PackageRegistryDeps, parts: string[]): Promise<void> {
   const em = deps.orm.em.fork();
   const header = typeof ctx.headers.authorization === 'string' ? ctx.headers.authorization : '';
-  const auth = async () => (await tokenAuth(em, deps, header))
-    ?? authenticate(em, deps.config, deps.authDeps, { headers: ctx.headers, query: new URLSearchParams(ctx.querystring), peer: ctx.req.socket.remoteAddress });
+  const auth = async () =>
+    (await tokenAuth(em, deps, header)) ??
+    authenticate(em, deps.config, deps.authDeps, {
+      headers: ctx.headers,
+      query: new URLSearchParams(ctx.querystring),
+      peer: ctx.req.socket.remoteAddress,
+    });
 
   if (parts.length === 1 && parts[0] === 'token' && ctx.method === 'GET') {
     const caller = await auth();
@@ -97,7 +123,12 @@ export function serveContainerRegistry(deps: PackageRegistryDeps): Middleware {
       if (!parts) throw new RegistryError(400, 'NAME_INVALID:invalid path');
       await serve(ctx, deps, parts);
     } catch (e) {
-      const err = e instanceof RegistryError ? e : e instanceof HttpError && e.status < 500 ? new RegistryError(e.status, e.message, e.status === 401) : null;
+      const err =
+        e instanceof RegistryError
+          ? e
+          : e instanceof HttpError && e.status < 500
+            ? new RegistryError(e.status, e.message, e.status === 401)
+            : null;
       if (!err) throw e;
       if (e instanceof HttpError) for (const [k, v] of Object.entries(e.extra.headers ?? {})) ctx.set(k, v);
       renderError(ctx, deps.config.appUrl, err);

@@ -6,8 +6,25 @@
 import fs from 'node:fs';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { PackageFile } from '../../../model/package.ts';
-import { addPackageFile, DuplicateFileError, findVersion, removePackageFile, removePackageVersion, spool, versionFiles } from '../packages.ts';
-import { checkQuota, emptyAnswer, RegistryError, sendFile, uploader, type Operation, type Registry, type RegistryRequest } from './common.ts';
+import {
+  addPackageFile,
+  DuplicateFileError,
+  findVersion,
+  removePackageFile,
+  removePackageVersion,
+  spool,
+  versionFiles,
+} from '../packages.ts';
+import {
+  checkQuota,
+  emptyAnswer,
+  RegistryError,
+  sendFile,
+  uploader,
+  type Operation,
+  type Registry,
+  type RegistryRequest,
+} from './common.ts';
 
 const TYPE = 'generic';
 
@@ -21,8 +38,10 @@ const FILE_NAME = /^[-_+=:;.()[\]{}~!@#$%^& A-Za-z0-9]+$/;
 const MAX_NAME = 255;
 
 function checkNames(name: string, version: string, filename: string): void {
-  if (!NAME.test(name) || name.length > MAX_NAME || name === '..' || (name.length === 1 && !/[A-Za-z0-9]/.test(name))) throw new RegistryError(400, 'invalid package name');
-  if (!FILE_NAME.test(filename) || filename.length > MAX_NAME || filename.trim() !== filename || filename === '.' || filename === '..') throw new RegistryError(400, 'invalid filename');
+  if (!NAME.test(name) || name.length > MAX_NAME || name === '..' || (name.length === 1 && !/[A-Za-z0-9]/.test(name)))
+    throw new RegistryError(400, 'invalid package name');
+  if (!FILE_NAME.test(filename) || filename.length > MAX_NAME || filename.trim() !== filename || filename === '.' || filename === '..')
+    throw new RegistryError(400, 'invalid filename');
   if (version.trim() !== version || version === '' || version.length > MAX_NAME) throw new RegistryError(400, 'invalid package version');
 }
 
@@ -32,12 +51,21 @@ async function upload(r: RegistryRequest, name: string, version: string, filenam
   await checkQuota(r, creator);
   const up = await spool(r.deps.config, r.ctx.req);
   try {
-    await r.em.transactional((tx) => addPackageFile(tx, r.deps.config, {
-      ownerId: r.owner.id, type: TYPE, name, version, creator, filename, upload: up,
-    }));
+    await r.em.transactional((tx) =>
+      addPackageFile(tx, r.deps.config, {
+        ownerId: r.owner.id,
+        type: TYPE,
+        name,
+        version,
+        creator,
+        filename,
+        upload: up,
+      }),
+    );
   } catch (e) {
     // A concurrent upload of the same file loses on the unique index, as a sequential one does on the check.
-    if (e instanceof DuplicateFileError || e instanceof UniqueConstraintViolationException) throw new RegistryError(409, 'package file already exists');
+    if (e instanceof DuplicateFileError || e instanceof UniqueConstraintViolationException)
+      throw new RegistryError(409, 'package file already exists');
     throw e;
   } finally {
     await fs.promises.rm(up.file, { force: true });
@@ -77,9 +105,14 @@ export const generic: Registry = {
   route(method, parts): Operation | null {
     const [name, version, filename, ...rest] = parts;
     if (!name || !version || rest.length > 0) return null;
-    if (filename !== undefined && (method === 'GET' || method === 'HEAD')) return { level: 'read', run: (r) => download(r, name, version, filename) };
+    if (filename !== undefined && (method === 'GET' || method === 'HEAD'))
+      return { level: 'read', run: (r) => download(r, name, version, filename) };
     if (filename !== undefined && method === 'PUT') return { level: 'write', run: (r) => upload(r, name, version, filename) };
-    if (method === 'DELETE') return { level: 'write', run: (r) => (filename === undefined ? removeVersion(r, name, version) : removeFile(r, name, version, filename)) };
+    if (method === 'DELETE')
+      return {
+        level: 'write',
+        run: (r) => (filename === undefined ? removeVersion(r, name, version) : removeFile(r, name, version, filename)),
+      };
     return null;
   },
 };

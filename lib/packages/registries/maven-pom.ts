@@ -4,7 +4,11 @@
 // entity) or whose root is not `<project>` is refused, as Go's xml decoder refuses it. Document type
 // declarations are refused too: a POM has none, and entity expansion is not something an upload may ask for.
 
-export interface PomDependency { group_id: string; artifact_id: string; version: string }
+export interface PomDependency {
+  group_id: string;
+  artifact_id: string;
+  version: string;
+}
 
 /** Forgejo's maven Metadata, as stored in the version's metadata. */
 export interface PomMetadata {
@@ -19,7 +23,11 @@ export interface PomMetadata {
 
 export class PomError extends Error {}
 
-interface XmlElement { name: string; children: XmlElement[]; text: string }
+interface XmlElement {
+  name: string;
+  children: XmlElement[];
+  text: string;
+}
 
 const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 const NAME = /^[A-Za-z_:][-A-Za-z0-9_:.]*/;
@@ -69,7 +77,8 @@ export function parseXml(doc: string): XmlElement {
       const m = NAME.exec(doc.slice(lt + 2, lt + 2 + 1024));
       const end = doc.indexOf('>', lt + 2);
       const open = stack.pop();
-      if (!m || end < 0 || doc.slice(lt + 2 + m[0].length, end).trim() !== '' || !open || open.name !== m[0]) fail(`element <${open?.name ?? ''}> closed by </${m?.[0] ?? ''}>`);
+      if (!m || end < 0 || doc.slice(lt + 2 + m[0].length, end).trim() !== '' || !open || open.name !== m[0])
+        fail(`element <${open?.name ?? ''}> closed by </${m?.[0] ?? ''}>`);
       i = end + 1;
     } else {
       const m = NAME.exec(doc.slice(lt + 1, lt + 1 + 1024));
@@ -116,7 +125,13 @@ export function parsePom(doc: string): PomMetadata {
     name: textOf(project, 'name'),
     description: textOf(project, 'description'),
     project_url: validUrl(textOf(project, 'url')),
-    licenses: all(child(project, 'licenses'), 'license').map((l) => textOf(l, 'name')).filter((n) => n !== ''),
-    dependencies: all(child(project, 'dependencies'), 'dependency').map((d) => ({ group_id: textOf(d, 'groupId'), artifact_id: textOf(d, 'artifactId'), version: textOf(d, 'version') })),
+    licenses: all(child(project, 'licenses'), 'license')
+      .map((l) => textOf(l, 'name'))
+      .filter((n) => n !== ''),
+    dependencies: all(child(project, 'dependencies'), 'dependency').map((d) => ({
+      group_id: textOf(d, 'groupId'),
+      artifact_id: textOf(d, 'artifactId'),
+      version: textOf(d, 'version'),
+    })),
   };
 }

@@ -15,7 +15,17 @@ import { PackageVersion } from '../../../model/package.ts';
 import { isStorableText } from '../../../model/schemas/storable.ts';
 import { bodyCap } from '../../http/request-body.ts';
 import { addPackageFile, DuplicateFileError, findPackage, findVersion, spool, versionFiles, type Spooled } from '../packages.ts';
-import { checkQuota, emptyAnswer, readCapped, RegistryError, sendFile, uploader, type Operation, type Registry, type RegistryRequest } from './common.ts';
+import {
+  checkQuota,
+  emptyAnswer,
+  readCapped,
+  RegistryError,
+  sendFile,
+  uploader,
+  type Operation,
+  type Registry,
+  type RegistryRequest,
+} from './common.ts';
 import { parsePom, PomError } from './maven-pom.ts';
 
 const TYPE = 'maven';
@@ -62,8 +72,18 @@ function params(parts: string[]): Params {
   const groupId = rest.slice(0, -1).join('.');
   const name = `${groupId}:${artifactId}`;
   for (const v of [groupId, artifactId, version]) if (ILLEGAL.test(v)) throw invalid();
-  if (rest.some((s) => s === '' || s === '.' || s === '..') || name.length > MAX_NAME || version.length > MAX_NAME || filename.length > MAX_NAME
-    || filename === '.' || filename === '..' || !isStorableText(name) || !isStorableText(version) || !isStorableText(filename)) throw invalid();
+  if (
+    rest.some((s) => s === '' || s === '.' || s === '..') ||
+    name.length > MAX_NAME ||
+    version.length > MAX_NAME ||
+    filename.length > MAX_NAME ||
+    filename === '.' ||
+    filename === '..' ||
+    !isStorableText(name) ||
+    !isStorableText(version) ||
+    !isStorableText(filename)
+  )
+    throw invalid();
   return { groupId, artifactId, version, filename, target, sum };
 }
 
@@ -80,8 +100,15 @@ async function pomMetadata(r: RegistryRequest, up: Spooled) {
   if (up.size > bodyCap(r.deps.config)) throw new RegistryError(413, 'request entity too large');
   try {
     const metadata = parsePom(await fs.promises.readFile(up.file, 'utf8'));
-    const texts = [metadata.group_id, metadata.artifact_id, metadata.name, metadata.description, metadata.project_url, ...metadata.licenses,
-      ...metadata.dependencies.flatMap((d) => [d.group_id, d.artifact_id, d.version])];
+    const texts = [
+      metadata.group_id,
+      metadata.artifact_id,
+      metadata.name,
+      metadata.description,
+      metadata.project_url,
+      ...metadata.licenses,
+      ...metadata.dependencies.flatMap((d) => [d.group_id, d.artifact_id, d.version]),
+    ];
     if (!texts.every(isStorableText)) throw new RegistryError(400, 'invalid metadata');
     return metadata;
   } catch (e) {
@@ -114,14 +141,23 @@ async function upload(r: RegistryRequest, parts: string[]): Promise<void> {
   const up = await spool(r.deps.config, r.ctx.req);
   try {
     const metadata = isPom ? await pomMetadata(r, up) : undefined;
-    const store = () => r.em.transactional(async (tx) => {
-      const { version } = await addPackageFile(tx, r.deps.config, {
-        ownerId: r.owner.id, type: TYPE, name: packageName(p), version: p.version, creator, filename: p.filename, upload: up,
-        metadata, isLead: isPom, overwrite: p.target === METADATA,
+    const store = () =>
+      r.em.transactional(async (tx) => {
+        const { version } = await addPackageFile(tx, r.deps.config, {
+          ownerId: r.owner.id,
+          type: TYPE,
+          name: packageName(p),
+          version: p.version,
+          creator,
+          filename: p.filename,
+          upload: up,
+          metadata,
+          isLead: isPom,
+          overwrite: p.target === METADATA,
+        });
+        // Forgejo keeps the metadata of the last POM uploaded to the version (the jar usually comes first).
+        if (metadata && version.metadata !== metadata) await tx.nativeUpdate(PackageVersion, { id: version.id }, { metadata });
       });
-      // Forgejo keeps the metadata of the last POM uploaded to the version (the jar usually comes first).
-      if (metadata && version.metadata !== metadata) await tx.nativeUpdate(PackageVersion, { id: version.id }, { metadata });
-    });
     // Files of one version may arrive at once (Forgejo serialises them per package): the one that loses the race
     // to create the package or version tries again with them in place, while its bytes are still in the spool.
     await store().catch((e) => {
@@ -129,7 +165,8 @@ async function upload(r: RegistryRequest, parts: string[]): Promise<void> {
       throw e;
     });
   } catch (e) {
-    if (e instanceof DuplicateFileError || e instanceof UniqueConstraintViolationException) throw new RegistryError(409, 'package file already exists');
+    if (e instanceof DuplicateFileError || e instanceof UniqueConstraintViolationException)
+      throw new RegistryError(409, 'package file already exists');
     throw e;
   } finally {
     await fs.promises.rm(up.file, { force: true });
@@ -142,13 +179,16 @@ const escapeXml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeA
 /** The artifact's maven-metadata.xml: every version in upload order, the last as `latest`, the last non-SNAPSHOT as `release`. */
 async function serveMetadata(r: RegistryRequest, p: Params): Promise<void> {
   const pkg = await findPackage(r.em, r.owner.id, TYPE, packageName(p));
-  const versions = pkg ? await r.em.find(PackageVersion, { packageId: pkg.id, isInternal: false }, { orderBy: { createdAt: 'asc', id: 'asc' } }) : [];
+  const versions = pkg
+    ? await r.em.find(PackageVersion, { packageId: pkg.id, isInternal: false }, { orderBy: { createdAt: 'asc', id: 'asc' } })
+    : [];
   const latest = versions[versions.length - 1];
   if (!latest) throw new RegistryError(404, 'package does not exist');
   const release = versions.filter((v) => !v.version.endsWith('-SNAPSHOT')).pop();
-  const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<metadata><groupId>${escapeXml(p.groupId)}</groupId><artifactId>${escapeXml(p.artifactId)}</artifactId>`
-    + `<versioning>${release ? `<release>${escapeXml(release.version)}</release>` : ''}<latest>${escapeXml(latest.version)}</latest>`
-    + `<versions>${versions.map((v) => `<version>${escapeXml(v.version)}</version>`).join('')}</versions></versioning></metadata>`;
+  const xml =
+    `<?xml version="1.0" encoding="UTF-8"?>\n<metadata><groupId>${escapeXml(p.groupId)}</groupId><artifactId>${escapeXml(p.artifactId)}</artifactId>` +
+    `<versioning>${release ? `<release>${escapeXml(release.version)}</release>` : ''}<latest>${escapeXml(latest.version)}</latest>` +
+    `<versions>${versions.map((v) => `<version>${escapeXml(v.version)}</version>`).join('')}</versions></versioning></metadata>`;
   r.ctx.set('Last-Modified', latest.createdAt.toUTCString());
   if (p.sum) return textAnswer(r, 200, createHash(p.sum).update(xml).digest('hex'));
   r.ctx.status = 200;
@@ -169,7 +209,12 @@ async function download(r: RegistryRequest, parts: string[]): Promise<void> {
     return textAnswer(r, 200, { md5: b.hashMd5, sha1: b.hashSha1, sha256: b.hashSha256, sha512: b.hashSha512 }[p.sum]);
   }
   const ext = p.filename.toLowerCase().slice(p.filename.lastIndexOf('.'));
-  await sendFile(r, found.version.id, entry, ext === '.jar' ? 'application/java-archive' : ext === '.pom' ? 'text/xml' : 'application/octet-stream');
+  await sendFile(
+    r,
+    found.version.id,
+    entry,
+    ext === '.jar' ? 'application/java-archive' : ext === '.pom' ? 'text/xml' : 'application/octet-stream',
+  );
 }
 
 export const maven: Registry = {

@@ -12,9 +12,14 @@ export const validName = (name: string) => name.trim() === name && name.length >
 // ---------------------------------------------------------------------------------------------
 // Versions (hashicorp/go-version as Forgejo parses them: a leading `v`, missing minor or patch)
 
-export interface SemVer { nums: [number, number, number]; pre: string; build: string }
+export interface SemVer {
+  nums: [number, number, number];
+  pre: string;
+  build: string;
+}
 
-export const SEMVER = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?$/;
+export const SEMVER =
+  /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?$/;
 // go-version's NewVersion also takes a pre-release without its hyphen (`1.0beta`); a tag must not look like either.
 export const LOOSE_VERSION = /^v?\d+(?:\.\d+)*(?:-?[0-9A-Za-z-~]+(?:\.[0-9A-Za-z-~]+)*)?(?:\+[0-9A-Za-z-~]+(?:\.[0-9A-Za-z-~]+)*)?$/;
 
@@ -74,7 +79,8 @@ export interface Metadata {
 
 export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 export const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-export const strList = (v: unknown): string[] | undefined => (Array.isArray(v) && v.length > 0 ? v.filter((x): x is string => typeof x === 'string') : undefined);
+export const strList = (v: unknown): string[] | undefined =>
+  Array.isArray(v) && v.length > 0 ? v.filter((x): x is string => typeof x === 'string') : undefined;
 export function strMap(v: unknown): Record<string, string> | undefined {
   if (!isRecord(v)) return undefined;
   const out = Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === 'string'));
@@ -97,4 +103,5 @@ export function repositoryOf(v: unknown): Metadata['repository'] {
   return isRecord(v) ? { type: str(v.type) ?? '', url: str(v.url) ?? '' } : { type: '', url: '' };
 }
 
-export const metadataOf = (v: IPackageVersion): Metadata => (isRecord(v.metadata) ? v.metadata as unknown as Metadata : { repository: { type: '', url: '' } });
+export const metadataOf = (v: IPackageVersion): Metadata =>
+  isRecord(v.metadata) ? (v.metadata as unknown as Metadata) : { repository: { type: '', url: '' } };

@@ -10,7 +10,22 @@ import { isSiteAdmin } from '../../http/request.ts';
 import { isStorableText } from '../../../model/schemas/storable.ts';
 import { addPackageFile, DuplicateFileError, DuplicateVersionError, spool } from '../packages.ts';
 import { checkQuota, emptyAnswer, readCapped, RegistryError, uploader, type RegistryRequest } from './common.ts';
-import { TYPE, validName, parseSemver, semverString, checkTag, type Metadata, isRecord, str, strList, strMap, binOf, personName, validUrl, repositoryOf } from './npm-metadata.ts';
+import {
+  TYPE,
+  validName,
+  parseSemver,
+  semverString,
+  checkTag,
+  type Metadata,
+  isRecord,
+  str,
+  strList,
+  strMap,
+  binOf,
+  personName,
+  validUrl,
+  repositoryOf,
+} from './npm-metadata.ts';
 import { setTag } from './npm-tags.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -79,9 +94,14 @@ export function parseUpload(body: Buffer): Upload {
   const cut = integrity.indexOf('-');
   const algorithm = integrity.slice(0, cut);
   const expected = integrity.slice(cut + 1);
-  const integrityOk = cut > 0 && (algorithm === 'sha512' || algorithm === 'sha1') && BASE64.test(expected)
-    && Buffer.from(expected, 'base64').equals(createHash(algorithm).update(data).digest());
-  const shasumOk = dist.shasum === undefined || (typeof dist.shasum === 'string' && dist.shasum.toLowerCase() === createHash('sha1').update(data).digest('hex'));
+  const integrityOk =
+    cut > 0 &&
+    (algorithm === 'sha512' || algorithm === 'sha1') &&
+    BASE64.test(expected) &&
+    Buffer.from(expected, 'base64').equals(createHash(algorithm).update(data).digest());
+  const shasumOk =
+    dist.shasum === undefined ||
+    (typeof dist.shasum === 'string' && dist.shasum.toLowerCase() === createHash('sha1').update(data).digest('hex'));
   if (!integrityOk || !shasumOk) throw new RegistryError(400, 'failed to validate integrity');
 
   const tags = isRecord(doc['dist-tags']) ? Object.keys(doc['dist-tags']) : [];
@@ -130,15 +150,30 @@ export async function publish(r: RegistryRequest): Promise<void> {
   // access to that repository's packages (403 otherwise).
   const linked = await localRepository(r, upload.metadata.repository.url);
   if (linked) {
-    const perm = await repoPermission(r.em, { repo: linked.repo, owner: linked.owner, doer: creator, siteAdmin: isSiteAdmin(r), token: r.auth.token });
-    if (linked.repo.ownerId !== creator.id && !perm.canWrite('packages')) throw new RegistryError(403, 'no permission to upload this package');
+    const perm = await repoPermission(r.em, {
+      repo: linked.repo,
+      owner: linked.owner,
+      doer: creator,
+      siteAdmin: isSiteAdmin(r),
+      token: r.auth.token,
+    });
+    if (linked.repo.ownerId !== creator.id && !perm.canWrite('packages'))
+      throw new RegistryError(403, 'no permission to upload this package');
   }
   const up = await spool(r.deps.config, Readable.from([upload.data]));
   try {
     await r.em.transactional(async (tx) => {
       const { pkg, version } = await addPackageFile(tx, r.deps.config, {
-        ownerId: r.owner.id, type: TYPE, name: upload.name, version: upload.version, creator, filename: upload.filename, upload: up,
-        newVersion: true, metadata: upload.metadata, semverCompatible: true,
+        ownerId: r.owner.id,
+        type: TYPE,
+        name: upload.name,
+        version: upload.version,
+        creator,
+        filename: upload.filename,
+        upload: up,
+        newVersion: true,
+        metadata: upload.metadata,
+        semverCompatible: true,
       });
       for (const tag of upload.tags) await setTag(tx, pkg.id, version.id, tag, false);
       if (linked && linked.repo.ownerId === r.owner.id) {
@@ -147,7 +182,8 @@ export async function publish(r: RegistryRequest): Promise<void> {
       }
     });
   } catch (e) {
-    if (e instanceof DuplicateVersionError || e instanceof DuplicateFileError || e instanceof UniqueConstraintViolationException) throw new RegistryError(409, 'package version already exists');
+    if (e instanceof DuplicateVersionError || e instanceof DuplicateFileError || e instanceof UniqueConstraintViolationException)
+      throw new RegistryError(409, 'package version already exists');
     throw e;
   } finally {
     await fs.promises.rm(up.file, { force: true });

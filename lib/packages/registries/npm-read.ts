@@ -11,17 +11,21 @@ import { packageVersions, tagsOf } from './npm-tags.ts';
 
 export const registryUrl = (r: RegistryRequest) => `${r.deps.config.appUrl}api/packages/${r.owner.name}/npm`;
 export const user = (name: string | undefined) => ({ name: name ?? '' });
-export const omitEmpty = <T extends Record<string, unknown>>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== '')) as Partial<T>;
+export const omitEmpty = <T extends Record<string, unknown>>(o: T) =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== '')) as Partial<T>;
 
 export async function packageDocument(r: RegistryRequest, name: string): Promise<void> {
   const found = await packageVersions(r.em, r.owner.id, name);
   if (!found) throw new RegistryError(404, 'package does not exist');
   const { pkg } = found;
-  const versions = found.versions.map((v) => ({ v, semver: parseSemver(v.version) ?? { nums: [0, 0, 0], pre: '', build: '' } as SemVer }))
+  const versions = found.versions
+    .map((v) => ({ v, semver: parseSemver(v.version) ?? ({ nums: [0, 0, 0], pre: '', build: '' } as SemVer) }))
     .sort((a, b) => compareSemver(a.semver, b.semver));
   const files = await r.em.find(PackageFile, { versionId: { $in: versions.map((x) => x.v.id) }, isLead: true }, { orderBy: { id: 'asc' } });
   const fileOf = new Map(files.map((f) => [f.versionId, f]));
-  const blobs = new Map((files.length ? await r.em.find(PackageBlob, { id: { $in: files.map((f) => f.blobId) } }) : []).map((b) => [b.id, b]));
+  const blobs = new Map(
+    (files.length ? await r.em.find(PackageBlob, { id: { $in: files.map((f) => f.blobId) } }) : []).map((b) => [b.id, b]),
+  );
   const tags = await tagsOf(r.em, found.versions);
   const base = registryUrl(r);
 
@@ -42,8 +46,14 @@ export async function packageDocument(r: RegistryRequest, name: string): Promise
       ...omitEmpty({ homepage: m.project_url, license: m.license }),
       repository: m.repository,
       ...omitEmpty({
-        keywords: m.keywords, dependencies: m.dependencies, bundleDependencies: m.bundleDependencies, devDependencies: m.development_dependencies,
-        peerDependencies: m.peer_dependencies, bin: m.bin, optionalDependencies: m.optional_dependencies, readme: m.readme,
+        keywords: m.keywords,
+        dependencies: m.dependencies,
+        bundleDependencies: m.bundleDependencies,
+        devDependencies: m.development_dependencies,
+        peerDependencies: m.peer_dependencies,
+        bin: m.bin,
+        optionalDependencies: m.optional_dependencies,
+        readme: m.readme,
       }),
       dist: {
         integrity: `sha512-${Buffer.from(blob.hashSha512, 'hex').toString('base64')}`,
@@ -90,7 +100,9 @@ export async function download(r: RegistryRequest, name: string, version: string
 /** `<name>/-/<file>`: the one version holding a file of that name (Forgejo's DownloadPackageFileByName). */
 export async function downloadByName(r: RegistryRequest, name: string, filename: string): Promise<void> {
   const found = await packageVersions(r.em, r.owner.id, name);
-  const files = found ? await r.em.find(PackageFile, { versionId: { $in: found.versions.map((v) => v.id) }, lowerName: filename.toLowerCase() }) : [];
+  const files = found
+    ? await r.em.find(PackageFile, { versionId: { $in: found.versions.map((v) => v.id) }, lowerName: filename.toLowerCase() })
+    : [];
   if (!found || files.length !== 1) throw new RegistryError(404, 'package file does not exist');
   const blob = await r.em.findOneOrFail(PackageBlob, { id: files[0].blobId });
   await sendFile(r, files[0].versionId, { file: files[0], blob });
@@ -106,7 +118,11 @@ export async function search(r: RegistryRequest): Promise<void> {
   const asked = Number.parseInt(q.get('size') ?? '0', 10) || 0;
   const size = Math.min(asked > 0 ? asked : api.DEFAULT_PAGING_NUM, api.MAX_RESPONSE_ITEMS);
   const like = `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-  const [pkgs, total] = await r.em.findAndCount(Package, { ownerId: r.owner.id, type: TYPE, ...(text ? { lowerName: { $like: like } } : {}) }, { orderBy: { lowerName: 'asc' }, limit: size, offset: from });
+  const [pkgs, total] = await r.em.findAndCount(
+    Package,
+    { ownerId: r.owner.id, type: TYPE, ...(text ? { lowerName: { $like: like } } : {}) },
+    { orderBy: { lowerName: 'asc' }, limit: size, offset: from },
+  );
   const objects = [];
   for (const pkg of pkgs) {
     const v = await r.em.findOne(PackageVersion, { packageId: pkg.id }, { orderBy: { id: 'desc' } });

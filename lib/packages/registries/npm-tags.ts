@@ -20,7 +20,11 @@ export async function setTag(em: EntityManager, packageId: number, versionId: nu
   }
 }
 
-export async function packageVersions(em: EntityManager, ownerId: number, name: string): Promise<{ pkg: IPackage; versions: IPackageVersion[] } | null> {
+export async function packageVersions(
+  em: EntityManager,
+  ownerId: number,
+  name: string,
+): Promise<{ pkg: IPackage; versions: IPackageVersion[] } | null> {
   const pkg = await findPackage(em, ownerId, TYPE, name);
   const versions = pkg ? await em.find(PackageVersion, { packageId: pkg.id }, { orderBy: { id: 'asc' } }) : [];
   return pkg && versions.length > 0 ? { pkg, versions } : null;
@@ -29,7 +33,13 @@ export async function packageVersions(em: EntityManager, ownerId: number, name: 
 /** tag → version of each `npm.tag` property of the versions. */
 export async function tagsOf(em: EntityManager, versions: IPackageVersion[]): Promise<Map<string, IPackageVersion>> {
   const byId = new Map(versions.map((v) => [v.id, v]));
-  const props = versions.length ? await em.find(PackageProperty, { refType: PropertyType.version, refId: { $in: [...byId.keys()] }, name: TAG_PROPERTY }, { orderBy: { id: 'asc' } }) : [];
+  const props = versions.length
+    ? await em.find(
+        PackageProperty,
+        { refType: PropertyType.version, refId: { $in: [...byId.keys()] }, name: TAG_PROPERTY },
+        { orderBy: { id: 'asc' } },
+      )
+    : [];
   return new Map(props.map((p) => [p.value, byId.get(p.refId)!]));
 }
 
@@ -44,7 +54,8 @@ export async function addTag(r: RegistryRequest, name: string, tag: string): Pro
   const text = (await readCapped(r)).toString('utf8').trim();
   // The body is the version as a JSON string; Forgejo trims the quotes.
   const version = text.replace(/^"+|"+$/g, '');
-  const found = isStorableText(version) && version.length <= 255 && await findVersion(r.em, { ownerId: r.owner.id, type: TYPE, name, version });
+  const found =
+    isStorableText(version) && version.length <= 255 && (await findVersion(r.em, { ownerId: r.owner.id, type: TYPE, name, version }));
   if (!found) throw new RegistryError(404, 'package does not exist');
   await r.em.transactional((tx) => setTag(tx, found.pkg.id, found.version.id, tag, false));
   emptyAnswer(r.ctx, 200);

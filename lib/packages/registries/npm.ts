@@ -51,7 +51,9 @@ function parsePackument(body: Buffer, name: string): { versions: Set<string>; ta
   if (!isRecord(doc) || !isRecord(doc.versions)) throw new RegistryError(400, 'package is invalid');
   const named = typeof doc.name === 'string' ? doc.name : typeof doc._id === 'string' ? doc._id : '';
   if (named.toLowerCase() !== name.toLowerCase()) throw new RegistryError(400, 'package name is invalid');
-  const tags = isRecord(doc['dist-tags']) ? Object.entries(doc['dist-tags']).filter((e): e is [string, string] => typeof e[1] === 'string') : [];
+  const tags = isRecord(doc['dist-tags'])
+    ? Object.entries(doc['dist-tags']).filter((e): e is [string, string] => typeof e[1] === 'string')
+    : [];
   for (const [tag] of tags) checkTag(tag);
   return { versions: new Set(Object.keys(doc.versions).map((v) => v.toLowerCase())), tags };
 }

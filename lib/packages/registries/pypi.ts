@@ -12,22 +12,42 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { PackageBlob, PackageFile, PackageVersion, type IPackageVersion } from '../../../model/package.ts';
 import { isStorableText } from '../../../model/schemas/storable.ts';
 import { bodyCap } from '../../http/request-body.ts';
-import { addPackageFile, DuplicateFileError, findPackage, findVersion, spoolDir, SpoolWriter, versionFiles, type Spooled } from '../packages.ts';
-import { checkQuota, emptyAnswer, RegistryError, sendFile, uploader, type Operation, type Registry, type RegistryRequest } from './common.ts';
+import {
+  addPackageFile,
+  DuplicateFileError,
+  findPackage,
+  findVersion,
+  spoolDir,
+  SpoolWriter,
+  versionFiles,
+  type Spooled,
+} from '../packages.ts';
+import {
+  checkQuota,
+  emptyAnswer,
+  RegistryError,
+  sendFile,
+  uploader,
+  type Operation,
+  type Registry,
+  type RegistryRequest,
+} from './common.ts';
 
 const TYPE = 'pypi';
 
 // https://peps.python.org/pep-0426/#name and PEP 440's version pattern, as Forgejo checks them.
 const normalize = (name: string) => name.replace(/[._]/g, '-');
 const NAME = /^(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9.\-_]*[a-zA-Z0-9])$/;
-const VERSION = new RegExp('^v?'
-  + '(?:[0-9]+!)?' // epoch
-  + '[0-9]+(?:\\.[0-9]+)*' // release segment
-  + '(?:[-_.]?(?:a|b|c|rc|alpha|beta|pre|preview)[-_.]?[0-9]*)?' // pre-release
-  + '(?:-[0-9]+|[-_.]?(?:post|rev|r)[-_.]?[0-9]*)?' // post release
-  + '(?:[-_.]?dev[-_.]?[0-9]*)?' // dev release
-  + '(?:\\+[a-z0-9]+(?:[-_.][a-z0-9]+)*)?' // local version
-  + '$');
+const VERSION = new RegExp(
+  '^v?' +
+    '(?:[0-9]+!)?' + // epoch
+    '[0-9]+(?:\\.[0-9]+)*' + // release segment
+    '(?:[-_.]?(?:a|b|c|rc|alpha|beta|pre|preview)[-_.]?[0-9]*)?' + // pre-release
+    '(?:-[0-9]+|[-_.]?(?:post|rev|r)[-_.]?[0-9]*)?' + // post release
+    '(?:[-_.]?dev[-_.]?[0-9]*)?' + // dev release
+    '(?:\\+[a-z0-9]+(?:[-_.][a-z0-9]+)*)?' + // local version
+    '$',
+);
 const MAX_NAME = 255;
 
 interface Metadata {
@@ -62,7 +82,8 @@ interface Form {
  * the spool through a SpoolWriter (other files are skipped). The caller removes `content.file`.
  */
 async function readForm(r: RegistryRequest): Promise<Form> {
-  if (!/^multipart\/form-data\b/i.test(r.ctx.get('Content-Type'))) throw new RegistryError(400, 'request Content-Type isn\'t multipart/form-data');
+  if (!/^multipart\/form-data\b/i.test(r.ctx.get('Content-Type')))
+    throw new RegistryError(400, "request Content-Type isn't multipart/form-data");
   await fs.promises.mkdir(spoolDir(r.deps.config), { recursive: true });
   const writers = new Map<object, SpoolWriter>();
   // formidable is loaded by the first upload, not by every server at its start (issue 10, memory).
@@ -87,14 +108,22 @@ async function readForm(r: RegistryRequest): Promise<Form> {
   } catch (e) {
     await removeAll();
     const code = (e as { httpCode?: number; code?: number }).httpCode;
-    if (e instanceof Error && typeof code === 'number') throw new RegistryError(code === 413 || (e as { code?: number }).code === formidableErrors.maxFieldsSizeExceeded ? 413 : 400, e.message);
+    if (e instanceof Error && typeof code === 'number')
+      throw new RegistryError(
+        code === 413 || (e as { code?: number }).code === formidableErrors.maxFieldsSizeExceeded ? 413 : 400,
+        e.message,
+      );
     throw e;
   }
   const [fields, files] = parsed;
   const file: FormidableFile | undefined = files.content?.[0];
   const writer = file && writers.get(file);
   // Only the first `content` part is kept, as Go's FormFile does.
-  for (const [f, w] of writers) if (w !== writer) { writers.delete(f); await fs.promises.rm(w.file, { force: true }); }
+  for (const [f, w] of writers)
+    if (w !== writer) {
+      writers.delete(f);
+      await fs.promises.rm(w.file, { force: true });
+    }
   const clean: Record<string, string[]> = {};
   for (const [k, v] of Object.entries(fields)) if (v) clean[k] = v;
   return { fields: clean, content: writer ? writer.spooled() : null, filename: file?.originalFilename ?? '' };
@@ -111,9 +140,18 @@ async function upload(r: RegistryRequest): Promise<void> {
     if (value('sha256_digest').toLowerCase() !== up.sha256) throw new RegistryError(400, 'hash mismatch');
     const name = normalize(value('name'));
     const version = value('version');
-    if (!NAME.test(name) || !VERSION.test(version) || name.length > MAX_NAME || version.length > MAX_NAME) throw new RegistryError(400, 'invalid name or version');
+    if (!NAME.test(name) || !VERSION.test(version) || name.length > MAX_NAME || version.length > MAX_NAME)
+      throw new RegistryError(400, 'invalid name or version');
     const filename = form.filename;
-    if (filename === '' || filename.length > MAX_NAME || /[/\\]/.test(filename) || filename === '.' || filename === '..' || !isStorableText(filename)) throw new RegistryError(400, 'invalid filename');
+    if (
+      filename === '' ||
+      filename.length > MAX_NAME ||
+      /[/\\]/.test(filename) ||
+      filename === '.' ||
+      filename === '..' ||
+      !isStorableText(filename)
+    )
+      throw new RegistryError(400, 'invalid filename');
     let homepage = '';
     for (const entry of form.fields.project_urls ?? []) {
       const cut = entry.indexOf(',');
@@ -132,12 +170,23 @@ async function upload(r: RegistryRequest): Promise<void> {
       license: value('license') || undefined,
       requires_python: value('requires_python') || undefined,
     };
-    for (const [k, v] of Object.entries(metadata)) if (typeof v === 'string' && !isStorableText(v)) throw new RegistryError(400, `invalid ${k}`);
-    await r.em.transactional((tx) => addPackageFile(tx, r.deps.config, {
-      ownerId: r.owner.id, type: TYPE, name, version, creator, filename, upload: up, metadata,
-    }));
+    for (const [k, v] of Object.entries(metadata))
+      if (typeof v === 'string' && !isStorableText(v)) throw new RegistryError(400, `invalid ${k}`);
+    await r.em.transactional((tx) =>
+      addPackageFile(tx, r.deps.config, {
+        ownerId: r.owner.id,
+        type: TYPE,
+        name,
+        version,
+        creator,
+        filename,
+        upload: up,
+        metadata,
+      }),
+    );
   } catch (e) {
-    if (e instanceof DuplicateFileError || e instanceof UniqueConstraintViolationException) throw new RegistryError(409, 'package file already exists');
+    if (e instanceof DuplicateFileError || e instanceof UniqueConstraintViolationException)
+      throw new RegistryError(409, 'package file already exists');
     throw e;
   } finally {
     if (form.content) await fs.promises.rm(form.content.file, { force: true });
@@ -159,18 +208,28 @@ async function simpleIndex(r: RegistryRequest, id: string): Promise<void> {
   // Forgejo sorts the versions as strings.
   versions.sort((a, b) => (a.version < b.version ? -1 : a.version > b.version ? 1 : 0));
   const files = await r.em.find(PackageFile, { versionId: { $in: versions.map((v) => v.id) } }, { orderBy: { id: 'asc' } });
-  const blobs = new Map((files.length ? await r.em.find(PackageBlob, { id: { $in: files.map((f) => f.blobId) } }) : []).map((b) => [b.id, b]));
+  const blobs = new Map(
+    (files.length ? await r.em.find(PackageBlob, { id: { $in: files.map((f) => f.blobId) } }) : []).map((b) => [b.id, b]),
+  );
   const base = `${r.deps.config.appUrl}api/packages/${r.owner.name}/pypi`;
-  const entries = versions.flatMap((v) => files.filter((f) => f.versionId === v.id).flatMap((f) => {
-    const blob = blobs.get(f.blobId);
-    return blob ? [{
-      name: f.name,
-      url: `${base}/files/${encodeURIComponent(pkg.lowerName)}/${encodeURIComponent(v.version)}/${encodeURIComponent(f.name)}`,
-      requiresPython: requiresPython(v),
-      sha256: blob.hashSha256,
-      size: blob.size,
-    }] : [];
-  }));
+  const entries = versions.flatMap((v) =>
+    files
+      .filter((f) => f.versionId === v.id)
+      .flatMap((f) => {
+        const blob = blobs.get(f.blobId);
+        return blob
+          ? [
+              {
+                name: f.name,
+                url: `${base}/files/${encodeURIComponent(pkg.lowerName)}/${encodeURIComponent(v.version)}/${encodeURIComponent(f.name)}`,
+                requiresPython: requiresPython(v),
+                sha256: blob.hashSha256,
+                size: blob.size,
+              },
+            ]
+          : [];
+      }),
+  );
   const { ctx } = r;
   ctx.status = 200;
   if ((ctx.get('Accept') || '').includes('application/vnd.pypi.simple.v1+json')) {
@@ -179,11 +238,20 @@ async function simpleIndex(r: RegistryRequest, id: string): Promise<void> {
       meta: { 'api-version': '1.1' },
       name: pkg.name,
       versions: versions.map((v) => v.version),
-      files: entries.map((e) => ({ filename: e.name, url: e.url, 'requires-python': e.requiresPython, hashes: { sha256: e.sha256 }, size: e.size })),
+      files: entries.map((e) => ({
+        filename: e.name,
+        url: e.url,
+        'requires-python': e.requiresPython,
+        hashes: { sha256: e.sha256 },
+        size: e.size,
+      })),
     });
     return;
   }
-  const links = entries.map((e) => `    <a href="${escapeHtml(`${e.url}#sha256=${e.sha256}`)}"${e.requiresPython ? ` data-requires-python="${escapeHtml(e.requiresPython)}"` : ''}>${escapeHtml(e.name)}</a><br>\n`);
+  const links = entries.map(
+    (e) =>
+      `    <a href="${escapeHtml(`${e.url}#sha256=${e.sha256}`)}"${e.requiresPython ? ` data-requires-python="${escapeHtml(e.requiresPython)}"` : ''}>${escapeHtml(e.name)}</a><br>\n`,
+  );
   ctx.type = 'text/html; charset=utf-8';
   ctx.body = `<!DOCTYPE html>\n<html>\n  <head>\n    <meta name="pypi:repository-version" content="1.0">\n    <title>Links for ${escapeHtml(pkg.name)}</title>\n  </head>\n  <body>\n    <h1>Links for ${escapeHtml(pkg.name)}</h1>\n${links.join('')}  </body>\n</html>\n`;
 }

@@ -29,9 +29,19 @@ export function isMergeable(pull: Pick<IPullRequest, 'status'>, title: string): 
   return s !== PullStatus.checking && s !== PullStatus.conflict && s !== PullStatus.error && !isWorkInProgress(title);
 }
 
-interface Branches { baseSha: string; headSha: string; headRef: string; stat: { files: number; additions: number; deletions: number } }
+interface Branches {
+  baseSha: string;
+  headSha: string;
+  headRef: string;
+  stat: { files: number; additions: number; deletions: number };
+}
 
-async function branchesOf(cfgPath: (r: IRepository) => string, pull: IPullRequest, base: IRepository, head: IRepository | null): Promise<Branches> {
+async function branchesOf(
+  cfgPath: (r: IRepository) => string,
+  pull: IPullRequest,
+  base: IRepository,
+  head: IRepository | null,
+): Promise<Branches> {
   const basePath = cfgPath(base);
   const baseSha = (await readRef(basePath, 'heads', pull.baseBranch, true))?.oid ?? '';
   const live = head ? await readRef(cfgPath(head), 'heads', pull.headBranch, true) : null;
@@ -39,7 +49,8 @@ async function branchesOf(cfgPath: (r: IRepository) => string, pull: IPullReques
   const headSha = live?.oid ?? recorded;
   // The stat is read in the base repository, which holds the head commit through refs/pull/<n>/head.
   const statHead = live && live.oid === recorded ? live.oid : recorded;
-  const stat = head && pull.mergeBase && statHead ? await diffShortStat(basePath, pull.mergeBase, statHead) : { files: 0, additions: 0, deletions: 0 };
+  const stat =
+    head && pull.mergeBase && statHead ? await diffShortStat(basePath, pull.mergeBase, statHead) : { files: 0, additions: 0, deletions: 0 };
   return { baseSha, headSha, headRef: live ? pull.headBranch : pullHeadRef(pull.index), stat };
 }
 
@@ -59,26 +70,44 @@ export async function pullsToApi(s: RequestState, pulls: IPullRequest[], issuesR
   const repoIds = [...new Set(pulls.flatMap((p) => [p.baseRepoId, p.headRepoId]).filter((id) => id > 0))];
   const missingRepos = repoIds.filter((id) => !knownRepos.some((r) => r.id === id));
   const [issues, requests, codeComments, readRepos] = await readTogether(em, [
-    () => issuesRead && issueIds.every((id) => issuesRead.some((i) => i.id === id)) ? issuesRead.filter((i) => issueIds.includes(i.id)) : em.find(Issue, { id: { $in: issueIds } }),
+    () =>
+      issuesRead && issueIds.every((id) => issuesRead.some((i) => i.id === id))
+        ? issuesRead.filter((i) => issueIds.includes(i.id))
+        : em.find(Issue, { id: { $in: issueIds } }),
     () => em.find(Review, { issueId: { $in: issueIds }, type: ReviewType.request }, { orderBy: { id: 'asc' } }),
-    () => em.getConnection().execute<{ issue_id: number; n: string }[]>(
-      `select issue_id, count(*) as n from comment where type = ? and issue_id in (${issueIds.map(() => '?').join(',')}) group by issue_id`,
-      [CommentType.code, ...issueIds], 'all', em.getTransactionContext()),
-    () => missingRepos.length ? em.find(Repository, { id: { $in: missingRepos } }) : [],
+    () =>
+      em
+        .getConnection()
+        .execute<{ issue_id: number; n: string }[]>(
+          `select issue_id, count(*) as n from comment where type = ? and issue_id in (${issueIds.map(() => '?').join(',')}) group by issue_id`,
+          [CommentType.code, ...issueIds],
+          'all',
+          em.getTransactionContext(),
+        ),
+    () => (missingRepos.length ? em.find(Repository, { id: { $in: missingRepos } }) : []),
   ]);
   const repos = [...knownRepos.filter((r) => repoIds.includes(r.id)), ...readRepos];
   const issueById = new Map(issues.map((i) => [i.id, i]));
-  const apiIssues = new Map((await issuesToApi(em, cfg, viewer, issues, { attachments: false, known: s.method === 'GET' ? { repos, pulls } : {} })).map((a) => [a.id, a]));
+  const apiIssues = new Map(
+    (await issuesToApi(em, cfg, viewer, issues, { attachments: false, known: s.method === 'GET' ? { repos, pulls } : {} })).map((a) => [
+      a.id,
+      a,
+    ]),
+  );
   const repoById = new Map(repos.map((r) => [r.id, r]));
   // Base and head repositories in one batch (a repository without its owner shows as null).
   const repoApi = new Map((await reposJson(s, repos)).map((j) => [j.id, j]));
-  const repoOf = async (r: IRepository | undefined) => (r ? repoApi.get(r.id) ?? null : null);
+  const repoOf = async (r: IRepository | undefined) => (r ? (repoApi.get(r.id) ?? null) : null);
   const users = await usersById(em, [...requests.map((r) => r.reviewerId), ...pulls.map((p) => p.mergerId)]);
   const teamIds = [...new Set(requests.map((r) => r.reviewerTeamId).filter((id) => id > 0))];
   const teams: ITeam[] = teamIds.length ? await em.find(Team, { id: { $in: teamIds } }) : [];
   const teamUnits = teams.length ? await em.find(TeamUnit, { teamId: { $in: teams.map((t) => t.id) } }) : [];
-  const teamOrgs = teams.length ? new Map((await em.find(User, { id: { $in: teams.map((t) => t.orgId) } })).map((u): [number, IUser] => [u.id, u])) : new Map<number, IUser>();
-  const codeCount = new Map<number, number>(codeComments.map((r: { issue_id: number; n: string }): [number, number] => [Number(r.issue_id), Number(r.n)]));
+  const teamOrgs = teams.length
+    ? new Map((await em.find(User, { id: { $in: teams.map((t) => t.orgId) } })).map((u): [number, IUser] => [u.id, u]))
+    : new Map<number, IUser>();
+  const codeCount = new Map<number, number>(
+    codeComments.map((r: { issue_id: number; n: string }): [number, number] => [Number(r.issue_id), Number(r.n)]),
+  );
   const pathOf = (r: IRepository) => repoPathOf(s.services, r);
 
   const out: ApiPull[] = [];
@@ -87,7 +116,7 @@ export async function pullsToApi(s: RequestState, pulls: IPullRequest[], issuesR
     const api = issue ? apiIssues.get(issue.id) : undefined;
     const base = repoById.get(pull.baseRepoId);
     if (!issue || !api || !base) continue;
-    const head = pull.headRepoId ? repoById.get(pull.headRepoId) ?? null : null;
+    const head = pull.headRepoId ? (repoById.get(pull.headRepoId) ?? null) : null;
     const br = await branchesOf(pathOf, pull, base, head);
     const html = api.html_url;
     const reqs = requests.filter((r) => r.issueId === issue.id);
@@ -103,10 +132,12 @@ export async function pullsToApi(s: RequestState, pulls: IPullRequest[], issuesR
       assignee: api.assignee,
       assignees: api.assignees,
       requested_reviewers: reqs.filter((r) => r.reviewerId > 0).map((r) => toApiUser(cfg, users.get(r.reviewerId)!, anonymous)),
-      requested_reviewers_teams: reqs.filter((r) => r.reviewerTeamId > 0).flatMap((r) => {
-        const t = teams.find((x) => x.id === r.reviewerTeamId);
-        return t ? [toApiTeam(cfg, t, teamUnits, teamOrgs.get(t.orgId))] : [];
-      }),
+      requested_reviewers_teams: reqs
+        .filter((r) => r.reviewerTeamId > 0)
+        .flatMap((r) => {
+          const t = teams.find((x) => x.id === r.reviewerTeamId);
+          return t ? [toApiTeam(cfg, t, teamUnits, teamOrgs.get(t.orgId))] : [];
+        }),
       state: api.state,
       draft: isWorkInProgress(issue.title),
       is_locked: api.is_locked,

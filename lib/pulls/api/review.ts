@@ -29,22 +29,42 @@ export const pullHtmlUrl = (cfg: Config, p: ReviewedPull) => `${repoHtmlUrl(cfg,
 /** `state` of a review; an out-of-range type reads as Forgejo's ReviewStateUnknown (""). */
 export const reviewState = (type: number): string => REVIEW_STATES[type] ?? '';
 
-interface CommentCount { review_id: number; type: number; n: string; first: number }
+interface CommentCount {
+  review_id: number;
+  type: number;
+  n: string;
+  first: number;
+}
 
-export async function reviewsToApi(em: EntityManager, cfg: Config, viewer: Viewer, pull: ReviewedPull, reviews: IReview[]): Promise<ApiReview[]> {
+export async function reviewsToApi(
+  em: EntityManager,
+  cfg: Config,
+  viewer: Viewer,
+  pull: ReviewedPull,
+  reviews: IReview[],
+): Promise<ApiReview[]> {
   if (reviews.length === 0) return [];
   const ids = reviews.map((r) => r.id);
   const teamIds = [...new Set(reviews.map((r) => r.reviewerTeamId).filter((id) => id > 0))];
   const [commentRows, users, teams] = await readTogether(em, [
     // Per review: how many code comments, and the first timeline entry (the review's link).
-    () => em.getConnection().execute<CommentCount[]>(
-      `select review_id, type, count(*) as n, min(id) as first from comment
+    () =>
+      em.getConnection().execute<CommentCount[]>(
+        `select review_id, type, count(*) as n, min(id) as first from comment
        where type in (?, ?) and review_id in (${ids.map(() => '?').join(',')}) group by review_id, type`,
-      [CommentType.code, CommentType.review, ...ids], 'all', em.getTransactionContext()),
-    () => usersById(em, reviews.map((r) => r.reviewerId)),
-    () => teamIds.length ? em.find(Team, { id: { $in: teamIds } }) : [],
+        [CommentType.code, CommentType.review, ...ids],
+        'all',
+        em.getTransactionContext(),
+      ),
+    () =>
+      usersById(
+        em,
+        reviews.map((r) => r.reviewerId),
+      ),
+    () => (teamIds.length ? em.find(Team, { id: { $in: teamIds } }) : []),
   ]);
-  const rowOf = (reviewId: number, type: number) => commentRows.find((x: CommentCount) => Number(x.review_id) === reviewId && Number(x.type) === type);
+  const rowOf = (reviewId: number, type: number) =>
+    commentRows.find((x: CommentCount) => Number(x.review_id) === reviewId && Number(x.type) === type);
   const units = await teamUnitsOf(em, teams);
   const teamById = new Map(teams.map((t) => [t.id, t]));
   const html = pullHtmlUrl(cfg, pull);
@@ -77,9 +97,19 @@ export function diffHunkOf(patch: string): string {
   return parts.length === 2 ? `@@${parts[1]}` : '';
 }
 
-export async function reviewCommentsToApi(em: EntityManager, cfg: Config, viewer: Viewer, pull: ReviewedPull, review: IReview, comments: IComment[]): Promise<ApiReviewComment[]> {
+export async function reviewCommentsToApi(
+  em: EntityManager,
+  cfg: Config,
+  viewer: Viewer,
+  pull: ReviewedPull,
+  review: IReview,
+  comments: IComment[],
+): Promise<ApiReviewComment[]> {
   if (comments.length === 0) return [];
-  const users = await usersById(em, comments.flatMap((c) => [c.posterId, c.resolveDoerId]));
+  const users = await usersById(
+    em,
+    comments.flatMap((c) => [c.posterId, c.resolveDoerId]),
+  );
   const html = pullHtmlUrl(cfg, pull);
   // Comments of a pending review live on the files tab (Forgejo's Comment.HTMLURL).
   const anchor = review.type === ReviewType.pending ? `${html}/files` : html;

@@ -6,14 +6,30 @@ import type { ApiPayloadCommit } from './git.ts';
 export type ApiBranch = Wire<Branch>;
 
 /** What the caller may do on the branch (decided by the branch rules, lib/repos/branch-rules.ts). */
-export interface BranchAccess { push: boolean; merge: boolean }
+export interface BranchAccess {
+  push: boolean;
+  merge: boolean;
+}
 
 /** A branch head and the rule protecting it (if any); the rule's name only for repository admins. */
-export function toApiBranch(name: string, commit: ApiPayloadCommit, rule: IProtectedBranch | null, access: BranchAccess, isAdmin: boolean): ApiBranch {
+export function toApiBranch(
+  name: string,
+  commit: ApiPayloadCommit,
+  rule: IProtectedBranch | null,
+  access: BranchAccess,
+  isAdmin: boolean,
+): ApiBranch {
   if (!rule) {
     return {
-      name, commit, protected: false, required_approvals: 0, enable_status_check: false, status_check_contexts: [],
-      user_can_push: access.push, user_can_merge: access.merge, effective_branch_protection_name: '',
+      name,
+      commit,
+      protected: false,
+      required_approvals: 0,
+      enable_status_check: false,
+      status_check_contexts: [],
+      user_can_push: access.push,
+      user_can_merge: access.merge,
+      effective_branch_protection_name: '',
     };
   }
   return {

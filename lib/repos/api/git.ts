@@ -12,7 +12,16 @@ import { ZERO_TIME } from '../../../model/time.ts';
 import { Lru } from '../../../git/lru.ts';
 import { jsonText, RenderedBytes } from '../../http/json.ts';
 import type { TagInfo } from '../../../git/tags.ts';
-import type { Commit as CommitJson, CommitUser, ContentsResponse, FileCommitResponse, PayloadCommit, PayloadCommitVerification, Tag, Wire } from '../../../model/schemas/index.ts';
+import type {
+  Commit as CommitJson,
+  CommitUser,
+  ContentsResponse,
+  FileCommitResponse,
+  PayloadCommit,
+  PayloadCommitVerification,
+  Tag,
+  Wire,
+} from '../../../model/schemas/index.ts';
 
 export type ApiPayloadCommit = Wire<PayloadCommit>;
 export type ApiVerification = Wire<PayloadCommitVerification>;
@@ -34,11 +43,15 @@ export function repoUrls(cfg: Config, owner: Pick<IUser, 'name'>, repo: Pick<IRe
 }
 
 /** A user's columns (prefixed `u__`) with the address it was found by. */
-interface MatchedUserRow { matched: string; [column: string]: unknown }
+interface MatchedUserRow {
+  matched: string;
+  [column: string]: unknown;
+}
 
 /** Each user with the address it was found by: an activated address, else `<lower name><noreply>`. */
 let commitUsersText: string | null = null;
-const commitUsersSql = (em: EntityManager) => (commitUsersText ??= `select m.matched, ${prefixedColumns(em, User, 'u')} from (
+const commitUsersSql = (em: EntityManager) =>
+  (commitUsersText ??= `select m.matched, ${prefixedColumns(em, User, 'u')} from (
     select e.uid, e.lower_email as matched, 0 as by_name from email_address e where e.is_activated and e.lower_email = any(?::text[])
     union all select u.id, u.lower_name || ?, 1 from "user" u where u.lower_name = any(?::text[])
   ) m join "user" u on u.id = m.uid where u.type = 0 order by m.by_name`);
@@ -65,8 +78,11 @@ export class CommitUsers {
     const names = wanted.filter((e) => e.endsWith(noreply)).map((e) => e.slice(0, -noreply.length));
     // One fixed statement text for any batch (issue 10): a named prepared statement on PostgreSQL,
     // and plain users, not managed entities (a commit list only renders them).
-    const rows = await readRowsFast<MatchedUserRow>(this.em, [User, EmailAddress], commitUsersSql(this.em),
-      [textArray(wanted), noreply, textArray(names)]);
+    const rows = await readRowsFast<MatchedUserRow>(this.em, [User, EmailAddress], commitUsersSql(this.em), [
+      textArray(wanted),
+      noreply,
+      textArray(names),
+    ]);
     // A noreply match comes last and wins over an address of the same text.
     for (const r of rows) this.cache.set(r.matched, plainPrefixed(this.em, User, r, 'u'));
   }
@@ -96,7 +112,8 @@ export class CommitUsers {
 
 /** An unsigned commit, or a signed one this server has no key to check (no GPG keys are stored). */
 export function toVerification(c: Pick<Commit, 'signature' | 'signedPayload'>): ApiVerification {
-  if (c.signature === undefined) return { verified: false, reason: 'gpg.error.not_signed_commit', signature: '', signer: null, payload: '' };
+  if (c.signature === undefined)
+    return { verified: false, reason: 'gpg.error.not_signed_commit', signature: '', signer: null, payload: '' };
   return { verified: false, reason: 'gpg.error.no_gpg_keys_found', signature: c.signature, signer: null, payload: c.signedPayload ?? '' };
 }
 
@@ -209,7 +226,15 @@ export const keptCommitList = (urls: RepoUrls, shas: readonly string[], flags: s
  * extras (their files and stats were found), so the list may be kept for the next request. `flags`
  * names the options the extras follow.
  */
-export function commitListOf(cfg: Config, urls: RepoUrls, commits: Commit[], users: CommitUsers, extras: CommitExtras[], flags: string, keep: boolean): CommitList {
+export function commitListOf(
+  cfg: Config,
+  urls: RepoUrls,
+  commits: Commit[],
+  users: CommitUsers,
+  extras: CommitExtras[],
+  flags: string,
+  keep: boolean,
+): CommitList {
   const texts: string[] = [];
   const emails: string[] = [];
   let before = '[';
@@ -222,8 +247,19 @@ export function commitListOf(cfg: Config, urls: RepoUrls, commits: Commit[], use
     before = `,${jsonText({ parents, files, stats }).slice(1)},`;
   }
   texts.push(`${commits.length === 0 ? '[' : before.slice(0, -1)}]\n`);
-  const list = new CommitList(texts.map((t) => Buffer.from(t)), emails);
-  if (keep) commitLists.set(commitListKey(urls, commits.map((c) => c.sha), flags), list);
+  const list = new CommitList(
+    texts.map((t) => Buffer.from(t)),
+    emails,
+  );
+  if (keep)
+    commitLists.set(
+      commitListKey(
+        urls,
+        commits.map((c) => c.sha),
+        flags,
+      ),
+      list,
+    );
   return list;
 }
 

@@ -13,7 +13,10 @@ export type ApiBranchProtection = Wire<BranchProtection>;
 export type ApiTagProtection = Wire<TagProtection>;
 
 /** Names of the users and teams of allowlists, by id. */
-export interface AllowlistNames { users: Map<number, string>; teams: Map<number, string> }
+export interface AllowlistNames {
+  users: Map<number, string>;
+  teams: Map<number, string>;
+}
 
 /** In the order of `ids`; ids whose user or team is gone are left out. */
 const namesOf = (names: Map<number, string>, ids: number[]) => ids.flatMap((id) => (names.has(id) ? [names.get(id)!] : []));
@@ -22,8 +25,8 @@ export async function allowlistNames(em: EntityManager, userIds: number[], teamI
   const uids = [...new Set(userIds)];
   const tids = [...new Set(teamIds)];
   const [users, teams] = await readTogether(em, [
-    () => uids.length ? em.find(User, { id: { $in: uids } }) : [],
-    () => tids.length ? em.find(Team, { id: { $in: tids } }) : [],
+    () => (uids.length ? em.find(User, { id: { $in: uids } }) : []),
+    () => (tids.length ? em.find(Team, { id: { $in: tids } }) : []),
   ]);
   return { users: new Map(users.map((u) => [u.id, u.name])), teams: new Map(teams.map((t) => [t.id, t.name])) };
 }
@@ -62,9 +65,11 @@ export function toApiBranchProtection(r: IProtectedBranch, n: AllowlistNames): A
 
 /** Branch protection rules with their allowlists' names read once. */
 export async function branchProtectionsToApi(em: EntityManager, rules: IProtectedBranch[]): Promise<ApiBranchProtection[]> {
-  const names = await allowlistNames(em,
+  const names = await allowlistNames(
+    em,
     rules.flatMap((r) => [...r.whitelistUserIds, ...r.mergeWhitelistUserIds, ...r.approvalsWhitelistUserIds]),
-    rules.flatMap((r) => [...r.whitelistTeamIds, ...r.mergeWhitelistTeamIds, ...r.approvalsWhitelistTeamIds]));
+    rules.flatMap((r) => [...r.whitelistTeamIds, ...r.mergeWhitelistTeamIds, ...r.approvalsWhitelistTeamIds]),
+  );
   return rules.map((r) => toApiBranchProtection(r, names));
 }
 
@@ -81,6 +86,10 @@ export function toApiTagProtection(t: IProtectedTag, n: AllowlistNames): ApiTagP
 
 /** Tag protection rules with their allowlists' names read once. */
 export async function tagProtectionsToApi(em: EntityManager, rules: IProtectedTag[]): Promise<ApiTagProtection[]> {
-  const names = await allowlistNames(em, rules.flatMap((r) => r.allowlistUserIds), rules.flatMap((r) => r.allowlistTeamIds));
+  const names = await allowlistNames(
+    em,
+    rules.flatMap((r) => r.allowlistUserIds),
+    rules.flatMap((r) => r.allowlistTeamIds),
+  );
   return rules.map((r) => toApiTagProtection(r, names));
 }

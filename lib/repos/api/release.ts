@@ -43,7 +43,8 @@ export function releaseAssetsToApi(cfg: Config, urls: RepoUrls, r: Pick<IRelease
   const unique = new Set(assets.map((a) => a.name)).size === assets.length;
   return assets.map((a) => {
     const api = toApiAttachment(cfg, a);
-    if (unique && !a.externalUrl) api.browser_download_url = `${urls.html}/releases/download/${goPathEscape(r.tagName)}/${goPathEscape(a.name)}`;
+    if (unique && !a.externalUrl)
+      api.browser_download_url = `${urls.html}/releases/download/${goPathEscape(r.tagName)}/${goPathEscape(a.name)}`;
     return api;
   });
 }
@@ -53,10 +54,25 @@ export interface ReleaseApiOptions {
   githubUploadUrl?: boolean;
 }
 
-export async function releasesToApi(em: EntityManager, cfg: Config, viewer: Viewer, urls: RepoUrls, releases: IRelease[], opts: ReleaseApiOptions = {}): Promise<ApiRelease[]> {
+export async function releasesToApi(
+  em: EntityManager,
+  cfg: Config,
+  viewer: Viewer,
+  urls: RepoUrls,
+  releases: IRelease[],
+  opts: ReleaseApiOptions = {},
+): Promise<ApiRelease[]> {
   const [assets, users] = await readTogether(em, [
-    () => releaseAssets(em, releases.map((r) => r.id)),
-    () => usersById(em, releases.map((r) => r.publisherId)),
+    () =>
+      releaseAssets(
+        em,
+        releases.map((r) => r.id),
+      ),
+    () =>
+      usersById(
+        em,
+        releases.map((r) => r.publisherId),
+      ),
   ]);
   return releases.map((r) => {
     const api = `${urls.api}/releases/${r.id}`;
@@ -80,12 +96,24 @@ export async function releasesToApi(em: EntityManager, cfg: Config, viewer: View
       // Forgejo has no separate publication time: both are the release's created_unix.
       published_at: fmtTime(r.createdAt),
       author: toApiUser(cfg, author, viewer),
-      assets: releaseAssetsToApi(cfg, urls, r, assets.filter((a) => a.releaseId === r.id)),
+      assets: releaseAssetsToApi(
+        cfg,
+        urls,
+        r,
+        assets.filter((a) => a.releaseId === r.id),
+      ),
       archive_download_count: { zip: r.archiveDownloadCount?.zip ?? 0, tar_gz: r.archiveDownloadCount?.tar_gz ?? 0 },
     };
   });
 }
 
-export async function releaseToApi(em: EntityManager, cfg: Config, viewer: Viewer, urls: RepoUrls, r: IRelease, opts: ReleaseApiOptions = {}): Promise<ApiRelease> {
+export async function releaseToApi(
+  em: EntityManager,
+  cfg: Config,
+  viewer: Viewer,
+  urls: RepoUrls,
+  r: IRelease,
+  opts: ReleaseApiOptions = {},
+): Promise<ApiRelease> {
   return (await releasesToApi(em, cfg, viewer, urls, [r], opts))[0]!;
 }

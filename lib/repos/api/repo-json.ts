@@ -17,7 +17,13 @@ export async function repoJson(s: RequestState, repo: IRepository, owner: IUser)
   // A read may reuse what the loader read for the addressed repository; a write may have changed it.
   const loaded = (s.method === 'GET' || s.method === 'HEAD') && s.repo?.repo.id === repo.id && s.repo.units ? s.repo : null;
   const units = loaded?.units ?? (await repoUnits(s.em, repo.id));
-  const perm = loaded?.perm ?? (await repoPermission(s.em, { repo, owner, doer: s.auth.doer, siteAdmin: isSiteAdmin(s), token: s.auth.token }, new Set(units.map((u) => u.type))));
+  const perm =
+    loaded?.perm ??
+    (await repoPermission(
+      s.em,
+      { repo, owner, doer: s.auth.doer, siteAdmin: isSiteAdmin(s), token: s.auth.token },
+      new Set(units.map((u) => u.type)),
+    ));
   let parent: ApiRepo | null = null;
   if (repo.isFork && repo.forkId) {
     const { repo: base, owner: baseOwner, units: baseUnits } = await findRepoById(s.em, repo.forkId);
@@ -52,16 +58,29 @@ export async function reposJson(s: RequestState, repos: IRepository[]): Promise<
   const none = `'[]'::json`;
   const pendingIds = intArray(maybePending);
   const [row] = await readRowsFast<{ parents: unknown[]; pending: unknown[]; users: unknown[]; units: unknown[] }>(
-    s.em, [Repository, RepoTransfer, User, RepoUnit],
+    s.em,
+    [Repository, RepoTransfer, User, RepoUnit],
     `select ${toRead.length ? jsonList(s.em, Repository, 'p', 'p.id = any(?::int[])') : none} as parents,
       ${maybePending.length ? jsonList(s.em, RepoTransfer, 't', 't.repo_id = any(?::int[])') : none} as pending,
-      ${jsonList(s.em, User, 'u', `(u.id = any(?::int[]) or u.id in (select p.owner_id from repository p where p.id = any(?::int[]))
+      ${jsonList(
+        s.em,
+        User,
+        'u',
+        `(u.id = any(?::int[]) or u.id in (select p.owner_id from repository p where p.id = any(?::int[]))
         or u.id in (select t.doer_id from repo_transfer t where t.repo_id = any(?::int[]))
-        or u.id in (select t.recipient_id from repo_transfer t where t.repo_id = any(?::int[]))) and not u.id = any(?::int[])`)} as users,
+        or u.id in (select t.recipient_id from repo_transfer t where t.repo_id = any(?::int[]))) and not u.id = any(?::int[])`,
+      )} as users,
       ${unitIds.length ? jsonList(s.em, RepoUnit, 'ru', 'ru.repo_id = any(?::int[])', 'type') : none} as units`,
-    [...(toRead.length ? [intArray(toRead)] : []), ...(maybePending.length ? [pendingIds] : []),
-      intArray(repos.map((r) => r.ownerId)), intArray(toRead), pendingIds, pendingIds, intArray(known.map((u) => u.id)),
-      ...(unitIds.length ? [intArray(unitIds)] : [])],
+    [
+      ...(toRead.length ? [intArray(toRead)] : []),
+      ...(maybePending.length ? [pendingIds] : []),
+      intArray(repos.map((r) => r.ownerId)),
+      intArray(toRead),
+      pendingIds,
+      pendingIds,
+      intArray(known.map((u) => u.id)),
+      ...(unitIds.length ? [intArray(unitIds)] : []),
+    ],
   );
   const parents = [...(loaded && parentIds.some(isLoaded) ? [loaded.repo] : []), ...plainRows(s.em, Repository, row!.parents)];
   const pending = plainRows(s.em, RepoTransfer, row!.pending);

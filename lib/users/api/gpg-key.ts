@@ -34,6 +34,15 @@ export function toApiGpgKey(k: IGpgKey, subkeys: IGpgKey[]): ApiGpgKey {
 
 export async function gpgKeysToApi(em: EntityManager, keys: IGpgKey[]): Promise<ApiGpgKey[]> {
   if (keys.length === 0) return [];
-  const subkeys = await em.find(GpgKey, { $or: keys.map((k) => ({ primaryKeyId: k.keyId, ownerId: k.ownerId })) }, { orderBy: { id: 'asc' } });
-  return keys.map((k) => toApiGpgKey(k, subkeys.filter((sk) => sk.primaryKeyId === k.keyId && sk.ownerId === k.ownerId)));
+  const subkeys = await em.find(
+    GpgKey,
+    { $or: keys.map((k) => ({ primaryKeyId: k.keyId, ownerId: k.ownerId })) },
+    { orderBy: { id: 'asc' } },
+  );
+  return keys.map((k) =>
+    toApiGpgKey(
+      k,
+      subkeys.filter((sk) => sk.primaryKeyId === k.keyId && sk.ownerId === k.ownerId),
+    ),
+  );
 }

@@ -38,7 +38,12 @@ export function toApiPublicKey(cfg: Config, key: IPublicKey, privileged: boolean
 }
 
 /** A deploy key of `repo`, whose api.Repository (as the caller sees it) is `repository`. */
-export function toApiDeployKey(cfg: Config, key: IPublicKey, repo: { owner: Pick<IUser, 'name'>; repo: Pick<IRepository, 'name'> }, repository: ApiRepo): ApiDeployKey {
+export function toApiDeployKey(
+  cfg: Config,
+  key: IPublicKey,
+  repo: { owner: Pick<IUser, 'name'>; repo: Pick<IRepository, 'name'> },
+  repository: ApiRepo,
+): ApiDeployKey {
   return {
     id: key.id,
     key_id: key.id,

@@ -24,7 +24,9 @@ export function toApiTeam(cfg: Config, t: ITeam, units: ITeamUnit[], org?: IUser
     includes_all_repositories: t.includesAllRepositories,
     permission: modeName(t.accessMode),
     units: all ? UNIT_NAMES.map((_, i) => unitKey(i + 1)) : rows.map((u) => unitKey(u.type)),
-    units_map: Object.fromEntries(all ? UNIT_NAMES.map((_, i) => [unitKey(i + 1), modeName(t.accessMode)]) : rows.map((u) => [unitKey(u.type), modeName(u.accessMode)])),
+    units_map: Object.fromEntries(
+      all ? UNIT_NAMES.map((_, i) => [unitKey(i + 1), modeName(t.accessMode)]) : rows.map((u) => [unitKey(u.type), modeName(u.accessMode)]),
+    ),
     can_create_org_repo: t.canCreateOrgRepo,
   };
 }

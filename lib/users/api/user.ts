@@ -9,7 +9,10 @@ import type { Organization, User, Wire } from '../../../model/schemas/index.ts';
 export type ApiUser = Wire<User> & { username: string };
 export type ApiOrg = Wire<Organization>;
 
-export interface Viewer { doer: IUser | null; siteAdmin: boolean }
+export interface Viewer {
+  doer: IUser | null;
+  siteAdmin: boolean;
+}
 
 /**
  * The generated avatar hash by its input: a pure function of an immutable string, so a process-wide
@@ -31,7 +34,12 @@ export function avatarUrl(cfg: Config, u: Pick<IUser, 'id' | 'avatar' | 'lowerNa
   return `${cfg.appUrl}avatars/${hash}`;
 }
 
-export function toApiUser(cfg: Config, u: IUser, viewer: Viewer, counts: { followers?: number; following?: number; stars?: number } = {}): ApiUser {
+export function toApiUser(
+  cfg: Config,
+  u: IUser,
+  viewer: Viewer,
+  counts: { followers?: number; following?: number; stars?: number } = {},
+): ApiUser {
   const self = viewer.doer?.id === u.id;
   const privileged = self || viewer.siteAdmin;
   const noreply = `${u.lowerName}@${cfg.SERVICE.NO_REPLY_ADDRESS}`;

@@ -3,8 +3,18 @@
 import { noneLink, noneName, pathEscape, pathEscapeSegments, PayloadFormatter, queryEscape, reviewAction, shortRef } from './format.ts';
 import type { Convertor } from './types.ts';
 
-interface ActionCard { text: string; title: string; hideAvatar: string; singleTitle: string; singleURL: string }
-export interface DingtalkPayload { msgtype: string; text: { content: string }; actionCard: ActionCard }
+interface ActionCard {
+  text: string;
+  title: string;
+  hideAvatar: string;
+  singleTitle: string;
+  singleURL: string;
+}
+export interface DingtalkPayload {
+  msgtype: string;
+  text: { content: string };
+  actionCard: ActionCard;
+}
 
 const EMPTY_CARD: ActionCard = { text: '', title: '', hideAvatar: '', singleTitle: '', singleURL: '' };
 
@@ -13,7 +23,10 @@ function card(title: string, text: string, singleTitle: string, singleUrl: strin
     msgtype: 'actionCard',
     text: { content: '' },
     actionCard: {
-      text: text.trim(), title: title.trim(), hideAvatar: '0', singleTitle,
+      text: text.trim(),
+      title: title.trim(),
+      hideAvatar: '0',
+      singleTitle,
       singleURL: `dingtalk://dingtalkclient/page/link?pc_slide=false&url=${queryEscape(singleUrl)}`,
     },
   };
@@ -39,7 +52,9 @@ export function dingtalkConvertor(appUrl: string): Convertor<DingtalkPayload> {
       const one = p.total_commits === 1;
       const titleLink = (one ? p.commits[0]?.url : p.compare_url) || refPage(p.repository.html_url, p.ref);
       const title = `[${p.repository.full_name}:${shortRef(p.ref)}] ${one ? '1 new commit' : `${p.total_commits} new commits`}`;
-      const text = p.commits.map((c) => `[${c.id.slice(0, 7)}](${c.url}) ${c.message.replace(/[\r\n]+$/, '')}${c.author ? ` - ${c.author.name}` : ''}`).join('\r\n');
+      const text = p.commits
+        .map((c) => `[${c.id.slice(0, 7)}](${c.url}) ${c.message.replace(/[\r\n]+$/, '')}${c.author ? ` - ${c.author.name}` : ''}`)
+        .join('\r\n');
       return card(title, text, one ? 'view commit' : 'view commits', titleLink);
     },
     issue(p) {
@@ -55,8 +70,16 @@ export function dingtalkConvertor(appUrl: string): Convertor<DingtalkPayload> {
       return card(i.title, `${i.text}\r\n\r\n${i.attachment}`, 'view pull request', p.pull_request.html_url);
     },
     review(p, event) {
-      const title = p.action === 'reviewed' ? `[${p.repository.full_name}] Pull request review ${reviewAction(event)} : #${p.number} ${p.pull_request.title}` : '';
-      return card(title, `${title}\r\n\r\n${p.action === 'reviewed' ? p.review?.content ?? '' : ''}`, 'view pull request', p.pull_request.html_url);
+      const title =
+        p.action === 'reviewed'
+          ? `[${p.repository.full_name}] Pull request review ${reviewAction(event)} : #${p.number} ${p.pull_request.title}`
+          : '';
+      return card(
+        title,
+        `${title}\r\n\r\n${p.action === 'reviewed' ? (p.review?.content ?? '') : ''}`,
+        'view pull request',
+        p.pull_request.html_url,
+      );
     },
     repository(p) {
       if (p.action === 'created') {
@@ -64,7 +87,11 @@ export function dingtalkConvertor(appUrl: string): Convertor<DingtalkPayload> {
         return card(title, title, 'view repository', p.repository.html_url);
       }
       // A deleted repository has no page: a plain text message.
-      return { msgtype: p.action === 'deleted' ? 'text' : '', text: { content: p.action === 'deleted' ? `[${p.repository.full_name}] Repository deleted` : '' }, actionCard: EMPTY_CARD };
+      return {
+        msgtype: p.action === 'deleted' ? 'text' : '',
+        text: { content: p.action === 'deleted' ? `[${p.repository.full_name}] Repository deleted` : '' },
+        actionCard: EMPTY_CARD,
+      };
     },
     release(p) {
       const t = fmt.release(p).text;

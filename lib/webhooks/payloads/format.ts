@@ -4,28 +4,40 @@
 import type { IssueCommentPayload, IssuePayload, PullRequestPayload, ReleasePayload, ReviewEvent, WikiPayload } from './types.ts';
 
 export const COLORS = {
-  green: 0x1ac600, greenLight: 0xbfe5bf, yellow: 0xffd930, grey: 0x4f545c, purple: 0x7289da,
-  orange: 0xeb6420, orangeLight: 0xe68d60, red: 0xff3232, blue: 0x2563eb,
+  green: 0x1ac600,
+  greenLight: 0xbfe5bf,
+  yellow: 0xffd930,
+  grey: 0x4f545c,
+  purple: 0x7289da,
+  orange: 0xeb6420,
+  orangeLight: 0xe68d60,
+  red: 0xff3232,
+  blue: 0x2563eb,
 } as const;
 
 export type LinkFormatter = (url: string, text: string) => string;
 export type NameFormatter = (name: string) => string;
 
 /** Go's html.EscapeString. */
-export const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&#34;');
+export const escapeHtml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&#34;');
 export const noneLink: LinkFormatter = (_url, text) => text;
 export const htmlLink: LinkFormatter = (url, text) => `<a href="${escapeHtml(url)}">${escapeHtml(text)}</a>`;
 export const noneName: NameFormatter = (name) => name;
 
 /** Go's url.PathEscape: one path segment (`/` escaped, `$&+:=@` kept). */
 export function pathEscape(s: string): string {
-  return encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+  return encodeURIComponent(s)
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
     .replace(/%(24|26|2B|3A|3D|40)/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
 }
 /** Forgejo's util.PathEscapeSegments. */
 export const pathEscapeSegments = (s: string) => s.split('/').map(pathEscape).join('/');
 /** Go's url.QueryEscape (space as `+`). */
-export const queryEscape = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).replace(/%20/g, '+');
+export const queryEscape = (s: string) =>
+  encodeURIComponent(s)
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%20/g, '+');
 
 /** git.RefName(ref).ShortName(). */
 export function shortRef(ref: string): string {
@@ -55,7 +67,10 @@ export function refUrl(repoUrl: string, ref: string): string {
 }
 
 /** Forgejo's parseHookPullRequestEventType. */
-export const reviewAction = (event: ReviewEvent) => ({ pull_request_review_approved: 'approved', pull_request_review_rejected: 'requested changes', pull_request_review_comment: 'comment' })[event];
+export const reviewAction = (event: ReviewEvent) =>
+  ({ pull_request_review_approved: 'approved', pull_request_review_rejected: 'requested changes', pull_request_review_comment: 'comment' })[
+    event
+  ];
 
 /** JSON as Go's encoder writes it: `<`, `>`, `&`, U+2028 and U+2029 escaped (they occur only inside strings). */
 export function goJson(value: unknown): string {

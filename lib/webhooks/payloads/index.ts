@@ -40,21 +40,41 @@ export interface ConvertContext {
 async function dispatch<T>(c: Convertor<T>, eventType: string, payload: string): Promise<T> {
   const p = JSON.parse(payload);
   switch (eventType) {
-    case 'create': return c.create(p);
-    case 'delete': return c.delete(p);
-    case 'fork': return c.fork(p);
-    case 'issues': case 'issue_assign': case 'issue_label': case 'issue_milestone': return c.issue(p);
-    case 'issue_comment': case 'pull_request_comment': return c.issueComment(p);
-    case 'push': return c.push(p);
-    case 'pull_request': case 'pull_request_assign': case 'pull_request_label': case 'pull_request_milestone':
-    case 'pull_request_sync': case 'pull_request_review_request':
+    case 'create':
+      return c.create(p);
+    case 'delete':
+      return c.delete(p);
+    case 'fork':
+      return c.fork(p);
+    case 'issues':
+    case 'issue_assign':
+    case 'issue_label':
+    case 'issue_milestone':
+      return c.issue(p);
+    case 'issue_comment':
+    case 'pull_request_comment':
+      return c.issueComment(p);
+    case 'push':
+      return c.push(p);
+    case 'pull_request':
+    case 'pull_request_assign':
+    case 'pull_request_label':
+    case 'pull_request_milestone':
+    case 'pull_request_sync':
+    case 'pull_request_review_request':
       return c.pullRequest(p);
-    case 'pull_request_review_approved': case 'pull_request_review_rejected': case 'pull_request_review_comment':
+    case 'pull_request_review_approved':
+    case 'pull_request_review_rejected':
+    case 'pull_request_review_comment':
       return c.review(p, eventType as ReviewEvent);
-    case 'repository': return c.repository(p);
-    case 'release': return c.release(p);
-    case 'wiki': return c.wiki(p);
-    default: throw new UnsupportedEvent(`newPayload unsupported event: ${eventType}`);
+    case 'repository':
+      return c.repository(p);
+    case 'release':
+      return c.release(p);
+    case 'wiki':
+      return c.wiki(p);
+    default:
+      throw new UnsupportedEvent(`newPayload unsupported event: ${eventType}`);
   }
 }
 
@@ -67,16 +87,27 @@ function meta<T extends object>(hook: IWebhook, zero: T): T {
 /** The chat-service body for a task; throws UnsupportedEvent where the service takes no such event. */
 export async function convertTask(ctx: ConvertContext, hook: IWebhook, task: Pick<IHookTask, 'eventType' | 'payload'>): Promise<Converted> {
   const app = ctx.cfg.appUrl;
-  const plain = async <T>(c: Convertor<T>, withDefaultHeaders = true): Promise<Converted> =>
-    ({ body: goJson(await dispatch(c, task.eventType, task.payload)), url: hook.url, method: hook.httpMethod, withDefaultHeaders });
+  const plain = async <T>(c: Convertor<T>, withDefaultHeaders = true): Promise<Converted> => ({
+    body: goJson(await dispatch(c, task.eventType, task.payload)),
+    url: hook.url,
+    method: hook.httpMethod,
+    withDefaultHeaders,
+  });
   switch (hook.type) {
-    case 'slack': return plain(slackConvertor(app, meta<SlackMeta>(hook, { channel: '', username: '', icon_url: '', color: '' })));
-    case 'discord': return plain(discordConvertor(app, meta<DiscordMeta>(hook, { username: '', icon_url: '' })));
-    case 'dingtalk': return plain(dingtalkConvertor(app));
-    case 'telegram': return plain(telegramConvertor(app));
-    case 'msteams': return plain(msteamsConvertor(app));
-    case 'feishu': return plain(feishuConvertor(app));
-    case 'wechatwork': return plain(wechatworkConvertor(app));
+    case 'slack':
+      return plain(slackConvertor(app, meta<SlackMeta>(hook, { channel: '', username: '', icon_url: '', color: '' })));
+    case 'discord':
+      return plain(discordConvertor(app, meta<DiscordMeta>(hook, { username: '', icon_url: '' })));
+    case 'dingtalk':
+      return plain(dingtalkConvertor(app));
+    case 'telegram':
+      return plain(telegramConvertor(app));
+    case 'msteams':
+      return plain(msteamsConvertor(app));
+    case 'feishu':
+      return plain(feishuConvertor(app));
+    case 'wechatwork':
+      return plain(wechatworkConvertor(app));
     case 'matrix': {
       const m = meta<MatrixMeta>(hook, { homeserver_url: '', room_id: '', message_type: 0 });
       const body = goJson(await dispatch(matrixConvertor(app, m), task.eventType, task.payload));
@@ -91,6 +122,7 @@ export async function convertTask(ctx: ConvertContext, hook: IWebhook, task: Pic
       const builds = { appUrl: app, httpGitDisabled: ctx.cfg.REPOSITORY.DISABLE_HTTP_GIT, repoPath: ctx.repoPath };
       return plain(buildsConvertor(builds, m), false);
     }
-    default: throw new UnsupportedEvent(`no payload converter for hook type ${hook.type}`);
+    default:
+      throw new UnsupportedEvent(`no payload converter for hook type ${hook.type}`);
   }
 }

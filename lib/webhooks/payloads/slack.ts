@@ -3,11 +3,27 @@
 import { PayloadFormatter, refUrl, reviewAction, shortRef } from './format.ts';
 import type { Convertor } from './types.ts';
 
-export interface SlackMeta { channel: string; username: string; icon_url: string; color: string }
+export interface SlackMeta {
+  channel: string;
+  username: string;
+  icon_url: string;
+  color: string;
+}
 
-interface Attachment { fallback: string; color: string; title: string; title_link: string; text: string }
+interface Attachment {
+  fallback: string;
+  color: string;
+  title: string;
+  title_link: string;
+  text: string;
+}
 export interface SlackPayload {
-  channel: string; text: string; username: string; icon_url: string; unfurl_links: number; link_names: number;
+  channel: string;
+  text: string;
+  username: string;
+  icon_url: string;
+  unfurl_links: number;
+  link_names: number;
   /** Go's nil slice: null when there is none. */
   attachments: Attachment[] | null;
 }
@@ -18,17 +34,36 @@ const name = (n: string) => `\`${text(n.replace(/`/g, "'"))}\``;
 const link = (url: string, t: string) => `<${url}|${text(t)}>`;
 const firstLine = (s: string) => text(s.split('\n')[0]);
 const hex = (n: number) => n.toString(16);
-const attachment = (color: string, title: string, titleLink: string, body: string): Attachment => ({ fallback: '', color, title, title_link: titleLink, text: body });
+const attachment = (color: string, title: string, titleLink: string, body: string): Attachment => ({
+  fallback: '',
+  color,
+  title,
+  title_link: titleLink,
+  text: body,
+});
 
 export function slackConvertor(appUrl: string, meta: SlackMeta): Convertor<SlackPayload> {
   const fmt = new PayloadFormatter(appUrl, { link, name, withSender: true, withRepoName: true });
   const payload = (t: string, attachments: Attachment[] | null = null): SlackPayload => ({
-    channel: meta.channel, text: t, username: meta.username, icon_url: meta.icon_url, unfurl_links: 0, link_names: 0, attachments,
+    channel: meta.channel,
+    text: t,
+    username: meta.username,
+    icon_url: meta.icon_url,
+    unfurl_links: 0,
+    link_names: 0,
+    attachments,
   });
   return {
-    create: (p) => payload(`[${p.repository.full_name}:${link(refUrl(p.repository.html_url, p.ref), shortRef(p.ref))}] ${p.ref_type} created by ${name(p.sender.login)}`),
-    delete: (p) => payload(`[${link(p.repository.html_url, p.repository.full_name)}:${shortRef(p.ref)}] ${p.ref_type} deleted by ${name(p.sender.login)}`),
-    fork: (p) => payload(`${link(p.forkee.html_url, p.forkee.full_name)} is forked to ${link(p.repository.html_url, p.repository.full_name)}`),
+    create: (p) =>
+      payload(
+        `[${p.repository.full_name}:${link(refUrl(p.repository.html_url, p.ref), shortRef(p.ref))}] ${p.ref_type} created by ${name(p.sender.login)}`,
+      ),
+    delete: (p) =>
+      payload(
+        `[${link(p.repository.html_url, p.repository.full_name)}:${shortRef(p.ref)}] ${p.ref_type} deleted by ${name(p.sender.login)}`,
+      ),
+    fork: (p) =>
+      payload(`${link(p.forkee.html_url, p.forkee.full_name)} is forked to ${link(p.repository.html_url, p.repository.full_name)}`),
     issue(p) {
       const i = fmt.issues(p);
       return payload(i.text, i.attachment ? [attachment(hex(i.color), text(i.title), p.issue.html_url, text(i.attachment))] : null);
@@ -46,11 +81,17 @@ export function slackConvertor(appUrl: string, meta: SlackMeta): Convertor<Slack
     },
     pullRequest(p) {
       const i = fmt.pull(p);
-      return payload(i.text, i.attachment ? [attachment(hex(i.color), text(i.title), p.pull_request.html_url, text(p.pull_request.body))] : null);
+      return payload(
+        i.text,
+        i.attachment ? [attachment(hex(i.color), text(i.title), p.pull_request.html_url, text(p.pull_request.body))] : null,
+      );
     },
     review(p, event) {
       const title = `#${p.number} ${p.pull_request.title}`;
-      const t = p.action === 'reviewed' ? `[${p.repository.full_name}] Pull request review ${reviewAction(event)}: [${title}](${p.repository.html_url}/pulls/${p.number}) by ${name(p.sender.login)}` : '';
+      const t =
+        p.action === 'reviewed'
+          ? `[${p.repository.full_name}] Pull request review ${reviewAction(event)}: [${title}](${p.repository.html_url}/pulls/${p.number}) by ${name(p.sender.login)}`
+          : '';
       return payload(t);
     },
     repository(p) {

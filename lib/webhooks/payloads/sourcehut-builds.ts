@@ -7,9 +7,24 @@ import { entryAt } from '../../../git/lookup.ts';
 import { refType, shortRef } from './format.ts';
 import { UnsupportedEvent, type Convertor, type PRepo } from './types.ts';
 
-export interface BuildsMeta { manifest_path: string; visibility: string; secrets: boolean }
-interface Variables { manifest: string; tags: string[] | null; note: string; secrets: boolean; execute: boolean; visibility: string }
-export interface BuildsPayload { query?: string; error?: string; variables: Variables }
+export interface BuildsMeta {
+  manifest_path: string;
+  visibility: string;
+  secrets: boolean;
+}
+interface Variables {
+  manifest: string;
+  tags: string[] | null;
+  note: string;
+  secrets: boolean;
+  execute: boolean;
+  visibility: string;
+}
+export interface BuildsPayload {
+  query?: string;
+  error?: string;
+  variables: Variables;
+}
 
 export const SUBMIT_MUTATION = `mutation (
 	$manifest: String!
@@ -59,7 +74,8 @@ function adjustManifest(ctx: BuildsContext, repo: PRepo, commit: string, ref: st
   const doc = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
   const { sources: rawSources, environment: rawEnv, ...rest } = doc;
   const sources = Array.isArray(rawSources) ? rawSources.map(String) : [];
-  const environment: Record<string, unknown> = rawEnv !== null && typeof rawEnv === 'object' ? { ...(rawEnv as Record<string, unknown>) } : {};
+  const environment: Record<string, unknown> =
+    rawEnv !== null && typeof rawEnv === 'object' ? { ...(rawEnv as Record<string, unknown>) } : {};
   environment.BUILD_SUBMITTER = 'forgejo';
   environment.BUILD_SUBMITTER_URL = ctx.appUrl;
   environment.GIT_REF = ref;
@@ -67,35 +83,63 @@ function adjustManifest(ctx: BuildsContext, repo: PRepo, commit: string, ref: st
   if (at >= 0) sources[at] = `${sources[at]}#${commit}`;
   else sources.push(`${repo.private || ctx.httpGitDisabled ? repo.ssh_url : repo.clone_url}#${commit}`);
   // Go's yaml.v3 writes the struct's fields first, then map keys sorted, indented by four spaces.
-  const sorted = (o: Record<string, unknown>) => Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]]));
+  const sorted = (o: Record<string, unknown>) =>
+    Object.fromEntries(
+      Object.keys(o)
+        .sort()
+        .map((k) => [k, o[k]]),
+    );
   return yaml.dump({ sources, environment: sorted(environment), ...sorted(rest) }, { indent: 4, lineWidth: -1 });
 }
 
-async function submission(ctx: BuildsContext, meta: BuildsMeta, repo: PRepo, commit: string, ref: string, note: string): Promise<BuildsPayload> {
+async function submission(
+  ctx: BuildsContext,
+  meta: BuildsMeta,
+  repo: PRepo,
+  commit: string,
+  ref: string,
+  note: string,
+): Promise<BuildsPayload> {
   let manifest: string;
   try {
     manifest = adjustManifest(ctx, repo, commit, ref, await readManifest(ctx, repo, commit, meta.manifest_path));
   } catch (e) {
     if (!(e instanceof ManifestError)) throw e;
     // Go's omitempty keeps a zero struct: the variables are there, empty.
-    return { error: `${repo.full_name}:${ref} ${e.message}`, variables: { manifest: '', tags: null, note: '', secrets: false, execute: false, visibility: '' } };
+    return {
+      error: `${repo.full_name}:${ref} ${e.message}`,
+      variables: { manifest: '', tags: null, note: '', secrets: false, execute: false, visibility: '' },
+    };
   }
   return {
     query: SUBMIT_MUTATION,
     variables: {
-      manifest, tags: [repo.full_name, `${refType(ref)}/${shortRef(ref)}`, meta.manifest_path], note,
-      secrets: meta.secrets, execute: true, visibility: meta.visibility || 'PRIVATE',
+      manifest,
+      tags: [repo.full_name, `${refType(ref)}/${shortRef(ref)}`, meta.manifest_path],
+      note,
+      secrets: meta.secrets,
+      execute: true,
+      visibility: meta.visibility || 'PRIVATE',
     },
   };
 }
 
-const unsupported = (): never => { throw new UnsupportedEvent('unsupported webhook event'); };
+const unsupported = (): never => {
+  throw new UnsupportedEvent('unsupported webhook event');
+};
 
 export function buildsConvertor(ctx: BuildsContext, meta: BuildsMeta): Convertor<BuildsPayload> {
   return {
     create: (p) => submission(ctx, meta, p.repository, p.sha, p.ref, `${p.ref_type} ${shortRef(p.ref)} created`),
     push: (p) => (p.head_commit ? submission(ctx, meta, p.repository, p.head_commit.id, p.ref, p.head_commit.message) : unsupported()),
-    delete: unsupported, fork: unsupported, issue: unsupported, issueComment: unsupported, pullRequest: unsupported,
-    review: unsupported, repository: unsupported, release: unsupported, wiki: unsupported,
+    delete: unsupported,
+    fork: unsupported,
+    issue: unsupported,
+    issueComment: unsupported,
+    pullRequest: unsupported,
+    review: unsupported,
+    repository: unsupported,
+    release: unsupported,
+    wiki: unsupported,
   };
 }

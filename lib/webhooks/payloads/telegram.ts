@@ -4,16 +4,29 @@ import sanitizeHtml from 'sanitize-html';
 import { htmlLink, noneName, PayloadFormatter, reviewAction, shortRef } from './format.ts';
 import type { Convertor } from './types.ts';
 
-export interface TelegramMeta { bot_token: string; chat_id: string; thread_id: string }
-export interface TelegramPayload { text: string; parse_mode: string; disable_web_page_preview: boolean }
+export interface TelegramMeta {
+  bot_token: string;
+  chat_id: string;
+  thread_id: string;
+}
+export interface TelegramPayload {
+  text: string;
+  parse_mode: string;
+  disable_web_page_preview: boolean;
+}
 
 /**
  * Forgejo runs the text through its markup sanitiser (bluemonday's UGC policy), which keeps ordinary
  * formatting and links and drops scripts, styles and event handlers; sanitize-html's defaults do the same.
  */
-const sanitize = (s: string) => sanitizeHtml(s, { allowedAttributes: { ...sanitizeHtml.defaults.allowedAttributes, a: ['href', 'title'] } });
+const sanitize = (s: string) =>
+  sanitizeHtml(s, { allowedAttributes: { ...sanitizeHtml.defaults.allowedAttributes, a: ['href', 'title'] } });
 
-const payload = (message: string): TelegramPayload => ({ text: sanitize(message.trim()), parse_mode: 'HTML', disable_web_page_preview: true });
+const payload = (message: string): TelegramPayload => ({
+  text: sanitize(message.trim()),
+  parse_mode: 'HTML',
+  disable_web_page_preview: true,
+});
 
 export function telegramConvertor(appUrl: string): Convertor<TelegramPayload> {
   const fmt = new PayloadFormatter(appUrl, { link: htmlLink, name: noneName, withSender: true, withRepoName: true });
@@ -24,7 +37,9 @@ export function telegramConvertor(appUrl: string): Convertor<TelegramPayload> {
     fork: (p) => payload(`${p.forkee.full_name} is forked to <a href="${p.repository.html_url}">${p.repository.full_name}</a>`),
     push(p) {
       const desc = p.total_commits === 1 ? '1 new commit' : `${p.total_commits} new commits`;
-      const lines = p.commits.map((c) => `[<a href="${c.url}">${c.id.slice(0, 7)}</a>] ${c.message.replace(/[\r\n]+$/, '')}${c.author ? ` - ${c.author.name}` : ''}`);
+      const lines = p.commits.map(
+        (c) => `[<a href="${c.url}">${c.id.slice(0, 7)}</a>] ${c.message.replace(/[\r\n]+$/, '')}${c.author ? ` - ${c.author.name}` : ''}`,
+      );
       return payload(`[${p.repository.full_name}:${shortRef(p.ref)}] ${desc}\n${lines.join('\n')}`);
     },
     issue(p) {
@@ -38,7 +53,9 @@ export function telegramConvertor(appUrl: string): Convertor<TelegramPayload> {
     },
     review(p, event) {
       if (p.action !== 'reviewed') return payload('\n');
-      return payload(`[${p.repository.full_name}] Pull request review ${reviewAction(event)}: #${p.number} ${p.pull_request.title}\n${p.review?.content ?? ''}`);
+      return payload(
+        `[${p.repository.full_name}] Pull request review ${reviewAction(event)}: #${p.number} ${p.pull_request.title}\n${p.review?.content ?? ''}`,
+      );
     },
     repository(p) {
       if (p.action === 'created') return payload(`[<a href="${p.repository.html_url}">${p.repository.full_name}</a>] Repository created`);

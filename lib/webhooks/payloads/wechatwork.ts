@@ -10,7 +10,9 @@ export interface WechatworkPayload {
 }
 
 const markdown = (content: string): WechatworkPayload => ({
-  msgtype: 'markdown', text: { content: '', mentioned_list: null, mentioned_mobile_list: null }, markdown: { content },
+  msgtype: 'markdown',
+  text: { content: '', mentioned_list: null, mentioned_mobile_list: null },
+  markdown: { content },
 });
 
 export function wechatworkConvertor(appUrl: string): Convertor<WechatworkPayload> {
@@ -30,20 +32,28 @@ export function wechatworkConvertor(appUrl: string): Convertor<WechatworkPayload
     },
     issue(p) {
       const i = fmt.issues(p);
-      return markdown(` ><font color="info">${i.text}</font>\n >${i.attachment} \n ><font color="warning"> ${i.title}</font> \n [${p.issue.html_url}](${p.issue.html_url})`);
+      return markdown(
+        ` ><font color="info">${i.text}</font>\n >${i.attachment} \n ><font color="warning"> ${i.title}</font> \n [${p.issue.html_url}](${p.issue.html_url})`,
+      );
     },
     issueComment(p) {
       const c = fmt.comment(p);
-      return markdown(` ><font color="info">${c.text}</font>\n >${p.comment.body} \n ><font color="warning">${c.title}</font> \n [${p.comment.html_url}](${p.comment.html_url})`);
+      return markdown(
+        ` ><font color="info">${c.text}</font>\n >${p.comment.body} \n ><font color="warning">${c.title}</font> \n [${p.comment.html_url}](${p.comment.html_url})`,
+      );
     },
     pullRequest(p) {
       const i = fmt.pull(p);
-      return markdown(`> <font color="info"> ${i.text} </font> \r\n > <font color="comment">${i.title} </font> \r\n > <font color="comment">${i.attachment} </font> \r\n`);
+      return markdown(
+        `> <font color="info"> ${i.text} </font> \r\n > <font color="comment">${i.title} </font> \r\n > <font color="comment">${i.attachment} </font> \r\n`,
+      );
     },
     review(p, event) {
       const reviewed = p.action === 'reviewed';
-      const title = reviewed ? `[${p.repository.full_name}] Pull request review ${reviewAction(event)} : #${p.number} ${p.pull_request.title}` : '';
-      return markdown(`# ${title}\r\n\r\n >${reviewed ? p.review?.content ?? '' : ''}`);
+      const title = reviewed
+        ? `[${p.repository.full_name}] Pull request review ${reviewAction(event)} : #${p.number} ${p.pull_request.title}`
+        : '';
+      return markdown(`# ${title}\r\n\r\n >${reviewed ? (p.review?.content ?? '') : ''}`);
     },
     repository(p) {
       if (p.action === 'created') return markdown(`[${p.repository.full_name}] Repository created`);
