@@ -75,12 +75,6 @@ export function formValue(s: Pick<RequestState, 'body' | 'q'>, name: string): st
 }
 
 /** formidable options for koa-body: temporary files next to the store (a rename moves them), size limit in MiB. */
-export function formidableOptions(cfg: Config) {
-  const uploadDir = path.join(attachmentsRoot(cfg), 'tmp');
-  fs.mkdirSync(uploadDir, { recursive: true });
-  return { uploadDir, maxFileSize: cfg.ATTACHMENT.MAX_SIZE * 1024 * 1024, allowEmptyFiles: true, minFileSize: 0 };
-}
-
 /** Removes what an answered request left of its uploads; null when it has none (most requests: nothing to await). */
 export function removeUploads(ctx: Context): Promise<unknown> | null {
   const files = (ctx.request as { files?: unknown }).files;

@@ -4,12 +4,13 @@
 // buffering at all. What one request may buffer is capped by [api] MAX_BODY_SIZE; a body over it
 // is 413. Multipart uploads are parsed only for signed-in callers (every route taking one requires a
 // token), so an anonymous client cannot make the server spool files to disk either.
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Socket } from 'node:net';
 import type { Context, Middleware } from 'koa';
 import * as coBody from 'co-body';
 import type { Config } from '../../config.ts';
 import { HttpError } from './errors.ts';
-import { formidableOptions } from '../attachments/attachments.ts';
 
 /** A body as received: the JSON value, text, form fields, or multipart `{ fields, files }`; and for JSON and text bodies kept whole, the text. */
 export interface ReceivedBody {
@@ -156,4 +157,13 @@ function lingerOnClose(socket: Socket): void {
     socket.end();
     setTimeout(() => socket.destroy(), LINGER_MS).unref();
   };
+}
+
+/** Where multipart uploads are spooled until their request is answered (removed at start by lib/maintenance/leftovers.ts). */
+export const uploadSpool = (cfg: Pick<Config, 'dataPath'>) => path.join(cfg.dataPath, 'attachments', 'tmp');
+
+function formidableOptions(cfg: Config) {
+  const uploadDir = uploadSpool(cfg);
+  fs.mkdirSync(uploadDir, { recursive: true });
+  return { uploadDir, maxFileSize: cfg.ATTACHMENT.MAX_SIZE * 1024 * 1024, allowEmptyFiles: true, minFileSize: 0 };
 }

@@ -12,7 +12,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../../config.ts';
-import { attachmentsRoot } from '../attachments/index.ts';
+import { uploadSpool } from '../http/request-body.ts';
 import { packagesRoot } from '../packages/index.ts';
 import { migrationSpool } from '../mirrors/index.ts';
 
@@ -40,12 +40,7 @@ export async function removeLeftovers(cfg: Config, opts: LeftoverOptions): Promi
     await fs.rm(p, { recursive: true, force: true });
     removed.push(p);
   };
-  for (const spool of [
-    path.join(attachmentsRoot(cfg), 'tmp'),
-    path.join(packagesRoot(cfg), 'tmp'),
-    migrationSpool(cfg),
-    path.join(cfg.dataPath, DUMP_STAGING),
-  ]) {
+  for (const spool of [uploadSpool(cfg), path.join(packagesRoot(cfg), 'tmp'), migrationSpool(cfg), path.join(cfg.dataPath, DUMP_STAGING)]) {
     for (const name of await names(spool)) await remove(path.join(spool, name));
   }
   for (const owner of await names(cfg.repoRoot)) {

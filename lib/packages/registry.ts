@@ -1,5 +1,5 @@
 // The package registries, outside /api/v1 (Forgejo routers/api/packages/api.go): `<ROOT>api/packages/<owner>/<type>/...`
-// for the types of lib/registries/ (generic, npm, pypi, cargo, maven). The caller authenticates as on the API. Access to
+// for the types of lib/packages/registries/ (generic, npm, pypi, cargo, maven). The caller authenticates as on the API. Access to
 // the owner's packages follows PKGREAD/PKGWRITE (guards/pkg.ts packageAccess): each operation says whether
 // it reads or writes. As in Forgejo's reqPackageAccess, a token without `read:package`/`write:package` or a
 // caller without the access gets 401 with a Basic challenge (package clients then send credentials), and a

@@ -27,7 +27,7 @@ export const HOOK_TYPES = [
   'packagist',
   'sourcehut_builds',
 ];
-/** The types whose body is the API payload itself; the chat services get their own formats (lib/webhook-payloads/). */
+/** The types whose body is the API payload itself; the chat services get their own formats (lib/webhooks/payloads/). */
 export const RAW_PAYLOAD_TYPES = ['forgejo', 'gitea', 'gogs'];
 
 /** Who owns a hook: a repository, a user or organization, or the instance (system or default hooks). */
