@@ -9,6 +9,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { hostKeyFile, hostKeyFingerprint, loadOrCreateHostKey, readHostKey } from '../../lib/transport/ssh-host-key.ts';
 import { run } from '../helpers/ssh.ts';
+import { requireTools } from '../helpers/tools.ts';
+
+requireTools('ssh', 'ssh-keygen');
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 const dirs: string[] = [];
