@@ -1,7 +1,9 @@
 // GET /api/healthz, answered as Forgejo answers it (routers/web/healthcheck/check.go): the shape of
 // the IETF health check draft (`status` pass or fail, `description` the instance's APP_NAME, and per
-// check a list of `{status, time}`, time in RFC 3339 UTC seconds), pretty-printed, `application/json`,
-// 200 when every check passes and 424 (Failed Dependency) when one fails, `Cache-Control: no-store`.
+// check a list of `{status, time}`, time in RFC 3339 UTC seconds), pretty-printed,
+// `application/health+json` (the draft's media type), 200 when every check passes and 500 when one
+// fails (Forgejo's handler says 424 Failed Dependency and `application/json`; probes and load
+// balancers treat both as a failure), `Cache-Control: no-store`.
 // It answers outside /api/v1: no authentication, no kept answer, no rate limit.
 //
 // A probe may come every second, so the database check is one `select 1` that waits at most
@@ -34,9 +36,9 @@ export function serveHealthCheck(config: Config, orm: Orm, log: Logger): Middlew
     if (config.CACHE.ANSWERS) checks['cache:ping'] = [{ status: 'pass', time: checkTime() }];
     checks['database:ping'] = [{ status: (await ping()) ? 'pass' : 'fail', time: checkTime() }];
     const status: Status = Object.values(checks).every((list) => list.every((c) => c.status === 'pass')) ? 'pass' : 'fail';
-    ctx.status = status === 'pass' ? 200 : 424;
+    ctx.status = status === 'pass' ? 200 : 500;
     ctx.set('Cache-Control', 'no-store');
-    ctx.type = 'application/json';
+    ctx.type = 'application/health+json';
     ctx.body = JSON.stringify({ status, description: config.DEFAULT.APP_NAME, checks }, null, 2);
   };
 }

@@ -1,5 +1,5 @@
 // GET /api/healthz as Forgejo answers it (lib/runtime/healthz.ts): 200 with every check passing while the
-// database answers, 424 with database:ping failing when it does not (closed, or silent past the
+// database answers, 500 with database:ping failing when it does not (closed, or silent past the
 // ping's limit), back to 200 when it answers again; no authentication, never kept, never rate limited.
 import fs from 'node:fs';
 import net from 'node:net';
@@ -25,7 +25,7 @@ const RFC3339_SECONDS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 const healthz = (srv: TestServer, headers: Record<string, string> = {}) => call(srv.url, 'GET', '/api/healthz', { headers });
 
 function assertShape(r: Awaited<ReturnType<typeof healthz>>, status: 'pass' | 'fail', checks: string[]) {
-  assert.is(r.headers.get('content-type'), 'application/json; charset=utf-8');
+  assert.is(r.headers.get('content-type'), 'application/health+json');
   assert.is(r.headers.get('cache-control'), 'no-store');
   assert.is(r.json.status, status);
   assert.is(r.json.description, 'cairn');
@@ -126,7 +126,7 @@ async function proxyTo(target: { host: string; port: number }) {
   };
 }
 
-test('PostgreSQL behind a proxy: cut is 424 at once, silent is 424 within the ping limit with one ping pending, restored is 200', async () => {
+test('PostgreSQL behind a proxy: cut is 500 at once, silent is 500 within the ping limit with one ping pending, restored is 200', async () => {
   const base = process.env.CAIRN__DATABASE__URL;
   if (!base) return; // the embedded database has no network to lose; see the next test
   const name = `cairn_healthz_${process.pid}`;
@@ -149,7 +149,7 @@ test('PostgreSQL behind a proxy: cut is 424 at once, silent is 424 within the pi
     await proxy.cut();
     let started = Date.now();
     const cut = await healthz(srv);
-    assert.is(cut.status, 424, cut.text);
+    assert.is(cut.status, 500, cut.text);
     assertShape(cut, 'fail', ['cache:ping', 'database:ping']);
     assert.is(cut.json.checks['database:ping'][0].status, 'fail');
     assert.is(cut.json.checks['cache:ping'][0].status, 'pass');
@@ -161,7 +161,7 @@ test('PostgreSQL behind a proxy: cut is 424 at once, silent is 424 within the pi
     const probes = await Promise.all([healthz(srv), healthz(srv), healthz(srv)]);
     const again = await healthz(srv);
     const took = Date.now() - started;
-    for (const r of [...probes, again]) assert.is(r.status, 424, r.text);
+    for (const r of [...probes, again]) assert.is(r.status, 500, r.text);
     assert.ok(took < 3500, `each probe waits the ping limit at most (${took} ms for two rounds)`);
     assert.ok(proxy.accepted() - before <= 1, `one ping pending for all probes, not one each (${proxy.accepted() - before} connections)`);
 
@@ -184,7 +184,7 @@ test('PostgreSQL behind a proxy: cut is 424 at once, silent is 424 within the pi
   }
 });
 
-test('the embedded database closed: 424 with database:ping failing', async () => {
+test('the embedded database closed: 500 with database:ping failing', async () => {
   const dataPath = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-healthz-'));
   const cfg = loadConfig({}, { SERVER__APP_DATA_PATH: dataPath });
   const db = await openDatabase(cfg, { memory: true });
@@ -194,7 +194,7 @@ test('the embedded database closed: 424 with database:ping failing', async () =>
     assert.is((await healthz(srv)).status, 200);
     await db.close();
     const r = await healthz(srv);
-    assert.is(r.status, 424, r.text);
+    assert.is(r.status, 500, r.text);
     assertShape(r, 'fail', ['cache:ping', 'database:ping']);
   } finally {
     await srv.close();
