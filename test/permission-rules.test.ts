@@ -42,9 +42,13 @@ const ALLOWED: readonly Allowed[] = [
   },
 
   // Before any route: authentication and sudo answer before a row's chain runs (README, request steps 1 and 3).
-  { file: 'lib/auth/auth.ts', line: 'if (user.prohibitLogin)', why: 'account state at authentication, before any chain' },
+  {
+    file: 'lib/auth/auth.ts',
+    line: 'This account is prohibited from signing in',
+    why: 'account state at authentication, before any chain',
+  },
   { file: 'lib/auth/auth.ts', line: 'if (!user.isActive)', why: 'account state at authentication, before any chain' },
-  { file: 'lib/auth/auth.ts', line: 'if (user.mustChangePassword)', why: 'account state at authentication, before any chain' },
+  { file: 'lib/auth/auth.ts', line: 'You must change your password.', why: 'account state at authentication, before any chain' },
   { file: 'lib/auth/auth.ts', line: "'Only administrators allowed to sudo.'", why: 'sudo runs before the chain (interpreter step 1)' },
   // Transports outside the route table: no chain to place a step in.
   {
