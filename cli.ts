@@ -127,7 +127,7 @@ async function serve(cfg: Config) {
     log.warn({ node: process.version }, 'cairn runs on Node.js 24 LTS: start it with `npm start`, which uses node_modules/.bin/node');
   }
   validateTable(routes);
-  const db = await openDatabase(cfg);
+  const db = await openDatabase(cfg, { log });
   const applied = await migrate(db.orm);
   if (applied.length) log.info({ migrations: applied }, 'migrations applied');
   const serving = await takeServingLock(db.orm, cfg);

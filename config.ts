@@ -58,6 +58,15 @@ const SETTINGS = {
      * served `GET {R}` about a third slower than 4, with more CPU per answer on both sides.
      */
     POOL_MAX: { kind: 'int', default: String(Math.min(10, Math.max(2, 2 * os.availableParallelism()))) },
+    /**
+     * Bounds on every wait for PostgreSQL (Go durations, `0` for none): opening a connection, waiting
+     * for a free one in the pool, and one statement (PostgreSQL's `statement_timeout`, and the same
+     * wait on the client's side for a server that does not answer at all). Past one, the request
+     * answers 503 (lib/db/outage.ts).
+     */
+    CONNECT_TIMEOUT: { kind: 'string', default: '5s' },
+    POOL_TIMEOUT: { kind: 'string', default: '5s' },
+    STATEMENT_TIMEOUT: { kind: 'string', default: '10s' },
   },
   API: {
     ENABLE_SWAGGER: { kind: 'bool', default: 'true' },
@@ -210,6 +219,8 @@ export type Config = {
   lfsAuthExpiryMs: number;
   /** CACHE.ANSWERS_MAX_AGE in milliseconds. */
   answersMaxAgeMs: number;
+  /** DATABASE.CONNECT_TIMEOUT, POOL_TIMEOUT and STATEMENT_TIMEOUT in milliseconds (0: no bound). */
+  databaseTimeouts: DatabaseTimeouts;
   /** CAIRN__ variables that name no known setting. */
   unknown: string[];
   /** The app.ini read, if any (absolute). */
@@ -219,6 +230,12 @@ export type Config = {
 };
 
 export class ConfigError extends Error {}
+
+export interface DatabaseTimeouts {
+  connectMs: number;
+  acquireMs: number;
+  statementMs: number;
+}
 
 export interface FileNotice {
   file: string;
@@ -282,6 +299,17 @@ export function loadConfig(
       `${where('CACHE', 'ANSWERS_MAX_AGE')}: "${cfg.CACHE.ANSWERS_MAX_AGE}" is not a positive duration (such as 60s or 5m)`,
     );
   cfg.answersMaxAgeMs = answersAge;
+  const timeout = (key: 'CONNECT_TIMEOUT' | 'POOL_TIMEOUT' | 'STATEMENT_TIMEOUT') => {
+    const ms = parseDuration(cfg.DATABASE[key]);
+    if (ms === null || ms < 0)
+      throw new ConfigError(`${where('DATABASE', key)}: "${cfg.DATABASE[key]}" is not a duration (such as 5s or 500ms, 0 for none)`);
+    return Math.round(ms);
+  };
+  cfg.databaseTimeouts = {
+    connectMs: timeout('CONNECT_TIMEOUT'),
+    acquireMs: timeout('POOL_TIMEOUT'),
+    statementMs: timeout('STATEMENT_TIMEOUT'),
+  };
   if (cfg.CACHE.ANSWERS_MAX_MB < 0) throw new ConfigError(`${where('CACHE', 'ANSWERS_MAX_MB')}: must be 0 or more`);
   if (cfg.SERVER.LFS_MAX_FILE_SIZE < 0)
     throw new ConfigError(`${where('SERVER', 'LFS_MAX_FILE_SIZE')}: must be 0 (no limit) or a number of bytes`);

@@ -42,6 +42,7 @@ import { createGitLfs } from './git-lfs.ts';
 import { installWebhooks } from './lib/webhooks/tasks.ts';
 import { beforeCommitWrites, closeCounterQueue, hotRowOf, openCounterQueue } from './lib/db/counters.ts';
 import { openTransaction } from './model/transaction.ts';
+import { isDatabaseUnavailable, outageLog, serviceUnavailable } from './lib/db/outage.ts';
 
 export interface AppOptions {
   config: Config;
@@ -87,6 +88,12 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
     if (extra.errors && !extra.bare) body.errors = extra.errors;
     return Object.assign(body, extra.fields);
   };
+  // A database outage is logged when it begins and when the database answers again (lib/db/outage.ts).
+  const outage = outageLog(logger);
+  if (clockOf(orm) && config.DATABASE.URL) {
+    const knex = orm.em.getConnection().getKnex();
+    knex.on('query-response', () => outage.answered());
+  }
   const sendJson = (ctx: Context, status: number, body: unknown) => {
     ctx.status = status;
     ctx.type = JSON_TYPE;
@@ -116,6 +123,13 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
       if (typeof status === 'number' && status >= 400 && status < 500 && (e as { expose?: boolean }).expose) {
         // Body parser and HTTP framework errors (malformed JSON, body too large).
         return sendJson(ctx, status, errorBody(status, (e as Error).message));
+      }
+      if (isDatabaseUnavailable(e)) {
+        outage.failed(e);
+        logger.debug({ err: e, requestId, method: ctx.method, path: ctx.path }, 'answered 503: database unavailable');
+        const answer = serviceUnavailable();
+        for (const [k, v] of Object.entries(answer.extra.headers ?? {})) ctx.set(k, v);
+        return sendJson(ctx, answer.status, errorBody(answer.status, answer.message));
       }
       logger.error({ err: e, requestId, method: ctx.method, path: ctx.path }, 'unexpected error');
       sendJson(ctx, 500, errorBody(500, ''));
@@ -172,7 +186,11 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
   ) {
     api.push(
       answerCache({
-        snapshot: clock.snapshot,
+        snapshot: () =>
+          clock.snapshot().then((s) => {
+            outage.answered();
+            return s;
+          }),
         maxBytes: config.CACHE.ANSWERS_MAX_MB * 1024 * 1024,
         maxAgeMs: config.answersMaxAgeMs,
         cachedRow: (ctx) => router.cached(ctx),

@@ -31,15 +31,30 @@ export interface DbClock {
 const SNAPSHOT = 'select pg_current_snapshot()::text as s';
 const TAKE_ID = 'select pg_current_xact_id()::text as x';
 
-/** A clock on PostgreSQL: one connection of its own, opened when first used and again after a failure. */
-export function postgresClock(url: string): DbClock {
+/** Bounds of the clock's waits in milliseconds (config.ts DatabaseTimeouts; 0: none). */
+export interface ClockTimeouts {
+  connectMs: number;
+  statementMs: number;
+}
+
+/**
+ * A clock on PostgreSQL: one connection of its own, opened when first used and again after a failure.
+ * Every call ends within the bounds: opening the connection within `connectMs`, a question within
+ * `statementMs`, and a caller that shares a question under way waits no longer than both together.
+ */
+export function postgresClock(url: string, timeouts: ClockTimeouts = { connectMs: 0, statementMs: 0 }): DbClock {
   let client: pg.Client | null = null;
   let connecting: Promise<pg.Client> | null = null;
   let closed = false;
   const connection = (): Promise<pg.Client> => {
     if (client) return Promise.resolve(client);
     connecting ??= (async () => {
-      const c = new pg.Client({ connectionString: url, application_name: 'cairn-clock' });
+      const c = new pg.Client({
+        connectionString: url,
+        application_name: 'cairn-clock',
+        ...(timeouts.connectMs > 0 ? { connectionTimeoutMillis: timeouts.connectMs } : {}),
+        ...(timeouts.statementMs > 0 ? { query_timeout: timeouts.statementMs } : {}),
+      });
       // A broken connection is dropped; the next call opens another.
       c.on('error', () => {
         if (client === c) client = null;
@@ -82,7 +97,8 @@ export function postgresClock(url: string): DbClock {
       } catch (e) {
         if (client === c) client = null;
         void c.end().catch(() => undefined);
-        if (attempt > 0) throw e;
+        // A server that did not answer in time is not asked again: the caller's bound is spent.
+        if (attempt > 0 || (e instanceof Error && e.message === 'Query read timeout')) throw e;
       }
     }
   };
@@ -90,10 +106,11 @@ export function postgresClock(url: string): DbClock {
   // after each of them was made.
   const asking = new AskedAfter(() => run('cairn_clock_snapshot', SNAPSHOT));
   const announcing = new AskedAfter(() => run('cairn_clock_changed', TAKE_ID));
+  const bound = timeouts.connectMs > 0 && timeouts.statementMs > 0 ? timeouts.connectMs + timeouts.statementMs : 0;
   return {
-    snapshot: () => asking.after(),
+    snapshot: () => within(asking.after(), bound),
     changed: async () => {
-      await announcing.after();
+      await within(announcing.after(), bound);
     },
     async close() {
       closed = true;
@@ -177,3 +194,13 @@ export class AskedAfter<T> {
 }
 
 const noop = () => undefined;
+
+/** `p`, or a rejection once `ms` have passed without its answer (0: no bound). */
+function within<T>(p: Promise<T>, ms: number): Promise<T> {
+  if (ms <= 0) return p;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the database clock did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}

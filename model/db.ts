@@ -5,6 +5,7 @@ import path from 'node:path';
 import { MikroORM, Utils, type EntityManager, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import type { PGlite } from '@electric-sql/pglite';
+import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { entities } from './entities.ts';
 import { migrations } from './migrations/index.ts';
@@ -39,6 +40,17 @@ function handle(orm: Orm, clock: DbClock, after: () => Promise<void> = async () 
 
 const clocks = new WeakMap<Orm, DbClock>();
 
+/** What pg's own wait adds to `statement_timeout`, so that a server that answers says why first. */
+const CLIENT_MARGIN_MS = 500;
+
+/** knex's `log` option, onto pino. */
+const knexLog = (log: Logger) => ({
+  warn: (message: unknown) => log.warn({ knex: String(message) }, 'database driver warning'),
+  error: (message: unknown) => log.error({ knex: String(message) }, 'database driver error'),
+  deprecate: (message: unknown) => log.debug({ knex: String(message) }, 'database driver deprecation'),
+  debug: (message: unknown) => log.debug({ knex: message }, 'database driver'),
+});
+
 /** The clock of an ORM opened by `openDatabase` (null for another). */
 export const clockOf = (orm: Orm): DbClock | null => clocks.get(orm) ?? null;
 
@@ -52,18 +64,31 @@ const common = {
 } satisfies Partial<Options>;
 
 /** `memory` opens an in-memory PGlite (tests); otherwise the URL or the data path decides. */
-export async function openDatabase(cfg: Config, opts: { memory?: boolean } = {}): Promise<DbHandle> {
+export async function openDatabase(cfg: Config, opts: { memory?: boolean; log?: Logger } = {}): Promise<DbHandle> {
   if (cfg.DATABASE.URL && !opts.memory) {
+    const { connectMs, acquireMs, statementMs } = cfg.databaseTimeouts;
     // Pipeline mode: a statement is written as soon as it is queued, so a transaction's BEGIN and
     // COMMIT travel with its statements (model/pipeline.ts).
+    // Every wait for the server is bounded (0: not): connecting, a free connection of the pool, and a
+    // statement, by the server (`statement_timeout`) and, for a server that answers nothing at all,
+    // by pg itself a moment later (`query_timeout`, which in pipeline mode destroys the connection).
     const orm = await MikroORM.init({
       ...common,
       clientUrl: cfg.DATABASE.URL,
       pool: { min: 0, max: cfg.DATABASE.POOL_MAX },
-      driverOptions: { connection: { pipeline: true } },
+      driverOptions: {
+        connection: {
+          pipeline: true,
+          ...(connectMs > 0 ? { connectionTimeoutMillis: connectMs } : {}),
+          ...(statementMs > 0 ? { statement_timeout: statementMs, query_timeout: statementMs + CLIENT_MARGIN_MS } : {}),
+        },
+        ...(acquireMs > 0 ? { acquireConnectionTimeout: acquireMs } : {}),
+        // knex's own warnings (a connection found broken) go to the process's log, not to stderr.
+        ...(opts.log ? { log: knexLog(opts.log) } : {}),
+      },
     });
     pipelineBegins(orm.em.getConnection().getKnex());
-    return handle(orm, postgresClock(cfg.DATABASE.URL));
+    return handle(orm, postgresClock(cfg.DATABASE.URL, cfg.databaseTimeouts));
   }
   let dataDir: string | undefined;
   if (!opts.memory) {

@@ -21,6 +21,7 @@ import { hash } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import { Lru } from '../../git/lru.ts';
 import { noneMatch } from './conditional-get.ts';
+import { isDatabaseUnavailable } from '../db/outage.ts';
 
 /** A kept answer: the snapshot it was made under, and what is sent. */
 interface Kept {
@@ -69,8 +70,11 @@ export function answerCache(opts: AnswerCacheOptions): Middleware {
     let snapshot: string;
     try {
       snapshot = await opts.snapshot();
-    } catch {
-      // Without a snapshot nothing is kept or sent again; the request runs as any other.
+    } catch (e) {
+      // Without a snapshot nothing is kept or sent again. A database that cannot be reached or did not
+      // answer in time ends the request here (503, lib/db/outage.ts): its own statements would wait
+      // as long again. Otherwise the request runs as any other.
+      if (isDatabaseUnavailable(e)) throw e;
       return next();
     }
     const hit = kept.get(key);
