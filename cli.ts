@@ -20,7 +20,7 @@ import { repoPathFor } from './lib/http/services.ts';
 import { routes } from './routes.table.ts';
 import { validateTable, TableError } from './interpreter.ts';
 import { matrixJson, matrixMarkdown } from './table/matrix.ts';
-import { dumpArgs, runAdmin, runSshAdmin, USAGE, type Output } from './cli-admin.ts';
+import { commandLine, dumpArgs, runAdmin, runSshAdmin, USAGE, type Output } from './cli-admin.ts';
 import { HttpError } from './lib/http/errors.ts';
 import { closeAll } from './git/cat-file.ts';
 import { removeLeftovers } from './lib/maintenance/leftovers.ts';
@@ -225,6 +225,12 @@ async function restore(cfg: Config, argv: string[]): Promise<number> {
 
 async function main(args: string[]): Promise<number> {
   const { file, rest: argv } = configFlag(args);
+  // `--help` on any command, and options no command takes, answer here, before anything runs.
+  const early = commandLine(argv);
+  if (early) {
+    for (const l of early.lines) (early.code === 0 ? console.log : console.error)(l);
+    return early.code;
+  }
   const [cmd, ...rest] = argv;
   if (cmd === 'routes') {
     validateTable(routes);
