@@ -28,6 +28,7 @@ import { reconcileAllMerges } from './lib/pulls/merge-recovery.ts';
 import { takeServingLock } from './lib/runtime/serving-lock.ts';
 import { missingServeFlags, withoutTsx } from './lib/runtime/node-flags.ts';
 import { collectWhenIdle } from './lib/runtime/idle-gc.ts';
+import { guardProcess } from './lib/runtime/process-guard.ts';
 
 const socketPath = (cfg: Config) => path.join(cfg.dataPath, 'cairn-admin.sock');
 
@@ -118,6 +119,7 @@ function serveAdminSocket(orm: Orm, cfg: Config): net.Server {
 
 async function serve(cfg: Config) {
   const log = pino({ level: cfg.LOG.LEVEL });
+  guardProcess(log);
   for (const name of cfg.unknown) log.warn({ setting: name }, 'unknown setting ignored');
   if (cfg.configFile) log.info({ config: cfg.configFile }, 'settings read from the configuration file and the environment');
   for (const n of cfg.fileNotices) log.warn({ file: n.file, line: n.line, section: n.section, key: n.key }, n.message);

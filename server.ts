@@ -43,6 +43,7 @@ import { installWebhooks } from './lib/webhooks/tasks.ts';
 import { beforeCommitWrites, closeCounterQueue, hotRowOf, openCounterQueue } from './lib/db/counters.ts';
 import { openTransaction } from './model/transaction.ts';
 import { isDatabaseUnavailable, outageLog, serviceUnavailable } from './lib/db/outage.ts';
+import { isClientGone, logAppError } from './lib/http/client-gone.ts';
 
 export interface AppOptions {
   config: Config;
@@ -78,6 +79,9 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
   const swaggerUrl = `${config.appUrl}api/swagger`;
   const app = new Koa();
   app.proxy = true;
+  // Errors after the answer began (a streamed body whose client left) reach Koa's `error` event,
+  // whose default listener prints a raw stack: they go through the log instead.
+  app.on('error', (e: unknown, ctx?: Context) => logAppError(logger, e, ctx));
 
   const errorBody = (
     status: number,
@@ -124,6 +128,9 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
         // Body parser and HTTP framework errors (malformed JSON, body too large).
         return sendJson(ctx, status, errorBody(status, (e as Error).message));
       }
+      // A client that went away mid-request (its body cut short, its connection closed) gets no answer
+      // and is no error of ours; its socket errors carry codes a database connection's can too.
+      if (ctx.req.socket.destroyed && isClientGone(e)) return logAppError(logger, e, ctx);
       if (isDatabaseUnavailable(e)) {
         outage.failed(e);
         logger.debug({ err: e, requestId, method: ctx.method, path: ctx.path }, 'answered 503: database unavailable');
