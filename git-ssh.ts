@@ -27,6 +27,7 @@ import {
 } from './lib/transport/ssh-identity.ts';
 import { signLfsToken } from './lib/transport/lfs-token.ts';
 import { spawnGit } from './git/exec.ts';
+import { isDatabaseUnavailable, OUTAGE_MESSAGE, outageLog } from './lib/db/outage.ts';
 
 export interface SshServerDeps {
   config: Config;
@@ -87,7 +88,9 @@ function onClient(deps: SshServerDeps, hooks: HookDirs, client: Connection): voi
         ctx.accept();
       },
       (e: unknown) => {
-        log.error({ err: e }, 'ssh authentication failed');
+        // During a database outage (lib/db/outage.ts) the key cannot be checked: refused, logged once.
+        if (isDatabaseUnavailable(e)) outageLog(log).failed(e);
+        else log.error({ err: e }, 'ssh authentication failed');
         ctx.reject(['publickey']);
       },
     );
@@ -149,6 +152,10 @@ function refuse(channel: ServerChannel, message: string, code = 1): void {
 }
 
 function failed(deps: SshServerDeps, channel: ServerChannel, e: unknown): void {
+  if (isDatabaseUnavailable(e)) {
+    outageLog(deps.services.log).failed(e);
+    return refuse(channel, OUTAGE_MESSAGE);
+  }
   deps.services.log.error({ err: e }, 'ssh command failed');
   refuse(channel, 'internal error');
 }

@@ -48,8 +48,22 @@ export interface OutageLog {
   answered(): void;
 }
 
-/** The log of one process's outages: one line when one begins, one when it ends. */
+const outageLogs = new WeakMap<Logger, OutageLog>();
+
+/**
+ * The log of one process's outages: one line when one begins, one when it ends. One per logger, so
+ * the HTTP server and the SSH server of a process, given the same logger, share it.
+ */
 export function outageLog(log: Logger): OutageLog {
+  let kept = outageLogs.get(log);
+  if (!kept) {
+    kept = newOutageLog(log);
+    outageLogs.set(log, kept);
+  }
+  return kept;
+}
+
+function newOutageLog(log: Logger): OutageLog {
   let since: number | null = null;
   let requests = 0;
   return {

@@ -16,6 +16,15 @@ import { call, type Res } from '../helpers/client.ts';
 import { makeRepo, makeUser, type TestUser } from '../helpers/fixtures.ts';
 import { openTestDb, type TestDb } from '../helpers/server.ts';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
+import { gitOverSsh, makeKeyPair, scpUrl, type KeyPair } from '../helpers/ssh.ts';
+import { requireTools } from '../helpers/tools.ts';
+import { workDir } from '../helpers/git-cli.ts';
+import { startSshServer, type RunningSsh } from '../../git-ssh.ts';
+import { SecretBox } from '../../lib/auth/secretbox.ts';
+import { repoPathFor } from '../../lib/http/services.ts';
+import { secretKey } from '../../server.ts';
+
+requireTools('ssh', 'ssh-keygen');
 
 const onPostgres = Boolean(process.env.CAIRN__DATABASE__URL);
 
@@ -29,6 +38,8 @@ let running: Running;
 let api: string;
 let user: TestUser;
 let repo: string;
+let ssh: RunningSsh;
+let key: KeyPair;
 const lines: { level: number; msg: string }[] = [];
 
 test.before(async () => {
@@ -59,11 +70,27 @@ test.before(async () => {
   api = `${running.url}/api/v1`;
   user = await makeUser(t, api);
   repo = `/repos/${user.name}/${(await makeRepo(api, user, { name: 'outage', auto_init: true })).name}`;
+  ssh = await startSshServer(
+    { config: cfg, orm: db.orm, services: { log, secrets: new SecretBox(secretKey(cfg)), repoPath: repoPathFor(cfg) } },
+    0,
+    '127.0.0.1',
+  );
+  key = await makeKeyPair(workDir(), 'outage');
+  const added = await call(api, 'POST', '/user/keys', { token: user.token, body: { title: 'outage', key: key.publicKey } });
+  assert.is(added.status, 201, added.text);
 });
+
+/** `git ls-remote` over SSH, timed. */
+const lsRemote = async () => {
+  const start = Date.now();
+  const r = await gitOverSsh(key, ssh.port, ['ls-remote', scpUrl(user.name, 'outage')]);
+  return { ...r, ms: Date.now() - start };
+};
 
 test.after(async () => {
   if (!onPostgres) return;
   await proxy.set('open');
+  await ssh.close();
   await running.close();
   await db.close();
   await proxy.close();
@@ -79,13 +106,17 @@ const timed = async (f: () => Promise<Res>): Promise<Res & { ms: number }> => {
 /** What every request answers during the outage, asked all at once. */
 async function duringOutage() {
   // The kept answer of `GET {R}` is fresh when the outage begins.
-  const [rest, kept, me, created, refs] = await Promise.all([
+  const [rest, kept, me, created, refs, overSsh] = await Promise.all([
     timed(() => call(running.url, 'GET', '/api/healthz')),
     timed(() => call(api, 'GET', repo, { token: user.token })),
     timed(() => call(api, 'GET', '/user', { token: user.token })),
     timed(() => call(api, 'POST', '/user/repos', { token: user.token, body: { name: `r${Date.now()}` } })),
     timed(() => call(running.url, 'GET', `/${user.name}/outage.git/info/refs?service=git-upload-pack`)),
+    lsRemote(),
   ]);
+  // Git over SSH fails, in bounded time, instead of waiting for the database.
+  assert.ok(overSsh.code !== 0, `git over ssh: ${overSsh.code} ${overSsh.stdout}`);
+  assert.ok(overSsh.ms < BOUND_MS + 3000, `git over ssh answered in ${overSsh.ms} ms`);
   assert.is(rest.status, 500, 'the health check fails');
   assert.is(rest.json.status, 'fail');
   assert.ok(rest.ms < 1500, `the health check answered in ${rest.ms} ms`);
@@ -112,6 +143,9 @@ async function afterOutage() {
   }
   assert.is(r?.status, 200, r?.text);
   assert.is((await call(api, 'GET', '/user', { token: user.token })).status, 200);
+  const listed = await lsRemote();
+  assert.is(listed.code, 0, listed.stderr);
+  assert.match(listed.stdout, /refs\/heads\/main/);
 }
 
 const logged = (msg: string) => lines.filter((l) => l.msg === msg).length;
