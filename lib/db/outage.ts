@@ -21,6 +21,8 @@ const SQLSTATE = /^(08\d{3}|53300|57014|57P0[1-4])$/;
 const MESSAGES = [
   'Connection terminated',
   'Query read timeout',
+  // pg's connect timeout destroys the socket with this error, which reaches the caller as it is.
+  'timeout expired',
   'Timeout acquiring a connection',
   'Client has encountered a connection error',
   'Connection terminated due to connection timeout',
