@@ -38,8 +38,9 @@ export function handlerOf(key: string): RegistryHandler | undefined {
 
 /**
  * The start-up check: every row's path parses and names its registry, its handler exists there, no two
- * rows share a method and path, each step finds what it needs provided earlier, and a row that resolves
- * an owner checks the caller's access to the owner's packages (PKG_ACCESS) before its handler.
+ * rows share a method and path, each step finds what it needs provided earlier, a row that resolves
+ * an owner checks the caller's access to the owner's packages (PKG_ACCESS) before its handler, and the
+ * row's scope is `package` exactly when it does.
  */
 export function validatePackageTable(rows: readonly RegistryRouteSpec[]): BoundRow[] {
   const problems: string[] = [];
@@ -67,8 +68,12 @@ export function validatePackageTable(rows: readonly RegistryRouteSpec[]): BoundR
     }
     for (const n of handler?.needs ?? [])
       if (!provided.has(n)) problems.push(`${id}: handler ${r.handler} needs ${n}, which no step provides`);
-    if (provided.has('owner') && !r.chain.some((s) => s.name.startsWith('PKG_ACCESS(')))
+    const checksAccess = r.chain.some((s) => s.name.startsWith('PKG_ACCESS('));
+    if (provided.has('owner') && !checksAccess)
       problems.push(`${id}: resolves an owner without checking access to its packages (PKG_ACCESS)`);
+    // The scope column says what PKG_ACCESS checks of a token: `package` at the row's level.
+    if (r.scope.length !== (checksAccess ? 1 : 0))
+      problems.push(`${id}: scope ${checksAccess ? 'must be [package]' : 'must be empty'} (PKG_ACCESS)`);
     if (handler) bound.push({ spec: r, pattern, handler });
   }
   if (problems.length) throw new TableError(`package route table rejected:\n  ${problems.join('\n  ')}`);

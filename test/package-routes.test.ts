@@ -130,6 +130,8 @@ test('the start-up check refuses rows an auditor could not trust', () => {
   rejects([row({ path: '/api/packages/{owner}/generic/{name:nope}' })], 'unknown matcher nope');
   rejects([row({ path: '/api/packages/{owner}/{type}/x' })], 'names no registry');
   rejects([row({}), row({})], 'duplicate route');
+  rejects([row({ scope: [] })], 'scope must be [package]');
+  rejects([row({ path: '/v2/', handler: 'container.ping', chain: [PKG_CALLER] })], 'scope must be empty');
   rejects([row({ path: '/v2/{owner}/{image+}/tags/list', handler: 'container.tagList' })], 'needs image');
   validatePackageTable([
     row({}),

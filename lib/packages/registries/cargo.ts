@@ -9,7 +9,7 @@
 //   DELETE api/v1/crates/<name>/<version>/yank, PUT .../unyank   `{"ok":true}`
 //   GET    api/v1/crates/<name>/owners               the owner
 // Errors are Cargo's `{"errors":[{"detail": message}]}`. Cargo sends the token as the whole Authorization
-// header, without a scheme (Registry.rawToken). The .crate streams from the request into the spool; a frame
+// header, without a scheme (its rows' PKG_CALLER_RAW_TOKEN step). The .crate streams from the request into the spool; a frame
 // that is cut short or malformed is 400 and stores nothing.
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
