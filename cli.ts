@@ -19,7 +19,9 @@ import { SecretBox } from './lib/auth/secretbox.ts';
 import { repoPathFor } from './lib/http/services.ts';
 import { routes } from './routes.table.ts';
 import { validateTable, TableError } from './interpreter.ts';
-import { matrixJson, matrixMarkdown } from './table/matrix.ts';
+import { matrixJson, matrixMarkdown, packageMatrixJson } from './table/matrix.ts';
+import { packageRoutes } from './table/packages.ts';
+import { validatePackageTable } from './table/package-interpreter.ts';
 import { commandLine, dumpArgs, runAdmin, runSshAdmin, USAGE, type Output } from './cli-admin.ts';
 import { HttpError } from './lib/http/errors.ts';
 import { closeAll } from './git/cat-file.ts';
@@ -236,7 +238,12 @@ async function main(args: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   if (cmd === 'routes') {
     validateTable(routes);
-    process.stdout.write(rest.includes('--json') ? `${JSON.stringify(matrixJson(routes), null, 2)}\n` : matrixMarkdown(routes));
+    validatePackageTable(packageRoutes);
+    process.stdout.write(
+      rest.includes('--json')
+        ? `${JSON.stringify([...matrixJson(routes), ...packageMatrixJson(packageRoutes)], null, 2)}\n`
+        : matrixMarkdown(routes, packageRoutes),
+    );
     return 0;
   }
   const cfg = loadConfig(process.env, {}, file ?? process.env.CAIRN_CONFIG ?? null);

@@ -90,7 +90,7 @@ export function validateTable(table: readonly RouteSpec[]): void {
     const hasBody = r.chain.includes(BODY);
     if (r.body !== null && !hasBody) problems.push(`${id}: body ${r.body} without a BODY step`);
     if (r.body === null && hasBody) problems.push(`${id}: BODY step without a body`);
-    if (r.flag !== null && !(r.flag in FLAGS)) problems.push(`${id}: unknown flag ${r.flag}`);
+    if (r.flag !== undefined && !(r.flag in FLAGS)) problems.push(`${id}: unknown flag ${r.flag}`);
     if (r.query !== undefined && !Object.hasOwn(QuerySchemas, r.query)) problems.push(`${id}: unknown query schema ${r.query}`);
     if (r.cached && r.method !== 'GET') problems.push(`${id}: only a GET's answer may be kept (cached)`);
     const provided = new Set<Need>();

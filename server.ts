@@ -33,8 +33,8 @@ import { serveAvatars } from './lib/users/avatar-serve.ts';
 import { serveSwaggerUi } from './lib/http/swagger-ui.ts';
 import { serveHealthCheck } from './lib/runtime/healthz.ts';
 import { serveAttachments } from './lib/attachments/serve.ts';
-import { servePackageRegistry } from './lib/packages/registry.ts';
-import { serveContainerRegistry } from './lib/packages/registries/container.ts';
+import { servePackageRoutes } from './table/package-interpreter.ts';
+import { packageRoutes } from './table/packages.ts';
 import { removeUploads } from './lib/attachments/attachments.ts';
 import { bodyReader, closeUnreadBody, once } from './lib/http/request-body.ts';
 import { createGitHttp } from './git-http.ts';
@@ -154,10 +154,9 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
   outside.push(serveAvatars(config));
   // Attachment downloads, where every `browser_download_url` points.
   outside.push(serveAttachments({ config, orm, services, authDeps }));
-  // The package registries (`/api/packages/...`); it reads uploads itself, so it precedes the body parser.
-  outside.push(servePackageRegistry({ config, orm, services, authDeps }));
-  // The container registry (`/v2/...`, the OCI distribution API), also before the body parser.
-  outside.push(serveContainerRegistry({ config, orm, services, authDeps }));
+  // The package registries (`/api/packages/...`, and the container registry at `/v2/...`), the rows of
+  // table/packages.ts; they read uploads themselves, so they precede the body parser.
+  outside.push(servePackageRoutes(packageRoutes, { config, orm, services, authDeps }));
 
   // The API description, generated from the table, and Swagger UI over it at /api/swagger.
   outside.push(serveSwaggerUi(config));

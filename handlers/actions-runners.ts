@@ -143,9 +143,9 @@ export const handlers = {
   adminList,
   adminCreate,
   adminToken,
-  listRegistrationTokenItem: adminToken,
+  legacyAdminToken: adminToken,
   adminGet,
   adminRemove,
   adminJobs,
-  listJobsItem: adminJobs,
+  legacyAdminJobs: adminJobs,
 } satisfies Record<string, Handler<never, never>>;

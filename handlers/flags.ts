@@ -29,7 +29,7 @@ export const list: Handler = async (c) => {
   );
 };
 
-export const put: Handler<ReplaceFlagsOption> = async (c) => {
+export const replaceAll: Handler<ReplaceFlagsOption> = async (c) => {
   const repoId = repoIdOf(c);
   const names = [...new Set((c.body.flags ?? []).map((n) => flagName(n, 'Flags')))];
   await c.em.nativeDelete(RepoFlag, { repoId });
@@ -38,7 +38,7 @@ export const put: Handler<ReplaceFlagsOption> = async (c) => {
   return noContent();
 };
 
-export const remove: Handler = async (c) => {
+export const removeAll: Handler = async (c) => {
   await c.em.nativeDelete(RepoFlag, { repoId: repoIdOf(c) });
   return noContent();
 };
@@ -50,7 +50,7 @@ export const get: Handler = async (c) => {
 };
 
 /** Adding a flag that is already set changes nothing (204 as well). */
-export const putItem: Handler = async (c) => {
+export const add: Handler = async (c) => {
   const repoId = repoIdOf(c);
   const name = flagName(c.params.flag ?? '');
   if (!(await c.em.count(RepoFlag, { repoId, name }))) {
@@ -61,7 +61,7 @@ export const putItem: Handler = async (c) => {
 };
 
 /** Removing a flag that is not set is no error (Forgejo deletes by bean and answers 204). */
-export const removeItem: Handler = async (c) => {
+export const remove: Handler = async (c) => {
   await c.em.nativeDelete(RepoFlag, { repoId: repoIdOf(c), name: c.params.flag ?? '' });
   return noContent();
 };
@@ -69,9 +69,9 @@ export const removeItem: Handler = async (c) => {
 /** This family's handlers; `routes.table.ts` names each `flags.<key>`. */
 export const handlers = {
   list,
-  put,
-  remove,
+  replaceAll,
+  removeAll,
   get,
-  putItem,
-  removeItem,
+  add,
+  remove,
 } satisfies Record<string, Handler<never, never>>;

@@ -54,6 +54,6 @@ export const handlers = {
   create,
   getSync,
   sync,
-  getItem: getSync,
-  createItem: sync,
+  getBranchSync: getSync,
+  syncBranch: sync,
 } satisfies Record<string, Handler<never, never>>;

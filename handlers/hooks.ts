@@ -107,7 +107,7 @@ export const remove: Handler = (c) => removeFor(c, repoOwner(c));
  * POST {R}/hooks/{id}/tests: a push payload for the commit `ref` names (a branch, tag or commit; the
  * default branch when absent), 204 once queued. An unknown ref or an empty repository is 404.
  */
-export const createTests = signedIn<never, QueryOf<'HookTest'>>(async (c) => {
+export const test = signedIn<never, QueryOf<'HookTest'>>(async (c) => {
   const { repo, owner } = need(c.repo, 'repo');
   const hook = await hookOf(c, repoOwner(c));
   const ref = c.q.ref?.trim() || `refs/heads/${repo.defaultBranch}`;
@@ -214,7 +214,7 @@ export const handlers = {
   get,
   edit,
   remove,
-  createTests,
+  test,
   listGit,
   getGit,
   editGit,

@@ -118,7 +118,7 @@ const toApi = async (c: RequestState, comments: IComment[], issues?: Map<number,
 // Routes
 
 /** Plain comments of the repository's issues and/or pulls, whichever units the caller can read. */
-export const listComments: Handler<never, QueryOf<'Comments'>> = async (c) => {
+export const listOfRepo: Handler<never, QueryOf<'Comments'>> = async (c) => {
   const { before, since } = sinceBefore(c.q);
   const issues = canReadIssue(c, { isPull: false });
   const pulls = canReadIssue(c, { isPull: true });
@@ -134,7 +134,7 @@ export const listComments: Handler<never, QueryOf<'Comments'>> = async (c) => {
 };
 
 /** Forgejo lists an issue's comments unpaged, with the count in X-Total-Count. */
-export const listCommentsItem: Handler<never, QueryOf<'CommentRange'>> = async (c) => {
+export const listOfIssue: Handler<never, QueryOf<'CommentRange'>> = async (c) => {
   const { before, since } = sinceBefore(c.q);
   const issue = need(c.issue, 'issue');
   const { comments, total } = await findComments(c, { issueId: issue.id, type: CommentType.comment, since, before }, null);
@@ -145,7 +145,7 @@ export const listCommentsItem: Handler<never, QueryOf<'CommentRange'>> = async (
 };
 
 /** The chain decided the lock, the update date and blocks; the schema refuses an empty body. */
-export const createComments = plainContext(
+export const create = plainContext(
   signedIn<CreateIssueCommentOption>(async (c) => {
     const issue = need(c.issue, 'issue');
     const at = forcedTime(c.body.updated_at);
@@ -189,7 +189,7 @@ export const createComments = plainContext(
 );
 
 /** Forgejo answers 204 for a comment id that is a timeline event rather than a comment. */
-export const getComments: Handler = async (c) => {
+export const get: Handler = async (c) => {
   const { comment, issue } = need(c.comment, 'comment');
   if (comment.type !== CommentType.comment) return noContent();
   return json(200, (await toApi(c, [comment], new Map([[issue.id, issue]])))[0]);
@@ -209,13 +209,13 @@ async function editComment(c: SignedInCtx<EditIssueCommentOption>, comment: ICom
   return json(200, (await toApi(c, [comment], new Map([[issue.id, issue]])))[0]);
 }
 
-export const editComments = signedIn<EditIssueCommentOption>(async (c) => {
+export const edit = signedIn<EditIssueCommentOption>(async (c) => {
   const { comment, issue } = need(c.comment, 'comment');
   return editComment(c, comment, issue);
 });
 
 /** The deprecated `/issues/{index}/comments/{id}` forms ignore `{index}`, as Forgejo documents. */
-export const editCommentsItem = signedIn<EditIssueCommentOption>(async (c) => {
+export const editInIssue = signedIn<EditIssueCommentOption>(async (c) => {
   const { comment, issue } = need(c.comment, 'comment');
   return editComment(c, comment, issue);
 });
@@ -240,12 +240,12 @@ async function deleteComment(c: SignedInCtx, comment: IComment, issue: IIssue) {
   return noContent();
 }
 
-export const removeComments = signedIn(async (c) => {
+export const remove = signedIn(async (c) => {
   const { comment, issue } = need(c.comment, 'comment');
   return deleteComment(c, comment, issue);
 });
 
-export const removeCommentsItem = signedIn(async (c) => {
+export const removeInIssue = signedIn(async (c) => {
   const { comment, issue } = need(c.comment, 'comment');
   return deleteComment(c, comment, issue);
 });
@@ -316,13 +316,13 @@ export const listTimeline: Handler<never, QueryOf<'Comments'>> = async (c) => {
 
 /** This family's handlers; `routes.table.ts` names each `issueComments.<key>`. */
 export const handlers = {
-  listComments,
-  listCommentsItem,
-  createComments,
-  getComments,
-  editComments,
-  removeComments,
-  editCommentsItem,
-  removeCommentsItem,
+  listOfRepo,
+  listOfIssue,
+  create,
+  get,
+  edit,
+  remove,
+  editInIssue,
+  removeInIssue,
   listTimeline,
 } satisfies Record<string, Handler<never, never>>;

@@ -82,26 +82,26 @@ async function recordOnBoth(c: RequestState, target: IIssue, dependency: IIssue,
 /** The path issue as api.Issue, which every write answers with. */
 const answer = async (c: RequestState, status: number, s: Side) => json(status, await issueToApi(c.em, c.config, viewer(c), s.issue));
 
-export const createDependencies: Handler<IssueMeta> = async (c) => {
+export const addDependency: Handler<IssueMeta> = async (c) => {
   const target = pathSide(c);
   await link(c, target, bodySide(c));
   return answer(c, 201, target);
 };
 
 /** Forgejo's code answers 201 here; its API description (and so this service) says 200. */
-export const removeDependencies: Handler<IssueMeta> = async (c) => {
+export const removeDependency: Handler<IssueMeta> = async (c) => {
   const target = pathSide(c);
   await unlink(c, target, bodySide(c));
   return answer(c, 200, target);
 };
 
-export const createBlocks: Handler<IssueMeta> = async (c) => {
+export const addBlock: Handler<IssueMeta> = async (c) => {
   const dependency = pathSide(c);
   await link(c, bodySide(c), dependency);
   return answer(c, 201, dependency);
 };
 
-export const removeBlocks: Handler<IssueMeta> = async (c) => {
+export const removeBlock: Handler<IssueMeta> = async (c) => {
   const dependency = pathSide(c);
   await unlink(c, bodySide(c), dependency);
   return answer(c, 200, dependency);
@@ -153,9 +153,9 @@ export const listBlocks: Handler = async (c) => listLinked(c, 'blocked');
 /** This family's handlers; `routes.table.ts` names each `issueDeps.<key>`. */
 export const handlers = {
   listDependencies,
-  createDependencies,
-  removeDependencies,
+  addDependency,
+  removeDependency,
   listBlocks,
-  createBlocks,
-  removeBlocks,
+  addBlock,
+  removeBlock,
 } satisfies Record<string, Handler<never, never>>;

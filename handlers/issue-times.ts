@@ -129,7 +129,7 @@ async function listPage(c: HandlerCtx<unknown, QueryOf<'TimeRange'>>, f: TimeFil
 // The issue routes below run after the chain's TIME_TRACKER_GATE or TRACK_TIME (Forgejo's
 // CanUseTimetracker: 400 when time tracking is off, 403 when it is on but not for this caller).
 
-export const listTimes: Handler<never, QueryOf<'TrackedTimes'>> = async (c) => {
+export const listOfIssue: Handler<never, QueryOf<'TrackedTimes'>> = async (c) => {
   const issue = need(c.issue, 'issue');
   const userId = await userFilter(c);
   return listPage(c, { repoId: issue.repoId, issueId: issue.id, userId });
@@ -148,7 +148,7 @@ function createdAt(v: string | undefined): Date {
  * else; for anyone else it is ignored and the time is the caller's. The timeline event is the time
  * owner's, with Forgejo's `|<seconds>` content.
  */
-export const createTimes: Handler<AddTimeOption> = async (c) => {
+export const addToIssue: Handler<AddTimeOption> = async (c) => {
   const b = c.body;
   // Go's `binding:"Required"` rejects the zero value; negative amounts pass, as in Forgejo.
   if (b.time === 0) throw unprocessable('[Time]: Required');
@@ -170,7 +170,7 @@ export const createTimes: Handler<AddTimeOption> = async (c) => {
 };
 
 /** Marks the caller's times on the issue deleted; 404 when there were none. */
-export const removeTimes: Handler = async (c) => {
+export const resetOfIssue: Handler = async (c) => {
   const issue = need(c.issue, 'issue');
   const doer = doerOf(c);
   const removed: { time: string | number }[] = await c.em
@@ -188,7 +188,7 @@ export const removeTimes: Handler = async (c) => {
 };
 
 /** The chain loaded the time (TRACKED_TIME) and checked it is the caller's or they are a site admin (TIME_OWNER). */
-export const removeTimesItem: Handler = async (c) => {
+export const removeFromIssue: Handler = async (c) => {
   const issue = need(c.issue, 'issue');
   const t = need(c.trackedTime, 'time');
   const marked = await c.em.nativeUpdate(TrackedTime, { id: t.id, deleted: false }, { deleted: true });
@@ -315,10 +315,10 @@ export const listStopwatches: Handler = async (c) => {
 
 /** This family's handlers; `routes.table.ts` names each `issueTimes.<key>`. */
 export const handlers = {
-  listTimes,
-  createTimes,
-  removeTimes,
-  removeTimesItem,
+  listOfIssue,
+  addToIssue,
+  resetOfIssue,
+  removeFromIssue,
   list,
   get,
   listMine,

@@ -411,7 +411,7 @@ async function labelsAndIssue(c: HandlerCtx<IssueLabelsOption>) {
 }
 
 /** POST {R}/issues/{index}/labels: add; an exclusive label replaces the issue's others of its scope. */
-export const createLabels = signedIn<IssueLabelsOption>(async (c) => {
+export const addIssueLabels = signedIn<IssueLabelsOption>(async (c) => {
   const { issue, labels, updated } = await labelsAndIssue(c);
   const before = await snapshotIssue(c.em, issue);
   await addLabels(c.em, issue, c.auth.doer.id, labels);
@@ -421,7 +421,7 @@ export const createLabels = signedIn<IssueLabelsOption>(async (c) => {
 });
 
 /** PUT {R}/issues/{index}/labels: replace. */
-export const putLabels = signedIn<IssueLabelsOption>(async (c) => {
+export const replaceIssueLabels = signedIn<IssueLabelsOption>(async (c) => {
   const { issue, labels, updated } = await labelsAndIssue(c);
   const before = await snapshotIssue(c.em, issue);
   await replaceLabels(c.em, issue, c.auth.doer.id, labels);
@@ -431,7 +431,7 @@ export const putLabels = signedIn<IssueLabelsOption>(async (c) => {
 });
 
 /** DELETE {R}/issues/{index}/labels: clear. */
-export const removeLabels = signedIn<DeleteLabelsOption>(async (c) => {
+export const clearIssueLabels = signedIn<DeleteLabelsOption>(async (c) => {
   const issue = need(c.issue, 'issue');
   const updated = requestedUpdate(c.body.updated_at);
   const before = await snapshotIssue(c.em, issue);
@@ -457,7 +457,7 @@ async function labelByIdentifier(c: RequestState, raw: string): Promise<ILabel> 
 }
 
 /** DELETE {R}/issues/{index}/labels/{identifier}: 204, or the label as a one-element list for GitHub clients (forgejo-facts 12.5). */
-export const removeLabelsItem = signedIn<DeleteLabelsOption>(async (c) => {
+export const removeIssueLabel = signedIn<DeleteLabelsOption>(async (c) => {
   const issue = need(c.issue, 'issue');
   const updated = requestedUpdate(c.body.updated_at);
   const label = await labelByIdentifier(c, c.params.identifier ?? '');
@@ -534,10 +534,10 @@ export const handlers = {
   remove,
   createDeadline,
   listLabels,
-  createLabels,
-  putLabels,
-  removeLabels,
-  removeLabelsItem,
+  addIssueLabels,
+  replaceIssueLabels,
+  clearIssueLabels,
+  removeIssueLabel,
   listPinned,
   listPinnedPulls,
   createPin,

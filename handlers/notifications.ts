@@ -153,19 +153,19 @@ async function ownThread(c: RequestState): Promise<INotification> {
   return n;
 }
 
-export const listNew: Handler = async (c) => json(200, { new: await countThreads(c, { status: [NotificationStatus.unread] }) });
+export const countNew: Handler = async (c) => json(200, { new: await countThreads(c, { status: [NotificationStatus.unread] }) });
 
-export const get: Handler<never, QueryOf<'Notifications'>> = async (c) => listThreads(c);
+export const list: Handler<never, QueryOf<'Notifications'>> = async (c) => listThreads(c);
 
-export const put: Handler<never, QueryOf<'NotificationsRead'>> = async (c) => markThreads(c);
+export const markAll: Handler<never, QueryOf<'NotificationsRead'>> = async (c) => markThreads(c);
 
-export const getThreads: Handler = async (c) => {
+export const getThread: Handler = async (c) => {
   const [thread] = await threadsToApi(c.em, c.config, viewerOf(c), [await ownThread(c)]);
   if (!thread) throw notFound();
   return json(200, thread);
 };
 
-export const editThreads: Handler<never, QueryOf<'NotificationThread'>> = async (c) => {
+export const markThread: Handler<never, QueryOf<'NotificationThread'>> = async (c) => {
   const n = await ownThread(c);
   n.status = toStatus(c.q);
   n.updatedAt = new Date();
@@ -174,17 +174,17 @@ export const editThreads: Handler<never, QueryOf<'NotificationThread'>> = async 
   return json(205, thread ?? null);
 };
 
-export const getRepo: Handler<never, QueryOf<'Notifications'>> = async (c) => listThreads(c, need(c.repo, 'repo').repo.id);
+export const listOfRepo: Handler<never, QueryOf<'Notifications'>> = async (c) => listThreads(c, need(c.repo, 'repo').repo.id);
 
-export const putRepo: Handler<never, QueryOf<'NotificationsRead'>> = async (c) => markThreads(c, need(c.repo, 'repo').repo.id);
+export const markRepo: Handler<never, QueryOf<'NotificationsRead'>> = async (c) => markThreads(c, need(c.repo, 'repo').repo.id);
 
 /** This family's handlers; `routes.table.ts` names each `notifications.<key>`. */
 export const handlers = {
-  listNew,
-  get,
-  put,
-  getThreads,
-  editThreads,
-  getRepo,
-  putRepo,
+  countNew,
+  list,
+  markAll,
+  getThread,
+  markThread,
+  listOfRepo,
+  markRepo,
 } satisfies Record<string, Handler<never, never>>;

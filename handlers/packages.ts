@@ -76,7 +76,7 @@ export const list: Handler<never, QueryOf<'Packages'>> = async (c) => {
   return json(200, await packagesJson(c, rows), pagingHeaders(c, page, total));
 };
 
-export const getItem: Handler = async (c) => {
+export const get: Handler = async (c) => {
   const [one] = await packagesJson(c, [need(c.package, 'package')]);
   return json(200, one);
 };
@@ -104,7 +104,7 @@ async function namedPackage(c: HandlerCtx<unknown>): Promise<IPackage> {
  * repository and decided who may): unknown package 404. A linked package is linked anew, as Forgejo's
  * SetRepositoryLink does.
  */
-export const createLink: Handler = async (c) => {
+export const link: Handler = async (c) => {
   const pkg = await namedPackage(c);
   pkg.repoId = need(c.repo, 'repo').repo.id;
   await c.em.flush();
@@ -112,7 +112,7 @@ export const createLink: Handler = async (c) => {
 };
 
 /** Unlinking an unlinked package changes nothing and succeeds; 201 as Forgejo's API description says. */
-export const createUnlink: Handler = async (c) => {
+export const unlink: Handler = async (c) => {
   const pkg = await namedPackage(c);
   pkg.repoId = 0;
   await c.em.flush();
@@ -122,9 +122,9 @@ export const createUnlink: Handler = async (c) => {
 /** This family's handlers; `routes.table.ts` names each `packages.<key>`. */
 export const handlers = {
   list,
-  getItem,
+  get,
   remove,
   listFiles,
-  createLink,
-  createUnlink,
+  link,
+  unlink,
 } satisfies Record<string, Handler<never, never>>;

@@ -14,13 +14,13 @@ import { addCodeComment, codeCommentInput, codeCommentsOf } from '../lib/pulls/r
 // -------------------------------------------------------------------------------------------------
 // Review comments
 
-export const listReviewsComments: Handler = async (c) => {
+export const list: Handler = async (c) => {
   const p = pullOf(c);
   const review = reviewOf(c);
   return json(200, await reviewCommentsToApi(c.em, c.config, viewerOf(c), p, review, await codeCommentsOf(c, review)));
 };
 
-export const getReviewsComments: Handler = async (c) => {
+export const get: Handler = async (c) => {
   const p = pullOf(c);
   const review = reviewOf(c);
   const { comment } = need(c.comment, 'comment');
@@ -29,7 +29,7 @@ export const getReviewsComments: Handler = async (c) => {
 };
 
 /** A further code comment in the caller's own pending review. */
-export const createReviewsComments = signedIn<CreatePullReviewCommentOptions>(async (c) => {
+export const create = signedIn<CreatePullReviewCommentOptions>(async (c) => {
   const p = pullOf(c);
   const review = reviewOf(c);
   if (review.type !== ReviewType.pending) throw unprocessable('comments can only be added to a pending review');
@@ -38,7 +38,7 @@ export const createReviewsComments = signedIn<CreatePullReviewCommentOptions>(as
 });
 
 /** The poster or a writer of pull requests; a non-code comment of the review is left alone (204). */
-export const removeReviewsComments: Handler = async (c) => {
+export const remove: Handler = async (c) => {
   const { comment } = need(c.comment, 'comment');
   if (comment.type !== CommentType.code) return noContent();
   await c.em.nativeDelete(Reaction, { commentId: comment.id });
@@ -47,8 +47,8 @@ export const removeReviewsComments: Handler = async (c) => {
 };
 /** This family's handlers; `routes.table.ts` names each `pullReviewComments.<key>`. */
 export const handlers = {
-  listReviewsComments,
-  getReviewsComments,
-  createReviewsComments,
-  removeReviewsComments,
+  list,
+  get,
+  create,
+  remove,
 } satisfies Record<string, Handler<never, never>>;

@@ -180,18 +180,18 @@ async function changeRequests(c: SignedInCtx<PullReviewRequestOptions>, p: Pull,
 }
 
 /** 201 with the requests this call created (already requested reviewers are left out). */
-export const createRequestedReviewers = signedIn<PullReviewRequestOptions>(async (c) => {
+export const request = signedIn<PullReviewRequestOptions>(async (c) => {
   const p = pullOf(c);
   const created = await changeRequests(c, p, true);
   return json(201, await reviewsToApi(c.em, c.config, viewerOf(c), p, created));
 });
 
-export const removeRequestedReviewers = signedIn<PullReviewRequestOptions>(async (c) => {
+export const cancel = signedIn<PullReviewRequestOptions>(async (c) => {
   await changeRequests(c, pullOf(c), false);
   return noContent();
 });
 /** This family's handlers; `routes.table.ts` names each `pullReviewRequests.<key>`. */
 export const handlers = {
-  createRequestedReviewers,
-  removeRequestedReviewers,
+  request,
+  cancel,
 } satisfies Record<string, Handler<never, never>>;

@@ -102,7 +102,7 @@ async function answerTeamRequests(c: RequestState, p: Pull, doer: IUser): Promis
 // -------------------------------------------------------------------------------------------------
 // Reviews
 
-export const listReviews: Handler = async (c) => {
+export const list: Handler = async (c) => {
   const p = pullOf(c);
   const where: FilterQuery<IReview> = { issueId: p.issue.id };
   if (!isReviewAdmin(c)) where.$or = [{ type: { $ne: ReviewType.pending } }, { reviewerId: c.auth.doer?.id ?? -1 }];
@@ -111,13 +111,13 @@ export const listReviews: Handler = async (c) => {
   return json(200, await reviewsToApi(c.em, c.config, viewerOf(c), p, rows), pagingHeaders(c, page, total));
 };
 
-export const getReviews: Handler = async (c) => {
+export const get: Handler = async (c) => {
   const p = pullOf(c);
   return json(200, await reviewJson(c, p, reviewOf(c)));
 };
 
 /** Comments go into the caller's pending review, which is then submitted as `event` (or stays pending). */
-export const createReviews = signedIn<CreatePullReviewOptions>(async (c) => {
+export const create = signedIn<CreatePullReviewOptions>(async (c) => {
   const p = pullOf(c);
   const b = c.body;
   const inputs = (b.comments ?? []).map(codeCommentInput);
@@ -130,7 +130,7 @@ export const createReviews = signedIn<CreatePullReviewOptions>(async (c) => {
 });
 
 /** Submit a pending review at the pull's current head. */
-export const createReviewsItem = signedIn<SubmitPullReviewOptions>(async (c) => {
+export const submit = signedIn<SubmitPullReviewOptions>(async (c) => {
   const p = pullOf(c);
   const review = reviewOf(c);
   if (review.type !== ReviewType.pending) throw unprocessable('only a pending review can be submitted');
@@ -143,7 +143,7 @@ export const createReviewsItem = signedIn<SubmitPullReviewOptions>(async (c) => 
 });
 
 /** A review with its code comments and timeline entries; review requests are removed through requested_reviewers. */
-export const removeReviews: Handler = async (c) => {
+export const remove: Handler = async (c) => {
   const p = pullOf(c);
   const review = reviewOf(c);
   if (review.type === ReviewType.request) throw unprocessable('review request can not be deleted using this method');
@@ -184,18 +184,16 @@ async function setDismissed(c: SignedInCtx, dismiss: boolean, message: string, p
 }
 
 /** Repository administrators only, and only approvals and change requests of an open pull. */
-export const createReviewsDismissals = signedIn<DismissPullReviewOptions>(async (c) =>
-  setDismissed(c, true, c.body.message ?? '', c.body.priors ?? false),
-);
+export const dismiss = signedIn<DismissPullReviewOptions>(async (c) => setDismissed(c, true, c.body.message ?? '', c.body.priors ?? false));
 
-export const createReviewsUndismissals = signedIn(async (c) => setDismissed(c, false, '', false));
+export const undismiss = signedIn(async (c) => setDismissed(c, false, '', false));
 /** This family's handlers; `routes.table.ts` names each `pullReviews.<key>`. */
 export const handlers = {
-  listReviews,
-  getReviews,
-  createReviews,
-  createReviewsItem,
-  removeReviews,
-  createReviewsDismissals,
-  createReviewsUndismissals,
+  list,
+  get,
+  create,
+  submit,
+  remove,
+  dismiss,
+  undismiss,
 } satisfies Record<string, Handler<never, never>>;

@@ -165,7 +165,7 @@ export const create = signedIn<CreatePullRequestOption>(async (c) => {
 });
 
 /** GET pulls/{base}/{head}: `head` is `branch`, `owner:branch` or `owner/repo:branch`; the open pull, else the newest. */
-export const getItem2: Handler<never, QueryOf<'PullByBranch'>> = async (c) => {
+export const getByBranch: Handler<never, QueryOf<'PullByBranch'>> = async (c) => {
   const { repo } = need(c.repo, 'repo');
   const spec = c.params.path ?? '';
   let headRepoId = repo.id;
@@ -208,7 +208,7 @@ async function compared(c: RequestState, pull: IPullRequest): Promise<{ path: st
 }
 
 /** `.diff` (git diff from the merge base) or `.patch` (format-patch of the pull's commits), as text. */
-export const getItem: Handler<never, QueryOf<'PullDiff'>> = async (c) => {
+export const diff: Handler<never, QueryOf<'PullDiff'>> = async (c) => {
   const { pull } = await loadPull(c);
   const { path, from, head } = await compared(c, pull);
   const binary = c.q.binary === true;
@@ -363,7 +363,7 @@ async function changeTarget(c: SignedInCtx<EditPullRequestOption>, pull: IPullRe
 // -------------------------------------------------------------------------------------------------
 // Merging
 
-export const listMerge: Handler = async (c) => {
+export const isMerged: Handler = async (c) => {
   const { pull } = await loadPull(c);
   if (!pull.hasMerged) throw notFound();
   return noContent();
@@ -425,7 +425,7 @@ async function headPermission(c: RequestState, head: IRepository) {
 const mergedBranchKept = (c: RequestState, refused: string) => json(403, { message: refused, url: `${c.config.appUrl}api/swagger` });
 
 /** POST merge (MergePullRequestForm, forgejo-facts 10.4): 200 merged, 201 auto-merge scheduled. */
-export const createMerge = signedIn<MergePullRequestForm>(async (c) => {
+export const merge = signedIn<MergePullRequestForm>(async (c) => {
   const { repo, units } = need(c.repo, 'repo');
   const { pull, issue } = await loadPull(c);
   const b = c.body;
@@ -518,7 +518,7 @@ async function scheduleAutoMerge(c: SignedInCtx<unknown, unknown>, pull: IPullRe
 }
 
 /** DELETE merge: cancels the scheduled auto-merge (SCHEDULED_MERGE, MERGE_SCHEDULER). */
-export const removeMerge = signedIn(async (c) => {
+export const cancelScheduledMerge = signedIn(async (c) => {
   const { issue } = need(c.pull, 'pull');
   c.em.remove(need(c.autoMerge, 'auto-merge'));
   await addComment(c.em, issue, c.auth.doer.id, CommentType.prUnScheduledToAutoMerge);
@@ -526,7 +526,7 @@ export const removeMerge = signedIn(async (c) => {
 });
 
 /** POST update?style=merge|rebase: the base branch brought into the head branch (PULL_UPDATER decided who may). */
-export const createUpdate = signedIn<never, QueryOf<'PullUpdate'>>(async (c) => {
+export const updateBranch = signedIn<never, QueryOf<'PullUpdate'>>(async (c) => {
   const { pull, issue } = need(c.pull, 'pull');
   if (pull.hasMerged) throw unprocessable('the pull request is already merged');
   if (issue.isClosed) throw unprocessable('the pull request is closed');
@@ -546,12 +546,12 @@ export const handlers = {
   get,
   create,
   edit,
-  getItem,
-  getItem2,
+  diff,
+  getByBranch,
   listCommits,
   listFiles,
-  listMerge,
-  createMerge,
-  removeMerge,
-  createUpdate,
+  isMerged,
+  merge,
+  cancelScheduledMerge,
+  updateBranch,
 } satisfies Record<string, Handler<never, never>>;

@@ -82,20 +82,20 @@ async function changeReaction(c: HandlerCtx<EditReactionOption>, t: Target, crea
 const nullIfEmpty = <T>(items: T[]) => (items.length ? items : null);
 
 /** Paged; Forgejo builds the list from a nil slice, so no reactions is `null`. */
-export const listReactions: Handler = async (c) => {
+export const listOfIssue: Handler = async (c) => {
   const issue = need(c.issue, 'issue');
   const page = pageOf(c);
   const [rows, total] = await findReactions(c, { issue, commentId: 0 }, page);
   return json(200, nullIfEmpty(await toApi(c, rows)), pagingHeaders(c, page, total));
 };
 
-export const createReactions: Handler<EditReactionOption> = async (c) =>
+export const addToIssue: Handler<EditReactionOption> = async (c) =>
   changeReaction(c, { issue: need(c.issue, 'issue'), commentId: 0 }, true);
-export const removeReactions: Handler<EditReactionOption> = async (c) =>
+export const removeFromIssue: Handler<EditReactionOption> = async (c) =>
   changeReaction(c, { issue: need(c.issue, 'issue'), commentId: 0 }, false);
 
 /** Unpaged, as in Forgejo. */
-export const listCommentsReactions: Handler = async (c) => {
+export const listOfComment: Handler = async (c) => {
   const { comment, issue } = need(c.comment, 'comment');
   const [rows] = await findReactions(c, { issue, commentId: comment.id }, null);
   return json(200, nullIfEmpty(await toApi(c, rows)));
@@ -106,15 +106,15 @@ function commentTarget(c: RequestState): Target {
   return { issue, commentId: comment.id };
 }
 
-export const createCommentsReactions: Handler<EditReactionOption> = async (c) => changeReaction(c, commentTarget(c), true);
-export const removeCommentsReactions: Handler<EditReactionOption> = async (c) => changeReaction(c, commentTarget(c), false);
+export const addToComment: Handler<EditReactionOption> = async (c) => changeReaction(c, commentTarget(c), true);
+export const removeFromComment: Handler<EditReactionOption> = async (c) => changeReaction(c, commentTarget(c), false);
 
 /** This family's handlers; `routes.table.ts` names each `reactions.<key>`. */
 export const handlers = {
-  listReactions,
-  createReactions,
-  removeReactions,
-  listCommentsReactions,
-  createCommentsReactions,
-  removeCommentsReactions,
+  listOfIssue,
+  addToIssue,
+  removeFromIssue,
+  listOfComment,
+  addToComment,
+  removeFromComment,
 } satisfies Record<string, Handler<never, never>>;

@@ -177,10 +177,10 @@ export const list: Handler<never, QueryOf<'Releases'>> = async (c) => {
 
 export const get: Handler = async (c) => reply(c, 200, await releaseById(c));
 
-export const getTags: Handler = async (c) => reply(c, 200, await releaseByTag(c));
+export const getByTag: Handler = async (c) => reply(c, 200, await releaseByTag(c));
 
 /** The newest published release that is not a pre-release. */
-export const listLatest: Handler = async (c) => {
+export const getLatest: Handler = async (c) => {
   const { repo } = need(c.repo, 'repo');
   const rel = await c.em.findOne(
     Release,
@@ -262,7 +262,7 @@ export const remove = signedIn(async (c) => {
   return noContent();
 });
 
-export const removeTags = signedIn(async (c) => {
+export const removeByTag = signedIn(async (c) => {
   await removeRelease(c, await releaseByTag(c));
   return noContent();
 });
@@ -277,7 +277,7 @@ export const listAssets: Handler = async (c) => {
   return json(200, releaseAssetsToApi(c.config, gitCtx(c).urls, rel, await releaseAssets(c.em, [rel.id])));
 };
 
-export const getAssets: Handler = async (c) => {
+export const getAsset: Handler = async (c) => {
   const rel = await releaseById(c);
   return json(200, toApiAttachment(c.config, await assetOf(c, rel)));
 };
@@ -287,7 +287,7 @@ export const getAssets: Handler = async (c) => {
  * (Forgejo 9), never both. Release assets accept the types of [repository.release] ALLOWED_TYPES (all by
  * default); a refused type is 400. The octet-stream body form Forgejo also takes is not supported.
  */
-export const createAssets = signedIn<unknown>(async (c) => {
+export const createAsset = signedIn<unknown>(async (c) => {
   // Forgejo checks the instance switch here rather than in the route group.
   if (!c.config.ATTACHMENT.ENABLED) throw notFound('Attachment is not enabled');
   const rel = await releaseById(c);
@@ -328,7 +328,7 @@ function lastSegment(pathname: string): string {
 }
 
 /** Forgejo answers 201 here. `browser_download_url` may only change an external asset. */
-export const editAssets: Handler<EditAttachmentOptions> = async (c) => {
+export const editAsset: Handler<EditAttachmentOptions> = async (c) => {
   const a = await assetOf(c, await releaseById(c));
   const b = c.body;
   if (b.name) a.name = attachmentName(b.name);
@@ -341,7 +341,7 @@ export const editAssets: Handler<EditAttachmentOptions> = async (c) => {
   return json(201, toApiAttachment(c.config, a));
 };
 
-export const removeAssets: Handler = async (c) => {
+export const removeAsset: Handler = async (c) => {
   const a = await assetOf(c, await releaseById(c));
   await deleteAttachments(c, { id: a.id });
   return noContent();
@@ -354,12 +354,12 @@ export const handlers = {
   get,
   edit,
   remove,
-  listLatest,
-  getTags,
-  removeTags,
+  getLatest,
+  getByTag,
+  removeByTag,
   listAssets,
-  createAssets,
-  getAssets,
-  editAssets,
-  removeAssets,
+  createAsset,
+  getAsset,
+  editAsset,
+  removeAsset,
 } satisfies Record<string, Handler<never, never>>;

@@ -117,7 +117,7 @@ export const handlers = {
   list,
   create,
   remove,
-  listUsersTokens: list,
-  createUsersTokens: create,
-  removeUsersTokens: remove,
+  adminList: list,
+  adminCreate: create,
+  adminRemove: remove,
 } satisfies Record<string, Handler<never, never>>;

@@ -32,7 +32,7 @@ export const list: Handler = async (c) => {
   return json(200, { topics: topics.map((t) => t.name) }, pagingHeaders(c, p, links.length));
 };
 
-export const put: Handler<RepoTopicOptions> = async (c) => {
+export const replaceAll: Handler<RepoTopicOptions> = async (c) => {
   const { repo } = need(c.repo, 'repo');
   const { valid, invalid: bad } = sanitizeTopics(c.body.topics ?? []);
   if (valid.length > MAX_TOPICS) return invalid(null, 'Exceeding maximum number of topics per repo');
@@ -41,7 +41,7 @@ export const put: Handler<RepoTopicOptions> = async (c) => {
   return noContent();
 };
 
-export const putItem: Handler = async (c) => {
+export const add: Handler = async (c) => {
   const { repo } = need(c.repo, 'repo');
   const name = normalizeTopic(c.params.topic ?? '');
   if (!validTopic(name)) return invalid([name], 'Topic name is invalid');
@@ -77,7 +77,7 @@ export const search: Handler<never, QueryOf<'Search'>> = async (c) => {
 export const handlers = {
   search,
   list,
-  put,
-  putItem,
+  replaceAll,
+  add,
   remove,
 } satisfies Record<string, Handler<never, never>>;

@@ -81,7 +81,7 @@ export function openApiDocument(table: readonly RouteSpec[], cfg: Config): Json 
       parameters,
       responses: { default: { description: "See Forgejo's API description for the response type." } },
       'x-cairn-scope': r.scope,
-      'x-cairn-flag': r.flag,
+      'x-cairn-flag': r.flag ?? null,
       'x-cairn-chain': r.chain.map((s) => s.name),
       'x-cairn-implemented': r.handler in handlers,
     };

@@ -1,4 +1,6 @@
-// The shape of one row of routes.table.ts.
+// The shape of one row of routes.table.ts. One rule for defaults: a field that has its default is
+// omitted from the row (each optional field names its default below); method, path, body, scope, chain
+// and handler are always spelled out.
 import type { Step } from '../guards/types.ts';
 import type { BodySchemaName } from '../model/schemas/index.ts';
 import type { QuerySchemaName } from '../model/schemas/query.ts';
@@ -30,8 +32,10 @@ export interface RouteSpec {
   readonly query?: QuerySchemaName;
   /** Token scope categories; a scoped token needs at least one at the method's level. */
   readonly scope: readonly Exclude<Category, 'misc'>[];
-  readonly flag: Flag | null;
-  readonly deprecated: boolean;
+  /** The instance setting (FLAGS) without which the route does not exist. Absent: always mounted. */
+  readonly flag?: Flag;
+  /** Forgejo marks the operation deprecated. Absent: not deprecated. */
+  readonly deprecated?: true;
   /** The steps after sudo and the scope check, in the order they run. */
   readonly chain: readonly Step[];
   readonly handler: HandlerKey;

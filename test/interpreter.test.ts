@@ -26,8 +26,6 @@ const row = (over: Partial<RouteSpec>): RouteSpec => ({
   path: '/version',
   body: null,
   scope: [],
-  flag: null,
-  deprecated: false,
   chain: [],
   handler: 'misc.version',
   ...over,

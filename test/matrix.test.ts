@@ -6,12 +6,13 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { routes } from '../routes.table.ts';
-import { matrixJson, matrixLine, matrixMarkdown } from '../table/matrix.ts';
+import { matrixJson, matrixLine, matrixMarkdown, packageMatrixJson } from '../table/matrix.ts';
+import { packageRoutes } from '../table/packages.ts';
 
 const file = path.join(path.dirname(new URL(import.meta.url).pathname), 'matrix.snapshot.txt');
 
-test('the guard matrix matches the committed snapshot', () => {
-  const lines = matrixJson(routes).map(matrixLine).join('\n') + '\n';
+test('the guard matrix, the API and the package registries, matches the committed snapshot', () => {
+  const lines = [...matrixJson(routes), ...packageMatrixJson(packageRoutes)].map(matrixLine).join('\n') + '\n';
   if (process.env.UPDATE_SNAPSHOT) fs.writeFileSync(file, lines);
   const want = fs.readFileSync(file, 'utf8');
   const got = lines.split('\n');

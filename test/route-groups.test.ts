@@ -51,7 +51,7 @@ async function rowFor(mw: Dispatch, method: string, url: string, before?: (ctx: 
 /** One router of every mounted row, in the table's order: what the grouped table must agree with. */
 function reference(): Dispatch {
   const router = new Router({ prefix: '/api/v1' });
-  const mounted = routes.filter((r) => r.flag === null || FLAGS[r.flag](cfg));
+  const mounted = (routes as readonly RouteSpec[]).filter((r) => !r.flag || FLAGS[r.flag](cfg));
   for (const spec of [...mounted].sort((a, b) => compareSpecificity(a.path, b.path))) {
     router.register(routerPath(spec.path), [spec.method], () => {
       throw Object.assign(new Error('picked'), { [picked]: spec });

@@ -40,7 +40,7 @@ async function newIssue(repo: Repo, poster: TestUser): Promise<{ index: number; 
 }
 
 async function newComment(repo: Repo, issue: { index: number; id: number }, poster: TestUser): Promise<number> {
-  if (!pending('issueComments.createComments')) {
+  if (!pending('issueComments.create')) {
     const r = await env.as(poster, 'POST', `/repos/${repo.full_name}/issues/${issue.index}/comments`, { body: 'see attached' });
     assert.is(r.status, 201, r.text);
     return r.json.id;
@@ -290,7 +290,7 @@ test('comment attachments: the poster may always (spec), writers too, others 403
   const ed = await env.as(carol, 'PATCH', `${base}/${a.json.id}`, { name: 'repro-steps.txt' });
   assert.is(ed.status, 201, ed.text);
   assert.is(ed.json.name, 'repro-steps.txt');
-  if (!pending('issueComments.getComments')) {
+  if (!pending('issueComments.get')) {
     const shown = await env.as(alice, 'GET', `/repos/${repo.full_name}/issues/comments/${comment}`);
     assert.equal(
       shown.json.assets.map((x: any) => x.name),

@@ -9,7 +9,7 @@
 //   DELETE api/v1/crates/<name>/<version>/yank, PUT .../unyank   `{"ok":true}`
 //   GET    api/v1/crates/<name>/owners               the owner
 // Errors are Cargo's `{"errors":[{"detail": message}]}`. Cargo sends the token as the whole Authorization
-// header, without a scheme (Registry.rawToken). The .crate streams from the request into the spool; a frame
+// header, without a scheme (its rows' PKG_CALLER_RAW_TOKEN step). The .crate streams from the request into the spool; a frame
 // that is cut short or malformed is 400 and stores nothing.
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
@@ -26,7 +26,7 @@ import {
 import { isStorableText } from '../../../model/schemas/storable.ts';
 import { bodyCap } from '../../http/request-body.ts';
 import { addPackageFile, DuplicateFileError, DuplicateVersionError, findPackage, findVersion, spool, versionFiles } from '../packages.ts';
-import { checkQuota, RegistryError, sendFile, uploader, type Operation, type Registry, type RegistryRequest } from './common.ts';
+import { checkQuota, RegistryError, sendFile, uploader, ofOwner, type Registry, type RegistryRequest } from './common.ts';
 
 const TYPE = 'cargo';
 const YANKED_PROPERTY = 'cargo.yanked';
@@ -228,6 +228,12 @@ function indexPath(name: string): string[] {
   return [n.slice(0, 2), n.slice(2, 4), n];
 }
 
+/** The crate a sparse index path names (`3/a/abc`, in any case), or null when the segments are no index path. */
+export function indexedCrate(parts: readonly string[]): string | null {
+  const name = parts[parts.length - 1];
+  return name && NAME.test(name) && indexPath(name).join('/') === parts.join('/').toLowerCase() ? name : null;
+}
+
 // Features using `dep:` or `?/` go into `features2` with `v: 2`, as crates.io writes them, so older Cargo skips the entry.
 const isFeature2 = (values: string[]) => values.some((v) => v.startsWith('dep:') || v.includes('?/'));
 
@@ -323,33 +329,18 @@ async function owners(r: RegistryRequest): Promise<void> {
   r.ctx.body = { users: [{ id: r.owner.id, login: r.owner.name, name: r.owner.fullName || r.owner.name }] };
 }
 
-const read = (run: Operation['run']): Operation => ({ level: 'read', run });
-const write = (run: Operation['run']): Operation => ({ level: 'write', run });
-
-function route(method: string, parts: string[]): Operation | null {
-  const get = method === 'GET' || method === 'HEAD';
-  if (parts[0] === 'api' && parts[1] === 'v1' && parts[2] === 'crates') {
-    const [name, version, action, ...extra] = parts.slice(3);
-    if (name === undefined) return get ? read(search) : null;
-    if (name === 'new' && version === undefined) return method === 'PUT' ? write(publish) : null;
-    if (version === 'owners' && action === undefined) return get ? read(owners) : null;
-    if (version === undefined || extra.length > 0) return null;
-    if (action === 'download') return get ? read((r) => download(r, name, version)) : null;
-    if (action === 'yank') return method === 'DELETE' ? write((r) => setYanked(r, name, version, true)) : null;
-    if (action === 'unyank') return method === 'PUT' ? write((r) => setYanked(r, name, version, false)) : null;
-    return null;
-  }
-  if (!get) return null;
-  if (parts.length === 1 && parts[0] === 'config.json') return read(config);
-  const name = parts[parts.length - 1];
-  if (!name || !NAME.test(name) || indexPath(name).join('/') !== parts.join('/').toLowerCase()) return null;
-  return read((r) => indexFile(r, name));
-}
-
 export const cargo: Registry = {
   type: TYPE,
-  route,
-  rawToken: true,
+  handlers: {
+    search: ofOwner((r) => search(r)),
+    publish: ofOwner((r) => publish(r)),
+    owners: ofOwner((r) => owners(r)),
+    download: ofOwner((r, p) => download(r, p.name!, p.version!)),
+    yank: ofOwner((r, p) => setYanked(r, p.name!, p.version!, true)),
+    unyank: ofOwner((r, p) => setYanked(r, p.name!, p.version!, false)),
+    config: ofOwner((r) => config(r)),
+    indexFile: ofOwner((r, p) => indexFile(r, p.name!)),
+  },
   renderError(ctx, err) {
     ctx.status = err.status;
     ctx.body = { errors: [{ detail: err.message }] };

@@ -1,7 +1,7 @@
-// What the package registries share (lib/packages/registry.ts dispatches to generic.ts, npm.ts, pypi.ts, cargo.ts and maven.ts;
-// container.ts serves `/v2/` itself): the request they are handed once the owner is resolved, the access
-// check, the error type each renders in its clients' shape, the uploader's quota check, capped body
-// reads and file downloads.
+// What the package registries share (their routes are rows of table/packages.ts, which name the
+// handlers of generic.ts, npm.ts, pypi.ts, cargo.ts, maven.ts and container.ts): the state the rows'
+// steps fill, the request a handler is handed once the owner is resolved, the access check, the error
+// type each renders in its clients' shape, the uploader's quota check, capped body reads and file downloads.
 import fs from 'node:fs';
 import type { Context } from 'koa';
 import type { EntityManager } from '@mikro-orm/core';
@@ -45,21 +45,50 @@ export interface RegistryRequest {
   owner: IUser;
 }
 
-/** One operation of a registry: the owner access it needs (Forgejo's reqPackageAccess) and what it does. */
-export interface Operation {
-  level: 'read' | 'write';
-  run(r: RegistryRequest): Promise<void>;
+/** What a registry row's steps provide and its handler needs: the caller, the owner, the image (container). */
+export type RegistryNeed = 'caller' | 'owner' | 'image';
+
+/** A registry request while its row's steps run (guards/registry.ts); each step fills what it provides. */
+export interface RegistryState {
+  ctx: Context;
+  deps: PackageRegistryDeps;
+  em: EntityManager;
+  /** The row's path parameters, percent-decoded. */
+  params: Readonly<Record<string, string>>;
+  auth?: AuthResult;
+  /** The caller holds a container registry token (container-token.ts), an anonymous one too. */
+  registryToken?: boolean;
+  owner?: IUser;
+  image?: string;
 }
 
+export type RegistryParams = Readonly<Record<string, string>>;
+
+/** A registry operation as a row names it: what the row's steps must have provided, and what it does. */
+export interface RegistryHandler {
+  readonly needs: readonly RegistryNeed[];
+  run(s: RegistryState, p: RegistryParams): Promise<void>;
+}
+
+/** The request of a handler that needs the caller and the owner; the table check guarantees both. */
+export function requestOf(s: RegistryState): RegistryRequest {
+  if (!s.auth || !s.owner) throw new Error('registry row without the caller or owner its handler needs');
+  return { ctx: s.ctx, deps: s.deps, em: s.em, auth: s.auth, owner: s.owner };
+}
+
+/** A handler of the owner's packages (the caller and the owner resolved by the row's steps). */
+export const ofOwner = (run: (r: RegistryRequest, p: RegistryParams) => Promise<void>): RegistryHandler => ({
+  needs: ['caller', 'owner'],
+  run: (s, p) => run(requestOf(s), p),
+});
+
 export interface Registry {
-  /** The `{type}` path segment. */
+  /** The `{type}` path segment (`container`: served at `/v2/`). */
   type: string;
-  /** The operation a method and the path segments after `{type}` name; null answers 404. */
-  route(method: string, parts: string[]): Operation | null;
-  /** The client sends its token as the whole Authorization header, without a scheme (Cargo). */
-  rawToken?: boolean;
+  /** Its operations, by the key a row of table/packages.ts names as `<type>.<key>`. */
+  handlers: Readonly<Record<string, RegistryHandler>>;
   /** Renders an error; plain text when absent. */
-  renderError?(ctx: Context, err: RegistryError): void;
+  renderError?(ctx: Context, err: RegistryError, appUrl: string): void;
 }
 
 /** Forgejo's reqPackageAccess for the level the operation needs. */

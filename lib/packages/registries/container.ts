@@ -6,132 +6,53 @@
 //   HEAD|GET|DELETE .../blobs/<digest>
 //   HEAD|GET|PUT|DELETE .../manifests/<tag|digest>  image manifests and indexes (OCI and Docker media types)
 //   GET  .../tags/list                             `?n=&last=` paging
+// The routes are rows of table/packages.ts; who may call them is their steps' business (guards/registry.ts).
 // An image is a package of type `container`; uploaded blobs are files of its internal version `_`, and every
 // manifest is a version named by its tag (or its digest when pushed untagged) holding `manifest.json` and a file
 // per blob it references, so a blob stays while a manifest needs it. Errors are `{"errors":[{code,message}]}`.
-import type { Context, Middleware } from 'koa';
-import { User } from '../../../model/user.ts';
-import { authenticate } from '../../auth/auth.ts';
-import { HttpError } from '../../http/errors.ts';
-import { pathSegments } from '../../http/url-path.ts';
-import { checkAccess, RegistryError, type PackageRegistryDeps } from './common.ts';
-import { IMAGE, E, renderError, type ImageRequest, answer } from './container-storage.ts';
-import { mintToken, tokenAuth } from './container-token.ts';
+import { requestOf, type Registry, type RegistryHandler, type RegistryParams, type RegistryState } from './common.ts';
+import { E, renderError, type ImageRequest, answer, TYPE } from './container-storage.ts';
+import { mintToken } from './container-token.ts';
 import { startUpload, uploadStatus, uploadChunk, finishUpload, cancelUpload, getBlob, deleteBlob } from './container-blobs.ts';
 import { putManifest, getManifest, deleteManifest, tagList } from './container-manifests.ts';
 
-// ---------------------------------------------------------------------------------------------
-// Routing
+/** A handler of one image of the owner (the caller, the owner and the image resolved by the row's steps). */
+const ofImage = (run: (r: ImageRequest, p: RegistryParams) => Promise<void>): RegistryHandler => ({
+  needs: ['caller', 'owner', 'image'],
+  run: (s, p) => {
+    if (s.image === undefined) throw new Error('container row without the image its handler needs');
+    return run({ ...requestOf(s), image: s.image }, p);
+  },
+});
 
-type Op = { level: 'read' | 'write'; run(r: ImageRequest): Promise<void> };
-
-/** The owner, image and operation a method and the segments after `/v2/` name; null answers 404. */
-function route(method: string, parts: string[]): { owner: string; image: string[]; op: Op } | null {
-  const get = method === 'GET' || method === 'HEAD';
-  const n = parts.length;
-  const read = (run: Op['run']): Op => ({ level: 'read', run });
-  const write = (run: Op['run']): Op => ({ level: 'write', run });
-  const at = (image: string[], op: Op | null) => (op && image.length >= 1 ? { owner: parts[0], image, op } : null);
-  if (n >= 4 && parts[n - 2] === 'tags' && parts[n - 1] === 'list') return at(parts.slice(1, n - 2), get ? read(tagList) : null);
-  if (n >= 4 && parts[n - 2] === 'blobs' && parts[n - 1] === 'uploads')
-    return at(parts.slice(1, n - 2), method === 'POST' ? write(startUpload) : null);
-  if (n >= 5 && parts[n - 3] === 'blobs' && parts[n - 2] === 'uploads') {
-    const uuid = parts[n - 1];
-    const op =
-      method === 'GET'
-        ? read((r) => uploadStatus(r, uuid))
-        : method === 'PATCH'
-          ? write((r) => uploadChunk(r, uuid))
-          : method === 'PUT'
-            ? write((r) => finishUpload(r, uuid))
-            : method === 'DELETE'
-              ? write((r) => cancelUpload(r, uuid))
-              : null;
-    // Uploading needs write access; reading a session's state too, as Forgejo's route group does.
-    return at(parts.slice(1, n - 3), op && { ...op, level: 'write' });
-  }
-  if (n >= 4 && parts[n - 2] === 'blobs') {
-    const digest = parts[n - 1];
-    return at(
-      parts.slice(1, n - 2),
-      get ? read((r) => getBlob(r, digest)) : method === 'DELETE' ? write((r) => deleteBlob(r, digest)) : null,
-    );
-  }
-  if (n >= 4 && parts[n - 2] === 'manifests') {
-    const ref = parts[n - 1];
-    return at(
-      parts.slice(1, n - 2),
-      get
-        ? read((r) => getManifest(r, ref))
-        : method === 'PUT'
-          ? write((r) => putManifest(r, ref))
-          : method === 'DELETE'
-            ? write((r) => deleteManifest(r, ref))
-            : null,
-    );
-  }
-  return null;
+/** `GET /v2/`: the client learns it holds a usable token (the row's steps refuse it otherwise). */
+async function ping(s: RegistryState): Promise<void> {
+  answer(s.ctx, 200);
 }
 
-async function serve(ctx: Context, deps: PackageRegistryDeps, parts: string[]): Promise<void> {
-  const em = deps.orm.em.fork();
-  const header = typeof ctx.headers.authorization === 'string' ? ctx.headers.authorization : '';
-  const auth = async () =>
-    (await tokenAuth(em, deps, header)) ??
-    authenticate(em, deps.config, deps.authDeps, {
-      headers: ctx.headers,
-      query: new URLSearchParams(ctx.querystring),
-      peer: ctx.req.socket.remoteAddress,
-    });
-
-  if (parts.length === 1 && parts[0] === 'token' && ctx.method === 'GET') {
-    const caller = await auth();
-    if (!caller.doer && deps.config.SERVICE.REQUIRE_SIGNIN_VIEW) throw E.unauthorized();
-    ctx.status = 200;
-    ctx.body = { token: mintToken(deps, caller) };
-    return;
-  }
-  // Every other route wants a caller: a registry token (an anonymous one too) or credentials; none gets the challenge.
-  const found = parts.length === 0 ? null : route(ctx.method, parts);
-  if (parts.length > 0 && !found) throw new RegistryError(404, 'NOT_FOUND:not found');
-  const signed = await tokenAuth(em, deps, header);
-  const caller = signed ?? (await auth());
-  if (!caller.doer && (!signed || deps.config.SERVICE.REQUIRE_SIGNIN_VIEW)) throw E.unauthorized();
-  if (!found) return answer(ctx, 200);
-  const image = found.image.join('/');
-  if (!IMAGE.test(image)) throw E.nameInvalid();
-  const owner = await em.findOne(User, { lowerName: found.owner.toLowerCase() });
-  if (!owner) throw E.nameUnknown();
-  const r: ImageRequest = { ctx, deps, em, auth: caller, owner, image };
-  try {
-    await checkAccess(deps.config, r, found.op.level);
-  } catch (e) {
-    if (e instanceof RegistryError && e.status === 401) throw E.unauthorized(e.message);
-    if (e instanceof RegistryError && e.status === 403) throw E.denied(e.message);
-    throw e;
-  }
-  await found.op.run(r);
+/** `GET /v2/token`: a registry token for the caller the row's steps authenticated. */
+async function token(s: RegistryState): Promise<void> {
+  if (!s.auth) throw E.unauthorized();
+  s.ctx.status = 200;
+  s.ctx.body = { token: mintToken(s.deps, s.auth) };
 }
 
-/** Koa middleware for `<ROOT>v2/`; mount it before the body parser, which must not read the uploads. */
-export function serveContainerRegistry(deps: PackageRegistryDeps): Middleware {
-  const prefix = `${deps.config.appSubUrl}/v2`;
-  return async (ctx, next) => {
-    if (ctx.path !== prefix && !ctx.path.startsWith(`${prefix}/`)) return next();
-    const parts = pathSegments(ctx.path.slice(prefix.length));
-    try {
-      if (!parts) throw new RegistryError(400, 'NAME_INVALID:invalid path');
-      await serve(ctx, deps, parts);
-    } catch (e) {
-      const err =
-        e instanceof RegistryError
-          ? e
-          : e instanceof HttpError && e.status < 500
-            ? new RegistryError(e.status, e.message, e.status === 401)
-            : null;
-      if (!err) throw e;
-      if (e instanceof HttpError) for (const [k, v] of Object.entries(e.extra.headers ?? {})) ctx.set(k, v);
-      renderError(ctx, deps.config.appUrl, err);
-    }
-  };
-}
+export const container: Registry = {
+  type: TYPE,
+  handlers: {
+    ping: { needs: ['caller'], run: ping },
+    token: { needs: ['caller'], run: token },
+    tagList: ofImage((r) => tagList(r)),
+    startUpload: ofImage((r) => startUpload(r)),
+    uploadStatus: ofImage((r, p) => uploadStatus(r, p.uuid!)),
+    uploadChunk: ofImage((r, p) => uploadChunk(r, p.uuid!)),
+    finishUpload: ofImage((r, p) => finishUpload(r, p.uuid!)),
+    cancelUpload: ofImage((r, p) => cancelUpload(r, p.uuid!)),
+    getBlob: ofImage((r, p) => getBlob(r, p.digest!)),
+    deleteBlob: ofImage((r, p) => deleteBlob(r, p.digest!)),
+    getManifest: ofImage((r, p) => getManifest(r, p.reference!)),
+    putManifest: ofImage((r, p) => putManifest(r, p.reference!)),
+    deleteManifest: ofImage((r, p) => deleteManifest(r, p.reference!)),
+  },
+  renderError: (ctx, err, appUrl) => renderError(ctx, appUrl, err),
+};

@@ -15,16 +15,7 @@ import {
   spool,
   versionFiles,
 } from '../packages.ts';
-import {
-  checkQuota,
-  emptyAnswer,
-  RegistryError,
-  sendFile,
-  uploader,
-  type Operation,
-  type Registry,
-  type RegistryRequest,
-} from './common.ts';
+import { checkQuota, emptyAnswer, RegistryError, sendFile, uploader, ofOwner, type Registry, type RegistryRequest } from './common.ts';
 
 const TYPE = 'generic';
 
@@ -102,17 +93,10 @@ async function removeVersion(r: RegistryRequest, name: string, version: string):
 
 export const generic: Registry = {
   type: TYPE,
-  route(method, parts): Operation | null {
-    const [name, version, filename, ...rest] = parts;
-    if (!name || !version || rest.length > 0) return null;
-    if (filename !== undefined && (method === 'GET' || method === 'HEAD'))
-      return { level: 'read', run: (r) => download(r, name, version, filename) };
-    if (filename !== undefined && method === 'PUT') return { level: 'write', run: (r) => upload(r, name, version, filename) };
-    if (method === 'DELETE')
-      return {
-        level: 'write',
-        run: (r) => (filename === undefined ? removeVersion(r, name, version) : removeFile(r, name, version, filename)),
-      };
-    return null;
+  handlers: {
+    download: ofOwner((r, p) => download(r, p.name!, p.version!, p.filename!)),
+    upload: ofOwner((r, p) => upload(r, p.name!, p.version!, p.filename!)),
+    removeFile: ofOwner((r, p) => removeFile(r, p.name!, p.version!, p.filename!)),
+    removeVersion: ofOwner((r, p) => removeVersion(r, p.name!, p.version!)),
   },
 };

@@ -22,7 +22,7 @@ import {
   RegistryError,
   sendFile,
   uploader,
-  type Operation,
+  ofOwner,
   type Registry,
   type RegistryRequest,
 } from './common.ts';
@@ -219,10 +219,8 @@ async function download(r: RegistryRequest, parts: string[]): Promise<void> {
 
 export const maven: Registry = {
   type: TYPE,
-  route(method, parts): Operation | null {
-    if (parts.length === 0) return null;
-    if (method === 'GET' || method === 'HEAD') return { level: 'read', run: (r) => download(r, parts) };
-    if (method === 'PUT') return { level: 'write', run: (r) => upload(r, parts) };
-    return null;
+  handlers: {
+    download: ofOwner((r, p) => download(r, p.path!.split('/'))),
+    upload: ofOwner((r, p) => upload(r, p.path!.split('/'))),
   },
 };

@@ -12,7 +12,7 @@
 // Errors are JSON `{"error": message}`. A version is stored with Forgejo's npm metadata; a dist-tag is an
 // `npm.tag` property of the version it points to.
 import { findVersion, removePackageVersion } from '../packages.ts';
-import { emptyAnswer, readCapped, RegistryError, type Operation, type Registry, type RegistryRequest } from './common.ts';
+import { emptyAnswer, readCapped, RegistryError, ofOwner, type Registry, type RegistryRequest } from './common.ts';
 import { TYPE, checkTag, isRecord } from './npm-metadata.ts';
 import { publish } from './npm-publish.ts';
 import { packageVersions, listTags, addTag, removeTag, setTag, tagsOf } from './npm-tags.ts';
@@ -83,68 +83,43 @@ async function updatePackument(r: RegistryRequest, name: string): Promise<void> 
 }
 
 // ---------------------------------------------------------------------------------------------
-// Routing
+// Handlers
 
-/** The package name at the head of `parts` (`@scope`, `name` or `@scope/name` from `%2f`) and what follows. */
-function splitName(parts: string[]): [string, string[]] | null {
-  const [first, second] = parts;
+/**
+ * The package name a path names from its segment at `i` on: `name`, `@scope/name` (two segments) or
+ * `@scope%2fname` (one, decoded); `-` heads npm's own paths and names nothing. Returns the name and the
+ * index of the segment after it, or null.
+ */
+export function packageNameAt(parts: readonly string[], i: number): { value: string; next: number } | null {
+  const first = parts[i];
   if (!first || first === '-') return null;
-  if (first.startsWith('@') && !first.includes('/')) return second ? [`${first}/${second}`, parts.slice(2)] : null;
-  return [first, parts.slice(1)];
-}
-
-const read = (run: Operation['run']): Operation => ({ level: 'read', run });
-const write = (run: Operation['run']): Operation => ({ level: 'write', run });
-
-function route(method: string, parts: string[]): Operation | null {
-  const get = method === 'GET' || method === 'HEAD';
-  if (parts[0] === '-') {
-    if (parts.length === 3 && parts[1] === 'v1' && parts[2] === 'search') return get ? read(search) : null;
-    const named = parts[1] === 'package' ? splitName(parts.slice(2)) : null;
-    if (!named || named[1][0] !== 'dist-tags') return null;
-    const [name, [, tag, ...extra]] = named;
-    if (extra.length > 0) return null;
-    if (tag === undefined) return get ? read((r) => listTags(r, name)) : null;
-    if (method === 'PUT') return write((r) => addTag(r, name, tag));
-    if (method === 'DELETE') return write((r) => removeTag(r, name, tag));
-    return null;
+  if (first.startsWith('@') && !first.includes('/')) {
+    const second = parts[i + 1];
+    return second ? { value: `${first}/${second}`, next: i + 2 } : null;
   }
-  // A package named `api` has no path `api/packages/...`, so the doubled path hides none of its routes.
-  if (parts[0] === 'api' && parts[1] === 'packages' && parts[3] === TYPE && method === 'DELETE') {
-    const inner = splitName(parts.slice(4));
-    const owner = parts[2]?.toLowerCase();
-    const version = inner ? tarballOf(inner[1]) : null;
-    if (!inner || version === null) return null;
-    return write((r) => {
-      if (r.owner.lowerName !== owner) throw new RegistryError(404, 'package does not exist');
-      return removeVersion(r, inner[0], version);
-    });
-  }
-  const named = splitName(parts);
-  if (!named) return null;
-  const [name, rest] = named;
-  if (rest.length === 0) return get ? read((r) => packageDocument(r, name)) : method === 'PUT' ? write(publish) : null;
-  if (rest[0] === '-rev' && rest.length === 2) {
-    if (method === 'DELETE') return write((r) => removePackage(r, name));
-    if (method === 'PUT') return write((r) => updatePackument(r, name));
-    return null;
-  }
-  if (rest[0] !== '-') return null;
-  if (rest.length === 2) return get ? read((r) => downloadByName(r, name, rest[1])) : null;
-  if (rest.length === 3) return get ? read((r) => download(r, name, rest[1], rest[2])) : null;
-  const version = tarballOf(rest);
-  if (version !== null) return method === 'DELETE' ? write((r) => removeVersion(r, name, version)) : null;
-  return null;
-}
-
-/** The version of `-/<version>/<file>/-rev/<rev>` (what follows a package name), else null. */
-function tarballOf(rest: string[]): string | null {
-  return rest.length === 5 && rest[0] === '-' && rest[3] === '-rev' ? rest[1] : null;
+  return { value: first, next: i + 1 };
 }
 
 export const npm: Registry = {
   type: TYPE,
-  route,
+  handlers: {
+    search: ofOwner((r) => search(r)),
+    listTags: ofOwner((r, p) => listTags(r, p.name!)),
+    addTag: ofOwner((r, p) => addTag(r, p.name!, p.tag!)),
+    removeTag: ofOwner((r, p) => removeTag(r, p.name!, p.tag!)),
+    // The tarball's path resolved against a default registry: the owner must be the row's own.
+    removeVersionByFullPath: ofOwner((r, p) => {
+      if (r.owner.lowerName !== p.owner2!.toLowerCase()) throw new RegistryError(404, 'package does not exist');
+      return removeVersion(r, p.name!, p.version!);
+    }),
+    packageDocument: ofOwner((r, p) => packageDocument(r, p.name!)),
+    publish: ofOwner((r) => publish(r)),
+    removePackage: ofOwner((r, p) => removePackage(r, p.name!)),
+    updatePackument: ofOwner((r, p) => updatePackument(r, p.name!)),
+    downloadByName: ofOwner((r, p) => downloadByName(r, p.name!, p.filename!)),
+    download: ofOwner((r, p) => download(r, p.name!, p.version!, p.filename!)),
+    removeVersion: ofOwner((r, p) => removeVersion(r, p.name!, p.version!)),
+  },
   renderError(ctx, err) {
     ctx.status = err.status;
     ctx.body = { error: err.message };

@@ -22,16 +22,7 @@ import {
   versionFiles,
   type Spooled,
 } from '../packages.ts';
-import {
-  checkQuota,
-  emptyAnswer,
-  RegistryError,
-  sendFile,
-  uploader,
-  type Operation,
-  type Registry,
-  type RegistryRequest,
-} from './common.ts';
+import { checkQuota, emptyAnswer, RegistryError, sendFile, uploader, ofOwner, type Registry, type RegistryRequest } from './common.ts';
 
 const TYPE = 'pypi';
 
@@ -267,11 +258,9 @@ async function download(r: RegistryRequest, id: string, version: string, filenam
 
 export const pypi: Registry = {
   type: TYPE,
-  route(method, parts): Operation | null {
-    const get = method === 'GET' || method === 'HEAD';
-    if (parts.length === 0) return method === 'POST' ? { level: 'write', run: upload } : null;
-    if (parts[0] === 'simple' && parts.length === 2 && get) return { level: 'read', run: (r) => simpleIndex(r, parts[1]) };
-    if (parts[0] === 'files' && parts.length === 4 && get) return { level: 'read', run: (r) => download(r, parts[1], parts[2], parts[3]) };
-    return null;
+  handlers: {
+    upload: ofOwner((r) => upload(r)),
+    simpleIndex: ofOwner((r, p) => simpleIndex(r, p.name!)),
+    download: ofOwner((r, p) => download(r, p.name!, p.version!, p.filename!)),
   },
 };
