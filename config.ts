@@ -189,6 +189,17 @@ const SETTINGS = {
   LOG: {
     LEVEL: { kind: 'string', default: 'info' },
   },
+  /**
+   * Forgejo's [metrics]: `GET /metrics` in Prometheus's text format (lib/runtime/metrics.ts), off by
+   * default; TOKEN, when set, is the Bearer token a scrape must send. The two ENABLED_ISSUE_BY_* add
+   * Forgejo's per-label and per-repository issue gauges.
+   */
+  METRICS: {
+    ENABLED: { kind: 'bool', default: 'false' },
+    TOKEN: { kind: 'string', default: '' },
+    ENABLED_ISSUE_BY_LABEL: { kind: 'bool', default: 'false' },
+    ENABLED_ISSUE_BY_REPOSITORY: { kind: 'bool', default: 'false' },
+  },
 } as const satisfies Record<string, Record<string, SettingDef>>;
 
 type Settings = typeof SETTINGS;
