@@ -39,6 +39,11 @@ const SETTINGS = {
     LFS_MAX_FILE_SIZE: { kind: 'int', default: '0' },
     LFS_LOCKS_PAGING_NUM: { kind: 'int', default: '50' },
     OFFLINE_MODE: { kind: 'bool', default: 'true' },
+    /**
+     * Forgejo's: how long, after SIGTERM or SIGINT, requests and git operations in flight may take to
+     * finish before their connections are cut (a Go duration; lib/runtime/shutdown.ts).
+     */
+    GRACEFUL_HAMMER_TIME: { kind: 'string', default: '60s' },
   },
   DATABASE: {
     URL: { kind: 'string', default: '' },
@@ -221,6 +226,8 @@ export type Config = {
   lfsAuthExpiryMs: number;
   /** CACHE.ANSWERS_MAX_AGE in milliseconds. */
   answersMaxAgeMs: number;
+  /** SERVER.GRACEFUL_HAMMER_TIME in milliseconds. */
+  gracefulHammerMs: number;
   /** CAIRN__ variables that name no known setting. */
   unknown: string[];
   /** The app.ini read, if any (absolute). */
@@ -293,6 +300,12 @@ export function loadConfig(
       `${where('CACHE', 'ANSWERS_MAX_AGE')}: "${cfg.CACHE.ANSWERS_MAX_AGE}" is not a positive duration (such as 60s or 5m)`,
     );
   cfg.answersMaxAgeMs = answersAge;
+  const hammer = parseDuration(cfg.SERVER.GRACEFUL_HAMMER_TIME);
+  if (hammer === null || hammer < 0)
+    throw new ConfigError(
+      `${where('SERVER', 'GRACEFUL_HAMMER_TIME')}: "${cfg.SERVER.GRACEFUL_HAMMER_TIME}" is not a duration (such as 60s or 2m)`,
+    );
+  cfg.gracefulHammerMs = hammer;
   if (cfg.CACHE.ANSWERS_MAX_MB < 0) throw new ConfigError(`${where('CACHE', 'ANSWERS_MAX_MB')}: must be 0 or more`);
   if (cfg.SERVER.LFS_MAX_FILE_SIZE < 0)
     throw new ConfigError(`${where('SERVER', 'LFS_MAX_FILE_SIZE')}: must be 0 (no limit) or a number of bytes`);
