@@ -169,7 +169,7 @@ async function serve(cfg: Config) {
   // in flight (HTTP requests, git over HTTP and SSH, admin commands, background jobs) gets
   // GRACEFUL_HAMMER_TIME to finish, then the database is closed and the process exits 0.
   const graceMs = cfg.gracefulHammerMs;
-  let cutHttp = () => undefined as void;
+  let cutHttp: () => void = () => undefined;
   const stop = async (signal: NodeJS.Signals) => {
     const began = Date.now();
     log.info({ signal, graceMs }, 'shutdown began: no new connections; requests and git operations in flight may finish');

@@ -21,7 +21,7 @@ const IDLE_SWEEP_MS = 50;
  * call, cuts the connections left and resolves false. `hammer()` cuts them at once (a second signal).
  */
 export function drainHttp(server: http.Server, graceMs: number): { done: Promise<boolean>; hammer(): void } {
-  let hammer = () => undefined as void;
+  let hammer: () => void = () => undefined;
   const done = new Promise<boolean>((resolve) => {
     let settled = false;
     // Requests that come on a kept-alive connection meanwhile are answered, and that connection ends with them.
