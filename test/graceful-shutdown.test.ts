@@ -5,7 +5,7 @@
 //   completely, or was never accepted (its connection refused, or reset before the server read it:
 //   then its write is not in the database either), and every write answered 201 is there;
 // - a push held in flight (CAIRN_PAUSEPOINT=push-finish, lib/runtime/failpoint.ts) when the signal
-//   comes completes and git reports success, while new connections are refused.
+//   comes completes and git reports success, over HTTP and over SSH, while new connections are refused.
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -18,6 +18,8 @@ import pg from 'pg';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../model/db.ts';
 import { cloneUrl, commitFiles, mustGit } from './helpers/git-cli.ts';
+import { gitSshCommand, makeKeyPair } from './helpers/ssh.ts';
+import net from 'node:net';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-graceful-'));
@@ -268,6 +270,50 @@ test('a push in flight at SIGTERM completes and git reports success; new connect
   assert.not.ok(pushEnded, 'refused while the push was still in flight');
   const pushed = await push;
   assert.ok(pushed.ok, `git push failed: ${pushed.out}\n${s.out()}`);
+  assert.is(await s.exited, 0, s.out());
+  assert.is(logged(s).find((l) => l.msg.startsWith('shutdown ended'))?.drained, true, s.out());
+  const bare = path.join(dataPath, 'forgejo-repositories', OWNER, `${REPO}.git`);
+  assert.is(await mustGit(null, '--git-dir', bare, 'rev-parse', 'refs/heads/main'), head);
+});
+
+test('a push over SSH in flight at SIGTERM completes and git reports success; the SSH port refuses new connections', async () => {
+  const key = await makeKeyPair(tmp, 'graceful-key');
+  const s = await serve({
+    CAIRN_PAUSEPOINT: 'push-finish=3000',
+    CAIRN__SERVER__SSH_LISTEN_PORT: '0',
+    CAIRN__SERVER__SSH_LISTEN_HOST: '127.0.0.1',
+  });
+  const port = Number(/"port":(\d+),"msg":"cairn ssh server listening/.exec(s.out())?.[1]);
+  assert.ok(port > 0, s.out());
+  const added = await request(s.url, 'POST', '/api/v1/user/keys', token, { title: 'graceful', key: key.publicKey });
+  assert.is(added.kind === 'answered' && added.status, 201, JSON.stringify(added));
+  const work = fs.mkdtempSync(path.join(tmp, 'wt-'));
+  const sshEnv = { ...process.env, GIT_SSH_COMMAND: gitSshCommand(key, port), GIT_TERMINAL_PROMPT: '0' };
+  await run('git', ['clone', '-q', `ssh://git@127.0.0.1:${port}/${OWNER}/${REPO}.git`, work], { env: sshEnv });
+  const head = await commitFiles(work, { 'over-ssh.txt': 'pushed over SSH during a shutdown\n' }, 'over SSH during a shutdown');
+  let pushEnded = false;
+  const push = run('git', ['-C', work, 'push', '-q', 'origin', 'HEAD'], { env: sshEnv }).then(
+    () => ({ ok: true, out: '' }),
+    (e: { stderr?: string; message: string }) => ({ ok: false, out: e.stderr ?? e.message }),
+  );
+  void push.then(() => {
+    pushEnded = true;
+  });
+  await until('the push reached its pause', () => s.out().includes('pausepoint push-finish'), s);
+  process.kill(s.pid, 'SIGTERM');
+  await until('shutdown began', () => s.out().includes('shutdown began'), s);
+  const refused = await new Promise<boolean>((resolve) => {
+    const c = net.connect(port, '127.0.0.1');
+    c.once('connect', () => {
+      c.destroy();
+      resolve(false);
+    });
+    c.once('error', (e: NodeJS.ErrnoException) => resolve(e.code === 'ECONNREFUSED'));
+  });
+  assert.ok(refused, 'a new SSH connection during the drain is refused');
+  assert.not.ok(pushEnded, 'refused while the push was still in flight');
+  const pushed = await push;
+  assert.ok(pushed.ok, `git push over SSH failed: ${pushed.out}\n${s.out()}`);
   assert.is(await s.exited, 0, s.out());
   assert.is(logged(s).find((l) => l.msg.startsWith('shutdown ended'))?.drained, true, s.out());
   const bare = path.join(dataPath, 'forgejo-repositories', OWNER, `${REPO}.git`);
