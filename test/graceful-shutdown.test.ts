@@ -19,6 +19,7 @@ import { loadConfig } from '../config.ts';
 import { openDatabase } from '../model/db.ts';
 import { cloneUrl, commitFiles, mustGit } from './helpers/git-cli.ts';
 import { gitSshCommand, makeKeyPair } from './helpers/ssh.ts';
+import { requireTools } from './helpers/tools.ts';
 import net from 'node:net';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -277,6 +278,7 @@ test('a push in flight at SIGTERM completes and git reports success; new connect
 });
 
 test('a push over SSH in flight at SIGTERM completes and git reports success; the SSH port refuses new connections', async () => {
+  requireTools('ssh', 'ssh-keygen');
   const key = await makeKeyPair(tmp, 'graceful-key');
   const s = await serve({
     CAIRN_PAUSEPOINT: 'push-finish=3000',
