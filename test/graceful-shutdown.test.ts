@@ -15,7 +15,7 @@ import { promisify } from 'node:util';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import pg from 'pg';
-import { loadConfig } from '../config.ts';
+import { ConfigError, loadConfig } from '../config.ts';
 import { openDatabase } from '../model/db.ts';
 import { cloneUrl, commitFiles, mustGit } from './helpers/git-cli.ts';
 import { gitSshCommand, makeKeyPair } from './helpers/ssh.ts';
@@ -320,6 +320,34 @@ test('a push over SSH in flight at SIGTERM completes and git reports success; th
   assert.is(logged(s).find((l) => l.msg.startsWith('shutdown ended'))?.drained, true, s.out());
   const bare = path.join(dataPath, 'forgejo-repositories', OWNER, `${REPO}.git`);
   assert.is(await mustGit(null, '--git-dir', bare, 'rev-parse', 'refs/heads/main'), head);
+});
+
+test('GRACEFUL_HAMMER_TIME bounds the shutdown: work still running when it ends is cut, the log says so, exit 0', async () => {
+  const s = await serve({ CAIRN_PAUSEPOINT: 'push-finish=20000', CAIRN__SERVER__GRACEFUL_HAMMER_TIME: '1s' });
+  const work = fs.mkdtempSync(path.join(tmp, 'wt-'));
+  await mustGit(null, 'clone', '-q', cloneUrl(s.url, OWNER, REPO, [OWNER, token]), work);
+  await commitFiles(work, { 'cut.txt': 'held past the grace period\n' }, 'held past the grace period');
+  const push = run('git', ['-C', work, 'push', '-q', 'origin', 'HEAD'], { env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } }).then(
+    () => true,
+    () => false,
+  );
+  await until('the push reached its pause', () => s.out().includes('pausepoint push-finish'), s);
+  const signalled = Date.now();
+  process.kill(s.pid, 'SIGTERM');
+  assert.is(await s.exited, 0, s.out());
+  const took = Date.now() - signalled;
+  assert.ok(took < 15_000, `the shutdown took ${took} ms with a 1 s grace period`);
+  assert.is(logged(s).find((l) => l.msg.startsWith('shutdown ended'))?.drained, false, s.out());
+  assert.not.ok(await push, 'the push held past the grace period was cut');
+});
+
+test('GRACEFUL_HAMMER_TIME is a duration', () => {
+  assert.is(loadConfig({}, {}).gracefulHammerMs, 60_000, "Forgejo's default");
+  assert.is(loadConfig({}, { SERVER__GRACEFUL_HAMMER_TIME: '2m' }).gracefulHammerMs, 120_000);
+  assert.throws(
+    () => loadConfig({}, { SERVER__GRACEFUL_HAMMER_TIME: 'soon' }),
+    (e: unknown) => e instanceof ConfigError && /GRACEFUL_HAMMER_TIME/.test(String(e)),
+  );
 });
 
 test.run();

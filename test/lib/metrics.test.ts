@@ -2,8 +2,12 @@
 // default); Prometheus's text format when on, with Forgejo's instance gauges counting what the API
 // made, per-row request counters labelled by the table's spelling of the row, kept-answer lookups and
 // the process's own metrics; with TOKEN set, 401 unless `Authorization: Bearer <TOKEN>`.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { loadConfig } from '../../config.ts';
 import { call } from '../helpers/client.ts';
 import { makeRepo, makeUser, uniq } from '../helpers/fixtures.ts';
 import { openTestDb, startServer, type TestDb } from '../helpers/server.ts';
@@ -225,6 +229,24 @@ test("the database pool is measured (and its size on PostgreSQL: the embedded da
     assert.type(value(samples, 'cairn_db_pool_pending_acquires'), 'number');
   } finally {
     await srv.close();
+  }
+});
+
+test("settings: app.ini's [metrics] and CAIRN__METRICS__*, the variable winning", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-metrics-ini-'));
+  try {
+    const file = path.join(dir, 'app.ini');
+    fs.writeFileSync(file, '[metrics]\nENABLED = true\nTOKEN = from-the-file\nENABLED_ISSUE_BY_LABEL = true\n');
+    const cfg = loadConfig({}, {}, file);
+    assert.is(cfg.METRICS.ENABLED, true);
+    assert.is(cfg.METRICS.TOKEN, 'from-the-file');
+    assert.is(cfg.METRICS.ENABLED_ISSUE_BY_LABEL, true);
+    assert.is(cfg.METRICS.ENABLED_ISSUE_BY_REPOSITORY, false);
+    assert.equal(cfg.fileNotices, []);
+    assert.is(loadConfig({ CAIRN__METRICS__TOKEN: 'from-env' }, {}, file).METRICS.TOKEN, 'from-env');
+    assert.is(loadConfig({}).METRICS.ENABLED, false, 'off by default');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 });
 
