@@ -31,6 +31,7 @@ import { takeServingLock } from './lib/runtime/serving-lock.ts';
 import { missingServeFlags, withoutTsx } from './lib/runtime/node-flags.ts';
 import { collectWhenIdle } from './lib/runtime/idle-gc.ts';
 import { guardProcess } from './lib/runtime/process-guard.ts';
+import { drainHttp, drainServer, onStopSignals, within } from './lib/runtime/shutdown.ts';
 
 const socketPath = (cfg: Config) => path.join(cfg.dataPath, 'cairn-admin.sock');
 
@@ -168,22 +169,49 @@ async function serve(cfg: Config) {
   const webhooks = startWebhookDeliverer(db.orm.em, { log, secrets: new SecretBox(secretKey(cfg)), repoPath: repoPathFor(cfg) }, cfg);
   const cron = startCronScheduler(db.orm.em, { log, secrets: new SecretBox(secretKey(cfg)), repoPath: repoPathFor(cfg) }, cfg);
   log.info({ url: running.url, database: cfg.DATABASE.URL ? 'postgresql' : 'embedded' }, `cairn listening on ${running.url}`);
-  const stop = async () => {
+  // Graceful shutdown (lib/runtime/shutdown.ts): on SIGTERM or SIGINT nothing new is accepted, what is
+  // in flight (HTTP requests, git over HTTP and SSH, admin commands, background jobs) gets
+  // GRACEFUL_HAMMER_TIME to finish, then the database is closed and the process exits 0.
+  const graceMs = cfg.gracefulHammerMs;
+  let cutHttp: () => void = () => undefined;
+  const stop = async (signal: NodeJS.Signals) => {
+    const began = Date.now();
+    log.info({ signal, graceMs }, 'shutdown began: no new connections; requests and git operations in flight may finish');
     idle.stop();
-    await mirrors.stop();
-    await webhooks.stop();
-    await cron.stop();
-    admin.close();
-    await ssh?.close();
+    const http = drainHttp(running.server, graceMs);
+    cutHttp = http.hammer;
+    const [httpDrained, sshDrained, adminDrained, jobsStopped] = await Promise.all([
+      http.done,
+      ssh
+        ? within(
+            ssh.close(graceMs).then(() => true),
+            graceMs + 1000,
+            false,
+          )
+        : true,
+      drainServer(admin, graceMs),
+      within(
+        Promise.all([mirrors.stop(), webhooks.stop(), cron.stop()]).then(() => true),
+        graceMs,
+        false,
+      ),
+    ]);
     fs.rmSync(socketPath(cfg), { force: true });
-    await running.close();
     await closeAll();
     await serving.release();
     await db.close();
+    const drained = httpDrained && sshDrained && adminDrained && jobsStopped;
+    log[drained ? 'info' : 'warn'](
+      { ms: Date.now() - began, drained, http: httpDrained, ssh: sshDrained, admin: adminDrained, jobs: jobsStopped },
+      drained ? 'shutdown ended: everything in flight finished' : 'shutdown ended: the grace period ran out, work in flight was cut',
+    );
     process.exit(0);
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  onStopSignals(stop, (signal) => {
+    log.warn({ signal }, 'second signal: connections in flight are cut');
+    cutHttp();
+    void ssh?.close();
+  });
 }
 
 /** Forgejo's global `--config FILE` (also `--config=FILE`, `-c FILE`), taken out of argv wherever it stands. */

@@ -39,6 +39,11 @@ const SETTINGS = {
     LFS_MAX_FILE_SIZE: { kind: 'int', default: '0' },
     LFS_LOCKS_PAGING_NUM: { kind: 'int', default: '50' },
     OFFLINE_MODE: { kind: 'bool', default: 'true' },
+    /**
+     * Forgejo's: how long, after SIGTERM or SIGINT, requests and git operations in flight may take to
+     * finish before their connections are cut (a Go duration; lib/runtime/shutdown.ts).
+     */
+    GRACEFUL_HAMMER_TIME: { kind: 'string', default: '60s' },
   },
   DATABASE: {
     URL: { kind: 'string', default: '' },
@@ -198,6 +203,17 @@ const SETTINGS = {
   LOG: {
     LEVEL: { kind: 'string', default: 'info' },
   },
+  /**
+   * Forgejo's [metrics]: `GET /metrics` in Prometheus's text format (lib/runtime/metrics.ts), off by
+   * default; TOKEN, when set, is the Bearer token a scrape must send. The two ENABLED_ISSUE_BY_* add
+   * Forgejo's per-label and per-repository issue gauges.
+   */
+  METRICS: {
+    ENABLED: { kind: 'bool', default: 'false' },
+    TOKEN: { kind: 'string', default: '' },
+    ENABLED_ISSUE_BY_LABEL: { kind: 'bool', default: 'false' },
+    ENABLED_ISSUE_BY_REPOSITORY: { kind: 'bool', default: 'false' },
+  },
 } as const satisfies Record<string, Record<string, SettingDef>>;
 
 type Settings = typeof SETTINGS;
@@ -221,6 +237,8 @@ export type Config = {
   answersMaxAgeMs: number;
   /** DATABASE.CONNECT_TIMEOUT, POOL_TIMEOUT and STATEMENT_TIMEOUT in milliseconds (0: no bound). */
   databaseTimeouts: DatabaseTimeouts;
+  /** SERVER.GRACEFUL_HAMMER_TIME in milliseconds. */
+  gracefulHammerMs: number;
   /** CAIRN__ variables that name no known setting. */
   unknown: string[];
   /** The app.ini read, if any (absolute). */
@@ -310,6 +328,12 @@ export function loadConfig(
     acquireMs: timeout('POOL_TIMEOUT'),
     statementMs: timeout('STATEMENT_TIMEOUT'),
   };
+  const hammer = parseDuration(cfg.SERVER.GRACEFUL_HAMMER_TIME);
+  if (hammer === null || hammer < 0)
+    throw new ConfigError(
+      `${where('SERVER', 'GRACEFUL_HAMMER_TIME')}: "${cfg.SERVER.GRACEFUL_HAMMER_TIME}" is not a duration (such as 60s or 2m)`,
+    );
+  cfg.gracefulHammerMs = hammer;
   if (cfg.CACHE.ANSWERS_MAX_MB < 0) throw new ConfigError(`${where('CACHE', 'ANSWERS_MAX_MB')}: must be 0 or more`);
   if (cfg.SERVER.LFS_MAX_FILE_SIZE < 0)
     throw new ConfigError(`${where('SERVER', 'LFS_MAX_FILE_SIZE')}: must be 0 (no limit) or a number of bytes`);

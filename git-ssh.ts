@@ -39,7 +39,11 @@ export interface RunningSsh {
   port: number;
   /** The host key's fingerprint (lib/transport/ssh-host-key.ts hostKeyFingerprint). */
   fingerprint: string;
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections; resolves once every connection has ended. Open connections are ended
+   * at once, or with `graceMs`, left that long to finish their git commands first (graceful shutdown).
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 const SUBCOMMAND: Record<GitVerb, string> = {
@@ -67,11 +71,18 @@ export async function startSshServer(deps: SshServerDeps, port: number, host: st
   return {
     port: (server.address() as AddressInfo).port,
     fingerprint: hostKeyFingerprint(hostKey),
-    close: () =>
+    close: (graceMs = 0) =>
       new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        // Open sessions end with the server, as HTTP connections do (server.ts listen).
-        for (const c of clients) c.end();
+        const endAll = () => {
+          for (const c of clients) c.end();
+        };
+        const hammer = graceMs > 0 ? setTimeout(endAll, graceMs) : null;
+        server.close(() => {
+          if (hammer) clearTimeout(hammer);
+          resolve();
+        });
+        // Open sessions end with the server, as HTTP connections do (server.ts listen), unless given time.
+        if (!hammer) endAll();
       }),
   };
 }

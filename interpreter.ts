@@ -19,6 +19,7 @@ import { HttpError, MSG } from './lib/http/errors.ts';
 import { hasScope } from './lib/auth/scopes.ts';
 import { applySudo } from './lib/auth/auth.ts';
 import { unusableInput } from './lib/http/request-input.ts';
+import { ROW_STATE } from './lib/http/request.ts';
 import { parseQuery } from './lib/http/query-params.ts';
 import { QuerySchemas } from './model/schemas/query.ts';
 import type { TSchema } from 'typebox';
@@ -260,7 +261,11 @@ export function mountTable(table: readonly RouteSpec[], cfg: Config, hooks: RunH
   const whole = new Router({ prefix });
   const bound = ordered.map(bindRoute);
   for (const route of bound)
-    whole.register(routerPath(route.spec.path), [route.spec.method], (ctx: Context) => runRoute(ctx, route, hooks));
+    whole.register(routerPath(route.spec.path), [route.spec.method], (ctx: Context) => {
+      // The row that answers, for the metrics' labels (lib/http/request.ts ROW_STATE); also below.
+      ctx.state[ROW_STATE] = route.spec;
+      return runRoute(ctx, route, hooks);
+    });
   const all = whole.routes();
   const reaches = ordered.map((spec) => reach(spec.path));
   const longest = Math.max(0, ...reaches.map((r) => r.count)) + 1;
@@ -320,6 +325,7 @@ export function mountTable(table: readonly RouteSpec[], cfg: Config, hooks: RunH
     const m = matched.get(ctx as Context) ?? find(ctx.method, path);
     if (m === null) return next();
     ctx.params = m.row.layer.params(path, m.captures.slice(1));
+    ctx.state[ROW_STATE] = m.row.route.spec;
     return runRoute(ctx as Context, m.row.route, hooks);
   };
   const plainContext = (ctx: Context): boolean => {
@@ -327,8 +333,14 @@ export function mountTable(table: readonly RouteSpec[], cfg: Config, hooks: RunH
     if (!ctx.path.startsWith(base)) return false;
     return !!matchOf(ctx)?.row.route.handler?.plainContext;
   };
-  const cached = (ctx: Context): boolean =>
-    (ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.path.startsWith(base) && matchOf(ctx)?.row.route.spec.cached === true;
+  const cached = (ctx: Context): boolean => {
+    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || !ctx.path.startsWith(base)) return false;
+    const spec = matchOf(ctx)?.row.route.spec;
+    if (spec?.cached !== true) return false;
+    // A kept answer is sent without running the row: it is still the row's answer (ROW_STATE).
+    ctx.state[ROW_STATE] = spec;
+    return true;
+  };
   return { routes: () => dispatch, plainContext, cached };
 }
 

@@ -32,6 +32,7 @@ import { openApiDocument } from './table/openapi.ts';
 import { serveAvatars } from './lib/users/avatar-serve.ts';
 import { serveSwaggerUi } from './lib/http/swagger-ui.ts';
 import { serveHealthCheck } from './lib/runtime/healthz.ts';
+import { createMetrics } from './lib/runtime/metrics.ts';
 import { serveAttachments } from './lib/attachments/serve.ts';
 import { servePackageRoutes } from './table/package-interpreter.ts';
 import { packageRoutes } from './table/packages.ts';
@@ -103,6 +104,11 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
     ctx.type = JSON_TYPE;
     ctx.body = renderJson(body);
   };
+
+  // GET /metrics and the measuring of every request, when [metrics] ENABLED (lib/runtime/metrics.ts);
+  // first, so it sees each answer's final status.
+  const metrics = createMetrics(config, orm, logger);
+  if (metrics) app.use(metrics.middleware);
 
   // Errors: HttpError is rendered as it says; anything else is logged with the request id and
   // answered 500 without internals. Then a large body left unread closes the connection. One
@@ -200,6 +206,7 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
         maxBytes: config.CACHE.ANSWERS_MAX_MB * 1024 * 1024,
         maxAgeMs: config.answersMaxAgeMs,
         cachedRow: (ctx) => router.cached(ctx),
+        onLookup: metrics?.keptAnswer,
       }),
     );
   }

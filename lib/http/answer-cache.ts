@@ -42,6 +42,8 @@ export interface AnswerCacheOptions {
   maxAgeMs: number;
   /** Whether a request's matched table row is marked `cached`. */
   cachedRow: (ctx: Context) => boolean;
+  /** Told of every lookup of a kept answer, whether it was sent again (the metrics count them). */
+  onLookup?: (hit: boolean) => void;
 }
 
 // Headers a kept answer does not carry over: its own request's id, and what Koa sets from the body.
@@ -78,7 +80,9 @@ export function answerCache(opts: AnswerCacheOptions): Middleware {
       return next();
     }
     const hit = kept.get(key);
-    if (hit && hit.snapshot === snapshot && hit.until > Date.now()) return send(ctx, hit);
+    const fresh = hit !== undefined && hit.snapshot === snapshot && hit.until > Date.now();
+    opts.onLookup?.(fresh);
+    if (fresh) return send(ctx, hit);
     await next();
     if (ctx.status !== 200 || !Buffer.isBuffer(ctx.body) || ctx.body.length > largest) return;
     const headers: Kept['headers'] = [];

@@ -18,6 +18,17 @@ import type { Services } from './services.ts';
 import type { ReceivedBody } from './request-body.ts';
 import type { QueryValues } from '../../model/schemas/query.ts';
 
+/**
+ * Where the interpreter records, on Koa's request state, the table row that answers a request (or whose
+ * kept answer is sent): its method and path as the table spells them. Read by the metrics
+ * (lib/runtime/metrics.ts), which label requests by row, never by raw path.
+ */
+export const ROW_STATE = 'cairnRow';
+export interface RowLabel {
+  readonly method: string;
+  readonly path: string;
+}
+
 export type Need =
   | 'doer'
   | 'user'

@@ -16,6 +16,7 @@ import { checkPush, hasPushRules, type RefUpdate } from './push-rules.ts';
 import { openHookSession, type HookDirs, type HookSession } from './push-hook.ts';
 import { CommandSniffer } from './push-commands.ts';
 import { repositoryChanged } from '../../git/changes.ts';
+import { pausepoint } from '../runtime/failpoint.ts';
 
 export interface PushDeps {
   config: Config;
@@ -79,6 +80,7 @@ export async function startPush(em: EntityManager, deps: PushDeps, access: GitAc
     observe: (input) => input.on('data', (chunk: Buffer) => sniffer.feed(chunk)),
     abort: close,
     async finish() {
+      await pausepoint('push-finish');
       await close();
       if (isWiki) return;
       await refreshAfterWrite(em, repo, repoPath, sniffer.branches(), { services, doerId: pusher.id, config });
