@@ -27,6 +27,7 @@ import { SecretBox } from './lib/auth/secretbox.ts';
 import { repoPathFor, type Services } from './lib/http/services.ts';
 import { clockOf, requestEm, type Orm } from './model/db.ts';
 import { answerCache } from './lib/http/answer-cache.ts';
+import { ReadAhead } from './lib/http/read-ahead.ts';
 import { commitInLane, commitWith } from './model/raw.ts';
 import { openApiDocument } from './table/openapi.ts';
 import { serveAvatars } from './lib/users/avatar-serve.ts';
@@ -186,7 +187,10 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
     const query = new URLSearchParams(ctx.querystring);
     const readOnly = ctx.method === 'GET' || ctx.method === 'HEAD';
     const plain = router.plainContext(ctx);
+    // The request's read-ahead, which its state carries from here to the handler (lib/http/read-ahead.ts).
+    const ahead = new ReadAhead();
     const auth: AuthResult = await authenticate(em, config, authDeps, {
+      ahead,
       headers: ctx.headers,
       query,
       peer: ctx.req.socket.remoteAddress,
@@ -197,7 +201,7 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
     if (auth.warning) ctx.set('Warning', auth.warning);
     // forgejo-facts 2.6 with the spec's preference for 401 on sign-in-required instances.
     if (!auth.doer && config.SERVICE.REQUIRE_SIGNIN_VIEW) throw new HttpError(401, 'Only signed in user is allowed to call APIs.');
-    ctx.state[STATE_AUTH] = { auth, em, query };
+    ctx.state[STATE_AUTH] = { auth, em, ahead, query };
     // Visible rate limits, when the instance sets them (lib/http/api-limit.ts).
     const budget =
       apiLimiter &&
@@ -221,7 +225,12 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
 
   const hooks: RunHooks = {
     makeState(ctx, route) {
-      const { auth, em, query } = ctx.state[STATE_AUTH] as { auth: AuthResult; em: RequestState['em']; query: URLSearchParams };
+      const { auth, em, ahead, query } = ctx.state[STATE_AUTH] as {
+        auth: AuthResult;
+        em: RequestState['em'];
+        ahead: ReadAhead;
+        query: URLSearchParams;
+      };
       const params: Record<string, string> = {};
       for (const [k, v] of Object.entries(ctx.params ?? {})) params[k] = Array.isArray(v) ? v.join('/') : String(v ?? '');
       // What the body may be, worked out when a step reads it (issue 10: most requests read none).
@@ -234,6 +243,7 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
         config,
         services,
         em,
+        ahead,
         method: ctx.method,
         plainContext: ctx.method === 'GET' || ctx.method === 'HEAD' || !!route.handler?.plainContext,
         path: ctx.path.slice('/api/v1'.length) || '/',

@@ -13,7 +13,7 @@ export const REPO = step('REPO', 'loader', [], ['repo'], async (s) => {
   const doer = s.auth.doer;
   // Rule 1: the signed-in user's own name never goes through a lookup or a redirect.
   const mine = doer && doer.lowerName === ownerName.toLowerCase();
-  const found = await findRepoByName(s.em, mine ? doer : ownerName, repoName, { plain: !!s.plainContext });
+  const found = await findRepoByName(s.em, mine ? doer : ownerName, repoName, { plain: !!s.plainContext, ahead: s.ahead });
   const owner = found.owner;
   if (!owner) {
     // Rule 2: renamed owner.
@@ -38,7 +38,7 @@ export const REPO = step('REPO', 'loader', [], ['repo'], async (s) => {
   }
   const perm = await repoPermission(
     s.em,
-    { repo, owner, doer, siteAdmin: isSiteAdmin(s), token: s.auth.token },
+    { repo, owner, doer, siteAdmin: isSiteAdmin(s), token: s.auth.token, ahead: s.ahead },
     new Set(units.map((u) => u.type)),
   );
   // Rule 6: no access is indistinguishable from no repository.

@@ -20,6 +20,7 @@ import { ADM, BODY, REPO_CTX, SELF, TOK, USER } from '../guards/index.ts';
 import { loadConfig } from '../config.ts';
 import { parseScopes } from '../lib/auth/scopes.ts';
 import type { RequestState } from '../guards/types.ts';
+import { ReadAhead } from '../lib/http/read-ahead.ts';
 
 const row = (over: Partial<RouteSpec>): RouteSpec => ({
   method: 'GET',
@@ -138,6 +139,7 @@ test('a network handler runs outside any transaction and writes in the short one
       config: loadConfig({}),
       services: {} as RequestState['services'],
       em: {} as RequestState['em'],
+      ahead: new ReadAhead(),
       method: 'POST',
       path: '/x',
       params: {},

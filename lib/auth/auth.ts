@@ -16,6 +16,7 @@ import type { SecretBox } from './secretbox.ts';
 import type { AuthLimiter } from './limits.ts';
 import type { AddressOf } from '../http/client-address.ts';
 import type { Auth, TokenInfo } from './auth-types.ts';
+import type { ReadAhead } from '../http/read-ahead.ts';
 
 export const QUERY_TOKEN_WARNING =
   'token and access_token API authentication is deprecated and will be removed in Forgejo v13.0.0. Please use AuthorizationHeaderToken instead. Existing queries will continue to work but without authorization.';
@@ -35,6 +36,8 @@ export interface AuthRequest extends AuthInput {
   repo?: RepoAhead | null;
   /** A read-only request that shows the caller's star count (GET /user): counted with the token, in one statement. */
   stars?: boolean;
+  /** The request's read-ahead (RequestState `ahead`), where what the token's statement read ahead is kept. */
+  ahead?: ReadAhead;
 }
 
 export interface AuthDeps {
@@ -70,7 +73,10 @@ export async function authenticate(em: EntityManager, cfg: Config, deps: AuthDep
   const tryToken = async (value: string) => {
     attempted = true;
     if (tried?.value !== value)
-      tried = { value, answer: await tokenLogin(em, value, !!req.plain, { repo: req.repo ?? undefined, stars: req.stars }) };
+      tried = {
+        value,
+        answer: await tokenLogin(em, value, !!req.plain, { repo: req.repo ?? undefined, stars: req.stars, ahead: req.ahead }),
+      };
     return tried.answer;
   };
   // 1. Basic with a password.
@@ -168,7 +174,7 @@ async function tokenLogin(
   em: EntityManager,
   value: string,
   plain: boolean,
-  ahead: { repo?: RepoAhead; stars?: boolean },
+  ahead: { repo?: RepoAhead; stars?: boolean; ahead?: ReadAhead },
 ): Promise<AuthResult | string> {
   let row;
   try {

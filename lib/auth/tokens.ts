@@ -7,6 +7,7 @@ import { User, type IUser } from '../../model/user.ts';
 import { mapPrefixed, plainPrefixed, prefixedColumns, prefixedId, readRowsFast } from '../../model/raw.ts';
 import { Repository } from '../../model/repo.ts';
 import type { TaskInfo } from './auth-types.ts';
+import { ReadAhead } from '../http/read-ahead.ts';
 import { keepRepoRead, repoByNameLateral } from '../repos/repos.ts';
 import { factsColumnsOfRepo, keepFactsRead, type FactsRow } from './perm.ts';
 import { keepStarCount, starCountColumn } from '../repos/social.ts';
@@ -85,7 +86,7 @@ export interface RepoAhead {
 export async function findToken(
   em: EntityManager,
   value: string,
-  opts: { plain?: boolean; repo?: RepoAhead; stars?: boolean } = {},
+  opts: { plain?: boolean; repo?: RepoAhead; stars?: boolean; ahead?: ReadAhead } = {},
 ): Promise<FoundToken> {
   if (value === '') throw new TokenLookupError('access token is empty');
   if (!TOKEN_RE.test(value)) throw new TokenLookupError(`access token does not exist [sha: ${value}]`);
@@ -136,16 +137,17 @@ export async function findToken(
       repo_ids: number[] | null;
     } & Record<string, unknown>
   >(em, [], sql, params);
+  const ahead = opts.ahead ?? new ReadAhead();
   for (const t of rows) {
     if (matches(value, t)) {
       const repoIds = t.repo_ids?.length ? t.repo_ids.map(Number).sort((a, b) => a - b) : null;
       if (repo) {
-        keepRepoRead(em, repo.owner, repo.name, t);
+        keepRepoRead(ahead, repo.owner, repo.name, t);
         const repoId = Number(prefixedId(em, Repository, t, 'r'));
-        if (issueIndex !== undefined && t.r != null) keepIssueRead(em, repoId, issueIndex, t);
-        if (newRow && t.r != null) keepNewRowAhead(em, newRow, repoId, Number(t.uid), t);
-        if (t.facts != null) keepFactsRead(em, Number(t.uid), repoId, t as unknown as FactsRow, !opts.plain);
-      } else if (opts.stars) keepStarCount(em, Number(t.uid), Number(t.star_count));
+        if (issueIndex !== undefined && t.r != null) keepIssueRead(ahead, repoId, issueIndex, t);
+        if (newRow && t.r != null) keepNewRowAhead(em, ahead, newRow, repoId, Number(t.uid), t);
+        if (t.facts != null) keepFactsRead(ahead, Number(t.uid), repoId, t as unknown as FactsRow, !opts.plain);
+      } else if (opts.stars) keepStarCount(ahead, Number(t.uid), Number(t.star_count));
       return {
         id: Number(t.id),
         uid: Number(t.uid),
