@@ -8,14 +8,12 @@ import Koa, { type Context, type Middleware } from 'koa';
 import pino, { type Logger } from 'pino';
 import type { Config } from './config.ts';
 import { routes } from './routes.table.ts';
+import { SIG } from './guards/index.ts';
 import { mountTable, type RunHooks } from './interpreter.ts';
 import type { Outcome, RequestState } from './guards/types.ts';
 import { isRedirect } from './guards/types.ts';
 import { HttpError, NOT_FOUND } from './lib/http/errors.ts';
 import { authenticate, type AuthDeps, type AuthResult } from './lib/auth/auth.ts';
-import type { RepoAhead } from './lib/auth/tokens.ts';
-import { isStorableText } from './model/schemas/storable.ts';
-import { positiveInt } from './lib/issues/issues.ts';
 import { createAuthLimiter } from './lib/auth/limits.ts';
 import { clientAddressOf } from './lib/http/client-address.ts';
 import { CACHE_CONTROL, etagOf, noneMatch } from './lib/http/conditional-get.ts';
@@ -185,18 +183,16 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
     if (!ctx.path.startsWith('/api/v1')) return next();
     const em = requestEm(orm);
     const query = new URLSearchParams(ctx.querystring);
-    const readOnly = ctx.method === 'GET' || ctx.method === 'HEAD';
     const plain = router.plainContext(ctx);
     // The request's read-ahead, which its state carries from here to the handler (lib/http/read-ahead.ts).
     const ahead = new ReadAhead();
     const auth: AuthResult = await authenticate(em, config, authDeps, {
-      ahead,
       headers: ctx.headers,
       query,
       peer: ctx.req.socket.remoteAddress,
       plain,
-      repo: repoAddressed(ctx.path, ctx.method),
-      stars: readOnly && ctx.path === '/api/v1/user',
+      // What the row's steps and the row itself declare they can be served from the token's statement.
+      ahead: () => router.tokenAhead(ctx, ahead, plain),
     });
     if (auth.warning) ctx.set('Warning', auth.warning);
     // forgejo-facts 2.6 with the spec's preference for 401 on sign-in-required instances.
@@ -236,7 +232,8 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
       // What the body may be, worked out when a step reads it (issue 10: most requests read none).
       const wanted = () => ({
         uploads: !!auth.doer,
-        text: ctx.path.startsWith('/api/v1/activitypub/'),
+        // SIG checks the Digest of the text as received.
+        text: route.spec.chain.includes(SIG),
         multipart: route.spec.body === 'multipart',
       });
       return {
@@ -347,49 +344,6 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
   app.use((ctx, next) => (ctx.path.startsWith('/api/v1/') && !ctx.path.startsWith('/api/v1/info/lfs') ? apiOnly : everything)(ctx, next));
   return app;
 }
-
-/**
- * The owner and repository names of an API path below `/repos/{owner}/{repo}`, decoded as the router
- * decodes parameters, or null. Only a hint: the token's statement finds this repository as well, and
- * the REPO loader uses that answer when it asks for the same names (lib/repos/repos.ts, issue 10). Names no
- * stored text can equal are left to the loader's checks. A POST of a new issue or comment also names
- * the new row, whose event's early reads the statement makes too (lib/issues/events.ts newRowAheadColumns).
- */
-export function repoAddressed(path: string, method = 'GET'): RepoAhead | null {
-  if (!path.startsWith('/api/v1/repos/')) return null;
-  const a = path.indexOf('/', 14);
-  if (a < 0) return null;
-  const b = path.indexOf('/', a + 1);
-  const rawOwner = path.slice(14, a);
-  const rawName = b < 0 ? path.slice(a + 1) : path.slice(a + 1, b);
-  if (rawOwner === '' || rawName === '') return null;
-  let owner: string;
-  let name: string;
-  try {
-    owner = rawOwner.includes('%') ? decodeURIComponent(rawOwner) : rawOwner;
-    name = rawName.includes('%') ? decodeURIComponent(rawName) : rawName;
-  } catch (e) {
-    if (!(e instanceof URIError)) throw e;
-    return null;
-  }
-  if (!isStorableText(owner) || !isStorableText(name)) return null;
-  // `.../issues/{index}` and below: the issue too (lib/issues/issues.ts keepIssueRead); the router's own
-  // checks decide what a number that is not one means.
-  const post = method === 'POST';
-  if (b >= 0 && path.startsWith('/issues/', b)) {
-    const c = path.indexOf('/', b + 8);
-    const issueIndex = positiveInt(c < 0 ? path.slice(b + 8) : path.slice(b + 8, c));
-    if (issueIndex !== null) {
-      const comment = post && c >= 0 && NEW_COMMENT.test(path.slice(c));
-      return comment ? { owner, name, issueIndex, newRow: 'comment' } : { owner, name, issueIndex };
-    }
-  }
-  return post && b >= 0 && NEW_ISSUE.test(path.slice(b)) ? { owner, name, newRow: 'issue' } : { owner, name };
-}
-
-/** What follows `{R}` in POST {R}/issues, and `{R}/issues/{index}` in POST .../comments (the router ignores a last slash). */
-const NEW_ISSUE = /^\/issues\/?$/;
-const NEW_COMMENT = /^\/comments\/?$/;
 
 /** Middleware run in order, as app.use would (koa-compose without its checks). */
 function chain(steps: readonly Middleware[]): Middleware {

@@ -1,5 +1,5 @@
 // The shape of one row of routes.table.ts.
-import type { Step } from '../guards/types.ts';
+import type { Step, TokenRead } from '../guards/types.ts';
 import type { BodySchemaName } from '../model/schemas/index.ts';
 import type { QuerySchemaName } from '../model/schemas/query.ts';
 import type { HandlerKey } from '../handlers/index.ts';
@@ -42,4 +42,9 @@ export interface RouteSpec {
    * git. Absent: never kept.
    */
   readonly cached?: true;
+  /**
+   * What the handler can be served from the statement that finds the caller's token, besides what the
+   * chain's steps declare (guards/token-reads.ts); the interpreter composes them into that statement.
+   */
+  readonly ahead?: readonly TokenRead[];
 }

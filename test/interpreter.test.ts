@@ -173,7 +173,7 @@ test('a network handler runs outside any transaction and writes in the short one
     log.push(`write ${c.transaction ? 'with' : 'without'} transactions to open`);
     return { status: 200 };
   };
-  const route = (handler: Handler<unknown>): BoundRoute => ({ spec: row({ method: 'POST' }), steps: [], query: null, handler });
+  const route = (handler: Handler<unknown>): BoundRoute => ({ spec: row({ method: 'POST' }), steps: [], reads: [], query: null, handler });
   await runRoute({} as Context, route(remote), hooks);
   assert.equal(log, ['call with transactions to open', 'begin', 'write', 'commit', 'call again', 'render 201']);
   log.length = 0;

@@ -8,7 +8,7 @@ import { AccessToken } from '../../model/token.ts';
 import { isStorableText } from '../../model/schemas/storable.ts';
 import { HttpError } from '../http/errors.ts';
 import { verifyPassword } from './password.ts';
-import { findTaskToken, findToken, TOKEN_RE, TokenLookupError, type RepoAhead } from './tokens.ts';
+import { findTaskToken, findToken, TOKEN_RE, TokenLookupError, type TokenAhead } from './tokens.ts';
 import { pseudoUser } from './pseudo-users.ts';
 import { parseStoredScopes } from './scopes.ts';
 import { checkTotp } from './totp.ts';
@@ -16,7 +16,6 @@ import type { SecretBox } from './secretbox.ts';
 import type { AuthLimiter } from './limits.ts';
 import type { AddressOf } from '../http/client-address.ts';
 import type { Auth, TokenInfo } from './auth-types.ts';
-import type { ReadAhead } from '../http/read-ahead.ts';
 
 export const QUERY_TOKEN_WARNING =
   'token and access_token API authentication is deprecated and will be removed in Forgejo v13.0.0. Please use AuthorizationHeaderToken instead. Existing queries will continue to work but without authorization.';
@@ -32,12 +31,11 @@ export interface AuthRequest extends AuthInput {
   peer: string | undefined;
   /** The request changes nothing of the caller (RequestState plainContext): it may be a plain object, not a managed entity (issue 10). */
   plain?: boolean;
-  /** The repository the request addresses, if any: found with the token, in one statement (lib/auth/tokens.ts). */
-  repo?: RepoAhead | null;
-  /** A read-only request that shows the caller's star count (GET /user): counted with the token, in one statement. */
-  stars?: boolean;
-  /** The request's read-ahead (RequestState `ahead`), where what the token's statement read ahead is kept. */
-  ahead?: ReadAhead;
+  /**
+   * What the request's row can be served from the token's statement (lib/auth/tokens.ts), composed by
+   * the interpreter from the row's declarations; asked only when a token is presented.
+   */
+  ahead?: () => TokenAhead | null;
 }
 
 export interface AuthDeps {
@@ -75,7 +73,7 @@ export async function authenticate(em: EntityManager, cfg: Config, deps: AuthDep
     if (tried?.value !== value)
       tried = {
         value,
-        answer: await tokenLogin(em, value, !!req.plain, { repo: req.repo ?? undefined, stars: req.stars, ahead: req.ahead }),
+        answer: await tokenLogin(em, value, !!req.plain, req.ahead?.() ?? null),
       };
     return tried.answer;
   };
@@ -170,15 +168,10 @@ async function passwordLogin(
   return user;
 }
 
-async function tokenLogin(
-  em: EntityManager,
-  value: string,
-  plain: boolean,
-  ahead: { repo?: RepoAhead; stars?: boolean; ahead?: ReadAhead },
-): Promise<AuthResult | string> {
+async function tokenLogin(em: EntityManager, value: string, plain: boolean, ahead: TokenAhead | null): Promise<AuthResult | string> {
   let row;
   try {
-    row = await findToken(em, value, { plain, ...ahead });
+    row = await findToken(em, value, { plain, ahead });
   } catch (e) {
     if (!(e instanceof TokenLookupError)) throw e;
     // Not a personal access token: perhaps the token of a running actions task. Its caller is the
