@@ -24,6 +24,10 @@ import { QuerySchemas } from './model/schemas/query.ts';
 import type { TSchema } from 'typebox';
 import type { TokenAhead } from './lib/auth/tokens.ts';
 import type { ReadAhead } from './lib/http/read-ahead.ts';
+import type { Logger } from 'pino';
+import { commitInLane, commitWith } from './model/raw.ts';
+import { beforeCommitWrites, closeCounterQueue, hotRowOf, openCounterQueue } from './lib/db/counters.ts';
+import { openTransaction } from './model/transaction.ts';
 
 export class TableError extends Error {}
 
@@ -281,6 +285,49 @@ export async function runRoute(ctx: Context, route: BoundRoute, hooks: RunHooks)
       ? await handler(s as HandlerCtx<unknown>)
       : await hooks.transactional(s, (tx) => handler(tx as HandlerCtx<unknown>));
   hooks.render(ctx, s, reply.body instanceof AfterCommit ? { ...reply, body: await reply.body.make() } : reply);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transactions
+
+/**
+ * How a mutating row's handler runs (RunHooks `transactional`): in one transaction of the request's
+ * EntityManager, with work for after the commit that logs its failures on `log` and never undoes the answer.
+ */
+export function transactional(log: Logger): RunHooks['transactional'] {
+  // The same EntityManager runs the handler inside one transaction, so entities the chain loaded
+  // stay managed and are flushed once, at commit.
+  // Counter increments wait in a queue until just before COMMIT (lib/db/counters.ts), so their row
+  // locks are held for that last statement only; a hot write's tail writes join that statement.
+  return async (s, fn) => {
+    const after: (() => Promise<void>)[] = [];
+    await openTransaction(s.em);
+    openCounterQueue(s.em);
+    let out;
+    try {
+      out = await fn({
+        ...s,
+        afterCommit: (work) => {
+          after.push(work);
+        },
+      });
+      await s.em.flush();
+      // The last writes go with COMMIT, in one round trip on PostgreSQL (model/pipeline.ts); when
+      // they lock a hot row, in its lane (model/raw.ts commitInLane).
+      const hot = hotRowOf(s.em);
+      const writes = beforeCommitWrites(s.em);
+      await (hot === null ? commitWith(s.em, writes) : commitInLane(s.em, hot, writes));
+    } catch (e) {
+      // A failed commitWith has ended the transaction already (nothing of it committed).
+      if (s.em.isInTransaction()) await s.em.rollback();
+      throw e;
+    } finally {
+      closeCounterQueue(s.em);
+    }
+    // Committed: tidying that must not undo the answer when it fails.
+    for (const work of after) await work().catch((e: unknown) => log.warn({ err: e }, 'after-commit work failed'));
+    return out;
+  };
 }
 
 /** What a row's path says about the URLs it can match: its first segment when static, its length. */

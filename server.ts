@@ -9,7 +9,7 @@ import pino, { type Logger } from 'pino';
 import type { Config } from './config.ts';
 import { routes } from './routes.table.ts';
 import { SIG } from './guards/index.ts';
-import { mountTable, type RunHooks } from './interpreter.ts';
+import { mountTable, transactional, type RunHooks } from './interpreter.ts';
 import type { Outcome, RequestState } from './guards/types.ts';
 import { isRedirect } from './guards/types.ts';
 import { HttpError, NOT_FOUND } from './lib/http/errors.ts';
@@ -26,7 +26,6 @@ import { repoPathFor, type Services } from './lib/http/services.ts';
 import { clockOf, requestEm, type Orm } from './model/db.ts';
 import { answerCache } from './lib/http/answer-cache.ts';
 import { ReadAhead } from './lib/http/read-ahead.ts';
-import { commitInLane, commitWith } from './model/raw.ts';
 import { openApiDocument } from './table/openapi.ts';
 import { serveAvatars } from './lib/users/avatar-serve.ts';
 import { serveSwaggerUi } from './lib/http/swagger-ui.ts';
@@ -39,8 +38,6 @@ import { bodyReader, closeUnreadBody, once } from './lib/http/request-body.ts';
 import { createGitHttp } from './git-http.ts';
 import { createGitLfs } from './git-lfs.ts';
 import { installWebhooks } from './lib/webhooks/tasks.ts';
-import { beforeCommitWrites, closeCounterQueue, hotRowOf, openCounterQueue } from './lib/db/counters.ts';
-import { openTransaction } from './model/transaction.ts';
 
 export interface AppOptions {
   config: Config;
@@ -294,39 +291,7 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
       }
       ctx.body = text;
     },
-    // The same EntityManager runs the handler inside one transaction, so entities the chain loaded
-    // stay managed and are flushed once, at commit.
-    // Counter increments wait in a queue until just before COMMIT (lib/db/counters.ts), so their row
-    // locks are held for that last statement only; a hot write's tail writes join that statement.
-    async transactional(s, fn) {
-      const after: (() => Promise<void>)[] = [];
-      await openTransaction(s.em);
-      openCounterQueue(s.em);
-      let out;
-      try {
-        out = await fn({
-          ...s,
-          afterCommit: (work) => {
-            after.push(work);
-          },
-        });
-        await s.em.flush();
-        // The last writes go with COMMIT, in one round trip on PostgreSQL (model/pipeline.ts); when
-        // they lock a hot row, in its lane (model/raw.ts commitInLane).
-        const hot = hotRowOf(s.em);
-        const writes = beforeCommitWrites(s.em);
-        await (hot === null ? commitWith(s.em, writes) : commitInLane(s.em, hot, writes));
-      } catch (e) {
-        // A failed commitWith has ended the transaction already (nothing of it committed).
-        if (s.em.isInTransaction()) await s.em.rollback();
-        throw e;
-      } finally {
-        closeCounterQueue(s.em);
-      }
-      // Committed: tidying that must not undo the answer when it fails.
-      for (const work of after) await work().catch((e: unknown) => services.log.warn({ err: e }, 'after-commit work failed'));
-      return out;
-    },
+    transactional: transactional(services.log),
   };
 
   const router = mountTable(routes, config, hooks);
