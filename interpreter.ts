@@ -1,6 +1,7 @@
 // The route-table interpreter: checks the table at start, orders the rows for matching, and runs
-// each request through the input check → sudo → scope check → the row's chain → handler. It alone
-// knows @koa/router.
+// each request through the input check → sudo → scope check → the row's chain → handler (a write's in
+// one transaction, `transactional`). It composes what the token's statement reads ahead for a row from
+// the row's declarations (composeTokenReads). It alone knows @koa/router.
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { RouteSpec } from './table/route-spec.ts';
