@@ -1,12 +1,13 @@
 // The route-table interpreter: checks the table at start, orders the rows for matching, and runs
-// each request through the input check → sudo → scope check → the row's chain → handler. It alone
-// knows @koa/router.
+// each request through the input check → sudo → scope check → the row's chain → handler (a write's in
+// one transaction, `transactional`). It composes what the token's statement reads ahead for a row from
+// the row's declarations (composeTokenReads). It alone knows @koa/router.
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { RouteSpec } from './table/route-spec.ts';
 import { FLAGS } from './table/route-spec.ts';
 import type { Config } from './config.ts';
-import type { Need, Outcome, RequestState, Step } from './guards/types.ts';
+import type { Need, Outcome, RequestState, Step, TokenRead } from './guards/types.ts';
 import { isRedirect, isSiteAdmin, step } from './guards/types.ts';
 import { BODY } from './guards/body.ts';
 import { handlers, PENDING, type HandlerKey } from './handlers/index.ts';
@@ -23,6 +24,12 @@ import { ROW_STATE } from './lib/http/request.ts';
 import { parseQuery } from './lib/http/query-params.ts';
 import { QuerySchemas } from './model/schemas/query.ts';
 import type { TSchema } from 'typebox';
+import type { TokenAhead } from './lib/auth/tokens.ts';
+import type { ReadAhead } from './lib/http/read-ahead.ts';
+import type { Logger } from 'pino';
+import { commitInLane, commitWith } from './model/raw.ts';
+import { beforeCommitWrites, closeCounterQueue, hotRowOf, openCounterQueue } from './lib/db/counters.ts';
+import { openTransaction } from './model/transaction.ts';
 
 export class TableError extends Error {}
 
@@ -75,6 +82,7 @@ export function validateTable(table: readonly RouteSpec[]): void {
   const problems: string[] = [];
   const seen = new Map<string, RouteSpec>();
   const shapes = new Map<string, RouteSpec>();
+  const readNames = new Map<string, TokenRead>();
   const implemented = new Set(Object.keys(handlers));
   for (const key of PENDING) if (implemented.has(key)) problems.push(`handler ${key} is both implemented and pending`);
   for (const r of table) {
@@ -105,6 +113,16 @@ export function validateTable(table: readonly RouteSpec[]): void {
     }
     const h = (handlers as Record<string, Handler<never, never>>)[r.handler];
     for (const n of h?.needs ?? []) if (!provided.has(n)) problems.push(`${id}: handler ${r.handler} needs ${n}, which no step provides`);
+    const reads = tokenReadsOf(r);
+    for (const [i, read] of reads.entries()) {
+      const other = readNames.get(read.name);
+      if (other && other !== read) problems.push(`${id}: two token reads are named ${read.name}`);
+      readNames.set(read.name, read);
+      if (read.inside && !reads.slice(0, i).includes(read.inside))
+        problems.push(`${id}: token read ${read.name} goes inside ${read.inside.name}, which no earlier step or the row reads`);
+      if (read.inside?.inside || (read.inside && read.join))
+        problems.push(`${id}: token read ${read.name} nests joins, which the composer does not`);
+    }
   }
   if (problems.length) throw new TableError(`route table rejected:\n  ${problems.join('\n  ')}`);
 }
@@ -112,10 +130,66 @@ export function validateTable(table: readonly RouteSpec[]): void {
 // ---------------------------------------------------------------------------------------------
 // Request handling
 
+/** What a row can be served from the token's statement: its steps' declarations in chain order, then the row's own. */
+export function tokenReadsOf(spec: RouteSpec): TokenRead[] {
+  const reads: TokenRead[] = [];
+  for (const read of [...spec.chain.map((s) => s?.ahead), ...(spec.ahead ?? [])]) if (read && !reads.includes(read)) reads.push(read);
+  return reads;
+}
+
+/**
+ * The part of the token's statement (lib/auth/tokens.ts) that makes `reads` for these path parameters:
+ * each read the parameters allow (`values`), and whose join, when it goes inside one, is made too. The
+ * text holds the select expressions of the reads over the token first, then each join with the
+ * expressions of the reads inside it; the values follow that order. Null when nothing is read ahead.
+ */
+export function composeTokenReads(
+  reads: readonly TokenRead[],
+  params: Readonly<Record<string, string>>,
+  ahead: ReadAhead,
+  plain: boolean,
+): TokenAhead | null {
+  const taken: { read: TokenRead; values: readonly unknown[] }[] = [];
+  for (const read of reads) {
+    if (read.inside && !taken.some((t) => t.read === read.inside)) continue;
+    const values = read.values(params);
+    if (values !== null) taken.push({ read, values });
+  }
+  if (taken.length === 0) return null;
+  const top = taken.filter((t) => !t.read.inside);
+  const inside = (outer: TokenRead) => taken.filter((t) => t.read.inside === outer);
+  const joins = top.filter((t) => t.read.join);
+  return {
+    shape: taken.map((t) => t.read.name).join('+'),
+    sql: (em) => ({
+      select: top.map((t) => t.read.select?.(em) ?? '').join(''),
+      join: joins
+        .map((t) =>
+          t.read.join!(
+            em,
+            inside(t.read)
+              .map((i) => i.read.select?.(em) ?? '')
+              .join(''),
+          ),
+        )
+        .join(''),
+    }),
+    params: [
+      ...top.filter((t) => !t.read.join).flatMap((t) => t.values),
+      ...joins.flatMap((t) => [...inside(t.read).flatMap((i) => i.values), ...t.values]),
+    ],
+    keep: (em, row, uid) => {
+      for (const t of taken) t.read.keep({ em, ahead, row, uid, plain, params });
+    },
+  };
+}
+
 /** A row with its BODY step bound to the row's schema: the chain that actually runs. */
 export interface BoundRoute {
   spec: RouteSpec;
   steps: readonly Step[];
+  /** What the row can be served from the token's statement (tokenReadsOf). */
+  reads: readonly TokenRead[];
   /** The row's query declaration (model/schemas/query.ts), or null for none. */
   query: TSchema | null;
   handler: Handler<any> | null;
@@ -124,7 +198,7 @@ export interface BoundRoute {
 export function bindRoute(spec: RouteSpec): BoundRoute {
   const steps = spec.chain.map((s) => (s === BODY ? bodyStep(spec) : s));
   const handler = (handlers as unknown as Record<string, Handler<any>>)[spec.handler] ?? null;
-  return { spec, steps, query: spec.query ? QuerySchemas[spec.query] : null, handler };
+  return { spec, steps, reads: tokenReadsOf(spec), query: spec.query ? QuerySchemas[spec.query] : null, handler };
 }
 
 function bodyStep(spec: RouteSpec): Step {
@@ -215,6 +289,49 @@ export async function runRoute(ctx: Context, route: BoundRoute, hooks: RunHooks)
   hooks.render(ctx, s, reply.body instanceof AfterCommit ? { ...reply, body: await reply.body.make() } : reply);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Transactions
+
+/**
+ * How a mutating row's handler runs (RunHooks `transactional`): in one transaction of the request's
+ * EntityManager, with work for after the commit that logs its failures on `log` and never undoes the answer.
+ */
+export function transactional(log: Logger): RunHooks['transactional'] {
+  // The same EntityManager runs the handler inside one transaction, so entities the chain loaded
+  // stay managed and are flushed once, at commit.
+  // Counter increments wait in a queue until just before COMMIT (lib/db/counters.ts), so their row
+  // locks are held for that last statement only; a hot write's tail writes join that statement.
+  return async (s, fn) => {
+    const after: (() => Promise<void>)[] = [];
+    await openTransaction(s.em);
+    openCounterQueue(s.em);
+    let out;
+    try {
+      out = await fn({
+        ...s,
+        afterCommit: (work) => {
+          after.push(work);
+        },
+      });
+      await s.em.flush();
+      // The last writes go with COMMIT, in one round trip on PostgreSQL (model/pipeline.ts); when
+      // they lock a hot row, in its lane (model/raw.ts commitInLane).
+      const hot = hotRowOf(s.em);
+      const writes = beforeCommitWrites(s.em);
+      await (hot === null ? commitWith(s.em, writes) : commitInLane(s.em, hot, writes));
+    } catch (e) {
+      // A failed commitWith has ended the transaction already (nothing of it committed).
+      if (s.em.isInTransaction()) await s.em.rollback();
+      throw e;
+    } finally {
+      closeCounterQueue(s.em);
+    }
+    // Committed: tidying that must not undo the answer when it fails.
+    for (const work of after) await work().catch((e: unknown) => log.warn({ err: e }, 'after-commit work failed'));
+    return out;
+  };
+}
+
 /** What a row's path says about the URLs it can match: its first segment when static, its length. */
 function reach(path: string): { first: string | null; count: number; tail: boolean } {
   const segs = segments(path.replace(/(.)\/$/, '$1'));
@@ -227,10 +344,11 @@ interface Row {
   route: BoundRoute;
 }
 
-/** A row a request's URL matches, with the captures of its path. */
+/** A row a request's URL matches, with the captures of its path, and its parameters once worked out. */
 interface Match {
   row: Row;
   captures: RegExpExecArray;
+  params?: Record<string, string>;
 }
 
 /** A mounted table: one middleware that runs the row a request's URL matches, if any. */
@@ -244,6 +362,12 @@ export interface MountedTable {
   plainContext(ctx: Context): boolean;
   /** Whether the request is a GET or HEAD of a row marked `cached` (lib/http/answer-cache.ts); reuses the match as plainContext does. */
   cached(ctx: Context): boolean;
+  /**
+   * What the request's row can be served from the statement that finds the caller's token, for its path
+   * parameters (composeTokenReads), kept in `ahead`; null when nothing. Asked by authentication, before
+   * the dispatch, which then reuses the match.
+   */
+  tokenAhead(ctx: Context, ahead: ReadAhead, plain: boolean): TokenAhead | null;
 }
 type RouterMiddleware = ReturnType<Router['routes']>;
 
@@ -324,7 +448,7 @@ export function mountTable(table: readonly RouteSpec[], cfg: Config, hooks: RunH
     // row and composes a chain for each request.
     const m = matched.get(ctx as Context) ?? find(ctx.method, path);
     if (m === null) return next();
-    ctx.params = m.row.layer.params(path, m.captures.slice(1));
+    ctx.params = m.params ?? m.row.layer.params(path, m.captures.slice(1));
     ctx.state[ROW_STATE] = m.row.route.spec;
     return runRoute(ctx as Context, m.row.route, hooks);
   };
@@ -341,7 +465,14 @@ export function mountTable(table: readonly RouteSpec[], cfg: Config, hooks: RunH
     ctx.state[ROW_STATE] = spec;
     return true;
   };
-  return { routes: () => dispatch, plainContext, cached };
+  const tokenAhead = (ctx: Context, ahead: ReadAhead, plain: boolean): TokenAhead | null => {
+    if (!ctx.path.startsWith(base)) return null;
+    const m = matchOf(ctx);
+    if (m === null || m.row.route.reads.length === 0) return null;
+    m.params ??= m.row.layer.params(ctx.path, m.captures.slice(1));
+    return composeTokenReads(m.row.route.reads, m.params, ahead, plain);
+  };
+  return { routes: () => dispatch, plainContext, cached, tokenAhead };
 }
 
 export const isImplemented = (key: HandlerKey) => key in handlers;

@@ -12,6 +12,7 @@ import {
   CAN_CREATE_ORG_REPO, ADM_OR_SELF_COLLABORATOR, TRANSFER_RECIPIENT, FORK_TARGET, GENERATE_OWNER, MIGRATE_OWNER, MIGRATIONS_GATE,
   REPO_ID, CAN_CREATE_ORG, NOT_BLOCKED_USER, COLLABORATOR_NOT_BLOCKED, ORG_REPO, TEAM_ACCESS_CHANGE, NOT_BLOCKED_BY_OWNER, IS_FORK, IS_MIRROR, IS_TEMPLATE,
   REPO_CTX, ISSUE_CTX, PULL_CTX, REPO_ACTIONS_CTX, REPO_SHARED_ACTIONS, ORG_CTX, USR, USR_VISIBLE, TEAM_CTX, PKG_CTX, ADMIN,
+  NEW_ISSUE_AHEAD, NEW_COMMENT_AHEAD, STARS_AHEAD,
 } from './guards/index.ts';
 import type { RouteSpec } from './table/route-spec.ts';
 
@@ -70,7 +71,7 @@ export const routes = [
   { method: 'GET', path: '/users/{username}/following/{target}', body: null, scope: ['user'], chain: [...USR, TOK, TARGET_USER], handler: 'follows.checkFollowing' },
   { method: 'GET', path: '/users/{username}/starred', body: null, query: 'Paged', scope: ['user'], flag: 'stars', chain: [...USR, TOK], handler: 'users.listStarred' },
   { method: 'GET', path: '/users/{username}/subscriptions', body: null, query: 'Paged', scope: ['user'], chain: [...USR, TOK], handler: 'users.listSubscriptions' },
-  { method: 'GET', path: '/user', body: null, scope: ['user'], chain: [TOK], handler: 'users.me', cached: true },
+  { method: 'GET', path: '/user', body: null, scope: ['user'], chain: [TOK], handler: 'users.me', cached: true , ahead: [STARS_AHEAD] },
   { method: 'GET', path: '/user/quota', body: null, scope: ['user'], flag: 'quota', chain: [TOK], handler: 'quota.myQuota' },
   { method: 'GET', path: '/user/quota/check', body: null, query: 'QuotaCheck', scope: ['user'], flag: 'quota', chain: [TOK], handler: 'quota.myQuotaCheck' },
   { method: 'GET', path: '/user/quota/attachments', body: null, query: 'Paged', scope: ['user'], flag: 'quota', chain: [TOK], handler: 'quota.myQuotaAttachments' },
@@ -323,7 +324,7 @@ export const routes = [
   { method: 'GET', path: '/repos/{username}/{reponame}/actions/runs/{run_id}/artifacts', body: null, query: 'Artifacts', scope: ['repository'], chain: [...REPO_ACTIONS_CTX], handler: 'actionsRuns.listRunArtifacts' },
   { method: 'POST', path: '/repos/{username}/{reponame}/actions/workflows/{workflowfilename}/dispatches', body: 'DispatchWorkflowOption', scope: ['repository'], chain: [...REPO_ACTIONS_CTX, TOK, RW('actions'), NA, BODY], handler: 'actionsRuns.dispatch' },
   { method: 'GET', path: '/repos/{username}/{reponame}/issues', body: null, query: 'IssueList', scope: ['issue'], chain: [...ISSUE_CTX], handler: 'issues.list', cached: true },
-  { method: 'POST', path: '/repos/{username}/{reponame}/issues', body: 'CreateIssueOption', scope: ['issue'], chain: [...ISSUE_CTX, TOK, NA, RR('issues'), BODY, NOT_BLOCKED_BY_OWNER], handler: 'issues.create' },
+  { method: 'POST', path: '/repos/{username}/{reponame}/issues', body: 'CreateIssueOption', scope: ['issue'], chain: [...ISSUE_CTX, TOK, NA, RR('issues'), BODY, NOT_BLOCKED_BY_OWNER], handler: 'issues.create' , ahead: [NEW_ISSUE_AHEAD] },
   { method: 'GET', path: '/repos/{username}/{reponame}/issues/pinned', body: null, scope: ['issue'], chain: [...ISSUE_CTX, RR('issues')], handler: 'issues.listPinned' },
   { method: 'GET', path: '/repos/{username}/{reponame}/issues/comments', body: null, query: 'Comments', scope: ['issue'], chain: [...ISSUE_CTX], handler: 'issueComments.listOfRepo' },
   { method: 'GET', path: '/repos/{username}/{reponame}/issues/comments/{id}', body: null, scope: ['issue'], chain: [...ISSUE_CTX, COMMENT], handler: 'issueComments.get' },
@@ -341,7 +342,7 @@ export const routes = [
   { method: 'PATCH', path: '/repos/{username}/{reponame}/issues/{index}', body: 'EditIssueOption', scope: ['issue'], chain: [...ISSUE_CTX, TOK, BODY, ISSUE, POSTER_OR_WRITER('issue'), UPDATE_DATE('body')], handler: 'issues.edit' },
   { method: 'DELETE', path: '/repos/{username}/{reponame}/issues/{index}', body: null, scope: ['issue'], chain: [...ISSUE_CTX, TOK, ADM(), ISSUE], handler: 'issues.remove' },
   { method: 'GET', path: '/repos/{username}/{reponame}/issues/{index}/comments', body: null, query: 'CommentRange', scope: ['issue'], chain: [...ISSUE_CTX, ISSUE], handler: 'issueComments.listOfIssue' },
-  { method: 'POST', path: '/repos/{username}/{reponame}/issues/{index}/comments', body: 'CreateIssueCommentOption', scope: ['issue'], chain: [...ISSUE_CTX, TOK, NA, BODY, ISSUE, ISSUE_LOCKED('comment'), UPDATE_DATE('body'), NOT_BLOCKED_BY_POSTER], handler: 'issueComments.create' },
+  { method: 'POST', path: '/repos/{username}/{reponame}/issues/{index}/comments', body: 'CreateIssueCommentOption', scope: ['issue'], chain: [...ISSUE_CTX, TOK, NA, BODY, ISSUE, ISSUE_LOCKED('comment'), UPDATE_DATE('body'), NOT_BLOCKED_BY_POSTER], handler: 'issueComments.create' , ahead: [NEW_COMMENT_AHEAD] },
   { method: 'PATCH', path: '/repos/{username}/{reponame}/issues/{index}/comments/{id}', body: 'EditIssueCommentOption', scope: ['issue'], deprecated: true, chain: [...ISSUE_CTX, TOK, BODY, COMMENT, POSTER_OR_WRITER('comment'), UPDATE_DATE('body')], handler: 'issueComments.editInIssue' },
   { method: 'DELETE', path: '/repos/{username}/{reponame}/issues/{index}/comments/{id}', body: null, scope: ['issue'], deprecated: true, chain: [...ISSUE_CTX, TOK, COMMENT, POSTER_OR_WRITER('comment')], handler: 'issueComments.removeInIssue' },
   { method: 'GET', path: '/repos/{username}/{reponame}/issues/{index}/timeline', body: null, query: 'Comments', scope: ['issue'], chain: [...ISSUE_CTX, ISSUE], handler: 'issueComments.listTimeline' },

@@ -8,14 +8,12 @@ import Koa, { type Context, type Middleware } from 'koa';
 import pino, { type Logger } from 'pino';
 import type { Config } from './config.ts';
 import { routes } from './routes.table.ts';
-import { mountTable, type RunHooks } from './interpreter.ts';
+import { SIG } from './guards/index.ts';
+import { mountTable, transactional, type RunHooks } from './interpreter.ts';
 import type { Outcome, RequestState } from './guards/types.ts';
 import { isRedirect } from './guards/types.ts';
 import { HttpError, NOT_FOUND } from './lib/http/errors.ts';
 import { authenticate, type AuthDeps, type AuthResult } from './lib/auth/auth.ts';
-import type { RepoAhead } from './lib/auth/tokens.ts';
-import { isStorableText } from './model/schemas/storable.ts';
-import { positiveInt } from './lib/issues/issues.ts';
 import { createAuthLimiter } from './lib/auth/limits.ts';
 import { clientAddressOf } from './lib/http/client-address.ts';
 import { CACHE_CONTROL, etagOf, noneMatch } from './lib/http/conditional-get.ts';
@@ -27,7 +25,7 @@ import { SecretBox } from './lib/auth/secretbox.ts';
 import { repoPathFor, type Services } from './lib/http/services.ts';
 import { clockOf, requestEm, type Orm } from './model/db.ts';
 import { answerCache } from './lib/http/answer-cache.ts';
-import { commitInLane, commitWith } from './model/raw.ts';
+import { ReadAhead } from './lib/http/read-ahead.ts';
 import { openApiDocument } from './table/openapi.ts';
 import { serveAvatars } from './lib/users/avatar-serve.ts';
 import { serveSwaggerUi } from './lib/http/swagger-ui.ts';
@@ -41,8 +39,6 @@ import { bodyReader, closeUnreadBody, once } from './lib/http/request-body.ts';
 import { createGitHttp } from './git-http.ts';
 import { createGitLfs } from './git-lfs.ts';
 import { installWebhooks } from './lib/webhooks/tasks.ts';
-import { beforeCommitWrites, closeCounterQueue, hotRowOf, openCounterQueue } from './lib/db/counters.ts';
-import { openTransaction } from './model/transaction.ts';
 import { isDatabaseUnavailable, outageLog, serviceUnavailable } from './lib/db/outage.ts';
 import { isClientGone, logAppError } from './lib/http/client-gone.ts';
 
@@ -215,20 +211,21 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
     if (!ctx.path.startsWith('/api/v1')) return next();
     const em = requestEm(orm);
     const query = new URLSearchParams(ctx.querystring);
-    const readOnly = ctx.method === 'GET' || ctx.method === 'HEAD';
     const plain = router.plainContext(ctx);
+    // The request's read-ahead, which its state carries from here to the handler (lib/http/read-ahead.ts).
+    const ahead = new ReadAhead();
     const auth: AuthResult = await authenticate(em, config, authDeps, {
       headers: ctx.headers,
       query,
       peer: ctx.req.socket.remoteAddress,
       plain,
-      repo: repoAddressed(ctx.path, ctx.method),
-      stars: readOnly && ctx.path === '/api/v1/user',
+      // What the row's steps and the row itself declare they can be served from the token's statement.
+      ahead: () => router.tokenAhead(ctx, ahead, plain),
     });
     if (auth.warning) ctx.set('Warning', auth.warning);
     // forgejo-facts 2.6 with the spec's preference for 401 on sign-in-required instances.
     if (!auth.doer && config.SERVICE.REQUIRE_SIGNIN_VIEW) throw new HttpError(401, 'Only signed in user is allowed to call APIs.');
-    ctx.state[STATE_AUTH] = { auth, em, query };
+    ctx.state[STATE_AUTH] = { auth, em, ahead, query };
     // Visible rate limits, when the instance sets them (lib/http/api-limit.ts).
     const budget =
       apiLimiter &&
@@ -252,19 +249,26 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
 
   const hooks: RunHooks = {
     makeState(ctx, route) {
-      const { auth, em, query } = ctx.state[STATE_AUTH] as { auth: AuthResult; em: RequestState['em']; query: URLSearchParams };
+      const { auth, em, ahead, query } = ctx.state[STATE_AUTH] as {
+        auth: AuthResult;
+        em: RequestState['em'];
+        ahead: ReadAhead;
+        query: URLSearchParams;
+      };
       const params: Record<string, string> = {};
       for (const [k, v] of Object.entries(ctx.params ?? {})) params[k] = Array.isArray(v) ? v.join('/') : String(v ?? '');
       // What the body may be, worked out when a step reads it (issue 10: most requests read none).
       const wanted = () => ({
         uploads: !!auth.doer,
-        text: ctx.path.startsWith('/api/v1/activitypub/'),
+        // SIG checks the Digest of the text as received.
+        text: route.spec.chain.includes(SIG),
         multipart: route.spec.body === 'multipart',
       });
       return {
         config,
         services,
         em,
+        ahead,
         method: ctx.method,
         plainContext: ctx.method === 'GET' || ctx.method === 'HEAD' || !!route.handler?.plainContext,
         path: ctx.path.slice('/api/v1'.length) || '/',
@@ -318,39 +322,7 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
       }
       ctx.body = text;
     },
-    // The same EntityManager runs the handler inside one transaction, so entities the chain loaded
-    // stay managed and are flushed once, at commit.
-    // Counter increments wait in a queue until just before COMMIT (lib/db/counters.ts), so their row
-    // locks are held for that last statement only; a hot write's tail writes join that statement.
-    async transactional(s, fn) {
-      const after: (() => Promise<void>)[] = [];
-      await openTransaction(s.em);
-      openCounterQueue(s.em);
-      let out;
-      try {
-        out = await fn({
-          ...s,
-          afterCommit: (work) => {
-            after.push(work);
-          },
-        });
-        await s.em.flush();
-        // The last writes go with COMMIT, in one round trip on PostgreSQL (model/pipeline.ts); when
-        // they lock a hot row, in its lane (model/raw.ts commitInLane).
-        const hot = hotRowOf(s.em);
-        const writes = beforeCommitWrites(s.em);
-        await (hot === null ? commitWith(s.em, writes) : commitInLane(s.em, hot, writes));
-      } catch (e) {
-        // A failed commitWith has ended the transaction already (nothing of it committed).
-        if (s.em.isInTransaction()) await s.em.rollback();
-        throw e;
-      } finally {
-        closeCounterQueue(s.em);
-      }
-      // Committed: tidying that must not undo the answer when it fails.
-      for (const work of after) await work().catch((e: unknown) => services.log.warn({ err: e }, 'after-commit work failed'));
-      return out;
-    },
+    transactional: transactional(services.log),
   };
 
   const router = mountTable(routes, config, hooks);
@@ -368,49 +340,6 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
   app.use((ctx, next) => (ctx.path.startsWith('/api/v1/') && !ctx.path.startsWith('/api/v1/info/lfs') ? apiOnly : everything)(ctx, next));
   return app;
 }
-
-/**
- * The owner and repository names of an API path below `/repos/{owner}/{repo}`, decoded as the router
- * decodes parameters, or null. Only a hint: the token's statement finds this repository as well, and
- * the REPO loader uses that answer when it asks for the same names (lib/repos/repos.ts, issue 10). Names no
- * stored text can equal are left to the loader's checks. A POST of a new issue or comment also names
- * the new row, whose event's early reads the statement makes too (lib/issues/events.ts newRowAheadColumns).
- */
-export function repoAddressed(path: string, method = 'GET'): RepoAhead | null {
-  if (!path.startsWith('/api/v1/repos/')) return null;
-  const a = path.indexOf('/', 14);
-  if (a < 0) return null;
-  const b = path.indexOf('/', a + 1);
-  const rawOwner = path.slice(14, a);
-  const rawName = b < 0 ? path.slice(a + 1) : path.slice(a + 1, b);
-  if (rawOwner === '' || rawName === '') return null;
-  let owner: string;
-  let name: string;
-  try {
-    owner = rawOwner.includes('%') ? decodeURIComponent(rawOwner) : rawOwner;
-    name = rawName.includes('%') ? decodeURIComponent(rawName) : rawName;
-  } catch (e) {
-    if (!(e instanceof URIError)) throw e;
-    return null;
-  }
-  if (!isStorableText(owner) || !isStorableText(name)) return null;
-  // `.../issues/{index}` and below: the issue too (lib/issues/issues.ts keepIssueRead); the router's own
-  // checks decide what a number that is not one means.
-  const post = method === 'POST';
-  if (b >= 0 && path.startsWith('/issues/', b)) {
-    const c = path.indexOf('/', b + 8);
-    const issueIndex = positiveInt(c < 0 ? path.slice(b + 8) : path.slice(b + 8, c));
-    if (issueIndex !== null) {
-      const comment = post && c >= 0 && NEW_COMMENT.test(path.slice(c));
-      return comment ? { owner, name, issueIndex, newRow: 'comment' } : { owner, name, issueIndex };
-    }
-  }
-  return post && b >= 0 && NEW_ISSUE.test(path.slice(b)) ? { owner, name, newRow: 'issue' } : { owner, name };
-}
-
-/** What follows `{R}` in POST {R}/issues, and `{R}/issues/{index}` in POST .../comments (the router ignores a last slash). */
-const NEW_ISSUE = /^\/issues\/?$/;
-const NEW_COMMENT = /^\/comments\/?$/;
 
 /** Middleware run in order, as app.use would (koa-compose without its checks). */
 function chain(steps: readonly Middleware[]): Middleware {

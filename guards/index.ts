@@ -99,3 +99,4 @@ export { DEPENDENCY } from './dependency.ts';
 export { DEPENDENCY_MANAGER } from './dependency-manager.ts';
 export { TIMES_QUERY_USER } from './times-query-user.ts';
 export { USER_ORG } from './user-org.ts';
+export { NEW_COMMENT_AHEAD, NEW_ISSUE_AHEAD, STARS_AHEAD } from './token-reads.ts';

@@ -153,7 +153,7 @@ export const create = plainContext(
     // The chain read the repository, its owner and units, and this route changes none: its notifications,
     // feeds and hooks reuse them.
     const { repo, owner, perm } = need(c.repo, 'repo');
-    knownRepo(c.em, repo, owner, perm.enabled);
+    knownRepo(c.ahead, repo, owner, perm.enabled);
     // Nothing changes the new row after its insert unless the request forces its times: a plain object
     // then, not a managed entity (issue 10). Its id is drawn beforehand with what its event reads early
     // (lib/issues/events.ts newRowEarly, most often by the token's statement), and its row goes with

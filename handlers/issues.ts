@@ -257,7 +257,7 @@ export const create = plainContext(
 
     // The chain read the repository, its owner and units, and this route changes none: its notifications,
     // feeds and hooks reuse them.
-    knownRepo(c.em, repo, owner, perm.enabled);
+    knownRepo(c.ahead, repo, owner, perm.enabled);
     // What follows the insert changes the row only with a milestone, labels, assignees or closing. Then
     // the number is taken with COMMIT unless a hook's payload needs it now (lib/issues/issues.ts numberAtCommit).
     const plain = !milestoneId && !labels.length && !assignees.length && !b.closed;

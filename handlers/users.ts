@@ -24,7 +24,7 @@ import type { QueryOf } from '../model/schemas/query.ts';
 /** One user as the caller may see it, with Forgejo's counters. */
 export async function userJson(s: RequestState, u: IUser) {
   // Read with the caller's token on GET /user (issue 10).
-  const stars = await starCount(s.em, u.id);
+  const stars = await starCount(s.em, u.id, s.ahead);
   return toApiUser(s.config, u, { doer: s.auth.doer, siteAdmin: isSiteAdmin(s) }, { stars });
 }
 

@@ -1,7 +1,7 @@
 // The shape of one row of routes.table.ts. One rule for defaults: a field that has its default is
 // omitted from the row (each optional field names its default below); method, path, body, scope, chain
 // and handler are always spelled out.
-import type { Step } from '../guards/types.ts';
+import type { Step, TokenRead } from '../guards/types.ts';
 import type { BodySchemaName } from '../model/schemas/index.ts';
 import type { QuerySchemaName } from '../model/schemas/query.ts';
 import type { HandlerKey } from '../handlers/index.ts';
@@ -46,4 +46,9 @@ export interface RouteSpec {
    * git. Absent: never kept.
    */
   readonly cached?: true;
+  /**
+   * What the handler can be served from the statement that finds the caller's token, besides what the
+   * chain's steps declare (guards/token-reads.ts); the interpreter composes them into that statement.
+   */
+  readonly ahead?: readonly TokenRead[];
 }

@@ -20,6 +20,7 @@ import { ADM, BODY, REPO_CTX, SELF, TOK, USER } from '../guards/index.ts';
 import { loadConfig } from '../config.ts';
 import { parseScopes } from '../lib/auth/scopes.ts';
 import type { RequestState } from '../guards/types.ts';
+import { ReadAhead } from '../lib/http/read-ahead.ts';
 
 const row = (over: Partial<RouteSpec>): RouteSpec => ({
   method: 'GET',
@@ -136,6 +137,7 @@ test('a network handler runs outside any transaction and writes in the short one
       config: loadConfig({}),
       services: {} as RequestState['services'],
       em: {} as RequestState['em'],
+      ahead: new ReadAhead(),
       method: 'POST',
       path: '/x',
       params: {},
@@ -169,7 +171,7 @@ test('a network handler runs outside any transaction and writes in the short one
     log.push(`write ${c.transaction ? 'with' : 'without'} transactions to open`);
     return { status: 200 };
   };
-  const route = (handler: Handler<unknown>): BoundRoute => ({ spec: row({ method: 'POST' }), steps: [], query: null, handler });
+  const route = (handler: Handler<unknown>): BoundRoute => ({ spec: row({ method: 'POST' }), steps: [], reads: [], query: null, handler });
   await runRoute({} as Context, route(remote), hooks);
   assert.equal(log, ['call with transactions to open', 'begin', 'write', 'commit', 'call again', 'render 201']);
   log.length = 0;

@@ -11,11 +11,14 @@ import type { IRelease } from '../../model/release.ts';
 import type { IRepository } from '../../model/repo.ts';
 import type { IUser } from '../../model/user.ts';
 import type { Services } from '../http/services.ts';
+import type { ReadAhead } from '../http/read-ahead.ts';
 
 /** What a subscriber may use besides the EntityManager: a request state fits. */
 export interface EventCtx {
   readonly config: Config;
   readonly services: Services;
+  /** The read-ahead of the request the event comes from (lib/http/read-ahead.ts), if it comes from one. */
+  readonly ahead?: ReadAhead;
 }
 
 /** `repo` is the repository the event is about; `sender` did it. */

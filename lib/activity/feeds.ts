@@ -24,7 +24,7 @@ import { Watch } from '../../model/star.ts';
 import { intArray, jsonList, plainRows, readRowsFast } from '../../model/raw.ts';
 import { tailWrite } from '../db/counters.ts';
 import { WATCHING } from '../repos/index.ts';
-import { keepEarly, takeEarly } from '../db/early-reads.ts';
+import { Slot, type ReadAhead } from '../http/read-ahead.ts';
 import { BlockedUser } from '../../model/social.ts';
 import { CommentType, Comment, type IComment } from '../../model/issue.ts';
 import { numberPending } from '../issues/index.ts';
@@ -97,28 +97,31 @@ async function readFeedWatchers(em: EntityManager, repoId: number, actorId: numb
   return feedWatchersOf(em, row!.watchers);
 }
 
-const watchersKey = (repoId: number, actorId: number) => `feed-watchers:${repoId}:${actorId}`;
+/** What `feedWatchersList` selected, read early by the request, for its next activity of `actorId` in `repoId`. */
+const FEED_WATCHERS = new Slot<{ repoId: number; actorId: number; users: IUser[] }>("a feed's watchers, read early");
 
-/** Keep what `feedWatchersList` selected, read now, for the next activity of `actorId` (lib/db/early-reads.ts). */
-export function keepFeedWatchers(em: EntityManager, repoId: number, actorId: number, list: unknown): void {
-  keepEarly(em, watchersKey(repoId, actorId), feedWatchersOf(em, list));
+/** Keep what `feedWatchersList` selected, read now, for the next activity of `actorId` (lib/http/read-ahead.ts). */
+export function keepFeedWatchers(em: EntityManager, ahead: ReadAhead, repoId: number, actorId: number, list: unknown): void {
+  ahead.keep(FEED_WATCHERS, { repoId, actorId, users: feedWatchersOf(em, list) });
 }
 
 /** Users who should see the activity besides the actor and the organization: watchers who may read the unit. */
-async function watcherIds(em: EntityManager, a: NewAction, owner: IUser): Promise<number[]> {
-  const users = takeEarly<IUser[]>(em, watchersKey(a.repo.id, a.actUserId)) ?? (await readFeedWatchers(em, a.repo.id, a.actUserId));
+async function watcherIds(em: EntityManager, a: NewAction, owner: IUser, ahead: ReadAhead | undefined): Promise<number[]> {
+  const users =
+    ahead?.take(FEED_WATCHERS, (k) => k.repoId === a.repo.id && k.actorId === a.actUserId)?.users ??
+    (await readFeedWatchers(em, a.repo.id, a.actUserId));
   if (!users.length) return [];
   const unit = UNIT_OF[a.op];
-  return (unit ? await readersOf(em, a.repo, owner, users, unit) : users).map((u) => u.id);
+  return (unit ? await readersOf(em, a.repo, owner, users, unit, ahead) : users).map((u) => u.id);
 }
 
-/** Writes the activity into every feed that receives it. */
-export async function recordAction(em: EntityManager, a: NewAction): Promise<void> {
-  const owner = await userById(em, a.repo.ownerId);
+/** Writes the activity into every feed that receives it; `ahead` is the request's read-ahead, if it comes from one. */
+export async function recordAction(em: EntityManager, a: NewAction, ahead?: ReadAhead): Promise<void> {
+  const owner = await userById(em, a.repo.ownerId, ahead);
   if (!owner) return;
   const receivers = new Set([a.actUserId]);
   if (owner.type === 1 && owner.id !== a.actUserId) receivers.add(owner.id);
-  for (const id of await watcherIds(em, a, owner)) receivers.add(id);
+  for (const id of await watcherIds(em, a, owner, ahead)) receivers.add(id);
   // One row per receiver, in their order, from one fixed statement (model/raw.ts executeFast), or part
   // of the statement before COMMIT (lib/db/counters.ts tailWrite).
   const head = [OpType[a.op], a.actUserId, a.repo.id, a.commentId ?? 0, a.refName ?? '', a.repo.isPrivate];
@@ -170,7 +173,10 @@ const branchRef = (ref: string) => (ref.startsWith('refs/') ? ref : `refs/heads/
 
 const isZeroOid = (oid: string) => /^0+$/.test(oid);
 
-async function onPush(em: EntityManager, ev: EventOf<'push'>) {
+/** `recordAction` for one event's request. */
+type Record1 = (a: NewAction) => Promise<void>;
+
+async function onPush(record: Record1, ev: EventOf<'push'>) {
   const tag = ev.ref.startsWith('refs/tags/');
   const deleted = isZeroOid(ev.after);
   // A deleted branch is recorded from its `delete` event (Forgejo's DeleteRef).
@@ -184,7 +190,7 @@ async function onPush(em: EntityManager, ev: EventOf<'push'>) {
     CompareURL: compare,
     Len: pc.total,
   });
-  await recordAction(em, { op, actUserId: ev.sender.id, repo: ev.repo, refName: ev.ref, content });
+  await record({ op, actUserId: ev.sender.id, repo: ev.repo, refName: ev.ref, content });
 }
 
 /** The close or reopen comment just written for the issue, which Forgejo links to the activity. */
@@ -193,19 +199,19 @@ async function statusCommentId(em: EntityManager, issueId: number, closed: boole
   return c?.id ?? 0;
 }
 
-async function onIssueOrPull(em: EntityManager, ev: EventOf<'issues'> | EventOf<'pull_request'>) {
+async function onIssueOrPull(em: EntityManager, record: Record1, ev: EventOf<'issues'> | EventOf<'pull_request'>) {
   const pull = ev.name === 'pull_request';
   const { issue, repo, sender } = ev;
   if (ev.action === 'opened') {
     const op = pull ? 'create_pull_request' : 'create_issue';
-    if (numberPending(issue)) await recordAction(em, { op, actUserId: sender.id, repo, content: issue.title, numberOf: issue.id });
-    else await recordAction(em, { op, actUserId: sender.id, repo, content: issueContent(issue.index, issue.title) });
+    if (numberPending(issue)) await record({ op, actUserId: sender.id, repo, content: issue.title, numberOf: issue.id });
+    else await record({ op, actUserId: sender.id, repo, content: issueContent(issue.index, issue.title) });
   } else if (ev.action === 'closed' && pull && ev.pull.hasMerged) {
-    await recordAction(em, { op: 'merge_pull_request', actUserId: sender.id, repo, content: issueContent(issue.index, issue.title) });
+    await record({ op: 'merge_pull_request', actUserId: sender.id, repo, content: issueContent(issue.index, issue.title) });
   } else if (ev.action === 'closed' || ev.action === 'reopened') {
     const closed = ev.action === 'closed';
     const op: OpName = pull ? (closed ? 'close_pull_request' : 'reopen_pull_request') : closed ? 'close_issue' : 'reopen_issue';
-    await recordAction(em, {
+    await record({
       op,
       actUserId: sender.id,
       repo,
@@ -215,13 +221,13 @@ async function onIssueOrPull(em: EntityManager, ev: EventOf<'issues'> | EventOf<
   }
 }
 
-async function onReview(em: EntityManager, ev: EventOf<'pull_request_review'>) {
+async function onReview(em: EntityManager, record: Record1, ev: EventOf<'pull_request_review'>) {
   const { review } = ev;
   // Forgejo skips a plain comment review without a body.
   if (ev.action === 'comment' && !review.content.trim()) return;
   const op: OpName = ev.action === 'approved' ? 'approve_pull_request' : ev.action === 'rejected' ? 'reject_pull_request' : 'comment_pull';
   const c = await em.findOne(Comment, { issueId: ev.issue.id, type: CommentType.review, reviewId: review.id }, { orderBy: { id: 'desc' } });
-  await recordAction(em, {
+  await record({
     op,
     actUserId: ev.sender.id,
     repo: ev.repo,
@@ -253,48 +259,49 @@ async function forgetIssue(em: EntityManager, repoId: number, index: number) {
 }
 
 /** Records what one repository event adds to the feeds (Forgejo's actionNotifier). */
-export async function recordEvent(em: EntityManager, ev: RepoEvent): Promise<void> {
+export async function recordEvent(em: EntityManager, ev: RepoEvent, ahead?: ReadAhead): Promise<void> {
+  const record: Record1 = (a) => recordAction(em, a, ahead);
   const base = { actUserId: ev.sender.id, repo: ev.repo };
   switch (ev.name) {
     case 'push':
-      return onPush(em, ev);
+      return onPush(record, ev);
     // A new tag is already recorded from its push (Forgejo's CreateRef skips tags).
     case 'create':
-      if (ev.refType === 'branch') await recordAction(em, { ...base, op: 'commit_repo', refName: branchRef(ev.ref) });
+      if (ev.refType === 'branch') await record({ ...base, op: 'commit_repo', refName: branchRef(ev.ref) });
       return;
     case 'delete':
-      if (ev.refType === 'branch') await recordAction(em, { ...base, op: 'delete_branch', refName: branchRef(ev.ref) });
+      if (ev.refType === 'branch') await record({ ...base, op: 'delete_branch', refName: branchRef(ev.ref) });
       return;
     case 'issues':
     case 'pull_request':
       if (ev.action === 'deleted') return forgetIssue(em, ev.repo.id, ev.issue.index);
-      return onIssueOrPull(em, ev);
+      return onIssueOrPull(em, record, ev);
     case 'issue_comment': {
       if (ev.action !== 'created') return;
       const content = issueContent(ev.issue.index, truncateComment(ev.comment.content));
-      await recordAction(em, { ...base, op: ev.issue.isPull ? 'comment_pull' : 'comment_issue', commentId: ev.comment.id, content });
+      await record({ ...base, op: ev.issue.isPull ? 'comment_pull' : 'comment_issue', commentId: ev.comment.id, content });
       return;
     }
     case 'pull_request_review':
-      return onReview(em, ev);
+      return onReview(em, record, ev);
     case 'release':
       if (ev.action === 'published')
-        await recordAction(em, { ...base, op: 'publish_release', content: ev.release.title, refName: ev.release.tagName });
+        await record({ ...base, op: 'publish_release', content: ev.release.title, refName: ev.release.tagName });
       return;
     case 'repository':
       // A fork is recorded from its `fork` event, which comes with this one (Forgejo's ForkRepository).
-      if (ev.action === 'created' && !ev.repo.isFork) await recordAction(em, { ...base, op: 'create_repo' });
+      if (ev.action === 'created' && !ev.repo.isFork) await record({ ...base, op: 'create_repo' });
       // Forgejo deletes a repository's activities with it.
       if (ev.action === 'deleted') await em.nativeDelete(Action, { repoId: ev.repo.id });
       return;
     case 'fork':
-      return recordAction(em, { ...base, op: 'create_repo', repo: ev.fork });
+      return record({ ...base, op: 'create_repo', repo: ev.fork });
     case 'wiki':
       return;
   }
 }
 
-onEvent('*', (em, _ctx, ev) => recordEvent(em, ev));
+onEvent('*', (em, ctx, ev) => recordEvent(em, ev, ctx.ahead));
 
 // ---- queries -----------------------------------------------------------------------------------
 

@@ -15,6 +15,7 @@ import { intArray, plainPrefixed, prefixedColumns, readRowsFast, textOf } from '
 import { tailWrite } from '../db/counters.ts';
 import { numberPending } from '../issues/index.ts';
 import { WATCHING } from '../repos/index.ts';
+import type { ReadAhead } from '../http/read-ahead.ts';
 
 export interface IssueNotice {
   issue: IIssue;
@@ -24,6 +25,8 @@ export interface IssueNotice {
   commentId?: number;
   /** Notify only this user (an assignee, a requested reviewer) instead of everyone following. */
   receiverId?: number;
+  /** The read-ahead of the request the change comes from (lib/http/read-ahead.ts). */
+  ahead?: ReadAhead;
 }
 
 /** The comment types whose posters follow an issue (Forgejo's GetParticipantIDsByIssue): migration CommentParticipants' partial index holds them. */
@@ -98,11 +101,11 @@ async function candidatesOf(em: EntityManager, issue: IIssue, doerId: number): P
 }
 
 /** Users who may read the issue (the issues unit, or pulls for a pull request), as Forgejo's CheckRepoUnitUser. */
-async function readers(em: EntityManager, repo: IRepository, issue: IIssue, users: IUser[]): Promise<number[]> {
+async function readers(em: EntityManager, repo: IRepository, issue: IIssue, users: IUser[], ahead?: ReadAhead): Promise<number[]> {
   if (!users.length) return [];
-  const owner = await userById(em, repo.ownerId);
+  const owner = await userById(em, repo.ownerId, ahead);
   if (!owner) return [];
-  return (await readersOf(em, repo, owner, users, issue.isPull ? 'pulls' : 'issues')).map((u) => u.id);
+  return (await readersOf(em, repo, owner, users, issue.isPull ? 'pulls' : 'issues', ahead)).map((u) => u.id);
 }
 
 /**
@@ -164,14 +167,14 @@ async function upsertFollowerThreads(em: EntityManager, issue: IIssue, commentId
 
 /** Creates or updates the threads of everyone who should hear about a change of `issue`. */
 export async function notifyIssueEvent(em: EntityManager, notice: IssueNotice): Promise<void> {
-  const { issue, doerId } = notice;
-  const repo = await repoById(em, issue.repoId);
+  const { issue, doerId, ahead } = notice;
+  const repo = await repoById(em, issue.repoId, ahead);
   if (!repo) return;
   if (!notice.receiverId) {
-    // With the units the request read already (lib/auth/perm.ts knownUnits), whether everyone may read is
+    // With the units the request read already (lib/auth/perm.ts knownRepo), whether everyone may read is
     // known without a statement.
-    const owner = await userById(em, repo.ownerId);
-    const all = owner && everyoneReads(em, repo, owner, issue.isPull ? 'pulls' : 'issues');
+    const owner = await userById(em, repo.ownerId, ahead);
+    const all = owner && everyoneReads(ahead, repo, owner, issue.isPull ? 'pulls' : 'issues');
     if (all === false) return;
     if (all) {
       await upsertFollowerThreads(em, issue, notice.commentId ?? 0, doerId);
@@ -184,7 +187,7 @@ export async function notifyIssueEvent(em: EntityManager, notice: IssueNotice): 
   } else {
     candidates = await candidatesOf(em, issue, doerId);
   }
-  await upsertThreads(em, issue, await readers(em, repo, issue, candidates), notice.commentId ?? 0, doerId);
+  await upsertThreads(em, issue, await readers(em, repo, issue, candidates, ahead), notice.commentId ?? 0, doerId);
 }
 
 /** The comment a review wrote (type review), so the thread can point at it. */
@@ -198,52 +201,61 @@ async function reviewCommentId(em: EntityManager, reviewId: number): Promise<num
  * PullRequestCodeComment): everyone `text` mentions gets the issue's thread, pointing at `commentId`,
  * if they may read the issue. Only new text mentions: an edit notifies no one, as in Forgejo.
  */
-async function notifyMentions(em: EntityManager, issue: IIssue, sender: IUser, text: string, commentId: number): Promise<void> {
+async function notifyMentions(
+  em: EntityManager,
+  issue: IIssue,
+  sender: IUser,
+  text: string,
+  commentId: number,
+  ahead: ReadAhead | undefined,
+): Promise<void> {
   if (!text.includes('@')) return;
-  const repo = await repoById(em, issue.repoId);
-  const owner = repo && (await userById(em, repo.ownerId));
+  const repo = await repoById(em, issue.repoId, ahead);
+  const owner = repo && (await userById(em, repo.ownerId, ahead));
   if (!repo || !owner) return;
   for (const receiverId of await mentionedUsers(em, repo, owner, issue, sender, text)) {
-    await notifyIssueEvent(em, { issue, doerId: sender.id, commentId, receiverId });
+    await notifyIssueEvent(em, { issue, doerId: sender.id, commentId, receiverId, ahead });
   }
 }
 
 /** Forgejo's DeleteIssue removes the issue's threads with it. */
 const dropThreads = (em: EntityManager, issueId: number) => em.nativeDelete(Notification, { issueId });
 
-onEvent('issues', async (em, _ctx, ev) => {
+onEvent('issues', async (em, ctx, ev) => {
   const doerId = ev.sender.id;
   if (ev.action === 'deleted') await dropThreads(em, ev.issue.id);
   else if (ev.action === 'opened' || ev.action === 'closed' || ev.action === 'reopened')
-    await notifyIssueEvent(em, { issue: ev.issue, doerId });
-  else if (ev.action === 'assigned' && ev.assignee) await notifyIssueEvent(em, { issue: ev.issue, doerId, receiverId: ev.assignee.id });
-  if (ev.action === 'opened') await notifyMentions(em, ev.issue, ev.sender, ev.issue.content, 0);
+    await notifyIssueEvent(em, { issue: ev.issue, doerId, ahead: ctx.ahead });
+  else if (ev.action === 'assigned' && ev.assignee)
+    await notifyIssueEvent(em, { issue: ev.issue, doerId, receiverId: ev.assignee.id, ahead: ctx.ahead });
+  if (ev.action === 'opened') await notifyMentions(em, ev.issue, ev.sender, ev.issue.content, 0, ctx.ahead);
 });
 
-onEvent('issue_comment', async (em, _ctx, ev) => {
+onEvent('issue_comment', async (em, ctx, ev) => {
   if (ev.action !== 'created') return;
-  await notifyIssueEvent(em, { issue: ev.issue, doerId: ev.sender.id, commentId: ev.comment.id });
-  await notifyMentions(em, ev.issue, ev.sender, ev.comment.content, ev.comment.id);
+  await notifyIssueEvent(em, { issue: ev.issue, doerId: ev.sender.id, commentId: ev.comment.id, ahead: ctx.ahead });
+  await notifyMentions(em, ev.issue, ev.sender, ev.comment.content, ev.comment.id, ctx.ahead);
 });
 
-onEvent('pull_request', async (em, _ctx, ev) => {
+onEvent('pull_request', async (em, ctx, ev) => {
   const doerId = ev.sender.id;
   // lib/issues/events.ts sends a deleted pull's `deleted` here too, though PullAction does not list it.
   if ((ev.action as string) === 'deleted') await dropThreads(em, ev.issue.id);
   else if (ev.action === 'opened' || ev.action === 'closed' || ev.action === 'reopened')
-    await notifyIssueEvent(em, { issue: ev.issue, doerId });
-  else if (ev.action === 'assigned' && ev.assignee) await notifyIssueEvent(em, { issue: ev.issue, doerId, receiverId: ev.assignee.id });
+    await notifyIssueEvent(em, { issue: ev.issue, doerId, ahead: ctx.ahead });
+  else if (ev.action === 'assigned' && ev.assignee)
+    await notifyIssueEvent(em, { issue: ev.issue, doerId, receiverId: ev.assignee.id, ahead: ctx.ahead });
   else if (ev.action === 'review_requested' && ev.reviewer)
-    await notifyIssueEvent(em, { issue: ev.issue, doerId, receiverId: ev.reviewer.id });
-  if (ev.action === 'opened') await notifyMentions(em, ev.issue, ev.sender, ev.issue.content, 0);
+    await notifyIssueEvent(em, { issue: ev.issue, doerId, receiverId: ev.reviewer.id, ahead: ctx.ahead });
+  if (ev.action === 'opened') await notifyMentions(em, ev.issue, ev.sender, ev.issue.content, 0, ctx.ahead);
 });
 
-onEvent('pull_request_review', async (em, _ctx, ev) => {
+onEvent('pull_request_review', async (em, ctx, ev) => {
   const commentId = await reviewCommentId(em, ev.review.id);
-  await notifyIssueEvent(em, { issue: ev.issue, doerId: ev.sender.id, commentId });
-  await notifyMentions(em, ev.issue, ev.sender, ev.review.content, commentId);
+  await notifyIssueEvent(em, { issue: ev.issue, doerId: ev.sender.id, commentId, ahead: ctx.ahead });
+  await notifyMentions(em, ev.issue, ev.sender, ev.review.content, commentId, ctx.ahead);
   // The review's line comments mention people too, each pointing at its own comment.
   for (const c of await em.find(Comment, { reviewId: ev.review.id, type: CommentType.code }, { orderBy: { id: 'asc' } })) {
-    await notifyMentions(em, ev.issue, ev.sender, c.content, c.id);
+    await notifyMentions(em, ev.issue, ev.sender, c.content, c.id, ctx.ahead);
   }
 });

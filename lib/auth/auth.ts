@@ -8,7 +8,7 @@ import { AccessToken } from '../../model/token.ts';
 import { isStorableText } from '../../model/schemas/storable.ts';
 import { HttpError } from '../http/errors.ts';
 import { verifyPassword } from './password.ts';
-import { findTaskToken, findToken, TOKEN_RE, TokenLookupError, type RepoAhead } from './tokens.ts';
+import { findTaskToken, findToken, TOKEN_RE, TokenLookupError, type TokenAhead } from './tokens.ts';
 import { pseudoUser } from './pseudo-users.ts';
 import { parseStoredScopes } from './scopes.ts';
 import { checkTotp } from './totp.ts';
@@ -31,10 +31,11 @@ export interface AuthRequest extends AuthInput {
   peer: string | undefined;
   /** The request changes nothing of the caller (RequestState plainContext): it may be a plain object, not a managed entity (issue 10). */
   plain?: boolean;
-  /** The repository the request addresses, if any: found with the token, in one statement (lib/auth/tokens.ts). */
-  repo?: RepoAhead | null;
-  /** A read-only request that shows the caller's star count (GET /user): counted with the token, in one statement. */
-  stars?: boolean;
+  /**
+   * What the request's row can be served from the token's statement (lib/auth/tokens.ts), composed by
+   * the interpreter from the row's declarations; asked only when a token is presented.
+   */
+  ahead?: () => TokenAhead | null;
 }
 
 export interface AuthDeps {
@@ -70,7 +71,10 @@ export async function authenticate(em: EntityManager, cfg: Config, deps: AuthDep
   const tryToken = async (value: string) => {
     attempted = true;
     if (tried?.value !== value)
-      tried = { value, answer: await tokenLogin(em, value, !!req.plain, { repo: req.repo ?? undefined, stars: req.stars }) };
+      tried = {
+        value,
+        answer: await tokenLogin(em, value, !!req.plain, req.ahead?.() ?? null),
+      };
     return tried.answer;
   };
   // 1. Basic with a password.
@@ -164,15 +168,10 @@ async function passwordLogin(
   return user;
 }
 
-async function tokenLogin(
-  em: EntityManager,
-  value: string,
-  plain: boolean,
-  ahead: { repo?: RepoAhead; stars?: boolean },
-): Promise<AuthResult | string> {
+async function tokenLogin(em: EntityManager, value: string, plain: boolean, ahead: TokenAhead | null): Promise<AuthResult | string> {
   let row;
   try {
-    row = await findToken(em, value, { plain, ...ahead });
+    row = await findToken(em, value, { plain, ahead });
   } catch (e) {
     if (!(e instanceof TokenLookupError)) throw e;
     // Not a personal access token: perhaps the token of a running actions task. Its caller is the

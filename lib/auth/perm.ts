@@ -6,6 +6,7 @@ import { Collaboration, RepoUnit, Repository } from '../../model/repo.ts';
 import { OrgUser, Team, TeamRepo, TeamUnit, TeamUser } from '../../model/org.ts';
 import { intArray, readRowsFast } from '../../model/raw.ts';
 import { userIsSiteAdmin, type TokenInfo } from './auth-types.ts';
+import { Slot, type ReadAhead } from '../http/read-ahead.ts';
 
 export const Mode = { none: 0, read: 1, write: 2, admin: 3, owner: 4 } as const;
 export type AccessMode = (typeof Mode)[keyof typeof Mode];
@@ -74,45 +75,37 @@ export class RepoPermission {
 }
 
 /**
- * Enabled units a request has read already, by repository, per EntityManager (so per request and
- * never shared): a write that does not change units tells them once (`knownUnits`), and the readers
- * of its notifications and feeds need no second read (issue 10).
+ * The repository and owner a request addressed, with its enabled units, when its handler changes none
+ * of them (lib/http/handler.ts plainContext), told once by the handler (`knownRepo`): the readers of its
+ * notifications and feeds need no second read of the units, and the event subscribers that look the
+ * repository and owner up by id are given these plain objects, which the identity map does not hold.
  */
-const unitsOfRequest = new WeakMap<EntityManager, Map<number, Set<number>>>();
+const KNOWN_REPO = new Slot<{ repo: IRepository; owner: IUser; enabled: Set<number> }>('the addressed repository, unchanged');
 
-/** The request on `em` read these enabled units of `repoId` and changes none: later asks reuse them. */
-function knownUnits(em: EntityManager, repoId: number, enabled: Set<number>): void {
-  const known = unitsOfRequest.get(em) ?? new Map<number, Set<number>>();
-  unitsOfRequest.set(em, known.set(repoId, enabled));
-}
-
-/**
- * The repository and owner a request addressed, per EntityManager, when its handler changes neither
- * (lib/http/handler.ts plainContext): they are plain objects, which the identity map does not hold, so the
- * event subscribers that look them up by id (notifications, feeds, hooks) are given them here.
- */
-const contextOfRequest = new WeakMap<EntityManager, { repo: IRepository; owner: IUser }>();
-
-/** `knownUnits`, and the request on `em` changes neither `repo` nor its `owner`: `repoById` and `userById` give them. */
-export function knownRepo(em: EntityManager, repo: IRepository, owner: IUser, enabled: Set<number>): void {
-  knownUnits(em, repo.id, enabled);
-  contextOfRequest.set(em, { repo, owner });
+/** The request changes neither `repo`, its `owner` nor its units: `repoById`, `userById` and `enabledUnits` give them. */
+export function knownRepo(ahead: ReadAhead, repo: IRepository, owner: IUser, enabled: Set<number>): void {
+  ahead.keep(KNOWN_REPO, { repo, owner, enabled });
 }
 
 /** The repository `id`: the request's own (`knownRepo`), else as `em.findOne` gives it. */
-export async function repoById(em: EntityManager, id: number): Promise<IRepository | null> {
-  const known = contextOfRequest.get(em);
+export async function repoById(em: EntityManager, id: number, ahead?: ReadAhead): Promise<IRepository | null> {
+  const known = ahead?.peek(KNOWN_REPO);
   return known?.repo.id === id ? known.repo : em.findOne(Repository, { id });
 }
 
 /** The user `id`: the owner of the request's repository (`knownRepo`), else as `em.findOne` gives it. */
-export async function userById(em: EntityManager, id: number): Promise<IUser | null> {
-  const known = contextOfRequest.get(em);
+export async function userById(em: EntityManager, id: number, ahead?: ReadAhead): Promise<IUser | null> {
+  const known = ahead?.peek(KNOWN_REPO);
   return known?.owner.id === id ? known.owner : em.findOne(User, { id });
 }
 
-export async function enabledUnits(em: EntityManager, repoId: number): Promise<Set<number>> {
-  const known = unitsOfRequest.get(em)?.get(repoId);
+const knownUnitsOf = (ahead: ReadAhead | undefined, repoId: number): Set<number> | undefined => {
+  const known = ahead?.peek(KNOWN_REPO);
+  return known?.repo.id === repoId ? known.enabled : undefined;
+};
+
+export async function enabledUnits(em: EntityManager, repoId: number, ahead?: ReadAhead): Promise<Set<number>> {
+  const known = knownUnitsOf(ahead, repoId);
   if (known) return known;
   const rows = await em.find(RepoUnit, { repoId }, { fields: ['type'] });
   return new Set(rows.map((r) => r.type));
@@ -135,10 +128,12 @@ export interface PermInput {
   /** Site admin rights count (false for public-only and repo-specific tokens). */
   siteAdmin: boolean;
   token: TokenInfo | null;
+  /** The request's read-ahead, where the caller's access facts may wait (`keepFactsRead`). */
+  ahead?: ReadAhead;
 }
 
 export async function repoPermission(em: EntityManager, input: PermInput, units?: Set<number>): Promise<RepoPermission> {
-  const enabled = units ?? (await enabledUnits(em, input.repo.id));
+  const enabled = units ?? (await enabledUnits(em, input.repo.id, input.ahead));
   const [perm] = await repoPermissions(em, input, [{ repo: input.repo, owner: input.owner, enabled }]);
   return perm!;
 }
@@ -165,18 +160,25 @@ export function userPermission(
 /**
  * Whether every signed-in user may read `unit` (true: enabled on a public repository of a public or
  * limited owner), no one (false: not enabled), or it depends on the user (null); null as well when
- * the request has not read the repository's units (knownUnits), so this never costs a statement.
+ * the request has not read the repository's units (knownRepo), so this never costs a statement.
  */
-export function everyoneReads(em: EntityManager, repo: IRepository, owner: IUser, unit: UnitName): boolean | null {
-  const enabled = unitsOfRequest.get(em)?.get(repo.id);
+export function everyoneReads(ahead: ReadAhead | undefined, repo: IRepository, owner: IUser, unit: UnitName): boolean | null {
+  const enabled = knownUnitsOf(ahead, repo.id);
   if (!enabled) return null;
   if (!enabled.has(Unit[unit])) return false;
   return !repo.isPrivate && (owner.visibility === 'public' || owner.visibility === 'limited') ? true : null;
 }
 
-export async function readersOf(em: EntityManager, repo: IRepository, owner: IUser, users: IUser[], unit: UnitName): Promise<IUser[]> {
+export async function readersOf(
+  em: EntityManager,
+  repo: IRepository,
+  owner: IUser,
+  users: IUser[],
+  unit: UnitName,
+  ahead?: ReadAhead,
+): Promise<IUser[]> {
   if (users.length === 0) return [];
-  const enabled = await enabledUnits(em, repo.id);
+  const enabled = await enabledUnits(em, repo.id, ahead);
   if (!enabled.has(Unit[unit])) return [];
   if (!repo.isPrivate && (owner.visibility === 'public' || owner.visibility === 'limited')) return users;
   const item: PermItem = { repo, owner, enabled };
@@ -210,7 +212,7 @@ export async function repoPermissions(
 ): Promise<RepoPermission[]> {
   const { doer, siteAdmin } = caller;
   const asked = doer && !siteAdmin ? items.filter((i) => i.owner.id !== doer.id) : [];
-  const facts = doer && asked.length ? await accessFacts(em, doer.id, asked) : NO_FACTS;
+  const facts = doer && asked.length ? await accessFacts(em, doer.id, asked, caller.ahead) : NO_FACTS;
   return items.map((i) => {
     const input = { ...caller, repo: i.repo, owner: i.owner };
     return reduceForToken(basePermission(facts, input, i.enabled), input, i.enabled);
@@ -256,21 +258,21 @@ const idsOf = (items: PermItem[]) => ({
 });
 
 /**
- * Access facts another statement of the request already read (lib/auth/tokens.ts), by EntityManager: one
+ * Access facts another statement of the request already read (the token's, lib/auth/tokens.ts): one
  * user's on one repository. A request that changes nothing cannot change them and may ask again; a
  * write's are `once`: its REPO loader takes them, and whatever asks after the write changed something reads.
  */
-const factsRead = new WeakMap<EntityManager, { uid: number; repoId: number; facts: AccessFacts; once: boolean }>();
+const FACTS_READ = new Slot<{ uid: number; repoId: number; facts: AccessFacts; once: boolean }>('access facts read with the token');
 
 /** Keeps `row` (the column of `factsColumnsOfRepo`, not null) as user `uid`'s access facts on repository `repoId` for this request. */
-export function keepFactsRead(em: EntityManager, uid: number, repoId: number, row: FactsRow, once = false): void {
-  factsRead.set(em, { uid, repoId, facts: factsOf(row), once });
+export function keepFactsRead(ahead: ReadAhead, uid: number, repoId: number, row: FactsRow, once = false): void {
+  ahead.keep(FACTS_READ, { uid, repoId, facts: factsOf(row), once });
 }
 
-async function accessFacts(em: EntityManager, uid: number, items: PermItem[]): Promise<AccessFacts> {
-  const known = items.length === 1 ? factsRead.get(em) : undefined;
+async function accessFacts(em: EntityManager, uid: number, items: PermItem[], ahead: ReadAhead | undefined): Promise<AccessFacts> {
+  const known = items.length === 1 ? ahead?.peek(FACTS_READ) : undefined;
   if (known && known.uid === uid && known.repoId === items[0]!.repo.id) {
-    if (known.once) factsRead.delete(em);
+    if (known.once) ahead!.take(FACTS_READ);
     return known.facts;
   }
   const { repoIds, orgIds } = idsOf(items);

@@ -4,14 +4,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import { User, type IUser } from '../../model/user.ts';
-import { mapPrefixed, plainPrefixed, prefixedColumns, prefixedId, readRowsFast } from '../../model/raw.ts';
-import { Repository } from '../../model/repo.ts';
+import { mapPrefixed, plainPrefixed, prefixedColumns, readRowsFast } from '../../model/raw.ts';
 import type { TaskInfo } from './auth-types.ts';
-import { keepRepoRead, repoByNameLateral } from '../repos/repos.ts';
-import { factsColumnsOfRepo, keepFactsRead, type FactsRow } from './perm.ts';
-import { keepStarCount, starCountColumn } from '../repos/social.ts';
-import { issueByIndexColumn, keepIssueRead, type NewRowKind } from '../issues/issues.ts';
-import { keepNewRowAhead, newRowAheadColumns } from '../issues/events.ts';
 
 export const TOKEN_RE = /^[0-9a-f]{40}$/;
 
@@ -61,31 +55,34 @@ export interface FoundToken {
 }
 
 let tokenSql: string | undefined;
-let tokenStarsSql: string | undefined;
-/** The statements that read a repository ahead, by what else they read (an issue, a new row's early reads). */
+/** The statements that read something ahead, by their shape (a function of the route table). */
 const aheadSql = new Map<string, string>();
 
 /**
- * A repository the request addresses (`/repos/{owner}/{repo}/...`), to find in the token's statement,
- * the number of the issue it addresses (`.../issues/{index}...`), if any, and the kind of row it
- * creates, if it is POST {R}/issues or POST {R}/issues/{index}/comments.
+ * What a request reads ahead in its token's statement: composed by the interpreter from what its row's
+ * steps declare (guards/types.ts TokenRead), for the row and its path parameters.
  */
-export interface RepoAhead {
-  owner: string;
-  name: string;
-  issueIndex?: number;
-  newRow?: NewRowKind;
+export interface TokenAhead {
+  /** Names the statement's shape: its text is built once per shape. */
+  readonly shape: string;
+  /** Select expressions after the token's and its user's (each led by a comma), and joins after the user's, over the token `t`. */
+  sql(em: EntityManager): { select: string; join: string };
+  /** The values of their placeholders, in the order of the text. */
+  readonly params: readonly unknown[];
+  /** Keeps what the statement read, in the row of the token it found for user `uid`. */
+  keep(em: EntityManager, row: Record<string, unknown>, uid: number): void;
 }
 
 /**
  * Finds the token for a presented value, with its repository list and its user, in one query (this
  * runs on every token-authenticated request); throws TokenLookupError with Forgejo's message. With
  * `plain`, the user is a plain object (model/raw.ts, plainPrefixed), for a request that changes nothing.
+ * With `ahead`, the same statement reads what the request's row declared it can be served from here.
  */
 export async function findToken(
   em: EntityManager,
   value: string,
-  opts: { plain?: boolean; repo?: RepoAhead; stars?: boolean } = {},
+  opts: { plain?: boolean; ahead?: TokenAhead | null } = {},
 ): Promise<FoundToken> {
   if (value === '') throw new TokenLookupError('access token is empty');
   if (!TOKEN_RE.test(value)) throw new TokenLookupError(`access token does not exist [sha: ${value}]`);
@@ -96,35 +93,16 @@ export async function findToken(
             array(select r.repo_id from access_token_repo r where r.token_id = t.id) as repo_ids,
             ${prefixedColumns(em, User, 'u')}${select}
        from access_token t left join "user" u on u.id = t.uid${join} where t.token_last_eight = ?`;
-  tokenSql ??= statement();
-  // With `repo` (a request below `{R}`), the same statement finds the owner, the repository with its
-  // units and the caller's access facts on it, which the REPO loader then reads from the request's
-  // EntityManager instead of the database (issue 10: one statement, not two or three); a write maps
-  // them into managed entities there, as its own read would have.
-  // With `stars` (GET /user), it counts the user's stars, which the answer shows.
-  // With an issue number as well (`{R}/issues/{index}...`), the issue too, for the ISSUE loader.
-  // With a new row, the early reads of its event and the id it takes (lib/issues/events.ts).
-  const repo = opts.repo;
-  const issueIndex = repo?.issueIndex;
-  const newRow = repo?.newRow;
-  let sql = tokenSql;
-  if (repo) {
-    const shape = `${issueIndex !== undefined ? 'issue' : ''}/${newRow ?? ''}`;
-    let found = aheadSql.get(shape);
+  const ahead = opts.ahead ?? null;
+  let sql = (tokenSql ??= statement());
+  if (ahead) {
+    let found = aheadSql.get(ahead.shape);
     if (found === undefined) {
-      const more =
-        (issueIndex !== undefined ? `, ${issueByIndexColumn(em, 'r.id')}` : '') + (newRow ? `, ${newRowAheadColumns(em, newRow)}` : '');
-      found = statement(
-        ', ahead.*',
-        `
-       ${repoByNameLateral(em, `, ${factsColumnsOfRepo('t.uid')}${more}`)}`,
-      );
-      aheadSql.set(shape, found);
+      const { select, join } = ahead.sql(em);
+      aheadSql.set(ahead.shape, (found = statement(select, join)));
     }
     sql = found;
-  } else if (opts.stars) sql = tokenStarsSql ??= statement(`, ${starCountColumn('t.uid')}`);
-  const names = repo ? [repo.name.toLowerCase(), repo.owner.toLowerCase()] : [];
-  const params = issueIndex === undefined ? [...names, value.slice(-8)] : [issueIndex, ...names, value.slice(-8)];
+  }
   const rows = await readRowsFast<
     {
       id: number;
@@ -135,17 +113,11 @@ export async function findToken(
       updated_at: Date | string;
       repo_ids: number[] | null;
     } & Record<string, unknown>
-  >(em, [], sql, params);
+  >(em, [], sql, ahead ? [...ahead.params, value.slice(-8)] : [value.slice(-8)]);
   for (const t of rows) {
     if (matches(value, t)) {
       const repoIds = t.repo_ids?.length ? t.repo_ids.map(Number).sort((a, b) => a - b) : null;
-      if (repo) {
-        keepRepoRead(em, repo.owner, repo.name, t);
-        const repoId = Number(prefixedId(em, Repository, t, 'r'));
-        if (issueIndex !== undefined && t.r != null) keepIssueRead(em, repoId, issueIndex, t);
-        if (newRow && t.r != null) keepNewRowAhead(em, newRow, repoId, Number(t.uid), t);
-        if (t.facts != null) keepFactsRead(em, Number(t.uid), repoId, t as unknown as FactsRow, !opts.plain);
-      } else if (opts.stars) keepStarCount(em, Number(t.uid), Number(t.star_count));
+      ahead?.keep(em, t, Number(t.uid));
       return {
         id: Number(t.id),
         uid: Number(t.uid),

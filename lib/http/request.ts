@@ -17,6 +17,7 @@ import type { RepoPermission } from '../auth/perm.ts';
 import type { Services } from './services.ts';
 import type { ReceivedBody } from './request-body.ts';
 import type { QueryValues } from '../../model/schemas/query.ts';
+import type { ReadAhead } from './read-ahead.ts';
 
 /**
  * Where the interpreter records, on Koa's request state, the table row that answers a request (or whose
@@ -80,6 +81,11 @@ export interface RequestState {
   readonly config: Config;
   readonly services: Services;
   readonly em: EntityManager;
+  /**
+   * What this request read ahead of the step that uses it (the token's statement, a new row's insert)
+   * and what its steps tell later ones: made with the request, dropped with it (lib/http/read-ahead.ts).
+   */
+  readonly ahead: ReadAhead;
   readonly method: string;
   /**
    * The caller, the repository and its owner are plain objects, not managed entities: a GET or HEAD,

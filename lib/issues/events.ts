@@ -14,13 +14,13 @@ import { emitRefChanges } from '../transport/index.ts';
 import { labelIdsOf, nextIdOf, type NewRowKind, type RowInsert } from './issues.ts';
 import { feedWatchersList, feedWatchersOver, keepFeedWatchers } from '../activity/index.ts';
 import { hooksList, hooksOver, keepHooks } from '../webhooks/index.ts';
-import { keepEarly, takeEarly } from '../db/early-reads.ts';
+import { Slot, type ReadAhead } from '../http/read-ahead.ts';
 import { executeFast } from '../../model/raw.ts';
 import { Watch } from '../../model/star.ts';
 import { BlockedUser } from '../../model/social.ts';
 import { Webhook } from '../../model/webhook.ts';
 
-export type EmitState = Pick<RequestState, 'em' | 'config' | 'services' | 'auth' | 'repo'>;
+export type EmitState = Pick<RequestState, 'em' | 'ahead' | 'config' | 'services' | 'auth' | 'repo'>;
 /** The same from a signed-in handler (its row has TOK): the sender is known. */
 export type SignedEmitState = Omit<EmitState, 'auth'> & { readonly auth: Auth & { readonly doer: IUser } };
 
@@ -58,15 +58,15 @@ function earlyLists(c: SignedEmitState) {
   const watchers = feedWatchersList(c.em, repo.id, c.auth.doer.id);
   const hooks = c.config.SECURITY.DISABLE_WEBHOOKS ? null : hooksList(c.em, repo);
   const keep = (watcherList: unknown, hookList: unknown) => {
-    keepFeedWatchers(c.em, repo.id, c.auth.doer.id, watcherList);
-    if (hooks) keepHooks(c.em, repo, hookList);
+    keepFeedWatchers(c.em, c.ahead, repo.id, c.auth.doer.id, watcherList);
+    if (hooks) keepHooks(c.em, c.ahead, repo, hookList);
   };
   return { watchers, hooks, keep };
 }
 
 /**
  * What the event of a new row will read and that does not depend on the row (the feed's watchers and
- * the hooks, lib/db/early-reads.ts), read in the statement of its insert (a new comment's row, a new
+ * the hooks, lib/http/read-ahead.ts), read in the statement of its insert (a new comment's row, a new
  * issue's number and row): one statement instead of two (issue 10). The reads see the snapshot the
  * insert starts from, as they would have a moment before. A new issue's number lock is then held while
  * they run too: a small part of one statement, less than the round trip of a statement of their own
@@ -103,7 +103,7 @@ interface NewRowRead {
   id: number;
   hooks: number;
 }
-const newRowKey = (kind: NewRowKind, repoId: number) => `new-row:${kind}:${repoId}`;
+const NEW_ROW_READ = new Slot<NewRowRead & { kind: NewRowKind; repoId: number }>("a new row's early reads, made with the token");
 
 /**
  * Select-list expressions over the token's row `t` and the repository `r` its statement finds
@@ -116,10 +116,17 @@ export const newRowAheadColumns = (em: EntityManager, kind: NewRowKind) =>
   `${nextIdOf(kind)} as cairn__new_id, ${feedWatchersOver(em, 'r.id', 't.uid')} as cairn__watchers, ${hooksOver(em, 'r.id', 'r.owner_id')} as cairn__hooks`;
 
 /** Keeps what `newRowAheadColumns` read in `row`, for the request's new row of `kind` in `repoId` by `actorId`. */
-export function keepNewRowAhead(em: EntityManager, kind: NewRowKind, repoId: number, actorId: number, row: Record<string, unknown>): void {
-  keepFeedWatchers(em, repoId, actorId, row.cairn__watchers);
-  keepHooks(em, { id: repoId }, row.cairn__hooks);
-  keepEarly(em, newRowKey(kind, repoId), { id: Number(row.cairn__new_id), hooks: (row.cairn__hooks as unknown[]).length });
+export function keepNewRowAhead(
+  em: EntityManager,
+  ahead: ReadAhead,
+  kind: NewRowKind,
+  repoId: number,
+  actorId: number,
+  row: Record<string, unknown>,
+): void {
+  keepFeedWatchers(em, ahead, repoId, actorId, row.cairn__watchers);
+  keepHooks(em, ahead, { id: repoId }, row.cairn__hooks);
+  ahead.keep(NEW_ROW_READ, { kind, repoId, id: Number(row.cairn__new_id), hooks: (row.cairn__hooks as unknown[]).length });
 }
 
 /**
@@ -131,7 +138,7 @@ export function keepNewRowAhead(em: EntityManager, kind: NewRowKind, repoId: num
  */
 export async function newRowEarly(c: SignedEmitState, kind: NewRowKind): Promise<{ id: number; hooked: boolean }> {
   const repo = need(c.repo, 'repo').repo;
-  const read = takeEarly<NewRowRead>(c.em, newRowKey(kind, repo.id)) ?? (await readNewRowEarly(c, kind));
+  const read = c.ahead.take(NEW_ROW_READ, (k) => k.kind === kind && k.repoId === repo.id) ?? (await readNewRowEarly(c, kind));
   return { id: read.id, hooked: !c.config.SECURITY.DISABLE_WEBHOOKS && read.hooks > 0 };
 }
 

@@ -7,7 +7,7 @@ import type { IRepository } from '../../model/repo.ts';
 import { isSiteAdmin, need, type RequestState } from '../http/request.ts';
 import { addCounters, firstWrite, learnCountersOf, lockCounterRows } from '../db/counters.ts';
 import { executeFast, mapPrefixed, plainPrefixed, plainRows, prefixedColumns, readRowsFast, textOf } from '../../model/raw.ts';
-import { keepEarly, takeEarly } from '../db/early-reads.ts';
+import { Slot, type ReadAhead } from '../http/read-ahead.ts';
 
 /** Forgejo truncates titles to 255 bytes (forgejo-facts 9), on a character boundary. */
 export function truncateTitle(title: string): string {
@@ -74,15 +74,16 @@ const ISSUE_BY_INDEX = 'select * from issue where repo_id = ? and "index" = ?';
 export const issueByIndexColumn = (em: EntityManager, repoId: string) =>
   `(select ${prefixedColumns(em, Issue, 'i')} from issue i where i.repo_id = ${repoId} and i."index" = ?::int) as "i"`;
 
-const issueKey = (repoId: number, index: number) => `issue ${repoId} ${index}`;
+/** The issue `issueByIndexColumn` selected (its row, null when none), for the request's first `findIssueByIndex` of it. */
+const ISSUE_READ = new Slot<{ repoId: number; index: number; row: Record<string, unknown> }>('issue read with the token');
 
 /**
  * Keeps the issue `issueByIndexColumn` selected in `row` (null when there is none) for the request's
- * first `findIssueByIndex` of that number (its ISSUE loader; lib/db/early-reads.ts): one statement less
+ * first `findIssueByIndex` of that number (its ISSUE loader; lib/http/read-ahead.ts): one statement less
  * for every request below `{R}/issues/{index}` with a token (issue 10).
  */
-export function keepIssueRead(em: EntityManager, repoId: number, index: number, row: Record<string, unknown>): void {
-  keepEarly(em, issueKey(repoId, index), row);
+export function keepIssueRead(ahead: ReadAhead, repoId: number, index: number, row: Record<string, unknown>): void {
+  ahead.keep(ISSUE_READ, { repoId, index, row });
 }
 
 /**
@@ -90,8 +91,14 @@ export function keepIssueRead(em: EntityManager, repoId: number, index: number, 
  * statement (model/raw.ts readRowsFast); with `plain`, a plain object (issue 10: mapping it into the
  * identity map was about a twentieth of the server's CPU of a new comment).
  */
-export async function findIssueByIndex(em: EntityManager, repoId: number, index: number, plain = false): Promise<IIssue | null> {
-  const kept = takeEarly<Record<string, unknown>>(em, issueKey(repoId, index));
+export async function findIssueByIndex(
+  em: EntityManager,
+  repoId: number,
+  index: number,
+  plain = false,
+  ahead?: ReadAhead,
+): Promise<IIssue | null> {
+  const kept = ahead?.take(ISSUE_READ, (k) => k.repoId === repoId && k.index === index)?.row;
   if (kept) return (plain ? plainPrefixed : mapPrefixed)(em, Issue, kept, 'i');
   const [row] = await readRowsFast<EntityData<IIssue>>(em, [Issue], ISSUE_BY_INDEX, [repoId, index]);
   if (!row) return null;
@@ -104,7 +111,7 @@ export async function findIssueByIndex(em: EntityManager, repoId: number, index:
  */
 export async function findReadableIssue(s: RequestState, rawIndex: string | undefined): Promise<IIssue | null> {
   const index = positiveInt(rawIndex);
-  const issue = index === null ? null : await findIssueByIndex(s.em, need(s.repo, 'repo').repo.id, index, s.plainContext);
+  const issue = index === null ? null : await findIssueByIndex(s.em, need(s.repo, 'repo').repo.id, index, s.plainContext, s.ahead);
   return issue && canReadIssue(s, issue) ? issue : null;
 }
 

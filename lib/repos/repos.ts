@@ -35,6 +35,7 @@ import { dropRepoTopics } from './topics.ts';
 import { learnCounters, lockCounterRows } from '../db/counters.ts';
 import { unlinkRepoPackages } from '../packages/index.ts';
 import { LfsLock, LfsMetaObject } from '../../model/lfs.ts';
+import { Slot, type ReadAhead } from '../http/read-ahead.ts';
 
 export const DEFAULT_PULLS_CONFIG = {
   ignore_whitespace_conflicts: false,
@@ -349,15 +350,13 @@ export async function findRepoByName(
   em: EntityManager,
   owner: IUser | string,
   repoName: string,
-  opts: { plain?: boolean } = {},
+  opts: { plain?: boolean; ahead?: ReadAhead } = {},
 ): Promise<RepoByName> {
-  const known = repoRead.get(em);
-  if (
-    known &&
-    known.repoName === repoName.toLowerCase() &&
-    known.ownerName === (typeof owner === 'string' ? owner.toLowerCase() : owner.lowerName)
-  ) {
-    repoRead.delete(em);
+  const known = opts.ahead?.take(
+    REPO_READ,
+    (k) => k.repoName === repoName.toLowerCase() && k.ownerName === (typeof owner === 'string' ? owner.toLowerCase() : owner.lowerName),
+  );
+  if (known) {
     return repoFromRow(em, known.row, typeof owner === 'string' ? null : owner, !!opts.plain);
   }
   // The texts are built once: a named statement is looked up by its text on every request.
@@ -390,17 +389,17 @@ export const repoByNameLateral = (em: EntityManager, more = '') =>
      from "user" o left join repository r on r.owner_id = o.id and r.lower_name = ? where o.lower_name = ?) ahead on true`;
 
 /**
- * What another statement of this request read with `repoByNameLateral`, by EntityManager, for the
- * request's first `findRepoByName` of that name (its REPO loader, before anything changed; plain
- * objects for a request that changes nothing, managed entities for a write): one statement instead
- * of two for every request below `{R}` with a token (issue 10).
+ * What another statement of this request read with `repoByNameLateral`, for the request's first
+ * `findRepoByName` of that name (its REPO loader, before anything changed; plain objects for a request
+ * that changes nothing, managed entities for a write): one statement instead of two for every request
+ * below `{R}` with a token (issue 10).
  */
-const repoRead = new WeakMap<EntityManager, { ownerName: string; repoName: string; row: RepoRow | undefined }>();
+const REPO_READ = new Slot<{ ownerName: string; repoName: string; row: RepoRow | undefined }>('repository read with the token');
 
 /** Keeps the columns `repoByNameLateral` selected in `row` as the answer for this owner and repository name. */
-export function keepRepoRead(em: EntityManager, ownerName: string, repoName: string, row: Record<string, unknown>): void {
+export function keepRepoRead(ahead: ReadAhead, ownerName: string, repoName: string, row: Record<string, unknown>): void {
   const found = row.o == null ? undefined : ({ u: row.o, r: row.r, units: row.units, transfer_pending: row.transfer_pending } as RepoRow);
-  repoRead.set(em, { ownerName: ownerName.toLowerCase(), repoName: repoName.toLowerCase(), row: found });
+  ahead.keep(REPO_READ, { ownerName: ownerName.toLowerCase(), repoName: repoName.toLowerCase(), row: found });
 }
 
 function repoFromRow(em: EntityManager, row: RepoRow | undefined, knownOwner: IUser | null, plain = false): RepoByName {

@@ -4,6 +4,7 @@ import { Repository, type IRepository } from '../../model/repo.ts';
 import { learnCounters, lockCounterRows } from '../db/counters.ts';
 import { Star, Watch, WatchMode } from '../../model/star.ts';
 import { readRowsFast } from '../../model/raw.ts';
+import { Slot, type ReadAhead } from '../http/read-ahead.ts';
 
 export const WATCHING = [WatchMode.normal, WatchMode.auto];
 
@@ -39,21 +40,21 @@ export async function setWatch(em: EntityManager, userId: number, repo: IReposit
 }
 
 /**
- * A star count another statement of the request already read (the caller's token's, lib/auth/tokens.ts),
- * by EntityManager: only for a request that changes nothing, which cannot star anything either.
+ * A star count another statement of the request already read (the caller's token's, lib/auth/tokens.ts):
+ * only for a request that changes nothing, which cannot star anything either.
  */
-const starsRead = new WeakMap<EntityManager, { uid: number; count: number }>();
+const STARS_READ = new Slot<{ uid: number; count: number }>('star count read with the token');
 
 /** The select expression of user `uid`'s star count (`uid` being SQL), for `keepStarCount`. */
 export const starCountColumn = (uid: string) => `(select count(*)::int from star s where s.uid = ${uid}) as star_count`;
 
-export function keepStarCount(em: EntityManager, uid: number, count: number): void {
-  starsRead.set(em, { uid, count });
+export function keepStarCount(ahead: ReadAhead, uid: number, count: number): void {
+  ahead.keep(STARS_READ, { uid, count });
 }
 
 /** How many repositories a user has starred: a plain count, unless this request read it already (issue 10: GET /user). */
-export async function starCount(em: EntityManager, uid: number): Promise<number> {
-  const known = starsRead.get(em);
+export async function starCount(em: EntityManager, uid: number, ahead?: ReadAhead): Promise<number> {
+  const known = ahead?.peek(STARS_READ);
   if (known && known.uid === uid) return known.count;
   const [row] = await readRowsFast<{ n: number }>(em, [Star], 'select count(*)::int as n from star where uid = ?', [uid]);
   return row!.n;

@@ -19,6 +19,7 @@ import { onEvent, type EventCtx, type EventOf, type PushCommit, type RepoEvent }
 import { Mode, RepoPermission, enabledUnits, userById, type AccessMode } from '../auth/perm.ts';
 import { repoUnits } from '../repos/index.ts';
 import { branchMatches, hasEvent, hooksFor, RAW_PAYLOAD_TYPES } from './webhooks.ts';
+import { ReadAhead } from '../http/read-ahead.ts';
 
 const ANONYMOUS: Viewer = { doer: null, siteAdmin: false };
 /** Nudged after tasks were written, so the deliverer looks soon (a hint only; the rows decide). */
@@ -77,10 +78,10 @@ function filteredRef(ev: RepoEvent): string | null {
 }
 
 /** Hooks that get this event: active, subscribed, branch filter passed. */
-async function targets(em: EntityManager, ev: RepoEvent, fine: string): Promise<IWebhook[]> {
+async function targets(em: EntityManager, ev: RepoEvent, fine: string, ahead: ReadAhead | undefined): Promise<IWebhook[]> {
   const ref = filteredRef(ev);
   const repo = ev.repo;
-  let hooks = await hooksFor(em, repo);
+  let hooks = await hooksFor(em, repo, ahead);
   // Forgejo sends a new repository's event to its organization, not to its user owner (notifier CreateRepository).
   if (ev.name === 'repository' && ev.action === 'created') {
     const owner = await em.findOne(User, { id: repo.ownerId });
@@ -93,7 +94,7 @@ async function targets(em: EntityManager, ev: RepoEvent, fine: string): Promise<
 export async function queueHookTasks(em: EntityManager, ctx: EventCtx, ev: RepoEvent): Promise<void> {
   if (ctx.config.SECURITY.DISABLE_WEBHOOKS) return;
   const fine = fineType(ev);
-  const hooks = await targets(em, ev, fine);
+  const hooks = await targets(em, ev, fine, ctx.ahead);
   if (!hooks.length) return;
   const payload = await buildPayload(em, ctx, ev);
   // Forgejo's PrepareWebhook: chat services are not told of "0 new commits" (a branch created or
@@ -172,6 +173,7 @@ function converterState(em: EntityManager, ctx: EventCtx): RequestState {
     config: ctx.config,
     services: ctx.services,
     em,
+    ahead: new ReadAhead(),
     method: 'POST',
     path: '',
     params: {},
@@ -188,9 +190,9 @@ function converterState(em: EntityManager, ctx: EventCtx): RequestState {
  * and repository payloads, and with none for push, create and delete).
  */
 async function repoApi(em: EntityManager, ctx: EventCtx, repo: IRepository, mode: AccessMode) {
-  const owner = (await userById(em, repo.ownerId)) ?? (await em.findOneOrFail(User, { id: repo.ownerId }));
+  const owner = (await userById(em, repo.ownerId, ctx.ahead)) ?? (await em.findOneOrFail(User, { id: repo.ownerId }));
   const units = await repoUnits(em, repo.id);
-  const perm = new RepoPermission(mode, new Map(), await enabledUnits(em, repo.id));
+  const perm = new RepoPermission(mode, new Map(), await enabledUnits(em, repo.id, ctx.ahead));
   return toApiRepo(ctx.config, { repo, owner, units, perm }, ANONYMOUS);
 }
 

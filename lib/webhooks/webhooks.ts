@@ -5,7 +5,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { Webhook, type HookEventSpec, type IWebhook } from '../../model/webhook.ts';
 import type { CreateHookOption, EditHookOption } from '../../model/schemas/index.ts';
 import { unprocessable } from '../http/errors.ts';
-import { keepEarly, takeEarly } from '../db/early-reads.ts';
+import { Slot, type ReadAhead } from '../http/read-ahead.ts';
 import { jsonList, plainRows } from '../../model/raw.ts';
 import { compileGlob, GlobError } from '../repos/index.ts';
 import type { SecretBox } from '../auth/secretbox.ts';
@@ -224,7 +224,8 @@ function parseGoBool(v: string): boolean | null {
   return null;
 }
 
-const hooksKey = (repoId: number) => `hooks:${repoId}`;
+/** What `hooksList` selected, read early by the request, for its next event of repository `repoId`. */
+const HOOKS = new Slot<{ repoId: number; hooks: IWebhook[] }>("a repository's hooks, read early");
 
 /** The hooks `hooksFor` reads, as a select-list expression (model/raw.ts jsonList) and its parameters. */
 export function hooksList(em: EntityManager, repo: { id: number; ownerId: number }): { sql: string; params: unknown[] } {
@@ -241,14 +242,14 @@ export function hooksOver(em: EntityManager, repoId: string, ownerId: string): s
   );
 }
 
-/** Keep what `hooksList` selected, read now, for the next event of `repo` (lib/db/early-reads.ts). */
-export function keepHooks(em: EntityManager, repo: { id: number }, list: unknown): void {
-  keepEarly(em, hooksKey(repo.id), plainRows(em, Webhook, list as unknown[]));
+/** Keep what `hooksList` selected, read now, for the next event of `repo` (lib/http/read-ahead.ts). */
+export function keepHooks(em: EntityManager, ahead: ReadAhead, repo: { id: number }, list: unknown): void {
+  ahead.keep(HOOKS, { repoId: repo.id, hooks: plainRows(em, Webhook, list as unknown[]) });
 }
 
 /** The hooks an event of `repo` reaches: the repository's, its owner's (user or organization) and the system hooks. */
-export async function hooksFor(em: EntityManager, repo: { id: number; ownerId: number }): Promise<IWebhook[]> {
-  return takeEarly<IWebhook[]>(em, hooksKey(repo.id)) ?? readHooks(em, repo);
+export async function hooksFor(em: EntityManager, repo: { id: number; ownerId: number }, ahead?: ReadAhead): Promise<IWebhook[]> {
+  return ahead?.take(HOOKS, (k) => k.repoId === repo.id)?.hooks ?? readHooks(em, repo);
 }
 
 function readHooks(em: EntityManager, repo: { id: number; ownerId: number }): Promise<IWebhook[]> {

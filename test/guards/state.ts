@@ -20,6 +20,7 @@ import { DEFAULT_UNITS, RepoPermission, Unit, type AccessMode, type UnitName } f
 import { SecretBox } from '../../lib/auth/secretbox.ts';
 import { repoPathFor, type Services } from '../../lib/http/services.ts';
 import type { Deny, LoadedRepo, Outcome, Redirect, RequestState, Step } from '../../guards/types.ts';
+import { ReadAhead } from '../../lib/http/read-ahead.ts';
 
 let nextId = 9000;
 
@@ -166,6 +167,7 @@ export function state(g: Given = {}): RequestState {
     config,
     services,
     em: g.em ?? noDb,
+    ahead: new ReadAhead(),
     method: g.httpMethod ?? 'GET',
     plainContext: (g.httpMethod ?? 'GET') === 'GET' || g.httpMethod === 'HEAD',
     path: g.path ?? '/',
