@@ -17,6 +17,9 @@ import { openHookSession, type HookDirs, type HookSession } from './push-hook.ts
 import { CommandSniffer } from './push-commands.ts';
 import { repositoryChanged } from '../../git/changes.ts';
 
+/** The reason a push's report gives for each ref when the push moved refs but could not be announced. */
+export const PUSH_NOT_ANNOUNCED = 'moved, but not announced (database unreachable): reads may be stale until it is';
+
 export interface PushDeps {
   config: Config;
   services: Services;
