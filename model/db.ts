@@ -63,7 +63,9 @@ export async function openDatabase(cfg: Config, opts: { memory?: boolean } = {})
       driverOptions: { connection: { pipeline: true } },
     });
     pipelineBegins(orm.em.getConnection().getKnex());
-    return handle(orm, postgresClock(cfg.DATABASE.URL));
+    // Announcements fall back to the pool when the clock's own connection cannot be opened.
+    const viaPool = () => orm.em.getConnection().execute('select pg_current_xact_id()');
+    return handle(orm, postgresClock(cfg.DATABASE.URL, { viaPool }));
   }
   let dataDir: string | undefined;
   if (!opts.memory) {

@@ -13,11 +13,16 @@ import { startCairnProcess, type CairnProcess } from '../helpers/cairn-process.t
 import { makeKeyPair, sshOptions, startSsh, type KeyPair } from '../helpers/ssh.ts';
 import { requireTools } from '../helpers/tools.ts';
 import { runGit } from '../../git/exec.ts';
+import { commands, PktReader, rawHttpPush } from '../helpers/raw-push.ts';
+import { clockConnection, everyConnection, startDbProxy, type DbProxy } from '../helpers/db-proxy.ts';
 import type { RunningSsh } from '../../git-ssh.ts';
 import { gitDir, newRepo, setup, type Env } from './repo-setup.ts';
 
 let env: Env;
 let other: CairnProcess | null = null;
+/** On PostgreSQL: a third process whose every connection goes through a proxy that can fail. */
+let proxy: DbProxy | null = null;
+let faulty: CairnProcess | null = null;
 let ssh: RunningSsh;
 let key: KeyPair;
 let tmp: string;
@@ -30,82 +35,21 @@ test.before(async () => {
   key = await makeKeyPair(tmp, 'alice');
   const k = await env.as(env.alice, 'POST', '/user/keys', { title: 'alice', key: key.publicKey });
   assert.is(k.status, 201, k.text);
-  if (env.db.url) other = await startCairnProcess(env.db.dataPath, { DATABASE__URL: env.db.url });
+  if (env.db.url) {
+    other = await startCairnProcess(env.db.dataPath, { DATABASE__URL: env.db.url });
+    const u = new URL(env.db.url);
+    proxy = await startDbProxy({ host: u.hostname, port: Number(u.port || 5432) });
+    faulty = await startCairnProcess(env.db.dataPath, { DATABASE__URL: proxy.via(env.db.url) });
+  }
 });
 test.after(async () => {
+  await faulty?.close();
+  await proxy?.close();
   await other?.close();
   await ssh.close();
   await env.close();
   fs.rmSync(tmp, { recursive: true, force: true });
 });
-
-const pkt = (s: string | Buffer) => {
-  const b = typeof s === 'string' ? Buffer.from(s) : s;
-  return Buffer.concat([Buffer.from((b.length + 4).toString(16).padStart(4, '0')), b]);
-};
-
-/**
- * Reads pkt-lines from a byte source until `done` says so: a small parser for both the advertisement
- * (ends at a flush) and a side-band report (ends at the inner flush after the ref lines).
- */
-class PktReader {
-  private buf = Buffer.alloc(0);
-  private waiting: (() => void) | null = null;
-  private ended = false;
-  feed(b: Buffer) {
-    this.buf = Buffer.concat([this.buf, b]);
-    this.waiting?.();
-  }
-  end() {
-    this.ended = true;
-    this.waiting?.();
-  }
-  /** The next packet's payload, or null for a flush. */
-  async next(): Promise<Buffer | null> {
-    for (;;) {
-      if (this.buf.length >= 4) {
-        const len = parseInt(this.buf.subarray(0, 4).toString('latin1'), 16);
-        if (len === 0) {
-          this.buf = this.buf.subarray(4);
-          return null;
-        }
-        if (this.buf.length >= len) {
-          const p = this.buf.subarray(4, len);
-          this.buf = this.buf.subarray(len);
-          return p;
-        }
-      }
-      if (this.ended) throw new Error('the output ended before the report');
-      await new Promise<void>((resolve) => {
-        this.waiting = resolve;
-      });
-      this.waiting = null;
-    }
-  }
-  /** The report's lines, read from side-band 1 up to its own flush (and nothing after it). */
-  async report(): Promise<string[]> {
-    let inner = Buffer.alloc(0);
-    for (;;) {
-      const p = await this.next();
-      if (p === null) throw new Error('the output ended at a flush before the report ended');
-      if (p[0] !== 1) continue;
-      inner = Buffer.concat([inner, p.subarray(1)]);
-      const lines: string[] = [];
-      for (let i = 0; i + 4 <= inner.length; ) {
-        const len = parseInt(inner.subarray(i, i + 4).toString('latin1'), 16);
-        if (len === 0) return lines;
-        if (i + len > inner.length) break;
-        lines.push(
-          inner
-            .subarray(i + 4, i + len)
-            .toString('utf8')
-            .trim(),
-        );
-        i += len;
-      }
-    }
-  }
-}
 
 /** A new commit on the repository's main branch, in a clone: its sha, the old one and its pack. */
 async function nextCommit(fullName: string) {
@@ -130,15 +74,12 @@ async function nextCommit(fullName: string) {
   return { old, sha, pack };
 }
 
-const commands = (old: string, sha: string, pack: Buffer) =>
-  Buffer.concat([pkt(`${old} ${sha} refs/heads/main\0report-status side-band-64k agent=raw-test\n`), Buffer.from('0000'), pack]);
-
 /** Readers with kept answers: this process, and another one on PostgreSQL. */
 const readers = () => [env.srv.api, ...(other ? [other.api] : [])];
 
-/** Makes sure each reader keeps the branch's answer (asked twice), then returns a check of it. */
-async function warm(fullName: string, old: string) {
-  for (const api of readers())
+/** Makes sure each reader keeps the branch's answer (asked twice). */
+async function warm(fullName: string, old: string, apis = readers()) {
+  for (const api of apis)
     for (let i = 0; i < 2; i++) {
       const r = await call(api, 'GET', `/repos/${fullName}/branches/main`, { token: env.alice.token });
       assert.is(r.json.commit.id, old);
@@ -155,24 +96,9 @@ test('a raw smart-HTTP push that stops reading at the report: the branch read at
     const repo = await newRepo(env, env.alice, { auto_init: true, readme: 'Default' });
     const { old, sha, pack } = await nextCommit(repo.full_name);
     await warm(repo.full_name, old);
-    const res = await fetch(`${env.srv.url}/${repo.full_name}.git/git-receive-pack`, {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/x-git-receive-pack-request',
-        Authorization: `Basic ${Buffer.from(`${env.alice.name}:${env.alice.token}`).toString('base64')}`,
-      },
-      body: commands(old, sha, pack),
-    });
-    assert.is(res.status, 200);
-    const reader = new PktReader();
-    const body = res.body!.getReader();
-    void (async () => {
-      for (;;) {
-        const { done, value } = await body.read();
-        if (done) return reader.end();
-        reader.feed(Buffer.from(value));
-      }
-    })().catch(() => reader.end());
+    const push = await rawHttpPush(`${env.srv.url}/${repo.full_name}.git`, [env.alice.name, env.alice.token], commands(old, sha, pack));
+    assert.is(push.status, 200);
+    const reader = push.output;
     const report = await reader.report();
     assert.equal(report, ['unpack ok', 'ok refs/heads/main']);
     await readAtOnce(repo.full_name, sha, `HTTP round ${round + 1}`);
@@ -207,6 +133,96 @@ test('a raw push over SSH that stops reading at the report: the branch read at o
       await new Promise<void>((resolve) => (child.exitCode === null ? child.once('exit', () => resolve()) : resolve()));
     }
   }
+});
+
+const branchOf = async (api: string, fullName: string) => {
+  const r = await call(api, 'GET', `/repos/${fullName}/branches/main`, { token: env.alice.token });
+  return r.status === 200 ? (r.json.commit.id as string) : `status ${r.status}`;
+};
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+
+test('[PostgreSQL] the clock connection cut and refused: a file changed and a push are announced through the pool', async () => {
+  if (!proxy || !faulty) return; // the embedded database's clock is in the process and cannot fail
+  const repo = await newRepo(env, env.alice, { auto_init: true, readme: 'Default' });
+  const file = `/repos/${repo.full_name}/contents/README.md`;
+  const first = await call(faulty.api, 'GET', file, { token: env.alice.token });
+  assert.is(first.status, 200, first.text);
+  const { old } = await nextCommit(repo.full_name);
+  await warm(repo.full_name, old, [...readers(), faulty.api]);
+  await call(env.srv.api, 'GET', file, { token: env.alice.token });
+  proxy.refuse(clockConnection);
+  proxy.cut(clockConnection);
+  try {
+    const put = await call(faulty.api, 'PUT', file, {
+      token: env.alice.token,
+      body: { content: b64('changed'), sha: first.json.sha, message: 'edit' },
+    });
+    assert.is(put.status, 200, put.text);
+    const sha = put.json.commit.sha as string;
+    for (const api of [env.srv.api, faulty.api]) assert.is(await branchOf(api, repo.full_name), sha, `${api} after the file changed`);
+    const read = await call(env.srv.api, 'GET', file, { token: env.alice.token });
+    assert.is(Buffer.from(read.json.content, 'base64').toString(), 'changed');
+
+    // A raw push through the same process, read at once through this one.
+    const next = await nextCommit(repo.full_name);
+    await warm(repo.full_name, next.old, [env.srv.api]);
+    const push = await rawHttpPush(
+      `${faulty.url}/${repo.full_name}.git`,
+      [env.alice.name, env.alice.token],
+      commands(next.old, next.sha, next.pack),
+    );
+    assert.equal(await push.output.report(), ['unpack ok', 'ok refs/heads/main']);
+    assert.is(await branchOf(env.srv.api, repo.full_name), next.sha, 'after the push');
+  } finally {
+    proxy.refuse(null);
+  }
+});
+
+test('[PostgreSQL] the database gone while a push moves its ref: the report says so, the log says so, and no process serves the old branch once it is back', async () => {
+  if (!proxy || !faulty) return; // the embedded database's clock is in the process and cannot fail
+  const p = proxy;
+  const repo = await newRepo(env, env.alice, { auto_init: true, readme: 'Default' });
+  const { old, sha, pack } = await nextCommit(repo.full_name);
+  await warm(repo.full_name, old, [...readers(), faulty.api]);
+  const logged = faulty.log().length;
+  let report: string[];
+  try {
+    // The push is authenticated and receive-pack started; then every connection goes.
+    const push = await rawHttpPush(
+      `${faulty.url}/${repo.full_name}.git`,
+      [env.alice.name, env.alice.token],
+      commands(old, sha, pack),
+      async () => {
+        // receive-pack has begun to receive the pack (its quarantine exists): the push was authenticated.
+        const bare = gitDir(env, env.alice.name, repo.name);
+        for (let i = 0; i < 500 && !fs.readdirSync(path.join(bare, 'objects')).some((n) => n.includes('incoming')); i++)
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        p.refuse(everyConnection);
+        p.cut(everyConnection);
+      },
+    );
+    report = await push.output.report();
+  } finally {
+    p.refuse(null);
+  }
+  assert.is(report[0], 'unpack ok');
+  assert.match(report[1] ?? '', /^ng refs\/heads\/main .*not announced/);
+  assert.match(faulty.log().slice(logged), /push not announced/);
+  // The process that could not announce sends no kept answer until it has: each answer is the new branch.
+  for (let i = 0; i < 20; i++) {
+    const got = await branchOf(faulty.api, repo.full_name);
+    if (got.startsWith('status 5')) continue;
+    assert.is(got, sha, `read ${i + 1} through the process that pushed`);
+  }
+  // The others hear of it as soon as the announcement is made, within a few seconds.
+  const until = Date.now() + 10_000;
+  let seen = '';
+  while (Date.now() < until) {
+    seen = await branchOf(env.srv.api, repo.full_name);
+    if (seen === sha) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.is(seen, sha, 'another process, once the database is back');
 });
 
 test('the git client pushes as before over HTTP: a push, a push of nothing, and a rejected push', async () => {
