@@ -132,7 +132,7 @@ export function postgresClock(url: string, opts: PostgresClockOptions = {}): DbC
   // (0: none): an announcement that began after it and succeeded covers every change it was for.
   let begun = 0;
   let unsure = 0;
-  let retrying: Promise<void> | null = null;
+  let retrying = false;
   const announceOnce = async (): Promise<void> => {
     const n = ++begun;
     try {
@@ -148,13 +148,16 @@ export function postgresClock(url: string, opts: PostgresClockOptions = {}): DbC
     }
     if (n > unsure) unsure = 0;
   };
+  // One loop at a time tries on in the background until an announcement succeeds.
   const tryOn = () => {
-    retrying ??= (async () => {
+    if (retrying) return;
+    retrying = true;
+    void (async () => {
       for (let wait = 100; unsure && !closed; wait = Math.min(wait * 2, RETRY_MAX_MS)) {
         await sleep(wait);
         await announceOnce().catch(() => undefined);
       }
-      retrying = null;
+      retrying = false;
     })();
   };
   const announce = async (): Promise<void> => {
