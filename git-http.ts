@@ -146,10 +146,15 @@ export function createGitHttp(deps: GitHttpDeps): Middleware {
       reason: PUSH_NOT_ANNOUNCED,
     });
     git.pipe(out);
+    const abort = () => void push.abort().catch((err: unknown) => services.log.error({ err, repo: access.repo.id }, 'push not announced'));
     git.on('error', (e) => {
-      void push.abort().catch((err: unknown) => services.log.error({ err, repo: access.repo.id }, 'push not announced'));
+      abort();
       out.destroy(e);
     });
+    // A client gone before the report: git runs to its end unread, and whatever it moved is announced
+    // once it has ended (after a report that reached the client, this finds the push announced).
+    out.once('close', () => git.resume());
+    git.once('close', abort);
     ctx.status = 200;
     ctx.type = contentType(service, 'result');
     ctx.body = out;
