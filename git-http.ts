@@ -8,7 +8,7 @@
 // wiki under the wiki unit's permissions (its first push creates it). Pack data is streamed both
 // ways, never buffered. Who may do what is lib/transport/git-access.ts and the push path lib/transport/git-push.ts,
 // shared with git over SSH.
-import { PassThrough, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { Context, Middleware } from 'koa';
 import type { Config } from './config.ts';
@@ -17,7 +17,8 @@ import type { Services } from './lib/http/services.ts';
 import { authenticate, type AuthResult, type AuthDeps } from './lib/auth/auth.ts';
 import { HttpError } from './lib/http/errors.ts';
 import { isDenial, isMoved, resolveGitAccess } from './lib/transport/git-access.ts';
-import { ensurePushTarget, startPush } from './lib/transport/git-push.ts';
+import { ensurePushTarget, PUSH_NOT_ANNOUNCED, startPush } from './lib/transport/git-push.ts';
+import { ReportGate } from './lib/transport/push-report.ts';
 import { installHooks } from './lib/transport/push-hook.ts';
 import { advertiseRefs, contentType, serviceRpc, type GitService } from './git/http.ts';
 import { GitArgError } from './git/errors.ts';
@@ -132,22 +133,28 @@ export function createGitHttp(deps: GitHttpDeps): Middleware {
     const git = serviceRpc(repoPath, service, request, { gitProtocol, env: push.env, config: push.config });
     // Attached in the same tick as git's own pipe, so both see every chunk.
     push.observe(request);
-    // The response ends only after the repository record reflects the push, so a client that
-    // reads the API right after `git push` sees it.
-    const out = new PassThrough();
-    git.pipe(out, { end: false });
+    // receive-pack's report reaches the client only after the push was announced and the repository
+    // record reflects it (lib/transport/push-report.ts), so a client that reads the API as soon as it
+    // has the report sees the push, in every process.
+    const out = new ReportGate({
+      advertisement: false,
+      settle: () =>
+        push.finish().catch((e: unknown) => {
+          services.log.error({ err: e, repo: access.repo.id }, 'push not announced: its report says so');
+          throw e;
+        }),
+      reason: PUSH_NOT_ANNOUNCED,
+    });
+    git.pipe(out);
+    const abort = () => void push.abort().catch((err: unknown) => services.log.error({ err, repo: access.repo.id }, 'push not announced'));
     git.on('error', (e) => {
-      void push.abort();
+      abort();
       out.destroy(e);
     });
-    git.on('end', () => {
-      push
-        .finish()
-        .catch((e: unknown) => {
-          services.log.error({ err: e, repo: access.repo.id }, 'refresh after push failed');
-        })
-        .finally(() => out.end());
-    });
+    // A client gone before the report: git runs to its end unread, and whatever it moved is announced
+    // once it has ended (after a report that reached the client, this finds the push announced).
+    out.once('close', () => git.resume());
+    git.once('close', abort);
     ctx.status = 200;
     ctx.type = contentType(service, 'result');
     ctx.body = out;

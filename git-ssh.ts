@@ -12,7 +12,8 @@ import type { Config } from './config.ts';
 import type { Orm } from './model/db.ts';
 import type { Services } from './lib/http/services.ts';
 import { isDenial, isMoved, resolveGitAccess, type GitAccess, type GitAccessResult, type GitMode } from './lib/transport/git-access.ts';
-import { startPush, ensurePushTarget, type PushRun } from './lib/transport/git-push.ts';
+import { startPush, ensurePushTarget, PUSH_NOT_ANNOUNCED, type PushRun } from './lib/transport/git-push.ts';
+import { ReportGate } from './lib/transport/push-report.ts';
 import { installHooks, type HookDirs } from './lib/transport/push-hook.ts';
 import { hostKeyFingerprint, loadOrCreateHostKey } from './lib/transport/ssh-host-key.ts';
 import { parseSshCommand, SshCommandError, type GitVerb, type SshCommand } from './lib/transport/ssh-command.ts';
@@ -274,15 +275,33 @@ async function serveGit(
   });
   channel.pipe(child.stdin);
   push?.observe(channel);
-  child.stdout.pipe(channel, { end: false });
+  // A push's report reaches the client only after the push was announced and the repository record
+  // reflects it (lib/transport/push-report.ts); the exit status follows it.
+  const output = push
+    ? child.stdout.pipe(
+        new ReportGate({
+          advertisement: true,
+          settle: () =>
+            push.finish().catch((e: unknown) => {
+              services.log.error({ err: e, repo: access.repo.id }, 'push not announced: its report says so');
+              throw e;
+            }),
+          reason: PUSH_NOT_ANNOUNCED,
+        }),
+      )
+    : child.stdout;
+  output.pipe(channel, { end: false });
   child.stderr.pipe(channel.stderr, { end: false });
   child.on('error', (e) => services.log.error({ err: e }, 'git failed to start'));
+  const outputEnded = new Promise<void>((resolve) => {
+    output.once('end', resolve);
+    output.once('close', resolve);
+  });
   child.on('close', (code) => {
     void (async () => {
-      // The exit status is sent only once the repository record reflects the push, so a client
-      // that reads the API right after `git push` sees it.
-      if (push)
-        await push.finish().catch((e: unknown) => services.log.error({ err: e, repo: access.repo.id }, 'refresh after push failed'));
+      await outputEnded;
+      // git's output cut short (a timeout) never reached the gate's end: the push is announced here.
+      if (push) await push.abort().catch((e: unknown) => services.log.error({ err: e, repo: access.repo.id }, 'push not announced'));
       if (channelClosed) return;
       channel.exit(code ?? 1);
       channel.end();

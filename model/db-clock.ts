@@ -14,6 +14,19 @@
 //
 // Both run on a connection of their own, not the ORM's pool: a request that holds a pool connection
 // in its transaction while git writes must never wait for the pool to announce the change.
+//
+// The text is keyed by the server too: its system identifier (`pg_control_system()`) and timeline
+// (`pg_control_checkpoint()`), asked with every snapshot. A restore or a failover to a standby that
+// lost its last transactions hands out the same transaction ids again, so the same snapshot text
+// could name other data; the identifier (a restore into a new cluster) or the timeline (a promotion,
+// a point-in-time recovery) differs, so no answer kept before comes back.
+//
+// An announcement that cannot be made is never dropped. It is tried on the clock's connection (opened
+// again if it broke), then through the ORM's pool (`viaPool`: its connections may be open when no
+// new one can be, with `max_connections` reached), again and again for a few seconds before its
+// caller is told it failed; and from the first failure on, until an announcement begun after it has
+// succeeded (tried on in the background), `snapshot()` refuses: the process neither sends nor keeps
+// answers, since its own change may be missing from the text.
 import pg from 'pg';
 import type { PGlite } from '@electric-sql/pglite';
 
@@ -21,28 +34,50 @@ export interface DbClock {
   /**
    * The database's current snapshot, as text, taken after the call. Callers that come while one is
    * being taken share the next (AskedAfter), so under load one question serves many requests.
+   * Refuses while a change this process made has not been announced.
    */
   snapshot(): Promise<string>;
-  /** Makes every later `snapshot()` differ from every earlier one, for every process. */
+  /**
+   * Makes every later `snapshot()` differ from every earlier one, for every process. Rejects with
+   * AnnouncementError when it could not; the clock then tries on until it can.
+   */
   changed(): Promise<void>;
   close(): Promise<void>;
 }
 
-const SNAPSHOT = 'select pg_current_snapshot()::text as s';
-const TAKE_ID = 'select pg_current_xact_id()::text as x';
-
-/** Bounds of the clock's waits in milliseconds (config.ts DatabaseTimeouts; 0: none). */
-export interface ClockTimeouts {
-  connectMs: number;
-  statementMs: number;
+/** A change that could not be announced in time: other processes may serve answers from before it until it is. */
+export class AnnouncementError extends Error {
+  constructor(cause: unknown) {
+    super(`a change could not be announced to the database: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'AnnouncementError';
+  }
 }
 
-/**
- * A clock on PostgreSQL: one connection of its own, opened when first used and again after a failure.
- * Every call ends within the bounds: opening the connection within `connectMs`, a question within
- * `statementMs`, and a caller that shares a question under way waits no longer than both together.
- */
-export function postgresClock(url: string, timeouts: ClockTimeouts = { connectMs: 0, statementMs: 0 }): DbClock {
+const SNAPSHOT =
+  "select (select system_identifier from pg_control_system())::text || '/' || (select timeline_id from pg_control_checkpoint())::text || '/' || pg_current_snapshot()::text as s";
+const TAKE_ID = 'select pg_current_xact_id()::text as x';
+const EMBEDDED_SNAPSHOT = 'select pg_current_snapshot()::text as s';
+
+export interface PostgresClockOptions {
+  /** Announces through the ORM's pool (a statement that takes a transaction id, in a transaction of its own). */
+  viaPool?: () => Promise<unknown>;
+  /** How long `changed()` tries before it rejects (ms); the clock tries on in the background. */
+  patienceMs?: number;
+  /** Bounds of the clock's own waits (config.ts DatabaseTimeouts; 0 or absent: the defaults below, none for statements). */
+  connectMs?: number;
+  statementMs?: number;
+}
+
+const POOL_WAIT_MS = 2000;
+const RETRY_MAX_MS = 1000;
+
+/** A clock on PostgreSQL: one connection of its own, opened when first used and again after a failure. */
+export function postgresClock(url: string, opts: PostgresClockOptions = {}): DbClock {
+  const patienceMs = opts.patienceMs ?? 5000;
+  const connectMs = opts.connectMs || POOL_WAIT_MS;
+  const statementMs = opts.statementMs ?? 0;
+  // A caller that shares a question under way waits no longer than opening a connection and asking.
+  const bound = statementMs > 0 ? connectMs + statementMs : 0;
   let client: pg.Client | null = null;
   let connecting: Promise<pg.Client> | null = null;
   let closed = false;
@@ -52,8 +87,8 @@ export function postgresClock(url: string, timeouts: ClockTimeouts = { connectMs
       const c = new pg.Client({
         connectionString: url,
         application_name: 'cairn-clock',
-        ...(timeouts.connectMs > 0 ? { connectionTimeoutMillis: timeouts.connectMs } : {}),
-        ...(timeouts.statementMs > 0 ? { query_timeout: timeouts.statementMs } : {}),
+        connectionTimeoutMillis: connectMs,
+        ...(statementMs > 0 ? { query_timeout: statementMs } : {}),
       });
       // A broken connection is dropped; the next call opens another.
       c.on('error', () => {
@@ -64,6 +99,9 @@ export function postgresClock(url: string, timeouts: ClockTimeouts = { connectMs
         // An announcement's transaction holds nothing worth a wait for the disk: it is seen by every
         // session once it has ended, flushed or not, and lost in a crash it would change nothing.
         await c.query('set synchronous_commit = off');
+      } catch (e) {
+        void c.end().catch(() => undefined);
+        throw e;
       } finally {
         connecting = null;
       }
@@ -102,15 +140,62 @@ export function postgresClock(url: string, timeouts: ClockTimeouts = { connectMs
       }
     }
   };
+
+  // Announcements are numbered as they begin. `unsure` is the number of the latest one that failed
+  // (0: none): an announcement that began after it and succeeded covers every change it was for.
+  let begun = 0;
+  let unsure = 0;
+  let retrying = false;
+  const announceOnce = async (): Promise<void> => {
+    const n = ++begun;
+    try {
+      try {
+        await run('cairn_clock_changed', TAKE_ID);
+      } catch (own) {
+        if (!opts.viaPool) throw own;
+        await withTimeout(opts.viaPool(), POOL_WAIT_MS, own);
+      }
+    } catch (e) {
+      unsure = Math.max(unsure, n);
+      throw e;
+    }
+    if (n > unsure) unsure = 0;
+  };
+  // One loop at a time tries on in the background until an announcement succeeds.
+  const tryOn = () => {
+    if (retrying) return;
+    retrying = true;
+    void (async () => {
+      for (let wait = 100; unsure && !closed; wait = Math.min(wait * 2, RETRY_MAX_MS)) {
+        await sleep(wait);
+        await announceOnce().catch(() => undefined);
+      }
+      retrying = false;
+    })();
+  };
+  const announce = async (): Promise<void> => {
+    const deadline = Date.now() + patienceMs;
+    for (let wait = 50; ; wait = Math.min(wait * 2, RETRY_MAX_MS)) {
+      if (closed) throw new Error('the database clock is closed');
+      try {
+        return await announceOnce();
+      } catch (e) {
+        if (Date.now() + wait > deadline) {
+          tryOn();
+          throw new AnnouncementError(e);
+        }
+      }
+      await sleep(wait);
+    }
+  };
   // Questions asked together share one; announcements made together share one transaction, ended
   // after each of them was made.
   const asking = new AskedAfter(() => run('cairn_clock_snapshot', SNAPSHOT));
-  const announcing = new AskedAfter(() => run('cairn_clock_changed', TAKE_ID));
-  const bound = timeouts.connectMs > 0 && timeouts.statementMs > 0 ? timeouts.connectMs + timeouts.statementMs : 0;
+  const announcing = new AskedAfter(announce);
   return {
-    snapshot: () => within(asking.after(), bound),
+    snapshot: () => (unsure ? Promise.reject(new Error('a change is not announced yet')) : within(asking.after(), bound)),
     changed: async () => {
-      await within(announcing.after(), bound);
+      await announcing.after();
     },
     async close() {
       closed = true;
@@ -121,11 +206,24 @@ export function postgresClock(url: string, timeouts: ClockTimeouts = { connectMs
   };
 }
 
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+/** `p`, or a rejection with `reason` after `ms` (p may still end later: an announcement made late is harmless). */
+function withTimeout<T>(p: Promise<T>, ms: number, reason: unknown): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(reason), ms);
+  });
+  p.catch(() => undefined);
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
 /**
  * A clock on the embedded database, which one process alone may open: a change outside the rows is
  * counted in this process, next to the snapshot. The database has one session, so a snapshot asked
  * while a request's transaction is open is taken inside it; that transaction's end still changes
- * the next one.
+ * the next one. (Its data has one owner, this process, and kept answers live in its memory: a
+ * restore means a new process, so the text needs no server identity.)
  */
 export function embeddedClock(db: PGlite): DbClock {
   let changes = 0;
@@ -135,7 +233,7 @@ export function embeddedClock(db: PGlite): DbClock {
   // that came in the same turn have asked for it: after all of them, so its answer is a snapshot
   // taken after each call.
   let waiting: Promise<string> | null = null;
-  const ask = async () => `${String((await db.query<{ s: string }>(SNAPSHOT)).rows[0]!.s)}/${changes}`;
+  const ask = async () => `${String((await db.query<{ s: string }>(EMBEDDED_SNAPSHOT)).rows[0]!.s)}/${changes}`;
   return {
     snapshot() {
       if (closed) return Promise.reject(new Error('the database clock is closed'));
@@ -195,7 +293,7 @@ export class AskedAfter<T> {
 
 const noop = () => undefined;
 
-/** `p`, or a rejection once `ms` have passed without its answer (0: no bound). */
+/** `p`, or a rejection after `ms` (0: `p` as it is). */
 function within<T>(p: Promise<T>, ms: number): Promise<T> {
   if (ms <= 0) return p;
   let timer: NodeJS.Timeout | undefined;

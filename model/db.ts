@@ -88,7 +88,10 @@ export async function openDatabase(cfg: Config, opts: { memory?: boolean; log?: 
       },
     });
     pipelineBegins(orm.em.getConnection().getKnex());
-    return handle(orm, postgresClock(cfg.DATABASE.URL, cfg.databaseTimeouts));
+    // Announcements fall back to the pool when the clock's own connection cannot be opened.
+    const viaPool = () => orm.em.getConnection().execute('select pg_current_xact_id()');
+    const { connectMs: clockConnectMs, statementMs: clockStatementMs } = cfg.databaseTimeouts;
+    return handle(orm, postgresClock(cfg.DATABASE.URL, { viaPool, connectMs: clockConnectMs, statementMs: clockStatementMs }));
   }
   let dataDir: string | undefined;
   if (!opts.memory) {

@@ -27,6 +27,8 @@ const MESSAGES = [
   'Client has encountered a connection error',
   'Connection terminated due to connection timeout',
   'the database clock did not answer',
+  // The clock refuses to answer while a change of this process is not announced (model/db-clock.ts).
+  'a change is not announced yet',
 ];
 
 /** True when `e` (or what caused it) says the database could not be reached or did not answer in time. */
@@ -36,7 +38,7 @@ export function isDatabaseUnavailable(e: unknown, depth = 0): boolean {
   for (const code of [err.code, err.sqlState]) {
     if (typeof code === 'string' && (SOCKET_CODES.has(code) || SQLSTATE.test(code))) return true;
   }
-  if (err.name === 'KnexTimeoutError') return true;
+  if (err.name === 'KnexTimeoutError' || err.name === 'AnnouncementError') return true;
   if (typeof err.message === 'string' && MESSAGES.some((m) => (err.message as string).includes(m))) return true;
   if (Array.isArray(err.errors) && err.errors.some((x) => isDatabaseUnavailable(x, depth + 1))) return true;
   return isDatabaseUnavailable(err.cause, depth + 1);

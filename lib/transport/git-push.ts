@@ -1,7 +1,8 @@
 // What happens around `git receive-pack`, for every transport: the pre-receive hook session that
 // checks protection rules (lib/transport/push-hook.ts, lib/transport/push-rules.ts) when the repository has any, the
-// wiki created by its first push, and after git ended the repository record refreshed and the
-// push/create/delete events sent for the refs that really moved. Git over HTTP and over SSH both
+// wiki created by its first push, and once the refs are committed (receive-pack's report begins, or
+// its output ended: lib/transport/push-report.ts) the change announced, the repository record
+// refreshed and the push/create/delete events sent for the refs that really moved. Git over HTTP and over SSH both
 // call this, so a push is judged the same way whichever way it came.
 import type { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/core';
@@ -18,6 +19,9 @@ import { CommandSniffer } from './push-commands.ts';
 import { repositoryChanged } from '../../git/changes.ts';
 import { pausepoint } from '../runtime/failpoint.ts';
 
+/** The reason a push's report gives for each ref when the push moved refs but could not be announced. */
+export const PUSH_NOT_ANNOUNCED = 'moved, but not announced (database unreachable): reads may be stale until it is';
+
 export interface PushDeps {
   config: Config;
   services: Services;
@@ -31,9 +35,9 @@ export interface PushRun {
   config: Record<string, string>;
   /** Reads the client's ref commands as its request passes to git; attach in the tick git's pipe is attached. */
   observe(input: Readable): void;
-  /** After receive-pack ended: closes the hook session, refreshes the repository, sends events. */
+  /** Once the refs are committed (the report begins, or git's output ended): closes the hook session, announces, refreshes the repository, sends events. */
   finish(): Promise<void>;
-  /** After receive-pack failed: closes the hook session. */
+  /** After receive-pack failed or its client went away: closes the hook session and announces (once). */
   abort(): Promise<void>;
 }
 

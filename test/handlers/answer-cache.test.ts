@@ -369,4 +369,19 @@ test('the clock: a snapshot changes when a write ends, whoever wrote, and when a
   }
 });
 
+test('[PostgreSQL] the clock text names the server: its system identifier and timeline, so a restore or a failover revives no answer', async () => {
+  if (!process.env.CAIRN__DATABASE__URL) return; // the embedded database's data has one owner, this process
+  const url = String(orm().config.get('clientUrl') ?? '');
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const id = (await c.query('select system_identifier::text as i from pg_control_system()')).rows[0].i as string;
+    const timeline = String((await c.query('select timeline_id as t from pg_control_checkpoint()')).rows[0].t);
+    const text = await env.db.db.clock.snapshot();
+    assert.ok(text.startsWith(`${id}/${timeline}/`), text);
+  } finally {
+    await c.end();
+  }
+});
+
 test.run();
