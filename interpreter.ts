@@ -176,8 +176,11 @@ export interface RunHooks {
   makeState: StateFactory;
   respond: Responder;
   render: (ctx: Context, s: RequestState, reply: Awaited<ReturnType<Handler<any>>>) => void;
-  /** Runs a mutating handler in one transaction (one flush per request). */
-  transactional: <T>(s: RequestState, fn: (s: RequestState) => Promise<T>) => Promise<T>;
+  /**
+   * Runs a mutating handler in one transaction (one flush per request); with `atEnd`, the transaction
+   * is opened by the handler or by the queued writes at the end (lib/http/handler.ts writesAtEnd).
+   */
+  transactional: <T>(s: RequestState, fn: (s: RequestState) => Promise<T>, atEnd?: boolean) => Promise<T>;
 }
 
 export async function runRoute(ctx: Context, route: BoundRoute, hooks: RunHooks): Promise<void> {
@@ -210,7 +213,7 @@ export async function runRoute(ctx: Context, route: BoundRoute, hooks: RunHooks)
     ? await handler({ ...s, transaction: (work) => hooks.transactional(s, () => work()) } as HandlerCtx<unknown>)
     : s.method === 'GET' || s.method === 'HEAD'
       ? await handler(s as HandlerCtx<unknown>)
-      : await hooks.transactional(s, (tx) => handler(tx as HandlerCtx<unknown>));
+      : await hooks.transactional(s, (tx) => handler(tx as HandlerCtx<unknown>), handler.writesAtEnd === true);
   hooks.render(ctx, s, reply.body instanceof AfterCommit ? { ...reply, body: await reply.body.make() } : reply);
 }
 

@@ -27,7 +27,8 @@ import { SecretBox } from './lib/auth/secretbox.ts';
 import { repoPathFor, type Services } from './lib/http/services.ts';
 import { clockOf, requestEm, type Orm } from './model/db.ts';
 import { answerCache } from './lib/http/answer-cache.ts';
-import { commitInLane, commitWith } from './model/raw.ts';
+import { commitWith } from './model/raw.ts';
+import { hasChanges, writeAlone } from './model/sql.ts';
 import { openApiDocument } from './table/openapi.ts';
 import { serveAvatars } from './lib/users/avatar-serve.ts';
 import { serveSwaggerUi } from './lib/http/swagger-ui.ts';
@@ -40,8 +41,7 @@ import { bodyReader, closeUnreadBody, once } from './lib/http/request-body.ts';
 import { createGitHttp } from './git-http.ts';
 import { createGitLfs } from './git-lfs.ts';
 import { installWebhooks } from './lib/webhooks/tasks.ts';
-import { beforeCommitWrites, closeCounterQueue, hotRowOf, openCounterQueue } from './lib/db/counters.ts';
-import { openTransaction } from './model/transaction.ts';
+import { beforeCommitWrites, closeCounterQueue, openCounterQueue } from './lib/db/counters.ts';
 
 export interface AppOptions {
   config: Config;
@@ -291,9 +291,9 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
     // stay managed and are flushed once, at commit.
     // Counter increments wait in a queue until just before COMMIT (lib/db/counters.ts), so their row
     // locks are held for that last statement only; a hot write's tail writes join that statement.
-    async transactional(s, fn) {
+    async transactional(s, fn, atEnd = false) {
       const after: (() => Promise<void>)[] = [];
-      await openTransaction(s.em);
+      if (!atEnd) await s.em.begin();
       openCounterQueue(s.em);
       let out;
       try {
@@ -303,12 +303,14 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
             after.push(work);
           },
         });
-        await s.em.flush();
-        // The last writes go with COMMIT, in one round trip on PostgreSQL (model/pipeline.ts); when
-        // they lock a hot row, in its lane (model/raw.ts commitInLane).
-        const hot = hotRowOf(s.em);
-        const writes = beforeCommitWrites(s.em);
-        await (hot === null ? commitWith(s.em, writes) : commitInLane(s.em, hot, writes));
+        // A handler that writes at the end and began nothing has only queued writes, unless entities
+        // changed: their flush and the queued writes then share a transaction begun here.
+        if (!s.em.isInTransaction() && hasChanges(s.em)) await s.em.begin();
+        if (s.em.isInTransaction()) {
+          await s.em.flush();
+          // The queued last writes (counters: their row locks are held from here to COMMIT only), then COMMIT.
+          await commitWith(s.em, beforeCommitWrites(s.em));
+        } else await writeAlone(s.em, beforeCommitWrites(s.em));
       } catch (e) {
         // A failed commitWith has ended the transaction already (nothing of it committed).
         if (s.em.isInTransaction()) await s.em.rollback();

@@ -3,7 +3,7 @@
 // convert.ToAPIComment does, with the poster rendered for no viewer.
 import { emitCommentEvent, insertWithEventEarly, newRowEarly } from '../lib/issues/events.ts';
 import type { Handler, SignedInCtx } from '../lib/http/handler.ts';
-import { AfterCommit, json, noContent, plainContext, signedIn } from '../lib/http/handler.ts';
+import { AfterCommit, json, noContent, plainContext, signedIn, writesAtEnd } from '../lib/http/handler.ts';
 import type { CreateIssueCommentOption, EditIssueCommentOption } from '../model/schemas/index.ts';
 import { Comment, CommentType, Issue, Reaction, type IComment, type IIssue } from '../model/issue.ts';
 import { Repository } from '../model/repo.ts';
@@ -145,47 +145,51 @@ export const listCommentsItem: Handler<never, QueryOf<'CommentRange'>> = async (
 };
 
 /** The chain decided the lock, the update date and blocks; the schema refuses an empty body. */
-export const createComments = plainContext(
-  signedIn<CreateIssueCommentOption>(async (c) => {
-    const issue = need(c.issue, 'issue');
-    const at = forcedTime(c.body.updated_at);
-    const doer = c.auth.doer;
-    // The chain read the repository, its owner and units, and this route changes none: its notifications,
-    // feeds and hooks reuse them.
-    const { repo, owner, perm } = need(c.repo, 'repo');
-    knownRepo(c.em, repo, owner, perm.enabled);
-    // Nothing changes the new row after its insert unless the request forces its times: a plain object
-    // then, not a managed entity (issue 10). Its id is drawn beforehand with what its event reads early
-    // (lib/issues/events.ts newRowEarly, most often by the token's statement), and its row goes with
-    // COMMIT, unless a hook's payload needs the row now; with forced times the row and the early reads
-    // are one statement now.
-    const early = at ? null : await newRowEarly(c, 'comment');
-    const insert = commentInsert(issue, doer.id, c.body.body, early?.id ?? null);
-    const atCommit = early && !early.hooked ? commentAtCommit(c.em, insert) : null;
-    let comment: IComment;
-    if (atCommit) comment = atCommit;
-    else {
-      const row = early ? await insertAlone(c.em)(insert) : await insertWithEventEarly(c, insert);
-      comment = at ? c.em.map(Comment, row) : plainRows(c.em, Comment, [row])[0]!;
-    }
-    // Counting the comment also stamps the issue's update time, as Forgejo's updateCommentInfos does:
-    // an increment queued until COMMIT, or a recount now when the request forces the times after it.
-    if (at) {
-      await recountComments(c.em, issue);
-      await forceTimes(c, issue, comment, at, true);
-    } else {
-      await countNewComment(c.em, issue);
-    }
-    // Nothing below reads or writes notification threads or feed rows: the event's are written with the
-    // counters, in the statement before COMMIT (lib/db/counters.ts tailWrite).
-    deferTailWrites(c.em);
-    await emitCommentEvent(c, issue, comment, 'created');
-    // Its repository and poster are the request's; a new comment has no attachments yet.
-    const known = { repos: [repo], users: [doer], none: ['attachments'] as const };
-    const answer = async () => (await commentsToApi(c.em, c.config, ANONYMOUS, [comment], new Map([[issue.id, issue]]), known))[0];
-    // A row that goes with COMMIT is answered as inserted, once it has committed.
-    return json(201, atCommit ? new AfterCommit(answer) : await answer());
-  }),
+export const createComments = writesAtEnd(
+  plainContext(
+    signedIn<CreateIssueCommentOption>(async (c) => {
+      const issue = need(c.issue, 'issue');
+      const at = forcedTime(c.body.updated_at);
+      const doer = c.auth.doer;
+      // The chain read the repository, its owner and units, and this route changes none: its notifications,
+      // feeds and hooks reuse them.
+      const { repo, owner, perm } = need(c.repo, 'repo');
+      knownRepo(c.em, repo, owner, perm.enabled);
+      // Nothing changes the new row after its insert unless the request forces its times: a plain object
+      // then, not a managed entity (issue 10). Its id is drawn beforehand with what its event reads early
+      // (lib/issues/events.ts newRowEarly, most often by the token's statement), and its row goes with
+      // COMMIT, unless a hook's payload needs the row now; with forced times the row and the early reads
+      // are one statement now.
+      const early = at ? null : await newRowEarly(c, 'comment');
+      const insert = commentInsert(issue, doer.id, c.body.body, early?.id ?? null);
+      const atCommit = early && !early.hooked ? commentAtCommit(c.em, insert) : null;
+      // Only a row that goes with the queued writes leaves the transaction to them (lib/http/handler.ts writesAtEnd).
+      if (!atCommit) await c.em.begin();
+      let comment: IComment;
+      if (atCommit) comment = atCommit;
+      else {
+        const row = early ? await insertAlone(c.em)(insert) : await insertWithEventEarly(c, insert);
+        comment = at ? c.em.map(Comment, row) : plainRows(c.em, Comment, [row])[0]!;
+      }
+      // Counting the comment also stamps the issue's update time, as Forgejo's updateCommentInfos does:
+      // an increment queued until COMMIT, or a recount now when the request forces the times after it.
+      if (at) {
+        await recountComments(c.em, issue);
+        await forceTimes(c, issue, comment, at, true);
+      } else {
+        await countNewComment(c.em, issue);
+      }
+      // Nothing below reads or writes notification threads or feed rows: the event's are written with the
+      // counters, in the statement before COMMIT (lib/db/counters.ts tailWrite).
+      deferTailWrites(c.em);
+      await emitCommentEvent(c, issue, comment, 'created');
+      // Its repository and poster are the request's; a new comment has no attachments yet.
+      const known = { repos: [repo], users: [doer], none: ['attachments'] as const };
+      const answer = async () => (await commentsToApi(c.em, c.config, ANONYMOUS, [comment], new Map([[issue.id, issue]]), known))[0];
+      // A row that goes with COMMIT is answered as inserted, once it has committed.
+      return json(201, atCommit ? new AfterCommit(answer) : await answer());
+    }),
+  ),
 );
 
 /** Forgejo answers 204 for a comment id that is a timeline event rather than a comment. */

@@ -2,13 +2,12 @@
 // the data path. The SQL dialect is the same, so one set of committed migrations serves both.
 import fs from 'node:fs';
 import path from 'node:path';
-import { MikroORM, Utils, type EntityManager, type Options } from '@mikro-orm/postgresql';
+import { MikroORM, type EntityManager, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import type { PGlite } from '@electric-sql/pglite';
 import type { Config } from '../config.ts';
 import { entities } from './entities.ts';
 import { migrations } from './migrations/index.ts';
-import { pipelineBegins } from './pipeline.ts';
 import { embeddedClock, postgresClock, type DbClock } from './db-clock.ts';
 import { onRepositoryChange } from '../git/changes.ts';
 
@@ -54,15 +53,11 @@ const common = {
 /** `memory` opens an in-memory PGlite (tests); otherwise the URL or the data path decides. */
 export async function openDatabase(cfg: Config, opts: { memory?: boolean } = {}): Promise<DbHandle> {
   if (cfg.DATABASE.URL && !opts.memory) {
-    // Pipeline mode: a statement is written as soon as it is queued, so a transaction's BEGIN and
-    // COMMIT travel with its statements (model/pipeline.ts).
     const orm = await MikroORM.init({
       ...common,
       clientUrl: cfg.DATABASE.URL,
       pool: { min: 0, max: cfg.DATABASE.POOL_MAX },
-      driverOptions: { connection: { pipeline: true } },
     });
-    pipelineBegins(orm.em.getConnection().getKnex());
     return handle(orm, postgresClock(cfg.DATABASE.URL));
   }
   let dataDir: string | undefined;
@@ -85,43 +80,8 @@ export async function openDatabase(cfg: Config, opts: { memory?: boolean } = {})
   return handle(orm, embeddedClock(pglite), () => pglite.close());
 }
 
-/** The global EntityManager's fields `fork` copies (MikroORM 6.6.16, EntityManager.fork). */
-interface ForkSource {
-  constructor: new (config: unknown, driver: unknown, metadata: unknown, useContext: boolean, eventManager: unknown) => ForkTarget;
-  config: { get(key: 'disableTransactions'): boolean | undefined };
-  driver: unknown;
-  metadata: unknown;
-  eventManager: unknown;
-  flushMode: unknown;
-  disableTransactions: boolean | undefined;
-  filters: Record<string, unknown>;
-  filterParams: Record<string, unknown>;
-  loggerContext: Record<string, unknown> | undefined;
-  _schema: string | undefined;
-}
-type ForkTarget = Omit<ForkSource, 'constructor'> & { setFlushMode(mode: unknown): void };
-
-/**
- * The EntityManager of one request: what `orm.em.fork()` gives (an identity map of its own, no
- * context, the global EntityManager's flush mode, filters, logger context and schema), made as
- * MikroORM 6.6.16's `fork` makes it but without the two `config.set('allowGlobalContext', …)` around
- * the construction, which the constructor never reads and each of which runs Configuration.sync,
- * writing `process.env.MIKRO_ORM_COLORS` (issue 10: about 1 % of the CPU of a small GET). Check
- * `fork` when MikroORM moves (test/model/request-em.test.ts compares the two).
- */
-export function requestEm(orm: Orm): EntityManager {
-  const global = orm.em as unknown as ForkSource;
-  const em = new global.constructor(global.config, global.driver, global.metadata, false, global.eventManager);
-  em.setFlushMode(global.flushMode);
-  em.disableTransactions = global.disableTransactions ?? global.config.get('disableTransactions');
-  em.filters = { ...global.filters };
-  // Utils.copy's generic deep clone was about 1 % of the CPU of `GET /user`; the global EntityManager's
-  // filter parameters are empty unless the application sets some.
-  em.filterParams = Utils.isEmpty(global.filterParams) ? {} : Utils.copy(global.filterParams);
-  em.loggerContext = Utils.merge({}, global.loggerContext, undefined);
-  em._schema = global._schema;
-  return em as unknown as EntityManager;
-}
+/** The EntityManager of one request: an identity map of its own, no context (MikroORM's `fork`). */
+export const requestEm = (orm: Orm): EntityManager => orm.em.fork();
 
 /**
  * The PGlite knex client runs any raw SQL containing a `;` through `exec` (the multi-statement path,

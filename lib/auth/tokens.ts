@@ -4,7 +4,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import { User, type IUser } from '../../model/user.ts';
-import { mapPrefixed, plainPrefixed, prefixedColumns, prefixedId, readRowsFast } from '../../model/raw.ts';
+import { mapPrefixed, plainPrefixed, prefixedColumns, prefixedId } from '../../model/raw.ts';
+import { readRows } from '../../model/sql.ts';
 import { Repository } from '../../model/repo.ts';
 import type { TaskInfo } from './auth-types.ts';
 import { keepRepoRead, repoByNameLateral } from '../repos/repos.ts';
@@ -125,7 +126,7 @@ export async function findToken(
   } else if (opts.stars) sql = tokenStarsSql ??= statement(`, ${starCountColumn('t.uid')}`);
   const names = repo ? [repo.name.toLowerCase(), repo.owner.toLowerCase()] : [];
   const params = issueIndex === undefined ? [...names, value.slice(-8)] : [issueIndex, ...names, value.slice(-8)];
-  const rows = await readRowsFast<
+  const rows = await readRows<
     {
       id: number;
       uid: number;

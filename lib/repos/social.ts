@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { Repository, type IRepository } from '../../model/repo.ts';
 import { learnCounters, lockCounterRows } from '../db/counters.ts';
 import { Star, Watch, WatchMode } from '../../model/star.ts';
-import { readRowsFast } from '../../model/raw.ts';
+import { readRows } from '../../model/sql.ts';
 
 export const WATCHING = [WatchMode.normal, WatchMode.auto];
 
@@ -55,7 +55,7 @@ export function keepStarCount(em: EntityManager, uid: number, count: number): vo
 export async function starCount(em: EntityManager, uid: number): Promise<number> {
   const known = starsRead.get(em);
   if (known && known.uid === uid) return known.count;
-  const [row] = await readRowsFast<{ n: number }>(em, [Star], 'select count(*)::int as n from star where uid = ?', [uid]);
+  const [row] = await readRows<{ n: number }>(em, [Star], 'select count(*)::int as n from star where uid = ?', [uid]);
   return row!.n;
 }
 
