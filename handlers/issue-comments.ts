@@ -27,6 +27,7 @@ import { notFound } from '../lib/http/errors.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 import { plainRows } from '../model/raw.ts';
+import { executeSql, readRows, sql } from '../model/sql.ts';
 
 /** Forgejo's CommentType.HasContentSupport: the types whose text can be edited. */
 const EDITABLE: readonly number[] = [CommentType.comment, CommentType.code, CommentType.review, CommentType.dismissReview];
@@ -57,26 +58,21 @@ interface CommentQuery {
  * whole seconds, as Forgejo stores it.
  */
 async function findComments(c: RequestState, q: CommentQuery, page: Page | null): Promise<{ comments: IComment[]; total: number }> {
-  const conds: string[] = [];
-  const params: unknown[] = [];
-  const add = (sql: string, ...p: unknown[]) => {
-    conds.push(sql);
-    params.push(...p);
-  };
-  if (q.issueId !== undefined) add('c.issue_id = ?', q.issueId);
-  if (q.repoId !== undefined) add('i.repo_id = ?', q.repoId);
-  if (q.type !== undefined) add('c.type = ?', q.type);
-  if (q.notType !== undefined) add('c.type <> ?', q.notType);
-  if (q.isPull !== undefined) add('i.is_pull = ?', q.isPull);
-  if (q.since) add('c.updated_at >= ?', new Date(Math.floor(q.since.getTime() / 1000) * 1000));
-  if (q.before) add('c.updated_at < ?', new Date(Math.floor(q.before.getTime() / 1000) * 1000 + 1000));
-  if (q.hideIds?.length) add(`c.id not in (${q.hideIds.map(() => '?').join(',')})`, ...q.hideIds);
-  const from = `from comment c join issue i on i.id = c.issue_id where ${conds.length ? conds.join(' and ') : 'true'}`;
-  const conn = c.em.getConnection();
-  const tx = c.em.getTransactionContext();
-  const counted: { n: number }[] = await conn.execute(`select count(*)::int as n ${from}`, params, 'all', tx);
-  const limit = page ? ` limit ${page.limit} offset ${page.offset}` : '';
-  const found: { id: number }[] = await conn.execute(`select c.id ${from} order by c.created_at asc, c.id asc${limit}`, params, 'all', tx);
+  const seconds = (t: Date) => new Date(Math.floor(t.getTime() / 1000) * 1000);
+  const conds = [
+    q.issueId !== undefined ? sql`c.issue_id = ${q.issueId}` : null,
+    q.repoId !== undefined ? sql`i.repo_id = ${q.repoId}` : null,
+    q.type !== undefined ? sql`c.type = ${q.type}` : null,
+    q.notType !== undefined ? sql`c.type <> ${q.notType}` : null,
+    q.isPull !== undefined ? sql`i.is_pull = ${q.isPull}` : null,
+    q.since ? sql`c.updated_at >= ${seconds(q.since)}` : null,
+    q.before ? sql`c.updated_at < ${new Date(seconds(q.before).getTime() + 1000)}` : null,
+    q.hideIds?.length ? sql`c.id not in (${sql.list(q.hideIds)})` : null,
+  ].filter((x) => x !== null);
+  const from = sql`from comment c join issue i on i.id = c.issue_id where ${conds.length ? sql.join(conds, ' and ') : sql`true`}`;
+  const counted = await readRows<{ n: number }>(c.em, [Comment, Issue], sql`select count(*)::int as n ${from}`);
+  const limit = page ? sql` limit ${page.limit} offset ${page.offset}` : sql.empty;
+  const found = await executeSql<{ id: number }>(c.em, sql`select c.id ${from} order by c.created_at asc, c.id asc${limit}`);
   const ids = found.map((r) => Number(r.id));
   const rows = ids.length ? await c.em.find(Comment, { id: { $in: ids } }) : [];
   const byId = new Map(rows.map((r) => [r.id, r]));
