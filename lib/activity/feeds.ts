@@ -120,7 +120,7 @@ export async function recordAction(em: EntityManager, a: NewAction): Promise<voi
   const receivers = new Set([a.actUserId]);
   if (owner.type === 1 && owner.id !== a.actUserId) receivers.add(owner.id);
   for (const id of await watcherIds(em, a, owner)) receivers.add(id);
-  // One row per receiver, in their order, from one fixed statement (model/raw.ts executeSql), or part
+  // One row per receiver, in their order, from one fixed statement (model/sql.ts executeSql), or part
   // of the statement before COMMIT (lib/db/counters.ts tailWrite).
   const head = [OpType[a.op], a.actUserId, a.repo.id, a.commentId ?? 0, a.refName ?? '', a.repo.isPrivate];
   const tail = [a.content ?? '', new Date(), intArray(receivers)];

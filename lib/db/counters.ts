@@ -173,8 +173,9 @@ export async function applyBeforeCommit(em: EntityManager): Promise<void> {
 
 /**
  * What `applyBeforeCommit` runs, taken off the queues: the first writes (`firstWrite`), the tail
- * writes' statement, then the counters'. server.ts sends them with COMMIT (model/raw.ts commitWith):
- * one round trip, and the rows they lock are locked for no longer than it takes.
+ * writes' statement, then the counters'. server.ts sends them last: as one text of statements outside
+ * a transaction (model/sql.ts writeAlone, one round trip) for a handler that began none, else just
+ * before COMMIT (model/raw.ts commitWith); the rows they lock are locked for no longer than that.
  */
 export function beforeCommitWrites(em: EntityManager): Write[] {
   const tail = tails.get(em) ?? [];
@@ -230,7 +231,7 @@ async function runTogether(em: EntityManager, writes: readonly Write[]): Promise
 /**
  * The writes as one statement, in their order: each is a data-modifying CTE that the select list reads
  * left to right (as `lockCounterRows` does), so counter rows are still locked in the fixed order. A
- * named statement per combination: a few texts in all (model/raw.ts executeSql). Null when there are none.
+ * text per combination: a few texts in all (model/raw.ts textOf). Null when there are none.
  */
 function together(writes: readonly Write[]): Write | null {
   if (writes.length <= 1) return writes[0] ?? null;
@@ -245,7 +246,7 @@ function together(writes: readonly Write[]): Write | null {
   return { sql, params: writes.flatMap((w) => w.params) };
 }
 
-/** A named statement per table and set of columns: a few texts in all (model/raw.ts executeSql). */
+/** A text per table and set of columns: a few texts in all (model/raw.ts textOf). */
 function rowUpdate(table: CounterTable, id: number, add: Map<string, number>, set: Map<string, unknown>): Write | null {
   // The text's parts: the table, then each column with `+` (added) or `=` (set).
   const key: string[] = [table];

@@ -88,7 +88,7 @@ export function keepIssueRead(em: EntityManager, repoId: number, index: number, 
 
 /**
  * The issue numbered `index` of the repository, managed as `em.findOne` would give it, from one fixed
- * statement (model/raw.ts readRows); with `plain`, a plain object (issue 10: mapping it into the
+ * statement (model/sql.ts readRows); with `plain`, a plain object (issue 10: mapping it into the
  * identity map was about a twentieth of the server's CPU of a new comment).
  */
 export async function findIssueByIndex(em: EntityManager, repoId: number, index: number, plain = false): Promise<IIssue | null> {
@@ -363,7 +363,7 @@ const INSERT_COMMENT = `x as (insert into comment (id, type, issue_id, poster_id
 
 /**
  * The statement that inserts a plain comment, as `em.create` and a flush would (the other columns take
- * their defaults), returning its row: a fixed text (model/raw.ts executeSql), which `em.map` makes the
+ * their defaults), returning its row: a fixed text (model/sql.ts executeSql), which `em.map` makes the
  * managed entity. `id`: drawn beforehand (lib/issues/events.ts newRowEarly), else by the insert. Its
  * count is the caller's (`countNewComment` or `recountComments`).
  */
