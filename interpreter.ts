@@ -27,9 +27,9 @@ import type { TSchema } from 'typebox';
 import type { TokenAhead } from './lib/auth/tokens.ts';
 import type { ReadAhead } from './lib/http/read-ahead.ts';
 import type { Logger } from 'pino';
-import { commitInLane, commitWith } from './model/raw.ts';
-import { beforeCommitWrites, closeCounterQueue, hotRowOf, openCounterQueue } from './lib/db/counters.ts';
-import { openTransaction } from './model/transaction.ts';
+import { commitWith } from './model/raw.ts';
+import { hasChanges, writeAlone } from './model/sql.ts';
+import { beforeCommitWrites, closeCounterQueue, openCounterQueue } from './lib/db/counters.ts';
 
 export class TableError extends Error {}
 
@@ -251,8 +251,11 @@ export interface RunHooks {
   makeState: StateFactory;
   respond: Responder;
   render: (ctx: Context, s: RequestState, reply: Awaited<ReturnType<Handler<any>>>) => void;
-  /** Runs a mutating handler in one transaction (one flush per request). */
-  transactional: <T>(s: RequestState, fn: (s: RequestState) => Promise<T>) => Promise<T>;
+  /**
+   * Runs a mutating handler in one transaction (one flush per request); with `atEnd`, the transaction
+   * is opened by the handler or by the queued writes at the end (lib/http/handler.ts writesAtEnd).
+   */
+  transactional: <T>(s: RequestState, fn: (s: RequestState) => Promise<T>, atEnd?: boolean) => Promise<T>;
 }
 
 export async function runRoute(ctx: Context, route: BoundRoute, hooks: RunHooks): Promise<void> {
@@ -285,7 +288,7 @@ export async function runRoute(ctx: Context, route: BoundRoute, hooks: RunHooks)
     ? await handler({ ...s, transaction: (work) => hooks.transactional(s, () => work()) } as HandlerCtx<unknown>)
     : s.method === 'GET' || s.method === 'HEAD'
       ? await handler(s as HandlerCtx<unknown>)
-      : await hooks.transactional(s, (tx) => handler(tx as HandlerCtx<unknown>));
+      : await hooks.transactional(s, (tx) => handler(tx as HandlerCtx<unknown>), handler.writesAtEnd === true);
   hooks.render(ctx, s, reply.body instanceof AfterCommit ? { ...reply, body: await reply.body.make() } : reply);
 }
 
@@ -301,9 +304,9 @@ export function transactional(log: Logger): RunHooks['transactional'] {
   // stay managed and are flushed once, at commit.
   // Counter increments wait in a queue until just before COMMIT (lib/db/counters.ts), so their row
   // locks are held for that last statement only; a hot write's tail writes join that statement.
-  return async (s, fn) => {
+  return async (s, fn, atEnd = false) => {
     const after: (() => Promise<void>)[] = [];
-    await openTransaction(s.em);
+    if (!atEnd) await s.em.begin();
     openCounterQueue(s.em);
     let out;
     try {
@@ -313,12 +316,14 @@ export function transactional(log: Logger): RunHooks['transactional'] {
           after.push(work);
         },
       });
-      await s.em.flush();
-      // The last writes go with COMMIT, in one round trip on PostgreSQL (model/pipeline.ts); when
-      // they lock a hot row, in its lane (model/raw.ts commitInLane).
-      const hot = hotRowOf(s.em);
-      const writes = beforeCommitWrites(s.em);
-      await (hot === null ? commitWith(s.em, writes) : commitInLane(s.em, hot, writes));
+      // A handler that writes at the end and began nothing has only queued writes, unless entities
+      // changed: their flush and the queued writes then share a transaction begun here.
+      if (!s.em.isInTransaction() && hasChanges(s.em)) await s.em.begin();
+      if (s.em.isInTransaction()) {
+        await s.em.flush();
+        // The queued last writes (counters: their row locks are held from here to COMMIT only), then COMMIT.
+        await commitWith(s.em, beforeCommitWrites(s.em));
+      } else await writeAlone(s.em, beforeCommitWrites(s.em));
     } catch (e) {
       // A failed commitWith has ended the transaction already (nothing of it committed).
       if (s.em.isInTransaction()) await s.em.rollback();

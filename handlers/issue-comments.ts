@@ -3,7 +3,7 @@
 // convert.ToAPIComment does, with the poster rendered for no viewer.
 import { emitCommentEvent, insertWithEventEarly, newRowEarly } from '../lib/issues/events.ts';
 import type { Handler, SignedInCtx } from '../lib/http/handler.ts';
-import { AfterCommit, json, noContent, plainContext, signedIn } from '../lib/http/handler.ts';
+import { AfterCommit, json, noContent, plainContext, signedIn, writesAtEnd } from '../lib/http/handler.ts';
 import type { CreateIssueCommentOption, EditIssueCommentOption } from '../model/schemas/index.ts';
 import { Comment, CommentType, Issue, Reaction, type IComment, type IIssue } from '../model/issue.ts';
 import { Repository } from '../model/repo.ts';
@@ -27,6 +27,7 @@ import { notFound } from '../lib/http/errors.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 import { plainRows } from '../model/raw.ts';
+import { executeSql, readRows, sql } from '../model/sql.ts';
 
 /** Forgejo's CommentType.HasContentSupport: the types whose text can be edited. */
 const EDITABLE: readonly number[] = [CommentType.comment, CommentType.code, CommentType.review, CommentType.dismissReview];
@@ -57,26 +58,21 @@ interface CommentQuery {
  * whole seconds, as Forgejo stores it.
  */
 async function findComments(c: RequestState, q: CommentQuery, page: Page | null): Promise<{ comments: IComment[]; total: number }> {
-  const conds: string[] = [];
-  const params: unknown[] = [];
-  const add = (sql: string, ...p: unknown[]) => {
-    conds.push(sql);
-    params.push(...p);
-  };
-  if (q.issueId !== undefined) add('c.issue_id = ?', q.issueId);
-  if (q.repoId !== undefined) add('i.repo_id = ?', q.repoId);
-  if (q.type !== undefined) add('c.type = ?', q.type);
-  if (q.notType !== undefined) add('c.type <> ?', q.notType);
-  if (q.isPull !== undefined) add('i.is_pull = ?', q.isPull);
-  if (q.since) add('c.updated_at >= ?', new Date(Math.floor(q.since.getTime() / 1000) * 1000));
-  if (q.before) add('c.updated_at < ?', new Date(Math.floor(q.before.getTime() / 1000) * 1000 + 1000));
-  if (q.hideIds?.length) add(`c.id not in (${q.hideIds.map(() => '?').join(',')})`, ...q.hideIds);
-  const from = `from comment c join issue i on i.id = c.issue_id where ${conds.length ? conds.join(' and ') : 'true'}`;
-  const conn = c.em.getConnection();
-  const tx = c.em.getTransactionContext();
-  const counted: { n: number }[] = await conn.execute(`select count(*)::int as n ${from}`, params, 'all', tx);
-  const limit = page ? ` limit ${page.limit} offset ${page.offset}` : '';
-  const found: { id: number }[] = await conn.execute(`select c.id ${from} order by c.created_at asc, c.id asc${limit}`, params, 'all', tx);
+  const seconds = (t: Date) => new Date(Math.floor(t.getTime() / 1000) * 1000);
+  const conds = [
+    q.issueId !== undefined ? sql`c.issue_id = ${q.issueId}` : null,
+    q.repoId !== undefined ? sql`i.repo_id = ${q.repoId}` : null,
+    q.type !== undefined ? sql`c.type = ${q.type}` : null,
+    q.notType !== undefined ? sql`c.type <> ${q.notType}` : null,
+    q.isPull !== undefined ? sql`i.is_pull = ${q.isPull}` : null,
+    q.since ? sql`c.updated_at >= ${seconds(q.since)}` : null,
+    q.before ? sql`c.updated_at < ${new Date(seconds(q.before).getTime() + 1000)}` : null,
+    q.hideIds?.length ? sql`c.id not in (${sql.list(q.hideIds)})` : null,
+  ].filter((x) => x !== null);
+  const from = sql`from comment c join issue i on i.id = c.issue_id where ${conds.length ? sql.join(conds, ' and ') : sql`true`}`;
+  const counted = await readRows<{ n: number }>(c.em, [Comment, Issue], sql`select count(*)::int as n ${from}`);
+  const limit = page ? sql` limit ${page.limit} offset ${page.offset}` : sql.empty;
+  const found = await executeSql<{ id: number }>(c.em, sql`select c.id ${from} order by c.created_at asc, c.id asc${limit}`);
   const ids = found.map((r) => Number(r.id));
   const rows = ids.length ? await c.em.find(Comment, { id: { $in: ids } }) : [];
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -145,47 +141,51 @@ export const listOfIssue: Handler<never, QueryOf<'CommentRange'>> = async (c) =>
 };
 
 /** The chain decided the lock, the update date and blocks; the schema refuses an empty body. */
-export const create = plainContext(
-  signedIn<CreateIssueCommentOption>(async (c) => {
-    const issue = need(c.issue, 'issue');
-    const at = forcedTime(c.body.updated_at);
-    const doer = c.auth.doer;
-    // The chain read the repository, its owner and units, and this route changes none: its notifications,
-    // feeds and hooks reuse them.
-    const { repo, owner, perm } = need(c.repo, 'repo');
-    knownRepo(c.ahead, repo, owner, perm.enabled);
-    // Nothing changes the new row after its insert unless the request forces its times: a plain object
-    // then, not a managed entity (issue 10). Its id is drawn beforehand with what its event reads early
-    // (lib/issues/events.ts newRowEarly, most often by the token's statement), and its row goes with
-    // COMMIT, unless a hook's payload needs the row now; with forced times the row and the early reads
-    // are one statement now.
-    const early = at ? null : await newRowEarly(c, 'comment');
-    const insert = commentInsert(issue, doer.id, c.body.body, early?.id ?? null);
-    const atCommit = early && !early.hooked ? commentAtCommit(c.em, insert) : null;
-    let comment: IComment;
-    if (atCommit) comment = atCommit;
-    else {
-      const row = early ? await insertAlone(c.em)(insert) : await insertWithEventEarly(c, insert);
-      comment = at ? c.em.map(Comment, row) : plainRows(c.em, Comment, [row])[0]!;
-    }
-    // Counting the comment also stamps the issue's update time, as Forgejo's updateCommentInfos does:
-    // an increment queued until COMMIT, or a recount now when the request forces the times after it.
-    if (at) {
-      await recountComments(c.em, issue);
-      await forceTimes(c, issue, comment, at, true);
-    } else {
-      await countNewComment(c.em, issue);
-    }
-    // Nothing below reads or writes notification threads or feed rows: the event's are written with the
-    // counters, in the statement before COMMIT (lib/db/counters.ts tailWrite).
-    deferTailWrites(c.em);
-    await emitCommentEvent(c, issue, comment, 'created');
-    // Its repository and poster are the request's; a new comment has no attachments yet.
-    const known = { repos: [repo], users: [doer], none: ['attachments'] as const };
-    const answer = async () => (await commentsToApi(c.em, c.config, ANONYMOUS, [comment], new Map([[issue.id, issue]]), known))[0];
-    // A row that goes with COMMIT is answered as inserted, once it has committed.
-    return json(201, atCommit ? new AfterCommit(answer) : await answer());
-  }),
+export const create = writesAtEnd(
+  plainContext(
+    signedIn<CreateIssueCommentOption>(async (c) => {
+      const issue = need(c.issue, 'issue');
+      const at = forcedTime(c.body.updated_at);
+      const doer = c.auth.doer;
+      // The chain read the repository, its owner and units, and this route changes none: its notifications,
+      // feeds and hooks reuse them.
+      const { repo, owner, perm } = need(c.repo, 'repo');
+      knownRepo(c.ahead, repo, owner, perm.enabled);
+      // Nothing changes the new row after its insert unless the request forces its times: a plain object
+      // then, not a managed entity (issue 10). Its id is drawn beforehand with what its event reads early
+      // (lib/issues/events.ts newRowEarly, most often by the token's statement), and its row goes with
+      // COMMIT, unless a hook's payload needs the row now; with forced times the row and the early reads
+      // are one statement now.
+      const early = at ? null : await newRowEarly(c, 'comment');
+      const insert = commentInsert(issue, doer.id, c.body.body, early?.id ?? null);
+      const atCommit = early && !early.hooked ? commentAtCommit(c.em, insert) : null;
+      // Only a row that goes with the queued writes leaves the transaction to them (lib/http/handler.ts writesAtEnd).
+      if (!atCommit) await c.em.begin();
+      let comment: IComment;
+      if (atCommit) comment = atCommit;
+      else {
+        const row = early ? await insertAlone(c.em)(insert) : await insertWithEventEarly(c, insert);
+        comment = at ? c.em.map(Comment, row) : plainRows(c.em, Comment, [row])[0]!;
+      }
+      // Counting the comment also stamps the issue's update time, as Forgejo's updateCommentInfos does:
+      // an increment queued until COMMIT, or a recount now when the request forces the times after it.
+      if (at) {
+        await recountComments(c.em, issue);
+        await forceTimes(c, issue, comment, at, true);
+      } else {
+        await countNewComment(c.em, issue);
+      }
+      // Nothing below reads or writes notification threads or feed rows: the event's are written with the
+      // counters, in the statement before COMMIT (lib/db/counters.ts tailWrite).
+      deferTailWrites(c.em);
+      await emitCommentEvent(c, issue, comment, 'created');
+      // Its repository and poster are the request's; a new comment has no attachments yet.
+      const known = { repos: [repo], users: [doer], none: ['attachments'] as const };
+      const answer = async () => (await commentsToApi(c.em, c.config, ANONYMOUS, [comment], new Map([[issue.id, issue]]), known))[0];
+      // A row that goes with COMMIT is answered as inserted, once it has committed.
+      return json(201, atCommit ? new AfterCommit(answer) : await answer());
+    }),
+  ),
 );
 
 /** Forgejo answers 204 for a comment id that is a timeline event rather than a comment. */

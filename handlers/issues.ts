@@ -4,7 +4,7 @@
 // change it (POSTER_OR_WRITER, ISSUE_WRITER, UPDATE_DATE); handlers only act.
 // Just over 400 lines: one family (the issue routes the table names `issues.<key>`), kept whole.
 import type { Handler, HandlerCtx } from '../lib/http/handler.ts';
-import { AfterCommit, json, noContent, plainContext, signedIn } from '../lib/http/handler.ts';
+import { AfterCommit, json, noContent, plainContext, signedIn, writesAtEnd } from '../lib/http/handler.ts';
 import type {
   CreateIssueOption,
   DeleteLabelsOption,
@@ -235,75 +235,79 @@ function deadlineOnCreate(raw: string | undefined): Date | null {
  * POST {R}/issues. Labels, assignees, milestone and deadline need write access to the issues unit;
  * Forgejo silently drops them for other callers, and drops unknown labels and milestones too.
  */
-export const create = plainContext(
-  signedIn<CreateIssueOption>(async (c) => {
-    const { repo, owner, perm } = need(c.repo, 'repo');
-    const doer = c.auth.doer;
-    const b = c.body;
-    const title = b.title.trim();
-    if (title === '') throw unprocessable('[Title]: Required');
-    const writer = perm.canWrite('issues');
-    const deadline = writer ? deadlineOnCreate(b.due_date) : null;
-    const assignees = writer ? await assignableUsers(c.em, repo, owner, b.assignee, b.assignees) : [];
-    const labels = writer && b.labels?.length ? await resolveLabelOption(c.em, repo, ownerIsOrg(c), b.labels) : [];
-    const milestoneId =
-      writer &&
-      b.milestone &&
-      b.milestone > 0 &&
-      b.milestone <= 2 ** 31 - 1 &&
-      (await c.em.count(Milestone, { id: b.milestone, repoId: repo.id })) > 0
-        ? b.milestone
-        : 0;
+export const create = writesAtEnd(
+  plainContext(
+    signedIn<CreateIssueOption>(async (c) => {
+      const { repo, owner, perm } = need(c.repo, 'repo');
+      const doer = c.auth.doer;
+      const b = c.body;
+      const title = b.title.trim();
+      if (title === '') throw unprocessable('[Title]: Required');
+      const writer = perm.canWrite('issues');
+      const deadline = writer ? deadlineOnCreate(b.due_date) : null;
+      const assignees = writer ? await assignableUsers(c.em, repo, owner, b.assignee, b.assignees) : [];
+      const labels = writer && b.labels?.length ? await resolveLabelOption(c.em, repo, ownerIsOrg(c), b.labels) : [];
+      const milestoneId =
+        writer &&
+        b.milestone &&
+        b.milestone > 0 &&
+        b.milestone <= 2 ** 31 - 1 &&
+        (await c.em.count(Milestone, { id: b.milestone, repoId: repo.id })) > 0
+          ? b.milestone
+          : 0;
 
-    // The chain read the repository, its owner and units, and this route changes none: its notifications,
-    // feeds and hooks reuse them.
-    knownRepo(c.ahead, repo, owner, perm.enabled);
-    // What follows the insert changes the row only with a milestone, labels, assignees or closing. Then
-    // the number is taken with COMMIT unless a hook's payload needs it now (lib/issues/issues.ts numberAtCommit).
-    const plain = !milestoneId && !labels.length && !assignees.length && !b.closed;
-    const early = plain ? await newRowEarly(c, 'issue') : null;
-    const issue = await createIssue(
-      c.em,
-      {
-        repo,
-        posterId: doer.id,
-        title,
-        content: b.body ?? '',
-        ref: b.ref ?? '',
-        deadline,
-        watcherId: doer.id,
-        plain,
-        id: early?.id,
-        numberAtCommit: early?.hooked === false,
-      },
-      early ? undefined : (insert) => insertWithEventEarly(c, insert),
-    );
-    await setMilestone(c.em, issue, doer.id, milestoneId);
-    // A new issue has no labels or assignees to compare with: nothing to read when none are given.
-    if (labels.length) await addLabels(c.em, issue, doer.id, dropDuplicateScopes(labels));
-    if (assignees.length) await setAssignees(c.em, issue, doer.id, assignees);
-    if (b.closed) await setClosed(c.em, issue, doer.id, true);
-    // Nothing below reads or writes notification threads or feed rows: the event's are written with the
-    // counters, in the statement before COMMIT (lib/db/counters.ts tailWrite).
-    deferTailWrites(c.em);
-    await emitIssueEvent(c, issue, 'opened');
-    // The issue entity holds everything just written (counters only change at COMMIT, and a new issue
-    // has none to show), so it is converted without being read again; the repository is only named, the
-    // poster is the caller, and what it was not given it has none of.
-    await c.em.flush();
-    const none = [
-      ...(labels.length ? [] : ['labels' as const]),
-      ...(assignees.length ? [] : ['assignees' as const]),
-      'attachments' as const,
-    ];
-    const answer = () =>
-      issueToApi(c.em, c.config, viewerOf(c), issue, {
-        attachments: c.config.ATTACHMENT.ENABLED,
-        known: { repos: [repo], users: [doer], none },
-      });
-    // A number taken with COMMIT is known once it has committed.
-    return json(201, numberPending(issue) ? new AfterCommit(answer) : await answer());
-  }),
+      // The chain read the repository, its owner and units, and this route changes none: its notifications,
+      // feeds and hooks reuse them.
+      knownRepo(c.ahead, repo, owner, perm.enabled);
+      // What follows the insert changes the row only with a milestone, labels, assignees or closing. Then
+      // the number is taken with COMMIT unless a hook's payload needs it now (lib/issues/issues.ts numberAtCommit).
+      const plain = !milestoneId && !labels.length && !assignees.length && !b.closed;
+      const early = plain ? await newRowEarly(c, 'issue') : null;
+      // Only a plain issue no hook wants now is all queued writes (lib/http/handler.ts writesAtEnd).
+      if (early?.hooked !== false) await c.em.begin();
+      const issue = await createIssue(
+        c.em,
+        {
+          repo,
+          posterId: doer.id,
+          title,
+          content: b.body ?? '',
+          ref: b.ref ?? '',
+          deadline,
+          watcherId: doer.id,
+          plain,
+          id: early?.id,
+          numberAtCommit: early?.hooked === false,
+        },
+        early ? undefined : (insert) => insertWithEventEarly(c, insert),
+      );
+      await setMilestone(c.em, issue, doer.id, milestoneId);
+      // A new issue has no labels or assignees to compare with: nothing to read when none are given.
+      if (labels.length) await addLabels(c.em, issue, doer.id, dropDuplicateScopes(labels));
+      if (assignees.length) await setAssignees(c.em, issue, doer.id, assignees);
+      if (b.closed) await setClosed(c.em, issue, doer.id, true);
+      // Nothing below reads or writes notification threads or feed rows: the event's are written with the
+      // counters, in the statement before COMMIT (lib/db/counters.ts tailWrite).
+      deferTailWrites(c.em);
+      await emitIssueEvent(c, issue, 'opened');
+      // The issue entity holds everything just written (counters only change at COMMIT, and a new issue
+      // has none to show), so it is converted without being read again; the repository is only named, the
+      // poster is the caller, and what it was not given it has none of.
+      await c.em.flush();
+      const none = [
+        ...(labels.length ? [] : ['labels' as const]),
+        ...(assignees.length ? [] : ['assignees' as const]),
+        'attachments' as const,
+      ];
+      const answer = () =>
+        issueToApi(c.em, c.config, viewerOf(c), issue, {
+          attachments: c.config.ATTACHMENT.ENABLED,
+          known: { repos: [repo], users: [doer], none },
+        });
+      // A number taken with COMMIT is known once it has committed.
+      return json(201, numberPending(issue) ? new AfterCommit(answer) : await answer());
+    }),
+  ),
 );
 
 /**

@@ -2,14 +2,13 @@
 // the data path. The SQL dialect is the same, so one set of committed migrations serves both.
 import fs from 'node:fs';
 import path from 'node:path';
-import { MikroORM, Utils, type EntityManager, type Options } from '@mikro-orm/postgresql';
+import { MikroORM, type EntityManager, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import type { PGlite } from '@electric-sql/pglite';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { entities } from './entities.ts';
 import { migrations } from './migrations/index.ts';
-import { pipelineBegins } from './pipeline.ts';
 import { embeddedClock, postgresClock, type DbClock } from './db-clock.ts';
 import { onRepositoryChange } from '../git/changes.ts';
 
@@ -67,18 +66,15 @@ const common = {
 export async function openDatabase(cfg: Config, opts: { memory?: boolean; log?: Logger } = {}): Promise<DbHandle> {
   if (cfg.DATABASE.URL && !opts.memory) {
     const { connectMs, acquireMs, statementMs } = cfg.databaseTimeouts;
-    // Pipeline mode: a statement is written as soon as it is queued, so a transaction's BEGIN and
-    // COMMIT travel with its statements (model/pipeline.ts).
     // Every wait for the server is bounded (0: not): connecting, a free connection of the pool, and a
     // statement, by the server (`statement_timeout`) and, for a server that answers nothing at all,
-    // by pg itself a moment later (`query_timeout`, which in pipeline mode destroys the connection).
+    // by pg itself a moment later (`query_timeout`).
     const orm = await MikroORM.init({
       ...common,
       clientUrl: cfg.DATABASE.URL,
       pool: { min: 0, max: cfg.DATABASE.POOL_MAX },
       driverOptions: {
         connection: {
-          pipeline: true,
           ...(connectMs > 0 ? { connectionTimeoutMillis: connectMs } : {}),
           ...(statementMs > 0 ? { statement_timeout: statementMs, query_timeout: statementMs + CLIENT_MARGIN_MS } : {}),
         },
@@ -87,7 +83,6 @@ export async function openDatabase(cfg: Config, opts: { memory?: boolean; log?: 
         ...(opts.log ? { log: knexLog(opts.log) } : {}),
       },
     });
-    pipelineBegins(orm.em.getConnection().getKnex());
     // Announcements fall back to the pool when the clock's own connection cannot be opened.
     const viaPool = () => orm.em.getConnection().execute('select pg_current_xact_id()');
     const { connectMs: clockConnectMs, statementMs: clockStatementMs } = cfg.databaseTimeouts;
@@ -113,43 +108,8 @@ export async function openDatabase(cfg: Config, opts: { memory?: boolean; log?: 
   return handle(orm, embeddedClock(pglite), () => pglite.close());
 }
 
-/** The global EntityManager's fields `fork` copies (MikroORM 6.6.16, EntityManager.fork). */
-interface ForkSource {
-  constructor: new (config: unknown, driver: unknown, metadata: unknown, useContext: boolean, eventManager: unknown) => ForkTarget;
-  config: { get(key: 'disableTransactions'): boolean | undefined };
-  driver: unknown;
-  metadata: unknown;
-  eventManager: unknown;
-  flushMode: unknown;
-  disableTransactions: boolean | undefined;
-  filters: Record<string, unknown>;
-  filterParams: Record<string, unknown>;
-  loggerContext: Record<string, unknown> | undefined;
-  _schema: string | undefined;
-}
-type ForkTarget = Omit<ForkSource, 'constructor'> & { setFlushMode(mode: unknown): void };
-
-/**
- * The EntityManager of one request: what `orm.em.fork()` gives (an identity map of its own, no
- * context, the global EntityManager's flush mode, filters, logger context and schema), made as
- * MikroORM 6.6.16's `fork` makes it but without the two `config.set('allowGlobalContext', …)` around
- * the construction, which the constructor never reads and each of which runs Configuration.sync,
- * writing `process.env.MIKRO_ORM_COLORS` (issue 10: about 1 % of the CPU of a small GET). Check
- * `fork` when MikroORM moves (test/model/request-em.test.ts compares the two).
- */
-export function requestEm(orm: Orm): EntityManager {
-  const global = orm.em as unknown as ForkSource;
-  const em = new global.constructor(global.config, global.driver, global.metadata, false, global.eventManager);
-  em.setFlushMode(global.flushMode);
-  em.disableTransactions = global.disableTransactions ?? global.config.get('disableTransactions');
-  em.filters = { ...global.filters };
-  // Utils.copy's generic deep clone was about 1 % of the CPU of `GET /user`; the global EntityManager's
-  // filter parameters are empty unless the application sets some.
-  em.filterParams = Utils.isEmpty(global.filterParams) ? {} : Utils.copy(global.filterParams);
-  em.loggerContext = Utils.merge({}, global.loggerContext, undefined);
-  em._schema = global._schema;
-  return em as unknown as EntityManager;
-}
+/** The EntityManager of one request: an identity map of its own, no context (MikroORM's `fork`). */
+export const requestEm = (orm: Orm): EntityManager => orm.em.fork();
 
 /**
  * The PGlite knex client runs any raw SQL containing a `;` through `exec` (the multi-statement path,

@@ -265,4 +265,200 @@ test('the routing check sees a path pattern when there is one', () => {
   );
 });
 
+/** The application's sources (not tests, benchmarks or tools), with their text. */
+const appFiles = () =>
+  execFileSync('git', ['ls-files', '*.ts'], { cwd: root, encoding: 'utf8' })
+    .split('\n')
+    .filter((f) => f && layerOf(f) !== null && fs.existsSync(path.join(root, f)))
+    .map((name) => ({ name, text: fs.readFileSync(path.join(root, name), 'utf8') }));
+
+/**
+ * Underscore-prefixed member names our code may use: fields of documents on the wire (npm's `_id` and
+ * `_attachments`, Forgejo's `_links`) and the methods Node's stream classes document for implementers.
+ */
+const OWN_UNDERSCORE_MEMBERS = new Set([
+  '_id',
+  '_attachments',
+  '_links',
+  '_write',
+  '_writev',
+  '_final',
+  '_destroy',
+  '_read',
+  '_transform',
+  '_flush',
+]);
+/** Classes of the platform our classes may extend. */
+const GLOBAL_BASES = new Set(['Error', 'TypeError', 'RangeError', 'Map', 'Set', 'EventTarget']);
+
+const packageOf = (spec: string) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
+const isPackage = (spec: string) => !spec.startsWith('.') && !spec.startsWith('/') && !spec.startsWith('node:');
+/** A module path inside a package's build or sources rather than one of its entry points. */
+const INSIDE = /^(?:@[^/]+\/)?[^/]+\/(?:.+\/)?(?:lib|dist|src|build|internal|cjs|esm)(?:\/|$)/;
+const insidePackage = (spec: string) => isPackage(spec) && INSIDE.test(spec);
+
+/**
+ * References of our code to a dependency's private parts: underscore-prefixed members (read, written,
+ * declared in a type that mirrors another package's object, or destructured), prototypes reached or
+ * patched, classes extending something other than a named import, a class of ours or a platform class,
+ * `require`/`createRequire` of a file inside a package, and imports of a package's lib/ or dist/ files.
+ */
+function privateReferences(files: { name: string; text: string }[]): string[] {
+  const out: string[] = [];
+  for (const { name, text } of files) {
+    const src = ts.createSourceFile(name, text, ts.ScriptTarget.Latest, true);
+    const line = (n: ts.Node) => src.getLineAndCharacterOfPosition(n.getStart(src)).line + 1;
+    const at = (n: ts.Node, what: string) => out.push(`${name}:${line(n)}: ${what}`);
+    const classes = new Set<string>();
+    const named = new Set<string>();
+    const underscored = (n: ts.Node | undefined) => {
+      if (!n) return null;
+      const id = ts.isIdentifier(n) || ts.isPrivateIdentifier(n) || ts.isStringLiteral(n) ? n.text : null;
+      return id?.startsWith('_') && id !== '_' && !OWN_UNDERSCORE_MEMBERS.has(id) ? id : null;
+    };
+    const required = (call: ts.CallExpression) => {
+      const arg = call.arguments[0];
+      if (arg && ts.isStringLiteralLike(arg) && insidePackage(arg.text)) at(call, `requires ${arg.text}, a file inside a package`);
+    };
+    const isRequire = (e: ts.Expression): boolean =>
+      (ts.isIdentifier(e) && e.text === 'require') ||
+      (ts.isCallExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === 'createRequire') ||
+      (ts.isPropertyAccessExpression(e) && e.name.text === 'resolve' && isRequire(e.expression));
+    const collect = (node: ts.Node) => {
+      if (ts.isClassDeclaration(node) && node.name) classes.add(node.name.text);
+      if (ts.isImportDeclaration(node) && node.importClause) {
+        if (node.importClause.name) named.add(node.importClause.name.text);
+        const b = node.importClause.namedBindings;
+        if (b && ts.isNamedImports(b)) for (const e of b.elements) named.add(e.name.text);
+      }
+      ts.forEachChild(node, collect);
+    };
+    collect(src);
+    const visit = (node: ts.Node) => {
+      let member: string | null = null;
+      if (ts.isPropertyAccessExpression(node)) member = underscored(node.name);
+      else if (ts.isElementAccessExpression(node)) member = underscored(node.argumentExpression);
+      else if (ts.isPropertySignature(node) || ts.isPropertyDeclaration(node) || ts.isMethodDeclaration(node) || ts.isMethodSignature(node))
+        member = underscored(node.name);
+      else if (ts.isPropertyAssignment(node) || ts.isShorthandPropertyAssignment(node)) member = underscored(node.name);
+      else if (ts.isBindingElement(node) && ts.isObjectBindingPattern(node.parent)) member = underscored(node.propertyName ?? node.name);
+      if (member) at(node, `private member ${member}`);
+      if (ts.isPropertyAccessExpression(node) && node.name.text === 'prototype') at(node, 'reaches a prototype');
+      if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
+        const m = node.expression.name.text;
+        if (['getPrototypeOf', 'setPrototypeOf', '__proto__'].includes(m)) at(node, `reaches a prototype (${m})`);
+      }
+      if (ts.isCallExpression(node) && isRequire(node.expression)) required(node);
+      if (
+        (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+        node.moduleSpecifier &&
+        ts.isStringLiteral(node.moduleSpecifier)
+      ) {
+        if (insidePackage(node.moduleSpecifier.text)) at(node, `imports ${node.moduleSpecifier.text}, a file inside a package`);
+      }
+      if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+        const arg = node.arguments[0];
+        if (arg && ts.isStringLiteralLike(arg) && insidePackage(arg.text)) at(node, `imports ${arg.text}, a file inside a package`);
+      }
+      if (ts.isHeritageClause(node) && node.token === ts.SyntaxKind.ExtendsKeyword && ts.isClassLike(node.parent)) {
+        const base = node.types[0]!.expression;
+        const ok = ts.isIdentifier(base) && (classes.has(base.text) || named.has(base.text) || GLOBAL_BASES.has(base.text));
+        if (!ok) at(node, `extends ${base.getText(src)}, which is neither a named import nor a class of ours`);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(src);
+  }
+  return [...new Set(out)];
+}
+
+test('no code of ours reaches a private member, a prototype or an inner file of a dependency', () => {
+  const files = appFiles();
+  assert.ok(files.length > 100);
+  assert.equal(privateReferences(files), []);
+});
+
+test('the private-reference check sees each kind of reference when there is one', () => {
+  const bad = [
+    { name: 'a.ts', text: 'const r = query._result; em._schema = x;' },
+    { name: 'b.ts', text: "const { _parsers, fields } = r; const p = r['_getRows'];" },
+    { name: 'c.ts', text: 'interface Shape { _prebuiltEmptyResultObject: unknown }' },
+    { name: 'd.ts', text: 'const proto = Object.getPrototypeOf(knex.client); proto.x = 1; Foo.prototype.y = 2;' },
+    { name: 'e.ts', text: "import { createRequire } from 'node:module';\nconst u = createRequire(import.meta.url)('pg/lib/utils.js');" },
+    { name: 'f.ts', text: "import x from 'knex/lib/dialects/postgres/index.js';\nconst y = await import('pg/lib/query.js');" },
+    {
+      name: 'g.ts',
+      text: 'import pg from "pg";\nconst Query = pg.Query as unknown as new () => object;\nclass Named extends Query {}\nclass Other extends pg.Query {}',
+    },
+  ];
+  assert.equal(privateReferences(bad), [
+    'a.ts:1: private member _result',
+    'a.ts:1: private member _schema',
+    'b.ts:1: private member _parsers',
+    'b.ts:1: private member _getRows',
+    'c.ts:1: private member _prebuiltEmptyResultObject',
+    'd.ts:1: reaches a prototype (getPrototypeOf)',
+    'd.ts:1: reaches a prototype',
+    'e.ts:2: requires pg/lib/utils.js, a file inside a package',
+    'f.ts:1: imports knex/lib/dialects/postgres/index.js, a file inside a package',
+    'f.ts:2: imports pg/lib/query.js, a file inside a package',
+    'g.ts:3: extends Query, which is neither a named import nor a class of ours',
+    'g.ts:4: extends pg.Query, which is neither a named import nor a class of ours',
+  ]);
+  const fine = [
+    { name: 'h.ts', text: "const { id: _id, ...rest } = row; onEvent('x', (em, _ctx) => 1); const doc = { _id: 'a', _links: {} };" },
+    {
+      name: 'i.ts',
+      text: "import { Writable } from 'node:stream';\nclass W extends Writable { override _write() {} }\nclass E extends Error {}",
+    },
+    {
+      name: 'j.ts',
+      text: "import { createRequire } from 'node:module';\ncreateRequire(import.meta.url).resolve('swagger-ui-dist/package.json');",
+    },
+  ];
+  assert.equal(privateReferences(fine), []);
+});
+
+/** Packages the application's sources load at run time (`import type` is erased; `import { type X }` is not). */
+function runtimePackages(files: { name: string; text: string }[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const { name, text } of files) {
+    const src = ts.createSourceFile(name, text, ts.ScriptTarget.Latest, true);
+    const visit = (node: ts.Node) => {
+      let spec: string | null = null;
+      if (ts.isImportDeclaration(node) && !node.importClause?.isTypeOnly && ts.isStringLiteral(node.moduleSpecifier))
+        spec = node.moduleSpecifier.text;
+      if (ts.isExportDeclaration(node) && !node.isTypeOnly && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier))
+        spec = node.moduleSpecifier.text;
+      if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+        const arg = node.arguments[0];
+        if (arg && ts.isStringLiteralLike(arg)) spec = arg.text;
+      }
+      if (spec !== null && isPackage(spec) && !out.has(packageOf(spec))) out.set(packageOf(spec), name);
+      ts.forEachChild(node, visit);
+    };
+    visit(src);
+  }
+  return out;
+}
+
+test('every package the application loads at run time is in dependencies', () => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  const used = runtimePackages(appFiles());
+  assert.ok(used.has('koa') && used.has('@mikro-orm/core'));
+  const missing = [...used].filter(([p]) => !(p in pkg.dependencies)).map(([p, from]) => `${p} (${from})`);
+  assert.equal(missing, []);
+  assert.equal(
+    [
+      ...runtimePackages([
+        {
+          name: 'k.ts',
+          text: "import type { X } from 'a';\nimport { type Y } from 'b';\nimport c from '@s/c/sub';\nexport * from 'd';\nawait import('e');",
+        },
+      ]).keys(),
+    ],
+    ['b', '@s/c', 'd', 'e'],
+  );
+});
+
 test.run();

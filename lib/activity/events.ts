@@ -12,6 +12,7 @@ import type { IRepository } from '../../model/repo.ts';
 import type { IUser } from '../../model/user.ts';
 import type { Services } from '../http/services.ts';
 import type { ReadAhead } from '../http/read-ahead.ts';
+import { queuesWrites } from '../db/counters.ts';
 
 /** What a subscriber may use besides the EntityManager: a request state fits. */
 export interface EventCtx {
@@ -127,7 +128,8 @@ export function onEvent(name: EventName | '*', fn: Subscriber<never>): void {
 
 /**
  * Runs the subscribers of `ev` in order, in the caller's transaction. A caller outside a transaction
- * (git over HTTP, background work) gets one for the subscribers, so their rows land together.
+ * (git over HTTP, background work) gets one for the subscribers, so their rows land together; a
+ * request's EntityManager that has not begun its transaction runs them as they are, their writes queued.
  */
 export async function emitEvent(em: EntityManager, ctx: EventCtx, ev: RepoEvent): Promise<void> {
   const fns = [...(subscribers.get(ev.name) ?? []), ...(subscribers.get('*') ?? [])];
@@ -135,7 +137,8 @@ export async function emitEvent(em: EntityManager, ctx: EventCtx, ev: RepoEvent)
   const run = async (tem: EntityManager) => {
     for (const fn of fns) await fn(tem, ctx, ev);
   };
-  if (em.isInTransaction()) await run(em);
+  // A request that writes at its end (lib/http/handler.ts writesAtEnd) queues the subscribers' writes.
+  if (em.isInTransaction() || queuesWrites(em)) await run(em);
   else await em.transactional(run);
 }
 

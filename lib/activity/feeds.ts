@@ -21,7 +21,8 @@ import { Action, OpType, type IAction, type OpName } from '../../model/action.ts
 import { User, type IUser } from '../../model/user.ts';
 import { Repository, type IRepository } from '../../model/repo.ts';
 import { Watch } from '../../model/star.ts';
-import { intArray, jsonList, plainRows, readRowsFast } from '../../model/raw.ts';
+import { intArray, jsonList, plainRows } from '../../model/raw.ts';
+import { readRows } from '../../model/sql.ts';
 import { tailWrite } from '../db/counters.ts';
 import { WATCHING } from '../repos/index.ts';
 import { Slot, type ReadAhead } from '../http/read-ahead.ts';
@@ -93,7 +94,7 @@ const feedWatchersOf = (em: EntityManager, list: unknown) => plainRows(em, User,
 
 async function readFeedWatchers(em: EntityManager, repoId: number, actorId: number): Promise<IUser[]> {
   const list = feedWatchersList(em, repoId, actorId);
-  const [row] = await readRowsFast<{ watchers: unknown }>(em, [Watch, BlockedUser, User], `select ${list.sql} as watchers`, list.params);
+  const [row] = await readRows<{ watchers: unknown }>(em, [Watch, BlockedUser, User], `select ${list.sql} as watchers`, list.params);
   return feedWatchersOf(em, row!.watchers);
 }
 
@@ -122,7 +123,7 @@ export async function recordAction(em: EntityManager, a: NewAction, ahead?: Read
   const receivers = new Set([a.actUserId]);
   if (owner.type === 1 && owner.id !== a.actUserId) receivers.add(owner.id);
   for (const id of await watcherIds(em, a, owner, ahead)) receivers.add(id);
-  // One row per receiver, in their order, from one fixed statement (model/raw.ts executeFast), or part
+  // One row per receiver, in their order, from one fixed statement (model/sql.ts executeSql), or part
   // of the statement before COMMIT (lib/db/counters.ts tailWrite).
   const head = [OpType[a.op], a.actUserId, a.repo.id, a.commentId ?? 0, a.refName ?? '', a.repo.isPrivate];
   const tail = [a.content ?? '', new Date(), intArray(receivers)];

@@ -11,7 +11,8 @@ import type { IUser } from '../../model/user.ts';
 import { onEvent } from './events.ts';
 import { mentionedUsers } from '../issues/index.ts';
 import { everyoneReads, readersOf, repoById, userById } from '../auth/perm.ts';
-import { intArray, plainPrefixed, prefixedColumns, readRowsFast, textOf } from '../../model/raw.ts';
+import { intArray, plainPrefixed, prefixedColumns, textOf } from '../../model/raw.ts';
+import { readRows } from '../../model/sql.ts';
 import { tailWrite } from '../db/counters.ts';
 import { numberPending } from '../issues/index.ts';
 import { WATCHING } from '../repos/index.ts';
@@ -88,7 +89,7 @@ const FOLLOWERS_SQL = `select f.uid, min(f.kind) as kind from (
 /** The followers of the issue with their user rows: one statement (issue 10). */
 async function candidatesOf(em: EntityManager, issue: IIssue, doerId: number): Promise<IUser[]> {
   const f = followersOf(issue, doerId);
-  const rows = await readRowsFast<Record<string, unknown>>(
+  const rows = await readRows<Record<string, unknown>>(
     em,
     [User],
     textOf(

@@ -4,7 +4,8 @@ import { User, type IUser } from '../../model/user.ts';
 import type { IRepository } from '../../model/repo.ts';
 import { Collaboration, RepoUnit, Repository } from '../../model/repo.ts';
 import { OrgUser, Team, TeamRepo, TeamUnit, TeamUser } from '../../model/org.ts';
-import { intArray, readRowsFast } from '../../model/raw.ts';
+import { intArray } from '../../model/raw.ts';
+import { readRows } from '../../model/sql.ts';
 import { userIsSiteAdmin, type TokenInfo } from './auth-types.ts';
 import { Slot, type ReadAhead } from '../http/read-ahead.ts';
 
@@ -276,7 +277,7 @@ async function accessFacts(em: EntityManager, uid: number, items: PermItem[], ah
     return known.facts;
   }
   const { repoIds, orgIds } = idsOf(items);
-  const [row] = await readRowsFast<FactsRow>(em, FACT_TABLES, ONE_USER_FACTS, [uid, repoIds, orgIds]);
+  const [row] = await readRows<FactsRow>(em, FACT_TABLES, ONE_USER_FACTS, [uid, repoIds, orgIds]);
   return factsOf(row!);
 }
 
@@ -284,7 +285,7 @@ async function accessFacts(em: EntityManager, uid: number, items: PermItem[], ah
 async function accessFactsOfUsers(em: EntityManager, uids: number[], items: PermItem[]): Promise<Map<number, AccessFacts>> {
   if (uids.length === 0) return new Map();
   const { repoIds, orgIds } = idsOf(items);
-  const rows = await readRowsFast<FactsRow & { uid: number }>(em, FACT_TABLES, USERS_FACTS, [repoIds, orgIds, intArray(uids)]);
+  const rows = await readRows<FactsRow & { uid: number }>(em, FACT_TABLES, USERS_FACTS, [repoIds, orgIds, intArray(uids)]);
   return new Map(rows.map((r) => [Number(r.uid), factsOf(r)]));
 }
 

@@ -4,7 +4,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import { User, type IUser } from '../../model/user.ts';
-import { mapPrefixed, plainPrefixed, prefixedColumns, readRowsFast } from '../../model/raw.ts';
+import { mapPrefixed, plainPrefixed, prefixedColumns } from '../../model/raw.ts';
+import { readRows } from '../../model/sql.ts';
 import type { TaskInfo } from './auth-types.ts';
 
 export const TOKEN_RE = /^[0-9a-f]{40}$/;
@@ -103,7 +104,7 @@ export async function findToken(
     }
     sql = found;
   }
-  const rows = await readRowsFast<
+  const rows = await readRows<
     {
       id: number;
       uid: number;

@@ -31,7 +31,8 @@
 // of data-modifying CTEs instead of one statement each, a round trip and a statement's fixed cost
 // apiece (a new issue's or comment's 7 and 8 statements were 6 and 7 then).
 import { Utils, type EntityManager, type EntityName } from '@mikro-orm/core';
-import { executeFast, textOf } from '../../model/raw.ts';
+import { textOf } from '../../model/raw.ts';
+import { executeSql } from '../../model/sql.ts';
 
 /** The tables holding counters, in the order their rows are locked. */
 const LOCK_ORDER = ['user', 'topic', 'issue', 'repository', 'milestone', 'label'] as const;
@@ -97,6 +98,9 @@ type Queue = Map<CounterTable, Map<number, Pending>>;
 const queues = new WeakMap<EntityManager, Queue>();
 const COLUMN = /^[a-z_]+$/;
 
+/** Whether `em` is a request's, whose writes queue until its end (`openCounterQueue`). */
+export const queuesWrites = (em: EntityManager): boolean => queues.has(em);
+
 /** From now until `closeCounterQueue`, `addCounters` on `em` queues until `applyCounterQueue`. */
 export function openCounterQueue(em: EntityManager): void {
   queues.set(em, new Map());
@@ -123,7 +127,7 @@ export async function addCounters(
   const queue = queues.get(em);
   if (!queue) {
     const w = rowUpdate(table, id, new Map(Object.entries(add)), new Map(Object.entries(set)));
-    if (w) await executeFast(em, w.sql, w.params);
+    if (w) await executeSql(em, w.sql, w.params);
     return;
   }
   const rows = queue.get(table) ?? new Map<number, Pending>();
@@ -151,21 +155,6 @@ function takeCounterWrites(em: EntityManager): Write[] {
   return writes;
 }
 
-/**
- * The first counter row the queued increments will lock at COMMIT (`table id`, in the lock order),
- * or null: the row every other writer of the same repository or issue waits for (model/raw.ts
- * commitInLane).
- */
-export function hotRowOf(em: EntityManager): string | null {
-  const queue = queues.get(em);
-  if (!queue?.size) return null;
-  for (const table of LOCK_ORDER) {
-    const ids = queue.get(table);
-    if (ids?.size) return `${table} ${Math.min(...ids.keys())}`;
-  }
-  return null;
-}
-
 /** Write the queued counters (one UPDATE per row, rows in the lock order; queued first writes before them) and empty the queue. */
 export async function applyCounterQueue(em: EntityManager): Promise<void> {
   await runFirstWrites(em);
@@ -184,8 +173,9 @@ export async function applyBeforeCommit(em: EntityManager): Promise<void> {
 
 /**
  * What `applyBeforeCommit` runs, taken off the queues: the first writes (`firstWrite`), the tail
- * writes' statement, then the counters'. server.ts sends them with COMMIT (model/raw.ts commitWith):
- * one round trip, and the rows they lock are locked for no longer than it takes.
+ * writes' statement, then the counters'. server.ts sends them last: as one text of statements outside
+ * a transaction (model/sql.ts writeAlone, one round trip) for a handler that began none, else just
+ * before COMMIT (model/raw.ts commitWith); the rows they lock are locked for no longer than that.
  */
 export function beforeCommitWrites(em: EntityManager): Write[] {
   const tail = tails.get(em) ?? [];
@@ -202,7 +192,7 @@ export interface Write {
 
 async function runWrites(em: EntityManager, writes: readonly Write[]): Promise<void> {
   for (const w of writes) {
-    const rows = await executeFast(em, w.sql, w.params);
+    const rows = await executeSql(em, w.sql, w.params);
     w.answered?.(rows);
   }
 }
@@ -235,13 +225,13 @@ const runFirstWrites = (em: EntityManager) => runWrites(em, takeFirstWrites(em))
 
 async function runTogether(em: EntityManager, writes: readonly Write[]): Promise<void> {
   const w = together(writes);
-  if (w) await executeFast(em, w.sql, w.params);
+  if (w) await executeSql(em, w.sql, w.params);
 }
 
 /**
  * The writes as one statement, in their order: each is a data-modifying CTE that the select list reads
  * left to right (as `lockCounterRows` does), so counter rows are still locked in the fixed order. A
- * named statement per combination: a few texts in all (model/raw.ts executeFast). Null when there are none.
+ * text per combination: a few texts in all (model/raw.ts textOf). Null when there are none.
  */
 function together(writes: readonly Write[]): Write | null {
   if (writes.length <= 1) return writes[0] ?? null;
@@ -256,7 +246,7 @@ function together(writes: readonly Write[]): Write | null {
   return { sql, params: writes.flatMap((w) => w.params) };
 }
 
-/** A named statement per table and set of columns: a few texts in all (model/raw.ts executeFast). */
+/** A text per table and set of columns: a few texts in all (model/raw.ts textOf). */
 function rowUpdate(table: CounterTable, id: number, add: Map<string, number>, set: Map<string, unknown>): Write | null {
   // The text's parts: the table, then each column with `+` (added) or `=` (set).
   const key: string[] = [table];
@@ -303,7 +293,7 @@ export async function tailWrite(em: EntityManager, table: string, sql: string, p
   const queue = tails.get(em);
   if (!queue) {
     await runFirstWrites(em);
-    await executeFast(em, sql, params);
+    await executeSql(em, sql, params);
     return;
   }
   if (queue.some((w) => w.table === table)) {

@@ -27,6 +27,8 @@ export type Handler<B = never, Q = QueryValues> = ((c: HandlerCtx<B, Q>) => Prom
   readonly plainContext?: boolean;
   /** The handler calls other hosts and writes in short transactions of its own (see `network`). */
   readonly network?: boolean;
+  /** The handler's writes are queued until the end, unless it begins the transaction itself (see `writesAtEnd`). */
+  readonly writesAtEnd?: boolean;
 };
 
 /** The context of a handler whose row has TOK: the caller is known. */
@@ -89,3 +91,17 @@ export class AfterCommit {
 }
 export const noContent = (): Reply => ({ status: 204 });
 export const isStream = (b: unknown): b is Readable => !!b && typeof (b as Readable).pipe === 'function';
+
+/**
+ * A write handler whose writes, in its common case, are all queued (lib/db/counters.ts `firstWrite`,
+ * `tailWrite`, `addCounters`): the interpreter opens no transaction before it, its reads run alone (under
+ * READ COMMITTED each statement of a transaction takes a new snapshot anyway, so they see what they
+ * would have seen inside one), and the queued writes go at the end as one multi-statement text, which
+ * PostgreSQL runs as one implicit transaction: all or nothing, one round trip, and the row locks they
+ * take are held for that statement only. Invariant: before any write it does not queue (a row whose
+ * insert a hook's payload needs now, a flush of changed entities, a recount), the handler calls
+ * `em.begin()`; from there it is an ordinary transaction, committed with its queued writes.
+ */
+export function writesAtEnd<B, Q>(h: Handler<B, Q>): Handler<B, Q> {
+  return Object.assign(h, { writesAtEnd: true as const });
+}

@@ -15,7 +15,7 @@ import { labelIdsOf, nextIdOf, type NewRowKind, type RowInsert } from './issues.
 import { feedWatchersList, feedWatchersOver, keepFeedWatchers } from '../activity/index.ts';
 import { hooksList, hooksOver, keepHooks } from '../webhooks/index.ts';
 import { Slot, type ReadAhead } from '../http/read-ahead.ts';
-import { executeFast } from '../../model/raw.ts';
+import { executeSql } from '../../model/sql.ts';
 import { Watch } from '../../model/star.ts';
 import { BlockedUser } from '../../model/social.ts';
 import { Webhook } from '../../model/webhook.ts';
@@ -88,7 +88,7 @@ async function withEarlyReads(
 ): Promise<{ row: Record<string, unknown>; hooks: number }> {
   const { watchers, hooks, keep } = earlyLists(c);
   for (const entity of EARLY_TABLES) await c.em.tryFlush(entity.meta.className, {});
-  const [found] = await executeFast(c.em, statement(`${watchers.sql} as cairn__watchers, ${hooks?.sql ?? `'[]'::json`} as cairn__hooks`), [
+  const [found] = await executeSql(c.em, statement(`${watchers.sql} as cairn__watchers, ${hooks?.sql ?? `'[]'::json`} as cairn__hooks`), [
     ...params,
     ...watchers.params,
     ...(hooks?.params ?? []),

@@ -6,7 +6,8 @@ import { Comment, CommentType, Issue, IssueAssignee, IssueLabel, type IComment, 
 import type { IRepository } from '../../model/repo.ts';
 import { isSiteAdmin, need, type RequestState } from '../http/request.ts';
 import { addCounters, firstWrite, learnCountersOf, lockCounterRows } from '../db/counters.ts';
-import { executeFast, mapPrefixed, plainPrefixed, plainRows, prefixedColumns, readRowsFast, textOf } from '../../model/raw.ts';
+import { mapPrefixed, plainPrefixed, plainRows, prefixedColumns, textOf } from '../../model/raw.ts';
+import { executeSql, readRows } from '../../model/sql.ts';
 import { Slot, type ReadAhead } from '../http/read-ahead.ts';
 
 /** Forgejo truncates titles to 255 bytes (forgejo-facts 9), on a character boundary. */
@@ -88,7 +89,7 @@ export function keepIssueRead(ahead: ReadAhead, repoId: number, index: number, r
 
 /**
  * The issue numbered `index` of the repository, managed as `em.findOne` would give it, from one fixed
- * statement (model/raw.ts readRowsFast); with `plain`, a plain object (issue 10: mapping it into the
+ * statement (model/sql.ts readRows); with `plain`, a plain object (issue 10: mapping it into the
  * identity map was about a twentieth of the server's CPU of a new comment).
  */
 export async function findIssueByIndex(
@@ -100,7 +101,7 @@ export async function findIssueByIndex(
 ): Promise<IIssue | null> {
   const kept = ahead?.take(ISSUE_READ, (k) => k.repoId === repoId && k.index === index)?.row;
   if (kept) return (plain ? plainPrefixed : mapPrefixed)(em, Issue, kept, 'i');
-  const [row] = await readRowsFast<EntityData<IIssue>>(em, [Issue], ISSUE_BY_INDEX, [repoId, index]);
+  const [row] = await readRows<EntityData<IIssue>>(em, [Issue], ISSUE_BY_INDEX, [repoId, index]);
   if (!row) return null;
   return plain ? plainRows(em, Issue, [row])[0]! : em.map(Issue, row);
 }
@@ -227,7 +228,7 @@ type InsertRow = (insert: RowInsert) => Promise<Record<string, unknown>>;
 export const insertAlone =
   (em: EntityManager): InsertRow =>
   async (insert) =>
-    (await executeFast(em, insertText(insert), insert.params))[0]!;
+    (await executeSql(em, insertText(insert), insert.params))[0]!;
 
 /** `with ${ctes} select * from x`, one string per text of CTEs (model/raw.ts textOf). */
 const insertText = (insert: RowInsert) => textOf([insert.ctes], () => `with ${insert.ctes} select * from x`);
@@ -369,7 +370,7 @@ const INSERT_COMMENT = `x as (insert into comment (id, type, issue_id, poster_id
 
 /**
  * The statement that inserts a plain comment, as `em.create` and a flush would (the other columns take
- * their defaults), returning its row: a fixed text (model/raw.ts executeFast), which `em.map` makes the
+ * their defaults), returning its row: a fixed text (model/sql.ts executeSql), which `em.map` makes the
  * managed entity. `id`: drawn beforehand (lib/issues/events.ts newRowEarly), else by the insert. Its
  * count is the caller's (`countNewComment` or `recountComments`).
  */

@@ -13,7 +13,7 @@ import { Repository } from '../../model/repo.ts';
 import { parseDuration } from '../../model/duration.ts';
 import { syncMirror, syncPushMirror } from './mirrors.ts';
 import { recordCronRun } from '../../model/cron.ts';
-import { inTransaction } from '../../model/transaction.ts';
+import { inTransaction } from '../../model/sql.ts';
 
 /** Longer than a remote operation may take (git/remote.ts REMOTE_TIMEOUT_MS). */
 const LEASE = "interval '15 minutes'";

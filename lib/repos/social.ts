@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { Repository, type IRepository } from '../../model/repo.ts';
 import { learnCounters, lockCounterRows } from '../db/counters.ts';
 import { Star, Watch, WatchMode } from '../../model/star.ts';
-import { readRowsFast } from '../../model/raw.ts';
+import { readRows } from '../../model/sql.ts';
 import { Slot, type ReadAhead } from '../http/read-ahead.ts';
 
 export const WATCHING = [WatchMode.normal, WatchMode.auto];
@@ -56,7 +56,7 @@ export function keepStarCount(ahead: ReadAhead, uid: number, count: number): voi
 export async function starCount(em: EntityManager, uid: number, ahead?: ReadAhead): Promise<number> {
   const known = ahead?.peek(STARS_READ);
   if (known && known.uid === uid) return known.count;
-  const [row] = await readRowsFast<{ n: number }>(em, [Star], 'select count(*)::int as n from star where uid = ?', [uid]);
+  const [row] = await readRows<{ n: number }>(em, [Star], 'select count(*)::int as n from star where uid = ?', [uid]);
   return row!.n;
 }
 

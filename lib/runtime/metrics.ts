@@ -266,8 +266,7 @@ interface PoolCounters {
 
 /**
  * The pool's gauges, read on each scrape from knex's `client.pool` (declared in knex's types) and
- * tarn's counting methods. Connections that model/lease.ts holds between plain reads count as used:
- * tarn lent them out.
+ * tarn's counting methods.
  */
 function poolGauges(orm: Orm, registry: Registry): void {
   const pool = (): PoolCounters | null => {

@@ -9,7 +9,8 @@ import { recountStarsAndWatches } from '../repos/index.ts';
 import type { IUser } from '../../model/user.ts';
 import { refreshFollowCounts } from './follows.ts';
 import { toApiBlockedUser } from '../auth/api/token.ts';
-import { intArray, readRowsFast } from '../../model/raw.ts';
+import { intArray } from '../../model/raw.ts';
+import { readRows } from '../../model/sql.ts';
 
 /** Whether `a` has blocked `b` (user ids). */
 export async function isBlocked(em: EntityManager, a: number, b: number): Promise<boolean> {
@@ -26,7 +27,7 @@ const BLOCKED_BY_ANY = 'select exists (select 1 from blocked_user where user_id 
 export async function isBlockedByAny(em: EntityManager, blockers: readonly number[], b: number): Promise<boolean> {
   const ids = [...new Set(blockers)].filter((a) => a !== b);
   if (!ids.length) return false;
-  const [row] = await readRowsFast<{ blocked: boolean }>(em, [BlockedUser], BLOCKED_BY_ANY, [intArray(ids), b]);
+  const [row] = await readRows<{ blocked: boolean }>(em, [BlockedUser], BLOCKED_BY_ANY, [intArray(ids), b]);
   return !!row?.blocked;
 }
 

@@ -56,8 +56,7 @@ type SocketWrite = (this: Socket, ...a: unknown[]) => unknown;
 
 /**
  * Runs `fn` and counts the writes to PostgreSQL's sockets (remote port `port`) meanwhile: each is a
- * wait for the server, so this is the request's round trips to the database (model/pipeline.ts sends
- * what it can together). A token's last-use record (see `countSql`) is left out. Same rule as
+ * wait for the server, so this is the request's round trips to the database. A token's last-use record (see `countSql`) is left out. Same rule as
  * `countSql`: nothing else may use the database while `fn` runs.
  */
 export async function countDbWrites<T>(port: number, fn: () => Promise<T>): Promise<{ result: T; writes: number }> {

@@ -25,7 +25,8 @@ import type {
   Wire,
 } from '../../../model/schemas/index.ts';
 import { secToTime } from '../../../model/duration.ts';
-import { intArray, jsonList, plainRows, readRowsFast } from '../../../model/raw.ts';
+import { intArray, jsonList, plainRows } from '../../../model/raw.ts';
+import { readRows } from '../../../model/sql.ts';
 
 export type ApiAttachment = Wire<AttachmentJson>;
 export type ApiIssue = Wire<IssueJson>;
@@ -169,7 +170,7 @@ export async function issuesToApi(
     () =>
       !want.labels && !want.assignees && !want.attachments && !want.users && !readPulls && !milestoneIds.length
         ? [nothing]
-        : readRowsFast<{
+        : readRows<{
             issueLabels: unknown[];
             labels: unknown[];
             assignees: unknown[];

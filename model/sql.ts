@@ -1,0 +1,200 @@
+// The one way to run SQL that is not an entity operation: a statement is built with the `sql` tagged
+// template, whose interpolated values always become parameters (never text), and runs on the
+// EntityManager's connection, inside its transaction when one is open, through MikroORM's public
+// `Connection.execute`. Both databases (PostgreSQL through `pg`, the embedded PGlite) take the same path.
+//
+//   const rows = await readRows<{ id: number }>(em, [Issue], sql`select id from issue where repo_id = ${repoId}`);
+//   const where = sql.join([sql`a = ${1}`, sql`b = ${2}`], ' and ');
+//   await executeSql(em, sql`update ${sql.id('issue')} set num_comments = num_comments + 1 where ${where}`);
+//
+// A fragment's text never holds a value: a value is a `?` placeholder in the compiled text, and a
+// fragment interpolated into another is spliced in with its own values, in order.
+import type { EntityManager } from '@mikro-orm/core';
+import type { AbstractSqlConnection } from '@mikro-orm/postgresql';
+
+/** A piece of SQL: its code text between the values, which the compiled statement passes as parameters. */
+export class Sql {
+  /** Text parts; always one more than the values. */
+  readonly parts: readonly string[];
+  readonly values: readonly unknown[];
+
+  constructor(parts: readonly string[], values: readonly unknown[]) {
+    this.parts = parts;
+    this.values = values;
+  }
+
+  /** The statement text, each value a `?` placeholder (the form `Connection.execute` takes). */
+  get text(): string {
+    return this.parts.join('?');
+  }
+}
+
+/** A code text part may not hold `?`: the connection would read it as a placeholder. */
+function checked(part: string): string {
+  if (part.includes('?')) throw new Error('an SQL text part may not contain "?": pass the value, or use a function such as jsonb_exists');
+  return part;
+}
+
+function build(strings: readonly string[], values: readonly unknown[]): Sql {
+  const parts: string[] = [checked(strings[0]!)];
+  const out: unknown[] = [];
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    const next = checked(strings[i + 1]!);
+    if (v instanceof Sql) {
+      // Spliced: its first part joins the current one, its last part the next one.
+      parts[parts.length - 1] += v.parts[0]!;
+      for (let j = 0; j < v.values.length; j++) {
+        out.push(v.values[j]);
+        parts.push(v.parts[j + 1]!);
+      }
+      parts[parts.length - 1] += next;
+    } else {
+      out.push(v);
+      parts.push(next);
+    }
+  }
+  return new Sql(parts, out);
+}
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
+
+export interface SqlTag {
+  (strings: TemplateStringsArray, ...values: unknown[]): Sql;
+  /** The fragments joined by `separator` (code text); an empty list gives `empty`. */
+  join(fragments: readonly Sql[], separator?: string): Sql;
+  /** A quoted identifier (a table, column or alias name of the code: lower case, digits, `_`). */
+  id(name: string): Sql;
+  /** Code text from the program itself (never from a request): a keyword, an operator, a fixed expression. */
+  raw(text: string): Sql;
+  /** `(?, ?, ...)` contents: the values as a list of parameters (at least one). */
+  list(values: readonly unknown[]): Sql;
+  readonly empty: Sql;
+}
+
+export const sql: SqlTag = Object.assign((strings: TemplateStringsArray, ...values: unknown[]) => build(strings, values), {
+  join(fragments: readonly Sql[], separator = ', '): Sql {
+    if (fragments.length === 0) return new Sql([''], []);
+    const strings = ['', ...fragments.slice(1).map(() => separator), ''];
+    return build(strings, fragments);
+  },
+  id(name: string): Sql {
+    if (!IDENTIFIER.test(name)) throw new Error(`not an identifier: ${name}`);
+    return new Sql([`"${name}"`], []);
+  },
+  raw(text: string): Sql {
+    return new Sql([checked(text)], []);
+  },
+  list(values: readonly unknown[]): Sql {
+    if (values.length === 0) throw new Error('an SQL list needs at least one value');
+    return new Sql(['', ...values.slice(1).map(() => ', '), ''], values);
+  },
+  empty: new Sql([''], []),
+});
+
+/** A statement as the connection takes it: a fragment, or a fixed text with `?` placeholders and its values. */
+type Statement = Sql | string;
+
+const textOf = (q: Statement) => (typeof q === 'string' ? q : q.text);
+const paramsOf = (q: Statement, params: readonly unknown[] | undefined) => (typeof q === 'string' ? (params ?? []) : q.values);
+
+/**
+ * Runs a statement on the EntityManager's connection, in its transaction when one is open, and
+ * answers its rows (plain objects keyed by column; none for a statement that returns nothing). It
+ * flushes nothing first: the caller has flushed whatever the statement must see.
+ */
+export function executeSql<R = Record<string, unknown>>(em: EntityManager, q: Statement, params?: readonly unknown[]): Promise<R[]> {
+  return em.getConnection().execute<R[]>(textOf(q), [...paramsOf(q, params)], 'all', em.getTransactionContext());
+}
+
+/**
+ * A read, in the EntityManager's transaction, after flushing pending changes to the entities it reads,
+ * as `em.find` does (flush mode auto): a plain read sees what a find would have seen.
+ */
+export async function readRows<R>(
+  em: EntityManager,
+  reads: readonly { meta: { className: string } }[],
+  q: Statement,
+  params?: readonly unknown[],
+): Promise<R[]> {
+  await flushFor(em, reads);
+  return executeSql<R>(em, q, params);
+}
+
+/**
+ * Flushes pending changes to the entities a read reads. An EntityManager that manages nothing and has
+ * nothing persisted or removed (a GET's: its reads are plain) has no change to flush, and is not asked
+ * once per entity.
+ */
+async function flushFor(em: EntityManager, reads: readonly { meta: { className: string } }[]): Promise<void> {
+  const uow = em.getUnitOfWork();
+  if (uow.getPersistStack().size === 0 && uow.getRemoveStack().size === 0 && isEmpty(uow.getIdentityMap())) return;
+  for (const entity of reads) await em.tryFlush(entity.meta.className, {});
+}
+
+const isEmpty = (entities: Iterable<unknown>) => {
+  for (const _ of entities) return false;
+  return true;
+};
+
+/**
+ * Runs `work` on `em` in a transaction of its own (`em.begin()`): flushed and committed when it
+ * returns, rolled back when it throws. For the short transactions of work outside a request (a
+ * request's go through the server's `transactional` hook, with its counter queue).
+ */
+export async function inTransaction<T>(em: EntityManager, work: () => Promise<T>): Promise<T> {
+  await em.begin();
+  try {
+    const out = await work();
+    await em.flush();
+    await em.commit();
+    return out;
+  } catch (e) {
+    if (em.isInTransaction()) await em.rollback();
+    throw e;
+  }
+}
+
+/** A statement of `writeAlone`; `answered`, when given, is told its rows. */
+export interface Write {
+  sql: string;
+  params: readonly unknown[];
+  answered?: (rows: Record<string, unknown>[]) => void;
+}
+
+/** Whether the EntityManager's unit of work has changes a flush would write. */
+export function hasChanges(em: EntityManager): boolean {
+  const uow = em.getUnitOfWork();
+  uow.computeChangeSets();
+  return uow.getChangeSets().length > 0;
+}
+
+/** The rows of each statement of a multi-statement text, as the driver answers it (pg: one result or a list; PGlite: a list). */
+function resultsOf(res: unknown, count: number): Record<string, unknown>[][] {
+  const list = (Array.isArray(res) ? res : [res]) as { rows?: Record<string, unknown>[] }[];
+  if (list.length !== count) throw new Error(`expected ${count} results, the driver answered ${list.length}`);
+  return list.map((r) => r.rows ?? []);
+}
+
+/**
+ * Runs `writes` outside any transaction as one text of several statements, one round trip: PostgreSQL
+ * runs the statements of one simple query as one implicit transaction, each seeing the ones before
+ * it, and when one fails none of them stays. Values are inlined by the platform's `formatQuery` (as
+ * `Connection.execute` does for every statement), so the text has no parameters. Each write's
+ * `answered` is told its rows once all have run.
+ */
+export async function writeAlone(em: EntityManager, writes: readonly Write[]): Promise<void> {
+  if (em.isInTransaction()) throw new Error('writeAlone runs outside a transaction');
+  if (writes.length === 0) return;
+  if (writes.length === 1) {
+    const w = writes[0]!;
+    const rows = await executeSql(em, w.sql, w.params);
+    w.answered?.(rows);
+    return;
+  }
+  const platform = em.getPlatform();
+  const text = writes.map((w) => platform.formatQuery(w.sql, [...w.params])).join(';\n');
+  const conn = em.getConnection() as AbstractSqlConnection;
+  const results = resultsOf(await conn.getKnex().raw(text), writes.length);
+  writes.forEach((w, i) => w.answered?.(results[i]!));
+}
