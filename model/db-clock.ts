@@ -61,6 +61,8 @@ const EMBEDDED_SNAPSHOT = 'select pg_current_snapshot()::text as s';
 export interface PostgresClockOptions {
   /** Announces through the ORM's pool (a statement that takes a transaction id, in a transaction of its own). */
   viaPool?: () => Promise<unknown>;
+  /** Asks the snapshot question through the ORM's pool (the text of the first column of its one row). */
+  askViaPool?: (text: string) => Promise<string>;
   /** How long `changed()` tries before it rejects (ms); the clock tries on in the background. */
   patienceMs?: number;
   /** Bounds of the clock's own waits (config.ts DatabaseTimeouts; 0 or absent: the defaults below, none for statements). */
@@ -190,7 +192,17 @@ export function postgresClock(url: string, opts: PostgresClockOptions = {}): DbC
   };
   // Questions asked together share one; announcements made together share one transaction, ended
   // after each of them was made.
-  const asking = new AskedAfter(() => run('cairn_clock_snapshot', SNAPSHOT));
+  // The question falls back to the pool as announcements do: the clock's own connection being gone is
+  // no outage while the pool answers.
+  const ask = async (): Promise<string> => {
+    try {
+      return await run('cairn_clock_snapshot', SNAPSHOT);
+    } catch (own) {
+      if (!opts.askViaPool || closed) throw own;
+      return withTimeout(opts.askViaPool(SNAPSHOT), connectMs + (statementMs || POOL_WAIT_MS), own);
+    }
+  };
+  const asking = new AskedAfter(ask);
   const announcing = new AskedAfter(announce);
   return {
     snapshot: () => (unsure ? Promise.reject(new Error('a change is not announced yet')) : within(asking.after(), bound)),

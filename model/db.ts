@@ -85,8 +85,10 @@ export async function openDatabase(cfg: Config, opts: { memory?: boolean; log?: 
     });
     // Announcements fall back to the pool when the clock's own connection cannot be opened.
     const viaPool = () => orm.em.getConnection().execute('select pg_current_xact_id()');
+    const askViaPool = async (text: string) =>
+      String(Object.values((await orm.em.getConnection().execute<Record<string, unknown>[]>(text))[0] ?? {})[0]);
     const { connectMs: clockConnectMs, statementMs: clockStatementMs } = cfg.databaseTimeouts;
-    return handle(orm, postgresClock(cfg.DATABASE.URL, { viaPool, connectMs: clockConnectMs, statementMs: clockStatementMs }));
+    return handle(orm, postgresClock(cfg.DATABASE.URL, { viaPool, askViaPool, connectMs: clockConnectMs, statementMs: clockStatementMs }));
   }
   let dataDir: string | undefined;
   if (!opts.memory) {
