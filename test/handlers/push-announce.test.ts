@@ -207,6 +207,8 @@ test('[PostgreSQL] the database gone while a push moves its ref: the report says
   }
   assert.is(report[0], 'unpack ok');
   assert.match(report[1] ?? '', /^ng refs\/heads\/main .*not announced/);
+  // The log line is written before the report goes out; the process's log reaches us on its own pipe.
+  for (let i = 0; i < 100 && !/push not announced/.test(faulty.log().slice(logged)); i++) await new Promise((r) => setTimeout(r, 50));
   assert.match(faulty.log().slice(logged), /push not announced/);
   // The process that could not announce sends no kept answer until it has: each answer is the new branch.
   for (let i = 0; i < 20; i++) {
