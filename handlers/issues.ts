@@ -139,6 +139,7 @@ export const list: Handler<never, ListQuery> = async (c) => {
     isPull,
     isClosed: stateOf(q),
     keyword: keywordOf(q),
+    repoId: repo.id,
     allLabelIds: labels.map((l) => l.id),
     milestoneIds,
     updatedSince,

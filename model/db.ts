@@ -71,8 +71,13 @@ export async function openDatabase(cfg: Config, opts: { memory?: boolean } = {})
     fs.mkdirSync(dataDir, { recursive: true });
   }
   // Loaded only for the embedded database: a server on PostgreSQL does not hold PGlite and its driver (issue 10).
-  const [{ PGlite }, { PGliteDriver }] = await Promise.all([import('@electric-sql/pglite'), import('mikro-orm-pglite')]);
-  const pglite = new PGlite(dataDir);
+  const [{ PGlite }, { PGliteDriver }, { pg_trgm }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('mikro-orm-pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
+  ]);
+  // pg_trgm: the trigram indexes of keyword search (migration KeywordSearch) need its operator classes.
+  const pglite = new PGlite({ dataDir, extensions: { pg_trgm } });
   await pglite.waitReady;
   // The PGlite driver's own types come from a different copy of @mikro-orm/knex, so the driver
   // option is typed loosely here; it is the documented way to plug the driver in.

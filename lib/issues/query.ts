@@ -28,6 +28,8 @@ export interface IssueFilter {
   isPull?: boolean;
   isClosed?: boolean;
   keyword?: string;
+  /** The repository the list is of (its condition is the caller's): keyword search looks there only. */
+  repoId?: number;
   /** The issue carries every one of these labels (GET {R}/issues). */
   allLabelIds?: number[];
   /** The issue carries at least one of these labels (search). */
@@ -54,13 +56,25 @@ export function filterSql(f: IssueFilter): Sql[] {
   if (f.isClosed !== undefined) parts.push(sql(f.isClosed ? 'i.is_closed' : 'not i.is_closed'));
   if (f.keyword) {
     const k = b64(likeArg(f.keyword));
+    // One set of the issues whose title, body or a plain comment holds the keyword, each part read
+    // from its own trigram index (migration KeywordSearch, over these very expressions): OR'ed in
+    // one WHERE with the rest of the filter, the parts could only be tested row by row. Within one
+    // repository each part is kept to it, so that the planner may read the repository's issues
+    // instead when they are fewer than the keyword's matches.
+    const scope = f.repoId === undefined ? '' : ' and k.repo_id = ?';
+    const repo = f.repoId === undefined ? [] : [f.repoId];
     parts.push(
       sql(
-        `lower(i.title) like ${TEXT} escape '\\' or lower(i.content) like ${TEXT} escape '\\'
-      or i.id in (select c.issue_id from comment c where c.type = ${CommentType.comment} and lower(c.content) like ${TEXT} escape '\\')`,
+        `i.id in (select k.id from issue k where lower(k.title) like ${TEXT} escape '\\'${scope}
+        union all select k.id from issue k where lower(k.content) like ${TEXT} escape '\\'${scope}
+        union all select c.issue_id from comment c${scope ? ' join issue k on k.id = c.issue_id' : ''}
+          where c.type = ${CommentType.comment} and lower(c.content) like ${TEXT} escape '\\'${scope})`,
         k,
+        ...repo,
         k,
+        ...repo,
         k,
+        ...repo,
       ),
     );
   }
