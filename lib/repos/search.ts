@@ -272,23 +272,31 @@ export function searchCondition(c: Caller, q: QueryOf<'RepoSearch'>): { where: S
     const topicOnly = q.topic === true;
     const topicMatch = (w: string) => (topicOnly ? sql('t.name = ?', w.toLowerCase()) : sql(`t.name like ? escape '\\'`, likeArg(w)));
     const byTopic = sql(
-      `r.id in (select rt.repo_id from repo_topic rt join topic t on t.id = rt.topic_id where ${or(words.map(topicMatch)).sql})`,
+      `select rt.repo_id from repo_topic rt join topic t on t.id = rt.topic_id where ${or(words.map(topicMatch)).sql}`,
       ...words.flatMap((w) => topicMatch(w).params),
     );
-    if (topicOnly) parts.push(byTopic);
+    if (topicOnly) parts.push(sql(`r.id in (${byTopic.sql})`, ...byTopic.params));
     else {
+      // One set of the repositories matching by name, description, topic or owner/name, each part read
+      // from its own index (migration KeywordSearch): OR'ed with the rest of the condition, the parts
+      // could only be tested repository by repository.
       const likes: Sql[] = [byTopic];
       for (const w of words) {
-        likes.push(sql(`r.lower_name like ? escape '\\'`, likeArg(w)));
-        if (q.includeDesc === true) likes.push(sql(`lower(r.description) like ? escape '\\'`, likeArg(w)));
+        likes.push(sql(`select x.id from repository x where x.lower_name like ? escape '\\'`, likeArg(w)));
+        if (q.includeDesc === true)
+          likes.push(sql(`select x.id from repository x where lower(x.description) like ? escape '\\'`, likeArg(w)));
       }
       const pieces = keyword.split('/');
       if (teamId === 0 && pieces.length === 2) {
         likes.push(
-          sql(`lower(r.owner_name) like ? escape '\\' and r.lower_name like ? escape '\\'`, likeArg(pieces[0]), likeArg(pieces[1])),
+          sql(
+            `select x.id from repository x where lower(x.owner_name) like ? escape '\\' and x.lower_name like ? escape '\\'`,
+            likeArg(pieces[0]),
+            likeArg(pieces[1]),
+          ),
         );
       }
-      parts.push(or(likes));
+      parts.push(sql(`r.id in (${likes.map((l) => l.sql).join(' union all ')})`, ...likes.flatMap((l) => l.params)));
     }
   }
 
