@@ -196,13 +196,35 @@ function unitReadable(c: Caller, unit: 'issues' | 'pulls'): Sql {
   return allOf(parts);
 }
 
-/** Issues the caller may read anywhere, limited to repositories matching `repoCond` (over `repository r`). */
+/**
+ * Issues the caller may read anywhere, limited to repositories matching `repoCond` (over `repository r`):
+ * one set of (repository, is_pull) pairs, so that PostgreSQL can probe it while it reads issues in the
+ * list's order (issue_created_list_index) or read each pair's issues (issue_repo_list_index), whichever
+ * is cheaper; two sets OR'ed were tested issue by issue over the whole table.
+ */
 export function readableIssues(c: Caller, repoCond: Sql): Sql {
   const inRepos = (unit: 'issues' | 'pulls') => {
     const w = allOf([unitReadable(c, unit), repoCond]);
-    return sql(`i.repo_id in (select r.id from repository r where ${w.sql})`, ...w.params);
+    return sql(`select r.id, ${unit === 'pulls'} from repository r where ${w.sql}`, ...w.params);
   };
-  return anyOf([allOf([sql('not i.is_pull'), inRepos('issues')]), allOf([sql('i.is_pull'), inRepos('pulls')])]);
+  const issues = inRepos('issues');
+  const pulls = inRepos('pulls');
+  return sql(`(i.repo_id, i.is_pull) in (${issues.sql} union all ${pulls.sql})`, ...issues.params, ...pulls.params);
+}
+
+/**
+ * The number of open issues and/or pulls the caller may read (as `readableIssues`), summed from the
+ * repositories' counters (see `openTotalSql`) when the filter asks for nothing else; else null.
+ */
+export function readableOpenTotalSql(c: Caller, repoCond: Sql, f: IssueFilter): Sql | null {
+  if (f.isClosed !== false || filterSql({ ...f, isPull: undefined, isClosed: undefined }).length) return null;
+  const sum = (unit: 'issues' | 'pulls') => {
+    const w = allOf([unitReadable(c, unit), repoCond]);
+    const counter = unit === 'pulls' ? 'r.num_open_pulls' : 'r.num_open_issues';
+    return sql(`(select coalesce(sum(${counter}), 0)::int from repository r where ${w.sql})`, ...w.params);
+  };
+  const parts = [...(f.isPull !== true ? [sum('issues')] : []), ...(f.isPull !== false ? [sum('pulls')] : [])];
+  return sql(`select ${parts.map((p) => p.sql).join(' + ')}`, ...parts.flatMap((p) => p.params));
 }
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;

@@ -24,6 +24,7 @@ import { Migration20261127122147RepoSearchVersion } from './Migration20261127122
 import { Migration20261127160000AccessFacts } from './Migration20261127160000AccessFacts.ts';
 import { Migration20261127171500CommentParticipants } from './Migration20261127171500CommentParticipants.ts';
 import { Migration20261129050000KeywordSearch } from './Migration20261129050000KeywordSearch.ts';
+import { Migration20261129051000IssueSearchOrder } from './Migration20261129051000IssueSearchOrder.ts';
 
 /** Committed migrations, applied in this order at start (`cli migrate` runs them alone). */
 export const migrations = [
@@ -53,4 +54,5 @@ export const migrations = [
   { name: 'Migration20261127160000AccessFacts', class: Migration20261127160000AccessFacts },
   { name: 'Migration20261127171500CommentParticipants', class: Migration20261127171500CommentParticipants },
   { name: 'Migration20261129050000KeywordSearch', class: Migration20261129050000KeywordSearch },
+  { name: 'Migration20261129051000IssueSearchOrder', class: Migration20261129051000IssueSearchOrder },
 ];
