@@ -59,22 +59,21 @@ export function filterSql(f: IssueFilter): Sql[] {
     // One set of the issues whose title, body or a plain comment holds the keyword, each part read
     // from its own trigram index (migration KeywordSearch, over these very expressions): OR'ed in
     // one WHERE with the rest of the filter, the parts could only be tested row by row. Within one
-    // repository each part is kept to it, so that the planner may read the repository's issues
-    // instead when they are fewer than the keyword's matches.
+    // repository the issue parts are kept to it (PostgreSQL ANDs the repository's index with the
+    // trigrams); the comment part stays the index's matches: joined to the repository's issues, a
+    // generic plan (the statement is prepared) read every comment of a large repository instead.
     const scope = f.repoId === undefined ? '' : ' and k.repo_id = ?';
     const repo = f.repoId === undefined ? [] : [f.repoId];
     parts.push(
       sql(
         `i.id in (select k.id from issue k where lower(k.title) like ${TEXT} escape '\\'${scope}
         union all select k.id from issue k where lower(k.content) like ${TEXT} escape '\\'${scope}
-        union all select c.issue_id from comment c${scope ? ' join issue k on k.id = c.issue_id' : ''}
-          where c.type = ${CommentType.comment} and lower(c.content) like ${TEXT} escape '\\'${scope})`,
+        union all select c.issue_id from comment c where c.type = ${CommentType.comment} and lower(c.content) like ${TEXT} escape '\\')`,
         k,
         ...repo,
         k,
         ...repo,
         k,
-        ...repo,
       ),
     );
   }
