@@ -159,7 +159,9 @@ export const list: Handler<never, ListQuery> = async (c) => {
     mentioned: (await userFilter(c, 'mentioned_by'))?.name,
   };
   const where = allOf([sql('i.repo_id = ?', repo.id), ...filterSql(f)]);
-  const { issues, total } = await findIssues(c.em, where, orderSql(q.sort ?? null), p, openTotalSql(repo.id, f));
+  // A keyword's plan depends on it (lib/repos/search.ts executePlanned).
+  const planEach = { planEach: !!f.keyword };
+  const { issues, total } = await findIssues(c.em, where, orderSql(q.sort ?? null), p, openTotalSql(repo.id, f), planEach);
   return json(200, await listOf(c, issues), pagingHeaders(c, p, total));
 };
 
@@ -230,7 +232,15 @@ export const search: Handler<never, SearchQuery> = async (c) => {
   const p = searchPage(c);
   const caller = callerOf(c);
   const where = allOf([readableIssues(caller, repos), ...filterSql(f)]);
-  const { issues, total } = await findIssues(c.em, where, orderSql(q.sort ?? null, priority), p, readableOpenTotalSql(caller, repos, f));
+  const planEach = { planEach: !!f.keyword };
+  const { issues, total } = await findIssues(
+    c.em,
+    where,
+    orderSql(q.sort ?? null, priority),
+    p,
+    readableOpenTotalSql(caller, repos, f),
+    planEach,
+  );
   return json(200, await listOf(c, issues), pagingHeaders(c, p, total));
 };
 

@@ -163,8 +163,9 @@ export async function findIssues(
   order: Sql,
   page: Page,
   total?: Sql | null,
+  o: { planEach?: boolean } = {},
 ): Promise<{ issues: IIssue[]; total: number }> {
-  const found = await pageWithTotal(em, 'issue', 'i', where, order, page, total ?? undefined);
+  const found = await pageWithTotal(em, 'issue', 'i', where, order, page, total ?? undefined, o);
   return { issues: plainRows(em, Issue, found.rows), total: found.total };
 }
 

@@ -97,6 +97,14 @@ export function pageCut(page: Page | null): Sql {
 }
 
 /**
+ * A statement planned for its values on each execution (an unnamed statement), for conditions whose
+ * best plan depends on them: keyword search. Prepared once, PostgreSQL's generic plan cannot tell a
+ * keyword's trigram index from a scan (it read every comment for a keyword of a 100-issue repository).
+ */
+const executePlanned = (em: EntityManager, text: string, params: unknown[]): Promise<Record<string, unknown>[]> =>
+  em.getConnection().execute<Record<string, unknown>[]>(text, params, 'all', em.getTransactionContext());
+
+/**
  * The rows of `table` (alias `alias`) matching `where`, in `order`, cut to `page` (null: all), and how
  * many match, in one statement: the total's one row joined to the page, so that a page past the end
  * still brings it. The total is `count(*)` of the matches unless `total` gives a statement that knows it
@@ -112,10 +120,11 @@ export async function pageWithTotal(
   order: Sql,
   page: Page | null,
   total?: Sql,
+  o: { planEach?: boolean } = {},
 ): Promise<{ rows: Record<string, unknown>[]; total: number }> {
   const count = total ?? sql(`select count(*)::int from "${table}" ${alias} where ${where.sql}`, ...where.params);
   const cut = pageCut(page);
-  const rows = await executeFast(
+  const rows = await (o.planEach ? executePlanned : executeFast)(
     em,
     `select c.n as "${TOTAL}", p.* from (${count.sql}) c(n)
       left join lateral (select ${alias}.* from "${table}" ${alias} where ${where.sql} order by ${order.sql}${cut.sql}) p on true`,
@@ -135,11 +144,11 @@ export async function findRepos(
   where: Sql,
   order: Sql,
   page: Page | null,
-  o: { keepTotal?: boolean } = {},
+  o: { keepTotal?: boolean; planEach?: boolean } = {},
 ): Promise<{ repos: IRepository[]; total: number }> {
   const { rows, total } = o.keepTotal
-    ? await pageWithKeptTotal(em, where, order, page)
-    : await pageWithTotal(em, 'repository', 'r', where, order, page);
+    ? await pageWithKeptTotal(em, where, order, page, o.planEach ?? false)
+    : await pageWithTotal(em, 'repository', 'r', where, order, page, undefined, o);
   return { repos: plainRows(em, Repository, rows), total };
 }
 
@@ -163,6 +172,7 @@ async function pageWithKeptTotal(
   where: Sql,
   order: Sql,
   page: Page | null,
+  planEach: boolean,
 ): Promise<{ rows: Record<string, unknown>[]; total: number }> {
   const key = `${where.sql}\0${JSON.stringify(where.params)}`;
   // Inside a transaction, its own changes are visible before its bump is: neither read nor keep.
@@ -177,7 +187,7 @@ async function pageWithKeptTotal(
     ...where.params,
   );
   const cut = pageCut(page);
-  const rows = await executeFast(
+  const rows = await (planEach ? executePlanned : executeFast)(
     em,
     `select c.v as "${VERSION}", c.n as "${TOTAL}", p.* from (${count.sql}) c(v, n)
       left join lateral (select r.* from "repository" r where ${where.sql} order by ${order.sql}${cut.sql}) p on true`,
