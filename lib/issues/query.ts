@@ -19,9 +19,10 @@ const marks = (n: number) => Array.from({ length: n }, () => '?').join(',');
 const likeArg = (s: string) => `%${s.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 /**
  * A user-supplied string in raw SQL. MikroORM inlines parameters into the statement, and the embedded
- * driver takes any raw statement holding `;` for several statements; base64 carries neither.
+ * driver takes any raw statement holding `;` for several statements; base64 carries neither. The decoding
+ * function (migration KeywordSearch) is immutable, so the planner sees the text itself, as a constant.
  */
-const TEXT = `convert_from(decode(?, 'base64'), 'UTF8')`;
+const TEXT = `cairn_b64_text(?)`;
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 
 export interface IssueFilter {
