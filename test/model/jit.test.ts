@@ -12,10 +12,9 @@ test.after(async () => {
   await db.close();
 });
 
-test('jit is off on every connection (the embedded database has none)', async () => {
+test('jit is off on every connection of a PostgreSQL server (PGlite has no JIT compiler)', async () => {
+  if (!process.env.CAIRN__DATABASE__URL) return;
   const em = db.db.orm.em.fork();
-  const has = await em.getConnection().execute<{ n: number }[]>(`select count(*)::int as n from pg_settings where name = 'jit'`);
-  if (!process.env.CAIRN__DATABASE__URL && has[0].n === 0) return;
   const rows = await Promise.all(Array.from({ length: 3 }, () => em.fork().getConnection().execute<{ jit: string }[]>('show jit')));
   for (const r of rows) assert.is(r[0].jit, 'off');
 });
