@@ -5,6 +5,7 @@
 import path from 'node:path';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 
 export const DEFAULT_BASE_URL = 'postgresql://postgres@127.0.0.1:5432/test';
 
@@ -46,7 +47,7 @@ export async function openSql(url: string, dataPath: string): Promise<Sql> {
       close: () => c.end(),
     };
   }
-  const db = new PGlite(path.join(dataPath, 'pglite'));
+  const db = new PGlite({ dataDir: path.join(dataPath, 'pglite'), extensions: { pg_trgm } });
   await db.waitReady;
   return {
     query: async <T>(text: string, params: unknown[] = []) => (await db.query<T>(text, params)).rows,

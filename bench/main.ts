@@ -24,6 +24,8 @@ import { markdown } from './report.ts';
 import type { CeilingRun, GitTiming, ListScaling, Pair, RouteResult, RunResult } from './results.ts';
 import { count, fillIssues, fillRepositories, type Copied } from './seed-rows.ts';
 import { OWNER, seedThroughApi, type Seeded } from './seed.ts';
+import { fillScale, vocabularyWord } from './seed-scale.ts';
+import { createUser } from './cairn.ts';
 import { summarise, summaryMarkdown, type CpuProfile } from './profile-summary.ts';
 import { judge } from './targets.ts';
 
@@ -293,6 +295,83 @@ async function profile(run: Run, stamp: string, route: RouteName): Promise<strin
   ].join('\n');
 }
 
+/**
+ * `--scale <issues>`: p50 at one connection of the lists and keyword searches with 10,000 issues in one
+ * repository and 10,000 repositories, then with `<issues>` more issues (bench/seed-scale.ts), as a
+ * Markdown table on stdout and in bench/results/<time>-scale.md.
+ */
+async function scale(run: Run, stamp: string, issues: number): Promise<string> {
+  const { api: base } = run.cairn;
+  const token = run.seeded.token;
+  const R = `${base}/repos/${OWNER}`;
+  const otherToken = await createUser(run.setup, 'other', false);
+  const other = await api<{ id: number; login: string }>(base, 'GET', '/user', otherToken);
+  const comment = await api<{ id: number }>(base, 'POST', `/repos/${OWNER}/issues100/issues/1/comments`, token, { body: 'A comment.' });
+  say(`filling issues (${ISSUES}) and repositories (${REPOS_LARGE}) with SQL copies of API-made rows`);
+  let w = '';
+  await withSql(run, async (sql) => {
+    await fillIssues(sql, run.seeded.repos.issues10k, run.seeded.issues.issues10k.id, ISSUES);
+    await fillRepositories(sql, run.seeded.repos.tmpl, REPOS_LARGE);
+    w = await vocabularyWord(sql, 42);
+  });
+  const get = (url: string): Target => ({ url, method: 'GET', token, pid: run.cairn.proc.pid });
+  const targets: [string, string][] = [
+    ['`GET {R}/issues?state=open` page 1 (10,000 issues in R)', `${R}/issues10k/issues?state=open&page=1`],
+    ['`GET {R}/issues?state=open&q=<word>` (10,000 issues in R)', `${R}/issues10k/issues?state=open&q=${w}`],
+    ['`GET {R}/issues?state=open&q=<word>` (100 issues in R)', `${R}/seed00001/issues?state=open&q=${w}`],
+    ['`GET /repos/issues/search`', `${base}/repos/issues/search`],
+    ['`GET /repos/issues/search?q=<word>`', `${base}/repos/issues/search?q=${w}`],
+    ['`GET /repos/search?limit=50`', `${base}/repos/search?limit=50`],
+    ['`GET /repos/search?q=<name part>&limit=50`', `${base}/repos/search?q=seed00004&limit=50`],
+    ['`GET /repos/search?q=<word>&limit=50`', `${base}/repos/search?q=${w}&limit=50`],
+    ['`GET /users/search?q=<word>`', `${base}/users/search?q=${w}`],
+    ['`GET /users/search?q=oth`', `${base}/users/search?q=oth`],
+  ];
+  const measure = async (when: string): Promise<Map<string, number>> => {
+    if (run.setup.dbUrl) {
+      await run.cairn.proc.stop();
+      run.cairn = await startCairn(run.setup);
+    }
+    const out = new Map<string, number>();
+    for (const [label, url] of targets) {
+      // The repository with 100 issues exists only at size.
+      if (url.includes('/seed00001/') && when === 'base') continue;
+      out.set(label, await p50At1(run, `${label} (${when})`, get(url.replace(base, run.cairn.api))));
+    }
+    return out;
+  };
+  const small = await measure('base');
+  say(`filling to ${issues} issues by SQL`);
+  await withSql(run, async (sql) => {
+    await fillScale(
+      sql,
+      {
+        templateRepoId: run.seeded.repos.tmpl,
+        templateIssueId: run.seeded.issues.issues100.id,
+        templateCommentId: comment.id,
+        otherId: other.id,
+        otherName: other.login,
+      },
+      issues,
+      say,
+    );
+  });
+  const large = await measure('scale');
+  const fmt = (v: number | undefined) => (v === undefined ? '' : `${v.toFixed(1)} ms`);
+  return [
+    `# cairn at scale ${stamp}`,
+    '',
+    `p50 at 1 connection (${run.opt.window} s windows), as the bench user, who sees about 1,000 repositories at size; <word> is \`${w}\`,`,
+    `a word of the seeded vocabulary. Base: ${ISSUES.toLocaleString('en')} issues in one repository, ${REPOS_LARGE.toLocaleString('en')} repositories.`,
+    `At size: ${issues.toLocaleString('en')} more issues (3 comments each) over ${(issues / 100).toLocaleString('en')} repositories, ${(issues / 10).toLocaleString('en')} repositories more in all.`,
+    '',
+    '| request | base | at size |',
+    '|---|---:|---:|',
+    ...targets.map(([label]) => `| ${label} | ${fmt(small.get(label))} | ${fmt(large.get(label))} |`),
+    '',
+  ].join('\n');
+}
+
 /** `--hold`: the routes' data as a full run has it, then cairn serves until the run is interrupted. */
 async function hold(run: Run): Promise<void> {
   say(`filling issues (${ISSUES}) and repositories (${REPOS}) with SQL copies of API-made rows`);
@@ -345,12 +424,33 @@ async function main(): Promise<void> {
 
   try {
     if (opt.db === 'postgres') db = await createDatabase(process.env.CAIRN__DATABASE__URL || DEFAULT_BASE_URL);
-    const setup: CairnSetup = { dataPath, dbUrl: db.url, port: await freePort(), log: path.join(RESULTS, `${stamp}.log`), kept: opt.kept };
+    // At scale every figure is of the uncached path: one URL asked again and again would be a kept answer.
+    const setup: CairnSetup = {
+      dataPath,
+      dbUrl: db.url,
+      port: await freePort(),
+      log: path.join(RESULTS, `${stamp}.log`),
+      kept: opt.kept && opt.scale === null,
+    };
     say(`starting cairn (${opt.db}) on port ${setup.port}; logs in ${path.relative(ROOT, setup.log)}`);
     const cairn = await startCairn(setup);
     say(`first 200 after ${cairn.startupMs.toFixed(0)} ms; seeding through the CLI and the API`);
     const seeded = await seedThroughApi(setup, cairn.api);
     const run: Run = { opt, setup, cairn, seeded, work };
+
+    if (opt.scale !== null) {
+      const md = await scale(run, stamp, opt.scale);
+      fs.writeFileSync(path.join(RESULTS, `${stamp}-scale.md`), md);
+      process.stdout.write(md);
+      // With --hold, the seeded instance stays up to look into by hand.
+      if (opt.hold) {
+        process.stdout.write(
+          `${JSON.stringify({ pid: run.cairn.proc.pid, api: run.cairn.api, token: run.seeded.token, database: run.setup.dbUrl })}\n`,
+        );
+        await new Promise(() => undefined);
+      }
+      return;
+    }
 
     if (opt.profile === null || opt.profile === 'commits' || opt.hold) {
       say(`building ${opt.commits} commits with git fast-import and pushing them over HTTP`);

@@ -26,6 +26,12 @@ export interface Options {
    * interrupted, to measure or profile by hand. Nothing is loaded or reported.
    */
   hold: boolean;
+  /**
+   * `--scale <issues>`: keyword search and the lists at size (bench/seed-scale.ts): the figures at
+   * 10,000 issues and repositories, then at `<issues>` issues over a tenth as many repositories.
+   * Nothing else is measured. Null: not asked.
+   */
+  scale: number | null;
   /** `--no-kept`: cairn runs with kept answers off (CAIRN__CACHE__ANSWERS=false), so every read does its own work. */
   kept: boolean;
   /** `--profile [name]`: the route to profile under load (`repo-token` when no name is given), else null. */
@@ -49,7 +55,7 @@ export interface Options {
 }
 
 export const USAGE =
-  'usage: npm run bench -- [--db postgres|pglite] [--quick] [--only <name>[,<name>...]] [--profile [<name>]] [--hold] [--no-kept] [--max-minutes N]\n' +
+  'usage: npm run bench -- [--db postgres|pglite] [--quick] [--only <name>[,<name>...]] [--profile [<name>]] [--hold] [--no-kept] [--scale <issues>] [--max-minutes N]\n' +
   `  names: ${[...ROUTE_NAMES, ...PART_NAMES].join(', ')}`;
 
 const isRouteName = (s: string): s is RouteName => (ROUTE_NAMES as readonly string[]).includes(s);
@@ -69,6 +75,7 @@ export function parseOptions(argv: string[]): Options {
       only: { type: 'string' },
       profile: { type: 'string' },
       'max-minutes': { type: 'string' },
+      scale: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -90,8 +97,12 @@ export function parseOptions(argv: string[]): Options {
   const quick = values.quick;
   const max = values['max-minutes'] === undefined ? null : Number(values['max-minutes']);
   if (max !== null && !(max > 0)) throw new Error(`--max-minutes must be a positive number\n${USAGE}`);
+  const scale = values.scale === undefined ? null : Number(values.scale.replaceAll('_', ''));
+  if (scale !== null && !(Number.isSafeInteger(scale) && scale >= 10_000))
+    throw new Error(`--scale must be a number of issues, at least 10000\n${USAGE}`);
   return {
     db: values.db,
+    scale,
     quick,
     hold: values.hold,
     kept: !values['no-kept'],
@@ -102,7 +113,7 @@ export function parseOptions(argv: string[]): Options {
     commits: quick ? 1_000 : 10_000,
     gitRuns: quick ? 1 : 3,
     ceilingsAfter: !quick,
-    limitMinutes: max ?? (values.hold ? 24 * 60 : quick ? 15 : 45),
+    limitMinutes: max ?? (values.hold ? 24 * 60 : scale !== null ? 180 : quick ? 15 : 45),
   };
 }
 

@@ -138,13 +138,17 @@ export async function fillIssues(sql: Sql, repoId: number, templateIssueId: numb
   return copied;
 }
 
-/** Adds copies of the API-made repository `templateRepoId` (`seed00001`, ...) until there are `total`. */
-export async function fillRepositories(sql: Sql, templateRepoId: number, total: number): Promise<Copied> {
+/**
+ * Adds copies of the API-made repository `templateRepoId` (`seed00001`, ...: the number to `width`
+ * digits, which must hold it) until there are `total`.
+ */
+export async function fillRepositories(sql: Sql, templateRepoId: number, total: number, width = 5): Promise<Copied> {
   const [{ n }] = await sql.query<{ n: number }>('select count(*)::int as n from repository');
   const [{ m }] = await sql.query<{ m: number }>(`select count(*)::int as m from repository where lower_name like 'seed%'`);
+  if (String(m + total - n).length > width) throw new Error(`seed numbers need more than ${width} digits`);
   return copyWithDependents(sql, 'repository', 'repo_id', templateRepoId, m + 1, m + total - n, {
-    name: `'seed' || lpad(g.n::text, 5, '0')`,
-    lower_name: `'seed' || lpad(g.n::text, 5, '0')`,
+    name: `'seed' || lpad(g.n::text, ${width}, '0')`,
+    lower_name: `'seed' || lpad(g.n::text, ${width}, '0')`,
   });
 }
 

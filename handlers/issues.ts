@@ -50,7 +50,17 @@ import {
   setTitle,
   unpin,
 } from '../lib/issues/edit.ts';
-import { allOf, filterSql, findIssues, openTotalSql, orderSql, readableIssues, sql, type IssueFilter } from '../lib/issues/query.ts';
+import {
+  allOf,
+  filterSql,
+  findIssues,
+  openTotalSql,
+  orderSql,
+  readableIssues,
+  readableOpenTotalSql,
+  sql,
+  type IssueFilter,
+} from '../lib/issues/query.ts';
 import type { Sql } from '../lib/repos/search.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/http/paging.ts';
 import { badRequest, HttpError, notFound, unprocessable, NOT_FOUND } from '../lib/http/errors.ts';
@@ -139,6 +149,7 @@ export const list: Handler<never, ListQuery> = async (c) => {
     isPull,
     isClosed: stateOf(q),
     keyword: keywordOf(q),
+    repoId: repo.id,
     allLabelIds: labels.map((l) => l.id),
     milestoneIds,
     updatedSince,
@@ -217,8 +228,9 @@ export const search: Handler<never, SearchQuery> = async (c) => {
   }
   const priority = (q.priority_repo_id ?? 0) > 0 && (q.priority_repo_id ?? 0) <= INT32_MAX ? (q.priority_repo_id ?? 0) : 0;
   const p = searchPage(c);
-  const where = allOf([readableIssues(callerOf(c), repos), ...filterSql(f)]);
-  const { issues, total } = await findIssues(c.em, where, orderSql(q.sort ?? null, priority), p);
+  const caller = callerOf(c);
+  const where = allOf([readableIssues(caller, repos), ...filterSql(f)]);
+  const { issues, total } = await findIssues(c.em, where, orderSql(q.sort ?? null, priority), p, readableOpenTotalSql(caller, repos, f));
   return json(200, await listOf(c, issues), pagingHeaders(c, p, total));
 };
 

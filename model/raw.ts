@@ -262,6 +262,3 @@ export function jsonList<T extends object>(em: EntityManager, entity: EntityName
     .join(', ');
   return `(select coalesce(json_agg(x order by x."${order}"), '[]') from (select ${columns} from "${meta.tableName}" ${alias} where ${where}) x)`;
 }
-
-/** `executeSql` (model/sql.ts) under its former name, for lib/repos/search.ts until it moves to model/sql.ts. */
-export { executeSql as executeFast } from './sql.ts';

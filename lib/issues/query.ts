@@ -19,15 +19,18 @@ const marks = (n: number) => Array.from({ length: n }, () => '?').join(',');
 const likeArg = (s: string) => `%${s.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 /**
  * A user-supplied string in raw SQL. MikroORM inlines parameters into the statement, and the embedded
- * driver takes any raw statement holding `;` for several statements; base64 carries neither.
+ * driver takes any raw statement holding `;` for several statements; base64 carries neither. The decoding
+ * function (migration KeywordSearch) is immutable, so the planner sees the text itself, as a constant.
  */
-const TEXT = `convert_from(decode(?, 'base64'), 'UTF8')`;
+const TEXT = `cairn_b64_text(?)`;
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 
 export interface IssueFilter {
   isPull?: boolean;
   isClosed?: boolean;
   keyword?: string;
+  /** The repository the list is of (its condition is the caller's): keyword search looks there only. */
+  repoId?: number;
   /** The issue carries every one of these labels (GET {R}/issues). */
   allLabelIds?: number[];
   /** The issue carries at least one of these labels (search). */
@@ -54,12 +57,23 @@ export function filterSql(f: IssueFilter): Sql[] {
   if (f.isClosed !== undefined) parts.push(sql(f.isClosed ? 'i.is_closed' : 'not i.is_closed'));
   if (f.keyword) {
     const k = b64(likeArg(f.keyword));
+    // One set of the issues whose title, body or a plain comment holds the keyword, each part read
+    // from its own trigram index (migration KeywordSearch, over these very expressions): OR'ed in
+    // one WHERE with the rest of the filter, the parts could only be tested row by row. Within one
+    // repository the issue parts are kept to it (PostgreSQL ANDs the repository's index with the
+    // trigrams); the comment part stays the index's matches: joined to the repository's issues, a
+    // generic plan (the statement is prepared) read every comment of a large repository instead.
+    const scope = f.repoId === undefined ? '' : ' and k.repo_id = ?';
+    const repo = f.repoId === undefined ? [] : [f.repoId];
     parts.push(
       sql(
-        `lower(i.title) like ${TEXT} escape '\\' or lower(i.content) like ${TEXT} escape '\\'
-      or i.id in (select c.issue_id from comment c where c.type = ${CommentType.comment} and lower(c.content) like ${TEXT} escape '\\')`,
+        `i.id in (select k.id from issue k where lower(k.title) like ${TEXT} escape '\\'${scope}
+        union all select k.id from issue k where lower(k.content) like ${TEXT} escape '\\'${scope}
+        union all select c.issue_id from comment c where c.type = ${CommentType.comment} and lower(c.content) like ${TEXT} escape '\\')`,
         k,
+        ...repo,
         k,
+        ...repo,
         k,
       ),
     );
@@ -182,13 +196,35 @@ function unitReadable(c: Caller, unit: 'issues' | 'pulls'): Sql {
   return allOf(parts);
 }
 
-/** Issues the caller may read anywhere, limited to repositories matching `repoCond` (over `repository r`). */
+/**
+ * Issues the caller may read anywhere, limited to repositories matching `repoCond` (over `repository r`):
+ * one set of (repository, is_pull) pairs, so that PostgreSQL can probe it while it reads issues in the
+ * list's order (issue_created_list_index) or read each pair's issues (issue_repo_list_index), whichever
+ * is cheaper; two sets OR'ed were tested issue by issue over the whole table.
+ */
 export function readableIssues(c: Caller, repoCond: Sql): Sql {
   const inRepos = (unit: 'issues' | 'pulls') => {
     const w = allOf([unitReadable(c, unit), repoCond]);
-    return sql(`i.repo_id in (select r.id from repository r where ${w.sql})`, ...w.params);
+    return sql(`select r.id, ${unit === 'pulls'} from repository r where ${w.sql}`, ...w.params);
   };
-  return anyOf([allOf([sql('not i.is_pull'), inRepos('issues')]), allOf([sql('i.is_pull'), inRepos('pulls')])]);
+  const issues = inRepos('issues');
+  const pulls = inRepos('pulls');
+  return sql(`(i.repo_id, i.is_pull) in (${issues.sql} union all ${pulls.sql})`, ...issues.params, ...pulls.params);
+}
+
+/**
+ * The number of open issues and/or pulls the caller may read (as `readableIssues`), summed from the
+ * repositories' counters (see `openTotalSql`) when the filter asks for nothing else; else null.
+ */
+export function readableOpenTotalSql(c: Caller, repoCond: Sql, f: IssueFilter): Sql | null {
+  if (f.isClosed !== false || filterSql({ ...f, isPull: undefined, isClosed: undefined }).length) return null;
+  const sum = (unit: 'issues' | 'pulls') => {
+    const w = allOf([unitReadable(c, unit), repoCond]);
+    const counter = unit === 'pulls' ? 'r.num_open_pulls' : 'r.num_open_issues';
+    return sql(`(select coalesce(sum(${counter}), 0)::int from repository r where ${w.sql})`, ...w.params);
+  };
+  const parts = [...(f.isPull !== true ? [sum('issues')] : []), ...(f.isPull !== false ? [sum('pulls')] : [])];
+  return sql(`select ${parts.map((p) => p.sql).join(' + ')}`, ...parts.flatMap((p) => p.params));
 }
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;

@@ -7,7 +7,8 @@ import type { EntityManager } from '@mikro-orm/core';
 import { Repository, type IRepository } from '../../model/repo.ts';
 import type { IUser } from '../../model/user.ts';
 import type { TokenInfo } from '../auth/auth-types.ts';
-import { executeFast, plainRows, TOTAL } from '../../model/raw.ts';
+import { plainRows, TOTAL } from '../../model/raw.ts';
+import { executeSql } from '../../model/sql.ts';
 import { Lru } from '../../git/lru.ts';
 import type { Page } from '../http/paging.ts';
 import { unprocessable } from '../http/errors.ts';
@@ -100,9 +101,8 @@ export function pageCut(page: Page | null): Sql {
  * The rows of `table` (alias `alias`) matching `where`, in `order`, cut to `page` (null: all), and how
  * many match, in one statement: the total's one row joined to the page, so that a page past the end
  * still brings it. The total is `count(*)` of the matches unless `total` gives a statement that knows it
- * (a counter). The text holds no value (the page's bounds are parameters too), so it is a named
- * statement (model/raw.ts executeFast) that PostgreSQL plans once per connection: issue 10, planning
- * the page of GET /repos/search took about 4 ms of PostgreSQL's CPU per request, running it 0.7 ms.
+ * (a counter). The statement goes through model/sql.ts executeSql, which sends its values inlined, so
+ * PostgreSQL plans it for them (a keyword's trigram index or a scan).
  */
 export async function pageWithTotal(
   em: EntityManager,
@@ -115,7 +115,7 @@ export async function pageWithTotal(
 ): Promise<{ rows: Record<string, unknown>[]; total: number }> {
   const count = total ?? sql(`select count(*)::int from "${table}" ${alias} where ${where.sql}`, ...where.params);
   const cut = pageCut(page);
-  const rows = await executeFast(
+  const rows = await executeSql(
     em,
     `select c.n as "${TOTAL}", p.* from (${count.sql}) c(n)
       left join lateral (select ${alias}.* from "${table}" ${alias} where ${where.sql} order by ${order.sql}${cut.sql}) p on true`,
@@ -177,7 +177,7 @@ async function pageWithKeptTotal(
     ...where.params,
   );
   const cut = pageCut(page);
-  const rows = await executeFast(
+  const rows = await executeSql(
     em,
     `select c.v as "${VERSION}", c.n as "${TOTAL}", p.* from (${count.sql}) c(v, n)
       left join lateral (select r.* from "repository" r where ${where.sql} order by ${order.sql}${cut.sql}) p on true`,
@@ -272,23 +272,31 @@ export function searchCondition(c: Caller, q: QueryOf<'RepoSearch'>): { where: S
     const topicOnly = q.topic === true;
     const topicMatch = (w: string) => (topicOnly ? sql('t.name = ?', w.toLowerCase()) : sql(`t.name like ? escape '\\'`, likeArg(w)));
     const byTopic = sql(
-      `r.id in (select rt.repo_id from repo_topic rt join topic t on t.id = rt.topic_id where ${or(words.map(topicMatch)).sql})`,
+      `select rt.repo_id from repo_topic rt join topic t on t.id = rt.topic_id where ${or(words.map(topicMatch)).sql}`,
       ...words.flatMap((w) => topicMatch(w).params),
     );
-    if (topicOnly) parts.push(byTopic);
+    if (topicOnly) parts.push(sql(`r.id in (${byTopic.sql})`, ...byTopic.params));
     else {
+      // One set of the repositories matching by name, description, topic or owner/name, each part read
+      // from its own index (migration KeywordSearch): OR'ed with the rest of the condition, the parts
+      // could only be tested repository by repository.
       const likes: Sql[] = [byTopic];
       for (const w of words) {
-        likes.push(sql(`r.lower_name like ? escape '\\'`, likeArg(w)));
-        if (q.includeDesc === true) likes.push(sql(`lower(r.description) like ? escape '\\'`, likeArg(w)));
+        likes.push(sql(`select x.id from repository x where x.lower_name like ? escape '\\'`, likeArg(w)));
+        if (q.includeDesc === true)
+          likes.push(sql(`select x.id from repository x where lower(x.description) like ? escape '\\'`, likeArg(w)));
       }
       const pieces = keyword.split('/');
       if (teamId === 0 && pieces.length === 2) {
         likes.push(
-          sql(`lower(r.owner_name) like ? escape '\\' and r.lower_name like ? escape '\\'`, likeArg(pieces[0]), likeArg(pieces[1])),
+          sql(
+            `select x.id from repository x where lower(x.owner_name) like ? escape '\\' and x.lower_name like ? escape '\\'`,
+            likeArg(pieces[0]),
+            likeArg(pieces[1]),
+          ),
         );
       }
-      parts.push(or(likes));
+      parts.push(sql(`r.id in (${likes.map((l) => l.sql).join(' union all ')})`, ...likes.flatMap((l) => l.params)));
     }
   }
 

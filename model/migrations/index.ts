@@ -23,6 +23,8 @@ import { Migration20261127040000ListOrderIndexes } from './Migration202611270400
 import { Migration20261127122147RepoSearchVersion } from './Migration20261127122147RepoSearchVersion.ts';
 import { Migration20261127160000AccessFacts } from './Migration20261127160000AccessFacts.ts';
 import { Migration20261127171500CommentParticipants } from './Migration20261127171500CommentParticipants.ts';
+import { Migration20261129050000KeywordSearch } from './Migration20261129050000KeywordSearch.ts';
+import { Migration20261129051000IssueSearchOrder } from './Migration20261129051000IssueSearchOrder.ts';
 
 /** Committed migrations, applied in this order at start (`cli migrate` runs them alone). */
 export const migrations = [
@@ -51,4 +53,6 @@ export const migrations = [
   { name: 'Migration20261127122147RepoSearchVersion', class: Migration20261127122147RepoSearchVersion },
   { name: 'Migration20261127160000AccessFacts', class: Migration20261127160000AccessFacts },
   { name: 'Migration20261127171500CommentParticipants', class: Migration20261127171500CommentParticipants },
+  { name: 'Migration20261129050000KeywordSearch', class: Migration20261129050000KeywordSearch },
+  { name: 'Migration20261129051000IssueSearchOrder', class: Migration20261129051000IssueSearchOrder },
 ];

@@ -687,6 +687,37 @@ test('pins: admins pin to the end (at most 3 per kind), move, unpin renumbers; p
   );
 });
 
+test('keyword: title, body and plain comments, substring and case-insensitive, kept to the listed repository', async () => {
+  const { alice } = env;
+  const repo = await newRepo(env, alice);
+  const other = await newRepo(env, alice);
+  const word = `Kwqz${Date.now()}`;
+  const inTitle = await issue(alice, repo, { title: `x${word}y title` });
+  const inBody = await issue(alice, repo, { title: 'body', body: `says ${word.toUpperCase()}.` });
+  const inComment = await issue(alice, repo, { title: 'comment' });
+  const none = await issue(alice, repo, { title: 'ab', body: 'nothing' });
+  ok(await env.as(alice, 'POST', `/repos/${repo.full_name}/issues/${inComment.number}/comments`, { body: `a comment with ${word}` }), 201);
+  const elsewhere = await issue(alice, other, { title: `${word} elsewhere` });
+  ok(await env.as(alice, 'POST', `/repos/${other.full_name}/issues/${elsewhere.number}/comments`, { body: word }), 201);
+  // A title change is a comment of another type: its text is not searched.
+  ok(await env.as(alice, 'PATCH', `/repos/${repo.full_name}/issues/${none.number}`, { title: `was ${word}` }), 201);
+  ok(await env.as(alice, 'PATCH', `/repos/${repo.full_name}/issues/${none.number}`, { title: 'ab' }), 201);
+  const numbers = async (q: string) => {
+    const r = ok(await env.as(alice, 'GET', `/repos/${repo.full_name}/issues?state=all&q=${encodeURIComponent(q)}`), 200);
+    return r.json.map((i: { number: number }) => i.number);
+  };
+  const all = [inComment.number, inBody.number, inTitle.number];
+  assert.equal(await numbers(word), all);
+  assert.equal(await numbers(word.toLowerCase().slice(1, -1)), all, 'a part of a word, in any case');
+  assert.equal(await numbers('b'), [none.number, inBody.number], 'shorter than a trigram still matches');
+  assert.equal(await numbers(`${word}%`), [], '% is a character');
+  const searched = ok(await env.as(alice, 'GET', `/repos/issues/search?q=${word}`), 200);
+  assert.equal(
+    searched.json.map((i: { id: number }) => i.id).sort((x: number, y: number) => x - y),
+    [inTitle.id, inBody.id, inComment.id, elsewhere.id].sort((x, y) => x - y),
+  );
+});
+
 test('search: issues of readable repositories only; token kinds; filters; owner/team errors', async () => {
   const { alice, bob, carol } = env;
   const pub = await newRepo(env, alice);
@@ -740,6 +771,16 @@ test('search: issues of readable repositories only; token kinds; filters; owner/
   assert.is(paged.json.length, 1);
   assert.is(paged.headers.get('x-total-count'), '4');
   assert.match(paged.headers.get('link') ?? '', 'rel="prev"');
+
+  // Without other filters the total of open issues is summed from the repositories' counters; with a
+  // filter that keeps everything (since 1970) it is counted: the two agree for every kind of caller.
+  for (const who of [alice, bob, carol, undefined, env.admin, publicOnly, justPriv]) {
+    for (const type of ['', '&type=issues', '&type=pulls']) {
+      const total = async (q: string) =>
+        ok(await env.as(who, 'GET', `/repos/issues/search?limit=1${type}${q}`), 200).headers.get('x-total-count');
+      assert.is(await total(''), await total('&since=1970-01-01T00:00:00Z'));
+    }
+  }
 });
 
 test('spec, local-issue gate: with the issues unit disabled a real issue is 404', async () => {
