@@ -1,7 +1,8 @@
 // Issue comments and the issue timeline (Forgejo's routers/api/v1/repo/issue_comment.go,
 // services/issue/comments.go, models/issues/comment.go). Comments are shown as Forgejo's
 // convert.ToAPIComment does, with the poster rendered for no viewer.
-import { emitCommentEvent, insertWithEventEarly, newRowEarly } from '../lib/issues/events.ts';
+import { emitCommentEvent } from '../lib/issues/events.ts';
+import { createComment, forceTimes } from '../lib/issues/create.ts';
 import type { Handler, SignedInCtx } from '../lib/http/handler.ts';
 import { AfterCommit, json, noContent, plainContext, signedIn, writesAtEnd } from '../lib/http/handler.ts';
 import type { CreateIssueCommentOption, EditIssueCommentOption } from '../model/schemas/index.ts';
@@ -10,23 +11,13 @@ import { Repository } from '../model/repo.ts';
 import { User } from '../model/user.ts';
 import { commentsToApi } from '../lib/issues/api/issue.ts';
 import { ANONYMOUS, timelineToApi } from '../lib/issues/api/timeline.ts';
-import {
-  canReadIssue,
-  commentAtCommit,
-  commentInsert,
-  countNewComment,
-  insertAlone,
-  recountComments,
-  wholeSecondsOf,
-} from '../lib/issues/issues.ts';
-import { deferTailWrites, learnCountersOf } from '../lib/db/counters.ts';
+import { canReadIssue, recountComments, wholeSecondsOf } from '../lib/issues/issues.ts';
 import { parseBodyTime } from '../lib/issues/edit.ts';
 import { knownRepo, repoPermission } from '../lib/auth/perm.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/http/paging.ts';
 import { notFound } from '../lib/http/errors.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
-import { plainRows } from '../model/raw.ts';
 import { executeSql, readRows, sql } from '../model/sql.ts';
 
 /** Forgejo's CommentType.HasContentSupport: the types whose text can be edited. */
@@ -93,20 +84,6 @@ function forcedTime(raw: string | undefined): Date | null {
   return raw === undefined ? null : wholeSecondsOf(parseBodyTime(raw, 'Updated').date);
 }
 
-/**
- * Entity hooks stamp "now" on every update, so a forced time is written past them and the entities
- * learn it as if re-read (a changed field would be flushed, and stamped, again at commit).
- */
-async function forceTimes(c: RequestState, issue: IIssue, comment: IComment, at: Date, created: boolean): Promise<void> {
-  await c.em.flush();
-  await c.em.nativeUpdate(Issue, { id: issue.id }, { updatedAt: at });
-  const times = created ? { createdAt: at, updatedAt: at } : { updatedAt: at };
-  await c.em.nativeUpdate(Comment, { id: comment.id }, times);
-  // The issue may be a plain object (plainContext): both learn what was just written, as a read would tell them.
-  learnCountersOf(c.em, Issue, issue, { updatedAt: at });
-  learnCountersOf(c.em, Comment, comment, times);
-}
-
 const toApi = async (c: RequestState, comments: IComment[], issues?: Map<number, IIssue>) =>
   commentsToApi(c.em, c.config, ANONYMOUS, comments, issues);
 
@@ -145,45 +122,16 @@ export const create = writesAtEnd(
   plainContext(
     signedIn<CreateIssueCommentOption>(async (c) => {
       const issue = need(c.issue, 'issue');
-      const at = forcedTime(c.body.updated_at);
-      const doer = c.auth.doer;
       // The chain read the repository, its owner and units, and this route changes none: its notifications,
       // feeds and hooks reuse them.
       const { repo, owner, perm } = need(c.repo, 'repo');
       knownRepo(c.ahead, repo, owner, perm.enabled);
-      // Nothing changes the new row after its insert unless the request forces its times: a plain object
-      // then, not a managed entity (issue 10). Its id is drawn beforehand with what its event reads early
-      // (lib/issues/events.ts newRowEarly, most often by the token's statement), and its row goes with
-      // COMMIT, unless a hook's payload needs the row now; with forced times the row and the early reads
-      // are one statement now.
-      const early = at ? null : await newRowEarly(c, 'comment');
-      const insert = commentInsert(issue, doer.id, c.body.body, early?.id ?? null);
-      const atCommit = early && !early.hooked ? commentAtCommit(c.em, insert) : null;
-      // Only a row that goes with the queued writes leaves the transaction to them (lib/http/handler.ts writesAtEnd).
-      if (!atCommit) await c.em.begin();
-      let comment: IComment;
-      if (atCommit) comment = atCommit;
-      else {
-        const row = early ? await insertAlone(c.em)(insert) : await insertWithEventEarly(c, insert);
-        comment = at ? c.em.map(Comment, row) : plainRows(c.em, Comment, [row])[0]!;
-      }
-      // Counting the comment also stamps the issue's update time, as Forgejo's updateCommentInfos does:
-      // an increment queued until COMMIT, or a recount now when the request forces the times after it.
-      if (at) {
-        await recountComments(c.em, issue);
-        await forceTimes(c, issue, comment, at, true);
-      } else {
-        await countNewComment(c.em, issue);
-      }
-      // Nothing below reads or writes notification threads or feed rows: the event's are written with the
-      // counters, in the statement before COMMIT (lib/db/counters.ts tailWrite).
-      deferTailWrites(c.em);
-      await emitCommentEvent(c, issue, comment, 'created');
+      const { comment, pending } = await createComment(c, issue, c.body.body, forcedTime(c.body.updated_at));
       // Its repository and poster are the request's; a new comment has no attachments yet.
-      const known = { repos: [repo], users: [doer], none: ['attachments'] as const };
+      const known = { repos: [repo], users: [c.auth.doer], none: ['attachments'] as const };
       const answer = async () => (await commentsToApi(c.em, c.config, ANONYMOUS, [comment], new Map([[issue.id, issue]]), known))[0];
-      // A row that goes with COMMIT is answered as inserted, once it has committed.
-      return json(201, atCommit ? new AfterCommit(answer) : await answer());
+      // A row that goes with COMMIT is answered once it has committed.
+      return json(201, pending ? new AfterCommit(answer) : await answer());
     }),
   ),
 );

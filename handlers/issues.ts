@@ -22,15 +22,14 @@ import { issueToApi, issuesToApi } from '../lib/issues/api/issue.ts';
 import { pullsToApi } from '../lib/pulls/api/pull.ts';
 import { orgApiUrl, toApiLabel } from '../lib/issues/api/label.ts';
 import { fmtTime, ZERO_TIME } from '../model/time.ts';
-import { emitIssueChanges, emitIssueEvent, insertWithEventEarly, newRowEarly, snapshotIssue } from '../lib/issues/events.ts';
-import { canReadIssue, canWriteIssues, createIssue, labelIdsOf, numberPending, positiveInt, wholeSecondsOf } from '../lib/issues/issues.ts';
-import { deferTailWrites } from '../lib/db/counters.ts';
+import { emitIssueChanges, emitIssueEvent, snapshotIssue } from '../lib/issues/events.ts';
+import { openIssue } from '../lib/issues/create.ts';
+import { canReadIssue, canWriteIssues, labelIdsOf, positiveInt, wholeSecondsOf } from '../lib/issues/issues.ts';
 import {
   addLabels,
   assignableUsers,
   clearLabels,
   deleteIssue,
-  dropDuplicateScopes,
   endOfDay,
   labelFits,
   labelsByName,
@@ -271,41 +270,18 @@ export const create = writesAtEnd(
       // The chain read the repository, its owner and units, and this route changes none: its notifications,
       // feeds and hooks reuse them.
       knownRepo(c.ahead, repo, owner, perm.enabled);
-      // What follows the insert changes the row only with a milestone, labels, assignees or closing. Then
-      // the number is taken with COMMIT unless a hook's payload needs it now (lib/issues/issues.ts numberAtCommit).
-      const plain = !milestoneId && !labels.length && !assignees.length && !b.closed;
-      const early = plain ? await newRowEarly(c, 'issue') : null;
-      // Only a plain issue no hook wants now is all queued writes (lib/http/handler.ts writesAtEnd).
-      if (early?.hooked !== false) await c.em.begin();
-      const issue = await createIssue(
-        c.em,
-        {
-          repo,
-          posterId: doer.id,
-          title,
-          content: b.body ?? '',
-          ref: b.ref ?? '',
-          deadline,
-          watcherId: doer.id,
-          plain,
-          id: early?.id,
-          numberAtCommit: early?.hooked === false,
-        },
-        early ? undefined : (insert) => insertWithEventEarly(c, insert),
-      );
-      await setMilestone(c.em, issue, doer.id, milestoneId);
-      // A new issue has no labels or assignees to compare with: nothing to read when none are given.
-      if (labels.length) await addLabels(c.em, issue, doer.id, dropDuplicateScopes(labels));
-      if (assignees.length) await setAssignees(c.em, issue, doer.id, assignees);
-      if (b.closed) await setClosed(c.em, issue, doer.id, true);
-      // Nothing below reads or writes notification threads or feed rows: the event's are written with the
-      // counters, in the statement before COMMIT (lib/db/counters.ts tailWrite).
-      deferTailWrites(c.em);
-      await emitIssueEvent(c, issue, 'opened');
-      // The issue entity holds everything just written (counters only change at COMMIT, and a new issue
-      // has none to show), so it is converted without being read again; the repository is only named, the
-      // poster is the caller, and what it was not given it has none of.
-      await c.em.flush();
+      const { issue, pending } = await openIssue(c, {
+        repo,
+        title,
+        content: b.body ?? '',
+        ref: b.ref ?? '',
+        deadline,
+        milestoneId,
+        labels,
+        assignees,
+        closed: !!b.closed,
+      });
+      // The repository is only named, the poster is the caller, and what it was not given it has none of.
       const none = [
         ...(labels.length ? [] : ['labels' as const]),
         ...(assignees.length ? [] : ['assignees' as const]),
@@ -317,7 +293,7 @@ export const create = writesAtEnd(
           known: { repos: [repo], users: [doer], none },
         });
       // A number taken with COMMIT is known once it has committed.
-      return json(201, numberPending(issue) ? new AfterCommit(answer) : await answer());
+      return json(201, pending ? new AfterCommit(answer) : await answer());
     }),
   ),
 );

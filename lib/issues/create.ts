@@ -1,0 +1,133 @@
+// Opening an issue and adding a comment: the mechanics of the two hot writes, in one service function
+// each, for every caller (the API's handlers, and whoever else writes them). A handler reads and checks
+// its input, calls one of these, and converts what it returns.
+//
+// Both run inside a `writesAtEnd` request (lib/http/handler.ts): their common case is all queued writes
+// (the new row, its counters, its notification and feed rows), sent at the end as one statement text.
+// Invariant: before any write that is not queued (a row a hook's payload needs now, labels, assignees,
+// a milestone, closing, forced times), the transaction is begun here.
+import type { ILabel } from '../../model/label.ts';
+import type { IRepository } from '../../model/repo.ts';
+import type { IUser } from '../../model/user.ts';
+import { Comment, Issue, type IComment, type IIssue } from '../../model/issue.ts';
+import { plainRows } from '../../model/raw.ts';
+import { deferTailWrites, learnCountersOf } from '../db/counters.ts';
+import { addLabels, dropDuplicateScopes, setAssignees, setClosed, setMilestone } from './edit.ts';
+import { emitCommentEvent, emitIssueEvent, insertWithEventEarly, newRowEarly, type SignedEmitState } from './events.ts';
+import { commentAtCommit, commentInsert, countNewComment, createIssue, insertAlone, numberPending, recountComments } from './issues.ts';
+
+export interface NewIssue {
+  repo: IRepository;
+  title: string;
+  content: string;
+  ref: string;
+  deadline: Date | null;
+  /** 0: none. */
+  milestoneId: number;
+  labels: ILabel[];
+  assignees: IUser[];
+  closed: boolean;
+}
+
+/**
+ * Opens an issue as the caller, with its milestone, labels, assignees and state, its counters, events,
+ * notifications and feed rows. `pending`: its number is taken with COMMIT (read it after the commit).
+ */
+export async function openIssue(c: SignedEmitState, n: NewIssue): Promise<{ issue: IIssue; pending: boolean }> {
+  const doer = c.auth.doer;
+  // What follows the insert changes the row only with a milestone, labels, assignees or closing. Then
+  // the number is taken with COMMIT unless a hook's payload needs it now (issues.ts numberAtCommit).
+  const plain = !n.milestoneId && !n.labels.length && !n.assignees.length && !n.closed;
+  const early = plain ? await newRowEarly(c, 'issue') : null;
+  // Only a plain issue no hook wants now is all queued writes.
+  if (early?.hooked !== false) await c.em.begin();
+  const issue = await createIssue(
+    c.em,
+    {
+      repo: n.repo,
+      posterId: doer.id,
+      title: n.title,
+      content: n.content,
+      ref: n.ref,
+      deadline: n.deadline,
+      watcherId: doer.id,
+      plain,
+      id: early?.id,
+      numberAtCommit: early?.hooked === false,
+    },
+    early ? undefined : (insert) => insertWithEventEarly(c, insert),
+  );
+  await setMilestone(c.em, issue, doer.id, n.milestoneId);
+  // A new issue has no labels or assignees to compare with: nothing to read when none are given.
+  if (n.labels.length) await addLabels(c.em, issue, doer.id, dropDuplicateScopes(n.labels));
+  if (n.assignees.length) await setAssignees(c.em, issue, doer.id, n.assignees);
+  if (n.closed) await setClosed(c.em, issue, doer.id, true);
+  // Nothing below reads or writes notification threads or feed rows: the event's are written with the
+  // counters, in the statement before COMMIT (lib/db/counters.ts tailWrite).
+  deferTailWrites(c.em);
+  await emitIssueEvent(c, issue, 'opened');
+  // The entity holds everything just written (counters only change at COMMIT, and a new issue has none
+  // to show): the answer is made from it without a read.
+  await c.em.flush();
+  return { issue, pending: numberPending(issue) };
+}
+
+/**
+ * Adds a plain comment by the caller to `issue`, with its count, events, notifications and feed rows;
+ * `at` (Forgejo's SetIssueUpdateDate) forces the comment's and the issue's times. `pending`: the row goes
+ * with COMMIT (answer it after the commit).
+ */
+export async function createComment(
+  c: SignedEmitState,
+  issue: IIssue,
+  body: string,
+  at: Date | null,
+): Promise<{ comment: IComment; pending: boolean }> {
+  // Nothing changes the new row after its insert unless the request forces its times: a plain object
+  // then, not a managed entity. Its id is drawn beforehand with what its event reads early (events.ts
+  // newRowEarly, most often by the token's statement), and its row goes with COMMIT, unless a hook's
+  // payload needs the row now; with forced times the row and the early reads are one statement now.
+  const early = at ? null : await newRowEarly(c, 'comment');
+  const insert = commentInsert(issue, c.auth.doer.id, body, early?.id ?? null);
+  const atCommit = early && !early.hooked ? commentAtCommit(c.em, insert) : null;
+  // Only a row that goes with the queued writes leaves the transaction to them.
+  if (!atCommit) await c.em.begin();
+  let comment: IComment;
+  if (atCommit) comment = atCommit;
+  else {
+    const row = early ? await insertAlone(c.em)(insert) : await insertWithEventEarly(c, insert);
+    comment = at ? c.em.map(Comment, row) : plainRows(c.em, Comment, [row])[0]!;
+  }
+  // Counting the comment also stamps the issue's update time, as Forgejo's updateCommentInfos does:
+  // an increment queued until COMMIT, or a recount now when the request forces the times after it.
+  if (at) {
+    await recountComments(c.em, issue);
+    await forceTimes(c, issue, comment, at, true);
+  } else {
+    await countNewComment(c.em, issue);
+  }
+  // Nothing below reads or writes notification threads or feed rows (see openIssue).
+  deferTailWrites(c.em);
+  await emitCommentEvent(c, issue, comment, 'created');
+  return { comment, pending: atCommit !== null };
+}
+
+/**
+ * Entity hooks stamp "now" on every update, so a forced time is written past them and the entities
+ * learn it as if re-read (a changed field would be flushed, and stamped, again at commit).
+ */
+export async function forceTimes(
+  c: Pick<SignedEmitState, 'em'>,
+  issue: IIssue,
+  comment: IComment,
+  at: Date,
+  created: boolean,
+): Promise<void> {
+  await c.em.flush();
+  await c.em.nativeUpdate(Issue, { id: issue.id }, { updatedAt: at });
+  const times = created ? { createdAt: at, updatedAt: at } : { updatedAt: at };
+  await c.em.nativeUpdate(Comment, { id: comment.id }, times);
+  // The issue may be a plain object: both learn what was just written, as a read would tell them.
+  learnCountersOf(c.em, Issue, issue, { updatedAt: at });
+  learnCountersOf(c.em, Comment, comment, times);
+}
