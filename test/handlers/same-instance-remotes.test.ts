@@ -147,6 +147,8 @@ test('a pull mirror of a repository of this instance: created, then synced with 
     }),
     201,
   );
+  // mirror_updated is given in whole seconds: the sync comes in a later second than the creation.
+  await new Promise((resolve) => setTimeout(resolve, 1100));
   ok(await as(alice, 'POST', `/repos/${alice.name}/${name}/mirror-sync`), 200);
   assert.is(await rev(dir, 'refs/heads/main'), await rev(src.dir, 'refs/heads/main'));
   const synced = ok(await as(alice, 'GET', `/repos/${alice.name}/${name}`), 200).json;
