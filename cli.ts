@@ -32,7 +32,7 @@ import { missingServeFlags, withoutTsx } from './lib/runtime/node-flags.ts';
 import { collectWhenIdle } from './lib/runtime/idle-gc.ts';
 import { guardProcess } from './lib/runtime/process-guard.ts';
 import { drainHttp, drainServer, onStopSignals, within } from './lib/runtime/shutdown.ts';
-import { isWorker, onStopMessage, startWorkers, tellReady, workerCount } from './lib/runtime/workers.ts';
+import { isWorker, onStopMessage, startWorkers, tellReady, WORKER_CUT, workerCount } from './lib/runtime/workers.ts';
 
 const socketPath = (cfg: Config) => path.join(cfg.dataPath, 'cairn-admin.sock');
 
@@ -254,7 +254,7 @@ async function serveRequests(
       { ms: Date.now() - began, drained, http: httpDrained, ssh: sshDrained, admin: adminDrained, jobs: jobsStopped },
       drained ? 'shutdown ended: everything in flight finished' : 'shutdown ended: the grace period ran out, work in flight was cut',
     );
-    process.exit(0);
+    process.exit(own || drained ? 0 : WORKER_CUT);
   };
   const begin = onStopSignals(stop, (signal) => {
     log.warn({ signal }, 'second signal: connections in flight are cut');

@@ -15,7 +15,8 @@
 // - Shutdown: the primary asks each worker to drain by a message, not a signal, so that a terminal's
 //   Ctrl-C, which reaches every process of the group, is not taken by the workers as a second signal.
 //   A second signal to the primary is passed on as a signal (the workers' hammer). Once every worker
-//   exited, or grace + WORKER_EXIT_SLACK_MS passed (then the rest are killed), the primary ends.
+//   exited, or grace + WORKER_EXIT_SLACK_MS passed (then the rest are killed), the primary exits 0; its
+//   log says whether every worker drained (each worker's exit code: 0, or WORKER_CUT when it was cut).
 // - GET /metrics in a worker covers every worker: the worker asks the primary, which collects each
 //   worker's process registry through prom-client's AggregatorRegistry (cluster mode) and answers.
 import cluster, { type Worker } from 'node:cluster';
@@ -47,7 +48,10 @@ export function workerCount(cfg: Config): number {
 export const isWorker = (): boolean => cluster.isWorker;
 
 export interface Workers {
-  /** Asks every worker to drain; resolves once all exited (true) or the rest were killed (false). */
+  /**
+   * Asks every worker to drain; resolves true once all exited having finished what was in flight (exit
+   * code 0), false when one was cut (WORKER_CUT) or had to be killed.
+   */
   stop(graceMs: number): Promise<boolean>;
   /** Passes a second stop signal on to the workers. */
   hammer(signal: NodeJS.Signals): void;
@@ -103,7 +107,9 @@ export function startWorkers(count: number, log: Logger): Promise<Workers> {
       stop(graceMs) {
         stopping = true;
         const all = live();
-        const exited = Promise.all(all.map((w) => new Promise<void>((r) => (w.isDead() ? r() : w.once('exit', () => r())))));
+        const exited = Promise.all(
+          all.map((w) => new Promise<boolean>((r) => (w.isDead() ? r(w.process.exitCode === 0) : w.once('exit', (code) => r(code === 0))))),
+        );
         for (const w of all) if (w.isConnected()) w.send({ type: STOP });
         let timer: NodeJS.Timeout | undefined;
         const late = new Promise<boolean>((r) => {
@@ -112,7 +118,7 @@ export function startWorkers(count: number, log: Logger): Promise<Workers> {
             r(false);
           }, graceMs + WORKER_EXIT_SLACK_MS);
         });
-        return Promise.race([exited.then(() => true), late]).finally(() => clearTimeout(timer));
+        return Promise.race([exited.then((codes) => codes.every(Boolean)), late]).finally(() => clearTimeout(timer));
       },
       hammer(signal) {
         for (const w of live()) w.process.kill(signal);
@@ -121,6 +127,9 @@ export function startWorkers(count: number, log: Logger): Promise<Workers> {
     for (let i = 0; i < count; i++) fork();
   });
 }
+
+/** A worker's exit code when its grace period ran out and work in flight was cut. */
+export const WORKER_CUT = 3;
 
 /** In a worker: tells the primary this worker serves. */
 export function tellReady(): void {
