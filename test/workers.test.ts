@@ -62,15 +62,19 @@ const env = (): NodeJS.ProcessEnv => ({
 interface Line {
   msg: string;
   pid: number;
+  drained?: boolean;
   workerPid?: number;
   port?: number;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-test('WORKERS=2: on PostgreSQL two workers share the ports, a dead one is replaced, SIGTERM exits 0; embedded: one process', async () => {
-  requireTools('ssh', 'ssh-keygen');
-  const child = spawn(process.execPath, [path.join(root, 'cli.ts'), 'serve'], { cwd: tmp, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+function start(extra: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [path.join(root, 'cli.ts'), 'serve'], {
+    cwd: tmp,
+    env: { ...env(), ...extra },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d: Buffer) => {
     out += d.toString('utf8');
@@ -91,13 +95,21 @@ test('WORKERS=2: on PostgreSQL two workers share the ports, a dead one is replac
       await sleep(50);
     }
   };
+  return { child, out: () => out, exited, lines, until };
+}
+
+let token = '';
+
+test('WORKERS=2: on PostgreSQL two workers share the ports, a dead one is replaced, SIGTERM exits 0; embedded: one process', async () => {
+  requireTools('ssh', 'ssh-keygen');
+  const { child, exited, lines, until, out } = start();
   try {
     const multi = dbUrl !== '';
-    await until('serving', () => (multi ? out.includes('cairn serves with 2 worker processes') : out.includes('cairn listening')));
-    const url = /cairn listening on (http:\/\/\S+?)"/.exec(out)![1]!;
+    await until('serving', () => (multi ? out().includes('cairn serves with 2 worker processes') : out().includes('cairn listening')));
+    const url = /cairn listening on (http:\/\/\S+?)"/.exec(out())![1]!;
     const ready = () => lines().filter((l) => l.msg === 'worker ready');
     if (!multi) {
-      assert.ok(out.includes('embedded database: one process'), out);
+      assert.ok(out().includes('embedded database: one process'), out());
       assert.is(ready().length, 0);
       assert.is(new Set(lines().map((l) => l.pid)).size, 1, 'one process logs');
     } else {
@@ -147,7 +159,7 @@ test('WORKERS=2: on PostgreSQL two workers share the ports, a dead one is replac
       ],
       { cwd: tmp, env: env() },
     );
-    const token = created.stdout.trim().split('\n').pop()!;
+    token = created.stdout.trim().split('\n').pop()!;
     const api = (p: string, body: unknown) =>
       fetch(`${url}/api/v1${p}`, {
         method: 'POST',
@@ -175,16 +187,42 @@ test('WORKERS=2: on PostgreSQL two workers share the ports, a dead one is replac
       // A worker killed outright is replaced; the port answers throughout.
       const victim = ready()[0]!.workerPid!;
       process.kill(victim, 'SIGKILL');
-      await until('a replacement', () => ready().length === 3 && out.includes('a worker died'));
+      await until('a replacement', () => ready().length === 3 && out().includes('a worker died'));
       for (let i = 0; i < 6; i++) assert.is((await fetch(`${url}/api/v1/version`, { headers: { Connection: 'close' } })).status, 200);
       assert.not.ok((await byPid()).has(victim));
     }
 
     child.kill('SIGTERM');
-    assert.is(await exited, 0, out);
+    assert.is(await exited, 0, out());
     const ended = multi ? 'shutdown ended: every worker finished' : 'shutdown ended: everything in flight finished';
-    assert.ok(out.includes(ended), out);
-    if (multi) assert.is(lines().filter((l) => l.msg === 'shutdown ended: everything in flight finished').length, 2, out);
+    assert.ok(out().includes(ended), out());
+    if (multi) assert.is(lines().filter((l) => l.msg === 'shutdown ended: everything in flight finished').length, 2, out());
+  } finally {
+    child.kill('SIGKILL');
+  }
+});
+
+test('WORKERS=2: a push held past GRACEFUL_HAMMER_TIME is cut; the primary exits 0 and says a worker did not drain', async () => {
+  if (!dbUrl) return; // the embedded database's drain is graceful-shutdown.test.ts's
+  const { child, exited, lines, until, out } = start({ CAIRN_PAUSEPOINT: 'push-finish=20000', CAIRN__SERVER__GRACEFUL_HAMMER_TIME: '1s' });
+  try {
+    await until('serving', () => out().includes('cairn serves with 2 worker processes'));
+    const url = /cairn listening on (http:\/\/\S+?)"/.exec(out())![1]!;
+    const work = fs.mkdtempSync(path.join(tmp, 'wt-'));
+    await mustGit(null, 'clone', '-q', cloneUrl(url, 'wk', 'r', ['wk', token]), work);
+    await commitFiles(work, { 'cut.txt': 'held past the grace period\n' }, 'held past the grace period');
+    const push = run('git', ['-C', work, 'push', '-q', 'origin', 'HEAD'], { env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } }).then(
+      () => true,
+      () => false,
+    );
+    await until('the push reached its pause', () => out().includes('pausepoint push-finish'));
+    const signalled = Date.now();
+    child.kill('SIGTERM');
+    assert.is(await exited, 0, out());
+    assert.ok(Date.now() - signalled < 15_000, 'bounded by the grace period');
+    const primary = lines().find((l) => l.pid === child.pid && l.msg.startsWith('shutdown ended'));
+    assert.is(primary?.drained, false, out());
+    assert.not.ok(await push, 'the push held past the grace period was cut');
   } finally {
     child.kill('SIGKILL');
   }
