@@ -345,7 +345,14 @@ async function main(): Promise<void> {
 
   try {
     if (opt.db === 'postgres') db = await createDatabase(process.env.CAIRN__DATABASE__URL || DEFAULT_BASE_URL);
-    const setup: CairnSetup = { dataPath, dbUrl: db.url, port: await freePort(), log: path.join(RESULTS, `${stamp}.log`), kept: opt.kept };
+    const setup: CairnSetup = {
+      dataPath,
+      dbUrl: db.url,
+      port: await freePort(),
+      log: path.join(RESULTS, `${stamp}.log`),
+      kept: opt.kept,
+      workers: opt.workers,
+    };
     say(`starting cairn (${opt.db}) on port ${setup.port}; logs in ${path.relative(ROOT, setup.log)}`);
     const cairn = await startCairn(setup);
     say(`first 200 after ${cairn.startupMs.toFixed(0)} ms; seeding through the CLI and the API`);

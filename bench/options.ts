@@ -28,6 +28,11 @@ export interface Options {
   hold: boolean;
   /** `--no-kept`: cairn runs with kept answers off (CAIRN__CACHE__ANSWERS=false), so every read does its own work. */
   kept: boolean;
+  /**
+   * `--workers N`: cairn's [server] WORKERS (lib/runtime/workers.ts); 1, one process, unless given, so the
+   * figures stay comparable; 0 is cairn's default, one worker per core. CPU per answer sums the workers.
+   */
+  workers: number;
   /** `--profile [name]`: the route to profile under load (`repo-token` when no name is given), else null. */
   profile: RouteName | null;
   /** Null: everything. */
@@ -49,7 +54,7 @@ export interface Options {
 }
 
 export const USAGE =
-  'usage: npm run bench -- [--db postgres|pglite] [--quick] [--only <name>[,<name>...]] [--profile [<name>]] [--hold] [--no-kept] [--max-minutes N]\n' +
+  'usage: npm run bench -- [--db postgres|pglite] [--quick] [--only <name>[,<name>...]] [--profile [<name>]] [--hold] [--no-kept] [--workers N] [--max-minutes N]\n' +
   `  names: ${[...ROUTE_NAMES, ...PART_NAMES].join(', ')}`;
 
 const isRouteName = (s: string): s is RouteName => (ROUTE_NAMES as readonly string[]).includes(s);
@@ -66,6 +71,7 @@ export function parseOptions(argv: string[]): Options {
       quick: { type: 'boolean', default: false },
       hold: { type: 'boolean', default: false },
       'no-kept': { type: 'boolean', default: false },
+      workers: { type: 'string', default: '1' },
       only: { type: 'string' },
       profile: { type: 'string' },
       'max-minutes': { type: 'string' },
@@ -90,11 +96,14 @@ export function parseOptions(argv: string[]): Options {
   const quick = values.quick;
   const max = values['max-minutes'] === undefined ? null : Number(values['max-minutes']);
   if (max !== null && !(max > 0)) throw new Error(`--max-minutes must be a positive number\n${USAGE}`);
+  const workers = Number(values.workers);
+  if (!Number.isInteger(workers) || workers < 0) throw new Error(`--workers must be 0 (one per core) or a number of processes\n${USAGE}`);
   return {
     db: values.db,
     quick,
     hold: values.hold,
     kept: !values['no-kept'],
+    workers,
     profile,
     only,
     warmup: quick ? 1 : 3,
