@@ -183,6 +183,10 @@ test('WORKERS=2: on PostgreSQL two workers share the ports, a dead one is replac
     const bare = path.join(dataPath, 'forgejo-repositories', 'wk', 'r.git');
     assert.is(await mustGit(null, '--git-dir', bare, 'rev-parse', 'HEAD'), overSsh);
 
+    // The instance gauges are read from the database once per scrape, not summed over the workers.
+    const scrape = await (await fetch(`${url}/metrics`, { headers: { Connection: 'close' } })).text();
+    assert.match(scrape, /^gitea_users 1$/m);
+
     if (multi) {
       // A worker killed outright is replaced; the port answers throughout.
       const victim = ready()[0]!.workerPid!;
