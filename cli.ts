@@ -100,6 +100,8 @@ function viaServer(cfg: Config, argv: string[]): Promise<Output | null> {
 
 function serveAdminSocket(orm: Orm, cfg: Config): net.Server {
   const file = socketPath(cfg);
+  // The primary of worker processes serves it before anything else made the data directory.
+  fs.mkdirSync(cfg.dataPath, { recursive: true });
   fs.rmSync(file, { force: true });
   const srv = net.createServer({ allowHalfOpen: true }, (sock) => {
     let data = '';
