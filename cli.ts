@@ -32,6 +32,7 @@ import { missingServeFlags, withoutTsx } from './lib/runtime/node-flags.ts';
 import { collectWhenIdle } from './lib/runtime/idle-gc.ts';
 import { guardProcess } from './lib/runtime/process-guard.ts';
 import { drainHttp, drainServer, onStopSignals, within } from './lib/runtime/shutdown.ts';
+import { isWorker, onStopMessage, startWorkers, tellReady, WORKER_CUT, workerCount } from './lib/runtime/workers.ts';
 
 const socketPath = (cfg: Config) => path.join(cfg.dataPath, 'cairn-admin.sock');
 
@@ -99,6 +100,8 @@ function viaServer(cfg: Config, argv: string[]): Promise<Output | null> {
 
 function serveAdminSocket(orm: Orm, cfg: Config): net.Server {
   const file = socketPath(cfg);
+  // The primary of worker processes serves it before anything else made the data directory.
+  fs.mkdirSync(cfg.dataPath, { recursive: true });
   fs.rmSync(file, { force: true });
   const srv = net.createServer({ allowHalfOpen: true }, (sock) => {
     let data = '';
@@ -123,6 +126,8 @@ function serveAdminSocket(orm: Orm, cfg: Config): net.Server {
 async function serve(cfg: Config) {
   const log = pino({ level: cfg.LOG.LEVEL });
   guardProcess(log);
+  // A worker (lib/runtime/workers.ts) only serves: its primary did the start-up work and said the rest.
+  if (isWorker()) return serveRequests(cfg, log, null);
   for (const name of cfg.unknown) log.warn({ setting: name }, 'unknown setting ignored');
   if (cfg.configFile) log.info({ config: cfg.configFile }, 'settings read from the configuration file and the environment');
   for (const n of cfg.fileNotices) log.warn({ file: n.file, line: n.line, section: n.section, key: n.key }, n.message);
@@ -132,6 +137,8 @@ async function serve(cfg: Config) {
     log.warn({ node: process.version }, 'cairn runs on Node.js 24 LTS: start it with `npm start`, which uses node_modules/.bin/node');
   }
   validateTable(routes);
+  const workers = workerCount(cfg);
+  if (!cfg.DATABASE.URL) log.info('embedded database: one process');
   const db = await openDatabase(cfg, { log });
   const applied = await migrate(db.orm);
   if (applied.length) log.info({ migrations: applied }, 'migrations applied');
@@ -145,13 +152,57 @@ async function serve(cfg: Config) {
   // Merges a killed process left in git but not in the database are recorded (lib/pulls/merge-recovery.ts).
   const settled = await reconcileAllMerges(db.orm, { log, secrets: new SecretBox(secretKey(cfg)), repoPath: repoPathFor(cfg) }, cfg);
   if (settled.length) log.warn({ pulls: settled }, 'merges interrupted by a crash recorded');
+  if (workers === 1) return serveRequests(cfg, log, { db, serving });
+  // The primary: the admin socket, and the workers, which serve everything else.
+  const admin = serveAdminSocket(db.orm, cfg);
+  const ended = async (code: number) => {
+    fs.rmSync(socketPath(cfg), { force: true });
+    await serving.release();
+    await db.close();
+    process.exit(code);
+  };
+  log.info({ workers }, `starting ${workers} worker processes`);
+  const running = await startWorkers(workers, log).catch(() => null);
+  if (!running) return ended(1);
+  log.info({ workers }, `cairn serves with ${workers} worker processes`);
+  const graceMs = cfg.gracefulHammerMs;
+  onStopSignals(
+    async (signal) => {
+      const began = Date.now();
+      log.info({ signal, graceMs }, 'shutdown began: every worker drains');
+      const [workersDrained, adminDrained] = await Promise.all([running.stop(graceMs), drainServer(admin, graceMs)]);
+      const drained = workersDrained && adminDrained;
+      log[drained ? 'info' : 'warn'](
+        { ms: Date.now() - began, drained, workers: workersDrained, admin: adminDrained },
+        drained ? 'shutdown ended: every worker finished' : 'shutdown ended: the grace period ran out, workers were cut',
+      );
+      await ended(0);
+    },
+    (signal) => {
+      log.warn({ signal }, 'second signal: the workers cut their connections in flight');
+      running.hammer(signal);
+    },
+  );
+}
+
+/**
+ * HTTP, SSH and the background loops; with `own` (a single process) also the admin socket, and the
+ * database and serving lock to close at the end. A worker opens its own database (no migrations).
+ */
+async function serveRequests(
+  cfg: Config,
+  log: pino.Logger,
+  own: { db: Awaited<ReturnType<typeof openDatabase>>; serving: Awaited<ReturnType<typeof takeServingLock>> } | null,
+) {
+  const db = own?.db ?? (await openDatabase(cfg, { log }));
   const app = createApp({ config: cfg, orm: db.orm, log });
   const running = await listen(app, cfg.SERVER.HTTP_ADDR, cfg.SERVER.HTTP_PORT);
-  const admin = serveAdminSocket(db.orm, cfg);
+  const admin = own ? serveAdminSocket(db.orm, cfg) : null;
   // Once the load stops, V8's young generation and spare pages go back to the system (lib/runtime/idle-gc.ts).
   const idle = collectWhenIdle(running.server);
   // The built-in SSH server runs only when [server] SSH_LISTEN_PORT is set; ssh2 (and the WebAssembly
-  // module it compiles when imported) is loaded only then (issue 10, memory).
+  // module it compiles when imported) is loaded only then (issue 10, memory). Workers share its port
+  // as they share the HTTP port (node:cluster passes every listening socket's connections).
   const ssh =
     cfg.sshListenPort === null
       ? null
@@ -189,29 +240,33 @@ async function serve(cfg: Config) {
             false,
           )
         : true,
-      drainServer(admin, graceMs),
+      admin ? drainServer(admin, graceMs) : true,
       within(
         Promise.all([mirrors.stop(), webhooks.stop(), cron.stop()]).then(() => true),
         graceMs,
         false,
       ),
     ]);
-    fs.rmSync(socketPath(cfg), { force: true });
+    if (admin) fs.rmSync(socketPath(cfg), { force: true });
     await closeAll();
-    await serving.release();
+    await own?.serving.release();
     await db.close();
     const drained = httpDrained && sshDrained && adminDrained && jobsStopped;
     log[drained ? 'info' : 'warn'](
       { ms: Date.now() - began, drained, http: httpDrained, ssh: sshDrained, admin: adminDrained, jobs: jobsStopped },
       drained ? 'shutdown ended: everything in flight finished' : 'shutdown ended: the grace period ran out, work in flight was cut',
     );
-    process.exit(0);
+    process.exit(own || drained ? 0 : WORKER_CUT);
   };
-  onStopSignals(stop, (signal) => {
+  const begin = onStopSignals(stop, (signal) => {
     log.warn({ signal }, 'second signal: connections in flight are cut');
     cutHttp();
     void ssh?.close();
   });
+  if (!own) {
+    onStopMessage(() => begin('SIGTERM'));
+    tellReady();
+  }
 }
 
 /** Forgejo's global `--config FILE` (also `--config=FILE`, `-c FILE`), taken out of argv wherever it stands. */

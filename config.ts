@@ -44,6 +44,11 @@ const SETTINGS = {
      * finish before their connections are cut (a Go duration; lib/runtime/shutdown.ts).
      */
     GRACEFUL_HAMMER_TIME: { kind: 'string', default: '60s' },
+    /**
+     * Worker processes serving the one HTTP (and SSH) port on PostgreSQL (lib/runtime/workers.ts): 0, the
+     * default, is one per available core; 1 is a single process. The embedded database is always one.
+     */
+    WORKERS: { kind: 'int', default: '0' },
   },
   DATABASE: {
     URL: { kind: 'string', default: '' },
@@ -334,6 +339,7 @@ export function loadConfig(
       `${where('SERVER', 'GRACEFUL_HAMMER_TIME')}: "${cfg.SERVER.GRACEFUL_HAMMER_TIME}" is not a duration (such as 60s or 2m)`,
     );
   cfg.gracefulHammerMs = hammer;
+  if (cfg.SERVER.WORKERS < 0) throw new ConfigError(`${where('SERVER', 'WORKERS')}: must be 0 (one per core) or a number of processes`);
   if (cfg.CACHE.ANSWERS_MAX_MB < 0) throw new ConfigError(`${where('CACHE', 'ANSWERS_MAX_MB')}: must be 0 or more`);
   if (cfg.SERVER.LFS_MAX_FILE_SIZE < 0)
     throw new ConfigError(`${where('SERVER', 'LFS_MAX_FILE_SIZE')}: must be 0 (no limit) or a number of bytes`);

@@ -56,6 +56,8 @@ const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'cli.
     CAIRN__SERVER__HTTP_PORT: String(PORT),
     CAIRN__SERVER__HTTP_ADDR: '127.0.0.1',
     CAIRN__LOG__LEVEL: 'error',
+    // One process: its memory is what is measured (lib/runtime/workers.ts would fork one per core).
+    CAIRN__SERVER__WORKERS: '1',
   },
   stdio: ['ignore', 'inherit', 'inherit'],
 });

@@ -12,6 +12,8 @@ export interface CairnSetup {
   log: string;
   /** Kept answers (lib/http/answer-cache.ts) on, as by default; off with `--no-kept`. */
   kept: boolean;
+  /** [server] WORKERS (0: one per core). */
+  workers: number;
 }
 
 export interface Cairn {
@@ -32,6 +34,7 @@ export function cairnEnv(s: CairnSetup): NodeJS.ProcessEnv {
   };
   if (s.dbUrl) env.CAIRN__DATABASE__URL = s.dbUrl;
   if (!s.kept) env.CAIRN__CACHE__ANSWERS = 'false';
+  env.CAIRN__SERVER__WORKERS = String(s.workers);
   return childEnv(env);
 }
 

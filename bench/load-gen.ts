@@ -59,6 +59,31 @@ function cpuMsOf(pid: number | string): number {
   }
 }
 
+/**
+ * CPU ms of the server: its process and its children of the same name (worker processes,
+ * lib/runtime/workers.ts; not its git children). A worker gone meanwhile counts as 0 after.
+ */
+function serverCpuMs(pid: number): number {
+  const comm = (p: string) => fs.readFileSync(`/proc/${p}/comm`, 'utf8').trim();
+  let ms = cpuMsOf(pid);
+  try {
+    const name = comm(String(pid));
+    for (const p of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(p)) continue;
+      try {
+        const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
+        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        if (ppid === pid && comm(p) === name) ms += cpuMsOf(p);
+      } catch {
+        // gone meanwhile
+      }
+    }
+  } catch {
+    // the server is gone
+  }
+  return ms;
+}
+
 /** CPU ms of every process named `postgres`, by pid (backends come and go; a gone one counts as 0 after). */
 function databaseCpu(): Map<string, number> {
   const out = new Map<string, number>();
@@ -82,7 +107,7 @@ interface CpuMark {
 
 function cpuMark(serverPid: number): CpuMark {
   const own = process.cpuUsage();
-  return { server: cpuMsOf(serverPid), database: databaseCpu(), loader: (own.user + own.system) / 1000 };
+  return { server: serverCpuMs(serverPid), database: databaseCpu(), loader: (own.user + own.system) / 1000 };
 }
 
 function cpuSince(start: CpuMark, end: CpuMark, answers: number): CpuPerAnswer {

@@ -431,6 +431,7 @@ async function main(): Promise<void> {
       port: await freePort(),
       log: path.join(RESULTS, `${stamp}.log`),
       kept: opt.kept && opt.scale === null,
+      workers: opt.workers,
     };
     say(`starting cairn (${opt.db}) on port ${setup.port}; logs in ${path.relative(ROOT, setup.log)}`);
     const cairn = await startCairn(setup);

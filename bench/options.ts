@@ -34,6 +34,11 @@ export interface Options {
   scale: number | null;
   /** `--no-kept`: cairn runs with kept answers off (CAIRN__CACHE__ANSWERS=false), so every read does its own work. */
   kept: boolean;
+  /**
+   * `--workers N`: cairn's [server] WORKERS (lib/runtime/workers.ts); 1, one process, unless given, so the
+   * figures stay comparable; 0 is cairn's default, one worker per core. CPU per answer sums the workers.
+   */
+  workers: number;
   /** `--profile [name]`: the route to profile under load (`repo-token` when no name is given), else null. */
   profile: RouteName | null;
   /** Null: everything. */
@@ -55,7 +60,7 @@ export interface Options {
 }
 
 export const USAGE =
-  'usage: npm run bench -- [--db postgres|pglite] [--quick] [--only <name>[,<name>...]] [--profile [<name>]] [--hold] [--no-kept] [--scale <issues>] [--max-minutes N]\n' +
+  'usage: npm run bench -- [--db postgres|pglite] [--quick] [--only <name>[,<name>...]] [--profile [<name>]] [--hold] [--no-kept] [--scale <issues>] [--workers N] [--max-minutes N]\n' +
   `  names: ${[...ROUTE_NAMES, ...PART_NAMES].join(', ')}`;
 
 const isRouteName = (s: string): s is RouteName => (ROUTE_NAMES as readonly string[]).includes(s);
@@ -72,6 +77,7 @@ export function parseOptions(argv: string[]): Options {
       quick: { type: 'boolean', default: false },
       hold: { type: 'boolean', default: false },
       'no-kept': { type: 'boolean', default: false },
+      workers: { type: 'string', default: '1' },
       only: { type: 'string' },
       profile: { type: 'string' },
       'max-minutes': { type: 'string' },
@@ -100,12 +106,15 @@ export function parseOptions(argv: string[]): Options {
   const scale = values.scale === undefined ? null : Number(values.scale.replaceAll('_', ''));
   if (scale !== null && !(Number.isSafeInteger(scale) && scale >= 10_000))
     throw new Error(`--scale must be a number of issues, at least 10000\n${USAGE}`);
+  const workers = Number(values.workers);
+  if (!Number.isInteger(workers) || workers < 0) throw new Error(`--workers must be 0 (one per core) or a number of processes\n${USAGE}`);
   return {
     db: values.db,
     scale,
     quick,
     hold: values.hold,
     kept: !values['no-kept'],
+    workers,
     profile,
     only,
     warmup: quick ? 1 : 3,

@@ -59,6 +59,8 @@ const env = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
   CAIRN__SERVER__HTTP_PORT: '0',
   CAIRN__DATABASE__URL: dbUrl,
   CAIRN__LOG__LEVEL: 'info',
+  // One process: these are its own drain's promises (test/workers.test.ts drains several).
+  CAIRN__SERVER__WORKERS: '1',
   ...extra,
 });
 

@@ -19,9 +19,12 @@
 // - Kept answers (lib/http/answer-cache.ts): `cairn_kept_answers_total{result="hit"|"miss"}`.
 // - The database pool: knex's pool (tarn), through its public counters (the embedded database's
 //   driver has one too, of its one connection); `cairn_db_pool_max` is [database] POOL_MAX.
-// - The process's own metrics (prom-client's collectDefaultMetrics: CPU, memory, event loop, GC).
+// - The process's own metrics (prom-client's collectDefaultMetrics: CPU, memory, event loop, GC), and
+//   `cairn_worker_http_requests_total{pid}`, which shows how requests spread over worker processes.
 //
-// Everything lives in a registry of this app's own: a process may hold several apps (the tests do).
+// Everything lives in registries of this app's own: a process may hold several apps (the tests do).
+// With worker processes (lib/runtime/workers.ts) the per-process figures of a scrape are every live
+// worker's, aggregated; the instance gauges, read from the database, are the answering worker's.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
@@ -30,6 +33,7 @@ import type { Config } from '../../config.ts';
 import type { Orm } from '../../model/db.ts';
 import { ROW_STATE, type RowLabel } from '../http/request.ts';
 import { API_VERSION } from './version.ts';
+import { processMetrics, shareMetrics } from './workers.ts';
 
 export const METRICS_PATH = '/metrics';
 const STATS_LIMIT_MS = 5000;
@@ -131,28 +135,31 @@ export interface Metrics {
 /** The metrics of one app, or null when [metrics] ENABLED is off (then nothing is measured). */
 export function createMetrics(cfg: Config, orm: Orm, log: Logger): Metrics | null {
   if (!cfg.METRICS.ENABLED) return null;
+  // `registry`: this process's figures (summed over workers); `instance`: the database's and the build's.
   const registry = new Registry();
+  const instance = new Registry();
   collectDefaultMetrics({ register: registry });
+  shareMetrics(registry);
   new Gauge({
     name: 'gitea_build_info',
     help: 'Build information',
     labelNames: ['goarch', 'goos', 'goversion', 'version'],
-    registers: [registry],
+    registers: [instance],
   }).set({ goarch: process.arch, goos: process.platform, goversion: process.version, version: API_VERSION }, 1);
 
   const gauges = new Map<GaugeName, Gauge>(
-    INSTANCE_GAUGES.map(([name, help]) => [name, new Gauge({ name: `gitea_${name}`, help, registers: [registry] })]),
+    INSTANCE_GAUGES.map(([name, help]) => [name, new Gauge({ name: `gitea_${name}`, help, registers: [instance] })]),
   );
   const byLabel = cfg.METRICS.ENABLED_ISSUE_BY_LABEL
-    ? new Gauge({ name: 'gitea_issues_by_label', help: 'Number of Issues', labelNames: ['label'], registers: [registry] })
+    ? new Gauge({ name: 'gitea_issues_by_label', help: 'Number of Issues', labelNames: ['label'], registers: [instance] })
     : null;
   const byRepository = cfg.METRICS.ENABLED_ISSUE_BY_REPOSITORY
-    ? new Gauge({ name: 'gitea_issues_by_repository', help: 'Number of Issues', labelNames: ['repository'], registers: [registry] })
+    ? new Gauge({ name: 'gitea_issues_by_repository', help: 'Number of Issues', labelNames: ['repository'], registers: [instance] })
     : null;
   const statsUp = new Gauge({
     name: 'cairn_instance_stats_up',
     help: `1 when the instance gauges (gitea_*) were read for this scrape, 0 when the database did not answer within ${STATS_LIMIT_MS} ms`,
-    registers: [registry],
+    registers: [instance],
   });
   const stats = instanceStats(orm, instanceStatement(cfg), log);
 
@@ -174,6 +181,13 @@ export function createMetrics(cfg: Config, orm: Orm, log: Logger): Metrics | nul
     labelNames: ['result'],
     registers: [registry],
   });
+  const byWorker = new Counter({
+    name: 'cairn_worker_http_requests_total',
+    help: 'HTTP requests answered, by the process (worker) that answered them',
+    labelNames: ['pid'],
+    registers: [registry],
+  });
+  const pid = String(process.pid);
   poolGauges(orm, registry);
 
   const wanted = cfg.METRICS.TOKEN === '' ? null : digest(`Bearer ${cfg.METRICS.TOKEN}`);
@@ -195,7 +209,7 @@ export function createMetrics(cfg: Config, orm: Orm, log: Logger): Metrics | nul
       setLabelled(byLabel, 'label', row?.by_label);
       setLabelled(byRepository, 'repository', row?.by_repository);
       ctx.type = registry.contentType;
-      ctx.body = await registry.metrics();
+      ctx.body = (await processMetrics(registry)) + (await instance.metrics());
       return;
     }
     const started = process.hrtime.bigint();
@@ -204,6 +218,7 @@ export function createMetrics(cfg: Config, orm: Orm, log: Logger): Metrics | nul
       const method = row?.method ?? ctx.method;
       const route = row?.path ?? 'unmatched';
       requests.inc({ method, route, status: String(ctx.res.statusCode) });
+      byWorker.inc({ pid });
       durations.observe({ method, route }, Number(process.hrtime.bigint() - started) / 1e9);
     });
     await next();

@@ -68,15 +68,24 @@ export async function within<T>(work: Promise<T>, ms: number, fallback: T): Prom
 
 /**
  * Runs `stop` on the first SIGTERM or SIGINT; a second one runs `hammer` (an operator who presses
- * Ctrl-C twice does not wait for the grace period).
+ * Ctrl-C twice does not wait for the grace period). The function returned starts `stop` too, unless
+ * it began already (a worker asked by its primary: lib/runtime/workers.ts); it never hammers.
  */
-export function onStopSignals(stop: (signal: NodeJS.Signals) => Promise<void>, hammer: (signal: NodeJS.Signals) => void): void {
+export function onStopSignals(
+  stop: (signal: NodeJS.Signals) => Promise<void>,
+  hammer: (signal: NodeJS.Signals) => void,
+): (signal: NodeJS.Signals) => void {
   let stopping = false;
-  const on = (signal: NodeJS.Signals) => {
-    if (stopping) return hammer(signal);
+  const begin = (signal: NodeJS.Signals) => {
+    if (stopping) return;
     stopping = true;
     void stop(signal);
   };
+  const on = (signal: NodeJS.Signals) => {
+    if (stopping) return hammer(signal);
+    begin(signal);
+  };
   process.on('SIGTERM', on);
   process.on('SIGINT', on);
+  return begin;
 }

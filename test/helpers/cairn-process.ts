@@ -24,6 +24,8 @@ export async function startCairnProcess(dataPath: string, settings: Record<strin
     CAIRN__SERVER__HTTP_PORT: '0',
     CAIRN__SERVER__HTTP_ADDR: '127.0.0.1',
     CAIRN__LOG__LEVEL: 'info',
+    // One process, with one clock and one pool, unless the settings ask for workers (lib/runtime/workers.ts).
+    CAIRN__SERVER__WORKERS: '1',
   };
   for (const [k, v] of Object.entries(settings)) env[`CAIRN__${k}`] = v;
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'cli.ts'), 'serve'], {
