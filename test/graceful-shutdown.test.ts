@@ -14,13 +14,13 @@ import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import pg from 'pg';
 import { ConfigError, loadConfig } from '../config.ts';
 import { openDatabase } from '../model/db.ts';
 import { cloneUrl, commitFiles, mustGit } from './helpers/git-cli.ts';
 import { gitSshCommand, makeKeyPair } from './helpers/ssh.ts';
 import { requireTools } from './helpers/tools.ts';
 import net from 'node:net';
+import { createScratchDb } from './helpers/scratch-db.ts';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-graceful-'));
@@ -31,20 +31,9 @@ let dropDb = async (): Promise<void> => undefined;
 test.before(async () => {
   const base = process.env.CAIRN__DATABASE__URL;
   if (!base) return;
-  const name = `cairn_graceful_${process.pid}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const u = new URL(base);
-  u.pathname = `/${name}`;
-  dbUrl = u.toString();
-  dropDb = async () => {
-    const c = new pg.Client({ connectionString: base });
-    await c.connect();
-    await c.query(`drop database if exists ${name} with (force)`);
-    await c.end();
-  };
+  const scratch = await createScratchDb(base, 'cairn_graceful');
+  dbUrl = scratch.url;
+  dropDb = scratch.drop;
 });
 test.after(async () => {
   await dropDb();

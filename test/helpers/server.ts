@@ -4,12 +4,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import pino from 'pino';
 import { loadConfig, type Config } from '../../config.ts';
 import { migrate, openDatabase, type DbHandle } from '../../model/db.ts';
 import { createApp, listen, type Running } from '../../server.ts';
 import { closeAll } from '../../git/cat-file.ts';
+import { createScratchDb } from './scratch-db.ts';
 
 export interface TestDb {
   db: DbHandle;
@@ -29,20 +29,9 @@ export async function openTestDb(overrides: Record<string, string> = {}): Promis
   let url = '';
   let dropDb: (() => Promise<void>) | null = null;
   if (base) {
-    const name = `cairn_test_${process.pid}_${Date.now().toString(36)}`;
-    const admin = new pg.Client({ connectionString: base });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const u = new URL(base);
-    u.pathname = `/${name}`;
-    url = u.toString();
-    dropDb = async () => {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    };
+    const scratch = await createScratchDb(base, 'cairn_test');
+    url = scratch.url;
+    dropDb = scratch.drop;
   }
   const cfg = loadConfig({}, { ...overrides, SERVER__APP_DATA_PATH: dataPath, DATABASE__URL: url });
   const db = await openDatabase(cfg, { memory: !url });

@@ -21,6 +21,7 @@ import { makeRepo, makeUser, type TestUser } from '../helpers/fixtures.ts';
 import { cloneUrl, commitFiles, mustGit, workDir } from '../helpers/git-cli.ts';
 import { openTestDb, startServer, type TestDb, type TestServer } from '../helpers/server.ts';
 import { requireTools } from '../helpers/tools.ts';
+import { createScratchDb } from '../helpers/scratch-db.ts';
 
 const base = process.env.CAIRN__DATABASE__URL;
 if (base) requireTools('pg_dump');
@@ -240,20 +241,9 @@ async function freshTarget(kind: 'postgresql' | 'embedded'): Promise<{ cfg: Conf
   let url = '';
   let drop = async (): Promise<void> => undefined;
   if (kind === 'postgresql') {
-    const name = `cairn_restore_${process.pid}_${Date.now().toString(36)}`;
-    const admin = new pg.Client({ connectionString: base });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const u = new URL(base!);
-    u.pathname = `/${name}`;
-    url = u.toString();
-    drop = async () => {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    };
+    const scratch = await createScratchDb(base!, 'cairn_restore');
+    url = scratch.url;
+    drop = scratch.drop;
   }
   return { cfg: loadConfig({}, { SERVER__APP_DATA_PATH: dataPath, DATABASE__URL: url, ...SETTINGS }), drop };
 }
