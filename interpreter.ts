@@ -29,7 +29,7 @@ import type { ReadAhead } from './lib/http/read-ahead.ts';
 import type { Logger } from 'pino';
 import { commitWith } from './model/raw.ts';
 import { hasChanges, writeAlone } from './model/sql.ts';
-import { beforeCommitWrites, closeCounterQueue, openCounterQueue } from './lib/db/counters.ts';
+import { WriteQueue } from './lib/db/counters.ts';
 
 export class TableError extends Error {}
 
@@ -302,16 +302,17 @@ export async function runRoute(ctx: Context, route: BoundRoute, hooks: RunHooks)
 export function transactional(log: Logger): RunHooks['transactional'] {
   // The same EntityManager runs the handler inside one transaction, so entities the chain loaded
   // stay managed and are flushed once, at commit.
-  // Counter increments wait in a queue until just before COMMIT (lib/db/counters.ts), so their row
-  // locks are held for that last statement only; a hot write's tail writes join that statement.
+  // Counter increments wait in the request's queue until just before COMMIT (lib/db/counters.ts), so
+  // their row locks are held for that last statement only; a hot write's tail writes join that statement.
   return async (s, fn, atEnd = false) => {
     const after: (() => Promise<void>)[] = [];
     if (!atEnd) await s.em.begin();
-    openCounterQueue(s.em);
+    const writes = new WriteQueue();
     let out;
     try {
       out = await fn({
         ...s,
+        writes,
         afterCommit: (work) => {
           after.push(work);
         },
@@ -322,14 +323,12 @@ export function transactional(log: Logger): RunHooks['transactional'] {
       if (s.em.isInTransaction()) {
         await s.em.flush();
         // The queued last writes (counters: their row locks are held from here to COMMIT only), then COMMIT.
-        await commitWith(s.em, beforeCommitWrites(s.em));
-      } else await writeAlone(s.em, beforeCommitWrites(s.em));
+        await commitWith(s.em, writes.take());
+      } else await writeAlone(s.em, writes.take());
     } catch (e) {
       // A failed commitWith has ended the transaction already (nothing of it committed).
       if (s.em.isInTransaction()) await s.em.rollback();
       throw e;
-    } finally {
-      closeCounterQueue(s.em);
     }
     // Committed: tidying that must not undo the answer when it fails.
     for (const work of after) await work().catch((e: unknown) => log.warn({ err: e }, 'after-commit work failed'));

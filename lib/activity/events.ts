@@ -12,7 +12,7 @@ import type { IRepository } from '../../model/repo.ts';
 import type { IUser } from '../../model/user.ts';
 import type { Services } from '../http/services.ts';
 import type { ReadAhead } from '../http/read-ahead.ts';
-import { queuesWrites } from '../db/counters.ts';
+import type { WriteQueue } from '../db/counters.ts';
 
 /** What a subscriber may use besides the EntityManager: a request state fits. */
 export interface EventCtx {
@@ -20,6 +20,8 @@ export interface EventCtx {
   readonly services: Services;
   /** The read-ahead of the request the event comes from (lib/http/read-ahead.ts), if it comes from one. */
   readonly ahead?: ReadAhead;
+  /** The write queue of the request the event comes from (lib/db/counters.ts), if it has one. */
+  readonly writes?: WriteQueue;
 }
 
 /** `repo` is the repository the event is about; `sender` did it. */
@@ -138,7 +140,7 @@ export async function emitEvent(em: EntityManager, ctx: EventCtx, ev: RepoEvent)
     for (const fn of fns) await fn(tem, ctx, ev);
   };
   // A request that writes at its end (lib/http/handler.ts writesAtEnd) queues the subscribers' writes.
-  if (em.isInTransaction() || queuesWrites(em)) await run(em);
+  if (em.isInTransaction() || ctx.writes) await run(em);
   else await em.transactional(run);
 }
 

@@ -23,7 +23,7 @@ import { Repository, type IRepository } from '../../model/repo.ts';
 import { Watch } from '../../model/star.ts';
 import { intArray, jsonList, plainRows } from '../../model/raw.ts';
 import { readRows } from '../../model/sql.ts';
-import { tailWrite } from '../db/counters.ts';
+import { tailWrite, type WriteQueue } from '../db/counters.ts';
 import { WATCHING } from '../repos/index.ts';
 import { Slot, type ReadAhead } from '../http/read-ahead.ts';
 import { BlockedUser } from '../../model/social.ts';
@@ -116,8 +116,11 @@ async function watcherIds(em: EntityManager, a: NewAction, owner: IUser, ahead: 
   return (unit ? await readersOf(em, a.repo, owner, users, unit, ahead) : users).map((u) => u.id);
 }
 
-/** Writes the activity into every feed that receives it; `ahead` is the request's read-ahead, if it comes from one. */
-export async function recordAction(em: EntityManager, a: NewAction, ahead?: ReadAhead): Promise<void> {
+/**
+ * Writes the activity into every feed that receives it; `ahead` and `writes` are the request's
+ * read-ahead and write queue, if it comes from one.
+ */
+export async function recordAction(em: EntityManager, a: NewAction, ahead?: ReadAhead, writes?: WriteQueue): Promise<void> {
   const owner = await userById(em, a.repo.ownerId, ahead);
   if (!owner) return;
   const receivers = new Set([a.actUserId]);
@@ -127,8 +130,8 @@ export async function recordAction(em: EntityManager, a: NewAction, ahead?: Read
   // of the statement before COMMIT (lib/db/counters.ts tailWrite).
   const head = [OpType[a.op], a.actUserId, a.repo.id, a.commentId ?? 0, a.refName ?? '', a.repo.isPrivate];
   const tail = [a.content ?? '', new Date(), intArray(receivers)];
-  if (a.numberOf === undefined) await tailWrite(em, 'action', INSERT_ACTIONS, [...head, ...tail]);
-  else await tailWrite(em, 'action', INSERT_NUMBERED_ACTIONS, [...head, a.numberOf, ...tail]);
+  if (a.numberOf === undefined) await tailWrite(em, writes, 'action', INSERT_ACTIONS, [...head, ...tail]);
+  else await tailWrite(em, writes, 'action', INSERT_NUMBERED_ACTIONS, [...head, a.numberOf, ...tail]);
 }
 
 const actionsInsert = (
@@ -260,8 +263,8 @@ async function forgetIssue(em: EntityManager, repoId: number, index: number) {
 }
 
 /** Records what one repository event adds to the feeds (Forgejo's actionNotifier). */
-export async function recordEvent(em: EntityManager, ev: RepoEvent, ahead?: ReadAhead): Promise<void> {
-  const record: Record1 = (a) => recordAction(em, a, ahead);
+export async function recordEvent(em: EntityManager, ev: RepoEvent, ahead?: ReadAhead, writes?: WriteQueue): Promise<void> {
+  const record: Record1 = (a) => recordAction(em, a, ahead, writes);
   const base = { actUserId: ev.sender.id, repo: ev.repo };
   switch (ev.name) {
     case 'push':
@@ -302,7 +305,7 @@ export async function recordEvent(em: EntityManager, ev: RepoEvent, ahead?: Read
   }
 }
 
-onEvent('*', (em, ctx, ev) => recordEvent(em, ev, ctx.ahead));
+onEvent('*', (em, ctx, ev) => recordEvent(em, ev, ctx.ahead, ctx.writes));
 
 // ---- queries -----------------------------------------------------------------------------------
 

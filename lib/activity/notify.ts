@@ -13,7 +13,7 @@ import { mentionedUsers } from '../issues/index.ts';
 import { everyoneReads, readersOf, repoById, userById } from '../auth/perm.ts';
 import { intArray, plainPrefixed, prefixedColumns, textOf } from '../../model/raw.ts';
 import { readRows } from '../../model/sql.ts';
-import { tailWrite } from '../db/counters.ts';
+import { tailWrite, type WriteQueue } from '../db/counters.ts';
 import { numberPending } from '../issues/index.ts';
 import { WATCHING } from '../repos/index.ts';
 import type { ReadAhead } from '../http/read-ahead.ts';
@@ -28,6 +28,8 @@ export interface IssueNotice {
   receiverId?: number;
   /** The read-ahead of the request the change comes from (lib/http/read-ahead.ts). */
   ahead?: ReadAhead;
+  /** The write queue of the request the change comes from (lib/db/counters.ts), if it has one. */
+  writes?: WriteQueue;
 }
 
 /** The comment types whose posters follow an issue (Forgejo's GetParticipantIDsByIssue): migration CommentParticipants' partial index holds them. */
@@ -126,12 +128,19 @@ const THREADS_OF_USERS = `insert into notification (${THREAD_COLUMNS})
      from unnest(?::int[]) with ordinality as r(uid, n) order by r.n
      ${UPSERT_THREAD}`;
 
-async function upsertThreads(em: EntityManager, issue: IIssue, userIds: number[], commentId: number, doerId: number): Promise<void> {
+async function upsertThreads(
+  em: EntityManager,
+  writes: WriteQueue | undefined,
+  issue: IIssue,
+  userIds: number[],
+  commentId: number,
+  doerId: number,
+): Promise<void> {
   if (!userIds.length) return;
   const source = issue.isPull ? NotificationSource.pull : NotificationSource.issue;
   const now = new Date();
   // One fixed text for any number of users, in their order (lib/db/counters.ts tailWrite).
-  await tailWrite(em, 'notification', THREADS_OF_USERS, [
+  await tailWrite(em, writes, 'notification', THREADS_OF_USERS, [
     issue.repoId,
     NotificationStatus.unread,
     source,
@@ -148,12 +157,19 @@ async function upsertThreads(em: EntityManager, issue: IIssue, userIds: number[]
  * The same for every follower at once, found by the insert itself: when every signed-in user may read
  * the issue, nothing is asked per user, so one statement does it all (issue 10).
  */
-async function upsertFollowerThreads(em: EntityManager, issue: IIssue, commentId: number, doerId: number): Promise<void> {
+async function upsertFollowerThreads(
+  em: EntityManager,
+  writes: WriteQueue | undefined,
+  issue: IIssue,
+  commentId: number,
+  doerId: number,
+): Promise<void> {
   const source = issue.isPull ? NotificationSource.pull : NotificationSource.issue;
   const now = new Date();
   const f = followersOf(issue, doerId);
   await tailWrite(
     em,
+    writes,
     'notification',
     textOf(
       ['threads', f.sql],
@@ -178,7 +194,7 @@ export async function notifyIssueEvent(em: EntityManager, notice: IssueNotice): 
     const all = owner && everyoneReads(ahead, repo, owner, issue.isPull ? 'pulls' : 'issues');
     if (all === false) return;
     if (all) {
-      await upsertFollowerThreads(em, issue, notice.commentId ?? 0, doerId);
+      await upsertFollowerThreads(em, notice.writes, issue, notice.commentId ?? 0, doerId);
       return;
     }
   }
@@ -188,7 +204,7 @@ export async function notifyIssueEvent(em: EntityManager, notice: IssueNotice): 
   } else {
     candidates = await candidatesOf(em, issue, doerId);
   }
-  await upsertThreads(em, issue, await readers(em, repo, issue, candidates, ahead), notice.commentId ?? 0, doerId);
+  await upsertThreads(em, notice.writes, issue, await readers(em, repo, issue, candidates, ahead), notice.commentId ?? 0, doerId);
 }
 
 /** The comment a review wrote (type review), so the thread can point at it. */
@@ -208,14 +224,15 @@ async function notifyMentions(
   sender: IUser,
   text: string,
   commentId: number,
-  ahead: ReadAhead | undefined,
+  ctx: { ahead?: ReadAhead; writes?: WriteQueue },
 ): Promise<void> {
   if (!text.includes('@')) return;
+  const { ahead, writes } = ctx;
   const repo = await repoById(em, issue.repoId, ahead);
   const owner = repo && (await userById(em, repo.ownerId, ahead));
   if (!repo || !owner) return;
   for (const receiverId of await mentionedUsers(em, repo, owner, issue, sender, text)) {
-    await notifyIssueEvent(em, { issue, doerId: sender.id, commentId, receiverId, ahead });
+    await notifyIssueEvent(em, { issue, doerId: sender.id, commentId, receiverId, ahead, writes });
   }
 }
 
@@ -226,16 +243,16 @@ onEvent('issues', async (em, ctx, ev) => {
   const doerId = ev.sender.id;
   if (ev.action === 'deleted') await dropThreads(em, ev.issue.id);
   else if (ev.action === 'opened' || ev.action === 'closed' || ev.action === 'reopened')
-    await notifyIssueEvent(em, { issue: ev.issue, doerId, ahead: ctx.ahead });
+    await notifyIssueEvent(em, { issue: ev.issue, doerId, ahead: ctx.ahead, writes: ctx.writes });
   else if (ev.action === 'assigned' && ev.assignee)
-    await notifyIssueEvent(em, { issue: ev.issue, doerId, receiverId: ev.assignee.id, ahead: ctx.ahead });
-  if (ev.action === 'opened') await notifyMentions(em, ev.issue, ev.sender, ev.issue.content, 0, ctx.ahead);
+    await notifyIssueEvent(em, { issue: ev.issue, doerId, receiverId: ev.assignee.id, ahead: ctx.ahead, writes: ctx.writes });
+  if (ev.action === 'opened') await notifyMentions(em, ev.issue, ev.sender, ev.issue.content, 0, ctx);
 });
 
 onEvent('issue_comment', async (em, ctx, ev) => {
   if (ev.action !== 'created') return;
-  await notifyIssueEvent(em, { issue: ev.issue, doerId: ev.sender.id, commentId: ev.comment.id, ahead: ctx.ahead });
-  await notifyMentions(em, ev.issue, ev.sender, ev.comment.content, ev.comment.id, ctx.ahead);
+  await notifyIssueEvent(em, { issue: ev.issue, doerId: ev.sender.id, commentId: ev.comment.id, ahead: ctx.ahead, writes: ctx.writes });
+  await notifyMentions(em, ev.issue, ev.sender, ev.comment.content, ev.comment.id, ctx);
 });
 
 onEvent('pull_request', async (em, ctx, ev) => {
@@ -243,20 +260,20 @@ onEvent('pull_request', async (em, ctx, ev) => {
   // lib/issues/events.ts sends a deleted pull's `deleted` here too, though PullAction does not list it.
   if ((ev.action as string) === 'deleted') await dropThreads(em, ev.issue.id);
   else if (ev.action === 'opened' || ev.action === 'closed' || ev.action === 'reopened')
-    await notifyIssueEvent(em, { issue: ev.issue, doerId, ahead: ctx.ahead });
+    await notifyIssueEvent(em, { issue: ev.issue, doerId, ahead: ctx.ahead, writes: ctx.writes });
   else if (ev.action === 'assigned' && ev.assignee)
-    await notifyIssueEvent(em, { issue: ev.issue, doerId, receiverId: ev.assignee.id, ahead: ctx.ahead });
+    await notifyIssueEvent(em, { issue: ev.issue, doerId, receiverId: ev.assignee.id, ahead: ctx.ahead, writes: ctx.writes });
   else if (ev.action === 'review_requested' && ev.reviewer)
-    await notifyIssueEvent(em, { issue: ev.issue, doerId, receiverId: ev.reviewer.id, ahead: ctx.ahead });
-  if (ev.action === 'opened') await notifyMentions(em, ev.issue, ev.sender, ev.issue.content, 0, ctx.ahead);
+    await notifyIssueEvent(em, { issue: ev.issue, doerId, receiverId: ev.reviewer.id, ahead: ctx.ahead, writes: ctx.writes });
+  if (ev.action === 'opened') await notifyMentions(em, ev.issue, ev.sender, ev.issue.content, 0, ctx);
 });
 
 onEvent('pull_request_review', async (em, ctx, ev) => {
   const commentId = await reviewCommentId(em, ev.review.id);
-  await notifyIssueEvent(em, { issue: ev.issue, doerId: ev.sender.id, commentId, ahead: ctx.ahead });
-  await notifyMentions(em, ev.issue, ev.sender, ev.review.content, commentId, ctx.ahead);
+  await notifyIssueEvent(em, { issue: ev.issue, doerId: ev.sender.id, commentId, ahead: ctx.ahead, writes: ctx.writes });
+  await notifyMentions(em, ev.issue, ev.sender, ev.review.content, commentId, ctx);
   // The review's line comments mention people too, each pointing at its own comment.
   for (const c of await em.find(Comment, { reviewId: ev.review.id, type: CommentType.code }, { orderBy: { id: 'asc' } })) {
-    await notifyMentions(em, ev.issue, ev.sender, c.content, c.id, ctx.ahead);
+    await notifyMentions(em, ev.issue, ev.sender, c.content, c.id, ctx);
   }
 });

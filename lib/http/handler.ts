@@ -93,7 +93,7 @@ export const noContent = (): Reply => ({ status: 204 });
 export const isStream = (b: unknown): b is Readable => !!b && typeof (b as Readable).pipe === 'function';
 
 /**
- * A write handler whose writes, in its common case, are all queued (lib/db/counters.ts `firstWrite`,
+ * A write handler whose writes, in its common case, are all queued on the request's WriteQueue (lib/db/counters.ts:
  * `tailWrite`, `addCounters`): the interpreter opens no transaction before it, its reads run alone (under
  * READ COMMITTED each statement of a transaction takes a new snapshot anyway, so they see what they
  * would have seen inside one), and the queued writes go at the end as one multi-statement text, which

@@ -18,6 +18,7 @@ import type { Services } from './services.ts';
 import type { ReceivedBody } from './request-body.ts';
 import type { QueryValues } from '../../model/schemas/query.ts';
 import type { ReadAhead } from './read-ahead.ts';
+import type { WriteQueue } from '../db/counters.ts';
 
 /**
  * Where the interpreter records, on Koa's request state, the table row that answers a request (or whose
@@ -109,6 +110,11 @@ export interface RequestState {
   readonly readBody: () => Promise<ReceivedBody>;
   /** The request line's path and query as received: what an HTTP signature covers (SIG). */
   readonly requestUri?: string;
+  /**
+   * What the request's writes queue to send last (lib/db/counters.ts): made by the interpreter for a
+   * mutating row's handler and dropped with the request; passed explicitly to what queues.
+   */
+  readonly writes?: WriteQueue;
   /** Work for after the handler's transaction committed (set for mutating rows only). */
   readonly afterCommit?: (work: () => Promise<void>) => void;
   /**

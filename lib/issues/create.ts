@@ -11,7 +11,7 @@ import type { IRepository } from '../../model/repo.ts';
 import type { IUser } from '../../model/user.ts';
 import { Comment, Issue, type IComment, type IIssue } from '../../model/issue.ts';
 import { plainRows } from '../../model/raw.ts';
-import { deferTailWrites, learnCountersOf } from '../db/counters.ts';
+import { learnCountersOf } from '../db/counters.ts';
 import { addLabels, dropDuplicateScopes, setAssignees, setClosed, setMilestone } from './edit.ts';
 import { emitCommentEvent, emitIssueEvent, insertWithEventEarly, newRowEarly, type SignedEmitState } from './events.ts';
 import { commentAtCommit, commentInsert, countNewComment, createIssue, insertAlone, numberPending, recountComments } from './issues.ts';
@@ -54,6 +54,7 @@ export async function openIssue(c: SignedEmitState, n: NewIssue): Promise<{ issu
       plain,
       id: early?.id,
       numberAtCommit: early?.hooked === false,
+      writes: plain ? c.writes : undefined,
     },
     early ? undefined : (insert) => insertWithEventEarly(c, insert),
   );
@@ -64,7 +65,7 @@ export async function openIssue(c: SignedEmitState, n: NewIssue): Promise<{ issu
   if (n.closed) await setClosed(c.em, issue, doer.id, true);
   // Nothing below reads or writes notification threads or feed rows: the event's are written with the
   // counters, in the statement before COMMIT (lib/db/counters.ts tailWrite).
-  deferTailWrites(c.em);
+  c.writes?.deferTails();
   await emitIssueEvent(c, issue, 'opened');
   // The entity holds everything just written (counters only change at COMMIT, and a new issue has none
   // to show): the answer is made from it without a read.
@@ -89,7 +90,7 @@ export async function createComment(
   // payload needs the row now; with forced times the row and the early reads are one statement now.
   const early = at ? null : await newRowEarly(c, 'comment');
   const insert = commentInsert(issue, c.auth.doer.id, body, early?.id ?? null);
-  const atCommit = early && !early.hooked ? commentAtCommit(c.em, insert) : null;
+  const atCommit = early && !early.hooked && c.writes ? commentAtCommit(c.em, c.writes, insert) : null;
   // Only a row that goes with the queued writes leaves the transaction to them.
   if (!atCommit) await c.em.begin();
   let comment: IComment;
@@ -104,10 +105,10 @@ export async function createComment(
     await recountComments(c.em, issue);
     await forceTimes(c, issue, comment, at, true);
   } else {
-    await countNewComment(c.em, issue);
+    await countNewComment(c.em, c.writes, issue);
   }
   // Nothing below reads or writes notification threads or feed rows (see openIssue).
-  deferTailWrites(c.em);
+  c.writes?.deferTails();
   await emitCommentEvent(c, issue, comment, 'created');
   return { comment, pending: atCommit !== null };
 }

@@ -20,7 +20,7 @@ import { Watch } from '../../model/star.ts';
 import { BlockedUser } from '../../model/social.ts';
 import { Webhook } from '../../model/webhook.ts';
 
-export type EmitState = Pick<RequestState, 'em' | 'ahead' | 'config' | 'services' | 'auth' | 'repo'>;
+export type EmitState = Pick<RequestState, 'em' | 'ahead' | 'writes' | 'config' | 'services' | 'auth' | 'repo'>;
 /** The same from a signed-in handler (its row has TOK): the sender is known. */
 export type SignedEmitState = Omit<EmitState, 'auth'> & { readonly auth: Auth & { readonly doer: IUser } };
 

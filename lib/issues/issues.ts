@@ -5,7 +5,7 @@ import type { EntityData, EntityManager, EntityName } from '@mikro-orm/core';
 import { Comment, CommentType, Issue, IssueAssignee, IssueLabel, type IComment, type IIssue } from '../../model/issue.ts';
 import type { IRepository } from '../../model/repo.ts';
 import { isSiteAdmin, need, type RequestState } from '../http/request.ts';
-import { addCounters, firstWrite, learnCountersOf, lockCounterRows } from '../db/counters.ts';
+import { addCounters, applyCounters, learnCountersOf, lockCounterRows, WriteQueue } from '../db/counters.ts';
 import { mapPrefixed, plainPrefixed, plainRows, prefixedColumns, textOf } from '../../model/raw.ts';
 import { executeSql, readRows } from '../../model/sql.ts';
 import { Slot, type ReadAhead } from '../http/read-ahead.ts';
@@ -162,9 +162,15 @@ export interface NewIssue {
   id?: number;
   /**
    * With `plain` and `id`: the number and the row are taken by a statement that goes with COMMIT (see
-   * `numberAtCommit`), when the request's transaction can queue it.
+   * `numberAtCommit`) on `writes`.
    */
   numberAtCommit?: boolean;
+  /**
+   * The request's write queue (lib/db/counters.ts): the new issue's counter increments wait on it until
+   * the end. Only for an issue nothing recounts after (`plain`), so no later lock comes out of order;
+   * without it they are written at once.
+   */
+  writes?: WriteQueue;
 }
 
 /** A new row whose id can be drawn before its insert (lib/issues/events.ts newRowEarly). */
@@ -263,7 +269,7 @@ export async function createIssue(em: EntityManager, n: NewIssue, insertRow = in
     await em.flush();
     const values = issueValues(n);
     const insert = { ctes: NUMBERED_CTES, params: [n.repo.id, n.id ?? null, ...values, n.watcherId ?? 0, n.watcherId ?? 0] };
-    const later = n.plain && n.id && n.numberAtCommit ? numberAtCommit(em, n.id, values, insert) : null;
+    const later = n.plain && n.id && n.numberAtCommit && n.writes ? numberAtCommit(em, n.writes, n.id, values, insert) : null;
     issue = later ?? (n.plain ? plainRows(em, Issue, [await insertRow(insert)])[0]! : em.map(Issue, await insertRow(insert)));
   } else {
     await raiseIndex(em, n.repo.id, n.index);
@@ -292,11 +298,14 @@ export async function createIssue(em: EntityManager, n: NewIssue, insertRow = in
   for (const labelId of labelIds) em.create(IssueLabel, { issueId: issue.id, labelId });
   for (const assigneeId of new Set(n.assigneeIds ?? [])) em.create(IssueAssignee, { issueId: issue.id, assigneeId });
   await em.flush();
-  // The new row raises the totals by one (lib/db/counters.ts: increments, applied just before COMMIT).
+  // The new row raises the totals by one (lib/db/counters.ts: increments, queued until the end on
+  // `writes`, else written now, in one statement, rows in the lock order).
   const closed = issue.isClosed ? 1 : 0;
-  if (!closed) await addCounters(em, 'repository', n.repo.id, { [issue.isPull ? 'num_open_pulls' : 'num_open_issues']: 1 });
-  for (const id of labelIds.filter((l) => l > 0)) await addCounters(em, 'label', id, { num_issues: 1, num_closed_issues: closed });
-  if (issue.milestoneId > 0) await addCounters(em, 'milestone', issue.milestoneId, { num_issues: 1, num_closed_issues: closed });
+  const writes = n.writes ?? new WriteQueue();
+  if (!closed) writes.addCounters('repository', n.repo.id, { [issue.isPull ? 'num_open_pulls' : 'num_open_issues']: 1 }, {});
+  for (const id of labelIds.filter((l) => l > 0)) writes.addCounters('label', id, { num_issues: 1, num_closed_issues: closed }, {});
+  if (issue.milestoneId > 0) writes.addCounters('milestone', issue.milestoneId, { num_issues: 1, num_closed_issues: closed }, {});
+  if (!n.writes) await applyCounters(em, writes);
   return issue;
 }
 
@@ -307,8 +316,8 @@ const unnumbered = new WeakSet<IIssue>();
 export const numberPending = (issue: IIssue): boolean => unnumbered.has(issue);
 
 /**
- * A new issue's number, row and watch as the first statement sent with COMMIT (lib/db/counters.ts
- * firstWrite), or null when the transaction cannot queue it (the caller inserts now). The number's
+ * A new issue's number, row and watch as the first statement sent at the end (lib/db/counters.ts
+ * WriteQueue firstWrite). The number's
  * row lock on `resource_index` makes every other writer of the repository wait until COMMIT; taken
  * with COMMIT, it is held for PostgreSQL's part of one round trip instead of the request's work between
  * two (issue 10: on one repository, 64 connections made 20-30 % more new issues a second, each with
@@ -317,13 +326,13 @@ export const numberPending = (issue: IIssue): boolean => unnumbered.has(issue);
  * feed rows need; the feed row reads the number in SQL. The inserted row replaces it when the
  * statement answers.
  */
-function numberAtCommit(em: EntityManager, id: number, values: unknown[], insert: RowInsert): IIssue | null {
+function numberAtCommit(em: EntityManager, writes: WriteQueue, id: number, values: unknown[], insert: RowInsert): IIssue {
   const columns: Record<string, unknown> = { id, index: 0, is_locked: false, num_comments: 0, pin_order: 0 };
   ISSUE_COLUMNS.forEach((c, i) => {
     columns[c] = values[i];
   });
   const issue = plainRows(em, Issue, [columns])[0]!;
-  if (!queueFirst(em, Issue, insert, issue, () => unnumbered.delete(issue))) return null;
+  queueFirst(em, writes, Issue, insert, issue, () => unnumbered.delete(issue));
   unnumbered.add(issue);
   return issue;
 }
@@ -380,33 +389,35 @@ export function commentInsert(issue: IIssue, posterId: number, content: string, 
 }
 
 /**
- * A plain comment whose row goes with COMMIT, as the first statement sent then (lib/db/counters.ts
- * firstWrite), or null when the transaction cannot queue it (the caller inserts now): its id was drawn
+ * A plain comment whose row goes at the end, as the first statement sent then (lib/db/counters.ts
+ * WriteQueue firstWrite): its id was drawn
  * beforehand, so its event's notification threads and feed rows need nothing of the insert's answer,
  * and the statement that inserts it takes no round trip of its own (issue 10). Until then the comment
  * is what the insert will write (`insert`, made by `commentInsert` with that id); the inserted row
  * replaces it when the statement answers.
  */
-export function commentAtCommit(em: EntityManager, insert: RowInsert): IComment | null {
+export function commentAtCommit(em: EntityManager, writes: WriteQueue, insert: RowInsert): IComment {
   const [id, type, issueId, posterId, content, createdAt, updatedAt] = insert.params;
   const comment = plainRows(em, Comment, [
     { id, type, issue_id: issueId, poster_id: posterId, content, created_at: createdAt, updated_at: updatedAt },
   ])[0]!;
-  return queueFirst(em, Comment, insert, comment) ? comment : null;
+  queueFirst(em, writes, Comment, insert, comment);
+  return comment;
 }
 
 /**
- * Queues `insert` as a first write (lib/db/counters.ts firstWrite): the row it answers replaces the
- * fields of `provisional` (a plain object of `entity`), then `answered` runs. False when not queued.
+ * Queues `insert` as a first write (lib/db/counters.ts WriteQueue firstWrite): the row it answers
+ * replaces the fields of `provisional` (a plain object of `entity`), then `answered` runs.
  */
 function queueFirst<T extends object>(
   em: EntityManager,
+  writes: WriteQueue,
   entity: EntityName<T>,
   insert: RowInsert,
   provisional: T,
   answered?: () => void,
-): boolean {
-  return firstWrite(em, {
+): void {
+  writes.firstWrite({
     sql: insertText(insert),
     params: insert.params,
     answered: (rows) => {
@@ -421,9 +432,9 @@ function queueFirst<T extends object>(
  * is stamped, as Forgejo's updateCommentInfos does, by an increment applied just before COMMIT
  * (lib/db/counters.ts). The entity learns both, as a read would have told it.
  */
-export async function countNewComment(em: EntityManager, issue: IIssue): Promise<void> {
+export async function countNewComment(em: EntityManager, writes: WriteQueue | undefined, issue: IIssue): Promise<void> {
   const now = new Date();
-  await addCounters(em, 'issue', issue.id, { num_comments: 1 }, { updated_at: now });
+  await addCounters(em, writes, 'issue', issue.id, { num_comments: 1 }, { updated_at: now });
   learnCountersOf(em, Issue, issue, { numComments: issue.numComments + 1, updatedAt: now });
 }
 

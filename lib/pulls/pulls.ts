@@ -3,7 +3,6 @@
 // (labels, milestone, assignees) a pull shares with issues. A pull is an issue with `isPull` plus
 // one PullRequest row with the same number (forgejo-facts 9).
 import type { EntityManager } from '@mikro-orm/core';
-import { applyCounterQueue } from '../db/counters.ts';
 import { isSiteAdmin, need, type RequestState } from '../http/request.ts';
 import type { Services } from '../http/services.ts';
 import type { Config } from '../../config.ts';
@@ -185,8 +184,6 @@ export async function createPull(em: EntityManager, services: Services, n: NewPu
     labelIds: n.labelIds,
     assigneeIds: n.assigneeIds,
   });
-  // The answer shows the base repository's open-pull counter with this pull in it: written now.
-  await applyCounterQueue(em);
   const pull = em.create(PullRequest, {
     issueId: issue.id,
     index: issue.index,

@@ -1,22 +1,10 @@
 // lib/db/counters.ts (issue 9, item 3): the row locks a recount waits behind, entities learning counters
-// written in SQL without writing anything back, and the queue of increments applied before COMMIT (issue 10).
+// written in SQL without writing anything back, and a request's write queue (WriteQueue), sent last.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EntityManager } from '@mikro-orm/core';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import {
-  addCounters,
-  applyBeforeCommit,
-  applyCounterQueue,
-  beforeCommitWrites,
-  closeCounterQueue,
-  deferTailWrites,
-  firstWrite,
-  learnCounters,
-  lockCounterRows,
-  openCounterQueue,
-  tailWrite,
-} from '../../lib/db/counters.ts';
+import { addCounters, applyCounters, learnCounters, lockCounterRows, tailWrite, WriteQueue } from '../../lib/db/counters.ts';
 import { commitWith } from '../../model/raw.ts';
 import { Topic } from '../../model/topic.ts';
 import { openTestDb, type TestDb } from '../helpers/server.ts';
@@ -93,76 +81,63 @@ const repoCount = async (em?: EntityManager) => {
 };
 
 /**
- * Runs `fn` in a transaction with a request's counter queue open, as server.ts runs a write, and
- * commits; a failed assertion rolls it back.
+ * Runs `fn` in a transaction with a request's write queue, as the interpreter runs a write, sends what
+ * is queued and commits; a failed assertion rolls it back.
  */
-async function queued(fn: (em: EntityManager) => Promise<void>): Promise<void> {
+async function queued(fn: (em: EntityManager, writes: WriteQueue) => Promise<void>): Promise<void> {
   const em = db.db.orm.em.fork();
+  const writes = new WriteQueue();
   await em.begin();
-  openCounterQueue(em);
   try {
-    await fn(em);
-    await em.commit();
+    await fn(em, writes);
+    if (em.isInTransaction()) await commitWith(em, writes.take());
   } finally {
-    closeCounterQueue(em);
     if (em.isInTransaction()) await em.rollback();
   }
 }
 
 test('addCounters: with no queue (CLI, background work) the increment is written at once', async () => {
   const before = await repoCount();
-  await addCounters(db.db.orm.em.fork(), 'topic', topicId, { repo_count: 2 });
+  await addCounters(db.db.orm.em.fork(), undefined, 'topic', topicId, { repo_count: 2 });
   assert.is(await repoCount(), before + 2);
 });
 
-test('addCounters: a queue holds the deltas (summed) until applyCounterQueue, one UPDATE for the row', async () => {
+test('addCounters: a queue holds the deltas (summed) until applyCounters, one UPDATE for the row', async () => {
   const before = await repoCount();
-  await queued(async (em) => {
-    await addCounters(em, 'topic', topicId, { repo_count: 1 });
-    await addCounters(em, 'topic', topicId, { repo_count: 1 });
+  await queued(async (em, writes) => {
+    await addCounters(em, writes, 'topic', topicId, { repo_count: 1 });
+    await addCounters(em, writes, 'topic', topicId, { repo_count: 1 });
     assert.is(await repoCount(em), before, 'not even the transaction itself sees a queued delta');
-    const { statements } = await countSql(db.db.orm, () => applyCounterQueue(em));
+    const { statements } = await countSql(db.db.orm, () => applyCounters(em, writes));
     assert.is(statements.length, 1, statements.join('\n'));
+    assert.equal(writes.take(), [], 'taken off the queue');
   });
   assert.is(await repoCount(), before + 2);
-});
-
-test('lockCounterRows takes the queued rows into its one ordered lock and writes their deltas', async () => {
-  const before = await repoCount();
-  await queued(async (em) => {
-    await addCounters(em, 'topic', topicId, { repo_count: 3 });
-    const { statements } = await countSql(db.db.orm, () => lockCounterRows(em, {}));
-    assert.is(statements.length, 2, statements.join('\n'));
-    assert.match(statements[0], /from "topic" where id in \(\d+\) order by id for no key update/);
-    // Nothing is left for COMMIT.
-    assert.equal((await countSql(db.db.orm, () => applyCounterQueue(em))).statements, []);
-  });
-  assert.is(await repoCount(), before + 3);
 });
 
 const NEW_TOPIC = 'insert into topic (name, repo_count, created_at, updated_at) values (?, 0, now(), now())';
 const topicNamed = async (name: string) =>
   (await db.db.orm.em.fork().getConnection().execute<{ n: number }[]>('select count(*)::int as n from topic where name = ?', [name]))[0]!.n;
 
-test("tailWrite: without deferTailWrites (or outside a request's queue) the write runs at once", async () => {
+test('tailWrite: without a queue, or before deferTails, the write runs at once', async () => {
   const em = db.db.orm.em.fork();
-  deferTailWrites(em);
-  const { statements } = await countSql(db.db.orm, () => tailWrite(em, 'topic', NEW_TOPIC, ['tail-now']));
+  const { statements } = await countSql(db.db.orm, () => tailWrite(em, new WriteQueue(), 'topic', NEW_TOPIC, ['tail-now']));
   assert.is(statements.length, 1, statements.join('\n'));
   assert.is(await topicNamed('tail-now'), 1);
 });
 
-test('tailWrite after deferTailWrites: queued, then all in one statement, the counters after it; a second write to the same table runs the first', async () => {
+test('tailWrite after deferTails: queued, then all in one statement, the counters after it; a second write to the same table runs the first', async () => {
   const before = await repoCount();
-  await queued(async (em) => {
-    await addCounters(em, 'topic', topicId, { repo_count: 1 });
-    deferTailWrites(em);
-    assert.equal((await countSql(db.db.orm, () => tailWrite(em, 'topic', NEW_TOPIC, ['tail-1']))).statements, []);
+  await queued(async (em, writes) => {
+    await addCounters(em, writes, 'topic', topicId, { repo_count: 1 });
+    writes.deferTails();
+    assert.equal((await countSql(db.db.orm, () => tailWrite(em, writes, 'topic', NEW_TOPIC, ['tail-1']))).statements, []);
     // Two writes of one table cannot share a statement (neither would see the other's rows).
-    const second = await countSql(db.db.orm, () => tailWrite(em, 'topic', NEW_TOPIC, ['tail-2']));
+    const second = await countSql(db.db.orm, () => tailWrite(em, writes, 'topic', NEW_TOPIC, ['tail-2']));
     assert.is(second.statements.length, 1, second.statements.join('\n'));
-    await tailWrite(em, 'topic-touch', 'update topic set updated_at = now() where id = ?', [topicId]);
-    const { statements } = await countSql(db.db.orm, () => applyBeforeCommit(em));
+    await tailWrite(em, writes, 'topic-touch', 'update topic set updated_at = now() where id = ?', [topicId]);
+    const sent = await countSql(db.db.orm, () => commitWith(em, writes.take()));
+    const statements = sent.statements.filter((q) => !/^commit/i.test(q));
     assert.is(statements.length, 2, statements.join('\n'));
     assert.match(
       statements[0],
@@ -177,38 +152,34 @@ test('tailWrite after deferTailWrites: queued, then all in one statement, the co
 
 const NEW_TOPIC_ID = 'insert into topic (name, repo_count, created_at, updated_at) values (?, 0, now(), now()) returning id';
 
-test('firstWrite: queued ahead of the tail writes and counters, sent with COMMIT, its rows to `answered`; refused outside a queue', async () => {
-  assert.is(firstWrite(db.db.orm.em.fork(), { sql: NEW_TOPIC_ID, params: ['never'] }), false);
+test('firstWrite: queued ahead of the tail writes and counters, sent with COMMIT, its rows to `answered`', async () => {
   let id = 0;
   const em = db.db.orm.em.fork();
+  const q = new WriteQueue();
   await em.begin();
-  openCounterQueue(em);
   try {
-    await addCounters(em, 'topic', topicId, { repo_count: 1 });
-    deferTailWrites(em);
-    await tailWrite(em, 'topic-touch', 'update topic set updated_at = now() where id = ?', [topicId]);
-    assert.ok(
-      firstWrite(em, {
-        sql: NEW_TOPIC_ID,
-        params: ['first-1'],
-        answered: (rows) => {
-          id = Number(rows[0]!.id);
-        },
-      }),
-    );
+    await addCounters(em, q, 'topic', topicId, { repo_count: 1 });
+    q.deferTails();
+    await tailWrite(em, q, 'topic-touch', 'update topic set updated_at = now() where id = ?', [topicId]);
+    q.firstWrite({
+      sql: NEW_TOPIC_ID,
+      params: ['first-1'],
+      answered: (rows) => {
+        id = Number(rows[0]!.id);
+      },
+    });
     const seen = await em
       .getConnection()
       .execute<{ n: number }[]>('select count(*)::int as n from topic where name = ?', ['first-1'], 'all', em.getTransactionContext());
     assert.is(seen[0]!.n, 0, 'not run before COMMIT');
-    const writes = beforeCommitWrites(em);
+    const writes = q.take();
     assert.equal(
       writes.map((w) => w.sql.split(' ')[0]),
       ['insert', 'update', 'update'],
     );
-    assert.equal(beforeCommitWrites(em), [], 'taken off the queues');
+    assert.equal(q.take(), [], 'taken off the queue');
     await commitWith(em, writes);
   } finally {
-    closeCounterQueue(em);
     if (em.isInTransaction()) await em.rollback();
   }
   assert.ok(id > 0);
@@ -216,49 +187,36 @@ test('firstWrite: queued ahead of the tail writes and counters, sent with COMMIT
   assert.is(row?.name, 'first-1');
 });
 
-test("firstWrite: whatever runs queued writes early (a second tail write of a table, a recount's lock) runs it first", async () => {
+test('firstWrite: whatever runs queued writes early (a second tail write of a table) runs it first', async () => {
   const order: string[] = [];
-  await queued(async (em) => {
-    deferTailWrites(em);
-    firstWrite(em, {
+  await queued(async (em, writes) => {
+    writes.deferTails();
+    writes.firstWrite({
       sql: NEW_TOPIC_ID,
       params: ['first-2'],
       answered: () => {
         order.push('first');
       },
     });
-    await tailWrite(em, 'topic', NEW_TOPIC, ['first-2-tail']);
-    const { statements } = await countSql(db.db.orm, () => tailWrite(em, 'topic', NEW_TOPIC, ['first-2-tail-b']));
+    await tailWrite(em, writes, 'topic', NEW_TOPIC, ['first-2-tail']);
+    const { statements } = await countSql(db.db.orm, () => tailWrite(em, writes, 'topic', NEW_TOPIC, ['first-2-tail-b']));
     assert.is(statements.length, 2, statements.join('\n'));
     assert.match(statements[0], /returning id$/);
     order.push('tail');
-    firstWrite(em, {
-      sql: NEW_TOPIC_ID,
-      params: ['first-3'],
-      answered: () => {
-        order.push('first-3');
-      },
-    });
-    await lockCounterRows(em, { topic: [topicId] });
-    order.push('locked');
   });
-  assert.equal(order, ['first', 'tail', 'first-3', 'locked']);
+  assert.equal(order, ['first', 'tail']);
   assert.is(await topicNamed('first-2'), 1);
-  assert.is(await topicNamed('first-3'), 1);
+  assert.is(await topicNamed('first-2-tail-b'), 1);
 });
 
 test('tail writes roll back with their transaction', async () => {
   const em = db.db.orm.em.fork();
+  const writes = new WriteQueue();
   await em.begin();
-  openCounterQueue(em);
-  try {
-    deferTailWrites(em);
-    await tailWrite(em, 'topic', NEW_TOPIC, ['tail-rolled']);
-    await tailWrite(em, 'topic', NEW_TOPIC, ['tail-rolled-2']);
-    await em.rollback();
-  } finally {
-    closeCounterQueue(em);
-  }
+  writes.deferTails();
+  await tailWrite(em, writes, 'topic', NEW_TOPIC, ['tail-rolled']);
+  await tailWrite(em, writes, 'topic', NEW_TOPIC, ['tail-rolled-2']);
+  await em.rollback();
   assert.is(await topicNamed('tail-rolled'), 0);
   assert.is(await topicNamed('tail-rolled-2'), 0);
 });
