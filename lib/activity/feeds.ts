@@ -117,6 +117,24 @@ async function watcherIds(em: EntityManager, a: NewAction, owner: IUser, ahead: 
 }
 
 /**
+ * A queued write of feed rows, as values (lib/db/counters.ts WritePart): one row per receiver, in
+ * their order; `numberOf` as in NewAction.
+ */
+export interface ActionsPart {
+  readonly kind: 'actions';
+  readonly op: number;
+  readonly actUserId: number;
+  readonly repoId: number;
+  readonly commentId: number;
+  readonly refName: string;
+  readonly isPrivate: boolean;
+  readonly content: string;
+  readonly numberOf?: number;
+  readonly at: Date;
+  readonly receivers: readonly number[];
+}
+
+/**
  * Writes the activity into every feed that receives it; `ahead` and `writes` are the request's
  * read-ahead and write queue, if it comes from one.
  */
@@ -128,10 +146,24 @@ export async function recordAction(em: EntityManager, a: NewAction, ahead?: Read
   for (const id of await watcherIds(em, a, owner, ahead)) receivers.add(id);
   // One row per receiver, in their order, from one fixed statement (model/sql.ts executeSql), or part
   // of the statement before COMMIT (lib/db/counters.ts tailWrite).
+  const at = new Date();
   const head = [OpType[a.op], a.actUserId, a.repo.id, a.commentId ?? 0, a.refName ?? '', a.repo.isPrivate];
-  const tail = [a.content ?? '', new Date(), intArray(receivers)];
-  if (a.numberOf === undefined) await tailWrite(em, writes, 'action', INSERT_ACTIONS, [...head, ...tail]);
-  else await tailWrite(em, writes, 'action', INSERT_NUMBERED_ACTIONS, [...head, a.numberOf, ...tail]);
+  const tail = [a.content ?? '', at, intArray(receivers)];
+  const part: ActionsPart = {
+    kind: 'actions',
+    op: OpType[a.op],
+    actUserId: a.actUserId,
+    repoId: a.repo.id,
+    commentId: a.commentId ?? 0,
+    refName: a.refName ?? '',
+    isPrivate: a.repo.isPrivate,
+    content: a.content ?? '',
+    numberOf: a.numberOf,
+    at,
+    receivers: [...receivers],
+  };
+  if (a.numberOf === undefined) await tailWrite(em, writes, 'action', INSERT_ACTIONS, [...head, ...tail], part);
+  else await tailWrite(em, writes, 'action', INSERT_NUMBERED_ACTIONS, [...head, a.numberOf, ...tail], part);
 }
 
 const actionsInsert = (

@@ -2,3 +2,5 @@
 export { emitEvent, emitEvents, onEvent } from './events.ts';
 export type { Changes, EventCtx, EventOf, IssueAction, PullAction, PushCommit, PushCommits, RepoEvent } from './events.ts';
 export { feedWatchersList, feedWatchersOver, keepFeedWatchers } from './feeds.ts';
+export type { ActionsPart } from './feeds.ts';
+export type { ThreadsPart } from './notify.ts';

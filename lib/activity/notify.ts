@@ -140,17 +140,24 @@ async function upsertThreads(
   const source = issue.isPull ? NotificationSource.pull : NotificationSource.issue;
   const now = new Date();
   // One fixed text for any number of users, in their order (lib/db/counters.ts tailWrite).
-  await tailWrite(em, writes, 'notification', THREADS_OF_USERS, [
-    issue.repoId,
-    NotificationStatus.unread,
+  const part: ThreadsPart = {
+    kind: 'threads',
+    users: userIds,
+    repoId: issue.repoId,
     source,
-    issue.id,
+    issueId: issue.id,
     commentId,
     doerId,
-    now,
-    now,
-    intArray(userIds),
-  ]);
+    at: now,
+  };
+  await tailWrite(
+    em,
+    writes,
+    'notification',
+    THREADS_OF_USERS,
+    [issue.repoId, NotificationStatus.unread, source, issue.id, commentId, doerId, now, now, intArray(userIds)],
+    part,
+  );
 }
 
 /**
@@ -167,6 +174,18 @@ async function upsertFollowerThreads(
   const source = issue.isPull ? NotificationSource.pull : NotificationSource.issue;
   const now = new Date();
   const f = followersOf(issue, doerId);
+  const part: ThreadsPart = {
+    kind: 'threads',
+    users: f.sql === FOLLOWERS_SQL ? 'followers' : 'other',
+    repoId: issue.repoId,
+    source,
+    issueId: issue.id,
+    commentId,
+    doerId,
+    at: now,
+    issuePosterId: issue.posterId,
+    repoWatchers: f.params[3] as boolean,
+  };
   await tailWrite(
     em,
     writes,
@@ -179,7 +198,26 @@ async function upsertFollowerThreads(
      ${UPSERT_THREAD}`,
     ),
     [issue.repoId, NotificationStatus.unread, source, issue.id, commentId, doerId, now, now, ...f.params],
+    part,
   );
+}
+
+/**
+ * A queued write of notification threads, as values (lib/db/counters.ts WritePart): for the users
+ * listed in their order, for every follower of the issue (`followersOf`'s full list, which names the
+ * issue's poster and whether the repository's watchers follow), or for another set (`other`).
+ */
+export interface ThreadsPart {
+  readonly kind: 'threads';
+  readonly users: readonly number[] | 'followers' | 'other';
+  readonly repoId: number;
+  readonly source: number;
+  readonly issueId: number;
+  readonly commentId: number;
+  readonly doerId: number;
+  readonly at: Date;
+  readonly issuePosterId?: number;
+  readonly repoWatchers?: boolean;
 }
 
 /** Creates or updates the threads of everyone who should hear about a change of `issue`. */

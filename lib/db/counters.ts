@@ -95,6 +95,30 @@ export interface Write {
   sql: string;
   params: unknown[];
   answered?: (rows: Record<string, unknown>[]) => void;
+  /** What the statement writes, as values, for a first write's `combine` (e.g. notification threads). */
+  part?: WritePart;
+}
+
+/** A queued write described by its kind and values (lib/activity/notify.ts, feeds.ts). */
+export interface WritePart {
+  readonly kind: string;
+}
+
+/** The deltas and assignments queued for one counter row. */
+export interface CounterRow {
+  readonly table: CounterTable;
+  readonly id: number;
+  readonly add: ReadonlyMap<string, number>;
+  readonly set: ReadonlyMap<string, unknown>;
+}
+
+/**
+ * A first write that may take the rest of the queue with it: `combine` answers one statement that does
+ * it, the queued tail writes and the counter updates, in that order and with the same locks (a database
+ * function, lib/issues/issues.ts), or null when the queue holds something it does not know.
+ */
+export interface FirstWrite extends Write {
+  combine?: (tails: readonly Write[], counters: readonly CounterRow[]) => Write | null;
 }
 
 /**
@@ -104,7 +128,7 @@ export interface Write {
  */
 export class WriteQueue {
   readonly #counters = new Map<CounterTable, Map<number, Pending>>();
-  #firsts: Write[] = [];
+  #firsts: FirstWrite[] = [];
   /** Null until `deferTails`: tail writes run at once until then. */
   #tails: (Write & { table: string })[] | null = null;
 
@@ -132,7 +156,7 @@ export class WriteQueue {
    * to the row; a lock it takes (a new issue's number) is held for no longer than that. Whatever runs
    * queued writes earlier (a second tail write of one table) runs these first.
    */
-  firstWrite(w: Write): void {
+  firstWrite(w: FirstWrite): void {
     this.#firsts.push(w);
   }
 
@@ -153,7 +177,7 @@ export class WriteQueue {
   }
 
   /** The queued first writes, taken off the queue. */
-  takeFirsts(): Write[] {
+  takeFirsts(): FirstWrite[] {
     const list = this.#firsts;
     this.#firsts = [];
     return list;
@@ -193,7 +217,20 @@ export class WriteQueue {
   take(): Write[] {
     const firsts = this.takeFirsts();
     const tails = this.takeTails() ?? [];
+    const combined = firsts.length === 1 ? (firsts[0]!.combine?.(tails, this.#counterRows()) ?? null) : null;
+    if (combined) {
+      this.#counters.clear();
+      return [combined];
+    }
     return [...firsts, together(tails), together(this.takeCounters())].filter((w): w is Write => w !== null);
+  }
+
+  #counterRows(): CounterRow[] {
+    const rows: CounterRow[] = [];
+    for (const table of LOCK_ORDER) {
+      for (const [id, row] of [...(this.#counters.get(table) ?? [])].sort(([a], [b]) => a - b)) rows.push({ table, id, ...row });
+    }
+    return rows;
   }
 }
 
@@ -288,6 +325,7 @@ export async function tailWrite(
   table: string,
   sql: string,
   params: unknown[],
+  part?: WritePart,
 ): Promise<void> {
   if (!writes?.defersTails) {
     if (writes) await runWrites(em, writes.takeFirsts());
@@ -298,5 +336,5 @@ export async function tailWrite(
     await runWrites(em, writes.takeFirsts());
     await runTogether(em, writes.takeTails() ?? []);
   }
-  writes.queueTail({ table, sql, params });
+  writes.queueTail({ table, sql, params, part });
 }

@@ -6,9 +6,11 @@ import { Comment, CommentType, Issue, IssueAssignee, IssueLabel, type IComment, 
 import type { IRepository } from '../../model/repo.ts';
 import { isSiteAdmin, need, type RequestState } from '../http/request.ts';
 import { addCounters, applyCounters, learnCountersOf, lockCounterRows, WriteQueue } from '../db/counters.ts';
-import { mapPrefixed, plainPrefixed, plainRows, prefixedColumns, textOf } from '../../model/raw.ts';
+import { intArray, mapPrefixed, plainPrefixed, plainRows, prefixedColumns, textOf } from '../../model/raw.ts';
 import { executeSql, readRows } from '../../model/sql.ts';
 import { Slot, type ReadAhead } from '../http/read-ahead.ts';
+import type { ActionsPart, ThreadsPart } from '../activity/index.ts';
+import type { CounterRow, FirstWrite, Write } from '../db/counters.ts';
 
 /** Forgejo truncates titles to 255 bytes (forgejo-facts 9), on a character boundary. */
 export function truncateTitle(title: string): string {
@@ -401,8 +403,65 @@ export function commentAtCommit(em: EntityManager, writes: WriteQueue, insert: R
   const comment = plainRows(em, Comment, [
     { id, type, issue_id: issueId, poster_id: posterId, content, created_at: createdAt, updated_at: updatedAt },
   ])[0]!;
-  queueFirst(em, writes, Comment, insert, comment);
+  queueFirst(em, writes, Comment, insert, comment, undefined, newCommentCall(insert));
   return comment;
+}
+
+const NEW_COMMENT_CALL = `select * from cairn_new_comment(?::int, ?::int, ?::int, ?::text, ?::timestamptz,
+  ?::int, ?::int[], ?::int, ?::int, ?::int, ?::boolean, ?::timestamptz,
+  ?::int[], ?::smallint, ?::varchar, ?::boolean, ?::text, ?::timestamptz, ?::timestamptz)`;
+
+/**
+ * A new comment's queued writes as one call of the database function cairn_new_comment (migration
+ * NewCommentFunction): its row, then its notification threads (every follower, or listed users), its
+ * feed rows, then the issue's count and update time, which is what the queue would send as three
+ * statements. Null (the queue sends them as they are) for anything else queued with it: threads of
+ * another set or written twice (a mention), other feed rows, other counters.
+ */
+function newCommentCall(insert: RowInsert): FirstWrite['combine'] {
+  const [id, , issueId, posterId, content, createdAt] = insert.params as [number, number, number, number, string, Date];
+  return (tails: readonly Write[], counters: readonly CounterRow[]): Write | null => {
+    const [count] = counters;
+    const updatedAt = count?.set.get('updated_at');
+    if (counters.length !== 1 || count!.table !== 'issue' || count!.id !== issueId || count!.add.size !== 1) return null;
+    if (count!.add.get('num_comments') !== 1 || count!.set.size !== 1 || !(updatedAt instanceof Date)) return null;
+    let threads: ThreadsPart | undefined;
+    let actions: ActionsPart | undefined;
+    for (const t of tails) {
+      if (t.part?.kind === 'threads' && !threads) threads = t.part as ThreadsPart;
+      else if (t.part?.kind === 'actions' && !actions) actions = t.part as ActionsPart;
+      else return null;
+    }
+    if (threads && (threads.users === 'other' || threads.issueId !== issueId || threads.commentId !== id || threads.doerId !== posterId))
+      return null;
+    if (actions && (actions.numberOf !== undefined || actions.actUserId !== posterId || actions.commentId !== id)) return null;
+    if (threads && actions && threads.repoId !== actions.repoId) return null;
+    const all = threads?.users === 'followers';
+    return {
+      sql: NEW_COMMENT_CALL,
+      params: [
+        id,
+        issueId,
+        posterId,
+        content,
+        createdAt,
+        threads ? (all ? 1 : 2) : 0,
+        threads && !all ? intArray(threads.users as number[]) : null,
+        threads?.repoId ?? actions?.repoId ?? 0,
+        threads?.source ?? 0,
+        threads?.issuePosterId ?? 0,
+        threads?.repoWatchers ?? false,
+        threads?.at ?? null,
+        actions ? intArray(actions.receivers) : null,
+        actions?.op ?? 0,
+        actions?.refName ?? '',
+        actions?.isPrivate ?? false,
+        actions?.content ?? '',
+        actions?.at ?? null,
+        updatedAt,
+      ],
+    };
+  };
 }
 
 /**
@@ -416,14 +475,22 @@ function queueFirst<T extends object>(
   insert: RowInsert,
   provisional: T,
   answered?: () => void,
+  combine?: FirstWrite['combine'],
 ): void {
+  const told = (rows: Record<string, unknown>[]) => {
+    Object.assign(provisional, plainRows(em, entity, rows)[0]);
+    answered?.();
+  };
   writes.firstWrite({
     sql: insertText(insert),
     params: insert.params,
-    answered: (rows) => {
-      Object.assign(provisional, plainRows(em, entity, rows)[0]);
-      answered?.();
-    },
+    answered: told,
+    combine:
+      combine &&
+      ((tails, counters) => {
+        const call = combine(tails, counters);
+        return call && { ...call, answered: told };
+      }),
   });
 }
 

@@ -1,0 +1,79 @@
+import { Migration } from '@mikro-orm/migrations';
+
+/**
+ * A new plain comment's writes as one database function (lib/issues/issues.ts newCommentCall): the
+ * comment's row, its notification threads, its feed rows, then the issue's count and update time, in
+ * that order, each statement the one the request would otherwise send (lib/issues/issues.ts
+ * INSERT_COMMENT, lib/activity/notify.ts followersOf and UPSERT_THREAD, lib/activity/feeds.ts
+ * actionsInsert, lib/db/counters.ts rowUpdate), with the constants of the code as of this migration
+ * (notification status unread 1, read 2; comment types 0, 21, 22 follow an issue; watch modes 1 and 3).
+ * One call is one statement, so it is atomic by itself outside a transaction; PL/pgSQL keeps its
+ * statements' plans for the connection's life, so PostgreSQL parses and plans the one outer call only.
+ * The issue's row is locked last (by the counter's update), as lib/db/counters.ts requires of increments.
+ *
+ * Threads: `p_threads` 0 writes none, 1 every follower of the issue (when every signed-in user may read
+ * it), 2 the users `p_thread_users` in their order. Feed rows: none when `p_receivers` is null.
+ */
+export class Migration20261129080000NewCommentFunction extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`create function "cairn_new_comment"(
+  p_id int, p_issue_id int, p_poster_id int, p_content text, p_created_at timestamptz,
+  p_threads int, p_thread_users int[], p_repo_id int, p_source int, p_issue_poster_id int, p_repo_watchers boolean, p_thread_at timestamptz,
+  p_receivers int[], p_op smallint, p_ref_name varchar, p_is_private boolean, p_action_content text, p_action_at timestamptz,
+  p_updated_at timestamptz
+) returns setof "comment" language plpgsql as $$
+declare
+  c "comment";
+begin
+  insert into "comment" (id, type, issue_id, poster_id, content, created_at, updated_at)
+    values (p_id, 0, p_issue_id, p_poster_id, p_content, p_created_at, p_created_at) returning * into c;
+  if p_threads = 1 then
+    insert into notification (user_id, repo_id, status, source, issue_id, comment_id, updated_by, created_at, updated_at)
+    select f.uid, p_repo_id, 1, p_source, p_issue_id, p_id, p_poster_id, p_thread_at, p_thread_at
+    from (
+      select f.uid, min(f.kind) as kind from (
+        select p_issue_poster_id as uid, 0 as kind
+        union all select user_id, 1 from issue_watch where issue_id = p_issue_id and is_watching
+        union all select user_id, 2 from watch where repo_id = p_repo_id and mode in (1, 3) and p_repo_watchers
+        union all select uid, 3 from (
+          with recursive p(uid) as (
+            (select poster_id from "comment" where issue_id = p_issue_id and type in (0, 21, 22) order by poster_id limit 1)
+            union all
+            select (select cc.poster_id from "comment" cc where cc.issue_id = p_issue_id and cc.type in (0, 21, 22) and cc.poster_id > p.uid order by cc.poster_id limit 1)
+              from p where p.uid is not null
+          ) select uid from p where uid is not null
+        ) posters
+        union all select assignee_id, 4 from issue_assignees where issue_id = p_issue_id
+      ) f
+      where f.uid > 0 and f.uid <> p_poster_id
+        and f.uid not in (select user_id from issue_watch where issue_id = p_issue_id and not is_watching)
+        and f.uid not in (select user_id from blocked_user where block_id = p_poster_id)
+      group by f.uid
+    ) f join "user" u on u.id = f.uid
+    order by f.kind, f.uid
+    on conflict (user_id, issue_id) where issue_id <> 0 do update set
+      status = case when notification.status = 2 then 1 else notification.status end,
+      comment_id = case when notification.status = 2 then excluded.comment_id else notification.comment_id end,
+      repo_id = excluded.repo_id, source = excluded.source,
+      updated_by = excluded.updated_by, updated_at = excluded.updated_at;
+  elsif p_threads = 2 then
+    insert into notification (user_id, repo_id, status, source, issue_id, comment_id, updated_by, created_at, updated_at)
+    select r.uid, p_repo_id, 1, p_source, p_issue_id, p_id, p_poster_id, p_thread_at, p_thread_at
+    from unnest(p_thread_users) with ordinality as r(uid, n) order by r.n
+    on conflict (user_id, issue_id) where issue_id <> 0 do update set
+      status = case when notification.status = 2 then 1 else notification.status end,
+      comment_id = case when notification.status = 2 then excluded.comment_id else notification.comment_id end,
+      repo_id = excluded.repo_id, source = excluded.source,
+      updated_by = excluded.updated_by, updated_at = excluded.updated_at;
+  end if;
+  if p_receivers is not null then
+    insert into "action" (user_id, op_type, act_user_id, repo_id, comment_id, ref_name, is_private, content, created_at)
+    select r.uid, p_op, p_poster_id, p_repo_id, p_id, p_ref_name, p_is_private, p_action_content, p_action_at
+    from unnest(p_receivers) with ordinality as r(uid, n) order by r.n;
+  end if;
+  update issue set num_comments = num_comments + 1, updated_at = p_updated_at where id = p_issue_id;
+  return next c;
+end
+$$`);
+  }
+}
