@@ -304,8 +304,9 @@ async function writeStatements(
   assert.is(comment.result.result.status, 201, comment.result.result.text);
   // The repository's number lock (resource_index) is held from its statement to COMMIT: every other
   // writer of the repository waits that long, so what runs after it is pinned too: the statements
-  // sent with COMMIT, in the same round trip (lib/issues/issues.ts numberAtCommit).
-  const numbered = issue.statements.findIndex((s) => s.includes('resource_index'));
+  // sent with COMMIT, in the same round trip (lib/issues/issues.ts numberAtCommit), or the call of the
+  // database function that takes it with the rest (cairn_new_issue).
+  const numbered = issue.statements.findIndex((s) => s.includes('resource_index') || s.includes('cairn_new_issue'));
   assert.ok(numbered > 0, listing(issue.statements));
   return {
     issue: issue.statements.length,

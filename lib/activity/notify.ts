@@ -176,7 +176,7 @@ async function upsertFollowerThreads(
   const f = followersOf(issue, doerId);
   const part: ThreadsPart = {
     kind: 'threads',
-    users: f.sql === FOLLOWERS_SQL ? 'followers' : 'other',
+    users: f.sql === FOLLOWERS_SQL ? 'followers' : 'watchers',
     repoId: issue.repoId,
     source,
     issueId: issue.id,
@@ -184,7 +184,7 @@ async function upsertFollowerThreads(
     doerId,
     at: now,
     issuePosterId: issue.posterId,
-    repoWatchers: f.params[3] as boolean,
+    repoWatchers: !issue.isPull || !isWorkInProgress(issue.title),
   };
   await tailWrite(
     em,
@@ -205,11 +205,12 @@ async function upsertFollowerThreads(
 /**
  * A queued write of notification threads, as values (lib/db/counters.ts WritePart): for the users
  * listed in their order, for every follower of the issue (`followersOf`'s full list, which names the
- * issue's poster and whether the repository's watchers follow), or for another set (`other`).
+ * issue's poster and whether the repository's watchers follow), or for the repository's watchers
+ * (`followersOf` for a new issue its poster opens, whose row goes with COMMIT).
  */
 export interface ThreadsPart {
   readonly kind: 'threads';
-  readonly users: readonly number[] | 'followers' | 'other';
+  readonly users: readonly number[] | 'followers' | 'watchers';
   readonly repoId: number;
   readonly source: number;
   readonly issueId: number;

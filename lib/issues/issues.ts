@@ -334,7 +334,7 @@ function numberAtCommit(em: EntityManager, writes: WriteQueue, id: number, value
     columns[c] = values[i];
   });
   const issue = plainRows(em, Issue, [columns])[0]!;
-  queueFirst(em, writes, Issue, insert, issue, () => unnumbered.delete(issue));
+  queueFirst(em, writes, Issue, insert, issue, () => unnumbered.delete(issue), newIssueCall(id, values, insert));
   unnumbered.add(issue);
   return issue;
 }
@@ -407,13 +407,76 @@ export function commentAtCommit(em: EntityManager, writes: WriteQueue, insert: R
   return comment;
 }
 
+const NEW_ISSUE_CALL = `select * from cairn_new_issue(?::int, ?::int, ?::int, ?::text, ?::text, ?::text, ?::timestamptz,
+  ?::timestamptz, ?::timestamptz, ?::int,
+  ?::int, ?::int[], ?::int, ?::boolean, ?::timestamptz,
+  ?::int[], ?::smallint, ?::boolean, ?::text, ?::timestamptz)`;
+
+/**
+ * A new plain issue's queued writes as one call of the database function cairn_new_issue (migration
+ * HotWriteFunctions): its number, row and watch, its notification threads (the repository's watchers,
+ * or listed users), its feed rows, then the repository's open-issue count. Null (the queue sends them as
+ * they are) for an issue with more than the function writes, and for anything else queued with it.
+ */
+function newIssueCall(id: number, values: unknown[], insert: RowInsert): FirstWrite['combine'] {
+  const [repoId, posterId, originalAuthor, originalAuthorId, title, content, ref, milestoneId, isPull, isClosed, deadline, closedAt] =
+    values;
+  const [createdAt, updatedAt] = values.slice(12);
+  const watcherId = insert.params.at(-1) as number;
+  const plain = originalAuthor === '' && originalAuthorId === 0 && milestoneId === 0 && isPull === false && isClosed === false;
+  return (tails: readonly Write[], counters: readonly CounterRow[]): Write | null => {
+    if (!plain || closedAt !== null) return null;
+    const [count] = counters;
+    if (counters.length !== 1 || count!.table !== 'repository' || count!.id !== repoId || count!.set.size !== 0) return null;
+    if (count!.add.size !== 1 || count!.add.get('num_open_issues') !== 1) return null;
+    let threads: ThreadsPart | undefined;
+    let actions: ActionsPart | undefined;
+    for (const t of tails) {
+      if (t.part?.kind === 'threads' && !threads) threads = t.part as ThreadsPart;
+      else if (t.part?.kind === 'actions' && !actions) actions = t.part as ActionsPart;
+      else return null;
+    }
+    if (threads && (threads.users === 'followers' || threads.issueId !== id || threads.commentId !== 0 || threads.doerId !== posterId))
+      return null;
+    if (threads && threads.repoId !== repoId) return null;
+    if (actions && (actions.numberOf !== id || actions.actUserId !== posterId || actions.repoId !== repoId)) return null;
+    if (actions && (actions.commentId !== 0 || actions.refName !== '')) return null;
+    const watchers = threads?.users === 'watchers';
+    return {
+      sql: NEW_ISSUE_CALL,
+      params: [
+        id,
+        repoId,
+        posterId,
+        title,
+        content,
+        ref,
+        deadline,
+        createdAt,
+        updatedAt,
+        watcherId,
+        threads ? (watchers ? 1 : 2) : 0,
+        threads && !watchers ? intArray(threads.users as number[]) : null,
+        threads?.source ?? 0,
+        threads?.repoWatchers ?? false,
+        threads?.at ?? null,
+        actions ? intArray(actions.receivers) : null,
+        actions?.op ?? 0,
+        actions?.isPrivate ?? false,
+        actions?.content ?? '',
+        actions?.at ?? null,
+      ],
+    };
+  };
+}
+
 const NEW_COMMENT_CALL = `select * from cairn_new_comment(?::int, ?::int, ?::int, ?::text, ?::timestamptz,
   ?::int, ?::int[], ?::int, ?::int, ?::int, ?::boolean, ?::timestamptz,
   ?::int[], ?::smallint, ?::varchar, ?::boolean, ?::text, ?::timestamptz, ?::timestamptz)`;
 
 /**
  * A new comment's queued writes as one call of the database function cairn_new_comment (migration
- * NewCommentFunction): its row, then its notification threads (every follower, or listed users), its
+ * HotWriteFunctions): its row, then its notification threads (every follower, or listed users), its
  * feed rows, then the issue's count and update time, which is what the queue would send as three
  * statements. Null (the queue sends them as they are) for anything else queued with it: threads of
  * another set or written twice (a mention), other feed rows, other counters.
@@ -432,7 +495,7 @@ function newCommentCall(insert: RowInsert): FirstWrite['combine'] {
       else if (t.part?.kind === 'actions' && !actions) actions = t.part as ActionsPart;
       else return null;
     }
-    if (threads && (threads.users === 'other' || threads.issueId !== issueId || threads.commentId !== id || threads.doerId !== posterId))
+    if (threads && (threads.users === 'watchers' || threads.issueId !== issueId || threads.commentId !== id || threads.doerId !== posterId))
       return null;
     if (actions && (actions.numberOf !== undefined || actions.actUserId !== posterId || actions.commentId !== id)) return null;
     if (threads && actions && threads.repoId !== actions.repoId) return null;

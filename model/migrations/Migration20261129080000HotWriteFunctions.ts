@@ -1,7 +1,10 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * A new plain comment's writes as one database function (lib/issues/issues.ts newCommentCall): the
+ * The two hot writes as database functions, each called as one statement (lib/issues/issues.ts
+ * newCommentCall, newIssueCall).
+ *
+ * cairn_new_comment: a new plain comment's writes: the
  * comment's row, its notification threads, its feed rows, then the issue's count and update time, in
  * that order, each statement the one the request would otherwise send (lib/issues/issues.ts
  * INSERT_COMMENT, lib/activity/notify.ts followersOf and UPSERT_THREAD, lib/activity/feeds.ts
@@ -13,8 +16,14 @@ import { Migration } from '@mikro-orm/migrations';
  *
  * Threads: `p_threads` 0 writes none, 1 every follower of the issue (when every signed-in user may read
  * it), 2 the users `p_thread_users` in their order. Feed rows: none when `p_receivers` is null.
+ *
+ * cairn_new_issue: a new plain issue's writes (no milestone, labels, assignees, not closed, not a pull):
+ * the repository's next number (its `resource_index` row lock, held to the end of the call), the row and
+ * the poster's watch (lib/issues/issues.ts NUMBERED_CTES), its notification threads (1: the
+ * repository's watchers, lib/activity/notify.ts newIssueFollowers; 2: listed users), its feed rows
+ * (`<number>|<title>`), then the repository's open-issue count.
  */
-export class Migration20261129080000NewCommentFunction extends Migration {
+export class Migration20261129080000HotWriteFunctions extends Migration {
   override async up(): Promise<void> {
     this.addSql(`create function "cairn_new_comment"(
   p_id int, p_issue_id int, p_poster_id int, p_content text, p_created_at timestamptz,
@@ -73,6 +82,60 @@ begin
   end if;
   update issue set num_comments = num_comments + 1, updated_at = p_updated_at where id = p_issue_id;
   return next c;
+end
+$$`);
+    this.addSql(`create function "cairn_new_issue"(
+  p_id int, p_repo_id int, p_poster_id int, p_title text, p_content text, p_ref text, p_deadline timestamptz,
+  p_created_at timestamptz, p_updated_at timestamptz, p_watcher int,
+  p_threads int, p_thread_users int[], p_source int, p_repo_watchers boolean, p_thread_at timestamptz,
+  p_receivers int[], p_op smallint, p_is_private boolean, p_action_content text, p_action_at timestamptz
+) returns setof issue language plpgsql as $$
+declare
+  num int;
+  i issue;
+begin
+  insert into resource_index (kind, group_id, max_index) values ('issue', p_repo_id, 1)
+    on conflict (kind, group_id) do update set max_index = resource_index.max_index + 1
+    returning max_index into num;
+  insert into issue (id, index, repo_id, poster_id, original_author, original_author_id, title, content, ref,
+      milestone_id, is_pull, is_closed, deadline, closed_at, created_at, updated_at)
+    values (p_id, num, p_repo_id, p_poster_id, '', 0, p_title, p_content, p_ref, 0, false, false, p_deadline, null, p_created_at, p_updated_at)
+    returning * into i;
+  if p_watcher > 0 then
+    insert into issue_watch (user_id, issue_id, is_watching, created_at, updated_at) values (p_watcher, p_id, true, i.created_at, i.created_at)
+    on conflict (user_id, issue_id) do update set is_watching = true, updated_at = excluded.updated_at where not issue_watch.is_watching;
+  end if;
+  if p_threads = 1 then
+    insert into notification (user_id, repo_id, status, source, issue_id, comment_id, updated_by, created_at, updated_at)
+    select f.uid, p_repo_id, 1, p_source, p_id, 0, p_poster_id, p_thread_at, p_thread_at
+    from (
+      select w.user_id as uid, 2 as kind from watch w
+      where w.repo_id = p_repo_id and w.mode in (1, 3) and p_repo_watchers and w.user_id > 0 and w.user_id <> p_poster_id
+        and w.user_id not in (select user_id from blocked_user where block_id = p_poster_id)
+    ) f join "user" u on u.id = f.uid
+    order by f.kind, f.uid
+    on conflict (user_id, issue_id) where issue_id <> 0 do update set
+      status = case when notification.status = 2 then 1 else notification.status end,
+      comment_id = case when notification.status = 2 then excluded.comment_id else notification.comment_id end,
+      repo_id = excluded.repo_id, source = excluded.source,
+      updated_by = excluded.updated_by, updated_at = excluded.updated_at;
+  elsif p_threads = 2 then
+    insert into notification (user_id, repo_id, status, source, issue_id, comment_id, updated_by, created_at, updated_at)
+    select r.uid, p_repo_id, 1, p_source, p_id, 0, p_poster_id, p_thread_at, p_thread_at
+    from unnest(p_thread_users) with ordinality as r(uid, n) order by r.n
+    on conflict (user_id, issue_id) where issue_id <> 0 do update set
+      status = case when notification.status = 2 then 1 else notification.status end,
+      comment_id = case when notification.status = 2 then excluded.comment_id else notification.comment_id end,
+      repo_id = excluded.repo_id, source = excluded.source,
+      updated_by = excluded.updated_by, updated_at = excluded.updated_at;
+  end if;
+  if p_receivers is not null then
+    insert into "action" (user_id, op_type, act_user_id, repo_id, comment_id, ref_name, is_private, content, created_at)
+    select r.uid, p_op, p_poster_id, p_repo_id, 0, '', p_is_private, i.index || '|' || p_action_content, p_action_at
+    from unnest(p_receivers) with ordinality as r(uid, n) order by r.n;
+  end if;
+  update repository set num_open_issues = num_open_issues + 1 where id = p_repo_id;
+  return next i;
 end
 $$`);
   }
