@@ -29,7 +29,10 @@
 //
 // The same queue holds a hot write's first write (the new row) and its last writes that nothing reads
 // back in the request (its notification threads and feed rows, `tailWrite`): sent with the counter
-// updates, after the first write and before the counters.
+// updates, after the first write and before the counters. A first write may `combine` the whole queue
+// into one call of a database function (a new issue's or comment's, lib/issues/issues.ts): it does the
+// same statements in the same order, the counter row's update last, so the locks and the convergence
+// above are those of the statements it replaces.
 import { Utils, type EntityManager, type EntityName } from '@mikro-orm/core';
 import { textOf } from '../../model/raw.ts';
 import { executeSql } from '../../model/sql.ts';

@@ -93,10 +93,11 @@ export const noContent = (): Reply => ({ status: 204 });
 export const isStream = (b: unknown): b is Readable => !!b && typeof (b as Readable).pipe === 'function';
 
 /**
- * A write handler whose writes, in its common case, are all queued on the request's WriteQueue (lib/db/counters.ts:
- * `tailWrite`, `addCounters`): the interpreter opens no transaction before it, its reads run alone (under
- * READ COMMITTED each statement of a transaction takes a new snapshot anyway, so they see what they
- * would have seen inside one), and the queued writes go at the end as one multi-statement text, which
+ * A write handler whose writes, in its common case, are all queued on the request's WriteQueue
+ * (lib/db/counters.ts: `firstWrite`, `tailWrite`, `addCounters`): the interpreter opens no transaction
+ * before it, its reads run alone (under READ COMMITTED each statement of a transaction takes a new
+ * snapshot anyway, so they see what they would have seen inside one), and the queued writes go at the
+ * end as one call of a database function (a first write's `combine`) or one multi-statement text, which
  * PostgreSQL runs as one implicit transaction: all or nothing, one round trip, and the row locks they
  * take are held for that statement only. Invariant: before any write it does not queue (a row whose
  * insert a hook's payload needs now, a flush of changed entities, a recount), the handler calls
