@@ -209,6 +209,35 @@ test('firstWrite: whatever runs queued writes early (a second tail write of a ta
   assert.is(await topicNamed('first-2-tail-b'), 1);
 });
 
+test('firstWrite with combine: the whole queue as the one statement it answers; as it is when it answers null', async () => {
+  const q = new WriteQueue();
+  q.deferTails();
+  const em = db.db.orm.em.fork();
+  await addCounters(em, q, 'topic', topicId, { repo_count: 1 });
+  await tailWrite(em, q, 'topic', NEW_TOPIC, ['combined-tail'], { kind: 'topic' });
+  let seen: unknown[] = [];
+  q.firstWrite({
+    sql: NEW_TOPIC_ID,
+    params: ['combined'],
+    combine: (tails, counters) => {
+      seen = [tails.map((t) => t.part?.kind), counters.map((c) => [c.table, c.id, c.add.get('repo_count')])];
+      return { sql: 'select 1', params: [] };
+    },
+  });
+  assert.equal(
+    q.take().map((w) => w.sql),
+    ['select 1'],
+  );
+  assert.equal(seen, [['topic'], [['topic', topicId, 1]]]);
+  assert.equal(q.take(), [], 'taken off the queue');
+  q.firstWrite({ sql: NEW_TOPIC_ID, params: ['not-combined'], combine: () => null });
+  await addCounters(em, q, 'topic', topicId, { repo_count: 1 });
+  assert.equal(
+    q.take().map((w) => w.sql.split(' ')[0]),
+    ['insert', 'update'],
+  );
+});
+
 test('tail writes roll back with their transaction', async () => {
   const em = db.db.orm.em.fork();
   const writes = new WriteQueue();
