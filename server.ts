@@ -25,6 +25,9 @@ import { SecretBox } from './lib/auth/secretbox.ts';
 import { repoPathFor, type Services } from './lib/http/services.ts';
 import { clockOf, requestEm, type Orm } from './model/db.ts';
 import { answerCache } from './lib/http/answer-cache.ts';
+import { answerScopes } from './lib/http/answer-scopes.ts';
+import { ROW_STATE } from './lib/http/request.ts';
+import type { RouteSpec } from './table/route-spec.ts';
 import { ReadAhead } from './lib/http/read-ahead.ts';
 import { openApiDocument } from './table/openapi.ts';
 import { serveAvatars } from './lib/users/avatar-serve.ts';
@@ -49,6 +52,7 @@ export interface AppOptions {
 }
 
 const STATE_AUTH = 'cairnAuth';
+const STATE_ANSWERED = 'cairnAnswered';
 
 /** The instance secret: [security] SECRET_KEY, or a key generated once under the data path. */
 export function secretKey(cfg: Config): string {
@@ -194,11 +198,13 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
   ) {
     api.push(
       answerCache({
-        snapshot: () =>
-          clock.snapshot().then((s) => {
+        read: () =>
+          clock.read().then((gen) => {
             outage.answered();
-            return s;
+            return gen;
           }),
+        changedAfter: (gen, scopes) => clock.changedAfter(gen, scopes),
+        scopesOf: (ctx) => answerScopes((ctx.state[ROW_STATE] as RouteSpec | undefined)?.handler, ctx.state[STATE_ANSWERED]),
         maxBytes: config.CACHE.ANSWERS_MAX_MB * 1024 * 1024,
         maxAgeMs: config.answersMaxAgeMs,
         cachedRow: (ctx) => router.cached(ctx),
@@ -289,7 +295,9 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
       }
       sendJson(ctx, outcome.status, errorBody(outcome.status, outcome.message, outcome));
     },
-    render(ctx, _s, reply: Reply) {
+    render(ctx, s, reply: Reply) {
+      // The state a kept answer's scopes are read from (lib/http/answer-scopes.ts).
+      ctx.state[STATE_ANSWERED] = s;
       ctx.status = reply.status;
       for (const [k, v] of Object.entries(reply.headers ?? {})) ctx.set(k, v);
       if (reply.body === undefined || reply.status === 204) {

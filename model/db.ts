@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { entities } from './entities.ts';
 import { migrations } from './migrations/index.ts';
-import { embeddedClock, postgresClock, type DbClock } from './db-clock.ts';
+import { embeddedClock, MARK_ALL, postgresClock, type DbClock } from './db-clock.ts';
 import { onRepositoryChange } from '../git/changes.ts';
 
 export type Orm = MikroORM;
@@ -88,9 +88,16 @@ export async function openDatabase(cfg: Config, opts: { memory?: boolean; log?: 
       },
     });
     // Announcements fall back to the pool when the clock's own connection cannot be opened.
-    const viaPool = () => orm.em.getConnection().execute('select pg_current_xact_id()');
-    const askViaPool = async (text: string) =>
-      String(Object.values((await orm.em.getConnection().execute<Record<string, unknown>[]>(text))[0] ?? {})[0]);
+    const viaPool = () => orm.em.getConnection().execute(MARK_ALL);
+    // knex binds `?` in order: each `$n` of the text becomes one, with its value.
+    const askViaPool = async (text: string, params: unknown[]) => {
+      const values: unknown[] = [];
+      const sql = text.replace(/\$(\d+)/g, (_, n: string) => {
+        values.push(params[Number(n) - 1]);
+        return '?';
+      });
+      return (await orm.em.getConnection().execute<Record<string, unknown>[]>(sql, values))[0] ?? {};
+    };
     const { connectMs: clockConnectMs, statementMs: clockStatementMs } = cfg.databaseTimeouts;
     return handle(orm, postgresClock(cfg.DATABASE.URL, { viaPool, askViaPool, connectMs: clockConnectMs, statementMs: clockStatementMs }));
   }
