@@ -7,11 +7,12 @@
 // - `repository`: the addressed repository's row and issues (and comments, counted on them), and its
 //   parent's row when it is a fork (the answer shows the parent). Git data, permissions, users, labels
 //   and milestones are marked `*`.
-// - `caller`: the signed-in user; the answer reads no row with a narrow mark.
+// - `account`: a user or organization (`GET /user`, `/users/{username}`, `/orgs/{org}`): users, stars,
+//   follows and memberships, all marked `*`; the answer reads no row with a narrow mark.
 // A kept row not listed depends on every change (lists over many repositories, other users).
 import type { RequestState } from './request.ts';
 
-export type AnswerDependence = 'repository' | 'caller';
+export type AnswerDependence = 'repository' | 'account';
 
 /** Kept rows, by handler key, whose answers depend on narrow scopes (test/lib/answer-scopes.test.ts checks they are kept rows). */
 export const NARROW_ANSWERS: Readonly<Record<string, AnswerDependence>> = {
@@ -27,7 +28,9 @@ export const NARROW_ANSWERS: Readonly<Record<string, AnswerDependence>> = {
   'issues.list': 'repository',
   'issues.get': 'repository',
   'labels.list': 'repository',
-  'users.me': 'caller',
+  'users.me': 'account',
+  'users.get': 'account',
+  'orgs.get': 'account',
 };
 
 /** The scopes an answer of this row, made with this state, depends on besides `*` (null: every change). */
@@ -39,8 +42,8 @@ export function answerScopes(handler: string | undefined, s: RequestState | unde
       if (!repo) return null;
       return repo.isFork && repo.forkId ? [`repo:${repo.id}`, `repo:${repo.forkId}`] : [`repo:${repo.id}`];
     }
-    case 'caller':
-      return s.auth.doer ? [`user:${s.auth.doer.id}`] : null;
+    case 'account':
+      return [];
     default:
       return null;
   }

@@ -26,6 +26,9 @@ const NARROW: Record<string, string> = {
   resource_index: `perform "change_mark_put"(case when r."kind" = 'issue' then 'repo:' || r."group_id" else '*' end) from (select new."kind", new."group_id" where tg_op <> 'DELETE' union select old."kind", old."group_id" where tg_op <> 'INSERT') r("kind", "group_id")`,
   action: `perform "change_mark_put"(coalesce('repo:' || r."repo_id", '*')) from (select new."repo_id" where tg_op <> 'DELETE' union select old."repo_id" where tg_op <> 'INSERT') r("repo_id")`,
   hook_task: `perform "change_mark_put"(case when r."repo_id" > 0 then 'repo:' || r."repo_id" else '*' end) from (select new."repo_id" where tg_op <> 'DELETE' union select old."repo_id" where tg_op <> 'INSERT') r("repo_id")`,
+  // A token's use is stamped at most once a minute (lib/auth/auth.ts); no kept answer shows the stamp.
+  // Anything else of a token (a new one, a revocation, its scopes) changes who may read what: `*`.
+  access_token: `perform "change_mark_put"(case when tg_op = 'UPDATE' and to_jsonb(old) - 'updated_at' = to_jsonb(new) - 'updated_at' then 'token:' || new."id" else '*' end)`,
   notification: `perform "change_mark_put"(coalesce('user:' || r."user_id", '*')) from (select new."user_id" where tg_op <> 'DELETE' union select old."user_id" where tg_op <> 'INSERT') r("user_id")`,
 };
 
@@ -54,7 +57,8 @@ begin
   return null;
 end $$`);
     }
-    // Every table of the schema but the marks themselves and the migrations' bookkeeping.
+    // Every table of the schema but the marks themselves (the migrations' bookkeeping too: a migration
+    // another process ran marks `*`).
     const narrow = Object.keys(NARROW)
       .map((t) => `'${t}'`)
       .join(', ');
@@ -62,7 +66,7 @@ end $$`);
 declare t text;
 begin
   for t in select c.relname from pg_class c where c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'p')
-      and c.relname not in ('change_mark', 'cairn_migrations') loop
+      and c.relname <> 'change_mark' loop
     execute format('create trigger "change_mark_rows" after insert or update or delete on %I for each row execute function %I()', t,
       case when t in (${narrow}) then 'change_mark_' || t else 'change_mark_all' end);
     execute format('create trigger "change_mark_truncate" after truncate on %I for each statement execute function "change_mark_all"()', t);

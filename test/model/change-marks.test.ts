@@ -18,7 +18,7 @@ test.after(async () => {
 
 const sql = <T>(text: string, params: unknown[] = []) => env.db.db.orm.em.fork().getConnection().execute<T[]>(text, params);
 
-test('every table has a row trigger and a truncate trigger that mark changes, but the marks and the migrations', async () => {
+test('every table has a row trigger and a truncate trigger that mark changes, but the marks themselves', async () => {
   const rows = await sql<{ table: string; triggers: string[] | null }>(
     `select c.relname as "table", (select array_agg(t.tgname::text order by t.tgname) from pg_trigger t
        where t.tgrelid = c.oid and t.tgname in ('change_mark_rows', 'change_mark_truncate')) as triggers
@@ -26,7 +26,7 @@ test('every table has a row trigger and a truncate trigger that mark changes, bu
   );
   assert.ok(rows.length > 50, `${rows.length} tables`);
   const missing = rows
-    .filter((r) => !['change_mark', 'cairn_migrations'].includes(r.table))
+    .filter((r) => r.table !== 'change_mark')
     .filter((r) => (r.triggers ?? []).join(',') !== 'change_mark_rows,change_mark_truncate')
     .map((r) => r.table);
   assert.equal(missing, [], 'tables whose changes no kept answer would see (give them the triggers of migration ChangeMarks)');
@@ -64,6 +64,18 @@ test('a new issue and a new comment mark their repository (and users), not every
     assert.is(r.status, 204, r.text);
   });
   assert.ok(collaborator.includes('*'), collaborator.join(' '));
+});
+
+test("the stamp of a token's use marks only the token; its revocation marks everything", async () => {
+  const [t] = await sql<{ id: number }>('select id from access_token order by id limit 1');
+  const used = await marked(async () => {
+    await sql("update access_token set updated_at = updated_at + interval '1 second' where id = ?", [t!.id]);
+  });
+  assert.equal(used, [`token:${t!.id}`]);
+  const revoked = await marked(async () => {
+    await sql('delete from access_token where id = ?', [t!.id]);
+  });
+  assert.equal(revoked, ['*']);
 });
 
 test('a row that declares narrow scopes is a kept row', () => {
