@@ -92,6 +92,16 @@ export const sql: SqlTag = Object.assign((strings: TemplateStringsArray, ...valu
   empty: new Sql([''], []),
 });
 
+/**
+ * A fragment from a text with `?` placeholders and its values, in order: the `{ sql, params }` pairs of
+ * the repository search's condition builders, spliced into a statement of this module.
+ */
+export function fromPlaceholders(f: { sql: string; params: readonly unknown[] }): Sql {
+  const parts = f.sql.split('?');
+  if (parts.length !== f.params.length + 1) throw new Error(`${parts.length - 1} placeholders for ${f.params.length} values`);
+  return new Sql(parts, f.params);
+}
+
 /** A statement as the connection takes it: a fragment, or a fixed text with `?` placeholders and its values. */
 type Statement = Sql | string;
 
@@ -105,6 +115,18 @@ const paramsOf = (q: Statement, params: readonly unknown[] | undefined) => (type
  */
 export function executeSql<R = Record<string, unknown>>(em: EntityManager, q: Statement, params?: readonly unknown[]): Promise<R[]> {
   return em.getConnection().execute<R[]>(textOf(q), [...paramsOf(q, params)], 'all', em.getTransactionContext());
+}
+
+/**
+ * Runs a write on the EntityManager's connection, in its transaction when one is open, and answers the
+ * number of rows it changed (PostgreSQL's row count: inserted, updated or deleted). Like `executeSql`,
+ * it flushes nothing first.
+ */
+export async function writeSql(em: EntityManager, q: Statement, params?: readonly unknown[]): Promise<number> {
+  const res = await em
+    .getConnection()
+    .execute<{ affectedRows: number }>(textOf(q), [...paramsOf(q, params)], 'run', em.getTransactionContext());
+  return Number(res.affectedRows);
 }
 
 /**
