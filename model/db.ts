@@ -11,6 +11,7 @@ import { entities } from './entities.ts';
 import { migrations } from './migrations/index.ts';
 import { embeddedClock, postgresClock, type DbClock } from './db-clock.ts';
 import { onRepositoryChange } from '../git/changes.ts';
+import { executeSql, sql } from './sql.ts';
 
 export type Orm = MikroORM;
 
@@ -88,9 +89,8 @@ export async function openDatabase(cfg: Config, opts: { memory?: boolean; log?: 
       },
     });
     // Announcements fall back to the pool when the clock's own connection cannot be opened.
-    const viaPool = () => orm.em.getConnection().execute('select pg_current_xact_id()');
-    const askViaPool = async (text: string) =>
-      String(Object.values((await orm.em.getConnection().execute<Record<string, unknown>[]>(text))[0] ?? {})[0]);
+    const viaPool = () => executeSql(orm.em, sql`select pg_current_xact_id()`);
+    const askViaPool = async (text: string) => String(Object.values((await executeSql(orm.em, sql.raw(text)))[0] ?? {})[0]);
     const { connectMs: clockConnectMs, statementMs: clockStatementMs } = cfg.databaseTimeouts;
     return handle(orm, postgresClock(cfg.DATABASE.URL, { viaPool, askViaPool, connectMs: clockConnectMs, statementMs: clockStatementMs }));
   }
