@@ -24,6 +24,7 @@ import { isStream, type Reply } from './lib/http/handler.ts';
 import { SecretBox } from './lib/auth/secretbox.ts';
 import { repoPathFor, type Services } from './lib/http/services.ts';
 import { clockOf, requestEm, type Orm } from './model/db.ts';
+import { onStatementAnswered } from './model/connection.ts';
 import { answerCache } from './lib/http/answer-cache.ts';
 import { ReadAhead } from './lib/http/read-ahead.ts';
 import { openApiDocument } from './table/openapi.ts';
@@ -92,8 +93,7 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
   // A database outage is logged when it begins and when the database answers again (lib/db/outage.ts).
   const outage = outageLog(logger);
   if (clockOf(orm) && config.DATABASE.URL) {
-    const knex = orm.em.getConnection().getKnex();
-    knex.on('query-response', () => outage.answered());
+    onStatementAnswered(orm, () => outage.answered());
   }
   const sendJson = (ctx: Context, status: number, body: unknown) => {
     ctx.status = status;

@@ -5,7 +5,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import { User, type IUser } from '../../model/user.ts';
 import { mapPrefixed, plainPrefixed, prefixedColumns } from '../../model/raw.ts';
-import { readRows } from '../../model/sql.ts';
+import { executeSql, readRows, sql } from '../../model/sql.ts';
 import type { TaskInfo } from './auth-types.ts';
 
 export const TOKEN_RE = /^[0-9a-f]{40}$/;
@@ -135,12 +135,10 @@ export async function findToken(
 /** A running actions task whose job token is `value`, or null (forgejo-facts 2.10: task tokens). */
 export async function findTaskToken(em: EntityManager, value: string): Promise<TaskInfo | null> {
   if (!TOKEN_RE.test(value)) return null;
-  const rows = await em
-    .getConnection()
-    .execute<{ id: number; repo_id: number; is_fork_pull_request: boolean; token_hash: string; token_salt: string }[]>(
-      `select id, repo_id, is_fork_pull_request, token_hash, token_salt from action_task where token_last_eight = ? and status = 'running'`,
-      [value.slice(-8)],
-    );
+  const rows = await executeSql<{ id: number; repo_id: number; is_fork_pull_request: boolean; token_hash: string; token_salt: string }>(
+    em,
+    sql`select id, repo_id, is_fork_pull_request, token_hash, token_salt from action_task where token_last_eight = ${value.slice(-8)} and status = 'running'`,
+  );
   for (const t of rows) {
     if (matches(value, t)) return { id: Number(t.id), repoId: Number(t.repo_id), isForkPullRequest: t.is_fork_pull_request };
   }

@@ -12,7 +12,7 @@ import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../../config.ts';
 import type { Orm } from '../../model/db.ts';
 import { HttpError } from './errors.ts';
-import { knexStore } from '../auth/limits.ts';
+import { storePool } from '../../model/connection.ts';
 
 export const RATE_LIMITED = 'API rate limit exceeded, try again later';
 
@@ -34,7 +34,7 @@ export function createApiLimiter(cfg: Config, orm: Orm): ApiLimiter | null {
   if (!s.ENABLED) return null;
   const store = (points: number) =>
     new RateLimiterPostgres({
-      storeClient: knexStore(orm),
+      storeClient: storePool(orm),
       storeType: 'pool',
       tableName: 'auth_limit',
       tableCreated: true,
