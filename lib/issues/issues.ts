@@ -7,7 +7,7 @@ import type { IRepository } from '../../model/repo.ts';
 import { isSiteAdmin, need, type RequestState } from '../http/request.ts';
 import { addCounters, firstWrite, learnCountersOf, lockCounterRows } from '../db/counters.ts';
 import { mapPrefixed, plainPrefixed, plainRows, prefixedColumns, textOf } from '../../model/raw.ts';
-import { executeSql, readRows } from '../../model/sql.ts';
+import { executeSql, readRows, sql, writeSql } from '../../model/sql.ts';
 import { Slot, type ReadAhead } from '../http/read-ahead.ts';
 
 /** Forgejo truncates titles to 255 bytes (forgejo-facts 9), on a character boundary. */
@@ -331,23 +331,19 @@ function numberAtCommit(em: EntityManager, id: number, values: unknown[], insert
 /** The user watches the issue: one upsert (the pair is unique); a row that watches already is left as it is. */
 export async function watchIssue(em: EntityManager, issueId: number, userId: number): Promise<void> {
   const now = new Date();
-  await em.getConnection().execute(
-    `insert into issue_watch (user_id, issue_id, is_watching, created_at, updated_at) values (?, ?, true, ?, ?)
+  await writeSql(
+    em,
+    sql`insert into issue_watch (user_id, issue_id, is_watching, created_at, updated_at) values (${userId}, ${issueId}, true, ${now}, ${now})
     on conflict (user_id, issue_id) do update set is_watching = true, updated_at = excluded.updated_at where not issue_watch.is_watching`,
-    [userId, issueId, now, now],
-    'run',
-    em.getTransactionContext(),
   );
 }
 
 /** Make sure the next allocated number is above `index` (migrations keep the source's numbers). */
 export async function raiseIndex(em: EntityManager, repoId: number, index: number): Promise<void> {
-  await em.getConnection().execute(
-    `insert into resource_index (kind, group_id, max_index) values ('issue', ?, ?)
+  await writeSql(
+    em,
+    sql`insert into resource_index (kind, group_id, max_index) values ('issue', ${repoId}, ${index})
      on conflict (kind, group_id) do update set max_index = greatest(resource_index.max_index, excluded.max_index)`,
-    [repoId, index],
-    'run',
-    em.getTransactionContext(),
   );
 }
 
@@ -434,15 +430,11 @@ export async function countNewComment(em: EntityManager, issue: IIssue): Promise
 export async function recountComments(em: EntityManager, issue: IIssue): Promise<void> {
   await em.flush();
   await lockCounterRows(em, { issue: [issue.id] });
-  const rows = await em
-    .getConnection()
-    .execute<{ num_comments: number; updated_at: Date }[]>(
-      'update issue set num_comments = (select count(*) from comment c where c.issue_id = issue.id and c.type = ?), updated_at = ? where id = ? returning num_comments, updated_at',
-      [CommentType.comment, new Date(), issue.id],
-      'all',
-      em.getTransactionContext(),
-    );
-  learnCountersOf(em, Issue, issue, { numComments: Number(rows[0].num_comments), updatedAt: new Date(rows[0].updated_at) });
+  const [row] = await executeSql<{ num_comments: number; updated_at: Date }>(
+    em,
+    sql`update issue set num_comments = (select count(*) from comment c where c.issue_id = issue.id and c.type = ${CommentType.comment}), updated_at = ${new Date()} where id = ${issue.id} returning num_comments, updated_at`,
+  );
+  learnCountersOf(em, Issue, issue, { numComments: Number(row!.num_comments), updatedAt: new Date(row!.updated_at) });
 }
 
 /**
@@ -455,36 +447,35 @@ export async function recountIssueTotals(
   what: { repoIds?: number[]; labelIds?: number[]; milestoneIds?: number[] },
 ): Promise<void> {
   await em.flush();
-  const run = (sql: string, params: unknown[]) => em.getConnection().execute(sql, params, 'run', em.getTransactionContext());
   const repoIds = [...new Set(what.repoIds ?? [])];
   const labelIds = [...new Set(what.labelIds ?? [])].filter((id) => id > 0);
   const milestoneIds = [...new Set(what.milestoneIds ?? [])].filter((id) => id > 0);
   await lockCounterRows(em, { repository: repoIds, label: labelIds, milestone: milestoneIds });
   if (repoIds.length) {
-    await run(
-      `update repository r set
+    await writeSql(
+      em,
+      sql`update repository r set
       num_open_issues = (select count(*) from issue i where i.repo_id = r.id and not i.is_pull and not i.is_closed),
       num_open_pulls = (select count(*) from issue i where i.repo_id = r.id and i.is_pull and not i.is_closed)
-      where r.id in (${repoIds.map(() => '?').join(',')})`,
-      repoIds,
+      where r.id in (${sql.list(repoIds)})`,
     );
   }
   if (labelIds.length) {
-    await run(
-      `update label l set
+    await writeSql(
+      em,
+      sql`update label l set
       num_issues = (select count(*) from issue_label il where il.label_id = l.id),
       num_closed_issues = (select count(*) from issue_label il join issue i on i.id = il.issue_id where il.label_id = l.id and i.is_closed)
-      where l.id in (${labelIds.map(() => '?').join(',')})`,
-      labelIds,
+      where l.id in (${sql.list(labelIds)})`,
     );
   }
   if (milestoneIds.length) {
-    await run(
-      `update milestone m set
+    await writeSql(
+      em,
+      sql`update milestone m set
       num_issues = (select count(*) from issue i where i.milestone_id = m.id),
       num_closed_issues = (select count(*) from issue i where i.milestone_id = m.id and i.is_closed)
-      where m.id in (${milestoneIds.map(() => '?').join(',')})`,
-      milestoneIds,
+      where m.id in (${sql.list(milestoneIds)})`,
     );
   }
   // Entities already in this EntityManager keep their old counters; callers re-read what they return.

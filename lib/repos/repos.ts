@@ -19,7 +19,7 @@ import { ProtectedBranch, ProtectedTag } from '../../model/branch-protection.ts'
 import { CommitStatus } from '../../model/commit-status.ts';
 import { User, type IUser } from '../../model/user.ts';
 import { mapPrefixed, plainPrefixed, prefixedColumns } from '../../model/raw.ts';
-import { readRows } from '../../model/sql.ts';
+import { executeSql, readRows, sql } from '../../model/sql.ts';
 import { DEFAULT_UNITS, Mode, Unit, userPermission, type UnitName } from '../auth/perm.ts';
 import { checkRepoName } from '../users/index.ts';
 import { badRequest, conflict, unprocessable } from '../http/errors.ts';
@@ -483,15 +483,11 @@ export async function renameRepository(
 export async function recountForks(em: EntityManager, baseId: number): Promise<void> {
   await em.flush();
   await lockCounterRows(em, { repository: [baseId] });
-  const rows = await em
-    .getConnection()
-    .execute<{ num_forks: number }[]>(
-      'update repository r set num_forks = (select count(*) from repository f where f.fork_id = r.id) where r.id = ? returning num_forks',
-      [baseId],
-      'all',
-      em.getTransactionContext(),
-    );
-  if (rows.length) learnCounters(em, Repository, baseId, { numForks: Number(rows[0].num_forks) });
+  const rows = await executeSql<{ num_forks: number }>(
+    em,
+    sql`update repository r set num_forks = (select count(*) from repository f where f.fork_id = r.id) where r.id = ${baseId} returning num_forks`,
+  );
+  if (rows.length) learnCounters(em, Repository, baseId, { numForks: Number(rows[0]!.num_forks) });
 }
 
 /**
