@@ -99,7 +99,7 @@ export async function openDatabase(cfg: Config, opts: { memory?: boolean; log?: 
     dataDir = path.join(cfg.dataPath, 'pglite');
     fs.mkdirSync(dataDir, { recursive: true });
   }
-  // Loaded only for the embedded database: a server on PostgreSQL does not hold PGlite and its driver (issue 10).
+  // Loaded only for the embedded database: a server on PostgreSQL does not hold PGlite and its driver.
   const [{ PGlite }, { PGliteDriver }, { pg_trgm }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('mikro-orm-pglite'),

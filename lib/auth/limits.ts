@@ -1,4 +1,4 @@
-// Limits on failed authentication (issue 9, item 12): wrong passwords, wrong one-time passwords and
+// Limits on failed authentication: wrong passwords, wrong one-time passwords and
 // wrong or unknown tokens are counted per window of [security.login_limit] WINDOW seconds, and over
 // a limit the answer is 429 with Retry-After. The counters live in PostgreSQL (rate-limiter-flexible's
 // store, table `auth_limit`), so every cairn process on the database shares them.

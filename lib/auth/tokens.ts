@@ -20,7 +20,7 @@ export function hashToken(value: string, salt: string): string {
 
 /**
  * The hash of a presented token under a stored salt, as bytes: a pure function of the two, so a small
- * process-wide memo is safe (issue 10: an HMAC per request was 4 % of the CPU of a GET with a token).
+ * process-wide memo is safe (an HMAC per request was 4 % of the CPU of a GET with a token).
  * It answers only what the HMAC would, so a wrong or deleted token fails as before; cleared when full.
  */
 const presented = new Map<string, { salt: string; hash: Buffer }>();
@@ -89,7 +89,7 @@ export async function findToken(
   if (!TOKEN_RE.test(value)) throw new TokenLookupError(`access token does not exist [sha: ${value}]`);
   // The text is built once: a named statement is looked up by it on every request. Lists are
   // `array(select ...)` with no order, sorted here: an aggregate or a sort is a plan node PostgreSQL
-  // sets up on every execution, whether it finds rows or not (issue 10).
+  // sets up on every execution, whether it finds rows or not.
   const statement = (select = '', join = '') => `select t.id, t.uid, t.scope, t.token_hash, t.token_salt, t.updated_at,
             array(select r.repo_id from access_token_repo r where r.token_id = t.id) as repo_ids,
             ${prefixedColumns(em, User, 'u')}${select}

@@ -350,7 +350,7 @@ export async function verifyIncoming(em: EntityManager, cfg: Config, services: S
     (cached && verifySignature(cached, data, sig.signature)) ||
     verifySignature(await fetchKey(db, cfg, services, sig.keyId), data, sig.signature);
   if (!verified) throw new FederationError('signature does not verify');
-  // The body is read only for a signer whose signature holds (issue 9, item 13); the signed Digest then vouches for it.
+  // The body is read only for a signer whose signature holds; the signed Digest then vouches for it.
   if (sig.headers.includes('digest') && req.headers.digest !== digestOf((await req.readBody()) ?? ''))
     throw new FederationError('Digest does not match the body');
   return sig.keyId;

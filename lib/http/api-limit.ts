@@ -1,4 +1,4 @@
-// Rate limits on the API that callers can see (issue 13, item 3; GitHub's header names). With
+// Rate limits on the API that callers can see (GitHub's header names). With
 // [api_rate_limit] ENABLED, every /api/v1 request takes a point from its caller's budget of the
 // window: a signed-in user's (PER_USER, whatever token or method) or, for anonymous callers, the
 // client address's (PER_ADDRESS). Each answer says where the caller stands:
@@ -28,7 +28,7 @@ export interface ApiLimiter {
   take(caller: { userId: number | null; address: () => string }): Promise<Budget>;
 }
 
-/** Null when the instance sets no limits (issue 10: a request then awaits nothing for them). */
+/** Null when the instance sets no limits (a request then awaits nothing for them). */
 export function createApiLimiter(cfg: Config, orm: Orm): ApiLimiter | null {
   const s = cfg.API_RATE_LIMIT;
   if (!s.ENABLED) return null;

@@ -81,7 +81,7 @@ const ISSUE_READ = new Slot<{ repoId: number; index: number; row: Record<string,
 /**
  * Keeps the issue `issueByIndexColumn` selected in `row` (null when there is none) for the request's
  * first `findIssueByIndex` of that number (its ISSUE loader; lib/http/read-ahead.ts): one statement less
- * for every request below `{R}/issues/{index}` with a token (issue 10).
+ * for every request below `{R}/issues/{index}` with a token.
  */
 export function keepIssueRead(ahead: ReadAhead, repoId: number, index: number, row: Record<string, unknown>): void {
   ahead.keep(ISSUE_READ, { repoId, index, row });
@@ -89,7 +89,7 @@ export function keepIssueRead(ahead: ReadAhead, repoId: number, index: number, r
 
 /**
  * The issue numbered `index` of the repository, managed as `em.findOne` would give it, from one fixed
- * statement (model/sql.ts readRows); with `plain`, a plain object (issue 10: mapping it into the
+ * statement (model/sql.ts readRows); with `plain`, a plain object (mapping it into the
  * identity map was about a twentieth of the server's CPU of a new comment).
  */
 export async function findIssueByIndex(
@@ -155,7 +155,7 @@ export interface NewIssue {
   watcherId?: number;
   /**
    * Nothing changes the new issue's row after its insert (no milestone, labels, assignees or closing
-   * follow): it is given as a plain object, not a managed entity (issue 10).
+   * follow): it is given as a plain object, not a managed entity.
    */
   plain?: boolean;
   /** The id the new row takes, drawn from the table's sequence beforehand (`nextIdOf`); else the insert draws it. */
@@ -234,7 +234,7 @@ export const insertAlone =
 const insertText = (insert: RowInsert) => textOf([insert.ctes], () => `with ${insert.ctes} select * from x`);
 
 /**
- * The number and the row of a new issue in one statement (issue 10): the number's row lock on
+ * The number and the row of a new issue in one statement: the number's row lock on
  * `resource_index` is held until COMMIT and every other writer of the repository waits for it, so it is
  * taken by the insert itself, with the poster's watch (`watcherId`) in the same statement.
  */
@@ -311,7 +311,7 @@ export const numberPending = (issue: IIssue): boolean => unnumbered.has(issue);
  * firstWrite), or null when the transaction cannot queue it (the caller inserts now). The number's
  * row lock on `resource_index` makes every other writer of the repository wait until COMMIT; taken
  * with COMMIT, it is held for PostgreSQL's part of one round trip instead of the request's work between
- * two (issue 10: on one repository, 64 connections made 20-30 % more new issues a second, each with
+ * two (on one repository, 64 connections made 20-30 % more new issues a second, each with
  * less CPU, once the lock no longer waited for an event-loop turn). Until then the issue is the row as it will be inserted (`id` drawn
  * beforehand, the columns' defaults, `index` 0), which is what its event's notification threads and
  * feed rows need; the feed row reads the number in SQL. The inserted row replaces it when the
@@ -379,7 +379,7 @@ export function commentInsert(issue: IIssue, posterId: number, content: string, 
  * A plain comment whose row goes with COMMIT, as the first statement sent then (lib/db/counters.ts
  * firstWrite), or null when the transaction cannot queue it (the caller inserts now): its id was drawn
  * beforehand, so its event's notification threads and feed rows need nothing of the insert's answer,
- * and the statement that inserts it takes no round trip of its own (issue 10). Until then the comment
+ * and the statement that inserts it takes no round trip of its own. Until then the comment
  * is what the insert will write (`insert`, made by `commentInsert` with that id); the inserted row
  * replaces it when the statement answers.
  */

@@ -313,7 +313,7 @@ export async function repoUnits(em: EntityManager, repoId: number): Promise<IRep
 /**
  * Selected with a repository `r`: its units (in no order: `repoFromRow` sorts them), and whether a
  * transfer is pending. An `array(...)` of rows, not `json_agg`: PostgreSQL sets up an aggregate, and
- * a sort, on every execution of a prepared statement (issue 10: 0.02 ms of backend CPU less for the
+ * a sort, on every execution of a prepared statement (0.02 ms of backend CPU less for the
  * statement of `GET {R}` with a token, with the same change in the access facts, lib/auth/perm.ts).
  */
 const REPO_EXTRAS = `to_json(array(select x from repo_unit x where x.repo_id = r.id)) as units,
@@ -393,7 +393,7 @@ export const repoByNameLateral = (em: EntityManager, more = '') =>
  * What another statement of this request read with `repoByNameLateral`, for the request's first
  * `findRepoByName` of that name (its REPO loader, before anything changed; plain objects for a request
  * that changes nothing, managed entities for a write): one statement instead of two for every request
- * below `{R}` with a token (issue 10).
+ * below `{R}` with a token.
  */
 const REPO_READ = new Slot<{ ownerName: string; repoName: string; row: RepoRow | undefined }>('repository read with the token');
 

@@ -50,7 +50,7 @@ export function keepStarCount(ahead: ReadAhead, uid: number, count: number): voi
   ahead.keep(STARS_READ, { uid, count });
 }
 
-/** How many repositories a user has starred: a plain count, unless this request read it already (issue 10: GET /user). */
+/** How many repositories a user has starred: a plain count, unless this request read it already (GET /user). */
 export async function starCount(em: EntityManager, uid: number, ahead?: ReadAhead): Promise<number> {
   const known = ahead?.peek(STARS_READ);
   if (known && known.uid === uid) return known.count;
