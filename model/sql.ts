@@ -6,6 +6,7 @@
 //   const rows = await readRows<{ id: number }>(em, [Issue], sql`select id from issue where repo_id = ${repoId}`);
 //   const where = sql.join([sql`a = ${1}`, sql`b = ${2}`], ' and ');
 //   await executeSql(em, sql`update ${sql.id('issue')} set num_comments = num_comments + 1 where ${where}`);
+//   const changed = await writeSql(em, sql`delete from hook_task where id = ${id}`); // rows it changed
 //
 // A fragment's text never holds a value: a value is a `?` placeholder in the compiled text, and a
 // fragment interpolated into another is spliced in with its own values, in order.
