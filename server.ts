@@ -24,6 +24,7 @@ import { isStream, type Reply } from './lib/http/handler.ts';
 import { SecretBox } from './lib/auth/secretbox.ts';
 import { repoPathFor, type Services } from './lib/http/services.ts';
 import { clockOf, requestEm, type Orm } from './model/db.ts';
+import { onStatementAnswered } from './model/connection.ts';
 import { answerCache } from './lib/http/answer-cache.ts';
 import { answerScopes } from './lib/http/answer-scopes.ts';
 import { ROW_STATE } from './lib/http/request.ts';
@@ -96,8 +97,7 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
   // A database outage is logged when it begins and when the database answers again (lib/db/outage.ts).
   const outage = outageLog(logger);
   if (clockOf(orm) && config.DATABASE.URL) {
-    const knex = orm.em.getConnection().getKnex();
-    knex.on('query-response', () => outage.answered());
+    onStatementAnswered(orm, () => outage.answered());
   }
   const sendJson = (ctx: Context, status: number, body: unknown) => {
     ctx.status = status;
@@ -112,11 +112,11 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
 
   // Errors: HttpError is rendered as it says; anything else is logged with the request id and
   // answered 500 without internals. Then a large body left unread closes the connection. One
-  // middleware with the headers every answer carries (issue 10: fewer steps per request).
+  // middleware with the headers every answer carries (fewer steps per request).
   app.use(async (ctx, next) => {
     const requestId = randomUUID();
     // Headers every answer carries are set on Node's response directly: Koa's `ctx.set` builds arrays
-    // for each call (issue 10).
+    // for each call.
     const res = ctx.res;
     res.setHeader('X-Request-Id', requestId);
     res.setHeader('Cache-Control', CACHE_CONTROL);
@@ -152,7 +152,7 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
   });
 
   // What answers outside the API. None of it answers a path under /api/v1/, which goes straight to
-  // the API's middleware below (issue 10: a dozen fewer steps for every API request).
+  // the API's middleware below (a dozen fewer steps for every API request).
   const outside: Middleware[] = [];
   // The health check for load balancers and probes (lib/runtime/healthz.ts), first: it reads no credentials.
   outside.push(serveHealthCheck(config, orm, logger));
@@ -263,7 +263,7 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
       };
       const params: Record<string, string> = {};
       for (const [k, v] of Object.entries(ctx.params ?? {})) params[k] = Array.isArray(v) ? v.join('/') : String(v ?? '');
-      // What the body may be, worked out when a step reads it (issue 10: most requests read none).
+      // What the body may be, worked out when a step reads it (most requests read none).
       const wanted = () => ({
         uploads: !!auth.doer,
         // SIG checks the Digest of the text as received.
@@ -311,10 +311,10 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
         return;
       }
       if (reply.status === 205) return sendResetContent(ctx, renderJson(reply.body));
-      // Encoded once (issue 10): the tag hashes these bytes and the socket writes them, where a string
+      // Encoded once: the tag hashes these bytes and the socket writes them, where a string
       // body was encoded twice more (the hash, the write) and scanned for its length.
       const text = renderJsonBytes(reply.body);
-      // What `ctx.type = JSON_TYPE` sets, without its lookup of the type (issue 10).
+      // What `ctx.type = JSON_TYPE` sets, without its lookup of the type.
       const res = ctx.res;
       res.setHeader('Content-Type', JSON_TYPE);
       if ((ctx.method === 'GET' || ctx.method === 'HEAD') && reply.status === 200) {

@@ -1,4 +1,4 @@
-// `npm run bench` (issue 10): cairn in its own process on a database of its own, driven by a load
+// `npm run bench`: cairn in its own process on a database of its own, driven by a load
 // generator in another process, against two ceilings measured in the same run: A, a bare Koa 3 +
 // @koa/router app answering the same repository object, and B, the same app with one primary-key
 // lookup per request. Loopback only; every process is stopped and the database and data directory

@@ -6,7 +6,7 @@ import { spawnGit } from './exec.ts';
 // One long-lived `git cat-file --batch-command` per repository. --batch-command (git >= 2.36)
 // answers both `info` (what --batch-check gives) and `contents` (what --batch gives) on one pipe,
 // so a repository costs one process instead of two. Requests that arrive while others are being
-// answered are sent together, in one write, when those are done (issue 10: a write to the pipe is
+// answered are sent together, in one write, when those are done (a write to the pipe is
 // a system call and a wake-up of git, and was the largest cost of a contents read under load);
 // git answers in order.
 

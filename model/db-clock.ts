@@ -1,4 +1,4 @@
-// The database's change clock (issue 10): what lets a process keep an answer across requests and
+// The database's change clock: what lets a process keep an answer across requests and
 // still never serve one that a committed write has made wrong, whichever process wrote.
 //
 // A reading (`read()`) is PostgreSQL's `pg_current_snapshot()`, taken after the call, with the scopes

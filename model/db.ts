@@ -11,6 +11,7 @@ import { entities } from './entities.ts';
 import { migrations } from './migrations/index.ts';
 import { embeddedClock, MARK_ALL, postgresClock, type DbClock } from './db-clock.ts';
 import { onRepositoryChange } from '../git/changes.ts';
+import { executeSql, Sql, sql } from './sql.ts';
 
 export type Orm = MikroORM;
 
@@ -88,15 +89,11 @@ export async function openDatabase(cfg: Config, opts: { memory?: boolean; log?: 
       },
     });
     // Announcements fall back to the pool when the clock's own connection cannot be opened.
-    const viaPool = () => orm.em.getConnection().execute(MARK_ALL);
-    // knex binds `?` in order: each `$n` of the text becomes one, with its value.
+    const viaPool = () => executeSql(orm.em, sql.raw(MARK_ALL));
+    // The clock's text numbers its parameters (`$1`); a fragment takes them in order.
     const askViaPool = async (text: string, params: unknown[]) => {
-      const values: unknown[] = [];
-      const sql = text.replace(/\$(\d+)/g, (_, n: string) => {
-        values.push(params[Number(n) - 1]);
-        return '?';
-      });
-      return (await orm.em.getConnection().execute<Record<string, unknown>[]>(sql, values))[0] ?? {};
+      const values = [...text.matchAll(/\$(\d+)/g)].map((m) => params[Number(m[1]) - 1]);
+      return (await executeSql<Record<string, unknown>>(orm.em, new Sql(text.split(/\$\d+/), values)))[0] ?? {};
     };
     const { connectMs: clockConnectMs, statementMs: clockStatementMs } = cfg.databaseTimeouts;
     return handle(orm, postgresClock(cfg.DATABASE.URL, { viaPool, askViaPool, connectMs: clockConnectMs, statementMs: clockStatementMs }));
@@ -106,7 +103,7 @@ export async function openDatabase(cfg: Config, opts: { memory?: boolean; log?: 
     dataDir = path.join(cfg.dataPath, 'pglite');
     fs.mkdirSync(dataDir, { recursive: true });
   }
-  // Loaded only for the embedded database: a server on PostgreSQL does not hold PGlite and its driver (issue 10).
+  // Loaded only for the embedded database: a server on PostgreSQL does not hold PGlite and its driver.
   const [{ PGlite }, { PGliteDriver }, { pg_trgm }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('mikro-orm-pglite'),

@@ -6,6 +6,7 @@
 //   const rows = await readRows<{ id: number }>(em, [Issue], sql`select id from issue where repo_id = ${repoId}`);
 //   const where = sql.join([sql`a = ${1}`, sql`b = ${2}`], ' and ');
 //   await executeSql(em, sql`update ${sql.id('issue')} set num_comments = num_comments + 1 where ${where}`);
+//   const changed = await writeSql(em, sql`delete from hook_task where id = ${id}`); // rows it changed
 //
 // A fragment's text never holds a value: a value is a `?` placeholder in the compiled text, and a
 // fragment interpolated into another is spliced in with its own values, in order.
@@ -92,6 +93,16 @@ export const sql: SqlTag = Object.assign((strings: TemplateStringsArray, ...valu
   empty: new Sql([''], []),
 });
 
+/**
+ * A fragment from a text with `?` placeholders and its values, in order: the `{ sql, params }` pairs of
+ * the repository search's condition builders, spliced into a statement of this module.
+ */
+export function fromPlaceholders(f: { sql: string; params: readonly unknown[] }): Sql {
+  const parts = f.sql.split('?');
+  if (parts.length !== f.params.length + 1) throw new Error(`${parts.length - 1} placeholders for ${f.params.length} values`);
+  return new Sql(parts, f.params);
+}
+
 /** A statement as the connection takes it: a fragment, or a fixed text with `?` placeholders and its values. */
 type Statement = Sql | string;
 
@@ -105,6 +116,18 @@ const paramsOf = (q: Statement, params: readonly unknown[] | undefined) => (type
  */
 export function executeSql<R = Record<string, unknown>>(em: EntityManager, q: Statement, params?: readonly unknown[]): Promise<R[]> {
   return em.getConnection().execute<R[]>(textOf(q), [...paramsOf(q, params)], 'all', em.getTransactionContext());
+}
+
+/**
+ * Runs a write on the EntityManager's connection, in its transaction when one is open, and answers the
+ * number of rows it changed (PostgreSQL's row count: inserted, updated or deleted). Like `executeSql`,
+ * it flushes nothing first.
+ */
+export async function writeSql(em: EntityManager, q: Statement, params?: readonly unknown[]): Promise<number> {
+  const res = await em
+    .getConnection()
+    .execute<{ affectedRows: number }>(textOf(q), [...paramsOf(q, params)], 'run', em.getTransactionContext());
+  return Number(res.affectedRows);
 }
 
 /**

@@ -1,4 +1,4 @@
-// Kept answers (issue 10): the answer to a read of a row marked `cached` in the table is kept by this
+// Kept answers: the answer to a read of a row marked `cached` in the table is kept by this
 // process and sent again, without authentication, guards, handler or rendering, while the database
 // shows that nothing it depends on has changed since it was made.
 //

@@ -4,7 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openTestDb, type TestDb } from '../helpers/server.ts';
-import { executeSql, inTransaction, readRows, sql, writeAlone } from '../../model/sql.ts';
+import { executeSql, fromPlaceholders, inTransaction, readRows, sql, writeAlone, writeSql } from '../../model/sql.ts';
 import { countSql } from '../helpers/sql-count.ts';
 
 let db: TestDb;
@@ -43,6 +43,21 @@ test('a value that looks like SQL stays a value, on the database too', async () 
   const found = await readRows<{ id: number }>(em(), [], sql`select id from sql_t where s = ${'a;b?c'}`);
   assert.equal(found, [{ id: 2 }]);
   await executeSql(em(), 'delete from sql_t');
+});
+
+test('writeSql answers the rows a write changed; fromPlaceholders splices a `{ sql, params }` pair', async () => {
+  const e = em();
+  assert.is(await writeSql(e, sql`insert into sql_t (id, n, s) values (${1}, ${0}, ${''}), (${2}, ${0}, ${''})`), 2);
+  const one = fromPlaceholders({ sql: 'id = ? and s = ?', params: [2, ''] });
+  assert.is(one.text, 'id = ? and s = ?');
+  assert.is(await writeSql(e, sql`update sql_t set n = n + ${5} where ${one}`), 1);
+  assert.is(await writeSql(e, sql`update sql_t set n = 0 where id = ${99}`), 0);
+  assert.equal(await rows(), [
+    [1, 0, ''],
+    [2, 5, ''],
+  ]);
+  assert.throws(() => fromPlaceholders({ sql: 'a = ?', params: [] }), /1 placeholders for 0 values/);
+  await executeSql(em(), sql`delete from sql_t`);
 });
 
 test('inTransaction: the statements run in the transaction, and a failure undoes them', async () => {
