@@ -19,7 +19,7 @@ import { ProtectedBranch, ProtectedTag } from '../../model/branch-protection.ts'
 import { CommitStatus } from '../../model/commit-status.ts';
 import { User, type IUser } from '../../model/user.ts';
 import { mapPrefixed, plainPrefixed, prefixedColumns } from '../../model/raw.ts';
-import { readPrepared, readRows } from '../../model/sql.ts';
+import { readPrepared } from '../../model/sql.ts';
 import { DEFAULT_UNITS, Mode, Unit, userPermission, type UnitName } from '../auth/perm.ts';
 import { checkRepoName } from '../users/index.ts';
 import { badRequest, conflict, unprocessable } from '../http/errors.ts';
@@ -419,7 +419,7 @@ function repoFromRow(em: EntityManager, row: RepoRow | undefined, knownOwner: IU
 
 /** A repository by id with its owner, units and transfer state, in one query (a fork's parent). */
 export async function findRepoById(em: EntityManager, id: number): Promise<RepoByName> {
-  const rows = await readRows<RepoRow>(
+  const rows = await readPrepared<RepoRow>(
     em,
     [User, Repository, RepoUnit, RepoTransfer],
     (byIdSql ??= `select ${prefixedColumns(em, User, 'u')}, ${prefixedColumns(em, Repository, 'r')}, ${REPO_EXTRAS}
