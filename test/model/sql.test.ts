@@ -113,6 +113,18 @@ test('readPrepared: the rows readRows reads, one statement each, in and out of a
   await executeSql(em(), 'delete from sql_t');
 });
 
+test('readPrepared: after a column changed its type under a prepared statement, the statement still answers (PostgreSQL)', async () => {
+  if (!process.env.CAIRN__DATABASE__URL) return;
+  await executeSql(em(), 'create table sql_p (a int primary key, b int not null)');
+  await executeSql(em(), 'insert into sql_p (a, b) values (1, 2)');
+  const text = 'select a, b from sql_p where a = ?';
+  // More calls than the pool has connections, so that each connection prepares it.
+  for (let i = 0; i < 12; i++) assert.equal(await readPrepared(em(), [], text, [1]), [{ a: 1, b: 2 }]);
+  await executeSql(em(), 'alter table sql_p alter column b type bigint');
+  for (let i = 0; i < 12; i++) assert.is(Number((await readPrepared<{ b: unknown }>(em(), [], text, [1]))[0]!.b), 2);
+  await executeSql(em(), 'drop table sql_p');
+});
+
 test('writeAlone refuses to run inside a transaction (it would commit nothing of its own)', async () => {
   const e = em();
   await e.begin();
