@@ -5,7 +5,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import { User, type IUser } from '../../model/user.ts';
 import { mapPrefixed, plainPrefixed, prefixedColumns } from '../../model/raw.ts';
-import { executeSql, readRows, sql } from '../../model/sql.ts';
+import { executeSql, readPrepared, sql, type PreparedValue } from '../../model/sql.ts';
 import type { TaskInfo } from './auth-types.ts';
 
 export const TOKEN_RE = /^[0-9a-f]{40}$/;
@@ -69,7 +69,7 @@ export interface TokenAhead {
   /** Select expressions after the token's and its user's (each led by a comma), and joins after the user's, over the token `t`. */
   sql(em: EntityManager): { select: string; join: string };
   /** The values of their placeholders, in the order of the text. */
-  readonly params: readonly unknown[];
+  readonly params: readonly PreparedValue[];
   /** Keeps what the statement read, in the row of the token it found for user `uid`. */
   keep(em: EntityManager, row: Record<string, unknown>, uid: number): void;
 }
@@ -87,7 +87,7 @@ export async function findToken(
 ): Promise<FoundToken> {
   if (value === '') throw new TokenLookupError('access token is empty');
   if (!TOKEN_RE.test(value)) throw new TokenLookupError(`access token does not exist [sha: ${value}]`);
-  // The text is built once: a named statement is looked up by it on every request. Lists are
+  // The text is built once per shape and runs as a named prepared statement (model/sql.ts readPrepared). Lists are
   // `array(select ...)` with no order, sorted here: an aggregate or a sort is a plan node PostgreSQL
   // sets up on every execution, whether it finds rows or not.
   const statement = (select = '', join = '') => `select t.id, t.uid, t.scope, t.token_hash, t.token_salt, t.updated_at,
@@ -104,7 +104,7 @@ export async function findToken(
     }
     sql = found;
   }
-  const rows = await readRows<
+  const rows = await readPrepared<
     {
       id: number;
       uid: number;

@@ -19,7 +19,7 @@ import { ProtectedBranch, ProtectedTag } from '../../model/branch-protection.ts'
 import { CommitStatus } from '../../model/commit-status.ts';
 import { User, type IUser } from '../../model/user.ts';
 import { mapPrefixed, plainPrefixed, prefixedColumns } from '../../model/raw.ts';
-import { executeSql, readRows, sql } from '../../model/sql.ts';
+import { executeSql, readPrepared, sql } from '../../model/sql.ts';
 import { DEFAULT_UNITS, Mode, Unit, userPermission, type UnitName } from '../auth/perm.ts';
 import { checkRepoName } from '../users/index.ts';
 import { badRequest, conflict, unprocessable } from '../http/errors.ts';
@@ -360,17 +360,17 @@ export async function findRepoByName(
   if (known) {
     return repoFromRow(em, known.row, typeof owner === 'string' ? null : owner, !!opts.plain);
   }
-  // The texts are built once: a named statement is looked up by its text on every request.
+  // The texts are built once and run as named prepared statements (model/sql.ts readPrepared).
   const rows =
     typeof owner === 'string'
-      ? await readRows<RepoRow>(
+      ? await readPrepared<RepoRow>(
           em,
           [User, Repository, RepoUnit, RepoTransfer],
           (byOwnerNameSql ??= `select ${prefixedColumns(em, User, 'u')}, ${prefixedColumns(em, Repository, 'r')}, ${REPO_EXTRAS}
          from "user" u left join repository r on r.owner_id = u.id and r.lower_name = ? where u.lower_name = ?`),
           [repoName.toLowerCase(), owner.toLowerCase()],
         )
-      : await readRows<RepoRow>(
+      : await readPrepared<RepoRow>(
           em,
           [Repository, RepoUnit, RepoTransfer],
           (byOwnerSql ??= `select ${prefixedColumns(em, Repository, 'r')}, ${REPO_EXTRAS} from repository r where r.owner_id = ? and r.lower_name = ?`),
@@ -419,7 +419,7 @@ function repoFromRow(em: EntityManager, row: RepoRow | undefined, knownOwner: IU
 
 /** A repository by id with its owner, units and transfer state, in one query (a fork's parent). */
 export async function findRepoById(em: EntityManager, id: number): Promise<RepoByName> {
-  const rows = await readRows<RepoRow>(
+  const rows = await readPrepared<RepoRow>(
     em,
     [User, Repository, RepoUnit, RepoTransfer],
     (byIdSql ??= `select ${prefixedColumns(em, User, 'u')}, ${prefixedColumns(em, Repository, 'r')}, ${REPO_EXTRAS}

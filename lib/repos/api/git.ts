@@ -6,7 +6,7 @@ import type { Commit, Signature } from '../../../git/commits.ts';
 import type { ChangedFile, DiffStats } from '../../../git/commits.ts';
 import { EmailAddress, User, type IUser } from '../../../model/user.ts';
 import { plainPrefixed, prefixedColumns, textArray } from '../../../model/raw.ts';
-import { readRows } from '../../../model/sql.ts';
+import { readPrepared } from '../../../model/sql.ts';
 import type { IRepository } from '../../../model/repo.ts';
 import { toApiUser, type ApiUser } from '../../users/index.ts';
 import { ZERO_TIME } from '../../../model/time.ts';
@@ -77,9 +77,9 @@ export class CommitUsers {
     for (const e of wanted) this.cache.set(e, null);
     const noreply = `@${this.cfg.SERVICE.NO_REPLY_ADDRESS.toLowerCase()}`;
     const names = wanted.filter((e) => e.endsWith(noreply)).map((e) => e.slice(0, -noreply.length));
-    // One fixed statement text for any batch: a named prepared statement on PostgreSQL,
-    // and plain users, not managed entities (a commit list only renders them).
-    const rows = await readRows<MatchedUserRow>(this.em, [User, EmailAddress], commitUsersSql(this.em), [
+    // One fixed statement text for any batch: a named prepared statement on PostgreSQL
+    // (model/sql.ts readPrepared), and plain users, not managed entities (a commit list only renders them).
+    const rows = await readPrepared<MatchedUserRow>(this.em, [User, EmailAddress], commitUsersSql(this.em), [
       textArray(wanted),
       noreply,
       textArray(names),
