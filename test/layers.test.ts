@@ -2,7 +2,7 @@
 //   entry      cli.ts, cli-admin.ts, server.ts
 //   table      routes.table.ts, table/ (the table's types, matrix and OpenAPI), interpreter.ts
 //   guards     guards/
-//   handlers   handlers/, and the transports outside the table: git-http.ts, git-ssh.ts, git-lfs.ts
+//   handlers   handlers/, and transports/ (git over HTTP and SSH, LFS, the package registries' HTTP side)
 //   lib        lib/ (one folder per domain; lib/<domain>/api/: its converters to Forgejo's API types)
 //   model      model/, config.ts
 //   git        git/
@@ -25,7 +25,7 @@ function layerOf(file: string): Layer | null {
   if (['cli.ts', 'cli-admin.ts', 'server.ts'].includes(file)) return 'entry';
   if (file === 'routes.table.ts' || file === 'interpreter.ts' || file.startsWith('table/')) return 'table';
   if (file.startsWith('guards/')) return 'guards';
-  if (file.startsWith('handlers/') || ['git-http.ts', 'git-ssh.ts', 'git-lfs.ts'].includes(file)) return 'handlers';
+  if (file.startsWith('handlers/') || file.startsWith('transports/')) return 'handlers';
   if (file.startsWith('lib/')) return 'lib';
   if (file.startsWith('model/') || file === 'config.ts') return 'model';
   if (file.startsWith('git/')) return 'git';
