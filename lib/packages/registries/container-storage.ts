@@ -1,4 +1,4 @@
-// The container registry's shared parts (lib/packages/registries/container.ts routes to them): names and media
+// The container registry's shared parts (transports/registries/container.ts routes to them): names and media
 // types, the OCI error set, and the package storage an image's blobs and manifests live in.
 import fs from 'node:fs';
 import path from 'node:path';

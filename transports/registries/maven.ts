@@ -11,10 +11,18 @@
 import fs from 'node:fs';
 import { createHash } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { PackageVersion } from '../../../model/package.ts';
-import { isStorableText } from '../../../model/schemas/storable.ts';
-import { bodyCap } from '../../http/request-body.ts';
-import { addPackageFile, DuplicateFileError, findPackage, findVersion, spool, versionFiles, type Spooled } from '../packages.ts';
+import { PackageVersion } from '../../model/package.ts';
+import { isStorableText } from '../../model/schemas/storable.ts';
+import { bodyCap } from '../../lib/http/request-body.ts';
+import {
+  addPackageFile,
+  DuplicateFileError,
+  findPackage,
+  findVersion,
+  spool,
+  versionFiles,
+  type Spooled,
+} from '../../lib/packages/packages.ts';
 import {
   checkQuota,
   emptyAnswer,
@@ -25,8 +33,8 @@ import {
   ofOwner,
   type Registry,
   type RegistryRequest,
-} from './common.ts';
-import { parsePom, PomError } from './maven-pom.ts';
+} from '../../lib/packages/registries/common.ts';
+import { parsePom, PomError } from '../../lib/packages/registries/maven-pom.ts';
 
 const TYPE = 'maven';
 const METADATA = 'maven-metadata.xml';

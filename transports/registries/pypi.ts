@@ -9,9 +9,9 @@ import fs from 'node:fs';
 import type formidable from 'formidable';
 import type { File as FormidableFile } from 'formidable';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { PackageBlob, PackageFile, PackageVersion, type IPackageVersion } from '../../../model/package.ts';
-import { isStorableText } from '../../../model/schemas/storable.ts';
-import { bodyCap } from '../../http/request-body.ts';
+import { PackageBlob, PackageFile, PackageVersion, type IPackageVersion } from '../../model/package.ts';
+import { isStorableText } from '../../model/schemas/storable.ts';
+import { bodyCap } from '../../lib/http/request-body.ts';
 import {
   addPackageFile,
   DuplicateFileError,
@@ -21,8 +21,17 @@ import {
   SpoolWriter,
   versionFiles,
   type Spooled,
-} from '../packages.ts';
-import { checkQuota, emptyAnswer, RegistryError, sendFile, uploader, ofOwner, type Registry, type RegistryRequest } from './common.ts';
+} from '../../lib/packages/packages.ts';
+import {
+  checkQuota,
+  emptyAnswer,
+  RegistryError,
+  sendFile,
+  uploader,
+  ofOwner,
+  type Registry,
+  type RegistryRequest,
+} from '../../lib/packages/registries/common.ts';
 
 const TYPE = 'pypi';
 

@@ -22,11 +22,27 @@ import {
   PackageVersion,
   PropertyType,
   type IPackageVersion,
-} from '../../../model/package.ts';
-import { isStorableText } from '../../../model/schemas/storable.ts';
-import { bodyCap } from '../../http/request-body.ts';
-import { addPackageFile, DuplicateFileError, DuplicateVersionError, findPackage, findVersion, spool, versionFiles } from '../packages.ts';
-import { checkQuota, RegistryError, sendFile, uploader, ofOwner, type Registry, type RegistryRequest } from './common.ts';
+} from '../../model/package.ts';
+import { isStorableText } from '../../model/schemas/storable.ts';
+import { bodyCap } from '../../lib/http/request-body.ts';
+import {
+  addPackageFile,
+  DuplicateFileError,
+  DuplicateVersionError,
+  findPackage,
+  findVersion,
+  spool,
+  versionFiles,
+} from '../../lib/packages/packages.ts';
+import {
+  checkQuota,
+  RegistryError,
+  sendFile,
+  uploader,
+  ofOwner,
+  type Registry,
+  type RegistryRequest,
+} from '../../lib/packages/registries/common.ts';
 
 const TYPE = 'cargo';
 const YANKED_PROPERTY = 'cargo.yanked';

@@ -11,9 +11,9 @@ import {
   PropertyType,
   type IPackageBlob,
   type IPackageVersion,
-} from '../../../model/package.ts';
-import { removePackageVersion, spool } from '../packages.ts';
-import { checkQuota, readCapped, RegistryError, uploader } from './common.ts';
+} from '../../model/package.ts';
+import { removePackageVersion, spool } from '../../lib/packages/packages.ts';
+import { checkQuota, readCapped, RegistryError, uploader } from '../../lib/packages/registries/common.ts';
 import {
   DIGEST_PROPERTY,
   MANIFEST_FILE,
@@ -35,7 +35,7 @@ import {
   localBlob,
   type ManifestMeta,
   metaOf,
-} from './container-storage.ts';
+} from '../../lib/packages/registries/container-storage.ts';
 import { sendBlob } from './container-blobs.ts';
 
 // ---------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@
 //   DELETE <name>/<version>          delete the version (204)
 import fs from 'node:fs';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { PackageFile } from '../../../model/package.ts';
+import { PackageFile } from '../../model/package.ts';
 import {
   addPackageFile,
   DuplicateFileError,
@@ -14,8 +14,17 @@ import {
   removePackageVersion,
   spool,
   versionFiles,
-} from '../packages.ts';
-import { checkQuota, emptyAnswer, RegistryError, sendFile, uploader, ofOwner, type Registry, type RegistryRequest } from './common.ts';
+} from '../../lib/packages/packages.ts';
+import {
+  checkQuota,
+  emptyAnswer,
+  RegistryError,
+  sendFile,
+  uploader,
+  ofOwner,
+  type Registry,
+  type RegistryRequest,
+} from '../../lib/packages/registries/common.ts';
 
 const TYPE = 'generic';
 
