@@ -21,8 +21,9 @@ import {
   type RegistryRequest,
 } from '../../lib/packages/registries/common.ts';
 import { TYPE, checkTag, isRecord } from '../../lib/packages/registries/npm-metadata.ts';
-import { publish } from '../../lib/packages/registries/npm-publish.ts';
-import { packageVersions, listTags, addTag, removeTag, setTag, tagsOf } from '../../lib/packages/registries/npm-tags.ts';
+import { publish } from './npm-publish.ts';
+import { packageVersions, setTag, tagsOf } from '../../lib/packages/registries/npm-tags.ts';
+import { listTags, addTag, removeTag } from './npm-tags.ts';
 import { packageDocument, download, downloadByName, search } from './npm-read.ts';
 
 // ---------------------------------------------------------------------------------------------
