@@ -12,13 +12,11 @@ import {
   DIGEST,
   E,
   type ImageRequest,
-  ownerPath,
-  setHeaders,
-  answer,
   imagePackage,
   localBlob,
   saveBlob,
 } from '../../lib/packages/registries/container-storage.ts';
+import { answer, ownerPath, setHeaders } from './container-answer.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Blob uploads. A session is a file in the spool named by its uuid (the uuid is the capability, as in

@@ -24,9 +24,6 @@ import {
   INDEXES,
   E,
   type ImageRequest,
-  ownerPath,
-  setHeaders,
-  answer,
   imagePackage,
   ensurePackage,
   ensureVersion,
@@ -36,6 +33,7 @@ import {
   type ManifestMeta,
   metaOf,
 } from '../../lib/packages/registries/container-storage.ts';
+import { answer, ownerPath, setHeaders } from './container-answer.ts';
 import { sendBlob } from './container-blobs.ts';
 
 // ---------------------------------------------------------------------------------------------

@@ -17,7 +17,8 @@ import {
   type RegistryParams,
   type RegistryState,
 } from '../../lib/packages/registries/common.ts';
-import { E, renderError, type ImageRequest, answer, TYPE } from '../../lib/packages/registries/container-storage.ts';
+import { E, type ImageRequest, TYPE } from '../../lib/packages/registries/container-storage.ts';
+import { answer, renderError } from './container-answer.ts';
 import { mintToken } from '../../lib/packages/registries/container-token.ts';
 import { startUpload, uploadStatus, uploadChunk, finishUpload, cancelUpload, getBlob, deleteBlob } from './container-blobs.ts';
 import { putManifest, getManifest, deleteManifest, tagList } from './container-manifests.ts';
