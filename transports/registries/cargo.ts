@@ -34,15 +34,8 @@ import {
   spool,
   versionFiles,
 } from '../../lib/packages/packages.ts';
-import {
-  checkQuota,
-  RegistryError,
-  sendFile,
-  uploader,
-  ofOwner,
-  type Registry,
-  type RegistryRequest,
-} from '../../lib/packages/registries/common.ts';
+import { checkQuota, RegistryError, uploader, ofOwner, type Registry, type RegistryRequest } from '../../lib/packages/registries/common.ts';
+import { sendFile } from './common.ts';
 
 const TYPE = 'cargo';
 const YANKED_PROPERTY = 'cargo.yanked';

@@ -13,7 +13,8 @@ import {
   type IPackageVersion,
 } from '../../model/package.ts';
 import { removePackageVersion, spool } from '../../lib/packages/packages.ts';
-import { checkQuota, readCapped, RegistryError, uploader } from '../../lib/packages/registries/common.ts';
+import { checkQuota, RegistryError, uploader } from '../../lib/packages/registries/common.ts';
+import { readCapped } from './common.ts';
 import {
   DIGEST_PROPERTY,
   MANIFEST_FILE,

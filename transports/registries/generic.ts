@@ -15,16 +15,8 @@ import {
   spool,
   versionFiles,
 } from '../../lib/packages/packages.ts';
-import {
-  checkQuota,
-  emptyAnswer,
-  RegistryError,
-  sendFile,
-  uploader,
-  ofOwner,
-  type Registry,
-  type RegistryRequest,
-} from '../../lib/packages/registries/common.ts';
+import { checkQuota, RegistryError, uploader, ofOwner, type Registry, type RegistryRequest } from '../../lib/packages/registries/common.ts';
+import { emptyAnswer, sendFile } from './common.ts';
 
 const TYPE = 'generic';
 

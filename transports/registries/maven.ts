@@ -23,17 +23,8 @@ import {
   versionFiles,
   type Spooled,
 } from '../../lib/packages/packages.ts';
-import {
-  checkQuota,
-  emptyAnswer,
-  readCapped,
-  RegistryError,
-  sendFile,
-  uploader,
-  ofOwner,
-  type Registry,
-  type RegistryRequest,
-} from '../../lib/packages/registries/common.ts';
+import { checkQuota, RegistryError, uploader, ofOwner, type Registry, type RegistryRequest } from '../../lib/packages/registries/common.ts';
+import { emptyAnswer, readCapped, sendFile } from './common.ts';
 import { parsePom, PomError } from '../../lib/packages/registries/maven-pom.ts';
 
 const TYPE = 'maven';

@@ -6,14 +6,8 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { repoPermission } from '../../lib/auth/perm.ts';
 import { isSiteAdmin } from '../../lib/http/request.ts';
 import { addPackageFile, DuplicateFileError, DuplicateVersionError, spool } from '../../lib/packages/packages.ts';
-import {
-  checkQuota,
-  emptyAnswer,
-  readCapped,
-  RegistryError,
-  uploader,
-  type RegistryRequest,
-} from '../../lib/packages/registries/common.ts';
+import { checkQuota, RegistryError, uploader, type RegistryRequest } from '../../lib/packages/registries/common.ts';
+import { emptyAnswer, readCapped } from './common.ts';
 import { TYPE } from '../../lib/packages/registries/npm-metadata.ts';
 import { localRepository, parseUpload } from '../../lib/packages/registries/npm-publish.ts';
 import { setTag } from '../../lib/packages/registries/npm-tags.ts';

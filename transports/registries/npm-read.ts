@@ -2,7 +2,8 @@
 import { Package, PackageBlob, PackageFile, PackageVersion } from '../../model/package.ts';
 import { isStorableText } from '../../model/schemas/storable.ts';
 import { findVersion, versionFiles } from '../../lib/packages/packages.ts';
-import { RegistryError, sendFile, type RegistryRequest } from '../../lib/packages/registries/common.ts';
+import { RegistryError, type RegistryRequest } from '../../lib/packages/registries/common.ts';
+import { sendFile } from './common.ts';
 import { TYPE, type SemVer, parseSemver, compareSemver, metadataOf } from '../../lib/packages/registries/npm-metadata.ts';
 import { packageVersions, tagsOf } from '../../lib/packages/registries/npm-tags.ts';
 

@@ -3,7 +3,8 @@
 import type { IPackageVersion } from '../../model/package.ts';
 import { isStorableText } from '../../model/schemas/storable.ts';
 import { findVersion } from '../../lib/packages/packages.ts';
-import { emptyAnswer, readCapped, RegistryError, type RegistryRequest } from '../../lib/packages/registries/common.ts';
+import { RegistryError, type RegistryRequest } from '../../lib/packages/registries/common.ts';
+import { emptyAnswer, readCapped } from './common.ts';
 import { TYPE } from '../../lib/packages/registries/npm-metadata.ts';
 import { packageVersions, setTag, tagsOf } from '../../lib/packages/registries/npm-tags.ts';
 

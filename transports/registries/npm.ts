@@ -12,14 +12,8 @@
 // Errors are JSON `{"error": message}`. A version is stored with Forgejo's npm metadata; a dist-tag is an
 // `npm.tag` property of the version it points to.
 import { findVersion, removePackageVersion } from '../../lib/packages/packages.ts';
-import {
-  emptyAnswer,
-  readCapped,
-  RegistryError,
-  ofOwner,
-  type Registry,
-  type RegistryRequest,
-} from '../../lib/packages/registries/common.ts';
+import { RegistryError, ofOwner, type Registry, type RegistryRequest } from '../../lib/packages/registries/common.ts';
+import { emptyAnswer, readCapped } from './common.ts';
 import { TYPE, checkTag, isRecord } from '../../lib/packages/registries/npm-metadata.ts';
 import { publish } from './npm-publish.ts';
 import { packageVersions, setTag, tagsOf } from '../../lib/packages/registries/npm-tags.ts';

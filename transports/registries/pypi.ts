@@ -22,16 +22,8 @@ import {
   versionFiles,
   type Spooled,
 } from '../../lib/packages/packages.ts';
-import {
-  checkQuota,
-  emptyAnswer,
-  RegistryError,
-  sendFile,
-  uploader,
-  ofOwner,
-  type Registry,
-  type RegistryRequest,
-} from '../../lib/packages/registries/common.ts';
+import { checkQuota, RegistryError, uploader, ofOwner, type Registry, type RegistryRequest } from '../../lib/packages/registries/common.ts';
+import { emptyAnswer, sendFile } from './common.ts';
 
 const TYPE = 'pypi';
 
