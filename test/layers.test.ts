@@ -56,6 +56,20 @@ test('every import points to its own layer or one below', () => {
   assert.equal(upwards, []);
 });
 
+/** The files of the root: the entry points, the table and its interpreter, the configuration; every other module sits in its layer's folder. */
+const ROOT_FILES = ['cli.ts', 'cli-admin.ts', 'server.ts', 'interpreter.ts', 'routes.table.ts', 'config.ts'];
+
+test('no .ts file sits at the root but the entry points, the table, its interpreter and config.ts', () => {
+  const atRoot = execFileSync('git', ['ls-files', '*.ts'], { cwd: root, encoding: 'utf8' })
+    .split('\n')
+    .filter((f) => f && !f.includes('/') && fs.existsSync(path.join(root, f)));
+  assert.ok(atRoot.includes('server.ts'));
+  assert.equal(
+    atRoot.filter((f) => !ROOT_FILES.includes(f)),
+    [],
+  );
+});
+
 test('handlers/index.ts is imported by the table machinery and the entry points only', () => {
   const importers = imports()
     .filter(({ to }) => to === 'handlers/index.ts')
@@ -112,6 +126,8 @@ test('the check sees an arrow upwards when there is one', () => {
   assert.is(layerOf('lib/repos/api/repo.ts'), 'lib');
   assert.is(layerOf('model/issue.ts'), 'model');
   assert.is(layerOf('test/layers.test.ts'), null);
+  assert.is(layerOf('transports/registries/npm.ts'), 'handlers');
+  assert.ok(LAYERS.indexOf('handlers') < LAYERS.indexOf('lib'), 'lib/ may not import transports/');
   assert.ok(imports().some(({ from, to }) => from === 'lib/repos/api/repo-json.ts' && to === 'lib/repos/api/repo.ts'));
 });
 
