@@ -206,7 +206,7 @@ async function serveRequests(
   const ssh =
     cfg.sshListenPort === null
       ? null
-      : await (await import('./git-ssh.ts')).startSshServer(
+      : await (await import('./transports/git-ssh.ts')).startSshServer(
           { config: cfg, orm: db.orm, services: { log, secrets: new SecretBox(secretKey(cfg)), repoPath: repoPathFor(cfg) } },
           cfg.sshListenPort,
           cfg.SERVER.SSH_LISTEN_HOST,

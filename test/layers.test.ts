@@ -2,7 +2,7 @@
 //   entry      cli.ts, cli-admin.ts, server.ts
 //   table      routes.table.ts, table/ (the table's types, matrix and OpenAPI), interpreter.ts
 //   guards     guards/
-//   handlers   handlers/, and the transports outside the table: git-http.ts, git-ssh.ts, git-lfs.ts
+//   handlers   handlers/, and transports/ (git over HTTP and SSH, LFS, the package registries' HTTP side)
 //   lib        lib/ (one folder per domain; lib/<domain>/api/: its converters to Forgejo's API types)
 //   model      model/, config.ts
 //   git        git/
@@ -25,7 +25,7 @@ function layerOf(file: string): Layer | null {
   if (['cli.ts', 'cli-admin.ts', 'server.ts'].includes(file)) return 'entry';
   if (file === 'routes.table.ts' || file === 'interpreter.ts' || file.startsWith('table/')) return 'table';
   if (file.startsWith('guards/')) return 'guards';
-  if (file.startsWith('handlers/') || ['git-http.ts', 'git-ssh.ts', 'git-lfs.ts'].includes(file)) return 'handlers';
+  if (file.startsWith('handlers/') || file.startsWith('transports/')) return 'handlers';
   if (file.startsWith('lib/')) return 'lib';
   if (file.startsWith('model/') || file === 'config.ts') return 'model';
   if (file.startsWith('git/')) return 'git';
@@ -54,6 +54,20 @@ test('every import points to its own layer or one below', () => {
     .filter(({ from, to }) => !(layerOf(from) === 'table' && to === 'handlers/index.ts'))
     .map(({ from, to }) => `${from} -> ${to}`);
   assert.equal(upwards, []);
+});
+
+/** The files of the root: the entry points, the table and its interpreter, the configuration; every other module sits in its layer's folder. */
+const ROOT_FILES = ['cli.ts', 'cli-admin.ts', 'server.ts', 'interpreter.ts', 'routes.table.ts', 'config.ts'];
+
+test('no .ts file sits at the root but the entry points, the table, its interpreter and config.ts', () => {
+  const atRoot = execFileSync('git', ['ls-files', '*.ts'], { cwd: root, encoding: 'utf8' })
+    .split('\n')
+    .filter((f) => f && !f.includes('/') && fs.existsSync(path.join(root, f)));
+  assert.ok(atRoot.includes('server.ts'));
+  assert.equal(
+    atRoot.filter((f) => !ROOT_FILES.includes(f)),
+    [],
+  );
 });
 
 test('handlers/index.ts is imported by the table machinery and the entry points only', () => {
@@ -112,6 +126,8 @@ test('the check sees an arrow upwards when there is one', () => {
   assert.is(layerOf('lib/repos/api/repo.ts'), 'lib');
   assert.is(layerOf('model/issue.ts'), 'model');
   assert.is(layerOf('test/layers.test.ts'), null);
+  assert.is(layerOf('transports/registries/npm.ts'), 'handlers');
+  assert.ok(LAYERS.indexOf('handlers') < LAYERS.indexOf('lib'), 'lib/ may not import transports/');
   assert.ok(imports().some(({ from, to }) => from === 'lib/repos/api/repo-json.ts' && to === 'lib/repos/api/repo.ts'));
 });
 
