@@ -1,17 +1,17 @@
 // Issue comments and the issue timeline (Forgejo's routers/api/v1/repo/issue_comment.go,
 // services/issue/comments.go, models/issues/comment.go). Comments are shown as Forgejo's
 // convert.ToAPIComment does, with the poster rendered for no viewer.
-import { emitCommentEvent } from '../lib/issues/events.ts';
-import { createComment, forceTimes } from '../lib/issues/create.ts';
+import { createComment } from '../lib/issues/create.ts';
+import { deleteComment, editComment, isEditable } from '../lib/issues/comments.ts';
 import type { Handler, SignedInCtx } from '../lib/http/handler.ts';
 import { AfterCommit, json, noContent, plainContext, signedIn, writesAtEnd } from '../lib/http/handler.ts';
 import type { CreateIssueCommentOption, EditIssueCommentOption } from '../model/schemas/index.ts';
-import { Comment, CommentType, Issue, Reaction, type IComment, type IIssue } from '../model/issue.ts';
+import { Comment, CommentType, Issue, type IComment, type IIssue } from '../model/issue.ts';
 import { Repository } from '../model/repo.ts';
 import { User } from '../model/user.ts';
 import { commentsToApi } from '../lib/issues/api/issue.ts';
 import { ANONYMOUS, timelineToApi } from '../lib/issues/api/timeline.ts';
-import { canReadIssue, recountComments, wholeSecondsOf } from '../lib/issues/issues.ts';
+import { canReadIssue, wholeSecondsOf } from '../lib/issues/issues.ts';
 import { parseBodyTime } from '../lib/issues/edit.ts';
 import { knownRepo, repoPermission } from '../lib/auth/perm.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/http/paging.ts';
@@ -20,13 +20,8 @@ import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 import { executeSql, readRows, sql } from '../model/sql.ts';
 
-/** Forgejo's CommentType.HasContentSupport: the types whose text can be edited. */
-const EDITABLE: readonly number[] = [CommentType.comment, CommentType.code, CommentType.review, CommentType.dismissReview];
 /** Cross-reference events (Forgejo's CommentTypeIsRef), hidden when the referring repository is not readable. */
 const XREF_TYPES: readonly number[] = [CommentType.issueRef, CommentType.commentRef, CommentType.pullRef];
-
-/** Forgejo's references.XRefAction values. */
-const XREF = { none: 0, closes: 1, reopens: 2, neutered: 3 } as const;
 
 const viewerOf = (c: RequestState) => ({ doer: c.auth.doer, siteAdmin: isSiteAdmin(c) });
 
@@ -144,58 +139,38 @@ export const get: Handler = async (c) => {
 };
 
 /** The chain decided poster-or-writer and the update date; the schema refuses an empty body. */
-async function editComment(c: SignedInCtx<EditIssueCommentOption>, comment: IComment, issue: IIssue) {
+async function edited(c: SignedInCtx<EditIssueCommentOption>, comment: IComment, issue: IIssue) {
   // Forgejo: events without text are left alone, with 204.
-  if (!EDITABLE.includes(comment.type)) return noContent();
-  const at = forcedTime(c.body.updated_at);
-  const from = comment.content;
-  comment.content = c.body.body;
-  comment.updatedAt = new Date();
-  await c.em.flush();
-  if (at) await forceTimes(c, issue, comment, at, false);
-  await emitCommentEvent(c, issue, comment, 'edited', from);
+  if (!isEditable(comment)) return noContent();
+  await editComment(c, issue, comment, c.body.body, forcedTime(c.body.updated_at));
   return json(200, (await toApi(c, [comment], new Map([[issue.id, issue]])))[0]);
 }
 
 export const edit = signedIn<EditIssueCommentOption>(async (c) => {
   const { comment, issue } = need(c.comment, 'comment');
-  return editComment(c, comment, issue);
+  return edited(c, comment, issue);
 });
 
 /** The deprecated `/issues/{index}/comments/{id}` forms ignore `{index}`, as Forgejo documents. */
 export const editInIssue = signedIn<EditIssueCommentOption>(async (c) => {
   const { comment, issue } = need(c.comment, 'comment');
-  return editComment(c, comment, issue);
+  return edited(c, comment, issue);
 });
 
-/**
- * Forgejo's DeleteComment: the row, its reactions, and the cross references it made (neutered); the
- * issue's comment count follows. Only plain comments go this way: other types answer 204 and stay.
- * Attachments of the comment are left, as Forgejo leaves them.
- */
-async function deleteComment(c: SignedInCtx, comment: IComment, issue: IIssue) {
-  if (comment.type !== CommentType.comment) return noContent();
-  await emitCommentEvent(c, issue, comment, 'deleted');
-  await c.em.nativeDelete(Reaction, { commentId: comment.id });
-  await c.em.nativeUpdate(
-    Comment,
-    { refIssueId: issue.id, refCommentId: comment.id, refAction: { $in: [XREF.none, XREF.closes, XREF.reopens] } },
-    { refAction: XREF.neutered },
-  );
-  c.em.remove(comment);
-  await c.em.flush();
-  await recountComments(c.em, issue);
+/** Forgejo's DeleteComment (lib/issues/comments.ts): 204 whether the comment went or, not a plain one, stays. */
+async function deleted(c: SignedInCtx, comment: IComment, issue: IIssue) {
+  await deleteComment(c, issue, comment);
   return noContent();
 }
 
 export const remove = signedIn(async (c) => {
   const { comment, issue } = need(c.comment, 'comment');
-  return deleteComment(c, comment, issue);
+  return deleted(c, comment, issue);
 });
 
 export const removeInIssue = signedIn(async (c) => {
   const { comment, issue } = need(c.comment, 'comment');
-  return deleteComment(c, comment, issue);
+  return deleted(c, comment, issue);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -205,7 +180,7 @@ export const removeInIssue = signedIn(async (c) => {
 function otherRepoReader(c: RequestState) {
   const perms = new Map<number, Promise<{ issues: boolean; pulls: boolean }>>();
   const check = async (repoId: number) => {
-    // The addressed repository and the caller may be plain objects on a GET (issue 10), which no
+    // The addressed repository and the caller may be plain objects on a GET, which no
     // lookup by id finds in the EntityManager: they are taken as they are.
     const loaded = c.repo?.repo.id === repoId ? c.repo : null;
     const repo = loaded?.repo ?? (await c.em.findOne(Repository, { id: repoId }));

@@ -3,16 +3,11 @@
 import type { Handler } from '../lib/http/handler.ts';
 import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import type { CreateOrgOption, EditOrgOption, RenameOrgOption, UpdateUserAvatarOption } from '../model/schemas/index.ts';
-import { User, UserRedirect, type IUser, type Visibility } from '../model/user.ts';
-import { OrgUser, Team, TeamRepo, TeamUnit, TeamUser } from '../model/org.ts';
-import { Repository } from '../model/repo.ts';
-import { Label } from '../model/label.ts';
-import { deleteActionConfig } from '../model/action-secret.ts';
-import { Action } from '../model/action.ts';
-import { deleteOwnerHooks } from '../lib/webhooks/tasks.ts';
-import { BlockedUser, Follow } from '../model/social.ts';
+import { User, type IUser, type Visibility } from '../model/user.ts';
+import { OrgUser } from '../model/org.ts';
 import { createOrg, type NewOrg } from '../lib/users/accounts.ts';
 import { renameOwner } from '../lib/users/rename-owner.ts';
+import { deleteOrg } from '../lib/users/delete-org.ts';
 import { decodeAvatar, deleteAvatar, storeAvatar } from '../lib/users/avatar-store.ts';
 import { blockUser, listBlocked, unblockUser } from '../lib/users/blocks.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
@@ -20,7 +15,6 @@ import { unprocessable } from '../lib/http/errors.ts';
 import { toApiOrg } from '../lib/users/api/user.ts';
 import { isSiteAdmin, need } from '../lib/http/request.ts';
 import { orgFeed } from './activities.ts';
-import { ownsPackages } from '../lib/packages/packages.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
 
 /** The fields of a CreateOrgOption, for `POST /orgs` and the admin's `POST /admin/users/{username}/orgs`. */
@@ -89,27 +83,7 @@ export const edit: Handler<EditOrgOption> = async (c) => {
 
 /** Forgejo's DeleteOrganization refuses while the organization owns repositories (ErrUserOwnRepos). */
 export const remove: Handler = async (c) => {
-  const org = need(c.org, 'org');
-  if ((await c.em.count(Repository, { ownerId: org.id })) > 0)
-    throw unprocessable(`user still has ownership of repositories [uid: ${org.id}]`);
-  if (await ownsPackages(c.em, org.id)) throw unprocessable(`user still has ownership of packages [uid: ${org.id}]`);
-  const em = c.em;
-  await em.nativeDelete(TeamUnit, { orgId: org.id });
-  await em.nativeDelete(TeamRepo, { orgId: org.id });
-  await em.nativeDelete(TeamUser, { orgId: org.id });
-  await em.nativeDelete(Team, { orgId: org.id });
-  await em.nativeDelete(OrgUser, { orgId: org.id });
-  await em.nativeDelete(Label, { orgId: org.id });
-  await deleteActionConfig(em, { ownerId: org.id });
-  await deleteOwnerHooks(em, org.id);
-  await em.nativeDelete(Action, { userId: org.id });
-  await em.nativeDelete(BlockedUser, { userId: org.id });
-  await em.nativeDelete(Follow, { $or: [{ userId: org.id }, { followId: org.id }] });
-  await em.nativeDelete(UserRedirect, { redirectUserId: org.id });
-  const avatar = org.avatar;
-  em.remove(org);
-  await em.flush();
-  if (avatar) await deleteAvatar(c.config, avatar);
+  await deleteOrg(c.em, c.config, need(c.org, 'org'));
   return noContent();
 };
 

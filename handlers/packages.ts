@@ -1,5 +1,5 @@
 // Packages of an owner (Forgejo routers/api/v1/packages/package.go). Packages are created through the
-// package registries (lib/packages/registry.ts, lib/packages/registries/); the API lists, shows and deletes versions, lists their
+// package registries (transports/registries/); the API lists, shows and deletes versions, lists their
 // files, and links a package to a repository of its owner.
 import type { FilterQuery } from '@mikro-orm/core';
 import type { Handler, HandlerCtx } from '../lib/http/handler.ts';

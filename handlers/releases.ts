@@ -2,26 +2,19 @@
 // services/release). A published release needs its git tag: when the tag is missing it is created as a
 // lightweight tag on `target_commitish` (honouring tag protections); a draft touches no git data.
 // Deleting a release keeps its tag. Draft releases, and their assets, exist only for writers of the
-// releases unit. `num_releases` (api.Repository release_counter) is recounted in SQL after each change.
-import { emitEvent } from '../lib/activity/events.ts';
-import { emitRefUpdates } from '../lib/transport/push-events.ts';
-import { UniqueConstraintViolationException, type EntityManager, type FilterQuery } from '@mikro-orm/core';
-import type { Handler, SignedInCtx } from '../lib/http/handler.ts';
+// releases unit. Saving and deleting a release are lib/repos/releases.ts's.
+import type { FilterQuery } from '@mikro-orm/core';
+import type { Handler } from '../lib/http/handler.ts';
 import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import type { CreateReleaseOption, EditAttachmentOptions, EditReleaseOption } from '../model/schemas/index.ts';
 import { Release, type IRelease } from '../model/release.ts';
 import { releaseAssets, releaseAssetsToApi, releasesToApi, releaseToApi } from '../lib/repos/api/release.ts';
 import { toApiAttachment } from '../lib/issues/api/issue.ts';
-import { lookupRef, readRef } from '../git/lookup.ts';
-import { createLightweightTag, deleteRef } from '../git/refs.ts';
-import { countCommits } from '../git/commits.ts';
-import { zeroOid } from '../git/oid.ts';
 import { isValidTagName } from '../git/refname.ts';
 import { badRequest, conflict, HttpError, MSG, notFound, unprocessable } from '../lib/http/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
-import { gitCtx, gitWrite, refreshAfterWrite, type GitCtx } from '../lib/repos/git.ts';
-import { canControlTag } from '../lib/repos/branch-rules.ts';
-import { lockCounterRows } from '../lib/db/counters.ts';
+import { gitCtx } from '../lib/repos/git.ts';
+import { deleteRelease, saveRelease } from '../lib/repos/releases.ts';
 import { positiveInt, truncateTitle } from '../lib/issues/issues.ts';
 import {
   attachmentName,
@@ -48,23 +41,6 @@ const githubFormat = (c: RequestState) =>
 
 async function reply(c: RequestState, status: number, rel: IRelease) {
   return json(status, await releaseToApi(c.em, c.config, viewerOf(c), gitCtx(c).urls, rel, { githubUploadUrl: githubFormat(c) }));
-}
-
-/**
- * Recount the published releases of a repository in SQL, under the repository's row lock so concurrent
- * writers and processes converge (lib/db/counters.ts).
- */
-export async function recountReleases(em: EntityManager, repoId: number): Promise<void> {
-  await em.flush();
-  await lockCounterRows(em, { repository: [repoId] });
-  await em
-    .getConnection()
-    .execute(
-      `update repository r set num_releases = (select count(*) from release x where x.repo_id = r.id and not x.is_draft and not x.is_tag) where r.id = ?`,
-      [repoId],
-      'run',
-      em.getTransactionContext(),
-    );
 }
 
 /** A release (not a bare tag record) of the loaded repository; drafts only for writers. Else 404. */
@@ -97,54 +73,6 @@ function checkTagName(tag: string): string {
   if ([...tag].length > 255) throw unprocessable('[TagName]: MaxSize');
   if (!isValidTagName(tag)) throw unprocessable(`release tag name is not valid [tag_name: ${tag}]`);
   return tag;
-}
-
-/**
- * For a published release: create its tag when missing (a protected tag only for users the rule allows,
- * as TAG_CONTROL answers for POST /tags) and record the tagged commit and its commit count. Returns the
- * id of a tag it created, so a failed insert can take it back.
- */
-async function ensureTag(c: RequestState, g: GitCtx, rel: IRelease): Promise<string | null> {
-  if (rel.isDraft) {
-    // Forgejo stamps drafts with the time of their last save.
-    rel.createdAt = new Date();
-    return null;
-  }
-  let created: string | null = null;
-  if (!(await readRef(g.path, 'tags', rel.tagName))) {
-    if (!(await canControlTag(c.em, g.repo.id, rel.tagName, c.auth.doer))) throw unprocessable('user not allowed to create protected tag');
-    const target = g.repo.isEmpty ? null : await lookupRef(g.path, rel.target);
-    if (!target?.commit) throw notFound(`target "${rel.target}" not found: object does not exist [id: ${rel.target}, rel_path: ]`);
-    const commit = target.commit;
-    created = await gitWrite(() => createLightweightTag(g.path, rel.tagName, commit));
-    rel.createdAt = new Date();
-  }
-  const commit = (await readRef(g.path, 'tags', rel.tagName, true))?.oid;
-  if (!commit) throw unprocessable(`tag "${rel.tagName}" does not point to a commit`);
-  rel.sha1 = commit;
-  rel.numCommits = await countCommits(g.path, { rev: commit });
-  return created;
-}
-
-/** Flush the release; if that fails (a concurrent release of the same tag), remove the tag this request made. */
-async function save(c: SignedInCtx, g: GitCtx, rel: IRelease, createdTag: string | null): Promise<void> {
-  try {
-    await c.em.flush();
-  } catch (e) {
-    if (createdTag) {
-      await deleteRef(g.path, `refs/tags/${rel.tagName}`, createdTag).catch((err: unknown) =>
-        c.services.log.warn({ err }, 'could not remove the tag of a failed release'),
-      );
-    }
-    if (e instanceof UniqueConstraintViolationException) throw conflict(`release tag already exist [tag_name: ${rel.tagName}]`);
-    throw e;
-  }
-  if (createdTag) await refreshAfterWrite(c.em, g.repo, g.path);
-  if (createdTag)
-    await emitRefUpdates(c.em, c, g.repo, c.auth.doer, g.path, [
-      { ref: `refs/tags/${rel.tagName}`, before: zeroOid(createdTag), after: createdTag },
-    ]);
-  await recountReleases(c.em, g.repo.id);
 }
 
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (ch) => `\\${ch}`);
@@ -212,8 +140,7 @@ export const create = signedIn<CreateReleaseOption>(async (c) => {
   rel.isDraft = b.draft ?? false;
   rel.isPrerelease = b.prerelease ?? false;
   rel.hideArchiveLinks = b.hide_archive_links ?? false;
-  await save(c, g, rel, await ensureTag(c, g, rel));
-  if (!rel.isDraft) await emitEvent(c.em, c, { name: 'release', repo: g.repo, sender: c.auth.doer, action: 'published', release: rel });
+  await saveRelease(c, g, rel, 'published');
   return reply(c, 201, rel);
 });
 
@@ -237,33 +164,17 @@ export const edit = signedIn<EditReleaseOption>(async (c) => {
   if (b.draft !== undefined) rel.isDraft = b.draft;
   if (b.prerelease !== undefined) rel.isPrerelease = b.prerelease;
   if (b.hide_archive_links !== undefined) rel.hideArchiveLinks = b.hide_archive_links;
-  await save(c, g, rel, await ensureTag(c, g, rel));
-  if (!rel.isDraft)
-    await emitEvent(c.em, c, {
-      name: 'release',
-      repo: g.repo,
-      sender: c.auth.doer,
-      action: wasDraft ? 'published' : 'updated',
-      release: rel,
-    });
+  await saveRelease(c, g, rel, wasDraft ? 'published' : 'updated');
   return reply(c, 200, rel);
 });
 
-/** The release row and its assets go; the git tag stays. */
-async function removeRelease(c: SignedInCtx, rel: IRelease): Promise<void> {
-  await emitEvent(c.em, c, { name: 'release', repo: need(c.repo, 'repo').repo, sender: c.auth.doer, action: 'deleted', release: rel });
-  c.em.remove(rel);
-  await deleteAttachments(c, { releaseId: rel.id });
-  await recountReleases(c.em, rel.repoId);
-}
-
 export const remove = signedIn(async (c) => {
-  await removeRelease(c, await releaseById(c));
+  await deleteRelease(c, need(c.repo, 'repo').repo, await releaseById(c));
   return noContent();
 });
 
 export const removeByTag = signedIn(async (c) => {
-  await removeRelease(c, await releaseByTag(c));
+  await deleteRelease(c, need(c.repo, 'repo').repo, await releaseByTag(c));
   return noContent();
 });
 

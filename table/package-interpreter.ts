@@ -1,7 +1,7 @@
 // Serves the package registries' rows (table/packages.ts), a thin sibling of interpreter.ts: checks the
 // rows at start, then for each request under `<ROOT>api/packages/` or `<ROOT>v2/` runs the first row
 // whose method and path match: its steps in order, then its handler. A refusal renders in the registry's
-// clients' shape (lib/packages/registries/<type>.ts renderError; plain text otherwise).
+// clients' shape (transports/registries/<type>.ts renderError; plain text otherwise).
 import type { Middleware } from 'koa';
 import { HttpError } from '../lib/http/errors.ts';
 import { pathSegments } from '../lib/http/url-path.ts';
@@ -13,7 +13,7 @@ import {
   type RegistryHandler,
   type RegistryNeed,
   type RegistryState,
-} from '../lib/packages/registry.ts';
+} from '../transports/registries/index.ts';
 import { TableError } from '../interpreter.ts';
 import { matchPattern, parsePattern, type RegistryRouteSpec } from './package-spec.ts';
 

@@ -1,6 +1,6 @@
 // The shape of one row of table/packages.ts (the package registries' routes), and its path patterns.
 import type { RegistryStep } from '../guards/registry.ts';
-import { indexedCrate, packageNameAt } from '../lib/packages/registry.ts';
+import { indexedCrate, packageNameAt } from '../transports/registries/index.ts';
 
 export type RegistryMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -18,7 +18,7 @@ export interface RegistryRouteSpec {
   readonly scope: readonly 'package'[];
   /** The steps, in the order they run, before the handler. */
   readonly chain: readonly RegistryStep[];
-  /** `<type>.<key>`: an entry of that registry's `handlers` (lib/packages/registries/<type>.ts). */
+  /** `<type>.<key>`: an entry of that registry's `handlers` (transports/registries/<type>.ts). */
   readonly handler: string;
 }
 

@@ -19,7 +19,7 @@ import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 import { gitOverSsh, makeKeyPair, scpUrl, type KeyPair } from '../helpers/ssh.ts';
 import { requireTools } from '../helpers/tools.ts';
 import { workDir } from '../helpers/git-cli.ts';
-import { startSshServer, type RunningSsh } from '../../git-ssh.ts';
+import { startSshServer, type RunningSsh } from '../../transports/git-ssh.ts';
 import { SecretBox } from '../../lib/auth/secretbox.ts';
 import { repoPathFor } from '../../lib/http/services.ts';
 import { secretKey } from '../../server.ts';

@@ -11,7 +11,7 @@ import { call } from '../helpers/client.ts';
 import { makeRepo, makeUser, type TestUser } from '../helpers/fixtures.ts';
 import { cloneUrl, workDir } from '../helpers/git-cli.ts';
 import { gitSshCommand, makeKeyPair, run, scpUrl, startSsh, type KeyPair, type Ran } from '../helpers/ssh.ts';
-import type { RunningSsh } from '../../git-ssh.ts';
+import type { RunningSsh } from '../../transports/git-ssh.ts';
 import { requireTools } from '../helpers/tools.ts';
 
 requireTools('git-lfs', 'ssh', 'ssh-keygen');

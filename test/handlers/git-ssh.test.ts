@@ -12,7 +12,7 @@ import { makeRepo, makeUser, type TestUser } from '../helpers/fixtures.ts';
 import { commitFiles, mustGit, workDir } from '../helpers/git-cli.ts';
 import { gitOverSsh, makeKeyPair, run, scpUrl, sshOptions, startSsh, type KeyPair } from '../helpers/ssh.ts';
 import { hostKeyFile } from '../../lib/transport/ssh-host-key.ts';
-import type { RunningSsh } from '../../git-ssh.ts';
+import type { RunningSsh } from '../../transports/git-ssh.ts';
 import { requireTools } from '../helpers/tools.ts';
 
 requireTools('ssh', 'ssh-keygen');

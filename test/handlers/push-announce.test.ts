@@ -15,7 +15,7 @@ import { requireTools } from '../helpers/tools.ts';
 import { runGit } from '../../git/exec.ts';
 import { commands, PktReader, rawHttpPush } from '../helpers/raw-push.ts';
 import { clockConnection, everyConnection, startDbProxy, type DbProxy } from '../helpers/db-proxy.ts';
-import type { RunningSsh } from '../../git-ssh.ts';
+import type { RunningSsh } from '../../transports/git-ssh.ts';
 import { gitDir, newRepo, setup, type Env } from './repo-setup.ts';
 
 let env: Env;

@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
-import { startSshServer, type RunningSsh } from '../../git-ssh.ts';
+import { startSshServer, type RunningSsh } from '../../transports/git-ssh.ts';
 import { secretKey } from '../../server.ts';
 import { SecretBox } from '../../lib/auth/secretbox.ts';
 import { repoPathFor } from '../../lib/http/services.ts';

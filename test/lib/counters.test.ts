@@ -1,4 +1,4 @@
-// lib/db/counters.ts (issue 9, item 3): the row locks a recount waits behind, entities learning counters
+// lib/db/counters.ts: the row locks a recount waits behind, entities learning counters
 // written in SQL without writing anything back, and a request's write queue (WriteQueue), sent last.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EntityManager } from '@mikro-orm/core';

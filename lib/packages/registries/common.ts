@@ -1,23 +1,19 @@
 // What the package registries share (their routes are rows of table/packages.ts, which name the
-// handlers of generic.ts, npm.ts, pypi.ts, cargo.ts, maven.ts and container.ts): the state the rows'
-// steps fill, the request a handler is handed once the owner is resolved, the access check, the error
-// type each renders in its clients' shape, the uploader's quota check, capped body reads and file downloads.
-import fs from 'node:fs';
+// handlers of transports/registries/): the state the rows' steps fill, the request a handler is handed
+// once the owner is resolved, the access check, the error type each renders in its clients' shape and the
+// uploader's quota check. Capped body reads and file downloads are transports/registries/common.ts's.
 import type { Context } from 'koa';
 import type { EntityManager } from '@mikro-orm/core';
 import type { Config } from '../../../config.ts';
 import type { Orm } from '../../../model/db.ts';
 import type { Services } from '../../http/services.ts';
 import type { IUser } from '../../../model/user.ts';
-import type { IPackageBlob, IPackageFile } from '../../../model/package.ts';
 import type { AuthResult, AuthDeps } from '../../auth/auth.ts';
 import { withinQuota } from '../../quota/index.ts';
 import { MSG } from '../../http/errors.ts';
 import { hasScope } from '../../auth/scopes.ts';
 import { isSiteAdmin } from '../../http/request.ts';
 import { packageAccess } from '../../auth/membership.ts';
-import { bodyCap } from '../../http/request-body.ts';
-import { blobPath, countDownload } from '../packages.ts';
 
 export interface PackageRegistryDeps {
   config: Config;
@@ -113,64 +109,4 @@ export function uploader(r: RegistryRequest): IUser {
 /** Forgejo's enforcePackagesQuota: the uploader's package quota, checked before the bytes are read. */
 export async function checkQuota(r: RegistryRequest, creator: IUser): Promise<void> {
   if (!(await withinQuota(r.em, r.deps.config, creator.id, 'size:assets:packages:all'))) throw new RegistryError(413, MSG.quotaExceeded);
-}
-
-/**
- * Sends a package file (Forgejo's helper.ServePackageFile); a GET of the version's lead file counts
- * as a download of the version.
- */
-export async function sendFile(
-  r: RegistryRequest,
-  versionId: number,
-  entry: { file: IPackageFile; blob: IPackageBlob },
-  type = 'application/octet-stream',
-): Promise<void> {
-  const { ctx } = r;
-  const file = blobPath(r.deps.config, entry.blob.hashSha256);
-  const stat = await fs.promises.stat(file).catch((e: NodeJS.ErrnoException) => {
-    if (e.code === 'ENOENT') return null;
-    throw e;
-  });
-  if (!stat) throw new RegistryError(404, 'package file does not exist');
-  if (ctx.method === 'GET' && entry.file.isLead) await countDownload(r.em, versionId);
-  ctx.status = 200;
-  ctx.type = type;
-  ctx.set('Content-Disposition', `attachment; filename="${entry.file.name.replace(/["\\]/g, '_')}"`);
-  ctx.set('Last-Modified', entry.file.createdAt.toUTCString());
-  ctx.set('ETag', `"${entry.blob.hashSha256}"`);
-  ctx.body = fs.createReadStream(file);
-  ctx.length = stat.size;
-}
-
-/** Koa answers an empty body with 204 unless the status is set after it. */
-export function emptyAnswer(ctx: Context, status: number): void {
-  ctx.body = null;
-  ctx.status = status;
-}
-
-/**
- * The whole request body, for formats that must be parsed as one document (npm's publish JSON), capped
- * by [api] MAX_BODY_SIZE unless the format fixes its own cap: a larger body is 413 before or while it arrives.
- */
-export async function readCapped(r: RegistryRequest, cap = bodyCap(r.deps.config)): Promise<Buffer> {
-  const tooLarge = () => new RegistryError(413, 'request entity too large');
-  if (Number(r.ctx.get('Content-Length') || 0) > cap) throw tooLarge();
-  const req = r.ctx.req;
-  // Not `for await`: leaving that loop early destroys the request and with it the connection the 413 goes out on.
-  return new Promise<Buffer>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const stop = (e: Error) => {
-      req.off('data', onData).off('end', onEnd).off('error', stop);
-      req.pause();
-      reject(e);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > cap) stop(tooLarge());
-      else chunks.push(chunk);
-    };
-    const onEnd = () => resolve(Buffer.concat(chunks, size));
-    req.on('data', onData).on('end', onEnd).on('error', stop);
-  });
 }

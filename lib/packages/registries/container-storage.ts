@@ -1,8 +1,8 @@
-// The container registry's shared parts (lib/packages/registries/container.ts routes to them): names and media
-// types, the OCI error set, and the package storage an image's blobs and manifests live in.
+// The container registry's shared parts (transports/registries/container.ts routes to them): names and media
+// types, the OCI error set, and the package storage an image's blobs and manifests live in. How they go on
+// the wire (headers, answers, the error body) is transports/registries/container-answer.ts's.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Context } from 'koa';
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/core';
 import {
   Package,
@@ -51,47 +51,11 @@ export const E = {
   manifestUnknown: () => new RegistryError(404, 'MANIFEST_UNKNOWN:manifest unknown'),
 };
 
-export function challenge(ctx: Context, appUrl: string): void {
-  ctx.set('WWW-Authenticate', `Bearer realm="${appUrl}v2/token",service="container_registry",scope="*"`);
-}
-
-export function renderError(ctx: Context, appUrl: string, err: RegistryError): void {
-  const cut = err.message.indexOf(':');
-  const [code, message] =
-    cut > 0 && /^[A-Z_]+$/.test(err.message.slice(0, cut))
-      ? [err.message.slice(0, cut), err.message.slice(cut + 1)]
-      : [err.status === 401 ? 'UNAUTHORIZED' : err.status === 403 ? 'DENIED' : 'UNSUPPORTED', err.message];
-  if (err.status === 401) challenge(ctx, appUrl);
-  ctx.status = err.status;
-  ctx.set('Docker-Distribution-Api-Version', 'registry/2.0');
-  ctx.body = { errors: [{ code, message }] };
-}
-
 // ---------------------------------------------------------------------------------------------
 // Storage
 
 export interface ImageRequest extends RegistryRequest {
   image: string;
-}
-
-export const ownerPath = (r: ImageRequest) => `/v2/${r.owner.lowerName}/${r.image}`;
-
-export function setHeaders(ctx: Context, h: { location?: string; digest?: string; range?: string; uuid?: string }): void {
-  ctx.set('Docker-Distribution-Api-Version', 'registry/2.0');
-  if (h.location) ctx.set('Location', h.location);
-  if (h.range) ctx.set('Range', h.range);
-  if (h.uuid) ctx.set('Docker-Upload-Uuid', h.uuid);
-  if (h.digest) {
-    ctx.set('Docker-Content-Digest', h.digest);
-    ctx.set('ETag', `"${h.digest}"`);
-  }
-}
-
-export function answer(ctx: Context, status: number, h: Parameters<typeof setHeaders>[1] = {}): void {
-  setHeaders(ctx, h);
-  ctx.body = null;
-  ctx.status = status;
-  ctx.length = 0;
 }
 
 export async function imagePackage(em: EntityManager, r: ImageRequest): Promise<IPackage | null> {

@@ -1,17 +1,11 @@
-// Publishing to the npm registry (Forgejo's npm.ParsePackage and UploadPackage).
-import fs from 'node:fs';
+// What `npm publish` sends, checked (Forgejo's npm.ParsePackage), and the repository it may name
+// (transports/registries/npm-publish.ts stores it, as Forgejo's UploadPackage).
 import { createHash } from 'node:crypto';
-import { Readable } from 'node:stream';
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { Repository } from '../../../model/repo.ts';
 import { User } from '../../../model/user.ts';
-import { repoPermission } from '../../auth/perm.ts';
-import { isSiteAdmin } from '../../http/request.ts';
 import { isStorableText } from '../../../model/schemas/storable.ts';
-import { addPackageFile, DuplicateFileError, DuplicateVersionError, spool } from '../packages.ts';
-import { checkQuota, emptyAnswer, readCapped, RegistryError, uploader, type RegistryRequest } from './common.ts';
+import { RegistryError, type RegistryRequest } from './common.ts';
 import {
-  TYPE,
   validName,
   parseSemver,
   semverString,
@@ -26,10 +20,6 @@ import {
   validUrl,
   repositoryOf,
 } from './npm-metadata.ts';
-import { setTag } from './npm-tags.ts';
-
-// ---------------------------------------------------------------------------------------------
-// Publish (Forgejo's npm.ParsePackage and UploadPackage)
 
 export interface Upload {
   name: string;
@@ -140,53 +130,4 @@ export async function localRepository(r: RegistryRequest, url: string) {
   const owner = await r.em.findOne(User, { lowerName: decodeURIComponent(m[1]).toLowerCase() });
   const repo = owner && (await r.em.findOne(Repository, { ownerId: owner.id, lowerName: decodeURIComponent(m[2]).toLowerCase() }));
   return owner && repo ? { owner, repo } : null;
-}
-
-export async function publish(r: RegistryRequest): Promise<void> {
-  const creator = uploader(r);
-  await checkQuota(r, creator);
-  const upload = parseUpload(await readCapped(r));
-  // As Forgejo: a `repository.url` naming a repository here links the package to it, which needs write
-  // access to that repository's packages (403 otherwise).
-  const linked = await localRepository(r, upload.metadata.repository.url);
-  if (linked) {
-    const perm = await repoPermission(r.em, {
-      repo: linked.repo,
-      owner: linked.owner,
-      doer: creator,
-      siteAdmin: isSiteAdmin(r),
-      token: r.auth.token,
-    });
-    if (linked.repo.ownerId !== creator.id && !perm.canWrite('packages'))
-      throw new RegistryError(403, 'no permission to upload this package');
-  }
-  const up = await spool(r.deps.config, Readable.from([upload.data]));
-  try {
-    await r.em.transactional(async (tx) => {
-      const { pkg, version } = await addPackageFile(tx, r.deps.config, {
-        ownerId: r.owner.id,
-        type: TYPE,
-        name: upload.name,
-        version: upload.version,
-        creator,
-        filename: upload.filename,
-        upload: up,
-        newVersion: true,
-        metadata: upload.metadata,
-        semverCompatible: true,
-      });
-      for (const tag of upload.tags) await setTag(tx, pkg.id, version.id, tag, false);
-      if (linked && linked.repo.ownerId === r.owner.id) {
-        pkg.repoId = linked.repo.id;
-        await tx.flush();
-      }
-    });
-  } catch (e) {
-    if (e instanceof DuplicateVersionError || e instanceof DuplicateFileError || e instanceof UniqueConstraintViolationException)
-      throw new RegistryError(409, 'package version already exists');
-    throw e;
-  } finally {
-    await fs.promises.rm(up.file, { force: true });
-  }
-  emptyAnswer(r.ctx, 201);
 }

@@ -1,13 +1,8 @@
 // Dist-tags of the npm registry: a tag is an `npm.tag` property of the version it points to.
 import { type EntityManager } from '@mikro-orm/core';
 import { PackageProperty, PackageVersion, PropertyType, type IPackage, type IPackageVersion } from '../../../model/package.ts';
-import { isStorableText } from '../../../model/schemas/storable.ts';
-import { findPackage, findVersion } from '../packages.ts';
-import { emptyAnswer, readCapped, RegistryError, type RegistryRequest } from './common.ts';
+import { findPackage } from '../packages.ts';
 import { TYPE, TAG_PROPERTY, checkTag } from './npm-metadata.ts';
-
-// ---------------------------------------------------------------------------------------------
-// Dist-tags
 
 /** Moves `tag` to `versionId` (or only removes it), in one transaction (Forgejo's setPackageTag). */
 export async function setTag(em: EntityManager, packageId: number, versionId: number, tag: string, deleteOnly: boolean): Promise<void> {
@@ -41,28 +36,4 @@ export async function tagsOf(em: EntityManager, versions: IPackageVersion[]): Pr
       )
     : [];
   return new Map(props.map((p) => [p.value, byId.get(p.refId)!]));
-}
-
-export async function listTags(r: RegistryRequest, name: string): Promise<void> {
-  const found = await packageVersions(r.em, r.owner.id, name);
-  const tags = found ? await tagsOf(r.em, found.versions) : new Map<string, IPackageVersion>();
-  r.ctx.status = 200;
-  r.ctx.body = Object.fromEntries([...tags].map(([tag, v]) => [tag, v.version]));
-}
-
-export async function addTag(r: RegistryRequest, name: string, tag: string): Promise<void> {
-  const text = (await readCapped(r)).toString('utf8').trim();
-  // The body is the version as a JSON string; Forgejo trims the quotes.
-  const version = text.replace(/^"+|"+$/g, '');
-  const found =
-    isStorableText(version) && version.length <= 255 && (await findVersion(r.em, { ownerId: r.owner.id, type: TYPE, name, version }));
-  if (!found) throw new RegistryError(404, 'package does not exist');
-  await r.em.transactional((tx) => setTag(tx, found.pkg.id, found.version.id, tag, false));
-  emptyAnswer(r.ctx, 200);
-}
-
-export async function removeTag(r: RegistryRequest, name: string, tag: string): Promise<void> {
-  const found = await packageVersions(r.em, r.owner.id, name);
-  if (found) await r.em.transactional((tx) => setTag(tx, found.pkg.id, found.versions[0].id, tag, true));
-  emptyAnswer(r.ctx, 200);
 }

@@ -1,10 +1,11 @@
 // Reading the npm registry: the package document, tarballs and search.
-import { Package, PackageBlob, PackageFile, PackageVersion } from '../../../model/package.ts';
-import { isStorableText } from '../../../model/schemas/storable.ts';
-import { findVersion, versionFiles } from '../packages.ts';
-import { RegistryError, sendFile, type RegistryRequest } from './common.ts';
-import { TYPE, type SemVer, parseSemver, compareSemver, metadataOf } from './npm-metadata.ts';
-import { packageVersions, tagsOf } from './npm-tags.ts';
+import { Package, PackageBlob, PackageFile, PackageVersion } from '../../model/package.ts';
+import { isStorableText } from '../../model/schemas/storable.ts';
+import { findVersion, versionFiles } from '../../lib/packages/packages.ts';
+import { RegistryError, type RegistryRequest } from '../../lib/packages/registries/common.ts';
+import { sendFile } from './common.ts';
+import { TYPE, type SemVer, parseSemver, compareSemver, metadataOf } from '../../lib/packages/registries/npm-metadata.ts';
+import { packageVersions, tagsOf } from '../../lib/packages/registries/npm-tags.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Reading

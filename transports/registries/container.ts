@@ -10,9 +10,16 @@
 // An image is a package of type `container`; uploaded blobs are files of its internal version `_`, and every
 // manifest is a version named by its tag (or its digest when pushed untagged) holding `manifest.json` and a file
 // per blob it references, so a blob stays while a manifest needs it. Errors are `{"errors":[{code,message}]}`.
-import { requestOf, type Registry, type RegistryHandler, type RegistryParams, type RegistryState } from './common.ts';
-import { E, renderError, type ImageRequest, answer, TYPE } from './container-storage.ts';
-import { mintToken } from './container-token.ts';
+import {
+  requestOf,
+  type Registry,
+  type RegistryHandler,
+  type RegistryParams,
+  type RegistryState,
+} from '../../lib/packages/registries/common.ts';
+import { E, type ImageRequest, TYPE } from '../../lib/packages/registries/container-storage.ts';
+import { answer, renderError } from './container-answer.ts';
+import { mintToken } from '../../lib/packages/registries/container-token.ts';
 import { startUpload, uploadStatus, uploadChunk, finishUpload, cancelUpload, getBlob, deleteBlob } from './container-blobs.ts';
 import { putManifest, getManifest, deleteManifest, tagList } from './container-manifests.ts';
 

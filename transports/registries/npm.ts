@@ -11,11 +11,13 @@
 //   GET    -/v1/search?text=&from=&size=
 // Errors are JSON `{"error": message}`. A version is stored with Forgejo's npm metadata; a dist-tag is an
 // `npm.tag` property of the version it points to.
-import { findVersion, removePackageVersion } from '../packages.ts';
-import { emptyAnswer, readCapped, RegistryError, ofOwner, type Registry, type RegistryRequest } from './common.ts';
-import { TYPE, checkTag, isRecord } from './npm-metadata.ts';
+import { findVersion, removePackageVersion } from '../../lib/packages/packages.ts';
+import { RegistryError, ofOwner, type Registry, type RegistryRequest } from '../../lib/packages/registries/common.ts';
+import { emptyAnswer, readCapped } from './common.ts';
+import { TYPE, checkTag, isRecord } from '../../lib/packages/registries/npm-metadata.ts';
 import { publish } from './npm-publish.ts';
-import { packageVersions, listTags, addTag, removeTag, setTag, tagsOf } from './npm-tags.ts';
+import { packageVersions, setTag, tagsOf } from '../../lib/packages/registries/npm-tags.ts';
+import { listTags, addTag, removeTag } from './npm-tags.ts';
 import { packageDocument, download, downloadByName, search } from './npm-read.ts';
 
 // ---------------------------------------------------------------------------------------------

@@ -8,15 +8,15 @@
 import type { AddressInfo } from 'node:net';
 import type { EntityManager } from '@mikro-orm/core';
 import ssh2, { type AuthContext, type Connection, type ServerChannel, type Session } from 'ssh2';
-import type { Config } from './config.ts';
-import type { Orm } from './model/db.ts';
-import type { Services } from './lib/http/services.ts';
-import { isDenial, isMoved, resolveGitAccess, type GitAccess, type GitAccessResult, type GitMode } from './lib/transport/git-access.ts';
-import { startPush, ensurePushTarget, PUSH_NOT_ANNOUNCED, type PushRun } from './lib/transport/git-push.ts';
-import { ReportGate } from './lib/transport/push-report.ts';
-import { installHooks, type HookDirs } from './lib/transport/push-hook.ts';
-import { hostKeyFingerprint, loadOrCreateHostKey } from './lib/transport/ssh-host-key.ts';
-import { parseSshCommand, SshCommandError, type GitVerb, type SshCommand } from './lib/transport/ssh-command.ts';
+import type { Config } from '../config.ts';
+import type { Orm } from '../model/db.ts';
+import type { Services } from '../lib/http/services.ts';
+import { isDenial, isMoved, resolveGitAccess, type GitAccess, type GitAccessResult, type GitMode } from '../lib/transport/git-access.ts';
+import { startPush, ensurePushTarget, PUSH_NOT_ANNOUNCED, type PushRun } from '../lib/transport/git-push.ts';
+import { ReportGate } from '../lib/transport/push-report.ts';
+import { installHooks, type HookDirs } from '../lib/transport/push-hook.ts';
+import { hostKeyFingerprint, loadOrCreateHostKey } from '../lib/transport/ssh-host-key.ts';
+import { parseSshCommand, SshCommandError, type GitVerb, type SshCommand } from '../lib/transport/ssh-command.ts';
 import {
   accountDisabled,
   fingerprintOfBlob,
@@ -25,10 +25,10 @@ import {
   principalOf,
   touchKey,
   type SshIdentity,
-} from './lib/transport/ssh-identity.ts';
-import { signLfsToken } from './lib/transport/lfs-token.ts';
-import { spawnGit } from './git/exec.ts';
-import { isDatabaseUnavailable, OUTAGE_MESSAGE, outageLog } from './lib/db/outage.ts';
+} from '../lib/transport/ssh-identity.ts';
+import { signLfsToken } from '../lib/transport/lfs-token.ts';
+import { spawnGit } from '../git/exec.ts';
+import { isDatabaseUnavailable, OUTAGE_MESSAGE, outageLog } from '../lib/db/outage.ts';
 
 export interface SshServerDeps {
   config: Config;

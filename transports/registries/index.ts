@@ -1,18 +1,18 @@
 // The package registries, outside /api/v1 (Forgejo routers/api/packages/api.go): `<ROOT>api/packages/<owner>/<type>/...`
-// for the types of lib/packages/registries/ (generic, npm, pypi, cargo, maven), and the container registry at
+// for the types of this folder (generic, npm, pypi, cargo, maven), and the container registry at
 // `<ROOT>v2/`. Their routes are rows of table/packages.ts, which table/package-interpreter.ts serves: the
 // caller authenticates as on the API, and each row's steps (guards/registry.ts) check access to the owner's
 // packages as Forgejo's reqPackageAccess does (a token without `read:package`/`write:package` or a caller
 // without the access gets 401 with a challenge, so package clients then send credentials; a public-only
 // token 403 on a non-public owner). Errors are plain text unless the registry renders its own.
 import type { Context } from 'koa';
-import type { Registry, RegistryError } from './registries/common.ts';
-import { generic } from './registries/generic.ts';
-import { npm } from './registries/npm.ts';
-import { pypi } from './registries/pypi.ts';
-import { cargo } from './registries/cargo.ts';
-import { maven } from './registries/maven.ts';
-import { container } from './registries/container.ts';
+import type { Registry, RegistryError } from '../../lib/packages/registries/common.ts';
+import { generic } from './generic.ts';
+import { npm } from './npm.ts';
+import { pypi } from './pypi.ts';
+import { cargo } from './cargo.ts';
+import { maven } from './maven.ts';
+import { container } from './container.ts';
 
 export {
   RegistryError,
@@ -21,9 +21,9 @@ export {
   type RegistryNeed,
   type RegistryParams,
   type RegistryState,
-} from './registries/common.ts';
-export { packageNameAt } from './registries/npm.ts';
-export { indexedCrate } from './registries/cargo.ts';
+} from '../../lib/packages/registries/common.ts';
+export { packageNameAt } from './npm.ts';
+export { indexedCrate } from './cargo.ts';
 
 /** The registries by their `{type}` path segment (`container`: the one at `/v2/`). */
 export const REGISTRIES: ReadonlyMap<string, Registry> = new Map([generic, npm, pypi, cargo, maven, container].map((r) => [r.type, r]));

@@ -11,17 +11,17 @@
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { Context, Middleware } from 'koa';
-import type { Config } from './config.ts';
-import type { Orm } from './model/db.ts';
-import type { Services } from './lib/http/services.ts';
-import { authenticate, type AuthResult, type AuthDeps } from './lib/auth/auth.ts';
-import { HttpError } from './lib/http/errors.ts';
-import { isDenial, isMoved, resolveGitAccess } from './lib/transport/git-access.ts';
-import { ensurePushTarget, PUSH_NOT_ANNOUNCED, startPush } from './lib/transport/git-push.ts';
-import { ReportGate } from './lib/transport/push-report.ts';
-import { installHooks } from './lib/transport/push-hook.ts';
-import { advertiseRefs, contentType, serviceRpc, type GitService } from './git/http.ts';
-import { GitArgError } from './git/errors.ts';
+import type { Config } from '../config.ts';
+import type { Orm } from '../model/db.ts';
+import type { Services } from '../lib/http/services.ts';
+import { authenticate, type AuthResult, type AuthDeps } from '../lib/auth/auth.ts';
+import { HttpError } from '../lib/http/errors.ts';
+import { isDenial, isMoved, resolveGitAccess } from '../lib/transport/git-access.ts';
+import { ensurePushTarget, PUSH_NOT_ANNOUNCED, startPush } from '../lib/transport/git-push.ts';
+import { ReportGate } from '../lib/transport/push-report.ts';
+import { installHooks } from '../lib/transport/push-hook.ts';
+import { advertiseRefs, contentType, serviceRpc, type GitService } from '../git/http.ts';
+import { GitArgError } from '../git/errors.ts';
 
 export interface GitHttpDeps {
   config: Config;

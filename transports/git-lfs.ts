@@ -8,20 +8,20 @@
 // repository owner's quota (`size:git:lfs`); downloads stream from disk, with ranges.
 import type { Context, Middleware } from 'koa';
 import type { EntityManager } from '@mikro-orm/core';
-import type { Config } from './config.ts';
-import type { Orm } from './model/db.ts';
-import type { Services } from './lib/http/services.ts';
-import { authenticate, type AuthDeps } from './lib/auth/auth.ts';
-import { HttpError } from './lib/http/errors.ts';
-import { isDenial, isMoved, resolveGitAccess, type GitAccess, type GitMode, type GitPrincipal } from './lib/transport/git-access.ts';
-import { looksLikeLfsToken, verifyLfsToken, type LfsClaims } from './lib/transport/lfs-token.ts';
-import { LfsContentError, LfsStore, OID, validPointer } from './lib/transport/lfs-store.ts';
-import { findMeta, linkObject } from './lib/transport/lfs-objects.ts';
-import { batchObjects, LFS_MEDIA_TYPE } from './lib/transport/lfs-batch.ts';
-import { cleanLockPath, createLock, listLocks, lockJson, unlock } from './lib/transport/lfs-locks.ts';
-import { withinQuota } from './lib/quota/quota.ts';
-import { KeyType, PublicKey } from './model/keys.ts';
-import { User } from './model/user.ts';
+import type { Config } from '../config.ts';
+import type { Orm } from '../model/db.ts';
+import type { Services } from '../lib/http/services.ts';
+import { authenticate, type AuthDeps } from '../lib/auth/auth.ts';
+import { HttpError } from '../lib/http/errors.ts';
+import { isDenial, isMoved, resolveGitAccess, type GitAccess, type GitMode, type GitPrincipal } from '../lib/transport/git-access.ts';
+import { looksLikeLfsToken, verifyLfsToken, type LfsClaims } from '../lib/transport/lfs-token.ts';
+import { LfsContentError, LfsStore, OID, validPointer } from '../lib/transport/lfs-store.ts';
+import { findMeta, linkObject } from '../lib/transport/lfs-objects.ts';
+import { batchObjects, LFS_MEDIA_TYPE } from '../lib/transport/lfs-batch.ts';
+import { cleanLockPath, createLock, listLocks, lockJson, unlock } from '../lib/transport/lfs-locks.ts';
+import { withinQuota } from '../lib/quota/quota.ts';
+import { KeyType, PublicKey } from '../model/keys.ts';
+import { User } from '../model/user.ts';
 
 export interface GitLfsDeps {
   config: Config;

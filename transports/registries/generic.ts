@@ -5,7 +5,7 @@
 //   DELETE <name>/<version>          delete the version (204)
 import fs from 'node:fs';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { PackageFile } from '../../../model/package.ts';
+import { PackageFile } from '../../model/package.ts';
 import {
   addPackageFile,
   DuplicateFileError,
@@ -14,27 +14,12 @@ import {
   removePackageVersion,
   spool,
   versionFiles,
-} from '../packages.ts';
-import { checkQuota, emptyAnswer, RegistryError, sendFile, uploader, ofOwner, type Registry, type RegistryRequest } from './common.ts';
-
-const TYPE = 'generic';
+} from '../../lib/packages/packages.ts';
+import { checkQuota, RegistryError, uploader, ofOwner, type Registry, type RegistryRequest } from '../../lib/packages/registries/common.ts';
+import { emptyAnswer, sendFile } from './common.ts';
+import { checkNames, TYPE } from '../../lib/packages/registries/generic-names.ts';
 
 const missing = () => new RegistryError(404, 'package does not exist');
-
-// Forgejo generic.go: names of letters, digits and `-_+.`; file names a wider set, no outer spaces.
-const NAME = /^[-_+.A-Za-z0-9]+$/;
-const FILE_NAME = /^[-_+=:;.()[\]{}~!@#$%^& A-Za-z0-9]+$/;
-
-/** The `package`, `package_version` and `package_file` name columns are varchar(255) (issue 9, item 8). */
-const MAX_NAME = 255;
-
-function checkNames(name: string, version: string, filename: string): void {
-  if (!NAME.test(name) || name.length > MAX_NAME || name === '..' || (name.length === 1 && !/[A-Za-z0-9]/.test(name)))
-    throw new RegistryError(400, 'invalid package name');
-  if (!FILE_NAME.test(filename) || filename.length > MAX_NAME || filename.trim() !== filename || filename === '.' || filename === '..')
-    throw new RegistryError(400, 'invalid filename');
-  if (version.trim() !== version || version === '' || version.length > MAX_NAME) throw new RegistryError(400, 'invalid package version');
-}
 
 async function upload(r: RegistryRequest, name: string, version: string, filename: string): Promise<void> {
   const creator = uploader(r);

@@ -3,22 +3,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
-import { PackageBlob, PackageFile, PackageVersion, type IPackageBlob } from '../../../model/package.ts';
-import { isUuid } from '../../attachments/index.ts';
-import { blobPath, spool, spoolDir } from '../packages.ts';
-import { checkQuota, uploader, type RegistryRequest } from './common.ts';
+import { PackageBlob, PackageFile, PackageVersion, type IPackageBlob } from '../../model/package.ts';
+import { isUuid } from '../../lib/attachments/index.ts';
+import { blobPath, spool, spoolDir } from '../../lib/packages/packages.ts';
+import { checkQuota, uploader, type RegistryRequest } from '../../lib/packages/registries/common.ts';
 import {
   UPLOAD_VERSION,
   DIGEST,
   E,
   type ImageRequest,
-  ownerPath,
-  setHeaders,
-  answer,
   imagePackage,
   localBlob,
   saveBlob,
-} from './container-storage.ts';
+} from '../../lib/packages/registries/container-storage.ts';
+import { answer, ownerPath, setHeaders } from './container-answer.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Blob uploads. A session is a file in the spool named by its uuid (the uuid is the capability, as in

@@ -11,9 +11,10 @@ import {
   PropertyType,
   type IPackageBlob,
   type IPackageVersion,
-} from '../../../model/package.ts';
-import { removePackageVersion, spool } from '../packages.ts';
-import { checkQuota, readCapped, RegistryError, uploader } from './common.ts';
+} from '../../model/package.ts';
+import { removePackageVersion, spool } from '../../lib/packages/packages.ts';
+import { checkQuota, RegistryError, uploader } from '../../lib/packages/registries/common.ts';
+import { readCapped } from './common.ts';
 import {
   DIGEST_PROPERTY,
   MANIFEST_FILE,
@@ -24,9 +25,6 @@ import {
   INDEXES,
   E,
   type ImageRequest,
-  ownerPath,
-  setHeaders,
-  answer,
   imagePackage,
   ensurePackage,
   ensureVersion,
@@ -35,7 +33,8 @@ import {
   localBlob,
   type ManifestMeta,
   metaOf,
-} from './container-storage.ts';
+} from '../../lib/packages/registries/container-storage.ts';
+import { answer, ownerPath, setHeaders } from './container-answer.ts';
 import { sendBlob } from './container-blobs.ts';
 
 // ---------------------------------------------------------------------------------------------

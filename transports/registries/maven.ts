@@ -11,22 +11,21 @@
 import fs from 'node:fs';
 import { createHash } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { PackageVersion } from '../../../model/package.ts';
-import { isStorableText } from '../../../model/schemas/storable.ts';
-import { bodyCap } from '../../http/request-body.ts';
-import { addPackageFile, DuplicateFileError, findPackage, findVersion, spool, versionFiles, type Spooled } from '../packages.ts';
+import { PackageVersion } from '../../model/package.ts';
+import { isStorableText } from '../../model/schemas/storable.ts';
+import { bodyCap } from '../../lib/http/request-body.ts';
 import {
-  checkQuota,
-  emptyAnswer,
-  readCapped,
-  RegistryError,
-  sendFile,
-  uploader,
-  ofOwner,
-  type Registry,
-  type RegistryRequest,
-} from './common.ts';
-import { parsePom, PomError } from './maven-pom.ts';
+  addPackageFile,
+  DuplicateFileError,
+  findPackage,
+  findVersion,
+  spool,
+  versionFiles,
+  type Spooled,
+} from '../../lib/packages/packages.ts';
+import { checkQuota, RegistryError, uploader, ofOwner, type Registry, type RegistryRequest } from '../../lib/packages/registries/common.ts';
+import { emptyAnswer, readCapped, sendFile } from './common.ts';
+import { parsePom, PomError } from '../../lib/packages/registries/maven-pom.ts';
 
 const TYPE = 'maven';
 const METADATA = 'maven-metadata.xml';
@@ -34,7 +33,7 @@ const SUMS = { '.md5': 'md5', '.sha1': 'sha1', '.sha256': 'sha256', '.sha512': '
 type Sum = (typeof SUMS)[keyof typeof SUMS];
 // Forgejo's illegalCharacters in group, artifact and version.
 const ILLEGAL = /[\\/:"<>|?*]/;
-/** The `package`, `package_version` and `package_file` name columns are varchar(255) (issue 9, item 8). */
+/** The `package`, `package_version` and `package_file` name columns are varchar(255). */
 const MAX_NAME = 255;
 /** A checksum file is one hex digest (128 characters for sha512); anything longer is not one. */
 const MAX_SUM_BODY = 1024;

@@ -9,9 +9,8 @@ import fs from 'node:fs';
 import type formidable from 'formidable';
 import type { File as FormidableFile } from 'formidable';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { PackageBlob, PackageFile, PackageVersion, type IPackageVersion } from '../../../model/package.ts';
-import { isStorableText } from '../../../model/schemas/storable.ts';
-import { bodyCap } from '../../http/request-body.ts';
+import { PackageBlob, PackageFile, PackageVersion, type IPackageVersion } from '../../model/package.ts';
+import { bodyCap } from '../../lib/http/request-body.ts';
 import {
   addPackageFile,
   DuplicateFileError,
@@ -21,46 +20,10 @@ import {
   SpoolWriter,
   versionFiles,
   type Spooled,
-} from '../packages.ts';
-import { checkQuota, emptyAnswer, RegistryError, sendFile, uploader, ofOwner, type Registry, type RegistryRequest } from './common.ts';
-
-const TYPE = 'pypi';
-
-// https://peps.python.org/pep-0426/#name and PEP 440's version pattern, as Forgejo checks them.
-const normalize = (name: string) => name.replace(/[._]/g, '-');
-const NAME = /^(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9.\-_]*[a-zA-Z0-9])$/;
-const VERSION = new RegExp(
-  '^v?' +
-    '(?:[0-9]+!)?' + // epoch
-    '[0-9]+(?:\\.[0-9]+)*' + // release segment
-    '(?:[-_.]?(?:a|b|c|rc|alpha|beta|pre|preview)[-_.]?[0-9]*)?' + // pre-release
-    '(?:-[0-9]+|[-_.]?(?:post|rev|r)[-_.]?[0-9]*)?' + // post release
-    '(?:[-_.]?dev[-_.]?[0-9]*)?' + // dev release
-    '(?:\\+[a-z0-9]+(?:[-_.][a-z0-9]+)*)?' + // local version
-    '$',
-);
-const MAX_NAME = 255;
-
-interface Metadata {
-  author?: string;
-  description?: string;
-  long_description?: string;
-  summary?: string;
-  project_url?: string;
-  license?: string;
-  requires_python?: string;
-}
-
-function validUrl(v: string): string | undefined {
-  try {
-    return ['http:', 'https:'].includes(new URL(v).protocol) ? v : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Forgejo's Project-URL label normalisation: no punctuation or white space, lower case. */
-const normalizeLabel = (label: string) => label.replace(/[\p{P}\s]/gu, '').toLowerCase();
+} from '../../lib/packages/packages.ts';
+import { checkQuota, RegistryError, uploader, ofOwner, type Registry, type RegistryRequest } from '../../lib/packages/registries/common.ts';
+import { emptyAnswer, sendFile } from './common.ts';
+import { checkUpload, normalize, TYPE } from '../../lib/packages/registries/pypi-metadata.ts';
 
 interface Form {
   fields: Record<string, string[]>;
@@ -77,7 +40,7 @@ async function readForm(r: RegistryRequest): Promise<Form> {
     throw new RegistryError(400, "request Content-Type isn't multipart/form-data");
   await fs.promises.mkdir(spoolDir(r.deps.config), { recursive: true });
   const writers = new Map<object, SpoolWriter>();
-  // formidable is loaded by the first upload, not by every server at its start (issue 10, memory).
+  // formidable is loaded by the first upload, not by every server at its start (memory).
   const { default: makeForm, errors: formidableErrors } = await import('formidable');
   const form = makeForm({
     maxFieldsSize: bodyCap(r.deps.config),
@@ -129,40 +92,7 @@ async function upload(r: RegistryRequest): Promise<void> {
     const up = form.content;
     if (!up) throw new RegistryError(400, 'http: no such file');
     if (value('sha256_digest').toLowerCase() !== up.sha256) throw new RegistryError(400, 'hash mismatch');
-    const name = normalize(value('name'));
-    const version = value('version');
-    if (!NAME.test(name) || !VERSION.test(version) || name.length > MAX_NAME || version.length > MAX_NAME)
-      throw new RegistryError(400, 'invalid name or version');
-    const filename = form.filename;
-    if (
-      filename === '' ||
-      filename.length > MAX_NAME ||
-      /[/\\]/.test(filename) ||
-      filename === '.' ||
-      filename === '..' ||
-      !isStorableText(filename)
-    )
-      throw new RegistryError(400, 'invalid filename');
-    let homepage = '';
-    for (const entry of form.fields.project_urls ?? []) {
-      const cut = entry.indexOf(',');
-      if (cut >= 0 && normalizeLabel(entry.slice(0, cut)) === 'homepage') {
-        homepage = entry.slice(cut + 1).trim();
-        break;
-      }
-    }
-    if (homepage === '') homepage = value('home_page');
-    const metadata: Metadata = {
-      author: value('author') || undefined,
-      description: value('description') || undefined,
-      long_description: value('long_description') || undefined,
-      summary: value('summary') || undefined,
-      project_url: validUrl(homepage),
-      license: value('license') || undefined,
-      requires_python: value('requires_python') || undefined,
-    };
-    for (const [k, v] of Object.entries(metadata))
-      if (typeof v === 'string' && !isStorableText(v)) throw new RegistryError(400, `invalid ${k}`);
+    const { name, version, filename, metadata } = checkUpload(form.fields, form.filename);
     await r.em.transactional((tx) =>
       addPackageFile(tx, r.deps.config, {
         ownerId: r.owner.id,
