@@ -378,7 +378,7 @@ type RouterMiddleware = ReturnType<Router['routes']>;
 /**
  * Mounts every row whose flag is on, most specific first. A router tests its rows one by one, so the
  * rows are also split by what a URL's first segment and number of segments allow (a few dozen instead
- * of every row for each request, issue 10): each group keeps the table's order and holds every row
+ * of every row for each request): each group keeps the table's order and holds every row
  * that could match such a URL, with a segment to spare either way, and only the rows of the request's
  * method, so it answers as the whole table would. A URL that does not start with the prefix goes to
  * the router of every row.
@@ -431,7 +431,7 @@ export function mountTable(table: readonly RouteSpec[], cfg: Config, hooks: RunH
     for (let i = slash; i !== -1; i = rest.indexOf('/', i + 1)) n++;
     const first = (slash === -1 ? rest : rest.slice(0, slash)).toLowerCase();
     // A row answers only its own methods (and HEAD for GET, as the router registers them), so a group
-    // holds only the rows of the request's method: half of the rows or fewer are tested (issue 10).
+    // holds only the rows of the request's method: half of the rows or fewer are tested.
     for (const row of groupOf(methods.has(method) ? method : '', firsts.has(first) ? first : null, Math.min(n, longest))) {
       const captures = row.layer.regexp.exec(path);
       if (captures !== null) return { row, captures };

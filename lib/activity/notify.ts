@@ -37,7 +37,7 @@ const PARTICIPATING = `(${CommentType.comment}, ${CommentType.code}, ${CommentTy
 /**
  * The distinct posters of an issue's comments, code comments and reviews (two placeholders, the
  * issue's id twice), read as a loose scan of that index: one probe per poster, the next poster id
- * above the last, instead of every comment of the issue (issue 10: a new comment on an issue with
+ * above the last, instead of every comment of the issue (a new comment on an issue with
  * 10,000 comments read them all).
  */
 const POSTERS_SQL = `with recursive p(uid) as (
@@ -64,8 +64,8 @@ function followersOf(issue: IIssue, doerId: number): { sql: string; params: unkn
   const repoWatchers = !issue.isPull || !isWorkInProgress(issue.title);
   // An issue the doer opens whose row goes with COMMIT (lib/issues/issues.ts numberPending: no labels,
   // assignees or milestone) has no comments, no assignees and no watch but the poster's: its
-  // followers are the repository's watchers. The same rows as below from a much smaller plan (issue 10:
-  // pgbench put the statement of the threads and feed rows at 0.07 ms less of PostgreSQL's CPU).
+  // followers are the repository's watchers. The same rows as below from a much smaller plan
+  // (pgbench put the statement of the threads and feed rows at 0.07 ms less of PostgreSQL's CPU).
   if (numberPending(issue) && issue.posterId === doerId) {
     return { sql: newIssueFollowersSql(), params: [issue.repoId, repoWatchers, doerId, doerId] };
   }
@@ -88,7 +88,7 @@ const FOLLOWERS_SQL = `select f.uid, min(f.kind) as kind from (
          and f.uid not in (select user_id from blocked_user where block_id = ?)
        group by f.uid`;
 
-/** The followers of the issue with their user rows: one statement (issue 10). */
+/** The followers of the issue with their user rows: one statement. */
 async function candidatesOf(em: EntityManager, issue: IIssue, doerId: number): Promise<IUser[]> {
   const f = followersOf(issue, doerId);
   const rows = await readRows<Record<string, unknown>>(
@@ -162,7 +162,7 @@ async function upsertThreads(
 
 /**
  * The same for every follower at once, found by the insert itself: when every signed-in user may read
- * the issue, nothing is asked per user, so one statement does it all (issue 10).
+ * the issue, nothing is asked per user, so one statement does it all.
  */
 async function upsertFollowerThreads(
   em: EntityManager,

@@ -1,6 +1,5 @@
-// Denormalised counters (num_comments, num_stars, repo_count, ...) under concurrent writers (issue 9,
-// item 3; issue 10 for the queue). Every write request is one READ COMMITTED transaction, and a recount
-// statement cannot see another transaction's uncommitted rows: two writers that recount at once both
+// Denormalised counters (num_comments, num_stars, repo_count, ...) under concurrent writers.
+// Every write request is one READ COMMITTED transaction, and a recount statement cannot see another transaction's uncommitted rows: two writers that recount at once both
 // miss the other's row, and the last to commit wins with a count that is short by one.
 //
 // Recounts (the rarer paths: closing, relabelling, deleting) first lock the rows whose counters they
@@ -35,7 +34,7 @@
 // above are those of the statements it replaces.
 import { Utils, type EntityManager, type EntityName } from '@mikro-orm/core';
 import { textOf } from '../../model/raw.ts';
-import { executeSql } from '../../model/sql.ts';
+import { executeSql, sql, type Sql } from '../../model/sql.ts';
 
 /** The tables holding counters, in the order their rows are locked. */
 const LOCK_ORDER = ['user', 'topic', 'issue', 'repository', 'milestone', 'label'] as const;
@@ -43,21 +42,19 @@ export type CounterTable = (typeof LOCK_ORDER)[number];
 
 /** Lock the rows named by id (ids ≤ 0 ignored) until the transaction ends; one statement, none when empty. */
 export async function lockCounterRows(em: EntityManager, rows: Partial<Record<CounterTable, readonly number[]>>): Promise<void> {
-  const parts: string[] = [];
-  const params: number[] = [];
+  const locks: Sql[] = [];
   for (const table of LOCK_ORDER) {
     const ids = [...new Set(rows[table] ?? [])].filter((id) => id > 0).sort((a, b) => a - b);
     if (!ids.length) continue;
-    parts.push(
-      `t${parts.length} as (select id from "${table}" where id in (${ids.map(() => '?').join(',')}) order by id for no key update)`,
+    locks.push(
+      sql`${sql.id(`t${locks.length}`)} as (select id from ${sql.id(table)} where id in (${sql.list(ids)}) order by id for no key update)`,
     );
-    params.push(...ids);
   }
-  if (!parts.length) return;
+  if (!locks.length) return;
   // Each CTE is read by one scalar subquery of the select list; they run left to right, so the
   // tables are locked in LOCK_ORDER.
-  const reads = parts.map((_, i) => `(select count(*) from t${i})`).join(', ');
-  await em.getConnection().execute(`with ${parts.join(', ')} select ${reads}`, params, 'all', em.getTransactionContext());
+  const reads = locks.map((_, i) => sql`(select count(*) from ${sql.id(`t${i}`)})`);
+  await executeSql(em, sql`with ${sql.join(locks)} select ${sql.join(reads)}`);
 }
 
 /**

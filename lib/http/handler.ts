@@ -51,7 +51,7 @@ export function signedIn<B = never, Q = QueryValues>(h: (c: SignedInCtx<B, Q>) =
 /**
  * A write handler that changes none of the rows of its context, the caller, the addressed repository
  * and its owner (a new issue or comment: its counters are written in SQL): they are read as plain
- * objects, not managed entities, as a GET reads them (issue 10: mapping them into the identity map and
+ * objects, not managed entities, as a GET reads them (mapping them into the identity map and
  * comparing them at every flush was about a tenth of the server's CPU of such a write).
  */
 export function plainContext<B, Q>(h: Handler<B, Q>): Handler<B, Q> {
