@@ -10,7 +10,8 @@ import { CommentType, Issue, Stopwatch, TrackedTime, type IIssue, type IStopwatc
 import { User, type IUser } from '../model/user.ts';
 import { issuesToApi, toApiStopWatch, toApiTrackedTime, usersById } from '../lib/issues/api/issue.ts';
 import { addComment, canReadIssue } from '../lib/issues/issues.ts';
-import { reachable, type Sql } from '../lib/repos/search.ts';
+import { reachable } from '../lib/repos/search.ts';
+import { sql, type Sql } from '../model/sql.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/http/paging.ts';
 import { conflict, notFound, unprocessable } from '../lib/http/errors.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
@@ -49,7 +50,7 @@ function readableKinds(c: RequestState): Sql | undefined {
   const issues = canReadIssue(c, { isPull: false });
   const pulls = canReadIssue(c, { isPull: true });
   if (issues && pulls) return undefined;
-  return { sql: issues ? 'not i.is_pull' : pulls ? 'i.is_pull' : 'false', params: [] };
+  return issues ? sql`not i.is_pull` : pulls ? sql`i.is_pull` : sql`false`;
 }
 
 /** One page (or all, with a null page) of the undeleted times matching `f`, oldest first, and the total. */
@@ -65,7 +66,7 @@ async function findTimes(c: RequestState, f: TimeFilter, page: Page | null): Pro
   if (f.userId !== undefined) add('t.user_id = ?', f.userId);
   if (f.since) add('t.created_at >= ?', wholeSeconds(f.since));
   if (f.before) add('t.created_at <= ?', wholeSeconds(f.before));
-  if (f.where) add(`(${f.where.sql})`, ...f.where.params);
+  if (f.where) add(`(${f.where.text})`, ...f.where.values);
   const from = `from tracked_time t join issue i on i.id = t.issue_id join repository r on r.id = i.repo_id where ${conds.join(' and ')}`;
   const conn = c.em.getConnection();
   const tx = c.em.getTransactionContext();
@@ -293,8 +294,8 @@ export const cancelStopwatch: Handler = async (c) => {
 /** The caller's running stopwatches (api.StopWatch), in repositories the caller can still reach. */
 export const listStopwatches: Handler = async (c) => {
   const where = reachable({ doer: c.auth.doer, siteAdmin: isSiteAdmin(c), token: c.auth.token });
-  const from = `from stopwatch s join issue i on i.id = s.issue_id join repository r on r.id = i.repo_id where s.user_id = ? and (${where.sql})`;
-  const params = [doerOf(c).id, ...where.params];
+  const from = `from stopwatch s join issue i on i.id = s.issue_id join repository r on r.id = i.repo_id where s.user_id = ? and (${where.text})`;
+  const params = [doerOf(c).id, ...where.values];
   const p = pageOf(c);
   const conn = c.em.getConnection();
   const counted: { n: number }[] = await conn.execute(`select count(*)::int as n ${from}`, params, 'all');

@@ -50,17 +50,15 @@ import {
   unpin,
 } from '../lib/issues/edit.ts';
 import {
-  allOf,
   filterSql,
   findIssues,
   openTotalSql,
   orderSql,
   readableIssues,
   readableOpenTotalSql,
-  sql,
   type IssueFilter,
 } from '../lib/issues/query.ts';
-import type { Sql } from '../lib/repos/search.ts';
+import { allOf, sql, type Sql } from '../model/sql.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/http/paging.ts';
 import { badRequest, HttpError, notFound, unprocessable, NOT_FOUND } from '../lib/http/errors.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
@@ -157,7 +155,7 @@ export const list: Handler<never, ListQuery> = async (c) => {
     assigneeId: (await userFilter(c, 'assigned_by'))?.id,
     mentioned: (await userFilter(c, 'mentioned_by'))?.name,
   };
-  const where = allOf([sql('i.repo_id = ?', repo.id), ...filterSql(f)]);
+  const where = allOf([sql`i.repo_id = ${repo.id}`, ...filterSql(f)]);
   const { issues, total } = await findIssues(c.em, where, orderSql(q.sort ?? null), p, openTotalSql(repo.id, f));
   return json(200, await listOf(c, issues), pagingHeaders(c, p, total));
 };
@@ -173,16 +171,16 @@ async function searchRepos(c: HandlerCtx<unknown, SearchQuery>): Promise<Sql> {
   const teamName = c.q.team ?? '';
   if (!ownerName) {
     if (teamName) throw badRequest('Owner organisation is required for filtering on team');
-    return sql('true');
+    return sql`true`;
   }
   const owner = await c.em.findOne(User, { lowerName: ownerName.toLowerCase() });
   if (!owner) throw badRequest(`user does not exist [uid: 0, name: ${ownerName}]`);
-  if (!teamName) return sql('r.owner_id = ?', owner.id);
+  if (!teamName) return sql`r.owner_id = ${owner.id}`;
   const team = await c.em.findOne(Team, { orgId: owner.id, lowerName: teamName.toLowerCase() });
   if (!team) throw badRequest(`team does not exist [org_id: ${owner.id}, team_id: 0, name: ${teamName}]`);
   return team.includesAllRepositories
-    ? sql('r.owner_id = ?', owner.id)
-    : sql('r.owner_id = ? and r.id in (select tr.repo_id from team_repo tr where tr.team_id = ?)', owner.id, team.id);
+    ? sql`r.owner_id = ${owner.id}`
+    : sql`r.owner_id = ${owner.id} and r.id in (select tr.repo_id from team_repo tr where tr.team_id = ${team.id})`;
 }
 
 const namesOf = (raw: string | undefined) => ((raw ?? '').trim() ? (raw ?? '').trim().split(',') : []);

@@ -65,7 +65,7 @@ function where(c: RequestState, f: Filter): { sql: string; params: unknown[] } {
   // Forgejo compares whole seconds (updated_unix >= since, <= before); our times carry milliseconds.
   if (f.since) add('n.updated_at >= ?', new Date(f.since * 1000));
   if (f.before) add('n.updated_at < ?', new Date((f.before + 1) * 1000));
-  if (c.auth.token?.publicOnly) add(`exists (select 1 from repository r where r.id = n.repo_id and ${PUBLIC.sql})`, ...PUBLIC.params);
+  if (c.auth.token?.publicOnly) add(`exists (select 1 from repository r where r.id = n.repo_id and ${PUBLIC.text})`, ...PUBLIC.values);
   return { sql: parts.join(' and '), params };
 }
 

@@ -92,6 +92,24 @@ export const sql: SqlTag = Object.assign((strings: TemplateStringsArray, ...valu
   empty: new Sql([''], []),
 });
 
+/** Every one of the conditions, each parenthesized; none: `true`. */
+export const allOf = (conditions: readonly Sql[]): Sql =>
+  conditions.length
+    ? sql.join(
+        conditions.map((c) => sql`(${c})`),
+        ' and ',
+      )
+    : sql`true`;
+
+/** At least one of the conditions, each parenthesized; none: `false`. */
+export const anyOf = (conditions: readonly Sql[]): Sql =>
+  conditions.length
+    ? sql.join(
+        conditions.map((c) => sql`(${c})`),
+        ' or ',
+      )
+    : sql`false`;
+
 /** A statement as the connection takes it: a fragment, or a fixed text with `?` placeholders and its values. */
 type Statement = Sql | string;
 

@@ -8,22 +8,17 @@ import { ReviewType } from '../../model/pull.ts';
 import type { Page } from '../http/paging.ts';
 import { plainRows } from '../../model/raw.ts';
 import { Unit } from '../auth/perm.ts';
-import { pageWithTotal, reachable, type Caller, type Sql } from '../repos/index.ts';
+import { pageWithTotal, reachableRepos, type Caller } from '../repos/index.ts';
 import { unprocessable } from '../http/errors.ts';
+import { allOf, anyOf, sql, type Sql } from '../../model/sql.ts';
 
-export const sql = (s: string, ...params: unknown[]): Sql => ({ sql: s, params });
-export const allOf = (parts: Sql[]): Sql =>
-  parts.length ? sql(parts.map((p) => `(${p.sql})`).join(' and '), ...parts.flatMap((p) => p.params)) : sql('true');
-const anyOf = (parts: Sql[]): Sql => sql(parts.map((p) => `(${p.sql})`).join(' or '), ...parts.flatMap((p) => p.params));
-const marks = (n: number) => Array.from({ length: n }, () => '?').join(',');
 const likeArg = (s: string) => `%${s.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 /**
  * A user-supplied string in raw SQL. MikroORM inlines parameters into the statement, and the embedded
  * driver takes any raw statement holding `;` for several statements; base64 carries neither. The decoding
  * function (migration KeywordSearch) is immutable, so the planner sees the text itself, as a constant.
  */
-const TEXT = `cairn_b64_text(?)`;
-const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
+const text = (s: string) => sql`cairn_b64_text(${Buffer.from(s, 'utf8').toString('base64')})`;
 
 export interface IssueFilter {
   isPull?: boolean;
@@ -51,73 +46,52 @@ function mentionPattern(name: string): string {
   return `(^|[[:space:](\\[])@${esc}([[:space:]'\\])]|[:,;.?!]([[:space:]]|$)|$)`;
 }
 
+/** A plain comment: the only kind whose text keyword search and mentions read. */
+const COMMENT = sql.raw(String(CommentType.comment));
+
 export function filterSql(f: IssueFilter): Sql[] {
   const parts: Sql[] = [];
-  if (f.isPull !== undefined) parts.push(sql(f.isPull ? 'i.is_pull' : 'not i.is_pull'));
-  if (f.isClosed !== undefined) parts.push(sql(f.isClosed ? 'i.is_closed' : 'not i.is_closed'));
+  if (f.isPull !== undefined) parts.push(f.isPull ? sql`i.is_pull` : sql`not i.is_pull`);
+  if (f.isClosed !== undefined) parts.push(f.isClosed ? sql`i.is_closed` : sql`not i.is_closed`);
   if (f.keyword) {
-    const k = b64(likeArg(f.keyword));
+    const k = text(likeArg(f.keyword));
     // One set of the issues whose title, body or a plain comment holds the keyword, each part read
     // from its own trigram index (migration KeywordSearch, over these very expressions): OR'ed in
     // one WHERE with the rest of the filter, the parts could only be tested row by row. Within one
     // repository the issue parts are kept to it (PostgreSQL ANDs the repository's index with the
     // trigrams); the comment part stays the index's matches: joined to the repository's issues, a
     // generic plan (the statement is prepared) read every comment of a large repository instead.
-    const scope = f.repoId === undefined ? '' : ' and k.repo_id = ?';
-    const repo = f.repoId === undefined ? [] : [f.repoId];
+    const scope = f.repoId === undefined ? sql.empty : sql` and k.repo_id = ${f.repoId}`;
     parts.push(
-      sql(
-        `i.id in (select k.id from issue k where lower(k.title) like ${TEXT} escape '\\'${scope}
-        union all select k.id from issue k where lower(k.content) like ${TEXT} escape '\\'${scope}
-        union all select c.issue_id from comment c where c.type = ${CommentType.comment} and lower(c.content) like ${TEXT} escape '\\')`,
-        k,
-        ...repo,
-        k,
-        ...repo,
-        k,
-      ),
+      sql`i.id in (select k.id from issue k where lower(k.title) like ${k} escape '\\'${scope}
+        union all select k.id from issue k where lower(k.content) like ${k} escape '\\'${scope}
+        union all select c.issue_id from comment c where c.type = ${COMMENT} and lower(c.content) like ${k} escape '\\')`,
     );
   }
   for (const id of new Set(f.allLabelIds ?? []))
-    parts.push(sql('i.id in (select il.issue_id from issue_label il where il.label_id = ?)', id));
+    parts.push(sql`i.id in (select il.issue_id from issue_label il where il.label_id = ${id})`);
   if (f.anyLabelIds?.length)
-    parts.push(
-      sql(`i.id in (select il.issue_id from issue_label il where il.label_id in (${marks(f.anyLabelIds.length)}))`, ...f.anyLabelIds),
-    );
-  if (f.milestoneIds?.length) parts.push(sql(`i.milestone_id in (${marks(f.milestoneIds.length)})`, ...f.milestoneIds));
-  if (f.updatedSince) parts.push(sql('i.updated_at >= ?', f.updatedSince));
-  if (f.updatedBefore) parts.push(sql('i.updated_at <= ?', f.updatedBefore));
-  if (f.posterId) parts.push(sql('i.poster_id = ?', f.posterId));
-  if (f.assigneeId) parts.push(sql('i.id in (select a.issue_id from issue_assignees a where a.assignee_id = ?)', f.assigneeId));
+    parts.push(sql`i.id in (select il.issue_id from issue_label il where il.label_id in (${sql.list(f.anyLabelIds)}))`);
+  if (f.milestoneIds?.length) parts.push(sql`i.milestone_id in (${sql.list(f.milestoneIds)})`);
+  if (f.updatedSince) parts.push(sql`i.updated_at >= ${f.updatedSince}`);
+  if (f.updatedBefore) parts.push(sql`i.updated_at <= ${f.updatedBefore}`);
+  if (f.posterId) parts.push(sql`i.poster_id = ${f.posterId}`);
+  if (f.assigneeId) parts.push(sql`i.id in (select a.issue_id from issue_assignees a where a.assignee_id = ${f.assigneeId})`);
   if (f.mentioned) {
     // Forgejo records mentions when text is saved; here the saved texts are matched instead.
-    const re = b64(mentionPattern(f.mentioned));
-    parts.push(
-      sql(
-        `i.content ~* ${TEXT} or i.id in (select c.issue_id from comment c where c.type = ${CommentType.comment} and c.content ~* ${TEXT})`,
-        re,
-        re,
-      ),
-    );
+    const re = text(mentionPattern(f.mentioned));
+    parts.push(sql`i.content ~* ${re} or i.id in (select c.issue_id from comment c where c.type = ${COMMENT} and c.content ~* ${re})`);
   }
   if (f.reviewRequestedId) {
     parts.push(
-      sql(
-        `i.id in (select r.issue_id from review r where r.type = ${ReviewType.request} and r.original_author_id = 0
-      and (r.reviewer_id = ? or r.reviewer_team_id in (select tu.team_id from team_user tu where tu.uid = ?)))`,
-        f.reviewRequestedId,
-        f.reviewRequestedId,
-      ),
+      sql`i.id in (select r.issue_id from review r where r.type = ${sql.raw(String(ReviewType.request))} and r.original_author_id = 0
+      and (r.reviewer_id = ${f.reviewRequestedId} or r.reviewer_team_id in (select tu.team_id from team_user tu where tu.uid = ${f.reviewRequestedId})))`,
     );
   }
   if (f.reviewedId) {
     parts.push(
-      sql(
-        `i.poster_id <> ? and i.id in (select r.issue_id from review r where r.reviewer_id = ? and r.original_author_id = 0
-      and r.type in (${ReviewType.approve}, ${ReviewType.comment}, ${ReviewType.reject}))`,
-        f.reviewedId,
-        f.reviewedId,
-      ),
+      sql`i.poster_id <> ${f.reviewedId} and i.id in (select r.issue_id from review r where r.reviewer_id = ${f.reviewedId} and r.original_author_id = 0
+      and r.type in (${sql.raw(`${ReviewType.approve}, ${ReviewType.comment}, ${ReviewType.reject}`)}))`,
     );
   }
   return parts;
@@ -138,8 +112,8 @@ const SORTS: Record<string, string> = {
 
 /** Forgejo's ParseSortBy: unknown names and `relevance` (no score without an indexer) sort newest first. */
 export function orderSql(sort: string | null, priorityRepoId = 0): Sql {
-  const order = `${SORTS[sort ?? ''] ?? SORTS.latest}, i.id desc`;
-  return priorityRepoId > 0 ? sql(`case when i.repo_id = ? then 0 else 1 end, ${order}`, priorityRepoId) : sql(order);
+  const order = sql.raw(`${SORTS[sort ?? ''] ?? SORTS.latest}, i.id desc`);
+  return priorityRepoId > 0 ? sql`case when i.repo_id = ${priorityRepoId} then 0 else 1 end, ${order}` : order;
 }
 
 /**
@@ -151,7 +125,7 @@ export function orderSql(sort: string | null, priorityRepoId = 0): Sql {
 export function openTotalSql(repoId: number, f: IssueFilter): Sql | null {
   if (f.isClosed !== false || filterSql({ ...f, isPull: undefined, isClosed: undefined }).length) return null;
   const counters = f.isPull === undefined ? 'r.num_open_issues + r.num_open_pulls' : f.isPull ? 'r.num_open_pulls' : 'r.num_open_issues';
-  return sql(`select ${counters} from repository r where r.id = ?`, repoId);
+  return sql`select ${sql.raw(counters)} from repository r where r.id = ${repoId}`;
 }
 
 /**
@@ -175,21 +149,18 @@ export async function findIssues(
  * only through a team, a team that grants the unit.
  */
 function unitReadable(c: Caller, unit: 'issues' | 'pulls'): Sql {
-  const type = Unit[unit];
-  const parts = [reachable(c), sql(`exists (select 1 from repo_unit u where u.repo_id = r.id and u.type = ${type})`)];
+  const type = sql.raw(String(Unit[unit]));
+  const parts = [reachableRepos(c), sql`exists (select 1 from repo_unit u where u.repo_id = r.id and u.type = ${type})`];
   if (c.doer && !c.siteAdmin) {
     parts.push(
       anyOf([
-        sql('not r.is_private'),
-        sql('r.owner_id = ?', c.doer.id),
-        sql('exists (select 1 from collaboration co where co.repo_id = r.id and co.user_id = ?)', c.doer.id),
-        sql(
-          `exists (select 1 from team_user tu join team t on t.id = tu.team_id
-        where tu.uid = ? and t.org_id = r.owner_id
+        sql`not r.is_private`,
+        sql`r.owner_id = ${c.doer.id}`,
+        sql`exists (select 1 from collaboration co where co.repo_id = r.id and co.user_id = ${c.doer.id})`,
+        sql`exists (select 1 from team_user tu join team t on t.id = tu.team_id
+        where tu.uid = ${c.doer.id} and t.org_id = r.owner_id
           and (t.includes_all_repositories or exists (select 1 from team_repo tr where tr.team_id = t.id and tr.repo_id = r.id))
           and (t.access_mode >= 3 or exists (select 1 from team_unit tn where tn.team_id = t.id and tn.type = ${type} and tn.access_mode >= 1)))`,
-          c.doer.id,
-        ),
       ]),
     );
   }
@@ -203,13 +174,9 @@ function unitReadable(c: Caller, unit: 'issues' | 'pulls'): Sql {
  * is cheaper; two sets OR'ed were tested issue by issue over the whole table.
  */
 export function readableIssues(c: Caller, repoCond: Sql): Sql {
-  const inRepos = (unit: 'issues' | 'pulls') => {
-    const w = allOf([unitReadable(c, unit), repoCond]);
-    return sql(`select r.id, ${unit === 'pulls'} from repository r where ${w.sql}`, ...w.params);
-  };
-  const issues = inRepos('issues');
-  const pulls = inRepos('pulls');
-  return sql(`(i.repo_id, i.is_pull) in (${issues.sql} union all ${pulls.sql})`, ...issues.params, ...pulls.params);
+  const inRepos = (unit: 'issues' | 'pulls') =>
+    sql`select r.id, ${sql.raw(String(unit === 'pulls'))} from repository r where ${allOf([unitReadable(c, unit), repoCond])}`;
+  return sql`(i.repo_id, i.is_pull) in (${inRepos('issues')} union all ${inRepos('pulls')})`;
 }
 
 /**
@@ -219,12 +186,11 @@ export function readableIssues(c: Caller, repoCond: Sql): Sql {
 export function readableOpenTotalSql(c: Caller, repoCond: Sql, f: IssueFilter): Sql | null {
   if (f.isClosed !== false || filterSql({ ...f, isPull: undefined, isClosed: undefined }).length) return null;
   const sum = (unit: 'issues' | 'pulls') => {
-    const w = allOf([unitReadable(c, unit), repoCond]);
-    const counter = unit === 'pulls' ? 'r.num_open_pulls' : 'r.num_open_issues';
-    return sql(`(select coalesce(sum(${counter}), 0)::int from repository r where ${w.sql})`, ...w.params);
+    const counter = sql.raw(unit === 'pulls' ? 'r.num_open_pulls' : 'r.num_open_issues');
+    return sql`(select coalesce(sum(${counter}), 0)::int from repository r where ${allOf([unitReadable(c, unit), repoCond])})`;
   };
   const parts = [...(f.isPull !== true ? [sum('issues')] : []), ...(f.isPull !== false ? [sum('pulls')] : [])];
-  return sql(`select ${parts.map((p) => p.sql).join(' + ')}`, ...parts.flatMap((p) => p.params));
+  return sql`select ${sql.join(parts, ' + ')}`;
 }
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
