@@ -49,15 +49,7 @@ import {
   setTitle,
   unpin,
 } from '../lib/issues/edit.ts';
-import {
-  filterSql,
-  findIssues,
-  openTotalSql,
-  orderSql,
-  readableIssues,
-  readableOpenTotalSql,
-  type IssueFilter,
-} from '../lib/issues/query.ts';
+import { filterSql, findIssues, openTotalSql, orderSql, searchIssues, type IssueFilter } from '../lib/issues/query.ts';
 import { allOf, sql, type Sql } from '../model/sql.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/http/paging.ts';
 import { badRequest, HttpError, notFound, unprocessable, NOT_FOUND } from '../lib/http/errors.ts';
@@ -156,7 +148,7 @@ export const list: Handler<never, ListQuery> = async (c) => {
     mentioned: (await userFilter(c, 'mentioned_by'))?.name,
   };
   const where = allOf([sql`i.repo_id = ${repo.id}`, ...filterSql(f)]);
-  const { issues, total } = await findIssues(c.em, where, orderSql(q.sort ?? null), p, openTotalSql(repo.id, f));
+  const { issues, total } = await findIssues(c.em, where, orderSql(q.sort ?? null), p, openTotalSql(repo.id, f), !!f.keyword);
   return json(200, await listOf(c, issues), pagingHeaders(c, p, total));
 };
 
@@ -199,7 +191,7 @@ async function milestoneIdsByName(c: RequestState, raw: string | undefined): Pro
 
 /**
  * GET /repos/issues/search: issues and pulls of every repository whose unit the caller can read
- * (lib/issues/query.ts readableIssues, which keeps public-only and repo-specific tokens to their repositories).
+ * (lib/issues/query.ts searchIssuesSql, which keeps public-only and repo-specific tokens to their repositories).
  */
 export const search: Handler<never, SearchQuery> = async (c) => {
   const q = c.q;
@@ -225,9 +217,7 @@ export const search: Handler<never, SearchQuery> = async (c) => {
   }
   const priority = (q.priority_repo_id ?? 0) > 0 && (q.priority_repo_id ?? 0) <= INT32_MAX ? (q.priority_repo_id ?? 0) : 0;
   const p = searchPage(c);
-  const caller = callerOf(c);
-  const where = allOf([readableIssues(caller, repos), ...filterSql(f)]);
-  const { issues, total } = await findIssues(c.em, where, orderSql(q.sort ?? null, priority), p, readableOpenTotalSql(caller, repos, f));
+  const { issues, total } = await searchIssues(c.em, callerOf(c), repos, f, orderSql(q.sort ?? null, priority), p);
   return json(200, await listOf(c, issues), pagingHeaders(c, p, total));
 };
 

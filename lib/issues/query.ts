@@ -8,9 +8,10 @@ import { ReviewType } from '../../model/pull.ts';
 import type { Page } from '../http/paging.ts';
 import { plainRows } from '../../model/raw.ts';
 import { Unit } from '../auth/perm.ts';
-import { pageWithTotal, reachableRepos, type Caller } from '../repos/index.ts';
+import { pageCut, pageWithTotal, reachableRows, reachableRepos, type Caller } from '../repos/index.ts';
+import { TOTAL } from '../../model/raw.ts';
 import { unprocessable } from '../http/errors.ts';
-import { allOf, anyOf, sql, type Sql } from '../../model/sql.ts';
+import { allOf, anyOf, executeSql, sql, type Sql } from '../../model/sql.ts';
 
 const likeArg = (s: string) => `%${s.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 /**
@@ -62,10 +63,12 @@ export function filterSql(f: IssueFilter): Sql[] {
     // trigrams); the comment part stays the index's matches: joined to the repository's issues, a
     // generic plan (the statement is prepared) read every comment of a large repository instead.
     const scope = f.repoId === undefined ? sql.empty : sql` and k.repo_id = ${f.repoId}`;
+    const commentScope =
+      f.repoId === undefined ? sql.empty : sql` and c.issue_id in (select k.id from issue k where k.repo_id = ${f.repoId})`;
     parts.push(
       sql`i.id in (select k.id from issue k where lower(k.title) like ${k} escape '\\'${scope}
         union all select k.id from issue k where lower(k.content) like ${k} escape '\\'${scope}
-        union all select c.issue_id from comment c where c.type = ${COMMENT} and lower(c.content) like ${k} escape '\\')`,
+        union all select c.issue_id from comment c where c.type = ${COMMENT} and lower(c.content) like ${k} escape '\\'${commentScope})`,
     );
   }
   for (const id of new Set(f.allLabelIds ?? []))
@@ -128,9 +131,25 @@ export function openTotalSql(repoId: number, f: IssueFilter): Sql | null {
   return sql`select ${sql.raw(counters)} from repository r where r.id = ${repoId}`;
 }
 
+/** The columns of an issue that an order of `orderSql` reads. */
+const ORDER_COLUMNS = sql`i.id, i.repo_id, i.created_at, i.updated_at, i.num_comments, i.deadline, i.milestone_id`;
+
+/**
+ * `pageWithTotal`'s statement for a few matches found at some cost (a keyword's): they are found once,
+ * with the columns the order reads, then counted and cut to the page.
+ */
+export function matchesOnceSql(ctes: Sql, where: Sql, order: Sql, page: Page): Sql {
+  const n = sql.raw(String(page.offset + page.limit));
+  return sql`with ${ctes}m as materialized (select ${ORDER_COLUMNS} from issue i where ${where})
+    select c.n as ${sql.id(TOTAL)}, p.* from (select count(*)::int from m) c(n)
+      left join lateral (select i.* from issue i where i.id in (select i.id from m i order by ${order} limit ${n})
+        order by ${order}${pageCut(page)}) p on true`;
+}
+
 /**
  * A page of issues (in order, plain rows as model/raw.ts reads them) and the total (`pageWithTotal`;
- * `total` is a statement giving it, when one cheaper than counting the matches exists).
+ * `total` is a statement giving it, when one cheaper than counting the matches exists). With
+ * `matchesOnce`, the matches are found once for both (`matchesOnceSql`).
  */
 export async function findIssues(
   em: EntityManager,
@@ -138,19 +157,41 @@ export async function findIssues(
   order: Sql,
   page: Page,
   total?: Sql | null,
+  matchesOnce = false,
 ): Promise<{ issues: IIssue[]; total: number }> {
+  if (matchesOnce) return pageOf(em, await executeSql(em, matchesOnceSql(sql.empty, where, order, page)));
   const found = await pageWithTotal(em, 'issue', 'i', where, order, page, total ?? undefined);
   return { issues: plainRows(em, Issue, found.rows), total: found.total };
 }
 
+const pageOf = (em: EntityManager, rows: Record<string, unknown>[]) => ({
+  issues: plainRows(
+    em,
+    Issue,
+    rows.filter((row) => row.id != null),
+  ),
+  total: Number(rows[0]?.[TOTAL] ?? 0),
+});
+
+/** `searchIssuesSql`'s page of issues (plain rows) and total. */
+export async function searchIssues(
+  em: EntityManager,
+  c: Caller,
+  repoCond: Sql,
+  f: IssueFilter,
+  order: Sql,
+  page: Page,
+): Promise<{ issues: IIssue[]; total: number }> {
+  return pageOf(em, await executeSql(em, searchIssuesSql(c, repoCond, f, order, page)));
+}
+
 /**
- * Repositories (over `repository r`) whose `unit` the caller can read: reachable at all (lib/repos/search.ts,
- * with the token-kind limits), the unit enabled, and for a signed-in caller who reaches the repository
- * only through a team, a team that grants the unit.
+ * Repositories (over `repository r`) whose unit of type `type` (an SQL expression) the caller can
+ * read: reachable at all (`reach`: lib/repos/search.ts, with the token-kind limits), the unit enabled,
+ * and for a signed-in caller who reaches the repository only through a team, a team that grants the unit.
  */
-function unitReadable(c: Caller, unit: 'issues' | 'pulls'): Sql {
-  const type = sql.raw(String(Unit[unit]));
-  const parts = [reachableRepos(c), sql`exists (select 1 from repo_unit u where u.repo_id = r.id and u.type = ${type})`];
+function unitReadable(c: Caller, type: Sql, reach: Sql = reachableRepos(c)): Sql {
+  const parts = [reach, sql`exists (select 1 from repo_unit u where u.repo_id = r.id and u.type = ${type})`];
   if (c.doer && !c.siteAdmin) {
     parts.push(
       anyOf([
@@ -167,30 +208,54 @@ function unitReadable(c: Caller, unit: 'issues' | 'pulls'): Sql {
   return allOf(parts);
 }
 
-/**
- * Issues the caller may read anywhere, limited to repositories matching `repoCond` (over `repository r`):
- * one set of (repository, is_pull) pairs, so that PostgreSQL can probe it while it reads issues in the
- * list's order (issue_created_list_index) or read each pair's issues (issue_repo_list_index), whichever
- * is cheaper; two sets OR'ed were tested issue by issue over the whole table.
- */
-export function readableIssues(c: Caller, repoCond: Sql): Sql {
-  const inRepos = (unit: 'issues' | 'pulls') =>
-    sql`select r.id, ${sql.raw(String(unit === 'pulls'))} from repository r where ${allOf([unitReadable(c, unit), repoCond])}`;
-  return sql`(i.repo_id, i.is_pull) in (${inRepos('issues')} union all ${inRepos('pulls')})`;
-}
+const unitType = (unit: 'issues' | 'pulls') => sql.raw(String(Unit[unit]));
 
 /**
- * The number of open issues and/or pulls the caller may read (as `readableIssues`), summed from the
- * repositories' counters (see `openTotalSql`) when the filter asks for nothing else; else null.
+ * Pairs of (repository, kind) read one by one instead of walking all issues in the list's order:
+ * up to this many, reading each pair's first page from issue_repo_list_index costs less than
+ * walking issues that mostly belong to other repositories (a caller who reads a few repositories
+ * of a large instance); beyond it, the walk.
  */
-export function readableOpenTotalSql(c: Caller, repoCond: Sql, f: IssueFilter): Sql | null {
-  if (f.isClosed !== false || filterSql({ ...f, isPull: undefined, isClosed: undefined }).length) return null;
-  const sum = (unit: 'issues' | 'pulls') => {
-    const counter = sql.raw(unit === 'pulls' ? 'r.num_open_pulls' : 'r.num_open_issues');
-    return sql`(select coalesce(sum(${counter}), 0)::int from repository r where ${allOf([unitReadable(c, unit), repoCond])})`;
-  };
-  const parts = [...(f.isPull !== true ? [sum('issues')] : []), ...(f.isPull !== false ? [sum('pulls')] : [])];
-  return sql`select ${sql.join(parts, ' + ')}`;
+const PER_PAIR_MAX = 2000;
+
+/**
+ * GET /repos/issues/search: a page of the issues and pulls of repositories matching `repoCond` (over
+ * `repository r`) whose unit the caller can read (`unitReadable`: public-only and repo-specific tokens
+ * keep to their repositories) matching `f`, in `order`, with the total, in one statement (`pageWithTotal`'s shape). The (repository, kind)
+ * pairs the caller reads are computed once, as a small set, before any issue is read; pairs with no
+ * open issue of the kind (the repository's exact counters) are left out when only open ones are asked.
+ * Without a keyword, a page is the first rows of each pair's index merged (few pairs), or the issues
+ * walked in order and tested against the set (many); with one, the keyword's matches are the set to
+ * start from. The total is counted over the same pairs, or summed from their counters when the filter
+ * asks for nothing else. `perPairMax` (`PER_PAIR_MAX`) chooses between the two ways to a page.
+ */
+export function searchIssuesSql(c: Caller, repoCond: Sql, f: IssueFilter, order: Sql, page: Page, perPairMax = PER_PAIR_MAX): Sql {
+  const kinds = sql.join([
+    ...(f.isPull !== true ? [sql`(false, ${unitType('issues')})`] : []),
+    ...(f.isPull !== false ? [sql`(true, ${unitType('pulls')})`] : []),
+  ]);
+  const reachable = reachableRows(c, ['id', 'owner_id', 'is_private', 'num_open_issues', 'num_open_pulls']);
+  const pairs = sql`select r.id, k.pull, case when k.pull then r.num_open_pulls else r.num_open_issues end
+    from ${reachable ? sql`(${reachable})` : sql`repository`} r cross join (values ${kinds}) k(pull, type)
+    where ${allOf([unitReadable(c, sql`k.type`, sql`true`), repoCond])}`;
+  const v = sql`select v.id, v.pull from v${f.isClosed === false ? sql` where v.open > 0` : sql.empty}`;
+  const where = allOf([sql`(i.repo_id, i.is_pull) in (${v})`, ...filterSql(f)]);
+  const pairsSet = sql`v(id, pull, open) as materialized (${pairs}), `;
+  if (f.keyword) return matchesOnceSql(pairsSet, where, order, page);
+  const onlyOpen = f.isClosed === false && filterSql({ ...f, isPull: undefined, isClosed: undefined }).length === 0;
+  const total = onlyOpen ? sql`select coalesce(sum(v.open), 0)::int from v` : sql`select count(*)::int from issue i where ${where}`;
+  const n = sql.raw(String(page.offset + page.limit));
+  const pairsMax = sql.raw(String(perPairMax));
+  const walk = sql`select i.id from issue i where ${where} order by ${order} limit ${n}`;
+  // A pair's rows carry every column the order reads, under the same alias.
+  const perPair = sql`select i.id from (${v}) v cross join lateral (
+      select ${ORDER_COLUMNS} from issue i
+      where i.repo_id = v.id and i.is_pull = v.pull and ${allOf(filterSql({ ...f, isPull: undefined }))} order by ${order} limit ${n}) i
+    where (select count(*) from (${v}) w) <= ${pairsMax} order by ${order} limit ${n}`;
+  const ids = sql`(${perPair}) union all (select w.id from (${walk}) w where (select count(*) from (${v}) w) > ${pairsMax})`;
+  return sql`with ${pairsSet}c(n) as (${total})
+    select c.n as ${sql.id(TOTAL)}, p.* from c
+      left join lateral (select i.* from issue i where i.id in (${ids}) order by ${order}${pageCut(page)}) p on true`;
 }
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;

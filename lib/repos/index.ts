@@ -29,8 +29,8 @@ export {
   wikiPath,
 } from './repos.ts';
 export type { RepoRecord } from './repos.ts';
-import { pageWithTotal, reachable as reachableRepos, type Caller } from './search.ts';
-export { pageWithTotal, reachableRepos };
+import { pageCut, pageWithTotal, reachable as reachableRepos, reachableRows, type Caller } from './search.ts';
+export { pageCut, pageWithTotal, reachableRows, reachableRepos };
 export type { Caller };
 
 /**
