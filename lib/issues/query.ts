@@ -135,12 +135,12 @@ export function openTotalSql(repoId: number, f: IssueFilter): Sql | null {
 const ORDER_COLUMNS = sql`i.id, i.repo_id, i.created_at, i.updated_at, i.num_comments, i.deadline, i.milestone_id`;
 
 /**
- * `pageWithTotal`'s statement for a few matches found at some cost (a keyword's): they are found once,
- * with the columns the order reads, then counted and cut to the page.
+ * `pageWithTotal`'s statement for a few matches found at some cost (a keyword's): they are found once
+ * (`matches`: a query of `ORDER_COLUMNS` of distinct issues), then counted and cut to the page.
  */
-export function matchesOnceSql(ctes: Sql, where: Sql, order: Sql, page: Page): Sql {
+export function matchesOnceSql(ctes: Sql, matches: Sql, order: Sql, page: Page): Sql {
   const n = sql.raw(String(page.offset + page.limit));
-  return sql`with ${ctes}m as materialized (select ${ORDER_COLUMNS} from issue i where ${where})
+  return sql`with ${ctes}m as materialized (${matches})
     select c.n as ${sql.id(TOTAL)}, p.* from (select count(*)::int from m) c(n)
       left join lateral (select i.* from issue i where i.id in (select i.id from m i order by ${order} limit ${n})
         order by ${order}${pageCut(page)}) p on true`;
@@ -159,7 +159,10 @@ export async function findIssues(
   total?: Sql | null,
   matchesOnce = false,
 ): Promise<{ issues: IIssue[]; total: number }> {
-  if (matchesOnce) return pageOf(em, await executeSql(em, matchesOnceSql(sql.empty, where, order, page)));
+  if (matchesOnce) {
+    const matches = sql`select ${ORDER_COLUMNS} from issue i where ${where}`;
+    return pageOf(em, await executeSql(em, matchesOnceSql(sql.empty, matches, order, page)));
+  }
   const found = await pageWithTotal(em, 'issue', 'i', where, order, page, total ?? undefined);
   return { issues: plainRows(em, Issue, found.rows), total: found.total };
 }
@@ -241,7 +244,22 @@ export function searchIssuesSql(c: Caller, repoCond: Sql, f: IssueFilter, order:
   const v = sql`select v.id, v.pull from v${f.isClosed === false ? sql` where v.open > 0` : sql.empty}`;
   const where = allOf([sql`(i.repo_id, i.is_pull) in (${v})`, ...filterSql(f)]);
   const pairsSet = sql`v(id, pull, open) as materialized (${pairs}), `;
-  if (f.keyword) return matchesOnceSql(pairsSet, where, order, page);
+  if (f.keyword) {
+    // Each place the keyword is found in, with the rest of the filter: the issues found by their own
+    // title or body are tested where the index leads, without being read again by id.
+    const k = text(likeArg(f.keyword));
+    const rest = [sql`(i.repo_id, i.is_pull) in (${v})`, ...filterSql({ ...f, keyword: undefined })];
+    const places = [
+      sql`lower(i.title) like ${k} escape '\\'`,
+      sql`lower(i.content) like ${k} escape '\\'`,
+      sql`i.id in (select c.issue_id from comment c where c.type = ${COMMENT} and lower(c.content) like ${k} escape '\\')`,
+    ];
+    const found = sql.join(
+      places.map((place) => sql`select ${ORDER_COLUMNS} from issue i where ${allOf([place, ...rest])}`),
+      ' union ',
+    );
+    return matchesOnceSql(pairsSet, found, order, page);
+  }
   const onlyOpen = f.isClosed === false && filterSql({ ...f, isPull: undefined, isClosed: undefined }).length === 0;
   const total = onlyOpen ? sql`select coalesce(sum(v.open), 0)::int from v` : sql`select count(*)::int from issue i where ${where}`;
   const n = sql.raw(String(page.offset + page.limit));
