@@ -201,7 +201,7 @@ async function serveRequests(
   // Once the load stops, V8's young generation and spare pages go back to the system (lib/runtime/idle-gc.ts).
   const idle = collectWhenIdle(running.server);
   // The built-in SSH server runs only when [server] SSH_LISTEN_PORT is set; ssh2 (and the WebAssembly
-  // module it compiles when imported) is loaded only then (issue 10, memory). Workers share its port
+  // module it compiles when imported) is loaded only then (memory). Workers share its port
   // as they share the HTTP port (node:cluster passes every listening socket's connections).
   const ssh =
     cfg.sshListenPort === null

@@ -63,7 +63,7 @@ const SETTINGS = {
     PASSWD: { kind: 'string', default: '' },
     SSL_MODE: { kind: 'string', default: 'disable' },
     /**
-     * Connections to PostgreSQL: twice the CPUs this process may use, from 2 to 10 (issue 10). More
+     * Connections to PostgreSQL: twice the CPUs this process may use, from 2 to 10. More
      * backends than the machine runs at once only queue in PostgreSQL: on 2 CPUs, 10 connections
      * served `GET {R}` about a third slower than 4, with more CPU per answer on both sides.
      */

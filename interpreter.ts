@@ -28,7 +28,7 @@ import type { TokenAhead } from './lib/auth/tokens.ts';
 import type { ReadAhead } from './lib/http/read-ahead.ts';
 import type { Logger } from 'pino';
 import { commitWith } from './model/raw.ts';
-import { hasChanges, writeAlone } from './model/sql.ts';
+import { hasChanges, writeAlone, type PreparedValue } from './model/sql.ts';
 import { beforeCommitWrites, closeCounterQueue, openCounterQueue } from './lib/db/counters.ts';
 
 export class TableError extends Error {}
@@ -149,7 +149,7 @@ export function composeTokenReads(
   ahead: ReadAhead,
   plain: boolean,
 ): TokenAhead | null {
-  const taken: { read: TokenRead; values: readonly unknown[] }[] = [];
+  const taken: { read: TokenRead; values: readonly PreparedValue[] }[] = [];
   for (const read of reads) {
     if (read.inside && !taken.some((t) => t.read === read.inside)) continue;
     const values = read.values(params);

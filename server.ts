@@ -24,7 +24,11 @@ import { isStream, type Reply } from './lib/http/handler.ts';
 import { SecretBox } from './lib/auth/secretbox.ts';
 import { repoPathFor, type Services } from './lib/http/services.ts';
 import { clockOf, requestEm, type Orm } from './model/db.ts';
+import { onStatementAnswered } from './model/connection.ts';
 import { answerCache } from './lib/http/answer-cache.ts';
+import { answerScopes } from './lib/http/answer-scopes.ts';
+import { ROW_STATE } from './lib/http/request.ts';
+import type { RouteSpec } from './table/route-spec.ts';
 import { ReadAhead } from './lib/http/read-ahead.ts';
 import { openApiDocument } from './table/openapi.ts';
 import { serveAvatars } from './lib/users/avatar-serve.ts';
@@ -49,6 +53,7 @@ export interface AppOptions {
 }
 
 const STATE_AUTH = 'cairnAuth';
+const STATE_ANSWERED = 'cairnAnswered';
 
 /** The instance secret: [security] SECRET_KEY, or a key generated once under the data path. */
 export function secretKey(cfg: Config): string {
@@ -92,8 +97,7 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
   // A database outage is logged when it begins and when the database answers again (lib/db/outage.ts).
   const outage = outageLog(logger);
   if (clockOf(orm) && config.DATABASE.URL) {
-    const knex = orm.em.getConnection().getKnex();
-    knex.on('query-response', () => outage.answered());
+    onStatementAnswered(orm, () => outage.answered());
   }
   const sendJson = (ctx: Context, status: number, body: unknown) => {
     ctx.status = status;
@@ -108,11 +112,11 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
 
   // Errors: HttpError is rendered as it says; anything else is logged with the request id and
   // answered 500 without internals. Then a large body left unread closes the connection. One
-  // middleware with the headers every answer carries (issue 10: fewer steps per request).
+  // middleware with the headers every answer carries (fewer steps per request).
   app.use(async (ctx, next) => {
     const requestId = randomUUID();
     // Headers every answer carries are set on Node's response directly: Koa's `ctx.set` builds arrays
-    // for each call (issue 10).
+    // for each call.
     const res = ctx.res;
     res.setHeader('X-Request-Id', requestId);
     res.setHeader('Cache-Control', CACHE_CONTROL);
@@ -148,7 +152,7 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
   });
 
   // What answers outside the API. None of it answers a path under /api/v1/, which goes straight to
-  // the API's middleware below (issue 10: a dozen fewer steps for every API request).
+  // the API's middleware below (a dozen fewer steps for every API request).
   const outside: Middleware[] = [];
   // The health check for load balancers and probes (lib/runtime/healthz.ts), first: it reads no credentials.
   outside.push(serveHealthCheck(config, orm, logger));
@@ -194,11 +198,13 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
   ) {
     api.push(
       answerCache({
-        snapshot: () =>
-          clock.snapshot().then((s) => {
+        read: () =>
+          clock.read().then((gen) => {
             outage.answered();
-            return s;
+            return gen;
           }),
+        changedAfter: (gen, scopes) => clock.changedAfter(gen, scopes),
+        scopesOf: (ctx) => answerScopes((ctx.state[ROW_STATE] as RouteSpec | undefined)?.handler, ctx.state[STATE_ANSWERED]),
         maxBytes: config.CACHE.ANSWERS_MAX_MB * 1024 * 1024,
         maxAgeMs: config.answersMaxAgeMs,
         cachedRow: (ctx) => router.cached(ctx),
@@ -257,7 +263,7 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
       };
       const params: Record<string, string> = {};
       for (const [k, v] of Object.entries(ctx.params ?? {})) params[k] = Array.isArray(v) ? v.join('/') : String(v ?? '');
-      // What the body may be, worked out when a step reads it (issue 10: most requests read none).
+      // What the body may be, worked out when a step reads it (most requests read none).
       const wanted = () => ({
         uploads: !!auth.doer,
         // SIG checks the Digest of the text as received.
@@ -289,7 +295,9 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
       }
       sendJson(ctx, outcome.status, errorBody(outcome.status, outcome.message, outcome));
     },
-    render(ctx, _s, reply: Reply) {
+    render(ctx, s, reply: Reply) {
+      // The state a kept answer's scopes are read from (lib/http/answer-scopes.ts).
+      ctx.state[STATE_ANSWERED] = s;
       ctx.status = reply.status;
       for (const [k, v] of Object.entries(reply.headers ?? {})) ctx.set(k, v);
       if (reply.body === undefined || reply.status === 204) {
@@ -303,10 +311,10 @@ export function createApp({ config, orm, log }: AppOptions): Koa {
         return;
       }
       if (reply.status === 205) return sendResetContent(ctx, renderJson(reply.body));
-      // Encoded once (issue 10): the tag hashes these bytes and the socket writes them, where a string
+      // Encoded once: the tag hashes these bytes and the socket writes them, where a string
       // body was encoded twice more (the hash, the write) and scanned for its length.
       const text = renderJsonBytes(reply.body);
-      // What `ctx.type = JSON_TYPE` sets, without its lookup of the type (issue 10).
+      // What `ctx.type = JSON_TYPE` sets, without its lookup of the type.
       const res = ctx.res;
       res.setHeader('Content-Type', JSON_TYPE);
       if ((ctx.method === 'GET' || ctx.method === 'HEAD') && reply.status === 200) {

@@ -1,4 +1,4 @@
-// Memory of a server flooded with large anonymous bodies (issue 9, item 13): starts `cli.ts serve` as
+// Memory of a server flooded with large anonymous bodies: starts `cli.ts serve` as
 // its own process (embedded database, or CAIRN__DATABASE__URL), sends N concurrent JSON bodies of
 // SIZE MiB to a route that needs a token, and prints the server's resident memory before and at its
 // peak (VmRSS / VmHWM from /proc), with the statuses the clients got.

@@ -14,6 +14,8 @@ export interface CairnSetup {
   kept: boolean;
   /** [server] WORKERS (0: one per core). */
   workers: number;
+  /** GET /metrics on (the mixed workload reads the kept answers' count there). */
+  metrics?: boolean;
 }
 
 export interface Cairn {
@@ -34,6 +36,7 @@ export function cairnEnv(s: CairnSetup): NodeJS.ProcessEnv {
   };
   if (s.dbUrl) env.CAIRN__DATABASE__URL = s.dbUrl;
   if (!s.kept) env.CAIRN__CACHE__ANSWERS = 'false';
+  if (s.metrics) env.CAIRN__METRICS__ENABLED = 'true';
   env.CAIRN__SERVER__WORKERS = String(s.workers);
   return childEnv(env);
 }

@@ -1,4 +1,4 @@
-// Ceiling B (issue 10): ceiling A plus one primary-key lookup per request, with `pg` (pool of 10,
+// Ceiling B: ceiling A plus one primary-key lookup per request, with `pg` (pool of 10,
 // cairn's default) on the PostgreSQL cairn uses: `<port> <json file> --pg <url> <id>`. The answer
 // stays the static object, so B differs from A by the database round trip alone.
 //

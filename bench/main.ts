@@ -1,4 +1,4 @@
-// `npm run bench` (issue 10): cairn in its own process on a database of its own, driven by a load
+// `npm run bench`: cairn in its own process on a database of its own, driven by a load
 // generator in another process, against two ceilings measured in the same run: A, a bare Koa 3 +
 // @koa/router app answering the same repository object, and B, the same app with one primary-key
 // lookup per request. Loopback only; every process is stopped and the database and data directory
@@ -28,6 +28,7 @@ import { fillScale, vocabularyWord } from './seed-scale.ts';
 import { createUser } from './cairn.ts';
 import { summarise, summaryMarkdown, type CpuProfile } from './profile-summary.ts';
 import { judge } from './targets.ts';
+import { measureMixed, mixedMarkdown, seedMixed, WRITE_RATES, type MixedRow } from './mixed.ts';
 
 const ISSUES = 10_000;
 const ISSUES_SMALL = 100;
@@ -372,6 +373,45 @@ async function scale(run: Run, stamp: string, issues: number): Promise<string> {
   ].join('\n');
 }
 
+/** `--mixed`: reads while a writer writes (bench/mixed.ts), kept answers on and then off; the Markdown. */
+async function mixed(run: Run, stamp: string, uptimeBefore: string, uptime: () => Promise<string>): Promise<string> {
+  say(`filling repositories (${REPOS}) with SQL copies of an API-made one`);
+  let names: string[] = [];
+  await withSql(run, async (sql) => {
+    await fillRepositories(sql, run.seeded.repos.tmpl, REPOS);
+    names = (
+      await sql.query<{ name: string }>("select name from repository where owner_name = $1 and lower_name like 'seed%' order by id", [
+        OWNER,
+      ])
+    ).map((r) => r.name);
+  });
+  say(`${names.length} repositories; users, tokens, private repositories and collaborators through the API`);
+  const world = await seedMixed(run.cairn.api, OWNER, run.seeded.token, run.seeded.adminToken, names);
+  const bodyFile = path.join(run.work, 'repo.json');
+  fs.writeFileSync(bodyFile, JSON.stringify(await api(run.cairn.api, 'GET', `/repos/${OWNER}/demo`, run.seeded.token)));
+  const ceilings = await startCeilings(run, bodyFile);
+  const ceilingA = await load(run.opt, 'ceiling A', ceilings.a, 64, ceilings.a);
+  await ceilings.stop();
+  const rows: MixedRow[] = [];
+  for (const kept of run.opt.kept ? [true, false] : [false]) {
+    if (run.setup.kept !== kept) {
+      await run.cairn.proc.stop();
+      run.setup = { ...run.setup, kept };
+      run.cairn = await startCairn(run.setup);
+    }
+    for (const rate of WRITE_RATES) {
+      const m = await measureMixed(run.cairn.api, OWNER, run.seeded.token, world, rate, run.opt.warmup, run.opt.window);
+      say(
+        `mixed, kept ${kept ? 'on' : 'off'}, ${rate} writes/s (${m.writes.perSecond.toFixed(0)} made): reads ${m.reads.rps.toFixed(0)} req/s, p50 ${m.reads.p50.toFixed(2)} ms, p99 ${m.reads.p99.toFixed(2)} ms, kept ${
+          m.reads.keptShare === null ? '–' : (m.reads.keptShare * 100).toFixed(0)
+        } %; writes p50 ${m.writes.p50?.toFixed(1)} ms, p99 ${m.writes.p99?.toFixed(1)} ms; ${JSON.stringify(m.reads.statuses)} ${JSON.stringify(m.writes.statuses)}`,
+      );
+      rows.push({ kept, rate, ...m });
+    }
+  }
+  return mixedMarkdown(rows, { stamp, uptimeBefore, uptimeAfter: await uptime(), ceilingA: ceilingA.rps, window: run.opt.window });
+}
+
 /** `--hold`: the routes' data as a full run has it, then cairn serves until the run is interrupted. */
 async function hold(run: Run): Promise<void> {
   say(`filling issues (${ISSUES}) and repositories (${REPOS}) with SQL copies of API-made rows`);
@@ -432,6 +472,7 @@ async function main(): Promise<void> {
       log: path.join(RESULTS, `${stamp}.log`),
       kept: opt.kept && opt.scale === null,
       workers: opt.workers,
+      metrics: opt.mixed,
     };
     say(`starting cairn (${opt.db}) on port ${setup.port}; logs in ${path.relative(ROOT, setup.log)}`);
     const cairn = await startCairn(setup);
@@ -450,6 +491,13 @@ async function main(): Promise<void> {
         );
         await new Promise(() => undefined);
       }
+      return;
+    }
+
+    if (opt.mixed) {
+      const md = await mixed(run, stamp, uptimeBefore, uptime);
+      fs.writeFileSync(path.join(RESULTS, `${stamp}-mixed.md`), md);
+      process.stdout.write(md);
       return;
     }
 

@@ -32,6 +32,11 @@ export interface Options {
    * Nothing else is measured. Null: not asked.
    */
   scale: number | null;
+  /**
+   * `--mixed`: reads while a writer creates issues and comments at 0, 10, 50 and 200 a second, with kept
+   * answers on and off (bench/mixed.ts). Nothing else is measured.
+   */
+  mixed: boolean;
   /** `--no-kept`: cairn runs with kept answers off (CAIRN__CACHE__ANSWERS=false), so every read does its own work. */
   kept: boolean;
   /**
@@ -60,7 +65,7 @@ export interface Options {
 }
 
 export const USAGE =
-  'usage: npm run bench -- [--db postgres|pglite] [--quick] [--only <name>[,<name>...]] [--profile [<name>]] [--hold] [--no-kept] [--scale <issues>] [--workers N] [--max-minutes N]\n' +
+  'usage: npm run bench -- [--db postgres|pglite] [--quick] [--only <name>[,<name>...]] [--profile [<name>]] [--hold] [--mixed] [--no-kept] [--scale <issues>] [--workers N] [--max-minutes N]\n' +
   `  names: ${[...ROUTE_NAMES, ...PART_NAMES].join(', ')}`;
 
 const isRouteName = (s: string): s is RouteName => (ROUTE_NAMES as readonly string[]).includes(s);
@@ -77,6 +82,7 @@ export function parseOptions(argv: string[]): Options {
       quick: { type: 'boolean', default: false },
       hold: { type: 'boolean', default: false },
       'no-kept': { type: 'boolean', default: false },
+      mixed: { type: 'boolean', default: false },
       workers: { type: 'string', default: '1' },
       only: { type: 'string' },
       profile: { type: 'string' },
@@ -113,6 +119,7 @@ export function parseOptions(argv: string[]): Options {
     scale,
     quick,
     hold: values.hold,
+    mixed: values.mixed,
     kept: !values['no-kept'],
     workers,
     profile,

@@ -121,7 +121,7 @@ export function markdown(r: RunResult): string {
     lines.push(row(['RSS after load (peak)', `${r.memory.afterLoad.rss.toFixed(0)} MB (${r.memory.afterLoad.peak.toFixed(0)} MB)`]));
   lines.push('');
 
-  lines.push('## Targets (issue 10)', '');
+  lines.push('## Targets', '');
   lines.push(row(['target', 'measured', 'limit', 'result']));
   lines.push(row(['---', '---:', '---', '---']));
   for (const t of r.targets) lines.push(row([t.target, t.measured, t.limit, t.pass === null ? '–' : t.pass ? 'PASS' : 'FAIL']));

@@ -1,4 +1,4 @@
-// The targets of issue 10 (item 2), judged on one run's results. A target whose figures were not
+// The bench's targets, judged on one run's results. A target whose figures were not
 // measured in this run (`--only`) is reported as such, neither passed nor failed.
 import { ratio, type RunResult, type TargetResult } from './results.ts';
 

@@ -6,9 +6,10 @@ import { spawnGit } from './exec.ts';
 // One long-lived `git cat-file --batch-command` per repository. --batch-command (git >= 2.36)
 // answers both `info` (what --batch-check gives) and `contents` (what --batch gives) on one pipe,
 // so a repository costs one process instead of two. Requests that arrive while others are being
-// answered are sent together, in one write, when those are done (issue 10: a write to the pipe is
+// answered are sent together, in one write, when those are done (a write to the pipe is
 // a system call and a wake-up of git, and was the largest cost of a contents read under load);
-// git answers in order.
+// git answers in order. An `info` asked again while the same one waits unsent shares its answer: git
+// reads it after both were asked, so it is as fresh for the second as for the first.
 
 export type ObjectType = 'blob' | 'tree' | 'commit' | 'tag';
 
@@ -44,6 +45,8 @@ export class BatchReader {
   private readonly child: ChildProcessWithoutNullStreams;
   /** Not sent yet. */
   private readonly queue: Request[] = [];
+  /** The `info` requests of `queue`, by revision. */
+  private readonly queuedInfo = new Map<string, Promise<ObjectInfo | null>>();
   /** Sent, answered in this order. */
   private inflight: Request[] = [];
   private header: ObjectInfo | null = null;
@@ -89,8 +92,13 @@ export class BatchReader {
     return this.request(rev, true).then((obj) => (obj && 'content' in obj ? obj : null));
   }
 
+  /** The answer is shared with the other requests for `rev` sent in the same write: do not change it. */
   readInfo(rev: string): Promise<ObjectInfo | null> {
-    return this.request(rev, false);
+    const queued = this.queuedInfo.get(rev);
+    if (queued !== undefined) return queued;
+    const asked = this.request(rev, false) as Promise<ObjectInfo | null>;
+    if (!this.closedFlag && this.queue.length > 0) this.queuedInfo.set(rev, asked);
+    return asked;
   }
 
   /** Ends the process; queued requests are rejected. Resolves when git has exited. */
@@ -118,6 +126,7 @@ export class BatchReader {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
     this.inflight = this.queue.splice(0);
+    this.queuedInfo.clear();
     this.child.stdin.write(this.inflight.length === 1 ? this.inflight[0]!.line : this.inflight.map((r) => r.line).join(''));
   }
 
@@ -194,6 +203,7 @@ export class BatchReader {
     const pending = [...this.inflight, ...this.queue];
     this.inflight = [];
     this.queue.length = 0;
+    this.queuedInfo.clear();
     for (const req of pending) req.reject(err);
     if (!wasClosed) this.onClose(this);
   }

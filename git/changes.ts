@@ -1,6 +1,6 @@
 // Who hears of a change to a repository on disk (a ref moved, a repository made or fetched into):
 // every open database's clock (model/db-clock.ts), so that an answer kept from before the change is
-// never served after it, by any process (issue 10). A command that may change a repository announces
+// never served after it, by any process. A command that may change a repository announces
 // itself when it has ended and before its caller goes on (git/exec.ts `runGit`, lib/transport/git-push.ts).
 type Listener = () => Promise<void>;
 

@@ -129,12 +129,12 @@ export async function getCommit(repoPath: string, rev: string): Promise<Commit |
 /**
  * The bytes a kept commit holds: its object, two signatures, their strings, the object's text (which
  * the parsed strings are slices of) and its cache key, measured at about 1.9 KB for a one-line
- * message (issue 10, memory: it was weighed 256 bytes plus its text, a seventh of what it held), and
+ * message (memory: it was weighed 256 bytes plus its text, a seventh of what it held), and
  * the text counted twice, as it may be stored two bytes a character.
  */
 export const commitWeight = (c: Commit) => 2_048 + 2 * (c.message.length + (c.signature?.length ?? 0) + (c.signedPayload?.length ?? 0));
 
-// Parsed commits by repository and full id: a commit object never changes (issue 10: a page of 30
+// Parsed commits by repository and full id: a commit object never changes (a page of 30
 // commits was 30 round trips through the repository's one cat-file pipe, per request). Bounded by
 // the memory they hold, 8 MiB: about 4,000 ordinary commits.
 const commits = new Lru<string, Commit>(8 * 1024 * 1024, commitWeight);
@@ -267,7 +267,7 @@ export async function diffFiles(
 
 /**
  * What diffFiles gives for each commit against its first parent (a root commit against the empty
- * tree), from one `diff-tree --stdin` for all of them rather than one process each (issue 10).
+ * tree), from one `diff-tree --stdin` for all of them rather than one process each.
  */
 export async function diffFilesOfCommits(
   repoPath: string,

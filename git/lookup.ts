@@ -33,7 +33,7 @@ export interface Entry extends RawTreeEntry {
 }
 
 // Objects never change, so what a request learns about one by its full id is kept for the next
-// (issue 10: every read of a path was a handful of round trips through the repository's one
+// (every read of a path was a handful of round trips through the repository's one
 // cat-file pipe). Ids reach these functions from a ref or commit resolved by this request, so the
 // objects are in the repository. Bounded: tree entries, and bytes of small blobs.
 const trees = new Lru<string, RawTreeEntry[]>(20_000, (entries) => entries.length + 1);
@@ -48,7 +48,7 @@ const blobs = new Lru<string, Buffer>(4 * 1024 * 1024, (b) => b.buffer.byteLengt
  * A copy in memory of its own. Neither a slice of cat-file's read buffer nor `Buffer.from` (which
  * places anything under 4 KiB in Node's shared 8 KiB pool) would do: a kept slice keeps its whole
  * buffer alive, so a cache of many small blobs, each weighed at its length, could hold an 8 KiB pool
- * slab each (issue 10, memory).
+ * slab each (memory).
  */
 export function ownCopy(b: Buffer): Buffer {
   const copy = Buffer.allocUnsafeSlow(b.length);

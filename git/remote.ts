@@ -3,7 +3,7 @@
 // through `runRemote`, so none can forget its two rules: credentials never reach argv or a config
 // file (they travel as an HTTP header in git's command-scoped config environment, which other local
 // users cannot read), and HTTP redirects are refused. The allow and block lists were checked for the
-// address git is given; a redirect would hand the request to a host nobody checked (issue 9, item 4).
+// address git is given; a redirect would hand the request to a host nobody checked.
 import { assertSafeArg, runGit, type RunOptions, type RunResult } from './exec.ts';
 
 export const REMOTE_TIMEOUT_MS = 10 * 60_000;

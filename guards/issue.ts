@@ -9,7 +9,7 @@ import { REPO_AHEAD } from './repo.ts';
 import { prefixedId } from '../model/raw.ts';
 import { Repository } from '../model/repo.ts';
 
-/** The issue numbered `{index}` in the repository REPO reads with the token (one statement less, issue 10). */
+/** The issue numbered `{index}` in the repository REPO reads with the token (one statement less). */
 export const ISSUE_AHEAD: TokenRead = {
   name: 'issue',
   inside: REPO_AHEAD,

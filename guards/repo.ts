@@ -14,7 +14,7 @@ import { Repository } from '../model/repo.ts';
  * The owner and repository of `{username}/{reponame}` with the repository's units and the caller's
  * access facts on it, read with the token (alias `ahead`; the reads inside it see the owner as `o` and
  * the repository as `r`): the loader then reads none of them, and a write maps them into managed
- * entities as its own read would have (issue 10: one statement, not two or three). Names no stored text
+ * entities as its own read would have (one statement, not two or three). Names no stored text
  * can equal are left to the loader's own checks.
  */
 export const REPO_AHEAD: TokenRead = {

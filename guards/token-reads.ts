@@ -11,7 +11,7 @@ import type { TokenRead } from './types.ts';
 /**
  * A new issue's or comment's early reads (the id it takes, the feed's watchers, the hooks;
  * lib/issues/events.ts newRowEarly), in the repository REPO reads with the token: POST {R}/issues and
- * POST .../comments then send everything else with COMMIT (issue 10).
+ * POST .../comments then send everything else with COMMIT.
  */
 const newRow = (kind: NewRowKind): TokenRead => ({
   name: `new-${kind}`,

@@ -4,6 +4,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { Need, Outcome, RequestState } from '../lib/http/request.ts';
 import type { ReadAhead } from '../lib/http/read-ahead.ts';
+import type { PreparedValue } from '../model/sql.ts';
 
 export * from '../lib/http/request.ts';
 
@@ -47,9 +48,10 @@ export interface TokenRead {
   join?(em: EntityManager, inner: string): string;
   /**
    * The values of this read's own placeholders, from the path parameters, in the order of its text (a
-   * join's own come after those of the reads inside it); null when this request cannot read it ahead.
+   * join's own come after those of the reads inside it), scalars (the statement is a prepared one, model/sql.ts
+   * readPrepared); null when this request cannot read it ahead.
    */
-  values(params: Readonly<Record<string, string>>): readonly unknown[] | null;
+  values(params: Readonly<Record<string, string>>): readonly PreparedValue[] | null;
   /** Keeps what the statement found in `row` (the token's row, of user `uid`) in the request's read-ahead. */
   keep(found: TokenReadFound): void;
 }

@@ -10,6 +10,7 @@ import { ActionSecret, normalizeLineBreaks, secretNameError, type ActionScope } 
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { badRequest, HttpError } from '../lib/http/errors.ts';
 import { need } from '../lib/http/request.ts';
+import { executeSql, sql } from '../model/sql.ts';
 
 /** Reads the scope a route works in from what its chain loaded. */
 export type ScopeOf = (c: HandlerCtx<unknown>) => ActionScope;
@@ -56,13 +57,11 @@ const put =
     const name = secretName(c);
     const { ownerId, repoId } = scopeOf(c);
     const sealed = c.services.secrets.seal(normalizeLineBreaks(c.body.data));
-    const rows: { created: boolean }[] = await c.em.getConnection().execute(
-      `insert into action_secret (owner_id, repo_id, name, data, created_at) values (?, ?, ?, ?, ?)
+    const rows = await executeSql<{ created: boolean }>(
+      c.em,
+      sql`insert into action_secret (owner_id, repo_id, name, data, created_at) values (${ownerId}, ${repoId}, ${name}, ${sealed}, ${new Date()})
      on conflict (owner_id, repo_id, name) do update set data = excluded.data
      returning (xmax = 0) as created`,
-      [ownerId, repoId, name, sealed, new Date()],
-      'all',
-      c.em.getTransactionContext(),
     );
     return rows[0]?.created ? { status: 201 } : noContent();
   };

@@ -70,7 +70,7 @@ export async function apiCommits(s: RequestState, repoPath: string, urls: RepoUr
   return found.map((c, i) => toApiCommit(s.config, urls, c, users, extras[i]));
 }
 
-/** apiCommits, rendered: the list as it is without its users is kept for the next request (issue 10). */
+/** apiCommits, rendered: the list as it is without its users is kept for the next request. */
 export async function apiCommitsJson(
   s: RequestState,
   repoPath: string,

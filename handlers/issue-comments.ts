@@ -205,7 +205,7 @@ export const removeInIssue = signedIn(async (c) => {
 function otherRepoReader(c: RequestState) {
   const perms = new Map<number, Promise<{ issues: boolean; pulls: boolean }>>();
   const check = async (repoId: number) => {
-    // The addressed repository and the caller may be plain objects on a GET (issue 10), which no
+    // The addressed repository and the caller may be plain objects on a GET, which no
     // lookup by id finds in the EntityManager: they are taken as they are.
     const loaded = c.repo?.repo.id === repoId ? c.repo : null;
     const repo = loaded?.repo ?? (await c.em.findOne(Repository, { id: repoId }));

@@ -14,6 +14,7 @@ import { permissionsOf, trackerConfig } from '../lib/issues/tracker.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { conflict, notFound, unprocessable } from '../lib/http/errors.ts';
 import { isSiteAdmin, need, type LoadedRepo, type RequestState } from '../lib/http/request.ts';
+import { executeSql, sql } from '../model/sql.ts';
 
 /** An issue with the repository it lives in, as the caller sees that repository. */
 interface Side {
@@ -33,15 +34,13 @@ const dependencyExists = (c: RequestState, issueId: number, dependencyId: number
 
 /** Whether `from` already depends, directly or through other issues, on `to`. */
 async function dependsOn(c: RequestState, from: number, to: number): Promise<boolean> {
-  const rows: unknown[] = await c.em.getConnection().execute(
-    `with recursive chain(id) as (
-       select dependency_id from issue_dependency where issue_id = ?
+  const rows = await executeSql(
+    c.em,
+    sql`with recursive chain(id) as (
+       select dependency_id from issue_dependency where issue_id = ${from}
        union
        select d.dependency_id from issue_dependency d join chain on d.issue_id = chain.id
-     ) select 1 from chain where id = ? limit 1`,
-    [from, to],
-    'all',
-    c.em.getTransactionContext(),
+     ) select 1 from chain where id = ${to} limit 1`,
   );
   return rows.length > 0;
 }
@@ -117,11 +116,10 @@ async function listLinked(c: RequestState, direction: 'blockers' | 'blocked') {
   const issue = need(c.issue, 'issue');
   const here = need(c.repo, 'repo');
   const [mine, theirs] = direction === 'blockers' ? ['issue_id', 'dependency_id'] : ['dependency_id', 'issue_id'];
-  const rows: { id: number }[] = await c.em.getConnection().execute(
-    `select i.id from issue i join issue_dependency d on d.${theirs} = i.id where d.${mine} = ?
-     order by case when i.repo_id = ? then 0 else i.repo_id end, i.created_at desc, i.id desc`,
-    [issue.id, issue.repoId],
-    'all',
+  const rows = await executeSql<{ id: number }>(
+    c.em,
+    sql`select i.id from issue i join issue_dependency d on d.${sql.raw(theirs)} = i.id where d.${sql.raw(mine)} = ${issue.id}
+     order by case when i.repo_id = ${issue.repoId} then 0 else i.repo_id end, i.created_at desc, i.id desc`,
   );
   const ids = rows.map((r) => Number(r.id));
   const found = ids.length ? await c.em.find(Issue, { id: { $in: ids } }) : [];

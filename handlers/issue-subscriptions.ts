@@ -12,6 +12,7 @@ import { toApiWatchInfo } from '../lib/repos/api/watch.ts';
 import { isWatching } from '../lib/repos/social.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
+import { executeSql, sql, writeSql } from '../model/sql.ts';
 
 /** Forgejo's IsUserParticipantsOfIssue. */
 async function isParticipant(em: EntityManager, userId: number, issue: IIssue): Promise<boolean> {
@@ -31,15 +32,11 @@ async function watches(em: EntityManager, userId: number, issue: IIssue): Promis
 export const listSubscriptions: Handler = async (c) => {
   const issue = need(c.issue, 'issue');
   const page = pageOf(c);
-  const from = `from issue_watch w join "user" u on u.id = w.user_id where w.issue_id = ? and w.is_watching and u.is_active and not u.prohibit_login`;
-  const conn = c.em.getConnection();
-  const tx = c.em.getTransactionContext();
-  const counted: { n: number }[] = await conn.execute(`select count(*)::int as n ${from}`, [issue.id], 'all', tx);
-  const found: { id: number }[] = await conn.execute(
-    `select u.id ${from} order by w.id asc limit ${page.limit} offset ${page.offset}`,
-    [issue.id],
-    'all',
-    tx,
+  const from = sql`from issue_watch w join "user" u on u.id = w.user_id where w.issue_id = ${issue.id} and w.is_watching and u.is_active and not u.prohibit_login`;
+  const counted = await executeSql<{ n: number }>(c.em, sql`select count(*)::int as n ${from}`);
+  const found = await executeSql<{ id: number }>(
+    c.em,
+    sql`select u.id ${from} order by w.id asc limit ${page.limit} offset ${page.offset}`,
   );
   const users = found.length ? await c.em.find(User, { id: { $in: found.map((r) => Number(r.id)) } }, { orderBy: { name: 'asc' } }) : [];
   const viewer = { doer: c.auth.doer, siteAdmin: isSiteAdmin(c) };
@@ -68,12 +65,10 @@ async function setSubscription(c: RequestState, watch: boolean) {
   const user = need(c.contextUser, 'user');
   if ((await watches(c.em, user.id, issue)) === watch) return { status: 200 };
   // One upsert, so concurrent requests for the same pair cannot collide on the unique key.
-  await c.em.getConnection().execute(
-    `insert into issue_watch (user_id, issue_id, is_watching, created_at, updated_at) values (?, ?, ?, ?, ?)
+  await writeSql(
+    c.em,
+    sql`insert into issue_watch (user_id, issue_id, is_watching, created_at, updated_at) values (${user.id}, ${issue.id}, ${watch}, ${new Date()}, ${new Date()})
      on conflict (user_id, issue_id) do update set is_watching = excluded.is_watching, updated_at = excluded.updated_at`,
-    [user.id, issue.id, watch, new Date(), new Date()],
-    'run',
-    c.em.getTransactionContext(),
   );
   return { status: 201 };
 }

@@ -11,7 +11,7 @@ import { User, type IUser } from '../model/user.ts';
 import { issuesToApi, toApiStopWatch, toApiTrackedTime, usersById } from '../lib/issues/api/issue.ts';
 import { addComment, canReadIssue } from '../lib/issues/issues.ts';
 import { reachable } from '../lib/repos/search.ts';
-import { sql, type Sql } from '../model/sql.ts';
+import { executeSql, sql, type Sql } from '../model/sql.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/http/paging.ts';
 import { conflict, notFound, unprocessable } from '../lib/http/errors.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
@@ -50,29 +50,22 @@ function readableKinds(c: RequestState): Sql | undefined {
   const issues = canReadIssue(c, { isPull: false });
   const pulls = canReadIssue(c, { isPull: true });
   if (issues && pulls) return undefined;
-  return issues ? sql`not i.is_pull` : pulls ? sql`i.is_pull` : sql`false`;
+  return sql.raw(issues ? 'not i.is_pull' : pulls ? 'i.is_pull' : 'false');
 }
 
 /** One page (or all, with a null page) of the undeleted times matching `f`, oldest first, and the total. */
 async function findTimes(c: RequestState, f: TimeFilter, page: Page | null): Promise<{ times: ITrackedTime[]; total: number }> {
-  const conds: string[] = ['not t.deleted'];
-  const params: unknown[] = [];
-  const add = (sql: string, ...p: unknown[]) => {
-    conds.push(sql);
-    params.push(...p);
-  };
-  if (f.repoId !== undefined) add('i.repo_id = ?', f.repoId);
-  if (f.issueId !== undefined) add('t.issue_id = ?', f.issueId);
-  if (f.userId !== undefined) add('t.user_id = ?', f.userId);
-  if (f.since) add('t.created_at >= ?', wholeSeconds(f.since));
-  if (f.before) add('t.created_at <= ?', wholeSeconds(f.before));
-  if (f.where) add(`(${f.where.text})`, ...f.where.values);
-  const from = `from tracked_time t join issue i on i.id = t.issue_id join repository r on r.id = i.repo_id where ${conds.join(' and ')}`;
-  const conn = c.em.getConnection();
-  const tx = c.em.getTransactionContext();
-  const counted: { n: number }[] = await conn.execute(`select count(*)::int as n ${from}`, params, 'all', tx);
-  const limit = page ? ` limit ${page.limit} offset ${page.offset}` : '';
-  const found: { id: number }[] = await conn.execute(`select t.id ${from} order by t.id asc${limit}`, params, 'all', tx);
+  const conds = [sql`not t.deleted`];
+  if (f.repoId !== undefined) conds.push(sql`i.repo_id = ${f.repoId}`);
+  if (f.issueId !== undefined) conds.push(sql`t.issue_id = ${f.issueId}`);
+  if (f.userId !== undefined) conds.push(sql`t.user_id = ${f.userId}`);
+  if (f.since) conds.push(sql`t.created_at >= ${wholeSeconds(f.since)}`);
+  if (f.before) conds.push(sql`t.created_at <= ${wholeSeconds(f.before)}`);
+  if (f.where) conds.push(sql`(${f.where})`);
+  const from = sql`from tracked_time t join issue i on i.id = t.issue_id join repository r on r.id = i.repo_id where ${sql.join(conds, ' and ')}`;
+  const counted = await executeSql<{ n: number }>(c.em, sql`select count(*)::int as n ${from}`);
+  const limit = page ? sql` limit ${page.limit} offset ${page.offset}` : sql.empty;
+  const found = await executeSql<{ id: number }>(c.em, sql`select t.id ${from} order by t.id asc${limit}`);
   const ids = found.map((r) => Number(r.id));
   const rows = ids.length ? await c.em.find(TrackedTime, { id: { $in: ids } }) : [];
   const byId = new Map(rows.map((t) => [t.id, t]));
@@ -174,14 +167,10 @@ export const addToIssue: Handler<AddTimeOption> = async (c) => {
 export const resetOfIssue: Handler = async (c) => {
   const issue = need(c.issue, 'issue');
   const doer = doerOf(c);
-  const removed: { time: string | number }[] = await c.em
-    .getConnection()
-    .execute(
-      'update tracked_time set deleted = true where issue_id = ? and user_id = ? and not deleted returning time',
-      [issue.id, doer.id],
-      'all',
-      c.em.getTransactionContext(),
-    );
+  const removed = await executeSql<{ time: string | number }>(
+    c.em,
+    sql`update tracked_time set deleted = true where issue_id = ${issue.id} and user_id = ${doer.id} and not deleted returning time`,
+  );
   if (removed.length === 0) throw notFound(undefined, ['tracked_time does not exist']);
   const seconds = removed.reduce((sum, r) => sum + Number(r.time), 0);
   await addComment(c.em, issue, doer.id, CommentType.deleteTimeManual, { content: `|${seconds}` });
@@ -294,15 +283,12 @@ export const cancelStopwatch: Handler = async (c) => {
 /** The caller's running stopwatches (api.StopWatch), in repositories the caller can still reach. */
 export const listStopwatches: Handler = async (c) => {
   const where = reachable({ doer: c.auth.doer, siteAdmin: isSiteAdmin(c), token: c.auth.token });
-  const from = `from stopwatch s join issue i on i.id = s.issue_id join repository r on r.id = i.repo_id where s.user_id = ? and (${where.text})`;
-  const params = [doerOf(c).id, ...where.values];
+  const from = sql`from stopwatch s join issue i on i.id = s.issue_id join repository r on r.id = i.repo_id where s.user_id = ${doerOf(c).id} and (${where})`;
   const p = pageOf(c);
-  const conn = c.em.getConnection();
-  const counted: { n: number }[] = await conn.execute(`select count(*)::int as n ${from}`, params, 'all');
-  const rows: { created_at: string | Date; index: number; title: string; owner_name: string; name: string }[] = await conn.execute(
-    `select s.created_at, i."index", i.title, r.owner_name, r.name ${from} order by s.id asc limit ${p.limit} offset ${p.offset}`,
-    params,
-    'all',
+  const counted = await executeSql<{ n: number }>(c.em, sql`select count(*)::int as n ${from}`);
+  const rows = await executeSql<{ created_at: string | Date; index: number; title: string; owner_name: string; name: string }>(
+    c.em,
+    sql`select s.created_at, i."index", i.title, r.owner_name, r.name ${from} order by s.id asc limit ${p.limit} offset ${p.offset}`,
   );
   const now = new Date();
   const body = rows.map((r) =>

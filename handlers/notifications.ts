@@ -19,6 +19,7 @@ import { notFound } from '../lib/http/errors.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
 import type { HandlerCtx } from '../lib/http/handler.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
+import { executeSql, sql, type Sql } from '../model/sql.ts';
 
 /** A time of the query (RFC 3339, checked by the row's declaration) in whole seconds; Go's zero time means no bound. */
 const seconds = (t: Date | undefined): number => (!t || t.getUTCFullYear() <= 1 ? 0 : Math.floor(t.getTime() / 1000));
@@ -52,34 +53,25 @@ interface Filter {
  * public repositories of public owners (spec, token kinds: "Public-only tokens may not reach private
  * resources"), which Forgejo leaves to the route's repository, so the plain lists would leak them.
  */
-function where(c: RequestState, f: Filter): { sql: string; params: unknown[] } {
-  const parts = ['n.user_id = ?'];
-  const params: unknown[] = [need(c.auth.doer ?? undefined, 'user').id];
-  const add = (sql: string, ...ps: unknown[]) => {
-    parts.push(sql);
-    params.push(...ps);
-  };
-  if (f.repoId) add('n.repo_id = ?', f.repoId);
-  if (f.status?.length) add(`n.status in (${f.status.map(() => '?').join(',')})`, ...f.status);
-  if (f.source?.length) add(`n.source in (${f.source.map(() => '?').join(',')})`, ...f.source);
+function where(c: RequestState, f: Filter): Sql {
+  const parts = [sql`n.user_id = ${need(c.auth.doer ?? undefined, 'user').id}`];
+  if (f.repoId) parts.push(sql`n.repo_id = ${f.repoId}`);
+  if (f.status?.length) parts.push(sql`n.status in (${sql.list(f.status)})`);
+  if (f.source?.length) parts.push(sql`n.source in (${sql.list(f.source)})`);
   // Forgejo compares whole seconds (updated_unix >= since, <= before); our times carry milliseconds.
-  if (f.since) add('n.updated_at >= ?', new Date(f.since * 1000));
-  if (f.before) add('n.updated_at < ?', new Date((f.before + 1) * 1000));
-  if (c.auth.token?.publicOnly) add(`exists (select 1 from repository r where r.id = n.repo_id and ${PUBLIC.text})`, ...PUBLIC.values);
-  return { sql: parts.join(' and '), params };
+  if (f.since) parts.push(sql`n.updated_at >= ${new Date(f.since * 1000)}`);
+  if (f.before) parts.push(sql`n.updated_at < ${new Date((f.before + 1) * 1000)}`);
+  if (c.auth.token?.publicOnly) parts.push(sql`exists (select 1 from repository r where r.id = n.repo_id and ${PUBLIC})`);
+  return sql.join(parts, ' and ');
 }
 
 async function findThreads(c: RequestState, f: Filter, page?: { limit: number; offset: number }): Promise<INotification[]> {
   const w = where(c, f);
-  const limit = page ? ` limit ${page.limit} offset ${page.offset}` : '';
-  const rows: { id: number }[] = await c.em
-    .getConnection()
-    .execute(
-      `select n.id from notification n where ${w.sql} order by n.updated_at desc, n.id desc${limit}`,
-      w.params,
-      'all',
-      c.em.getTransactionContext(),
-    );
+  const limit = page ? sql` limit ${page.limit} offset ${page.offset}` : sql.empty;
+  const rows = await executeSql<{ id: number }>(
+    c.em,
+    sql`select n.id from notification n where ${w} order by n.updated_at desc, n.id desc${limit}`,
+  );
   const ids = rows.map((r) => Number(r.id));
   const found = ids.length ? await c.em.find(Notification, { id: { $in: ids } }) : [];
   const byId = new Map(found.map((n) => [n.id, n]));
@@ -88,9 +80,7 @@ async function findThreads(c: RequestState, f: Filter, page?: { limit: number; o
 
 async function countThreads(c: RequestState, f: Filter): Promise<number> {
   const w = where(c, f);
-  const rows: { n: number }[] = await c.em
-    .getConnection()
-    .execute(`select count(*)::int as n from notification n where ${w.sql}`, w.params, 'all', c.em.getTransactionContext());
+  const rows = await executeSql<{ n: number }>(c.em, sql`select count(*)::int as n from notification n where ${w}`);
   return Number(rows[0]?.n ?? 0);
 }
 
@@ -145,9 +135,7 @@ async function ownThread(c: RequestState): Promise<INotification> {
   const id = positiveInt(c.params.id);
   if (!id) throw notFound();
   const w = where(c, {});
-  const rows: { id: number }[] = await c.em
-    .getConnection()
-    .execute(`select n.id from notification n where n.id = ? and ${w.sql}`, [id, ...w.params], 'all', c.em.getTransactionContext());
+  const rows = await executeSql<{ id: number }>(c.em, sql`select n.id from notification n where n.id = ${id} and ${w}`);
   const n = rows.length ? await c.em.findOne(Notification, { id }) : null;
   if (!n) throw notFound();
   return n;

@@ -255,7 +255,7 @@ export const listFiles: Handler<never, QueryOf<'PullFiles'>> = async (c) => {
   const { pull } = await loadPull(c);
   const { path, from, head } = await compared(c, pull);
   const files = from === head ? [] : await diffFiles(path, from, head, { renames: true });
-  // The addressed repository may be a plain object on a GET (issue 10), which no lookup by id finds.
+  // The addressed repository may be a plain object on a GET, which no lookup by id finds.
   const loaded = need(c.repo, 'repo').repo;
   const headRepo =
     (pull.headRepoId && pull.headRepoId !== loaded.id && (await c.em.findOne(Repository, { id: pull.headRepoId }))) || loaded;

@@ -12,6 +12,7 @@ import { toApiReaction } from '../lib/issues/api/reaction.ts';
 import { listSetting } from '../config.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/http/paging.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
+import { executeSql, sql } from '../model/sql.ts';
 
 /** A reaction target: an issue (`commentId` 0) or one of its comments. */
 interface Target {
@@ -43,17 +44,15 @@ async function findReactions(c: RequestState, t: Target, page: Page | null) {
 async function addReaction(c: RequestState, t: Target, content: string) {
   const doer = need(c.auth.doer ?? undefined, 'user');
   // One statement, so two concurrent requests for the same reaction cannot both insert or fail.
-  const inserted: { id: number }[] = await c.em.getConnection().execute(
-    `insert into reaction (type, issue_id, comment_id, user_id, original_author, original_author_id, created_at)
-     values (?, ?, ?, ?, '', 0, ?) on conflict do nothing returning id`,
-    [content, t.issue.id, t.commentId, doer.id, new Date()],
-    'all',
-    c.em.getTransactionContext(),
+  const inserted = await executeSql<{ id: number }>(
+    c.em,
+    sql`insert into reaction (type, issue_id, comment_id, user_id, original_author, original_author_id, created_at)
+     values (${content}, ${t.issue.id}, ${t.commentId}, ${doer.id}, '', 0, ${new Date()}) on conflict do nothing returning id`,
   );
   const row = await c.em.findOneOrFail(
     Reaction,
     inserted.length
-      ? { id: Number(inserted[0].id) }
+      ? { id: Number(inserted[0]!.id) }
       : { issueId: t.issue.id, commentId: t.commentId, userId: doer.id, type: content, originalAuthor: '' },
   );
   return json(inserted.length ? 201 : 200, (await toApi(c, [row]))[0]);

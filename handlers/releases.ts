@@ -36,6 +36,7 @@ import {
 import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
 import type { IRepository } from '../model/repo.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
+import { sql, writeSql } from '../model/sql.ts';
 
 const viewerOf = (c: RequestState) => ({ doer: c.auth.doer, siteAdmin: isSiteAdmin(c) });
 const canWriteReleases = (c: RequestState) => need(c.repo, 'repo').perm.canWrite('releases');
@@ -57,14 +58,10 @@ async function reply(c: RequestState, status: number, rel: IRelease) {
 export async function recountReleases(em: EntityManager, repoId: number): Promise<void> {
   await em.flush();
   await lockCounterRows(em, { repository: [repoId] });
-  await em
-    .getConnection()
-    .execute(
-      `update repository r set num_releases = (select count(*) from release x where x.repo_id = r.id and not x.is_draft and not x.is_tag) where r.id = ?`,
-      [repoId],
-      'run',
-      em.getTransactionContext(),
-    );
+  await writeSql(
+    em,
+    sql`update repository r set num_releases = (select count(*) from release x where x.repo_id = r.id and not x.is_draft and not x.is_tag) where r.id = ${repoId}`,
+  );
 }
 
 /** A release (not a bare tag record) of the loaded repository; drafts only for writers. Else 404. */

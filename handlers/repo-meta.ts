@@ -35,7 +35,7 @@ interface LangTables {
 }
 
 // linguist-languages (some 25 MB in memory) is loaded when a repository's languages are first asked
-// for, not by every process at start (issue 10).
+// for, not by every process at start.
 let tables: Promise<LangTables> | undefined;
 function languageTables(): Promise<LangTables> {
   tables ??= import('linguist-languages').then((linguist) => {

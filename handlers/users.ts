@@ -23,7 +23,7 @@ import type { QueryOf } from '../model/schemas/query.ts';
 
 /** One user as the caller may see it, with Forgejo's counters. */
 export async function userJson(s: RequestState, u: IUser) {
-  // Read with the caller's token on GET /user (issue 10).
+  // Read with the caller's token on GET /user.
   const stars = await starCount(s.em, u.id, s.ahead);
   return toApiUser(s.config, u, { doer: s.auth.doer, siteAdmin: isSiteAdmin(s) }, { stars });
 }
@@ -131,7 +131,7 @@ async function reachableRepos(c: RequestState, repoIds: number[], p: Page) {
   const visible = [];
   for (const id of repoIds) {
     const repo = byId.get(id);
-    // The caller may be a plain object on a GET (issue 10), which no lookup by id finds in the EntityManager.
+    // The caller may be a plain object on a GET, which no lookup by id finds in the EntityManager.
     const owner = repo && (repo.ownerId === c.auth.doer?.id ? c.auth.doer : await c.em.findOne(User, { id: repo.ownerId }));
     if (!repo || !owner) continue;
     const perm = await repoPermission(c.em, { repo, owner, doer: c.auth.doer, siteAdmin: isSiteAdmin(c), token: c.auth.token });

@@ -1,4 +1,5 @@
 import { defineEntity, p, type EntityManager } from '@mikro-orm/core';
+import { executeSql, sql } from './sql.ts';
 
 /**
  * Per-group counters (issue and pull numbers per repository, action run numbers, ...). Allocation is
@@ -16,13 +17,11 @@ export const ResourceIndex = defineEntity({
 });
 
 export async function nextIndex(em: EntityManager, kind: string, groupId: number): Promise<number> {
-  const rows = await em.getConnection().execute<{ max_index: number }[]>(
-    `insert into resource_index (kind, group_id, max_index) values (?, ?, 1)
+  const rows = await executeSql<{ max_index: number }>(
+    em,
+    sql`insert into resource_index (kind, group_id, max_index) values (${kind}, ${groupId}, 1)
      on conflict (kind, group_id) do update set max_index = resource_index.max_index + 1
      returning max_index`,
-    [kind, groupId],
-    'all',
-    em.getTransactionContext(),
   );
-  return Number(rows[0].max_index);
+  return Number(rows[0]!.max_index);
 }

@@ -1,41 +1,57 @@
-// The database's change clock (issue 10): what lets a process keep an answer across requests and
+// The database's change clock: what lets a process keep an answer across requests and
 // still never serve one that a committed write has made wrong, whichever process wrote.
 //
-// `snapshot()` is PostgreSQL's `pg_current_snapshot()`: the oldest running transaction id, the next
-// one to be assigned, and the ids in progress between them. Every transaction that writes a row gets
-// an id, and when it ends (commit or rollback) either the next id moves past it or it leaves the list
-// of ids in progress, so two equal texts mean that no write transaction ended between them, in any
-// process or session on this database cluster. (Reads take no id; a write in another database of the
-// cluster, or a rollback, changes the text too, which only costs a kept answer.)
+// A reading (`read()`) is PostgreSQL's `pg_current_snapshot()`, taken after the call, with the scopes
+// of what was committed since the process's previous reading. A snapshot names the oldest running
+// transaction id, the next one to be assigned, and the ids in progress between them; a transaction
+// that is not visible in the previous snapshot and is visible in this one has ended in between. Every
+// transaction that writes a row leaves a mark per scope it changed in `change_mark` (database
+// triggers on every table, migration ChangeMarks: `repo:<id>`, `user:<id>`, or `*` for anything), so
+// the question reads the marks of exactly the transactions that committed between the two snapshots,
+// in any process or session. The process counts readings that saw a change as generations, and keeps
+// per scope the generation of its last change: an answer made at generation g is still fresh while
+// nothing it depends on (its scopes, and `*`) changed after g (`changedAfter`).
+//
+// Everything counts as changed (a generation that changes all scopes) when the reading has no
+// previous one to compare with: the first, one whose previous reading was asked more than
+// PREVIOUS_MAX_MS ago (marks older than CLEANUP_HORIZON_MS are deleted, so an old snapshot could miss
+// some), too many scopes at once, or another server (below).
 //
 // `changed()` is for what changes without a row: a git repository on disk. On PostgreSQL it ends a
-// transaction of its own that holds an id (`pg_current_xact_id()`), which changes the text for every
-// process.
+// transaction of its own that marks `*`, seen by every process at its next reading.
 //
 // Both run on a connection of their own, not the ORM's pool: a request that holds a pool connection
 // in its transaction while git writes must never wait for the pool to announce the change.
 //
-// The text is keyed by the server too: its system identifier (`pg_control_system()`) and timeline
+// The reading is keyed by the server too: its system identifier (`pg_control_system()`) and timeline
 // (`pg_control_checkpoint()`), asked with every snapshot. A restore or a failover to a standby that
 // lost its last transactions hands out the same transaction ids again, so the same snapshot text
 // could name other data; the identifier (a restore into a new cluster) or the timeline (a promotion,
-// a point-in-time recovery) differs, so no answer kept before comes back.
+// a point-in-time recovery) differs, and everything counts as changed.
 //
 // An announcement that cannot be made is never dropped. It is tried on the clock's connection (opened
 // again if it broke), then through the ORM's pool (`viaPool`: its connections may be open when no
 // new one can be, with `max_connections` reached), again and again for a few seconds before its
 // caller is told it failed; and from the first failure on, until an announcement begun after it has
-// succeeded (tried on in the background), `snapshot()` refuses: the process neither sends nor keeps
-// answers, since its own change may be missing from the text.
+// succeeded (tried on in the background), `read()` refuses: the process neither sends nor keeps
+// answers, since its own change may be missing from the marks.
 import pg from 'pg';
 import type { PGlite } from '@electric-sql/pglite';
 
 export interface DbClock {
   /**
-   * The database's current snapshot, as text, taken after the call. Callers that come while one is
-   * being taken share the next (AskedAfter), so under load one question serves many requests.
-   * Refuses while a change this process made has not been announced.
+   * Reads what changed up to a snapshot taken after the call, and resolves with the generation this
+   * process has reached. Callers that come while one is being taken share the next (AskedAfter), so
+   * under load one question serves many requests. Refuses while a change this process made has not
+   * been announced.
    */
+  read(): Promise<number>;
+  /**
+   * Whether something an answer made at generation `gen` depends on has changed after it, as far as
+   * the readings so far show: one of `scopes` or `*` (null: any change at all).
+   */
+  changedAfter(gen: number, scopes: readonly string[] | null): boolean;
+  /** The text of the server and a snapshot taken after the call (a reading's; tests compare them). */
   snapshot(): Promise<string>;
   /**
    * Makes every later `snapshot()` differ from every earlier one, for every process. Rejects with
@@ -53,16 +69,77 @@ export class AnnouncementError extends Error {
   }
 }
 
-const SNAPSHOT =
-  "select (select system_identifier from pg_control_system())::text || '/' || (select timeline_id from pg_control_checkpoint())::text || '/' || pg_current_snapshot()::text as s";
-const TAKE_ID = 'select pg_current_xact_id()::text as x';
+/** Scopes a reading takes one by one; more count as a change of everything. */
+const MAX_SCOPES = 1000;
+// $1: the previous reading's snapshot (null: none). The marks of the transactions that are visible
+// now (the statement's snapshot is the one returned) and were not then.
+const READING = `select (select system_identifier from pg_control_system())::text || '/' || (select timeline_id from pg_control_checkpoint())::text as server,
+  pg_current_snapshot()::text as s,
+  array(select distinct m.scope from change_mark m where m.x >= pg_snapshot_xmin($1::pg_snapshot)
+    and not pg_visible_in_snapshot(m.x, $1::pg_snapshot) limit ${MAX_SCOPES + 1}) as c`;
+/** The mark of a change outside the rows: anything may have changed. */
+export const MARK_ALL = `insert into change_mark (x, scope) values (pg_current_xact_id(), '*') on conflict do nothing`;
 const EMBEDDED_SNAPSHOT = 'select pg_current_snapshot()::text as s';
+/** A previous reading asked longer ago than this is not compared with (marks may be deleted meanwhile). */
+const PREVIOUS_MAX_MS = 30_000;
+/** Marks of transactions that had ended before a snapshot taken this long ago are deleted. */
+const CLEANUP_HORIZON_MS = 120_000;
+const CLEANUP_EVERY_MS = 60_000;
+/** Scopes remembered with the generation of their last change; past it, everything counts as changed. */
+const MAX_REMEMBERED = 100_000;
+
+/** What a reading brings: the server and snapshot texts, and the scopes committed since the previous snapshot. */
+interface Reading {
+  server: string;
+  s: string;
+  c: string[];
+}
+
+/**
+ * Generations of one process: a reading that saw a change is a new generation; each scope remembers
+ * the generation of its last change, `*` (and anything that counts as it) all of them.
+ */
+export class Generations {
+  private gen = 0;
+  private all = 0;
+  private any = 0;
+  private readonly byScope = new Map<string, number>();
+
+  get current(): number {
+    return this.gen;
+  }
+
+  /** Everything may have changed. */
+  reset(): number {
+    this.gen++;
+    this.all = this.any = this.gen;
+    this.byScope.clear();
+    return this.gen;
+  }
+
+  /** These scopes changed (none: nothing did). */
+  saw(scopes: readonly string[]): number {
+    if (scopes.length === 0) return this.gen;
+    if (scopes.length > MAX_SCOPES || scopes.includes('*') || this.byScope.size + scopes.length > MAX_REMEMBERED) return this.reset();
+    this.gen++;
+    this.any = this.gen;
+    for (const scope of scopes) this.byScope.set(scope, this.gen);
+    return this.gen;
+  }
+
+  changedAfter(gen: number, scopes: readonly string[] | null): boolean {
+    if (this.all > gen) return true;
+    if (scopes === null) return this.any > gen;
+    for (const scope of scopes) if ((this.byScope.get(scope) ?? 0) > gen) return true;
+    return false;
+  }
+}
 
 export interface PostgresClockOptions {
   /** Announces through the ORM's pool (a statement that takes a transaction id, in a transaction of its own). */
   viaPool?: () => Promise<unknown>;
-  /** Asks the snapshot question through the ORM's pool (the text of the first column of its one row). */
-  askViaPool?: (text: string) => Promise<string>;
+  /** Asks the reading's question through the ORM's pool (its one row). */
+  askViaPool?: (text: string, params: unknown[]) => Promise<Record<string, unknown>>;
   /** How long `changed()` tries before it rejects (ms); the clock tries on in the background. */
   patienceMs?: number;
   /** Bounds of the clock's own waits (config.ts DatabaseTimeouts; 0 or absent: the defaults below, none for statements). */
@@ -118,22 +195,22 @@ export function postgresClock(url: string, opts: PostgresClockOptions = {}): DbC
   };
   // One statement at a time on the connection (pg queues more, but is to stop doing so).
   let last: Promise<unknown> = Promise.resolve();
-  const run = (name: string, text: string): Promise<string> => {
+  const run = <R = Record<string, unknown>>(name: string, text: string, values: unknown[] = []): Promise<R | undefined> => {
     const p = last.then(
-      () => runNow(name, text),
-      () => runNow(name, text),
+      () => runNow<R>(name, text, values),
+      () => runNow<R>(name, text, values),
     );
     last = p.catch(() => undefined);
     return p;
   };
-  const runNow = async (name: string, text: string): Promise<string> => {
+  const runNow = async <R>(name: string, text: string, values: unknown[]): Promise<R | undefined> => {
     if (closed) throw new Error('the database clock is closed');
     // One retry on a fresh connection: the kept one may have been closed by the server meanwhile.
     for (let attempt = 0; ; attempt++) {
       const c = await connection();
       try {
-        const r = await c.query<{ s?: string; x?: string }>({ name, text });
-        return String(r.rows[0]!.s ?? r.rows[0]!.x);
+        const r = await c.query({ name, text, values });
+        return r.rows[0] as R | undefined;
       } catch (e) {
         if (client === c) client = null;
         void c.end().catch(() => undefined);
@@ -152,7 +229,7 @@ export function postgresClock(url: string, opts: PostgresClockOptions = {}): DbC
     const n = ++begun;
     try {
       try {
-        await run('cairn_clock_changed', TAKE_ID);
+        await run('cairn_clock_changed', MARK_ALL);
       } catch (own) {
         if (!opts.viaPool) throw own;
         await withTimeout(opts.viaPool(), POOL_WAIT_MS, own);
@@ -194,23 +271,54 @@ export function postgresClock(url: string, opts: PostgresClockOptions = {}): DbC
   // after each of them was made.
   // The question falls back to the pool as announcements do: the clock's own connection being gone is
   // no outage while the pool answers.
-  const ask = async (): Promise<string> => {
+  const question = async (values: unknown[]): Promise<Reading> => {
     try {
-      return await run('cairn_clock_snapshot', SNAPSHOT);
+      return (await run<Reading>('cairn_clock_reading', READING, values))!;
     } catch (own) {
       if (!opts.askViaPool || closed) throw own;
-      return withTimeout(opts.askViaPool(SNAPSHOT), connectMs + (statementMs || POOL_WAIT_MS), own);
+      return (await withTimeout(opts.askViaPool(READING, values), connectMs + (statementMs || POOL_WAIT_MS), own)) as unknown as Reading;
     }
+  };
+  // The previous reading (questions are asked one at a time, AskedAfter).
+  const generations = new Generations();
+  let previous: { server: string; s: string; sentAt: number } | null = null;
+  let text = '';
+  const ask = async (): Promise<number> => {
+    const sentAt = Date.now();
+    const fresh = previous !== null && sentAt - previous.sentAt <= PREVIOUS_MAX_MS ? previous : null;
+    const r = await question([fresh?.s ?? null]);
+    const scopes = r.c ?? [];
+    const gen = fresh === null || r.server !== fresh.server || scopes.length > MAX_SCOPES ? generations.reset() : generations.saw(scopes);
+    previous = { server: r.server, s: r.s, sentAt };
+    text = `${r.server}/${r.s}`;
+    return gen;
   };
   const asking = new AskedAfter(ask);
   const announcing = new AskedAfter(announce);
+  const read = () => (unsure ? Promise.reject(new Error('a change is not announced yet')) : within(asking.after(), bound));
+  // Old marks go: those of transactions that had ended before a snapshot this process took at least
+  // CLEANUP_HORIZON_MS ago, which no reading compares with any more (PREVIOUS_MAX_MS is shorter).
+  const horizons: { at: number; s: string }[] = [];
+  const cleanup = async () => {
+    const now = Date.now();
+    const taken = await run<{ s: string }>('cairn_clock_horizon', 'select pg_current_snapshot()::text as s');
+    horizons.push({ at: now, s: taken!.s });
+    let old: string | null = null;
+    while (horizons.length > 0 && horizons[0]!.at <= now - CLEANUP_HORIZON_MS) old = horizons.shift()!.s;
+    if (old !== null) await run('cairn_clock_cleanup', 'delete from change_mark where x < pg_snapshot_xmin($1::pg_snapshot)', [old]);
+  };
+  const cleaning = setInterval(() => void cleanup().catch(() => undefined), CLEANUP_EVERY_MS);
+  cleaning.unref();
   return {
-    snapshot: () => (unsure ? Promise.reject(new Error('a change is not announced yet')) : within(asking.after(), bound)),
+    read,
+    changedAfter: (gen, scopes) => generations.changedAfter(gen, scopes),
+    snapshot: () => read().then(() => text),
     changed: async () => {
       await announcing.after();
     },
     async close() {
       closed = true;
+      clearInterval(cleaning);
       const c = client ?? (connecting ? await connecting.catch(() => null) : null);
       client = null;
       await c?.end().catch(() => undefined);
@@ -232,34 +340,53 @@ function withTimeout<T>(p: Promise<T>, ms: number, reason: unknown): Promise<T> 
 
 /**
  * A clock on the embedded database, which one process alone may open: a change outside the rows is
- * counted in this process, next to the snapshot. The database has one session, so a snapshot asked
- * while a request's transaction is open is taken inside it; that transaction's end still changes
- * the next one. (Its data has one owner, this process, and kept answers live in its memory: a
- * restore means a new process, so the text needs no server identity.)
+ * counted in this process, next to the snapshot, and any change of the snapshot counts as a change of
+ * everything (the marks are not read: one process has only its own writes to tell apart, and the
+ * embedded database serves small instances). The database has one session, so a snapshot asked
+ * while a request's transaction is open is taken inside it; that transaction's end still changes the
+ * next one. (Its data has one owner, this process, and kept answers live in its memory: a restore
+ * means a new process, so the text needs no server identity.)
  */
 export function embeddedClock(db: PGlite): DbClock {
   let changes = 0;
   let closed = false;
+  // One process: every change counts as a change of everything (the marks are not read; old ones are deleted).
+  const generations = new Generations();
+  let text = '';
   // PGlite answers within the caller's turn of the event loop (no I/O), so a question is never found
   // under way to share (AskedAfter would send one per request). A question is sent once the requests
   // that came in the same turn have asked for it: after all of them, so its answer is a snapshot
   // taken after each call.
-  let waiting: Promise<string> | null = null;
-  const ask = async () => `${String((await db.query<{ s: string }>(EMBEDDED_SNAPSHOT)).rows[0]!.s)}/${changes}`;
+  let waiting: Promise<number> | null = null;
+  const ask = async () => {
+    const now = `${String((await db.query<{ s: string }>(EMBEDDED_SNAPSHOT)).rows[0]!.s)}/${changes}`;
+    if (now === text) return generations.current;
+    text = now;
+    return generations.reset();
+  };
+  const read = (): Promise<number> => {
+    if (closed) return Promise.reject(new Error('the database clock is closed'));
+    waiting ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      waiting = null;
+      return ask();
+    });
+    return waiting;
+  };
+  const cleaning = setInterval(
+    () => void db.query('delete from change_mark where x < pg_snapshot_xmin(pg_current_snapshot())').catch(() => undefined),
+    CLEANUP_EVERY_MS,
+  );
+  cleaning.unref();
   return {
-    snapshot() {
-      if (closed) return Promise.reject(new Error('the database clock is closed'));
-      waiting ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
-        waiting = null;
-        return ask();
-      });
-      return waiting;
-    },
+    read,
+    changedAfter: (gen, scopes) => generations.changedAfter(gen, scopes),
+    snapshot: () => read().then(() => text),
     changed: async () => {
       changes++;
     },
     close: async () => {
       closed = true;
+      clearInterval(cleaning);
     },
   };
 }

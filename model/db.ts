@@ -9,8 +9,9 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { entities } from './entities.ts';
 import { migrations } from './migrations/index.ts';
-import { embeddedClock, postgresClock, type DbClock } from './db-clock.ts';
+import { embeddedClock, MARK_ALL, postgresClock, type DbClock } from './db-clock.ts';
 import { onRepositoryChange } from '../git/changes.ts';
+import { executeSql, Sql, sql } from './sql.ts';
 
 export type Orm = MikroORM;
 
@@ -88,9 +89,12 @@ export async function openDatabase(cfg: Config, opts: { memory?: boolean; log?: 
       },
     });
     // Announcements fall back to the pool when the clock's own connection cannot be opened.
-    const viaPool = () => orm.em.getConnection().execute('select pg_current_xact_id()');
-    const askViaPool = async (text: string) =>
-      String(Object.values((await orm.em.getConnection().execute<Record<string, unknown>[]>(text))[0] ?? {})[0]);
+    const viaPool = () => executeSql(orm.em, sql.raw(MARK_ALL));
+    // The clock's text numbers its parameters (`$1`); a fragment takes them in order.
+    const askViaPool = async (text: string, params: unknown[]) => {
+      const values = [...text.matchAll(/\$(\d+)/g)].map((m) => params[Number(m[1]) - 1]);
+      return (await executeSql<Record<string, unknown>>(orm.em, new Sql(text.split(/\$\d+/), values)))[0] ?? {};
+    };
     const { connectMs: clockConnectMs, statementMs: clockStatementMs } = cfg.databaseTimeouts;
     return handle(orm, postgresClock(cfg.DATABASE.URL, { viaPool, askViaPool, connectMs: clockConnectMs, statementMs: clockStatementMs }));
   }
@@ -99,7 +103,7 @@ export async function openDatabase(cfg: Config, opts: { memory?: boolean; log?: 
     dataDir = path.join(cfg.dataPath, 'pglite');
     fs.mkdirSync(dataDir, { recursive: true });
   }
-  // Loaded only for the embedded database: a server on PostgreSQL does not hold PGlite and its driver (issue 10).
+  // Loaded only for the embedded database: a server on PostgreSQL does not hold PGlite and its driver.
   const [{ PGlite }, { PGliteDriver }, { pg_trgm }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('mikro-orm-pglite'),

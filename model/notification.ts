@@ -32,7 +32,7 @@ export const Notification = defineEntity({
       .onCreate(() => new Date())
       .index(),
   },
-  // One thread per (user, issue); repository threads (issue 0) may repeat. Writers upsert on it.
+  // One thread per (user, issue); repository threads (issue id 0) may repeat. Writers upsert on it.
   uniques: [
     {
       name: 'notification_user_issue_unique',

@@ -1,10 +1,10 @@
 // Entities read with plain SQL: one statement may join several tables (a token and its user, an
 // owner and its repository), and each table's columns, selected as one JSON array under the table's
-// alias, become the same managed entity `em.findOne` would have given (issue 10: fewer statements per
+// alias, become the same managed entity `em.findOne` would have given (fewer statements per
 // request). One JSON column instead of one column per field: the driver describes and parses three
 // columns, not seventy, on every request. An array of the values in the plan's order, not an object
-// keyed by column: PostgreSQL builds it with less work and the server parses half the text (issue 10:
-// measured on the token statement of `GET {R}` in a loop of prepared executions, 0.03 to 0.05 ms less
+// keyed by column: PostgreSQL builds it with less work and the server parses half the text
+// (measured on the token statement of `GET {R}` in a loop of prepared executions, 0.03 to 0.05 ms less
 // backend CPU each, and 1.8 KB of JSON instead of 3.2 KB).
 import type { EntityDictionary, EntityManager, EntityName } from '@mikro-orm/core';
 import { executeSql } from './sql.ts';
@@ -101,7 +101,7 @@ export const textArray = (values: Iterable<string>) => `{${[...values].map((v) =
 /**
  * The entity whose columns `prefixedColumns(…, alias)` selected in `row`, as a plain object with the
  * entity's properties and the values `mapPrefixed` would give, but not merged into the EntityManager;
- * null when its primary key is null. For reads (issue 10): hydrating, registering and snapshotting an
+ * null when its primary key is null. For reads: hydrating, registering and snapshotting an
  * entity is most of a small GET's work, and nothing a GET does is flushed.
  */
 export function plainPrefixed<T extends object>(
@@ -201,7 +201,7 @@ function planOf<T extends object>(em: EntityManager, entity: EntityName<T>): Col
 
 /**
  * Rows of an entity's table (all its columns, as `select t.*` gives them) as plain objects with the
- * entity's property names and values, for reads that only convert what they read (issue 10: lists
+ * entity's property names and values, for reads that only convert what they read (lists
  * skip hydration and the identity map). They are not managed: never change and flush one.
  */
 export function plainRows<T extends object>(em: EntityManager, entity: EntityName<T>, rows: readonly unknown[]): T[] {
@@ -217,14 +217,14 @@ type Mapper = (row: Record<string, unknown> | unknown[]) => Record<string, unkno
 type MapperKind = 'rows' | 'values' | 'columns';
 /**
  * Row mappers by entity and kind, made from its plan; looked up by the entity as callers name it
- * (issue 10: its metadata and a key string per row were a lookup too many on every request).
+ * (its metadata and a key string per row were a lookup too many on every request).
  */
 const mappers = new Map<string, Mapper>();
 const mappersByEntity = new Map<unknown, Record<MapperKind, Mapper | undefined>>();
 
 /**
  * One entity's row mapper: a function made from its plan whose object literal names every property,
- * in the plan's order (issue 10: a loop over the plan stored and loaded each of a hundred properties
+ * in the plan's order (a loop over the plan stored and loaded each of a hundred properties
  * by a computed key, which V8 cannot specialise, on every request). The names and columns come
  * from the entity definitions, written as JSON strings; the conversions are passed in, by position.
  */

@@ -6,9 +6,11 @@
 //   const rows = await readRows<{ id: number }>(em, [Issue], sql`select id from issue where repo_id = ${repoId}`);
 //   const where = sql.join([sql`a = ${1}`, sql`b = ${2}`], ' and ');
 //   await executeSql(em, sql`update ${sql.id('issue')} set num_comments = num_comments + 1 where ${where}`);
+//   const changed = await writeSql(em, sql`delete from hook_task where id = ${id}`); // rows it changed
 //
 // A fragment's text never holds a value: a value is a `?` placeholder in the compiled text, and a
 // fragment interpolated into another is spliced in with its own values, in order.
+import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import type { AbstractSqlConnection } from '@mikro-orm/postgresql';
 
@@ -110,6 +112,16 @@ export const anyOf = (conditions: readonly Sql[]): Sql =>
       )
     : sql`false`;
 
+/**
+ * A fragment from a text with `?` placeholders and its values, in order: a `{ sql, params }` pair of code
+ * that still builds its conditions as text, spliced into a statement of this module.
+ */
+export function fromPlaceholders(f: { sql: string; params: readonly unknown[] }): Sql {
+  const parts = f.sql.split('?');
+  if (parts.length !== f.params.length + 1) throw new Error(`${parts.length - 1} placeholders for ${f.params.length} values`);
+  return new Sql(parts, f.params);
+}
+
 /** A statement as the connection takes it: a fragment, or a fixed text with `?` placeholders and its values. */
 type Statement = Sql | string;
 
@@ -126,6 +138,18 @@ export function executeSql<R = Record<string, unknown>>(em: EntityManager, q: St
 }
 
 /**
+ * Runs a write on the EntityManager's connection, in its transaction when one is open, and answers the
+ * number of rows it changed (PostgreSQL's row count: inserted, updated or deleted). Like `executeSql`,
+ * it flushes nothing first.
+ */
+export async function writeSql(em: EntityManager, q: Statement, params?: readonly unknown[]): Promise<number> {
+  const res = await em
+    .getConnection()
+    .execute<{ affectedRows: number }>(textOf(q), [...paramsOf(q, params)], 'run', em.getTransactionContext());
+  return Number(res.affectedRows);
+}
+
+/**
  * A read, in the EntityManager's transaction, after flushing pending changes to the entities it reads,
  * as `em.find` does (flush mode auto): a plain read sees what a find would have seen.
  */
@@ -137,6 +161,62 @@ export async function readRows<R>(
 ): Promise<R[]> {
   await flushFor(em, reads);
   return executeSql<R>(em, q, params);
+}
+
+/** A value a prepared statement takes as it is: pg sends it as text, and PostgreSQL types it by its place. */
+export type PreparedValue = string | number | boolean | null;
+
+/** Statement names by text; the texts are a fixed set of shapes (a function of the code and the route table). */
+const preparedNames = new Map<string, string>();
+const PREPARED_MAX = 1_000;
+
+/** A text's statement name, the same in every process: a hash of the text, so one name never stands for two texts. */
+function preparedName(text: string): string | null {
+  let name = preparedNames.get(text);
+  if (name === undefined) {
+    if (preparedNames.size >= PREPARED_MAX) return null;
+    preparedNames.set(text, (name = `cairn_${createHash('sha1').update(text).digest('hex')}`));
+  }
+  return name;
+}
+
+/** PostgreSQL's "cached plan must not change result type": the schema moved under a statement prepared before. */
+const PLAN_CHANGED = '0A000';
+
+/**
+ * readRows for a statement that runs on (nearly) every request: on PostgreSQL it runs as a named
+ * prepared statement (pg's `name`, passed through knex's public `options()`), which PostgreSQL parses
+ * once per connection and, once its generic plan is as good as a custom one, does not plan again. A
+ * text with its values inlined (what `Connection.execute` sends) is parsed and planned on every
+ * execution: for the token's statement of `GET {R}` that was 1.2 of its 1.4 ms of PostgreSQL's CPU
+ * (pgbench, bench/runtime.md). The text has fixed `?` placeholders and its values are scalars; a text
+ * whose shape depends on a value (a list) goes through readRows. The embedded database's knex client
+ * (PGlite) sends the text with its values as parameters and no name. The statement counts and round
+ * trips are readRows's: pg sends Parse with the first execution on a connection, in the same write as
+ * Bind and Execute.
+ */
+export async function readPrepared<R>(
+  em: EntityManager,
+  reads: readonly { meta: { className: string } }[],
+  text: string,
+  params: readonly PreparedValue[],
+): Promise<R[]> {
+  const knex = (em.getConnection() as AbstractSqlConnection).getKnex();
+  const name = preparedName(text);
+  if (name === null) return readRows<R>(em, reads, text, params);
+  await flushFor(em, reads);
+  const query = knex.raw(text, [...params]).options({ name });
+  const ctx = em.getTransactionContext();
+  if (ctx) query.transacting(ctx);
+  try {
+    return ((await query) as { rows: R[] }).rows;
+  } catch (e) {
+    // A connection keeps its prepared statement until it closes: after a migration that changed a table
+    // the text reads as a whole row, the text's own plain form still runs (outside a transaction, which
+    // the failed statement has not aborted).
+    if ((e as { code?: string }).code === PLAN_CHANGED && !ctx) return executeSql<R>(em, text, params);
+    throw e;
+  }
 }
 
 /**

@@ -39,7 +39,7 @@ function toSwagger(schema: unknown, root = true): unknown {
   return out;
 }
 
-/** A row's query declaration as Swagger 2.0 `in: query` parameters (issue 11, item 3). */
+/** A row's query declaration as Swagger 2.0 `in: query` parameters. */
 export function queryParameters(r: RouteSpec): Json[] {
   return queryFields(r.query ? QuerySchemas[r.query] : null).map(([name, f]) => {
     const p: Json = { name, in: 'query', type: f.type ?? 'string' };

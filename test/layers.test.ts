@@ -1,4 +1,4 @@
-// Imports point down only (issue 12): the layers of README's "How it fits together", from the top:
+// Imports point down only: the layers of README's "How it fits together", from the top:
 //   entry      cli.ts, cli-admin.ts, server.ts
 //   table      routes.table.ts, table/ (the table's types, matrix and OpenAPI), interpreter.ts
 //   guards     guards/
@@ -417,6 +417,104 @@ test('the private-reference check sees each kind of reference when there is one'
     },
   ];
   assert.equal(privateReferences(fine), []);
+});
+
+/**
+ * Calls that reach the database's connection or knex directly (`getConnection(`, `getKnex(`), in the
+ * code (not the comments) of `files`: besides entities, a statement goes through model/sql.ts, and the
+ * pool's plumbing lives in model/connection.ts, so only model/ calls them.
+ */
+function connectionCalls(files: { name: string; text: string }[]): string[] {
+  const out: string[] = [];
+  for (const { name, text } of files) {
+    const src = ts.createSourceFile(name, text, ts.ScriptTarget.Latest, true);
+    const visit = (node: ts.Node) => {
+      if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
+        const m = node.expression.name.text;
+        if (m === 'getConnection' || m === 'getKnex')
+          out.push(`${name}:${src.getLineAndCharacterOfPosition(node.expression.name.getStart(src)).line + 1}: ${m}(`);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(src);
+  }
+  return out.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+}
+
+/** Statements of these files are reworked by the hot-write change, which moves them to model/sql.ts. */
+const CONNECTION_EXEMPT = new Set(['lib/db/counters.ts', 'lib/activity/feeds.ts']);
+
+test('no file outside model/ calls getConnection( or getKnex( (statements go through model/sql.ts)', () => {
+  const files = appFiles();
+  assert.ok(files.length > 100);
+  assert.equal(connectionCalls(files.filter((f) => !f.name.startsWith('model/') && !CONNECTION_EXEMPT.has(f.name))), []);
+});
+
+test('the connection check sees a direct call when there is one', () => {
+  assert.equal(
+    connectionCalls([
+      { name: 'a.ts', text: "await em.getConnection().execute('select 1');" },
+      {
+        name: 'b.ts',
+        text: "// em.getConnection() in a comment\nconst k = orm.em\n  .getConnection()\n  .getKnex();\nconst s = 'getKnex()';",
+      },
+      { name: 'c.ts', text: 'await executeSql(em, sql`select 1`);' },
+    ]),
+    ['a.ts:1: getConnection(', 'b.ts:3: getConnection(', 'b.ts:4: getKnex('],
+  );
+});
+
+/** A comment that cites an issue by its number, the word followed by digits: a comment states the invariant instead. */
+const ISSUE_CITATION = /\(?\b[Ii]ssues? [0-9]+/;
+
+/** Comments of `files` that cite an issue number, found by the scanner (strings and code are not comments). */
+function issueCitations(files: { name: string; text: string }[]): string[] {
+  const out: string[] = [];
+  for (const { name, text } of files) {
+    const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard, text);
+    for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
+      // A template's middle and tail are only scanned as such when asked, after its `}`.
+      if (kind === ts.SyntaxKind.CloseBraceToken) kind = scanner.reScanTemplateToken(false);
+      if (kind !== ts.SyntaxKind.SingleLineCommentTrivia && kind !== ts.SyntaxKind.MultiLineCommentTrivia) continue;
+      const comment = scanner.getTokenText();
+      const m = ISSUE_CITATION.exec(comment);
+      if (m) out.push(`${name}:${text.slice(0, scanner.getTokenStart() + m.index).split('\n').length}: ${m[0]}`);
+    }
+  }
+  return out;
+}
+
+/** Files reworked by the hot-write and the query changes, whose comments those changes rewrite. */
+const CITATIONS_EXEMPT = new Set([
+  'interpreter.ts',
+  'lib/db/counters.ts',
+  'lib/activity/feeds.ts',
+  'lib/activity/notify.ts',
+  'lib/http/handler.ts',
+  'lib/issues/create.ts',
+  'lib/issues/query.ts',
+  'lib/repos/search.ts',
+]);
+
+test('no comment cites an issue number (it states the invariant), in sources, tests, benchmarks and tools', () => {
+  const files = execFileSync('git', ['ls-files', '*.ts'], { cwd: root, encoding: 'utf8' })
+    .split('\n')
+    .filter((f) => f && !CITATIONS_EXEMPT.has(f) && fs.existsSync(path.join(root, f)))
+    .map((name) => ({ name, text: fs.readFileSync(path.join(root, name), 'utf8') }));
+  assert.ok(files.some((f) => f.name.startsWith('test/')) && files.some((f) => f.name.startsWith('bench/')));
+  assert.equal(issueCitations(files), []);
+});
+
+test('the citation check sees an issue number in a comment, and only there', () => {
+  assert.equal(
+    issueCitations([
+      { name: 'a.ts', text: '// Kept answers (issue 10): fresh.\nconst x = 1;' },
+      { name: 'b.ts', text: "const t = 'Issue 1';\n/**\n * Issues 9 and 10 asked for it.\n */\nconst u = `${t} issue 404`;" },
+      { name: 'c.ts', text: 'const s = `a ${b} c`; // see (issue 3, item 2)\nconst r = /issue 5/;' },
+      { name: 'd.ts', text: '// an issue and its 3 comments; issue numbers are per repository' },
+    ]),
+    ['a.ts:1: (issue 10', 'b.ts:3: Issues 9', 'c.ts:1: (issue 3'],
+  );
 });
 
 /** Packages the application's sources load at run time (`import type` is erased; `import { type X }` is not). */

@@ -36,7 +36,7 @@ test('the matrix lists every operation once, and every one is implemented (the h
   assert.equal(tokens.chain, ['USER', 'PUBLIC_ONLY(user)', 'USER_VISIBLE', 'SELF', 'BODY', 'BASIC', 'TOK']);
 });
 
-test('`npm run routes` has a Quota column: Q steps there, not among the guards (issue 11, item 4)', () => {
+test('`npm run routes` has a Quota column: Q steps there, not among the guards', () => {
   const m = matrixJson(routes);
   const quota = m.filter((r) => r.quota.length);
   assert.ok(quota.length >= 19, `${quota.length} rows with quota checks`);

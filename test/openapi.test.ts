@@ -41,7 +41,7 @@ test('GET /swagger.v1.json lists all 511 operations, and `routes --json` agrees'
   );
   const fromCli = api.map((x) => `${x.method} ${x.path.replace(/\*$/, '{path}')}`).sort();
   assert.equal([...ops].sort(), fromCli);
-  // Each row lists its quota checks apart from its guards (issue 11, item 4).
+  // Each row lists its quota checks apart from its guards.
   const merge = (cli as unknown as { method: string; path: string; guards: string[]; quota: string[]; context: string[] }[]).find(
     (x) => x.method === 'POST' && x.path === '/repos/{username}/{reponame}/pulls/{index}/merge',
   )!;

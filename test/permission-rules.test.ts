@@ -1,4 +1,4 @@
-// Issue 11, item 4: every permission rule is a named step of a route's chain (README, "Adding a route":
+// Every permission rule is a named step of a route's chain (README, "Adding a route":
 // "a rule that depends on data and changes the status is a named guard in guards/, never an if in the
 // handler"). This test reads the sources of handlers/, lib/ and the git transport and fails on a 403
 // built outside guards/, or on a call of a helper that answers 404 for what the caller may not see.
@@ -69,7 +69,7 @@ const ALLOWED: readonly Allowed[] = [
   // The definitions of the visibility helpers; their callers are guards.
   { file: 'lib/auth/perm.ts', line: 'export async function canSeeOwner(', why: 'the helper itself' },
   { file: 'lib/issues/tracker.ts', line: 'export async function loadOtherRepo(', why: 'the helper itself' },
-  // Not a chain step: the merge already happened (issue 11, item 1, checked and left).
+  // Not a chain step: the merge already happened (checked and left).
   {
     file: 'handlers/pulls.ts',
     line: 'const mergedBranchKept = ',

@@ -1,4 +1,4 @@
-// SQL statements per request (issue 10, item 3): deterministic, unlike time, so they are pinned here.
+// SQL statements per request: deterministic, unlike time, so they are pinned here.
 //
 // The issue's contract: `GET {R}` ≤ 3, `GET /user` ≤ 2, and list routes independent of the page size
 // (no query per listed row). Whoever lowers a count lowers its pin; a pin that goes up is a
@@ -168,7 +168,7 @@ test('GET /user: the star count comes with the token', async () => {
   pin(await statementsOf('/user', { token: owner.token }), 1, 'GET /user');
 });
 
-// GET reads the addressed repository and the caller as plain objects (issue 10), which a lookup by id
+// GET reads the addressed repository and the caller as plain objects, which a lookup by id
 // does not find in the EntityManager: routes that meet them again must not read them again.
 test('GET an issue timeline, pull files, starred repositories: the addressed repository and the caller are not read again', async () => {
   pin(await statementsOf(`/repos/${repo}/issues/1/timeline`, { token: owner.token }), 8, 'GET timeline');
@@ -229,7 +229,7 @@ test('issue, pull, comment, release and notification lists: the same statements 
 });
 
 // Commit statuses (their creators read once) and branch protection rules (their allowlists' names
-// read once), issue 12 item 2: converters take what the list read for all of its rows.
+// read once): converters take what the list read for all of its rows.
 test('commit status and branch protection lists: the same statements for any number of rows', async () => {
   const sha = (await ok('GET', `/repos/${repo}/branches/main`, owner)).commit.id;
   await ok('PUT', `/repos/${repo}/collaborators/${other.name}`, owner, { permission: 'write' });
@@ -256,7 +256,7 @@ test('commit status and branch protection lists: the same statements for any num
   pin(three, 3, 'GET branch_protections with three rules');
 });
 
-// The git read routes (issue 10): the token with its user and the repository in one statement, then for the commit
+// The git read routes: the token with its user and the repository in one statement, then for the commit
 // list the users of the page's author and committer addresses in one statement, whatever the page
 // size; the contents of a file need no statement of their own.
 test('GET {R}/commits: the same statements for any page size; GET {R}/contents/{path}: none of its own', async () => {

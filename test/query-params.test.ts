@@ -1,4 +1,4 @@
-// Issue 11, item 3: query parameters are data. The parser reads a row's declaration the way Forgejo's
+// Query parameters are data. The parser reads a row's declaration the way Forgejo's
 // form helpers read the query (lenient where they are, an error where Forgejo answers one), the API
 // description lists every declared parameter, and no handler parses the query by hand any more.
 import fs from 'node:fs';

@@ -1,5 +1,5 @@
-// The mounted table answers every URL with the row one router of every row would pick (issue 10:
-// rows are grouped by method, first segment and length so that a request tests a few dozen, not all).
+// The mounted table answers every URL with the row one router of every row would pick
+// (rows are grouped by method, first segment and length so that a request tests a few dozen, not all).
 import http from 'node:http';
 import net from 'node:net';
 import { test } from 'uvu';
@@ -108,7 +108,7 @@ test('a request whose row was asked for before the dispatch (plainContext) runs 
   }
 });
 
-test('plainContext: GET and HEAD, and the writes whose handler changes none of the caller, repository and owner (issue 10)', () => {
+test('plainContext: GET and HEAD, and the writes whose handler changes none of the caller, repository and owner', () => {
   const mounted = mountTable(routes, cfg, hooks);
   const plain = (method: string, url: string) => mounted.plainContext(contextOf(method, url) as Koa.Context);
   assert.ok(plain('GET', '/api/v1/repos/a/b'));

@@ -14,6 +14,7 @@ import { Attachment, type IAttachment } from '../../model/attachment.ts';
 import { isStorableText } from '../../model/schemas/storable.ts';
 import { notFound, unprocessable, type HttpError } from '../http/errors.ts';
 import { positiveInt } from '../issues/index.ts';
+import { sql, writeSql } from '../../model/sql.ts';
 
 export const attachmentsRoot = (cfg: Pick<Config, 'dataPath'>) => path.join(cfg.dataPath, 'attachments');
 
@@ -245,5 +246,5 @@ export async function loadAttachment(s: Pick<RequestState, 'em' | 'params'>, bel
 
 /** Raises the download count in SQL, so concurrent downloads (and processes) all count. */
 export async function countDownload(em: EntityManager, id: number): Promise<void> {
-  await em.getConnection().execute('update attachment set download_count = download_count + 1 where id = ?', [id], 'run');
+  await writeSql(em, sql`update attachment set download_count = download_count + 1 where id = ${id}`);
 }

@@ -29,7 +29,7 @@ export interface AuthInput {
 /** A request to authenticate: its credentials and the address of the connection's peer. */
 export interface AuthRequest extends AuthInput {
   peer: string | undefined;
-  /** The request changes nothing of the caller (RequestState plainContext): it may be a plain object, not a managed entity (issue 10). */
+  /** The request changes nothing of the caller (RequestState plainContext): it may be a plain object, not a managed entity. */
   plain?: boolean;
   /**
    * What the request's row can be served from the token's statement (lib/auth/tokens.ts), composed by
@@ -88,7 +88,7 @@ export async function authenticate(em: EntityManager, cfg: Config, deps: AuthDep
       // costs no read of the limits; step 2 reuses the answer.
       const early = TOKEN_RE.test(basic.pass) ? await tryToken(basic.pass) : null;
       if (early !== null && typeof early !== 'string') result = early;
-      // A password can be guessed: over a limit it is not even checked (issue 9, item 12).
+      // A password can be guessed: over a limit it is not even checked.
       else lockout = await deps.limiter.refusal({ account: basic.user, address: address() });
       if (!result && !lockout) {
         attempted = true;
@@ -148,7 +148,7 @@ async function passwordLogin(
   headers: IncomingHttpHeaders,
 ): Promise<IUser | string> {
   const lower = login.trim().toLowerCase();
-  // A Basic user name is base64 and may decode to NUL, which no stored name holds (issue 9, item 5).
+  // A Basic user name is base64 and may decode to NUL, which no stored name holds.
   const user = !isStorableText(lower)
     ? null
     : await em.findOne(User, lower.includes('@') ? { email: { $ilike: lower }, type: 0 } : { lowerName: lower, type: 0 }, {

@@ -1,4 +1,4 @@
-// Limits on failed authentication (issue 9, item 12): wrong passwords, wrong one-time passwords and
+// Limits on failed authentication: wrong passwords, wrong one-time passwords and
 // wrong or unknown tokens are counted per window of [security.login_limit] WINDOW seconds, and over
 // a limit the answer is 429 with Retry-After. The counters live in PostgreSQL (rate-limiter-flexible's
 // store, table `auth_limit`), so every cairn process on the database shares them.
@@ -15,6 +15,8 @@ import { createHash } from 'node:crypto';
 import { RateLimiterPostgres } from 'rate-limiter-flexible';
 import type { Config } from '../../config.ts';
 import type { Orm } from '../../model/db.ts';
+import { storePool } from '../../model/connection.ts';
+import { executeSql, sql } from '../../model/sql.ts';
 import { HttpError } from '../http/errors.ts';
 
 export const TOO_MANY = 'too many failed authentication attempts, try again later';
@@ -53,7 +55,7 @@ export function createAuthLimiter(cfg: Config, orm: Orm): AuthLimiter {
   const settings = cfg.SECURITY_LOGIN_LIMIT;
   if (!settings.ENABLED) return { refusal: async () => null, fail: async () => {} };
   const store = new RateLimiterPostgres({
-    storeClient: knexStore(orm),
+    storeClient: storePool(orm),
     storeType: 'pool',
     tableName: TABLE,
     tableCreated: true,
@@ -61,7 +63,6 @@ export function createAuthLimiter(cfg: Config, orm: Orm): AuthLimiter {
     points: settings.PER_ADDRESS,
     duration: settings.WINDOW,
   });
-  const sql = knexStore(orm);
 
   const counters = ({ account, address }: Attempt): Counter[] => {
     const out: Counter[] = [{ key: `addr:${address}`, limit: settings.PER_ADDRESS }];
@@ -81,10 +82,10 @@ export function createAuthLimiter(cfg: Config, orm: Orm): AuthLimiter {
     async refusal(attempt) {
       const cs = counters(attempt);
       // One statement for all counters, on the store's own table, instead of one `get` each.
-      const { rows } = await sql.query({
-        text: `select key, points, expire from ${TABLE} where key in (${cs.map((_, i) => `$${i + 1}`).join(', ')}) and expire > $${cs.length + 1}`,
-        values: [...cs.map((c) => store.getKey(c.key)), Date.now()],
-      });
+      const rows = await executeSql<{ key: string; points: number; expire: number | bigint }>(
+        orm.em,
+        sql`select key, points, expire from ${sql.id(TABLE)} where key in (${sql.list(cs.map((c) => store.getKey(c.key)))}) and expire > ${Date.now()}`,
+      );
       const waits = cs.flatMap((c) => {
         const row = rows.find((r) => r.key === store.getKey(c.key));
         return row && Number(row.points) >= c.limit ? [Number(row.expire) - Date.now()] : [];
@@ -96,39 +97,6 @@ export function createAuthLimiter(cfg: Config, orm: Orm): AuthLimiter {
       const results = await Promise.all(cs.map((c) => store.penalty(c.key, 1)));
       const waits = results.flatMap((r, i) => (r.consumedPoints > cs[i].limit ? [r.msBeforeNext] : []));
       if (waits.length) throw tooMany(Math.max(...waits));
-    },
-  };
-}
-
-interface StoreQuery {
-  text: string;
-  values?: unknown[];
-}
-interface StoreResult {
-  rows: Record<string, unknown>[];
-  rowCount: number;
-}
-
-/**
- * The store's `pool` interface over MikroORM's knex, so the counters go through the ORM's connection
- * pool on PostgreSQL and on the embedded database alike (the embedded one has a single connection,
- * which the pool hands out in turn). The store writes `$n` placeholders; knex binds `?`.
- */
-export function knexStore(orm: Orm): { query(q: StoreQuery): Promise<StoreResult> } {
-  const knex = orm.em.getConnection().getKnex();
-  return {
-    async query(q) {
-      const values: unknown[] = [];
-      const text = q.text.replace(/\$(\d+)/g, (_m, n: string) => {
-        values.push(q.values?.[Number(n) - 1] ?? null);
-        return '?';
-      });
-      const r = (await knex.raw(text, values as never[])) as { rows?: Record<string, unknown>[]; rowCount?: number; affectedRows?: number };
-      // The embedded database answers int8 as BigInt, which the store's arithmetic cannot mix with numbers.
-      const rows = (r.rows ?? []).map((row) =>
-        Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v])),
-      );
-      return { rows, rowCount: r.rowCount ?? r.affectedRows ?? rows.length };
     },
   };
 }

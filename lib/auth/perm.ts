@@ -235,7 +235,7 @@ const NO_FACTS: AccessFacts = { collab: new Map(), orgs: new Set(), teams: [] };
  * A select-list expression: a user's access facts (`uid`, the SQL of the user's id) on some
  * repositories (`repoIds`, an int[]) and organizations (`orgIds`), by the function
  * migration AccessFacts defines: `[collaborations, organizations, teams]`. A function, not subqueries,
- * so a statement locks and sets up only what the facts of the repository at hand can be read from (issue 10).
+ * so a statement locks and sets up only what the facts of the repository at hand can be read from.
  */
 const factsOfUser = (uid: string, repoIds = '?::int[]', orgIds = '?::int[]') => `cairn_access_facts(${uid}, ${repoIds}, ${orgIds})`;
 

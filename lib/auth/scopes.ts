@@ -46,7 +46,7 @@ export function parseScopes(raw: string): ParsedScopes {
 
 /**
  * parseScopes of a token's stored list, shared: a pure function of the text, so a small process-wide
- * memo is safe (issue 10: parsed on every request with a token). Callers must not change the answer;
+ * memo is safe (parsed on every request with a token). Callers must not change the answer;
  * an unknown item is remembered as null. Cleared when full.
  */
 const storedScopes = new Map<string, ParsedScopes | null>();

@@ -5,7 +5,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import { User, type IUser } from '../../model/user.ts';
 import { mapPrefixed, plainPrefixed, prefixedColumns } from '../../model/raw.ts';
-import { readRows } from '../../model/sql.ts';
+import { executeSql, readPrepared, sql, type PreparedValue } from '../../model/sql.ts';
 import type { TaskInfo } from './auth-types.ts';
 
 export const TOKEN_RE = /^[0-9a-f]{40}$/;
@@ -20,7 +20,7 @@ export function hashToken(value: string, salt: string): string {
 
 /**
  * The hash of a presented token under a stored salt, as bytes: a pure function of the two, so a small
- * process-wide memo is safe (issue 10: an HMAC per request was 4 % of the CPU of a GET with a token).
+ * process-wide memo is safe (an HMAC per request was 4 % of the CPU of a GET with a token).
  * It answers only what the HMAC would, so a wrong or deleted token fails as before; cleared when full.
  */
 const presented = new Map<string, { salt: string; hash: Buffer }>();
@@ -69,7 +69,7 @@ export interface TokenAhead {
   /** Select expressions after the token's and its user's (each led by a comma), and joins after the user's, over the token `t`. */
   sql(em: EntityManager): { select: string; join: string };
   /** The values of their placeholders, in the order of the text. */
-  readonly params: readonly unknown[];
+  readonly params: readonly PreparedValue[];
   /** Keeps what the statement read, in the row of the token it found for user `uid`. */
   keep(em: EntityManager, row: Record<string, unknown>, uid: number): void;
 }
@@ -87,9 +87,9 @@ export async function findToken(
 ): Promise<FoundToken> {
   if (value === '') throw new TokenLookupError('access token is empty');
   if (!TOKEN_RE.test(value)) throw new TokenLookupError(`access token does not exist [sha: ${value}]`);
-  // The text is built once: a named statement is looked up by it on every request. Lists are
+  // The text is built once per shape and runs as a named prepared statement (model/sql.ts readPrepared). Lists are
   // `array(select ...)` with no order, sorted here: an aggregate or a sort is a plan node PostgreSQL
-  // sets up on every execution, whether it finds rows or not (issue 10).
+  // sets up on every execution, whether it finds rows or not.
   const statement = (select = '', join = '') => `select t.id, t.uid, t.scope, t.token_hash, t.token_salt, t.updated_at,
             array(select r.repo_id from access_token_repo r where r.token_id = t.id) as repo_ids,
             ${prefixedColumns(em, User, 'u')}${select}
@@ -104,7 +104,7 @@ export async function findToken(
     }
     sql = found;
   }
-  const rows = await readRows<
+  const rows = await readPrepared<
     {
       id: number;
       uid: number;
@@ -135,12 +135,10 @@ export async function findToken(
 /** A running actions task whose job token is `value`, or null (forgejo-facts 2.10: task tokens). */
 export async function findTaskToken(em: EntityManager, value: string): Promise<TaskInfo | null> {
   if (!TOKEN_RE.test(value)) return null;
-  const rows = await em
-    .getConnection()
-    .execute<{ id: number; repo_id: number; is_fork_pull_request: boolean; token_hash: string; token_salt: string }[]>(
-      `select id, repo_id, is_fork_pull_request, token_hash, token_salt from action_task where token_last_eight = ? and status = 'running'`,
-      [value.slice(-8)],
-    );
+  const rows = await executeSql<{ id: number; repo_id: number; is_fork_pull_request: boolean; token_hash: string; token_salt: string }>(
+    em,
+    sql`select id, repo_id, is_fork_pull_request, token_hash, token_salt from action_task where token_last_eight = ${value.slice(-8)} and status = 'running'`,
+  );
   for (const t of rows) {
     if (matches(value, t)) return { id: Number(t.id), repoId: Number(t.repo_id), isForkPullRequest: t.is_fork_pull_request };
   }

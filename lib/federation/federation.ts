@@ -20,6 +20,7 @@ import {
   type IFederationHost,
 } from '../../model/federation.ts';
 import { User } from '../../model/user.ts';
+import { sql, writeSql } from '../../model/sql.ts';
 
 export const ACTIVITY_JSON = 'application/activity+json';
 export const AS_CONTEXT = 'https://www.w3.org/ns/activitystreams';
@@ -36,11 +37,6 @@ export const instanceActorUrl = (cfg: Config) => `${apiBase(cfg)}/actor`;
 export const userActorUrl = (cfg: Config, id: number) => `${apiBase(cfg)}/user-id/${id}`;
 export const repoActorUrl = (cfg: Config, id: number) => `${apiBase(cfg)}/repository-id/${id}`;
 
-/** Runs `insert … on conflict do nothing` in the EntityManager's transaction, if it has one. */
-async function insertIgnoringConflict(em: EntityManager, sql: string, params: unknown[]): Promise<void> {
-  await em.getConnection().execute(sql, params, 'run', em.getTransactionContext());
-}
-
 // ---- local key pairs ----------------------------------------------------------------------------
 
 const generateRsa = promisify(generateKeyPair);
@@ -54,10 +50,9 @@ async function actorKeyRow(em: EntityManager, services: Services, userId: number
     publicKeyEncoding: { type: 'spki', format: 'pem' },
     privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
   });
-  await insertIgnoringConflict(
+  await writeSql(
     em,
-    'insert into federation_actor_key (user_id, public_key_pem, private_key_sealed, created_at) values (?, ?, ?, ?) on conflict (user_id) do nothing',
-    [userId, publicKey, services.secrets.seal(privateKey), new Date()],
+    sql`insert into federation_actor_key (user_id, public_key_pem, private_key_sealed, created_at) values (${userId}, ${publicKey}, ${services.secrets.seal(privateKey)}, ${new Date()}) on conflict (user_id) do nothing`,
   );
   return em.findOneOrFail(ActorKey, { userId }, { populate: ['privateKeySealed'], refresh: true });
 }
@@ -233,10 +228,9 @@ function hostOf(actorId: string) {
 
 async function findOrCreateHost(em: EntityManager, actorId: string): Promise<IFederationHost> {
   const h = hostOf(actorId);
-  await insertIgnoringConflict(
+  await writeSql(
     em,
-    'insert into federation_host (host_fqdn, host_port, host_schema, created_at, updated_at) values (?, ?, ?, ?, ?) on conflict (host_fqdn, host_port) do nothing',
-    [h.hostFqdn, h.hostPort, h.hostSchema, new Date(), new Date()],
+    sql`insert into federation_host (host_fqdn, host_port, host_schema, created_at, updated_at) values (${h.hostFqdn}, ${h.hostPort}, ${h.hostSchema}, ${new Date()}, ${new Date()}) on conflict (host_fqdn, host_port) do nothing`,
   );
   return em.findOneOrFail(FederationHost, { hostFqdn: h.hostFqdn, hostPort: h.hostPort });
 }
@@ -356,7 +350,7 @@ export async function verifyIncoming(em: EntityManager, cfg: Config, services: S
     (cached && verifySignature(cached, data, sig.signature)) ||
     verifySignature(await fetchKey(db, cfg, services, sig.keyId), data, sig.signature);
   if (!verified) throw new FederationError('signature does not verify');
-  // The body is read only for a signer whose signature holds (issue 9, item 13); the signed Digest then vouches for it.
+  // The body is read only for a signer whose signature holds; the signed Digest then vouches for it.
   if (sig.headers.includes('digest') && req.headers.digest !== digestOf((await req.readBody()) ?? ''))
     throw new FederationError('Digest does not match the body');
   return sig.keyId;

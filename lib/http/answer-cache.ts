@@ -1,14 +1,17 @@
-// Kept answers (issue 10): the answer to a read of a row marked `cached` in the table is kept by this
+// Kept answers: the answer to a read of a row marked `cached` in the table is kept by this
 // process and sent again, without authentication, guards, handler or rendering, while the database
-// shows that nothing has changed since it was made.
+// shows that nothing it depends on has changed since it was made.
 //
-// "Nothing has changed" is the database's own snapshot (model/db-clock.ts): every transaction that
-// writes a row, in any process, changes it when it ends, and so does every git command that may move
-// a ref (git/changes.ts). An answer is kept with the snapshot taken before its request read anything,
-// and sent again only to a request for which a snapshot taken after it arrived is the same text. So a
-// kept answer is never older than a write that had ended before the request came, whichever process
-// made the write: two processes behave as one. (The snapshot is the PostgreSQL server's: a write in
-// another of its databases makes kept answers be made again, which costs a read, never a stale answer.)
+// "Nothing has changed" is the database's own account (model/db-clock.ts): every transaction that
+// writes a row, in any process, leaves marks of the scopes it changed (a repository, a user, or `*`:
+// anything), and so does every git command that may move a ref (git/changes.ts, `*`). The clock reads
+// the marks committed between its snapshots and counts generations. An answer is kept with the
+// generation of a reading taken before its request read anything, and with what it depends on: the
+// scopes its row declares (lib/http/answer-scopes.ts; a row that declares none depends on every
+// change). It is sent again only to a request for which a reading taken after it arrived shows no
+// change of those scopes, nor of `*`, after the answer's generation. So a kept answer is never older
+// than a write that had ended before the request came, whichever process made the write: two
+// processes behave as one.
 //
 // The clock asks once for all the requests that arrive while one is being asked: a request waits for
 // the next question sent after it arrived (at most two round trips of a one-row statement), and under
@@ -23,9 +26,11 @@ import { Lru } from '../../git/lru.ts';
 import { noneMatch } from './conditional-get.ts';
 import { isDatabaseUnavailable } from '../db/outage.ts';
 
-/** A kept answer: the snapshot it was made under, and what is sent. */
+/** A kept answer: the generation it was made at, what it depends on, and what is sent. */
 interface Kept {
-  snapshot: string;
+  gen: number;
+  /** The scopes it depends on besides `*` (null: every change). */
+  scopes: readonly string[] | null;
   /** When it is made again even if nothing changed (ms since the epoch). */
   until: number;
   headers: [string, string | number | string[]][];
@@ -34,8 +39,12 @@ interface Kept {
 }
 
 export interface AnswerCacheOptions {
-  /** The database's current snapshot, taken after the call (model/db-clock.ts `DbClock.snapshot`). */
-  snapshot: () => Promise<string>;
+  /** A reading of the database's changes taken after the call: the generation reached (model/db-clock.ts `DbClock.read`). */
+  read: () => Promise<number>;
+  /** Whether one of the scopes (null: anything) changed after a generation (`DbClock.changedAfter`). */
+  changedAfter: (gen: number, scopes: readonly string[] | null) => boolean;
+  /** What the answer just made depends on besides `*` (null: every change), once the row has answered. */
+  scopesOf: (ctx: Context) => readonly string[] | null;
   /** Bytes of answers kept at most. */
   maxBytes: number;
   /** How long an answer is kept at most, in ms, even when nothing changed. */
@@ -69,18 +78,18 @@ export function answerCache(opts: AnswerCacheOptions): Middleware {
     if (!opts.cachedRow(ctx)) return next();
     const key = answerKey(ctx);
     if (key === null) return next();
-    let snapshot: string;
+    let gen: number;
     try {
-      snapshot = await opts.snapshot();
+      gen = await opts.read();
     } catch (e) {
-      // Without a snapshot nothing is kept or sent again. A database that cannot be reached or did not
+      // Without a reading nothing is kept or sent again. A database that cannot be reached or did not
       // answer in time ends the request here (503, lib/db/outage.ts): its own statements would wait
       // as long again. Otherwise the request runs as any other.
       if (isDatabaseUnavailable(e)) throw e;
       return next();
     }
     const hit = kept.get(key);
-    const fresh = hit !== undefined && hit.snapshot === snapshot && hit.until > Date.now();
+    const fresh = hit !== undefined && hit.until > Date.now() && !opts.changedAfter(hit.gen, hit.scopes);
     opts.onLookup?.(fresh);
     if (fresh) return send(ctx, hit);
     await next();
@@ -91,7 +100,8 @@ export function answerCache(opts: AnswerCacheOptions): Middleware {
     }
     const etag = ctx.res.getHeader('etag');
     kept.set(key, {
-      snapshot,
+      gen,
+      scopes: opts.scopesOf(ctx),
       until: Date.now() + opts.maxAgeMs,
       headers,
       etag: typeof etag === 'string' ? etag : undefined,

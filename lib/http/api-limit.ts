@@ -1,4 +1,4 @@
-// Rate limits on the API that callers can see (issue 13, item 3; GitHub's header names). With
+// Rate limits on the API that callers can see (GitHub's header names). With
 // [api_rate_limit] ENABLED, every /api/v1 request takes a point from its caller's budget of the
 // window: a signed-in user's (PER_USER, whatever token or method) or, for anonymous callers, the
 // client address's (PER_ADDRESS). Each answer says where the caller stands:
@@ -12,7 +12,7 @@ import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../../config.ts';
 import type { Orm } from '../../model/db.ts';
 import { HttpError } from './errors.ts';
-import { knexStore } from '../auth/limits.ts';
+import { storePool } from '../../model/connection.ts';
 
 export const RATE_LIMITED = 'API rate limit exceeded, try again later';
 
@@ -28,13 +28,13 @@ export interface ApiLimiter {
   take(caller: { userId: number | null; address: () => string }): Promise<Budget>;
 }
 
-/** Null when the instance sets no limits (issue 10: a request then awaits nothing for them). */
+/** Null when the instance sets no limits (a request then awaits nothing for them). */
 export function createApiLimiter(cfg: Config, orm: Orm): ApiLimiter | null {
   const s = cfg.API_RATE_LIMIT;
   if (!s.ENABLED) return null;
   const store = (points: number) =>
     new RateLimiterPostgres({
-      storeClient: knexStore(orm),
+      storeClient: storePool(orm),
       storeType: 'pool',
       tableName: 'auth_limit',
       tableCreated: true,

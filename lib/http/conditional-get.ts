@@ -1,4 +1,4 @@
-// Conditional GETs (issue 13, item 2; GitHub's behaviour, not Forgejo's): every JSON answer to a GET
+// Conditional GETs (GitHub's behaviour, not Forgejo's): every JSON answer to a GET
 // carries a strong ETag computed from its bytes and `Cache-Control: private, max-age=0, must-revalidate`
 // (a cache may keep it but must ask again; "private" because answers depend on the caller). A request
 // whose `If-None-Match` names that tag gets `304 Not Modified` without a body: a poller that sends back
@@ -9,7 +9,7 @@ export const CACHE_CONTROL = 'max-age=0, private, must-revalidate';
 
 /** A strong validator of the exact bytes (a 128-bit prefix of SHA-256, base64url). */
 export function etagOf(body: string | Buffer): string {
-  // The one-shot digest: the same bytes as a Hash object's, without making one per answer (issue 10).
+  // The one-shot digest: the same bytes as a Hash object's, without making one per answer.
   return `"${hash('sha256', body, 'base64url').slice(0, 22)}"`;
 }
 

@@ -25,7 +25,7 @@ export class RenderedJson {
   }
 }
 /**
- * An answer's bytes as renderJson renders it, newline included (issue 10: a large answer joined from
+ * An answer's bytes as renderJson renders it, newline included (a large answer joined from
  * kept bytes is not joined as text and encoded again on every request).
  */
 export class RenderedBytes {

@@ -11,7 +11,7 @@ export interface Page {
 /**
  * A page past the end is empty, so a page whose offset exceeds what any list (or `git log --skip`,
  * an int) can hold is clamped to the first page past that bound: the answer is the same, and the
- * offset stays in range (issue 9, item 7).
+ * offset stays in range.
  */
 export function pageOf(s: Pick<RequestState, 'q' | 'config'>, defaultLimit = s.config.API.DEFAULT_PAGING_NUM): Page {
   // The row declares `page` (model/schemas/query.ts); a row that does not is a table bug.

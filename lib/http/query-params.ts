@@ -1,5 +1,5 @@
-// Reads a query string with a row's declaration (model/schemas/query.ts), once, before the chain
-// (issue 11, item 3). Lenient where Forgejo's form helpers are (a bad integer is 0, an unknown sort is
+// Reads a query string with a row's declaration (model/schemas/query.ts), once, before the chain.
+// Lenient where Forgejo's form helpers are (a bad integer is 0, an unknown sort is
 // the default); a value Forgejo refuses (a bad time, an invalid mode) gives a Deny, which the
 // interpreter answers after the chain, where Forgejo's handler would. Unknown names are ignored.
 import type { TSchema } from 'typebox';

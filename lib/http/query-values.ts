@@ -1,4 +1,4 @@
-// Numbers read by hand from the query string and the path (issue 9, items 7 and 9). Forgejo parses
+// Numbers read by hand from the query string and the path. Forgejo parses
 // them with Go's strconv.Atoi/ParseInt: anything that is not an int64 parses as 0 ("not given").
 // Our id and counter columns are PostgreSQL `integer`, so an id beyond int32 names nothing, and a
 // number is only exact in a double up to 2^53: values are clamped or refused here, before a query

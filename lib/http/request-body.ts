@@ -1,4 +1,4 @@
-// Reading API request bodies, on demand (issue 9, items 11 and 13). Nothing reads a body before the
+// Reading API request bodies, on demand. Nothing reads a body before the
 // row's chain asks for it — the BODY step, or SIG for the digest of an ActivityPub inbox — and every
 // chain authenticates before that, so a caller the chain turns away (401, 403, 404, 429) costs no
 // buffering at all. What one request may buffer is capped by [api] MAX_BODY_SIZE; a body over it
@@ -42,7 +42,7 @@ function refusal(err: Error): HttpError {
 // JSON, text and form bodies are read with co-body, as koa-body reads them (its defaults: UTF-8,
 // strict JSON, the same content types); only multipart bodies go through koa-body and formidable,
 // loaded when the first one arrives: with zod (koa-body checks its options with it) they are 6 MB
-// of heap that a server no upload reaches never holds (issue 10, memory).
+// of heap that a server no upload reaches never holds (memory).
 const PARSED_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 // ActivityPub peers post `application/activity+json` (or ld+json).
 const JSON_TYPES = [

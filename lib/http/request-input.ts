@@ -1,4 +1,4 @@
-// The check every row runs before sudo (issue 9, item 5): path parameters and query values that no
+// The check every row runs before sudo: path parameters and query values that no
 // stored text can equal (NUL, lone surrogates; model/schemas/storable.ts) are refused before any step
 // reaches the database. A path parameter names something, so it answers 404 like any unknown name
 // (except a name a write is to create, which is input: 422);

@@ -1,4 +1,4 @@
-// GET /api/swagger (Forgejo's path; issue 13 item 1): Swagger UI over the generated
+// GET /api/swagger (Forgejo's path): Swagger UI over the generated
 // /swagger.v1.json, from the swagger-ui-dist package, served by cairn itself (no CDN).
 // Its files are answered from a fixed list of names under /api/swagger/ui/<version>/, so no other
 // path reaches the disk, and the package version in the path lets browsers keep them for a year.

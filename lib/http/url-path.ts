@@ -3,7 +3,7 @@ import { isStorableText } from '../../model/schemas/storable.ts';
 
 /**
  * The non-empty segments of a URL path, percent-decoded; null when an escape is malformed or a
- * segment decodes to text no stored name can equal (NUL; issue 9, item 5), so that it never
+ * segment decodes to text no stored name can equal (NUL), so that it never
  * reaches a query.
  */
 export function pathSegments(p: string): string[] | null {

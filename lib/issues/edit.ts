@@ -28,6 +28,7 @@ import { addComment, labelIdsOf, recountIssueTotals, truncateTitle } from './iss
 import { badRequest, HttpError, unprocessable } from '../http/errors.ts';
 import { attachmentPath, isUuid } from '../attachments/index.ts';
 import type { Config } from '../../config.ts';
+import { executeSql, sql, writeSql, type Sql } from '../../model/sql.ts';
 
 /** Forgejo's `[repository.issue] MAX_PINNED` default: pinned issues (and, separately, pulls) per repository. */
 export const MAX_PINNED = 3;
@@ -320,14 +321,10 @@ async function dependenciesEnabled(em: EntityManager, repoId: number): Promise<b
 export async function setClosed(em: EntityManager, issue: IIssue, doerId: number, closed: boolean): Promise<void> {
   if (issue.isClosed === closed) return;
   if (closed && (await dependenciesEnabled(em, issue.repoId))) {
-    const open = await em
-      .getConnection()
-      .execute(
-        `select 1 from issue_dependency d join issue i on i.id = d.dependency_id where d.issue_id = ? and not i.is_closed limit 1`,
-        [issue.id],
-        'all',
-        em.getTransactionContext(),
-      );
+    const open = await executeSql(
+      em,
+      sql`select 1 from issue_dependency d join issue i on i.id = d.dependency_id where d.issue_id = ${issue.id} and not i.is_closed limit 1`,
+    );
     if (open.length) throw new HttpError(412, 'cannot close this issue because it still has open dependencies');
   }
   issue.isClosed = closed;
@@ -340,13 +337,12 @@ export async function setClosed(em: EntityManager, issue: IIssue, doerId: number
 // ---------------------------------------------------------------------------------------------------
 // Pins, deletion
 
-const run = (em: EntityManager, q: string, params: unknown[]) => em.getConnection().execute(q, params, 'run', em.getTransactionContext());
-async function scalar(em: EntityManager, q: string, params: unknown[]): Promise<number> {
-  const rows: { n: number | string | null }[] = await em.getConnection().execute(q, params, 'all', em.getTransactionContext());
+async function scalar(em: EntityManager, q: Sql): Promise<number> {
+  const rows = await executeSql<{ n: number | string | null }>(em, q);
   return Number(rows[0]?.n ?? 0);
 }
 const pinnedCount = (em: EntityManager, repoId: number, isPull: boolean) =>
-  scalar(em, 'select count(*) as n from issue where repo_id = ? and is_pull = ? and pin_order > 0', [repoId, isPull]);
+  scalar(em, sql`select count(*) as n from issue where repo_id = ${repoId} and is_pull = ${isPull} and pin_order > 0`);
 
 /** Forgejo's IsNewPinAllowed. */
 export async function newPinAllowed(em: EntityManager, repoId: number, isPull: boolean): Promise<boolean> {
@@ -356,10 +352,10 @@ export async function newPinAllowed(em: EntityManager, repoId: number, isPull: b
 /** Pin at the end of its kind's list (Forgejo's Issue.Pin); 400 when MAX_PINNED are pinned already. */
 export async function pin(em: EntityManager, issue: IIssue, doerId: number): Promise<void> {
   if (issue.pinOrder > 0) return;
-  const max = await scalar(em, 'select coalesce(max(pin_order), 0) as n from issue where repo_id = ? and is_pull = ?', [
-    issue.repoId,
-    issue.isPull,
-  ]);
+  const max = await scalar(
+    em,
+    sql`select coalesce(max(pin_order), 0) as n from issue where repo_id = ${issue.repoId} and is_pull = ${issue.isPull}`,
+  );
   if (max >= MAX_PINNED) throw badRequest('the max number of pinned issues has been readched');
   issue.pinOrder = max + 1;
   await addComment(em, issue, doerId, CommentType.pin);
@@ -369,12 +365,11 @@ export async function pin(em: EntityManager, issue: IIssue, doerId: number): Pro
 export async function unpin(em: EntityManager, issue: IIssue, doerId: number): Promise<void> {
   if (issue.pinOrder === 0) return;
   await em.flush();
-  await run(em, 'update issue set pin_order = pin_order - 1 where repo_id = ? and is_pull = ? and pin_order > ?', [
-    issue.repoId,
-    issue.isPull,
-    issue.pinOrder,
-  ]);
-  await run(em, 'update issue set pin_order = 0 where id = ?', [issue.id]);
+  await writeSql(
+    em,
+    sql`update issue set pin_order = pin_order - 1 where repo_id = ${issue.repoId} and is_pull = ${issue.isPull} and pin_order > ${issue.pinOrder}`,
+  );
+  await writeSql(em, sql`update issue set pin_order = 0 where id = ${issue.id}`);
   issue.pinOrder = 0;
   await addComment(em, issue, doerId, CommentType.unpin);
 }
@@ -388,18 +383,15 @@ export async function movePin(em: EntityManager, issue: IIssue, position: number
   await em.flush();
   const count = await pinnedCount(em, issue.repoId, issue.isPull);
   const to = Math.min(position, count);
-  await run(em, 'update issue set pin_order = pin_order - 1 where repo_id = ? and is_pull = ? and pin_order > ?', [
-    issue.repoId,
-    issue.isPull,
-    issue.pinOrder,
-  ]);
-  await run(em, 'update issue set pin_order = pin_order + 1 where repo_id = ? and is_pull = ? and pin_order >= ? and id <> ?', [
-    issue.repoId,
-    issue.isPull,
-    to,
-    issue.id,
-  ]);
-  await run(em, 'update issue set pin_order = ? where id = ?', [to, issue.id]);
+  await writeSql(
+    em,
+    sql`update issue set pin_order = pin_order - 1 where repo_id = ${issue.repoId} and is_pull = ${issue.isPull} and pin_order > ${issue.pinOrder}`,
+  );
+  await writeSql(
+    em,
+    sql`update issue set pin_order = pin_order + 1 where repo_id = ${issue.repoId} and is_pull = ${issue.isPull} and pin_order >= ${to} and id <> ${issue.id}`,
+  );
+  await writeSql(em, sql`update issue set pin_order = ${to} where id = ${issue.id}`);
   issue.pinOrder = to;
 }
 

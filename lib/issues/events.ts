@@ -67,7 +67,7 @@ function earlyLists(c: SignedEmitState) {
 /**
  * What the event of a new row will read and that does not depend on the row (the feed's watchers and
  * the hooks, lib/http/read-ahead.ts), read in the statement of its insert (a new comment's row, a new
- * issue's number and row): one statement instead of two (issue 10). The reads see the snapshot the
+ * issue's number and row): one statement instead of two. The reads see the snapshot the
  * insert starts from, as they would have a moment before. A new issue's number lock is then held while
  * they run too: a small part of one statement, less than the round trip of a statement of their own
  * cost every request. The inserted row, without them.
@@ -109,7 +109,7 @@ const NEW_ROW_READ = new Slot<NewRowRead & { kind: NewRowKind; repoId: number }>
  * Select-list expressions over the token's row `t` and the repository `r` its statement finds
  * (lib/auth/tokens.ts) that make a new row's early reads there: the id the row takes from its table's
  * sequence (drawn whether or not the request goes on to insert it; a gap in ids is all it leaves),
- * the feed's watchers and the hooks (issue 10: POST {R}/issues and POST .../comments then send
+ * the feed's watchers and the hooks (POST {R}/issues and POST .../comments then send
  * everything else with COMMIT, two round trips in all).
  */
 export const newRowAheadColumns = (em: EntityManager, kind: NewRowKind) =>

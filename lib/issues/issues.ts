@@ -7,7 +7,7 @@ import type { IRepository } from '../../model/repo.ts';
 import { isSiteAdmin, need, type RequestState } from '../http/request.ts';
 import { addCounters, firstWrite, learnCountersOf, lockCounterRows } from '../db/counters.ts';
 import { mapPrefixed, plainPrefixed, plainRows, prefixedColumns, textOf } from '../../model/raw.ts';
-import { executeSql, readRows } from '../../model/sql.ts';
+import { executeSql, readRows, sql, writeSql } from '../../model/sql.ts';
 import { Slot, type ReadAhead } from '../http/read-ahead.ts';
 
 /** Forgejo truncates titles to 255 bytes (forgejo-facts 9), on a character boundary. */
@@ -81,7 +81,7 @@ const ISSUE_READ = new Slot<{ repoId: number; index: number; row: Record<string,
 /**
  * Keeps the issue `issueByIndexColumn` selected in `row` (null when there is none) for the request's
  * first `findIssueByIndex` of that number (its ISSUE loader; lib/http/read-ahead.ts): one statement less
- * for every request below `{R}/issues/{index}` with a token (issue 10).
+ * for every request below `{R}/issues/{index}` with a token.
  */
 export function keepIssueRead(ahead: ReadAhead, repoId: number, index: number, row: Record<string, unknown>): void {
   ahead.keep(ISSUE_READ, { repoId, index, row });
@@ -89,7 +89,7 @@ export function keepIssueRead(ahead: ReadAhead, repoId: number, index: number, r
 
 /**
  * The issue numbered `index` of the repository, managed as `em.findOne` would give it, from one fixed
- * statement (model/sql.ts readRows); with `plain`, a plain object (issue 10: mapping it into the
+ * statement (model/sql.ts readRows); with `plain`, a plain object (mapping it into the
  * identity map was about a twentieth of the server's CPU of a new comment).
  */
 export async function findIssueByIndex(
@@ -155,7 +155,7 @@ export interface NewIssue {
   watcherId?: number;
   /**
    * Nothing changes the new issue's row after its insert (no milestone, labels, assignees or closing
-   * follow): it is given as a plain object, not a managed entity (issue 10).
+   * follow): it is given as a plain object, not a managed entity.
    */
   plain?: boolean;
   /** The id the new row takes, drawn from the table's sequence beforehand (`nextIdOf`); else the insert draws it. */
@@ -234,7 +234,7 @@ export const insertAlone =
 const insertText = (insert: RowInsert) => textOf([insert.ctes], () => `with ${insert.ctes} select * from x`);
 
 /**
- * The number and the row of a new issue in one statement (issue 10): the number's row lock on
+ * The number and the row of a new issue in one statement: the number's row lock on
  * `resource_index` is held until COMMIT and every other writer of the repository waits for it, so it is
  * taken by the insert itself, with the poster's watch (`watcherId`) in the same statement.
  */
@@ -311,7 +311,7 @@ export const numberPending = (issue: IIssue): boolean => unnumbered.has(issue);
  * firstWrite), or null when the transaction cannot queue it (the caller inserts now). The number's
  * row lock on `resource_index` makes every other writer of the repository wait until COMMIT; taken
  * with COMMIT, it is held for PostgreSQL's part of one round trip instead of the request's work between
- * two (issue 10: on one repository, 64 connections made 20-30 % more new issues a second, each with
+ * two (on one repository, 64 connections made 20-30 % more new issues a second, each with
  * less CPU, once the lock no longer waited for an event-loop turn). Until then the issue is the row as it will be inserted (`id` drawn
  * beforehand, the columns' defaults, `index` 0), which is what its event's notification threads and
  * feed rows need; the feed row reads the number in SQL. The inserted row replaces it when the
@@ -331,23 +331,19 @@ function numberAtCommit(em: EntityManager, id: number, values: unknown[], insert
 /** The user watches the issue: one upsert (the pair is unique); a row that watches already is left as it is. */
 export async function watchIssue(em: EntityManager, issueId: number, userId: number): Promise<void> {
   const now = new Date();
-  await em.getConnection().execute(
-    `insert into issue_watch (user_id, issue_id, is_watching, created_at, updated_at) values (?, ?, true, ?, ?)
+  await writeSql(
+    em,
+    sql`insert into issue_watch (user_id, issue_id, is_watching, created_at, updated_at) values (${userId}, ${issueId}, true, ${now}, ${now})
     on conflict (user_id, issue_id) do update set is_watching = true, updated_at = excluded.updated_at where not issue_watch.is_watching`,
-    [userId, issueId, now, now],
-    'run',
-    em.getTransactionContext(),
   );
 }
 
 /** Make sure the next allocated number is above `index` (migrations keep the source's numbers). */
 export async function raiseIndex(em: EntityManager, repoId: number, index: number): Promise<void> {
-  await em.getConnection().execute(
-    `insert into resource_index (kind, group_id, max_index) values ('issue', ?, ?)
+  await writeSql(
+    em,
+    sql`insert into resource_index (kind, group_id, max_index) values ('issue', ${repoId}, ${index})
      on conflict (kind, group_id) do update set max_index = greatest(resource_index.max_index, excluded.max_index)`,
-    [repoId, index],
-    'run',
-    em.getTransactionContext(),
   );
 }
 
@@ -383,7 +379,7 @@ export function commentInsert(issue: IIssue, posterId: number, content: string, 
  * A plain comment whose row goes with COMMIT, as the first statement sent then (lib/db/counters.ts
  * firstWrite), or null when the transaction cannot queue it (the caller inserts now): its id was drawn
  * beforehand, so its event's notification threads and feed rows need nothing of the insert's answer,
- * and the statement that inserts it takes no round trip of its own (issue 10). Until then the comment
+ * and the statement that inserts it takes no round trip of its own. Until then the comment
  * is what the insert will write (`insert`, made by `commentInsert` with that id); the inserted row
  * replaces it when the statement answers.
  */
@@ -434,15 +430,11 @@ export async function countNewComment(em: EntityManager, issue: IIssue): Promise
 export async function recountComments(em: EntityManager, issue: IIssue): Promise<void> {
   await em.flush();
   await lockCounterRows(em, { issue: [issue.id] });
-  const rows = await em
-    .getConnection()
-    .execute<{ num_comments: number; updated_at: Date }[]>(
-      'update issue set num_comments = (select count(*) from comment c where c.issue_id = issue.id and c.type = ?), updated_at = ? where id = ? returning num_comments, updated_at',
-      [CommentType.comment, new Date(), issue.id],
-      'all',
-      em.getTransactionContext(),
-    );
-  learnCountersOf(em, Issue, issue, { numComments: Number(rows[0].num_comments), updatedAt: new Date(rows[0].updated_at) });
+  const [row] = await executeSql<{ num_comments: number; updated_at: Date }>(
+    em,
+    sql`update issue set num_comments = (select count(*) from comment c where c.issue_id = issue.id and c.type = ${CommentType.comment}), updated_at = ${new Date()} where id = ${issue.id} returning num_comments, updated_at`,
+  );
+  learnCountersOf(em, Issue, issue, { numComments: Number(row!.num_comments), updatedAt: new Date(row!.updated_at) });
 }
 
 /**
@@ -455,36 +447,35 @@ export async function recountIssueTotals(
   what: { repoIds?: number[]; labelIds?: number[]; milestoneIds?: number[] },
 ): Promise<void> {
   await em.flush();
-  const run = (sql: string, params: unknown[]) => em.getConnection().execute(sql, params, 'run', em.getTransactionContext());
   const repoIds = [...new Set(what.repoIds ?? [])];
   const labelIds = [...new Set(what.labelIds ?? [])].filter((id) => id > 0);
   const milestoneIds = [...new Set(what.milestoneIds ?? [])].filter((id) => id > 0);
   await lockCounterRows(em, { repository: repoIds, label: labelIds, milestone: milestoneIds });
   if (repoIds.length) {
-    await run(
-      `update repository r set
+    await writeSql(
+      em,
+      sql`update repository r set
       num_open_issues = (select count(*) from issue i where i.repo_id = r.id and not i.is_pull and not i.is_closed),
       num_open_pulls = (select count(*) from issue i where i.repo_id = r.id and i.is_pull and not i.is_closed)
-      where r.id in (${repoIds.map(() => '?').join(',')})`,
-      repoIds,
+      where r.id in (${sql.list(repoIds)})`,
     );
   }
   if (labelIds.length) {
-    await run(
-      `update label l set
+    await writeSql(
+      em,
+      sql`update label l set
       num_issues = (select count(*) from issue_label il where il.label_id = l.id),
       num_closed_issues = (select count(*) from issue_label il join issue i on i.id = il.issue_id where il.label_id = l.id and i.is_closed)
-      where l.id in (${labelIds.map(() => '?').join(',')})`,
-      labelIds,
+      where l.id in (${sql.list(labelIds)})`,
     );
   }
   if (milestoneIds.length) {
-    await run(
-      `update milestone m set
+    await writeSql(
+      em,
+      sql`update milestone m set
       num_issues = (select count(*) from issue i where i.milestone_id = m.id),
       num_closed_issues = (select count(*) from issue i where i.milestone_id = m.id and i.is_closed)
-      where m.id in (${milestoneIds.map(() => '?').join(',')})`,
-      milestoneIds,
+      where m.id in (${sql.list(milestoneIds)})`,
     );
   }
   // Entities already in this EntityManager keep their old counters; callers re-read what they return.

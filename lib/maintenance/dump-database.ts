@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import { once } from 'node:events';
 import readline from 'node:readline';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { executeSql, sql, type Sql } from '../../model/sql.ts';
 
 export interface TableDump {
   name: string;
@@ -42,27 +43,28 @@ const FETCH_ROWS = 1000;
 const INSERT_BYTES = 4 << 20;
 
 const quote = (em: EntityManager, name: string) => em.getPlatform().quoteIdentifier(name);
+/** A name from PostgreSQL's catalog, quoted by the platform, as code text. */
+const named = (em: EntityManager, name: string): Sql => sql.raw(quote(em, name));
 
 async function columnsOf(em: EntityManager, quotedTable: string): Promise<Column[]> {
-  return em.execute<Column[]>(
-    'select attname as name, format_type(atttypid, atttypmod) as type from pg_attribute where attrelid = ?::regclass and attnum > 0 and not attisdropped order by attnum',
-    [quotedTable],
+  return executeSql<Column>(
+    em,
+    sql`select attname as name, format_type(atttypid, atttypmod) as type from pg_attribute where attrelid = ${quotedTable}::regclass and attnum > 0 and not attisdropped order by attnum`,
   );
 }
 
 /** Tables, views and sequences in the connection's schema: a database to restore into has none. */
 export async function relationCount(em: EntityManager): Promise<number> {
-  const [row] = await em
-    .getConnection()
-    .execute<{ n: string | number }[]>(
-      "select count(*) as n from pg_class where relnamespace = current_schema()::regnamespace and relkind in ('r', 'p', 'v', 'm', 'S')",
-    );
+  const [row] = await executeSql<{ n: string | number }>(
+    em,
+    sql`select count(*) as n from pg_class where relnamespace = current_schema()::regnamespace and relkind in ('r', 'p', 'v', 'm', 'S')`,
+  );
   return Number(row?.n ?? 0);
 }
 
 /** The applied migrations, in order. Inside the dump's transaction: as of its snapshot. */
 export async function appliedMigrations(tx: EntityManager): Promise<string[]> {
-  const rows = await tx.execute<{ name: string }[]>(`select name from ${quote(tx, MIGRATIONS_TABLE)} order by id`);
+  const rows = await executeSql<{ name: string }>(tx, sql`select name from ${named(tx, MIGRATIONS_TABLE)} order by id`);
   return rows.map((r) => r.name);
 }
 
@@ -72,35 +74,41 @@ export async function appliedMigrations(tx: EntityManager): Promise<string[]> {
  */
 export async function exportTables(tx: EntityManager, dir: string): Promise<LogicalDump> {
   const tables: TableDump[] = [];
-  const names = await tx.execute<{ name: string }[]>(
-    "select relname as name from pg_class where relnamespace = current_schema()::regnamespace and relkind in ('r', 'p') order by relname",
+  const names = await executeSql<{ name: string }>(
+    tx,
+    sql`select relname as name from pg_class where relnamespace = current_schema()::regnamespace and relkind in ('r', 'p') order by relname`,
   );
   for (const { name } of names) {
     const q = quote(tx, name);
     const columns = (await columnsOf(tx, q)).map((c) => c.name);
     const out = fs.createWriteStream(`${dir}/${name}.jsonl`);
     let rows = 0;
-    const values = columns.map((c) => `t.${quote(tx, c)}::text`).join(', ');
-    await tx.execute(`declare cairn_dump no scroll cursor for select array_to_json(array[${values}]::text[])::text as j from ${q} t`);
+    const values = sql.join(columns.map((c) => sql`t.${named(tx, c)}::text`));
+    await executeSql(
+      tx,
+      sql`declare cairn_dump no scroll cursor for select array_to_json(array[${values}]::text[])::text as j from ${named(tx, name)} t`,
+    );
     for (;;) {
-      const batch = await tx.execute<{ j: string }[]>(`fetch ${FETCH_ROWS} from cairn_dump`);
+      const batch = await executeSql<{ j: string }>(tx, sql`fetch ${sql.raw(String(FETCH_ROWS))} from cairn_dump`);
       for (const r of batch) if (!out.write(`${r.j}\n`)) await once(out, 'drain');
       rows += batch.length;
       if (batch.length < FETCH_ROWS) break;
     }
-    await tx.execute('close cairn_dump');
+    await executeSql(tx, sql`close cairn_dump`);
     out.end();
     await once(out, 'close');
     tables.push({ name, columns, rows });
   }
   const sequences: SequenceDump[] = [];
-  const seqs = await tx.execute<{ name: string }[]>(
-    "select relname as name from pg_class where relnamespace = current_schema()::regnamespace and relkind = 'S' order by relname",
+  const seqs = await executeSql<{ name: string }>(
+    tx,
+    sql`select relname as name from pg_class where relnamespace = current_schema()::regnamespace and relkind = 'S' order by relname`,
   );
   for (const { name } of seqs) {
     // A sequence is not transactional: this reads its position now, at or past every id in the snapshot.
-    const [s] = await tx.execute<{ last_value: string | number; is_called: boolean }[]>(
-      `select last_value, is_called from ${quote(tx, name)}`,
+    const [s] = await executeSql<{ last_value: string | number; is_called: boolean }>(
+      tx,
+      sql`select last_value, is_called from ${named(tx, name)}`,
     );
     sequences.push({ name, lastValue: String(s!.last_value), isCalled: !!s!.is_called });
   }
@@ -117,23 +125,29 @@ export async function importTables(em: EntityManager, dir: string, dump: Logical
   await em.fork().transactional(async (tx) => {
     const known = new Set(
       (
-        await tx.execute<{ name: string }[]>(
-          "select relname as name from pg_class where relnamespace = current_schema()::regnamespace and relkind in ('r', 'p')",
+        await executeSql<{ name: string }>(
+          tx,
+          sql`select relname as name from pg_class where relnamespace = current_schema()::regnamespace and relkind in ('r', 'p')`,
         )
       ).map((r) => r.name),
     );
     const strange = tables.filter((t) => !known.has(t.name)).map((t) => t.name);
     if (strange.length) throw new Error(`the archive has tables the migrated schema lacks: ${strange.join(', ')}`);
-    for (const t of tables) await tx.execute(`alter table ${quote(tx, t.name)} disable trigger user`);
-    if (tables.length) await tx.execute(`truncate table ${tables.map((t) => quote(tx, t.name)).join(', ')}`);
+    for (const t of tables) await executeSql(tx, sql`alter table ${named(tx, t.name)} disable trigger user`);
+    if (tables.length) await executeSql(tx, sql`truncate table ${sql.join(tables.map((t) => named(tx, t.name)))}`);
     for (const t of tables) {
       const q = quote(tx, t.name);
       const types = new Map((await columnsOf(tx, q)).map((c) => [c.name, c.type]));
       const lost = t.columns.filter((c) => !types.has(c));
       if (lost.length) throw new Error(`${t.name}: the migrated schema lacks the archive's columns ${lost.join(', ')}`);
-      const values = t.columns.map((c, i) => `(r->>${i})::${types.get(c)}`).join(', ');
-      const into = `insert into ${q} (${t.columns.map((c) => quote(tx, c)).join(', ')}) select ${values} from json_array_elements(?::json) r`;
-      const insert = (rows: string[]) => tx.execute(into, [`[${rows.join(',')}]`]);
+      // Each column's type as the catalog's format_type wrote it.
+      const values = sql.join(t.columns.map((c, i) => sql`(r->>${sql.raw(String(i))})::${sql.raw(types.get(c)!)}`));
+      const columns = sql.join(t.columns.map((c) => named(tx, c)));
+      const insert = (rows: string[]) =>
+        executeSql(
+          tx,
+          sql`insert into ${named(tx, t.name)} (${columns}) select ${values} from json_array_elements(${`[${rows.join(',')}]`}::json) r`,
+        );
       let batch: string[] = [];
       let bytes = 0;
       const lines = readline.createInterface({ input: fs.createReadStream(`${dir}/${t.name}.jsonl`), crlfDelay: Number.POSITIVE_INFINITY });
@@ -150,8 +164,8 @@ export async function importTables(em: EntityManager, dir: string, dump: Logical
       }
       if (batch.length) await insert(batch);
     }
-    for (const s of dump.sequences) await tx.execute('select setval(?::regclass, ?, ?)', [quote(tx, s.name), s.lastValue, s.isCalled]);
-    for (const t of tables) await tx.execute(`alter table ${quote(tx, t.name)} enable trigger user`);
+    for (const s of dump.sequences) await executeSql(tx, sql`select setval(${quote(tx, s.name)}::regclass, ${s.lastValue}, ${s.isCalled})`);
+    for (const t of tables) await executeSql(tx, sql`alter table ${named(tx, t.name)} enable trigger user`);
   });
   return restored;
 }
@@ -186,7 +200,7 @@ export async function pgDumpVersion(): Promise<{ major: number; text: string } |
 
 /** The server's major version, as pg_dump compares it. */
 export async function serverMajor(em: EntityManager): Promise<number> {
-  const [row] = await em.getConnection().execute<{ v: string }[]>("select current_setting('server_version_num') as v");
+  const [row] = await executeSql<{ v: string }>(em, sql`select current_setting('server_version_num') as v`);
   return Math.floor(Number(row!.v) / 10000);
 }
 

@@ -44,6 +44,7 @@ import {
   type LogicalDump,
 } from './dump-database.ts';
 import { DUMP_STAGING } from './leftovers.ts';
+import { executeSql, sql } from '../../model/sql.ts';
 
 export const DUMP_FORMAT = 'cairn-dump';
 export const DUMP_VERSION = 1;
@@ -91,9 +92,9 @@ export async function dumpInstance(orm: Orm, cfg: Config, opts: DumpOptions): Pr
     const repos = new Map<string, SnapshotRef[]>();
     let manifestDb: Manifest['database'] | null = null;
     await orm.em.fork().transactional(async (tx) => {
-      await tx.execute('set transaction isolation level repeatable read');
+      await executeSql(tx, sql`set transaction isolation level repeatable read`);
       // The snapshot is taken by the transaction's first query; on PostgreSQL it is exported for pg_dump.
-      const snapshot = postgres ? (await tx.execute<{ s: string }[]>('select pg_export_snapshot() as s'))[0]!.s : null;
+      const snapshot = postgres ? (await executeSql<{ s: string }>(tx, sql`select pg_export_snapshot() as s`))[0]!.s : null;
       const migrationNames = await appliedMigrations(tx);
       for (const repo of await repositoryDirs(cfg.repoRoot)) {
         const refs = await readRefs(path.join(cfg.repoRoot, repo)).catch((e: unknown) => {

@@ -1,4 +1,4 @@
-// What a killed process leaves on disk (issue 9, item 14): partial uploads in the attachment and
+// What a killed process leaves on disk: partial uploads in the attachment and
 // package spools, and the quarantine directories where `git receive-pack` keeps a push's objects until
 // it accepts them. Removed at start, before listening. Only names these writers use are touched:
 //   <APP_DATA_PATH>/attachments/tmp/*             formidable's temporary upload files (lib/attachments/attachments.ts), and

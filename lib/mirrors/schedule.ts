@@ -13,7 +13,7 @@ import { Repository } from '../../model/repo.ts';
 import { parseDuration } from '../../model/duration.ts';
 import { syncMirror, syncPushMirror } from './mirrors.ts';
 import { recordCronRun } from '../../model/cron.ts';
-import { inTransaction } from '../../model/sql.ts';
+import { executeSql, inTransaction, sql } from '../../model/sql.ts';
 
 /** Longer than a remote operation may take (git/remote.ts REMOTE_TIMEOUT_MS). */
 const LEASE = "interval '15 minutes'";
@@ -29,9 +29,11 @@ type Table = 'mirror' | 'push_mirror';
 
 /** Claims one due row; returns its id and the lease it now holds (whole seconds, so it round-trips). */
 async function claim(em: EntityManager, table: Table): Promise<{ id: number; lease: Date } | null> {
-  const rows = await em.getConnection().execute<{ id: number; next_update_at: Date | string }[]>(
-    `update ${table} set next_update_at = date_trunc('second', now()) + ${LEASE}
-     where id = (select id from ${table} where next_update_at <= now() order by next_update_at limit 1 for update skip locked)
+  const t = sql.id(table);
+  const rows = await executeSql<{ id: number; next_update_at: Date | string }>(
+    em,
+    sql`update ${t} set next_update_at = date_trunc('second', now()) + ${sql.raw(LEASE)}
+     where id = (select id from ${t} where next_update_at <= now() order by next_update_at limit 1 for update skip locked)
      returning id, next_update_at`,
   );
   return rows[0] ? { id: Number(rows[0].id), lease: new Date(rows[0].next_update_at) } : null;

@@ -11,6 +11,7 @@ import { Writable, type Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/core';
 import type { Config } from '../../config.ts';
 import type { IUser } from '../../model/user.ts';
+import { sql, writeSql } from '../../model/sql.ts';
 import {
   Package,
   PackageBlob,
@@ -263,7 +264,7 @@ export async function versionFiles(em: EntityManager, versionId: number): Promis
 
 /** Forgejo counts downloads of a version's lead file. */
 export async function countDownload(em: EntityManager, versionId: number): Promise<void> {
-  await em.getConnection().execute('update package_version set download_count = download_count + 1 where id = ?', [versionId], 'run');
+  await writeSql(em, sql`update package_version set download_count = download_count + 1 where id = ${versionId}`);
 }
 
 /** Whether the owner still has packages (Forgejo's HasOwnerPackages: deleting such an owner is refused). */

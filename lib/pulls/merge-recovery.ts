@@ -1,4 +1,4 @@
-// One merge per pull request, and git and the database agreeing after a crash (issue 9, items 1-2).
+// One merge per pull request, and git and the database agreeing after a crash.
 //
 // Claim (lib/pulls/pulls.ts claimPull): a merge takes the pull's row lock (`for no key update`) in the request's transaction before
 // it looks at `has_merged`, so concurrent merges of one pull, in one process or several, run one

@@ -9,6 +9,7 @@ import type { Services } from '../http/services.ts';
 import type { Config } from '../../config.ts';
 import { emitSynchronized } from '../issues/index.ts';
 import { Issue, type IIssue } from '../../model/issue.ts';
+import { executeSql, sql } from '../../model/sql.ts';
 import { CommentType } from '../../model/issue.ts';
 import { PullRequest, PullStatus, Review, type IPullRequest } from '../../model/pull.ts';
 import { Repository, type IRepository } from '../../model/repo.ts';
@@ -71,9 +72,7 @@ export const alreadyExists = (p: IPullRequest) =>
  * `hasMerged` and `isClosed` are what the last committed merge or edit left.
  */
 export async function claimPull(em: EntityManager, pull: IPullRequest, issue: IIssue): Promise<void> {
-  await em
-    .getConnection()
-    .execute('select id from pull_request where id = ? for no key update', [pull.id], 'all', em.getTransactionContext());
+  await executeSql(em, sql`select id from pull_request where id = ${pull.id} for no key update`);
   await em.refresh(pull);
   await em.refresh(issue);
 }

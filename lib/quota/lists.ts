@@ -3,7 +3,8 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { Config } from '../../config.ts';
 import type { Page } from '../http/paging.ts';
-import { PACKAGE_FILES_OF_OWNER } from './quota.ts';
+import { packageFilesOfOwner } from './quota.ts';
+import { executeSql, sql, type Sql } from '../../model/sql.ts';
 import { ArtifactStatus } from '../../model/actions.ts';
 import { repoApiUrl, repoHtmlUrl } from '../issues/index.ts';
 import { pathEscapeSegments } from '../repos/index.ts';
@@ -14,9 +15,7 @@ export interface Listed<T> {
 }
 type Row = Record<string, string | number | null>;
 
-async function rows(em: EntityManager, sql: string, params: unknown[]): Promise<Row[]> {
-  return em.getConnection().execute<Row[]>(sql, params, 'all', em.getTransactionContext());
-}
+const rows = (em: EntityManager, q: Sql): Promise<Row[]> => executeSql<Row>(em, q);
 const str = (v: string | number | null) => (v === null ? '' : String(v));
 const num = (v: string | number | null) => Number(v ?? 0);
 
@@ -25,12 +24,13 @@ const num = (v: string | number | null) => Number(v ?? 0);
  * the issue the file belongs to (Forgejo's order); an attachment linked to none has empty URLs.
  */
 export async function listQuotaAttachments(em: EntityManager, cfg: Config, ownerId: number, p: Page): Promise<Listed<unknown>> {
-  const [{ n }] = await rows(em, `select count(*) as n from attachment a join repository r on r.id = a.repo_id where r.owner_id = ?`, [
-    ownerId,
-  ]);
+  const [{ n }] = await rows(
+    em,
+    sql`select count(*) as n from attachment a join repository r on r.id = a.repo_id where r.owner_id = ${ownerId}`,
+  );
   const found = await rows(
     em,
-    `select a.id, a.name, a.size, r.owner_name, r.name as repo_name,
+    sql`select a.id, a.name, a.size, r.owner_name, r.name as repo_name,
             rel.id as release_id, rel.tag_name,
             c.id as comment_id, ci.idx as comment_issue_index, ci.is_pull as comment_issue_is_pull,
             i.idx as issue_index, i.is_pull as issue_is_pull
@@ -39,9 +39,8 @@ export async function listQuotaAttachments(em: EntityManager, cfg: Config, owner
        left join comment c on c.id = a.comment_id and a.comment_id <> 0
        left join (select id, "index" as idx, is_pull from issue) ci on ci.id = c.issue_id
        left join (select id, "index" as idx, is_pull from issue) i on i.id = a.issue_id and a.issue_id <> 0
-      where r.owner_id = ?
-      order by a.size desc, a.id asc limit ? offset ?`,
-    [ownerId, p.limit, p.offset],
+      where r.owner_id = ${ownerId}
+      order by a.size desc, a.id asc limit ${p.limit} offset ${p.offset}`,
   );
   const items = found.map((row) => {
     const api = repoApiUrl(cfg, str(row.owner_name), str(row.repo_name));
@@ -72,14 +71,13 @@ export async function listQuotaAttachments(em: EntityManager, cfg: Config, owner
 
 /** Package versions counted for the owner, each with the summed size of its files. */
 export async function listQuotaPackages(em: EntityManager, cfg: Config, ownerId: number, p: Page): Promise<Listed<unknown>> {
-  const [{ n }] = await rows(em, `select count(distinct v.id) as n ${PACKAGE_FILES_OF_OWNER}`, [ownerId, ownerId]);
+  const [{ n }] = await rows(em, sql`select count(distinct v.id) as n ${packageFilesOfOwner(ownerId)}`);
   const found = await rows(
     em,
-    `select v.id, v.version, p.name, p.type, o.name as owner_name, sum(b.size) as size
-       ${PACKAGE_FILES_OF_OWNER.replace('left join repository r', 'join "user" o on o.id = p.owner_id\n  left join repository r')}
+    sql`select v.id, v.version, p.name, p.type, o.name as owner_name, sum(b.size) as size
+       ${packageFilesOfOwner(ownerId, sql`join "user" o on o.id = p.owner_id\n  `)}
       group by v.id, v.version, p.name, p.type, o.name
-      order by size desc, v.id asc limit ? offset ?`,
-    [ownerId, ownerId, p.limit, p.offset],
+      order by size desc, v.id asc limit ${p.limit} offset ${p.offset}`,
   );
   const esc = encodeURIComponent;
   const items = found.map((row) => ({
@@ -95,14 +93,13 @@ export async function listQuotaPackages(em: EntityManager, cfg: Config, ownerId:
 /** Artifacts of the owner's repositories that still take space, linking to their run. */
 export async function listQuotaArtifacts(em: EntityManager, cfg: Config, ownerId: number, p: Page): Promise<Listed<unknown>> {
   const gone = [ArtifactStatus.expired, ArtifactStatus.pendingDeletion, ArtifactStatus.deleted];
-  const from = `from action_artifact a join repository r on r.id = a.repo_id join action_run run on run.id = a.run_id
-      where r.owner_id = ? and a.status not in (${gone.map(() => '?').join(', ')})`;
-  const [{ n }] = await rows(em, `select count(*) as n ${from}`, [ownerId, ...gone]);
+  const from = sql`from action_artifact a join repository r on r.id = a.repo_id join action_run run on run.id = a.run_id
+      where r.owner_id = ${ownerId} and a.status not in (${sql.list(gone)})`;
+  const [{ n }] = await rows(em, sql`select count(*) as n ${from}`);
   const found = await rows(
     em,
-    `select a.id, a.artifact_name, a.file_compressed_size, r.owner_name, r.name as repo_name, run."index" as run_index
-       ${from} order by a.file_compressed_size desc, a.id asc limit ? offset ?`,
-    [ownerId, ...gone, p.limit, p.offset],
+    sql`select a.id, a.artifact_name, a.file_compressed_size, r.owner_name, r.name as repo_name, run."index" as run_index
+       ${from} order by a.file_compressed_size desc, a.id asc limit ${p.limit} offset ${p.offset}`,
   );
   const items = found.map((row) => ({
     name: str(row.artifact_name),

@@ -6,7 +6,8 @@ import type { EntityManager } from '@mikro-orm/core';
 import { listSetting, type Config } from '../../config.ts';
 import { QuotaGroup, QuotaGroupMapping, QuotaGroupRule, QuotaMappingKind, QuotaRule, type IQuotaRule } from '../../model/quota.ts';
 import { ArtifactStatus } from '../../model/actions.ts';
-import { LFS_BYTES_OF_OWNER } from '../transport/index.ts';
+import { lfsBytesOfOwner } from '../transport/index.ts';
+import { executeSql, sql, type Sql } from '../../model/sql.ts';
 import { evaluateGroups, parseLimitSubject, type LimitSubject, type QuotaUsage } from './rules.ts';
 
 /** The subjects route rows may check with Q(subject, target) (spec, guard table). */
@@ -25,9 +26,7 @@ export interface GroupWithRules {
 }
 
 type Row = Record<string, string | number | null>;
-async function rows(em: EntityManager, sql: string, params: unknown[]): Promise<Row[]> {
-  return em.getConnection().execute<Row[]>(sql, params, 'all', em.getTransactionContext());
-}
+const rows = (em: EntityManager, q: Sql): Promise<Row[]> => executeSql<Row>(em, q);
 const num = (v: string | number | null | undefined) => Number(v ?? 0);
 
 /** Artifacts whose bytes are gone (or going) take no space. */
@@ -37,48 +36,46 @@ const GONE_ARTIFACTS = [ArtifactStatus.expired, ArtifactStatus.pendingDeletion, 
 export async function quotaUsage(em: EntityManager, ownerId: number): Promise<QuotaUsage> {
   const [repos] = await rows(
     em,
-    `select coalesce(sum(case when is_private then size else 0 end), 0) as private,
+    sql`select coalesce(sum(case when is_private then size else 0 end), 0) as private,
             coalesce(sum(case when is_private then 0 else size end), 0) as public
-       from repository where owner_id = ?`,
-    [ownerId],
+       from repository where owner_id = ${ownerId}`,
   );
   const [att] = await rows(
     em,
-    `select coalesce(sum(case when a.release_id <> 0 then a.size else 0 end), 0) as releases,
+    sql`select coalesce(sum(case when a.release_id <> 0 then a.size else 0 end), 0) as releases,
             coalesce(sum(case when a.release_id <> 0 then 0 else a.size end), 0) as issues
-       from attachment a join repository r on r.id = a.repo_id where r.owner_id = ?`,
-    [ownerId],
+       from attachment a join repository r on r.id = a.repo_id where r.owner_id = ${ownerId}`,
   );
   const [art] = await rows(
     em,
-    `select coalesce(sum(a.file_compressed_size), 0) as size
+    sql`select coalesce(sum(a.file_compressed_size), 0) as size
        from action_artifact a join repository r on r.id = a.repo_id
-      where r.owner_id = ? and a.status not in (${GONE_ARTIFACTS.map(() => '?').join(', ')})`,
-    [ownerId, ...GONE_ARTIFACTS],
+      where r.owner_id = ${ownerId} and a.status not in (${sql.list(GONE_ARTIFACTS)})`,
   );
-  const [pkg] = await rows(em, `select coalesce(sum(b.size), 0) as size ${PACKAGE_FILES_OF_OWNER}`, [ownerId, ownerId]);
-  const [lfs] = await rows(em, LFS_BYTES_OF_OWNER, [ownerId]);
+  const [pkg] = await rows(em, sql`select coalesce(sum(b.size), 0) as size ${packageFilesOfOwner(ownerId)}`);
+  const [lfs] = await rows(em, lfsBytesOfOwner(ownerId));
   return {
-    reposPublic: num(repos.public),
-    reposPrivate: num(repos.private),
-    lfs: num(lfs.size),
-    attachmentsIssues: num(att.issues),
-    attachmentsReleases: num(att.releases),
-    artifacts: num(art.size),
-    packages: num(pkg.size),
+    reposPublic: num(repos!.public),
+    reposPrivate: num(repos!.private),
+    lfs: num(lfs!.size),
+    attachmentsIssues: num(att!.issues),
+    attachmentsReleases: num(att!.releases),
+    artifacts: num(art!.size),
+    packages: num(pkg!.size),
   };
 }
 
 /**
  * Package files counted for an owner (Forgejo's "packages" query): those of packages linked to one
- * of the owner's repositories, and the owner's unlinked packages. Takes the owner id twice.
+ * of the owner's repositories, and the owner's unlinked packages; `joined` is joined in before the
+ * repository (a join on `p` from the program, such as the owning user).
  */
-export const PACKAGE_FILES_OF_OWNER = `from package_file f
+export const packageFilesOfOwner = (ownerId: number, joined: Sql = sql.empty): Sql => sql`from package_file f
   join package_blob b on b.id = f.blob_id
   join package_version v on v.id = f.version_id
   join package p on p.id = v.package_id
-  left join repository r on r.id = p.repo_id
-  where (r.owner_id = ? or (p.repo_id = 0 and p.owner_id = ?))`;
+  ${joined}left join repository r on r.id = p.repo_id
+  where (r.owner_id = ${ownerId} or (p.repo_id = 0 and p.owner_id = ${ownerId}))`;
 
 /** Rules of the named groups, in the order they were added to each group. */
 async function rulesOf(em: EntityManager, groupNames: string[]): Promise<Map<string, IQuotaRule[]>> {

@@ -15,6 +15,7 @@ import { updateRef } from '../../git/refs.ts';
 import { systemIdentityEnv } from '../../git/identity.ts';
 import { RefConflictError } from '../../git/errors.ts';
 import { ALL_BRANCHES_AND_TAGS, fetchFrom } from '../../git/remote.ts';
+import { sql, writeSql } from '../../model/sql.ts';
 
 export const pathOf = (services: Services, repo: IRepository) => services.repoPath(repo.ownerName, repo.name);
 
@@ -57,14 +58,10 @@ export async function forkRepository(
     fork.size = await repoSize(path);
     await recountForks(em, base.id);
     // The fork's LFS pointers resolve to the same objects (Forgejo copies the LFS meta objects).
-    await em
-      .getConnection()
-      .execute(
-        'insert into lfs_meta_object (oid, size, repository_id, created_at) select oid, size, ?, ? from lfs_meta_object where repository_id = ? on conflict do nothing',
-        [fork.id, new Date(), base.id],
-        'run',
-        em.getTransactionContext(),
-      );
+    await writeSql(
+      em,
+      sql`insert into lfs_meta_object (oid, size, repository_id, created_at) select oid, size, ${fork.id}, ${new Date()} from lfs_meta_object where repository_id = ${base.id} on conflict do nothing`,
+    );
   });
   return fork;
 }

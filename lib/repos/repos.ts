@@ -19,7 +19,7 @@ import { ProtectedBranch, ProtectedTag } from '../../model/branch-protection.ts'
 import { CommitStatus } from '../../model/commit-status.ts';
 import { User, type IUser } from '../../model/user.ts';
 import { mapPrefixed, plainPrefixed, prefixedColumns } from '../../model/raw.ts';
-import { readRows } from '../../model/sql.ts';
+import { executeSql, readPrepared, sql } from '../../model/sql.ts';
 import { DEFAULT_UNITS, Mode, Unit, userPermission, type UnitName } from '../auth/perm.ts';
 import { checkRepoName } from '../users/index.ts';
 import { badRequest, conflict, unprocessable } from '../http/errors.ts';
@@ -313,7 +313,7 @@ export async function repoUnits(em: EntityManager, repoId: number): Promise<IRep
 /**
  * Selected with a repository `r`: its units (in no order: `repoFromRow` sorts them), and whether a
  * transfer is pending. An `array(...)` of rows, not `json_agg`: PostgreSQL sets up an aggregate, and
- * a sort, on every execution of a prepared statement (issue 10: 0.02 ms of backend CPU less for the
+ * a sort, on every execution of a prepared statement (0.02 ms of backend CPU less for the
  * statement of `GET {R}` with a token, with the same change in the access facts, lib/auth/perm.ts).
  */
 const REPO_EXTRAS = `to_json(array(select x from repo_unit x where x.repo_id = r.id)) as units,
@@ -360,17 +360,17 @@ export async function findRepoByName(
   if (known) {
     return repoFromRow(em, known.row, typeof owner === 'string' ? null : owner, !!opts.plain);
   }
-  // The texts are built once: a named statement is looked up by its text on every request.
+  // The texts are built once and run as named prepared statements (model/sql.ts readPrepared).
   const rows =
     typeof owner === 'string'
-      ? await readRows<RepoRow>(
+      ? await readPrepared<RepoRow>(
           em,
           [User, Repository, RepoUnit, RepoTransfer],
           (byOwnerNameSql ??= `select ${prefixedColumns(em, User, 'u')}, ${prefixedColumns(em, Repository, 'r')}, ${REPO_EXTRAS}
          from "user" u left join repository r on r.owner_id = u.id and r.lower_name = ? where u.lower_name = ?`),
           [repoName.toLowerCase(), owner.toLowerCase()],
         )
-      : await readRows<RepoRow>(
+      : await readPrepared<RepoRow>(
           em,
           [Repository, RepoUnit, RepoTransfer],
           (byOwnerSql ??= `select ${prefixedColumns(em, Repository, 'r')}, ${REPO_EXTRAS} from repository r where r.owner_id = ? and r.lower_name = ?`),
@@ -393,7 +393,7 @@ export const repoByNameLateral = (em: EntityManager, more = '') =>
  * What another statement of this request read with `repoByNameLateral`, for the request's first
  * `findRepoByName` of that name (its REPO loader, before anything changed; plain objects for a request
  * that changes nothing, managed entities for a write): one statement instead of two for every request
- * below `{R}` with a token (issue 10).
+ * below `{R}` with a token.
  */
 const REPO_READ = new Slot<{ ownerName: string; repoName: string; row: RepoRow | undefined }>('repository read with the token');
 
@@ -419,7 +419,7 @@ function repoFromRow(em: EntityManager, row: RepoRow | undefined, knownOwner: IU
 
 /** A repository by id with its owner, units and transfer state, in one query (a fork's parent). */
 export async function findRepoById(em: EntityManager, id: number): Promise<RepoByName> {
-  const rows = await readRows<RepoRow>(
+  const rows = await readPrepared<RepoRow>(
     em,
     [User, Repository, RepoUnit, RepoTransfer],
     (byIdSql ??= `select ${prefixedColumns(em, User, 'u')}, ${prefixedColumns(em, Repository, 'r')}, ${REPO_EXTRAS}
@@ -483,15 +483,11 @@ export async function renameRepository(
 export async function recountForks(em: EntityManager, baseId: number): Promise<void> {
   await em.flush();
   await lockCounterRows(em, { repository: [baseId] });
-  const rows = await em
-    .getConnection()
-    .execute<{ num_forks: number }[]>(
-      'update repository r set num_forks = (select count(*) from repository f where f.fork_id = r.id) where r.id = ? returning num_forks',
-      [baseId],
-      'all',
-      em.getTransactionContext(),
-    );
-  if (rows.length) learnCounters(em, Repository, baseId, { numForks: Number(rows[0].num_forks) });
+  const rows = await executeSql<{ num_forks: number }>(
+    em,
+    sql`update repository r set num_forks = (select count(*) from repository f where f.fork_id = r.id) where r.id = ${baseId} returning num_forks`,
+  );
+  if (rows.length) learnCounters(em, Repository, baseId, { numForks: Number(rows[0]!.num_forks) });
 }
 
 /**

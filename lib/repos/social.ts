@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { Repository, type IRepository } from '../../model/repo.ts';
 import { learnCounters, lockCounterRows } from '../db/counters.ts';
 import { Star, Watch, WatchMode } from '../../model/star.ts';
-import { readRows } from '../../model/sql.ts';
+import { executeSql, readRows, sql } from '../../model/sql.ts';
 import { Slot, type ReadAhead } from '../http/read-ahead.ts';
 
 export const WATCHING = [WatchMode.normal, WatchMode.auto];
@@ -12,11 +12,10 @@ export const WATCHING = [WatchMode.normal, WatchMode.auto];
 export async function setStar(em: EntityManager, uid: number, repo: IRepository, on: boolean): Promise<void> {
   const changed = on
     ? (
-        await sql(em, 'insert into star (uid, repo_id, created_at) values (?, ?, ?) on conflict (uid, repo_id) do nothing returning id', [
-          uid,
-          repo.id,
-          new Date(),
-        ])
+        await executeSql(
+          em,
+          sql`insert into star (uid, repo_id, created_at) values (${uid}, ${repo.id}, ${new Date()}) on conflict (uid, repo_id) do nothing returning id`,
+        )
       ).length
     : await em.nativeDelete(Star, { uid, repoId: repo.id });
   if (changed) await recountStarsAndWatches(em, [repo.id]);
@@ -27,12 +26,11 @@ export async function setWatch(em: EntityManager, userId: number, repo: IReposit
   const now = new Date();
   const changed = on
     ? (
-        await sql(
+        await executeSql(
           em,
-          `insert into watch (user_id, repo_id, mode, created_at, updated_at) values (?, ?, ?, ?, ?)
+          sql`insert into watch (user_id, repo_id, mode, created_at, updated_at) values (${userId}, ${repo.id}, ${WatchMode.normal}, ${now}, ${now})
         on conflict (user_id, repo_id) do update set mode = excluded.mode, updated_at = excluded.updated_at where watch.mode <> excluded.mode
         returning id`,
-          [userId, repo.id, WatchMode.normal, now, now],
         )
       ).length
     : await em.nativeUpdate(Watch, { userId, repoId: repo.id, mode: { $ne: WatchMode.dont } }, { mode: WatchMode.dont, updatedAt: now });
@@ -52,16 +50,13 @@ export function keepStarCount(ahead: ReadAhead, uid: number, count: number): voi
   ahead.keep(STARS_READ, { uid, count });
 }
 
-/** How many repositories a user has starred: a plain count, unless this request read it already (issue 10: GET /user). */
+/** How many repositories a user has starred: a plain count, unless this request read it already (GET /user). */
 export async function starCount(em: EntityManager, uid: number, ahead?: ReadAhead): Promise<number> {
   const known = ahead?.peek(STARS_READ);
   if (known && known.uid === uid) return known.count;
-  const [row] = await readRows<{ n: number }>(em, [Star], 'select count(*)::int as n from star where uid = ?', [uid]);
+  const [row] = await readRows<{ n: number }>(em, [Star], sql`select count(*)::int as n from star where uid = ${uid}`);
   return row!.n;
 }
-
-const sql = (em: EntityManager, text: string, params: unknown[]) =>
-  em.getConnection().execute<{ id: number }[]>(text, params, 'all', em.getTransactionContext());
 
 /**
  * Recount `num_stars` and `num_watches` of repositories after stars or watches changed, under the
@@ -72,14 +67,12 @@ export async function recountStarsAndWatches(em: EntityManager, repoIds: number[
   const ids = [...new Set(repoIds)];
   if (!ids.length) return;
   await lockCounterRows(em, { repository: ids });
-  const rows = await em.getConnection().execute<{ id: number; num_stars: number; num_watches: number }[]>(
-    `update repository r set
+  const rows = await executeSql<{ id: number; num_stars: number; num_watches: number }>(
+    em,
+    sql`update repository r set
       num_stars = (select count(*) from star s where s.repo_id = r.id),
-      num_watches = (select count(*) from watch w where w.repo_id = r.id and w.mode in (${WATCHING.join(',')}))
-      where r.id in (${ids.map(() => '?').join(',')}) returning id, num_stars, num_watches`,
-    ids,
-    'all',
-    em.getTransactionContext(),
+      num_watches = (select count(*) from watch w where w.repo_id = r.id and w.mode in (${sql.list(WATCHING)}))
+      where r.id in (${sql.list(ids)}) returning id, num_stars, num_watches`,
   );
   for (const r of rows) learnCounters(em, Repository, r.id, { numStars: Number(r.num_stars), numWatches: Number(r.num_watches) });
 }

@@ -4,6 +4,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { IRepository } from '../../model/repo.ts';
 import { RepoTopic, Topic, type ITopic } from '../../model/topic.ts';
 import { learnCounters, lockCounterRows } from '../db/counters.ts';
+import { executeSql, sql, writeSql } from '../../model/sql.ts';
 
 export const MAX_TOPICS = 25;
 const TOPIC = /^[a-z0-9][-.a-z0-9]*$/;
@@ -29,12 +30,10 @@ async function recount(em: EntityManager, topicIds: number[]): Promise<void> {
   const ids = [...new Set(topicIds)];
   if (ids.length === 0) return;
   await lockCounterRows(em, { topic: ids });
-  const rows = await em.getConnection().execute<{ id: number; repo_count: number }[]>(
-    `update topic t set repo_count = (select count(*) from repo_topic rt where rt.topic_id = t.id)
-      where t.id in (${ids.map(() => '?').join(',')}) returning id, repo_count`,
-    ids,
-    'all',
-    em.getTransactionContext(),
+  const rows = await executeSql<{ id: number; repo_count: number }>(
+    em,
+    sql`update topic t set repo_count = (select count(*) from repo_topic rt where rt.topic_id = t.id)
+      where t.id in (${sql.list(ids)}) returning id, repo_count`,
   );
   for (const r of rows) learnCounters(em, Topic, r.id, { repoCount: Number(r.repo_count) });
 }
@@ -53,14 +52,10 @@ async function topicNamed(em: EntityManager, name: string): Promise<ITopic> {
   const existing = await em.findOne(Topic, { name });
   if (existing) return existing;
   const now = new Date();
-  await em
-    .getConnection()
-    .execute(
-      'insert into topic (name, repo_count, created_at, updated_at) values (?, 0, ?, ?) on conflict (name) do nothing',
-      [name, now, now],
-      'run',
-      em.getTransactionContext(),
-    );
+  await writeSql(
+    em,
+    sql`insert into topic (name, repo_count, created_at, updated_at) values (${name}, 0, ${now}, ${now}) on conflict (name) do nothing`,
+  );
   const t = await em.findOne(Topic, { name });
   if (!t) throw new Error(`topic ${name} vanished after its insert`);
   return t;
@@ -84,14 +79,10 @@ export async function saveTopics(em: EntityManager, repo: IRepository, names: st
 
 export async function addTopic(em: EntityManager, repo: IRepository, name: string): Promise<void> {
   const t = await topicNamed(em, name);
-  await em
-    .getConnection()
-    .execute(
-      'insert into repo_topic (repo_id, topic_id) values (?, ?) on conflict (repo_id, topic_id) do nothing',
-      [repo.id, t.id],
-      'run',
-      em.getTransactionContext(),
-    );
+  await writeSql(
+    em,
+    sql`insert into repo_topic (repo_id, topic_id) values (${repo.id}, ${t.id}) on conflict (repo_id, topic_id) do nothing`,
+  );
   await recount(em, [t.id]);
   await syncRepoColumn(em, repo);
 }

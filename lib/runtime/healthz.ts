@@ -13,6 +13,7 @@ import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
 import type { Orm } from '../../model/db.ts';
+import { executeSql, sql } from '../../model/sql.ts';
 
 export const HEALTHZ_PATH = '/api/healthz';
 const PING_LIMIT_MS = 1000;
@@ -51,9 +52,7 @@ function databasePing(orm: Orm, log: Logger): () => Promise<boolean> {
   let pending: Promise<Error | null> | null = null;
   let failing = false;
   return async () => {
-    pending ??= orm.em
-      .getConnection()
-      .execute('select 1', [], 'get')
+    pending ??= executeSql(orm.em, sql`select 1`)
       .then(
         () => null,
         (e: unknown) => (e instanceof Error ? e : new Error(String(e))),

@@ -1,4 +1,4 @@
-// Memory handed back when the server falls quiet after load (issue 10, memory). Under load V8 grows
+// Memory handed back when the server falls quiet after load (memory). Under load V8 grows
 // the young generation to both of its 32 MB semi-spaces (lib/runtime/node-flags.ts) and the old space past
 // the live heap; when the load stops, nothing allocates, so no collection runs that could shrink
 // them, and V8 keeps the pages it freed in its own pool: the server stayed at its after-load size

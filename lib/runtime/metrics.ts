@@ -31,6 +31,8 @@ import type { Logger } from 'pino';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Config } from '../../config.ts';
 import type { Orm } from '../../model/db.ts';
+import { poolCounters, type PoolCounters } from '../../model/connection.ts';
+import { executeSql, type Sql, sql } from '../../model/sql.ts';
 import { ROW_STATE, type RowLabel } from '../http/request.ts';
 import { API_VERSION } from './version.ts';
 import { processMetrics, shareMetrics } from './workers.ts';
@@ -109,7 +111,7 @@ const COLUMNS: Record<GaugeName, string> = {
 };
 
 /** The one statement of a scrape; its text depends on the settings only. */
-function instanceStatement(cfg: Config): string {
+function instanceStatement(cfg: Config): Sql {
   const cols = INSTANCE_GAUGES.map(([name]) => `${COLUMNS[name]}::float8 as ${name}`);
   // Forgejo's queries: issues (and pulls) per label name, per `owner/repository`.
   if (cfg.METRICS.ENABLED_ISSUE_BY_LABEL)
@@ -120,7 +122,10 @@ function instanceStatement(cfg: Config): string {
     cols.push(
       `(select coalesce(json_agg(json_build_array(x.repository, x.n)), '[]') from (select r.owner_name || '/' || r.name as repository, count(*)::float8 as n from issue i left join repository r on r.id = i.repo_id group by r.owner_name, r.name) x) as by_repository`,
     );
-  return `select ${cols.join(', ')} from (select count(*) filter (where not is_closed) as open, count(*) filter (where is_closed) as closed from issue) i`;
+  // Program constants only: the gauges' column expressions and Forgejo's fixed queries.
+  return sql.raw(
+    `select ${cols.join(', ')} from (select count(*) filter (where not is_closed) as open, count(*) filter (where is_closed) as closed from issue) i`,
+  );
 }
 
 type StatsRow = Record<GaugeName, number | string> & { by_label?: unknown; by_repository?: unknown };
@@ -245,12 +250,10 @@ function setLabelled(gauge: Gauge | null, label: string, pairs: unknown): void {
  * The statement's row, or null when it did not answer within the limit (or failed, which is logged).
  * A statement still running when the next scrape comes is awaited again, not sent twice.
  */
-function instanceStats(orm: Orm, sql: string, log: Logger): () => Promise<StatsRow | null> {
+function instanceStats(orm: Orm, statement: Sql, log: Logger): () => Promise<StatsRow | null> {
   let pending: Promise<StatsRow | null> | null = null;
   return async () => {
-    pending ??= orm.em
-      .getConnection()
-      .execute<StatsRow[]>(sql, [], 'all')
+    pending ??= executeSql<StatsRow>(orm.em, statement)
       .then(
         (rows) => rows[0] ?? null,
         (e: unknown) => {
@@ -271,23 +274,12 @@ function instanceStats(orm: Orm, sql: string, log: Logger): () => Promise<StatsR
   };
 }
 
-/** tarn's public counters (tarn 3's Pool: numUsed, numFree, numPendingAcquires, numPendingCreates). */
-interface PoolCounters {
-  numUsed(): number;
-  numFree(): number;
-  numPendingAcquires(): number;
-  numPendingCreates(): number;
-}
-
 /**
  * The pool's gauges, read on each scrape from knex's `client.pool` (declared in knex's types) and
  * tarn's counting methods.
  */
 function poolGauges(orm: Orm, registry: Registry): void {
-  const pool = (): PoolCounters | null => {
-    const client = orm.em.getConnection().getKnex().client as { pool?: PoolCounters | null };
-    return client.pool && typeof client.pool.numUsed === 'function' ? client.pool : null;
-  };
+  const pool = (): PoolCounters | null => poolCounters(orm);
   const gauge = (name: string, help: string, read: (p: PoolCounters) => number) =>
     new Gauge({
       name,

@@ -1,4 +1,4 @@
-// The Node.js flags `cli.ts serve` runs under (issue 10, memory). V8 sizes the young generation from
+// The Node.js flags `cli.ts serve` runs under (memory). V8 sizes the young generation from
 // the machine's memory: on a machine of 24 GB each of its two semi-spaces grows to 64 MB under load, so
 // 128 MB of a server whose live heap is about 80 MB is young-generation room, resident once touched
 // (RSS 722 MB after the bench's load). 32 MB semi-spaces halve that room and keep the process under
@@ -21,7 +21,7 @@
 export const SERVE_NODE_FLAGS = ['--max-semi-space-size=32', '--heap-growing-percent=20'] as const;
 
 /**
- * The process's own flags for starting `serve` again, without tsx's loader (issue 10, memory): Node 24
+ * The process's own flags for starting `serve` again, without tsx's loader (memory): Node 24
  * runs our sources itself (built-in type stripping; tsconfig's `erasableSyntaxOnly` keeps them
  * strippable), and tsx's module hooks, its compiled copies and their source maps stayed resident: the
  * old space of an idle server was 66 MB under tsx against 51 MB without, and its start took 1.5 times

@@ -5,6 +5,7 @@
 // that no other one is running. The embedded database admits one process only, so there it is alone.
 import type { Config } from '../../config.ts';
 import type { Orm } from '../../model/db.ts';
+import { ownConnection } from '../../model/connection.ts';
 
 /** An arbitrary constant: the advisory lock key of "a cairn process serves this database". */
 const SERVING_KEY = 4_302_117_731;
@@ -14,22 +15,13 @@ export interface ServingLock {
   release(): Promise<void>;
 }
 
-interface RawConnection {
-  query(text: string, values: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
-}
-interface KnexClient {
-  acquireRawConnection(): Promise<RawConnection>;
-  destroyRawConnection(c: RawConnection): Promise<void>;
-}
-
 export async function takeServingLock(orm: Orm, cfg: Config): Promise<ServingLock> {
   if (!cfg.DATABASE.URL) return { alone: true, release: async () => {} };
   // A raw connection, not a pooled one: a session-level lock lives as long as its connection.
-  const client = orm.em.getConnection().getKnex().client as KnexClient;
-  const conn = await client.acquireRawConnection();
+  const conn = await ownConnection(orm);
   const { rows } = await conn.query('select pg_try_advisory_lock($1) as alone', [SERVING_KEY]);
   const alone = rows[0]?.alone === true;
   await conn.query('select pg_advisory_lock_shared($1)', [SERVING_KEY]);
   if (alone) await conn.query('select pg_advisory_unlock($1)', [SERVING_KEY]);
-  return { alone, release: () => client.destroyRawConnection(conn) };
+  return { alone, release: () => conn.release() };
 }

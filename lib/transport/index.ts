@@ -1,3 +1,3 @@
 // What other domains of lib/ may use of lib/transport/: they import it from here, never from its files.
-export { LFS_BYTES_OF_OWNER } from './lfs-objects.ts';
+export { lfsBytesOfOwner } from './lfs-objects.ts';
 export { emitRefChanges, refSnapshot } from './push-events.ts';

@@ -8,6 +8,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { LfsLock, type ILfsLock } from '../../model/lfs.ts';
 import { User } from '../../model/user.ts';
 import { fmtTime } from '../../model/time.ts';
+import { executeSql, sql } from '../../model/sql.ts';
 
 export interface LockJson {
   id: string;
@@ -48,15 +49,13 @@ export async function createLock(
   ownerId: number,
   lockPath: string,
 ): Promise<{ created: boolean; lock: ILfsLock }> {
-  const conn = em.getConnection();
   // Retried once: the holder may unlock between the refused insert and the read.
   for (let attempt = 0; attempt < 2; attempt++) {
-    const inserted: LockRow[] = await conn.execute(
-      'insert into lfs_lock (repo_id, owner_id, path, created_at) values (?, ?, ?, ?) on conflict (repo_id, path) do nothing returning *',
-      [repoId, ownerId, lockPath, new Date()],
-      'all',
+    const inserted = await executeSql<LockRow>(
+      em,
+      sql`insert into lfs_lock (repo_id, owner_id, path, created_at) values (${repoId}, ${ownerId}, ${lockPath}, ${new Date()}) on conflict (repo_id, path) do nothing returning *`,
     );
-    if (inserted.length) return { created: true, lock: fromRow(inserted[0]) };
+    if (inserted.length) return { created: true, lock: fromRow(inserted[0]!) };
     const held = await em.fork().findOne(LfsLock, { repoId, path: lockPath });
     if (held) return { created: false, lock: held };
   }
@@ -81,9 +80,10 @@ export async function listLocks(em: EntityManager, repoId: number, q: LockQuery)
 export type UnlockResult = { lock: ILfsLock } | { missing: true } | { notOwner: true };
 
 export async function unlock(em: EntityManager, repoId: number, id: number, doerId: number, force: boolean): Promise<UnlockResult> {
-  const deleted: LockRow[] = await em
-    .getConnection()
-    .execute('delete from lfs_lock where id = ? and repo_id = ? and (owner_id = ? or ?) returning *', [id, repoId, doerId, force], 'all');
-  if (deleted.length) return { lock: fromRow(deleted[0]) };
+  const deleted = await executeSql<LockRow>(
+    em,
+    sql`delete from lfs_lock where id = ${id} and repo_id = ${repoId} and (owner_id = ${doerId} or ${force}) returning *`,
+  );
+  if (deleted.length) return { lock: fromRow(deleted[0]!) };
   return (await em.fork().count(LfsLock, { id, repoId })) ? { notOwner: true } : { missing: true };
 }

@@ -3,6 +3,7 @@
 // uploads of one object leave one row.
 import type { EntityManager } from '@mikro-orm/core';
 import { LfsMetaObject, type ILfsMetaObject } from '../../model/lfs.ts';
+import { sql, writeSql, type Sql } from '../../model/sql.ts';
 
 export async function findMeta(em: EntityManager, repositoryId: number, oid: string): Promise<ILfsMetaObject | null> {
   return em.findOne(LfsMetaObject, { repositoryId, oid });
@@ -14,15 +15,12 @@ export async function findMetas(em: EntityManager, repositoryId: number, oids: s
 }
 
 export async function linkObject(em: EntityManager, repositoryId: number, oid: string, size: number): Promise<void> {
-  await em
-    .getConnection()
-    .execute(
-      'insert into lfs_meta_object (oid, size, repository_id, created_at) values (?, ?, ?, ?) on conflict (repository_id, oid) do nothing',
-      [oid, size, repositoryId, new Date()],
-      'run',
-    );
+  await writeSql(
+    em,
+    sql`insert into lfs_meta_object (oid, size, repository_id, created_at) values (${oid}, ${size}, ${repositoryId}, ${new Date()}) on conflict (repository_id, oid) do nothing`,
+  );
 }
 
 /** LFS bytes linked to the repositories of `ownerId` (Forgejo's quota `lfs` usage). */
-export const LFS_BYTES_OF_OWNER = `select coalesce(sum(m.size), 0) as size
-  from lfs_meta_object m join repository r on r.id = m.repository_id where r.owner_id = ?`;
+export const lfsBytesOfOwner = (ownerId: number): Sql => sql`select coalesce(sum(m.size), 0) as size
+  from lfs_meta_object m join repository r on r.id = m.repository_id where r.owner_id = ${ownerId}`;

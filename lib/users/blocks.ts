@@ -22,7 +22,7 @@ const BLOCKED_BY_ANY = 'select exists (select 1 from blocked_user where user_id 
 /**
  * Whether any of `blockers` has blocked `b`, in one statement; none when the only one asked is `b`
  * itself: nobody blocks themselves (`blockUser` refuses it), so an owner or poster acting on their
- * own repository or issue is not blocked by them (issue 10: a write's guard chain).
+ * own repository or issue is not blocked by them (a write's guard chain).
  */
 export async function isBlockedByAny(em: EntityManager, blockers: readonly number[], b: number): Promise<boolean> {
   const ids = [...new Set(blockers)].filter((a) => a !== b);

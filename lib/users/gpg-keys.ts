@@ -11,7 +11,7 @@ type AnyKeyPacket = PgpKey['keyPacket'] | openpgp.Subkey['keyPacket'];
 const SIGN_ALGOS = new Set(['rsaEncryptSign', 'rsaSign', 'dsa', 'ecdsa', 'eddsaLegacy', 'ed25519', 'ed448']);
 const ENCRYPT_ALGOS = new Set(['rsaEncryptSign', 'rsaEncrypt', 'elgamal', 'ecdh', 'x25519', 'x448']);
 
-// openpgp is loaded on first use: a process that never meets a GPG key does not hold its ~20 MB (issue 10).
+// openpgp is loaded on first use: a process that never meets a GPG key does not hold its ~20 MB.
 let loading: Promise<typeof openpgp> | undefined;
 const pgp = () => (loading ??= import('openpgp'));
 

@@ -14,6 +14,7 @@ import { UnsupportedEvent } from './payloads/index.ts';
 import { buildRequest } from './request.ts';
 import { setDeliveryNudge } from './tasks.ts';
 import { RefusedHost, sendRequest } from './transport.ts';
+import { executeSql, sql, writeSql } from '../../model/sql.ts';
 
 export const TICK_MS = 5_000;
 const PER_TICK = 50;
@@ -27,13 +28,13 @@ interface Claim {
 
 /** Claims the oldest due task: counts the attempt and leases the task, in one statement. */
 async function claim(em: EntityManager, cfg: Config): Promise<Claim | null> {
-  const rows = await em.getConnection().execute<{ id: number; attempts: number }[]>(
-    `update hook_task set attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => ?)
+  const rows = await executeSql<{ id: number; attempts: number }>(
+    em,
+    sql`update hook_task set attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => ${cfg.WEBHOOK.DELIVER_TIMEOUT + LEASE_MARGIN_S})
      where id = (select id from hook_task
-                 where not is_delivered and attempts < ? and (next_attempt_at is null or next_attempt_at <= now())
+                 where not is_delivered and attempts < ${cfg.WEBHOOK.DELIVER_ATTEMPTS} and (next_attempt_at is null or next_attempt_at <= now())
                  order by id limit 1 for update skip locked)
      returning id, attempts`,
-    [cfg.WEBHOOK.DELIVER_TIMEOUT + LEASE_MARGIN_S, cfg.WEBHOOK.DELIVER_ATTEMPTS],
   );
   return rows[0] ? { id: Number(rows[0].id), attempt: Number(rows[0].attempts) } : null;
 }
@@ -41,11 +42,11 @@ async function claim(em: EntityManager, cfg: Config): Promise<Claim | null> {
 /** Tasks whose last attempt was leased and never recorded (the process died): given up. */
 async function giveUpAbandoned(em: EntityManager, cfg: Config): Promise<void> {
   const note: HookResponseInfo = { status: 0, headers: {}, body: 'the delivery attempt did not finish' };
-  await em.getConnection().execute(
-    `update hook_task set is_delivered = true, delivered_at = now(), next_attempt_at = null,
-       response_info = coalesce(response_info, ?::jsonb)
-     where not is_delivered and attempts >= ? and next_attempt_at <= now()`,
-    [JSON.stringify(note), cfg.WEBHOOK.DELIVER_ATTEMPTS],
+  await writeSql(
+    em,
+    sql`update hook_task set is_delivered = true, delivered_at = now(), next_attempt_at = null,
+       response_info = coalesce(response_info, ${JSON.stringify(note)}::jsonb)
+     where not is_delivered and attempts >= ${cfg.WEBHOOK.DELIVER_ATTEMPTS} and next_attempt_at <= now()`,
   );
 }
 
@@ -81,12 +82,12 @@ async function attempt(em: EntityManager, services: Services, cfg: Config, c: Cl
   const out = await send(em, services, cfg, task);
   const last = out.ok || out.permanent || c.attempt >= cfg.WEBHOOK.DELIVER_ATTEMPTS;
   const backoffS = cfg.WEBHOOK.DELIVER_BACKOFF * 2 ** (c.attempt - 1);
-  await em.getConnection().execute(
-    `update hook_task set is_delivered = ?, is_succeed = ?, delivered_at = now(),
-       next_attempt_at = case when ? then null else now() + make_interval(secs => ?) end,
-       request_info = ?::jsonb, response_info = ?::jsonb
-     where id = ? and attempts = ?`,
-    [last, out.ok, last, backoffS, out.request ? JSON.stringify(out.request) : null, JSON.stringify(out.response), c.id, c.attempt],
+  await writeSql(
+    em,
+    sql`update hook_task set is_delivered = ${last}, is_succeed = ${out.ok}, delivered_at = now(),
+       next_attempt_at = case when ${last} then null else now() + make_interval(secs => ${backoffS}) end,
+       request_info = ${out.request ? JSON.stringify(out.request) : null}::jsonb, response_info = ${JSON.stringify(out.response)}::jsonb
+     where id = ${c.id} and attempts = ${c.attempt}`,
   );
 }
 

@@ -6,32 +6,22 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { Config } from '../../config.ts';
 import { parseDuration } from '../../model/duration.ts';
+import { sql, writeSql } from '../../model/sql.ts';
 
 /** Deletes finished tasks as `[cron.cleanup_hook_task_table]` says; returns how many went. */
 export async function cleanupHookTasks(em: EntityManager, cfg: Config): Promise<number> {
   const c = cfg.CRON_CLEANUP_HOOK_TASK_TABLE;
-  const conn = em.getConnection();
-  const ctx = em.getTransactionContext();
   if (c.CLEANUP_TYPE === 'PerWebhook') {
-    const r = await conn.execute<{ affectedRows: number }>(
-      `delete from hook_task where id in (
+    return writeSql(
+      em,
+      sql`delete from hook_task where id in (
          select id from (
            select id, row_number() over (partition by hook_id order by delivered_at desc nulls last, id desc) as n
            from hook_task where is_delivered) ranked
-         where n > ?)`,
-      [c.NUMBER_TO_KEEP],
-      'run',
-      ctx,
+         where n > ${c.NUMBER_TO_KEEP})`,
     );
-    return r.affectedRows;
   }
   // loadConfig checked OLDER_THAN.
   const olderThanS = (parseDuration(c.OLDER_THAN) ?? 0) / 1000;
-  const r = await conn.execute<{ affectedRows: number }>(
-    `delete from hook_task where is_delivered and delivered_at < now() - make_interval(secs => ?)`,
-    [olderThanS],
-    'run',
-    ctx,
-  );
-  return r.affectedRows;
+  return writeSql(em, sql`delete from hook_task where is_delivered and delivered_at < now() - make_interval(secs => ${olderThanS})`);
 }

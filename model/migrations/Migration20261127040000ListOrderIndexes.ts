@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Issue 10, the list routes read a page from an index in order instead of sorting every row:
+ * The list routes read a page from an index in order instead of sorting every row:
  * `GET {R}/issues?state=open` without `type` (issues and pulls together, newest first), and
  * `GET /repos/search` in its default order (owner name, name, id).
  */

@@ -31,7 +31,7 @@ const READ: Record<string, string[]> = {
 };
 
 /**
- * Issue 10: `repo_search_version.v` grows in every transaction that changes one of them, so a total
+ * `repo_search_version.v` grows in every transaction that changes one of them, so a total
  * kept with the version it was counted at is still exact while the database shows that version. The
  * bump runs when the writer commits (deferred), holding the row's lock only from then to the commit's
  * end, and once per transaction (a row this transaction already wrote is left alone). Not a sequence:

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Issue 10: one user's access facts on some repositories and their organizations (lib/auth/perm.ts), as a
+ * One user's access facts on some repositories and their organizations (lib/auth/perm.ts), as a
  * function. Written as subqueries of the statement that needs them, the organization part (org_user,
  * team_user, team, team_repo, team_unit) made PostgreSQL lock five more tables and set up their plan
  * nodes on every execution, for every repository, even of a user, where it finds nothing: a third of

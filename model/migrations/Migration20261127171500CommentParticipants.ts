@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Issue 10: the posters of an issue's comments, code comments and reviews (types 0, 21 and 22), who
+ * The posters of an issue's comments, code comments and reviews (types 0, 21 and 22), who
  * follow it (lib/activity/notify.ts), found by a loose scan of this index, one probe per poster, instead of
  * reading every comment of the issue on every new comment.
  */

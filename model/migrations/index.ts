@@ -25,6 +25,7 @@ import { Migration20261127160000AccessFacts } from './Migration20261127160000Acc
 import { Migration20261127171500CommentParticipants } from './Migration20261127171500CommentParticipants.ts';
 import { Migration20261129050000KeywordSearch } from './Migration20261129050000KeywordSearch.ts';
 import { Migration20261129051000IssueSearchOrder } from './Migration20261129051000IssueSearchOrder.ts';
+import { Migration20261129070000ChangeMarks } from './Migration20261129070000ChangeMarks.ts';
 import { Migration20261129083700PublicRepoOwners } from './Migration20261129083700PublicRepoOwners.ts';
 
 /** Committed migrations, applied in this order at start (`cli migrate` runs them alone). */
@@ -56,5 +57,6 @@ export const migrations = [
   { name: 'Migration20261127171500CommentParticipants', class: Migration20261127171500CommentParticipants },
   { name: 'Migration20261129050000KeywordSearch', class: Migration20261129050000KeywordSearch },
   { name: 'Migration20261129051000IssueSearchOrder', class: Migration20261129051000IssueSearchOrder },
+  { name: 'Migration20261129070000ChangeMarks', class: Migration20261129070000ChangeMarks },
   { name: 'Migration20261129083700PublicRepoOwners', class: Migration20261129083700PublicRepoOwners },
 ];

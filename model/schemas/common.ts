@@ -25,7 +25,7 @@ export const PATTERN_GIT_REF_NAME =
 /** label colour: `#rrggbb`, `rrggbb`, `#rgb` or `rgb` */
 export const PATTERN_LABEL_COLOR = '^#?([0-9a-fA-F]{6}|[0-9a-fA-F]{3})$';
 
-// Integer bounds of request fields (issue 9, item 9). Go's fields are int64, but every id, counter,
+// Integer bounds of request fields. Go's fields are int64, but every id, counter,
 // line and limit column here is PostgreSQL `integer`, so a larger value names nothing or cannot be
 // stored; int64 values in `bigint` columns stop at 2^53−1, beyond which JSON.parse rounds them.
 export const INT32 = { minimum: -2147483648, maximum: 2147483647 } as const;

@@ -1,4 +1,4 @@
-// Query parameters as data (issue 11, item 3): each route row names one of these schemas, the
+// Query parameters as data: each route row names one of these schemas, the
 // interpreter parses the query string with it before the chain (lib/http/query-params.ts), handlers read
 // the typed result, and /swagger.v1.json documents the same declaration. Names, types, enums and
 // defaults are transcribed from Forgejo's API description.

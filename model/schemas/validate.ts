@@ -15,7 +15,7 @@
 // field as "leave it unset"), and the returned `value` is that cleaned copy; a top-level `null`
 // body is treated as `{}` for the same reason.
 //
-// That copy is made without recursion (issue 9, items 5, 6, 9, 10), and before anything recursive
+// That copy is made without recursion, and before anything recursive
 // (TypeBox included) sees the value it refuses, as the first failure, in breadth-first order:
 //   - nesting deeper than MAX_DEPTH → `Invalid` (no Forgejo body comes close);
 //   - a string or key holding NUL or a lone surrogate → `Invalid` (storable.ts: it cannot be stored

@@ -97,6 +97,26 @@ test('many concurrent requests are answered in order', async () => {
   assert.is(getBatch(repo), getBatch(repo));
 });
 
+test('an info asked again while the same one waits unsent shares its answer; one already sent does not', async () => {
+  const reader = getBatch(repo);
+  // The first is sent at once; the next three wait for it, and the two alike go as one line.
+  const sent = reader.readInfo('main');
+  const a = reader.readInfo('refs/heads/main');
+  const b = reader.readInfo('refs/heads/main');
+  const other = reader.readInfo('main:README.md');
+  assert.is(a, b);
+  assert.is.not(reader.readInfo('main'), sent);
+  const [s, x, y, o] = await Promise.all([sent, a, b, other]);
+  assert.is(s?.oid, head);
+  assert.is(x?.oid, head);
+  assert.is(y, x);
+  assert.is(o?.size, 6);
+  // Once sent, a new request for the same revision asks git again.
+  const again = reader.readInfo('refs/heads/main');
+  assert.is.not(again, a);
+  assert.is((await again)?.oid, head);
+});
+
 test('a killed process rejects pending requests and is replaced', async () => {
   const reader = getBatch(repo);
   await reader.readInfo('main');

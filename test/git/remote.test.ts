@@ -1,4 +1,4 @@
-// Issue 9, item 4: every git command that talks to a remote runs through git/remote.ts, which refuses
+// Every git command that talks to a remote runs through git/remote.ts, which refuses
 // HTTP redirects (test/handlers/remote-redirects.test.ts shows it on real servers). This keeps a new
 // call site from spawning `git fetch` or `git push` past that module.
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// Kept answers (issue 10, lib/http/answer-cache.ts): a `cached` row's answer is sent again without a
+// Kept answers (lib/http/answer-cache.ts): a `cached` row's answer is sent again without a
 // statement while the database shows no change, and never after a change has ended: a write through
 // the API, a write straight to the database, a git change, a revoked token, and the same from another
 // server with connections of its own (and, on PostgreSQL, from another process).

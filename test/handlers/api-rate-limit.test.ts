@@ -1,4 +1,4 @@
-// Visible API rate limits (issue 13, item 3; lib/http/api-limit.ts): off by default; when on, every answer
+// Visible API rate limits (lib/http/api-limit.ts): off by default; when on, every answer
 // carries X-RateLimit-Limit/-Remaining/-Reset, a caller past the budget gets 429 with Retry-After,
 // the budget is per signed-in user (all of their tokens) or per client address, and a 304 is free.
 import { test } from 'uvu';

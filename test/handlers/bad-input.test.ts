@@ -1,4 +1,4 @@
-// Issue 9, items 5–10, over real HTTP: input that cannot name or be stored as anything answers 404
+// Over real HTTP: input that cannot name or be stored as anything answers 404
 // (path) or 422 (body, query) in Forgejo's shapes, and nothing is written before the refusal.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';

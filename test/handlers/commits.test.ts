@@ -59,7 +59,7 @@ test.after(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-// The list renders each commit's parts once and keeps them (issue 10); its bytes must stay those of
+// The list renders each commit's parts once and keeps them; its bytes must stay those of
 // the single-commit answers, built afresh as objects, for every option, and its users must be read
 // afresh (a renamed user shows at once in a list whose commits were rendered before).
 test('GET {R}/commits: the bytes of each commit are those of GET {R}/git/commits/{sha}, cold and kept, and users are read afresh', async () => {

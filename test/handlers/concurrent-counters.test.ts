@@ -1,4 +1,4 @@
-// Denormalised counters under concurrent writers (issue 9, item 3): each request runs in its own
+// Denormalised counters under concurrent writers: each request runs in its own
 // READ COMMITTED transaction, and a recount that cannot see another writer's uncommitted rows loses
 // them. Races only show on PostgreSQL (PGlite has one connection), so run with CAIRN__DATABASE__URL.
 import { test } from 'uvu';

@@ -1,4 +1,4 @@
-// Conditional GETs (issue 13, item 2; lib/http/conditional-get.ts): a strong ETag from the answer's bytes
+// Conditional GETs (lib/http/conditional-get.ts): a strong ETag from the answer's bytes
 // and Cache-Control on every JSON GET; If-None-Match that matches answers 304 without a body. Checked
 // on a single object, a paged list (its paging headers stay on the 304) and a git-backed read.
 import { createHash } from 'node:crypto';

@@ -1,5 +1,5 @@
 // X-Total-Count of GET {R}/issues. An open list that filters on nothing else reads its total from the
-// repository's counters (lib/issues/query.ts openTotalSql, issue 10); these tests pin that total against a
+// repository's counters (lib/issues/query.ts openTotalSql); these tests pin that total against a
 // real count in the database, for every type filter, after each write that moves an issue or a pull in
 // or out of the open list, and against the same list with a filter that makes the server count.
 import { test } from 'uvu';

@@ -87,7 +87,7 @@ test('a comment mention points the thread at the comment; an edit that adds a me
 });
 
 // The follower's thread and the mention's are upserts of one row in one request; the first waits for
-// COMMIT with the feed rows (lib/db/counters.ts tailWrite), so the second must run it first (issue 10).
+// COMMIT with the feed rows (lib/db/counters.ts tailWrite), so the second must run it first.
 test('a follower who is also mentioned, in a new issue and then a comment: one unread thread each', async () => {
   const repo = await newRepo(env, env.alice);
   assert.is((await env.as(dave, 'PUT', `/repos/${repo.full_name}/subscription`)).status, 200);

@@ -1,4 +1,4 @@
-// The Cargo registry (issue 15, item 5; Forgejo routers/api/packages/cargo): the real `cargo` publishes, resolves,
+// The Cargo registry (Forgejo routers/api/packages/cargo): the real `cargo` publishes, resolves,
 // fetches and yanks against the sparse index at `<ROOT>api/packages/<owner>/cargo/`, configured in a temporary
 // CARGO_HOME (nothing reaches crates.io: the crates have no dependency from it), and raw requests pin the
 // answers: a malformed or cut-short publish frame is 400 and stores nothing, a published version again is 409

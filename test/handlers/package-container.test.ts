@@ -1,4 +1,4 @@
-// The container registry (issue 15, item 3; OCI distribution spec, Forgejo routers/api/packages/container):
+// The container registry (OCI distribution spec, Forgejo routers/api/packages/container):
 // Debian's `skopeo` copies an OCI image layout to `<ROOT>v2/<owner>/<image>:<tag>` and back, inspects it and
 // lists its tags, through Forgejo's token dance (`/v2/token`). Raw requests pin the rest: monolithic and
 // chunked blob uploads, a wrong digest 400 with nothing stored, a manifest naming an unknown blob 404,

@@ -1,4 +1,4 @@
-// The Maven registry (issue 15, item 4; Forgejo routers/api/packages/maven): the real `mvn` deploys with the
+// The Maven registry (Forgejo routers/api/packages/maven): the real `mvn` deploys with the
 // deploy plugin's deploy-file and resolves with the dependency plugin's get against
 // `<ROOT>api/packages/<owner>/maven`, fully offline: a temporary settings.xml mirrors `central` to Debian's
 // /usr/share/maven-repo (where the plugins come from), with an empty local repository for each run and the

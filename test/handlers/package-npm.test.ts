@@ -1,4 +1,4 @@
-// The npm registry (issue 15, item 1; Forgejo routers/api/packages/npm): the real `npm` CLI publishes,
+// The npm registry (Forgejo routers/api/packages/npm): the real `npm` CLI publishes,
 // installs, manages dist-tags and unpublishes against `<ROOT>api/packages/<owner>/npm/`, and raw requests
 // pin Forgejo's answers: a tarball that fails its integrity, a bad name, version or tag is 400 and stores
 // nothing; a published version again is 409; scoped names work as `@scope/name` and `@scope%2fname`.

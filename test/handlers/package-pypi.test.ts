@@ -1,4 +1,4 @@
-// The PyPI registry (issue 15, item 2; Forgejo routers/api/packages/pypi): uploads through the multipart
+// The PyPI registry (Forgejo routers/api/packages/pypi): uploads through the multipart
 // form twine sends, the PEP 503 simple index with `#sha256=` links and `data-requires-python`, and the real
 // `pip install --index-url …` against it. A wrong digest, a bad name or version is 400 and stores nothing;
 // the same file again is 409.

@@ -1,5 +1,5 @@
-// One merge per pull request, and git and the database agreeing after a crash (issue 9, items 1-2;
-// lib/pulls/merge-recovery.ts). Concurrent merges of one pull: one 200, the rest 405, one merge commit. A
+// One merge per pull request, and git and the database agreeing after a crash
+// (lib/pulls/merge-recovery.ts). Concurrent merges of one pull: one 200, the rest 405, one merge commit. A
 // crash between git's move of the base branch and the commit of the record is reproduced exactly:
 // the merge commit is built and the branch moved with git, and the intent the merge writes first is
 // left behind, as a killed process leaves them; then a second merge, or a restart, settles it.

@@ -1,4 +1,4 @@
-// Issue 9, item 4: an allowed remote must not hand cairn on to a host the allow and block lists
+// An allowed remote must not hand cairn on to a host the allow and block lists
 // refuse. `localhost` is allowed and `127.0.0.1` is not (both are this machine, told apart by name);
 // the allowed server answers every request with a redirect to the refused one, which records what
 // reaches it. Every outgoing connection is tried: migrations (git and the API probe), pull and push

@@ -1,4 +1,4 @@
-// Issue 10: repository lists keep their exact total by `repo_search_version` (lib/repos/search.ts,
+// Repository lists keep their exact total by `repo_search_version` (lib/repos/search.ts,
 // migration RepoSearchVersion). Every change of a table or column their conditions read must change
 // X-Total-Count to the true count, counted afresh in SQL from the same condition.
 import { test } from 'uvu';

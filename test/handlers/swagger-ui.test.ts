@@ -1,4 +1,4 @@
-// Swagger UI at /api/swagger (Forgejo's path, issue 13 item 1): swagger-ui-dist's files served by
+// Swagger UI at /api/swagger (Forgejo's path): swagger-ui-dist's files served by
 // cairn itself from a fixed list, and the UI driven in a real browser (Debian's chromium through
 // playwright-core): it lists the operations, "Try it out" on GET /version answers 200, and a token
 // given to "Authorize" is sent.

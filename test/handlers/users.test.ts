@@ -315,7 +315,7 @@ test('starred and subscriptions: Repository lists the caller can reach, with X-T
     [pub.name],
   );
   assert.is((await as(u, 'GET', `/users/${u.name}`)).json.starred_repos_count, 2);
-  // GET /user counts the stars in its token's statement (issue 10).
+  // GET /user counts the stars in its token's statement.
   assert.is((await as(u, 'GET', '/user')).json.starred_repos_count, 2);
   assert.is((await as(bob, 'GET', '/user')).json.starred_repos_count, 0);
 });

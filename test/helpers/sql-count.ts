@@ -1,5 +1,5 @@
 // Counts the SQL statements the server sends while one HTTP request runs. Statements per request are
-// part of the performance contract (issue 10, item 3): unlike time they are deterministic, so a test
+// part of the performance contract: unlike time they are deterministic, so a test
 // can pin them exactly and a change that adds a round trip fails a test instead of a benchmark.
 //
 // The hook is knex's `query` event, which knex emits for every statement it sends on any connection:

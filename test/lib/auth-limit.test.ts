@@ -1,4 +1,4 @@
-// Issue 9, item 12: failed authentications are limited per account and address, per address, and per
+// Failed authentications are limited per account and address, per address, and per
 // account; over a limit the answer is 429 with Retry-After, before a password is even checked, on the
 // API and on git over HTTP alike. Valid tokens are never refused, and two servers with their own
 // connections to one database share the counters. Clients are told apart by X-Forwarded-For, which

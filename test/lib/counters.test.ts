@@ -1,5 +1,5 @@
-// lib/db/counters.ts (issue 9, item 3): the row locks a recount waits behind, entities learning counters
-// written in SQL without writing anything back, and the queue of increments applied before COMMIT (issue 10).
+// lib/db/counters.ts: the row locks a recount waits behind, entities learning counters
+// written in SQL without writing anything back, and the queue of increments applied before COMMIT.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EntityManager } from '@mikro-orm/core';
 import { test } from 'uvu';

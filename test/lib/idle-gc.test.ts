@@ -1,4 +1,4 @@
-// The collection after load (lib/runtime/idle-gc.ts, issue 10, memory): one when the server falls quiet after
+// The collection after load (lib/runtime/idle-gc.ts, memory): one when the server falls quiet after
 // the heap grew, none while requests arrive, none for a heap that did not grow.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';

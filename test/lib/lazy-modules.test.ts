@@ -1,5 +1,5 @@
 // Packages only some requests need are loaded by the first of them, not by every server at its start
-// (issue 10, memory): each one loaded stays in the heap for the process's life.
+// (memory): each one loaded stays in the heap for the process's life.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'uvu';

@@ -1,4 +1,4 @@
-// Issue 9, item 14: what a killed process leaves behind (partial uploads, git's push quarantine, a
+// What a killed process leaves behind (partial uploads, git's push quarantine, a
 // migration's staged clone) is removed at start; nothing else is, and a process that may share the
 // data with a live one removes only day-old leftovers. The serving lock tells the two cases apart through the database.
 import { spawn } from 'node:child_process';

@@ -1,4 +1,4 @@
-// kill -9 during a merge, for real (issue 9, item 2): `cli.ts serve` as its own process on the embedded
+// kill -9 during a merge, for real: `cli.ts serve` as its own process on the embedded
 // database is killed by the `merge-moved` failpoint (lib/runtime/failpoint.ts) right after git moved the base
 // branch and before the database recorded the merge. After a restart the pull is merged, with the
 // commit git has, and merging again answers 405 and adds nothing (lib/pulls/merge-recovery.ts).

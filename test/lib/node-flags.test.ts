@@ -1,4 +1,4 @@
-// `cli.ts serve` runs under lib/runtime/node-flags.ts's heap settings however it is started (issue 10, memory).
+// `cli.ts serve` runs under lib/runtime/node-flags.ts's heap settings however it is started (memory).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// A list's first page names its limit in the statement's text (lib/repos/search.ts pageCut, issue 10):
+// A list's first page names its limit in the statement's text (lib/repos/search.ts pageCut):
 // with the limit as a parameter PostgreSQL's generic plan assumes a tenth of the table and loses to a
 // custom plan on a large table, so the named statement was planned again on every request. Later
 // pages keep both as parameters, so that paging through a list does not make a statement text per page.

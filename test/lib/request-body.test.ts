@@ -1,4 +1,4 @@
-// Issue 9, items 11 and 13: a body over [api] MAX_BODY_SIZE is 413 in Forgejo's error shape; a body
+// A body over [api] MAX_BODY_SIZE is 413 in Forgejo's error shape; a body
 // is read only when the row's chain reaches BODY, so a caller turned away before (here: anonymous on
 // a TOK route) is answered without the body being waited for, and the connection is closed rather
 // than drained when much of it is still to come.

@@ -1,4 +1,4 @@
-// A token's stored scope list is parsed once per text (lib/auth/scopes.ts, parseStoredScopes; issue 10): the
+// A token's stored scope list is parsed once per text (lib/auth/scopes.ts, parseStoredScopes): the
 // answer must be parseScopes's, an unknown item must still read as no scopes, and equal texts share one answer.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';

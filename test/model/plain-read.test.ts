@@ -1,5 +1,5 @@
-// Reads that change nothing take the caller and the addressed repository as plain objects (model/raw.ts,
-// issue 10): each must hold what the managed entity holds, property for property, or a GET would answer
+// Reads that change nothing take the caller and the addressed repository as plain objects
+// (model/raw.ts): each must hold what the managed entity holds, property for property, or a GET would answer
 // differently from a write that reads the same rows.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';

@@ -1,4 +1,4 @@
-// Issue 10: a repository list's kept total (lib/repos/search.ts) is exact only if every table and column
+// A repository list's kept total (lib/repos/search.ts) is exact only if every table and column
 // its condition reads bumps `repo_search_version` when it changes (migration RepoSearchVersion). This
 // reads the tables and columns off PostgreSQL's plan of each condition the lists build, for every kind
 // of caller and every filter, and checks each has the triggers.

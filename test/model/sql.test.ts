@@ -4,7 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openTestDb, type TestDb } from '../helpers/server.ts';
-import { executeSql, inTransaction, readRows, sql, writeAlone } from '../../model/sql.ts';
+import { executeSql, fromPlaceholders, inTransaction, readPrepared, readRows, sql, writeAlone, writeSql } from '../../model/sql.ts';
 import { countSql } from '../helpers/sql-count.ts';
 
 let db: TestDb;
@@ -43,6 +43,21 @@ test('a value that looks like SQL stays a value, on the database too', async () 
   const found = await readRows<{ id: number }>(em(), [], sql`select id from sql_t where s = ${'a;b?c'}`);
   assert.equal(found, [{ id: 2 }]);
   await executeSql(em(), 'delete from sql_t');
+});
+
+test('writeSql answers the rows a write changed; fromPlaceholders splices a `{ sql, params }` pair', async () => {
+  const e = em();
+  assert.is(await writeSql(e, sql`insert into sql_t (id, n, s) values (${1}, ${0}, ${''}), (${2}, ${0}, ${''})`), 2);
+  const one = fromPlaceholders({ sql: 'id = ? and s = ?', params: [2, ''] });
+  assert.is(one.text, 'id = ? and s = ?');
+  assert.is(await writeSql(e, sql`update sql_t set n = n + ${5} where ${one}`), 1);
+  assert.is(await writeSql(e, sql`update sql_t set n = 0 where id = ${99}`), 0);
+  assert.equal(await rows(), [
+    [1, 0, ''],
+    [2, 5, ''],
+  ]);
+  assert.throws(() => fromPlaceholders({ sql: 'a = ?', params: [] }), /1 placeholders for 0 values/);
+  await executeSql(em(), sql`delete from sql_t`);
 });
 
 test('inTransaction: the statements run in the transaction, and a failure undoes them', async () => {
@@ -87,6 +102,42 @@ test('writeAlone: when one write fails none stays, and the connection serves the
   assert.equal(await rows(), before);
   // Every pooled connection is usable (not left in a failed transaction).
   for (let i = 0; i < 4; i++) assert.equal(await executeSql(em(), sql`select ${i}::int as i`), [{ i }]);
+});
+
+test('readPrepared: the rows readRows reads, one statement each, in and out of a transaction; on PostgreSQL a named statement planned once', async () => {
+  await executeSql(em(), 'delete from sql_t');
+  await executeSql(em(), sql`insert into sql_t (id, n, s) values (${1}, ${7}, ${"it's"}), (${2}, ${8}, ${'b'})`);
+  const text = 'select id, n, s from sql_t where s = ? or n = ? order by id';
+  const plain = await readRows(em(), [], text, ["it's", 8]);
+  const { result, statements } = await countSql(db.db.orm, () => readPrepared(em(), [], text, ["it's", 8]));
+  assert.equal(result, plain);
+  assert.is(statements.length, 1);
+  const e = em();
+  await inTransaction(e, async () => assert.equal(await readPrepared(e, [], text, ["it's", 8]), plain));
+  if (process.env.CAIRN__DATABASE__URL) {
+    // On the connection that ran it, the statement is prepared, and a second execution is not planned as a new text.
+    const seen = await inTransaction(e, async () => {
+      await readPrepared(e, [], text, ['b', 0]);
+      return executeSql<{ n: number }>(
+        e,
+        "select count(*)::int as n from pg_prepared_statements where statement like '%from sql_t where s = $1 or n = $2%'",
+      );
+    });
+    assert.is(seen[0]!.n, 1);
+  }
+  await executeSql(em(), 'delete from sql_t');
+});
+
+test('readPrepared: after a column changed its type under a prepared statement, the statement still answers (PostgreSQL)', async () => {
+  if (!process.env.CAIRN__DATABASE__URL) return;
+  await executeSql(em(), 'create table sql_p (a int primary key, b int not null)');
+  await executeSql(em(), 'insert into sql_p (a, b) values (1, 2)');
+  const text = 'select a, b from sql_p where a = ?';
+  // More calls than the pool has connections, so that each connection prepares it.
+  for (let i = 0; i < 12; i++) assert.equal(await readPrepared(em(), [], text, [1]), [{ a: 1, b: 2 }]);
+  await executeSql(em(), 'alter table sql_p alter column b type bigint');
+  for (let i = 0; i < 12; i++) assert.is(Number((await readPrepared<{ b: unknown }>(em(), [], text, [1]))[0]!.b), 2);
+  await executeSql(em(), 'drop table sql_p');
 });
 
 test('writeAlone refuses to run inside a transaction (it would commit nothing of its own)', async () => {

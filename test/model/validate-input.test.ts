@@ -1,4 +1,4 @@
-// Issue 9, items 6, 8, 9, 10: request-body binding refuses, with `[Field]: Rule`, what cannot be stored
+// Request-body binding refuses, with `[Field]: Rule`, what cannot be stored
 // as sent (NUL, lone surrogates), numbers beyond what the columns and a double hold, strings beyond
 // their columns, and nesting no body needs, without recursing on the attacker's depth.
 import { test } from 'uvu';

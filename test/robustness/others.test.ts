@@ -1,4 +1,4 @@
-// Issue 9: no 5xx, and no 2xx for malformed input, on every row outside /repos/{username}/{reponame}.
+// No 5xx, and no 2xx for malformed input, on every row outside /repos/{username}/{reponame}.
 import { routes } from '../../routes.table.ts';
 import { fuzzSuite } from '../helpers/fuzz-suite.ts';
 

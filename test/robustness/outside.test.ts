@@ -1,4 +1,4 @@
-// Issue 9 outside the route table: git over HTTP, attachment and avatar downloads, the package
+// Malformed input outside the route table: git over HTTP, attachment and avatar downloads, the package
 // registry, the credentials every API request reads, and bodies the JSON parser itself struggles
 // with. No 5xx; malformed names are 4xx (a name that holds NUL names nothing).
 import { test } from 'uvu';

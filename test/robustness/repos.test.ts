@@ -1,4 +1,4 @@
-// Issue 9: no 5xx, and no 2xx for malformed input, on the /repos/{username}/{reponame}/... rows other
+// No 5xx, and no 2xx for malformed input, on the /repos/{username}/{reponame}/... rows other
 // than issues, pulls and milestones (issue-tracker.test.ts has those).
 import { routes } from '../../routes.table.ts';
 import { fuzzSuite } from '../helpers/fuzz-suite.ts';

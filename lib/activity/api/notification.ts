@@ -13,6 +13,7 @@ import type { NotificationSubject, NotificationThread, Wire } from '../../../mod
 import type { Viewer } from '../../users/index.ts';
 import { fmtTime } from '../../../model/time.ts';
 import { Mode, RepoPermission, type AccessMode } from '../../auth/perm.ts';
+import { executeSql, sql } from '../../../model/sql.ts';
 
 export const threadApiUrl = (cfg: Config, id: number) => `${cfg.appUrl}api/v1/notifications/threads/${id}`;
 
@@ -53,12 +54,10 @@ async function loadRepos(em: EntityManager, cfg: Config, viewer: Viewer, ids: nu
 /** Latest plain comment of each issue (Forgejo's Issue.GetLastComment: type comment, newest first). */
 async function lastComments(em: EntityManager, issueIds: number[]): Promise<Map<number, number>> {
   if (!issueIds.length) return new Map();
-  const rows: { issue_id: number; id: number }[] = await em.getConnection().execute(
-    `select distinct on (issue_id) issue_id, id from comment where type = ? and issue_id in (${issueIds.map(() => '?').join(',')})
+  const rows = await executeSql<{ issue_id: number; id: number }>(
+    em,
+    sql`select distinct on (issue_id) issue_id, id from comment where type = ${CommentType.comment} and issue_id in (${sql.list(issueIds)})
      order by issue_id, created_at desc, id desc`,
-    [CommentType.comment, ...issueIds],
-    'all',
-    em.getTransactionContext(),
   );
   return new Map(rows.map((r) => [Number(r.issue_id), Number(r.id)]));
 }

@@ -164,7 +164,7 @@ export async function issuesToApi(
   const none = `'[]'::json`;
   const nothing = { issueLabels: [], labels: [], assignees: [], attachments: [], pulls: [], milestones: [], users: [] };
   // Labels, assignees, attachments, pull requests, milestones and users of the page in one statement,
-  // a named one on PostgreSQL (issue 10: planned once per connection, not on every list or new issue);
+  // a named one on PostgreSQL (planned once per connection, not on every list or new issue);
   // its text varies only with which parts are read.
   const [rows, repos] = await readTogether(em, [
     () =>

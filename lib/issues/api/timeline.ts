@@ -93,7 +93,7 @@ export async function timelineToApi(
   loaded: IRepository | null = null,
 ): Promise<ApiTimelineComment[]> {
   if (comments.length === 0) return [];
-  // `loaded`, the request's repository, may be a plain object on a GET (issue 10), which no lookup by id finds.
+  // `loaded`, the request's repository, may be a plain object on a GET, which no lookup by id finds.
   const refs = await loadRefs(em, issue, comments, loaded);
   const [apiIssues, apiRefComments] = await readTogether(em, [
     () => issuesToApi(em, cfg, viewer, refs.issues),

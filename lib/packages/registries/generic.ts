@@ -25,7 +25,7 @@ const missing = () => new RegistryError(404, 'package does not exist');
 const NAME = /^[-_+.A-Za-z0-9]+$/;
 const FILE_NAME = /^[-_+=:;.()[\]{}~!@#$%^& A-Za-z0-9]+$/;
 
-/** The `package`, `package_version` and `package_file` name columns are varchar(255) (issue 9, item 8). */
+/** The `package`, `package_version` and `package_file` name columns are varchar(255). */
 const MAX_NAME = 255;
 
 function checkNames(name: string, version: string, filename: string): void {

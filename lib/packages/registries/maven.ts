@@ -34,7 +34,7 @@ const SUMS = { '.md5': 'md5', '.sha1': 'sha1', '.sha256': 'sha256', '.sha512': '
 type Sum = (typeof SUMS)[keyof typeof SUMS];
 // Forgejo's illegalCharacters in group, artifact and version.
 const ILLEGAL = /[\\/:"<>|?*]/;
-/** The `package`, `package_version` and `package_file` name columns are varchar(255) (issue 9, item 8). */
+/** The `package`, `package_version` and `package_file` name columns are varchar(255). */
 const MAX_NAME = 255;
 /** A checksum file is one hex digest (128 characters for sha512); anything longer is not one. */
 const MAX_SUM_BODY = 1024;

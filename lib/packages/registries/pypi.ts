@@ -77,7 +77,7 @@ async function readForm(r: RegistryRequest): Promise<Form> {
     throw new RegistryError(400, "request Content-Type isn't multipart/form-data");
   await fs.promises.mkdir(spoolDir(r.deps.config), { recursive: true });
   const writers = new Map<object, SpoolWriter>();
-  // formidable is loaded by the first upload, not by every server at its start (issue 10, memory).
+  // formidable is loaded by the first upload, not by every server at its start (memory).
   const { default: makeForm, errors: formidableErrors } = await import('formidable');
   const form = makeForm({
     maxFieldsSize: bodyCap(r.deps.config),

@@ -19,6 +19,7 @@ import { readInfo } from '../../../git/cat-file.ts';
 import { diffShortStat, pullHeadRef } from '../../../git/pull.ts';
 import { repoPathOf } from '../pulls.ts';
 import type { PRBranchInfo, PullRequest, Wire } from '../../../model/schemas/index.ts';
+import { executeSql, sql } from '../../../model/sql.ts';
 
 export type ApiPull = Wire<PullRequest, 'base' | 'head'> & { base: ApiBranchInfo; head: ApiBranchInfo };
 export type ApiBranchInfo = Wire<PRBranchInfo>;
@@ -76,14 +77,10 @@ export async function pullsToApi(s: RequestState, pulls: IPullRequest[], issuesR
         : em.find(Issue, { id: { $in: issueIds } }),
     () => em.find(Review, { issueId: { $in: issueIds }, type: ReviewType.request }, { orderBy: { id: 'asc' } }),
     () =>
-      em
-        .getConnection()
-        .execute<{ issue_id: number; n: string }[]>(
-          `select issue_id, count(*) as n from comment where type = ? and issue_id in (${issueIds.map(() => '?').join(',')}) group by issue_id`,
-          [CommentType.code, ...issueIds],
-          'all',
-          em.getTransactionContext(),
-        ),
+      executeSql<{ issue_id: number; n: string }>(
+        em,
+        sql`select issue_id, count(*) as n from comment where type = ${CommentType.code} and issue_id in (${sql.list(issueIds)}) group by issue_id`,
+      ),
     () => (missingRepos.length ? em.find(Repository, { id: { $in: missingRepos } }) : []),
   ]);
   const repos = [...knownRepos.filter((r) => repoIds.includes(r.id)), ...readRepos];

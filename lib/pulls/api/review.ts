@@ -13,6 +13,7 @@ import { fmtTime } from '../../../model/time.ts';
 import { teamUnitsOf } from '../../users/index.ts';
 import { pseudoUser } from '../../auth/pseudo-users.ts';
 import type { PullReview, PullReviewComment, Wire } from '../../../model/schemas/index.ts';
+import { executeSql, sql } from '../../../model/sql.ts';
 
 export type ApiReview = Wire<PullReview>;
 export type ApiReviewComment = Wire<PullReviewComment>;
@@ -49,12 +50,10 @@ export async function reviewsToApi(
   const [commentRows, users, teams] = await readTogether(em, [
     // Per review: how many code comments, and the first timeline entry (the review's link).
     () =>
-      em.getConnection().execute<CommentCount[]>(
-        `select review_id, type, count(*) as n, min(id) as first from comment
-       where type in (?, ?) and review_id in (${ids.map(() => '?').join(',')}) group by review_id, type`,
-        [CommentType.code, CommentType.review, ...ids],
-        'all',
-        em.getTransactionContext(),
+      executeSql<CommentCount>(
+        em,
+        sql`select review_id, type, count(*) as n, min(id) as first from comment
+       where type in (${CommentType.code}, ${CommentType.review}) and review_id in (${sql.list(ids)}) group by review_id, type`,
       ),
     () =>
       usersById(

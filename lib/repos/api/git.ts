@@ -6,7 +6,7 @@ import type { Commit, Signature } from '../../../git/commits.ts';
 import type { ChangedFile, DiffStats } from '../../../git/commits.ts';
 import { EmailAddress, User, type IUser } from '../../../model/user.ts';
 import { plainPrefixed, prefixedColumns, textArray } from '../../../model/raw.ts';
-import { readRows } from '../../../model/sql.ts';
+import { readPrepared } from '../../../model/sql.ts';
 import type { IRepository } from '../../../model/repo.ts';
 import { toApiUser, type ApiUser } from '../../users/index.ts';
 import { ZERO_TIME } from '../../../model/time.ts';
@@ -77,9 +77,9 @@ export class CommitUsers {
     for (const e of wanted) this.cache.set(e, null);
     const noreply = `@${this.cfg.SERVICE.NO_REPLY_ADDRESS.toLowerCase()}`;
     const names = wanted.filter((e) => e.endsWith(noreply)).map((e) => e.slice(0, -noreply.length));
-    // One fixed statement text for any batch (issue 10): a named prepared statement on PostgreSQL,
-    // and plain users, not managed entities (a commit list only renders them).
-    const rows = await readRows<MatchedUserRow>(this.em, [User, EmailAddress], commitUsersSql(this.em), [
+    // One fixed statement text for any batch: a named prepared statement on PostgreSQL
+    // (model/sql.ts readPrepared), and plain users, not managed entities (a commit list only renders them).
+    const rows = await readPrepared<MatchedUserRow>(this.em, [User, EmailAddress], commitUsersSql(this.em), [
       textArray(wanted),
       noreply,
       textArray(names),
@@ -165,7 +165,7 @@ export function toApiCommit(cfg: Config, urls: RepoUrls, c: Commit, users: Commi
 
 // A commit list's JSON is the same for every request but for its authors' and committers' users (who
 // may change their name or addresses at any time, so they are read afresh): it is kept as the bytes
-// between those users, keyed by the repository's URLs, the options and the commit ids (issue 10: a
+// between those users, keyed by the repository's URLs, the options and the commit ids (a
 // page of 30 commits was 30 parsed commits, their changes and their parts looked up, joined and
 // encoded on every request). Bounded by bytes.
 // Weighed twice: the parts, and the last answer rendered from them.
@@ -188,7 +188,7 @@ export class CommitList {
 
   /**
    * The list's JSON with these users, newline included. Users the same to the byte as last time give
-   * the last answer, whose ETag is known (issue 10: joining and hashing 70 KB cost more than the rest
+   * the last answer, whose ETag is known (joining and hashing 70 KB cost more than the rest
    * of the route).
    */
   render(users: CommitUsers): RenderedBytes {

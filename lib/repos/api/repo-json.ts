@@ -38,7 +38,7 @@ export async function repoJson(s: RequestState, repo: IRepository, owner: IUser)
 
 /**
  * Several repositories, as `repoJson` shows each, with a fixed number of queries for any number of
- * them (issue 10: no query per listed repository): parents, pending transfers, owners (with the users
+ * them (no query per listed repository): parents, pending transfers, owners (with the users
  * of the transfers), units and the caller's permissions are each read once for the whole list.
  */
 export async function reposJson(s: RequestState, repos: IRepository[]): Promise<ApiRepo[]> {
@@ -53,7 +53,7 @@ export async function reposJson(s: RequestState, repos: IRepository[]): Promise<
   const maybePending = unique(repos.map((r) => r.id)).filter((id) => !(isLoaded(id) && loaded!.transferPending === false));
   const unitIds = unique([...repos.map((r) => r.id), ...toRead]).filter((id) => !isLoaded(id));
   // Parents, pending transfers, owners (with the users of the transfers) and units in one statement,
-  // a named one on PostgreSQL (issue 10: with the ids inlined, PostgreSQL parsed and planned it on
+  // a named one on PostgreSQL (with the ids inlined, PostgreSQL parsed and planned it on
   // every listing, 1.3 to 1.8 ms of a search's page of 50); its text varies only with which parts are empty.
   const known = loaded ? [loaded.owner] : [];
   const none = `'[]'::json`;

@@ -16,7 +16,7 @@ export interface Viewer {
 
 /**
  * The generated avatar hash by its input: a pure function of an immutable string, so a process-wide
- * memo is safe (issue 10: a list repeats its owners); cleared when it grows large.
+ * memo is safe (a list repeats its owners); cleared when it grows large.
  */
 const generated = new Map<string, string>();
 function generatedAvatar(key: string): string {

@@ -1,0 +1,86 @@
+// The change marks (migration ChangeMarks, model/db-clock.ts): every table has the triggers that mark
+// what a transaction changed, so no writer can change a row unseen by kept answers; and the frequent
+// writes (a new issue, a new comment) mark only the scopes of their repository and of users, not `*`.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { newRepo, setup, type Env } from '../handlers/repo-setup.ts';
+import { NARROW_ANSWERS } from '../../lib/http/answer-scopes.ts';
+import { routes } from '../../routes.table.ts';
+import type { RouteSpec } from '../../table/route-spec.ts';
+
+let env: Env;
+test.before(async () => {
+  env = await setup();
+});
+test.after(async () => {
+  await env.close();
+});
+
+const sql = <T>(text: string, params: unknown[] = []) => env.db.db.orm.em.fork().getConnection().execute<T[]>(text, params);
+
+test('every table has a row trigger and a truncate trigger that mark changes, but the marks themselves', async () => {
+  const rows = await sql<{ table: string; triggers: string[] | null }>(
+    `select c.relname as "table", (select array_agg(t.tgname::text order by t.tgname) from pg_trigger t
+       where t.tgrelid = c.oid and t.tgname in ('change_mark_rows', 'change_mark_truncate')) as triggers
+     from pg_class c where c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'p')`,
+  );
+  assert.ok(rows.length > 50, `${rows.length} tables`);
+  const missing = rows
+    .filter((r) => r.table !== 'change_mark')
+    .filter((r) => (r.triggers ?? []).join(',') !== 'change_mark_rows,change_mark_truncate')
+    .map((r) => r.table);
+  assert.equal(missing, [], 'tables whose changes no kept answer would see (give them the triggers of migration ChangeMarks)');
+});
+
+const scopes = async () => new Set((await sql<{ scope: string }>('select distinct scope from change_mark')).map((r) => r.scope));
+/** The scopes marked by what `fn` does (new scopes only: the marks of one test database). */
+async function marked(fn: () => Promise<void>): Promise<string[]> {
+  await sql('delete from change_mark');
+  await fn();
+  return [...(await scopes())].sort();
+}
+
+test('a new issue and a new comment mark their repository (and users), not everything', async () => {
+  const repo = await newRepo(env, env.alice);
+  // bob watches: the writes notify him.
+  assert.is((await env.as(env.bob, 'PUT', `/repos/${repo.full_name}/subscription`)).status, 200);
+  let index = 0;
+  const issue = await marked(async () => {
+    const r = await env.as(env.alice, 'POST', `/repos/${repo.full_name}/issues`, { title: 'marked', body: 'text' });
+    assert.is(r.status, 201, r.text);
+    index = r.json.number;
+  });
+  assert.not.ok(issue.includes('*'), issue.join(' '));
+  assert.ok(issue.includes(`repo:${repo.id}`), issue.join(' '));
+  const comment = await marked(async () => {
+    const r = await env.as(env.bob, 'POST', `/repos/${repo.full_name}/issues/${index}/comments`, { body: 'a comment' });
+    assert.is(r.status, 201, r.text);
+  });
+  assert.not.ok(comment.includes('*'), comment.join(' '));
+  assert.ok(comment.includes(`repo:${repo.id}`), comment.join(' '));
+  // A change of what everyone may read marks everything.
+  const collaborator = await marked(async () => {
+    const r = await env.as(env.alice, 'PUT', `/repos/${repo.full_name}/collaborators/${env.carol.name}`, { permission: 'read' });
+    assert.is(r.status, 204, r.text);
+  });
+  assert.ok(collaborator.includes('*'), collaborator.join(' '));
+});
+
+test("the stamp of a token's use marks only the token; its revocation marks everything", async () => {
+  const [t] = await sql<{ id: number }>('select id from access_token order by id limit 1');
+  const used = await marked(async () => {
+    await sql("update access_token set updated_at = updated_at + interval '1 second' where id = ?", [t!.id]);
+  });
+  assert.equal(used, [`token:${t!.id}`]);
+  const revoked = await marked(async () => {
+    await sql('delete from access_token where id = ?', [t!.id]);
+  });
+  assert.equal(revoked, ['*']);
+});
+
+test('a row that declares narrow scopes is a kept row', () => {
+  const kept = new Set((routes as readonly RouteSpec[]).filter((r) => r.cached === true).map((r) => r.handler));
+  for (const key of Object.keys(NARROW_ANSWERS)) assert.ok(kept.has(key as never), `${key} is not a kept row`);
+});
+
+test.run();
