@@ -11,7 +11,7 @@ import { User, type IUser } from '../model/user.ts';
 import { issuesToApi, toApiStopWatch, toApiTrackedTime, usersById } from '../lib/issues/api/issue.ts';
 import { addComment, canReadIssue } from '../lib/issues/issues.ts';
 import { reachable } from '../lib/repos/search.ts';
-import { executeSql, fromPlaceholders, sql, type Sql } from '../model/sql.ts';
+import { executeSql, sql, type Sql } from '../model/sql.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/http/paging.ts';
 import { conflict, notFound, unprocessable } from '../lib/http/errors.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
@@ -213,7 +213,7 @@ export const get: Handler = async (c) => {
  */
 export const listMine: Handler<never, QueryOf<'TimeRange'>> = async (c) => {
   const caller = { doer: c.auth.doer, siteAdmin: isSiteAdmin(c), token: c.auth.token };
-  return listPage(c, { userId: doerOf(c).id, where: fromPlaceholders(reachable(caller)) });
+  return listPage(c, { userId: doerOf(c).id, where: reachable(caller) });
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -282,7 +282,7 @@ export const cancelStopwatch: Handler = async (c) => {
 
 /** The caller's running stopwatches (api.StopWatch), in repositories the caller can still reach. */
 export const listStopwatches: Handler = async (c) => {
-  const where = fromPlaceholders(reachable({ doer: c.auth.doer, siteAdmin: isSiteAdmin(c), token: c.auth.token }));
+  const where = reachable({ doer: c.auth.doer, siteAdmin: isSiteAdmin(c), token: c.auth.token });
   const from = sql`from stopwatch s join issue i on i.id = s.issue_id join repository r on r.id = i.repo_id where s.user_id = ${doerOf(c).id} and (${where})`;
   const p = pageOf(c);
   const counted = await executeSql<{ n: number }>(c.em, sql`select count(*)::int as n ${from}`);

@@ -49,18 +49,8 @@ import {
   setTitle,
   unpin,
 } from '../lib/issues/edit.ts';
-import {
-  allOf,
-  filterSql,
-  findIssues,
-  openTotalSql,
-  orderSql,
-  readableIssues,
-  readableOpenTotalSql,
-  sql,
-  type IssueFilter,
-} from '../lib/issues/query.ts';
-import type { Sql } from '../lib/repos/search.ts';
+import { filterSql, findIssues, openTotalSql, orderSql, searchIssues, type IssueFilter } from '../lib/issues/query.ts';
+import { allOf, sql, type Sql } from '../model/sql.ts';
 import { pageOf, pagingHeaders, type Page } from '../lib/http/paging.ts';
 import { badRequest, HttpError, notFound, unprocessable, NOT_FOUND } from '../lib/http/errors.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
@@ -157,8 +147,8 @@ export const list: Handler<never, ListQuery> = async (c) => {
     assigneeId: (await userFilter(c, 'assigned_by'))?.id,
     mentioned: (await userFilter(c, 'mentioned_by'))?.name,
   };
-  const where = allOf([sql('i.repo_id = ?', repo.id), ...filterSql(f)]);
-  const { issues, total } = await findIssues(c.em, where, orderSql(q.sort ?? null), p, openTotalSql(repo.id, f));
+  const where = allOf([sql`i.repo_id = ${repo.id}`, ...filterSql(f)]);
+  const { issues, total } = await findIssues(c.em, where, orderSql(q.sort ?? null), p, openTotalSql(repo.id, f), !!f.keyword);
   return json(200, await listOf(c, issues), pagingHeaders(c, p, total));
 };
 
@@ -173,16 +163,16 @@ async function searchRepos(c: HandlerCtx<unknown, SearchQuery>): Promise<Sql> {
   const teamName = c.q.team ?? '';
   if (!ownerName) {
     if (teamName) throw badRequest('Owner organisation is required for filtering on team');
-    return sql('true');
+    return sql`true`;
   }
   const owner = await c.em.findOne(User, { lowerName: ownerName.toLowerCase() });
   if (!owner) throw badRequest(`user does not exist [uid: 0, name: ${ownerName}]`);
-  if (!teamName) return sql('r.owner_id = ?', owner.id);
+  if (!teamName) return sql`r.owner_id = ${owner.id}`;
   const team = await c.em.findOne(Team, { orgId: owner.id, lowerName: teamName.toLowerCase() });
   if (!team) throw badRequest(`team does not exist [org_id: ${owner.id}, team_id: 0, name: ${teamName}]`);
   return team.includesAllRepositories
-    ? sql('r.owner_id = ?', owner.id)
-    : sql('r.owner_id = ? and r.id in (select tr.repo_id from team_repo tr where tr.team_id = ?)', owner.id, team.id);
+    ? sql`r.owner_id = ${owner.id}`
+    : sql`r.owner_id = ${owner.id} and r.id in (select tr.repo_id from team_repo tr where tr.team_id = ${team.id})`;
 }
 
 const namesOf = (raw: string | undefined) => ((raw ?? '').trim() ? (raw ?? '').trim().split(',') : []);
@@ -201,7 +191,7 @@ async function milestoneIdsByName(c: RequestState, raw: string | undefined): Pro
 
 /**
  * GET /repos/issues/search: issues and pulls of every repository whose unit the caller can read
- * (lib/issues/query.ts readableIssues, which keeps public-only and repo-specific tokens to their repositories).
+ * (lib/issues/query.ts searchIssuesSql, which keeps public-only and repo-specific tokens to their repositories).
  */
 export const search: Handler<never, SearchQuery> = async (c) => {
   const q = c.q;
@@ -227,9 +217,7 @@ export const search: Handler<never, SearchQuery> = async (c) => {
   }
   const priority = (q.priority_repo_id ?? 0) > 0 && (q.priority_repo_id ?? 0) <= INT32_MAX ? (q.priority_repo_id ?? 0) : 0;
   const p = searchPage(c);
-  const caller = callerOf(c);
-  const where = allOf([readableIssues(caller, repos), ...filterSql(f)]);
-  const { issues, total } = await findIssues(c.em, where, orderSql(q.sort ?? null, priority), p, readableOpenTotalSql(caller, repos, f));
+  const { issues, total } = await searchIssues(c.em, callerOf(c), repos, f, orderSql(q.sort ?? null, priority), p);
   return json(200, await listOf(c, issues), pagingHeaders(c, p, total));
 };
 

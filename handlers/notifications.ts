@@ -19,7 +19,7 @@ import { notFound } from '../lib/http/errors.ts';
 import { isSiteAdmin, need, type RequestState } from '../lib/http/request.ts';
 import type { HandlerCtx } from '../lib/http/handler.ts';
 import type { QueryOf } from '../model/schemas/query.ts';
-import { executeSql, fromPlaceholders, sql, type Sql } from '../model/sql.ts';
+import { executeSql, sql, type Sql } from '../model/sql.ts';
 
 /** A time of the query (RFC 3339, checked by the row's declaration) in whole seconds; Go's zero time means no bound. */
 const seconds = (t: Date | undefined): number => (!t || t.getUTCFullYear() <= 1 ? 0 : Math.floor(t.getTime() / 1000));
@@ -61,7 +61,7 @@ function where(c: RequestState, f: Filter): Sql {
   // Forgejo compares whole seconds (updated_unix >= since, <= before); our times carry milliseconds.
   if (f.since) parts.push(sql`n.updated_at >= ${new Date(f.since * 1000)}`);
   if (f.before) parts.push(sql`n.updated_at < ${new Date((f.before + 1) * 1000)}`);
-  if (c.auth.token?.publicOnly) parts.push(sql`exists (select 1 from repository r where r.id = n.repo_id and ${fromPlaceholders(PUBLIC)})`);
+  if (c.auth.token?.publicOnly) parts.push(sql`exists (select 1 from repository r where r.id = n.repo_id and ${PUBLIC})`);
   return sql.join(parts, ' and ');
 }
 

@@ -7,6 +7,7 @@ import { notFound } from '../lib/http/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
 import { allOf, findRepos, reachable, starredBy } from '../lib/repos/search.ts';
 import { setStar } from '../lib/repos/social.ts';
+import { sql } from '../model/sql.ts';
 import { toApiUser } from '../lib/users/api/user.ts';
 import { isSiteAdmin, need } from '../lib/http/request.ts';
 import { reposJson } from '../lib/repos/api/repo-json.ts';
@@ -16,7 +17,7 @@ import { callerOf } from './repo-lists.ts';
 export const listMine = signedIn(async (c) => {
   const uid = c.auth.doer.id;
   const p = pageOf(c);
-  const order = { sql: '(select s.id from star s where s.repo_id = r.id and s.uid = ?) desc', params: [uid] };
+  const order = sql`(select s.id from star s where s.repo_id = r.id and s.uid = ${uid}) desc`;
   const { repos, total } = await findRepos(c.em, allOf([starredBy(uid), reachable(callerOf(c))]), order, p);
   return json(200, await reposJson(c, repos), pagingHeaders(c, p, total));
 });

@@ -94,9 +94,27 @@ export const sql: SqlTag = Object.assign((strings: TemplateStringsArray, ...valu
   empty: new Sql([''], []),
 });
 
+/** Every one of the conditions, each parenthesized; none: `true`. */
+export const allOf = (conditions: readonly Sql[]): Sql =>
+  conditions.length
+    ? sql.join(
+        conditions.map((c) => sql`(${c})`),
+        ' and ',
+      )
+    : sql`true`;
+
+/** At least one of the conditions, each parenthesized; none: `false`. */
+export const anyOf = (conditions: readonly Sql[]): Sql =>
+  conditions.length
+    ? sql.join(
+        conditions.map((c) => sql`(${c})`),
+        ' or ',
+      )
+    : sql`false`;
+
 /**
- * A fragment from a text with `?` placeholders and its values, in order: the `{ sql, params }` pairs of
- * the repository search's condition builders, spliced into a statement of this module.
+ * A fragment from a text with `?` placeholders and its values, in order: a `{ sql, params }` pair of code
+ * that still builds its conditions as text, spliced into a statement of this module.
  */
 export function fromPlaceholders(f: { sql: string; params: readonly unknown[] }): Sql {
   const parts = f.sql.split('?');

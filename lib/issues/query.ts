@@ -8,22 +8,18 @@ import { ReviewType } from '../../model/pull.ts';
 import type { Page } from '../http/paging.ts';
 import { plainRows } from '../../model/raw.ts';
 import { Unit } from '../auth/perm.ts';
-import { pageWithTotal, reachable, type Caller, type Sql } from '../repos/index.ts';
+import { pageCut, pageWithTotal, reachableRows, reachableRepos, type Caller } from '../repos/index.ts';
+import { TOTAL } from '../../model/raw.ts';
 import { unprocessable } from '../http/errors.ts';
+import { allOf, anyOf, executeSql, sql, type Sql } from '../../model/sql.ts';
 
-export const sql = (s: string, ...params: unknown[]): Sql => ({ sql: s, params });
-export const allOf = (parts: Sql[]): Sql =>
-  parts.length ? sql(parts.map((p) => `(${p.sql})`).join(' and '), ...parts.flatMap((p) => p.params)) : sql('true');
-const anyOf = (parts: Sql[]): Sql => sql(parts.map((p) => `(${p.sql})`).join(' or '), ...parts.flatMap((p) => p.params));
-const marks = (n: number) => Array.from({ length: n }, () => '?').join(',');
 const likeArg = (s: string) => `%${s.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 /**
  * A user-supplied string in raw SQL. MikroORM inlines parameters into the statement, and the embedded
  * driver takes any raw statement holding `;` for several statements; base64 carries neither. The decoding
  * function (migration KeywordSearch) is immutable, so the planner sees the text itself, as a constant.
  */
-const TEXT = `cairn_b64_text(?)`;
-const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
+const text = (s: string) => sql`cairn_b64_text(${Buffer.from(s, 'utf8').toString('base64')})`;
 
 export interface IssueFilter {
   isPull?: boolean;
@@ -51,73 +47,54 @@ function mentionPattern(name: string): string {
   return `(^|[[:space:](\\[])@${esc}([[:space:]'\\])]|[:,;.?!]([[:space:]]|$)|$)`;
 }
 
+/** A plain comment: the only kind whose text keyword search and mentions read. */
+const COMMENT = sql.raw(String(CommentType.comment));
+
 export function filterSql(f: IssueFilter): Sql[] {
   const parts: Sql[] = [];
-  if (f.isPull !== undefined) parts.push(sql(f.isPull ? 'i.is_pull' : 'not i.is_pull'));
-  if (f.isClosed !== undefined) parts.push(sql(f.isClosed ? 'i.is_closed' : 'not i.is_closed'));
+  if (f.isPull !== undefined) parts.push(f.isPull ? sql`i.is_pull` : sql`not i.is_pull`);
+  if (f.isClosed !== undefined) parts.push(f.isClosed ? sql`i.is_closed` : sql`not i.is_closed`);
   if (f.keyword) {
-    const k = b64(likeArg(f.keyword));
+    const k = text(likeArg(f.keyword));
     // One set of the issues whose title, body or a plain comment holds the keyword, each part read
     // from its own trigram index (migration KeywordSearch, over these very expressions): OR'ed in
     // one WHERE with the rest of the filter, the parts could only be tested row by row. Within one
     // repository the issue parts are kept to it (PostgreSQL ANDs the repository's index with the
     // trigrams); the comment part stays the index's matches: joined to the repository's issues, a
     // generic plan (the statement is prepared) read every comment of a large repository instead.
-    const scope = f.repoId === undefined ? '' : ' and k.repo_id = ?';
-    const repo = f.repoId === undefined ? [] : [f.repoId];
+    const scope = f.repoId === undefined ? sql.empty : sql` and k.repo_id = ${f.repoId}`;
+    const commentScope =
+      f.repoId === undefined ? sql.empty : sql` and c.issue_id in (select k.id from issue k where k.repo_id = ${f.repoId})`;
     parts.push(
-      sql(
-        `i.id in (select k.id from issue k where lower(k.title) like ${TEXT} escape '\\'${scope}
-        union all select k.id from issue k where lower(k.content) like ${TEXT} escape '\\'${scope}
-        union all select c.issue_id from comment c where c.type = ${CommentType.comment} and lower(c.content) like ${TEXT} escape '\\')`,
-        k,
-        ...repo,
-        k,
-        ...repo,
-        k,
-      ),
+      sql`i.id in (select k.id from issue k where lower(k.title) like ${k} escape '\\'${scope}
+        union all select k.id from issue k where lower(k.content) like ${k} escape '\\'${scope}
+        union all select c.issue_id from comment c where c.type = ${COMMENT} and lower(c.content) like ${k} escape '\\'${commentScope})`,
     );
   }
   for (const id of new Set(f.allLabelIds ?? []))
-    parts.push(sql('i.id in (select il.issue_id from issue_label il where il.label_id = ?)', id));
+    parts.push(sql`i.id in (select il.issue_id from issue_label il where il.label_id = ${id})`);
   if (f.anyLabelIds?.length)
-    parts.push(
-      sql(`i.id in (select il.issue_id from issue_label il where il.label_id in (${marks(f.anyLabelIds.length)}))`, ...f.anyLabelIds),
-    );
-  if (f.milestoneIds?.length) parts.push(sql(`i.milestone_id in (${marks(f.milestoneIds.length)})`, ...f.milestoneIds));
-  if (f.updatedSince) parts.push(sql('i.updated_at >= ?', f.updatedSince));
-  if (f.updatedBefore) parts.push(sql('i.updated_at <= ?', f.updatedBefore));
-  if (f.posterId) parts.push(sql('i.poster_id = ?', f.posterId));
-  if (f.assigneeId) parts.push(sql('i.id in (select a.issue_id from issue_assignees a where a.assignee_id = ?)', f.assigneeId));
+    parts.push(sql`i.id in (select il.issue_id from issue_label il where il.label_id in (${sql.list(f.anyLabelIds)}))`);
+  if (f.milestoneIds?.length) parts.push(sql`i.milestone_id in (${sql.list(f.milestoneIds)})`);
+  if (f.updatedSince) parts.push(sql`i.updated_at >= ${f.updatedSince}`);
+  if (f.updatedBefore) parts.push(sql`i.updated_at <= ${f.updatedBefore}`);
+  if (f.posterId) parts.push(sql`i.poster_id = ${f.posterId}`);
+  if (f.assigneeId) parts.push(sql`i.id in (select a.issue_id from issue_assignees a where a.assignee_id = ${f.assigneeId})`);
   if (f.mentioned) {
     // Forgejo records mentions when text is saved; here the saved texts are matched instead.
-    const re = b64(mentionPattern(f.mentioned));
-    parts.push(
-      sql(
-        `i.content ~* ${TEXT} or i.id in (select c.issue_id from comment c where c.type = ${CommentType.comment} and c.content ~* ${TEXT})`,
-        re,
-        re,
-      ),
-    );
+    const re = text(mentionPattern(f.mentioned));
+    parts.push(sql`i.content ~* ${re} or i.id in (select c.issue_id from comment c where c.type = ${COMMENT} and c.content ~* ${re})`);
   }
   if (f.reviewRequestedId) {
     parts.push(
-      sql(
-        `i.id in (select r.issue_id from review r where r.type = ${ReviewType.request} and r.original_author_id = 0
-      and (r.reviewer_id = ? or r.reviewer_team_id in (select tu.team_id from team_user tu where tu.uid = ?)))`,
-        f.reviewRequestedId,
-        f.reviewRequestedId,
-      ),
+      sql`i.id in (select r.issue_id from review r where r.type = ${sql.raw(String(ReviewType.request))} and r.original_author_id = 0
+      and (r.reviewer_id = ${f.reviewRequestedId} or r.reviewer_team_id in (select tu.team_id from team_user tu where tu.uid = ${f.reviewRequestedId})))`,
     );
   }
   if (f.reviewedId) {
     parts.push(
-      sql(
-        `i.poster_id <> ? and i.id in (select r.issue_id from review r where r.reviewer_id = ? and r.original_author_id = 0
-      and r.type in (${ReviewType.approve}, ${ReviewType.comment}, ${ReviewType.reject}))`,
-        f.reviewedId,
-        f.reviewedId,
-      ),
+      sql`i.poster_id <> ${f.reviewedId} and i.id in (select r.issue_id from review r where r.reviewer_id = ${f.reviewedId} and r.original_author_id = 0
+      and r.type in (${sql.raw(`${ReviewType.approve}, ${ReviewType.comment}, ${ReviewType.reject}`)}))`,
     );
   }
   return parts;
@@ -138,8 +115,8 @@ const SORTS: Record<string, string> = {
 
 /** Forgejo's ParseSortBy: unknown names and `relevance` (no score without an indexer) sort newest first. */
 export function orderSql(sort: string | null, priorityRepoId = 0): Sql {
-  const order = `${SORTS[sort ?? ''] ?? SORTS.latest}, i.id desc`;
-  return priorityRepoId > 0 ? sql(`case when i.repo_id = ? then 0 else 1 end, ${order}`, priorityRepoId) : sql(order);
+  const order = sql.raw(`${SORTS[sort ?? ''] ?? SORTS.latest}, i.id desc`);
+  return priorityRepoId > 0 ? sql`case when i.repo_id = ${priorityRepoId} then 0 else 1 end, ${order}` : order;
 }
 
 /**
@@ -151,12 +128,28 @@ export function orderSql(sort: string | null, priorityRepoId = 0): Sql {
 export function openTotalSql(repoId: number, f: IssueFilter): Sql | null {
   if (f.isClosed !== false || filterSql({ ...f, isPull: undefined, isClosed: undefined }).length) return null;
   const counters = f.isPull === undefined ? 'r.num_open_issues + r.num_open_pulls' : f.isPull ? 'r.num_open_pulls' : 'r.num_open_issues';
-  return sql(`select ${counters} from repository r where r.id = ?`, repoId);
+  return sql`select ${sql.raw(counters)} from repository r where r.id = ${repoId}`;
+}
+
+/** The columns of an issue that an order of `orderSql` reads. */
+const ORDER_COLUMNS = sql`i.id, i.repo_id, i.created_at, i.updated_at, i.num_comments, i.deadline, i.milestone_id`;
+
+/**
+ * `pageWithTotal`'s statement for a few matches found at some cost (a keyword's): they are found once
+ * (`matches`: a query of `ORDER_COLUMNS` of distinct issues), then counted and cut to the page.
+ */
+export function matchesOnceSql(ctes: Sql, matches: Sql, order: Sql, page: Page): Sql {
+  const n = sql.raw(String(page.offset + page.limit));
+  return sql`with ${ctes}m as materialized (${matches})
+    select c.n as ${sql.id(TOTAL)}, p.* from (select count(*)::int from m) c(n)
+      left join lateral (select i.* from issue i where i.id in (select i.id from m i order by ${order} limit ${n})
+        order by ${order}${pageCut(page)}) p on true`;
 }
 
 /**
  * A page of issues (in order, plain rows as model/raw.ts reads them) and the total (`pageWithTotal`;
- * `total` is a statement giving it, when one cheaper than counting the matches exists).
+ * `total` is a statement giving it, when one cheaper than counting the matches exists). With
+ * `matchesOnce`, the matches are found once for both (`matchesOnceSql`).
  */
 export async function findIssues(
   em: EntityManager,
@@ -164,67 +157,123 @@ export async function findIssues(
   order: Sql,
   page: Page,
   total?: Sql | null,
+  matchesOnce = false,
 ): Promise<{ issues: IIssue[]; total: number }> {
+  if (matchesOnce) {
+    const matches = sql`select ${ORDER_COLUMNS} from issue i where ${where}`;
+    return pageOf(em, await executeSql(em, matchesOnceSql(sql.empty, matches, order, page)));
+  }
   const found = await pageWithTotal(em, 'issue', 'i', where, order, page, total ?? undefined);
   return { issues: plainRows(em, Issue, found.rows), total: found.total };
 }
 
+const pageOf = (em: EntityManager, rows: Record<string, unknown>[]) => ({
+  issues: plainRows(
+    em,
+    Issue,
+    rows.filter((row) => row.id != null),
+  ),
+  total: Number(rows[0]?.[TOTAL] ?? 0),
+});
+
+/** `searchIssuesSql`'s page of issues (plain rows) and total. */
+export async function searchIssues(
+  em: EntityManager,
+  c: Caller,
+  repoCond: Sql,
+  f: IssueFilter,
+  order: Sql,
+  page: Page,
+): Promise<{ issues: IIssue[]; total: number }> {
+  return pageOf(em, await executeSql(em, searchIssuesSql(c, repoCond, f, order, page)));
+}
+
 /**
- * Repositories (over `repository r`) whose `unit` the caller can read: reachable at all (lib/repos/search.ts,
- * with the token-kind limits), the unit enabled, and for a signed-in caller who reaches the repository
- * only through a team, a team that grants the unit.
+ * Repositories (over `repository r`) whose unit of type `type` (an SQL expression) the caller can
+ * read: reachable at all (`reach`: lib/repos/search.ts, with the token-kind limits), the unit enabled,
+ * and for a signed-in caller who reaches the repository only through a team, a team that grants the unit.
  */
-function unitReadable(c: Caller, unit: 'issues' | 'pulls'): Sql {
-  const type = Unit[unit];
-  const parts = [reachable(c), sql(`exists (select 1 from repo_unit u where u.repo_id = r.id and u.type = ${type})`)];
+function unitReadable(c: Caller, type: Sql, reach: Sql = reachableRepos(c)): Sql {
+  const parts = [reach, sql`exists (select 1 from repo_unit u where u.repo_id = r.id and u.type = ${type})`];
   if (c.doer && !c.siteAdmin) {
     parts.push(
       anyOf([
-        sql('not r.is_private'),
-        sql('r.owner_id = ?', c.doer.id),
-        sql('exists (select 1 from collaboration co where co.repo_id = r.id and co.user_id = ?)', c.doer.id),
-        sql(
-          `exists (select 1 from team_user tu join team t on t.id = tu.team_id
-        where tu.uid = ? and t.org_id = r.owner_id
+        sql`not r.is_private`,
+        sql`r.owner_id = ${c.doer.id}`,
+        sql`exists (select 1 from collaboration co where co.repo_id = r.id and co.user_id = ${c.doer.id})`,
+        sql`exists (select 1 from team_user tu join team t on t.id = tu.team_id
+        where tu.uid = ${c.doer.id} and t.org_id = r.owner_id
           and (t.includes_all_repositories or exists (select 1 from team_repo tr where tr.team_id = t.id and tr.repo_id = r.id))
           and (t.access_mode >= 3 or exists (select 1 from team_unit tn where tn.team_id = t.id and tn.type = ${type} and tn.access_mode >= 1)))`,
-          c.doer.id,
-        ),
       ]),
     );
   }
   return allOf(parts);
 }
 
-/**
- * Issues the caller may read anywhere, limited to repositories matching `repoCond` (over `repository r`):
- * one set of (repository, is_pull) pairs, so that PostgreSQL can probe it while it reads issues in the
- * list's order (issue_created_list_index) or read each pair's issues (issue_repo_list_index), whichever
- * is cheaper; two sets OR'ed were tested issue by issue over the whole table.
- */
-export function readableIssues(c: Caller, repoCond: Sql): Sql {
-  const inRepos = (unit: 'issues' | 'pulls') => {
-    const w = allOf([unitReadable(c, unit), repoCond]);
-    return sql(`select r.id, ${unit === 'pulls'} from repository r where ${w.sql}`, ...w.params);
-  };
-  const issues = inRepos('issues');
-  const pulls = inRepos('pulls');
-  return sql(`(i.repo_id, i.is_pull) in (${issues.sql} union all ${pulls.sql})`, ...issues.params, ...pulls.params);
-}
+const unitType = (unit: 'issues' | 'pulls') => sql.raw(String(Unit[unit]));
 
 /**
- * The number of open issues and/or pulls the caller may read (as `readableIssues`), summed from the
- * repositories' counters (see `openTotalSql`) when the filter asks for nothing else; else null.
+ * Pairs of (repository, kind) read one by one instead of walking all issues in the list's order:
+ * up to this many, reading each pair's first page from issue_repo_list_index costs less than
+ * walking issues that mostly belong to other repositories (a caller who reads a few repositories
+ * of a large instance); beyond it, the walk.
  */
-export function readableOpenTotalSql(c: Caller, repoCond: Sql, f: IssueFilter): Sql | null {
-  if (f.isClosed !== false || filterSql({ ...f, isPull: undefined, isClosed: undefined }).length) return null;
-  const sum = (unit: 'issues' | 'pulls') => {
-    const w = allOf([unitReadable(c, unit), repoCond]);
-    const counter = unit === 'pulls' ? 'r.num_open_pulls' : 'r.num_open_issues';
-    return sql(`(select coalesce(sum(${counter}), 0)::int from repository r where ${w.sql})`, ...w.params);
-  };
-  const parts = [...(f.isPull !== true ? [sum('issues')] : []), ...(f.isPull !== false ? [sum('pulls')] : [])];
-  return sql(`select ${parts.map((p) => p.sql).join(' + ')}`, ...parts.flatMap((p) => p.params));
+const PER_PAIR_MAX = 2000;
+
+/**
+ * GET /repos/issues/search: a page of the issues and pulls of repositories matching `repoCond` (over
+ * `repository r`) whose unit the caller can read (`unitReadable`: public-only and repo-specific tokens
+ * keep to their repositories) matching `f`, in `order`, with the total, in one statement (`pageWithTotal`'s shape). The (repository, kind)
+ * pairs the caller reads are computed once, as a small set, before any issue is read; pairs with no
+ * open issue of the kind (the repository's exact counters) are left out when only open ones are asked.
+ * Without a keyword, a page is the first rows of each pair's index merged (few pairs), or the issues
+ * walked in order and tested against the set (many); with one, the keyword's matches are the set to
+ * start from. The total is counted over the same pairs, or summed from their counters when the filter
+ * asks for nothing else. `perPairMax` (`PER_PAIR_MAX`) chooses between the two ways to a page.
+ */
+export function searchIssuesSql(c: Caller, repoCond: Sql, f: IssueFilter, order: Sql, page: Page, perPairMax = PER_PAIR_MAX): Sql {
+  const kinds = sql.join([
+    ...(f.isPull !== true ? [sql`(false, ${unitType('issues')})`] : []),
+    ...(f.isPull !== false ? [sql`(true, ${unitType('pulls')})`] : []),
+  ]);
+  const reachable = reachableRows(c, ['id', 'owner_id', 'is_private', 'num_open_issues', 'num_open_pulls']);
+  const pairs = sql`select r.id, k.pull, case when k.pull then r.num_open_pulls else r.num_open_issues end
+    from ${reachable ? sql`(${reachable})` : sql`repository`} r cross join (values ${kinds}) k(pull, type)
+    where ${allOf([unitReadable(c, sql`k.type`, sql`true`), repoCond])}`;
+  const v = sql`select v.id, v.pull from v${f.isClosed === false ? sql` where v.open > 0` : sql.empty}`;
+  const where = allOf([sql`(i.repo_id, i.is_pull) in (${v})`, ...filterSql(f)]);
+  const pairsSet = sql`v(id, pull, open) as materialized (${pairs}), `;
+  if (f.keyword) {
+    // Each place the keyword is found in, with the rest of the filter: the issues found by their own
+    // title or body are tested where the index leads, without being read again by id.
+    const k = text(likeArg(f.keyword));
+    const rest = [sql`(i.repo_id, i.is_pull) in (${v})`, ...filterSql({ ...f, keyword: undefined })];
+    const places = [
+      sql`lower(i.title) like ${k} escape '\\'`,
+      sql`lower(i.content) like ${k} escape '\\'`,
+      sql`i.id in (select c.issue_id from comment c where c.type = ${COMMENT} and lower(c.content) like ${k} escape '\\')`,
+    ];
+    const found = sql.join(
+      places.map((place) => sql`select ${ORDER_COLUMNS} from issue i where ${allOf([place, ...rest])}`),
+      ' union ',
+    );
+    return matchesOnceSql(pairsSet, found, order, page);
+  }
+  const onlyOpen = f.isClosed === false && filterSql({ ...f, isPull: undefined, isClosed: undefined }).length === 0;
+  const total = onlyOpen ? sql`select coalesce(sum(v.open), 0)::int from v` : sql`select count(*)::int from issue i where ${where}`;
+  const n = sql.raw(String(page.offset + page.limit));
+  const pairsMax = sql.raw(String(perPairMax));
+  const walk = sql`select i.id from issue i where ${where} order by ${order} limit ${n}`;
+  // A pair's rows carry every column the order reads, under the same alias.
+  const perPair = sql`select i.id from (${v}) v cross join lateral (
+      select ${ORDER_COLUMNS} from issue i
+      where i.repo_id = v.id and i.is_pull = v.pull and ${allOf(filterSql({ ...f, isPull: undefined }))} order by ${order} limit ${n}) i
+    where (select count(*) from (${v}) w) <= ${pairsMax} order by ${order} limit ${n}`;
+  const ids = sql`(${perPair}) union all (select w.id from (${walk}) w where (select count(*) from (${v}) w) > ${pairsMax})`;
+  return sql`with ${pairsSet}c(n) as (${total})
+    select c.n as ${sql.id(TOTAL)}, p.* from c
+      left join lateral (select i.* from issue i where i.id in (${ids}) order by ${order}${pageCut(page)}) p on true`;
 }
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;

@@ -8,7 +8,7 @@ import { Repository, type IRepository } from '../../model/repo.ts';
 import type { IUser } from '../../model/user.ts';
 import type { TokenInfo } from '../auth/auth-types.ts';
 import { plainRows, TOTAL } from '../../model/raw.ts';
-import { executeSql } from '../../model/sql.ts';
+import { allOf as and, anyOf as or, executeSql, sql, type Sql } from '../../model/sql.ts';
 import { Lru } from '../../git/lru.ts';
 import type { Page } from '../http/paging.ts';
 import { unprocessable } from '../http/errors.ts';
@@ -21,18 +21,8 @@ export interface Caller {
   token: TokenInfo | null;
 }
 
-/** A WHERE fragment over `repository r` with its `?` parameters. */
-export interface Sql {
-  sql: string;
-  params: unknown[];
-}
-const sql = (s: string, ...params: unknown[]): Sql => ({ sql: s, params });
-const and = (parts: Sql[]): Sql =>
-  parts.length ? sql(parts.map((p) => `(${p.sql})`).join(' and '), ...parts.flatMap((p) => p.params)) : sql('true');
-const or = (parts: Sql[]): Sql => sql(parts.map((p) => `(${p.sql})`).join(' or '), ...parts.flatMap((p) => p.params));
-
 /** Public repositories of public owners: what anonymous callers and public-only tokens see. */
-export const PUBLIC = sql(`not r.is_private and r.owner_id in (select o.id from "user" o where o.visibility = 'public')`);
+export const PUBLIC = sql`not r.is_private and r.owner_id in (select o.id from "user" o where o.visibility = 'public')`;
 
 // The conditions below are uncorrelated `in (select ...)` sets rather than `exists` per row: inside an
 // `or`, PostgreSQL cannot turn `exists` into a join and runs it once per repository, while a set is
@@ -41,46 +31,69 @@ export const PUBLIC = sql(`not r.is_private and r.owner_id in (select o.id from 
 /** A team of the owning organization holding `uid` that covers the repository. */
 const viaTeam = (uid: number) =>
   or([
-    sql(
-      `r.owner_id in (select t.org_id from team_user tu join team t on t.id = tu.team_id
-    where tu.uid = ? and t.includes_all_repositories)`,
-      uid,
-    ),
-    sql(
-      `r.id in (select tr.repo_id from team_user tu join team t on t.id = tu.team_id
+    sql`r.owner_id in (select t.org_id from team_user tu join team t on t.id = tu.team_id
+    where tu.uid = ${uid} and t.includes_all_repositories)`,
+    sql`r.id in (select tr.repo_id from team_user tu join team t on t.id = tu.team_id
     join team_repo tr on tr.team_id = t.id join repository tr_r on tr_r.id = tr.repo_id and tr_r.owner_id = t.org_id
-    where tu.uid = ?)`,
-      uid,
-    ),
+    where tu.uid = ${uid})`,
   ]);
-const viaCollaboration = (uid: number) => sql(`r.id in (select c.repo_id from collaboration c where c.user_id = ?)`, uid);
+const viaCollaboration = (uid: number) => sql`r.id in (select c.repo_id from collaboration c where c.user_id = ${uid})`;
 
 /** lib/auth/perm.ts as a condition: owned, collaborating, through a team, or public with a visible owner. */
 function accessibleTo(uid: number): Sql {
   return or([
-    sql('r.owner_id = ?', uid),
+    sql`r.owner_id = ${uid}`,
     viaCollaboration(uid),
     viaTeam(uid),
-    sql(
-      `not r.is_private and r.owner_id in (select o.id from "user" o
-      where o.visibility in ('public', 'limited') or o.id in (select ou.org_id from org_user ou where ou.uid = ?))`,
-      uid,
-    ),
+    sql`not r.is_private and r.owner_id in (select o.id from "user" o
+      where o.visibility in ('public', 'limited') or o.id in (select ou.org_id from org_user ou where ou.uid = ${uid}))`,
   ]);
 }
 
 /** The repositories the caller can reach at all (lib/auth/perm.ts including the token-kind reductions). */
 export function reachable(c: Caller): Sql {
   if (!c.doer || c.token?.publicOnly) return PUBLIC;
-  if (c.siteAdmin) return sql('true');
+  if (c.siteAdmin) return sql`true`;
   const mine = accessibleTo(c.doer.id);
   // Spec, token kinds: a repo-specific token's listings hold its repositories only, public ones
   // elsewhere included (issue 11's probe finding).
   if (c.token?.repoIds) {
-    if (c.token.repoIds.length === 0) return sql('false');
-    return and([sql(`r.id in (${c.token.repoIds.map(() => '?').join(',')})`, ...c.token.repoIds), mine]);
+    if (c.token.repoIds.length === 0) return sql`false`;
+    return and([sql`r.id in (${sql.list(c.token.repoIds)})`, mine]);
   }
   return mine;
+}
+
+/**
+ * The repositories `reachable` gives, as a set of rows (`columns` of each, without duplicates), each
+ * way of reaching one read from its own index (owner, collaboration, team, public repositories of
+ * visible owners: repository_public_owner_index): for a statement that starts from the caller's
+ * repositories rather than testing every repository. Null when the caller reaches every repository
+ * (a site administrator).
+ */
+export function reachableRows(c: Caller, columns: readonly string[]): Sql | null {
+  const cols = sql.join(columns.map((name) => sql`x.${sql.id(name)}`));
+  const publicOf = (owners: Sql) => sql`select ${cols} from repository x where not x.is_private and x.owner_id in (${owners})`;
+  if (!c.doer || c.token?.publicOnly) return publicOf(sql`select o.id from "user" o where o.visibility = 'public'`);
+  if (c.siteAdmin) return null;
+  const uid = c.doer.id;
+  const mine = sql.join(
+    [
+      sql`select ${cols} from repository x where x.owner_id = ${uid}`,
+      sql`select ${cols} from collaboration c join repository x on x.id = c.repo_id where c.user_id = ${uid}`,
+      sql`select ${cols} from repository x where x.owner_id in (select t.org_id from team_user tu join team t on t.id = tu.team_id
+        where tu.uid = ${uid} and t.includes_all_repositories)`,
+      sql`select ${cols} from team_user tu join team t on t.id = tu.team_id
+        join team_repo tr on tr.team_id = t.id join repository x on x.id = tr.repo_id and x.owner_id = t.org_id
+        where tu.uid = ${uid}`,
+      publicOf(sql`select o.id from "user" o
+        where o.visibility in ('public', 'limited') or o.id in (select ou.org_id from org_user ou where ou.uid = ${uid})`),
+    ],
+    ' union ',
+  );
+  if (!c.token?.repoIds) return mine;
+  const only = c.token.repoIds.length ? sql`in (${sql.list(c.token.repoIds)})` : sql`is null`;
+  return sql`select * from (${mine}) x where x.id ${only}`;
 }
 
 /**
@@ -92,9 +105,17 @@ export function reachable(c: Caller): Sql {
  * at most `MAX_RESPONSE_ITEMS`, so that is a text per size; later pages keep parameters, not a text each.
  */
 export function pageCut(page: Page | null): Sql {
-  if (!page) return sql('');
-  if (page.offset === 0 && Number.isSafeInteger(page.limit) && page.limit > 0) return sql(` limit ${page.limit}`);
-  return sql(' limit ? offset ?', page.limit, page.offset);
+  if (!page) return sql.empty;
+  if (page.offset === 0 && Number.isSafeInteger(page.limit) && page.limit > 0) return sql.raw(` limit ${page.limit}`);
+  return sql` limit ${page.limit} offset ${page.offset}`;
+}
+
+/** The statement of `pageWithTotal`. */
+export function pageWithTotalSql(table: string, alias: string, where: Sql, order: Sql, page: Page | null, total?: Sql): Sql {
+  const from = sql`${sql.id(table)} ${sql.id(alias)}`;
+  const count = total ?? sql`select count(*)::int from ${from} where ${where}`;
+  return sql`select c.n as ${sql.id(TOTAL)}, p.* from (${count}) c(n)
+      left join lateral (select ${sql.id(alias)}.* from ${from} where ${where} order by ${order}${pageCut(page)}) p on true`;
 }
 
 /**
@@ -113,14 +134,7 @@ export async function pageWithTotal(
   page: Page | null,
   total?: Sql,
 ): Promise<{ rows: Record<string, unknown>[]; total: number }> {
-  const count = total ?? sql(`select count(*)::int from "${table}" ${alias} where ${where.sql}`, ...where.params);
-  const cut = pageCut(page);
-  const rows = await executeSql(
-    em,
-    `select c.n as "${TOTAL}", p.* from (${count.sql}) c(n)
-      left join lateral (select ${alias}.* from "${table}" ${alias} where ${where.sql} order by ${order.sql}${cut.sql}) p on true`,
-    [...count.params, ...where.params, ...order.params, ...cut.params],
-  );
+  const rows = await executeSql(em, pageWithTotalSql(table, alias, where, order, page, total));
   return { rows: rows.filter((row) => row.id != null), total: Number(rows[0]?.[TOTAL] ?? 0) };
 }
 
@@ -164,24 +178,18 @@ async function pageWithKeptTotal(
   order: Sql,
   page: Page | null,
 ): Promise<{ rows: Record<string, unknown>[]; total: number }> {
-  const key = `${where.sql}\0${JSON.stringify(where.params)}`;
+  const key = `${where.text}\0${JSON.stringify(where.values)}`;
   // Inside a transaction, its own changes are visible before its bump is: neither read nor keep.
   const keep = key.length <= MAX_KEY && !em.isInTransaction();
   const memo = keep ? kept.get(key) : undefined;
   // The count is an uncorrelated subquery (an InitPlan), which PostgreSQL runs only when the CASE
   // reaches it: not at all when the version read is the memo's.
-  const count = sql(
-    `select s.v::text, case when s.v = ?::bigint then null else (select count(*)::int from "repository" r where ${where.sql}) end
-    from (select (select v from "repo_search_version" where id = 1) v) s`,
-    memo ? String(memo.v) : null,
-    ...where.params,
-  );
-  const cut = pageCut(page);
+  const count = sql`select s.v::text, case when s.v = ${memo ? String(memo.v) : null}::bigint then null else (select count(*)::int from "repository" r where ${where}) end
+    from (select (select v from "repo_search_version" where id = 1) v) s`;
   const rows = await executeSql(
     em,
-    `select c.v as "${VERSION}", c.n as "${TOTAL}", p.* from (${count.sql}) c(v, n)
-      left join lateral (select r.* from "repository" r where ${where.sql} order by ${order.sql}${cut.sql}) p on true`,
-    [...count.params, ...where.params, ...order.params, ...cut.params],
+    sql`select c.v as ${sql.id(VERSION)}, c.n as ${sql.id(TOTAL)}, p.* from (${count}) c(v, n)
+      left join lateral (select r.* from "repository" r where ${where} order by ${order}${pageCut(page)}) p on true`,
   );
   const first = rows[0];
   const v = first?.[VERSION] == null ? null : Number(first[VERSION]);
@@ -197,7 +205,7 @@ async function pageWithKeptTotal(
   return { rows: rows.filter((row) => row.id != null), total };
 }
 
-export const ORDER_BY_ID = sql('r.id asc');
+export const ORDER_BY_ID = sql`r.id asc`;
 
 const SORTS: Record<string, string> = {
   alpha: 'r.owner_name {d}, r.lower_name {d}',
@@ -229,16 +237,16 @@ export function searchCondition(c: Caller, q: QueryOf<'RepoSearch'>): { where: S
   // An unknown mode was refused by the row's declaration (422 "Invalid search mode").
   switch (q.mode) {
     case 'source':
-      parts.push(sql('not r.is_fork and not r.is_mirror'));
+      parts.push(sql`not r.is_fork and not r.is_mirror`);
       break;
     case 'fork':
-      parts.push(sql('r.is_fork'));
+      parts.push(sql`r.is_fork`);
       break;
     case 'mirror':
-      parts.push(sql('r.is_mirror'));
+      parts.push(sql`r.is_mirror`);
       break;
     case 'collaborative':
-      parts.push(sql('not r.is_mirror'));
+      parts.push(sql`not r.is_mirror`);
       collaborate = true;
       break;
     default:
@@ -249,54 +257,47 @@ export function searchCondition(c: Caller, q: QueryOf<'RepoSearch'>): { where: S
   const uid = q.uid ?? 0;
   const teamId = q.team_id ?? 0;
   const starredBy = q.starredBy ?? 0;
-  if ([uid, teamId, starredBy].some((id) => id > INT32_MAX)) parts.push(sql('false'));
+  if ([uid, teamId, starredBy].some((id) => id > INT32_MAX)) parts.push(sql`false`);
   else if (uid > 0) {
-    const owned = sql('r.owner_id = ?', uid);
-    const collab = and([sql('r.owner_id <> ?', uid), or([viaCollaboration(uid), viaTeam(uid)])]);
+    const owned = sql`r.owner_id = ${uid}`;
+    const collab = and([sql`r.owner_id <> ${uid}`, or([viaCollaboration(uid), viaTeam(uid)])]);
     parts.push(collaborate === false ? owned : collaborate === true ? collab : or([owned, collab]));
   }
-  if (teamId > 0 && teamId <= INT32_MAX) parts.push(sql('r.id in (select repo_id from team_repo where team_id = ?)', teamId));
-  if (starredBy > 0 && starredBy <= INT32_MAX) parts.push(sql('r.id in (select repo_id from star where uid = ?)', starredBy));
+  if (teamId > 0 && teamId <= INT32_MAX) parts.push(sql`r.id in (select repo_id from team_repo where team_id = ${teamId})`);
+  if (starredBy > 0 && starredBy <= INT32_MAX) parts.push(sql`r.id in (select repo_id from star where uid = ${starredBy})`);
   for (const [param, column] of [
-    ['is_private', 'r.is_private'],
-    ['template', 'r.is_template'],
-    ['archived', 'r.is_archived'],
+    ['is_private', sql`r.is_private`],
+    ['template', sql`r.is_template`],
+    ['archived', sql`r.is_archived`],
   ] as const) {
     const v = q[param];
-    if (v !== undefined) parts.push(sql(v ? column : `not ${column}`));
+    if (v !== undefined) parts.push(v ? column : sql`not ${column}`);
   }
 
   const keyword = (q.q ?? '').trim();
   if (keyword) {
     const words = keyword.split(',').filter((w) => w !== '');
     const topicOnly = q.topic === true;
-    const topicMatch = (w: string) => (topicOnly ? sql('t.name = ?', w.toLowerCase()) : sql(`t.name like ? escape '\\'`, likeArg(w)));
-    const byTopic = sql(
-      `select rt.repo_id from repo_topic rt join topic t on t.id = rt.topic_id where ${or(words.map(topicMatch)).sql}`,
-      ...words.flatMap((w) => topicMatch(w).params),
-    );
-    if (topicOnly) parts.push(sql(`r.id in (${byTopic.sql})`, ...byTopic.params));
+    const topicMatch = (w: string) => (topicOnly ? sql`t.name = ${w.toLowerCase()}` : sql`t.name like ${likeArg(w)} escape '\\'`);
+    const byTopic = sql`select rt.repo_id from repo_topic rt join topic t on t.id = rt.topic_id where ${or(words.map(topicMatch))}`;
+    if (topicOnly) parts.push(sql`r.id in (${byTopic})`);
     else {
       // One set of the repositories matching by name, description, topic or owner/name, each part read
       // from its own index (migration KeywordSearch): OR'ed with the rest of the condition, the parts
       // could only be tested repository by repository.
       const likes: Sql[] = [byTopic];
       for (const w of words) {
-        likes.push(sql(`select x.id from repository x where x.lower_name like ? escape '\\'`, likeArg(w)));
+        likes.push(sql`select x.id from repository x where x.lower_name like ${likeArg(w)} escape '\\'`);
         if (q.includeDesc === true)
-          likes.push(sql(`select x.id from repository x where lower(x.description) like ? escape '\\'`, likeArg(w)));
+          likes.push(sql`select x.id from repository x where lower(x.description) like ${likeArg(w)} escape '\\'`);
       }
       const pieces = keyword.split('/');
       if (teamId === 0 && pieces.length === 2) {
         likes.push(
-          sql(
-            `select x.id from repository x where lower(x.owner_name) like ? escape '\\' and x.lower_name like ? escape '\\'`,
-            likeArg(pieces[0]),
-            likeArg(pieces[1]),
-          ),
+          sql`select x.id from repository x where lower(x.owner_name) like ${likeArg(pieces[0])} escape '\\' and x.lower_name like ${likeArg(pieces[1])} escape '\\'`,
         );
       }
-      parts.push(sql(`r.id in (${likes.map((l) => l.sql).join(' union all ')})`, ...likes.flatMap((l) => l.params)));
+      parts.push(sql`r.id in (${sql.join(likes, ' union all ')})`);
     }
   }
 
@@ -311,8 +312,8 @@ export function searchCondition(c: Caller, q: QueryOf<'RepoSearch'>): { where: S
   const priority = q.priority_owner_id ?? 0;
   const orderSql =
     priority > 0 && priority <= INT32_MAX
-      ? sql(`case when r.owner_id = ? then 0 else 1 end, ${order}, r.id asc`, priority)
-      : sql(`${order}, r.id asc`);
+      ? sql`case when r.owner_id = ${priority} then 0 else 1 end, ${sql.raw(order)}, r.id asc`
+      : sql`${sql.raw(order)}, r.id asc`;
   return { where: and(parts), order: orderSql };
 }
 
@@ -341,13 +342,14 @@ const ORDER_BY: Record<string, string> = {
 export function orderByParam(v: string | null): Sql {
   const key = v || 'name';
   if (!Object.hasOwn(ORDER_BY, key)) throw unprocessable(`Invalid order_by: "${key}"`);
-  return sql(`${ORDER_BY[key]}, r.id asc`);
+  return sql`${sql.raw(ORDER_BY[key])}, r.id asc`;
 }
 
 /** Repositories owned by `ownerId`, plus (for the owner) those they collaborate on. */
-export const ownedBy = (ownerId: number) => sql('r.owner_id = ?', ownerId);
-export const ownedOrCollaborating = (uid: number) => or([sql('r.owner_id = ?', uid), viaCollaboration(uid), viaTeam(uid)]);
-export const starredBy = (uid: number) => sql('r.id in (select repo_id from star where uid = ?)', uid);
-export const watchedBy = (uid: number) => sql('r.id in (select repo_id from watch where user_id = ? and mode in (1, 3))', uid);
-export const forksOf = (repoId: number) => sql('r.fork_id = ?', repoId);
+export const ownedBy = (ownerId: number) => sql`r.owner_id = ${ownerId}`;
+export const ownedOrCollaborating = (uid: number) => or([sql`r.owner_id = ${uid}`, viaCollaboration(uid), viaTeam(uid)]);
+export const starredBy = (uid: number) => sql`r.id in (select repo_id from star where uid = ${uid})`;
+export const watchedBy = (uid: number) => sql`r.id in (select repo_id from watch where user_id = ${uid} and mode in (1, 3))`;
+export const forksOf = (repoId: number) => sql`r.fork_id = ${repoId}`;
 export { and as allOf };
+export type { Sql };

@@ -27,6 +27,7 @@ import { Migration20261129050000KeywordSearch } from './Migration20261129050000K
 import { Migration20261129051000IssueSearchOrder } from './Migration20261129051000IssueSearchOrder.ts';
 import { Migration20261129070000ChangeMarks } from './Migration20261129070000ChangeMarks.ts';
 import { Migration20261129080000HotWriteFunctions } from './Migration20261129080000HotWriteFunctions.ts';
+import { Migration20261129083700PublicRepoOwners } from './Migration20261129083700PublicRepoOwners.ts';
 
 /** Committed migrations, applied in this order at start (`cli migrate` runs them alone). */
 export const migrations = [
@@ -59,4 +60,5 @@ export const migrations = [
   { name: 'Migration20261129051000IssueSearchOrder', class: Migration20261129051000IssueSearchOrder },
   { name: 'Migration20261129070000ChangeMarks', class: Migration20261129070000ChangeMarks },
   { name: 'Migration20261129080000HotWriteFunctions', class: Migration20261129080000HotWriteFunctions },
+  { name: 'Migration20261129083700PublicRepoOwners', class: Migration20261129083700PublicRepoOwners },
 ];

@@ -19,7 +19,7 @@ const sql = <T>(q: string, params: unknown[] = []): Promise<T[]> => env.db.db.or
 async function freshCount(u: TestUser | undefined, query: Query): Promise<number> {
   const caller: Caller = { doer: u ? ({ id: u.id } as IUser) : null, siteAdmin: false, token: null };
   const { where } = searchCondition(caller, query as QueryOf<'RepoSearch'>);
-  const [{ n }] = await sql<{ n: number }>(`select count(*)::int as n from repository r where ${where.sql}`, where.params);
+  const [{ n }] = await sql<{ n: number }>(`select count(*)::int as n from repository r where ${where.text}`, [...where.values]);
   return n;
 }
 

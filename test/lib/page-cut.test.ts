@@ -5,22 +5,26 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { pageCut } from '../../lib/repos/search.ts';
+import type { Sql } from '../../model/sql.ts';
 
 test('the first page: the limit in the text, no parameters', () => {
-  assert.equal(pageCut({ page: 1, limit: 50, offset: 0 }), { sql: ' limit 50', params: [] });
-  assert.equal(pageCut({ page: 1, limit: 1, offset: 0 }), { sql: ' limit 1', params: [] });
+  const text = (s: Sql) => ({ text: s.text, values: [...s.values] });
+  assert.equal(text(pageCut({ page: 1, limit: 50, offset: 0 })), { text: ' limit 50', values: [] });
+  assert.equal(text(pageCut({ page: 1, limit: 1, offset: 0 })), { text: ' limit 1', values: [] });
 });
 
 test('later pages: limit and offset as parameters, one text for all of them', () => {
   const second = pageCut({ page: 2, limit: 50, offset: 50 });
   const far = pageCut({ page: 900, limit: 10, offset: 8990 });
-  assert.equal(second, { sql: ' limit ? offset ?', params: [50, 50] });
-  assert.is(far.sql, second.sql);
-  assert.equal(far.params, [10, 8990]);
+  assert.is(second.text, ' limit ? offset ?');
+  assert.equal([...second.values], [50, 50]);
+  assert.is(far.text, second.text);
+  assert.equal([...far.values], [10, 8990]);
 });
 
 test('no page: no cut', () => {
-  assert.equal(pageCut(null), { sql: '', params: [] });
+  assert.is(pageCut(null).text, '');
+  assert.equal([...pageCut(null).values], []);
 });
 
 test.run();

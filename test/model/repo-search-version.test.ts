@@ -93,10 +93,10 @@ test('every table and column a kept-total condition reads bumps repo_search_vers
   for (const where of conditions()) {
     // PostgreSQL before 17 does not print the left side of a hashed subplan's test: the outer
     // repository's columns are read off the condition's text (`r.` is only ever the listed repository).
-    for (const m of where.sql.matchAll(/\br\.([a-z_][a-z0-9_]*)/g)) reads.add(`repository.${m[1]}`);
+    for (const m of where.text.matchAll(/\br\.([a-z_][a-z0-9_]*)/g)) reads.add(`repository.${m[1]}`);
     const [row] = await sql<{ 'QUERY PLAN': unknown }>(
-      `explain (verbose, format json) select count(*) from repository r where ${where.sql}`,
-      where.params,
+      `explain (verbose, format json) select count(*) from repository r where ${where.text}`,
+      [...where.values],
     );
     const raw = row['QUERY PLAN'];
     const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan: PlanNode }[];
