@@ -457,13 +457,10 @@ function connectionCalls(files: { name: string; text: string }[]): string[] {
   return out.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
 }
 
-/** Statements of these files are reworked by the hot-write change, which moves them to model/sql.ts. */
-const CONNECTION_EXEMPT = new Set(['lib/activity/feeds.ts']);
-
 test('no file outside model/ calls getConnection( or getKnex( (statements go through model/sql.ts)', () => {
   const files = appFiles();
   assert.ok(files.length > 100);
-  assert.equal(connectionCalls(files.filter((f) => !f.name.startsWith('model/') && !CONNECTION_EXEMPT.has(f.name))), []);
+  assert.equal(connectionCalls(files.filter((f) => !f.name.startsWith('model/'))), []);
 });
 
 test('the connection check sees a direct call when there is one', () => {
@@ -500,13 +497,10 @@ function issueCitations(files: { name: string; text: string }[]): string[] {
   return out;
 }
 
-/** Files reworked by the hot-write and the query changes, whose comments those changes rewrite. */
-const CITATIONS_EXEMPT = new Set(['lib/issues/query.ts', 'lib/repos/search.ts']);
-
 test('no comment cites an issue number (it states the invariant), in sources, tests, benchmarks and tools', () => {
   const files = execFileSync('git', ['ls-files', '*.ts'], { cwd: root, encoding: 'utf8' })
     .split('\n')
-    .filter((f) => f && !CITATIONS_EXEMPT.has(f) && fs.existsSync(path.join(root, f)))
+    .filter((f) => f && fs.existsSync(path.join(root, f)))
     .map((name) => ({ name, text: fs.readFileSync(path.join(root, name), 'utf8') }));
   assert.ok(files.some((f) => f.name.startsWith('test/')) && files.some((f) => f.name.startsWith('bench/')));
   assert.equal(issueCitations(files), []);

@@ -22,7 +22,7 @@ import { User, type IUser } from '../../model/user.ts';
 import { Repository, type IRepository } from '../../model/repo.ts';
 import { Watch } from '../../model/star.ts';
 import { intArray, jsonList, plainRows } from '../../model/raw.ts';
-import { readRows } from '../../model/sql.ts';
+import { allOf, executeSql, readRows, sql, type Sql } from '../../model/sql.ts';
 import { tailWrite, type WriteQueue } from '../db/counters.ts';
 import { WATCHING } from '../repos/index.ts';
 import { Slot, type ReadAhead } from '../http/read-ahead.ts';
@@ -31,7 +31,7 @@ import { CommentType, Comment, type IComment } from '../../model/issue.ts';
 import { numberPending } from '../issues/index.ts';
 import type { ITeam } from '../../model/org.ts';
 import { readersOf, userById, type UnitName } from '../auth/perm.ts';
-import { reachable, type Caller, type Sql } from '../repos/index.ts';
+import { reachableRepos, type Caller } from '../repos/index.ts';
 import type { Page } from '../http/paging.ts';
 import { onEvent, type EventOf, type PushCommit, type RepoEvent } from './events.ts';
 
@@ -355,9 +355,6 @@ export interface FeedQuery {
   date?: string | null;
 }
 
-const sql = (s: string, ...params: unknown[]): Sql => ({ sql: s, params });
-const andAll = (parts: Sql[]): Sql => sql(parts.map((p) => `(${p.sql})`).join(' and ') || 'true', ...parts.flatMap((p) => p.params));
-
 /**
  * Whose activities the caller may see (Forgejo's activityQueryCondition): anonymous callers and
  * public-only tokens those of public users who show their activity; signed-in callers also limited
@@ -366,24 +363,20 @@ const andAll = (parts: Sql[]): Sql => sql(parts.map((p) => `(${p.sql})`).join(' 
 function actorCondition(c: Caller, q: FeedQuery): Sql | null {
   if (c.siteAdmin) return null;
   if (!c.doer || c.token?.publicOnly) {
-    return sql(`a.act_user_id in (select u.id from "user" u where not u.hide_activity and u.visibility = 'public')`);
+    return sql`a.act_user_id in (select u.id from "user" u where not u.hide_activity and u.visibility = 'public')`;
   }
   const extra = !q.user
-    ? sql('false')
+    ? sql`false`
     : q.user.type === 1
-      ? sql('u.id = ?', q.user.id)
-      : sql('u.type = 1 and u.id in (select tu.org_id from team_user tu where tu.uid = ?)', q.user.id);
-  return sql(
-    `a.act_user_id in (select u.id from "user" u where (not u.hide_activity and u.visibility in ('public', 'limited')) or u.id = ? or (${extra.sql}))`,
-    c.doer.id,
-    ...extra.params,
-  );
+      ? sql`u.id = ${q.user.id}`
+      : sql`u.type = 1 and u.id in (select tu.org_id from team_user tu where tu.uid = ${q.user.id})`;
+  return sql`a.act_user_id in (select u.id from "user" u where (not u.hide_activity and u.visibility in ('public', 'limited')) or u.id = ${c.doer.id} or (${extra}))`;
 }
 
 function teamRepos(team: ITeam): Sql {
   return team.includesAllRepositories
-    ? sql('r.owner_id = ?', team.orgId)
-    : sql('a.repo_id in (select tr.repo_id from team_repo tr where tr.team_id = ?)', team.id);
+    ? sql`r.owner_id = ${team.orgId}`
+    : sql`a.repo_id in (select tr.repo_id from team_repo tr where tr.team_id = ${team.id})`;
 }
 
 /** The UTC day named by `YYYY-MM-DD`, or null. */
@@ -398,37 +391,32 @@ export function dayRange(date: string): [Date, Date] | null {
 /** WHERE over `action a join repository r`. */
 function feedCondition(c: Caller, q: FeedQuery): Sql {
   const parts: Sql[] = [];
-  if (q.onlyPerformedByActor) parts.push(sql('a.user_id = a.act_user_id'));
+  if (q.onlyPerformedByActor) parts.push(sql`a.user_id = a.act_user_id`);
   const actor = actorCondition(c, q);
   if (actor) parts.push(actor);
   // The caller must reach the repository (token kinds included: public-only and repo-specific tokens
   // give no administrator view, spec "token kinds").
-  const reach = reachable(c);
-  parts.push(reach);
-  if (q.repo) parts.push(sql('a.repo_id = ?', q.repo.id));
+  parts.push(reachableRepos(c));
+  if (q.repo) parts.push(sql`a.repo_id = ${q.repo.id}`);
   if (q.team) parts.push(teamRepos(q.team));
   if (q.user) {
-    parts.push(sql('a.user_id = ?', q.user.id));
-    if (q.onlyPerformedBy) parts.push(sql('a.act_user_id = ?', q.user.id));
+    parts.push(sql`a.user_id = ${q.user.id}`);
+    if (q.onlyPerformedBy) parts.push(sql`a.act_user_id = ${q.user.id}`);
   }
-  if (!q.includePrivate) parts.push(sql('not r.is_private'));
+  if (!q.includePrivate) parts.push(sql`not r.is_private`);
   const day = q.date ? dayRange(q.date) : null;
-  if (day) parts.push(sql('a.created_at >= ? and a.created_at < ?', day[0], day[1]));
-  return andAll(parts);
+  if (day) parts.push(sql`a.created_at >= ${day[0]} and a.created_at < ${day[1]}`);
+  return allOf(parts);
 }
 
 /** One page of a feed, newest first, and the number of rows in it. */
 export async function findFeeds(em: EntityManager, c: Caller, q: FeedQuery, page: Page): Promise<{ rows: IAction[]; total: number }> {
   const where = feedCondition(c, q);
-  const conn = em.getConnection();
-  const tx = em.getTransactionContext();
-  const from = 'action a join repository r on r.id = a.repo_id';
-  const count: { n: number }[] = await conn.execute(`select count(*)::int as n from ${from} where ${where.sql}`, where.params, 'all', tx);
-  const ids: { id: number }[] = await conn.execute(
-    `select a.id from ${from} where ${where.sql} order by a.created_at desc, a.id desc limit ${page.limit} offset ${page.offset}`,
-    where.params,
-    'all',
-    tx,
+  const from = sql`action a join repository r on r.id = a.repo_id`;
+  const count = await executeSql<{ n: number }>(em, sql`select count(*)::int as n from ${from} where ${where}`);
+  const ids = await executeSql<{ id: number }>(
+    em,
+    sql`select a.id from ${from} where ${where} order by a.created_at desc, a.id desc limit ${page.limit} offset ${page.offset}`,
   );
   const found = ids.length ? await em.find(Action, { id: { $in: ids.map((r) => Number(r.id)) } }) : [];
   const byId = new Map(found.map((a) => [a.id, a]));
@@ -448,16 +436,14 @@ const HEATMAP_DAYS = 371;
  */
 export async function heatmapOf(em: EntityManager, c: Caller, user: IUser): Promise<{ timestamp: number; contributions: number }[]> {
   if (!activityReadable(user, c)) return [];
-  const where = andAll([
+  const where = allOf([
     feedCondition(c, { user, includePrivate: true, onlyPerformedBy: user.type !== 1 }),
-    sql('a.created_at >= ?', new Date(Date.now() - HEATMAP_DAYS * 86_400_000)),
+    sql`a.created_at >= ${new Date(Date.now() - HEATMAP_DAYS * 86_400_000)}`,
   ]);
-  const rows: { ts: number; n: number }[] = await em.getConnection().execute(
-    `select (floor(extract(epoch from a.created_at) / 900) * 900)::bigint as ts, count(*)::int as n
-       from action a join repository r on r.id = a.repo_id where ${where.sql} group by ts order by ts`,
-    where.params,
-    'all',
-    em.getTransactionContext(),
+  const rows = await executeSql<{ ts: number; n: number }>(
+    em,
+    sql`select (floor(extract(epoch from a.created_at) / 900) * 900)::bigint as ts, count(*)::int as n
+       from action a join repository r on r.id = a.repo_id where ${where} group by ts order by ts`,
   );
   return rows.map((r) => ({ timestamp: Number(r.ts), contributions: Number(r.n) }));
 }

@@ -122,7 +122,7 @@ export function orderSql(sort: string | null, priorityRepoId = 0): Sql {
 /**
  * The number of open issues and/or pulls of a repository, read from its counters (num_open_issues,
  * num_open_pulls: kept exact in SQL by every write that creates, closes, reopens or deletes one, lib/issues/issues.ts),
- * when the filter asks for nothing else; else null, and the list counts. Issue 10: at 10,000 open issues
+ * when the filter asks for nothing else; else null, and the list counts. At 10,000 open issues
  * the count was the one part of the page that grew with the data (about 2 ms of PostgreSQL per page).
  */
 export function openTotalSql(repoId: number, f: IssueFilter): Sql | null {

@@ -32,20 +32,5 @@ export type { RepoRecord } from './repos.ts';
 import { pageCut, pageWithTotal, reachable as reachableRepos, reachableRows, type Caller } from './search.ts';
 export { pageCut, pageWithTotal, reachableRows, reachableRepos };
 export type { Caller };
-
-/**
- * A condition as text with `?` placeholders and its values, in order: the form of callers that still
- * build their statements as text (lib/activity/feeds.ts). New code composes model/sql.ts fragments.
- */
-export interface Sql {
-  sql: string;
-  params: unknown[];
-}
-
-/** `reachableRepos` (the repositories the caller can reach, over `repository r`) as text and values. */
-export const reachable = (c: Caller): Sql => {
-  const where = reachableRepos(c);
-  return { sql: where.text, params: [...where.values] };
-};
 export { recountStarsAndWatches, WATCHING } from './social.ts';
 export { ensureWikiRepo } from './wiki.ts';

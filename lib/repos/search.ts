@@ -56,7 +56,7 @@ export function reachable(c: Caller): Sql {
   if (c.siteAdmin) return sql`true`;
   const mine = accessibleTo(c.doer.id);
   // Spec, token kinds: a repo-specific token's listings hold its repositories only, public ones
-  // elsewhere included (issue 11's probe finding).
+  // elsewhere included.
   if (c.token?.repoIds) {
     if (c.token.repoIds.length === 0) return sql`false`;
     return and([sql`r.id in (${sql.list(c.token.repoIds)})`, mine]);
@@ -100,7 +100,7 @@ export function reachableRows(c: Caller, columns: readonly string[]): Sql | null
  * LIMIT and OFFSET of a page for a named statement. The first page's limit is written into the text:
  * as a parameter, PostgreSQL's generic plan assumes it returns a tenth of the rows, so it costs more
  * than a custom plan for 50 rows once the table is large, and the statement was planned again on
- * every execution (issue 10: 2 to 5 ms of planning per `GET /repos/search` at 10,000 repositories,
+ * every execution (2 to 5 ms of planning per `GET /repos/search` at 10,000 repositories,
  * none at 100, where the generic plan won; it runs the same index scan in 0.1 to 0.3 ms). Limits are
  * at most `MAX_RESPONSE_ITEMS`, so that is a text per size; later pages keep parameters, not a text each.
  */
@@ -159,7 +159,7 @@ export async function findRepos(
 
 /**
  * Totals of repository conditions (by SQL text and parameters, which name the caller and every
- * filter) with the `repo_search_version` they were counted at. Issue 10: the exact total of a search
+ * filter) with the `repo_search_version` they were counted at. The exact total of a search
  * counts every repository the caller can see (3 ms of PostgreSQL at 10,000), while its page is an index
  * scan. A kept total is used only when the statement reads the same version, that is when no
  * transaction that could change it has committed since it was counted (the triggers bump the version
@@ -253,7 +253,7 @@ export function searchCondition(c: Caller, q: QueryOf<'RepoSearch'>): { where: S
       break;
   }
 
-  // Ids are Go's Atoi (0: not given); one beyond the `integer` columns names nothing (issue 9, item 7).
+  // Ids are Go's Atoi (0: not given); one beyond the `integer` columns names nothing.
   const uid = q.uid ?? 0;
   const teamId = q.team_id ?? 0;
   const starredBy = q.starredBy ?? 0;
