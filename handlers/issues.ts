@@ -23,7 +23,7 @@ import { pullsToApi } from '../lib/pulls/api/pull.ts';
 import { orgApiUrl, toApiLabel } from '../lib/issues/api/label.ts';
 import { fmtTime, ZERO_TIME } from '../model/time.ts';
 import { emitIssueChanges, emitIssueEvent, snapshotIssue } from '../lib/issues/events.ts';
-import { openIssue } from '../lib/issues/create.ts';
+import { issueToOpen, openIssue } from '../lib/issues/create.ts';
 import { canReadIssue, canWriteIssues, labelIdsOf, positiveInt, wholeSecondsOf } from '../lib/issues/issues.ts';
 import {
   addLabels,
@@ -223,63 +223,24 @@ export const search: Handler<never, SearchQuery> = async (c) => {
 
 export const get: Handler = async (c) => json(200, await apiOf(c, need(c.issue, 'issue')));
 
-/** A deadline on creation is kept to the second (Forgejo's CreateIssue); Go's zero time means none. */
-function deadlineOnCreate(raw: string | undefined): Date | null {
-  if (raw === undefined) return null;
-  const t = parseBodyTime(raw, 'Deadline');
-  return t.zero ? null : t.date;
-}
-
-/**
- * POST {R}/issues. Labels, assignees, milestone and deadline need write access to the issues unit;
- * Forgejo silently drops them for other callers, and drops unknown labels and milestones too.
- */
+/** POST {R}/issues: what the caller may set is decided by lib/issues/create.ts issueToOpen. */
 export const create = writesAtEnd(
   plainContext(
     signedIn<CreateIssueOption>(async (c) => {
       const { repo, owner, perm } = need(c.repo, 'repo');
-      const doer = c.auth.doer;
-      const b = c.body;
-      const title = b.title.trim();
-      if (title === '') throw unprocessable('[Title]: Required');
-      const writer = perm.canWrite('issues');
-      const deadline = writer ? deadlineOnCreate(b.due_date) : null;
-      const assignees = writer ? await assignableUsers(c.em, repo, owner, b.assignee, b.assignees) : [];
-      const labels = writer && b.labels?.length ? await resolveLabelOption(c.em, repo, ownerIsOrg(c), b.labels) : [];
-      const milestoneId =
-        writer &&
-        b.milestone &&
-        b.milestone > 0 &&
-        b.milestone <= 2 ** 31 - 1 &&
-        (await c.em.count(Milestone, { id: b.milestone, repoId: repo.id })) > 0
-          ? b.milestone
-          : 0;
-
+      const wanted = await issueToOpen(c.em, repo, owner, perm.canWrite('issues'), c.body);
       // The chain read the repository, its owner and units, and this route changes none: its notifications,
       // feeds and hooks reuse them.
       knownRepo(c.ahead, repo, owner, perm.enabled);
-      const { issue, pending } = await openIssue(c, {
-        repo,
-        title,
-        content: b.body ?? '',
-        ref: b.ref ?? '',
-        deadline,
-        milestoneId,
-        labels,
-        assignees,
-        closed: !!b.closed,
-      });
+      const { issue, pending } = await openIssue(c, wanted);
       // The repository is only named, the poster is the caller, and what it was not given it has none of.
       const none = [
-        ...(labels.length ? [] : ['labels' as const]),
-        ...(assignees.length ? [] : ['assignees' as const]),
+        ...(wanted.labels.length ? [] : ['labels' as const]),
+        ...(wanted.assignees.length ? [] : ['assignees' as const]),
         'attachments' as const,
       ];
-      const answer = () =>
-        issueToApi(c.em, c.config, viewerOf(c), issue, {
-          attachments: c.config.ATTACHMENT.ENABLED,
-          known: { repos: [repo], users: [doer], none },
-        });
+      const known = { repos: [repo], users: [c.auth.doer], none };
+      const answer = () => issueToApi(c.em, c.config, viewerOf(c), issue, { attachments: c.config.ATTACHMENT.ENABLED, known });
       // A number taken with COMMIT is known once it has committed.
       return json(201, pending ? new AfterCommit(answer) : await answer());
     }),

@@ -12,7 +12,20 @@ import type { IUser } from '../../model/user.ts';
 import { Comment, Issue, type IComment, type IIssue } from '../../model/issue.ts';
 import { plainRows } from '../../model/raw.ts';
 import { learnCountersOf } from '../db/counters.ts';
-import { addLabels, dropDuplicateScopes, setAssignees, setClosed, setMilestone } from './edit.ts';
+import type { EntityManager } from '@mikro-orm/core';
+import { Milestone } from '../../model/milestone.ts';
+import type { CreateIssueOption } from '../../model/schemas/issue.ts';
+import { unprocessable } from '../http/errors.ts';
+import {
+  addLabels,
+  assignableUsers,
+  dropDuplicateScopes,
+  parseBodyTime,
+  resolveLabelOption,
+  setAssignees,
+  setClosed,
+  setMilestone,
+} from './edit.ts';
 import { emitCommentEvent, emitIssueEvent, insertWithEventEarly, newRowEarly, type SignedEmitState } from './events.ts';
 import { commentAtCommit, commentInsert, countNewComment, createIssue, insertAlone, numberPending, recountComments } from './issues.ts';
 
@@ -27,6 +40,41 @@ export interface NewIssue {
   labels: ILabel[];
   assignees: IUser[];
   closed: boolean;
+}
+
+/** A deadline on creation is kept to the second (Forgejo's CreateIssue); Go's zero time means none. */
+function deadlineOnCreate(raw: string | undefined): Date | null {
+  if (raw === undefined) return null;
+  const t = parseBodyTime(raw, 'Deadline');
+  return t.zero ? null : t.date;
+}
+
+/**
+ * The issue a caller asks to open in `repo` (the API's CreateIssueOption). Labels, assignees, milestone
+ * and deadline need write access to the issues unit (`writer`): Forgejo silently drops them for other
+ * callers, and drops unknown labels and milestones too. An empty title is refused (422).
+ */
+export async function issueToOpen(
+  em: EntityManager,
+  repo: IRepository,
+  owner: IUser,
+  writer: boolean,
+  b: CreateIssueOption,
+): Promise<NewIssue> {
+  const title = b.title.trim();
+  if (title === '') throw unprocessable('[Title]: Required');
+  const deadline = writer ? deadlineOnCreate(b.due_date) : null;
+  const assignees = writer ? await assignableUsers(em, repo, owner, b.assignee, b.assignees) : [];
+  const labels = writer && b.labels?.length ? await resolveLabelOption(em, repo, owner.type === 1, b.labels) : [];
+  const milestoneId =
+    writer &&
+    b.milestone &&
+    b.milestone > 0 &&
+    b.milestone <= 2 ** 31 - 1 &&
+    (await em.count(Milestone, { id: b.milestone, repoId: repo.id })) > 0
+      ? b.milestone
+      : 0;
+  return { repo, title, content: b.body ?? '', ref: b.ref ?? '', deadline, milestoneId, labels, assignees, closed: !!b.closed };
 }
 
 /**
