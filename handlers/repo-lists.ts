@@ -20,16 +20,17 @@ import type { QueryOf } from '../model/schemas/query.ts';
 
 export const callerOf = (s: RequestState): Caller => ({ doer: s.auth.doer, siteAdmin: isSiteAdmin(s), token: s.auth.token });
 
-async function page(s: RequestState, where: Sql, order: Sql) {
+/** `prepared`: the condition has no keyword, so its plan is the same for any values (lib/repos/search.ts pageWithTotal). */
+async function page(s: RequestState, where: Sql, order: Sql, prepared = true) {
   const p = pageOf(s);
-  const { repos, total } = await findRepos(s.em, where, order, p, { keepTotal: true });
+  const { repos, total } = await findRepos(s.em, where, order, p, { keepTotal: true, prepared });
   return { data: await reposJson(s, repos), headers: pagingHeaders(s, p, total) };
 }
 
 /** `GET /repos/search`: Forgejo wraps the list as `{ok, data}` (forgejo-facts 12.2). */
 export const search: Handler<never, QueryOf<'RepoSearch'>> = async (c) => {
   const { where, order } = searchCondition(callerOf(c), c.q);
-  const { data, headers } = await page(c, where, order);
+  const { data, headers } = await page(c, where, order, !c.q.q?.trim());
   return json(200, { ok: true, data }, headers);
 };
 

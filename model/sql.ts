@@ -219,6 +219,18 @@ export async function readPrepared<R>(
   }
 }
 
+const scalar = (v: unknown): v is PreparedValue => v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+
+/**
+ * A read whose plan does not depend on its values (a page read by an index, no keyword), built as a
+ * fragment: run as `readPrepared` when every value is a scalar, else as `executeSql`. Its text is one of
+ * a fixed set of shapes (the fragments' code), so PostgreSQL plans it once per connection instead of on
+ * every execution.
+ */
+export function readFragmentPrepared<R = Record<string, unknown>>(em: EntityManager, q: Sql): Promise<R[]> {
+  return q.values.every(scalar) ? readPrepared<R>(em, [], q.text, q.values as readonly PreparedValue[]) : executeSql<R>(em, q);
+}
+
 /**
  * Flushes pending changes to the entities a read reads. An EntityManager that manages nothing and has
  * nothing persisted or removed (a GET's: its reads are plain) has no change to flush, and is not asked

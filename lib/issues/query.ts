@@ -163,7 +163,8 @@ export async function findIssues(
     const matches = sql`select ${ORDER_COLUMNS} from issue i where ${where}`;
     return pageOf(em, await executeSql(em, matchesOnceSql(sql.empty, matches, order, page)));
   }
-  const found = await pageWithTotal(em, 'issue', 'i', where, order, page, total ?? undefined);
+  // Without a keyword the plan is the same for any values: planned once per connection.
+  const found = await pageWithTotal(em, 'issue', 'i', where, order, page, total ?? undefined, true);
   return { issues: plainRows(em, Issue, found.rows), total: found.total };
 }
 

@@ -8,7 +8,7 @@ import { Repository, type IRepository } from '../../model/repo.ts';
 import type { IUser } from '../../model/user.ts';
 import type { TokenInfo } from '../auth/auth-types.ts';
 import { plainRows, TOTAL } from '../../model/raw.ts';
-import { allOf as and, anyOf as or, executeSql, sql, type Sql } from '../../model/sql.ts';
+import { allOf as and, anyOf as or, executeSql, readFragmentPrepared, sql, type Sql } from '../../model/sql.ts';
 import { Lru } from '../../git/lru.ts';
 import type { Page } from '../http/paging.ts';
 import { unprocessable } from '../http/errors.ts';
@@ -122,8 +122,9 @@ export function pageWithTotalSql(table: string, alias: string, where: Sql, order
  * The rows of `table` (alias `alias`) matching `where`, in `order`, cut to `page` (null: all), and how
  * many match, in one statement: the total's one row joined to the page, so that a page past the end
  * still brings it. The total is `count(*)` of the matches unless `total` gives a statement that knows it
- * (a counter). The statement goes through model/sql.ts executeSql, which sends its values inlined, so
- * PostgreSQL plans it for them (a keyword's trigram index or a scan).
+ * (a counter). By default the statement goes through model/sql.ts executeSql, which sends its values
+ * inlined, so PostgreSQL plans it for them (a keyword's trigram index or a scan); with `prepared` (a
+ * condition without a keyword, whose plan is the same for any values) it is planned once per connection.
  */
 export async function pageWithTotal(
   em: EntityManager,
@@ -133,8 +134,10 @@ export async function pageWithTotal(
   order: Sql,
   page: Page | null,
   total?: Sql,
+  prepared = false,
 ): Promise<{ rows: Record<string, unknown>[]; total: number }> {
-  const rows = await executeSql(em, pageWithTotalSql(table, alias, where, order, page, total));
+  const statement = pageWithTotalSql(table, alias, where, order, page, total);
+  const rows = await (prepared ? readFragmentPrepared(em, statement) : executeSql(em, statement));
   return { rows: rows.filter((row) => row.id != null), total: Number(rows[0]?.[TOTAL] ?? 0) };
 }
 
@@ -149,11 +152,11 @@ export async function findRepos(
   where: Sql,
   order: Sql,
   page: Page | null,
-  o: { keepTotal?: boolean } = {},
+  o: { keepTotal?: boolean; prepared?: boolean } = {},
 ): Promise<{ repos: IRepository[]; total: number }> {
   const { rows, total } = o.keepTotal
-    ? await pageWithKeptTotal(em, where, order, page)
-    : await pageWithTotal(em, 'repository', 'r', where, order, page);
+    ? await pageWithKeptTotal(em, where, order, page, o.prepared === true)
+    : await pageWithTotal(em, 'repository', 'r', where, order, page, undefined, o.prepared === true);
   return { repos: plainRows(em, Repository, rows), total };
 }
 
@@ -177,6 +180,7 @@ async function pageWithKeptTotal(
   where: Sql,
   order: Sql,
   page: Page | null,
+  prepared: boolean,
 ): Promise<{ rows: Record<string, unknown>[]; total: number }> {
   const key = `${where.text}\0${JSON.stringify(where.values)}`;
   // Inside a transaction, its own changes are visible before its bump is: neither read nor keep.
@@ -186,11 +190,9 @@ async function pageWithKeptTotal(
   // reaches it: not at all when the version read is the memo's.
   const count = sql`select s.v::text, case when s.v = ${memo ? String(memo.v) : null}::bigint then null else (select count(*)::int from "repository" r where ${where}) end
     from (select (select v from "repo_search_version" where id = 1) v) s`;
-  const rows = await executeSql(
-    em,
-    sql`select c.v as ${sql.id(VERSION)}, c.n as ${sql.id(TOTAL)}, p.* from (${count}) c(v, n)
-      left join lateral (select r.* from "repository" r where ${where} order by ${order}${pageCut(page)}) p on true`,
-  );
+  const statement = sql`select c.v as ${sql.id(VERSION)}, c.n as ${sql.id(TOTAL)}, p.* from (${count}) c(v, n)
+      left join lateral (select r.* from "repository" r where ${where} order by ${order}${pageCut(page)}) p on true`;
+  const rows = await (prepared ? readFragmentPrepared(em, statement) : executeSql(em, statement));
   const first = rows[0];
   const v = first?.[VERSION] == null ? null : Number(first[VERSION]);
   const counted = first?.[TOTAL];
