@@ -408,6 +408,18 @@ const NEW_ISSUE_CALL = `select * from cairn_new_issue(?::int, ?::int, ?::int, ?:
   ?::int, ?::int[], ?::int, ?::boolean, ?::timestamptz,
   ?::int[], ?::smallint, ?::boolean, ?::text, ?::timestamptz)`;
 
+/** The tail writes a database function call can stand for: at most one set of threads and one of feed rows; null for anything else. */
+function tailParts(tails: readonly Write[]): { threads?: ThreadsPart; actions?: ActionsPart } | null {
+  let threads: ThreadsPart | undefined;
+  let actions: ActionsPart | undefined;
+  for (const t of tails) {
+    if (t.part?.kind === 'threads' && !threads) threads = t.part as ThreadsPart;
+    else if (t.part?.kind === 'actions' && !actions) actions = t.part as ActionsPart;
+    else return null;
+  }
+  return { threads, actions };
+}
+
 /**
  * A new plain issue's queued writes as one call of the database function cairn_new_issue (migration
  * HotWriteFunctions): its number, row and watch, its notification threads (the repository's watchers,
@@ -425,13 +437,9 @@ function newIssueCall(id: number, values: unknown[], insert: RowInsert): FirstWr
     const [count] = counters;
     if (counters.length !== 1 || count!.table !== 'repository' || count!.id !== repoId || count!.set.size !== 0) return null;
     if (count!.add.size !== 1 || count!.add.get('num_open_issues') !== 1) return null;
-    let threads: ThreadsPart | undefined;
-    let actions: ActionsPart | undefined;
-    for (const t of tails) {
-      if (t.part?.kind === 'threads' && !threads) threads = t.part as ThreadsPart;
-      else if (t.part?.kind === 'actions' && !actions) actions = t.part as ActionsPart;
-      else return null;
-    }
+    const parts = tailParts(tails);
+    if (!parts) return null;
+    const { threads, actions } = parts;
     if (threads && (threads.users === 'followers' || threads.issueId !== id || threads.commentId !== 0 || threads.doerId !== posterId))
       return null;
     if (threads && threads.repoId !== repoId) return null;
@@ -484,13 +492,9 @@ function newCommentCall(insert: RowInsert): FirstWrite['combine'] {
     const updatedAt = count?.set.get('updated_at');
     if (counters.length !== 1 || count!.table !== 'issue' || count!.id !== issueId || count!.add.size !== 1) return null;
     if (count!.add.get('num_comments') !== 1 || count!.set.size !== 1 || !(updatedAt instanceof Date)) return null;
-    let threads: ThreadsPart | undefined;
-    let actions: ActionsPart | undefined;
-    for (const t of tails) {
-      if (t.part?.kind === 'threads' && !threads) threads = t.part as ThreadsPart;
-      else if (t.part?.kind === 'actions' && !actions) actions = t.part as ActionsPart;
-      else return null;
-    }
+    const parts = tailParts(tails);
+    if (!parts) return null;
+    const { threads, actions } = parts;
     if (threads && (threads.users === 'watchers' || threads.issueId !== issueId || threads.commentId !== id || threads.doerId !== posterId))
       return null;
     if (actions && (actions.numberOf !== undefined || actions.actUserId !== posterId || actions.commentId !== id)) return null;
