@@ -201,10 +201,16 @@ export async function readPrepared<R>(
   text: string,
   params: readonly PreparedValue[],
 ): Promise<R[]> {
-  const knex = (em.getConnection() as AbstractSqlConnection).getKnex();
-  const name = preparedName(text);
-  if (name === null) return readRows<R>(em, reads, text, params);
+  if (preparedName(text) === null) return readRows<R>(em, reads, text, params);
   await flushFor(em, reads);
+  return runPrepared<R>(em, text, params);
+}
+
+/** Runs a fixed text as a named prepared statement (as readPrepared describes), in the EntityManager's transaction when one is open. */
+async function runPrepared<R>(em: EntityManager, text: string, params: readonly (PreparedValue | Date)[]): Promise<R[]> {
+  const name = preparedName(text);
+  if (name === null) return executeSql<R>(em, text, params);
+  const knex = (em.getConnection() as AbstractSqlConnection).getKnex();
   const query = knex.raw(text, [...params]).options({ name });
   const ctx = em.getTransactionContext();
   if (ctx) query.transacting(ctx);
@@ -270,6 +276,11 @@ export interface Write {
   sql: string;
   params: readonly unknown[];
   answered?: (rows: Record<string, unknown>[]) => void;
+  /**
+   * The text is one of a fixed set (the code's own) and every value a scalar or a Date: sent alone, it
+   * runs as a named prepared statement, parsed once per connection.
+   */
+  prepared?: true;
 }
 
 /** Whether the EntityManager's unit of work has changes a flush would write. */
@@ -298,7 +309,7 @@ export async function writeAlone(em: EntityManager, writes: readonly Write[]): P
   if (writes.length === 0) return;
   if (writes.length === 1) {
     const w = writes[0]!;
-    const rows = await executeSql(em, w.sql, w.params);
+    const rows = w.prepared ? await runPrepared<Record<string, unknown>>(em, w.sql, w.params as readonly (PreparedValue | Date)[]) : await executeSql(em, w.sql, w.params);
     w.answered?.(rows);
     return;
   }

@@ -97,6 +97,8 @@ export interface Write {
   answered?: (rows: Record<string, unknown>[]) => void;
   /** What the statement writes, as values, for a first write's `combine` (e.g. notification threads). */
   part?: WritePart;
+  /** A fixed text of the code with scalar and Date values: sent alone, a named prepared statement (model/sql.ts Write). */
+  prepared?: true;
 }
 
 /** A queued write described by its kind and values (lib/activity/notify.ts, feeds.ts). */

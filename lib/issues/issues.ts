@@ -448,6 +448,7 @@ function newIssueCall(id: number, values: unknown[], insert: RowInsert): FirstWr
     const watchers = threads?.users === 'watchers';
     return {
       sql: NEW_ISSUE_CALL,
+      prepared: true,
       params: [
         id,
         repoId,
@@ -502,6 +503,7 @@ function newCommentCall(insert: RowInsert): FirstWrite['combine'] {
     const all = threads?.users === 'followers';
     return {
       sql: NEW_COMMENT_CALL,
+      prepared: true,
       params: [
         id,
         issueId,

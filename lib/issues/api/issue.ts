@@ -26,7 +26,7 @@ import type {
 } from '../../../model/schemas/index.ts';
 import { secToTime } from '../../../model/duration.ts';
 import { intArray, jsonList, plainRows } from '../../../model/raw.ts';
-import { readRows } from '../../../model/sql.ts';
+import { readPrepared } from '../../../model/sql.ts';
 
 export type ApiAttachment = Wire<AttachmentJson>;
 export type ApiIssue = Wire<IssueJson>;
@@ -170,7 +170,7 @@ export async function issuesToApi(
     () =>
       !want.labels && !want.assignees && !want.attachments && !want.users && !readPulls && !milestoneIds.length
         ? [nothing]
-        : readRows<{
+        : readPrepared<{
             issueLabels: unknown[];
             labels: unknown[];
             assignees: unknown[];

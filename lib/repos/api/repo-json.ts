@@ -3,7 +3,7 @@
 import type { IRepository, IRepoUnit } from '../../../model/repo.ts';
 import { Repository, RepoUnit } from '../../../model/repo.ts';
 import { intArray, jsonList, plainRows } from '../../../model/raw.ts';
-import { readRows } from '../../../model/sql.ts';
+import { readPrepared } from '../../../model/sql.ts';
 import { RepoTransfer } from '../../../model/transfer.ts';
 import { User, type IUser } from '../../../model/user.ts';
 import { findRepoById, repoUnits } from '../repos.ts';
@@ -58,7 +58,7 @@ export async function reposJson(s: RequestState, repos: IRepository[]): Promise<
   const known = loaded ? [loaded.owner] : [];
   const none = `'[]'::json`;
   const pendingIds = intArray(maybePending);
-  const [row] = await readRows<{ parents: unknown[]; pending: unknown[]; users: unknown[]; units: unknown[] }>(
+  const [row] = await readPrepared<{ parents: unknown[]; pending: unknown[]; users: unknown[]; units: unknown[] }>(
     s.em,
     [Repository, RepoTransfer, User, RepoUnit],
     `select ${toRead.length ? jsonList(s.em, Repository, 'p', 'p.id = any(?::int[])') : none} as parents,
