@@ -3,12 +3,14 @@
 // answers, counting the pool, a connection of one's own outside the pool, and the pool as another
 // library's store reads it. Statements of our own never come here: they go through model/sql.ts.
 import type { Orm } from './db.ts';
+import { statementPoolOf } from './statement-pool.ts';
 
 const knexOf = (orm: Orm) => orm.em.getConnection().getKnex();
 
-/** Calls `answered` each time the database answers a statement sent through the pool. */
+/** Calls `answered` each time the database answers a statement sent through the ORM's pool or the statement pool. */
 export function onStatementAnswered(orm: Orm, answered: () => void): void {
   knexOf(orm).on('query-response', answered);
+  statementPoolOf(orm.em.getConnection())?.onAnswered(answered);
 }
 
 /** tarn's public counters (tarn 3's Pool: numUsed, numFree, numPendingAcquires, numPendingCreates). */
@@ -19,10 +21,35 @@ export interface PoolCounters {
   numPendingCreates(): number;
 }
 
-/** The pool's counters, from knex's `client.pool` (declared in knex's types); null before it exists. */
+/**
+ * The counters of the process's connections to the database: the ORM's pool (knex's `client.pool`,
+ * declared in knex's types) and, on PostgreSQL, the statement pool (model/statement-pool.ts), summed.
+ * Null before the ORM's pool exists.
+ */
 export function poolCounters(orm: Orm): PoolCounters | null {
   const client = knexOf(orm).client as { pool?: PoolCounters | null };
-  return client.pool && typeof client.pool.numUsed === 'function' ? client.pool : null;
+  const orms = client.pool && typeof client.pool.numUsed === 'function' ? client.pool : null;
+  if (!orms) return null;
+  const statements = statementPoolOf(orm.em.getConnection());
+  if (!statements) return orms;
+  return {
+    numUsed: () => orms.numUsed() + statements.counters().used,
+    numFree: () => orms.numFree() + statements.counters().idle,
+    numPendingAcquires: () => orms.numPendingAcquires() + statements.counters().waiting,
+    numPendingCreates: () => orms.numPendingCreates(),
+  };
+}
+
+/** Calls `sent` with the text of each statement the process sends through the ORM's pool or the statement pool; returns the unsubscribe. */
+export function onStatementSent(orm: Orm, sent: (text: string) => void): () => void {
+  const knex = knexOf(orm) as unknown as { on(e: 'query', fn: (q: { sql: string }) => void): unknown; off(e: 'query', fn: (q: { sql: string }) => void): unknown };
+  const listener = (q: { sql: string }) => sent(q.sql);
+  knex.on('query', listener);
+  const off = statementPoolOf(orm.em.getConnection())?.onStatement(sent);
+  return () => {
+    knex.off('query', listener);
+    off?.();
+  };
 }
 
 /** A connection of its own, outside the pool: what it holds (a session-level lock) lives until `release`. */

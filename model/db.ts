@@ -12,6 +12,7 @@ import { migrations } from './migrations/index.ts';
 import { embeddedClock, MARK_ALL, postgresClock, type DbClock } from './db-clock.ts';
 import { onRepositoryChange } from '../git/changes.ts';
 import { executeSql, Sql, sql } from './sql.ts';
+import { openStatementPool } from './statement-pool.ts';
 
 export type Orm = MikroORM;
 
@@ -95,8 +96,20 @@ export async function openDatabase(cfg: Config, opts: { memory?: boolean; log?: 
       const values = [...text.matchAll(/\$(\d+)/g)].map((m) => params[Number(m[1]) - 1]);
       return (await executeSql<Record<string, unknown>>(orm.em, new Sql(text.split(/\$\d+/), values)))[0] ?? {};
     };
+    const statements = openStatementPool(orm, {
+      max: cfg.DATABASE.POOL_MAX,
+      // pg's pool bounds a wait for a free connection and the connecting of a new one by one figure.
+      connectMs: connectMs > 0 && acquireMs > 0 ? Math.max(connectMs, acquireMs) : 0,
+      statementMs,
+      clientMarginMs: CLIENT_MARGIN_MS,
+      onIdleError: (e) => opts.log?.warn({ err: e.message }, 'an idle database connection failed; the pool drops it'),
+    });
     const { connectMs: clockConnectMs, statementMs: clockStatementMs } = cfg.databaseTimeouts;
-    return handle(orm, postgresClock(cfg.DATABASE.URL, { viaPool, askViaPool, connectMs: clockConnectMs, statementMs: clockStatementMs }));
+    return handle(
+      orm,
+      postgresClock(cfg.DATABASE.URL, { viaPool, askViaPool, connectMs: clockConnectMs, statementMs: clockStatementMs }),
+      () => statements.end(),
+    );
   }
   let dataDir: string | undefined;
   if (!opts.memory) {

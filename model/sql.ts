@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import type { AbstractSqlConnection } from '@mikro-orm/postgresql';
+import { statementPoolOf } from './statement-pool.ts';
 
 /** A piece of SQL: its code text between the values, which the compiled statement passes as parameters. */
 export class Sql {
@@ -206,15 +207,19 @@ export async function readPrepared<R>(
   return runPrepared<R>(em, text, params);
 }
 
-/** Runs a fixed text as a named prepared statement (as readPrepared describes), in the EntityManager's transaction when one is open. */
+/**
+ * Runs a fixed text as a named prepared statement (as readPrepared describes): in the EntityManager's
+ * transaction when one is open, else on PostgreSQL on the statement pool (model/statement-pool.ts).
+ */
 async function runPrepared<R>(em: EntityManager, text: string, params: readonly (PreparedValue | Date)[]): Promise<R[]> {
   const name = preparedName(text);
   if (name === null) return executeSql<R>(em, text, params);
-  const knex = (em.getConnection() as AbstractSqlConnection).getKnex();
-  const query = knex.raw(text, [...params]).options({ name });
   const ctx = em.getTransactionContext();
-  if (ctx) query.transacting(ctx);
+  const pool = ctx ? null : statementPoolOf(em.getConnection());
   try {
+    if (pool) return await pool.query<R>(name, text, params);
+    const query = (em.getConnection() as AbstractSqlConnection).getKnex().raw(text, [...params]).options({ name });
+    if (ctx) query.transacting(ctx);
     return ((await query) as { rows: R[] }).rows;
   } catch (e) {
     // A connection keeps its prepared statement until it closes: after a migration that changed a table

@@ -24,6 +24,8 @@ const MESSAGES = [
   // pg's connect timeout destroys the socket with this error, which reaches the caller as it is.
   'timeout expired',
   'Timeout acquiring a connection',
+  // pg's pool (model/statement-pool.ts): no connection free or made in time.
+  'timeout exceeded when trying to connect',
   'Client has encountered a connection error',
   'Connection terminated due to connection timeout',
   'the database clock did not answer',

@@ -2,19 +2,13 @@
 // part of the performance contract: unlike time they are deterministic, so a test
 // can pin them exactly and a change that adds a round trip fails a test instead of a benchmark.
 //
-// The hook is knex's `query` event, which knex emits for every statement it sends on any connection:
-// queries built by MikroORM, raw `em.execute()` / `connection.execute()`, and the BEGIN / COMMIT of a
-// transaction. Both drivers (PostgreSQL through pg, PGlite through its knex client) go through it.
+// The hook is model/connection.ts onStatementSent: knex's `query` event, which knex emits for every
+// statement it sends on any connection (queries built by MikroORM, raw statements, the BEGIN / COMMIT
+// of a transaction; both drivers), and the statement pool's own (model/statement-pool.ts).
 import { Socket } from 'node:net';
 import type { Orm } from '../../model/db.ts';
+import { onStatementSent } from '../../model/connection.ts';
 
-interface QueryEvent {
-  sql: string;
-}
-interface Emitter {
-  on(event: 'query', fn: (q: QueryEvent) => void): unknown;
-  off(event: 'query', fn: (q: QueryEvent) => void): unknown;
-}
 
 export interface Counted<T> {
   result: T;
@@ -35,17 +29,14 @@ export interface Counted<T> {
 const TOKEN_LAST_USE = /^update "access_token" set "updated_at" = \S+ where "id" = \S+$/;
 
 export async function countSql<T>(orm: Orm, fn: () => Promise<T>): Promise<Counted<T>> {
-  // The PGlite driver brings its own copy of knex, so the instance is typed by what is used of it.
-  const knex = orm.em.getConnection().getKnex() as unknown as Emitter;
   const statements: string[] = [];
-  const listener = (q: QueryEvent) => {
-    if (!TOKEN_LAST_USE.test(q.sql)) statements.push(q.sql);
-  };
-  knex.on('query', listener);
+  const off = onStatementSent(orm, (text) => {
+    if (!TOKEN_LAST_USE.test(text)) statements.push(text);
+  });
   try {
     return { result: await fn(), statements };
   } finally {
-    knex.off('query', listener);
+    off();
   }
 }
 
