@@ -42,7 +42,10 @@ export function poolCounters(orm: Orm): PoolCounters | null {
 
 /** Calls `sent` with the text of each statement the process sends through the ORM's pool or the statement pool; returns the unsubscribe. */
 export function onStatementSent(orm: Orm, sent: (text: string) => void): () => void {
-  const knex = knexOf(orm) as unknown as { on(e: 'query', fn: (q: { sql: string }) => void): unknown; off(e: 'query', fn: (q: { sql: string }) => void): unknown };
+  const knex = knexOf(orm) as unknown as {
+    on(e: 'query', fn: (q: { sql: string }) => void): unknown;
+    off(e: 'query', fn: (q: { sql: string }) => void): unknown;
+  };
   const listener = (q: { sql: string }) => sent(q.sql);
   knex.on('query', listener);
   const off = statementPoolOf(orm.em.getConnection())?.onStatement(sent);

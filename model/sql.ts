@@ -218,7 +218,10 @@ async function runPrepared<R>(em: EntityManager, text: string, params: readonly 
   const pool = ctx ? null : statementPoolOf(em.getConnection());
   try {
     if (pool) return await pool.query<R>(name, text, params);
-    const query = (em.getConnection() as AbstractSqlConnection).getKnex().raw(text, [...params]).options({ name });
+    const query = (em.getConnection() as AbstractSqlConnection)
+      .getKnex()
+      .raw(text, [...params])
+      .options({ name });
     if (ctx) query.transacting(ctx);
     return ((await query) as { rows: R[] }).rows;
   } catch (e) {
@@ -314,7 +317,9 @@ export async function writeAlone(em: EntityManager, writes: readonly Write[]): P
   if (writes.length === 0) return;
   if (writes.length === 1) {
     const w = writes[0]!;
-    const rows = w.prepared ? await runPrepared<Record<string, unknown>>(em, w.sql, w.params as readonly (PreparedValue | Date)[]) : await executeSql(em, w.sql, w.params);
+    const rows = w.prepared
+      ? await runPrepared<Record<string, unknown>>(em, w.sql, w.params as readonly (PreparedValue | Date)[])
+      : await executeSql(em, w.sql, w.params);
     w.answered?.(rows);
     return;
   }

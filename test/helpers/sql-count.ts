@@ -9,7 +9,6 @@ import { Socket } from 'node:net';
 import type { Orm } from '../../model/db.ts';
 import { onStatementSent } from '../../model/connection.ts';
 
-
 export interface Counted<T> {
   result: T;
   /** The statements in the order they were sent, as knex saw them (placeholders, no values). */
