@@ -5,12 +5,15 @@ import * as assert from 'uvu/assert';
 import { openTestDb, startServer } from './helpers/server.ts';
 import { call } from './helpers/client.ts';
 import { makeUser } from './helpers/fixtures.ts';
+import { statementPoolOf } from '../model/statement-pool.ts';
 
 test('a database outage is a 500 without internals, never a 401 or 404', async () => {
   const t = await openTestDb();
   const srv = await startServer(t);
   const u = await makeUser(t, srv.api);
-  // The outage takes every connection: the pool's and the database clock's (model/db-clock.ts).
+  // The outage takes every connection: the ORM's pool, the statement pool (model/statement-pool.ts)
+  // and the database clock's (model/db-clock.ts).
+  await statementPoolOf(t.db.orm.em.getConnection())?.end();
   await t.db.orm.close(true);
   await t.db.clock.close();
   const r = await call(srv.api, 'GET', '/user', { token: u.token });
