@@ -9,6 +9,15 @@
 import type { EntityDictionary, EntityManager, EntityName } from '@mikro-orm/core';
 import { executeSql } from './sql.ts';
 
+/**
+ * A row read for an answer, not an entity: a plain object with the entity's properties and the values
+ * hydration would give, read-only. It is never merged into the EntityManager nor flushed, so changing
+ * one writes nothing; to change a row, load the managed entity (`em.find*`, `em.map`, `mapPrefixed`)
+ * or write a statement. A managed entity `T` is a `Plain<T>` too, so code that only reads takes
+ * `Plain<T>` and accepts both shapes.
+ */
+export type Plain<T> = Readonly<T>;
+
 interface Prefixed {
   select: string;
   alias: string;
@@ -109,9 +118,9 @@ export function plainPrefixed<T extends object>(
   entity: EntityName<T>,
   row: Record<string, unknown>,
   alias: string,
-): T | null {
+): Plain<T> | null {
   const values = valuesOf(row, alias);
-  return values === null ? null : (mapperOf(em, entity, 'values')(values) as T);
+  return values === null ? null : (mapperOf(em, entity, 'values')(values) as Plain<T>);
 }
 
 /** A node of `textOf`'s memo: the text made for the parts up to here, and the next parts. */
@@ -202,10 +211,10 @@ function planOf<T extends object>(em: EntityManager, entity: EntityName<T>): Col
 /**
  * Rows of an entity's table (all its columns, as `select t.*` gives them) as plain objects with the
  * entity's property names and values, for reads that only convert what they read (lists
- * skip hydration and the identity map). They are not managed: never change and flush one.
+ * skip hydration and the identity map). They are not managed (`Plain`): never change and flush one.
  */
-export function plainRows<T extends object>(em: EntityManager, entity: EntityName<T>, rows: readonly unknown[]): T[] {
-  return (rows as readonly Record<string, unknown>[]).map(mapperOf(em, entity)) as T[];
+export function plainRows<T extends object>(em: EntityManager, entity: EntityName<T>, rows: readonly unknown[]): Plain<T>[] {
+  return (rows as readonly Record<string, unknown>[]).map(mapperOf(em, entity)) as Plain<T>[];
 }
 
 type Mapper = (row: Record<string, unknown> | unknown[]) => Record<string, unknown>;
