@@ -11,6 +11,8 @@ import { RefExistsError } from '../git/errors.ts';
 import { CommitUsers, toPayloadCommit } from '../lib/repos/api/git.ts';
 import { toApiBranch } from '../lib/repos/api/branch.ts';
 import { ProtectedBranch, type IProtectedBranch } from '../model/branch-protection.ts';
+import { Repository } from '../model/repo.ts';
+import { managedOf } from '../model/raw.ts';
 import { canUserMergeRule, canUserPushRule, firstMatch, loadBranchRules } from '../lib/repos/branch-rules.ts';
 import { conflict, notFound, unprocessable } from '../lib/http/errors.ts';
 import { pageOf, pagingHeaders } from '../lib/http/paging.ts';
@@ -103,7 +105,7 @@ export const edit = signedIn<UpdateBranchRepoOption>(async (c) => {
   if (rule && !isGlobPattern(rule.ruleName)) rule.ruleName = to;
   if (g.repo.defaultBranch === from) {
     await setHead(g.path, to);
-    g.repo.defaultBranch = to;
+    managedOf(c.em, Repository, g.repo).defaultBranch = to;
   }
   await refreshAfterWrite(c.em, g.repo, g.path, [], pullRefresh(c));
   // Forgejo's RenameBranch notifies the old name's deletion and the new name's creation.

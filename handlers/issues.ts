@@ -13,6 +13,7 @@ import type {
   IssueLabelsOption,
 } from '../model/schemas/index.ts';
 import { Issue, type IIssue } from '../model/issue.ts';
+import { managedOf } from '../model/raw.ts';
 import { Label, type ILabel } from '../model/label.ts';
 import { Milestone } from '../model/milestone.ts';
 import { PullRequest } from '../model/pull.ts';
@@ -280,7 +281,7 @@ async function assertStateChangeable(c: RequestState, issue: IIssue): Promise<vo
  * title, body, ref and state; only writers deadline, assignees and milestone (ignored for others).
  */
 export const edit = signedIn<EditIssueOption>(async (c) => {
-  const issue = need(c.issue, 'issue');
+  const issue = managedOf(c.em, Issue, need(c.issue, 'issue'));
   const { repo, owner } = need(c.repo, 'repo');
   const doer = c.auth.doer;
   const writer = canWriteIssues(c, issue.isPull);

@@ -5,6 +5,7 @@ import type { Handler, HandlerCtx, SignedInCtx } from '../lib/http/handler.ts';
 import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import type { CreateRepoOption, EditRepoOption } from '../model/schemas/index.ts';
 import { Repository, RepoUnit, type IRepository, type IRepoUnit } from '../model/repo.ts';
+import { managedOf } from '../model/raw.ts';
 import { repoJson } from '../lib/repos/api/repo-json.ts';
 import { Mirror } from '../model/mirror.ts';
 import type { IUser } from '../model/user.ts';
@@ -199,7 +200,9 @@ function editUnits(c: HandlerCtx<EditRepoOption>, repoId: number, units: IRepoUn
 }
 
 export const edit: Handler<EditRepoOption> = async (c) => {
-  const { repo, owner } = need(c.repo, 'repo');
+  const loaded = need(c.repo, 'repo');
+  const repo = managedOf(c.em, Repository, loaded.repo);
+  const owner = loaded.owner;
   const b = c.body;
   await checkEdit(c, repo, owner);
   const path = c.services.repoPath(owner.name, repo.name);

@@ -4,14 +4,23 @@ import { json, noContent, signedIn } from '../lib/http/handler.ts';
 import type { UpdateUserAvatarOption, UserSettingsOptions } from '../model/schemas/index.ts';
 import { toApiUserSettings } from '../lib/users/api/account.ts';
 import { decodeAvatar, deleteAvatar, storeAvatar } from '../lib/users/avatar-store.ts';
+import type { IUser } from '../model/user.ts';
+import type { Plain } from '../model/raw.ts';
 
 const settingsJson = toApiUserSettings;
+
+/**
+ * The caller, to change. These rows are writes that do not read their context plain, so the caller is
+ * the managed entity (lib/auth/auth.ts reads it with the ORM for them) or the Actions pseudo-user,
+ * which no flush writes: mutable for that reason alone.
+ */
+const changeable = (doer: Plain<IUser>): IUser => doer;
 
 export const get = signedIn(async (c) => json(200, settingsJson(c.auth.doer)));
 
 /** Only the fields the body carries change. */
 export const edit = signedIn<UserSettingsOptions>(async (c) => {
-  const u = c.auth.doer;
+  const u = changeable(c.auth.doer);
   const b = c.body;
   if (b.full_name !== undefined) u.fullName = b.full_name;
   if (b.website !== undefined) u.website = b.website;
@@ -31,7 +40,7 @@ export const edit = signedIn<UserSettingsOptions>(async (c) => {
 
 /** The old image file goes once the new one is recorded. */
 export const updateAvatar = signedIn<UpdateUserAvatarOption>(async (c) => {
-  const u = c.auth.doer;
+  const u = changeable(c.auth.doer);
   const data = decodeAvatar(c.body.image);
   const old = u.avatar;
   u.avatar = await storeAvatar(c.config, u.id, data);
@@ -42,7 +51,7 @@ export const updateAvatar = signedIn<UpdateUserAvatarOption>(async (c) => {
 
 /** Back to the generated default avatar. */
 export const removeAvatar = signedIn(async (c) => {
-  const u = c.auth.doer;
+  const u = changeable(c.auth.doer);
   const old = u.avatar;
   u.avatar = '';
   await c.em.flush();

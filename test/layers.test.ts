@@ -182,6 +182,40 @@ test('the converter check sees an untyped converter when there is one', () => {
 });
 
 /**
+ * The two row shapes: a row model/raw.ts reads for an answer without the ORM is declared `Plain<T>`
+ * (read-only, never flushed), so its type tells it from a managed entity `T`. Every exported function
+ * of the file named `plain…` declares a return type that names `Plain<`.
+ */
+function plainShapeBreaches(name: string, text: string): string[] {
+  const out: string[] = [];
+  const src = ts.createSourceFile(name, text, ts.ScriptTarget.Latest, true);
+  for (const node of src.statements) {
+    if (!ts.isFunctionDeclaration(node) || !node.name?.text.startsWith('plain')) continue;
+    if (!node.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) continue;
+    if (!node.type || !/\bPlain</.test(node.type.getText(src))) out.push(`${name}: ${node.name.text} is not declared to return Plain<T>`);
+  }
+  return out;
+}
+
+test('model/raw.ts declares its plain rows Plain<T>, the type that tells them from managed entities', () => {
+  const text = fs.readFileSync(path.join(root, 'model/raw.ts'), 'utf8');
+  assert.match(text, /^export type Plain<T> = Readonly<T>;$/m);
+  for (const f of ['plainRows', 'plainPrefixed']) assert.match(text, new RegExp(`export function ${f}\\b`));
+  assert.equal(plainShapeBreaches('model/raw.ts', text), []);
+});
+
+test('the row-shape check sees a plain row typed as the entity when there is one', () => {
+  const text = `export function plainRows<T>(rows: unknown[]): T[] { return rows as T[]; }
+export function plainOne<T>(row: unknown) { return row as T; }
+export function plainPrefixed<T>(row: unknown): Plain<T> | null { return row as Plain<T>; }
+function plainInner<T>(row: unknown): T { return row as T; }`;
+  assert.equal(plainShapeBreaches('x.ts', text), [
+    'x.ts: plainRows is not declared to return Plain<T>',
+    'x.ts: plainOne is not declared to return Plain<T>',
+  ]);
+});
+
+/**
  * Module-level maps keyed by an EntityManager: state of one request kept beside the request instead of
  * in it. What a request reads ahead or carries between steps lives in its RequestState (`ahead`,
  * lib/http/read-ahead.ts), made and dropped with the request. lib/db/counters.ts is left to the change

@@ -21,7 +21,7 @@ import { Action, OpType, type IAction, type OpName } from '../../model/action.ts
 import { User, type IUser } from '../../model/user.ts';
 import { Repository, type IRepository } from '../../model/repo.ts';
 import { Watch } from '../../model/star.ts';
-import { intArray, jsonList, plainRows } from '../../model/raw.ts';
+import { intArray, jsonList, plainRows, type Plain } from '../../model/raw.ts';
 import { allOf, executeSql, readRows, sql, type Sql } from '../../model/sql.ts';
 import { tailWrite, type WriteQueue } from '../db/counters.ts';
 import { WATCHING } from '../repos/index.ts';
@@ -92,14 +92,14 @@ export function feedWatchersOver(em: EntityManager, repoId: string, actorId: str
 /** The users `feedWatchersList` selected. */
 const feedWatchersOf = (em: EntityManager, list: unknown) => plainRows(em, User, list as unknown[]);
 
-async function readFeedWatchers(em: EntityManager, repoId: number, actorId: number): Promise<IUser[]> {
+async function readFeedWatchers(em: EntityManager, repoId: number, actorId: number): Promise<Plain<IUser>[]> {
   const list = feedWatchersList(em, repoId, actorId);
   const [row] = await readRows<{ watchers: unknown }>(em, [Watch, BlockedUser, User], `select ${list.sql} as watchers`, list.params);
   return feedWatchersOf(em, row!.watchers);
 }
 
 /** What `feedWatchersList` selected, read early by the request, for its next activity of `actorId` in `repoId`. */
-const FEED_WATCHERS = new Slot<{ repoId: number; actorId: number; users: IUser[] }>("a feed's watchers, read early");
+const FEED_WATCHERS = new Slot<{ repoId: number; actorId: number; users: Plain<IUser>[] }>("a feed's watchers, read early");
 
 /** Keep what `feedWatchersList` selected, read now, for the next activity of `actorId` (lib/http/read-ahead.ts). */
 export function keepFeedWatchers(em: EntityManager, ahead: ReadAhead, repoId: number, actorId: number, list: unknown): void {

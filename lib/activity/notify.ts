@@ -11,7 +11,7 @@ import type { IUser } from '../../model/user.ts';
 import { onEvent } from './events.ts';
 import { mentionedUsers } from '../issues/index.ts';
 import { everyoneReads, readersOf, repoById, userById } from '../auth/perm.ts';
-import { intArray, plainPrefixed, prefixedColumns, textOf } from '../../model/raw.ts';
+import { intArray, plainPrefixed, prefixedColumns, textOf, type Plain } from '../../model/raw.ts';
 import { readRows } from '../../model/sql.ts';
 import { tailWrite, type WriteQueue } from '../db/counters.ts';
 import { numberPending } from '../issues/index.ts';
@@ -89,7 +89,7 @@ const FOLLOWERS_SQL = `select f.uid, min(f.kind) as kind from (
        group by f.uid`;
 
 /** The followers of the issue with their user rows: one statement. */
-async function candidatesOf(em: EntityManager, issue: IIssue, doerId: number): Promise<IUser[]> {
+async function candidatesOf(em: EntityManager, issue: IIssue, doerId: number): Promise<Plain<IUser>[]> {
   const f = followersOf(issue, doerId);
   const rows = await readRows<Record<string, unknown>>(
     em,

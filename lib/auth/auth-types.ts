@@ -1,4 +1,5 @@
 import type { IUser } from '../../model/user.ts';
+import type { Plain } from '../../model/raw.ts';
 import type { ParsedScopes } from './scopes.ts';
 
 export type AuthMethod = 'basic' | 'token' | 'reverse-proxy' | 'actions';
@@ -21,7 +22,8 @@ export interface TaskInfo {
 }
 
 export interface Auth {
-  doer: IUser | null;
+  /** A plain row when the request reads its context plain (AuthRequest `plain`), else managed. */
+  doer: Plain<IUser> | null;
   method: AuthMethod | null;
   token: TokenInfo | null;
   /** The signed-in admin when acting through sudo. */

@@ -4,7 +4,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import { User, type IUser } from '../../model/user.ts';
-import { mapPrefixed, plainPrefixed, prefixedColumns } from '../../model/raw.ts';
+import { mapPrefixed, plainPrefixed, prefixedColumns, type Plain } from '../../model/raw.ts';
 import { executeSql, readPrepared, sql, type PreparedValue } from '../../model/sql.ts';
 import type { TaskInfo } from './auth-types.ts';
 
@@ -52,7 +52,8 @@ export interface FoundToken {
   scope: string;
   updatedAt: Date;
   repoIds: number[] | null;
-  user: IUser | null;
+  /** Managed, or plain when `findToken` was asked for `plain`: either way read-only here. */
+  user: Plain<IUser> | null;
 }
 
 let tokenSql: string | undefined;

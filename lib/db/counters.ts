@@ -33,7 +33,7 @@
 // same statements in the same order, the counter row's update last, so the locks and the convergence
 // above are those of the statements it replaces.
 import { Utils, type EntityManager, type EntityName } from '@mikro-orm/core';
-import { textOf } from '../../model/raw.ts';
+import { textOf, type Plain } from '../../model/raw.ts';
 import { executeSql, sql, type Sql } from '../../model/sql.ts';
 
 /** The tables holding counters, in the order their rows are locked. */
@@ -70,13 +70,15 @@ export function learnCounters<T extends object>(em: EntityManager, entityName: E
 }
 
 /**
- * `learnCounters` for `entity`, which may be a plain object (a request that reads its context as plain
- * objects, lib/http/handler.ts plainContext): a plain object is given the values, as the entity would be.
+ * `learnCounters` for `entity`, which may be a plain row (`Plain`: a request that reads its context as
+ * plain objects, lib/http/handler.ts plainContext): a plain row is given the values, as the entity would
+ * be. The one change made to a plain row besides a provisional row's (lib/issues/issues.ts): it writes
+ * nothing (a plain row is never flushed), and the values are what the database holds now.
  */
 export function learnCountersOf<T extends { id: number }>(
   em: EntityManager,
   entityName: EntityName<T>,
-  entity: T,
+  entity: Plain<T>,
   counters: Partial<T>,
 ): void {
   learnCounters(em, entityName, entity.id, counters);

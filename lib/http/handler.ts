@@ -1,6 +1,7 @@
 // What a handler sees and returns. Handlers never touch Koa: the interpreter renders the Reply.
 import type { Readable } from 'node:stream';
 import type { IUser } from '../../model/user.ts';
+import type { Plain } from '../../model/raw.ts';
 import type { Auth } from '../auth/auth-types.ts';
 import type { Need, RequestState, Transact } from './request.ts';
 import type { QueryValues } from '../../model/schemas/query.ts';
@@ -33,7 +34,7 @@ export type Handler<B = never, Q = QueryValues> = ((c: HandlerCtx<B, Q>) => Prom
 
 /** The context of a handler whose row has TOK: the caller is known. */
 export interface SignedInCtx<B = unknown, Q = QueryValues> extends HandlerCtx<B, Q> {
-  readonly auth: Auth & { readonly doer: IUser };
+  readonly auth: Auth & { readonly doer: Plain<IUser> };
 }
 
 /**

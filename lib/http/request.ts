@@ -8,6 +8,7 @@ import type { IUser } from '../../model/user.ts';
 import type { IRepository, IRepoUnit } from '../../model/repo.ts';
 import type { ITeam } from '../../model/org.ts';
 import type { IComment, IIssue, ITrackedTime } from '../../model/issue.ts';
+import type { Plain } from '../../model/raw.ts';
 import type { IAttachment } from '../../model/attachment.ts';
 import type { IAutoMerge, IPullRequest, IReview } from '../../model/pull.ts';
 import type { IPackage, IPackageVersion } from '../../model/package.ts';
@@ -67,9 +68,10 @@ export interface Redirect {
 }
 export type Outcome = Deny | Redirect | null;
 
+/** Managed entities, or plain rows when the request reads its context plain: to change one, `managedOf` (model/raw.ts). */
 export interface LoadedRepo {
-  repo: IRepository;
-  owner: IUser;
+  repo: Plain<IRepository>;
+  owner: Plain<IUser>;
   perm: RepoPermission;
   /** The repository's unit rows, when the loader read them (handlers reuse them; plain rows, to read only). */
   units?: IRepoUnit[];
@@ -129,8 +131,11 @@ export interface RequestState {
   org?: IUser;
   repo?: LoadedRepo;
   team?: ITeam;
-  /** The issue or pull of `{index}` (ISSUE loader), or the issue of the loaded comment (COMMENT). */
-  issue?: IIssue;
+  /**
+   * The issue or pull of `{index}` (ISSUE loader), or the issue of the loaded comment (COMMENT): a plain
+   * row when the request reads its context plain, else managed (to change it, `managedOf`).
+   */
+  issue?: Plain<IIssue>;
   /** The pull request of `{index}` and its issue (PULL loader). */
   pull?: { pull: IPullRequest; issue: IIssue };
   /** The merge scheduled on the loaded pull (SCHEDULED_MERGE loader). */

@@ -10,7 +10,7 @@ import type { ILabel } from '../../model/label.ts';
 import type { IRepository } from '../../model/repo.ts';
 import type { IUser } from '../../model/user.ts';
 import { Comment, Issue, type IComment, type IIssue } from '../../model/issue.ts';
-import { plainRows } from '../../model/raw.ts';
+import { plainRows, type Plain } from '../../model/raw.ts';
 import { learnCountersOf } from '../db/counters.ts';
 import type { EntityManager } from '@mikro-orm/core';
 import { Milestone } from '../../model/milestone.ts';
@@ -81,7 +81,7 @@ export async function issueToOpen(
  * Opens an issue as the caller, with its milestone, labels, assignees and state, its counters, events,
  * notifications and feed rows. `pending`: its number is taken with COMMIT (read it after the commit).
  */
-export async function openIssue(c: SignedEmitState, n: NewIssue): Promise<{ issue: IIssue; pending: boolean }> {
+export async function openIssue(c: SignedEmitState, n: NewIssue): Promise<{ issue: Plain<IIssue>; pending: boolean }> {
   const doer = c.auth.doer;
   // What follows the insert changes the row only with a milestone, labels, assignees or closing. Then
   // the number is taken with COMMIT unless a hook's payload needs it now (issues.ts numberAtCommit).
@@ -131,7 +131,7 @@ export async function createComment(
   issue: IIssue,
   body: string,
   at: Date | null,
-): Promise<{ comment: IComment; pending: boolean }> {
+): Promise<{ comment: Plain<IComment>; pending: boolean }> {
   // Nothing changes the new row after its insert unless the request forces its times: a plain object
   // then, not a managed entity. Its id is drawn beforehand with what its event reads early (events.ts
   // newRowEarly, most often by the token's statement), and its row goes with COMMIT, unless a hook's
@@ -141,7 +141,7 @@ export async function createComment(
   const atCommit = early && !early.hooked && c.writes ? commentAtCommit(c.em, c.writes, insert) : null;
   // Only a row that goes with the queued writes leaves the transaction to them.
   if (!atCommit) await c.em.begin();
-  let comment: IComment;
+  let comment: Plain<IComment>;
   if (atCommit) comment = atCommit;
   else {
     const row = early ? await insertAlone(c.em)(insert) : await insertWithEventEarly(c, insert);
@@ -167,8 +167,8 @@ export async function createComment(
  */
 export async function forceTimes(
   c: Pick<SignedEmitState, 'em'>,
-  issue: IIssue,
-  comment: IComment,
+  issue: Plain<IIssue>,
+  comment: Plain<IComment>,
   at: Date,
   created: boolean,
 ): Promise<void> {

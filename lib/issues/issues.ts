@@ -6,7 +6,7 @@ import { Comment, CommentType, Issue, IssueAssignee, IssueLabel, type IComment, 
 import type { IRepository } from '../../model/repo.ts';
 import { isSiteAdmin, need, type RequestState } from '../http/request.ts';
 import { addCounters, applyCounters, learnCountersOf, lockCounterRows, WriteQueue } from '../db/counters.ts';
-import { intArray, mapPrefixed, plainPrefixed, plainRows, prefixedColumns, textOf } from '../../model/raw.ts';
+import { intArray, mapPrefixed, plainPrefixed, plainRows, prefixedColumns, textOf, type Plain } from '../../model/raw.ts';
 import { executeSql, readRows, sql, writeSql } from '../../model/sql.ts';
 import { Slot, type ReadAhead } from '../http/read-ahead.ts';
 import type { ActionsPart, ThreadsPart } from '../activity/index.ts';
@@ -92,15 +92,30 @@ export function keepIssueRead(ahead: ReadAhead, repoId: number, index: number, r
 /**
  * The issue numbered `index` of the repository, managed as `em.findOne` would give it, from one fixed
  * statement (model/sql.ts readRows); with `plain`, a plain object (mapping it into the
- * identity map was about a twentieth of the server's CPU of a new comment).
+ * identity map was about a twentieth of the server's CPU of a new comment). Managed without `plain`;
+ * with it, whether given or not, read-only (`Plain`).
  */
+export async function findIssueByIndex(
+  em: EntityManager,
+  repoId: number,
+  index: number,
+  plain?: false,
+  ahead?: ReadAhead,
+): Promise<IIssue | null>;
+export async function findIssueByIndex(
+  em: EntityManager,
+  repoId: number,
+  index: number,
+  plain?: boolean,
+  ahead?: ReadAhead,
+): Promise<Plain<IIssue> | null>;
 export async function findIssueByIndex(
   em: EntityManager,
   repoId: number,
   index: number,
   plain = false,
   ahead?: ReadAhead,
-): Promise<IIssue | null> {
+): Promise<Plain<IIssue> | null> {
   const kept = ahead?.take(ISSUE_READ, (k) => k.repoId === repoId && k.index === index)?.row;
   if (kept) return (plain ? plainPrefixed : mapPrefixed)(em, Issue, kept, 'i');
   const [row] = await readRows<EntityData<IIssue>>(em, [Issue], ISSUE_BY_INDEX, [repoId, index]);
@@ -112,7 +127,7 @@ export async function findIssueByIndex(
  * The issue (or pull) numbered `rawIndex` in the loaded repository if the caller can read its unit;
  * else null. A plain object for a request that reads its context plain (lib/http/handler.ts plainContext).
  */
-export async function findReadableIssue(s: RequestState, rawIndex: string | undefined): Promise<IIssue | null> {
+export async function findReadableIssue(s: RequestState, rawIndex: string | undefined): Promise<Plain<IIssue> | null> {
   const index = positiveInt(rawIndex);
   const issue = index === null ? null : await findIssueByIndex(s.em, need(s.repo, 'repo').repo.id, index, s.plainContext, s.ahead);
   return issue && canReadIssue(s, issue) ? issue : null;
@@ -263,10 +278,13 @@ const NUMBERED_CTES = `n as (
 /**
  * Insert an issue with the repository's next number (shared with pulls), its labels and assignees;
  * `watcherId` (the poster, for a new issue of the API) watches it. A numbered row is inserted by
- * `insertRow` (POST {R}/issues reads its event's early reads in the same statement).
+ * `insertRow` (POST {R}/issues reads its event's early reads in the same statement). Managed without
+ * `plain`; with it, whether set or not, read-only (`Plain`).
  */
-export async function createIssue(em: EntityManager, n: NewIssue, insertRow = insertAlone(em)): Promise<IIssue> {
-  let issue: IIssue;
+export async function createIssue(em: EntityManager, n: NewIssue & { plain?: false }, insertRow?: InsertRow): Promise<IIssue>;
+export async function createIssue(em: EntityManager, n: NewIssue, insertRow?: InsertRow): Promise<Plain<IIssue>>;
+export async function createIssue(em: EntityManager, n: NewIssue, insertRow = insertAlone(em)): Promise<Plain<IIssue>> {
+  let issue: Plain<IIssue>;
   if (n.index === undefined) {
     await em.flush();
     const values = issueValues(n);
@@ -312,10 +330,18 @@ export async function createIssue(em: EntityManager, n: NewIssue, insertRow = in
 }
 
 /** Issues whose number is taken with COMMIT (`numberAtCommit`): their `index` is 0 until then. */
-const unnumbered = new WeakSet<IIssue>();
+const unnumbered = new WeakSet<Plain<IIssue>>();
 
 /** Whether the issue's number is still to be taken, with COMMIT (lib/activity/feeds.ts then reads it in SQL). */
-export const numberPending = (issue: IIssue): boolean => unnumbered.has(issue);
+export const numberPending = (issue: Plain<IIssue>): boolean => unnumbered.has(issue);
+
+/**
+ * A plain row (model/raw.ts Plain) standing for the row a queued write will insert, until the write
+ * answers: `queueFirst` then replaces its fields with the inserted row's, once. Mutable for that alone,
+ * which is safe: it is never managed nor flushed, so the change writes nothing, and it makes the object
+ * its readers hold (as `Plain<T>`) the row as inserted.
+ */
+type Provisional<T> = T;
 
 /**
  * A new issue's number, row and watch as the first statement sent at the end (lib/db/counters.ts
@@ -328,12 +354,12 @@ export const numberPending = (issue: IIssue): boolean => unnumbered.has(issue);
  * feed rows need; the feed row reads the number in SQL. The inserted row replaces it when the
  * statement answers.
  */
-function numberAtCommit(em: EntityManager, writes: WriteQueue, id: number, values: unknown[], insert: RowInsert): IIssue {
+function numberAtCommit(em: EntityManager, writes: WriteQueue, id: number, values: unknown[], insert: RowInsert): Plain<IIssue> {
   const columns: Record<string, unknown> = { id, index: 0, is_locked: false, num_comments: 0, pin_order: 0 };
   ISSUE_COLUMNS.forEach((c, i) => {
     columns[c] = values[i];
   });
-  const issue = plainRows(em, Issue, [columns])[0]!;
+  const issue: Provisional<IIssue> = plainRows(em, Issue, [columns])[0]!;
   queueFirst(em, writes, Issue, insert, issue, () => unnumbered.delete(issue), newIssueCall(id, values, insert));
   unnumbered.add(issue);
   return issue;
@@ -394,9 +420,9 @@ export function commentInsert(issue: IIssue, posterId: number, content: string, 
  * is what the insert will write (`insert`, made by `commentInsert` with that id); the inserted row
  * replaces it when the statement answers.
  */
-export function commentAtCommit(em: EntityManager, writes: WriteQueue, insert: RowInsert): IComment {
+export function commentAtCommit(em: EntityManager, writes: WriteQueue, insert: RowInsert): Plain<IComment> {
   const [id, type, issueId, posterId, content, createdAt, updatedAt] = insert.params;
-  const comment = plainRows(em, Comment, [
+  const comment: Provisional<IComment> = plainRows(em, Comment, [
     { id, type, issue_id: issueId, poster_id: posterId, content, created_at: createdAt, updated_at: updatedAt },
   ])[0]!;
   queueFirst(em, writes, Comment, insert, comment, undefined, newCommentCall(insert));
@@ -531,14 +557,14 @@ function newCommentCall(insert: RowInsert): FirstWrite['combine'] {
 
 /**
  * Queues `insert` as a first write (lib/db/counters.ts WriteQueue firstWrite): the row it answers
- * replaces the fields of `provisional` (a plain object of `entity`), then `answered` runs.
+ * replaces the fields of `provisional` (a plain row of `entity`), then `answered` runs.
  */
 function queueFirst<T extends object>(
   em: EntityManager,
   writes: WriteQueue,
   entity: EntityName<T>,
   insert: RowInsert,
-  provisional: T,
+  provisional: Provisional<T>,
   answered?: () => void,
   combine?: FirstWrite['combine'],
 ): void {

@@ -6,7 +6,7 @@ import { Issue, type IIssue } from '../../model/issue.ts';
 import { CommentType } from '../../model/issue.ts';
 import { ReviewType } from '../../model/pull.ts';
 import type { Page } from '../http/paging.ts';
-import { plainRows } from '../../model/raw.ts';
+import { plainRows, type Plain } from '../../model/raw.ts';
 import { Unit } from '../auth/perm.ts';
 import { pageCut, pageWithTotal, reachableRows, reachableRepos, type Caller } from '../repos/index.ts';
 import { TOTAL } from '../../model/raw.ts';
@@ -158,7 +158,7 @@ export async function findIssues(
   page: Page,
   total?: Sql | null,
   matchesOnce = false,
-): Promise<{ issues: IIssue[]; total: number }> {
+): Promise<{ issues: Plain<IIssue>[]; total: number }> {
   if (matchesOnce) {
     const matches = sql`select ${ORDER_COLUMNS} from issue i where ${where}`;
     return pageOf(em, await executeSql(em, matchesOnceSql(sql.empty, matches, order, page)));
@@ -185,7 +185,7 @@ export async function searchIssues(
   f: IssueFilter,
   order: Sql,
   page: Page,
-): Promise<{ issues: IIssue[]; total: number }> {
+): Promise<{ issues: Plain<IIssue>[]; total: number }> {
   return pageOf(em, await executeSql(em, searchIssuesSql(c, repoCond, f, order, page)));
 }
 

@@ -18,7 +18,7 @@ import { Mirror, PushMirror } from '../../model/mirror.ts';
 import { ProtectedBranch, ProtectedTag } from '../../model/branch-protection.ts';
 import { CommitStatus } from '../../model/commit-status.ts';
 import { User, type IUser } from '../../model/user.ts';
-import { mapPrefixed, plainPrefixed, prefixedColumns } from '../../model/raw.ts';
+import { mapPrefixed, plainPrefixed, prefixedColumns, type Plain } from '../../model/raw.ts';
 import { executeSql, readPrepared, sql } from '../../model/sql.ts';
 import { DEFAULT_UNITS, Mode, Unit, userPermission, type UnitName } from '../auth/perm.ts';
 import { checkRepoName } from '../users/index.ts';
@@ -327,16 +327,19 @@ const unitRow = (u: Record<string, unknown>): IRepoUnit => ({
   config: u.config as Record<string, unknown>,
 });
 
-export interface RepoByName {
+/** An owner and its repository, managed (`U`, `R` the entities) or plain (`PlainRepoByName`). */
+export interface RepoByName<U extends Plain<IUser> = IUser, R extends Plain<IRepository> = IRepository> {
   /** Null when no user or organization has the name. */
-  owner: IUser | null;
+  owner: U | null;
   /** Null when the owner has no repository of the name. */
-  repo: IRepository | null;
+  repo: R | null;
   /** The repository's unit rows, by type. */
   units: IRepoUnit[];
   /** Whether a transfer of the repository waits for its recipient. */
   transferPending: boolean;
 }
+/** `RepoByName` whose owner and repository may be plain rows: read-only. */
+export type PlainRepoByName = RepoByName<Plain<IUser>, Plain<IRepository>>;
 
 let byOwnerNameSql: string | undefined;
 let byOwnerSql: string | undefined;
@@ -345,14 +348,27 @@ let byIdSql: string | undefined;
 /**
  * An owner (by name, unless already known) and its repository, with the repository's units and
  * whether a transfer is pending, in one query: this runs on every request below `{R}`. With `plain`,
- * for a request that changes nothing, the owner and repository are plain objects (model/raw.ts).
+ * for a request that changes nothing, the owner and repository are plain objects (model/raw.ts): with
+ * `plain`, whether set or not, they are typed read-only (`Plain`).
  */
 export async function findRepoByName(
   em: EntityManager,
   owner: IUser | string,
   repoName: string,
+  opts?: { plain?: false; ahead?: ReadAhead },
+): Promise<RepoByName>;
+export async function findRepoByName(
+  em: EntityManager,
+  owner: Plain<IUser> | string,
+  repoName: string,
+  opts?: { plain?: boolean; ahead?: ReadAhead },
+): Promise<PlainRepoByName>;
+export async function findRepoByName(
+  em: EntityManager,
+  owner: Plain<IUser> | string,
+  repoName: string,
   opts: { plain?: boolean; ahead?: ReadAhead } = {},
-): Promise<RepoByName> {
+): Promise<PlainRepoByName> {
   const known = opts.ahead?.take(
     REPO_READ,
     (k) => k.repoName === repoName.toLowerCase() && k.ownerName === (typeof owner === 'string' ? owner.toLowerCase() : owner.lowerName),
@@ -403,7 +419,9 @@ export function keepRepoRead(ahead: ReadAhead, ownerName: string, repoName: stri
   ahead.keep(REPO_READ, { ownerName: ownerName.toLowerCase(), repoName: repoName.toLowerCase(), row: found });
 }
 
-function repoFromRow(em: EntityManager, row: RepoRow | undefined, knownOwner: IUser | null, plain = false): RepoByName {
+function repoFromRow(em: EntityManager, row: RepoRow | undefined, knownOwner: null): RepoByName;
+function repoFromRow(em: EntityManager, row: RepoRow | undefined, knownOwner: Plain<IUser> | null, plain: boolean): PlainRepoByName;
+function repoFromRow(em: EntityManager, row: RepoRow | undefined, knownOwner: Plain<IUser> | null, plain = false): PlainRepoByName {
   const map = plain ? plainPrefixed : mapPrefixed;
   const owner = knownOwner ?? (row ? map(em, User, row, 'u') : null);
   const repo = row ? map(em, Repository, row, 'r') : null;

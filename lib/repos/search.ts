@@ -7,7 +7,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { Repository, type IRepository } from '../../model/repo.ts';
 import type { IUser } from '../../model/user.ts';
 import type { TokenInfo } from '../auth/auth-types.ts';
-import { plainRows, TOTAL } from '../../model/raw.ts';
+import { plainRows, TOTAL, type Plain } from '../../model/raw.ts';
 import { allOf as and, anyOf as or, executeSql, readFragmentPrepared, sql, type Sql } from '../../model/sql.ts';
 import { Lru } from '../../git/lru.ts';
 import type { Page } from '../http/paging.ts';
@@ -153,7 +153,7 @@ export async function findRepos(
   order: Sql,
   page: Page | null,
   o: { keepTotal?: boolean; prepared?: boolean } = {},
-): Promise<{ repos: IRepository[]; total: number }> {
+): Promise<{ repos: Plain<IRepository>[]; total: number }> {
   const { rows, total } = o.keepTotal
     ? await pageWithKeptTotal(em, where, order, page, o.prepared === true)
     : await pageWithTotal(em, 'repository', 'r', where, order, page, undefined, o.prepared === true);

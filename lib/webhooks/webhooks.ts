@@ -6,7 +6,7 @@ import { Webhook, type HookEventSpec, type IWebhook } from '../../model/webhook.
 import type { CreateHookOption, EditHookOption } from '../../model/schemas/index.ts';
 import { unprocessable } from '../http/errors.ts';
 import { Slot, type ReadAhead } from '../http/read-ahead.ts';
-import { jsonList, plainRows } from '../../model/raw.ts';
+import { jsonList, plainRows, type Plain } from '../../model/raw.ts';
 import { compileGlob, GlobError } from '../repos/index.ts';
 import type { SecretBox } from '../auth/secretbox.ts';
 import { hookMeta, tokenAuthorization } from './config.ts';
@@ -225,7 +225,7 @@ function parseGoBool(v: string): boolean | null {
 }
 
 /** What `hooksList` selected, read early by the request, for its next event of repository `repoId`. */
-const HOOKS = new Slot<{ repoId: number; hooks: IWebhook[] }>("a repository's hooks, read early");
+const HOOKS = new Slot<{ repoId: number; hooks: Plain<IWebhook>[] }>("a repository's hooks, read early");
 
 /** The hooks `hooksFor` reads, as a select-list expression (model/raw.ts jsonList) and its parameters. */
 export function hooksList(em: EntityManager, repo: { id: number; ownerId: number }): { sql: string; params: unknown[] } {

@@ -10,6 +10,7 @@ import { findRepoByName } from '../../lib/repos/repos.ts';
 import { findToken } from '../../lib/auth/tokens.ts';
 import { Repository } from '../../model/repo.ts';
 import { User } from '../../model/user.ts';
+import { managedOf } from '../../model/raw.ts';
 
 let db: TestDb;
 let srv: TestServer;
@@ -67,6 +68,16 @@ test('the user of a token read plain holds what the managed entity holds', async
   const user = await db.db.orm.em.fork().findOneOrFail(User, { id: plain.user.id });
   sameProperties('User', plain.user, user);
   sameProperties('User', managed.user, user);
+});
+
+test('managedOf gives back a managed entity, and refuses a plain row (a change to it would never be written)', async () => {
+  const em = db.db.orm.em.fork();
+  const managed = await findRepoByName(em, owner.name, 'plain');
+  assert.is(managedOf(em, Repository, managed.repo!), managed.repo);
+  const plain = await findRepoByName(em, owner.name, 'plain', { plain: true });
+  assert.is.not(plain.repo, managed.repo);
+  assert.throws(() => managedOf(em, Repository, plain.repo!), /plain row/);
+  assert.throws(() => managedOf(db.db.orm.em.fork(), User, plain.owner!), /plain row/);
 });
 
 test('a GET answers the repository and the caller as a PATCH that changes nothing does', async () => {

@@ -25,7 +25,7 @@ import type {
   Wire,
 } from '../../../model/schemas/index.ts';
 import { secToTime } from '../../../model/duration.ts';
-import { intArray, jsonList, plainRows } from '../../../model/raw.ts';
+import { intArray, jsonList, plainRows, type Plain } from '../../../model/raw.ts';
 import { readPrepared } from '../../../model/sql.ts';
 
 export type ApiAttachment = Wire<AttachmentJson>;
@@ -140,7 +140,7 @@ export async function issuesToApi(
   em: EntityManager,
   cfg: Config,
   viewer: Viewer,
-  issues: IIssue[],
+  issues: Plain<IIssue>[],
   opts: { attachments?: boolean; known?: Known } = {},
 ): Promise<ApiIssue[]> {
   if (issues.length === 0) return [];
@@ -268,7 +268,7 @@ export async function issueToApi(
   em: EntityManager,
   cfg: Config,
   viewer: Viewer,
-  issue: IIssue,
+  issue: Plain<IIssue>,
   opts: { attachments?: boolean; known?: Known } = {},
 ): Promise<ApiIssue> {
   return (await issuesToApi(em, cfg, viewer, [issue], opts))[0]!;
@@ -279,8 +279,8 @@ export async function commentsToApi(
   em: EntityManager,
   cfg: Config,
   viewer: Viewer,
-  comments: IComment[],
-  issues?: Map<number, IIssue>,
+  comments: Plain<IComment>[],
+  issues?: Map<number, Plain<IIssue>>,
   known: Known = {},
 ): Promise<ApiComment[]> {
   if (comments.length === 0) return [];

@@ -5,7 +5,7 @@ import type { Config } from '../../../config.ts';
 import type { Commit, Signature } from '../../../git/commits.ts';
 import type { ChangedFile, DiffStats } from '../../../git/commits.ts';
 import { EmailAddress, User, type IUser } from '../../../model/user.ts';
-import { plainPrefixed, prefixedColumns, textArray } from '../../../model/raw.ts';
+import { plainPrefixed, prefixedColumns, textArray, type Plain } from '../../../model/raw.ts';
 import { readPrepared } from '../../../model/sql.ts';
 import type { IRepository } from '../../../model/repo.ts';
 import { toApiUser, type ApiUser } from '../../users/index.ts';
@@ -61,7 +61,7 @@ const NULL_BYTES = Buffer.from('null');
 
 /** Users of commit emails (primary or activated addresses, and noreply addresses), one statement per batch. */
 export class CommitUsers {
-  private readonly cache = new Map<string, IUser | null>();
+  private readonly cache = new Map<string, Plain<IUser> | null>();
   private readonly json = new Map<number, ApiUser>();
   private readonly bytes = new Map<number, Buffer>();
   private readonly em: EntityManager;
@@ -88,7 +88,7 @@ export class CommitUsers {
     for (const r of rows) this.cache.set(r.matched, plainPrefixed(this.em, User, r, 'u'));
   }
 
-  get(email: string): IUser | null {
+  get(email: string): Plain<IUser> | null {
     return this.cache.get(email.toLowerCase()) ?? null;
   }
 

@@ -2,7 +2,7 @@
 // (reposJson): the converter every route that answers repositories uses (handlers, pull records).
 import type { IRepository, IRepoUnit } from '../../../model/repo.ts';
 import { Repository, RepoUnit } from '../../../model/repo.ts';
-import { intArray, jsonList, plainRows } from '../../../model/raw.ts';
+import { intArray, jsonList, plainRows, type Plain } from '../../../model/raw.ts';
 import { readPrepared } from '../../../model/sql.ts';
 import { RepoTransfer } from '../../../model/transfer.ts';
 import { User, type IUser } from '../../../model/user.ts';
@@ -13,7 +13,7 @@ import { isSiteAdmin, type RequestState } from '../../http/request.ts';
 import { toApiRepo, type ApiRepo } from './repo.ts';
 
 /** api.Repository as the caller sees it, with `parent` for forks and `repo_transfer` while one is pending. */
-export async function repoJson(s: RequestState, repo: IRepository, owner: IUser): Promise<ApiRepo> {
+export async function repoJson(s: RequestState, repo: Plain<IRepository>, owner: Plain<IUser>): Promise<ApiRepo> {
   const viewer = { doer: s.auth.doer, siteAdmin: isSiteAdmin(s) };
   // A read may reuse what the loader read for the addressed repository; a write may have changed it.
   const loaded = (s.method === 'GET' || s.method === 'HEAD') && s.repo?.repo.id === repo.id && s.repo.units ? s.repo : null;
@@ -41,7 +41,7 @@ export async function repoJson(s: RequestState, repo: IRepository, owner: IUser)
  * them (no query per listed repository): parents, pending transfers, owners (with the users
  * of the transfers), units and the caller's permissions are each read once for the whole list.
  */
-export async function reposJson(s: RequestState, repos: IRepository[]): Promise<ApiRepo[]> {
+export async function reposJson(s: RequestState, repos: Plain<IRepository>[]): Promise<ApiRepo[]> {
   if (repos.length === 0) return [];
   const viewer = { doer: s.auth.doer, siteAdmin: isSiteAdmin(s) };
   const unique = (ids: number[]) => [...new Set(ids)];

@@ -2,14 +2,15 @@
 import type { Config } from '../../../config.ts';
 import type { IRepository, IRepoUnit } from '../../../model/repo.ts';
 import type { IUser } from '../../../model/user.ts';
+import type { Plain } from '../../../model/raw.ts';
 import { Unit, type RepoPermission } from '../../auth/perm.ts';
 import { toApiUser, type Viewer } from '../../users/index.ts';
 import { EPOCH, fmtTime, ZERO_TIME } from '../../../model/time.ts';
 import type { ExternalTracker, ExternalWiki, Repository, RepoTransfer, Wire } from '../../../model/schemas/index.ts';
 
 export interface RepoView {
-  repo: IRepository;
-  owner: IUser;
+  repo: Plain<IRepository>;
+  owner: Plain<IUser>;
   units: IRepoUnit[];
   perm: RepoPermission;
   parent?: ApiRepo | null;

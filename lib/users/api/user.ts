@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '../../../config.ts';
 import type { IUser } from '../../../model/user.ts';
+import type { Plain } from '../../../model/raw.ts';
 import { EPOCH, fmtTime } from '../../../model/time.ts';
 import type { Organization, User, Wire } from '../../../model/schemas/index.ts';
 
@@ -36,7 +37,7 @@ export function avatarUrl(cfg: Config, u: Pick<IUser, 'id' | 'avatar' | 'lowerNa
 
 export function toApiUser(
   cfg: Config,
-  u: IUser,
+  u: Plain<IUser>,
   viewer: Viewer,
   counts: { followers?: number; following?: number; stars?: number } = {},
 ): ApiUser {
