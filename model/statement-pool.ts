@@ -1,9 +1,9 @@
 // The connections model/sql.ts runs its prepared statements on when no transaction is open, on
 // PostgreSQL: a `pg.Pool` (pg's public pool) beside the ORM's, with the same connection settings
 // (the ORM connection's options, its date and time parsers, `jit=off`, the statement timeouts). A
-// statement that runs alone needs nothing of the ORM's pool, and going through knex cost about a
-// fifth of the server's CPU on the routes that read a few rows (bench/runtime.md). Statements inside
-// a transaction, entity operations and the embedded database keep the ORM's connection.
+// statement that runs alone needs nothing of the ORM's pool, so it skips knex's raw path (what that
+// cost is in bench/runtime.md). Statements inside a transaction, entity operations and the embedded
+// database keep the ORM's connection.
 //
 // Invariants: a statement sent here is one the ORM's connection would have sent the same way (knex
 // sends a raw text's values as parameters too), so its rows are the same; every statement is
