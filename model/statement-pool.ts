@@ -63,6 +63,8 @@ export function openStatementPool(orm: Orm, o: StatementPoolOptions): StatementP
     ...(base as pg.PoolConfig),
     options: '-c jit=off',
     max: o.max,
+    // As long as the ORM's pool keeps an idle connection (tarn's default).
+    idleTimeoutMillis: 30_000,
     ...(o.connectMs > 0 ? { connectionTimeoutMillis: o.connectMs } : {}),
     ...(o.statementMs > 0 ? { statement_timeout: o.statementMs, query_timeout: o.statementMs + o.clientMarginMs } : {}),
   });

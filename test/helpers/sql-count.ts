@@ -44,10 +44,15 @@ export const listing = (statements: string[]) => statements.map((s, i) => `${i +
 
 type SocketWrite = (this: Socket, ...a: unknown[]) => unknown;
 
+/** The protocol codes of PostgreSQL's StartupMessage (3.0) and SSLRequest. */
+const OPENING_CODES = new Set([196608, 80877103]);
+
 /**
  * Runs `fn` and counts the writes to PostgreSQL's sockets (remote port `port`) meanwhile: each is a
- * wait for the server, so this is the request's round trips to the database. A token's last-use record (see `countSql`) is left out. Same rule as
- * `countSql`: nothing else may use the database while `fn` runs.
+ * wait for the server, so this is the request's round trips to the database. A new connection's
+ * opening is not counted: whether a pool opens one depends on what ran before. A token's last-use
+ * record (see `countSql`) is left out. Same rule as `countSql`: nothing else may use the database
+ * while `fn` runs.
  */
 export async function countDbWrites<T>(port: number, fn: () => Promise<T>): Promise<{ result: T; writes: number }> {
   const proto = Socket.prototype as unknown as { _write: SocketWrite; _writev: SocketWrite };
@@ -55,6 +60,9 @@ export async function countDbWrites<T>(port: number, fn: () => Promise<T>): Prom
   let writes = 0;
   const count = (socket: Socket, chunks: unknown[]) => {
     if (socket.remotePort !== port) return;
+    // A connection's opening (its startup message or SSL request: no type byte, a protocol code after
+    // the length) is the pool growing, not a round trip of the request's statements.
+    if (chunks.some((c) => Buffer.isBuffer(c) && c.length >= 8 && OPENING_CODES.has(c.readInt32BE(4)))) return;
     if (chunks.some((c) => Buffer.isBuffer(c) && c.includes('update "access_token" set "updated_at"'))) return;
     writes++;
   };
