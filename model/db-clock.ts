@@ -73,10 +73,18 @@ export class AnnouncementError extends Error {
 const MAX_SCOPES = 1000;
 // $1: the previous reading's snapshot (null: none). The marks of the transactions that are visible
 // now (the statement's snapshot is the one returned) and were not then.
+export const MARKS_SINCE = `select distinct m.scope from change_mark m where m.x >= pg_snapshot_xmin($1::pg_snapshot)
+    and not pg_visible_in_snapshot(m.x, $1::pg_snapshot) limit ${MAX_SCOPES + 1}`;
 const READING = `select (select system_identifier from pg_control_system())::text || '/' || (select timeline_id from pg_control_checkpoint())::text as server,
   pg_current_snapshot()::text as s,
-  array(select distinct m.scope from change_mark m where m.x >= pg_snapshot_xmin($1::pg_snapshot)
-    and not pg_visible_in_snapshot(m.x, $1::pg_snapshot) limit ${MAX_SCOPES + 1}) as c`;
+  array(${MARKS_SINCE}) as c`;
+/**
+ * Settings of the clock's connection. Its statements read `change_mark` by ranges of the primary key
+ * (the transactions since a snapshot: a few rows), but PostgreSQL keeps no statistics it can compare an
+ * xid8 with: it guesses a third of the table and, once the table holds a few thousand marks, reads all
+ * of it at every reading. Without sequential scans it takes the key.
+ */
+export const CLOCK_SETTINGS: Readonly<Record<string, string>> = { enable_seqscan: 'off' };
 /** The mark of a change outside the rows: anything may have changed. */
 export const MARK_ALL = `insert into change_mark (x, scope) values (pg_current_xact_id(), '*') on conflict do nothing`;
 const EMBEDDED_SNAPSHOT = 'select pg_current_snapshot()::text as s';
@@ -166,6 +174,9 @@ export function postgresClock(url: string, opts: PostgresClockOptions = {}): DbC
       const c = new pg.Client({
         connectionString: url,
         application_name: 'cairn-clock',
+        options: Object.entries(CLOCK_SETTINGS)
+          .map(([k, v]) => `-c ${k}=${v}`)
+          .join(' '),
         connectionTimeoutMillis: connectMs,
         ...(statementMs > 0 ? { query_timeout: statementMs } : {}),
       });
@@ -195,7 +206,8 @@ export function postgresClock(url: string, opts: PostgresClockOptions = {}): DbC
   };
   // One statement at a time on the connection (pg queues more, but is to stop doing so).
   let last: Promise<unknown> = Promise.resolve();
-  const run = <R = Record<string, unknown>>(name: string, text: string, values: unknown[] = []): Promise<R | undefined> => {
+  // `name` null: sent as a simple query (what VACUUM needs: no statement to prepare, no transaction).
+  const run = <R = Record<string, unknown>>(name: string | null, text: string, values: unknown[] = []): Promise<R | undefined> => {
     const p = last.then(
       () => runNow<R>(name, text, values),
       () => runNow<R>(name, text, values),
@@ -203,13 +215,13 @@ export function postgresClock(url: string, opts: PostgresClockOptions = {}): DbC
     last = p.catch(() => undefined);
     return p;
   };
-  const runNow = async <R>(name: string, text: string, values: unknown[]): Promise<R | undefined> => {
+  const runNow = async <R>(name: string | null, text: string, values: unknown[]): Promise<R | undefined> => {
     if (closed) throw new Error('the database clock is closed');
     // One retry on a fresh connection: the kept one may have been closed by the server meanwhile.
     for (let attempt = 0; ; attempt++) {
       const c = await connection();
       try {
-        const r = await c.query({ name, text, values });
+        const r = name === null ? await c.query(text) : await c.query({ name, text, values });
         return r.rows[0] as R | undefined;
       } catch (e) {
         if (client === c) client = null;
@@ -305,7 +317,12 @@ export function postgresClock(url: string, opts: PostgresClockOptions = {}): DbC
     horizons.push({ at: now, s: taken!.s });
     let old: string | null = null;
     while (horizons.length > 0 && horizons[0]!.at <= now - CLEANUP_HORIZON_MS) old = horizons.shift()!.s;
-    if (old !== null) await run('cairn_clock_cleanup', 'delete from change_mark where x < pg_snapshot_xmin($1::pg_snapshot)', [old]);
+    if (old === null) return;
+    await run('cairn_clock_cleanup', 'delete from change_mark where x < pg_snapshot_xmin($1::pg_snapshot)', [old]);
+    // The deleted marks' space is taken again, and the statistics kept, whether or not the server's
+    // autovacuum runs: a table every write adds to would otherwise only grow. A process whose
+    // vacuum would wait for another's leaves it to that one.
+    await run(null, 'vacuum (analyze, skip_locked) change_mark');
   };
   const cleaning = setInterval(() => void cleanup().catch(() => undefined), CLEANUP_EVERY_MS);
   cleaning.unref();

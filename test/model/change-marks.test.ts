@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { newRepo, setup, type Env } from '../handlers/repo-setup.ts';
 import { NARROW_ANSWERS } from '../../lib/http/answer-scopes.ts';
 import { routes } from '../../routes.table.ts';
+import { CLOCK_SETTINGS, MARKS_SINCE } from '../../model/db-clock.ts';
 import type { RouteSpec } from '../../table/route-spec.ts';
 
 let env: Env;
@@ -76,6 +77,31 @@ test("the stamp of a token's use marks only the token; its revocation marks ever
     await sql('delete from access_token where id = ?', [t!.id]);
   });
   assert.equal(revoked, ['*']);
+});
+
+test("the clock's reading takes the marks since a snapshot by the key, however many marks the table held", async () => {
+  const em = env.db.db.orm.em.fork();
+  await em.begin();
+  try {
+    const conn = em.getConnection();
+    const tx = em.getTransactionContext();
+    const run = <T>(text: string) => conn.execute<T[]>(text, [], 'all', tx);
+    // A marks table as a busy server leaves it between two vacuums: 100,000 marks deleted, no
+    // statistics (a temporary table of the same name, which the statements below read instead).
+    await run('create temp table change_mark (x xid8 not null, scope text not null, primary key (x, scope)) on commit drop');
+    await run(`insert into change_mark select (pg_snapshot_xmin(pg_current_snapshot())::text::bigint - 150000 + g)::text::xid8, 'repo:' || g
+      from generate_series(1, 100000) g`);
+    await run('delete from change_mark');
+    for (const [k, v] of Object.entries(CLOCK_SETTINGS)) await run(`set local ${k} = '${v}'`);
+    const [snapshot] = await run<{ s: string }>('select pg_current_snapshot()::text as s');
+    // The reading's own plan: a custom one, for this snapshot.
+    const [plan] = await run<{ 'QUERY PLAN': unknown }>(`explain (format json) ${MARKS_SINCE.replaceAll('$1', `'${snapshot!.s}'`)}`);
+    const shown = JSON.stringify(plan!['QUERY PLAN']);
+    assert.not.ok(shown.includes('Seq Scan'), shown);
+    assert.ok(shown.includes('change_mark_pkey'), shown);
+  } finally {
+    await em.rollback();
+  }
 });
 
 test('a row that declares narrow scopes is a kept row', () => {
