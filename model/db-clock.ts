@@ -207,8 +207,7 @@ export function postgresClock(url: string, opts: PostgresClockOptions = {}): DbC
   };
   // One statement at a time on the connection (pg queues more, but is to stop doing so).
   let last: Promise<unknown> = Promise.resolve();
-  // `name` null: sent as a simple query (what VACUUM needs: no statement to prepare, no transaction).
-  const run = <R = Record<string, unknown>>(name: string | null, text: string, values: unknown[] = []): Promise<R | undefined> => {
+  const run = <R = Record<string, unknown>>(name: string, text: string, values: unknown[] = []): Promise<R | undefined> => {
     const p = last.then(
       () => runNow<R>(name, text, values),
       () => runNow<R>(name, text, values),
@@ -216,13 +215,13 @@ export function postgresClock(url: string, opts: PostgresClockOptions = {}): DbC
     last = p.catch(() => undefined);
     return p;
   };
-  const runNow = async <R>(name: string | null, text: string, values: unknown[]): Promise<R | undefined> => {
+  const runNow = async <R>(name: string, text: string, values: unknown[]): Promise<R | undefined> => {
     if (closed) throw new Error('the database clock is closed');
     // One retry on a fresh connection: the kept one may have been closed by the server meanwhile.
     for (let attempt = 0; ; attempt++) {
       const c = await connection();
       try {
-        const r = name === null ? await c.query(text) : await c.query({ name, text, values });
+        const r = await c.query({ name, text, values });
         return r.rows[0] as R | undefined;
       } catch (e) {
         if (client === c) client = null;
@@ -320,10 +319,21 @@ export function postgresClock(url: string, opts: PostgresClockOptions = {}): DbC
     while (horizons.length > 0 && horizons[0]!.at <= now - CLEANUP_HORIZON_MS) old = horizons.shift()!.s;
     if (old === null) return;
     await run('cairn_clock_cleanup', 'delete from change_mark where x < pg_snapshot_xmin($1::pg_snapshot)', [old]);
-    // The deleted marks' space is taken again, and the statistics kept, whether or not the server's
-    // autovacuum runs: a table every write adds to would otherwise only grow. A process whose
-    // vacuum would wait for another's leaves it to that one.
-    await run(null, 'vacuum (analyze, skip_locked) change_mark');
+    await vacuum();
+  };
+  // The deleted marks' space is taken again, and the statistics kept, whether or not the server's
+  // autovacuum runs: a table every write adds to would otherwise only grow. On a connection of its
+  // own, so that readings never wait for it; a process whose vacuum would wait for another's leaves
+  // it to that one.
+  const vacuum = async () => {
+    const c = new pg.Client({ connectionString: url, application_name: 'cairn-clock-vacuum', connectionTimeoutMillis: connectMs });
+    c.on('error', () => undefined);
+    try {
+      await c.connect();
+      await c.query('vacuum (analyze, skip_locked) change_mark');
+    } finally {
+      await c.end().catch(() => undefined);
+    }
   };
   const cleaning = setInterval(() => void cleanup().catch(() => undefined), CLEANUP_EVERY_MS);
   cleaning.unref();
