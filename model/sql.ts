@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import type { AbstractSqlConnection } from '@mikro-orm/postgresql';
-import { statementPoolOf } from './statement-pool.ts';
+import { statementPoolOf, type PreparedText } from './statement-pool.ts';
 
 /** A piece of SQL: its code text between the values, which the compiled statement passes as parameters. */
 export class Sql {
@@ -167,18 +167,23 @@ export async function readRows<R>(
 /** A value a prepared statement takes as it is: pg sends it as text, and PostgreSQL types it by its place. */
 export type PreparedValue = string | number | boolean | null;
 
-/** Statement names by text; the texts are a fixed set of shapes (a function of the code and the route table). */
-const preparedNames = new Map<string, string>();
+/** Prepared texts by text; the texts are a fixed set of shapes (a function of the code and the route table). */
+const preparedTexts = new Map<string, PreparedText>();
 const PREPARED_MAX = 1_000;
 
-/** A text's statement name, the same in every process: a hash of the text, so one name never stands for two texts. */
-function preparedName(text: string): string | null {
-  let name = preparedNames.get(text);
-  if (name === undefined) {
-    if (preparedNames.size >= PREPARED_MAX) return null;
-    preparedNames.set(text, (name = `cairn_${createHash('sha1').update(text).digest('hex')}`));
+/**
+ * A text's prepared form: its statement name, the same in every process (a hash of the text, so one
+ * name never stands for two texts), and its `$n` form for pg. Null past PREPARED_MAX texts.
+ */
+function preparedText(text: string): PreparedText | null {
+  let p = preparedTexts.get(text);
+  if (p === undefined) {
+    if (preparedTexts.size >= PREPARED_MAX) return null;
+    let n = 0;
+    p = { name: `cairn_${createHash('sha1').update(text).digest('hex')}`, text, numbered: text.replace(/\?/g, () => `$${++n}`) };
+    preparedTexts.set(text, p);
   }
-  return name;
+  return p;
 }
 
 /** PostgreSQL's "cached plan must not change result type": the schema moved under a statement prepared before. */
@@ -202,7 +207,7 @@ export async function readPrepared<R>(
   text: string,
   params: readonly PreparedValue[],
 ): Promise<R[]> {
-  if (preparedName(text) === null) return readRows<R>(em, reads, text, params);
+  if (preparedText(text) === null) return readRows<R>(em, reads, text, params);
   await flushFor(em, reads);
   return runPrepared<R>(em, text, params);
 }
@@ -212,16 +217,16 @@ export async function readPrepared<R>(
  * transaction when one is open, else on PostgreSQL on the statement pool (model/statement-pool.ts).
  */
 async function runPrepared<R>(em: EntityManager, text: string, params: readonly (PreparedValue | Date)[]): Promise<R[]> {
-  const name = preparedName(text);
-  if (name === null) return executeSql<R>(em, text, params);
+  const prepared = preparedText(text);
+  if (prepared === null) return executeSql<R>(em, text, params);
   const ctx = em.getTransactionContext();
   const pool = ctx ? null : statementPoolOf(em.getConnection());
   try {
-    if (pool) return await pool.query<R>(name, text, params);
+    if (pool) return await pool.query<R>(prepared, params);
     const query = (em.getConnection() as AbstractSqlConnection)
       .getKnex()
       .raw(text, [...params])
-      .options({ name });
+      .options({ name: prepared.name });
     if (ctx) query.transacting(ctx);
     return ((await query) as { rows: R[] }).rows;
   } catch (e) {

@@ -25,9 +25,19 @@ export interface StatementPoolOptions {
   onIdleError(e: Error): void;
 }
 
+/** A fixed text of the code as a named prepared statement (model/sql.ts makes one per text). */
+export interface PreparedText {
+  /** The statement's name, the same in every process. */
+  readonly name: string;
+  /** The text with `?` placeholders (model/sql.ts's form), which statement listeners are told. */
+  readonly text: string;
+  /** The same text with pg's `$n` placeholders, as it is sent. */
+  readonly numbered: string;
+}
+
 export interface StatementPool {
-  /** A statement with `?` placeholders (model/sql.ts's form), as the named prepared statement `name`. */
-  query<R>(name: string, text: string, values: readonly unknown[]): Promise<R[]>;
+  /** A prepared text with its values. */
+  query<R>(p: PreparedText, values: readonly unknown[]): Promise<R[]>;
   /** Calls `fn` with each statement's text (its `?` form) as it is sent; returns the unsubscribe. */
   onStatement(fn: (text: string) => void): () => void;
   /** Calls `fn` each time the database answers a statement with its rows. */
@@ -41,18 +51,6 @@ const pools = new WeakMap<object, StatementPool>();
 
 /** The statement pool of the ORM whose connection this is; null when it has none (the embedded database). */
 export const statementPoolOf = (connection: object): StatementPool | null => pools.get(connection) ?? null;
-
-/** `$n` texts by `?` text: the texts are the fixed set model/sql.ts names. */
-const numbered = new Map<string, string>();
-function numberedText(text: string): string {
-  let out = numbered.get(text);
-  if (out === undefined) {
-    let n = 0;
-    out = text.replace(/\?/g, () => `$${++n}`);
-    numbered.set(text, out);
-  }
-  return out;
-}
 
 /** Opens the statement pool of a PostgreSQL ORM and attaches it to the ORM's connection. */
 export function openStatementPool(orm: Orm, o: StatementPoolOptions): StatementPool {
@@ -76,9 +74,9 @@ export function openStatementPool(orm: Orm, o: StatementPoolOptions): StatementP
     return () => void events.off(event, fn);
   };
   const handle: StatementPool = {
-    async query<R>(name: string, text: string, values: readonly unknown[]) {
-      events.emit('statement', text);
-      const res = await pool.query<R & pg.QueryResultRow>({ name, text: numberedText(text), values: [...values] });
+    async query<R>(p: PreparedText, values: readonly unknown[]) {
+      events.emit('statement', p.text);
+      const res = await pool.query<R & pg.QueryResultRow>({ name: p.name, text: p.numbered, values: [...values] });
       events.emit('answered');
       return res.rows;
     },
