@@ -272,10 +272,14 @@ async function suite(run: Run, result: Omit<RunResult, 'targets' | 'finishedAt'>
   }
 }
 
-/** `--profile [name]`: cairn under --cpu-prof, the load of one route (`GET {R}` with a token by default), then the summary of the profile. */
+/**
+ * `--profile [name]`: cairn under --cpu-prof, the load of one route (`GET {R}` with a token by default) on
+ * the data a full run measures it on, then the summary of the profile.
+ */
 async function profile(run: Run, stamp: string, route: RouteName): Promise<string> {
   const dir = path.join(RESULTS, 'prof');
   const name = `${stamp}.cpuprofile`;
+  await fillRouteData(run);
   await run.cairn.proc.stop();
   const spawned = performance.now();
   run.cairn = await startCairn(run.setup, ['--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-name', name]);
@@ -412,13 +416,18 @@ async function mixed(run: Run, stamp: string, uptimeBefore: string, uptime: () =
   return mixedMarkdown(rows, { stamp, uptimeBefore, uptimeAfter: await uptime(), ceilingA: ceilingA.rps, window: run.opt.window });
 }
 
-/** `--hold`: the routes' data as a full run has it, then cairn serves until the run is interrupted. */
-async function hold(run: Run): Promise<void> {
+/** The routes' data as a full run measures them: the issue list's 10,000 issues and the 1,000 repositories search reads. */
+async function fillRouteData(run: Run): Promise<void> {
   say(`filling issues (${ISSUES}) and repositories (${REPOS}) with SQL copies of API-made rows`);
   await withSql(run, async (sql) => {
     await fillIssues(sql, run.seeded.repos.issues10k, run.seeded.issues.issues10k.id, ISSUES);
     await fillRepositories(sql, run.seeded.repos.tmpl, REPOS);
   });
+}
+
+/** `--hold`: the routes' data as a full run has it, then cairn serves until the run is interrupted. */
+async function hold(run: Run): Promise<void> {
+  await fillRouteData(run);
   const targets = Object.fromEntries(
     routeTargets(run).map((r) => [r.name, { method: r.target.method, url: r.target.url, body: r.target.body }]),
   );
