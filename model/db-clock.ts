@@ -169,18 +169,25 @@ export function postgresClock(url: string, opts: PostgresClockOptions = {}): DbC
   let client: pg.Client | null = null;
   let connecting: Promise<pg.Client> | null = null;
   let closed = false;
+  /** A client of the clock's: its readings' (with CLOCK_SETTINGS and the statement bound) or a maintenance one. */
+  const newClient = (name: string, clock: boolean) =>
+    new pg.Client({
+      connectionString: url,
+      application_name: name,
+      connectionTimeoutMillis: connectMs,
+      ...(clock
+        ? {
+            options: Object.entries(CLOCK_SETTINGS)
+              .map(([k, v]) => `-c ${k}=${v}`)
+              .join(' '),
+            ...(statementMs > 0 ? { query_timeout: statementMs } : {}),
+          }
+        : {}),
+    });
   const connection = (): Promise<pg.Client> => {
     if (client) return Promise.resolve(client);
     connecting ??= (async () => {
-      const c = new pg.Client({
-        connectionString: url,
-        application_name: 'cairn-clock',
-        options: Object.entries(CLOCK_SETTINGS)
-          .map(([k, v]) => `-c ${k}=${v}`)
-          .join(' '),
-        connectionTimeoutMillis: connectMs,
-        ...(statementMs > 0 ? { query_timeout: statementMs } : {}),
-      });
+      const c = newClient('cairn-clock', true);
       // A broken connection is dropped; the next call opens another.
       c.on('error', () => {
         if (client === c) client = null;
@@ -326,7 +333,7 @@ export function postgresClock(url: string, opts: PostgresClockOptions = {}): DbC
   // own, so that readings never wait for it; a process whose vacuum would wait for another's leaves
   // it to that one.
   const vacuum = async () => {
-    const c = new pg.Client({ connectionString: url, application_name: 'cairn-clock-vacuum', connectionTimeoutMillis: connectMs });
+    const c = newClient('cairn-clock-vacuum', false);
     c.on('error', () => undefined);
     try {
       await c.connect();

@@ -207,18 +207,18 @@ export async function readPrepared<R>(
   text: string,
   params: readonly PreparedValue[],
 ): Promise<R[]> {
-  if (preparedText(text) === null) return readRows<R>(em, reads, text, params);
+  const prepared = preparedText(text);
+  if (prepared === null) return readRows<R>(em, reads, text, params);
   await flushFor(em, reads);
-  return runPrepared<R>(em, text, params);
+  return runPrepared<R>(em, prepared, params);
 }
 
 /**
  * Runs a fixed text as a named prepared statement (as readPrepared describes): in the EntityManager's
  * transaction when one is open, else on PostgreSQL on the statement pool (model/statement-pool.ts).
  */
-async function runPrepared<R>(em: EntityManager, text: string, params: readonly (PreparedValue | Date)[]): Promise<R[]> {
-  const prepared = preparedText(text);
-  if (prepared === null) return executeSql<R>(em, text, params);
+async function runPrepared<R>(em: EntityManager, prepared: PreparedText, params: readonly (PreparedValue | Date)[]): Promise<R[]> {
+  const { text } = prepared;
   const ctx = em.getTransactionContext();
   const pool = ctx ? null : statementPoolOf(em.getConnection());
   try {
@@ -322,8 +322,9 @@ export async function writeAlone(em: EntityManager, writes: readonly Write[]): P
   if (writes.length === 0) return;
   if (writes.length === 1) {
     const w = writes[0]!;
-    const rows = w.prepared
-      ? await runPrepared<Record<string, unknown>>(em, w.sql, w.params as readonly (PreparedValue | Date)[])
+    const prepared = w.prepared ? preparedText(w.sql) : null;
+    const rows = prepared
+      ? await runPrepared<Record<string, unknown>>(em, prepared, w.params as readonly (PreparedValue | Date)[])
       : await executeSql(em, w.sql, w.params);
     w.answered?.(rows);
     return;
