@@ -28,6 +28,7 @@ import { Migration20261129051000IssueSearchOrder } from './Migration202611290510
 import { Migration20261129070000ChangeMarks } from './Migration20261129070000ChangeMarks.ts';
 import { Migration20261129080000HotWriteFunctions } from './Migration20261129080000HotWriteFunctions.ts';
 import { Migration20261129083700PublicRepoOwners } from './Migration20261129083700PublicRepoOwners.ts';
+import { Migration20261129170000MarksOncePerScope } from './Migration20261129170000MarksOncePerScope.ts';
 
 /** Committed migrations, applied in this order at start (`cli migrate` runs them alone). */
 export const migrations = [
@@ -61,4 +62,5 @@ export const migrations = [
   { name: 'Migration20261129070000ChangeMarks', class: Migration20261129070000ChangeMarks },
   { name: 'Migration20261129080000HotWriteFunctions', class: Migration20261129080000HotWriteFunctions },
   { name: 'Migration20261129083700PublicRepoOwners', class: Migration20261129083700PublicRepoOwners },
+  { name: 'Migration20261129170000MarksOncePerScope', class: Migration20261129170000MarksOncePerScope },
 ];

@@ -79,6 +79,40 @@ test("the stamp of a token's use marks only the token; its revocation marks ever
   assert.equal(revoked, ['*']);
 });
 
+test('a transaction marks a scope once, `*` covers every scope, and a rolled-back savepoint takes its marks back', async () => {
+  const em = env.db.db.orm.em.fork();
+  await em.begin();
+  try {
+    const conn = em.getConnection();
+    const tx = em.getTransactionContext();
+    const mark = async (scope: string) => (await conn.execute<{ m: boolean }[]>('select change_mark(?) as m', [scope], 'all', tx))[0]!.m;
+    const own = async () =>
+      (
+        await conn.execute<{ scope: string }[]>(
+          'select scope from change_mark where x = pg_current_xact_id() order by scope',
+          [],
+          'all',
+          tx,
+        )
+      ).map((r) => r.scope);
+    assert.is(await mark('repo:1'), true);
+    assert.is(await mark('repo:1'), false, 'the same scope again');
+    assert.is(await mark('user:2'), true);
+    assert.is(await mark('repo:1'), true, 'another scope came between: marked again, which the key makes one row');
+    await conn.execute('savepoint s', [], 'run', tx);
+    assert.is(await mark('repo:3'), true);
+    await conn.execute('rollback to savepoint s', [], 'run', tx);
+    assert.equal(await own(), ['repo:1', 'user:2']);
+    assert.is(await mark('repo:3'), true, 'the rolled-back mark is not remembered');
+    assert.is(await mark('*'), true);
+    assert.is(await mark('repo:4'), false, '`*` covers it');
+    assert.is(await mark('*'), false);
+    assert.equal(await own(), ['*', 'repo:1', 'repo:3', 'user:2']);
+  } finally {
+    await em.rollback();
+  }
+});
+
 test("the clock's reading takes the marks since a snapshot by the key, however many marks the table held", async () => {
   const em = env.db.db.orm.em.fork();
   await em.begin();
