@@ -41,10 +41,7 @@ const NARROW: Record<string, Narrow> = {
 const columns = (r: string, keys: string[]) => `(${keys.map((k) => `${r}."${k}"`).join(', ')})`;
 
 function narrowBody(n: Narrow): string {
-  const moved =
-    n.keys.length === 1
-      ? `old."${n.keys[0]}" is distinct from new."${n.keys[0]}"`
-      : `${columns('old', n.keys)} is distinct from ${columns('new', n.keys)}`;
+  const moved = `${columns('old', n.keys)} is distinct from ${columns('new', n.keys)}`;
   return `if tg_op <> 'DELETE' then done := "change_mark"(${n.scope('new')}); end if;
   if tg_op = 'DELETE' or (tg_op = 'UPDATE' and ${moved}) then done := "change_mark"(${n.scope('old')}); end if;`;
 }

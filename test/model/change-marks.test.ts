@@ -79,47 +79,42 @@ test("the stamp of a token's use marks only the token; its revocation marks ever
   assert.equal(revoked, ['*']);
 });
 
-test('a transaction marks a scope once, `*` covers every scope, and a rolled-back savepoint takes its marks back', async () => {
+/** Runs `fn` with a statement runner inside a transaction of its own, rolled back at the end. */
+async function rolledBack(fn: (run: <T>(text: string, params?: unknown[]) => Promise<T[]>) => Promise<void>): Promise<void> {
   const em = env.db.db.orm.em.fork();
   await em.begin();
   try {
     const conn = em.getConnection();
     const tx = em.getTransactionContext();
-    const mark = async (scope: string) => (await conn.execute<{ m: boolean }[]>('select change_mark(?) as m', [scope], 'all', tx))[0]!.m;
+    await fn(<T>(text: string, params: unknown[] = []) => conn.execute<T[]>(text, params, 'all', tx));
+  } finally {
+    await em.rollback();
+  }
+}
+
+test('a transaction marks a scope once, `*` covers every scope, and a rolled-back savepoint takes its marks back', async () => {
+  await rolledBack(async (run) => {
+    const mark = async (scope: string) => (await run<{ m: boolean }>('select change_mark(?) as m', [scope]))[0]!.m;
     const own = async () =>
-      (
-        await conn.execute<{ scope: string }[]>(
-          'select scope from change_mark where x = pg_current_xact_id() order by scope',
-          [],
-          'all',
-          tx,
-        )
-      ).map((r) => r.scope);
+      (await run<{ scope: string }>('select scope from change_mark where x = pg_current_xact_id() order by scope')).map((r) => r.scope);
     assert.is(await mark('repo:1'), true);
     assert.is(await mark('repo:1'), false, 'the same scope again');
     assert.is(await mark('user:2'), true);
     assert.is(await mark('repo:1'), true, 'another scope came between: marked again, which the key makes one row');
-    await conn.execute('savepoint s', [], 'run', tx);
+    await run('savepoint s');
     assert.is(await mark('repo:3'), true);
-    await conn.execute('rollback to savepoint s', [], 'run', tx);
+    await run('rollback to savepoint s');
     assert.equal(await own(), ['repo:1', 'user:2']);
     assert.is(await mark('repo:3'), true, 'the rolled-back mark is not remembered');
     assert.is(await mark('*'), true);
     assert.is(await mark('repo:4'), false, '`*` covers it');
     assert.is(await mark('*'), false);
     assert.equal(await own(), ['*', 'repo:1', 'repo:3', 'user:2']);
-  } finally {
-    await em.rollback();
-  }
+  });
 });
 
 test("the clock's reading takes the marks since a snapshot by the key, however many marks the table held", async () => {
-  const em = env.db.db.orm.em.fork();
-  await em.begin();
-  try {
-    const conn = em.getConnection();
-    const tx = em.getTransactionContext();
-    const run = <T>(text: string) => conn.execute<T[]>(text, [], 'all', tx);
+  await rolledBack(async (run) => {
     // A marks table as a busy server leaves it between two vacuums: 100,000 marks deleted, no
     // statistics (a temporary table of the same name, which the statements below read instead).
     await run('create temp table change_mark (x xid8 not null, scope text not null, primary key (x, scope)) on commit drop');
@@ -133,9 +128,7 @@ test("the clock's reading takes the marks since a snapshot by the key, however m
     const shown = JSON.stringify(plan!['QUERY PLAN']);
     assert.not.ok(shown.includes('Seq Scan'), shown);
     assert.ok(shown.includes('change_mark_pkey'), shown);
-  } finally {
-    await em.rollback();
-  }
+  });
 });
 
 test('a row that declares narrow scopes is a kept row', () => {
