@@ -5,10 +5,19 @@
 // cost is in bench/runtime.md). Statements inside a transaction, entity operations and the embedded
 // database keep the ORM's connection.
 //
+// A statement runs as an `Execution`, a pg Submittable (pg's public interface for a query of one's
+// own, the one pg-cursor uses): it writes the protocol messages with pg's public `Connection` methods
+// and reads the answer's messages. Each connection parses and describes a text once; later
+// executions send Bind, Execute and Sync alone and read the rows with the columns the connection was
+// told the first time, so neither PostgreSQL nor pg describes the same row again, and each row is
+// built by one loop over the known columns (what that saves is in bench/runtime.md).
+//
 // Invariants: a statement sent here is one the ORM's connection would have sent the same way (knex
-// sends a raw text's values as parameters too), so its rows are the same; every statement is
-// announced to `onStatement` listeners (statement counts, the outage tracker); the pool is closed
-// with the database handle.
+// sends a raw text's values as parameters too), so its rows are the same; a connection reads a
+// statement's rows with the columns it was told when it last prepared the statement, and after an
+// error it prepares the statement again (a schema change makes PostgreSQL refuse the old one with
+// "cached plan must not change result type"); every statement is announced to `onStatement`
+// listeners (statement counts, the outage tracker); the pool is closed with the database handle.
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import type { PostgreSqlConnection } from '@mikro-orm/postgresql';
@@ -37,7 +46,7 @@ export interface PreparedText {
 
 export interface StatementPool {
   /** A prepared text with its values. */
-  query<R>(p: PreparedText, values: readonly unknown[]): Promise<R[]>;
+  query<R>(p: PreparedText, values: readonly PoolValue[]): Promise<R[]>;
   /** Calls `fn` with each statement's text (its `?` form) as it is sent; returns the unsubscribe. */
   onStatement(fn: (text: string) => void): () => void;
   /** Calls `fn` each time the database answers a statement with its rows. */
@@ -45,6 +54,134 @@ export interface StatementPool {
   /** Connections in use, idle, and callers waiting for one. */
   counters(): { used: number; idle: number; waiting: number };
   end(): Promise<void>;
+}
+
+/** A value as the statement pool takes it (model/sql.ts PreparedValue, or a Date). */
+export type PoolValue = string | number | boolean | null | Date;
+
+/** The columns of a statement's rows, as the connection described them. */
+interface Columns {
+  names: string[];
+  parsers: ((text: string) => unknown)[];
+}
+
+/** A statement without rows (an update without `returning`): PostgreSQL describes it as NoData. */
+const NO_ROWS: Columns = { names: [], parsers: [] };
+
+/** pg's RowDescription and DataRow messages, as much of them as is read here. */
+interface RowDescription {
+  fields: { name: string; dataTypeID: number }[];
+}
+interface DataRow {
+  fields: (string | null)[];
+}
+
+/** The parser of a column type's text form (pg's TypeOverrides, or pg.types). */
+type TypeParsers = { getTypeParser(oid: number, format: 'text'): (text: string) => unknown };
+
+/**
+ * What each connection of the pool has prepared: the statement's columns, or `UNSURE` after an
+ * error in an execution that prepared it (the statement may or may not exist there).
+ */
+const UNSURE = Symbol('unsure');
+type Prepared = Map<string, Columns | typeof UNSURE>;
+
+/**
+ * A value as PostgreSQL reads it from text: a Date as its ISO instant (every time column of the
+ * schema is timestamptz, so this names the instant pg's own rendering names), anything else as pg
+ * renders it (`String`); undefined, as pg takes it, as null.
+ */
+const textOf = (v: PoolValue | undefined): string | null => (v == null ? null : v instanceof Date ? v.toISOString() : String(v));
+
+/**
+ * One execution of a prepared text on one connection. pg's client calls `submit` when the
+ * connection is free, then the `handle*` methods with the answer's messages; the execution ends at
+ * ReadyForQuery, or at the error (pg drops the query then and swallows the ReadyForQuery that
+ * follows).
+ */
+class Execution implements pg.Submittable {
+  readonly rows: Record<string, unknown>[] = [];
+  /** Set by pg's client (with its read timeout around it); called once. */
+  callback: ((err: Error | null, rows?: Record<string, unknown>[]) => void) | null;
+  private readonly p: PreparedText;
+  private readonly values: readonly PoolValue[];
+  private readonly types: TypeParsers;
+  private readonly preparedOf: (c: pg.Connection) => Prepared;
+  private columns: Columns | null = null;
+  private prepares = false;
+  private prepared: Prepared | null = null;
+
+  constructor(
+    p: PreparedText,
+    values: readonly PoolValue[],
+    types: TypeParsers,
+    preparedOf: (c: pg.Connection) => Prepared,
+    done: (err: Error | null, rows?: Record<string, unknown>[]) => void,
+  ) {
+    this.p = p;
+    this.values = values;
+    this.types = types;
+    this.preparedOf = preparedOf;
+    this.callback = done;
+  }
+
+  submit(connection: pg.Connection): void {
+    const prepared = this.preparedOf(connection);
+    this.prepared = prepared;
+    const known = prepared.get(this.p.name);
+    this.prepares = known === undefined || known === UNSURE;
+    this.columns = this.prepares ? null : (known as Columns);
+    // One write for the messages, as pg's own queries make it.
+    connection.stream.cork();
+    try {
+      if (known === UNSURE) connection.close({ type: 'S', name: this.p.name }, true);
+      if (this.prepares) connection.parse({ name: this.p.name, text: this.p.numbered, types: [] }, true);
+      connection.bind({ statement: this.p.name, values: this.values.map(textOf) }, true);
+      if (this.prepares) connection.describe({ type: 'P', name: '' }, true);
+      connection.execute({ portal: '' }, true);
+      connection.sync();
+    } finally {
+      connection.stream.uncork();
+    }
+  }
+
+  handleRowDescription(msg: RowDescription): void {
+    this.columns = {
+      names: msg.fields.map((f) => f.name),
+      parsers: msg.fields.map((f) => this.types.getTypeParser(f.dataTypeID, 'text')),
+    };
+  }
+
+  handleDataRow(msg: DataRow): void {
+    const { names, parsers } = this.columns!;
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < names.length; i++) {
+      const text = msg.fields[i];
+      row[names[i]!] = text === null || text === undefined ? null : parsers[i]!(text);
+    }
+    this.rows.push(row);
+  }
+
+  handleCommandComplete(): void {}
+  handleEmptyQuery(): void {}
+
+  handleReadyForQuery(): void {
+    if (this.prepares) this.prepared!.set(this.p.name, this.columns ?? NO_ROWS);
+    this.finish(null);
+  }
+
+  handleError(err: Error): void {
+    // Whether the statement exists on the connection now is not known (its Parse, or a later
+    // message, failed; or the schema moved under it): the next execution there prepares it again.
+    this.prepared?.set(this.p.name, UNSURE);
+    this.finish(err);
+  }
+
+  private finish(err: Error | null): void {
+    const cb = this.callback;
+    this.callback = null;
+    cb?.(err, err ? undefined : this.rows);
+  }
 }
 
 const pools = new WeakMap<object, StatementPool>();
@@ -73,12 +210,32 @@ export function openStatementPool(orm: Orm, o: StatementPoolOptions): StatementP
     events.on(event, fn);
     return () => void events.off(event, fn);
   };
+  const types: TypeParsers = (base as { types?: TypeParsers }).types ?? pg.types;
+  const preparedBy = new WeakMap<pg.Connection, Prepared>();
+  const preparedOf = (c: pg.Connection) => {
+    let m = preparedBy.get(c);
+    if (m === undefined) preparedBy.set(c, (m = new Map()));
+    return m;
+  };
   const handle: StatementPool = {
-    async query<R>(p: PreparedText, values: readonly unknown[]) {
+    async query<R>(p: PreparedText, values: readonly PoolValue[]) {
       events.emit('statement', p.text);
-      const res = await pool.query<R & pg.QueryResultRow>({ name: p.name, text: p.numbered, values: [...values] });
-      events.emit('answered');
-      return res.rows;
+      const client = await pool.connect();
+      let failed: Error | undefined;
+      try {
+        const rows = await new Promise<Record<string, unknown>[]>((resolve, reject) => {
+          client.query(new Execution(p, values, types, preparedOf, (err, rows) => (err ? reject(err) : resolve(rows!))));
+        });
+        events.emit('answered');
+        return rows as R[];
+      } catch (e) {
+        // An error PostgreSQL answered leaves the connection ready for the next statement; any other
+        // (pg's read timeout, a broken connection) leaves it in an unknown state: the pool drops it.
+        if (!(e instanceof pg.DatabaseError)) failed = e as Error;
+        throw e;
+      } finally {
+        client.release(failed);
+      }
     },
     onStatement: (fn) => listen('statement', fn),
     onAnswered: (fn) => listen('answered', fn),

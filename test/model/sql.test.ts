@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { openTestDb, type TestDb } from '../helpers/server.ts';
 import { executeSql, fromPlaceholders, inTransaction, readPrepared, readRows, sql, writeAlone, writeSql } from '../../model/sql.ts';
 import { countSql } from '../helpers/sql-count.ts';
+import { statementPoolOf } from '../../model/statement-pool.ts';
 
 let db: TestDb;
 test.before(async () => {
@@ -138,6 +139,54 @@ test('readPrepared: after a column changed its type under a prepared statement, 
   await executeSql(em(), 'alter table sql_p alter column b type bigint');
   for (let i = 0; i < 12; i++) assert.is(Number((await readPrepared<{ b: unknown }>(em(), [], text, [1]))[0]!.b), 2);
   await executeSql(em(), 'drop table sql_p');
+});
+
+test("the statement pool (PostgreSQL): each connection reads a prepared statement's rows as the ORM's connection does, every time; after an error it prepares the statement again", async () => {
+  if (!process.env.CAIRN__DATABASE__URL) return;
+  const pool = statementPoolOf(db.db.orm.em.getConnection())!;
+  assert.ok(pool, 'PostgreSQL has a statement pool');
+  await executeSql(em(), 'create table sql_q (a int primary key, b text, c timestamptz not null, d jsonb, e bigint, f int[], g boolean)');
+  const at = new Date('2026-01-02T03:04:05.678Z');
+  await executeSql(
+    em(),
+    sql`insert into sql_q values (${1}, ${null}, ${at}, ${'{"k": [1, "<x>"]}'}, ${'9007199254740993'}, ${'{1,2}'}, ${true})`,
+  );
+  const text = 'select a, b, c, d, e, f, g, a + 1 as "a plus", null::text as "none" from sql_q where c = ? and g = ? and a > ?';
+  const plain = await readRows(em(), [], text, [at, true, 0]);
+  assert.is(plain.length, 1);
+  // More executions than the pool has connections: each one prepares the statement once and then reads
+  // the rows by the columns it was told.
+  for (let i = 0; i < 12; i++) assert.equal(await readPrepared(em(), [], text, [at.toISOString(), true, 0]), plain);
+  const write = {
+    name: 'cairn_test_pool_insert',
+    text: 'insert into sql_q (a, c) values (?, ?)',
+    numbered: 'insert into sql_q (a, c) values ($1, $2)',
+  };
+  for (let i = 0; i < 12; i++) {
+    // A key taken: PostgreSQL refuses, the connection stays in the pool and prepares the text again next time.
+    await pool.query(write, [1, at]).then(
+      () => assert.unreachable('a duplicate key'),
+      (e: { code?: string }) => assert.is(e.code, '23505'),
+    );
+    assert.equal(await pool.query(write, [100 + i, at]), [], 'a statement without rows answers none');
+  }
+  assert.is(Number((await executeSql<{ n: string }>(em(), 'select count(*) as n from sql_q'))[0]!.n), 13);
+  // A table that gains a column changes a `*` statement's rows: refused once on a connection that
+  // prepared it before, then prepared again with the new columns.
+  const star = { name: 'cairn_test_pool_star', text: 'select * from sql_q where a = ?', numbered: 'select * from sql_q where a = $1' };
+  for (let i = 0; i < 12; i++) assert.equal(Object.keys((await pool.query<object>(star, [1]))[0]!).length, 7);
+  await executeSql(em(), 'alter table sql_q add column h int not null default 5');
+  let refused = 0;
+  for (let i = 0; i < 30; i++) {
+    const got = await pool.query<{ h: number }>(star, [1]).catch((e: { code?: string }) => {
+      assert.is(e.code, '0A000');
+      refused++;
+      return null;
+    });
+    if (got) assert.is(got[0]!.h, 5);
+  }
+  assert.ok(refused <= 10, `${refused} refusals: each connection is refused once at most`);
+  await executeSql(em(), 'drop table sql_q');
 });
 
 test('writeAlone refuses to run inside a transaction (it would commit nothing of its own)', async () => {
