@@ -100,12 +100,20 @@ function start(extra: Record<string, string> = {}) {
 
 let token = '';
 
+/**
+ * The primary says it serves with two workers, and both workers' "listening" lines have arrived: each
+ * process writes its log asynchronously (pino's default destination), so a worker's line may reach the
+ * pipe after the primary's line about it.
+ */
+const servesWithTwo = (out: string) =>
+  out.includes('cairn serves with 2 worker processes') && (out.match(/cairn listening on /g) ?? []).length >= 2;
+
 test('WORKERS=2: on PostgreSQL two workers share the ports, a dead one is replaced, SIGTERM exits 0; embedded: one process', async () => {
   requireTools('ssh', 'ssh-keygen');
   const { child, exited, lines, until, out } = start();
   try {
     const multi = dbUrl !== '';
-    await until('serving', () => (multi ? out().includes('cairn serves with 2 worker processes') : out().includes('cairn listening')));
+    await until('serving', () => (multi ? servesWithTwo(out()) : out().includes('cairn listening')));
     const url = /cairn listening on (http:\/\/\S+?)"/.exec(out())![1]!;
     const ready = () => lines().filter((l) => l.msg === 'worker ready');
     if (!multi) {
@@ -210,7 +218,7 @@ test('WORKERS=2: a push held past GRACEFUL_HAMMER_TIME is cut; the primary exits
   if (!dbUrl) return; // the embedded database's drain is graceful-shutdown.test.ts's
   const { child, exited, lines, until, out } = start({ CAIRN_PAUSEPOINT: 'push-finish=20000', CAIRN__SERVER__GRACEFUL_HAMMER_TIME: '1s' });
   try {
-    await until('serving', () => out().includes('cairn serves with 2 worker processes'));
+    await until('serving', () => servesWithTwo(out()));
     const url = /cairn listening on (http:\/\/\S+?)"/.exec(out())![1]!;
     const work = fs.mkdtempSync(path.join(tmp, 'wt-'));
     await mustGit(null, 'clone', '-q', cloneUrl(url, 'wk', 'r', ['wk', token]), work);
