@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import type { AbstractSqlConnection } from '@mikro-orm/postgresql';
-import { statementPoolOf, type PreparedText } from './statement-pool.ts';
+import { statementPoolOf, type PoolValue, type PreparedText } from './statement-pool.ts';
 
 /** A piece of SQL: its code text between the values, which the compiled statement passes as parameters. */
 export class Sql {
@@ -217,7 +217,7 @@ export async function readPrepared<R>(
  * Runs a fixed text as a named prepared statement (as readPrepared describes): in the EntityManager's
  * transaction when one is open, else on PostgreSQL on the statement pool (model/statement-pool.ts).
  */
-async function runPrepared<R>(em: EntityManager, prepared: PreparedText, params: readonly (PreparedValue | Date)[]): Promise<R[]> {
+async function runPrepared<R>(em: EntityManager, prepared: PreparedText, params: readonly PoolValue[]): Promise<R[]> {
   const { text } = prepared;
   const ctx = em.getTransactionContext();
   const pool = ctx ? null : statementPoolOf(em.getConnection());
@@ -230,9 +230,10 @@ async function runPrepared<R>(em: EntityManager, prepared: PreparedText, params:
     if (ctx) query.transacting(ctx);
     return ((await query) as { rows: R[] }).rows;
   } catch (e) {
-    // A connection keeps its prepared statement until it closes: after a migration that changed a table
-    // the text reads as a whole row, the text's own plain form still runs (outside a transaction, which
-    // the failed statement has not aborted).
+    // After a migration that changed a table the text reads as a whole row, PostgreSQL refuses the
+    // statement a connection prepared before (the statement pool prepares it again next time; the ORM's
+    // connection keeps it until it closes): the text's own plain form runs instead (outside a
+    // transaction, which the failed statement has not aborted).
     if ((e as { code?: string }).code === PLAN_CHANGED && !ctx) return executeSql<R>(em, text, params);
     throw e;
   }
@@ -324,7 +325,7 @@ export async function writeAlone(em: EntityManager, writes: readonly Write[]): P
     const w = writes[0]!;
     const prepared = w.prepared ? preparedText(w.sql) : null;
     const rows = prepared
-      ? await runPrepared<Record<string, unknown>>(em, prepared, w.params as readonly (PreparedValue | Date)[])
+      ? await runPrepared<Record<string, unknown>>(em, prepared, w.params as readonly PoolValue[])
       : await executeSql(em, w.sql, w.params);
     w.answered?.(rows);
     return;

@@ -22,6 +22,7 @@ import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import type { PostgreSqlConnection } from '@mikro-orm/postgresql';
 import type { Orm } from './db.ts';
+import type { PreparedValue } from './sql.ts';
 
 export interface StatementPoolOptions {
   max: number;
@@ -56,8 +57,8 @@ export interface StatementPool {
   end(): Promise<void>;
 }
 
-/** A value as the statement pool takes it (model/sql.ts PreparedValue, or a Date). */
-export type PoolValue = string | number | boolean | null | Date;
+/** A value as the statement pool takes it: a scalar, or a Date. */
+export type PoolValue = PreparedValue | Date;
 
 /** The columns of a statement's rows, as the connection described them. */
 interface Columns {
@@ -100,7 +101,7 @@ const textOf = (v: PoolValue | undefined): string | null => (v == null ? null : 
  * follows).
  */
 class Execution implements pg.Submittable {
-  readonly rows: Record<string, unknown>[] = [];
+  private readonly rows: Record<string, unknown>[] = [];
   /** Set by pg's client (with its read timeout around it); called once. */
   callback: ((err: Error | null, rows?: Record<string, unknown>[]) => void) | null;
   private readonly p: PreparedText;
@@ -157,7 +158,7 @@ class Execution implements pg.Submittable {
     const row: Record<string, unknown> = {};
     for (let i = 0; i < names.length; i++) {
       const text = msg.fields[i];
-      row[names[i]!] = text === null || text === undefined ? null : parsers[i]!(text);
+      row[names[i]!] = text == null ? null : parsers[i]!(text);
     }
     this.rows.push(row);
   }
