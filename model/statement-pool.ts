@@ -18,6 +18,13 @@
 // error it prepares the statement again (a schema change makes PostgreSQL refuse the old one with
 // "cached plan must not change result type"); every statement is announced to `onStatement`
 // listeners (statement counts, the outage tracker); the pool is closed with the database handle.
+//
+// A statement whose answer does not come within `statementMs` and the margin (a server that answers
+// nothing at all) fails with pg's "Query read timeout" and its connection is dropped. The pool keeps
+// the bound itself, with one timer over the executions under way, instead of pg's `query_timeout`:
+// that one arms a timer per statement and wraps the statement's callback, and with it every
+// request's objects outlived the young generation (bench/runtime.md, "The read bound").
+
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import type { PostgreSqlConnection } from '@mikro-orm/postgresql';
@@ -28,7 +35,7 @@ export interface StatementPoolOptions {
   max: number;
   /** Bound of a wait for a connection, free or new (0: none). */
   connectMs: number;
-  /** `statement_timeout` (0: none), and pg's own wait a moment longer. */
+  /** `statement_timeout` (0: none), and the pool's own wait for an answer a moment longer. */
   statementMs: number;
   clientMarginMs: number;
   /** An idle connection's error (the server went away): logged, the connection is dropped by the pool. */
@@ -64,10 +71,20 @@ export type PoolValue = PreparedValue | Date;
 interface Columns {
   names: string[];
   parsers: ((text: string) => unknown)[];
+  /**
+   * A row with every column null, which each row is copied from: a copy has all its properties at
+   * once, so V8 keeps it a fast object. Properties added one by one under computed names turn an
+   * object into a hash table after a dozen or so (bench/runtime.md, "Rows as fast objects").
+   */
+  empty: Record<string, unknown>;
 }
 
+/** The all-null row of these column names, parsed from JSON text, which makes a fast object. */
+const emptyRow = (names: string[]): Record<string, unknown> =>
+  JSON.parse(`{${names.map((n) => `${JSON.stringify(n)}:null`).join(',')}}`) as Record<string, unknown>;
+
 /** A statement without rows (an update without `returning`): PostgreSQL describes it as NoData. */
-const NO_ROWS: Columns = { names: [], parsers: [] };
+const NO_ROWS: Columns = { names: [], parsers: [], empty: {} };
 
 /** pg's RowDescription and DataRow messages, as much of them as is read here. */
 interface RowDescription {
@@ -102,8 +119,10 @@ const textOf = (v: PoolValue | undefined): string | null => (v == null ? null : 
  */
 class Execution implements pg.Submittable {
   private readonly rows: Record<string, unknown>[] = [];
-  /** Set by pg's client (with its read timeout around it); called once. */
+  /** Called once, with the rows or the error. */
   callback: ((err: Error | null, rows?: Record<string, unknown>[]) => void) | null;
+  /** When the answer is late (`performance.now()`), if the pool bounds the wait. */
+  deadline = Infinity;
   private readonly p: PreparedText;
   private readonly values: readonly PoolValue[];
   private readonly types: TypeParsers;
@@ -147,15 +166,17 @@ class Execution implements pg.Submittable {
   }
 
   handleRowDescription(msg: RowDescription): void {
+    const names = msg.fields.map((f) => f.name);
     this.columns = {
-      names: msg.fields.map((f) => f.name),
+      names,
       parsers: msg.fields.map((f) => this.types.getTypeParser(f.dataTypeID, 'text')),
+      empty: emptyRow(names),
     };
   }
 
   handleDataRow(msg: DataRow): void {
-    const { names, parsers } = this.columns!;
-    const row: Record<string, unknown> = {};
+    const { names, parsers, empty } = this.columns!;
+    const row: Record<string, unknown> = { ...empty };
     for (let i = 0; i < names.length; i++) {
       const text = msg.fields[i];
       row[names[i]!] = text == null ? null : parsers[i]!(text);
@@ -169,6 +190,11 @@ class Execution implements pg.Submittable {
   handleReadyForQuery(): void {
     if (this.prepares) this.prepared!.set(this.p.name, this.columns ?? NO_ROWS);
     this.finish(null);
+  }
+
+  /** The answer is late: the execution fails as pg's read timeout fails a query; its connection is to be dropped. */
+  expire(): void {
+    this.handleError(new Error('Query read timeout'));
   }
 
   handleError(err: Error): void {
@@ -202,8 +228,21 @@ export function openStatementPool(orm: Orm, o: StatementPoolOptions): StatementP
     // As long as the ORM's pool keeps an idle connection (tarn's default).
     idleTimeoutMillis: 30_000,
     ...(o.connectMs > 0 ? { connectionTimeoutMillis: o.connectMs } : {}),
-    ...(o.statementMs > 0 ? { statement_timeout: o.statementMs, query_timeout: o.statementMs + o.clientMarginMs } : {}),
+    ...(o.statementMs > 0 ? { statement_timeout: o.statementMs } : {}),
   });
+  // The executions under way, when answers are bounded; every tick fails those past their deadline.
+  const readMs = o.statementMs > 0 ? o.statementMs + o.clientMarginMs : 0;
+  const underway = new Set<Execution>();
+  const sweep =
+    readMs > 0
+      ? setInterval(
+          () => {
+            const now = performance.now();
+            for (const ex of underway) if (ex.deadline <= now) ex.expire();
+          },
+          Math.min(1000, Math.max(50, Math.floor(readMs / 4))),
+        ).unref()
+      : null;
   pool.on('error', (e) => o.onIdleError(e));
   const events = new EventEmitter();
   events.setMaxListeners(0);
@@ -225,13 +264,22 @@ export function openStatementPool(orm: Orm, o: StatementPoolOptions): StatementP
       let failed: Error | undefined;
       try {
         const rows = await new Promise<Record<string, unknown>[]>((resolve, reject) => {
-          client.query(new Execution(p, values, types, preparedOf, (err, rows) => (err ? reject(err) : resolve(rows!))));
+          const ex = new Execution(p, values, types, preparedOf, (err, rows) => {
+            underway.delete(ex);
+            if (err) reject(err);
+            else resolve(rows!);
+          });
+          if (sweep) {
+            ex.deadline = performance.now() + readMs;
+            underway.add(ex);
+          }
+          client.query(ex);
         });
         events.emit('answered');
         return rows as R[];
       } catch (e) {
         // An error PostgreSQL answered leaves the connection ready for the next statement; any other
-        // (pg's read timeout, a broken connection) leaves it in an unknown state: the pool drops it.
+        // (the pool's read bound, a broken connection) leaves it in an unknown state: the pool drops it.
         if (!(e instanceof pg.DatabaseError)) failed = e as Error;
         throw e;
       } finally {
@@ -241,7 +289,10 @@ export function openStatementPool(orm: Orm, o: StatementPoolOptions): StatementP
     onStatement: (fn) => listen('statement', fn),
     onAnswered: (fn) => listen('answered', fn),
     counters: () => ({ used: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-    end: () => pool.end(),
+    end: () => {
+      if (sweep) clearInterval(sweep);
+      return pool.end();
+    },
   };
   pools.set(connection, handle);
   return handle;
