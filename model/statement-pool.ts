@@ -230,19 +230,22 @@ export function openStatementPool(orm: Orm, o: StatementPoolOptions): StatementP
     ...(o.connectMs > 0 ? { connectionTimeoutMillis: o.connectMs } : {}),
     ...(o.statementMs > 0 ? { statement_timeout: o.statementMs } : {}),
   });
-  // The executions under way, when answers are bounded; every tick fails those past their deadline.
+  // What each connection is waiting for, when answers are bounded: one slot per connection, made at
+  // its first statement and dropped when the pool removes it, so a statement allocates nothing here;
+  // every tick fails the executions past their deadline.
   const readMs = o.statementMs > 0 ? o.statementMs + o.clientMarginMs : 0;
-  const underway = new Set<Execution>();
+  const waits = new Map<pg.PoolClient, { ex: Execution | null }>();
   const sweep =
     readMs > 0
       ? setInterval(
           () => {
             const now = performance.now();
-            for (const ex of underway) if (ex.deadline <= now) ex.expire();
+            for (const w of waits.values()) if (w.ex !== null && w.ex.deadline <= now) w.ex.expire();
           },
           Math.min(1000, Math.max(50, Math.floor(readMs / 4))),
         ).unref()
       : null;
+  if (sweep) pool.on('remove', (client) => void waits.delete(client));
   pool.on('error', (e) => o.onIdleError(e));
   const events = new EventEmitter();
   events.setMaxListeners(0);
@@ -264,14 +267,16 @@ export function openStatementPool(orm: Orm, o: StatementPoolOptions): StatementP
       let failed: Error | undefined;
       try {
         const rows = await new Promise<Record<string, unknown>[]>((resolve, reject) => {
+          let wait = waits.get(client);
+          if (wait === undefined && sweep) waits.set(client, (wait = { ex: null }));
           const ex = new Execution(p, values, types, preparedOf, (err, rows) => {
-            underway.delete(ex);
+            if (wait) wait.ex = null;
             if (err) reject(err);
             else resolve(rows!);
           });
-          if (sweep) {
+          if (wait) {
             ex.deadline = performance.now() + readMs;
-            underway.add(ex);
+            wait.ex = ex;
           }
           client.query(ex);
         });
