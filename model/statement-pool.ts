@@ -21,7 +21,7 @@
 //
 // A statement whose answer does not come within `statementMs` and the margin (a server that answers
 // nothing at all) fails with pg's "Query read timeout" and its connection is dropped. The pool keeps
-// the bound itself, with one timer over the executions under way, instead of pg's `query_timeout`:
+// the bound itself, one slot per connection and one timer over them, instead of pg's `query_timeout`:
 // that one arms a timer per statement and wraps the statement's callback, and with it every
 // request's objects outlived the young generation (bench/runtime.md, "The read bound").
 
@@ -121,8 +121,6 @@ class Execution implements pg.Submittable {
   private readonly rows: Record<string, unknown>[] = [];
   /** Called once, with the rows or the error. */
   callback: ((err: Error | null, rows?: Record<string, unknown>[]) => void) | null;
-  /** When the answer is late (`performance.now()`), if the pool bounds the wait. */
-  deadline = Infinity;
   private readonly p: PreparedText;
   private readonly values: readonly PoolValue[];
   private readonly types: TypeParsers;
@@ -234,13 +232,13 @@ export function openStatementPool(orm: Orm, o: StatementPoolOptions): StatementP
   // its first statement and dropped when the pool removes it, so a statement allocates nothing here;
   // every tick fails the executions past their deadline.
   const readMs = o.statementMs > 0 ? o.statementMs + o.clientMarginMs : 0;
-  const waits = new Map<pg.PoolClient, { ex: Execution | null }>();
+  const waits = new Map<pg.PoolClient, { ex: Execution | null; deadline: number }>();
   const sweep =
     readMs > 0
       ? setInterval(
           () => {
             const now = performance.now();
-            for (const w of waits.values()) if (w.ex !== null && w.ex.deadline <= now) w.ex.expire();
+            for (const w of waits.values()) if (w.ex !== null && w.deadline <= now) w.ex.expire();
           },
           Math.min(1000, Math.max(50, Math.floor(readMs / 4))),
         ).unref()
@@ -268,15 +266,15 @@ export function openStatementPool(orm: Orm, o: StatementPoolOptions): StatementP
       try {
         const rows = await new Promise<Record<string, unknown>[]>((resolve, reject) => {
           let wait = waits.get(client);
-          if (wait === undefined && sweep) waits.set(client, (wait = { ex: null }));
+          if (wait === undefined && sweep) waits.set(client, (wait = { ex: null, deadline: 0 }));
           const ex = new Execution(p, values, types, preparedOf, (err, rows) => {
             if (wait) wait.ex = null;
             if (err) reject(err);
             else resolve(rows!);
           });
           if (wait) {
-            ex.deadline = performance.now() + readMs;
             wait.ex = ex;
+            wait.deadline = performance.now() + readMs;
           }
           client.query(ex);
         });
