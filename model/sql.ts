@@ -217,12 +217,12 @@ export async function readPrepared<R>(
  * Runs a fixed text as a named prepared statement (as readPrepared describes): in the EntityManager's
  * transaction when one is open, else on PostgreSQL on the statement pool (model/statement-pool.ts).
  */
-async function runPrepared<R>(em: EntityManager, prepared: PreparedText, params: readonly PoolValue[]): Promise<R[]> {
+async function runPrepared<R>(em: EntityManager, prepared: PreparedText, params: readonly PoolValue[], hot?: string): Promise<R[]> {
   const { text } = prepared;
   const ctx = em.getTransactionContext();
   const pool = ctx ? null : statementPoolOf(em.getConnection());
   try {
-    if (pool) return await pool.query<R>(prepared, params);
+    if (pool) return await (hot === undefined ? pool.query<R>(prepared, params) : pool.queryInLane<R>(hot, prepared, params));
     const query = (em.getConnection() as AbstractSqlConnection)
       .getKnex()
       .raw(text, [...params])
@@ -295,6 +295,11 @@ export interface Write {
    * runs as a named prepared statement, parsed once per connection.
    */
   prepared?: true;
+  /**
+   * The hot row a prepared write locks until it commits (`repo:<id>`, `issue:<id>`): sent alone, it
+   * goes on that row's lane of the statement pool (model/statement-pool.ts), behind the row's other writes.
+   */
+  hot?: string;
 }
 
 /** Whether the EntityManager's unit of work has changes a flush would write. */
@@ -325,7 +330,7 @@ export async function writeAlone(em: EntityManager, writes: readonly Write[]): P
     const w = writes[0]!;
     const prepared = w.prepared ? preparedText(w.sql) : null;
     const rows = prepared
-      ? await runPrepared<Record<string, unknown>>(em, prepared, w.params as readonly PoolValue[])
+      ? await runPrepared<Record<string, unknown>>(em, prepared, w.params as readonly PoolValue[], w.hot)
       : await executeSql(em, w.sql, w.params);
     w.answered?.(rows);
     return;

@@ -19,6 +19,18 @@
 // "cached plan must not change result type"); every statement is announced to `onStatement`
 // listeners (statement counts, the outage tracker); the pool is closed with the database handle.
 //
+// Lanes: the writes of one hot row (a repository's next issue number, an issue's comment count) all
+// lock that row until they commit, so PostgreSQL lets one at a time through and the others wait on the
+// lock, each waiter sleeping and waking and checking the row again, which costs it more CPU than the
+// write. A statement sent with `queryInLane` goes on its row's lane instead: a connection of its own
+// in pg's public pipeline mode (`pipeline: true`), which writes each statement as it comes without
+// waiting for the answers before it. PostgreSQL runs them one after the other on that connection,
+// with no wait on the lock between them (another process's writers still wait their turn there) and
+// no round trip between them. Each is still one statement in its own transaction: one that fails
+// fails alone. A row's lane is one of a few (its name's hash picks it), opened at its first
+// statement; one that breaks or does not answer in time fails what it had under way and the next
+// statement opens a new one.
+//
 // A statement whose answer does not come within `statementMs` and the margin (a server that answers
 // nothing at all) fails with pg's "Query read timeout" and its connection is dropped. The pool keeps
 // the bound itself, one slot per connection and one timer over them, instead of pg's `query_timeout`:
@@ -55,6 +67,12 @@ export interface PreparedText {
 export interface StatementPool {
   /** A prepared text with its values. */
   query<R>(p: PreparedText, values: readonly PoolValue[]): Promise<R[]>;
+  /**
+   * A prepared text with its values that locks the hot row `row` until it commits, sent alone (one
+   * statement, its own transaction): on the row's lane (see the header), after the statements sent
+   * there before it.
+   */
+  queryInLane<R>(row: string, p: PreparedText, values: readonly PoolValue[]): Promise<R[]>;
   /** Calls `fn` with each statement's text (its `?` form) as it is sent; returns the unsubscribe. */
   onStatement(fn: (text: string) => void): () => void;
   /** Calls `fn` each time the database answers a statement with its rows. */
@@ -209,6 +227,79 @@ class Execution implements pg.Submittable {
   }
 }
 
+/**
+ * One lane (see the header): a pipelined connection, opened at its first statement, and the deadlines
+ * of the statements written on it and not yet answered, oldest first (answers come in order).
+ * pg's pipeline mode takes only its own queries, not a Submittable such as `Execution`: a lane's
+ * statement is pg's named prepared statement (`name`, `text`, `values`), parsed once per connection,
+ * its rows built by pg (a hot write answers one row).
+ */
+class Lane {
+  #open: Promise<{ client: pg.Client; deadlines: number[] }> | null = null;
+  readonly #config: pg.ClientConfig;
+  readonly #onError: (e: Error) => void;
+
+  constructor(config: pg.ClientConfig, onError: (e: Error) => void) {
+    this.#config = config;
+    this.#onError = onError;
+  }
+
+  /** Runs the statement on the lane's connection (opened first when there is none); `deadline` 0: no bound. */
+  async query<R>(p: PreparedText, values: readonly PoolValue[], deadline: number): Promise<R[]> {
+    const { client, deadlines } = await (this.#open ??= this.#connect());
+    deadlines.push(deadline);
+    try {
+      return (await client.query<R & pg.QueryResultRow>({ name: p.name, text: p.numbered, values: values.map(textOf) })).rows;
+    } finally {
+      deadlines.shift();
+    }
+  }
+
+  /** The oldest statement is past its deadline: the connection is dropped, which fails every statement on it. */
+  sweep(now: number): void {
+    void this.#open?.then(({ client, deadlines }) => {
+      if (deadlines.length > 0 && deadlines[0]! !== 0 && deadlines[0]! <= now) this.#drop(client);
+    }, noop);
+  }
+
+  async end(): Promise<void> {
+    const open = this.#open;
+    this.#open = null;
+    if (open) await open.then(({ client }) => client.end()).catch(noop);
+  }
+
+  #connect(): Promise<{ client: pg.Client; deadlines: number[] }> {
+    const client = new pg.Client(this.#config);
+    const opening = client.connect().then(() => ({ client, deadlines: [] as number[] }));
+    // A broken connection fails what it had under way (pg does), and the next statement opens another.
+    const forget = () => {
+      if (this.#open === opening) this.#open = null;
+    };
+    client.on('error', (e) => {
+      forget();
+      this.#onError(e);
+    });
+    client.on('end', forget);
+    opening.catch(forget);
+    return opening;
+  }
+
+  #drop(client: pg.Client): void {
+    this.#open = null;
+    // pg's end() waits for a pipeline's answers, which are not coming: this fails them with "Connection terminated".
+    client.connection.stream.destroy();
+  }
+}
+
+const noop = () => undefined;
+
+/** A row name's hash (FNV-1a), which picks its lane. */
+function hashOf(name: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
 const pools = new WeakMap<object, StatementPool>();
 
 /** The statement pool of the ORM whose connection this is; null when it has none (the embedded database). */
@@ -219,15 +310,15 @@ export function openStatementPool(orm: Orm, o: StatementPoolOptions): StatementP
   const connection = orm.em.getConnection() as unknown as PostgreSqlConnection;
   // The ORM connection's own options: host, user, database, and its type parsers (dates and times as text).
   const base = connection.getConnectionOptions();
-  const pool = new pg.Pool({
-    ...(base as pg.PoolConfig),
+  const config: pg.ClientConfig = {
+    ...(base as pg.ClientConfig),
     options: '-c jit=off',
-    max: o.max,
-    // As long as the ORM's pool keeps an idle connection (tarn's default).
-    idleTimeoutMillis: 30_000,
     ...(o.connectMs > 0 ? { connectionTimeoutMillis: o.connectMs } : {}),
     ...(o.statementMs > 0 ? { statement_timeout: o.statementMs } : {}),
-  });
+  };
+  // As long as the ORM's pool keeps an idle connection (tarn's default).
+  const pool = new pg.Pool({ ...config, max: o.max, idleTimeoutMillis: 30_000 });
+  const lanes = Array.from({ length: Math.ceil(o.max / 4) }, () => new Lane({ ...config, pipeline: true }, o.onIdleError));
   // What each connection is waiting for, when answers are bounded: one slot per connection, made at
   // its first statement and dropped when the pool removes it, so a statement allocates nothing here;
   // every tick fails the executions past their deadline.
@@ -239,6 +330,7 @@ export function openStatementPool(orm: Orm, o: StatementPoolOptions): StatementP
           () => {
             const now = performance.now();
             for (const w of waits.values()) if (w.ex !== null && w.deadline <= now) w.ex.expire();
+            for (const lane of lanes) lane.sweep(now);
           },
           Math.min(1000, Math.max(50, Math.floor(readMs / 4))),
         ).unref()
@@ -289,11 +381,19 @@ export function openStatementPool(orm: Orm, o: StatementPoolOptions): StatementP
         client.release(failed);
       }
     },
+    async queryInLane<R>(row: string, p: PreparedText, values: readonly PoolValue[]) {
+      events.emit('statement', p.text);
+      const lane = lanes[hashOf(row) % lanes.length]!;
+      const rows = await lane.query<R>(p, values, readMs > 0 ? performance.now() + readMs : 0);
+      events.emit('answered');
+      return rows;
+    },
     onStatement: (fn) => listen('statement', fn),
     onAnswered: (fn) => listen('answered', fn),
     counters: () => ({ used: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-    end: () => {
+    end: async () => {
       if (sweep) clearInterval(sweep);
+      await Promise.all(lanes.map((l) => l.end()));
       return pool.end();
     },
   };

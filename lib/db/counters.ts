@@ -101,6 +101,8 @@ export interface Write {
   part?: WritePart;
   /** A fixed text of the code with scalar and Date values: sent alone, a named prepared statement (model/sql.ts Write). */
   prepared?: true;
+  /** The hot row it locks until COMMIT: sent alone, on that row's lane (model/sql.ts Write). */
+  hot?: string;
 }
 
 /** A queued write described by its kind and values (lib/activity/notify.ts, feeds.ts). */

@@ -475,6 +475,7 @@ function newIssueCall(id: number, values: unknown[], insert: RowInsert): FirstWr
     return {
       sql: NEW_ISSUE_CALL,
       prepared: true,
+      hot: `repo:${repoId}`,
       params: [
         id,
         repoId,
@@ -530,6 +531,7 @@ function newCommentCall(insert: RowInsert): FirstWrite['combine'] {
     return {
       sql: NEW_COMMENT_CALL,
       prepared: true,
+      hot: `issue:${issueId}`,
       params: [
         id,
         issueId,

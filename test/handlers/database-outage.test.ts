@@ -11,6 +11,7 @@ import * as assert from 'uvu/assert';
 import { loadConfig } from '../../config.ts';
 import { isDatabaseUnavailable } from '../../lib/db/outage.ts';
 import { openDatabase, type DbHandle } from '../../model/db.ts';
+import { statementPoolOf } from '../../model/statement-pool.ts';
 import { createApp, listen, type Running } from '../../server.ts';
 import { call, type Res } from '../helpers/client.ts';
 import { makeRepo, makeUser, type TestUser } from '../helpers/fixtures.ts';
@@ -103,17 +104,34 @@ const timed = async (f: () => Promise<Res>): Promise<Res & { ms: number }> => {
   return { ...r, ms: Date.now() - start };
 };
 
+/** A statement on a hot row's lane of the statement pool (a new issue's or comment's write goes there). */
+const LANE = { name: 'cairn_test_outage_lane', text: 'select 1 as one', numbered: 'select 1 as one' };
+const inLane = () =>
+  Promise.race([
+    statementPoolOf(db.orm.em.getConnection())!
+      .queryInLane<{ one: number }>('repo:1', LANE, [])
+      .then(
+        (rows) => `answered ${rows[0]!.one}`,
+        (e: Error) => (isDatabaseUnavailable(e) ? 'unavailable' : e.message),
+      ),
+    new Promise<string>((resolve) => setTimeout(() => resolve('no answer'), 2 * BOUND_MS).unref()),
+  ]);
+
 /** What every request answers during the outage, asked all at once. */
 async function duringOutage() {
-  // The kept answer of `GET {R}` is fresh when the outage begins.
-  const [rest, kept, me, created, refs, overSsh] = await Promise.all([
+  // The kept answer of `GET {R}` is fresh when the outage begins, and the lane's connection is open.
+  const [rest, kept, me, created, refs, overSsh, lane] = await Promise.all([
     timed(() => call(running.url, 'GET', '/api/healthz')),
     timed(() => call(api, 'GET', repo, { token: user.token })),
     timed(() => call(api, 'GET', '/user', { token: user.token })),
     timed(() => call(api, 'POST', '/user/repos', { token: user.token, body: { name: `r${Date.now()}` } })),
     timed(() => call(running.url, 'GET', `/${user.name}/outage.git/info/refs?service=git-upload-pack`)),
     lsRemote(),
+    timed(async () => ({ text: await inLane() }) as Res),
   ]);
+  // A hot write waits no longer than any statement: its lane's connection is dropped.
+  assert.is(lane.text, 'unavailable');
+  assert.ok(lane.ms < BOUND_MS, `the lane answered in ${lane.ms} ms`);
   // Git over SSH fails, in bounded time, instead of waiting for the database.
   assert.ok(overSsh.code !== 0, `git over ssh: ${overSsh.code} ${overSsh.stdout}`);
   assert.ok(overSsh.ms < BOUND_MS + 3000, `git over ssh answered in ${overSsh.ms} ms`);
@@ -143,6 +161,7 @@ async function afterOutage() {
   }
   assert.is(r?.status, 200, r?.text);
   assert.is((await call(api, 'GET', '/user', { token: user.token })).status, 200);
+  assert.is(await inLane(), 'answered 1', 'the lane opens a new connection');
   const listed = await lsRemote();
   assert.is(listed.code, 0, listed.stderr);
   assert.match(listed.stdout, /refs\/heads\/main/);
@@ -174,6 +193,7 @@ if (onPostgres) {
     // Warm: the kept answer is made.
     assert.is((await call(api, 'GET', repo, { token: user.token })).status, 200);
     assert.is((await call(api, 'GET', repo, { token: user.token })).status, 200);
+    assert.is(await inLane(), 'answered 1');
     await proxy.set('stopped');
     await duringOutage();
     assert.is(logged(begun), 1, 'the outage is logged once');
@@ -186,6 +206,7 @@ if (onPostgres) {
 
   test('a frozen database: 503 within the bounds, logged once, and back', async () => {
     assert.is((await call(api, 'GET', repo, { token: user.token })).status, 200);
+    assert.is(await inLane(), 'answered 1');
     await proxy.set('frozen');
     await duringOutage();
     assert.is(logged(begun), 2, 'the second outage is logged once');

@@ -189,6 +189,40 @@ test("the statement pool (PostgreSQL): each connection reads a prepared statemen
   await executeSql(em(), 'drop table sql_q');
 });
 
+test("a hot row's lane: its statements run in the order sent, each in its own transaction, one failing alone", async () => {
+  const pool = statementPoolOf(db.db.orm.em.getConnection());
+  if (!pool) return; // the embedded database has no statement pool: a hot write runs as any other
+  await executeSql(em(), 'create table sql_lane (id int primary key, n int not null)');
+  await executeSql(em(), 'insert into sql_lane values (1, 0)');
+  const bump = {
+    name: 'cairn_test_lane_bump',
+    text: 'update sql_lane set n = n + 1 / ? where id = 1 returning n',
+    numbered: 'update sql_lane set n = n + 1 / $1 where id = 1 returning n',
+  };
+  // Forty writes of one row sent at once, the eleventh dividing by zero: the others all commit, one
+  // after the other in the order they were sent, so each reads the count the ones before it left.
+  const sent = Array.from({ length: 40 }, (_, i) =>
+    pool.queryInLane<{ n: number }>('sql_lane:1', bump, [i === 10 ? 0 : 1]).then(
+      (rows) => rows[0]!.n,
+      (e: { code?: string }) => e.code,
+    ),
+  );
+  const got = await Promise.all(sent);
+  assert.is(got[10], '22012', 'division by zero fails alone');
+  assert.equal(
+    got.filter((_, i) => i !== 10),
+    Array.from({ length: 39 }, (_, i) => i + 1),
+  );
+  assert.is((await executeSql<{ n: number }>(em(), 'select n from sql_lane'))[0]!.n, 39);
+  // Writes of other rows go on as well, on their lanes.
+  const other = await Promise.all(['sql_lane:2', 'sql_lane:3', 'sql_lane:4'].map((row) => pool.queryInLane<{ n: number }>(row, bump, [1])));
+  assert.equal(
+    other.map((r) => r[0]!.n).sort((a, b) => a - b),
+    [40, 41, 42],
+  );
+  await executeSql(em(), 'drop table sql_lane');
+});
+
 test('writeAlone refuses to run inside a transaction (it would commit nothing of its own)', async () => {
   const e = em();
   await e.begin();
