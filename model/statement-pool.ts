@@ -29,7 +29,8 @@
 // no round trip between them. Each is still one statement in its own transaction: one that fails
 // fails alone. A row's lane is one of a few (its name's hash picks it), opened at its first
 // statement; one that breaks or does not answer in time fails what it had under way and the next
-// statement opens a new one.
+// statement opens a new one. pg keeps using a statement it prepared, so when the schema moves under one
+// ("cached plan must not change result type") the lane's next statements go on a new connection.
 //
 // A statement whose answer does not come within `statementMs` and the margin (a server that answers
 // nothing at all) fails with pg's "Query read timeout" and its connection is dropped. The pool keeps
@@ -236,6 +237,8 @@ class Execution implements pg.Submittable {
  */
 class Lane {
   #open: Promise<{ client: pg.Client; deadlines: number[] }> | null = null;
+  /** The client of `#open` once it is connected. */
+  #client: pg.Client | null = null;
   readonly #config: pg.ClientConfig;
   readonly #onError: (e: Error) => void;
 
@@ -250,6 +253,11 @@ class Lane {
     deadlines.push(deadline);
     try {
       return (await client.query<R & pg.QueryResultRow>({ name: p.name, text: p.numbered, values: values.map(textOf) })).rows;
+    } catch (e) {
+      // The schema moved under a statement the connection prepared before, which pg keeps using there:
+      // the lane's next statements go on a new connection, and this one closes once it has answered the rest.
+      if ((e as { code?: string }).code === '0A000') this.#retire(client);
+      throw e;
     } finally {
       deadlines.shift();
     }
@@ -265,15 +273,21 @@ class Lane {
   async end(): Promise<void> {
     const open = this.#open;
     this.#open = null;
+    this.#client = null;
     if (open) await open.then(({ client }) => client.end()).catch(noop);
   }
 
   #connect(): Promise<{ client: pg.Client; deadlines: number[] }> {
     const client = new pg.Client(this.#config);
-    const opening = client.connect().then(() => ({ client, deadlines: [] as number[] }));
+    const opening = client.connect().then(() => {
+      if (this.#open === opening) this.#client = client;
+      return { client, deadlines: [] as number[] };
+    });
     // A broken connection fails what it had under way (pg does), and the next statement opens another.
     const forget = () => {
-      if (this.#open === opening) this.#open = null;
+      if (this.#open !== opening) return;
+      this.#open = null;
+      this.#client = null;
     };
     client.on('error', (e) => {
       forget();
@@ -284,8 +298,19 @@ class Lane {
     return opening;
   }
 
+  #retire(client: pg.Client): void {
+    if (this.#client === client) {
+      this.#open = null;
+      this.#client = null;
+    }
+    void client.end().catch(noop);
+  }
+
   #drop(client: pg.Client): void {
-    this.#open = null;
+    if (this.#client === client) {
+      this.#open = null;
+      this.#client = null;
+    }
     // pg's end() waits for a pipeline's answers, which are not coming: this fails them with "Connection terminated".
     client.connection.stream.destroy();
   }

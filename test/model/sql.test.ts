@@ -220,6 +220,18 @@ test("a hot row's lane: its statements run in the order sent, each in its own tr
     other.map((r) => r[0]!.n).sort((a, b) => a - b),
     [40, 41, 42],
   );
+  // A table that gains a column: the lane's connection prepared `*` before, PostgreSQL refuses it once
+  // there, and the lane's next statements go on a new connection that prepares it with the new column.
+  const star = {
+    name: 'cairn_test_lane_star',
+    text: 'select * from sql_lane where id = ?',
+    numbered: 'select * from sql_lane where id = $1',
+  };
+  assert.equal(await pool.queryInLane('sql_lane:1', star, [1]), [{ id: 1, n: 42 }]);
+  await executeSql(em(), 'alter table sql_lane add column z int not null default 7');
+  const after: unknown[] = [];
+  for (let i = 0; i < 3; i++) after.push(await pool.queryInLane('sql_lane:1', star, [1]).catch((e: { code?: string }) => e.code));
+  assert.equal(after.slice(-2), [[{ id: 1, n: 42, z: 7 }], [{ id: 1, n: 42, z: 7 }]], JSON.stringify(after));
   await executeSql(em(), 'drop table sql_lane');
 });
 
