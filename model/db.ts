@@ -136,8 +136,14 @@ export async function openDatabase(cfg: Config, opts: { memory?: boolean; log?: 
   return handle(orm, embeddedClock(pglite), () => pglite.close());
 }
 
-/** The EntityManager of one request: an identity map of its own, no context (MikroORM's `fork`). */
-export const requestEm = (orm: Orm): EntityManager => orm.em.fork();
+/**
+ * The EntityManager of one request: an identity map of its own, no context. The driver's public
+ * `createEntityManager(false)` makes what `orm.em.fork()` makes while the global EntityManager has no
+ * filters, filter parameters, logger context, schema or subscribers of its own (cairn sets none;
+ * test/model/request-em.test.ts compares the two), without fork's two `config.set` calls, each of
+ * which rewrites `process.env` (bench/runtime.md, "Lanes for hot rows").
+ */
+export const requestEm = (orm: Orm): EntityManager => orm.em.getDriver().createEntityManager(false) as EntityManager;
 
 /**
  * The PGlite knex client runs any raw SQL containing a `;` through `exec` (the multi-statement path,
