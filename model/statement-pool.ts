@@ -235,10 +235,17 @@ class Execution implements pg.Submittable {
  * statement is pg's named prepared statement (`name`, `text`, `values`), parsed once per connection,
  * its rows built by pg (a hot write answers one row).
  */
+interface LaneConnection {
+  client: pg.Client;
+  /** Settles when the client has connected (or failed to). */
+  ready: Promise<unknown>;
+  /** Deadlines of the statements written on it and not yet answered, oldest first; 0: no bound. */
+  deadlines: number[];
+}
+
 class Lane {
-  #open: Promise<{ client: pg.Client; deadlines: number[] }> | null = null;
-  /** The client of `#open` once it is connected. */
-  #client: pg.Client | null = null;
+  /** The connection the lane's next statement goes on (connecting or connected); null: the next opens one. */
+  #current: LaneConnection | null = null;
   readonly #config: pg.ClientConfig;
   readonly #onError: (e: Error) => void;
 
@@ -249,70 +256,56 @@ class Lane {
 
   /** Runs the statement on the lane's connection (opened first when there is none); `deadline` 0: no bound. */
   async query<R>(p: PreparedText, values: readonly PoolValue[], deadline: number): Promise<R[]> {
-    const { client, deadlines } = await (this.#open ??= this.#connect());
-    deadlines.push(deadline);
+    const c = (this.#current ??= this.#connect());
+    await c.ready;
+    c.deadlines.push(deadline);
     try {
-      return (await client.query<R & pg.QueryResultRow>({ name: p.name, text: p.numbered, values: values.map(textOf) })).rows;
+      return (await c.client.query<R & pg.QueryResultRow>({ name: p.name, text: p.numbered, values: values.map(textOf) })).rows;
     } catch (e) {
       // The schema moved under a statement the connection prepared before, which pg keeps using there:
       // the lane's next statements go on a new connection, and this one closes once it has answered the rest.
-      if ((e as { code?: string }).code === '0A000') this.#retire(client);
+      if ((e as { code?: string }).code === '0A000') {
+        this.#forget(c);
+        void c.client.end().catch(noop);
+      }
       throw e;
     } finally {
-      deadlines.shift();
+      c.deadlines.shift();
     }
   }
 
   /** The oldest statement is past its deadline: the connection is dropped, which fails every statement on it. */
   sweep(now: number): void {
-    void this.#open?.then(({ client, deadlines }) => {
-      if (deadlines.length > 0 && deadlines[0]! !== 0 && deadlines[0]! <= now) this.#drop(client);
-    }, noop);
+    const c = this.#current;
+    const oldest = c?.deadlines[0];
+    if (c === null || oldest === undefined || oldest === 0 || oldest > now) return;
+    this.#forget(c);
+    // pg's end() waits for a pipeline's answers, which are not coming: this fails them with "Connection terminated".
+    c.client.connection.stream.destroy();
   }
 
   async end(): Promise<void> {
-    const open = this.#open;
-    this.#open = null;
-    this.#client = null;
-    if (open) await open.then(({ client }) => client.end()).catch(noop);
+    const c = this.#current;
+    this.#current = null;
+    if (c) await c.ready.then(() => c.client.end()).catch(noop);
   }
 
-  #connect(): Promise<{ client: pg.Client; deadlines: number[] }> {
+  #connect(): LaneConnection {
     const client = new pg.Client(this.#config);
-    const opening = client.connect().then(() => {
-      if (this.#open === opening) this.#client = client;
-      return { client, deadlines: [] as number[] };
-    });
+    const c: LaneConnection = { client, ready: client.connect(), deadlines: [] };
     // A broken connection fails what it had under way (pg does), and the next statement opens another.
-    const forget = () => {
-      if (this.#open !== opening) return;
-      this.#open = null;
-      this.#client = null;
-    };
     client.on('error', (e) => {
-      forget();
+      this.#forget(c);
       this.#onError(e);
     });
-    client.on('end', forget);
-    opening.catch(forget);
-    return opening;
+    client.on('end', () => this.#forget(c));
+    c.ready.catch(() => this.#forget(c));
+    return c;
   }
 
-  #retire(client: pg.Client): void {
-    if (this.#client === client) {
-      this.#open = null;
-      this.#client = null;
-    }
-    void client.end().catch(noop);
-  }
-
-  #drop(client: pg.Client): void {
-    if (this.#client === client) {
-      this.#open = null;
-      this.#client = null;
-    }
-    // pg's end() waits for a pipeline's answers, which are not coming: this fails them with "Connection terminated".
-    client.connection.stream.destroy();
+  /** The lane's next statement opens a new connection, unless `c` was replaced already. */
+  #forget(c: LaneConnection): void {
+    if (this.#current === c) this.#current = null;
   }
 }
 

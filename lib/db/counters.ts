@@ -34,7 +34,7 @@
 // above are those of the statements it replaces.
 import { Utils, type EntityManager, type EntityName } from '@mikro-orm/core';
 import { textOf, type Plain } from '../../model/raw.ts';
-import { executeSql, sql, type Sql } from '../../model/sql.ts';
+import { executeSql, sql, type Sql, type Write as SqlWrite } from '../../model/sql.ts';
 
 /** The tables holding counters, in the order their rows are locked. */
 const LOCK_ORDER = ['user', 'topic', 'issue', 'repository', 'milestone', 'label'] as const;
@@ -92,17 +92,10 @@ interface Pending {
 }
 const COLUMN = /^[a-z_]+$/;
 
-/** One statement and its parameters; `answered`, when given, is told the rows it returns. */
-export interface Write {
-  sql: string;
-  params: unknown[];
-  answered?: (rows: Record<string, unknown>[]) => void;
+/** A statement of model/sql.ts's `writeAlone`, and for a first write's `combine` what it writes, as values. */
+export interface Write extends SqlWrite {
   /** What the statement writes, as values, for a first write's `combine` (e.g. notification threads). */
   part?: WritePart;
-  /** A fixed text of the code with scalar and Date values: sent alone, a named prepared statement (model/sql.ts Write). */
-  prepared?: true;
-  /** The hot row it locks until COMMIT: sent alone, on that row's lane (model/sql.ts Write). */
-  hot?: string;
 }
 
 /** A queued write described by its kind and values (lib/activity/notify.ts, feeds.ts). */
