@@ -228,13 +228,6 @@ class Execution implements pg.Submittable {
   }
 }
 
-/**
- * One lane (see the header): a pipelined connection, opened at its first statement, and the deadlines
- * of the statements written on it and not yet answered, oldest first (answers come in order).
- * pg's pipeline mode takes only its own queries, not a Submittable such as `Execution`: a lane's
- * statement is pg's named prepared statement (`name`, `text`, `values`), parsed once per connection,
- * its rows built by pg (a hot write answers one row).
- */
 interface LaneConnection {
   client: pg.Client;
   /** Settles when the client has connected (or failed to). */
@@ -243,6 +236,13 @@ interface LaneConnection {
   deadlines: number[];
 }
 
+/**
+ * One lane (see the header): a pipelined connection, opened at its first statement, and the deadlines
+ * of the statements written on it and not yet answered, oldest first (answers come in order).
+ * pg's pipeline mode takes only its own queries, not a Submittable such as `Execution`: a lane's
+ * statement is pg's named prepared statement (`name`, `text`, `values`), parsed once per connection,
+ * its rows built by pg (a hot write answers one row).
+ */
 class Lane {
   /** The connection the lane's next statement goes on (connecting or connected); null: the next opens one. */
   #current: LaneConnection | null = null;
