@@ -51,14 +51,14 @@ test('a new issue and a new comment mark their repository (and users), not every
     assert.is(r.status, 201, r.text);
     index = r.json.number;
   });
-  assert.not.ok(issue.includes('*'), issue.join(' '));
-  assert.ok(issue.includes(`repo:${repo.id}`), issue.join(' '));
+  // The repository's rows, and bob's thread.
+  assert.equal(issue, [`repo:${repo.id}`, `user:${env.bob.id}`]);
   const comment = await marked(async () => {
     const r = await env.as(env.bob, 'POST', `/repos/${repo.full_name}/issues/${index}/comments`, { body: 'a comment' });
     assert.is(r.status, 201, r.text);
   });
-  assert.not.ok(comment.includes('*'), comment.join(' '));
-  assert.ok(comment.includes(`repo:${repo.id}`), comment.join(' '));
+  // The repository's rows, and the thread of alice, who opened the issue.
+  assert.equal(comment, [`repo:${repo.id}`, `user:${env.alice.id}`]);
   // A change of what everyone may read marks everything.
   const collaborator = await marked(async () => {
     const r = await env.as(env.alice, 'PUT', `/repos/${repo.full_name}/collaborators/${env.carol.name}`, { permission: 'read' });
@@ -110,6 +110,31 @@ test('a transaction marks a scope once, `*` covers every scope, and a rolled-bac
     assert.is(await mark('repo:4'), false, '`*` covers it');
     assert.is(await mark('*'), false);
     assert.equal(await own(), ['*', 'repo:1', 'repo:3', 'user:2']);
+  });
+});
+
+test('the hot write functions mark their own rows, and the triggers mark whatever their transaction writes next', async () => {
+  const repo = await newRepo(env, env.alice);
+  const r = await env.as(env.alice, 'POST', `/repos/${repo.full_name}/issues`, { title: 'called', body: 'text' });
+  assert.is(r.status, 201, r.text);
+  await rolledBack(async (run) => {
+    const own = async () =>
+      (await run<{ scope: string }>('select scope from change_mark where x = pg_current_xact_id() order by scope')).map((m) => m.scope);
+    // A comment by bob that lists alice's thread and writes no feed rows.
+    await run(
+      `select * from cairn_new_comment((select max(id) + 1000 from "comment"), ?, ?, 'called', now(), 2, array[?]::int[], ?, 1, ?, false, now(),
+        null, 0::smallint, '', false, '', null, now())`,
+      [r.json.id, env.bob.id, env.alice.id, repo.id, env.alice.id],
+    );
+    assert.equal(await own(), [`repo:${repo.id}`, `user:${env.alice.id}`]);
+    const [setting] = await run<{ v: string | null }>("select current_setting('cairn.marks_written', true) as v");
+    assert.is.not(setting!.v, 'on', 'the setting is cleared when the function returns');
+    await run('update "user" set full_name = \'after\' where id = ?', [env.carol.id]);
+    assert.equal(
+      await own(),
+      ['*', `repo:${repo.id}`, `user:${env.alice.id}`],
+      "a user's row written after the call is marked by its trigger",
+    );
   });
 });
 
