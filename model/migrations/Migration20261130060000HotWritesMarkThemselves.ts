@@ -2,8 +2,8 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * The two hot writes (migration HotWriteFunctions) write their own change marks, in one statement, instead
- * of a row trigger per row they write: a new comment fired six to ten of them, and calling them was most
- * of the PostgreSQL time the marks added to the write.
+ * of a row trigger firing for each row they write (the comment or issue, each notification thread, each
+ * feed row, the counters).
  *
  * - Every `change_mark_rows` trigger fires only while the transaction-local setting `cairn.marks_written`
  *   is not `on`. Only cairn_new_comment and cairn_new_issue set it, for the length of their own writes,

@@ -138,6 +138,17 @@ test('the hot write functions mark their own rows, and the triggers mark whateve
   });
 });
 
+test('only the two hot write functions turn the row triggers off', async () => {
+  const fns = await sql<{ name: string }>(
+    `select p.proname as name from pg_proc p where p.pronamespace = current_schema()::regnamespace and p.prosrc like '%cairn.marks_written%'
+     order by 1`,
+  );
+  assert.equal(
+    fns.map((f) => f.name),
+    ['cairn_new_comment', 'cairn_new_issue'],
+  );
+});
+
 test("the clock's reading takes the marks since a snapshot by the key, however many marks the table held", async () => {
   await rolledBack(async (run) => {
     // A marks table as a busy server leaves it between two vacuums: 100,000 marks deleted, no
