@@ -29,7 +29,6 @@ import { Migration20261129070000ChangeMarks } from './Migration20261129070000Cha
 import { Migration20261129080000HotWriteFunctions } from './Migration20261129080000HotWriteFunctions.ts';
 import { Migration20261129083700PublicRepoOwners } from './Migration20261129083700PublicRepoOwners.ts';
 import { Migration20261129170000MarksOncePerScope } from './Migration20261129170000MarksOncePerScope.ts';
-import { Migration20261130060000HotWritesMarkThemselves } from './Migration20261130060000HotWritesMarkThemselves.ts';
 
 /** Committed migrations, applied in this order at start (`cli migrate` runs them alone). */
 export const migrations = [
@@ -64,5 +63,4 @@ export const migrations = [
   { name: 'Migration20261129080000HotWriteFunctions', class: Migration20261129080000HotWriteFunctions },
   { name: 'Migration20261129083700PublicRepoOwners', class: Migration20261129083700PublicRepoOwners },
   { name: 'Migration20261129170000MarksOncePerScope', class: Migration20261129170000MarksOncePerScope },
-  { name: 'Migration20261130060000HotWritesMarkThemselves', class: Migration20261130060000HotWritesMarkThemselves },
 ];

@@ -113,42 +113,6 @@ test('a transaction marks a scope once, `*` covers every scope, and a rolled-bac
   });
 });
 
-test('the hot write functions mark their own rows, and the triggers mark whatever their transaction writes next', async () => {
-  const repo = await newRepo(env, env.alice);
-  const r = await env.as(env.alice, 'POST', `/repos/${repo.full_name}/issues`, { title: 'called', body: 'text' });
-  assert.is(r.status, 201, r.text);
-  await rolledBack(async (run) => {
-    const own = async () =>
-      (await run<{ scope: string }>('select scope from change_mark where x = pg_current_xact_id() order by scope')).map((m) => m.scope);
-    // A comment by bob that lists alice's thread and writes no feed rows.
-    await run(
-      `select * from cairn_new_comment((select max(id) + 1000 from "comment"), ?, ?, 'called', now(), 2, array[?]::int[], ?, 1, ?, false, now(),
-        null, 0::smallint, '', false, '', null, now())`,
-      [r.json.id, env.bob.id, env.alice.id, repo.id, env.alice.id],
-    );
-    assert.equal(await own(), [`repo:${repo.id}`, `user:${env.alice.id}`]);
-    const [setting] = await run<{ v: string | null }>("select current_setting('cairn.marks_written', true) as v");
-    assert.is.not(setting!.v, 'on', 'the setting is cleared when the function returns');
-    await run('update "user" set full_name = \'after\' where id = ?', [env.carol.id]);
-    assert.equal(
-      await own(),
-      ['*', `repo:${repo.id}`, `user:${env.alice.id}`],
-      "a user's row written after the call is marked by its trigger",
-    );
-  });
-});
-
-test('only the two hot write functions turn the row triggers off', async () => {
-  const fns = await sql<{ name: string }>(
-    `select p.proname as name from pg_proc p where p.pronamespace = current_schema()::regnamespace and p.prosrc like '%cairn.marks_written%'
-     order by 1`,
-  );
-  assert.equal(
-    fns.map((f) => f.name),
-    ['cairn_new_comment', 'cairn_new_issue'],
-  );
-});
-
 test("the clock's reading takes the marks since a snapshot by the key, however many marks the table held", async () => {
   await rolledBack(async (run) => {
     // A marks table as a busy server leaves it between two vacuums: 100,000 marks deleted, no
