@@ -40,11 +40,15 @@ export async function openTestDb(overrides: Record<string, string> = {}): Promis
     db,
     dataPath,
     url,
+    // The database and the data directory go even when closing fails (a test that closed the pool itself).
     async close() {
-      await closeAll();
-      await db.close();
-      if (dropDb) await dropDb();
-      fs.rmSync(dataPath, { recursive: true, force: true });
+      try {
+        await closeAll();
+        await db.close();
+      } finally {
+        if (dropDb) await dropDb();
+        fs.rmSync(dataPath, { recursive: true, force: true });
+      }
     },
   };
 }
