@@ -11,8 +11,14 @@ import { ROUTE_NAMES, type RouteName } from './options.ts';
 
 interface Held {
   pid: number;
-  token: string;
-  targets: Record<string, { method: 'GET' | 'POST'; url: string; body?: unknown }>;
+  /** Each route's request as the bench sends it (`token` null: anonymous). */
+  targets: Record<string, { method: 'GET' | 'POST'; url: string; body?: unknown; token: string | null }>;
+}
+
+interface Means {
+  rps: number;
+  server: number;
+  database: number;
 }
 
 /** The JSON line `--hold` printed, from a file that may hold the run's other output too. */
@@ -47,12 +53,10 @@ async function main(): Promise<void> {
   const sides = positionals.map(held) as [Held, Held];
   const routes = (values.only?.split(',') ?? [...ROUTE_NAMES]) as RouteName[];
   for (const r of routes) if (!ROUTE_NAMES.includes(r)) throw new Error(`unknown route ${r}`);
-  const [rounds, connections, warmup, window] = [values.rounds, values.connections, values.warmup, values.window].map(Number) as [
-    number,
-    number,
-    number,
-    number,
-  ];
+  const rounds = Number(values.rounds);
+  const connections = Number(values.connections);
+  const warmup = Number(values.warmup);
+  const window = Number(values.window);
   const rows: string[] = [];
   for (const route of routes) {
     const got: [LoadResult[], LoadResult[]] = [[], []];
@@ -61,8 +65,7 @@ async function main(): Promise<void> {
         const h = sides[side];
         const t = h.targets[route];
         if (!t) throw new Error(`${positionals[side]}: no target ${route}`);
-        const token = route === 'repo-anon' ? null : h.token;
-        const r = await runLoad(specOf({ ...t, token, pid: h.pid }, connections, warmup, window));
+        const r = await runLoad(specOf({ ...t, pid: h.pid }, connections, warmup, window));
         if (r.non2xx || r.errors) throw new Error(`${route} on ${positionals[side]}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
         got[side].push(r);
         console.log(
@@ -70,11 +73,13 @@ async function main(): Promise<void> {
         );
       }
     }
-    const [a, b] = got.map((rs) => ({
-      rps: mean(rs.map((r) => r.rps)),
-      server: mean(rs.map((r) => r.cpu?.server ?? NaN)),
-      database: mean(rs.map((r) => r.cpu?.database ?? NaN)),
-    })) as [{ rps: number; server: number; database: number }, { rps: number; server: number; database: number }];
+    const [a, b] = got.map(
+      (rs): Means => ({
+        rps: mean(rs.map((r) => r.rps)),
+        server: mean(rs.map((r) => r.cpu?.server ?? NaN)),
+        database: mean(rs.map((r) => r.cpu?.database ?? NaN)),
+      }),
+    ) as [Means, Means];
     rows.push(
       `| ${route} | ${a.rps.toFixed(0)} | ${b.rps.toFixed(0)} | ${((a.rps / b.rps - 1) * 100).toFixed(1)} % | ${a.server.toFixed(3)} / ${b.server.toFixed(3)} | ${a.database.toFixed(3)} / ${b.database.toFixed(3)} |`,
     );

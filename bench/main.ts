@@ -429,7 +429,7 @@ async function fillRouteData(run: Run): Promise<void> {
 async function hold(run: Run): Promise<void> {
   await fillRouteData(run);
   const targets = Object.fromEntries(
-    routeTargets(run).map((r) => [r.name, { method: r.target.method, url: r.target.url, body: r.target.body }]),
+    routeTargets(run).map((r) => [r.name, { method: r.target.method, url: r.target.url, body: r.target.body, token: r.target.token }]),
   );
   process.stdout.write(
     `${JSON.stringify({ pid: run.cairn.proc.pid, api: run.cairn.api, token: run.seeded.token, database: run.setup.dbUrl || run.setup.dataPath, log: run.setup.log, targets })}\n`,
